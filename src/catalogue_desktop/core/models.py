@@ -1,0 +1,203 @@
+"""Pydantic models of the catalogue service's records (spec: catalogue-api-v1).
+
+Every field except a record's own id may be null or absent (the spec does not say which may be).
+Types are strict (a string where an integer belongs rejects the record), dates are tolerant of the
+ISO 8601 variants real servers send, and unknown extra fields are kept (``model_extra``) so that
+they can be counted and shown.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Strict, WrapValidator
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "Certificate",
+    "Course",
+    "Expert",
+    "Level",
+    "LevelCourse",
+    "Location",
+    "Option",
+    "Record",
+    "Role",
+    "Schedule",
+    "Series",
+    "Situation",
+    "Topic",
+    "Track",
+    "Webinar",
+]
+
+Int = Annotated[int, Strict()]
+Str = Annotated[str, Strict()]
+Bool = Annotated[bool, Strict()]
+
+
+def _aware_datetime(value: Any, handler: Any) -> datetime:
+    """Parse an ISO 8601 date-time; a value without a UTC offset is taken as UTC."""
+    if isinstance(value, str) and len(value) == 10:  # date only: midnight UTC
+        value = value + "T00:00:00Z"
+    parsed: datetime = handler(value)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed
+
+
+Date = Annotated[datetime, WrapValidator(_aware_datetime)]
+# Decimal must come from the exact number text: the certificate decoder parses floats as Decimal.
+Money = Annotated[Decimal, Strict(False)]
+# Webinar.Type: numeric in the example payload, allowed values not shown; keep whatever comes.
+TypeCode = Int | Str
+
+
+class Record(BaseModel):
+    """Base of every record: immutable, camelCase JSON names, extra fields kept."""
+
+    model_config = ConfigDict(
+        frozen=True,
+        extra="allow",
+        alias_generator=to_camel,
+        populate_by_name=True,
+        cache_strings="keys",
+    )
+
+
+class Expert(Record):
+    expert_id: Int
+    name: Str | None = None
+    title: Str | None = None
+    bio: Str | None = None
+    education: Str | None = None
+    image_url: Str | None = None
+    image2x_url: Str | None = None
+
+
+class Topic(Record):
+    topic_id: Int
+    title: Str | None = None
+    description: Str | None = None
+
+
+class Role(Record):
+    role_id: Int
+    title: Str | None = None
+    description: Str | None = None
+
+
+class Situation(Record):
+    situation_id: Int
+    title: Str | None = None
+    description: Str | None = None
+
+
+class Webinar(Record):
+    webinar_id: Int
+    session_id: Int | None = None
+    type: TypeCode | None = None
+    title: Str | None = None
+    description: Str | None = None
+    fee: Int | None = None
+    cle_accreditation: Bool | None = None
+    cpe_accreditation: Bool | None = None
+    production_date: Date | None = None
+    start_date: Date | None = None
+    end_date: Date | None = None
+    detail_url: Str | None = None
+    access_url: Str | None = None
+    topics: list[Topic] | None = None
+    roles: list[Role] | None = None
+    situations: list[Situation] | None = None
+    experts: list[Expert] | None = None
+
+
+class Series(Record):
+    series_id: Int
+    title: Str | None = None
+    description: Str | None = None
+    fee: Int | None = None
+    detail_url: Str | None = None
+    sessions: list[Webinar] | None = None
+
+
+class Location(Record):
+    location_id: Int
+    venue: Str | None = None
+    address: Str | None = None
+    city: Str | None = None
+    state: Str | None = None
+    zip: Str | None = None
+    detail_url: Str | None = None
+    start_date: Date | None = None
+    end_date: Date | None = None
+    fee: Int | None = None
+    travel_info: Str | None = None
+    travel_group_rate: Str | None = None
+
+
+class Schedule(Record):
+    day: Int | None = None
+    start_time: Str | None = None
+    end_time: Str | None = None
+    break_mins: Int | None = None
+    title: Str | None = None
+    description: Str | None = None
+
+
+class Course(Record):
+    course_id: Int
+    title: Str | None = None
+    description: Str | None = None
+    curriculum: Str | None = None
+    cle_accreditation: Bool | None = None
+    cpe_accreditation: Bool | None = None
+    experts: list[Expert] | None = None
+    level: Int | None = None
+    url: Str | None = None
+    topics: list[Topic] | None = None
+    locations: list[Location] | None = None
+    schedule: list[Schedule] | None = None
+
+
+class Option(Record):
+    option_id: Int
+    num: Int | None = None
+    courses_min: Int | None = None
+    courses_total: Int | None = None
+    courses_operator: Str | None = None
+
+
+class Track(Record):
+    track_id: Int
+    name: Str | None = None
+    display_order: Int | None = None
+
+
+class LevelCourse(Record):
+    course_id: Int
+    option_id: Int | None = None
+    track_id: Int | None = None
+
+
+class Level(Record):
+    id: Int
+    type: Int | None = None
+    selection: Int | None = None
+    options_min: Int | None = None
+    courses_min: Int | None = None
+    options: list[Option] | None = None
+    tracks: list[Track] | None = None
+    courses: list[LevelCourse] | None = None
+
+
+class Certificate(Record):
+    certificate_id: Int
+    title: Str | None = None
+    description: Str | None = None
+    fee: Money | None = None
+    image_url: Str | None = None
+    levels: list[Level] | None = None

@@ -1,0 +1,1 @@
+"""The demo catalogue service: bundled sample data and synthetic catalogues over real HTTP."""
