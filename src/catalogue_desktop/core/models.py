@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Strict, WrapValidator
+from pydantic import BaseModel, ConfigDict, PlainValidator, Strict, WrapValidator
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -51,8 +51,16 @@ def _aware_datetime(value: Any, handler: Any) -> datetime:
 Date = Annotated[datetime, WrapValidator(_aware_datetime)]
 # Decimal must come from the exact number text: the certificate decoder parses floats as Decimal.
 Money = Annotated[Decimal, Strict(False)]
+
+
+def _code(value: Any) -> int | str:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError("expected a numeric or text code")
+    return value
+
+
 # Webinar.Type: numeric in the example payload, allowed values not shown; keep whatever comes.
-TypeCode = Int | Str
+TypeCode = Annotated[int | str, PlainValidator(_code)]
 
 
 class Record(BaseModel):

@@ -1,0 +1,98 @@
+"""Filtering and sorting of row sets on precomputed keys (50-100x faster than a Qt proxy model
+calling back into Python for every comparison; see the stack facts).
+
+A filter query is split into words; a row matches when every word occurs in its text (case-folded).
+Typing more characters narrows the previous result instead of scanning every row again.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from catalogue_desktop.core.catalogue import RowSet
+from catalogue_desktop.core.listing import ColumnType
+
+
+def _text(value: Any, type_: ColumnType) -> str:
+    if value is None:
+        return ""
+    if type_ is ColumnType.DATE:
+        return datetime.fromtimestamp(value / 1000, UTC).strftime("%Y-%m-%d")
+    if type_ is ColumnType.MONEY_RANGE:
+        return f"{value[0]} {value[1]}"
+    if type_ is ColumnType.BOOL:
+        return ""
+    return str(value)
+
+
+class RowFilter:
+    """Which rows of a row set match a query. Build once per row set (keys are precomputed)."""
+
+    def __init__(self, rowset: RowSet) -> None:
+        types = [c.type for c in rowset.columns]
+        self._haystacks = [
+            "\x1f".join(_text(v, t) for v, t in zip(row, types, strict=True)).casefold()
+            for row in rowset.rows
+        ]
+        self._last: tuple[list[str], list[int]] | None = None
+
+    def matches(self, query: str) -> list[int] | None:
+        """Row indices matching ``query`` in row order; None means "all rows" (empty query)."""
+        words = query.casefold().split()
+        if not words:
+            self._last = None
+            return None
+        candidates: list[int] | None = None
+        if self._last is not None:
+            last_words, last_rows = self._last
+            if len(words) >= len(last_words) and all(
+                w.find(lw) >= 0 for w, lw in zip(words, last_words, strict=False)
+            ):
+                candidates = last_rows  # every old word is contained in a new one: narrow
+        hay = self._haystacks
+        if candidates is None:
+            first, rest = words[0], words[1:]
+            rows = [i for i, h in enumerate(hay) if first in h]
+        else:
+            rest = words
+            rows = candidates
+        for word in rest:
+            rows = [i for i in rows if word in hay[i]]
+        self._last = (words, rows)
+        return rows
+
+
+def sort_key(type_: ColumnType, value: Any) -> tuple[int, Any]:
+    """Key that sorts dates and fees as dates and numbers, text case-insensitively, blanks last."""
+    if value is None:
+        return (1, 0)
+    if type_ is ColumnType.TEXT:
+        return (0, str(value).casefold())
+    if type_ is ColumnType.MONEY:
+        return (0, _number(value))
+    if type_ is ColumnType.MONEY_RANGE:
+        return (0, (_number(value[0]), _number(value[1])))
+    if type_ is ColumnType.CODE:
+        return (0, (0, value, "") if isinstance(value, int) else (1, 0, str(value)))
+    return (0, value)
+
+
+def _number(value: Any) -> Decimal | int:
+    if isinstance(value, str):
+        try:
+            return Decimal(value)
+        except InvalidOperation:
+            return 0
+    return value
+
+
+def sorted_rows(rowset: RowSet, column: int, descending: bool = False) -> list[int]:
+    """Row indices ordered by ``column`` (stable; blanks last in both directions)."""
+    type_ = rowset.columns[column].type
+    keys = [sort_key(type_, row[column]) for row in rowset.rows]
+    present = [i for i, k in enumerate(keys) if k[0] == 0]
+    blank = [i for i, k in enumerate(keys) if k[0] == 1]
+    present.sort(key=lambda i: keys[i][1], reverse=descending)
+    return present + blank

@@ -1,0 +1,397 @@
+"""The offline store: one SQLite file holding the last good snapshot of every collection.
+
+Per collection: the current snapshot (rows for lists, full records for details), the previous one
+(for change tracking), the HTTP validators, ``fetched_at`` (last change) and ``checked_at`` (last
+successful contact), the last error. A snapshot is replaced in ONE transaction, so a crash or a
+``kill -9`` at any moment leaves either the old or the new snapshot, never a mix. WAL mode lets the
+window read while a sync process writes. A corrupt or foreign file is moved aside and a fresh store
+created, with a message saying where the old file went. Pydantic is not imported here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.kinds import Kind
+
+SCHEMA_VERSION = 1
+FILE_NAME = "catalogue.sqlite3"
+ENV_CACHE_DIR = "CATALOGUE_DESKTOP_CACHE_DIR"
+_MAX_PROBLEMS = 1000  # problems kept per snapshot (the count is always kept)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS collections (
+    name TEXT PRIMARY KEY,
+    snapshot INTEGER,
+    previous INTEGER,
+    etag TEXT,
+    last_modified TEXT,
+    fetched_at TEXT,
+    checked_at TEXT,
+    last_status TEXT,
+    last_error TEXT,
+    last_error_at TEXT
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY,
+    collection TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    record_count INTEGER NOT NULL,
+    rejected_count INTEGER NOT NULL,
+    problem_count INTEGER NOT NULL,
+    problems TEXT NOT NULL,
+    changes TEXT,
+    stats TEXT
+);
+CREATE TABLE IF NOT EXISTS records (
+    snapshot INTEGER NOT NULL,
+    pos INTEGER NOT NULL,
+    record_id INTEGER,
+    row TEXT NOT NULL,
+    links TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (snapshot, pos)
+);
+CREATE INDEX IF NOT EXISTS records_by_id ON records (snapshot, record_id);
+"""
+
+
+class StoreError(CatalogueError):
+    """The store cannot be used (locked by another process, unwritable directory, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionState:
+    """What the store knows about one collection."""
+
+    kind: Kind
+    snapshot: int | None = None
+    records: int = 0
+    rejected: int = 0
+    etag: str | None = None
+    last_modified: str | None = None
+    fetched_at: str | None = None
+    checked_at: str | None = None
+    last_status: str | None = None
+    last_error: str | None = None
+    last_error_at: str | None = None
+
+    @property
+    def has_data(self) -> bool:
+        return self.snapshot is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One record of a snapshot as stored: its array position, id, row, links and JSON."""
+
+    pos: int
+    record_id: int | None
+    row: str
+    links: str
+    data: bytes
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def default_cache_dir() -> Path:
+    """``$CATALOGUE_DESKTOP_CACHE_DIR``, else the platform's user cache dir."""
+    env = os.environ.get(ENV_CACHE_DIR)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("catalogue-desktop", appauthor=False))
+
+
+def store_path(cache_dir: str | Path | None = None) -> Path:
+    return Path(cache_dir).expanduser() / FILE_NAME if cache_dir else default_cache_dir() / FILE_NAME
+
+
+class Store:
+    """One SQLite store file. Not shared between threads: open one per thread or process."""
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        self.recovered: str | None = None  # set when a bad file was moved aside
+        self._busy_timeout = busy_timeout
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the cache directory {self.path.parent}: {exc}") from None
+        try:
+            self._db = self._open()
+        except _Unusable as exc:
+            self._move_aside(str(exc))
+            self._db = self._open()
+
+    # -- opening and recovery ---------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the cache {self.path}: {exc}") from None
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            version = self._schema_version(db)
+            if version is None:
+                db.executescript(_SCHEMA)
+                db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+                )
+            elif version != SCHEMA_VERSION:
+                raise _Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
+            db.execute("SELECT count(*) FROM collections").fetchone()
+        except sqlite3.OperationalError as exc:
+            db.close()
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StoreError(
+                    f"the cache {self.path} is locked by another process; try again later"
+                ) from None
+            raise _Unusable(str(exc)) from None
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise _Unusable(str(exc)) from None
+        except _Unusable:
+            db.close()
+            raise
+        return db
+
+    @staticmethod
+    def _schema_version(db: sqlite3.Connection) -> int | None:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return None
+        if "meta" not in tables:
+            raise _Unusable("it is not a Catalogue Desktop cache")
+        row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        try:
+            return int(row[0]) if row else -1
+        except ValueError:
+            return -1
+
+    def _move_aside(self, reason: str) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(self.path) + suffix)
+            if src.exists():
+                try:
+                    os.replace(src, Path(str(aside) + suffix))
+                except OSError as exc:
+                    raise StoreError(f"the cache {self.path} is unusable ({reason}) and "
+                                     f"could not be moved aside: {exc}") from None
+        self.recovered = (
+            f"The cache file {self.path} could not be used ({reason}). It was moved to "
+            f"{aside} and a fresh cache was started."
+        )
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def _query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, tuple(params)).fetchall()
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot read the cache {self.path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
+
+    def state(self, kind: Kind) -> CollectionState:
+        rows = self._query(
+            "SELECT c.snapshot, s.record_count, s.rejected_count, c.etag, c.last_modified,"
+            " c.fetched_at, c.checked_at, c.last_status, c.last_error, c.last_error_at"
+            " FROM collections c LEFT JOIN snapshots s ON s.id = c.snapshot WHERE c.name = ?",
+            (kind.value,),
+        )
+        if not rows:
+            return CollectionState(kind)
+        snap, count, rejected, *rest = rows[0]
+        return CollectionState(kind, snap, count or 0, rejected or 0, *rest)
+
+    def states(self) -> dict[Kind, CollectionState]:
+        return {kind: self.state(kind) for kind in Kind}
+
+    def iter_rows(self, kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
+        """The current snapshot's ``[pos, row, links]`` in array order, ``chunk`` at a time."""
+        snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            return
+        last = -1
+        while True:
+            top, text = self._query(
+                "SELECT max(pos), '[' || group_concat(x, ',') || ']' FROM ("
+                " SELECT pos, '[' || pos || ',' || row || ',' || links || ']' AS x FROM records"
+                " WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?)",
+                (snapshot, last, chunk),
+            )[0]
+            if top is None:
+                return
+            yield json.loads(text)
+            last = top
+
+    def record_data(self, kind: Kind, record_id: int) -> bytes | None:
+        """The JSON of the current record with this id (the first one if ids repeat)."""
+        rows = self._query(
+            "SELECT r.data FROM records r JOIN collections c ON r.snapshot = c.snapshot"
+            " WHERE c.name = ? AND r.record_id = ? ORDER BY r.pos LIMIT 1",
+            (kind.value, record_id),
+        )
+        return bytes(rows[0][0]) if rows else None
+
+    def entries(self, kind: Kind, *, previous: bool = False) -> Iterator[Entry]:
+        """Every stored record of the current (or previous) snapshot, in array order."""
+        column = "previous" if previous else "snapshot"
+        cursor = self._db.execute(
+            f"SELECT r.pos, r.record_id, r.row, r.links, r.data FROM records r"
+            f" JOIN collections c ON r.snapshot = c.{column} WHERE c.name = ? ORDER BY r.pos",
+            (kind.value,),
+        )
+        try:
+            for pos, record_id, row, links, data in cursor:
+                yield Entry(pos, record_id, row, links, bytes(data))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
+
+    def snapshot_info(self, kind: Kind) -> dict[str, Any]:
+        """Problems, changes and decode statistics of the current snapshot."""
+        rows = self._query(
+            "SELECT s.problem_count, s.problems, s.changes, s.stats, s.created_at FROM snapshots s"
+            " JOIN collections c ON s.id = c.snapshot WHERE c.name = ?",
+            (kind.value,),
+        )
+        if not rows:
+            return {"problem_count": 0, "problems": [], "changes": None, "stats": None}
+        count, problems, changes, stats, created = rows[0]
+        return {
+            "problem_count": count,
+            "problems": json.loads(problems),
+            "changes": json.loads(changes) if changes else None,
+            "stats": json.loads(stats) if stats else None,
+            "created_at": created,
+        }
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def replace_snapshot(
+        self,
+        kind: Kind,
+        entries: Iterable[Entry],
+        *,
+        etag: str | None,
+        last_modified: str | None,
+        checked_at: str,
+        rejected: int = 0,
+        problems: list[dict[str, Any]] | None = None,
+        changes: dict[str, Any] | None = None,
+        stats: dict[str, Any] | None = None,
+    ) -> int:
+        """Store a new current snapshot in one transaction; the old one becomes ``previous``."""
+        problems = problems or []
+        status = "partial" if rejected else "updated"
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO snapshots (collection, created_at, record_count, rejected_count,"
+                    " problem_count, problems, changes, stats) VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
+                    (
+                        kind.value, checked_at, rejected, len(problems),
+                        json.dumps(problems[:_MAX_PROBLEMS]),
+                        None if changes is None else json.dumps(changes),
+                        None if stats is None else json.dumps(stats),
+                    ),
+                )
+                new = cur.lastrowid
+                self._db.executemany(
+                    "INSERT INTO records (snapshot, pos, record_id, row, links, data)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    ((new, e.pos, e.record_id, e.row, e.links, e.data) for e in entries),
+                )
+                count = self._db.execute(
+                    "SELECT count(*) FROM records WHERE snapshot = ?", (new,)
+                ).fetchone()[0]
+                self._db.execute("UPDATE snapshots SET record_count = ? WHERE id = ?", (count, new))
+                old = self._db.execute(
+                    "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
+                ).fetchone()
+                current, previous = old if old else (None, None)
+                if previous is not None:
+                    self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
+                    self._db.execute("DELETE FROM snapshots WHERE id = ?", (previous,))
+                self._db.execute(
+                    "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
+                    " fetched_at, checked_at, last_status, last_error, last_error_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT(name) DO UPDATE SET"
+                    " snapshot=excluded.snapshot, previous=excluded.previous, etag=excluded.etag,"
+                    " last_modified=excluded.last_modified, fetched_at=excluded.fetched_at,"
+                    " checked_at=excluded.checked_at, last_status=excluded.last_status,"
+                    " last_error=NULL, last_error_at=NULL",
+                    (kind.value, new, current, etag, last_modified, checked_at, checked_at, status),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write the cache {self.path}: {exc}") from None
+        assert new is not None
+        return new
+
+    def mark_unchanged(
+        self, kind: Kind, *, etag: str | None, last_modified: str | None, checked_at: str
+    ) -> None:
+        """The service said 304 (or sent the same data): only the contact time moves."""
+        self._upsert(
+            kind,
+            "etag = coalesce(?, etag), last_modified = coalesce(?, last_modified), checked_at = ?,"
+            " last_status = 'unchanged', last_error = NULL, last_error_at = NULL",
+            (etag, last_modified, checked_at),
+        )
+
+    def mark_failed(self, kind: Kind, error: str, at: str) -> None:
+        """A refresh failed: the snapshot stays as it was, the reason is kept."""
+        self._upsert(
+            kind, "last_status = 'failed', last_error = ?, last_error_at = ?", (error, at)
+        )
+
+    def _upsert(self, kind: Kind, assignments: str, params: tuple[Any, ...]) -> None:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("INSERT OR IGNORE INTO collections (name) VALUES (?)", (kind.value,))
+                self._db.execute(
+                    f"UPDATE collections SET {assignments} WHERE name = ?", (*params, kind.value)
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write the cache {self.path}: {exc}") from None
+
+
+class _Unusable(Exception):
+    """The file is not a usable store of this app (corrupt, foreign, other schema version)."""

@@ -1,0 +1,194 @@
+"""Refresh the store from the service: all collections concurrently, one outcome each.
+
+Outcomes: ``updated``, ``unchanged`` (304), ``partial`` (some records rejected, the valid ones
+stored) or ``failed`` (the last good copy kept, the reason given). Fetching runs on the event loop;
+decoding and storing run off it (a worker process for big payloads, whose validation would hold
+the GIL; a thread for small ones), so the loop never stalls on pydantic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalogue_desktop.core.client import CatalogueClient, Validators
+from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.ingest import IngestReport, ingest
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.store import CollectionState, Store, utc_now
+
+PROCESS_THRESHOLD = 1024 * 1024  # payloads above this are decoded in a worker process
+
+
+@dataclass
+class CollectionOutcome:
+    """One collection's result, in the shape of ``sync --json``."""
+
+    status: str
+    records: int = 0
+    rejected: int = 0
+    error: str | None = None
+    fetched_at: str | None = None
+    checked_at: str | None = None
+    problems: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    changes: dict[str, Any] | None = field(default=None, repr=False)
+
+
+@dataclass
+class SyncReport:
+    collections: dict[Kind, CollectionOutcome]
+
+    @property
+    def ok(self) -> bool:
+        return all(o.status in ("updated", "unchanged") for o in self.collections.values())
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"collections": {}, "changes": {}, "problems": []}
+        for kind, outcome in self.collections.items():
+            data = asdict(outcome)
+            problems = data.pop("problems")
+            changes = data.pop("changes")
+            out["collections"][kind.value] = data
+            if changes is not None:
+                out["changes"][kind.value] = changes
+            out["problems"].extend(
+                {k: p.get(k) for k in ("collection", "record", "record_id", "field", "message")}
+                for p in problems
+            )
+        return out
+
+
+class Ingestor:
+    """Runs ``ingest`` in a thread (small payloads) or a worker process (large ones)."""
+
+    def __init__(self, workers: int = 2, threshold: int = PROCESS_THRESHOLD) -> None:
+        self.workers = workers
+        self.threshold = threshold
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: forking a process that runs Qt or threads is unsafe.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    def prewarm(self) -> None:
+        """Start the worker processes now, so they are ready when big payloads arrive."""
+        pool = self._executor()
+        for _ in range(self.workers):
+            pool.submit(_noop)
+
+    async def run(
+        self, store_file: Path, kind: Kind, body: bytes, validators: Validators, checked_at: str
+    ) -> IngestReport:
+        args = (str(store_file), kind.value, body, validators.etag, validators.last_modified,
+                checked_at)
+        if len(body) <= self.threshold:
+            return await asyncio.to_thread(ingest, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), ingest, *args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _noop() -> None:
+    import catalogue_desktop.core.ingest  # noqa: F401  (imports pydantic and builds adapters)
+
+
+OnProgress = Callable[[Kind, int, int | None], None]
+OnOutcome = Callable[[Kind, CollectionOutcome], None]
+
+
+async def sync_catalogue(
+    client: CatalogueClient,
+    store_file: Path,
+    *,
+    kinds: Iterable[Kind] = ALL_KINDS,
+    ingestor: Ingestor | None = None,
+    on_progress: OnProgress | None = None,
+    on_outcome: OnOutcome | None = None,
+) -> SyncReport:
+    """Fetch ``kinds`` concurrently and store each; never raises for a collection's failure."""
+    own = ingestor is None
+    ingestor = ingestor or Ingestor()
+    states = await asyncio.to_thread(_states, store_file)
+    if sum(s.records for s in states.values()) > 2000:
+        ingestor.prewarm()
+
+    async def one(kind: Kind) -> tuple[Kind, CollectionOutcome]:
+        outcome = await _sync_one(client, store_file, kind, states[kind], ingestor, on_progress)
+        if on_outcome is not None:
+            on_outcome(kind, outcome)
+        return kind, outcome
+
+    try:
+        results = await asyncio.gather(*(one(kind) for kind in kinds))
+    finally:
+        if own:
+            await asyncio.to_thread(ingestor.close)
+    return SyncReport(dict(results))
+
+
+async def _sync_one(
+    client: CatalogueClient,
+    store_file: Path,
+    kind: Kind,
+    state: CollectionState,
+    ingestor: Ingestor,
+    on_progress: OnProgress | None,
+) -> CollectionOutcome:
+    validators = Validators(state.etag, state.last_modified) if state.has_data else Validators()
+    try:
+        result = await client.fetch(kind, validators, on_progress)
+        checked_at = utc_now()
+        if result.not_modified:
+            await asyncio.to_thread(_mark_unchanged, store_file, kind, result.validators, checked_at)
+            return CollectionOutcome("unchanged", state.records, state.rejected, None,
+                                     state.fetched_at, checked_at)
+        assert result.body is not None
+        report = await ingestor.run(store_file, kind, result.body, result.validators, checked_at)
+    except CatalogueError as exc:
+        await asyncio.to_thread(_mark_failed, store_file, kind, str(exc))
+        return _kept(kind, state, "failed", str(exc), store_file)
+    except Exception as exc:  # a bug or an unexpected environment failure: report, keep data
+        message = f"unexpected error: {type(exc).__name__}: {exc}"
+        await asyncio.to_thread(_mark_failed, store_file, kind, message)
+        return _kept(kind, state, "failed", message, store_file)
+    if report.status == "failed":
+        outcome = _kept(kind, state, "failed", report.error, store_file)
+        outcome.problems = report.problems
+        return outcome
+    return CollectionOutcome(report.status, report.records, report.rejected, None, checked_at,
+                             checked_at, report.problems, report.changes)
+
+
+def _kept(
+    kind: Kind, state: CollectionState, status: str, error: str | None, store_file: Path
+) -> CollectionOutcome:
+    return CollectionOutcome(status, state.records, state.rejected, error, state.fetched_at,
+                             state.checked_at)
+
+
+def _states(store_file: Path) -> dict[Kind, CollectionState]:
+    with Store(store_file) as store:
+        return store.states()
+
+
+def _mark_unchanged(store_file: Path, kind: Kind, validators: Validators, at: str) -> None:
+    with Store(store_file) as store:
+        store.mark_unchanged(kind, etag=validators.etag, last_modified=validators.last_modified,
+                             checked_at=at)
+
+
+def _mark_failed(store_file: Path, kind: Kind, error: str) -> None:
+    with Store(store_file) as store:
+        store.mark_failed(kind, error, utc_now())
