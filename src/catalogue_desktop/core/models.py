@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, PlainValidator, Strict, WrapValidator
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, Strict, WrapValidator
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -82,7 +82,7 @@ class Expert(Record):
     bio: Str | None = None
     education: Str | None = None
     image_url: Str | None = None
-    image2x_url: Str | None = None
+    image2x_url: Str | None = Field(default=None, alias="image2xUrl")  # to_camel gives image2XUrl
 
 
 class Topic(Record):

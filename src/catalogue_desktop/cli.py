@@ -1,0 +1,208 @@
+"""The ``catalogue-desktop`` command: the window by default, and sync/check/export/serve-demo.
+
+Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
+and ``export`` start fast. Expected failures print one clear line to stderr, never a traceback.
+Exit status: 0 success, 1 a collection partial/failed or an operation failed, 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from catalogue_desktop import __version__
+from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.kinds import Kind
+
+KIND_NAMES = [k.value for k in Kind]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="catalogue-desktop",
+        description="Browse the seminar catalogue, online or from the local cache. "
+        "Without a command, opens the window (on the bundled demo catalogue when no "
+        "service is configured).",
+    )
+    parser.add_argument("--version", action="version", version=f"catalogue-desktop {__version__}")
+    parser.add_argument("--base-url", help="service address, the part before /v1 (remembered)")
+    parser.add_argument("--demo", action="store_true", help="use the bundled demo catalogue")
+    parser.add_argument("--offline", action="store_true", help="never contact the service")
+    parser.add_argument("--cache-dir", help="cache directory (default: the platform cache dir, "
+                        "or $CATALOGUE_DESKTOP_CACHE_DIR)")
+    parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:7001")
+    parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
+    parser.add_argument("--self-test", action="store_true",
+                        help="open the window, load the catalogue, check every tab, exit 0 or 1")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("sync", help="refresh the local cache from the service")
+    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("check", help="report how the service's data conforms to the spec")
+    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("export", help="write a cached collection as CSV or JSON (offline)")
+    p.add_argument("kind", choices=KIND_NAMES, metavar="KIND", help=" | ".join(KIND_NAMES))
+    p.add_argument("--format", choices=["csv", "json"], default="csv")
+    p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR")
+
+    p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--size", type=int, help="generate a synthetic catalogue with N webinars")
+    p.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # a PyInstaller bundle: worker processes start here too
+        import multiprocessing
+
+        multiprocessing.freeze_support()
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "sync":
+            return _sync(args)
+        if args.command == "check":
+            return _check(args)
+        if args.command == "export":
+            return _export(args)
+        if args.command == "serve-demo":
+            return _serve_demo(args)
+        from catalogue_desktop.ui.app import run
+
+        return run(args)
+    except CatalogueError as exc:
+        print(f"catalogue-desktop: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `catalogue-desktop export webinars | head`
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _open_store(cache_dir: str | None) -> Any:
+    from catalogue_desktop.core.store import Store, store_path
+
+    store = Store(store_path(cache_dir))
+    if store.recovered:
+        print(f"catalogue-desktop: {store.recovered}", file=sys.stderr)
+    return store
+
+
+def _sync(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from catalogue_desktop.core.client import CatalogueClient
+    from catalogue_desktop.core.sync import sync_catalogue
+
+    with _open_store(args.sync_cache_dir) as store:
+        path = store.path
+
+    async def run() -> Any:
+        async with CatalogueClient(args.sync_base_url) as client:
+            return await sync_catalogue(client, path)
+
+    report = asyncio.run(run())
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(_sync_text(report))
+        print(f"Cache: {path}")
+    return 0 if report.ok else 1
+
+
+def _sync_text(report: Any) -> str:
+    from catalogue_desktop.core.diff import describe_fields
+
+    lines = []
+    for kind, o in report.collections.items():
+        line = f"{kind.value:13} {o.status:9} {o.records:>7} records"
+        if o.rejected:
+            line += f", {o.rejected} rejected"
+        if o.error:
+            line += f" - {o.error}"
+            if o.fetched_at:
+                line += f" (kept the copy of {o.fetched_at})"
+        lines.append(line)
+    for kind, o in report.collections.items():
+        c = o.changes
+        if c and (c["added"] or c["removed"] or c["changed"]):
+            lines.append(f"\nChanges in {kind.value}: {len(c['added'])} added, "
+                         f"{len(c['removed'])} removed, {len(c['changed'])} changed")
+            for entry in c["changed"][:20]:
+                lines.append(f"  {entry['id']}: {describe_fields(entry['fields'])}")
+    problems = [p for o in report.collections.values() for p in o.problems]
+    if problems:
+        lines.append(f"\nProblems ({len(problems)}):")
+        from catalogue_desktop.core.problems import Problem
+
+        lines += [f"  {Problem.from_json(p)}" for p in problems[:30]]
+        if len(problems) > 30:
+            lines.append(f"  ... and {len(problems) - 30} more (use --json for all)")
+    return "\n".join(lines)
+
+
+def _check(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from catalogue_desktop.core.client import CatalogueClient
+    from catalogue_desktop.core.conformance import check_service, format_report
+
+    async def run() -> dict[str, Any]:
+        async with CatalogueClient(args.sync_base_url) as client:
+            return await check_service(client)
+
+    report = asyncio.run(run())
+    print(json.dumps(report, indent=2, default=str) if args.json else format_report(report))
+    return 0 if report["conformant"] else 1
+
+
+def _export(args: argparse.Namespace) -> int:
+    from catalogue_desktop.core.export import export_collection
+
+    with _open_store(args.sync_cache_dir) as store:
+        if args.output:
+            target = Path(args.output)
+            tmp = target.with_name(target.name + ".part")
+            try:
+                with tmp.open("w", encoding="utf-8", newline="") as out:
+                    count = export_collection(store, Kind(args.kind), args.format, out)
+                tmp.replace(target)
+            except OSError as exc:
+                print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
+                return 1
+            finally:
+                tmp.unlink(missing_ok=True)
+            print(f"Wrote {count} {args.kind} to {target}", file=sys.stderr)
+        else:
+            sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+            export_collection(store, Kind(args.kind), args.format, sys.stdout)
+    return 0
+
+
+def _serve_demo(args: argparse.Namespace) -> int:
+    from catalogue_desktop.demo import server
+
+    def ready(url: str) -> None:
+        print(f"Serving demo catalogue on {url}/v1 (Ctrl+C to stop)", flush=True)
+
+    try:
+        server.serve(args.host, args.port, args.size, args.seed, ready=ready)
+    except OSError as exc:
+        print(f"catalogue-desktop: cannot serve on {args.host}:{args.port}: {exc.strerror}",
+              file=sys.stderr)
+        return 1
+    return 0
