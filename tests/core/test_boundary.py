@@ -1,0 +1,105 @@
+"""Layer boundaries: the core, the demo service and the CLI never import Qt, and the window's cold-start
+path (store, listing, catalogue, search, kinds, errors) never imports pydantic or httpx.
+
+Each check runs in a fresh interpreter, so that nothing this test process imported can hide a leak.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pkgutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import catalogue_desktop.core
+
+CORE_MODULES = sorted(
+    f"catalogue_desktop.core.{m.name}" for m in pkgutil.iter_modules(catalogue_desktop.core.__path__)
+)
+DEMO_MODULES = ["catalogue_desktop.demo.server", "catalogue_desktop.demo.synthetic"]
+CLI_MODULE = "catalogue_desktop.cli"
+COLD_START = [
+    "catalogue_desktop.core.store",
+    "catalogue_desktop.core.listing",
+    "catalogue_desktop.core.catalogue",
+    "catalogue_desktop.core.search",
+    "catalogue_desktop.core.kinds",
+    "catalogue_desktop.core.errors",
+]
+
+
+def _exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def _import_in_subprocess(modules: list[str]) -> set[str]:
+    """Import ``modules`` in a fresh interpreter; return the names in its ``sys.modules``."""
+    code = textwrap.dedent(
+        f"""
+        import importlib, json, sys
+        for name in {modules!r}:
+            importlib.import_module(name)
+        json.dump(sorted(sys.modules), sys.stdout)
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, f"importing {modules} failed:\n{result.stderr}"
+    return set(json.loads(result.stdout))
+
+
+def _top_level(loaded: set[str], package: str) -> list[str]:
+    return sorted(n for n in loaded if n == package or n.startswith(package + "."))
+
+
+def test_the_core_has_the_expected_modules() -> None:
+    names = {m.rsplit(".", 1)[1] for m in CORE_MODULES}
+    expected = {"kinds", "errors", "problems", "models", "decode", "listing", "store", "diff",
+                "ingest", "sync", "client", "catalogue", "search", "certificates"}
+    assert expected <= names
+
+
+def test_core_demo_and_cli_do_not_import_pyside6() -> None:
+    modules = ["catalogue_desktop", "catalogue_desktop.core", *CORE_MODULES]
+    modules += [m for m in DEMO_MODULES if _exists(m)]
+    if _exists(CLI_MODULE):
+        modules.append(CLI_MODULE)
+    loaded = _import_in_subprocess(modules)
+    for name in modules:
+        assert name in loaded
+    assert "PySide6" not in loaded, f"PySide6 imported via: {_top_level(loaded, 'PySide6')[:5]}"
+    assert "qasync" not in loaded
+
+
+@pytest.mark.parametrize("module", DEMO_MODULES)
+def test_demo_module_is_importable_without_pyside6(module: str) -> None:
+    if not _exists(module):
+        pytest.skip(f"{module} does not exist yet (the demo service is still being written)")
+    loaded = _import_in_subprocess([module])
+    assert "PySide6" not in loaded
+
+
+def test_cold_start_path_imports_neither_pydantic_nor_httpx() -> None:
+    loaded = _import_in_subprocess(COLD_START)
+    for name in COLD_START:
+        assert name in loaded
+    assert not _top_level(loaded, "pydantic"), "the cold-start path imports pydantic"
+    assert not _top_level(loaded, "pydantic_core"), "the cold-start path imports pydantic_core"
+    assert not _top_level(loaded, "httpx"), "the cold-start path imports httpx"
+    assert "PySide6" not in loaded
+
+
+def test_the_subprocess_check_can_fail() -> None:
+    """Guard against a vacuous check: importing the client really does pull in httpx."""
+    loaded = _import_in_subprocess(["catalogue_desktop.core.client"])
+    assert "httpx" in loaded
+    loaded = _import_in_subprocess(["catalogue_desktop.core.models"])
+    assert "pydantic" in loaded
