@@ -228,11 +228,29 @@ def _count_unknown(model: BaseModel, prefix: str, counts: Counter[str]) -> None:
     if extra:
         for key in extra:
             counts[prefix + key] += 1
-    for name, value in model.__dict__.items():
-        if type(value) is list and value and isinstance(value[0], BaseModel):
-            alias = type(model).model_fields[name].alias or name
-            for child in value:
-                _count_unknown(child, f"{prefix}{alias}[].", counts)
+    values = model.__dict__
+    for name, alias in _nested_fields(type(model)):
+        children = values[name]
+        if children:
+            child_prefix = f"{prefix}{alias}[]."
+            for child in children:
+                _count_unknown(child, child_prefix, counts)
+
+
+_NESTED: dict[type[BaseModel], tuple[tuple[str, str], ...]] = {}
+
+
+def _nested_fields(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """(attribute, JSON name) of the fields holding lists of nested records."""
+    found = _NESTED.get(cls)
+    if found is None:
+        found = tuple(
+            (name, info.alias or name)
+            for name, info in cls.model_fields.items()
+            if "list[" in str(info.annotation)
+        )
+        _NESTED[cls] = found
+    return found
 
 
 def _duplicate_problems(kind: Kind, records: list[tuple[int, Any]], stats: Stats) -> list[Problem]:

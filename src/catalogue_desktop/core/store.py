@@ -325,14 +325,19 @@ class Store:
                     ),
                 )
                 new = cur.lastrowid
+                count = 0
+
+                def rows() -> Iterator[tuple[Any, ...]]:
+                    nonlocal count
+                    for e in entries:
+                        count += 1
+                        yield (new, e.pos, e.record_id, e.row, e.links, e.data)
+
                 self._db.executemany(
                     "INSERT INTO records (snapshot, pos, record_id, row, links, data)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    ((new, e.pos, e.record_id, e.row, e.links, e.data) for e in entries),
+                    rows(),
                 )
-                count = self._db.execute(
-                    "SELECT count(*) FROM records WHERE snapshot = ?", (new,)
-                ).fetchone()[0]
                 self._db.execute("UPDATE snapshots SET record_count = ? WHERE id = ?", (count, new))
                 old = self._db.execute(
                     "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)

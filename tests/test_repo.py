@@ -1,0 +1,22 @@
+"""Repository promises: CI runs exactly the test command README gives newcomers."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _commands(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if "-m pytest" in line]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = _commands((ROOT / "README.md").read_text(encoding="utf-8"))
+    ci = _commands((ROOT / ".ci" / "run").read_text(encoding="utf-8"))
+    assert readme, "README.md gives no pytest command"
+    assert ci == readme[:1], f"CI runs {ci}, README says {readme[:1]}"
+
+
+def test_readme_gives_an_install_and_run_command() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"pip install .*-e \. && \S*catalogue-desktop", text)
