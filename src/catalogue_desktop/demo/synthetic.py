@@ -1,0 +1,656 @@
+"""Deterministic synthetic catalogues of any size, for load tests and the ``--size`` demo.
+
+``generate(size, seed)`` returns the compact JSON payload of every collection. Records are built
+from domain word lists (no lorem ipsum), every embedded record is a full copy of the top-level one
+and the output is byte-identical for the same ``(size, seed)``.
+
+Speed matters (size=100,000 is about 800 MB of JSON in all): each expert, topic, role and situation
+is serialized once and its bytes are spliced into every record that embeds it, webinars are
+formatted directly as JSON text, and series sessions are slices of the webinars payload.
+
+Stdlib only: no pydantic at import time or run time.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from json.encoder import encode_basestring_ascii as _q
+
+from catalogue_desktop.core.kinds import Kind
+
+__all__ = ["generate", "plan"]
+
+# --------------------------------------------------------------------------- word lists
+
+_FIRST = (
+    "Adrian", "Alicia", "Amara", "Andre", "Beatriz", "Benjamin", "Caroline", "Cheng", "Claire",
+    "Darius", "Deborah", "Diego", "Eleanor", "Emeka", "Farah", "Felix", "Gabriela", "Grant",
+    "Hannah", "Hector", "Ingrid", "Isaac", "Jasmine", "Jonah", "Kavya", "Kenneth", "Lena",
+    "Lucas", "Malik", "Marisol", "Nadia", "Nathan", "Oksana", "Omar", "Paloma", "Quentin",
+    "Raquel", "Rohan", "Sabine", "Simon", "Tamara", "Theo", "Ursula", "Victor", "Wendy",
+    "Xavier", "Yasmin", "Zachary",
+)
+_LAST = (
+    "Abernathy", "Baptiste", "Castellano", "Dunmore", "Eriksen", "Fairbanks", "Gallagher",
+    "Hollis", "Iwasaki", "Jablonski", "Kowalczyk", "Lindqvist", "Mahoney", "Nakamura",
+    "Okonkwo", "Pemberton", "Quinlan", "Ramirez", "Sandoval", "Thornbury", "Underwood",
+    "Valdez", "Whitlock", "Yamamoto", "Zielinski", "Ashworth", "Bellamy", "Chandrasekar",
+    "Delgado", "Esposito", "Fitzgerald", "Greenberg", "Halloran", "Ivanova", "Kessler",
+    "Laramie", "Montgomery", "Novak", "Osei", "Prescott",
+)
+_FIRMS = (
+    "Ashgrove & Partners LLP",
+    "Bellweather Advisory",
+    "Calloway Finch PC",
+    "Driscoll Hart LLP",
+    "Everett Lyons CPAs",
+    "Fairmont Assurance LLC",
+    "Greystone Tax Group",
+    "Harbor Point Legal",
+    "Ironbridge Consulting",
+    "Juniper Ridge Law",
+    "Kingsley Moreau LLP",
+    "Lakemont Forensics",
+)
+_POSITIONS = (
+    "Partner",
+    "Senior Counsel",
+    "Tax Principal",
+    "Audit Partner",
+    "Managing Director",
+    "Of Counsel",
+    "Director of Financial Reporting",
+    "Shareholder",
+    "Senior Manager",
+    "Chief Compliance Officer",
+)
+_DEGREES = (
+    "J.D., {u} School of Law",
+    "LL.M. in Taxation, {u}",
+    "M.Acc., {u}",
+    "B.S., Accounting, {u}",
+    "M.B.A., {u}",
+    "B.A., Economics, {u}",
+)
+_UNIVERSITIES = (
+    "Brookfield University",
+    "Carrington State University",
+    "Eastlake College",
+    "Hollins Bay University",
+    "Marlow University",
+    "Northgate University",
+    "Pinecrest University",
+    "Riverside Polytechnic Institute",
+    "Southmoor University",
+    "Westbury College",
+)
+_AREAS = (
+    "lease accounting",
+    "revenue recognition",
+    "partnership taxation",
+    "state and local tax",
+    "employment litigation",
+    "professional responsibility",
+    "mergers and acquisitions",
+    "privacy compliance",
+    "internal investigations",
+    "Single Audit engagements",
+    "estate planning",
+    "trust administration",
+    "commercial leasing",
+    "patent prosecution",
+    "forensic accounting",
+    "audit data analytics",
+    "nonprofit reporting",
+    "credit loss estimation",
+    "IT general controls",
+    "valuation disputes",
+)
+_CLIENTS = (
+    "closely held businesses",
+    "public companies",
+    "private equity sponsors",
+    "hospital systems",
+    "municipal governments",
+    "family offices",
+    "software companies",
+    "universities and foundations",
+    "regional banks",
+    "manufacturers",
+)
+_BIO_SENTENCES = (
+    "{n} advises {c} on {a} and {b}.",
+    "Before joining {f}, {n} spent {y} years in the {a} group of a national firm.",
+    "{n} has led more than {k} engagements involving {a}, many of them for {c}.",
+    "A frequent speaker on {b}, {n} has taught continuing education programs for state bar "
+    "associations and CPA societies.",
+    "{n} serves on the {a} committee of a state professional society and reviews proposed "
+    "guidance before it is issued.",
+    "Clients rely on {n} for practical answers on {b} when deadlines are close.",
+    "{n} has testified on {a} in arbitration and in state and federal court.",
+    "Earlier in {p} career, {n} worked as an examiner at a state regulatory agency.",
+    "{n} writes a quarterly column on developments in {b}.",
+    "{n} mentors new professionals in {f}'s {a} practice and leads its internal training.",
+)
+
+_SUBJECTS = (
+    "Lease Accounting Under ASC 842",
+    "Revenue Recognition Under ASC 606",
+    "Current Expected Credit Losses",
+    "Goodwill Impairment Testing",
+    "Partnership Capital Accounts",
+    "Sales Tax Nexus",
+    "State Income Tax Apportionment",
+    "Payroll Withholding for Remote Employees",
+    "Non-Compete Agreements",
+    "Wage-and-Hour Compliance",
+    "Workplace Investigations",
+    "Purchase Price Adjustments",
+    "Representations and Warranties Insurance",
+    "State Privacy Statutes",
+    "Data Breach Notification",
+    "Trade Secret Protection",
+    "Patent Eligibility",
+    "Commercial Lease Negotiation",
+    "Trust Administration",
+    "Estate and Gift Tax Planning",
+    "Single Audit Compliance",
+    "GASB Lease and Subscription Standards",
+    "Nonprofit Net Asset Classification",
+    "Form 990 Governance Questions",
+    "Financial Statement Fraud",
+    "Expert Witness Testimony",
+    "Independence for Nonattest Services",
+    "Trust Accounting for Law Firms",
+    "Conflicts of Interest",
+    "Generative AI in Professional Practice",
+    "SOC 2 Reports",
+    "Journal Entry Testing",
+    "Cash Flow Forecasting",
+    "Business Valuation Discounts",
+    "E-Discovery Preservation",
+    "Deposition Practice",
+)
+_ANGLES = (
+    "Year-Two Lessons",
+    "What Auditors Are Asking",
+    "A Practical Update",
+    "Common Pitfalls and Fixes",
+    "Case Studies From Recent Engagements",
+    "What Changed in 2026",
+    "Drafting Tips and Checklists",
+    "A Guide for Small Firms",
+    "Advanced Issues",
+    "Fundamentals for New Practitioners",
+    "Documentation That Holds Up",
+    "Lessons From Enforcement Actions",
+    "Negotiation Strategies",
+    "Controls and Governance",
+    "An Interdisciplinary Roundtable",
+)
+_DESC_SENTENCES = (
+    "This program reviews recent developments in {a} and explains how they affect {c}.",
+    "Participants work through realistic examples drawn from {a} engagements.",
+    "The speakers compare current practice with the guidance issued over the past year and "
+    "highlight the judgment calls that most often draw questions from reviewers.",
+    "You will leave with a checklist for {a} that can be adapted to your own files.",
+    "Attention is given to documentation, internal controls and the disclosures that "
+    "regulators and peer reviewers examine most closely.",
+    "The session covers the interaction between {a} and {b}, an area where lawyers and "
+    "accountants frequently need to coordinate.",
+    "Real matters involving {c} illustrate how small drafting choices change outcomes.",
+    "Common mistakes are discussed alongside practical remedies and the cost of getting them "
+    "wrong.",
+    "The program closes with a question-and-answer segment on {b}.",
+    "Attendees should have a working knowledge of {a}; no advanced preparation is required.",
+    "Materials include sample clauses, worksheets and a summary of recent decisions on {b}.",
+    "Ethics considerations, including confidentiality and competence, are addressed throughout.",
+)
+_TOPIC_AREAS = (
+    "Financial Reporting",
+    "Auditing and Assurance",
+    "Federal Taxation",
+    "State and Local Tax",
+    "Employment Law",
+    "Litigation",
+    "Mergers and Acquisitions",
+    "Privacy and Data Protection",
+    "Intellectual Property",
+    "Real Estate",
+    "Estate Planning",
+    "Governmental Accounting",
+    "Nonprofit Accounting",
+    "Forensic Accounting",
+    "Professional Ethics",
+    "Practice Management",
+    "Technology and AI",
+    "Banking and Finance",
+    "Insurance Law",
+    "Healthcare Compliance",
+)
+_TOPIC_QUALIFIERS = (
+    "",
+    "Fundamentals",
+    "Advanced Topics",
+    "Updates",
+    "Case Law",
+    "Controls",
+    "Disclosures",
+    "Planning",
+)
+_ROLES = (
+    ("Partner or Firm Owner", "Leads a law or accounting firm and answers for its clients and risk."),
+    ("Associate Attorney", "Practising lawyer building litigation or transactional experience."),
+    ("In-House Counsel", "Lawyer employed by a company, agency or nonprofit organization."),
+    ("Paralegal", "Supports lawyers with research, drafting, filings and case management."),
+    ("Controller", "Owns the close, the financial statements and internal controls."),
+    ("CFO or Finance Leader", "Sets financial strategy and reports to boards and lenders."),
+    ("Tax Professional", "Prepares returns and advises on tax planning."),
+    ("Internal Auditor", "Evaluates controls and compliance from within the organization."),
+    ("External Auditor", "Performs audits, reviews and attestation engagements for clients."),
+    ("Compliance Officer", "Runs compliance programs, policies and regulatory reporting."),
+    ("Legal Operations Manager", "Manages budgets, vendors and technology for a legal team."),
+    ("Staff Accountant", "Prepares journal entries, reconciliations and schedules."),
+)
+_SITUATIONS = (
+    ("Preparing for Year-End Close", "Closing the books and preparing for the audit."),
+    ("Responding to a Regulatory Inquiry", "Handling a subpoena, examination or agency request."),
+    ("Onboarding a New Client", "Conflicts checks, engagement terms and expectations."),
+    ("Navigating a Merger or Acquisition", "Buying, selling or integrating a business."),
+    ("Meeting Annual CLE or CPE Requirements", "Completing credit before a reporting deadline."),
+    ("Handling a Data Breach", "Investigating, containing and reporting a security incident."),
+    ("Launching or Growing a Practice", "Starting a firm or adding a practice area."),
+    ("Implementing a New Accounting Standard", "Planning system changes and new disclosures."),
+    ("Preparing for Litigation", "Preserving evidence and assessing claims early."),
+    ("Planning a Succession", "Transferring a business, a practice or family wealth."),
+    ("Passing a Peer Review", "Documenting quality management for a firm inspection."),
+    ("Expanding Into New States", "Registering, withholding and filing in new jurisdictions."),
+)
+_VENUES = (
+    ("Lakeside Conference Center", "410 North Harbor Drive", "Chicago", "IL", "60601", "-06:00"),
+    ("Midtown Learning Center", "1185 Avenue of the Americas", "New York", "NY", "10036", "-05:00"),
+    ("Commerce Street Conference Hall", "1717 Main Street", "Dallas", "TX", "75201", "-06:00"),
+    ("Bayview Executive Center", "55 Market Street", "San Francisco", "CA", "94105", "-08:00"),
+    ("Peachtree Professional Center", "191 Peachtree Street NE", "Atlanta", "GA", "30303", "-05:00"),
+    ("Pioneer Square Conference Center", "600 First Avenue", "Seattle", "WA", "98104", "-08:00"),
+    ("Union Station Learning Hall", "1701 Wynkoop Street", "Denver", "CO", "80202", "-06:00"),
+    ("Harborfront Conference Center", "2 Seaport Boulevard", "Boston", "MA", "02210", "-05:00"),
+)
+_OFFSETS = ("-05:00", "-06:00", "-08:00")
+_SESSION_TITLES = (
+    "Framework and Recent Developments",
+    "Case Study Workshop",
+    "Drafting and Documentation Lab",
+    "Controls and Risk Assessment",
+    "Panel Discussion",
+    "Problem-Solving Clinic",
+    "Ethics Hour",
+    "Regulatory Update",
+)
+_SLOTS = (("08:30", "10:00", 15), ("10:15", "12:00", 60), ("13:00", "14:45", 15), ("15:00", "16:30", 0))
+
+_EPOCH = datetime(2026, 1, 5)
+_CATALOGUE = "https://catalogue.example.org"
+_IMAGES = "https://images.example.org"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _fill(rng: random.Random, template: str, **fixed: str) -> str:
+    values = {
+        "a": rng.choice(_AREAS),
+        "b": rng.choice(_AREAS),
+        "c": rng.choice(_CLIENTS),
+        "f": rng.choice(_FIRMS),
+        "y": str(rng.randint(5, 25)),
+        "k": str(rng.randint(3, 20) * 10),
+    }
+    values.update(fixed)
+    text = template.format(**values)
+    return text[0].upper() + text[1:]
+
+
+def _date(day: int, minutes: int, offset: str) -> str:
+    moment = _EPOCH + timedelta(days=day, minutes=minutes)
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.000{offset}"
+
+
+def _array(fragments: list[str]) -> str:
+    return "[" + ",".join(fragments) + "]"
+
+
+def _obj(fields: list[tuple[str, str]]) -> str:
+    """A JSON object from (name, already-encoded JSON value) pairs."""
+    return "{" + ",".join(f'"{k}":{v}' for k, v in fields) + "}"
+
+
+def _s(value: str | None) -> str:
+    return "null" if value is None else _q(value)
+
+
+def plan(size: int) -> dict[Kind, int]:
+    """How many records of each kind ``generate(size)`` produces."""
+    if size < 0:
+        raise ValueError("size must be >= 0")
+    return {
+        Kind.WEBINARS: size,
+        Kind.SERIES: size // 10 if size >= 3 else 0,
+        Kind.COURSES: max(5, size // 10),
+        Kind.CERTIFICATES: max(3, size // 200),
+        Kind.EXPERTS: max(10, size // 20),
+        Kind.TOPICS: max(10, size // 100),
+        Kind.ROLES: len(_ROLES),
+        Kind.SITUATIONS: len(_SITUATIONS),
+    }
+
+
+# --------------------------------------------------------------------------- generator
+
+
+def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
+    """A synthetic catalogue with ``size`` webinars: compact JSON bytes per collection."""
+    counts = plan(size)
+    rng = random.Random(f"catalogue-demo/{size}/{seed}")
+
+    # Experts: bios of roughly 600-1000 characters.
+    experts: list[str] = []
+    for i in range(counts[Kind.EXPERTS]):
+        expert_id = 10_001 + i
+        first, last = rng.choice(_FIRST), rng.choice(_LAST)
+        name = f"{first} {last}"
+        if rng.random() < 0.4:
+            name += rng.choice((", CPA", ", CPA, CFE", ", CPA, CISA"))
+        target = rng.randint(600, 1000)
+        bio = ""
+        while len(bio) < target:
+            sentence = _fill(rng, rng.choice(_BIO_SENTENCES), n=first, p=rng.choice(("her", "his")))
+            bio = f"{bio} {sentence}" if bio else sentence
+        education = "; ".join(
+            rng.choice(_DEGREES).format(u=rng.choice(_UNIVERSITIES)) for _ in range(rng.randint(1, 2))
+        )
+        image = f"{_IMAGES}/experts/{expert_id}.jpg" if rng.random() > 0.05 else None
+        image2x = f"{_IMAGES}/experts/{expert_id}@2x.jpg" if image and rng.random() > 0.2 else None
+        experts.append(
+            _obj(
+                [
+                    ("expertId", str(expert_id)),
+                    ("name", _s(name)),
+                    ("title", _s(f"{rng.choice(_POSITIONS)}, {rng.choice(_FIRMS)}")),
+                    ("bio", _s(bio)),
+                    ("education", _s(education)),
+                    ("imageUrl", _s(image)),
+                    ("image2xUrl", _s(image2x)),
+                ]
+            )
+        )
+
+    topics: list[str] = []
+    for i in range(counts[Kind.TOPICS]):
+        area = _TOPIC_AREAS[i % len(_TOPIC_AREAS)]
+        qualifier = _TOPIC_QUALIFIERS[(i // len(_TOPIC_AREAS)) % len(_TOPIC_QUALIFIERS)]
+        round_ = i // (len(_TOPIC_AREAS) * len(_TOPIC_QUALIFIERS))
+        title = f"{area}: {qualifier}" if qualifier else area
+        if round_:
+            title += f" ({round_ + 1})"
+        description = " ".join(_fill(rng, rng.choice(_DESC_SENTENCES)) for _ in range(3))
+        topics.append(
+            _obj([("topicId", str(201 + i)), ("title", _s(title)), ("description", _s(description))])
+        )
+
+    roles = [
+        _obj([("roleId", str(301 + i)), ("title", _s(t)), ("description", _s(d))])
+        for i, (t, d) in enumerate(_ROLES)
+    ]
+    situations = [
+        _obj([("situationId", str(401 + i)), ("title", _s(t)), ("description", _s(d))])
+        for i, (t, d) in enumerate(_SITUATIONS)
+    ]
+
+    # A pool of description sentences, formatted and JSON-escaped once.
+    pool = [_fill(rng, rng.choice(_DESC_SENTENCES)) for _ in range(max(400, min(4000, size // 10)))]
+    titles = [f"{s}: {a}" for s in _SUBJECTS for a in _ANGLES]
+
+    def description(target: int) -> str:
+        parts: list[str] = []
+        length = 0
+        while length < target:
+            sentence = rng.choice(pool)
+            parts.append(sentence)
+            length += len(sentence) + 1
+        return " ".join(parts)
+
+    def pick(items: list[str], low: int, high: int, weights: tuple[int, ...] | None = None) -> str:
+        k = rng.choices(range(low, high + 1), weights)[0] if weights else rng.randint(low, high)
+        if k == 0:
+            return "[]"
+        return _array(rng.sample(items, k) if k > 1 else [rng.choice(items)])
+
+    # Webinars: formatted as JSON text directly, then encoded once.
+    webinar_parts: list[bytes] = []
+    spans: list[tuple[int, int]] = []
+    position = 1  # after the opening "["
+    for i in range(size):
+        webinar_id = 100_001 + i
+        kind_roll = rng.random()
+        code = 3 if kind_roll < 0.002 else 1 if kind_roll < 0.6 else 2
+        offset = rng.choice(_OFFSETS)
+        minutes = rng.choice((540, 600, 660, 720, 780, 840))
+        duration = rng.choice((60, 90, 100, 120))
+        if code == 2:  # live: upcoming
+            day = rng.randint(330, 540)
+            production = "null"
+            access = _s(f"{_CATALOGUE}/live/{webinar_id}/join")
+        else:  # on-demand (or unknown): recorded in the past
+            day = rng.randint(0, 300)
+            production = _q(_date(day, minutes, offset))
+            access = _s(f"{_CATALOGUE}/watch/{webinar_id}")
+        if rng.random() < 0.03:
+            access = "null"
+        cle = rng.random() < 0.55
+        cpe = not cle or rng.random() < 0.2
+        text = (
+            f'{{"webinarId":{webinar_id},"sessionId":{700_001 + i},"type":{code},'
+            f'"title":{_q(rng.choice(titles))},'
+            f'"description":{_q(description(rng.randint(740, 900)))},'
+            f'"fee":{rng.randrange(99, 400, 10)},'
+            f'"cleAccreditation":{"true" if cle else "false"},'
+            f'"cpeAccreditation":{"true" if cpe else "false"},'
+            f'"productionDate":{production},'
+            f'"startDate":"{_date(day, minutes, offset)}",'
+            f'"endDate":"{_date(day, minutes + duration, offset)}",'
+            f'"detailUrl":"{_CATALOGUE}/webinars/{webinar_id}",'
+            f'"accessUrl":{access},'
+            f'"topics":{pick(topics, 1, 3)},'
+            f'"roles":{pick(roles, 1, 3)},'
+            f'"situations":{pick(situations, 0, 2)},'
+            f'"experts":{pick(experts, 1, 3, (2, 3, 5))}}}'
+        ).encode()
+        if i:
+            position += 1  # the separating comma
+        spans.append((position, position + len(text)))
+        position += len(text)
+        webinar_parts.append(text)
+    webinars = b"[" + b",".join(webinar_parts) + b"]"
+    del webinar_parts
+    view = memoryview(webinars)
+
+    series_parts: list[bytes] = []
+    for i in range(counts[Kind.SERIES]):
+        series_id = 500_001 + i
+        chosen = rng.sample(range(size), rng.randint(3, min(6, size)))
+        sessions = b",".join(view[a:b] for a, b in (spans[j] for j in chosen))
+        head = _obj(
+            [
+                ("seriesId", str(series_id)),
+                ("title", _s(f"{rng.choice(_SUBJECTS)} Series")),
+                ("description", _s(description(rng.randint(300, 500)))),
+                ("fee", str(rng.randrange(399, 1000, 50))),
+                ("detailUrl", _s(f"{_CATALOGUE}/series/{series_id}")),
+            ]
+        )
+        series_parts.append(head[:-1].encode() + b',"sessions":[' + sessions + b"]}")
+    view.release()
+
+    course_ids = [600_001 + i for i in range(counts[Kind.COURSES])]
+    courses: list[str] = []
+    location_id = 800_000
+    for course_id in course_ids:
+        days = rng.randint(1, 3)
+        locations = []
+        for _ in range(rng.randint(1, 4)):
+            location_id += 1
+            venue, address, city, state, zip_code, offset = rng.choice(_VENUES)
+            start = rng.randint(335, 700)
+            locations.append(
+                _obj(
+                    [
+                        ("locationId", str(location_id)),
+                        ("venue", _s(venue)),
+                        ("address", _s(address)),
+                        ("city", _s(city)),
+                        ("state", _s(state)),
+                        ("zip", _s(zip_code)),
+                        ("detailUrl", _s(f"{_CATALOGUE}/courses/{course_id}/{location_id}")),
+                        ("startDate", _q(_date(start, 510, offset))),
+                        ("endDate", _q(_date(start + days - 1, 990, offset))),
+                        ("fee", str(rng.randrange(495, 2000, 50))),
+                        ("travelInfo", _s(f"The venue is in downtown {city}; parking is limited.")),
+                        (
+                            "travelGroupRate",
+                            _s(f"Group rate ${rng.randrange(159, 330, 10)} per night")
+                            if rng.random() < 0.8
+                            else "null",
+                        ),
+                    ]
+                )
+            )
+        schedule = []
+        for day in range(1, days + 1):
+            slots = _SLOTS[: rng.randint(2, 4)]
+            for n, (start_time, end_time, break_mins) in enumerate(slots):
+                last = n == len(slots) - 1
+                schedule.append(
+                    _obj(
+                        [
+                            ("day", str(day)),
+                            ("startTime", _q(start_time)),
+                            ("endTime", _q(end_time)),
+                            ("breakMins", "0" if last else str(break_mins)),
+                            ("title", _s(rng.choice(_SESSION_TITLES))),
+                            ("description", _s(rng.choice(pool))),
+                        ]
+                    )
+                )
+        courses.append(
+            _obj(
+                [
+                    ("courseId", str(course_id)),
+                    ("title", _s(f"{rng.choice(_SUBJECTS)} Workshop")),
+                    ("description", _s(description(rng.randint(400, 700)))),
+                    ("curriculum", _s(description(rng.randint(200, 300)))),
+                    ("cleAccreditation", "true" if rng.random() < 0.5 else "false"),
+                    ("cpeAccreditation", "true" if rng.random() < 0.6 else "false"),
+                    ("experts", pick(experts, 1, 2)),
+                    ("level", str(rng.randint(1, 3))),
+                    ("url", _s(f"{_CATALOGUE}/courses/{course_id}")),
+                    ("topics", pick(topics, 1, 3)),
+                    ("locations", _array(locations)),
+                    ("schedule", _array(schedule)),
+                ]
+            )
+        )
+
+    certificates: list[str] = []
+    level_id, option_id, track_id, dangling_id = 910_000, 920_000, 930_000, 599_000
+    for i in range(counts[Kind.CERTIFICATES]):
+        certificate_id = 900_001 + i
+        levels = []
+        for _ in range(rng.randint(1, 3)):
+            level_id += 1
+            options = []
+            option_ids = []
+            for n in range(1, rng.randint(1, 3) + 1):
+                option_id += 1
+                option_ids.append(option_id)
+                total = rng.randint(2, 4)
+                options.append(
+                    _obj(
+                        [
+                            ("optionId", str(option_id)),
+                            ("num", str(n)),
+                            ("coursesMin", str(rng.randint(1, total))),
+                            ("coursesTotal", str(total)),
+                            ("coursesOperator", _q(rng.choice(("AND", "OR")))),
+                        ]
+                    )
+                )
+            tracks = []
+            track_ids = []
+            for n in range(1, rng.randint(1, 3) + 1):
+                track_id += 1
+                track_ids.append(track_id)
+                tracks.append(
+                    _obj(
+                        [
+                            ("trackId", str(track_id)),
+                            ("name", _s(rng.choice(_TOPIC_AREAS))),
+                            ("displayOrder", str(n)),
+                        ]
+                    )
+                )
+            level_courses = []
+            for _ in range(rng.randint(2, 6)):
+                if rng.random() < 0.1:
+                    dangling_id += 1  # a past course: not listed by the courses endpoint
+                    course = dangling_id
+                else:
+                    course = rng.choice(course_ids)
+                level_courses.append(
+                    _obj(
+                        [
+                            ("courseId", str(course)),
+                            ("optionId", str(rng.choice(option_ids))),
+                            ("trackId", str(rng.choice(track_ids))),
+                        ]
+                    )
+                )
+            levels.append(
+                _obj(
+                    [
+                        ("id", str(level_id)),
+                        ("type", str(rng.randint(1, 2))),
+                        ("selection", str(rng.randint(1, 2))),
+                        ("optionsMin", str(rng.randint(1, len(options)))),
+                        ("coursesMin", str(rng.randint(1, len(level_courses)))),
+                        ("options", _array(options)),
+                        ("tracks", _array(tracks)),
+                        ("courses", _array(level_courses)),
+                    ]
+                )
+            )
+        cents = rng.randrange(149_900, 399_900, 50)
+        certificates.append(
+            _obj(
+                [
+                    ("certificateId", str(certificate_id)),
+                    ("title", _s(f"Certificate in {rng.choice(_TOPIC_AREAS)}")),
+                    ("description", _s(description(rng.randint(300, 500)))),
+                    ("fee", f"{cents // 100}.{cents % 100:02d}"),
+                    ("imageUrl", _s(f"{_IMAGES}/certificates/{certificate_id}.jpg")),
+                    ("levels", _array(levels)),
+                ]
+            )
+        )
+
+    return {
+        Kind.WEBINARS: webinars,
+        Kind.SERIES: b"[" + b",".join(series_parts) + b"]",
+        Kind.COURSES: _array(courses).encode(),
+        Kind.CERTIFICATES: _array(certificates).encode(),
+        Kind.EXPERTS: _array(experts).encode(),
+        Kind.TOPICS: _array(topics).encode(),
+        Kind.ROLES: _array(roles).encode(),
+        Kind.SITUATIONS: _array(situations).encode(),
+    }
