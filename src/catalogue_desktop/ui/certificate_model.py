@@ -1,0 +1,237 @@
+"""A certificate's levels as a tree: Level -> Options / Tracks / Other courses -> courses.
+
+Built from ``core.certificates.resolve_certificate``. A course the catalogue does not list (the
+courses endpoint lists only upcoming courses) is shown as "Course #ID (not in catalogue)", grey and
+italic. Codes the spec gives no meaning for (Level.type, selection, coursesOperator) are shown as
+they come.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
+
+from catalogue_desktop.core.certificates import ResolvedCourse, resolve_certificate
+
+__all__ = ["CertificateTreeModel"]
+
+_Index = QModelIndex | QPersistentModelIndex
+_ROOT = 0
+HEADERS = ("Name", "Details")
+
+
+@dataclass
+class _Node:
+    id: int
+    parent: int
+    row: int
+    role: str  # level | group | option | track | course
+    name: str
+    details: str = ""
+    tooltip: str | None = None
+    course_id: int | None = None
+    in_catalogue: bool = True
+    children: list[int] = field(default_factory=list)
+
+
+def _v(value: Any) -> str:
+    return "—" if value is None else str(value)
+
+
+def level_label(number: int, level: Any) -> str:
+    return (
+        f"Level {number} — type {_v(level.type)}, selection {_v(level.selection)}, "
+        f"options min {_v(level.options_min)}, courses min {_v(level.courses_min)}"
+    )
+
+
+def option_label(option: Any) -> str:
+    operator = f" ({option.courses_operator})" if option.courses_operator else ""
+    return (
+        f"Option {_v(option.num)} — at least {_v(option.courses_min)} of "
+        f"{_v(option.courses_total)} courses{operator}"
+    )
+
+
+class CertificateTreeModel(QAbstractItemModel):
+    """Two columns: name and details. Read-only."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._nodes: list[_Node] = [_Node(_ROOT, -1, 0, "root", "")]
+        self._problems: list[str] = []
+
+    # -- building ------------------------------------------------------------------------------
+
+    def set_certificate(self, certificate: Any, course_title: Callable[[int], str | None]) -> None:
+        """Rebuild the tree for ``certificate`` (a models.Certificate); None empties it."""
+        self.beginResetModel()
+        self._nodes = [_Node(_ROOT, -1, 0, "root", "")]
+        self._problems = []
+        if certificate is not None:
+            self._build(certificate, course_title)
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.set_certificate(None, lambda _id: None)
+
+    @property
+    def problems(self) -> list[str]:
+        """Reference problems found while resolving (unknown option/track, unlisted course)."""
+        return list(self._problems)
+
+    def _add(self, parent: int, role: str, name: str, **kw: Any) -> int:
+        siblings = self._nodes[parent].children
+        node = _Node(len(self._nodes), parent, len(siblings), role, name, **kw)
+        self._nodes.append(node)
+        siblings.append(node.id)
+        return node.id
+
+    def _build(self, certificate: Any, course_title: Callable[[int], str | None]) -> None:
+        for number, resolved in enumerate(resolve_certificate(certificate, course_title), start=1):
+            level = resolved.level
+            self._problems.extend(resolved.problems)
+            courses = len(level.courses or ())
+            level_id = self._add(
+                _ROOT, "level", level_label(number, level),
+                details=f"id {level.id} · {courses} course{'s' if courses != 1 else ''}",
+                tooltip="\n".join(resolved.problems) or None,
+            )
+            options = {o.option_id: o for o, _ in resolved.options}
+            tracks = {t.track_id: t for t, _ in resolved.tracks}
+            if resolved.options:
+                group = self._add(level_id, "group", "Options", details=f"{len(resolved.options)}")
+                for option, members in resolved.options:
+                    node = self._add(group, "option", option_label(option),
+                                     details=f"option id {option.option_id}")
+                    for course in members:
+                        track = tracks.get(course.track_id)
+                        where = f"track {track.name}" if track is not None and track.name else ""
+                        self._add_course(node, course, where)
+            if resolved.tracks:
+                group = self._add(level_id, "group", "Tracks", details=f"{len(resolved.tracks)}")
+                for track, members in resolved.tracks:
+                    node = self._add(
+                        group, "track", f"Track: {track.name or f'#{track.track_id}'}",
+                        details=f"display order {_v(track.display_order)} · track id {track.track_id}",
+                    )
+                    for course in members:
+                        option = options.get(course.option_id)
+                        where = f"option {_v(option.num)}" if option is not None else ""
+                        self._add_course(node, course, where)
+            if resolved.other:
+                group = self._add(level_id, "group", "Other courses",
+                                  details="in no option or track of this level")
+                for course in resolved.other:
+                    self._add_course(group, course, "")
+
+    def _add_course(self, parent: int, course: ResolvedCourse, where: str) -> None:
+        details = f"course #{course.course_id}" + (f" · {where}" if where else "")
+        tooltip = None
+        if not course.in_catalogue:
+            tooltip = ("The catalogue does not list this course "
+                       "(the courses endpoint lists only upcoming courses).")
+        self._add(parent, "course", course.label, details=details, tooltip=tooltip,
+                  course_id=course.course_id, in_catalogue=course.in_catalogue)
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def _node(self, index: _Index) -> _Node:
+        if not index.isValid():
+            return self._nodes[_ROOT]
+        return self._nodes[index.internalId()]
+
+    def course_id(self, index: _Index) -> int | None:
+        """The course id of a course node (listed or not), else None."""
+        if not index.isValid():
+            return None
+        return self._node(index).course_id
+
+    def in_catalogue(self, index: _Index) -> bool:
+        """True for a course node whose course the catalogue lists."""
+        node = self._node(index)
+        return node.course_id is not None and node.in_catalogue
+
+    def node_role(self, index: _Index) -> str:
+        """``level``, ``group``, ``option``, ``track`` or ``course`` (``root`` for invalid)."""
+        return self._node(index).role
+
+    def node_count(self) -> int:
+        return len(self._nodes) - 1
+
+    # -- Qt model API --------------------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if column < 0 or column >= len(HEADERS) or row < 0:
+            return QModelIndex()
+        if parent.isValid() and parent.column() != 0:
+            return QModelIndex()
+        children = self._node(parent).children
+        if row >= len(children):
+            return QModelIndex()
+        return self.createIndex(row, column, children[row])
+
+    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        if not index.isValid():
+            return QModelIndex()
+        node = self._nodes[index.internalId()]
+        if node.parent <= _ROOT:
+            return QModelIndex()
+        parent = self._nodes[node.parent]
+        return self.createIndex(parent.row, 0, parent.id)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._node(parent).children)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return len(HEADERS)
+
+    def hasChildren(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
+        return self.rowCount(parent) > 0
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node = self._nodes[index.internalId()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return node.name if column == 0 else node.details
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return node.tooltip
+        if role == Qt.ItemDataRole.UserRole:
+            return node.course_id
+        if role == Qt.ItemDataRole.FontRole:
+            if node.role == "course" and not node.in_catalogue:
+                font = QFont()
+                font.setItalic(True)
+                return font
+            if node.role in ("level", "group") and column == 0:
+                font = QFont()
+                font.setBold(True)
+                return font
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if (node.role == "course" and not node.in_catalogue) or column == 1:
+                palette = QGuiApplication.palette()
+                return QBrush(palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+            return None
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(HEADERS)):
+            return HEADERS[section]
+        return None

@@ -1,0 +1,174 @@
+"""Display text for row values and record fields: money, fee ranges, dates, booleans, codes.
+
+One :class:`Formatter` per window, shared by the item models and the detail panes, so that a
+locale or currency change shows everywhere. Money is a plain grouped number unless the user chose
+a currency (the spec does not say which currency fees are in).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from PySide6.QtCore import QDateTime, QLocale
+
+from catalogue_desktop.core.listing import Column, ColumnType
+
+__all__ = ["BLANK", "Formatter"]
+
+BLANK = "—"  # shown for a blank value in detail panes (tables show an empty cell)
+_DASH = "–"
+
+
+class Formatter:
+    """Formats values for people, in one locale and with an optional currency."""
+
+    def __init__(self, locale: QLocale | None = None, currency: str | None = None) -> None:
+        if locale is None:
+            locale = QLocale()
+            if locale.language() == QLocale.Language.C:  # unconfigured system: readable default
+                locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+        self.locale = locale
+        self.currency: str | None = currency or None
+
+    def set_currency(self, currency: str | None) -> None:
+        """ISO code ("EUR") or symbol ("€"); None or "" for plain numbers."""
+        self.currency = (currency or "").strip() or None
+
+    # -- numbers -------------------------------------------------------------------------------
+
+    def number(self, value: Any) -> str:
+        """A grouped number; decimal text keeps exactly its decimals ("2495.00" -> "2,495.00")."""
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, int):
+            return self.locale.toString(value)
+        if isinstance(value, float):
+            value = Decimal(repr(value))
+        text = str(value).strip()
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            return text  # not a number: shown as it comes
+        if not number.is_finite():
+            return text
+        sign, _digits, exponent = number.as_tuple()
+        decimals = max(0, -int(exponent))
+        whole = int(abs(number))
+        out = self.locale.toString(whole)
+        if decimals:
+            fraction = f"{abs(number):.{decimals}f}".split(".")[1]
+            out += self.locale.decimalPoint() + fraction
+        if sign:
+            out = self.locale.negativeSign() + out
+        return out
+
+    def money(self, value: Any) -> str:
+        """A fee: int or decimal text. Decimals are kept as sent ("1,899.50")."""
+        if value is None or value == "":
+            return ""
+        text = self.number(value)
+        if not self.currency or not _is_number(value):
+            return text
+        if self.currency.isalpha():  # an ISO code: "USD 1,299"
+            return f"{self.currency}\u00a0{text}"
+        if isinstance(value, int):
+            return self.locale.toCurrencyString(value, self.currency)
+        number = Decimal(str(value))
+        decimals = max(0, -int(number.as_tuple().exponent))
+        return self.locale.toCurrencyString(float(number), self.currency, decimals)
+
+    def money_range(self, pair: Any) -> str:
+        """``[min, max]`` -> "495 – 1,295"; a single value when both are equal."""
+        if pair is None:
+            return ""
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            return self.money(pair)
+        low, high = pair
+        if low == high or high is None:
+            return self.money(low)
+        if low is None:
+            return self.money(high)
+        return f"{self.money(low)} {_DASH} {self.money(high)}"
+
+    # -- dates ---------------------------------------------------------------------------------
+
+    def date(self, ms: Any) -> str:
+        """Epoch milliseconds (UTC) -> short local date and time."""
+        if ms is None or isinstance(ms, bool):
+            return ""
+        try:
+            dt = QDateTime.fromMSecsSinceEpoch(int(ms))
+        except (TypeError, ValueError, OverflowError):
+            return str(ms)
+        return self.locale.toString(dt, QLocale.FormatType.ShortFormat)
+
+    def date_long(self, value: Any) -> str:
+        """Epoch ms or an aware datetime -> long local date, time and zone.
+
+        "Wednesday, December 9, 2026 1:00 PM EST (UTC−05:00)"."""
+        if value is None:
+            return ""
+        if isinstance(value, datetime):
+            if value.tzinfo is None:
+                from datetime import UTC
+
+                value = value.replace(tzinfo=UTC)
+            ms = int(value.timestamp() * 1000)
+        else:
+            try:
+                ms = int(value)
+            except (TypeError, ValueError):
+                return str(value)
+        dt = QDateTime.fromMSecsSinceEpoch(ms)
+        day = self.locale.toString(dt.date(), QLocale.FormatType.LongFormat)
+        time = self.locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
+        offset = dt.offsetFromUtc()
+        sign = "+" if offset >= 0 else "−"
+        hours, minutes = divmod(abs(offset) // 60, 60)
+        zone = f"UTC{sign}{hours:02d}:{minutes:02d}"
+        abbreviation = dt.timeZoneAbbreviation()
+        if abbreviation and abbreviation != zone and not abbreviation.startswith(("UTC", "GMT+", "GMT-")):
+            zone = f"{abbreviation} ({zone})"
+        return f"{day} {time} {zone}"
+
+    # -- any column ----------------------------------------------------------------------------
+
+    def boolean(self, value: Any) -> str:
+        if value is None:
+            return ""
+        return "Yes" if value else "No"
+
+    def value(self, column: Column, value: Any) -> str:
+        """Display text of one row value of ``column``; blank for None."""
+        if value is None:
+            return ""
+        type_ = column.type
+        if type_ is ColumnType.DATE:
+            return self.date(value)
+        if type_ is ColumnType.MONEY:
+            return self.money(value)
+        if type_ is ColumnType.MONEY_RANGE:
+            return self.money_range(value)
+        if type_ is ColumnType.BOOL:
+            return self.boolean(value) if isinstance(value, bool) else str(value)
+        if type_ is ColumnType.TEXT:
+            text = value if isinstance(value, str) else str(value)
+            if "\n" in text or "\r" in text:
+                text = " ".join(text.split())
+            return text
+        return str(value)  # INT, CODE (unknown codes shown as they come)
+
+
+def _is_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float, Decimal)):
+        return True
+    try:
+        return Decimal(str(value)).is_finite()
+    except InvalidOperation:
+        return False

@@ -1,0 +1,204 @@
+"""RowSetTableModel: model-tester conformance, numeric sorting, filtering, change markers."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QIcon
+
+from catalogue_desktop.core import listing, models
+from catalogue_desktop.core.catalogue import RowSet
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.ui.formatting import Formatter
+from catalogue_desktop.ui.table_model import RowSetTableModel
+from tests.ui.fixtures_components import *  # noqa: F403
+from tests.ui.fixtures_components import DemoCatalogue
+
+NOW = int(datetime(2026, 6, 1, tzinfo=UTC).timestamp() * 1000)
+DISPLAY = Qt.ItemDataRole.DisplayRole
+
+
+def _webinar(wid: int, title: str, fee: int | None, start: str | None, end: str | None = None,
+             **kw: Any) -> models.Webinar:
+    return models.Webinar.model_validate(
+        {"webinarId": wid, "title": title, "fee": fee, "startDate": start, "endDate": end, **kw}
+    )
+
+
+def _rowset(kind: Kind, records: list[Any]) -> RowSet:
+    rowset = RowSet(kind)
+    rowset.extend([pos, listing.row(kind, r, NOW), listing.links(kind, r)]
+                  for pos, r in enumerate(records))
+    return rowset
+
+
+def hand_rowset() -> RowSet:
+    return _rowset(Kind.WEBINARS, [
+        _webinar(1, "Zeta", 1000, "2026-03-01T10:00:00Z", "2026-03-01T11:00:00Z"),
+        _webinar(2, "alpha", 99, "2027-01-05T10:00:00Z", "2027-01-05T11:00:00Z",
+                 description="ignored", cleAccreditation=True),
+        _webinar(3, "Beta", 219, "2026-12-31T23:00:00Z", None),
+        _webinar(4, "gamma", None, None, None),
+        _webinar(5, "Delta" * 20, 5, "2026-07-01T10:00:00-05:00", "2026-07-01T12:00:00-05:00",
+                 type="webcast"),
+    ])
+
+
+def _column(model: RowSetTableModel, key: str) -> int:
+    return listing.column_index(model.kind, key)
+
+
+def _ids(model: RowSetTableModel) -> list[int]:
+    return [model.record_id(r) for r in range(model.rowCount())]
+
+
+def test_model_tester_every_state(qtmodeltester: Any, en_formatter: Formatter) -> None:
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    qtmodeltester.check(model)  # empty
+    model.set_rowset(hand_rowset(), {"added": [2], "removed": [9], "changed": [
+        {"id": 3, "fields": {"fee": [199, 219]}}]})
+    model.set_now_ms(NOW)
+    qtmodeltester.check(model)  # populated
+    model.sort(_column(model, "start"), Qt.SortOrder.DescendingOrder)
+    qtmodeltester.check(model)  # sorted
+    model.set_filter("a")
+    qtmodeltester.check(model)  # sorted + filtered
+    model.set_filter("nothing-matches-this")
+    qtmodeltester.check(model)  # filtered to empty
+    model.set_filter("")
+    model.set_rowset(hand_rowset())
+    qtmodeltester.check(model)  # after reset
+    model.set_rowset(RowSet(Kind.WEBINARS))
+    qtmodeltester.check(model)  # empty again
+
+
+def test_sort_fee_and_date_numerically(en_formatter: Formatter) -> None:
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    model.set_rowset(hand_rowset())
+    model.sort(_column(model, "fee"), Qt.SortOrder.AscendingOrder)
+    assert _ids(model) == [5, 2, 3, 1, 4]  # 5 < 99 < 219 < 1000, blank last
+    model.sort(_column(model, "fee"), Qt.SortOrder.DescendingOrder)
+    assert _ids(model) == [1, 3, 2, 5, 4]  # blank last in both directions
+    model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)
+    assert _ids(model) == [1, 5, 3, 2, 4]
+    model.sort(_column(model, "title"), Qt.SortOrder.AscendingOrder)
+    assert _ids(model) == [2, 3, 5, 4, 1]  # case-insensitive
+    model.sort(-1)
+    assert _ids(model) == [1, 2, 3, 4, 5]  # the service's order
+
+
+def test_sort_demo_fees_numerically(demo: DemoCatalogue, en_formatter: Formatter) -> None:
+    for kind in (Kind.WEBINARS, Kind.CERTIFICATES):
+        model = RowSetTableModel(kind, en_formatter)
+        model.set_rowset(demo.rowsets[kind])
+        column = _column(model, "fee")
+        model.sort(column, Qt.SortOrder.AscendingOrder)
+        fees = [model.data(model.index(r, column), Qt.ItemDataRole.UserRole)
+                for r in range(model.rowCount())]
+        present = [float(f) for f in fees if f is not None]
+        assert present == sorted(present) and len(present) > 3
+        assert all(f is None for f in fees[len(present):])
+
+
+def test_filter_narrows_and_counts(qtbot: Any, en_formatter: Formatter) -> None:
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    with qtbot.waitSignal(model.counts_changed) as blocker:
+        model.set_rowset(hand_rowset())
+    assert blocker.args == [5, 5]
+    model.sort(_column(model, "fee"), Qt.SortOrder.DescendingOrder)
+    with qtbot.waitSignal(model.counts_changed) as blocker:
+        model.set_filter("ta")  # Zeta, Beta, Delta...
+    assert blocker.args == [3, 5]
+    assert _ids(model) == [1, 3, 5]  # filtered rows in sorted order
+    assert model.visible_count() == 3 and model.total_count() == 5
+    assert model.view_row_of(5) == 2 and model.view_row_of(2) is None
+    with qtbot.waitSignal(model.counts_changed) as blocker:
+        model.set_filter("")
+    assert blocker.args == [5, 5]
+    # the filter stays applied when new rows arrive
+    model.set_filter("beta")
+    model.set_rowset(hand_rowset())
+    assert _ids(model) == [3]
+
+
+def test_display_alignment_and_raw_values(en_formatter: Formatter) -> None:
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    model.set_rowset(hand_rowset())
+    fee, cle, type_ = _column(model, "fee"), _column(model, "cle"), _column(model, "type")
+    assert model.data(model.index(0, fee)) == "1,000"
+    assert model.data(model.index(0, fee), Qt.ItemDataRole.UserRole) == 1000
+    assert model.data(model.index(1, cle)) == "Yes"
+    assert model.data(model.index(4, type_)) == "webcast"
+    align = model.data(model.index(0, fee), Qt.ItemDataRole.TextAlignmentRole)
+    assert align & Qt.AlignmentFlag.AlignRight
+    assert model.data(model.index(0, 0), Qt.ItemDataRole.TextAlignmentRole) is None
+    assert model.headerData(fee, Qt.Orientation.Horizontal) == "Fee"
+    assert model.headerData(fee, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert not model.flags(model.index(0, 0)) & Qt.ItemFlag.ItemIsEditable
+    long_title = model.data(model.index(4, 0), Qt.ItemDataRole.ToolTipRole)
+    assert long_title.startswith("DeltaDelta")
+
+
+def test_change_markers_and_tooltips(en_formatter: Formatter) -> None:
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    model.set_rowset(hand_rowset(), {
+        "added": [2], "removed": [],
+        "changed": [{"id": 3, "fields": {"fee": [199, 219], "title": ["Old", "Beta"]}}],
+    })
+    added, changed, plain = model.view_row_of(2), model.view_row_of(3), model.view_row_of(1)
+    assert isinstance(model.data(model.index(added, 0), Qt.ItemDataRole.DecorationRole), QIcon)
+    assert isinstance(model.data(model.index(changed, 0), Qt.ItemDataRole.DecorationRole), QIcon)
+    assert model.data(model.index(plain, 0), Qt.ItemDataRole.DecorationRole) is None
+    font = model.data(model.index(changed, 0), Qt.ItemDataRole.FontRole)
+    assert isinstance(font, QFont) and font.bold()
+    tip = model.data(model.index(changed, _column(model, "fee")), Qt.ItemDataRole.ToolTipRole)
+    assert "fee 199 -> 219" in tip and "title Old -> Beta" in tip
+    assert "Added" in model.data(model.index(added, 0), Qt.ItemDataRole.ToolTipRole)
+    assert model.change_state(changed) == "changed" and model.change_state(plain) is None
+    # markers survive sorting
+    model.sort(_column(model, "fee"), Qt.SortOrder.AscendingOrder)
+    assert model.change_state(model.view_row_of(3)) == "changed"
+
+
+def test_past_rows_greyed(en_formatter: Formatter) -> None:
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    model.set_rowset(hand_rowset())
+    model.set_now_ms(NOW)
+    fg = Qt.ItemDataRole.ForegroundRole
+    assert model.data(model.index(model.view_row_of(1), 0), fg) is not None  # ended March 2026
+    assert model.data(model.index(model.view_row_of(2), 0), fg) is None  # 2027
+    assert model.data(model.index(model.view_row_of(3), 0), fg) is None  # no end; starts Dec 2026
+    assert model.data(model.index(model.view_row_of(4), 0), fg) is None  # no dates
+    model.set_now_ms(int(datetime(2028, 1, 1, tzinfo=UTC).timestamp() * 1000))
+    assert model.data(model.index(model.view_row_of(3), 0), fg) is not None  # start fallback
+
+
+def test_selection_follows_sort(qtbot: Any, en_formatter: Formatter) -> None:
+    from PySide6.QtWidgets import QTableView
+
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    model.set_rowset(hand_rowset())
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.selectRow(model.view_row_of(3))
+    model.sort(_column(model, "fee"), Qt.SortOrder.AscendingOrder)
+    rows = {i.row() for i in view.selectionModel().selectedRows()}
+    assert rows == {model.view_row_of(3)}
+
+
+def test_large_rowset_is_fast(en_formatter: Formatter) -> None:
+    base = hand_rowset()
+    rowset = RowSet(Kind.WEBINARS)
+    rowset.extend([i, [*base.rows[i % 5][:10], i, None], [[], [], [], []]] for i in range(20_000))
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    started = time.perf_counter()
+    model.set_rowset(rowset)
+    model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)
+    model.set_filter("zeta")
+    elapsed = time.perf_counter() - started
+    assert model.visible_count() == 4000
+    assert elapsed < 1.0, elapsed
