@@ -145,9 +145,11 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the cache {self.path}: {exc}") from None
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
+            # Check the file is ours before changing it (WAL mode rewrites the file header).
             version = self._schema_version(db)
+            if version is None or version == SCHEMA_VERSION:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
             if version is None:
                 db.executescript(_SCHEMA)
                 db.execute(
@@ -187,6 +189,10 @@ class Store:
     def _move_aside(self, reason: str) -> None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}")
+        n = 1
+        while aside.exists():  # never overwrite an earlier moved-aside file (same second)
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}-{n}")
         for suffix in ("", "-wal", "-shm"):
             src = Path(str(self.path) + suffix)
             if src.exists():

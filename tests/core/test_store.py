@@ -1,0 +1,516 @@
+"""The SQLite store on real files: snapshots, chunked rows, WAL readers, recovery and locking."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalogue_desktop.core import store as store_module
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.store import (
+    ENV_CACHE_DIR,
+    FILE_NAME,
+    SCHEMA_VERSION,
+    Entry,
+    Store,
+    StoreError,
+    default_cache_dir,
+    store_path,
+)
+
+T = Kind.TOPICS
+
+
+def entry(pos: int, record_id: int | None = None, title: str | None = None) -> Entry:
+    rid = pos + 100 if record_id is None else record_id
+    title = title if title is not None else f"Topic {rid}"
+    row = json.dumps([title, None, rid])
+    data = json.dumps({"topicId": rid, "title": title}).encode()
+    return Entry(pos, rid, row, "[]", data)
+
+
+def put(store: Store, kind: Kind, entries: list[Entry], **kw: Any) -> int:
+    kw.setdefault("etag", None)
+    kw.setdefault("last_modified", None)
+    kw.setdefault("checked_at", "2026-01-01T00:00:00Z")
+    return store.replace_snapshot(kind, entries, **kw)
+
+
+def all_rows(store: Store, kind: Kind, chunk: int = 5000) -> list[list[Any]]:
+    return [item for part in store.iter_rows(kind, chunk=chunk) for item in part]
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "cache" / FILE_NAME
+
+
+@pytest.fixture
+def store(path: Path) -> Iterator[Store]:
+    with Store(path) as s:
+        yield s
+
+
+def run_python(code: str, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args],
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+# -- a fresh store ----------------------------------------------------------------------------------
+
+
+def test_fresh_store_creates_the_schema(path: Path, store: Store) -> None:
+    assert path.is_file() and store.recovered is None
+    db = sqlite3.connect(path)
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        version = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+        mode = db.execute("PRAGMA journal_mode").fetchone()[0]
+    finally:
+        db.close()
+    assert {"meta", "collections", "snapshots", "records"} <= tables
+    assert version == str(SCHEMA_VERSION)
+    assert mode == "wal"
+    for kind in Kind:
+        state = store.state(kind)
+        assert state.kind is kind and not state.has_data and state.records == 0
+        assert all_rows(store, kind) == []
+        assert list(store.entries(kind)) == []
+        assert store.record_data(kind, 1) is None
+        assert store.snapshot_info(kind) == {"problem_count": 0, "problems": [], "changes": None,
+                                             "stats": None}
+    assert set(store.states()) == set(Kind)
+
+
+def test_reopening_keeps_the_data(path: Path) -> None:
+    with Store(path) as s:
+        put(s, T, [entry(0), entry(1)], etag='"a"')
+    with Store(path) as s:
+        assert s.recovered is None
+        assert s.state(T).records == 2 and s.state(T).etag == '"a"'
+
+
+# -- snapshots --------------------------------------------------------------------------------------
+
+
+def test_replace_snapshot_then_read_it_back(store: Store) -> None:
+    entries = [entry(0, 5, "Tax"), entry(1, 3, "Audit"), entry(2, 9, "Ethics")]
+    snap = put(store, T, entries, etag='"v1"', last_modified="Mon, 02 Nov 2026 10:00:00 GMT",
+               checked_at="2026-11-02T10:00:00Z", problems=[{"collection": "topics", "message": "m"}],
+               changes={"added": [5], "removed": [], "changed": []}, stats={"valid": 3})
+    state = store.state(T)
+    assert state.snapshot == snap and state.has_data
+    assert (state.records, state.rejected) == (3, 0)
+    assert (state.etag, state.last_modified) == ('"v1"', "Mon, 02 Nov 2026 10:00:00 GMT")
+    assert state.fetched_at == state.checked_at == "2026-11-02T10:00:00Z"
+    assert state.last_status == "updated" and state.last_error is None
+    assert all_rows(store, T) == [[0, ["Tax", None, 5], []], [1, ["Audit", None, 3], []],
+                                  [2, ["Ethics", None, 9], []]]
+    assert json.loads(store.record_data(T, 3) or b"") == {"topicId": 3, "title": "Audit"}
+    assert store.record_data(T, 4) is None
+    assert store.record_data(Kind.ROLES, 3) is None  # other collections are separate
+    assert list(store.entries(T)) == entries
+    info = store.snapshot_info(T)
+    assert info["problem_count"] == 1 and info["problems"] == [{"collection": "topics", "message": "m"}]
+    assert info["changes"] == {"added": [5], "removed": [], "changed": []}
+    assert info["stats"] == {"valid": 3}
+    assert info["created_at"] == "2026-11-02T10:00:00Z"
+
+
+def test_rejected_records_make_the_status_partial(store: Store) -> None:
+    put(store, T, [entry(0), entry(2)], rejected=1)
+    state = store.state(T)
+    assert (state.records, state.rejected, state.last_status) == (2, 1, "partial")
+    assert [r[0] for r in all_rows(store, T)] == [0, 2]
+
+
+def test_empty_snapshot_is_data(store: Store) -> None:
+    put(store, T, [])
+    state = store.state(T)
+    assert state.has_data and state.records == 0
+    assert all_rows(store, T) == []
+
+
+def test_record_data_with_repeated_ids_gives_the_first(store: Store) -> None:
+    put(store, T, [entry(0, 1, "first"), entry(1, 2), entry(2, 1, "second")])
+    assert json.loads(store.record_data(T, 1) or b"")["title"] == "first"
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 4, 6, 7, 10])
+@pytest.mark.parametrize("chunk", [1, 3, 5000])
+def test_iter_rows_in_chunks_keeps_the_order(store: Store, count: int, chunk: int) -> None:
+    entries = [entry(i * 2, 1000 - i) for i in range(count)]  # gaps in pos, ids descending
+    put(store, T, entries)
+    parts = list(store.iter_rows(T, chunk=chunk))
+    assert all(0 < len(p) <= chunk for p in parts)
+    assert [len(p) for p in parts[:-1]] == [chunk] * (len(parts) - 1)
+    assert len(parts) == -(-count // chunk)
+    flat = [item for p in parts for item in p]
+    assert [item[0] for item in flat] == [e.pos for e in entries]
+    assert [item[1][2] for item in flat] == [e.record_id for e in entries]
+
+
+def test_rows_with_awkward_text_survive(store: Store) -> None:
+    titles = ['quote " and \\ backslash', "comma, ] bracket", "ünïcødé ✓ \u2028", ""]
+    put(store, T, [entry(i, i, t) for i, t in enumerate(titles)])
+    assert [r[1][0] for r in all_rows(store, T, chunk=2)] == titles
+
+
+def test_previous_snapshot_kept_and_the_one_before_deleted(path: Path, store: Store) -> None:
+    first = put(store, T, [entry(0, 1, "one")])
+    second = put(store, T, [entry(0, 1, "two")])
+    assert [e.data for e in store.entries(T, previous=True)] == [entry(0, 1, "one").data]
+    third = put(store, T, [entry(0, 1, "three")])
+    assert len({first, second, third}) == 3
+    assert [json.loads(e.data)["title"] for e in store.entries(T)] == ["three"]
+    assert [json.loads(e.data)["title"] for e in store.entries(T, previous=True)] == ["two"]
+    db = sqlite3.connect(path)
+    try:
+        snaps = sorted(r[0] for r in db.execute("SELECT id FROM snapshots WHERE collection='topics'"))
+        held = sorted({r[0] for r in db.execute("SELECT snapshot FROM records")})
+    finally:
+        db.close()
+    assert snaps == [second, third]
+    assert held == [second, third]
+
+
+def test_collections_do_not_disturb_each_other(store: Store) -> None:
+    put(store, T, [entry(0)])
+    put(store, Kind.ROLES, [entry(0), entry(1)])
+    put(store, T, [entry(0), entry(1), entry(2)])
+    assert store.state(Kind.ROLES).records == 2 and store.state(T).records == 3
+    assert list(store.entries(Kind.ROLES, previous=True)) == []
+
+
+def test_mark_unchanged_keeps_the_snapshot_and_moves_the_check_time(store: Store) -> None:
+    snap = put(store, T, [entry(0)], etag='"a"', last_modified="LM1", checked_at="2026-01-01T00:00:00Z")
+    store.mark_unchanged(T, etag=None, last_modified=None, checked_at="2026-01-02T00:00:00Z")
+    state = store.state(T)
+    assert state.snapshot == snap and state.records == 1
+    assert (state.etag, state.last_modified) == ('"a"', "LM1")  # kept when the 304 sends none
+    assert state.fetched_at == "2026-01-01T00:00:00Z" and state.checked_at == "2026-01-02T00:00:00Z"
+    assert state.last_status == "unchanged"
+    store.mark_unchanged(T, etag='"b"', last_modified=None, checked_at="2026-01-03T00:00:00Z")
+    assert store.state(T).etag == '"b"'
+
+
+def test_mark_failed_keeps_the_snapshot_and_the_reason(store: Store) -> None:
+    snap = put(store, T, [entry(0)], etag='"a"', checked_at="2026-01-01T00:00:00Z")
+    store.mark_failed(T, "the service answered HTTP 500", "2026-01-02T00:00:00Z")
+    state = store.state(T)
+    assert state.snapshot == snap and state.records == 1 and state.etag == '"a"'
+    assert state.last_status == "failed"
+    assert state.last_error == "the service answered HTTP 500"
+    assert state.last_error_at == "2026-01-02T00:00:00Z"
+    assert state.checked_at == "2026-01-01T00:00:00Z"  # no successful contact
+    assert len(all_rows(store, T)) == 1
+    store.mark_unchanged(T, etag=None, last_modified=None, checked_at="2026-01-03T00:00:00Z")
+    assert store.state(T).last_error is None
+    store.mark_failed(T, "again", "2026-01-04T00:00:00Z")
+    put(store, T, [entry(0), entry(1)])
+    state = store.state(T)
+    assert state.last_error is None and state.last_error_at is None and state.last_status == "updated"
+
+
+def test_mark_failed_on_a_collection_never_stored(store: Store) -> None:
+    store.mark_failed(Kind.COURSES, "cannot connect", "2026-01-01T00:00:00Z")
+    state = store.state(Kind.COURSES)
+    assert not state.has_data and state.last_status == "failed" and state.last_error == "cannot connect"
+
+
+def test_a_failing_write_rolls_back_to_the_old_snapshot(store: Store) -> None:
+    snap = put(store, T, [entry(0, 1, "kept")])
+
+    def broken() -> Iterator[Entry]:
+        yield entry(0, 2, "new")
+        raise RuntimeError("the worker died")
+
+    with pytest.raises(RuntimeError):
+        put(store, T, broken())  # type: ignore[arg-type]
+    with pytest.raises(StoreError, match="cannot write the cache"):
+        put(store, T, [entry(0, 3), entry(0, 4)])  # same position twice
+    assert store.state(T).snapshot == snap
+    assert [json.loads(e.data)["title"] for e in store.entries(T)] == ["kept"]
+    assert list(store.entries(T, previous=True)) == []
+
+
+def test_problems_are_capped_but_counted(store: Store) -> None:
+    problems = [{"collection": "topics", "record": i, "message": "bad"} for i in range(1500)]
+    put(store, T, [entry(0)], rejected=1500, problems=problems)
+    info = store.snapshot_info(T)
+    assert info["problem_count"] == 1500
+    assert len(info["problems"]) == store_module._MAX_PROBLEMS
+    assert info["problems"][0] == problems[0]
+
+
+# -- concurrent readers (WAL) -------------------------------------------------------------------------
+
+
+def test_a_second_connection_reads_while_one_writes(path: Path, store: Store) -> None:
+    put(store, T, [entry(0, 1, "old")])
+    seen: list[Any] = []
+    with Store(path, busy_timeout=0.2) as reader:
+
+        def entries() -> Iterator[Entry]:
+            yield entry(0, 1, "new")
+            # mid-transaction: the reader sees the old snapshot, without waiting for a lock
+            seen.append([r[1][0] for r in all_rows(reader, T)])
+            seen.append(reader.state(T).records)
+            yield entry(1, 2, "newer")
+
+        put(store, T, entries())  # type: ignore[arg-type]
+        assert seen == [["old"], 1]
+        assert [r[1][0] for r in all_rows(reader, T)] == ["new", "newer"]
+
+
+def test_another_process_reads_while_we_write(path: Path, store: Store) -> None:
+    put(store, T, [entry(0, 1, "old")])
+    reader = """
+        import sys
+        from catalogue_desktop.core.kinds import Kind
+        from catalogue_desktop.core.store import Store
+        with Store(sys.argv[1], busy_timeout=0.5) as s:
+            print([r[1][0] for part in s.iter_rows(Kind.TOPICS) for r in part], s.recovered)
+    """
+    out: list[subprocess.CompletedProcess[str]] = []
+
+    def entries() -> Iterator[Entry]:
+        yield entry(0, 1, "new")
+        out.append(run_python(reader, str(path)))
+
+    put(store, T, entries())  # type: ignore[arg-type]
+    (result,) = out
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['old'] None"
+    result = run_python(reader, str(path))
+    assert result.stdout.strip() == "['new'] None"
+
+
+def test_we_read_while_another_process_writes(path: Path, store: Store) -> None:
+    put(store, T, [entry(0, 1, "old")])
+    writer = """
+        import sqlite3, sys
+        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("UPDATE collections SET etag = 'changing'")
+        print("writing", flush=True)
+        sys.stdin.readline()
+        db.execute("COMMIT")
+        db.close()
+    """
+    with subprocess.Popen([sys.executable, "-c", textwrap.dedent(writer), str(path)],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None and proc.stdin is not None
+        try:
+            assert proc.stdout.readline().strip() == "writing"
+            with Store(path, busy_timeout=0.2) as reader:
+                assert reader.state(T).etag is None
+                assert [r[1][0] for r in all_rows(reader, T)] == ["old"]
+        finally:
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+        assert proc.wait(timeout=10) == 0
+    assert store.state(T).etag == "changing"
+
+
+# -- unusable files are moved aside -------------------------------------------------------------------
+
+
+def _filled(path: Path) -> None:
+    with Store(path) as s:
+        for kind in Kind:
+            put(s, kind, [entry(i, i, "x" * 300) for i in range(200)])
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+
+
+def _truncated(path: Path) -> None:
+    _filled(path)
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size // 2)
+
+
+def _random(path: Path) -> None:
+    path.write_bytes(os.urandom(8192))
+
+
+def _text(path: Path) -> None:
+    path.write_text("this is not a database\n" * 100)
+
+
+def _foreign(path: Path) -> None:
+    db = sqlite3.connect(path)
+    try:
+        db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, data BLOB)")
+        db.execute("INSERT INTO photos VALUES (1, x'00')")
+        db.commit()
+    finally:
+        db.close()
+
+
+def _schema_version(value: str | None) -> Any:
+    def make(path: Path) -> None:
+        with Store(path) as s:
+            put(s, T, [entry(0)])
+        db = sqlite3.connect(path)
+        try:
+            if value is None:
+                db.execute("DELETE FROM meta")
+            else:
+                db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (value,))
+            db.commit()
+        finally:
+            db.close()
+
+    return make
+
+
+BAD_FILES = {
+    "truncated store": (_truncated, "malformed"),
+    "random bytes": (_random, "not a database"),
+    "text file": (_text, "not a database"),
+    "foreign SQLite file": (_foreign, "not a Catalogue Desktop cache"),
+    "newer schema_version": (_schema_version("99"), "schema version 99"),
+    "unreadable schema_version": (_schema_version("two"), "schema version -1"),
+    "no schema_version": (_schema_version(None), "schema version -1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_unusable_file_is_moved_aside_and_a_fresh_store_started(path: Path, case: str) -> None:
+    make, reason = BAD_FILES[case]
+    path.parent.mkdir(parents=True)
+    make(path)
+    original = path.read_bytes()
+    with Store(path) as s:
+        asides = sorted(path.parent.glob(f"{FILE_NAME}.unusable-*"))
+        main = [a for a in asides if not a.name.endswith(("-wal", "-shm"))]
+        assert len(main) == 1, asides
+        aside = main[0]
+        assert aside.read_bytes() == original
+        message = s.recovered
+        assert message is not None
+        assert str(path) in message and str(aside) in message and reason in message
+        assert not s.state(T).has_data
+        put(s, T, [entry(0, 1, "fresh")])
+        assert [r[1][0] for r in all_rows(s, T)] == ["fresh"]
+    with Store(path) as again:
+        assert again.recovered is None and again.state(T).records == 1
+
+
+def test_repeated_recoveries_never_overwrite_an_earlier_aside_file(path: Path) -> None:
+    path.parent.mkdir(parents=True)
+    contents = [b"first bad file " * 100, b"second bad file " * 100, b"third bad file " * 100]
+    messages = []
+    for content in contents:  # well within one second: the time stamps are equal
+        path.write_bytes(content)
+        with Store(path) as s:
+            messages.append(s.recovered)
+    asides = sorted(path.parent.glob(f"{FILE_NAME}.unusable-*"))
+    assert sorted(a.read_bytes() for a in asides) == sorted(contents)
+    assert len(set(messages)) == 3
+
+
+def test_an_empty_file_is_simply_initialised(path: Path) -> None:
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")
+    with Store(path) as s:
+        assert s.recovered is None
+        put(s, T, [entry(0)])
+    assert not list(path.parent.glob("*.unusable-*"))
+
+
+# -- locks and unwritable places ----------------------------------------------------------------------
+
+HOLDER = """
+    import sqlite3, sys
+    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+    if sys.argv[2] == "rollback-journal":
+        db.execute("PRAGMA journal_mode=DELETE")
+    db.execute("BEGIN EXCLUSIVE")
+    print("locked", flush=True)
+    sys.stdin.readline()
+    db.execute("ROLLBACK")
+    db.close()
+"""
+
+
+@pytest.mark.parametrize("journal", ["rollback-journal", "wal"])
+def test_a_store_locked_by_another_process_is_a_store_error_and_not_moved(path: Path, journal: str) -> None:
+    with Store(path) as s:
+        put(s, T, [entry(0, 1, "mine")])
+    with subprocess.Popen([sys.executable, "-c", textwrap.dedent(HOLDER), str(path), journal],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None and proc.stdin is not None
+        try:
+            assert proc.stdout.readline().strip() == "locked"
+            if journal == "rollback-journal":  # readers are shut out too: opening fails
+                with pytest.raises(StoreError) as info:
+                    Store(path, busy_timeout=0.2)
+            else:  # WAL: reading works, writing is refused
+                with Store(path, busy_timeout=0.2) as s:
+                    assert s.state(T).records == 1
+                    with pytest.raises(StoreError) as info:
+                        put(s, T, [entry(0, 2, "theirs")])
+        finally:
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+        assert proc.wait(timeout=10) == 0
+    message = str(info.value)
+    assert str(path) in message and "locked" in message
+    assert "Traceback" not in message
+    assert not list(path.parent.glob("*.unusable-*"))
+    with Store(path) as s:
+        assert s.recovered is None
+        assert [r[1][0] for r in all_rows(s, T)] == ["mine"]
+
+
+def test_cache_dir_that_cannot_be_created_is_a_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    with pytest.raises(StoreError, match="cannot create the cache directory"):
+        Store(blocker / "sub" / FILE_NAME)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root ignores permissions")
+def test_read_only_cache_dir_is_a_store_error(tmp_path: Path) -> None:
+    cache = tmp_path / "ro"
+    cache.mkdir()
+    cache.chmod(0o500)
+    try:
+        with pytest.raises(StoreError):
+            Store(cache / FILE_NAME)
+    finally:
+        cache.chmod(0o700)
+
+
+def test_store_file_that_is_a_directory_is_a_store_error(tmp_path: Path) -> None:
+    (tmp_path / FILE_NAME).mkdir()
+    with pytest.raises(StoreError):
+        Store(tmp_path / FILE_NAME)
+    assert (tmp_path / FILE_NAME).is_dir()
+
+
+def test_cache_dir_honours_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(ENV_CACHE_DIR, str(tmp_path / "from-env"))
+    assert default_cache_dir() == tmp_path / "from-env"
+    assert store_path() == tmp_path / "from-env" / FILE_NAME
+    assert store_path(tmp_path / "explicit") == tmp_path / "explicit" / FILE_NAME
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv(ENV_CACHE_DIR, "~/tilde")
+    assert default_cache_dir() == tmp_path / "tilde"
+    monkeypatch.delenv(ENV_CACHE_DIR)
+    assert default_cache_dir() != tmp_path / "tilde"
+    assert default_cache_dir().is_absolute()
