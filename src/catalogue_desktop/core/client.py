@@ -14,13 +14,15 @@ import http
 import re
 import socket
 import ssl
+import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, BinaryIO, Self
 from urllib.parse import urlsplit
 
 import httpx
@@ -49,6 +51,8 @@ ProgressCallback = Callable[[Kind, int, int | None], None]
 MAX_REDIRECTS = 5
 MAX_RETRY_AFTER = 30.0
 _PIECE = 1024 * 1024  # largest piece of decompressed output produced at once
+_HEAD = 64 * 1024  # with a sink: bytes kept for the plausibility check
+_YIELD_EVERY = 4 * 1024 * 1024  # yield to the event loop after this many decoded bytes
 _WHITESPACE = re.compile(rb"[ \t\r\n]*")
 _UTF16_32_BOMS = (
     codecs.BOM_UTF32_LE,
@@ -103,6 +107,7 @@ class FetchResult:
     validators: Validators
     status: int
     elapsed: float
+    body_file: Path | None = None  # with ``spool_dir``: the body is in this file, not in ``body``
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,7 @@ class _Raw:
     url: str
     headers: httpx.Headers
     body: bytes | None
+    body_file: Path | None = None
 
 
 class CatalogueClient:
@@ -180,18 +186,23 @@ class CatalogueClient:
         kind: Kind,
         validators: Validators | None = None,
         progress: ProgressCallback | None = None,
+        *,
+        spool_dir: Path | None = None,
     ) -> FetchResult:
         """GET one collection, conditionally when ``validators`` are given.
 
         Returns ``not_modified=True`` (and no body) on 304. On 200 the body is checked to start
         like a JSON array (a leading UTF-8 BOM is removed); full parsing is the decoder's job.
         Raises a :class:`~catalogue_desktop.core.errors.FetchError` subclass on failure.
+        With ``spool_dir`` the body is streamed into a new file there (``body_file``; the caller
+        deletes it) instead of memory: big catalogues then never sit whole in this process.
         """
         url = self.url_for(kind)
         sent = validators or Validators()
         started = time.perf_counter()
         raw = await self._get(
-            url, kind=kind, headers=sent.headers(), max_bytes=self.max_bytes, progress=progress
+            url, kind=kind, headers=sent.headers(), max_bytes=self.max_bytes, progress=progress,
+            spool_dir=spool_dir,
         )
         elapsed = time.perf_counter() - started
         if raw.status == 304:
@@ -203,11 +214,18 @@ class CatalogueClient:
             )
             return FetchResult(kind, raw.url, True, None, fresh, 304, elapsed)
         body = raw.body or b""
-        body = _check_json_array(kind, url, body, raw.headers.get("content-type", ""))
+        try:
+            body = _check_json_array(kind, url, body, raw.headers.get("content-type", ""))
+        except FetchError:
+            if raw.body_file is not None:
+                raw.body_file.unlink(missing_ok=True)
+            raise
         fresh = Validators(
             etag=raw.headers.get("etag") or None,
             last_modified=raw.headers.get("last-modified") or None,
         )
+        if raw.body_file is not None:
+            return FetchResult(kind, raw.url, False, None, fresh, raw.status, elapsed, raw.body_file)
         return FetchResult(kind, raw.url, False, body, fresh, raw.status, elapsed)
 
     async def fetch_bytes(self, url: str, *, max_bytes: int = 5 * 1024 * 1024) -> bytes:
@@ -228,12 +246,13 @@ class CatalogueClient:
         headers: dict[str, str],
         max_bytes: int,
         progress: ProgressCallback | None,
+        spool_dir: Path | None = None,
     ) -> _Raw:
         """One logical GET with retries and exponential backoff."""
         attempt = 0
         while True:
             try:
-                return await self._attempt(url, kind, headers, max_bytes, progress)
+                return await self._attempt(url, kind, headers, max_bytes, progress, spool_dir)
             except (CannotConnect, TimedOut, ConnectionLost, HttpStatus) as exc:
                 if attempt >= self.retries or not _retryable(exc):
                     raise
@@ -250,6 +269,31 @@ class CatalogueClient:
         headers: dict[str, str],
         max_bytes: int,
         progress: ProgressCallback | None,
+        spool_dir: Path | None = None,
+    ) -> _Raw:
+        if spool_dir is None:
+            return await self._attempt_to(url, kind, headers, max_bytes, progress, None)
+        fd, name = tempfile.mkstemp(prefix="body-", suffix=".json", dir=spool_dir)
+        path = Path(name)
+        try:
+            with open(fd, "wb", buffering=0) as sink:  # unbuffered: writes release the GIL
+                raw = await self._attempt_to(url, kind, headers, max_bytes, progress, sink)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        if raw.status == 304:
+            path.unlink(missing_ok=True)
+            return raw
+        return _Raw(raw.status, raw.url, raw.headers, raw.body, path)
+
+    async def _attempt_to(
+        self,
+        url: str,
+        kind: Kind | None,
+        headers: dict[str, str],
+        max_bytes: int,
+        progress: ProgressCallback | None,
+        sink: BinaryIO | None,
     ) -> _Raw:
         in_body = False
         async with self._semaphore:
@@ -263,7 +307,7 @@ class CatalogueClient:
                             status, resp.reason_phrase, resp.headers.get("retry-after"), kind, url
                         )
                     in_body = True
-                    body = await _read_body(resp, kind, url, max_bytes, progress)
+                    body = await _read_body(resp, kind, url, max_bytes, progress, sink)
                     return _Raw(status, str(resp.url), resp.headers, body)
             except httpx.HTTPError as exc:
                 raise self._translate(exc, kind, url, in_body) from exc
@@ -496,8 +540,14 @@ async def _read_body(
     url: str,
     max_bytes: int,
     progress: ProgressCallback | None,
+    sink: BinaryIO | None = None,
 ) -> bytes:
-    """Stream the body, decoding gzip/deflate, enforcing ``max_bytes`` on the decoded size."""
+    """Stream the body, decoding gzip/deflate, enforcing ``max_bytes`` on the decoded size.
+
+    With a ``sink`` the decoded body is written there (a leading UTF-8 BOM dropped) and only
+    its first bytes are returned, for the plausibility check. Yields to the event loop every
+    few MB, so a highly compressed body cannot hold the loop while it inflates.
+    """
 
     def too_large() -> TooLarge:
         return TooLarge(
@@ -519,8 +569,31 @@ async def _read_body(
             f"the service used an unsupported content encoding {encoding!r}", kind=kind, url=url
         )
     chunks: list[bytes] = []
+    head = b""
     size = 0
     received = 0
+    since_yield = 0
+
+    pending = b""  # with a sink: the body's first bytes, held until a BOM can be ruled out
+    started = False
+
+    def keep(piece: bytes, last: bool = False) -> None:
+        nonlocal head, pending, started
+        if sink is None:
+            chunks.append(piece)
+            return
+        if not started:
+            pending += piece
+            if not last and len(pending) < len(codecs.BOM_UTF8) and codecs.BOM_UTF8.startswith(pending):
+                return
+            started = True
+            bom = pending.startswith(codecs.BOM_UTF8)
+            piece, pending = (pending[len(codecs.BOM_UTF8) :] if bom else pending), b""
+        if len(head) < _HEAD:
+            head += piece[: _HEAD - len(head)]
+        if piece:
+            sink.write(piece)
+
     try:
         async for raw in resp.aiter_raw():
             received += len(raw)
@@ -529,7 +602,11 @@ async def _read_body(
                 size += len(piece)
                 if size > max_bytes:
                     raise too_large()
-                chunks.append(piece)
+                keep(piece)
+                since_yield += len(piece)
+                if since_yield >= _YIELD_EVERY:
+                    since_yield = 0
+                    await asyncio.sleep(0)
             if progress is not None:
                 progress(kind, received, total)  # type: ignore[arg-type]
         if inflater is not None:
@@ -537,12 +614,13 @@ async def _read_body(
             size += len(tail)
             if size > max_bytes:
                 raise too_large()
-            chunks.append(tail)
+            keep(tail)
+        keep(b"", last=True)
     except zlib.error as exc:
         raise BadEncoding(
             f"the {encoding}-compressed response could not be decoded ({exc})", kind=kind, url=url
         ) from exc
-    return b"".join(chunks)
+    return b"".join(chunks) if sink is None else head
 
 
 def _check_json_array(kind: Kind, url: str, body: bytes, content_type: str) -> bytes:

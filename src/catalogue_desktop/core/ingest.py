@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from catalogue_desktop.core import listing
@@ -40,14 +41,23 @@ class IngestReport:
 def ingest(
     store_file: str,
     kind_value: str,
-    payload: bytes,
+    payload: bytes | Path,
     etag: str | None,
     last_modified: str | None,
     checked_at: str,
 ) -> IngestReport:
-    """Decode ``payload`` and, when it holds usable records, make it the current snapshot."""
+    """Decode ``payload`` and, when it holds usable records, make it the current snapshot.
+
+    ``payload`` may be a file holding the body (it is deleted): handing a worker process a path
+    instead of pickling tens of MB through a pipe keeps the event loop's process responsive.
+    """
     started = time.perf_counter()
     kind = Kind(kind_value)
+    if isinstance(payload, Path):
+        try:
+            payload, _ = payload.read_bytes(), payload.unlink()
+        except OSError as exc:
+            return IngestReport(kind.value, "failed", error=f"cannot read the downloaded body: {exc}")
     with Store(store_file) as store:
         report = _ingest(store, kind, payload, etag, last_modified, checked_at)
         if report.status == "failed":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -22,7 +23,7 @@ from catalogue_desktop.core.ingest import IngestReport, ingest
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import CollectionState, Store, utc_now
 
-PROCESS_THRESHOLD = 1024 * 1024  # payloads above this are decoded in a worker process
+PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
 
 
 @dataclass
@@ -70,29 +71,36 @@ class Ingestor:
         self.workers = workers
         self.threshold = threshold
         self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
 
     def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # spawn, not fork: forking a process that runs Qt or threads is unsafe.
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
-        return self._pool
+        with self._lock:
+            if self._pool is None:
+                # spawn, not fork: forking a process that runs Qt or threads is unsafe.
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+                for _ in range(self.workers):  # start the workers now, from this thread
+                    self._pool.submit(_noop)
+            return self._pool
 
-    def prewarm(self) -> None:
-        """Start the worker processes now, so they are ready when big payloads arrive."""
-        pool = self._executor()
-        for _ in range(self.workers):
-            pool.submit(_noop)
+    async def prewarm(self) -> None:
+        """Start the worker processes now (off the loop), ready for when big payloads arrive."""
+        await asyncio.to_thread(self._executor)
 
     async def run(
-        self, store_file: Path, kind: Kind, body: bytes, validators: Validators, checked_at: str
+        self, store_file: Path, kind: Kind, body: Path, validators: Validators, checked_at: str
     ) -> IngestReport:
+        """Ingest the body in ``body`` (a file, deleted afterwards) into the store."""
         args = (str(store_file), kind.value, body, validators.etag, validators.last_modified,
                 checked_at)
-        if len(body) <= self.threshold:
-            return await asyncio.to_thread(ingest, *args)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), ingest, *args)
+        try:
+            if body.stat().st_size <= self.threshold:
+                return await asyncio.to_thread(ingest, *args)
+            # Starting worker processes takes tens of ms: do it off the event loop's thread.
+            pool = self._pool or await asyncio.to_thread(self._executor)
+            return await asyncio.get_running_loop().run_in_executor(pool, ingest, *args)
+        finally:
+            body.unlink(missing_ok=True)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -122,7 +130,7 @@ async def sync_catalogue(
     ingestor = ingestor or Ingestor()
     states = await asyncio.to_thread(_states, store_file)
     if sum(s.records for s in states.values()) > 2000:
-        ingestor.prewarm()
+        await ingestor.prewarm()
 
     async def one(kind: Kind) -> tuple[Kind, CollectionOutcome]:
         outcome = await _sync_one(client, store_file, kind, states[kind], ingestor, on_progress)
@@ -148,14 +156,14 @@ async def _sync_one(
 ) -> CollectionOutcome:
     validators = Validators(state.etag, state.last_modified) if state.has_data else Validators()
     try:
-        result = await client.fetch(kind, validators, on_progress)
+        result = await client.fetch(kind, validators, on_progress, spool_dir=store_file.parent)
         checked_at = utc_now()
         if result.not_modified:
             await asyncio.to_thread(_mark_unchanged, store_file, kind, result.validators, checked_at)
             return CollectionOutcome("unchanged", state.records, state.rejected, None,
                                      state.fetched_at, checked_at)
-        assert result.body is not None
-        report = await ingestor.run(store_file, kind, result.body, result.validators, checked_at)
+        assert result.body_file is not None
+        report = await ingestor.run(store_file, kind, result.body_file, result.validators, checked_at)
     except CatalogueError as exc:
         await asyncio.to_thread(_mark_failed, store_file, kind, str(exc))
         return _kept(kind, state, "failed", str(exc), store_file)
