@@ -1,0 +1,313 @@
+"""The window's entry point: ``run(args)``, and ``AppSession``, which feeds the window.
+
+Start-up order: QApplication, store, window shown, cached rows read in chunks (no network, no
+pydantic, no httpx), ``--open`` applied, and only then the background refresh (with the demo
+service started in-process on loopback when no service is configured, or with ``--demo``).
+asyncio runs on the Qt loop (qasync); the loop is closed before the QApplication goes away.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.store import Store, StoreError, default_cache_dir, store_path
+from catalogue_desktop.ui.catalogue_loader import CatalogueLoader
+from catalogue_desktop.ui.formatting import Formatter
+from catalogue_desktop.ui.images import ImageCache, ImageLoader
+from catalogue_desktop.ui.main_window import APP_TITLE, MainWindow
+from catalogue_desktop.ui.navigation import parse_target
+from catalogue_desktop.ui.settings import Settings
+from catalogue_desktop.ui.sync_controller import SyncController
+
+DEMO_TITLE = "Demo catalogue"
+
+
+@dataclass
+class Options:
+    """What the command line asks of the window (see ``cli.py``)."""
+
+    base_url: str | None = None
+    demo: bool = False
+    offline: bool = False
+    cache_dir: str | None = None
+    open: str | None = None
+    self_test: bool = False
+    currency: str | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Options:
+        return cls(**{name: getattr(args, name, None) or default
+                      for name, default in vars(cls()).items()})
+
+
+async def _offline_fetch(url: str, max_bytes: int) -> bytes:
+    raise ConnectionError("offline mode: images are not downloaded")
+
+
+class AppSession(QObject):
+    """One run of the window: store, loader, window, refresh, demo service; closed by ``aclose``."""
+
+    ready = Signal()  # cached rows shown, --open applied
+    synced = Signal(object)  # a refresh finished: SyncReport (or None if it could not run)
+
+    def __init__(
+        self,
+        options: Options,
+        *,
+        settings: Settings | None = None,
+        client_options: dict[str, Any] | None = None,
+        image_fetch: Callable[[str, int], Coroutine[Any, Any, bytes]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.options = options
+        self.settings = settings or Settings()
+        self.client_options = client_options
+        if options.base_url and not options.demo:
+            self.settings.base_url = options.base_url
+        self.base_url = None if options.demo else (options.base_url or self.settings.base_url)
+        self.demo = self.base_url is None
+        cache_dir = Path(options.cache_dir).expanduser() if options.cache_dir else default_cache_dir()
+        # Demo data lives in its own store, never mixed with a real service's data.
+        self.cache_dir = cache_dir / "demo" if self.demo else cache_dir
+        self.store_file = store_path(self.cache_dir)
+        self._image_fetch = _offline_fetch if options.offline else image_fetch
+        self.window: MainWindow | None = None
+        self.loader: CatalogueLoader | None = None
+        self.sync: SyncController | None = None
+        self.demo_server: Any = None
+        self.loaded = False
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._closed = False
+
+    # -- start ---------------------------------------------------------------------------------
+
+    def start(self) -> MainWindow:
+        """Open the store, show the window and start reading the cache (returns at once)."""
+        store = Store(self.store_file)
+        self.loader = loader = CatalogueLoader(store)
+        currency = self.options.currency or self.settings.currency
+        self.formatter = Formatter(currency=currency)
+        self.images = ImageLoader(ImageCache(self.cache_dir / "images"), self._image_fetch)
+        self.window = window = MainWindow(self.settings, self.formatter, self.images, loader)
+        mode = DEMO_TITLE if self.demo else self.base_url
+        window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
+        loader.rowset_loaded.connect(window.show_rowset)
+        loader.index_changed.connect(self._index_changed)
+        window.refresh_requested.connect(self.refresh)
+        window.retry_requested.connect(lambda kind: self.refresh([kind]))
+        window.base_url_chosen.connect(self._base_url_chosen)
+        window.currency_chosen.connect(self._currency_chosen)
+        if store.recovered:
+            window.status.show_message(store.recovered)
+        if self.options.offline:
+            window.refresh_action.setEnabled(False)
+        window.show()
+        self._spawn(self._startup())
+        return window
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Future[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None and self.window is not None and not self._closed:
+            self.window.show_message(f"Internal error: {type(exc).__name__}: {exc}", 0)
+            print(f"catalogue-desktop: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+    async def _startup(self) -> None:
+        assert self.loader is not None and self.window is not None
+        await self.loader.load_all()
+        window = self.window
+        states = self.loader.states()
+        for kind in ALL_KINDS:
+            window.status.set_cached(kind, states[kind])
+        if self.options.open:
+            self.open_target(self.options.open)
+        self.loaded = True
+        self.ready.emit()
+        if self.options.offline:
+            window.banner.show_offline("offline mode: the service is not contacted",
+                                       window.status.oldest_data_time(), can_retry=False)
+            window.show_message("Offline mode: showing the cached catalogue", 0)
+            return
+        self.refresh()
+
+    def open_target(self, text: str) -> bool:
+        assert self.window is not None
+        try:
+            place = parse_target(text)
+        except ValueError as exc:
+            self.window.show_message(f"Cannot open {text!r}: {exc}", 0)
+            return False
+        return self.window.navigate(place.kind, place.record_id)
+
+    # -- refresh -------------------------------------------------------------------------------
+
+    def refresh(self, kinds: list[Kind] | None = None) -> None:
+        if self.options.offline or self._closed:
+            return
+        if self.sync is not None and self.sync.running:
+            self.window.show_message("A refresh is already running")  # type: ignore[union-attr]
+            return
+        self._spawn(self._refresh(kinds))
+
+    async def _refresh(self, kinds: list[Kind] | None) -> None:
+        if self.sync is None:
+            base_url = self.base_url or await self._start_demo_server()
+            self.sync = self._make_sync(base_url)
+        task = self.sync.refresh(kinds)
+        if task is not None:
+            await task
+
+    async def _start_demo_server(self) -> str:
+        from catalogue_desktop.demo.server import DemoServer, load_sample
+
+        def start() -> Any:
+            return DemoServer(load_sample()).start()
+
+        self.demo_server = await asyncio.to_thread(start)
+        return str(self.demo_server.base_url)
+
+    def _make_sync(self, base_url: str) -> SyncController:
+        window = self.window
+        assert window is not None
+        sync = SyncController(base_url, self.store_file, client_options=self.client_options,
+                              parent=self)
+        sync.started.connect(lambda kinds: [window.status.set_loading(k) for k in kinds])
+        sync.progress.connect(window.status.set_progress)
+        sync.outcome.connect(self._outcome)
+        sync.finished.connect(self._finished)
+        sync.error.connect(lambda text: window.show_message(f"Refresh failed: {text}", 0))
+        return sync
+
+    def _outcome(self, kind: Kind, outcome: Any) -> None:
+        assert self.loader is not None and self.window is not None
+        self.window.status.set_outcome(kind, outcome, self.loader.store.state(kind))
+        if outcome.status in ("updated", "partial"):
+            self._spawn(self.loader.load(kind))
+
+    def _finished(self, report: Any) -> None:
+        window = self.window
+        assert window is not None
+        outcomes = list(report.collections.values()) if report is not None else []
+        if outcomes and all(o.status == "failed" for o in outcomes) and len(outcomes) > 1:
+            window.banner.show_offline(f"the service cannot be reached ({outcomes[0].error})",
+                                       window.status.oldest_data_time())
+        elif any(o.status != "failed" for o in outcomes):
+            window.banner.hide()
+        prefix = f"{DEMO_TITLE}: " if self.demo else ""
+        window.show_message(prefix + window.status.summary(), 0)
+        self.synced.emit(report)
+
+    def _index_changed(self, index: Any) -> None:
+        assert self.window is not None and self.loader is not None
+        for kind in ALL_KINDS:
+            self.window.changes.set_changes(kind, self.loader.changes[kind], index.title)
+        self.window.current_tab().refresh_details()
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def _currency_chosen(self, code: str) -> None:
+        self.settings.currency = code
+        self.formatter.set_currency(code)
+        assert self.window is not None
+        self.window.refresh_details()
+
+    def _base_url_chosen(self, url: str) -> None:
+        self.settings.base_url = url
+        self.settings.sync()
+        self._spawn(self._switch_service(url))
+
+    async def _switch_service(self, url: str) -> None:
+        """Use another service from now on (its own store when leaving the demo catalogue)."""
+        assert self.loader is not None and self.window is not None
+        if self.sync is not None:
+            await self.sync.aclose()
+            self.sync = None
+        await self._stop_demo_server()
+        if self.demo:
+            self.demo = False
+            self.cache_dir = self.cache_dir.parent
+            self.store_file = store_path(self.cache_dir)
+            self.loader.store.close()
+            self.loader.store = Store(self.store_file)
+            await self.loader.load_all()
+            for kind, state in self.loader.states().items():
+                self.window.status.set_cached(kind, state)
+        self.base_url = url
+        self.window.setWindowTitle(f"{APP_TITLE} — {url}")
+        self.refresh()
+
+    # -- close ---------------------------------------------------------------------------------
+
+    async def _stop_demo_server(self) -> None:
+        server, self.demo_server = self.demo_server, None
+        if server is not None:
+            await asyncio.to_thread(server.stop)
+
+    async def aclose(self) -> None:
+        """Stop refreshing and loading, close the client, workers, demo service and store."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.window is not None and self.window.isVisible():
+            self.window.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.sync is not None:
+            await self.sync.aclose()
+        await self.images.aclose()
+        await self._stop_demo_server()
+        if self.loader is not None:
+            self.loader.close()
+
+
+async def _main(args: argparse.Namespace) -> int:
+    session = AppSession(Options.from_args(args))
+    closed = asyncio.get_running_loop().create_future()
+    try:
+        window = session.start()
+    except StoreError as exc:
+        QMessageBox.critical(None, APP_TITLE, str(exc))
+        return 1
+    window.closed.connect(lambda: closed.done() or closed.set_result(None))
+    try:
+        await closed
+    finally:
+        await session.aclose()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the window (or run ``--self-test``); returns the process exit code."""
+    import qasync
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_TITLE)
+    app.setQuitOnLastWindowClosed(False)  # the main coroutine ends the loop, then cleans up
+    if getattr(args, "self_test", False):
+        from catalogue_desktop.ui.self_test import run_self_test
+
+        main = run_self_test(args)
+    else:
+        main = _main(args)
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        return int(runner.run(main))

@@ -1,0 +1,112 @@
+"""Reads the catalogue the window shows from the store, in chunks, without stalling the GUI.
+
+Each collection's rows come from ``Store.iter_rows`` a chunk at a time, yielding to the event loop
+between chunks, so a cache of 100k records never freezes the window. After rows change, the
+``CatalogueIndex`` is rebuilt once (coalesced when several collections reload together).
+Full records for the detail pane are read one at a time and decoded on demand (pydantic is
+imported lazily, after the window shows).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from catalogue_desktop.core.catalogue import CatalogueIndex, RowSet
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.store import CollectionState, Store
+
+CHUNK = 2000
+
+
+class CatalogueLoader(QObject):
+    """Owns the GUI thread's store connection and the row sets loaded from it."""
+
+    rowset_loaded = Signal(object, object, object)  # Kind, RowSet, changes (dict | None)
+    index_changed = Signal(object)  # CatalogueIndex
+
+    def __init__(self, store: Store, chunk: int = CHUNK, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.chunk = chunk
+        self.rowsets: dict[Kind, RowSet] = {kind: RowSet(kind) for kind in ALL_KINDS}
+        self.changes: dict[Kind, dict[str, Any] | None] = dict.fromkeys(ALL_KINDS)
+        self.index = CatalogueIndex(self.rowsets)
+        self._tasks: dict[Kind, asyncio.Task[RowSet]] = {}
+        self._index_timer = QTimer(self, singleShot=True, interval=30)
+        self._index_timer.timeout.connect(self.rebuild_index)
+
+    # -- rows ------------------------------------------------------------------------------
+
+    async def _read(self, kind: Kind) -> RowSet:
+        while True:
+            snapshot = self.store.state(kind).snapshot
+            rowset = RowSet(kind)
+            for chunk in self.store.iter_rows(kind, self.chunk):
+                rowset.extend(chunk)
+                await asyncio.sleep(0)  # let the GUI paint and handle input between chunks
+            # A sync may have replaced the snapshot while we read: read again, consistently.
+            if self.store.state(kind).snapshot == snapshot:
+                return rowset
+
+    async def load(self, kind: Kind) -> RowSet:
+        """(Re)load one collection; a newer load of the same kind supersedes this one."""
+        task = asyncio.ensure_future(self._read(kind))
+        self._tasks[kind] = task
+        rowset = await task
+        if self._tasks.get(kind) is not task:
+            return rowset  # superseded while reading: the newer load publishes its rows
+        changes = self.store.snapshot_info(kind).get("changes")
+        self.rowsets[kind] = rowset
+        self.changes[kind] = changes
+        self.rowset_loaded.emit(kind, rowset, changes)
+        self._index_timer.start()
+        return rowset
+
+    async def load_all(self, kinds: Iterable[Kind] = ALL_KINDS) -> None:
+        """Load collections one after another (small ones are instant), then build the index."""
+        for kind in kinds:
+            await self.load(kind)
+        self._index_timer.stop()
+        self.rebuild_index()
+
+    def rebuild_index(self) -> None:
+        self.index = CatalogueIndex(self.rowsets)
+        self.index_changed.emit(self.index)
+
+    def states(self) -> dict[Kind, CollectionState]:
+        return self.store.states()
+
+    # -- single records ----------------------------------------------------------------------
+
+    def record(self, kind: Kind, record_id: int) -> Any | None:
+        """The full record (a model) of the current snapshot, or None if the store lacks it."""
+        data = self.store.record_data(kind, record_id)
+        if data is None:
+            return None
+        from catalogue_desktop.core.decode import decode_record  # pydantic: only when needed
+
+        return decode_record(kind, data)
+
+    def course_title(self, course_id: int) -> str | None:
+        return self.index.title(Kind.COURSES, course_id)
+
+    def detail_context(self, kind: Kind) -> Any:
+        from catalogue_desktop.ui.detail import DetailContext
+
+        return DetailContext(
+            index=self.index,
+            changes=self.changes.get(kind),
+            course_title=self.course_title,
+            now_ms=int(time.time() * 1000),
+        )
+
+    def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        self._index_timer.stop()
+        self.store.close()

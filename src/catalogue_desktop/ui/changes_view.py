@@ -1,0 +1,110 @@
+"""What the last refresh changed: per collection, records added, removed and changed (by field).
+
+Activating (double-click / Enter) an added or changed entry emits ``record_activated(kind, id)``;
+removed records are no longer in the catalogue, so they only say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from catalogue_desktop.core.diff import describe_fields
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+
+_TARGET = Qt.ItemDataRole.UserRole
+
+
+class ChangesView(QWidget):
+    """A tree: collection -> added / removed / changed records (with field changes)."""
+
+    record_activated = Signal(object, int)  # Kind, record id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.summary = QLabel("No changes recorded yet: changes appear after a refresh.")
+        self.summary.setWordWrap(True)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Record", "What changed"])
+        self.tree.setColumnWidth(0, 280)
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemActivated.connect(self._activated)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree, 1)
+        self._changes: dict[Kind, dict[str, Any] | None] = {}
+        self._items: dict[Kind, QTreeWidgetItem] = {}
+
+    def set_changes(
+        self, kind: Kind, changes: dict[str, Any] | None, title: Callable[[Kind, int], str | None]
+    ) -> None:
+        """Show ``changes`` (the store's diff of ``kind``'s last two snapshots)."""
+        self._changes[kind] = changes
+        old = self._items.pop(kind, None)
+        if old is not None:
+            self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(old))
+        added = list(changes.get("added") or ()) if changes else []
+        removed = list(changes.get("removed") or ()) if changes else []
+        changed = list(changes.get("changed") or ()) if changes else []
+        if added or removed or changed:
+            item = QTreeWidgetItem([
+                kind.label,
+                f"{len(added)} added, {len(removed)} removed, {len(changed)} changed",
+            ])
+            name = kind.singular.capitalize()
+            for record_id in added:
+                label = title(kind, record_id) or f"{name} #{record_id}"
+                self._child(item, kind, record_id, label, "added")
+            for record_id in removed:
+                self._child(item, None, record_id, f"{name} #{record_id}",
+                            "removed (no longer in the catalogue)")
+            for entry in changed:
+                record_id = entry.get("id")
+                label = title(kind, record_id) or f"{name} #{record_id}"
+                self._child(item, kind, record_id, label,
+                            "changed: " + describe_fields(entry.get("fields") or {}))
+            position = sum(1 for k in ALL_KINDS[: ALL_KINDS.index(kind)] if k in self._items)
+            self.tree.insertTopLevelItem(position, item)
+            item.setExpanded(True)
+            self._items[kind] = item
+        total = sum(self._count(k) for k in self._items)
+        self.summary.setText(
+            f"The last refresh changed {total:,} records." if total
+            else "The last refresh changed nothing."
+        )
+
+    def _count(self, kind: Kind) -> int:
+        item = self._items.get(kind)
+        return item.childCount() if item is not None else 0
+
+    @staticmethod
+    def _child(parent: QTreeWidgetItem, kind: Kind | None, record_id: Any, label: str,
+               what: str) -> None:
+        child = QTreeWidgetItem(parent, [label, what])
+        child.setToolTip(1, what)
+        if kind is not None and isinstance(record_id, int):
+            child.setData(0, _TARGET, (kind, record_id))
+
+    def entries(self, kind: Kind) -> list[tuple[str, str]]:
+        """(label, what) of each entry of ``kind`` (for tests and the self-test)."""
+        item = self._items.get(kind)
+        if item is None:
+            return []
+        return [(item.child(i).text(0), item.child(i).text(1)) for i in range(item.childCount())]
+
+    def item_for(self, kind: Kind, record_id: int) -> QTreeWidgetItem | None:
+        item = self._items.get(kind)
+        for i in range(item.childCount() if item is not None else 0):
+            child = item.child(i)  # type: ignore[union-attr]
+            if child.data(0, _TARGET) == (kind, record_id):
+                return child
+        return None
+
+    def _activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        target = item.data(0, _TARGET)
+        if target:
+            self.record_activated.emit(target[0], target[1])

@@ -1,0 +1,273 @@
+"""The main window: a thin wiring of tabs, status panel, offline banner, changes view and menus.
+
+It knows nothing of the network or the store; ``app.AppSession`` feeds it rows and outcomes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QLocale, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalogue_desktop import __version__
+from catalogue_desktop.core.catalogue import RowSet
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.ui.changes_view import ChangesView
+from catalogue_desktop.ui.collection_tab import CollectionTab
+from catalogue_desktop.ui.navigation import History, Place
+from catalogue_desktop.ui.settings import Settings
+from catalogue_desktop.ui.status_panel import OfflineBanner, StatusPanel
+
+APP_TITLE = "Catalogue Desktop"
+
+
+class MainWindow(QMainWindow):
+    refresh_requested = Signal()
+    retry_requested = Signal(object)  # Kind
+    base_url_chosen = Signal(str)
+    currency_chosen = Signal(str)
+    closed = Signal()
+
+    def __init__(self, settings: Settings, formatter: Any, images: Any, loader: Any,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.formatter = formatter
+        self.history = History(parent=self)
+        self.setWindowTitle(APP_TITLE)
+        self.resize(1280, 800)
+
+        self.banner = OfflineBanner()
+        self.tab_widget = QTabWidget(documentMode=True)
+        self.tabs: dict[Kind, CollectionTab] = {}
+        for kind in ALL_KINDS:
+            tab = CollectionTab(kind, formatter, images, loader.record, loader.detail_context)
+            tab.counts_changed.connect(self._counts_changed)
+            tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
+            tab.link_activated.connect(self.navigate)
+            tab.open_url.connect(self.open_url)
+            tab.message.connect(self.show_message)
+            self.tabs[kind] = tab
+            self.tab_widget.addTab(tab, kind.label)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tab_widget, 1)
+        self.setCentralWidget(central)
+
+        self.status = StatusPanel()
+        self.status.retry_requested.connect(self.retry_requested)
+        self.banner.retry_requested.connect(self.refresh_requested)
+        self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.changes = ChangesView()
+        self.changes.record_activated.connect(self.navigate)
+        self.changes_dock = self._dock("Changes", self.changes, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.changes_dock.hide()
+
+        self._build_actions()
+        self.history.changed.connect(self._history_changed)
+        self._history_changed()
+        self._restore()
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title.lower()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, text: str, slot: Any, shortcut: Any = None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(tip or text.replace("…", ""))
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.export_action = self._action("Export visible rows…", self.export_dialog)
+        quit_action = self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
+        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.back_action = self._action("Back", self.go_back, "Alt+Left")
+        self.forward_action = self._action("Forward", self.go_forward, "Alt+Right")
+        self.refresh_action = self._action("Refresh", self.refresh_requested.emit, "F5",
+                                           "Refresh the catalogue from the service (F5)")
+        self.changes_action = self.changes_dock.toggleViewAction()
+        self.changes_action.setText("Changes")
+        filter_action = self._action("Filter", lambda: self.current_tab().focus_filter(), "Ctrl+F")
+        for i, kind in enumerate(ALL_KINDS):
+            self._action(kind.label, lambda k=kind: self.show_tab(k), f"Ctrl+{i + 1}")
+
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        file_menu.addAction(quit_action)
+        view_menu = bar.addMenu("&View")
+        view_menu.addAction(self.changes_action)
+        view_menu.addAction(self.status_dock.toggleViewAction())
+        view_menu.addAction(filter_action)
+        self.columns_menu = view_menu.addMenu("Columns")
+        self.columns_menu.aboutToShow.connect(self._fill_columns_menu)
+        go_menu = bar.addMenu("&Go")
+        go_menu.addAction(self.back_action)
+        go_menu.addAction(self.forward_action)
+        catalogue_menu = bar.addMenu("&Catalogue")
+        catalogue_menu.addAction(self.refresh_action)
+        catalogue_menu.addAction("Service URL…", self.service_url_dialog)
+        catalogue_menu.addAction("Currency…", self.currency_dialog)
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction("About", self.about)
+
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("toolbar-main")
+        toolbar.setMovable(False)
+        for action in (self.back_action, self.forward_action, self.refresh_action,
+                       self.changes_action, self.export_action):
+            toolbar.addAction(action)
+
+    def _fill_columns_menu(self) -> None:
+        self.columns_menu.clear()
+        self.current_tab().column_actions(self.columns_menu)
+
+    # -- tabs and rows ---------------------------------------------------------------------
+
+    def tab(self, kind: Kind) -> CollectionTab:
+        return self.tabs[kind]
+
+    def current_tab(self) -> CollectionTab:
+        return self.tab_widget.currentWidget()  # type: ignore[return-value]
+
+    def show_tab(self, kind: Kind) -> CollectionTab:
+        tab = self.tabs[kind]
+        self.tab_widget.setCurrentWidget(tab)
+        return tab
+
+    def show_rowset(self, kind: Kind, rowset: RowSet, changes: dict[str, Any] | None) -> None:
+        self.tabs[kind].set_rowset(rowset, changes)
+
+    def _counts_changed(self, kind: Kind, _visible: int, total: int) -> None:
+        index = self.tab_widget.indexOf(self.tabs[kind])
+        self.tab_widget.setTabText(index, f"{kind.label} ({QLocale().toString(total)})")
+
+    def refresh_details(self) -> None:
+        for tab in self.tabs.values():
+            tab.refresh_details()
+            tab.view.viewport().update()
+
+    # -- navigation --------------------------------------------------------------------------
+
+    def navigate(self, kind: Kind, record_id: int, *, remember: bool = True) -> bool:
+        """Show ``kind``'s tab with ``record_id`` selected and its details; False if unlisted."""
+        tab = self.show_tab(kind)
+        if not tab.select_record(record_id, emit=False):
+            self.show_message(f"{kind.singular.capitalize()} #{record_id} is not in the catalogue")
+            return False
+        tab.view.setFocus()
+        if remember:
+            self.history.visit(Place(kind, record_id))
+        return True
+
+    def go_back(self) -> None:
+        place = self.history.back()
+        if place is not None:
+            self.navigate(place.kind, place.record_id, remember=False)
+
+    def go_forward(self) -> None:
+        place = self.history.forward()
+        if place is not None:
+            self.navigate(place.kind, place.record_id, remember=False)
+
+    def _history_changed(self) -> None:
+        self.back_action.setEnabled(self.history.can_back())
+        self.forward_action.setEnabled(self.history.can_forward())
+
+    def open_url(self, url: str) -> bool:
+        """Open web links in the browser; anything but http/https is refused."""
+        qurl = QUrl(url)
+        if qurl.scheme().lower() not in ("http", "https") or not qurl.host():
+            self.show_message(f"Not opening {url!r}: only web (http/https) links are opened")
+            return False
+        return QDesktopServices.openUrl(qurl)
+
+    def show_message(self, text: str, timeout_ms: int = 8000) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    # -- dialogs -----------------------------------------------------------------------------
+
+    def export_dialog(self) -> None:
+        tab = self.current_tab()
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export visible rows", f"{tab.kind.value}.csv", "CSV files (*.csv)"
+        )
+        if path:
+            try:
+                count = tab.export_visible(path)
+            except OSError as exc:
+                QMessageBox.warning(self, "Export failed", f"Cannot write {path}: {exc}")
+                return
+            self.show_message(f"Exported {count:,} {tab.kind.value} to {path}")
+
+    def service_url_dialog(self) -> None:
+        url, ok = QInputDialog.getText(
+            self, "Service URL", "Base URL of the catalogue service (the part before /v1):",
+            text=self.settings.base_url or "",
+        )
+        if ok and url.strip():
+            self.base_url_chosen.emit(url.strip())
+
+    def currency_dialog(self) -> None:
+        code, ok = QInputDialog.getText(
+            self, "Currency", "ISO currency code for fees (e.g. USD, EUR):",
+            text=self.settings.currency or "USD",
+        )
+        if ok and code.strip():
+            self.currency_chosen.emit(code.strip().upper())
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self, f"About {APP_TITLE}",
+            f"<b>{APP_TITLE}</b> {__version__}<br>Browse the seminar catalogue, online or from "
+            "the local cache.",
+        )
+
+    # -- window state ------------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        geometry = self.settings.window_geometry()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = self.settings.window_state()
+        if state is not None:
+            self.restoreState(state)
+        for tab in self.tabs.values():
+            tab.restore_state(self.settings)
+        last = self.settings.last_tab
+        if 0 <= last < self.tab_widget.count():
+            self.tab_widget.setCurrentIndex(last)
+
+    def save_state(self) -> None:
+        self.settings.save_window(self.saveGeometry(), self.saveState())
+        self.settings.last_tab = self.tab_widget.currentIndex()
+        for tab in self.tabs.values():
+            tab.save_state(self.settings)
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        super().closeEvent(event)
+        self.closed.emit()

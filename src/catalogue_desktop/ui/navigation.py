@@ -1,0 +1,73 @@
+"""Where the user has been: a back/forward history of records, and ``--open KIND:ID`` parsing."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from PySide6.QtCore import QObject, Signal
+
+from catalogue_desktop.core.kinds import Kind
+
+
+class Place(NamedTuple):
+    kind: Kind
+    record_id: int
+
+
+def parse_target(text: str) -> Place:
+    """``"webinar:7001"`` -> ``Place(Kind.WEBINARS, 7001)``; ValueError with a readable message."""
+    name, sep, number = text.partition(":")
+    if not sep:
+        raise ValueError(f"expected KIND:ID (e.g. webinar:7001), got {text!r}")
+    kind = Kind.parse(name)
+    try:
+        record_id = int(number.strip())
+    except ValueError:
+        raise ValueError(f"the id in {text!r} is not a number") from None
+    return Place(kind, record_id)
+
+
+class History(QObject):
+    """Browser-like history: visiting a new place drops the forward entries."""
+
+    changed = Signal()
+
+    def __init__(self, limit: int = 200, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._places: list[Place] = []
+        self._at = -1
+        self._limit = limit
+
+    @property
+    def current(self) -> Place | None:
+        return self._places[self._at] if self._at >= 0 else None
+
+    def can_back(self) -> bool:
+        return self._at > 0
+
+    def can_forward(self) -> bool:
+        return self._at < len(self._places) - 1
+
+    def visit(self, place: Place) -> None:
+        if place == self.current:
+            return
+        del self._places[self._at + 1 :]
+        self._places.append(place)
+        if len(self._places) > self._limit:
+            del self._places[0]
+        self._at = len(self._places) - 1
+        self.changed.emit()
+
+    def back(self) -> Place | None:
+        if not self.can_back():
+            return None
+        self._at -= 1
+        self.changed.emit()
+        return self.current
+
+    def forward(self) -> Place | None:
+        if not self.can_forward():
+            return None
+        self._at += 1
+        self.changed.emit()
+        return self.current

@@ -1,0 +1,112 @@
+"""What the window remembers between runs, in one place (QSettings, INI format).
+
+Always an explicit ``QSettings(IniFormat, UserScope, ORG, APP)``: tests redirect it with
+``QSettings.setPath(IniFormat, UserScope, tmp_dir)`` and never touch the real user settings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from catalogue_desktop.core.kinds import Kind
+
+ORG = "catalogue-desktop"
+APP = "catalogue-desktop"
+
+
+def _bytes(value: Any) -> QByteArray | None:
+    if isinstance(value, QByteArray) and not value.isEmpty():
+        return value
+    if isinstance(value, (bytes, bytearray)) and value:
+        return QByteArray(bytes(value))
+    return None
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+class Settings:
+    """Typed access to the remembered values: service URL, currency, window and tab layout."""
+
+    def __init__(self, qsettings: QSettings | None = None) -> None:
+        self.q = qsettings or QSettings(
+            QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG, APP
+        )
+
+    def sync(self) -> None:
+        self.q.sync()
+
+    # -- service ---------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str | None:
+        value = self.q.value("service/base_url")
+        return str(value) if value else None
+
+    @base_url.setter
+    def base_url(self, url: str | None) -> None:
+        if url:
+            self.q.setValue("service/base_url", url)
+        else:
+            self.q.remove("service/base_url")
+
+    @property
+    def currency(self) -> str | None:
+        value = self.q.value("display/currency")
+        return str(value) if value else None
+
+    @currency.setter
+    def currency(self, code: str | None) -> None:
+        if code:
+            self.q.setValue("display/currency", code)
+        else:
+            self.q.remove("display/currency")
+
+    # -- window ----------------------------------------------------------------------------
+
+    def window_geometry(self) -> QByteArray | None:
+        return _bytes(self.q.value("window/geometry"))
+
+    def window_state(self) -> QByteArray | None:
+        return _bytes(self.q.value("window/state"))
+
+    def save_window(self, geometry: QByteArray, state: QByteArray) -> None:
+        self.q.setValue("window/geometry", geometry)
+        self.q.setValue("window/state", state)
+
+    @property
+    def last_tab(self) -> int:
+        return _int(self.q.value("window/last_tab"), 0)
+
+    @last_tab.setter
+    def last_tab(self, index: int) -> None:
+        self.q.setValue("window/last_tab", index)
+
+    # -- per collection tab ------------------------------------------------------------------
+
+    def header_state(self, kind: Kind) -> QByteArray | None:
+        return _bytes(self.q.value(f"tabs/{kind.value}/header"))
+
+    def splitter_state(self, kind: Kind) -> QByteArray | None:
+        return _bytes(self.q.value(f"tabs/{kind.value}/splitter"))
+
+    def sort(self, kind: Kind) -> tuple[int, int]:
+        """(column, 0 ascending / 1 descending); column -1 is the service's order."""
+        return (
+            _int(self.q.value(f"tabs/{kind.value}/sort_column"), -1),
+            _int(self.q.value(f"tabs/{kind.value}/sort_order"), 0),
+        )
+
+    def save_tab(
+        self, kind: Kind, header: QByteArray, splitter: QByteArray, sort: tuple[int, int]
+    ) -> None:
+        self.q.setValue(f"tabs/{kind.value}/header", header)
+        self.q.setValue(f"tabs/{kind.value}/splitter", splitter)
+        self.q.setValue(f"tabs/{kind.value}/sort_column", sort[0])
+        self.q.setValue(f"tabs/{kind.value}/sort_order", sort[1])

@@ -1,0 +1,211 @@
+"""Freshness of the data: one status line per collection, and the offline banner.
+
+``StatusPanel`` shows per collection: loading (with bytes received), up to date, from cache
+"as of <date> (<age>)", or failed with the reason and a Retry button. ``OfflineBanner`` is a
+coloured bar across the top of the window when the service cannot be reached (or ``--offline``),
+saying how old the shown data is.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QDateTime, QLocale, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QWidget,
+)
+
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.store import CollectionState
+
+
+def parse_time(stamp: str | None) -> datetime | None:
+    """The store's ``2026-03-04T19:00:00Z`` stamps as aware datetimes."""
+    if not stamp:
+        return None
+    try:
+        return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def format_age(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return "just now"
+    for size, unit in ((86400 * 7, "week"), (86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return "just now"  # pragma: no cover
+
+
+def as_of(stamp: str | None, now: datetime | None = None) -> str:
+    """``"as of 4 Mar 2026 14:00 (3 hours ago)"`` in the user's locale and time zone."""
+    when = parse_time(stamp)
+    if when is None:
+        return "age unknown"
+    now = now or datetime.now(UTC)
+    local = QDateTime.fromSecsSinceEpoch(int(when.timestamp())).toLocalTime()
+    text = QLocale().toString(local, QLocale.FormatType.ShortFormat)
+    return f"as of {text} ({format_age((now - when).total_seconds())})"
+
+
+def data_time(state: CollectionState) -> str | None:
+    """When the cached copy was last known current: last contact, else when it was fetched."""
+    return state.checked_at or state.fetched_at
+
+
+class _Row:
+    def __init__(self, panel: StatusPanel, grid: QGridLayout, row: int, kind: Kind) -> None:
+        self.name = QLabel(kind.label)
+        self.text = QLabel("not loaded")
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.bar = QProgressBar(maximumWidth=120, maximumHeight=14, textVisible=False)
+        self.bar.hide()
+        self.retry = QPushButton("Retry")
+        self.retry.setObjectName(f"retry-{kind.value}")
+        self.retry.hide()
+        self.retry.clicked.connect(lambda _checked=False: panel.retry_requested.emit(kind))
+        grid.addWidget(self.name, row, 0)
+        grid.addWidget(self.bar, row, 1)
+        grid.addWidget(self.text, row, 2)
+        grid.addWidget(self.retry, row, 3)
+
+
+class StatusPanel(QWidget):
+    """One line per collection; emits ``retry_requested(kind)`` from its Retry buttons."""
+
+    retry_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(8, 4, 8, 4)
+        grid.setVerticalSpacing(2)
+        self.message = QLabel(wordWrap=True)
+        self.message.hide()
+        grid.addWidget(self.message, 0, 0, 1, 4)
+        self._rows = {kind: _Row(self, grid, i + 1, kind) for i, kind in enumerate(ALL_KINDS)}
+        self._states: dict[Kind, CollectionState] = {}
+        self._status: dict[Kind, str] = {}
+        grid.setColumnStretch(2, 1)
+
+    def text(self, kind: Kind) -> str:
+        return self._rows[kind].text.text()
+
+    def status(self, kind: Kind) -> str:
+        """``loading`` / ``current`` / ``cached`` / ``failed`` / ``empty``."""
+        return self._status.get(kind, "empty")
+
+    def retry_visible(self, kind: Kind) -> bool:
+        return not self._rows[kind].retry.isHidden()
+
+    def show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+
+    def _set(self, kind: Kind, status: str, text: str, *, retry: bool = False,
+             busy: bool = False, tip: str = "") -> None:
+        row = self._rows[kind]
+        self._status[kind] = status
+        row.text.setText(text)
+        row.text.setToolTip(tip or text)
+        row.retry.setVisible(retry)
+        row.bar.setVisible(busy)
+        if busy:
+            row.bar.setRange(0, 0)
+
+    def set_cached(self, kind: Kind, state: CollectionState) -> None:
+        self._states[kind] = state
+        if state.has_data:
+            text = f"{state.records:,} from cache {as_of(data_time(state))}"
+            self._set(kind, "cached", text)
+        else:
+            self._set(kind, "empty", "no cached copy yet")
+
+    def set_loading(self, kind: Kind) -> None:
+        self._set(kind, "loading", "refreshing…", busy=True)
+
+    def set_progress(self, kind: Kind, received: int, total: int | None) -> None:
+        row = self._rows[kind]
+        if self._status.get(kind) != "loading":
+            return
+        if total:
+            row.bar.setRange(0, 1000)
+            row.bar.setValue(min(1000, received * 1000 // max(total, 1)))
+            row.text.setText(f"refreshing… {received / 1024:,.0f} of {total / 1024:,.0f} KiB")
+        else:
+            row.text.setText(f"refreshing… {received / 1024:,.0f} KiB")
+
+    def set_outcome(self, kind: Kind, outcome: Any, state: CollectionState | None = None) -> None:
+        if state is not None:
+            self._states[kind] = state
+        if outcome.status in ("updated", "unchanged", "partial"):
+            text = f"{outcome.records:,} up to date"
+            if outcome.rejected:
+                text += f", {outcome.rejected:,} rejected records skipped"
+            self._set(kind, "current", text, tip=f"{text} {as_of(outcome.checked_at)}")
+            return
+        reason = outcome.error or "unknown error"
+        cached = self._states.get(kind)
+        if cached is not None and cached.has_data:
+            text = (f"refresh failed: {reason} — showing {cached.records:,} from cache "
+                    f"{as_of(data_time(cached))}")
+        else:
+            text = f"refresh failed: {reason} — nothing cached yet"
+        self._set(kind, "failed", text, retry=True)
+
+    def set_offline_mode(self) -> None:
+        for kind in ALL_KINDS:
+            state = self._states.get(kind)
+            if state is not None:
+                self.set_cached(kind, state)
+
+    def summary(self) -> str:
+        counts: dict[str, int] = {}
+        for kind in ALL_KINDS:
+            status = self.status(kind)
+            counts[status] = counts.get(status, 0) + 1
+        names = {"current": "up to date", "cached": "from cache", "failed": "failed",
+                 "loading": "refreshing", "empty": "not cached"}
+        return ", ".join(f"{n} {names[s]}" for s, n in counts.items())
+
+    def oldest_data_time(self) -> str | None:
+        stamps = [data_time(s) for s in self._states.values() if s.has_data and data_time(s)]
+        return min(stamps) if stamps else None  # type: ignore[type-var]
+
+
+class OfflineBanner(QFrame):
+    """A bar across the top of the window: offline, since when the data is, and Retry."""
+
+    retry_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("offlineBanner")
+        self.setStyleSheet(
+            "#offlineBanner { background: #fff3cd; border-bottom: 1px solid #e0c36c; }"
+            "#offlineBanner QLabel { color: #5c4400; }"
+        )
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        self.label = QLabel(wordWrap=True)
+        self.retry = QPushButton("Try again")
+        self.retry.clicked.connect(lambda _checked=False: self.retry_requested.emit())
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.retry)
+        self.hide()
+
+    def show_offline(self, reason: str, data_stamp: str | None, *, can_retry: bool = True) -> None:
+        age = as_of(data_stamp) if data_stamp else "no cached data yet"
+        self.label.setText(f"<b>Offline</b> — {reason}. Showing the cached catalogue {age}.")
+        self.retry.setVisible(can_retry)
+        self.show()

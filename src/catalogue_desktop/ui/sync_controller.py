@@ -1,0 +1,108 @@
+"""Background refresh of the store from the service, as Qt signals.
+
+One long-lived ``CatalogueClient`` and one ``Ingestor`` per controller (closed in ``aclose``).
+The network modules (httpx, pydantic via the ingest path) are imported in a worker thread on the
+first refresh, after the window has shown the cached rows: start-up never waits for them, and the
+GUI keeps painting while they load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+
+
+class SyncController(QObject):
+    """Runs ``core.sync.sync_catalogue`` on the asyncio (qasync) loop and reports via signals."""
+
+    started = Signal(object)  # list[Kind] being refreshed
+    progress = Signal(object, int, object)  # Kind, bytes received, total bytes or None
+    outcome = Signal(object, object)  # Kind, CollectionOutcome
+    finished = Signal(object)  # SyncReport, or None when the refresh itself broke
+    error = Signal(str)  # the refresh could not run at all (a bug, a bad URL)
+
+    def __init__(
+        self,
+        base_url: str,
+        store_file: Path,
+        *,
+        client_options: dict[str, Any] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.base_url = base_url
+        self.store_file = Path(store_file)
+        self._client_options = client_options or {}
+        self._client: Any = None
+        self._ingestor: Any = None
+        self._task: asyncio.Task[Any] | None = None
+        self._closed = False
+        self.last_report: Any = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    @property
+    def client(self) -> Any:
+        """The ``CatalogueClient`` (None before the first refresh)."""
+        return self._client
+
+    async def _ensure(self) -> Any:
+        sync = await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.sync")
+        if self._client is None:
+            self._client = sync.CatalogueClient(self.base_url, **self._client_options)
+            self._ingestor = sync.Ingestor()
+        return sync
+
+    def refresh(self, kinds: Iterable[Kind] | None = None) -> asyncio.Task[Any] | None:
+        """Start refreshing ``kinds`` (all by default); None if a refresh is already running."""
+        if self.running or self._closed:
+            return None
+        self._task = asyncio.ensure_future(self.run(list(kinds or ALL_KINDS)))
+        return self._task
+
+    async def run(self, kinds: list[Kind]) -> Any:
+        self.started.emit(kinds)
+        report = None
+        try:
+            sync = await self._ensure()
+            report = await sync.sync_catalogue(
+                self._client, self.store_file, kinds=kinds, ingestor=self._ingestor,
+                on_progress=self._on_progress, on_outcome=self._on_outcome,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bad URL or a bug: say so, never crash the window
+            self.error.emit(f"{type(exc).__name__}: {exc}")
+        self.last_report = report
+        self.finished.emit(report)
+        return report
+
+    def _on_progress(self, kind: Kind, received: int, total: int | None) -> None:
+        self.progress.emit(kind, received, total)
+
+    def _on_outcome(self, kind: Kind, outcome: Any) -> None:
+        self.outcome.emit(kind, outcome)
+
+    async def aclose(self) -> None:
+        """Stop a running refresh and close the HTTP client and the worker processes."""
+        self._closed = True
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+        if self._ingestor is not None:
+            await asyncio.to_thread(self._ingestor.close)
+            self._ingestor = None
