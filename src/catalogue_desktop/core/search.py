@@ -7,35 +7,27 @@ Typing more characters narrows the previous result instead of scanning every row
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.listing import ColumnType
 
+_SEARCHED = (ColumnType.TEXT, ColumnType.CODE, ColumnType.INT, ColumnType.MONEY)
 
-def _text(value: Any, type_: ColumnType) -> str:
-    if value is None:
-        return ""
-    if type_ is ColumnType.DATE:
-        return datetime.fromtimestamp(value / 1000, UTC).strftime("%Y-%m-%d")
-    if type_ is ColumnType.MONEY_RANGE:
-        return f"{value[0]} {value[1]}"
-    if type_ is ColumnType.BOOL:
-        return ""
-    return str(value)
+
+def _haystack(row: list[Any], columns: list[int]) -> str:
+    return "\x1f".join([str(v) for i in columns if (v := row[i]) is not None]).casefold()
 
 
 class RowFilter:
     """Which rows of a row set match a query. Build once per row set (keys are precomputed)."""
 
     def __init__(self, rowset: RowSet) -> None:
-        types = [c.type for c in rowset.columns]
-        self._haystacks = [
-            "\x1f".join(_text(v, t) for v, t in zip(row, types, strict=True)).casefold()
-            for row in rowset.rows
-        ]
+        # Text, codes, ids and fees are searched; dates and yes/no flags are not (their shown
+        # form depends on the locale, and "yes" would match every row).
+        columns = [i for i, c in enumerate(rowset.columns) if c.type in _SEARCHED]
+        self._haystacks = [_haystack(row, columns) for row in rowset.rows]
         self._last: tuple[list[str], list[int]] | None = None
 
     def matches(self, query: str) -> list[int] | None:

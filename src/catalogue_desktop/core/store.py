@@ -260,10 +260,13 @@ class Store:
 
     def record_data(self, kind: Kind, record_id: int) -> bytes | None:
         """The JSON of the current record with this id (the first one if ids repeat)."""
+        snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            return None
         rows = self._query(
-            "SELECT r.data FROM records r JOIN collections c ON r.snapshot = c.snapshot"
-            " WHERE c.name = ? AND r.record_id = ? ORDER BY r.pos LIMIT 1",
-            (kind.value, record_id),
+            "SELECT data FROM records INDEXED BY records_by_id WHERE snapshot = ? AND record_id = ?"
+            " ORDER BY pos LIMIT 1",
+            (snapshot, record_id),
         )
         return bytes(rows[0][0]) if rows else None
 
