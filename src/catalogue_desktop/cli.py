@@ -44,10 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_max_size(p)
 
     p = sub.add_parser("check", help="report how the service's data conforms to the spec")
     p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_max_size(p)
 
     p = sub.add_parser("export", help="write a cached collection as CSV or JSON (offline)")
     p.add_argument("kind", choices=KIND_NAMES, metavar="KIND", help=" | ".join(KIND_NAMES))
@@ -61,6 +63,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", type=int, help="generate a synthetic catalogue with N webinars")
     p.add_argument("--seed", type=int, default=0)
     return parser
+
+
+def _add_max_size(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-size", type=int, default=256, metavar="MB",
+                        help="largest response accepted per collection, in MiB (default 256)")
+
+
+def _client(args: argparse.Namespace) -> Any:
+    from catalogue_desktop.core.client import CatalogueClient
+
+    if args.max_size < 1:
+        raise SystemExit("catalogue-desktop: --max-size must be at least 1 (MiB)")
+    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,14 +120,13 @@ def _open_store(cache_dir: str | None) -> Any:
 def _sync(args: argparse.Namespace) -> int:
     import asyncio
 
-    from catalogue_desktop.core.client import CatalogueClient
     from catalogue_desktop.core.sync import sync_catalogue
 
     with _open_store(args.sync_cache_dir) as store:
         path = store.path
 
     async def run() -> Any:
-        async with CatalogueClient(args.sync_base_url) as client:
+        async with _client(args) as client:
             return await sync_catalogue(client, path)
 
     report = asyncio.run(run())
@@ -158,11 +172,10 @@ def _sync_text(report: Any) -> str:
 def _check(args: argparse.Namespace) -> int:
     import asyncio
 
-    from catalogue_desktop.core.client import CatalogueClient
     from catalogue_desktop.core.conformance import check_service, format_report
 
     async def run() -> dict[str, Any]:
-        async with CatalogueClient(args.sync_base_url) as client:
+        async with _client(args) as client:
             return await check_service(client)
 
     report = asyncio.run(run())
