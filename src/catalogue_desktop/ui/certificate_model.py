@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 
 from catalogue_desktop.core.certificates import ResolvedCourse, resolve_certificate
 
@@ -22,6 +22,7 @@ __all__ = ["CertificateTreeModel"]
 _Index = QModelIndex | QPersistentModelIndex
 _ROOT = 0
 HEADERS = ("Name", "Details")
+MUTED = QColor(108, 114, 124)
 
 
 @dataclass
@@ -55,6 +56,10 @@ def option_label(option: Any) -> str:
         f"Option {_v(option.num)} — at least {_v(option.courses_min)} of "
         f"{_v(option.courses_total)} courses{operator}"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 class CertificateTreeModel(QAbstractItemModel):
@@ -104,7 +109,8 @@ class CertificateTreeModel(QAbstractItemModel):
             options = {o.option_id: o for o, _ in resolved.options}
             tracks = {t.track_id: t for t, _ in resolved.tracks}
             if resolved.options:
-                group = self._add(level_id, "group", "Options", details=f"{len(resolved.options)}")
+                group = self._add(level_id, "group", "Options",
+                                  details=_count(len(resolved.options), "option"))
                 for option, members in resolved.options:
                     node = self._add(group, "option", option_label(option),
                                      details=f"option id {option.option_id}")
@@ -113,7 +119,7 @@ class CertificateTreeModel(QAbstractItemModel):
                         where = f"track {track.name}" if track is not None and track.name else ""
                         self._add_course(node, course, where)
             if resolved.tracks:
-                group = self._add(level_id, "group", "Tracks", details=f"{len(resolved.tracks)}")
+                group = self._add(level_id, "group", "Tracks", details=_count(len(resolved.tracks), "track"))
                 for track, members in resolved.tracks:
                     node = self._add(
                         group, "track", f"Track: {track.name or f'#{track.track_id}'}",
