@@ -101,7 +101,10 @@ def _ingest(
             )
             for pos, record in decoded.records
         ]
-        old = {e.record_id: e for e in store.entries(kind)} if state.has_data else {}
+        old: dict[int | None, Entry] = {}
+        if state.has_data:
+            for entry in store.entries(kind):
+                old.setdefault(entry.record_id, entry)  # ids repeat: the first copy, as lookups
     entries.extend(_carry_over(kind, decoded.problems, old, problems))
     entries.sort(key=lambda e: e.pos)
     changes = None
