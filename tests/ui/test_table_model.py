@@ -129,6 +129,10 @@ def test_display_alignment_and_raw_values(en_formatter: Formatter) -> None:
     model.set_rowset(hand_rowset())
     fee, cle, type_ = _column(model, "fee"), _column(model, "cle"), _column(model, "type")
     assert model.data(model.index(0, fee)) == "1,000"
+    en_formatter.set_currency("$")
+    model.refresh_display()
+    assert model.data(model.index(0, fee)) == "$1,000"
+    en_formatter.set_currency(None)
     assert model.data(model.index(0, fee), Qt.ItemDataRole.UserRole) == 1000
     assert model.data(model.index(1, cle)) == "Yes"
     assert model.data(model.index(4, type_)) == "webcast"

@@ -135,6 +135,11 @@ class RowSetTableModel(QAbstractTableModel):
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
+    def refresh_display(self) -> None:
+        """Repaint every cell (after the formatter's currency or locale changed)."""
+        if self.rowCount() and self.columnCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
+
     def set_filter(self, query: str) -> None:
         """Show only rows whose text holds every word of ``query`` (case-insensitive)."""
         if query == self._query:
