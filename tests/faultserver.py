@@ -27,6 +27,12 @@ Modes (``server.set(path, mode, **params)``; unknown paths answer 404):
   ``gzip=True`` sends an endless gzip stream (for decoded-size caps).
 * ``redirect``: ``status`` (302) with ``Location: location``.
 * ``close``: read the request, then close without answering.
+* ``raw``: exactly ``body`` (bytes) with ``status`` (200) and ``headers`` (a list of name/value
+  pairs, sent as given, repeats allowed); ``length`` overrides Content-Length (None: the body's
+  length; -1: no Content-Length, the connection closes after the body). No compression or
+  conditional handling: for broken encodings, odd framing and exact bytes.
+* ``reset``: send headers and ``body[:cut]`` (default half), then abort the connection with a TCP
+  RST (SO_LINGER 0) instead of a clean close.
 * ``sequence``: ``steps`` is a list of ``(mode, params)`` (or bare mode names) used in turn by
   successive requests; the last step repeats.
 
@@ -38,6 +44,7 @@ from __future__ import annotations
 import gzip as gzip_module
 import json
 import socket
+import struct
 import threading
 import time
 import zlib
@@ -64,6 +71,8 @@ MODES = frozenset(
         "endless",
         "redirect",
         "close",
+        "raw",
+        "reset",
         "sequence",
     }
 )
@@ -341,6 +350,44 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _mode_redirect(self, location: str = "/", status: int = 302) -> None:
         self._send(status, b"", None, {"Location": location})
+
+    def _mode_raw(
+        self,
+        body: Any = b"",
+        status: int = 200,
+        headers: list[tuple[str, str]] | Mapping[str, str] | None = None,
+        length: int | None = None,
+    ) -> None:
+        data = _as_bytes(body, b"")
+        pairs = list(headers.items()) if isinstance(headers, Mapping) else list(headers or [])
+        self.send_response(status)
+        for name, value in pairs:
+            self.send_header(name, value)
+        if length is None:
+            self.send_header("Content-Length", str(len(data)))
+        elif length >= 0:
+            self.send_header("Content-Length", str(length))
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        if length is not None and length != len(data):
+            self.wfile.flush()
+            self.close_connection = True
+
+    def _mode_reset(self, body: Any = None, cut: int | None = None) -> None:
+        data = _as_bytes(body, b'[{"topicId": 1, "title": "Tax"}, {"topicId": 2, "title": "Audit"}]')
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data[: len(data) // 2 if cut is None else cut])
+        self.wfile.flush()
+        self.close_connection = True
+        with suppress(OSError):
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 
     def _mode_close(self) -> None:
         self.close_connection = True

@@ -121,7 +121,7 @@ def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[P
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
             if first["type"] == "json_invalid":
-                raise DecodeError(f"{kind.value}: not valid JSON ({first['msg']})") from None
+                raise _invalid_json(kind, payload, first["msg"]) from None
         except RecursionError:
             raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
     items = _parse(kind, payload)
@@ -155,6 +155,17 @@ def _parse(kind: Kind, payload: bytes) -> list[Any]:
             f"{kind.value}: expected a JSON array of {kind.value}, got {_json_type(items)}"
         )
     return items
+
+
+def _invalid_json(kind: Kind, payload: bytes, message: str) -> DecodeError:
+    """The whole-payload error, in the same words whichever parser found it."""
+    if "recursion limit" in message:
+        return DecodeError(f"{kind.value}: JSON nested too deeply")
+    try:
+        payload.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return DecodeError(f"{kind.value}: not valid UTF-8 (at byte {exc.start})")
+    return DecodeError(f"{kind.value}: not valid JSON ({message})")
 
 
 def _json_type(value: Any) -> str:

@@ -34,6 +34,8 @@ __all__ = [
 ]
 
 Int = Annotated[int, Strict()]
+# A record's own id is stored as an SQLite INTEGER (64-bit): a larger one rejects that record alone.
+RecordId = Annotated[int, Strict(), Field(ge=-(2**63), le=2**63 - 1)]
 Str = Annotated[str, Strict()]
 Bool = Annotated[bool, Strict()]
 
@@ -76,7 +78,7 @@ class Record(BaseModel):
 
 
 class Expert(Record):
-    expert_id: Int
+    expert_id: RecordId
     name: Str | None = None
     title: Str | None = None
     bio: Str | None = None
@@ -86,25 +88,25 @@ class Expert(Record):
 
 
 class Topic(Record):
-    topic_id: Int
+    topic_id: RecordId
     title: Str | None = None
     description: Str | None = None
 
 
 class Role(Record):
-    role_id: Int
+    role_id: RecordId
     title: Str | None = None
     description: Str | None = None
 
 
 class Situation(Record):
-    situation_id: Int
+    situation_id: RecordId
     title: Str | None = None
     description: Str | None = None
 
 
 class Webinar(Record):
-    webinar_id: Int
+    webinar_id: RecordId
     session_id: Int | None = None
     type: TypeCode | None = None
     title: Str | None = None
@@ -124,7 +126,7 @@ class Webinar(Record):
 
 
 class Series(Record):
-    series_id: Int
+    series_id: RecordId
     title: Str | None = None
     description: Str | None = None
     fee: Int | None = None
@@ -157,7 +159,7 @@ class Schedule(Record):
 
 
 class Course(Record):
-    course_id: Int
+    course_id: RecordId
     title: Str | None = None
     description: Str | None = None
     curriculum: Str | None = None
@@ -203,7 +205,7 @@ class Level(Record):
 
 
 class Certificate(Record):
-    certificate_id: Int
+    certificate_id: RecordId
     title: Str | None = None
     description: Str | None = None
     fee: Money | None = None
