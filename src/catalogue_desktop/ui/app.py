@@ -86,6 +86,7 @@ class AppSession(QObject):
         self.sync: SyncController | None = None
         self.demo_server: Any = None
         self.loaded = False
+        self._pending_open: str | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._closed = False
 
@@ -137,8 +138,8 @@ class AppSession(QObject):
         states = self.loader.states()
         for kind in ALL_KINDS:
             window.status.set_cached(kind, states[kind])
-        if self.options.open:
-            self.open_target(self.options.open)
+        if self.options.open and not self.open_target(self.options.open):
+            self._pending_open = self.options.open  # maybe the refresh brings it: try again then
         self.loaded = True
         self.ready.emit()
         if self.options.offline:
@@ -200,7 +201,7 @@ class AppSession(QObject):
         assert self.loader is not None and self.window is not None
         self.window.status.set_outcome(kind, outcome, self.loader.store.state(kind))
         if outcome.status in ("updated", "partial"):
-            self._spawn(self.loader.load(kind))
+            self.loader.reload(kind)
 
     def _finished(self, report: Any) -> None:
         window = self.window
@@ -213,6 +214,14 @@ class AppSession(QObject):
             window.banner.hide()
         prefix = f"{DEMO_TITLE}: " if self.demo else ""
         window.show_message(prefix + window.status.summary(), 0)
+        self._spawn(self._announce_synced(report))
+
+    async def _announce_synced(self, report: Any) -> None:
+        assert self.loader is not None
+        await self.loader.wait_idle()  # the window shows the refreshed rows
+        if self._pending_open:
+            target, self._pending_open = self._pending_open, None
+            self.open_target(target)
         self.synced.emit(report)
 
     def _index_changed(self, index: Any) -> None:
@@ -266,6 +275,8 @@ class AppSession(QObject):
         if self._closed:
             return
         self._closed = True
+        if self.loader is not None:
+            self.loader.stop()
         if self.window is not None and self.window.isVisible():
             self.window.close()
         for task in list(self._tasks):

@@ -53,12 +53,15 @@ class CatalogueLoader(QObject):
             if self.store.state(kind).snapshot == snapshot:
                 return rowset
 
-    async def load(self, kind: Kind) -> RowSet:
-        """(Re)load one collection; a newer load of the same kind supersedes this one."""
-        task = asyncio.ensure_future(self._read(kind))
+    def reload(self, kind: Kind) -> asyncio.Task[RowSet]:
+        """Start (re)loading one collection; a newer load of the same kind supersedes this one."""
+        task = asyncio.ensure_future(self._load(kind))
         self._tasks[kind] = task
-        rowset = await task
-        if self._tasks.get(kind) is not task:
+        return task
+
+    async def _load(self, kind: Kind) -> RowSet:
+        rowset = await self._read(kind)
+        if self._tasks.get(kind) is not asyncio.current_task():
             return rowset  # superseded while reading: the newer load publishes its rows
         changes = self.store.snapshot_info(kind).get("changes")
         self.rowsets[kind] = rowset
@@ -70,9 +73,23 @@ class CatalogueLoader(QObject):
     async def load_all(self, kinds: Iterable[Kind] = ALL_KINDS) -> None:
         """Load collections one after another (small ones are instant), then build the index."""
         for kind in kinds:
-            await self.load(kind)
+            await self.reload(kind)
         self._index_timer.stop()
         self.rebuild_index()
+
+    async def wait_idle(self) -> None:
+        """Until every running load has published its rows and the index is rebuilt."""
+        while not self.idle:
+            pending = [t for t in self._tasks.values() if not t.done()]
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+            else:
+                await asyncio.sleep(0.01)
+
+    @property
+    def idle(self) -> bool:
+        """No collection is being read and no index rebuild is pending."""
+        return all(t.done() for t in self._tasks.values()) and not self._index_timer.isActive()
 
     def rebuild_index(self) -> None:
         self.index = CatalogueIndex(self.rowsets)
@@ -95,18 +112,36 @@ class CatalogueLoader(QObject):
     def course_title(self, course_id: int) -> str | None:
         return self.index.title(Kind.COURSES, course_id)
 
-    def detail_context(self, kind: Kind) -> Any:
+    def record_changes(self, kind: Kind, record_id: int) -> dict[str, Any] | None:
+        """What the last refresh changed in this record: ``{"added": True}``, the diff entry
+        ``{"id": .., "fields": {..}}``, or None."""
+        changes = self.changes.get(kind)
+        if not changes:
+            return None
+        if record_id in (changes.get("added") or ()):
+            return {"added": True}
+        for entry in changes.get("changed") or ():
+            if isinstance(entry, dict) and entry.get("id") == record_id:
+                return entry
+        return None
+
+    def detail_context(self, kind: Kind, record_id: int) -> Any:
         from catalogue_desktop.ui.detail import DetailContext
 
         return DetailContext(
             index=self.index,
-            changes=self.changes.get(kind),
+            changes=self.record_changes(kind, record_id),
             course_title=self.course_title,
             now_ms=int(time.time() * 1000),
         )
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """Stop reading: cancel loads, drop a pending index rebuild, emit nothing more."""
         for task in self._tasks.values():
             task.cancel()
         self._index_timer.stop()
+        self.blockSignals(True)
+
+    def close(self) -> None:
+        self.stop()
         self.store.close()

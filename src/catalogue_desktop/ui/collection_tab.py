@@ -10,7 +10,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QLocale,
+    QModelIndex,
+    QObject,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -70,7 +80,7 @@ class CollectionTab(QWidget):
         formatter: Any,
         images: Any,
         record: Callable[[Kind, int], Any],
-        context: Callable[[Kind], Any],
+        context: Callable[[Kind, int], Any],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -115,6 +125,7 @@ class CollectionTab(QWidget):
         self._filter_timer.timeout.connect(self.apply_filter)
         self.filter.textChanged.connect(lambda _text: self._filter_timer.start())
         self.filter.returnPressed.connect(self.apply_filter)
+        self.filter.installEventFilter(self)
         clear = QAction(self, shortcut=QKeySequence(Qt.Key.Key_Escape),
                         shortcutContext=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         clear.triggered.connect(self.clear_filter)
@@ -128,6 +139,14 @@ class CollectionTab(QWidget):
         self.detail.open_url.connect(self.open_url)
         self.detail.clear(f"Select a {kind.singular} to see its details.")
         self._counts_changed(0, 0)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Escape in the filter clears it (also when no shortcut can fire)."""
+        if (watched is self.filter and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Escape and self.filter.text()):  # type: ignore[attr-defined]
+            self.clear_filter()
+            return True
+        return super().eventFilter(watched, event)
 
     def _setup_view(self) -> None:
         view = self.view
@@ -227,13 +246,16 @@ class CollectionTab(QWidget):
         index = self.model.index(row, self._first_visible_column())
         flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
                  | QItemSelectionModel.SelectionFlag.Rows)
+        record_id = self.model.record_id(row)
+        self._shown_id = None  # render it once, fresh (the record may have changed)
         self._emit_selection = emit
         try:
             self.view.selectionModel().setCurrentIndex(index, flags)
         finally:
             self._emit_selection = True
         self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
-        self.show_record(self.model.record_id(row))
+        if self._shown_id != record_id:  # the current row did not move: no signal came
+            self.show_record(record_id)
 
     def _first_visible_column(self) -> int:
         columns = export.visible_columns(self.view)
@@ -258,7 +280,7 @@ class CollectionTab(QWidget):
         if record is None:
             self.detail.clear(f"{self.kind.singular.capitalize()} #{record_id} is not in the cache.")
             return
-        self.detail.show_record(self.kind, record, self._context(self.kind))
+        self.detail.show_record(self.kind, record, self._context(self.kind, record_id))
 
     def refresh_details(self) -> None:
         """Render the shown record again (new index, changes or currency)."""

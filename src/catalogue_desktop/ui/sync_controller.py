@@ -59,7 +59,10 @@ class SyncController(QObject):
     async def _ensure(self) -> Any:
         sync = await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.sync")
         if self._client is None:
-            self._client = sync.CatalogueClient(self.base_url, **self._client_options)
+            # Building the httpx client (TLS context) takes tens of ms: off the loop's thread.
+            self._client = await asyncio.to_thread(
+                sync.CatalogueClient, self.base_url, **self._client_options
+            )
             self._ingestor = sync.Ingestor()
         return sync
 

@@ -1,0 +1,160 @@
+"""Shared fixtures of the window tests: a qasync loop on the Qt loop, the demo service over
+loopback, a temporary cache (empty or pre-filled) and QSettings redirected to a temporary dir.
+
+No test here touches the real user settings or cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME
+
+_CLOSED_LOOPS: list[Any] = []
+FILLED_AT = "2026-01-05T09:30:00Z"  # when the pre-filled cache was "fetched"
+# The offscreen platform plugin warns when a main window's size hints change; not an app problem.
+OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).parent == here:
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture(autouse=True)
+def _private_settings_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """QSettings (INI and native, user and system scope) and the default cache go to tmp."""
+    settings_dir = tmp_path / "qsettings"
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+        for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
+            QSettings.setPath(fmt, scope, str(settings_dir))
+    monkeypatch.setenv(ENV_CACHE_DIR, str(tmp_path / "default-cache"))
+    yield settings_dir
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop on the already running Qt loop: qtbot.wait* drives coroutines."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        qapp.processEvents()
+        asyncio.events._set_running_loop(None)
+        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+        loop.close()
+        asyncio.set_event_loop(None)
+        # The loop's timer object still holds Qt timers (qasync kills them lazily). Kill them
+        # here and keep the loop alive: if the garbage collector freed it later from a worker
+        # thread (an ingest thread of the next test), Qt would stop the timers from the wrong
+        # thread ("Timers cannot be stopped from another thread") and crash.
+        timer = loop._timer
+        for timer_id in list(timer._SimpleTimer__callbacks):
+            timer.killTimer(timer_id)
+        timer._SimpleTimer__callbacks.clear()
+        _CLOSED_LOOPS.append(loop)
+        gc.collect()  # free this test's Qt objects now, on the GUI thread
+
+
+@pytest.fixture(scope="session")
+def sample() -> dict[Kind, bytes]:
+    from catalogue_desktop.demo.server import load_sample
+
+    return load_sample()
+
+
+@pytest.fixture
+def demo_server(sample: dict[Kind, bytes]) -> Iterator[Any]:
+    from catalogue_desktop.demo.server import DemoServer
+
+    with DemoServer(sample) as server:
+        yield server
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "cache"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture(scope="session")
+def filled_store_template(tmp_path_factory: pytest.TempPathFactory,
+                          sample: dict[Kind, bytes]) -> Path:
+    """A store holding the whole demo sample, as if fetched at ``FILLED_AT``."""
+    from catalogue_desktop.core.ingest import ingest
+
+    path = tmp_path_factory.mktemp("filled") / FILE_NAME
+    for kind, payload in sample.items():
+        report = ingest(str(path), kind.value, payload, None, None, FILLED_AT)
+        assert report.status == "updated", report
+    return path
+
+
+@pytest.fixture
+def filled_cache(cache_dir: Path, filled_store_template: Path) -> Path:
+    """A cache dir whose store already holds the demo sample (for a real, non-demo service)."""
+    shutil.copy(filled_store_template, cache_dir / FILE_NAME)
+    return cache_dir
+
+
+async def no_images(url: str, max_bytes: int) -> bytes:
+    raise ConnectionError("tests do not download images")
+
+
+@pytest.fixture
+def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[..., Any]]:
+    """``make_session(base_url=..., offline=..., open=..., wait="ready"|"synced"|None)``:
+    a started ``AppSession`` on ``cache_dir``; closed (client, store, window) after the test."""
+    from catalogue_desktop.ui.app import AppSession, Options
+
+    sessions: list[Any] = []
+
+    def make(*, wait: str | None = "synced", client_options: dict[str, Any] | None = None,
+             **options: Any) -> Any:
+        options.setdefault("cache_dir", str(cache_dir))
+        session = AppSession(
+            Options(**options),
+            client_options=client_options or {"retries": 0, "connect_timeout": 2.0,
+                                              "read_timeout": 10.0},
+            image_fetch=no_images,
+        )
+        sessions.append(session)
+        if wait == "synced":
+            with qtbot.waitSignal(session.synced, timeout=20000):
+                session.start()
+            wait_rows_loaded(qtbot, session)
+        elif wait == "ready":
+            with qtbot.waitSignal(session.ready, timeout=10000):
+                session.start()
+        else:
+            session.start()
+        return session
+
+    yield make
+    for session in sessions:
+        task = asyncio.ensure_future(session.aclose())
+        qtbot.waitUntil(task.done, timeout=10000)
+        task.result()
+        session.window.deleteLater()
+
+
+def wait_rows_loaded(qtbot: Any, session: Any) -> None:
+    """Wait until the reloads after a refresh are done (no loader task pending)."""
+    qtbot.waitUntil(lambda: session.loader.idle, timeout=10000)

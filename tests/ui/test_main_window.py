@@ -1,0 +1,370 @@
+"""The window driven with qtbot against the demo service over loopback (or a misbehaving one)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QLabel, QPushButton, QTreeView
+
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.store import FILE_NAME, Store
+from tests.faultserver import FaultServer, refused_port
+from tests.ui.conftest import wait_rows_loaded
+
+RAW = Qt.ItemDataRole.UserRole
+SAMPLE_COUNTS = {
+    Kind.WEBINARS: 60, Kind.SERIES: 10, Kind.COURSES: 20, Kind.CERTIFICATES: 6,
+    Kind.EXPERTS: 24, Kind.TOPICS: 16, Kind.ROLES: 8, Kind.SITUATIONS: 8,
+}
+
+
+def column_values(tab: Any, key: str) -> list[Any]:
+    column = column_index(tab.kind, key)
+    return [tab.model.index(r, column).data(RAW) for r in range(tab.model.rowCount())]
+
+
+def click_header(qtbot: Any, tab: Any, column: int) -> None:
+    header = tab.view.horizontalHeader()
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+
+
+def tree_texts(view: QTreeView) -> list[str]:
+    model = view.model()
+    out: list[str] = []
+
+    def walk(parent: Any) -> None:
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            out.append(str(index.data() or ""))
+            walk(index)
+
+    walk(view.rootIndex())
+    return out
+
+
+def links_in(widget: Any, kind: Kind) -> dict[int, QLabel]:
+    """Labels of the detail page holding internal links to ``kind``, by target id."""
+    found: dict[int, QLabel] = {}
+    for label in widget.findChildren(QLabel):
+        for record_id in re.findall(rf"catalogue:{kind.value}/(\d+)", label.text()):
+            found.setdefault(int(record_id), label)
+    return found
+
+
+# -- start, rows, counts ---------------------------------------------------------------------
+
+
+def test_every_tab_has_rows_after_start_and_sync(make_session: Any, demo_server: Any) -> None:
+    session = make_session(base_url=demo_server.base_url)
+    window = session.window
+    labels = [window.tab_widget.tabText(i) for i in range(window.tab_widget.count())]
+    assert labels == [f"{k.label} ({SAMPLE_COUNTS[k]})" for k in ALL_KINDS]
+    for kind in ALL_KINDS:
+        tab = window.tab(kind)
+        assert tab.model.rowCount() == SAMPLE_COUNTS[kind]
+        assert session.window.status.status(kind) == "current"
+        assert "up to date" in session.window.status.text(kind)
+    assert not window.banner.isVisible()
+    assert demo_server.base_url in window.windowTitle()
+
+
+def test_demo_mode_without_a_service_uses_its_own_store(make_session: Any, cache_dir: Any) -> None:
+    session = make_session()  # no --base-url, none remembered: the bundled demo catalogue
+    assert session.demo
+    assert "Demo catalogue" in session.window.windowTitle()
+    assert "Demo catalogue" in session.window.statusBar().currentMessage()
+    assert session.store_file == cache_dir / "demo" / FILE_NAME
+    assert not (cache_dir / FILE_NAME).exists()
+    assert session.window.tab(Kind.WEBINARS).model.rowCount() == 60
+
+
+def test_filter_narrows_the_count_label_and_escape_clears_it(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    window = make_session(base_url=demo_server.base_url).window
+    tab = window.tab(Kind.WEBINARS)
+    assert tab.filter.placeholderText() == "Filter webinars…"
+    assert tab.count_label.text() == "60 webinars"
+    qtbot.keyClicks(tab.filter, "ethics")
+    qtbot.waitUntil(lambda: tab.count_label.text() != "60 webinars", timeout=2000)
+    visible = tab.model.rowCount()
+    assert 0 < visible < 60
+    assert tab.count_label.text() == f"{visible} of 60"
+    for row in range(visible):
+        text = " ".join(str(tab.model.index(row, c).data() or "") for c in range(tab.model.columnCount()))
+        assert "ethics" in text.lower()
+    qtbot.keyClick(tab.filter, Qt.Key.Key_Escape)
+    assert tab.filter.text() == ""
+    assert tab.count_label.text() == "60 webinars"
+
+
+def test_sorting_by_start_date_and_fee_orders_the_rows(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    tab = make_session(base_url=demo_server.base_url).window.tab(Kind.WEBINARS)
+    for key in ("start", "fee"):
+        column = column_index(Kind.WEBINARS, key)
+        click_header(qtbot, tab, column)
+        for _ in range(2):  # the first click and the reverse click
+            order = tab.view.horizontalHeader().sortIndicatorOrder()
+            values = column_values(tab, key)
+            present = [v for v in values if v is not None]
+            assert values[: len(present)] == present, "blanks sort last"
+            descending = order == Qt.SortOrder.DescendingOrder
+            assert present == sorted(present, reverse=descending)
+            assert len(set(present)) > 3
+            click_header(qtbot, tab, column)
+
+
+def test_cross_link_from_webinar_to_expert_then_back_and_forward(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    window = make_session(base_url=demo_server.base_url).window
+    webinars = window.tab(Kind.WEBINARS)
+    assert window.navigate(Kind.WEBINARS, 50007)
+    links = links_in(webinars.detail, Kind.EXPERTS)
+    assert set(links) >= {3101, 3109}
+    links[3109].linkActivated.emit(f"catalogue:experts/{3109}")
+    experts = window.tab(Kind.EXPERTS)
+    assert window.current_tab() is experts
+    assert experts.selected_record_id() == 3109
+    assert experts.detail.current == (Kind.EXPERTS, 3109)
+    assert window.back_action.isEnabled() and not window.forward_action.isEnabled()
+
+    qtbot.keyClick(window, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert window.current_tab() is webinars
+    assert webinars.selected_record_id() == 50007
+    assert window.forward_action.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    assert window.current_tab() is experts
+    assert experts.selected_record_id() == 3109
+
+
+def test_navigation_clears_a_filter_that_hides_the_target(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    window = make_session(base_url=demo_server.base_url).window
+    experts = window.tab(Kind.EXPERTS)
+    experts.filter.setText("zzzz-no-such-expert")
+    experts.apply_filter()
+    assert experts.model.rowCount() == 0
+    assert window.navigate(Kind.EXPERTS, 3101)
+    assert experts.filter.text() == ""
+    assert experts.selected_record_id() == 3101
+
+
+def test_certificate_details_show_the_level_tree(make_session: Any, demo_server: Any) -> None:
+    window = make_session(base_url=demo_server.base_url).window
+    assert window.navigate(Kind.CERTIFICATES, 901)
+    trees = window.tab(Kind.CERTIFICATES).detail.findChildren(QTreeView)
+    assert trees, "the certificate page has a tree of levels"
+    texts = tree_texts(trees[0])
+    assert any("Level" in t for t in texts), texts
+    courses = json.loads(demo_server.payload(Kind.COURSES))
+    titles = {c["title"] for c in courses if c["courseId"] == 6106}
+    assert titles and any(next(iter(titles)) in t for t in texts), texts
+
+
+def test_open_option_selects_the_record_and_unknown_ids_only_say_so(
+    make_session: Any, demo_server: Any
+) -> None:
+    # An empty cache: the record arrives with the first refresh and is selected then.
+    window = make_session(base_url=demo_server.base_url, open="webinar:50014").window
+    tab = window.tab(Kind.WEBINARS)
+    assert window.current_tab() is tab
+    assert tab.selected_record_id() == 50014
+    assert tab.detail.current == (Kind.WEBINARS, 50014)
+
+    other = make_session(base_url=demo_server.base_url, open="webinar:1").window
+    assert "not in the catalogue" in other.statusBar().currentMessage()
+    bad = make_session(base_url=demo_server.base_url, open="gadget:1", wait="ready").window
+    assert "unknown kind" in bad.statusBar().currentMessage()
+
+
+def test_keyboard_switches_tabs_and_focuses_the_filter(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    window = make_session(base_url=demo_server.base_url, wait="ready").window
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_tab() is window.tab(Kind.SERIES)
+    qtbot.keyClick(window, Qt.Key.Key_8, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_tab() is window.tab(Kind.SITUATIONS)
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.tab(Kind.SITUATIONS).filter.hasFocus(), timeout=2000)
+
+
+def test_only_web_links_are_opened(make_session: Any, demo_server: Any, monkeypatch: Any) -> None:
+    window = make_session(base_url=demo_server.base_url, wait="ready").window
+    opened: list[str] = []
+    monkeypatch.setattr("catalogue_desktop.ui.main_window.QDesktopServices.openUrl",
+                        lambda url: opened.append(url.toString()) or True)
+    assert not window.open_url("file:///etc/passwd")
+    assert not window.open_url("javascript:alert(1)")
+    assert window.open_url("https://catalogue.example.org/webinars/50007")
+    assert opened == ["https://catalogue.example.org/webinars/50007"]
+
+
+# -- offline, failures, changes --------------------------------------------------------------
+
+
+def test_offline_start_from_the_cache_with_the_service_down(
+    make_session: Any, filled_cache: Any, qtbot: Any
+) -> None:
+    url = f"http://127.0.0.1:{refused_port()}"
+    session = make_session(base_url=url, wait="ready")
+    window = session.window
+    # Rows come from the cache at once, before any network answer.
+    assert window.tab(Kind.WEBINARS).model.rowCount() == 60
+    assert "from cache" in window.status.text(Kind.WEBINARS)
+    with qtbot.waitSignal(session.synced, timeout=15000):
+        pass
+    assert window.banner.isVisible()
+    assert "Offline" in window.banner.label.text()
+    assert "cannot be reached" in window.banner.label.text()
+    for kind in ALL_KINDS:
+        assert window.tab(kind).model.rowCount() == SAMPLE_COUNTS[kind]
+        assert window.status.status(kind) == "failed"
+        assert "from cache" in window.status.text(kind)
+        assert window.status.retry_visible(kind)
+
+
+def test_offline_option_never_contacts_the_service(
+    make_session: Any, filled_cache: Any, qtbot: Any
+) -> None:
+    with FaultServer() as server:
+        session = make_session(base_url=server.base_url, offline=True, wait="ready")
+        qtbot.wait(200)
+        assert server.requests == []
+        window = session.window
+        assert window.banner.isVisible() and "offline mode" in window.banner.label.text()
+        assert not window.refresh_action.isEnabled()
+        assert window.tab(Kind.EXPERTS).model.rowCount() == 24
+        assert "from cache" in window.status.text(Kind.EXPERTS)
+
+
+def test_one_failed_collection_keeps_its_rows_and_offers_retry(
+    make_session: Any, filled_cache: Any, sample: dict[Kind, bytes], qtbot: Any
+) -> None:
+    with FaultServer() as server:
+        for kind, payload in sample.items():
+            server.set(kind.path, "json", body=payload)
+        server.set(Kind.COURSES.path, "status", status=500)
+        session = make_session(base_url=server.base_url)
+        window = session.window
+        assert window.tab(Kind.COURSES).model.rowCount() == 20
+        assert window.status.status(Kind.COURSES) == "failed"
+        assert "500" in window.status.text(Kind.COURSES)
+        assert window.status.retry_visible(Kind.COURSES)
+        assert window.status.status(Kind.WEBINARS) == "current"
+        assert not window.banner.isVisible()
+
+        server.set(Kind.COURSES.path, "json", body=sample[Kind.COURSES])
+        retry = window.status.findChild(QPushButton, "retry-courses")
+        with qtbot.waitSignal(session.synced, timeout=10000):
+            qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
+        assert window.status.status(Kind.COURSES) == "current"
+        assert not window.status.retry_visible(Kind.COURSES)
+        assert server.requests_for(Kind.COURSES.path)[-1].method == "GET"
+
+
+def test_changes_view_lists_a_changed_record_and_navigates_to_it(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    session = make_session(base_url=demo_server.base_url)
+    window = session.window
+    webinars = json.loads(demo_server.payload(Kind.WEBINARS))
+    webinars[1]["fee"] = 9999
+    changed_id = webinars[1]["webinarId"]
+    demo_server.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
+    with qtbot.waitSignal(session.synced, timeout=10000):
+        qtbot.keyClick(window, Qt.Key.Key_F5)
+    wait_rows_loaded(qtbot, session)
+    window.changes_action.trigger()
+    assert window.changes_dock.isVisible()
+    entries = window.changes.entries(Kind.WEBINARS)
+    assert len(entries) == 1
+    assert "fee 149 -> 9999" in entries[0][1]
+    item = window.changes.item_for(Kind.WEBINARS, changed_id)
+    window.changes.tree.itemActivated.emit(item, 0)
+    assert window.current_tab() is window.tab(Kind.WEBINARS)
+    assert window.tab(Kind.WEBINARS).selected_record_id() == changed_id
+    fee = window.tab(Kind.WEBINARS).model.view_row_of(changed_id)
+    assert column_values(window.tab(Kind.WEBINARS), "fee")[fee] == 9999
+
+
+def test_a_corrupt_store_is_moved_aside_and_said(make_session: Any, cache_dir: Any) -> None:
+    (cache_dir / FILE_NAME).write_bytes(b"this is not a database" * 100)
+    window = make_session(base_url=f"http://127.0.0.1:{refused_port()}", wait="ready").window
+    assert window.status.message.isVisible()
+    assert "moved to" in window.status.message.text()
+
+
+# -- remembered settings ---------------------------------------------------------------------
+
+
+def test_layout_sort_and_tab_are_remembered_across_two_windows(
+    make_session: Any, filled_cache: Any, qtbot: Any
+) -> None:
+    url = f"http://127.0.0.1:{refused_port()}"
+    first = make_session(base_url=url, offline=True, wait="ready")
+    window = first.window
+    window.resize(760, 560)  # within the offscreen screen (800x600): restoreGeometry clamps
+    tab = window.show_tab(Kind.COURSES)
+    qtbot.wait(20)  # laid out
+    fee = column_index(Kind.COURSES, "fee")
+    cities = column_index(Kind.COURSES, "cities")
+    tab.view.sortByColumn(fee, Qt.SortOrder.DescendingOrder)
+    tab.set_column_visible(cities, False)
+    tab.view.horizontalHeader().resizeSection(0, 333)
+    tab.splitter.setSizes([400, 300])
+    sizes = tab.splitter.sizes()
+    window.close()
+
+    second = make_session(offline=True, wait="ready")  # base URL remembered
+    assert second.base_url == url
+    window2 = second.window
+    tab2 = window2.tab(Kind.COURSES)
+    assert window2.current_tab() is tab2
+    assert window2.size().width() == 760
+    assert tab2.view.horizontalHeader().isSectionHidden(cities)
+    assert tab2.view.horizontalHeader().sectionSize(0) == 333
+    assert tab2.model.sort_column == fee
+    assert tab2.model.sort_order == Qt.SortOrder.DescendingOrder
+    values = [v[0] for v in column_values(tab2, "fee") if v]
+    assert values == sorted(values, reverse=True)
+    qtbot.wait(20)
+    assert tab2.splitter.sizes() == sizes
+
+
+@pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.COURSES])
+def test_a_refresh_keeps_the_selection(
+    make_session: Any, demo_server: Any, qtbot: Any, kind: Kind
+) -> None:
+    session = make_session(base_url=demo_server.base_url)
+    tab = session.window.tab(kind)
+    record_id = tab.model.record_id(5)
+    assert session.window.navigate(kind, record_id)
+    payload = json.loads(demo_server.payload(kind))
+    payload[0]["title"] = "Renamed by the service"
+    demo_server.set_payload(kind, json.dumps(payload).encode())
+    with qtbot.waitSignal(session.synced, timeout=10000):
+        session.refresh()
+    wait_rows_loaded(qtbot, session)
+    assert "Renamed by the service" in column_values(tab, "title")
+    assert tab.selected_record_id() == record_id
+
+
+def test_store_file_is_the_given_cache_dir_for_a_real_service(
+    make_session: Any, demo_server: Any, cache_dir: Any
+) -> None:
+    session = make_session(base_url=demo_server.base_url)
+    assert session.store_file == cache_dir / FILE_NAME
+    with Store(session.store_file) as store:
+        assert store.state(Kind.WEBINARS).records == 60
