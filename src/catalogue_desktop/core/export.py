@@ -79,7 +79,7 @@ def label(item: Any) -> str:
         place = ", ".join(p for p in (item.venue, item.city, item.state) if p)
         when = cell(item.start_date)[:10] if item.start_date else ""
         return " ".join(p for p in (place, when) if p) or f"location {item.location_id}"
-    for attr in ("title", "name"):
+    for attr in ("name", "title"):  # an expert's title is the job, the name is the person
         text = getattr(item, attr, None)
         if text:
             return str(text)
