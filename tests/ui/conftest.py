@@ -48,6 +48,7 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     """A qasync loop on the already running Qt loop: qtbot.wait* drives coroutines."""
     import qasync
 
+    gc.collect()  # garbage of earlier tests (Qt objects with timers) is freed here, not in a worker
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
     try:

@@ -46,10 +46,10 @@ from catalogue_desktop.ui.table_model import RowSetTableModel
 FILTER_DELAY_MS = 120
 # Default widths in average character widths, per column type (the title column stretches).
 _WIDTH_CHARS = {
-    ColumnType.TEXT: 28, ColumnType.INT: 8, ColumnType.CODE: 7, ColumnType.MONEY: 11,
-    ColumnType.MONEY_RANGE: 18, ColumnType.DATE: 18, ColumnType.BOOL: 6,
+    ColumnType.TEXT: 26, ColumnType.INT: 7, ColumnType.CODE: 6, ColumnType.MONEY: 10,
+    ColumnType.MONEY_RANGE: 15, ColumnType.DATE: 16, ColumnType.BOOL: 5,
 }
-_TITLE_CHARS = 48
+_TITLE_CHARS = 44
 
 
 class _TableView(QTableView):
@@ -109,7 +109,7 @@ class CollectionTab(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([780, 480])
+        self.splitter.setSizes([840, 440])
 
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
@@ -163,7 +163,7 @@ class CollectionTab(QWidget):
         header = view.horizontalHeader()
         header.setSectionsMovable(True)
         header.setHighlightSections(False)
-        header.setStretchLastSection(False)
+        header.setStretchLastSection(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         view.setSortingEnabled(True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

@@ -39,7 +39,13 @@ def selected_view_rows(view: QTableView) -> list[int]:
 
 
 def _clean(text: Any) -> str:
-    return "" if text is None else " ".join(str(text).split())
+    """Cell text with tabs and line breaks flattened (other characters kept as displayed)."""
+    if text is None:
+        return ""
+    return str(text).replace("\r\n", " ").translate(_FLATTEN)
+
+
+_FLATTEN = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
 
 
 def rows_as_tsv(model: QAbstractItemModel, rows: Sequence[int], columns: Sequence[int]) -> str:

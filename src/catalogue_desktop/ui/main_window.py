@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QMainWindow,
     QMessageBox,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -48,7 +49,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.resize(1280, 800)
 
-        self.banner = OfflineBanner()
+        self.banner = OfflineBanner(formatter.date)
         self.tab_widget = QTabWidget(documentMode=True)
         self.tabs: dict[Kind, CollectionTab] = {}
         for kind in ALL_KINDS:
@@ -68,13 +69,14 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tab_widget, 1)
         self.setCentralWidget(central)
 
-        self.status = StatusPanel()
+        self.status = StatusPanel(formatter.date)
         self.status.retry_requested.connect(self.retry_requested)
         self.banner.retry_requested.connect(self.refresh_requested)
         self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.changes = ChangesView()
         self.changes.record_activated.connect(self.navigate)
         self.changes_dock = self._dock("Changes", self.changes, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.changes.setMinimumWidth(420)
         self.changes_dock.hide()
 
         self._build_actions()
@@ -136,6 +138,14 @@ class MainWindow(QMainWindow):
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("toolbar-main")
         toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        icons = QStyle.StandardPixmap
+        for action, icon in ((self.back_action, icons.SP_ArrowBack),
+                             (self.forward_action, icons.SP_ArrowForward),
+                             (self.refresh_action, icons.SP_BrowserReload),
+                             (self.changes_action, icons.SP_FileDialogDetailedView),
+                             (self.export_action, icons.SP_DialogSaveButton)):
+            action.setIcon(self.style().standardIcon(icon))
         for action in (self.back_action, self.forward_action, self.refresh_action,
                        self.changes_action, self.export_action):
             toolbar.addAction(action)

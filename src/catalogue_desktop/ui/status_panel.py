@@ -8,6 +8,7 @@ saying how old the shown data is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QWidget,
 )
 
@@ -47,14 +49,21 @@ def format_age(seconds: float) -> str:
     return "just now"  # pragma: no cover
 
 
-def as_of(stamp: str | None, now: datetime | None = None) -> str:
-    """``"as of 4 Mar 2026 14:00 (3 hours ago)"`` in the user's locale and time zone."""
+def _local_date(ms: int) -> str:
+    local = QDateTime.fromMSecsSinceEpoch(ms).toLocalTime()
+    return QLocale().toString(local, QLocale.FormatType.ShortFormat)
+
+
+DateText = Callable[[int], str]  # epoch ms -> text (the window passes its Formatter's ``date``)
+
+
+def as_of(stamp: str | None, date_text: DateText = _local_date, now: datetime | None = None) -> str:
+    """``"as of 3/4/26 2:00 PM (3 hours ago)"`` in the user's locale and time zone."""
     when = parse_time(stamp)
     if when is None:
         return "age unknown"
     now = now or datetime.now(UTC)
-    local = QDateTime.fromSecsSinceEpoch(int(when.timestamp())).toLocalTime()
-    text = QLocale().toString(local, QLocale.FormatType.ShortFormat)
+    text = date_text(int(when.timestamp() * 1000))
     return f"as of {text} ({format_age((now - when).total_seconds())})"
 
 
@@ -63,21 +72,31 @@ def data_time(state: CollectionState) -> str | None:
     return state.checked_at or state.fetched_at
 
 
+_SHOWN = 100  # characters of a status line shown; the tooltip has all of it
+
+
 class _Row:
     def __init__(self, panel: StatusPanel, grid: QGridLayout, row: int, kind: Kind) -> None:
         self.name = QLabel(kind.label)
         self.text = QLabel("not loaded")
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Long reasons must not widen the window: the label shrinks, the tooltip has it all.
+        self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.text.setMinimumWidth(80)
         self.bar = QProgressBar(maximumWidth=120, maximumHeight=14, textVisible=False)
         self.bar.hide()
         self.retry = QPushButton("Retry")
         self.retry.setObjectName(f"retry-{kind.value}")
         self.retry.hide()
         self.retry.clicked.connect(lambda _checked=False: panel.retry_requested.emit(kind))
-        grid.addWidget(self.name, row, 0)
-        grid.addWidget(self.bar, row, 1)
-        grid.addWidget(self.text, row, 2)
-        grid.addWidget(self.retry, row, 3)
+        self.name.setStyleSheet("font-weight: bold")
+        self.full_text = ""
+        base = (row % 2) * 5  # two collections per line: the panel stays four lines tall
+        line = 1 + row // 2
+        grid.addWidget(self.name, line, base)
+        grid.addWidget(self.bar, line, base + 1)
+        grid.addWidget(self.text, line, base + 2)
+        grid.addWidget(self.retry, line, base + 3)
 
 
 class StatusPanel(QWidget):
@@ -85,21 +104,25 @@ class StatusPanel(QWidget):
 
     retry_requested = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, date_text: DateText = _local_date, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.date_text = date_text
         grid = QGridLayout(self)
         grid.setContentsMargins(8, 4, 8, 4)
         grid.setVerticalSpacing(2)
         self.message = QLabel(wordWrap=True)
         self.message.hide()
-        grid.addWidget(self.message, 0, 0, 1, 4)
-        self._rows = {kind: _Row(self, grid, i + 1, kind) for i, kind in enumerate(ALL_KINDS)}
+        grid.addWidget(self.message, 0, 0, 1, 9)
+        self._rows = {kind: _Row(self, grid, i, kind) for i, kind in enumerate(ALL_KINDS)}
         self._states: dict[Kind, CollectionState] = {}
         self._status: dict[Kind, str] = {}
         grid.setColumnStretch(2, 1)
+        grid.setColumnStretch(7, 1)
+        grid.setColumnMinimumWidth(4, 24)
 
     def text(self, kind: Kind) -> str:
-        return self._rows[kind].text.text()
+        """The whole status text of ``kind`` (the label may show it shortened)."""
+        return self._rows[kind].full_text
 
     def status(self, kind: Kind) -> str:
         """``loading`` / ``current`` / ``cached`` / ``failed`` / ``empty``."""
@@ -116,7 +139,8 @@ class StatusPanel(QWidget):
              busy: bool = False, tip: str = "") -> None:
         row = self._rows[kind]
         self._status[kind] = status
-        row.text.setText(text)
+        row.full_text = text
+        row.text.setText(text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…")
         row.text.setToolTip(tip or text)
         row.retry.setVisible(retry)
         row.bar.setVisible(busy)
@@ -126,7 +150,7 @@ class StatusPanel(QWidget):
     def set_cached(self, kind: Kind, state: CollectionState) -> None:
         self._states[kind] = state
         if state.has_data:
-            text = f"{state.records:,} from cache {as_of(data_time(state))}"
+            text = f"{state.records:,} from cache {as_of(data_time(state), self.date_text)}"
             self._set(kind, "cached", text)
         else:
             self._set(kind, "empty", "no cached copy yet")
@@ -152,13 +176,13 @@ class StatusPanel(QWidget):
             text = f"{outcome.records:,} up to date"
             if outcome.rejected:
                 text += f", {outcome.rejected:,} rejected records skipped"
-            self._set(kind, "current", text, tip=f"{text} {as_of(outcome.checked_at)}")
+            self._set(kind, "current", text, tip=f"{text} {as_of(outcome.checked_at, self.date_text)}")
             return
         reason = outcome.error or "unknown error"
         cached = self._states.get(kind)
         if cached is not None and cached.has_data:
-            text = (f"refresh failed: {reason} — showing {cached.records:,} from cache "
-                    f"{as_of(data_time(cached))}")
+            text = (f"refresh failed — {cached.records:,} from cache "
+                    f"{as_of(data_time(cached), self.date_text)} — {reason}")
         else:
             text = f"refresh failed: {reason} — nothing cached yet"
         self._set(kind, "failed", text, retry=True)
@@ -188,8 +212,9 @@ class OfflineBanner(QFrame):
 
     retry_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, date_text: DateText = _local_date, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.date_text = date_text
         self.setObjectName("offlineBanner")
         self.setStyleSheet(
             "#offlineBanner { background: #fff3cd; border-bottom: 1px solid #e0c36c; }"
@@ -205,7 +230,7 @@ class OfflineBanner(QFrame):
         self.hide()
 
     def show_offline(self, reason: str, data_stamp: str | None, *, can_retry: bool = True) -> None:
-        age = as_of(data_stamp) if data_stamp else "no cached data yet"
+        age = as_of(data_stamp, self.date_text) if data_stamp else "no cached data yet"
         self.label.setText(f"<b>Offline</b> — {reason}. Showing the cached catalogue {age}.")
         self.retry.setVisible(can_retry)
         self.show()
