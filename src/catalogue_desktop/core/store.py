@@ -273,12 +273,12 @@ class Store:
     def entries(self, kind: Kind, *, previous: bool = False) -> Iterator[Entry]:
         """Every stored record of the current (or previous) snapshot, in array order."""
         column = "previous" if previous else "snapshot"
-        cursor = self._db.execute(
-            f"SELECT r.pos, r.record_id, r.row, r.links, r.data FROM records r"
-            f" JOIN collections c ON r.snapshot = c.{column} WHERE c.name = ? ORDER BY r.pos",
-            (kind.value,),
-        )
-        try:
+        try:  # the query itself may hit a damaged page, not only the iteration
+            cursor = self._db.execute(
+                f"SELECT r.pos, r.record_id, r.row, r.links, r.data FROM records r"
+                f" JOIN collections c ON r.snapshot = c.{column} WHERE c.name = ? ORDER BY r.pos",
+                (kind.value,),
+            )
             for pos, record_id, row, links, data in cursor:
                 yield Entry(pos, record_id, row, links, bytes(data))
         except sqlite3.DatabaseError as exc:

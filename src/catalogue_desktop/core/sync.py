@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -24,6 +25,7 @@ from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import CollectionState, Store, utc_now
 
 PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
+STALE_BODY_AGE = 3600.0  # downloaded bodies (body-*.json next to the store) older than this are litter
 
 
 @dataclass
@@ -188,7 +190,20 @@ def _kept(
 
 def _states(store_file: Path) -> dict[Kind, CollectionState]:
     with Store(store_file) as store:
-        return store.states()
+        states = store.states()
+    _remove_stale_bodies(store_file.parent)
+    return states
+
+
+def _remove_stale_bodies(folder: Path) -> None:
+    """Bodies a killed sync left behind (tens of MB each) would pile up in the cache dir forever."""
+    cutoff = time.time() - STALE_BODY_AGE
+    for path in folder.glob("body-*.json"):
+        try:
+            if path.stat().st_mtime < cutoff:
+                path.unlink()
+        except OSError:
+            pass
 
 
 def _mark_unchanged(store_file: Path, kind: Kind, validators: Validators, at: str) -> None:

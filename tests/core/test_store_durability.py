@@ -1,0 +1,364 @@
+"""The cache survives ``kill -9`` of a sync at any moment, and damaged files are handled as specified.
+
+The kill runs: two synthetic catalogues of the same shape (seed 0 and seed 1: the same ids, different
+content) are served by two demo services in this process. A first ``catalogue-desktop sync`` completes;
+then, 50 times, a sync towards the other catalogue is started as a subprocess (its own process group,
+so its ingest worker processes die with it) and killed with SIGKILL after a random delay spread over
+a measured sync's duration. After every kill the store must open without being moved aside, pass
+SQLite's integrity check, and hold for every collection exactly one of the two catalogues - every
+record id, position and stored record of one of them, never a mix and never nothing.
+
+The damaged-file cases add to ``test_store.py`` (which covers truncated, random, text, foreign and
+schema-version files and the lock held in either journal mode) only what it does not cover.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from contextlib import suppress
+from pathlib import Path
+
+import pytest
+
+from catalogue_desktop.core.client import CatalogueClient
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.store import FILE_NAME, Entry, Store, StoreError
+from catalogue_desktop.core.sync import sync_catalogue
+from catalogue_desktop.demo.server import DemoServer
+from catalogue_desktop.demo.synthetic import generate
+
+SIZE = 2000
+RUNS = 50
+T = Kind.TOPICS
+
+Fingerprint = tuple[int, str]  # (record count, digest of every (pos, id, data) in order)
+
+
+def fingerprint(store: Store, kind: Kind) -> Fingerprint:
+    digest = hashlib.blake2b(digest_size=16)
+    count = 0
+    for e in store.entries(kind):
+        digest.update(f"{e.pos}:{e.record_id}:".encode())
+        digest.update(e.data)
+        count += 1
+    return count, digest.hexdigest()
+
+
+def fingerprints(path: Path) -> dict[Kind, Fingerprint]:
+    with Store(path) as s:
+        assert s.recovered is None, s.recovered
+        return {kind: fingerprint(s, kind) for kind in Kind}
+
+
+def sync_in_process(base_url: str, path: Path) -> None:
+    async def main() -> None:
+        async with CatalogueClient(base_url, retries=0) as client:
+            report = await sync_catalogue(client, path)
+        assert report.ok, report
+
+    asyncio.run(main())
+
+
+def group_gone(pgid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # pragma: no cover - a reused id: ours are gone
+            return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.fixture(scope="module")
+def services() -> Iterator[list[DemoServer]]:
+    servers = [DemoServer(generate(SIZE, seed)).start() for seed in (0, 1)]
+    try:
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.fixture
+def env() -> dict[str, str]:
+    proxies = ("http_proxy", "https_proxy", "all_proxy")
+    return {k: v for k, v in os.environ.items() if k.lower() not in proxies}
+
+
+def cli_sync(base_url: str, cache: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "catalogue_desktop", "sync", "--base-url", base_url, "--cache-dir", str(cache),
+         "--json"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True,
+    )
+
+
+@pytest.mark.slow
+def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
+    services: list[DemoServer], tmp_path: Path, env: dict[str, str]
+) -> None:
+    # The two catalogues as the store holds them, from clean syncs.
+    expected: list[dict[Kind, Fingerprint]] = []
+    for i, server in enumerate(services):
+        ref = tmp_path / f"ref{i}" / FILE_NAME
+        sync_in_process(server.base_url, ref)
+        expected.append(fingerprints(ref))
+    differing = [k for k in Kind if expected[0][k] != expected[1][k]]
+    # roles and situations come from fixed word lists (equal in both); the big ones must differ
+    assert {Kind.WEBINARS, Kind.SERIES, Kind.COURSES, Kind.EXPERTS} <= set(differing), differing
+
+    cache = tmp_path / "cache"
+    path = cache / FILE_NAME
+    durations = []
+    for seed in (0, 1):  # complete syncs: the first fills the store, both measure the duration
+        started = time.perf_counter()
+        with cli_sync(services[seed].base_url, cache, env) as proc:
+            _, err = proc.communicate(timeout=120)
+        durations.append(time.perf_counter() - started)
+        assert proc.returncode == 0, err.decode()
+        assert fingerprints(path) == expected[seed]
+    duration = max(durations)
+
+    seed_value = int.from_bytes(os.urandom(4), "big")
+    rng = random.Random(seed_value)
+    held = 1  # the catalogue the store holds in full (after the last complete sync)
+    killed_mid_sync = 0
+    seen: dict[Kind, set[int]] = {kind: set() for kind in Kind}
+    groups: list[int] = []
+    for run in range(RUNS):
+        target = 1 - held if run % 5 else held ^ (run % 2)  # mostly towards the other catalogue
+        delay = rng.uniform(0.0, duration * 1.05)
+        with cli_sync(services[target].base_url, cache, env) as proc:
+            time.sleep(delay)
+            if proc.poll() is None:
+                killed_mid_sync += 1
+            with suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+            groups.append(proc.pid)  # orphaned workers are reaped by init, slowly: checked at the end
+            err = proc.stderr.read().decode() if proc.stderr else ""
+        assert "Traceback" not in err, err
+        where = f"run {run} (rng seed {seed_value}, delay {delay:.3f} s of {duration:.2f} s)"
+
+        db = sqlite3.connect(path)
+        try:
+            assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
+        finally:
+            db.close()
+        now = fingerprints(path)
+        with Store(path) as s:
+            states = s.states()
+        for kind in Kind:
+            assert now[kind] in (expected[0][kind], expected[1][kind]), f"{kind.value}: a mix, {where}"
+            which = 0 if now[kind] == expected[0][kind] else 1
+            seen[kind].add(which)
+            assert states[kind].records == now[kind][0] > 0, where
+        if all(now[k] == expected[target][k] for k in Kind):
+            held = target
+
+    assert all(group_gone(pgid, timeout=30) for pgid in groups), "processes outlived SIGKILL"
+    # The kills were spread over the sync: many landed mid-sync, and both outcomes happened.
+    assert killed_mid_sync >= RUNS // 2, (killed_mid_sync, duration)
+    assert seen[Kind.WEBINARS] == {0, 1}
+
+    # Killed syncs leave downloaded bodies behind; the next sync clears the stale ones.
+    leftovers = list(cache.glob("body-*"))
+    assert leftovers, "no kill landed between download and ingest: the kills were not spread"
+    old = time.time() - 2 * 3600
+    for p in leftovers:
+        os.utime(p, (old, old))
+    with cli_sync(services[held].base_url, cache, env) as proc:
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert list(cache.glob("body-*")) == []
+    assert fingerprints(path) == expected[held]
+
+
+# -- damaged files not covered by test_store.py ---------------------------------------------------------
+
+
+def entry(pos: int, record_id: int, title: str = "t") -> Entry:
+    return Entry(pos, record_id, f'["{title}", null, {record_id}]', "[]",
+                 f'{{"topicId": {record_id}, "title": "{title}"}}'.encode())
+
+
+def filled(path: Path) -> None:
+    with Store(path) as s:
+        for kind in Kind:
+            s.replace_snapshot(kind, [entry(i, i, "x" * 200) for i in range(300)], etag=None,
+                               last_modified=None, checked_at="2026-01-01T00:00:00Z")
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+
+
+def zeroed_header(path: Path) -> None:
+    filled(path)
+    with open(path, "r+b") as f:
+        f.write(b"\0" * 4096)
+
+
+def random_header_bytes(path: Path) -> None:
+    filled(path)
+    with open(path, "r+b") as f:
+        f.write(os.urandom(100))
+
+
+def zeroed_schema_pages(path: Path) -> None:
+    """The header intact, the pages right after it (schema and table roots) zeroed."""
+    filled(path)
+    with open(path, "r+b") as f:
+        f.seek(4096)
+        f.write(b"\0" * 4096 * 4)
+
+
+MOVED_ASIDE = {
+    "zeroed header page": (zeroed_header, "not a database"),
+    "random bytes over the header": (random_header_bytes, "not a database"),
+    "zeroed schema pages": (zeroed_schema_pages, "malformed"),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED_ASIDE))
+def test_damaged_beyond_opening_is_moved_aside(tmp_path: Path, case: str) -> None:
+    make, reason = MOVED_ASIDE[case]
+    path = tmp_path / FILE_NAME
+    make(path)
+    original = path.read_bytes()
+    with Store(path) as s:
+        message = s.recovered
+        assert message is not None and reason in message
+        assert all(not s.state(kind).has_data for kind in Kind)
+    (aside,) = [p for p in tmp_path.glob(f"{FILE_NAME}.unusable-*") if not p.name.endswith(("-wal", "-shm"))]
+    assert aside.read_bytes() == original
+    assert str(path) in message and str(aside) in message
+    with Store(path) as again:
+        assert again.recovered is None
+
+
+def test_a_torn_write_ahead_log_keeps_the_last_whole_transaction(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    filled(path)
+    script = """
+        import sqlite3, sys, os
+        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+        db.execute("PRAGMA wal_autocheckpoint=0")
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("UPDATE collections SET etag = 'torn'")
+        db.execute("DELETE FROM records WHERE snapshot = (SELECT snapshot FROM collections"
+                   " WHERE name = 'topics')")
+        db.execute("COMMIT")
+        wal = sys.argv[1] + "-wal"
+        os.truncate(wal, os.path.getsize(wal) // 2 + 7)
+        os._exit(0)  # no clean close: the WAL stays torn, as after a power cut
+    """
+    subprocess.run([sys.executable, "-c", textwrap.dedent(script), str(path)], check=True, timeout=30)
+    with Store(path) as s:
+        assert s.recovered is None
+        assert {s.state(kind).etag for kind in Kind} == {None}  # the torn commit is not applied
+        assert {kind: sum(1 for _ in s.entries(kind)) for kind in Kind} == {kind: 300 for kind in Kind}
+
+
+def test_damaged_data_pages_fail_only_their_collections_with_a_clear_error(tmp_path: Path) -> None:
+    """The header and schema are fine, some record pages are zeroed: the file opens (it cannot be
+    told from a good one without reading it all). Reading a damaged collection is a StoreError saying
+    'damaged' (never a raw sqlite3 error); the others read and refresh normally; a refresh of a
+    damaged one fails with that reason, without crashing the sync."""
+    path = tmp_path / FILE_NAME
+    filled(path)
+    size = path.stat().st_size
+    with open(path, "r+b") as f:
+        f.seek(int(size * 0.6) // 4096 * 4096)
+        f.write(b"\0" * (int(size * 0.2) // 4096 * 4096))
+    damaged: list[Kind] = []
+    with Store(path) as s:
+        assert s.recovered is None
+        for kind in Kind:
+            try:
+                assert sum(1 for _ in s.entries(kind)) == 300
+            except StoreError as exc:
+                assert "damaged" in str(exc) and str(path) in str(exc)
+                damaged.append(kind)
+    assert 0 < len(damaged) < len(Kind)
+
+    from catalogue_desktop.core.ingest import ingest
+
+    for kind in Kind:
+        report = None
+        try:
+            report = ingest(str(path), kind.value, f'[{{"{kind.id_field}": 1}}]'.encode(), None, None, "x")
+        except StoreError as exc:
+            assert kind in damaged and "damaged" in str(exc)
+            continue
+        assert kind not in damaged and report.status == "updated"
+
+
+def test_a_store_locked_exclusively_is_a_store_error_for_the_sync_and_not_moved(tmp_path: Path) -> None:
+    """Another process holds an EXCLUSIVE lock (rollback journal): the sync raises a StoreError
+    saying so (the CLI prints it as one line), and the file is not moved aside."""
+    path = tmp_path / FILE_NAME
+    filled(path)
+    holder = """
+        import sqlite3, sys
+        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+        db.execute("PRAGMA journal_mode=DELETE")
+        db.execute("BEGIN EXCLUSIVE")
+        print("locked", flush=True)
+        sys.stdin.readline()
+        db.execute("ROLLBACK")
+        db.close()
+    """
+    with subprocess.Popen([sys.executable, "-c", textwrap.dedent(holder), str(path)],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None and proc.stdin is not None
+        try:
+            assert proc.stdout.readline().strip() == "locked"
+            result = subprocess.run(
+                [sys.executable, "-c", textwrap.dedent(SYNC_SCRIPT), str(path)],
+                capture_output=True, text=True, timeout=60, check=False,
+            )
+        finally:
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+        assert proc.wait(timeout=10) == 0
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.stdout.startswith("StoreError: "), result.stdout + result.stderr
+    assert "locked by another process" in result.stdout and str(path) in result.stdout
+    assert not list(tmp_path.glob("*.unusable-*"))
+    with Store(path) as s:
+        assert s.recovered is None and s.state(T).records == 300
+
+
+SYNC_SCRIPT = """
+    import asyncio, sys
+    from pathlib import Path
+    from catalogue_desktop.core import store
+    from catalogue_desktop.core.client import CatalogueClient
+    from catalogue_desktop.core.sync import sync_catalogue
+    store.Store.__init__.__kwdefaults__["busy_timeout"] = 0.3  # not 30 s of waiting in a test
+
+    async def main():
+        async with CatalogueClient("http://127.0.0.1:9", retries=0) as client:
+            return await sync_catalogue(client, Path(sys.argv[1]))
+
+    try:
+        asyncio.run(main())
+        print("no error")
+    except store.StoreError as exc:
+        print(f"StoreError: {exc}")
+"""
