@@ -58,7 +58,8 @@ def ingest(
             payload, _ = payload.read_bytes(), payload.unlink()
         except OSError as exc:
             return IngestReport(kind.value, "failed", error=f"cannot read the downloaded body: {exc}")
-    with Store(store_file) as store:
+    # Another worker may be writing a big snapshot: wait for it rather than fail.
+    with Store(store_file, busy_timeout=600.0) as store:
         report = _ingest(store, kind, payload, etag, last_modified, checked_at)
         if report.status == "failed":
             store.mark_failed(kind, report.error or "failed", checked_at)

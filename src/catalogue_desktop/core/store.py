@@ -123,7 +123,7 @@ def store_path(cache_dir: str | Path | None = None) -> Path:
 class Store:
     """One SQLite store file. Not shared between threads: open one per thread or process."""
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 10.0) -> None:
         self.path = Path(path)
         self.recovered: str | None = None  # set when a bad file was moved aside
         self._busy_timeout = busy_timeout
