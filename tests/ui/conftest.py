@@ -152,8 +152,7 @@ def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[.
     for session in sessions:
         task = asyncio.ensure_future(session.aclose())
         qtbot.waitUntil(task.done, timeout=10000)
-        task.result()
-        session.window.deleteLater()
+        task.result()  # aclose also deletes the window (deleteLater)
 
 
 def wait_rows_loaded(qtbot: Any, session: Any) -> None:

@@ -289,6 +289,8 @@ class AppSession(QObject):
         await self._stop_demo_server()
         if self.loader is not None:
             self.loader.close()
+        if self.window is not None:
+            self.window.deleteLater()
 
 
 async def _main(args: argparse.Namespace) -> int:

@@ -1,0 +1,110 @@
+"""The entry point: run(args) with and without --self-test, options, and a cold start that shows
+cached rows without importing pydantic or httpx."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from catalogue_desktop.ui.app import Options, run
+from catalogue_desktop.ui.main_window import MainWindow
+from catalogue_desktop.ui.navigation import Place, parse_target
+
+
+def args(**values: Any) -> argparse.Namespace:
+    base = dict(base_url=None, demo=False, offline=False, cache_dir=None, open=None,
+                self_test=False, currency=None)
+    base.update(values)
+    return argparse.Namespace(**base)
+
+
+def test_options_from_the_cli_namespace() -> None:
+    options = Options.from_args(args(base_url="http://x", offline=True, open="webinar:1"))
+    assert options == Options(base_url="http://x", offline=True, open="webinar:1")
+    assert Options.from_args(argparse.Namespace()) == Options()
+
+
+def test_parse_open_targets() -> None:
+    assert parse_target("webinar:7001") == Place(parse_target("webinars:1").kind, 7001)
+    assert parse_target("Series: 12").record_id == 12
+    with pytest.raises(ValueError, match="KIND:ID"):
+        parse_target("7001")
+    with pytest.raises(ValueError, match="not a number"):
+        parse_target("expert:abc")
+
+
+def test_self_test_passes_on_the_demo_catalogue(qapp: Any, capsys: Any) -> None:
+    gc.collect()
+    assert run(args(self_test=True)) == 0
+    out = capsys.readouterr().out
+    assert "FAIL" not in out
+    assert out.count("PASS") >= 18  # window, sync, rows and details of every kind, time
+    assert "details of" in out
+
+
+def test_run_opens_the_window_and_returns_when_it_closes(
+    qapp: Any, filled_cache: Any
+) -> None:
+    gc.collect()
+    seen: list[str] = []
+
+    def close_window() -> None:
+        windows = [w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, MainWindow) and w.isVisible()]
+        if not windows or windows[-1].tab_widget.currentWidget().model.rowCount() == 0:
+            QTimer.singleShot(50, close_window)
+            return
+        seen.append(windows[-1].windowTitle())
+        windows[-1].close()
+
+    QTimer.singleShot(100, close_window)
+    code = run(args(offline=True, base_url="http://127.0.0.1:9", cache_dir=str(filled_cache)))
+    assert code == 0
+    assert seen and "offline" in seen[0]
+
+
+def test_cold_start_shows_cached_rows_before_importing_pydantic_or_httpx(
+    filled_cache: Any, tmp_path: Any
+) -> None:
+    code = textwrap.dedent(f"""
+        import asyncio, json, sys
+        from PySide6.QtCore import QSettings
+        from PySide6.QtWidgets import QApplication
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r})
+        app = QApplication([])
+        import qasync
+        from catalogue_desktop.core.kinds import Kind
+        from catalogue_desktop.ui.app import AppSession, Options
+
+        async def main():
+            session = AppSession(Options(base_url="http://127.0.0.1:9", offline=True,
+                                         cache_dir={str(filled_cache)!r}))
+            ready = asyncio.get_running_loop().create_future()
+            session.ready.connect(lambda: ready.set_result(None))
+            window = session.start()
+            await ready
+            rows = window.tab(Kind.WEBINARS).model.rowCount()
+            loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "httpx"))
+            await session.aclose()
+            return rows, loaded
+
+        with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+            print(json.dumps(runner.run(main())))
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    rows, loaded = json.loads(result.stdout.strip().splitlines()[-1])
+    assert rows == 60
+    assert loaded == []
