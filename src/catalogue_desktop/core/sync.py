@@ -9,6 +9,7 @@ the GIL; a thread for small ones), so the loop never stalls on pydantic.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import threading
 import time
@@ -167,24 +168,30 @@ async def _sync_one(
         assert result.body_file is not None
         report = await ingestor.run(store_file, kind, result.body_file, result.validators, checked_at)
     except CatalogueError as exc:
-        await asyncio.to_thread(_mark_failed, store_file, kind, str(exc))
-        return _kept(kind, state, "failed", str(exc), store_file)
+        return await _failed(store_file, kind, state, str(exc))
     except Exception as exc:  # a bug or an unexpected environment failure: report, keep data
-        message = f"unexpected error: {type(exc).__name__}: {exc}"
-        await asyncio.to_thread(_mark_failed, store_file, kind, message)
-        return _kept(kind, state, "failed", message, store_file)
-    if report.status == "failed":
-        outcome = _kept(kind, state, "failed", report.error, store_file)
+        return await _failed(store_file, kind, state,
+                             f"unexpected error: {type(exc).__name__}: {exc}")
+    if report.status == "failed":  # the ingest recorded the failure in the store itself
+        outcome = _kept(state, report.error)
         outcome.problems = report.problems
         return outcome
     return CollectionOutcome(report.status, report.records, report.rejected, None, checked_at,
                              checked_at, report.problems, report.changes)
 
 
-def _kept(
-    kind: Kind, state: CollectionState, status: str, error: str | None, store_file: Path
+async def _failed(
+    store_file: Path, kind: Kind, state: CollectionState, error: str
 ) -> CollectionOutcome:
-    return CollectionOutcome(status, state.records, state.rejected, error, state.fetched_at,
+    """Record a failed refresh (best effort: the store may be what failed) and keep the data."""
+    with contextlib.suppress(CatalogueError):
+        await asyncio.to_thread(_mark_failed, store_file, kind, error)
+    return _kept(state, error)
+
+
+def _kept(state: CollectionState, error: str | None) -> CollectionOutcome:
+    """A failed outcome: the cached copy's counts and times stay as they were."""
+    return CollectionOutcome("failed", state.records, state.rejected, error, state.fetched_at,
                              state.checked_at)
 
 
