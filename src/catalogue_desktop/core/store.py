@@ -15,6 +15,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -320,57 +321,49 @@ class Store:
         """Store a new current snapshot in one transaction; the old one becomes ``previous``."""
         problems = problems or []
         status = "partial" if rejected else "updated"
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = self._db.execute(
-                    "INSERT INTO snapshots (collection, created_at, record_count, rejected_count,"
-                    " problem_count, problems, changes, stats) VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
-                    (
-                        kind.value, checked_at, rejected, len(problems),
-                        json.dumps(problems[:_MAX_PROBLEMS]),
-                        None if changes is None else json.dumps(changes),
-                        None if stats is None else json.dumps(stats),
-                    ),
-                )
-                new = cur.lastrowid
-                count = 0
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO snapshots (collection, created_at, record_count, rejected_count,"
+                " problem_count, problems, changes, stats) VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
+                (
+                    kind.value, checked_at, rejected, len(problems),
+                    json.dumps(problems[:_MAX_PROBLEMS]),
+                    None if changes is None else json.dumps(changes),
+                    None if stats is None else json.dumps(stats),
+                ),
+            )
+            new = cur.lastrowid
+            count = 0
 
-                def rows() -> Iterator[tuple[Any, ...]]:
-                    nonlocal count
-                    for e in entries:
-                        count += 1
-                        yield (new, e.pos, e.record_id, e.row, e.links, e.data)
+            def rows() -> Iterator[tuple[Any, ...]]:
+                nonlocal count
+                for e in entries:
+                    count += 1
+                    yield (new, e.pos, e.record_id, e.row, e.links, e.data)
 
-                self._db.executemany(
-                    "INSERT INTO records (snapshot, pos, record_id, row, links, data)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    rows(),
-                )
-                self._db.execute("UPDATE snapshots SET record_count = ? WHERE id = ?", (count, new))
-                old = self._db.execute(
-                    "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
-                ).fetchone()
-                current, previous = old if old else (None, None)
-                if previous is not None:
-                    self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
-                    self._db.execute("DELETE FROM snapshots WHERE id = ?", (previous,))
-                self._db.execute(
-                    "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
-                    " fetched_at, checked_at, last_status, last_error, last_error_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT(name) DO UPDATE SET"
-                    " snapshot=excluded.snapshot, previous=excluded.previous, etag=excluded.etag,"
-                    " last_modified=excluded.last_modified, fetched_at=excluded.fetched_at,"
-                    " checked_at=excluded.checked_at, last_status=excluded.last_status,"
-                    " last_error=NULL, last_error_at=NULL",
-                    (kind.value, new, current, etag, last_modified, checked_at, checked_at, status),
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot write the cache {self.path}: {exc}") from None
+            self._db.executemany(
+                "INSERT INTO records (snapshot, pos, record_id, row, links, data)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                rows(),
+            )
+            self._db.execute("UPDATE snapshots SET record_count = ? WHERE id = ?", (count, new))
+            old = self._db.execute(
+                "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
+            ).fetchone()
+            current, previous = old if old else (None, None)
+            if previous is not None:
+                self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
+                self._db.execute("DELETE FROM snapshots WHERE id = ?", (previous,))
+            self._db.execute(
+                "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
+                " fetched_at, checked_at, last_status, last_error, last_error_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT(name) DO UPDATE SET"
+                " snapshot=excluded.snapshot, previous=excluded.previous, etag=excluded.etag,"
+                " last_modified=excluded.last_modified, fetched_at=excluded.fetched_at,"
+                " checked_at=excluded.checked_at, last_status=excluded.last_status,"
+                " last_error=NULL, last_error_at=NULL",
+                (kind.value, new, current, etag, last_modified, checked_at, checked_at, status),
+            )
         assert new is not None
         return new
 
@@ -392,13 +385,19 @@ class Store:
         )
 
     def _upsert(self, kind: Kind, assignments: str, params: tuple[Any, ...]) -> None:
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO collections (name) VALUES (?)", (kind.value,))
+            self._db.execute(
+                f"UPDATE collections SET {assignments} WHERE name = ?", (*params, kind.value)
+            )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction: committed whole, or rolled back whole (also on a crash)."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute("INSERT OR IGNORE INTO collections (name) VALUES (?)", (kind.value,))
-                self._db.execute(
-                    f"UPDATE collections SET {assignments} WHERE name = ?", (*params, kind.value)
-                )
+                yield
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
