@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import Store, StoreError, default_cache_dir, store_path
+from catalogue_desktop.paths import resource_path
 from catalogue_desktop.ui.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.images import ImageCache, ImageLoader
@@ -309,12 +311,25 @@ async def _main(args: argparse.Namespace) -> int:
     return 0
 
 
+def app_icon() -> QIcon:
+    """The application icon, every size shipped in resources/icons."""
+    icon = QIcon()
+    try:
+        for path in sorted(resource_path("icons").glob("catalogue-desktop-*.png")):
+            icon.addFile(str(path))
+    except FileNotFoundError:  # a bare source tree without resources: Qt's default icon
+        pass
+    return icon
+
+
 def run(args: argparse.Namespace) -> int:
     """Open the window (or run ``--self-test``); returns the process exit code."""
     import qasync
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_TITLE)
+    app.setDesktopFileName("catalogue-desktop")  # matches packaging/linux/*.desktop
+    app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the main coroutine ends the loop, then cleans up
     if getattr(args, "self_test", False):
         from catalogue_desktop.ui.self_test import run_self_test

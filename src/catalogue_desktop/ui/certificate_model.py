@@ -213,8 +213,8 @@ class CertificateTreeModel(QAbstractItemModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return node.name if column == 0 else node.details
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return node.tooltip
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole text, for narrow panes
+            return node.tooltip or " — ".join(t for t in (node.name, node.details) if t)
         if role == Qt.ItemDataRole.UserRole:
             return node.course_id
         if role == Qt.ItemDataRole.FontRole:

@@ -72,10 +72,13 @@ class ChangesView(QWidget):
             item.setExpanded(True)
             self._items[kind] = item
         total = sum(self._count(k) for k in self._items)
-        self.summary.setText(
-            f"The last refresh changed {total:,} records." if total
-            else "The last refresh changed nothing."
-        )
+        if total:
+            text = f"The last refresh changed {total:,} records."
+        elif all(c is None for c in self._changes.values()):  # no earlier snapshot to compare
+            text = "This is the first copy of the catalogue: nothing to compare with yet."
+        else:
+            text = "The last refresh changed nothing."
+        self.summary.setText(text)
 
     def _count(self, kind: Kind) -> int:
         item = self._items.get(kind)
