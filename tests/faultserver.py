@@ -36,6 +36,10 @@ Modes (``server.set(path, mode, **params)``; unknown paths answer 404):
 * ``sequence``: ``steps`` is a list of ``(mode, params)`` (or bare mode names) used in turn by
   successive requests; the last step repeats.
 
+``server.in_flight`` is how many requests are being answered right now and ``server.max_in_flight``
+the most there ever were at once (for concurrency bounds). ``FaultServer(port=N)`` listens on a
+given port (default: any free one), e.g. to come back where a stopped server was.
+
 Every wait is bounded and wakes up on shutdown; handler threads are daemons and are joined on exit.
 """
 
@@ -136,12 +140,12 @@ class _Server(ThreadingHTTPServer):
     block_on_close = True
     allow_reuse_address = True
 
-    def __init__(self, owner: FaultServer) -> None:
+    def __init__(self, owner: FaultServer, port: int = 0) -> None:
         self.owner = owner
         self.stopping = threading.Event()
         self.connections: set[socket.socket] = set()
         self.connections_lock = threading.Lock()
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(("127.0.0.1", port), _Handler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self.connections_lock:
@@ -185,12 +189,16 @@ class _Handler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         headers = {k.lower(): v for k, v in self.headers.items()}
         owner._record(Recorded(self.command, self.path, headers))
-        route = owner._route(path)
-        if route is None:
-            self._send(404, b'{"error": "not found"}', "application/json")
-            return
-        mode, params = route.next_step()
-        getattr(self, f"_mode_{mode}")(**params)
+        owner._enter()
+        try:
+            route = owner._route(path)
+            if route is None:
+                self._send(404, b'{"error": "not found"}', "application/json")
+                return
+            mode, params = route.next_step()
+            getattr(self, f"_mode_{mode}")(**params)
+        finally:
+            owner._leave()
 
     def _sleep(self, seconds: float) -> bool:
         """Bounded sleep; False when the server is shutting down."""
@@ -398,10 +406,13 @@ class _Handler(BaseHTTPRequestHandler):
 class FaultServer:
     """Context manager running a fault-serving HTTP/1.1 server on 127.0.0.1 (random port)."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
         self._routes: dict[str, _Route] = {}
         self._lock = threading.Lock()
+        self._port = port
         self.requests: list[Recorded] = []
+        self.in_flight = 0  # requests being answered now
+        self.max_in_flight = 0  # the most ever answered at once
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -441,7 +452,7 @@ class FaultServer:
     # -- lifetime ---------------------------------------------------------------------------
 
     def start(self) -> Self:
-        self._server = _Server(self)
+        self._server = _Server(self, self._port)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -478,6 +489,15 @@ class FaultServer:
     def _record(self, request: Recorded) -> None:
         with self._lock:
             self.requests.append(request)
+
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
 
     def _route(self, path: str) -> _Route | None:
         with self._lock:

@@ -52,6 +52,26 @@ class Options:
                       for name, default in vars(cls()).items()})
 
 
+def _install_asyncgen_hooks() -> Callable[[], None]:
+    """Let the running loop finalize abandoned async generators; returns the undo.
+
+    asyncio's own loops install these hooks in ``run_forever``; qasync's loop does not, so the
+    garbage collector closes such generators without a loop, and httpx's body generators, left
+    mid-stream by a size cap or a bad encoding, cannot await their cleanup ("async generator
+    ignored GeneratorExit", and the connection's cleanup never runs).
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return lambda: None
+    previous = sys.get_asyncgen_hooks()
+    # The finalizer only: registering generators too (firstiter) would make asyncio.Runner's
+    # shutdown_asyncgens run on a loop that qasync has already stopped.
+    sys.set_asyncgen_hooks(firstiter=previous.firstiter,
+                           finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+    return lambda: sys.set_asyncgen_hooks(*previous)
+
+
 async def _offline_fetch(url: str, max_bytes: int) -> bytes:
     raise ConnectionError("offline mode: images are not downloaded")
 
@@ -91,12 +111,14 @@ class AppSession(QObject):
         self._pending_open: str | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._closed = False
+        self._restore_asyncgen_hooks: Callable[[], None] = lambda: None
 
     # -- start ---------------------------------------------------------------------------------
 
     def start(self) -> MainWindow:
         """Open the store, show the window and start reading the cache (returns at once)."""
         store = Store(self.store_file)
+        self._restore_asyncgen_hooks = _install_asyncgen_hooks()
         self.loader = loader = CatalogueLoader(store)
         currency = self.options.currency or self.settings.currency
         self.formatter = Formatter(currency=currency)
@@ -293,6 +315,7 @@ class AppSession(QObject):
             self.loader.close()
         if self.window is not None:
             self.window.deleteLater()
+        self._restore_asyncgen_hooks()  # generators started meanwhile keep the loop's finalizer
 
 
 async def _main(args: argparse.Namespace) -> int:

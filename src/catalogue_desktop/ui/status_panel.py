@@ -8,6 +8,7 @@ saying how old the shown data is.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import CollectionState
+from catalogue_desktop.ui.widgets import plain_tooltip
 
 
 def parse_time(stamp: str | None) -> datetime | None:
@@ -79,6 +81,7 @@ class _Row:
     def __init__(self, panel: StatusPanel, grid: QGridLayout, row: int, kind: Kind) -> None:
         self.name = QLabel(kind.label)
         self.text = QLabel("not loaded")
+        self.text.setTextFormat(Qt.TextFormat.PlainText)  # reasons quote the service's text
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Long reasons must not widen the window: the label shrinks, the tooltip has it all.
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -111,6 +114,7 @@ class StatusPanel(QWidget):
         grid.setContentsMargins(8, 4, 8, 4)
         grid.setVerticalSpacing(2)
         self.message = QLabel(wordWrap=True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.hide()
         grid.addWidget(self.message, 0, 0, 1, 9)
         self._rows = {kind: _Row(self, grid, i, kind) for i, kind in enumerate(ALL_KINDS)}
@@ -141,7 +145,7 @@ class StatusPanel(QWidget):
         self._status[kind] = status
         row.full_text = text
         row.text.setText(text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…")
-        row.text.setToolTip(tip or text)
+        row.text.setToolTip(plain_tooltip(tip or text))
         row.retry.setVisible(retry)
         row.bar.setVisible(busy)
         if busy:
@@ -231,6 +235,7 @@ class OfflineBanner(QFrame):
 
     def show_offline(self, reason: str, data_stamp: str | None, *, can_retry: bool = True) -> None:
         age = as_of(data_stamp, self.date_text) if data_stamp else "no cached data yet"
-        self.label.setText(f"<b>Offline</b> — {reason}. Showing the cached catalogue {age}.")
+        self.label.setText(f"<b>Offline</b> — {html.escape(reason)}. Showing the cached catalogue "
+                           f"{html.escape(age)}.")
         self.retry.setVisible(can_retry)
         self.show()

@@ -26,12 +26,14 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index
 from catalogue_desktop.core.search import RowFilter, sorted_rows
 from catalogue_desktop.ui.formatting import Formatter
+from catalogue_desktop.ui.widgets import plain_tooltip
 
 __all__ = ["ADDED_COLOR", "CHANGED_COLOR", "RowSetTableModel", "marker_icon"]
 
 ADDED_COLOR = QColor(46, 160, 67)  # green
 CHANGED_COLOR = QColor(219, 151, 0)  # amber
 _LONG_TEXT = 60  # text columns longer than this get the full text as tooltip
+_CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip shows 2000
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
@@ -286,7 +288,10 @@ class RowSetTableModel(QAbstractTableModel):
         source = self.source_row(view_row)
         col = self._columns[column]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._formatter.value(col, self._rowset.rows[source][column])
+            text = self._formatter.value(col, self._rowset.rows[source][column])
+            if len(text) > _CELL_TEXT:  # eliding a 1 MB title on every repaint takes 0.3 s
+                text = text[:_CELL_TEXT] + "…"
+            return text
         if role == Qt.ItemDataRole.UserRole:
             return self._rowset.rows[source][column]
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -331,7 +336,7 @@ class RowSetTableModel(QAbstractTableModel):
             parts.append(f"Changed in the last refresh: {self._changed[record_id]}")
         if self._is_past(source) and column == 0:
             parts.append("Past")
-        return "\n".join(parts) or None
+        return plain_tooltip("\n".join(parts)) or None  # server text: shown, never rendered
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole

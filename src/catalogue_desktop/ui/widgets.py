@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPixmap
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPixmap, QTextOption
+from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -40,6 +41,7 @@ __all__ = [
     "muted",
     "parse_internal_href",
     "plain_label",
+    "plain_tooltip",
     "text_widget",
     "url_label",
 ]
@@ -62,6 +64,14 @@ def cap_text(text: str, limit: int = MAX_TEXT) -> str:
     return text[:limit] + f"\n… (truncated: {len(text):,} characters in all)"
 
 
+def plain_tooltip(text: str | None) -> str | None:
+    """``text`` as a tooltip that shows literally: Qt renders a tooltip that looks like HTML
+    (``Qt.mightBeRichText``) as rich text, so such text is escaped into rich text of itself."""
+    if not text or not GuiQt.mightBeRichText(text):
+        return text
+    return GuiQt.convertFromPlainText(text, GuiQt.WhiteSpaceMode.WhiteSpaceNormal)
+
+
 def internal_href(kind: Kind, record_id: int) -> str:
     return f"catalogue:{kind.value}/{record_id}"
 
@@ -80,7 +90,7 @@ def plain_label(text: str, name: str | None = None, *, wrap: bool = True) -> QLa
     """A selectable label that never interprets its text as HTML."""
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
+    label.setText(cap_text(text, LONG_TEXT))  # laying out a wrapped 1 MB label takes seconds
     label.setWordWrap(wrap)
     label.setTextInteractionFlags(SELECTABLE)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -113,6 +123,9 @@ def text_widget(text: str, name: str | None = None) -> QWidget:
         return plain_label(text, name)
     box = QPlainTextEdit()
     box.setReadOnly(True)
+    # Word boundaries only: the default (word boundary, else anywhere) takes seconds to lay out
+    # a long unbroken run (5 s for 200,000 characters); such a run scrolls sideways instead.
+    box.setWordWrapMode(QTextOption.WrapMode.WordWrap)
     box.setPlainText(text)
     box.setMinimumHeight(240)
     box.setMaximumHeight(360)
@@ -200,7 +213,7 @@ class FormGrid(QWidget):
             if not widget.objectName():
                 widget.setObjectName(f"value_{slug}")
         else:
-            widget = plain_label(cap_text(value) if value else BLANK, f"value_{slug}")
+            widget = text_widget(value, f"value_{slug}") if value else plain_label(BLANK, f"value_{slug}")
         self._grid.addWidget(key_label, self.rows, 0, Qt.AlignmentFlag.AlignTop)
         self._grid.addWidget(widget, self.rows, 1)
         self.rows += 1

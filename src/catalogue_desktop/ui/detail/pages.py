@@ -37,6 +37,7 @@ from catalogue_desktop.ui.widgets import (
     link_label,
     muted,
     plain_label,
+    plain_tooltip,
     text_widget,
     url_label,
 )
@@ -292,7 +293,7 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
         start.setData(Qt.ItemDataRole.UserRole, s.webinar_id)
         start.setTextAlignment(right)
         title = QTableWidgetItem(s.title or f"Webinar #{s.webinar_id}")
-        title.setToolTip(cap_text(s.title or "", 2000))
+        title.setToolTip(plain_tooltip(cap_text(s.title or "", 2000)))
         fee = QTableWidgetItem(p.fmt.money(s.fee))
         fee.setTextAlignment(right)
         type_ = QTableWidgetItem("" if s.type is None else str(s.type))
