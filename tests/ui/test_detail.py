@@ -308,13 +308,10 @@ def test_photo_from_disk_cache_is_synchronous(qtbot: Any, en_formatter: Formatte
     qtbot.addWidget(pane)
     pane.show()
     expert = models.Expert.model_validate({"expertId": 1, "name": "Ann Example", "imageUrl": url})
-    started = time.perf_counter()
     pane.show_record(Kind.EXPERTS, expert, ctx())
-    elapsed = time.perf_counter() - started
     photo = page(pane).findChild(PhotoLabel, "photo")
-    assert photo.has_photo  # shown before returning: no await
+    assert photo.has_photo  # shown before returning: no await (time measured in bench/run.py)
     assert images.network_requests == 0
-    assert elapsed < 0.2, elapsed  # target < 30 ms; generous for slow CI
 
 
 def test_photo_loads_later_or_keeps_placeholder(

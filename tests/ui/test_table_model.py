@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -194,15 +193,17 @@ def test_selection_follows_sort(qtbot: Any, en_formatter: Formatter) -> None:
     assert rows == {model.view_row_of(3)}
 
 
-def test_large_rowset_is_fast(en_formatter: Formatter) -> None:
+def test_large_rowset_sorts_and_filters(en_formatter: Formatter) -> None:
+    """Functional at scale; the speed itself is measured in bench/run.py, not here."""
     base = hand_rowset()
     rowset = RowSet(Kind.WEBINARS)
     rowset.extend([i, [*base.rows[i % 5][:10], i, None], [[], [], [], []]] for i in range(20_000))
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
-    started = time.perf_counter()
     model.set_rowset(rowset)
     model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)
     model.set_filter("zeta")
-    elapsed = time.perf_counter() - started
     assert model.visible_count() == 4000
-    assert elapsed < 1.0, elapsed
+    starts = [model.index(r, _column(model, "start")).data(Qt.ItemDataRole.UserRole)
+              for r in range(model.rowCount())]
+    present = [s for s in starts if s is not None]
+    assert present == sorted(present) and starts[: len(present)] == present
