@@ -23,6 +23,10 @@ class RowSet:
     rows: list[list[Any]] = field(default_factory=list)
     links: list[list[list[int]]] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)
+    # Orders computed by ``search.sorted_rows``, by (column, descending); emptied by ``extend``.
+    sort_cache: dict[tuple[int, bool], tuple[int, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    _by_id: dict[int, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.id_column = column_index(self.kind, "id")
@@ -33,6 +37,8 @@ class RowSet:
 
     def extend(self, chunk: Iterable[list[Any]]) -> None:
         """Append ``[pos, row, links]`` items as ``Store.iter_rows`` yields them."""
+        self.sort_cache.clear()
+        self._by_id = None
         for pos, row, links in chunk:
             self.positions.append(pos)
             self.rows.append(row)
@@ -40,6 +46,17 @@ class RowSet:
 
     def record_id(self, row: int) -> int:
         return self.rows[row][self.id_column]
+
+    def rows_by_id(self) -> dict[int, int]:
+        """Record id -> row index (the first row, if ids repeat); built once per row set, so
+        that rebuilding the index after one collection reloaded does not redo the others."""
+        if self._by_id is None:
+            column = self.id_column
+            rows: dict[int, int] = {}
+            for i, row in enumerate(self.rows):
+                rows.setdefault(row[column], i)
+            self._by_id = rows
+        return self._by_id
 
     def title(self, row: int) -> str:
         value = self.rows[row][self.title_column]
@@ -79,12 +96,8 @@ class CatalogueIndex:
 
     def replace(self, rowset: RowSet) -> None:
         """Take a reloaded collection's rows (the other kinds' lookups stay as they are)."""
-        column = rowset.id_column
-        rows: dict[int, int] = {}
-        for i, row in enumerate(rowset.rows):
-            rows.setdefault(row[column], i)
         self.rowsets[rowset.kind] = rowset
-        self._rows[rowset.kind] = rows
+        self._rows[rowset.kind] = rowset.rows_by_id()
 
     def row_of(self, kind: Kind, record_id: int) -> int | None:
         """Row index of the record with this id (the first, if ids repeat), or None."""

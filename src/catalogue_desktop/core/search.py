@@ -7,6 +7,7 @@ Typing more characters narrows the previous result instead of scanning every row
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -14,6 +15,7 @@ from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.listing import ColumnType
 
 _SEARCHED = (ColumnType.TEXT, ColumnType.CODE, ColumnType.INT, ColumnType.MONEY)
+_REMEMBERED = 16  # recent query results kept per filter (backspacing returns to one at once)
 
 
 def _haystack(row: list[Any], columns: list[int]) -> str:
@@ -29,6 +31,7 @@ class RowFilter:
         columns = [i for i, c in enumerate(rowset.columns) if c.type in _SEARCHED]
         self._haystacks = [_haystack(row, columns) for row in rowset.rows]
         self._last: tuple[list[str], list[int]] | None = None
+        self._recent: OrderedDict[tuple[str, ...], list[int]] = OrderedDict()
 
     def matches(self, query: str) -> list[int] | None:
         """Row indices matching ``query`` in row order; None means "all rows" (empty query)."""
@@ -36,6 +39,19 @@ class RowFilter:
         if not words:
             self._last = None
             return None
+        key = tuple(words)
+        known = self._recent.get(key)
+        if known is not None:  # typed before (a backspace undid a character): no scan
+            self._recent.move_to_end(key)
+            self._last = (words, known)
+            return list(known)
+        rows = self._scan(words)
+        self._recent[key] = rows
+        if len(self._recent) > _REMEMBERED:
+            self._recent.popitem(last=False)
+        return list(rows)
+
+    def _scan(self, words: list[str]) -> list[int]:
         candidates: list[int] | None = None
         if self._last is not None:
             last_words, last_rows = self._last
@@ -84,20 +100,29 @@ def sorted_rows(rowset: RowSet, column: int, descending: bool = False) -> list[i
     """Row indices ordered by ``column`` (stable; blanks last in both directions).
 
     The sort runs in C on a list of plain keys built once per call (no Python comparison
-    callbacks): about 0.1 s for 100,000 rows.
+    callbacks): about 0.1 s for 100,000 rows. The order is remembered on the row set, so sorting
+    by a column again (a header clicked back and forth) costs a list copy.
     """
+    cache_key = (column, descending)
+    cached = rowset.sort_cache.get(cache_key)
+    if cached is not None:
+        return list(cached)
     type_ = rowset.columns[column].type
     values = [row[column] for row in rowset.rows]
     if type_ is ColumnType.TEXT:
         keys: list[Any] = [v.casefold() if v is not None else None for v in values]
     elif type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.BOOL):
         keys = values
+    elif type_ is ColumnType.MONEY:  # fees are mostly ints: only decimal text needs converting
+        keys = [v if type(v) is int or v is None else _number(v) for v in values]
     else:
         keys = [None if v is None else sort_key(type_, v)[1] for v in values]
     present = [i for i, k in enumerate(keys) if k is not None]
-    blank = [i for i, k in enumerate(keys) if k is None]
+    blank = [i for i, k in enumerate(keys) if k is None] if len(present) < len(keys) else []
     try:
         present.sort(key=keys.__getitem__, reverse=descending)
     except TypeError:  # mixed types the spec did not foresee (a text fee): compare as text
         present.sort(key=lambda i: str(keys[i]), reverse=descending)
-    return present + blank
+    order = present + blank
+    rowset.sort_cache[cache_key] = tuple(order)
+    return order

@@ -1,0 +1,440 @@
+"""In-process GUI harnesses (child processes of ``bench/run.py``; offscreen, isolated HOME).
+Each prints one JSON line.
+
+The window is the real one: ``ui.app.AppSession`` (store, ``CatalogueLoader``, ``MainWindow``,
+``SyncController``) on a qasync loop, built as ``ui.app.run`` builds it.
+
+* ``stall --cache DIR --url URL``: a 5 ms ``QTimer`` (PreciseTimer) records every gap on the GUI
+  thread while the session starts from the cache and then refreshes everything from the service
+  (the cache's validators are cleared by the parent, so every collection is downloaded, ingested
+  and its rows reloaded). A watchdog thread samples the GUI thread's stack with
+  ``sys._current_frames`` whenever the timer has not ticked for > 30 ms.
+* ``interact --cache DIR --payload BYTES``: offline session; memory (steady RSS, peak RSS) once the
+  rows and index are loaded; then filter-as-you-type, sorting and the detail pane on Webinars.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import resource
+import sqlite3
+import sys
+import threading
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+PERIOD_MS = 5
+# PySide6 6.12.0 on CPython 3.11: every call of a void-returning Qt method from Python drops one
+# reference to None (``sys.getrefcount(None)`` falls by 1 per ``label.setText(..)``,
+# ``widget.repaint()``, ``QTest.keyClick(..)``...), and when it reaches 0 the interpreter aborts
+# with "Fatal Python error: none_dealloc". A few thousand calls suffice in a fresh process. The
+# harness holds two million extra references so that its measurements can finish; the app itself
+# has no such cushion (see bench/README.md).
+_NONE_CUSHION = [None] * 2_000_000
+STUCK = 0.030  # the watchdog samples the GUI thread's stack when it has not ticked for this long
+
+
+def _rss_mb() -> float:
+    return psutil.Process().memory_info().rss / 2**20
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# -- stall monitor --------------------------------------------------------------------------------
+
+
+class StallMonitor:
+    """Gaps between ticks of a 5 ms QTimer, per phase; stack samples of long stalls."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.phase = "startup"
+        self.gaps: dict[str, list[float]] = {}
+        self.last = time.perf_counter()
+        self.timer = QTimer(interval=PERIOD_MS)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.timeout.connect(self._tick)
+        self.main_id = threading.get_ident()
+        self.samples: dict[float, list[tuple[str, ...]]] = {}  # stall start -> stacks
+        self.stalls: list[tuple[float, float, str]] = []  # (gap, start, phase)
+        self._stop = threading.Event()
+        self._watch = threading.Thread(target=self._watchdog, daemon=True)
+
+    def start(self) -> None:
+        self.last = time.perf_counter()
+        self.timer.start()
+        self._watch.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self._stop.set()
+        self._watch.join(2)
+
+    def set_phase(self, phase: str) -> None:
+        self._tick()
+        self.phase = phase
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        gap = now - self.last
+        self.gaps.setdefault(self.phase, []).append(gap)
+        if gap > STUCK:
+            self.stalls.append((gap, self.last, self.phase))
+        self.last = now
+
+    def _watchdog(self) -> None:
+        while not self._stop.wait(0.004):
+            last = self.last
+            if time.perf_counter() - last > STUCK:
+                frame = sys._current_frames().get(self.main_id)
+                if frame is None:
+                    continue
+                stack = tuple(
+                    f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                    for f in traceback.extract_stack(frame)
+                )
+                del frame
+                bucket = self.samples.setdefault(last, [])
+                if len(bucket) < 50:
+                    bucket.append(stack)
+
+    def report(self, top: int = 8) -> dict[str, Any]:
+        out: dict[str, Any] = {"phases": {}}
+        for phase, gaps in self.gaps.items():
+            ms = sorted(g * 1000 for g in gaps)
+            out["phases"][phase] = {
+                "ticks": len(ms), "max_ms": ms[-1] if ms else 0.0,
+                "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else 0.0,
+                "over_50ms": sum(1 for g in ms if g > 50), "over_30ms": sum(1 for g in ms if g > 30),
+            }
+        worst = sorted(self.stalls, reverse=True)[:top]
+        out["worst"] = []
+        for gap, start, phase in worst:
+            stacks = self.samples.get(start, [])
+            inner = Counter(_project_frames(s) for s in stacks).most_common(3)
+            out["worst"].append({
+                "gap_ms": gap * 1000, "phase": phase, "samples": len(stacks),
+                "stacks": [{"count": c, "frames": list(f)} for f, c in inner],
+            })
+        return out
+
+
+def _project_frames(stack: tuple[str, ...], keep: int = 7) -> tuple[str, ...]:
+    """The innermost frames, skipping the harness and event-loop plumbing at the bottom."""
+    return stack[-keep:]
+
+
+# -- session ---------------------------------------------------------------------------------------
+
+
+async def _no_images(url: str, max_bytes: int) -> bytes:
+    raise ConnectionError("the benchmark does not download images")
+
+
+def _qapp() -> Any:
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setQuitOnLastWindowClosed(False)
+    return app
+
+
+def _run(app: Any, coro: Any) -> Any:
+    import qasync
+
+    with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        return runner.run(coro)
+
+
+async def _signal(signal: Any, timeout: float) -> Any:
+    future = asyncio.get_running_loop().create_future()
+
+    def done(*args: Any) -> None:
+        if not future.done():
+            future.set_result(args)
+
+    signal.connect(done)
+    return await asyncio.wait_for(future, timeout)
+
+
+# -- stall -----------------------------------------------------------------------------------------
+
+
+def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
+    app = _qapp()
+    from catalogue_desktop.core.kinds import Kind
+    from catalogue_desktop.ui.app import AppSession, Options
+
+    monitor = StallMonitor()
+
+    async def main() -> dict[str, Any]:
+        monitor.start()
+        t0 = time.perf_counter()
+        # The window's client keeps CatalogueClient's default 256 MiB body limit (the window has no
+        # --max-size); 100k webinars are 515 MB, so pass what `sync --max-size` would.
+        session = AppSession(Options(base_url=url, cache_dir=cache), image_fetch=_no_images,
+                             client_options={"max_bytes": max_mb * 2**20} if max_mb else None)
+        ready = asyncio.ensure_future(_signal(session.ready, timeout))
+        synced = asyncio.ensure_future(_signal(session.synced, timeout))
+        session.start()
+        await ready
+        t_ready = time.perf_counter()
+        monitor.set_phase("sync")  # the session starts the refresh right after ready
+        (report,) = await synced
+        t_synced = time.perf_counter()
+        await asyncio.sleep(1.0)  # what the sync leaves behind (old rows freed, index rebuilt)
+        monitor.set_phase("after")
+        assert session.loader is not None and session.window is not None
+        statuses = {k.value: o.status for k, o in report.collections.items()} if report else {}
+        errors = {k.value: o.error for k, o in report.collections.items() if o.error} if report else {}
+        rows = session.window.tab(Kind.WEBINARS).model.rowCount()
+        await session.aclose()
+        monitor.stop()
+        return {"ready_s": t_ready - t0, "sync_s": t_synced - t_ready, "statuses": statuses, "errors": errors,
+                "webinar_rows": rows, "rss_mb": _rss_mb(), "peak_rss_mb": _peak_mb(),
+                "children_peak_rss_mb":
+                    resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+    out = _run(app, main())
+    out["monitor"] = monitor.report()
+    return out
+
+
+# -- interact --------------------------------------------------------------------------------------
+
+# Realistic typing over the synthetic titles ("Revenue Recognition Under ASC 606: ...",
+# "Lease Accounting Under ASC 842", experts' names), with typos fixed by backspace.
+def _typing(script: list[tuple[str, Any]]) -> list[str]:
+    keys: list[str] = []
+    for op, arg in script:
+        keys.extend(list(arg) if op == "type" else ["\b"] * arg)
+    return keys
+
+
+TYPING = _typing([("type", "revenue"), ("type", " recog"), ("back", 6), ("back", 7),
+                  ("type", "lease asc 842"), ("back", 4), ("type", " year"), ("back", 14),
+                  ("type", "tax update")])
+
+
+def _key_click(widget: Any, ch: str) -> None:
+    """Press and release one key on ``widget``, as ``QTest.keyClick`` does (synchronous
+    ``sendEvent``). Not ``QTest.keyClick``/``keyClicks`` themselves: on PySide6 6.12 each call
+    drops one reference to ``None`` (sys.getrefcount(None) falls by 1 per call), and a few hundred
+    keystrokes later the interpreter aborts with "Fatal Python error: none_dealloc"."""
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    if ch == "\b":
+        key, text = Qt.Key.Key_Backspace, ""
+    elif ch == " ":
+        key, text = Qt.Key.Key_Space, " "
+    else:
+        key, text = Qt.Key(ord(ch.upper())), ch
+    for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+        QApplication.sendEvent(widget, QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, text))
+
+
+def _photo_bytes(seed: int) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    image = QImage(400, 400, QImage.Format.Format_RGB32)
+    image.fill(QColor((seed * 53) % 256, (seed * 97) % 256, (seed * 31) % 256))
+    painter = QPainter(image)
+    painter.drawEllipse(100, 60, 200, 260)
+    painter.end()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "JPEG", 85)
+    return bytes(data.data())
+
+
+def _webinars_with_experts(store_file: Path, want: int, experts: int = 3) -> list[tuple[int, list[str]]]:
+    """(webinar id, expert photo URLs) of webinars with exactly ``experts`` experts, all with
+    photos and distinct from the ones picked before (so each selection decodes its photos)."""
+    found: list[tuple[int, list[str]]] = []
+    seen: set[str] = set()
+    with sqlite3.connect(store_file) as db:
+        (snapshot,) = db.execute("SELECT snapshot FROM collections WHERE name='webinars'").fetchone()
+        for record_id, data in db.execute(
+                "SELECT record_id, data FROM records WHERE snapshot = ? ORDER BY pos LIMIT 20000",
+                (snapshot,)):
+            record = json.loads(data)
+            people = record.get("experts") or []
+            urls = [p.get("imageUrl") for p in people]
+            if len(people) != experts or not all(urls) or seen.intersection(urls):
+                continue
+            seen.update(urls)
+            found.append((record_id, urls))
+            if len(found) >= want:
+                break
+    return found
+
+
+def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, Any]:
+    app = _qapp()
+    from PySide6.QtCore import QItemSelectionModel, Qt
+
+    from catalogue_desktop.core.kinds import Kind
+    from catalogue_desktop.core.listing import column_index
+    from catalogue_desktop.ui.app import AppSession, Options
+    from catalogue_desktop.ui.images import ImageCache
+
+    cache_dir = Path(cache)
+    picks = _webinars_with_experts(cache_dir / "catalogue.sqlite3", detail_n + 1)
+    images = ImageCache(cache_dir / "images")
+    for i, (_, urls) in enumerate(picks):
+        for j, url in enumerate(urls):
+            if url not in images:
+                images.put(url, _photo_bytes(i * 3 + j))
+    del images
+
+    out: dict[str, Any] = {}
+
+    async def main() -> None:
+        t0 = time.perf_counter()
+        session = AppSession(Options(base_url="http://127.0.0.1:9", offline=True, cache_dir=cache),
+                             image_fetch=_no_images)
+        ready = asyncio.ensure_future(_signal(session.ready, 600))
+        window = session.start()
+        await ready
+        out["ready_s"] = time.perf_counter() - t0
+        assert session.loader is not None
+        await session.loader.wait_idle()
+        await asyncio.sleep(0.3)
+        gc.collect()
+        await asyncio.sleep(0.7)
+        out["memory"] = {"steady_rss_mb": _rss_mb(), "peak_rss_mb": _peak_mb(),
+                         "payload_mb": payload / 2**20}
+        out["memory"]["steady_ratio"] = out["memory"]["steady_rss_mb"] * 2**20 / payload
+        out["memory"]["peak_ratio"] = out["memory"]["peak_rss_mb"] * 2**20 / payload
+
+        tab = window.show_tab(Kind.WEBINARS)
+        window.activateWindow()
+        view, model = tab.view, tab.model
+        out["webinar_rows"] = model.rowCount()
+        await asyncio.sleep(0.1)
+
+        # -- filter as you type ----------------------------------------------------------------
+        applied: list[float] = []
+        real_set_filter = model.set_filter
+
+        def set_filter(query: str) -> None:  # called by the tab's debounce timer
+            t = time.perf_counter()
+            real_set_filter(query)
+            view.viewport().repaint()
+            tab.count_label.repaint()
+            applied.append(time.perf_counter() - t)
+
+        model.set_filter = set_filter  # instance attribute: the tab's apply_filter calls it
+        tab.filter.setFocus()
+        keys: list[dict[str, Any]] = []
+        for _ in range(repeat):
+            for ch in TYPING:
+                before = len(applied)
+                t = time.perf_counter()
+                _key_click(tab.filter, ch)
+                key_s = time.perf_counter() - t
+                waited = time.perf_counter()
+                while len(applied) == before and time.perf_counter() - waited < 1:
+                    await asyncio.sleep(0.002)
+                # No textChanged (nothing to delete): no filter pass, the key handling is all.
+                keys.append({"key": ch, "text": tab.filter.text(), "key_ms": key_s * 1000,
+                             "apply_ms": (applied[-1] if len(applied) > before else 0.0) * 1000,
+                             "rows": model.rowCount()})
+            tab.clear_filter()
+            await asyncio.sleep(0.05)
+        model.__dict__.pop("set_filter", None)
+        out["filter"] = keys
+
+        # -- sort --------------------------------------------------------------------------------
+        await asyncio.sleep(0.1)
+        start_col, fee_col = column_index(Kind.WEBINARS, "start"), column_index(Kind.WEBINARS, "fee")
+        sorts = []
+        for _ in range(repeat):
+            for name, col, order in (("start asc", start_col, Qt.SortOrder.AscendingOrder),
+                                     ("fee asc", fee_col, Qt.SortOrder.AscendingOrder),
+                                     ("start desc", start_col, Qt.SortOrder.DescendingOrder),
+                                     ("fee desc", fee_col, Qt.SortOrder.DescendingOrder)):
+                t = time.perf_counter()
+                view.sortByColumn(col, order)
+                sort_s = time.perf_counter() - t
+                view.viewport().repaint()
+                sorts.append({"sort": name, "ms": (time.perf_counter() - t) * 1000,
+                              "model_sort_ms": sort_s * 1000})
+                await asyncio.sleep(0.05)
+        out["sort"] = sorts
+
+        # -- detail pane ---------------------------------------------------------------------------
+        details = []
+        profile_to = os.environ.get("BENCH_PROFILE_DETAIL")
+        profiler = None
+        if profile_to:
+            from pyinstrument import Profiler
+
+            profiler = Profiler(interval=0.0005)
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        for i, (record_id, _urls) in enumerate(picks):
+            row = model.view_row_of(record_id)
+            if row is None:
+                continue
+            index = model.index(row, 0)
+            await asyncio.sleep(0.05)
+            if profiler is not None and i == 1:  # one session over selections 2..n (pyinstrument
+                profiler.start()                 # keeps only the last start/stop session)
+            t = time.perf_counter()
+            view.selectionModel().setCurrentIndex(index, flags)  # -> detail pane built
+            built = time.perf_counter() - t
+            app.processEvents()  # layout of the new page
+            tab.detail.repaint()
+            shown = time.perf_counter() - t
+            page = tab.detail.current_page()
+            from catalogue_desktop.ui.widgets import PhotoLabel
+
+            photos = [w for w in page.findChildren(PhotoLabel)] if page is not None else []
+            details.append({"id": record_id, "first": i == 0, "ms": shown * 1000,
+                            "build_ms": built * 1000,
+                            "photos_shown": sum(1 for p in photos if p.has_photo),
+                            "shown": tab.detail.current == (Kind.WEBINARS, record_id)})
+        out["detail"] = details
+        if profiler is not None and profile_to:
+            profiler.stop()
+            Path(profile_to).write_text(profiler.output_text(unicode=False, color=False,
+                                                             show_all=False))
+        await session.aclose()
+
+    _run(app, main())
+    return out
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["stall", "interact"])
+    parser.add_argument("--cache", required=True)
+    parser.add_argument("--url")
+    parser.add_argument("--payload", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--detail", type=int, default=10)
+    parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--max-mb", type=int, default=0, help="client body limit (0: the app's)")
+    args = parser.parse_args()
+    if args.mode == "stall":
+        result = stall(args.cache, args.url, args.timeout, args.max_mb)
+    else:
+        result = interact(args.cache, args.payload, args.repeat, args.detail)
+    print(json.dumps(result), flush=True)
+    os._exit(0)  # skip interpreter teardown of 100k rows (not part of any measurement)

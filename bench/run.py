@@ -1,0 +1,404 @@
+"""The benchmark suite: ``python bench/run.py [--quick]`` measures the goals of the speed table and
+writes ``bench/RESULTS.md`` (see ``bench/README.md``).
+
+Catalogues come from ``catalogue-desktop serve-demo --size N`` (N = 1,000 / 10,000 / 100,000
+webinars; ``--quick``: 1,000 / 10,000 and fewer repeats). Each N's cache is filled once by
+``catalogue-desktop sync ... --max-size 2048`` into ``bench/out/cache-N`` (git-ignored) and reused.
+Baselines run in the same invocation, alternating with the measured runs; figures are medians.
+Every child process is offscreen with an isolated HOME, bounded by a timeout, loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.metadata as md
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import _common as C  # noqa: E402
+import sync_bench  # noqa: E402
+
+PY = "python"
+
+
+class LoadSampler(threading.Thread):
+    """Samples the 1-minute load average every 5 s while the suite runs (the machine is shared)."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop.wait(5):
+            self.samples.append(os.getloadavg()[0])
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _fmt(x: float, digits: int = 0) -> str:
+    return f"{x:,.{digits}f}"
+
+
+# -- measurements ---------------------------------------------------------------------------------
+
+
+def cold_start(cache: Path, repeat: int, home: Path, commands: list[str]) -> dict[str, Any]:
+    env = C.isolated_env(home)
+    app_args = ["--offline", "--cache-dir", str(cache), "--base-url", "http://127.0.0.1:9"]
+    commands.append(f"{PY} bench/_coldstart.py bare   # baseline: empty QMainWindow, quit at once")
+    commands.append(f"{PY} bench/_coldstart.py app {' '.join(app_args)}   # = python -m "
+                    f"catalogue_desktop {' '.join(app_args)}, closed on AppSession.ready")
+    bare, app = [], []
+    for i in range(repeat + 1):  # the first pair warms the OS file cache and is dropped
+        for mode, sink in (("bare", bare), ("app", app)):
+            env["BENCH_T0"] = repr(time.time())
+            started = time.perf_counter()
+            out = C.child([str(HERE / "_coldstart.py"), mode, *([] if mode == "bare" else app_args)],
+                          env, timeout=120)
+            out["wall"] = time.perf_counter() - started
+            if i:
+                sink.append(out)
+    assert all(r["rows_shown"] > 0 for r in app), "the window showed no rows"
+    return {"bare": bare, "app": app,
+            "bare_wall": C.median([r["wall"] for r in bare]),
+            "app_wall": C.median([r["wall"] for r in app]),
+            "app_ready": C.median([r["ready"] for r in app]),
+            "bare_shown": C.median([r["shown"] for r in bare]),
+            "pydantic": any(r["pydantic_imported"] for r in app),
+            "httpx": any(r["httpx_imported"] for r in app)}
+
+
+def sync(url: str, repeat: int, commands: list[str]) -> dict[str, Any]:
+    commands.append(f"{PY} bench/sync_bench.py --child baseline URL   # httpx fetch + "
+                    "TypeAdapter.validate_json of the 8 bodies")
+    commands.append(f"{PY} bench/sync_bench.py --child sync URL   # core.sync.sync_catalogue "
+                    "into an empty store")
+    base, syn = [], []
+    for _ in range(repeat):
+        base.append(sync_bench._child("baseline", url))
+        syn.append(sync_bench._child("sync", url))
+    assert all(s["ok"] for s in syn), "a sync did not succeed"
+    return {"baseline": base, "sync": syn,
+            "base_wall": C.median([r["wall"] for r in base]),
+            "sync_wall": C.median([r["wall"] for r in syn]),
+            "bytes": base[0]["bytes"]}
+
+
+def stall(size: int, url: str, cache: Path, runs: int, home: Path, commands: list[str]) -> dict[str, Any]:
+    env = C.isolated_env(home)
+    results = []
+    for i in range(runs):
+        work = C.copy_cache(cache, C.OUT / "tmp" / f"stall-{size}-{i}", forget_validators=True)
+        try:
+            args = [str(HERE / "_gui.py"), "stall", "--cache", str(work), "--url", url,
+                    "--timeout", "900", "--max-mb", "2048"]
+            if i == 0:
+                commands.append(f"{PY} bench/_gui.py stall --cache COPY-OF-cache-{size}"
+                                f" --url URL --max-mb 2048   # validators cleared: everything "
+                                "re-downloaded")
+            results.append(C.child(args, env, timeout=1200))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    for r in results:
+        bad = {k: v for k, v in r["statuses"].items() if v not in ("updated", "unchanged")}
+        assert not bad and len(r["statuses"]) == 8, f"refresh did not succeed: {r['errors']}"
+    syncs = [r["monitor"]["phases"]["sync"] for r in results]
+    return {"runs": results,
+            "max_ms": max(s["max_ms"] for s in syncs),
+            "median_max_ms": C.median([s["max_ms"] for s in syncs]),
+            "p99_ms": C.median([s["p99_ms"] for s in syncs]),
+            "sync_s": C.median([r["sync_s"] for r in results]),
+            "startup_max_ms": max(r["monitor"]["phases"]["startup"]["max_ms"] for r in results),
+            "after_max_ms": max(r["monitor"]["phases"].get("after", {"max_ms": 0})["max_ms"]
+                                for r in results)}
+
+
+def interact(size: int, cache: Path, payload: int, repeat: int, home: Path,
+             commands: list[str], profile: Path | None = None) -> dict[str, Any]:
+    env = C.isolated_env(home)
+    if profile is not None:
+        env["BENCH_PROFILE_DETAIL"] = str(profile)
+    args = [str(HERE / "_gui.py"), "interact", "--cache", str(cache), "--payload", str(payload),
+            "--repeat", str(repeat), "--detail", "10"]
+    commands.append(f"{PY} bench/_gui.py interact --cache bench/out/cache-{size} --payload {payload}"
+                    f" --repeat {repeat} --detail 10")
+    out = C.child(args, env, timeout=1200)
+    keys = [k["key_ms"] + k["apply_ms"] for k in out["filter"]]
+    out["filter_median"] = C.median(keys)
+    out["filter_p95"] = C.percentile(keys, 95)
+    out["filter_max"] = max(keys)
+    out["filter_first"] = keys[0]
+    for name in ("start", "fee"):
+        ms = [s["ms"] for s in out["sort"] if s["sort"].startswith(name)]
+        out[f"sort_{name}_median"] = C.median(ms)
+        out[f"sort_{name}_max"] = max(ms)
+    later = [d["ms"] for d in out["detail"] if not d["first"]]
+    out["detail_median"] = C.median(later)
+    out["detail_max"] = max(later)
+    out["detail_first"] = next(d["ms"] for d in out["detail"] if d["first"])
+    out["detail_photos_ok"] = all(d["photos_shown"] == 3 and d["shown"] for d in out["detail"])
+    return out
+
+
+def profile_cold(cache: Path, home: Path, path: Path, commands: list[str]) -> None:
+    env = C.isolated_env(home)
+    args = ["--offline", "--cache-dir", str(cache), "--base-url", "http://127.0.0.1:9"]
+    cmd = [sys.executable, "-m", "pyinstrument", "-i", "0.0005", "--no-color", "-o", str(path),
+           str(HERE / "_coldstart.py"), "app", *args]
+    commands.append(f"{PY} -m pyinstrument -i 0.0005 -o {path.relative_to(HERE.parent)} "
+                    f"bench/_coldstart.py app {' '.join(args)}")
+    subprocess.run(cmd, env=env, capture_output=True, timeout=300, check=True)
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+
+def _versions() -> dict[str, str]:
+    out = {"Python": platform.python_version()}
+    for name, dist in (("PySide6", "PySide6-Essentials"), ("pydantic", "pydantic"),
+                       ("httpx", "httpx"), ("qasync", "qasync")):
+        try:
+            out[name] = md.version(dist)
+        except md.PackageNotFoundError:
+            out[name] = "?"
+    return out
+
+
+def _row(what: str, figure: str, baseline: str, ratio: str, goal: str, ok: bool | None) -> str:
+    verdict = "—" if ok is None else ("**pass**" if ok else "**FAIL**")
+    return f"| {what} | {figure} | {baseline} | {ratio} | {goal} | {verdict} |"
+
+
+def _profile_excerpt(path: Path, lines: int = 60) -> str:
+    if not path.exists():
+        return "(no profile)"
+    text = path.read_text().splitlines()
+    return "\n".join(text[:lines])
+
+
+def write_results(r: dict[str, Any], path: Path) -> None:
+    q = r["quick"]
+    big = r["big"]
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Generated by `python bench/run.py{' --quick' if q else ''}` on {r['date']} in "
+        f"{r['total_s']:.0f} s. Regenerate with the same command; see `bench/README.md`.",
+        "",
+        "## Machine and versions",
+        "",
+        f"* {r['cpus']} cores, {r['ram_gb']:.1f} GB RAM, {r['platform']}",
+        f"* load average (1 min) at start {r['load_start'][0]:.2f}, at end {r['load_end'][0]:.2f}; "
+        f"sampled every 5 s during the run: median {r['load_median']:.2f}, max {r['load_max']:.2f} "
+        "(the machine is shared with other test runs: baselines alternate with the measured runs)",
+        "* " + ", ".join(f"{k} {v}" for k, v in r["versions"].items()),
+        f"* catalogues: `serve-demo --size N` for N = {', '.join(f'{n:,}' for n in r['sizes'])}; "
+        "payload = the 8 collections' uncompressed JSON: "
+        + ", ".join(f"N={n:,}: {p / 1e6:.1f} MB" for n, p in r["payload"].items()),
+        "",
+        "## Results",
+        "",
+        "| what | figure | baseline | ratio | goal | result |",
+        "|---|---|---|---|---|---|",
+    ]
+    cs = r["cold"]
+    lines.append(_row(
+        f"cold start from cache to populated window, N=10,000 (whole process, median of {len(cs['app'])})",
+        f"{cs['app_wall'] * 1000:,.0f} ms (rows shown at {cs['app_ready'] * 1000:,.0f} ms)",
+        f"{cs['bare_wall'] * 1000:,.0f} ms (empty QMainWindow)",
+        f"{cs['app_wall'] / cs['bare_wall']:.2f}x", "<= 1.5x",
+        cs["app_wall"] / cs["bare_wall"] <= 1.5))
+    sy = r["sync"]
+    lines.append(_row(
+        f"full sync of 8 collections, N=10,000 ({sy['bytes'] / 1e6:.0f} MB; median of {len(sy['sync'])})",
+        f"{sy['sync_wall'] * 1000:,.0f} ms", f"{sy['base_wall'] * 1000:,.0f} ms (fetch + validate_json)",
+        f"{sy['sync_wall'] / sy['base_wall']:.2f}x", "<= 1.5x", sy["sync_wall"] / sy["base_wall"] <= 1.5))
+    for n, st in r["stall"].items():
+        lines.append(_row(
+            f"longest event-loop stall during a full sync, window open, N={n:,} ({len(st['runs'])} run(s))",
+            f"max {st['max_ms']:.0f} ms, p99 {st['p99_ms']:.1f} ms (sync {st['sync_s']:.1f} s)",
+            "5 ms timer period", "—", "< 50 ms", st["max_ms"] < 50))
+    it = r["interact"][big]
+    lines.append(_row(
+        f"filter-as-you-type on Webinars, N={big:,} ({len(it['filter'])} keystrokes)",
+        f"median {it['filter_median']:.1f} ms, p95 {it['filter_p95']:.1f} ms (max {it['filter_max']:.0f}, "
+        f"first key {it['filter_first']:.0f})", "—", "—", "< 16 ms, < 50 ms",
+        it["filter_median"] < 16 and it["filter_p95"] < 50))
+    for name, label in (("start", "start date"), ("fee", "fee")):
+        lines.append(_row(
+            f"sort Webinars by {label}, N={big:,} (sort + repaint, both directions)",
+            f"median {it[f'sort_{name}_median']:.0f} ms, max {it[f'sort_{name}_max']:.0f} ms",
+            "—", "—", "< 150 ms", it[f"sort_{name}_max"] < 150))
+    for n, res in sorted(r["interact"].items()):
+        m = res["memory"]
+        lines.append(_row(
+            f"memory with the catalogue loaded, N={n:,} (payload {m['payload_mb']:.0f} MiB)",
+            f"peak {m['peak_rss_mb']:,.0f} MiB, steady {m['steady_rss_mb']:,.0f} MiB",
+            f"{m['payload_mb']:,.0f} MiB payload; empty window peak {r['bare_rss']:.0f} MiB",
+            f"peak {m['peak_ratio']:.2f}x, steady {m['steady_ratio']:.2f}x", "< 3x",
+            m["peak_ratio"] < 3 and m["steady_ratio"] < 3))
+    lines.append(_row(
+        f"webinar detail pane, 3 experts, photos in disk cache, N={big:,} (median of "
+        f"{len(it['detail']) - 1})",
+        f"median {it['detail_median']:.1f} ms, max {it['detail_max']:.0f} ms (first selection "
+        f"{it['detail_first']:.0f} ms)", "—", "—", "< 30 ms",
+        it["detail_median"] < 30 and it["detail_photos_ok"]))
+    lines += ["", "## Details", ""]
+    lines += [
+        f"* Cold start: {'real entry point `catalogue_desktop.cli.main` in a fresh process' } via "
+        "`bench/_coldstart.py` (there is no `CATALOGUE_DESKTOP_EXIT_WHEN_READY` hook in `ui/app.py` "
+        "yet, so the harness wraps `AppSession.start` to close the window on `AppSession.ready`; "
+        "`run()` then shuts down normally). Whole-process wall time from spawn to exit, "
+        "offscreen, isolated HOME; the first pair (warm-up) is dropped. "
+        f"Bare window shown at {cs['bare_shown'] * 1000:.0f} ms after spawn (median). "
+        f"pydantic imported at ready: {cs['pydantic']}, httpx: {cs['httpx']}.",
+        "  * app wall ms: " + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["app"])
+        + "; ready ms: " + ", ".join(f"{x['ready'] * 1000:.0f}" for x in cs["app"]),
+        "  * bare wall ms: " + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["bare"]),
+        "* Sync (bench/sync_bench.py children, alternating): sync s "
+        + ", ".join(f"{x['wall']:.2f}" for x in sy["sync"]) + "; baseline s "
+        + ", ".join(f"{x['wall']:.2f}" for x in sy["baseline"])
+        + f"; baseline fetch {C.median([x['fetch'] for x in sy['baseline']]):.2f} s + validate "
+        f"{C.median([x['validate'] for x in sy['baseline']]):.2f} s; asyncio-loop stall during the "
+        f"CLI sync max {max(x['stall'] for x in sy['sync']) * 1000:.0f} ms; sync RSS "
+        f"{C.median([x['rss'] for x in sy['sync']]):.0f} MiB, worker RSS "
+        f"{C.median([x['worker_rss'] for x in sy['sync']]):.0f} MiB.",
+    ]
+    for n, st in r["stall"].items():
+        lines.append(
+            f"* Stall, N={n:,}: per run max ms "
+            + ", ".join(f"{x['monitor']['phases']['sync']['max_ms']:.0f}" for x in st["runs"])
+            + f"; window ready from cache in {C.median([x['ready_s'] for x in st['runs']]):.2f} s "
+            f"(startup phase max gap {st['startup_max_ms']:.0f} ms); refresh to rows reloaded "
+            f"{st['sync_s']:.1f} s; 1 s after: max gap {st['after_max_ms']:.0f} ms; GUI process peak "
+            f"RSS {C.median([x['peak_rss_mb'] for x in st['runs']]):.0f} MiB, worker processes "
+            f"{C.median([x['children_peak_rss_mb'] for x in st['runs']]):.0f} MiB.")
+        worst = max(st["runs"], key=lambda x: x["monitor"]["phases"]["sync"]["max_ms"])
+        lines.append("  Worst stalls of the worst run (watchdog samples of the GUI thread, innermost "
+                     "frames last):")
+        lines.append("  ```")
+        for w in worst["monitor"]["worst"][:6]:
+            lines.append(f"  {w['gap_ms']:.0f} ms [{w['phase']}] {w['samples']} samples")
+            for s in w["stacks"][:2]:
+                lines.append(f"    x{s['count']}: " + " > ".join(s["frames"][-5:]))
+        lines.append("  ```")
+    for n, res in sorted(r["interact"].items()):
+        lines.append(f"* Interaction, N={n:,}: offline window ready in {res['ready_s']:.2f} s; "
+                     f"filter per key (key handling + debounced filter + repaint; the "
+                     f"{120} ms debounce wait itself is excluded) median {res['filter_median']:.1f} "
+                     f"ms, p95 {res['filter_p95']:.1f} ms; sort start median "
+                     f"{res['sort_start_median']:.0f} ms, fee {res['sort_fee_median']:.0f} ms; "
+                     f"detail median {res['detail_median']:.1f} ms (first {res['detail_first']:.0f} "
+                     f"ms, incl. importing pydantic); photos shown: {res['detail_photos_ok']}.")
+    lines += ["", "## Profiles of missed goals", ""]
+    for title, p in r["profiles"]:
+        lines += [f"### {title}", "", f"`{Path(p).relative_to(HERE.parent)}` (top of the pyinstrument "
+                  "text output):", "", "```", _profile_excerpt(Path(p)), "```", ""]
+    if not r["profiles"]:
+        lines.append("None.")
+    lines += ["", "## Command lines", "", "```"]
+    lines += [f"python bench/run.py{' --quick' if q else ''}"]
+    lines += r["commands"]
+    lines += ["```", ""]
+    path.write_text("\n".join(lines))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="N = 1,000 / 10,000, fewer repeats")
+    parser.add_argument("--no-profile", action="store_true", help="skip profiling missed goals")
+    parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
+    args = parser.parse_args()
+    started = time.perf_counter()
+    sampler = LoadSampler()
+    sampler.start()
+    q = args.quick
+    sizes = [1000, 10000] if q else [1000, 10000, 100000]
+    big = sizes[-1]
+    cfg = {"cold": 3 if q else 5, "sync": 3 if q else 5, "stall_runs": {1000: 1, 10000: 1} if q
+           else {10000: 3, 100000: 1}, "repeat": 1 if q else 2}
+    r: dict[str, Any] = {"quick": q, "sizes": sizes, "big": big, "commands": [], "profiles": [],
+                         "load_start": os.getloadavg(), "versions": _versions(),
+                         "date": dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
+                         "cpus": os.cpu_count(), "platform": platform.platform()}
+    import psutil
+
+    r["ram_gb"] = psutil.virtual_memory().total / 2**30
+    C.OUT.mkdir(exist_ok=True)
+    home = C.OUT / "home"
+    shutil.rmtree(home, ignore_errors=True)
+    commands = r["commands"]
+    servers: dict[int, tuple[Any, str]] = {}
+    caches: dict[int, Path] = {}
+    payload: dict[int, int] = {}
+    try:
+        for n in sizes:
+            servers[n] = C.serve(n)
+            commands.append(f"catalogue-desktop serve-demo --port 0 --size {n}   # URL for N={n:,}")
+            cache, sizes_by_kind, secs = C.prefill(n, servers[n][1], commands)
+            caches[n], payload[n] = cache, sum(sizes_by_kind.values())
+            state = f"filled in {secs:.1f} s" if secs else "reused"
+            print(f"N={n:,}: cache {state}", flush=True)
+            if n not in cfg["stall_runs"]:
+                C.stop(servers.pop(n)[0])
+        r["payload"] = payload
+
+        print("cold start ...", flush=True)
+        r["cold"] = cold_start(caches[10000], cfg["cold"], home, commands)
+        r["bare_rss"] = C.median([x["rss_peak_mb"] for x in r["cold"]["bare"]])
+        print("sync ...", flush=True)
+        r["sync"] = sync(servers[10000][1], cfg["sync"], commands)
+        r["stall"] = {}
+        for n, runs in cfg["stall_runs"].items():
+            print(f"stall N={n:,} ...", flush=True)
+            r["stall"][n] = stall(n, servers[n][1], caches[n], runs, home, commands)
+        for n in list(servers):
+            C.stop(servers.pop(n)[0])
+        r["interact"] = {}
+        for n in ([10000] if q else [10000, 100000]):
+            print(f"interaction and memory N={n:,} ...", flush=True)
+            r["interact"][n] = interact(n, caches[n], payload[n], cfg["repeat"], home, commands)
+
+        if not args.no_profile:
+            cs = r["cold"]
+            if cs["app_wall"] / cs["bare_wall"] > 1.5:
+                p = C.OUT / "profile-coldstart.txt"
+                profile_cold(caches[10000], home, p, commands)
+                r["profiles"].append(("Cold start, N=10,000", str(p)))
+            it = r["interact"][big]
+            if it["detail_median"] >= 30:
+                p = C.OUT / "profile-detail.txt"
+                interact(big, caches[big], payload[big], 1, home, commands, profile=p)
+                r["profiles"].append((f"Detail pane (9 selections), N={big:,}", str(p)))
+    finally:
+        for proc, _ in servers.values():
+            C.stop(proc)
+        sampler.stop()
+        shutil.rmtree(C.OUT / "tmp", ignore_errors=True)
+    r["load_end"] = os.getloadavg()
+    samples = sampler.samples or [r["load_end"][0]]
+    r["load_median"], r["load_max"] = statistics.median(samples), max(samples)
+    r["total_s"] = time.perf_counter() - started
+    (C.OUT / f"results{'-quick' if q else ''}.json").write_text(json.dumps(r, indent=1, default=str))
+    write_results(r, Path(args.output))
+    print(Path(args.output).read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
