@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "or $CATALOGUE_DESKTOP_CACHE_DIR)")
     parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:7001")
     parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
+    _add_max_size(parser)
     parser.add_argument("--self-test", action="store_true",
                         help="open the window, load the catalogue, check every tab, exit 0 or 1")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -45,6 +45,7 @@ class Options:
     open: str | None = None
     self_test: bool = False
     currency: str | None = None
+    max_size: int = 256  # MiB per collection response
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
@@ -93,7 +94,7 @@ class AppSession(QObject):
         super().__init__()
         self.options = options
         self.settings = settings or Settings()
-        self.client_options = client_options
+        self.client_options = client_options or {"max_bytes": options.max_size * 1024 * 1024}
         if options.base_url and not options.demo:
             self.settings.base_url = options.base_url
         self.base_url = None if options.demo else (options.base_url or self.settings.base_url)
