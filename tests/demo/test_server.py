@@ -20,21 +20,10 @@ from decimal import Decimal
 import pytest
 from pydantic import TypeAdapter
 
-from catalogue_desktop.core import models
+from catalogue_desktop.core.decode import MODELS
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.demo.server import DemoServer, compact_json, load_sample, serve
 from catalogue_desktop.paths import resource_dir, resource_path
-
-MODELS = {
-    Kind.WEBINARS: models.Webinar,
-    Kind.SERIES: models.Series,
-    Kind.COURSES: models.Course,
-    Kind.CERTIFICATES: models.Certificate,
-    Kind.EXPERTS: models.Expert,
-    Kind.TOPICS: models.Topic,
-    Kind.ROLES: models.Role,
-    Kind.SITUATIONS: models.Situation,
-}
 
 # The spec's field names, per record (catalogue-api-v1, section 2).
 SPEC_FIELDS = {

@@ -9,19 +9,9 @@ import pytest
 from pydantic import TypeAdapter
 
 from catalogue_desktop.core import models
+from catalogue_desktop.core.decode import MODELS
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.demo.synthetic import generate, plan
-
-MODELS = {
-    Kind.WEBINARS: models.Webinar,
-    Kind.SERIES: models.Series,
-    Kind.COURSES: models.Course,
-    Kind.CERTIFICATES: models.Certificate,
-    Kind.EXPERTS: models.Expert,
-    Kind.TOPICS: models.Topic,
-    Kind.ROLES: models.Role,
-    Kind.SITUATIONS: models.Situation,
-}
 
 EXPERT_FIELDS = {"expertId", "name", "title", "bio", "education", "imageUrl", "image2xUrl"}
 WEBINAR_FIELDS = {
