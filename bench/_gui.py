@@ -131,7 +131,7 @@ class StallMonitor:
         return out
 
 
-def _project_frames(stack: tuple[str, ...], keep: int = 7) -> tuple[str, ...]:
+def _project_frames(stack: tuple[str, ...], keep: int = 14) -> tuple[str, ...]:
     """The innermost frames, skipping the harness and event-loop plumbing at the bottom."""
     return stack[-keep:]
 

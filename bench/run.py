@@ -323,7 +323,14 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="N = 1,000 / 10,000, fewer repeats")
     parser.add_argument("--no-profile", action="store_true", help="skip profiling missed goals")
     parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
+    parser.add_argument("--only", choices=["cold", "sync", "stall", "interact"],
+                        help="run one section only and print its figures (RESULTS.md is not "
+                             "written): for iterating on one goal")
+    parser.add_argument("--size", type=int, action="append",
+                        help="with --only stall/interact: these N only (repeatable)")
     args = parser.parse_args()
+    if args.only:
+        return only(args)
     started = time.perf_counter()
     sampler = LoadSampler()
     sampler.start()
@@ -397,6 +404,63 @@ def main() -> int:
     (C.OUT / f"results{'-quick' if q else ''}.json").write_text(json.dumps(r, indent=1, default=str))
     write_results(r, Path(args.output))
     print(Path(args.output).read_text())
+    return 0
+
+
+def only(args: argparse.Namespace) -> int:
+    """One section, figures printed as JSON (for quick before/after comparisons)."""
+    q = args.quick
+    sizes = args.size or ([10000] if args.only in ("cold", "sync") else
+                          ([1000, 10000] if q else [10000, 100000]))
+    need = sorted(set(sizes) | ({10000} if args.only in ("cold", "sync") else set()))
+    C.OUT.mkdir(exist_ok=True)
+    home = C.OUT / "home"
+    shutil.rmtree(home, ignore_errors=True)
+    commands: list[str] = []
+    servers: dict[int, tuple[Any, str]] = {}
+    out: dict[str, Any] = {"load_start": os.getloadavg()}
+    try:
+        caches, payload = {}, {}
+        for n in need:
+            servers[n] = C.serve(n)
+            cache, by_kind, _ = C.prefill(n, servers[n][1], commands)
+            caches[n], payload[n] = cache, sum(by_kind.values())
+        if args.only == "cold":
+            cs = cold_start(caches[10000], 3 if q else 5, home, commands)
+            out["cold"] = {"app_ms": cs["app_wall"] * 1000, "ready_ms": cs["app_ready"] * 1000,
+                           "bare_ms": cs["bare_wall"] * 1000,
+                           "ratio": cs["app_wall"] / cs["bare_wall"],
+                           "app_runs": [x["wall"] * 1000 for x in cs["app"]],
+                           "bare_runs": [x["wall"] * 1000 for x in cs["bare"]]}
+        elif args.only == "sync":
+            sy = sync(servers[10000][1], 3 if q else 5, commands)
+            out["sync"] = {"sync_s": sy["sync_wall"], "base_s": sy["base_wall"],
+                           "ratio": sy["sync_wall"] / sy["base_wall"]}
+        elif args.only == "stall":
+            for n in sizes:
+                st = stall(n, servers[n][1], caches[n], 1, home, commands)
+                worst = st["runs"][0]["monitor"]["worst"][:5]
+                out[f"stall-{n}"] = {
+                    "max_ms": st["max_ms"], "p99_ms": st["p99_ms"], "sync_s": st["sync_s"],
+                    "startup_max_ms": st["startup_max_ms"], "after_max_ms": st["after_max_ms"],
+                    "worst": [(round(w["gap_ms"]), w["phase"],
+                               [" > ".join(s["frames"][-12:]) for s in w["stacks"][:3]])
+                              for w in worst]}
+        else:
+            for n in sizes:
+                it = interact(n, caches[n], payload[n], 1 if q else 2, home, commands)
+                out[f"interact-{n}"] = {
+                    k: it[k] for k in ("ready_s", "filter_median", "filter_p95", "filter_max",
+                                       "filter_first", "sort_start_median", "sort_start_max",
+                                       "sort_fee_median", "sort_fee_max", "detail_median",
+                                       "detail_max", "detail_first", "detail_photos_ok")}
+                out[f"interact-{n}"]["memory"] = it["memory"]
+    finally:
+        for proc, _ in servers.values():
+            C.stop(proc)
+        shutil.rmtree(C.OUT / "tmp", ignore_errors=True)
+    out["load_end"] = os.getloadavg()
+    print(json.dumps(out, indent=1, default=str))
     return 0
 
 

@@ -31,6 +31,9 @@ class RowSet:
     def __post_init__(self) -> None:
         self.id_column = column_index(self.kind, "id")
         self.title_column = 0
+        self._indexed = 0  # rows[:_indexed] are in _by_id
+        if not self.rows:  # filled by ``extend``: the id lookup grows with it, chunk by chunk
+            self._by_id = {}
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -38,25 +41,30 @@ class RowSet:
     def extend(self, chunk: Iterable[list[Any]]) -> None:
         """Append ``[pos, row, links]`` items as ``Store.iter_rows`` yields them."""
         self.sort_cache.clear()
-        self._by_id = None
         for pos, row, links in chunk:
             self.positions.append(pos)
             self.rows.append(row)
             self.links.append(links)
+        if self._by_id is not None:  # keep the id lookup current, a chunk at a time
+            self.rows_by_id()
 
     def record_id(self, row: int) -> int:
         return self.rows[row][self.id_column]
 
     def rows_by_id(self) -> dict[int, int]:
-        """Record id -> row index (the first row, if ids repeat); built once per row set, so
+        """Record id -> row index (the first row, if ids repeat); kept up to date as chunks are
+        added (no pass over 100k rows when the index is rebuilt), and built once per row set, so
         that rebuilding the index after one collection reloaded does not redo the others."""
-        if self._by_id is None:
+        rows = self.rows
+        if self._by_id is None or self._indexed > len(rows):
+            self._by_id, self._indexed = {}, 0
+        by_id = self._by_id
+        if self._indexed < len(rows):
             column = self.id_column
-            rows: dict[int, int] = {}
-            for i, row in enumerate(self.rows):
-                rows.setdefault(row[column], i)
-            self._by_id = rows
-        return self._by_id
+            for i in range(self._indexed, len(rows)):
+                by_id.setdefault(rows[i][column], i)
+            self._indexed = len(rows)
+        return by_id
 
     def title(self, row: int) -> str:
         value = self.rows[row][self.title_column]

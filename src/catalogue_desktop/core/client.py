@@ -273,7 +273,9 @@ class CatalogueClient:
     ) -> _Raw:
         if spool_dir is None:
             return await self._attempt_to(url, kind, headers, max_bytes, progress, None)
-        fd, name = tempfile.mkstemp(prefix="body-", suffix=".json", dir=spool_dir)
+        # Off the loop's thread: creating a file can block on a busy disk.
+        fd, name = await asyncio.to_thread(tempfile.mkstemp, prefix="body-", suffix=".json",
+                                           dir=spool_dir)
         path = Path(name)
         try:
             with open(fd, "wb", buffering=0) as sink:  # unbuffered: writes release the GIL
@@ -592,7 +594,17 @@ async def _read_body(
         if len(head) < _HEAD:
             head += piece[: _HEAD - len(head)]
         if piece:
-            sink.write(piece)
+            unwritten.append(piece)
+
+    unwritten: list[bytes] = []  # with a sink: decoded bytes not yet written
+
+    async def flush(at_least: int = 0) -> None:
+        # Written from a worker thread: writing hundreds of MB can block in the kernel (dirty
+        # page throttling) for tens of ms, which froze the loop when written from its thread.
+        if sink is not None and unwritten and sum(map(len, unwritten)) >= at_least:
+            data = b"".join(unwritten)
+            unwritten.clear()
+            await asyncio.to_thread(sink.write, data)
 
     try:
         async for raw in resp.aiter_raw():
@@ -606,7 +618,9 @@ async def _read_body(
                 since_yield += len(piece)
                 if since_yield >= _YIELD_EVERY:
                     since_yield = 0
+                    await flush()  # bounds what a highly compressed chunk holds in memory
                     await asyncio.sleep(0)
+            await flush(_PIECE)
             if progress is not None:
                 progress(kind, received, total)  # type: ignore[arg-type]
         if inflater is not None:
@@ -616,6 +630,7 @@ async def _read_body(
                 raise too_large()
             keep(tail)
         keep(b"", last=True)
+        await flush()
     except zlib.error as exc:
         raise BadEncoding(
             f"the {encoding}-compressed response could not be decoded ({exc})", kind=kind, url=url

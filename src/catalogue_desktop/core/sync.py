@@ -97,7 +97,9 @@ class Ingestor:
         args = (str(store_file), kind.value, body, validators.etag, validators.last_modified,
                 checked_at)
         try:
-            if body.stat().st_size <= self.threshold:
+            # A thread for small payloads, unless the workers already run: validation in a
+            # thread holds the GIL (tens of ms even for a small collection), a worker does not.
+            if self._pool is None and body.stat().st_size <= self.threshold:
                 return await asyncio.to_thread(ingest, *args)
             # Starting worker processes takes tens of ms: do it off the event loop's thread.
             pool = self._pool or await asyncio.to_thread(self._executor)

@@ -79,7 +79,6 @@ class RowSetTableModel(QAbstractTableModel):
         self._order: list[int] | None = None  # row-set indices in sort order (None: as sent)
         self._visible: list[int] | None = None  # None: every row, in row-set order
         self._view_of: dict[int, int] | None = None  # row-set index -> view row (lazy)
-        self._row_of_id: dict[int, int] | None = None  # record id -> row-set index (lazy)
         self._added: set[int] = set()
         self._changed: dict[int, str] = {}  # record id -> "fee 199 -> 219"
         self._now_ms = int(time.time() * 1000)
@@ -121,7 +120,6 @@ class RowSetTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._rowset = rowset
         self._filter = None
-        self._row_of_id = None
         self._past_cache = {}
         self._grey = None
         self._set_changes(changes)
@@ -177,13 +175,7 @@ class RowSetTableModel(QAbstractTableModel):
 
     def view_row_of(self, record_id: int) -> int | None:
         """The view row showing the record with this id, or None (filtered out or unknown)."""
-        if self._row_of_id is None:
-            column = self._id_column
-            rows: dict[int, int] = {}
-            for i, row in enumerate(self._rowset.rows):
-                rows.setdefault(row[column], i)
-            self._row_of_id = rows
-        source = self._row_of_id.get(record_id)
+        source = self._rowset.rows_by_id().get(record_id)  # kept by the row set as it loads
         if source is None:
             return None
         if self._visible is None:
