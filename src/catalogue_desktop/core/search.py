@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from decimal import Decimal, InvalidOperation
+from itertools import compress, repeat
+from operator import contains
 from typing import Any
 
 from catalogue_desktop.core.catalogue import RowSet
@@ -25,13 +27,29 @@ def _haystack(row: list[Any], columns: list[int]) -> str:
 class RowFilter:
     """Which rows of a row set match a query. Build once per row set (keys are precomputed)."""
 
-    def __init__(self, rowset: RowSet) -> None:
+    def __init__(self, rowset: RowSet, *, lazy: bool = False) -> None:
         # Text, codes, ids and fees are searched; dates and yes/no flags are not (their shown
         # form depends on the locale, and "yes" would match every row).
-        columns = [i for i, c in enumerate(rowset.columns) if c.type in _SEARCHED]
-        self._haystacks = [_haystack(row, columns) for row in rowset.rows]
+        self._columns = [i for i, c in enumerate(rowset.columns) if c.type in _SEARCHED]
+        self._rows = rowset.rows
+        self._haystacks: list[str] = []
         self._last: tuple[list[str], list[int]] | None = None
         self._recent: OrderedDict[tuple[str, ...], list[int]] = OrderedDict()
+        if not lazy:
+            self.build()
+
+    @property
+    def built(self) -> bool:
+        return len(self._haystacks) >= len(self._rows)
+
+    def build(self, rows: int | None = None) -> bool:
+        """Precompute up to ``rows`` more haystacks (all by default): the keys can be built a
+        chunk at a time in idle time, before the first keystroke. True when all are built."""
+        hay, columns = self._haystacks, self._columns
+        start = len(hay)
+        stop = len(self._rows) if rows is None else min(len(self._rows), start + rows)
+        hay.extend([_haystack(row, columns) for row in self._rows[start:stop]])
+        return self.built
 
     def matches(self, query: str) -> list[int] | None:
         """Row indices matching ``query`` in row order; None means "all rows" (empty query)."""
@@ -39,6 +57,8 @@ class RowFilter:
         if not words:
             self._last = None
             return None
+        if not self.built:
+            self.build()
         key = tuple(words)
         known = self._recent.get(key)
         if known is not None:  # typed before (a backspace undid a character): no scan
@@ -60,14 +80,15 @@ class RowFilter:
             ):
                 candidates = last_rows  # every old word is contained in a new one: narrow
         hay = self._haystacks
+        # map/compress run the containment tests in C (no bytecode per row): ~3x faster.
         if candidates is None:
             first, rest = words[0], words[1:]
-            rows = [i for i, h in enumerate(hay) if first in h]
+            rows = list(compress(range(len(hay)), map(contains, hay, repeat(first))))
         else:
             rest = words
             rows = candidates
         for word in rest:
-            rows = [i for i in rows if word in hay[i]]
+            rows = list(compress(rows, map(contains, map(hay.__getitem__, rows), repeat(word))))
         self._last = (words, rows)
         return rows
 
