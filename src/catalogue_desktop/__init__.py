@@ -1,8 +1,18 @@
 """Catalogue Desktop: browse the seminar catalogue, online or from the local cache."""
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
-try:
-    __version__ = version("catalogue-desktop")
-except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
-    __version__ = "0.0.0+unknown"
+
+def __getattr__(name: str) -> Any:
+    # ``__version__`` is read from the installed metadata on first use only: importlib.metadata
+    # costs ~35 ms at start-up, and the window does not need the version to show its rows.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("catalogue-desktop")
+        except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+            value = "0.0.0+unknown"
+        globals()["__version__"] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,11 +14,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from catalogue_desktop import __version__
+import catalogue_desktop
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
 
 KIND_NAMES = [k.value for k in Kind]
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for (it costs ~35 ms)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
+        sys.stdout.write(f"catalogue-desktop {catalogue_desktop.__version__}\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Without a command, opens the window (on the bundled demo catalogue when no "
         "service is configured).",
     )
-    parser.add_argument("--version", action="version", version=f"catalogue-desktop {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("--base-url", help="service address, the part before /v1 (remembered)")
     parser.add_argument("--demo", action="store_true", help="use the bundled demo catalogue")
     parser.add_argument("--offline", action="store_true", help="never contact the service")

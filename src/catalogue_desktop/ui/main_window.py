@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop import __version__
+import catalogue_desktop
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.changes_view import ChangesView
@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         QMessageBox.about(
             self, f"About {APP_TITLE}",
-            f"<b>{APP_TITLE}</b> {__version__}<br>Browse the seminar catalogue, online or from "
+            f"<b>{APP_TITLE}</b> {catalogue_desktop.__version__}<br>Browse the seminar catalogue, online or from "
             "the local cache.",
         )
 
