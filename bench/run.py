@@ -247,7 +247,8 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         f"filter-as-you-type on Webinars, N={big:,} ({len(it['filter'])} keystrokes)",
         f"median {it['filter_median']:.1f} ms, p95 {it['filter_p95']:.1f} ms (max {it['filter_max']:.0f}, "
         f"first key {it['filter_first']:.0f}); including the {_filter_delay_ms()} ms debounce: median "
-        f"{it['filter_median'] + _filter_delay_ms():.1f} ms, p95 {it['filter_p95'] + _filter_delay_ms():.1f} ms",
+        f"{it['filter_median'] + _filter_delay_ms():.1f} ms, "
+        f"p95 {it['filter_p95'] + _filter_delay_ms():.1f} ms",
         "—", "—", "< 16 ms, < 50 ms (debounce excluded)",
         it["filter_median"] < 16 and it["filter_p95"] < 50))
     for name, label in (("start", "start date"), ("fee", "fee")):
@@ -311,7 +312,8 @@ def write_results(r: dict[str, Any], path: Path) -> None:
     for n, res in sorted(r["interact"].items()):
         lines.append(f"* Interaction, N={n:,}: offline window ready in {res['ready_s']:.2f} s; "
                      f"filter per key (key handling + debounced filter + repaint; the "
-                     f"{_filter_delay_ms()} ms debounce wait itself is excluded) median {res['filter_median']:.1f} "
+                     f"{_filter_delay_ms()} ms debounce wait itself is excluded) median "
+                     f"{res['filter_median']:.1f} "
                      f"ms, p95 {res['filter_p95']:.1f} ms; sort start median "
                      f"{res['sort_start_median']:.0f} ms, fee {res['sort_fee_median']:.0f} ms; "
                      f"detail median {res['detail_median']:.1f} ms (first {res['detail_first']:.0f} "

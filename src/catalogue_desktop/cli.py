@@ -25,7 +25,7 @@ class _VersionAction(argparse.Action):
     """``--version``: the version is looked up only when asked for (it costs ~35 ms)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:  # noqa: A002
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
         super().__init__(option_strings, dest, nargs=0, default=default,
                          help=help or "show program's version number and exit")
 

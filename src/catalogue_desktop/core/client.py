@@ -50,9 +50,9 @@ ProgressCallback = Callable[[Kind, int, int | None], None]
 
 MAX_REDIRECTS = 5
 MAX_RETRY_AFTER = 30.0
-_PIECE = 1024 * 1024  # largest piece of decompressed output produced at once
+_PIECE = 256 * 1024  # largest piece of decompressed output produced at once
 _HEAD = 64 * 1024  # with a sink: bytes kept for the plausibility check
-_YIELD_EVERY = 4 * 1024 * 1024  # yield to the event loop after this many decoded bytes
+_YIELD_EVERY = 1024 * 1024  # yield to the event loop after this many decoded bytes
 _WHITESPACE = re.compile(rb"[ \t\r\n]*")
 _UTF16_32_BOMS = (
     codecs.BOM_UTF32_LE,

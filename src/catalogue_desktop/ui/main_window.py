@@ -251,8 +251,8 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         QMessageBox.about(
             self, f"About {APP_TITLE}",
-            f"<b>{APP_TITLE}</b> {catalogue_desktop.__version__}<br>Browse the seminar catalogue, online or from "
-            "the local cache.",
+            f"<b>{APP_TITLE}</b> {catalogue_desktop.__version__}<br>"
+            "Browse the seminar catalogue, online or from the local cache.",
         )
 
     # -- window state ------------------------------------------------------------------------
