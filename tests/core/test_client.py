@@ -37,19 +37,6 @@ ARRAY_BYTES = b'[{"webinarId": 1, "title": "Tax basics"}]'
 FAST = {"retries": 2, "backoff": 0.01}
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Loopback traffic must not go through a proxy from the environment."""
-    for name in (
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ):
-        monkeypatch.delenv(name, raising=False)
-
 
 @pytest.fixture
 def server() -> Any:

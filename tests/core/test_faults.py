@@ -34,6 +34,7 @@ from catalogue_desktop.core.store import Store
 from catalogue_desktop.core.sync import CollectionOutcome, SyncReport, sync_catalogue
 from catalogue_desktop.demo.server import load_sample
 from tests.faultserver import FaultServer, refused_port
+from tests.records import topics, webinar
 
 SAMPLE = load_sample()
 T, W, C, CERT, R = Kind.TOPICS, Kind.WEBINARS, Kind.COURSES, Kind.CERTIFICATES, Kind.ROLES
@@ -61,16 +62,6 @@ class Case:
 def ids_of(kind: Kind) -> list[int]:
     return [r[kind.id_field] for r in json.loads(SAMPLE[kind])]
 
-
-def topics(*ids: int) -> list[dict[str, Any]]:
-    return [{"topicId": i, "title": f"Topic {i}", "description": f"About {i}"} for i in ids]
-
-
-def webinar(wid: int, **fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"webinarId": wid, "sessionId": wid + 1, "type": 1, "title": f"Webinar {wid}",
-                            "fee": 99, "startDate": "2026-05-01T10:00:00.000Z"}
-    base.update(fields)
-    return base
 
 
 def gz(data: bytes) -> bytes:
@@ -358,11 +349,6 @@ CASES: dict[str, Case] = {
                                     words=("empty list", "kept the cached copy")),
 }
 
-
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture

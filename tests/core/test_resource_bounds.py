@@ -30,11 +30,6 @@ from tests.faultserver import FaultServer
 SAMPLE = load_sample()
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-
 
 @pytest.fixture
 def server() -> Iterator[FaultServer]:

@@ -21,11 +21,6 @@ from tests.faultserver import FaultServer
 OUTCOME_KEYS = {"status", "records", "rejected", "error", "fetched_at", "checked_at"}
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-
 
 @pytest.fixture(scope="module")
 def sample() -> dict[Kind, bytes]:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QPushButton
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.listing import column_index
 from tests.faultserver import FaultServer, refused_port
+from tests.records import topics, webinar
 from tests.ui.conftest import wait_rows_loaded
 
 T, W = Kind.TOPICS, Kind.WEBINARS
@@ -49,16 +50,6 @@ class Case:
     ids: list[int] | None = None  # partial/updated: the record ids the tab shows afterwards
     rejected: int = 0  # partial: "N rejected records skipped"
 
-
-def topics(*ids: int) -> list[dict[str, Any]]:
-    return [{"topicId": i, "title": f"Topic {i}", "description": f"About {i}"} for i in ids]
-
-
-def webinar(wid: int, **fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"webinarId": wid, "sessionId": wid + 1, "type": 1, "title": f"Webinar {wid}",
-                            "fee": 99, "startDate": "2026-05-01T10:00:00.000Z"}
-    base.update(fields)
-    return base
 
 
 NEW_BYTES = json.dumps(topics(1, 2, 3)).encode()
