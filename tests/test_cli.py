@@ -408,3 +408,49 @@ def test_serve_demo_prints_its_url_and_serves(env: dict[str, str], tmp_path: Pat
         err = proc.stderr.read()
     assert code == 0
     assert "Traceback" not in err
+
+
+# The CLI side of the fault table (tests/core/test_faults.py has every case through the sync
+# function the CLI calls; these go through `catalogue-desktop sync --json` in a subprocess).
+_TOPICS_OK = json.dumps([{"topicId": 1, "title": "Tax"}, {"topicId": 2, "title": "Ethics"}]).encode()
+CLI_FAULTS = {
+    "http 503": ("status", {"status": 503}, "failed", "HTTP 503"),
+    "html with 200": ("html200", {}, "failed", "HTML"),
+    "not an array": ("not_array", {}, "failed", "JSON array"),
+    "truncated body": ("truncated", {"body": SAMPLE[Kind.TOPICS]}, "failed", "closed"),
+    "bad gzip": ("bad_gzip", {}, "failed", "gzip"),
+    "invalid utf-8": ("raw", {"body": b'[{"topicId": 1, "title": "\xff\xfe"}]',
+                              "headers": {"Content-Type": "application/json"}}, "failed", "UTF-8"),
+    "empty list": ("json", {"body": b"[]"}, "failed", "empty list"),
+    "some records bad": ("json", {"body": json.dumps(
+        [{"topicId": 1, "title": "Tax"}, {"topicId": "x"}, {"title": "no id"}]).encode()},
+        "partial", None),
+    "accepted variant": ("json", {"body": _TOPICS_OK}, "updated", None),
+}
+
+
+@pytest.mark.parametrize("case", list(CLI_FAULTS))
+def test_cli_sync_reports_each_fault_and_keeps_the_cache(
+    cli: Any, fault: FaultServer, cache: Path, case: str
+) -> None:
+    mode, params, status, words = CLI_FAULTS[case]
+    sync_json(cli, fault.base_url, cache, 0)  # a good first copy
+    fault.set(Kind.TOPICS.path, mode, **params)
+    data = sync_json(cli, fault.base_url, cache, 1 if status != "updated" else 0)
+    topics = data["collections"]["topics"]
+    assert topics["status"] == status, topics
+    if words:
+        assert words.lower() in topics["error"].lower(), topics["error"]
+    others = {k: v["status"] for k, v in data["collections"].items() if k != "topics"}
+    assert set(others.values()) == {"unchanged"}, others
+    exported = cli("export", "topics", "--format", "json", "--cache-dir", str(cache))
+    stored = [r["topicId"] for r in json.loads(exported.stdout)]
+    if status == "failed":  # the last good copy, untouched
+        assert stored == ids(Kind.TOPICS)
+        assert topics["records"] == len(stored)
+    elif status == "partial":  # the valid records stored, the rejected ones reported
+        assert stored == [1]
+        assert topics["rejected"] == 2
+        assert {p["record"] for p in data["problems"] if p["collection"] == "topics"} >= {1, 2}
+    else:
+        assert stored == [1, 2]
