@@ -77,7 +77,7 @@ def test_fresh_store_creates_the_schema(path: Path, store: Store) -> None:
         mode = db.execute("PRAGMA journal_mode").fetchone()[0]
     finally:
         db.close()
-    assert {"meta", "collections", "snapshots", "records"} <= tables
+    assert {"meta", "collections", "snapshots", "records", "rows"} <= tables
     assert version == str(SCHEMA_VERSION)
     assert mode == "wal"
     for kind in Kind:
@@ -177,10 +177,11 @@ def test_previous_snapshot_kept_and_the_one_before_deleted(path: Path, store: St
     try:
         snaps = sorted(r[0] for r in db.execute("SELECT id FROM snapshots WHERE collection='topics'"))
         held = sorted({r[0] for r in db.execute("SELECT snapshot FROM records")})
+        listed = sorted({r[0] for r in db.execute("SELECT snapshot FROM rows")})
     finally:
         db.close()
     assert snaps == [second, third]
-    assert held == [second, third]
+    assert held == listed == [second, third]
 
 
 def test_collections_do_not_disturb_each_other(store: Store) -> None:
@@ -383,6 +384,9 @@ BAD_FILES = {
     "text file": (_text, "not a database"),
     "foreign SQLite file": (_foreign, "not a Catalogue Desktop cache"),
     "newer schema_version": (_schema_version("99"), "schema version 99"),
+    # An older layout (1: row and links in ``records`` next to the full JSON) is not migrated.
+    "older schema_version": (_schema_version(str(SCHEMA_VERSION - 1)),
+                             f"schema version {SCHEMA_VERSION - 1}"),
     "unreadable schema_version": (_schema_version("two"), "schema version -1"),
     "no schema_version": (_schema_version(None), "schema version -1"),
 }

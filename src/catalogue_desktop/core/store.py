@@ -25,7 +25,7 @@ from typing import Any
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_NAME = "catalogue.sqlite3"
 ENV_CACHE_DIR = "CATALOGUE_DESKTOP_CACHE_DIR"
 _MAX_PROBLEMS = 1000  # problems kept per snapshot (the count is always kept)
@@ -55,12 +55,19 @@ CREATE TABLE IF NOT EXISTS snapshots (
     changes TEXT,
     stats TEXT
 );
+-- The listing (row and links, a few hundred bytes) apart from the full JSON (kilobytes): the
+-- window reads every row at start-up, and reading them next to ``data`` walked overflow pages.
+CREATE TABLE IF NOT EXISTS rows (
+    snapshot INTEGER NOT NULL,
+    pos INTEGER NOT NULL,
+    row TEXT NOT NULL,
+    links TEXT NOT NULL,
+    PRIMARY KEY (snapshot, pos)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (
     snapshot INTEGER NOT NULL,
     pos INTEGER NOT NULL,
     record_id INTEGER,
-    row TEXT NOT NULL,
-    links TEXT NOT NULL,
     data BLOB NOT NULL,
     PRIMARY KEY (snapshot, pos)
 );
@@ -251,7 +258,7 @@ class Store:
         while True:
             top, text = self._query(
                 "SELECT max(pos), '[' || group_concat(x, ',') || ']' FROM ("
-                " SELECT pos, '[' || pos || ',' || row || ',' || links || ']' AS x FROM records"
+                " SELECT pos, '[' || pos || ',' || row || ',' || links || ']' AS x FROM rows"
                 " WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?)",
                 (snapshot, last, chunk),
             )[0]
@@ -284,8 +291,10 @@ class Store:
         column = "previous" if previous else "snapshot"
         try:  # the query itself may hit a damaged page, not only the iteration
             cursor = self._db.execute(
-                f"SELECT r.pos, r.record_id, r.row, r.links, r.data FROM records r"
-                f" JOIN collections c ON r.snapshot = c.{column} WHERE c.name = ? ORDER BY r.pos",
+                f"SELECT r.pos, r.record_id, l.row, l.links, r.data FROM collections c"
+                f" JOIN records r ON r.snapshot = c.{column}"
+                f" JOIN rows l ON l.snapshot = r.snapshot AND l.pos = r.pos"
+                f" WHERE c.name = ? ORDER BY r.pos",
                 (kind.value,),
             )
             for pos, record_id, row, links, data in cursor:
@@ -343,17 +352,26 @@ class Store:
             new = cur.lastrowid
             count = 0
 
-            def rows() -> Iterator[tuple[Any, ...]]:
-                nonlocal count
-                for e in entries:
-                    count += 1
-                    yield (new, e.pos, e.record_id, e.row, e.links, e.data)
+            # Two tables, one pass over ``entries`` (it may be a generator): batches of rows.
+            batch: list[Entry] = []
 
-            self._db.executemany(
-                "INSERT INTO records (snapshot, pos, record_id, row, links, data)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                rows(),
-            )
+            def flush() -> None:
+                self._db.executemany(
+                    "INSERT INTO records (snapshot, pos, record_id, data) VALUES (?, ?, ?, ?)",
+                    [(new, e.pos, e.record_id, e.data) for e in batch],
+                )
+                self._db.executemany(
+                    "INSERT INTO rows (snapshot, pos, row, links) VALUES (?, ?, ?, ?)",
+                    [(new, e.pos, e.row, e.links) for e in batch],
+                )
+                batch.clear()
+
+            for e in entries:
+                count += 1
+                batch.append(e)
+                if len(batch) >= 2000:
+                    flush()
+            flush()
             self._db.execute("UPDATE snapshots SET record_count = ? WHERE id = ?", (count, new))
             old = self._db.execute(
                 "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
@@ -361,6 +379,7 @@ class Store:
             current, previous = old if old else (None, None)
             if previous is not None:
                 self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
+                self._db.execute("DELETE FROM rows WHERE snapshot = ?", (previous,))
                 self._db.execute("DELETE FROM snapshots WHERE id = ?", (previous,))
             self._db.execute(
                 "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
