@@ -1,5 +1,6 @@
 """Small hand-made records for tests that serve odd payloads."""
 
+import json
 from typing import Any
 
 
@@ -12,3 +13,19 @@ def webinar(wid: int, **fields: Any) -> dict[str, Any]:
                             "fee": 99, "startDate": "2026-05-01T10:00:00.000Z"}
     base.update(fields)
     return base
+
+
+# Payloads the fault tables serve, through the sync (tests/core) and through the window (tests/ui).
+NEW_TOPICS = json.dumps(topics(1, 2, 3)).encode()
+BAD_UTF8 = (b'[{"topicId": 1, "title": "fine", "description": "long enough to pass the first'
+            b' 64 bytes"}, {"topicId": 2, "title": "caf\xe9 in Latin-1"}]')
+DEEP = b'[{"topicId": 1, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}]"
+DATES = [  # each is 2026-05-01T10:00:00Z, give or take fractions, in another ISO 8601 form
+    webinar(1, startDate="2026-05-01T10:00:00.123Z"),
+    webinar(2, startDate="2026-05-01T10:00:00Z"),
+    webinar(3, startDate="2026-05-01T10:00:00.1234567Z"),
+    webinar(4, startDate="2026-05-01"),
+    webinar(5, startDate="2026-05-01T10:00:00.5+02:00"),
+    webinar(6, startDate="2026-05-01T10:00:00"),
+    webinar(7, startDate="2026-05-01T10:00:00-05:00"),
+]

@@ -34,7 +34,7 @@ from catalogue_desktop.core.store import Store
 from catalogue_desktop.core.sync import CollectionOutcome, SyncReport, sync_catalogue
 from catalogue_desktop.demo.server import load_sample
 from tests.faultserver import FaultServer, refused_port
-from tests.records import topics, webinar
+from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar
 
 SAMPLE = load_sample()
 T, W, C, CERT, R = Kind.TOPICS, Kind.WEBINARS, Kind.COURSES, Kind.CERTIFICATES, Kind.ROLES
@@ -148,20 +148,7 @@ def check_new_topics(store: Store, kind: Kind, outcome: CollectionOutcome, elaps
 
 
 NEW = topics(1, 2, 3)
-NEW_BYTES = json.dumps(NEW).encode()
-BAD_UTF8_INSIDE = (b'[{"topicId": 1, "title": "fine", "description": "long enough to pass the first'
-                   b' 64 bytes"}, {"topicId": 2, "title": "caf\xe9 in Latin-1"}]')
-DEEP = b'[{"topicId": 1, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}]"
 HUGE_TITLE = b'[{"topicId": 1, "title": "' + "é".encode() * (10 * 1024 * 1024) + b'"}]'
-DATES = [
-    webinar(1, startDate="2026-05-01T10:00:00.123Z"),
-    webinar(2, startDate="2026-05-01T10:00:00Z"),
-    webinar(3, startDate="2026-05-01T10:00:00.1234567Z"),
-    webinar(4, startDate="2026-05-01"),
-    webinar(5, startDate="2026-05-01T10:00:00.5+02:00"),
-    webinar(6, startDate="2026-05-01T10:00:00"),
-    webinar(7, startDate="2026-05-01T10:00:00-05:00"),
-]
 NULL_WEBINARS = [{k: (v if k == "webinarId" else None) for k, v in json.loads(SAMPLE[W])[i].items()}
                  for i in range(2)]
 for i, item in enumerate(NULL_WEBINARS):
@@ -178,15 +165,15 @@ CASES: dict[str, Case] = {
     "slow headers (timeout)": Case(T, "slow_headers", {"delay": 3.0, "body": NEW}, words=("timed out",),
                                    requests=2),
     # The body stalls longer than read_timeout between bytes: failed "timed out".
-    "slow body (stall)": Case(T, "slow_body", {"body": NEW_BYTES, "chunk": 4, "interval": 2.0},
+    "slow body (stall)": Case(T, "slow_body", {"body": NEW_TOPICS, "chunk": 4, "interval": 2.0},
                               words=("timed out",)),
     # Slow but steady (each piece well inside read_timeout): accepted, the new data stored.
-    "slow body (steady)": Case(T, "slow_body", {"body": NEW_BYTES, "chunk": 16, "interval": 0.02},
+    "slow body (steady)": Case(T, "slow_body", {"body": NEW_TOPICS, "chunk": 16, "interval": 0.02},
                                status="updated", ids=[1, 2, 3]),
     # Content-Length promises more than comes, then close: failed, "before the whole response".
-    "truncated body": Case(T, "truncated", {"body": NEW_BYTES[:-10]}, words=("closed before the whole",)),
+    "truncated body": Case(T, "truncated", {"body": NEW_TOPICS[:-10]}, words=("closed before the whole",)),
     # A TCP reset half way through the body: failed the same way.
-    "connection reset mid-body": Case(T, "reset", {"body": NEW_BYTES}, words=("closed before the whole",)),
+    "connection reset mid-body": Case(T, "reset", {"body": NEW_TOPICS}, words=("closed before the whole",)),
     # -- HTTP statuses -------------------------------------------------------------------------------
     "HTTP 500": Case(T, "status", {"status": 500}, words=("HTTP 500", "Internal Server Error"), requests=2),
     "HTTP 502": Case(T, "status", {"status": 502}, words=("HTTP 502", "Bad Gateway"), requests=2),
@@ -221,7 +208,7 @@ CASES: dict[str, Case] = {
     # A proxy's "sorry" page with status 200: failed, "HTML page instead of JSON".
     "HTML error page with 200": Case(T, "html200", words=("HTML", "instead of JSON")),
     # A JSON array labelled text/html: the body decides, accepted.
-    "wrong content type, JSON body": Case(T, "wrong_content_type", {"body": NEW_BYTES}, status="updated",
+    "wrong content type, JSON body": Case(T, "wrong_content_type", {"body": NEW_TOPICS}, status="updated",
                                           ids=[1, 2, 3]),
     # Plain text labelled text/plain: failed, naming the type it got.
     "wrong content type, text body": Case(T, "wrong_content_type", {
@@ -232,7 +219,7 @@ CASES: dict[str, Case] = {
     # A JSON string at the top: failed, not JSON-array words.
     "a JSON string": Case(T, "json", {"body": '"webinars"', "etag": '"t2"'}, words=("not JSON",)),
     # Complete HTTP response whose JSON stops half way: failed, "not valid JSON".
-    "truncated JSON, honest length": Case(T, "json", {"body": NEW_BYTES[:-10], "etag": '"t2"'},
+    "truncated JSON, honest length": Case(T, "json", {"body": NEW_TOPICS[:-10], "etag": '"t2"'},
                                           words=("not valid JSON",)),
     # Empty 200 body: failed, "empty response".
     "empty body": Case(T, "json", {"body": b"", "etag": '"t2"'}, words=("empty response",)),
@@ -240,34 +227,34 @@ CASES: dict[str, Case] = {
     # Content-Encoding: gzip on garbage: failed, "could not be decoded".
     "bad gzip": Case(T, "bad_gzip", words=("gzip", "could not be decoded")),
     # A gzip stream cut short (honest Content-Length): failed, "ended early".
-    "truncated gzip stream": Case(T, "raw", {"body": gz(NEW_BYTES)[:-12], "headers": [
+    "truncated gzip stream": Case(T, "raw", {"body": gz(NEW_TOPICS)[:-12], "headers": [
         ("Content-Type", "application/json"), ("Content-Encoding", "gzip")]},
         words=("gzip", "ended early")),
     # Gzip bytes without the header: failed, "gzip-compressed but not labelled".
-    "unlabelled gzip": Case(T, "raw", {"body": gz(NEW_BYTES), "headers": [
+    "unlabelled gzip": Case(T, "raw", {"body": gz(NEW_TOPICS), "headers": [
         ("Content-Type", "application/json")]}, words=("not labelled",)),
     # An encoding we never asked for: failed, names it.
-    "unsupported content encoding": Case(T, "raw", {"body": NEW_BYTES, "headers": [
+    "unsupported content encoding": Case(T, "raw", {"body": NEW_TOPICS, "headers": [
         ("Content-Type", "application/json"), ("Content-Encoding", "br")]},
         words=("unsupported content encoding", "'br'")),
     # Good gzip: accepted.
     "gzip body": Case(T, "json", {"body": NEW, "gzip": True, "etag": '"t2"'}, status="updated",
                       ids=[1, 2, 3]),
     # A UTF-8 BOM before the array: accepted (dropped).
-    "UTF-8 BOM": Case(T, "json", {"body": b"\xef\xbb\xbf" + NEW_BYTES, "etag": '"t2"'}, status="updated",
+    "UTF-8 BOM": Case(T, "json", {"body": b"\xef\xbb\xbf" + NEW_TOPICS, "etag": '"t2"'}, status="updated",
                       ids=[1, 2, 3]),
     # UTF-16 text: failed, says UTF-16.
-    "UTF-16 body": Case(T, "json", {"body": NEW_BYTES.decode().encode("utf-16"), "etag": '"t2"'},
+    "UTF-16 body": Case(T, "json", {"body": NEW_TOPICS.decode().encode("utf-16"), "etag": '"t2"'},
                         words=("UTF-16",)),
     # A Latin-1 byte inside a string, after the first bytes: the payload is not UTF-8 JSON as a
     # whole, so failed, saying UTF-8 and where; cache kept (JSON must be UTF-8: no guessing).
-    "invalid UTF-8 inside a string": Case(T, "json", {"body": BAD_UTF8_INSIDE, "etag": '"t2"'},
+    "invalid UTF-8 inside a string": Case(T, "json", {"body": BAD_UTF8, "etag": '"t2"'},
                                           words=("not valid UTF-8", "at byte")),
     # Not UTF-8 from the first bytes: the client's own check refuses it, failed.
     "invalid UTF-8 at the start": Case(T, "json", {"body": b'[{"topicId": 1, "title": "\xff"}]',
                                                    "etag": '"t2"'}, words=("not valid UTF-8",)),
     # The same in certificates (decoded by a different parser): the same words.
-    "invalid UTF-8 in certificates": Case(CERT, "json", {"body": BAD_UTF8_INSIDE.replace(
+    "invalid UTF-8 in certificates": Case(CERT, "json", {"body": BAD_UTF8.replace(
         b"topicId", b"certificateId"), "etag": '"c2"'}, words=("not valid UTF-8", "at byte")),
     # -- size ---------------------------------------------------------------------------------------
     # An endless chunked body: stops at max_bytes, failed "exceeded the 4 MiB limit".

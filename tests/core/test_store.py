@@ -26,6 +26,7 @@ from catalogue_desktop.core.store import (
     default_cache_dir,
     store_path,
 )
+from tests.sqlite_lock import lock_held
 
 T = Kind.TOPICS
 
@@ -298,28 +299,10 @@ def test_another_process_reads_while_we_write(path: Path, store: Store) -> None:
 
 def test_we_read_while_another_process_writes(path: Path, store: Store) -> None:
     put(store, T, [entry(0, 1, "old")])
-    writer = """
-        import sqlite3, sys
-        db = sqlite3.connect(sys.argv[1], isolation_level=None)
-        db.execute("BEGIN IMMEDIATE")
-        db.execute("UPDATE collections SET etag = 'changing'")
-        print("writing", flush=True)
-        sys.stdin.readline()
-        db.execute("COMMIT")
-        db.close()
-    """
-    with subprocess.Popen([sys.executable, "-c", textwrap.dedent(writer), str(path)],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
-        assert proc.stdout is not None and proc.stdin is not None
-        try:
-            assert proc.stdout.readline().strip() == "writing"
-            with Store(path, busy_timeout=0.2) as reader:
-                assert reader.state(T).etag is None
-                assert [r[1][0] for r in all_rows(reader, T)] == ["old"]
-        finally:
-            proc.stdin.write("\n")
-            proc.stdin.flush()
-        assert proc.wait(timeout=10) == 0
+    with lock_held(path, "BEGIN IMMEDIATE", "UPDATE collections SET etag = 'changing'",
+                   finish="COMMIT"), Store(path, busy_timeout=0.2) as reader:
+        assert reader.state(T).etag is None
+        assert [r[1][0] for r in all_rows(reader, T)] == ["old"]
     assert store.state(T).etag == "changing"
 
 
@@ -438,40 +421,19 @@ def test_an_empty_file_is_simply_initialised(path: Path) -> None:
 
 # -- locks and unwritable places ----------------------------------------------------------------------
 
-HOLDER = """
-    import sqlite3, sys
-    db = sqlite3.connect(sys.argv[1], isolation_level=None)
-    if sys.argv[2] == "rollback-journal":
-        db.execute("PRAGMA journal_mode=DELETE")
-    db.execute("BEGIN EXCLUSIVE")
-    print("locked", flush=True)
-    sys.stdin.readline()
-    db.execute("ROLLBACK")
-    db.close()
-"""
-
-
 @pytest.mark.parametrize("journal", ["rollback-journal", "wal"])
 def test_a_store_locked_by_another_process_is_a_store_error_and_not_moved(path: Path, journal: str) -> None:
     with Store(path) as s:
         put(s, T, [entry(0, 1, "mine")])
-    with subprocess.Popen([sys.executable, "-c", textwrap.dedent(HOLDER), str(path), journal],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
-        assert proc.stdout is not None and proc.stdin is not None
-        try:
-            assert proc.stdout.readline().strip() == "locked"
-            if journal == "rollback-journal":  # readers are shut out too: opening fails
+    with lock_held(path, "BEGIN EXCLUSIVE", journal="DELETE" if journal == "rollback-journal" else "-"):
+        if journal == "rollback-journal":  # readers are shut out too: opening fails
+            with pytest.raises(StoreError) as info:
+                Store(path, busy_timeout=0.2)
+        else:  # WAL: reading works, writing is refused
+            with Store(path, busy_timeout=0.2) as s:
+                assert s.state(T).records == 1
                 with pytest.raises(StoreError) as info:
-                    Store(path, busy_timeout=0.2)
-            else:  # WAL: reading works, writing is refused
-                with Store(path, busy_timeout=0.2) as s:
-                    assert s.state(T).records == 1
-                    with pytest.raises(StoreError) as info:
-                        put(s, T, [entry(0, 2, "theirs")])
-        finally:
-            proc.stdin.write("\n")
-            proc.stdin.flush()
-        assert proc.wait(timeout=10) == 0
+                    put(s, T, [entry(0, 2, "theirs")])
     message = str(info.value)
     assert str(path) in message and "locked" in message
     assert "Traceback" not in message

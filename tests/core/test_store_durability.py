@@ -37,6 +37,7 @@ from catalogue_desktop.core.store import FILE_NAME, Entry, Store, StoreError
 from catalogue_desktop.core.sync import sync_catalogue
 from catalogue_desktop.demo.server import DemoServer
 from catalogue_desktop.demo.synthetic import generate
+from tests.sqlite_lock import lock_held
 
 SIZE = 1000  # 2000 fits in ~60 s on an idle 2-core machine, not under a loaded one
 RUNS = 50
@@ -314,29 +315,11 @@ def test_a_store_locked_exclusively_is_a_store_error_for_the_sync_and_not_moved(
     saying so (the CLI prints it as one line), and the file is not moved aside."""
     path = tmp_path / FILE_NAME
     filled(path)
-    holder = """
-        import sqlite3, sys
-        db = sqlite3.connect(sys.argv[1], isolation_level=None)
-        db.execute("PRAGMA journal_mode=DELETE")
-        db.execute("BEGIN EXCLUSIVE")
-        print("locked", flush=True)
-        sys.stdin.readline()
-        db.execute("ROLLBACK")
-        db.close()
-    """
-    with subprocess.Popen([sys.executable, "-c", textwrap.dedent(holder), str(path)],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
-        assert proc.stdout is not None and proc.stdin is not None
-        try:
-            assert proc.stdout.readline().strip() == "locked"
-            result = subprocess.run(
-                [sys.executable, "-c", textwrap.dedent(SYNC_SCRIPT), str(path)],
-                capture_output=True, text=True, timeout=60, check=False,
-            )
-        finally:
-            proc.stdin.write("\n")
-            proc.stdin.flush()
-        assert proc.wait(timeout=10) == 0
+    with lock_held(path, "BEGIN EXCLUSIVE", journal="DELETE"):
+        result = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(SYNC_SCRIPT), str(path)],
+            capture_output=True, text=True, timeout=60, check=False,
+        )
     assert "Traceback" not in result.stderr, result.stderr
     assert result.stdout.startswith("StoreError: "), result.stdout + result.stderr
     assert "locked by another process" in result.stdout and str(path) in result.stdout

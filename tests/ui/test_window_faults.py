@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QPushButton
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.listing import column_index
 from tests.faultserver import FaultServer, refused_port
-from tests.records import topics, webinar
+from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar
 from tests.ui.conftest import wait_rows_loaded
 
 T, W = Kind.TOPICS, Kind.WEBINARS
@@ -52,24 +52,11 @@ class Case:
 
 
 
-NEW_BYTES = json.dumps(topics(1, 2, 3)).encode()
-DEEP = b'[{"topicId": 1, "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}]"
-BAD_UTF8 = (b'[{"topicId": 1, "title": "fine", "description": "long enough to pass the first'
-            b' 64 bytes"}, {"topicId": 2, "title": "caf\xe9 in Latin-1"}]')
-DATES = [
-    webinar(1, startDate="2026-05-01T10:00:00.123Z"),
-    webinar(2, startDate="2026-05-01T10:00:00Z"),
-    webinar(3, startDate="2026-05-01T10:00:00.1234567Z"),
-    webinar(4, startDate="2026-05-01"),
-    webinar(5, startDate="2026-05-01T10:00:00.5+02:00"),
-    webinar(6, startDate="2026-05-01T10:00:00"),
-    webinar(7, startDate="2026-05-01T10:00:00-05:00"),
-]
 MAY_1_10H_UTC_MS = 1777629600000  # 2026-05-01T10:00:00Z
 
 CASES: dict[str, Case] = {
     # Headers never come within read_timeout (retried once): failed "timed out".
-    "slow headers (timeout)": Case(T, "slow_headers", {"delay": 3.0, "body": NEW_BYTES},
+    "slow headers (timeout)": Case(T, "slow_headers", {"delay": 3.0, "body": NEW_TOPICS},
                                    words=("timed out",)),
     "HTTP 500": Case(T, "status", {"status": 500}, words=("HTTP 500", "Internal Server Error")),
     # Retry-After: 1 is honoured once (retries=1), then the collection is given up.
@@ -83,7 +70,7 @@ CASES: dict[str, Case] = {
     "text body with markup": Case(T, "wrong_content_type", {
         "body": 'Down <img src="http://127.0.0.1:9/x.png"> until <b>10:00</b>', "content_type": "text/plain"},
         words=("text/plain instead of JSON", "<img src=")),
-    "truncated body": Case(T, "truncated", {"body": NEW_BYTES[:-10]}, words=("closed before the whole",)),
+    "truncated body": Case(T, "truncated", {"body": NEW_TOPICS[:-10]}, words=("closed before the whole",)),
     "bad gzip": Case(T, "bad_gzip", words=("gzip", "could not be decoded")),
     "endless body over the size cap": Case(T, "endless", {"chunk": 65536}, words=("exceeded", "4 MiB")),
     "invalid UTF-8": Case(T, "json", {"body": BAD_UTF8, "etag": '"t2"'}, words=("not valid UTF-8",)),
