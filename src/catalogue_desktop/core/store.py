@@ -10,7 +10,6 @@ created, with a message saying where the old file went. Pydantic is not imported
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sqlite3
@@ -264,14 +263,7 @@ class Store:
             )[0]
             if top is None:
                 return
-            rows = json.loads(text)
-            # Rows read here live as long as the window shows them. Without this, every ~25%
-            # growth of the heap triggers a full collection that walks all the rows loaded so far:
-            # loading 100k webinars paid 7 of them (19..126 ms each, 300+ ms in the busy GUI
-            # process) and took 2.6 s instead of 0.9 s. Frozen objects are still freed by
-            # reference counting when the row set is replaced (rows hold no cycles).
-            gc.freeze()
-            yield rows
+            yield json.loads(text)
             last = top
 
     def record_data(self, kind: Kind, record_id: int) -> bytes | None:

@@ -10,6 +10,7 @@ imported lazily, after the window shows).
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 import time
 from collections.abc import Iterable
@@ -57,6 +58,11 @@ class CatalogueLoader(QObject):
             size = self.chunk if self._starting else self.reload_chunk
             for chunk in self.store.iter_rows(kind, size):
                 rowset.extend(chunk)
+                # These rows live as long as the window shows them. Without freezing, every ~25%
+                # growth of the heap triggers a full collection walking all rows loaded so far:
+                # loading 100k webinars paid 7 of them (19..126 ms each) and took 2.6 s, not 0.9 s.
+                # Frozen objects are still freed by reference counting (rows hold no cycles).
+                gc.freeze()
                 await asyncio.sleep(0)  # let the GUI paint and handle input between chunks
             # A sync may have replaced the snapshot while we read: read again, consistently.
             if self.store.state(kind).snapshot == snapshot:
