@@ -1,19 +1,20 @@
 """Reads the catalogue the window shows from the store, in chunks, without stalling the GUI.
 
-Each collection's rows come from ``Store.iter_rows`` a chunk at a time, yielding to the event loop
-between chunks, so a cache of 100k records never freezes the window. After rows change, the
-``CatalogueIndex`` is rebuilt once (coalesced when several collections reload together).
-Full records for the detail pane are read one at a time and decoded on demand (pydantic is
-imported lazily, after the window shows).
+Each collection's rows come from ``Store.iter_rows`` a chunk at a time, one chunk per pass of the
+Qt event loop (a zero-interval timer), so a cache of 100k records never freezes the window. The
+loader needs Qt only, not asyncio: the window shows cached rows before asyncio is even imported.
+After rows change, the ``CatalogueIndex`` is rebuilt once (coalesced when several collections
+reload together). Full records for the detail pane are read one at a time and decoded on demand
+(pydantic is imported lazily, after the window shows).
 """
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -27,11 +28,24 @@ RELOAD_CHUNK = 500  # rows per loop pass when a refresh reloads a collection (wi
 DISPOSE_CHUNK = 2000  # rows of a replaced row set freed per loop pass
 
 
+@dataclass
+class _Job:
+    """One collection being read: the snapshot it started on and the rows read so far."""
+
+    kind: Kind
+    chunk: int
+    snapshot: int | None = None
+    rowset: RowSet | None = None
+    chunks: Iterator[list[list[Any]]] | None = None
+    done: list[Any] = field(default_factory=list)  # callbacks, called with the published RowSet
+
+
 class CatalogueLoader(QObject):
     """Owns the GUI thread's store connection and the row sets loaded from it."""
 
     rowset_loaded = Signal(object, object, object)  # Kind, RowSet, changes (dict | None)
     index_changed = Signal(object)  # CatalogueIndex
+    all_loaded = Signal()  # the reads started by ``load_all`` are done and the index is built
 
     def __init__(self, store: Store, chunk: int = CHUNK, parent: QObject | None = None,
                  reload_chunk: int = RELOAD_CHUNK) -> None:
@@ -39,45 +53,87 @@ class CatalogueLoader(QObject):
         self.store = store
         self.chunk = chunk
         self.reload_chunk = min(chunk, reload_chunk)
-        self._starting = False
         self.rowsets: dict[Kind, RowSet] = {kind: RowSet(kind) for kind in ALL_KINDS}
         self.changes: dict[Kind, dict[str, Any] | None] = dict.fromkeys(ALL_KINDS)
         self.index = CatalogueIndex(self.rowsets)
-        self._tasks: dict[Kind, asyncio.Task[RowSet]] = {}
+        self._jobs: dict[Kind, _Job] = {}  # in reading order
+        self._starting: set[Kind] = set()  # kinds of the running ``load_all``
+        self._gc_was_enabled: bool | None = None  # set while ``load_all`` holds the GC off
         self._retired: list[RowSet] = []  # replaced row sets, freed a slice at a time
-        self._disposing: asyncio.Task[None] | None = None
+        self._disposing: Iterator[None] | None = None
+        self._pump = QTimer(self, interval=0)  # one chunk of work per event-loop pass
+        self._pump.timeout.connect(self._step)
         self._index_timer = QTimer(self, singleShot=True, interval=30)
         self._index_timer.timeout.connect(self.rebuild_index)
 
     # -- rows ------------------------------------------------------------------------------
 
-    async def _read(self, kind: Kind) -> RowSet:
-        while True:
-            snapshot = self.store.state(kind).snapshot
-            rowset = RowSet(kind)
-            size = self.chunk if self._starting else self.reload_chunk
-            for chunk in self.store.iter_rows(kind, size):
-                rowset.extend(chunk)
-                # These rows live as long as the window shows them. Without freezing, every ~25%
-                # growth of the heap triggers a full collection walking all rows loaded so far:
-                # loading 100k webinars paid 7 of them (19..126 ms each) and took 2.6 s, not 0.9 s.
-                # Frozen objects are still freed by reference counting (rows hold no cycles).
-                gc.freeze()
-                await asyncio.sleep(0)  # let the GUI paint and handle input between chunks
-            # A sync may have replaced the snapshot while we read: read again, consistently.
-            if self.store.state(kind).snapshot == snapshot:
-                return rowset
+    def reload(self, kind: Kind, done: Any = None) -> None:
+        """Start (re)loading one collection; a newer load of the same kind supersedes this one.
+        ``done(rowset)`` is called once the rows are published."""
+        old = self._jobs.pop(kind, None)
+        job = _Job(kind, self.chunk if kind in self._starting else self.reload_chunk)
+        if old is not None:
+            job.done = old.done  # whoever waited for the superseded load waits for this one
+        if done is not None:
+            job.done.append(done)
+        self._jobs[kind] = job
+        self._pump.start()
 
-    def reload(self, kind: Kind) -> asyncio.Task[RowSet]:
-        """Start (re)loading one collection; a newer load of the same kind supersedes this one."""
-        task = asyncio.ensure_future(self._load(kind))
-        self._tasks[kind] = task
-        return task
+    def load_all(self, kinds: Iterable[Kind] = ALL_KINDS) -> None:
+        """Load collections one after another (in the given order), then build the index and
+        emit ``all_loaded``."""
+        kinds = list(dict.fromkeys(kinds))
+        self._starting = set(kinds)
+        # No cyclic GC while the window starts: its passes over the rows read so far cost a
+        # quarter of the start-up read (rows hold no cycles; each chunk is frozen anyway).
+        if kinds and self._gc_was_enabled is None:
+            self._gc_was_enabled = gc.isenabled()
+            gc.disable()
+        for kind in kinds:
+            self.reload(kind)
+        if not kinds:
+            self._finish_start()
 
-    async def _load(self, kind: Kind) -> RowSet:
-        rowset = await self._read(kind)
-        if self._tasks.get(kind) is not asyncio.current_task():
-            return rowset  # superseded while reading: the newer load publishes its rows
+    def _step(self) -> None:
+        """One pass: read one chunk of the first pending collection, else free a slice of a
+        replaced row set; stop the timer when there is nothing left (``rebuild_index`` restarts
+        it for row sets it let go of)."""
+        if self._jobs:
+            self._read_chunk(next(iter(self._jobs.values())))
+        elif (self._retired or self._disposing is not None) and not self._index_timer.isActive():
+            self._dispose_step()  # only once the index no longer holds the replaced rows
+        else:
+            self._pump.stop()
+
+    def _read_chunk(self, job: _Job) -> None:
+        if job.chunks is None:
+            job.snapshot = self.store.state(job.kind).snapshot
+            job.rowset = RowSet(job.kind)
+            job.chunks = self.store.iter_rows(job.kind, job.chunk)
+        assert job.rowset is not None
+        chunk = next(job.chunks, None)
+        if chunk is not None:
+            job.rowset.extend(chunk)
+            # These rows live as long as the window shows them. Without freezing, every ~25%
+            # growth of the heap triggers a full collection walking all rows loaded so far:
+            # loading 100k webinars paid 7 of them (19..126 ms each) and took 2.6 s, not 0.9 s.
+            # Frozen objects are still freed by reference counting (rows hold no cycles).
+            gc.freeze()
+            return
+        if self.store.state(job.kind).snapshot != job.snapshot:
+            job.chunks = None  # a sync replaced the snapshot while we read: read it again
+            return
+        del self._jobs[job.kind]
+        self._publish(job.kind, job.rowset)
+        for callback in job.done:
+            callback(job.rowset)
+        if job.kind in self._starting:
+            self._starting.discard(job.kind)
+            if not self._starting:
+                self._finish_start()
+
+    def _publish(self, kind: Kind, rowset: RowSet) -> None:
         changes = self.store.snapshot_info(kind).get("changes")
         old = self.rowsets.get(kind)
         if old is not None and len(old) > DISPOSE_CHUNK:
@@ -86,58 +142,54 @@ class CatalogueLoader(QObject):
         self.changes[kind] = changes
         self.rowset_loaded.emit(kind, rowset, changes)
         self._index_timer.start()
-        return rowset
 
-    async def load_all(self, kinds: Iterable[Kind] = ALL_KINDS) -> None:
-        """Load collections one after another (small ones are instant), then build the index."""
-        self._starting = True
-        try:
-            for kind in kinds:
-                await self.reload(kind)
-        finally:
-            self._starting = False
+    def _restore_gc(self) -> None:
+        if self._gc_was_enabled:
+            gc.enable()
+        self._gc_was_enabled = None
+
+    def _finish_start(self) -> None:
+        self._restore_gc()
         self._index_timer.stop()
         self.rebuild_index()
+        self.all_loaded.emit()
 
     async def wait_idle(self) -> None:
         """Until every running load has published its rows and the index is rebuilt."""
+        import asyncio  # only coroutines wait: the loader itself runs on Qt timers
+
         while not self.idle:
-            pending = [t for t in self._tasks.values() if not t.done()]
-            if pending:
-                await asyncio.gather(*pending, return_exceptions=True)
-            else:
-                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)
 
     @property
     def idle(self) -> bool:
         """No collection is being read and no index rebuild is pending."""
-        return all(t.done() for t in self._tasks.values()) and not self._index_timer.isActive()
+        return not self._jobs and not self._index_timer.isActive()
 
     def rebuild_index(self) -> None:
         self.index = CatalogueIndex(self.rowsets)
         self.index_changed.emit(self.index)
-        if self._retired and (self._disposing is None or self._disposing.done()):
-            try:
-                self._disposing = asyncio.ensure_future(self._dispose())
-            except RuntimeError:  # no event loop (a synchronous test): refcounting frees them
-                self._retired.clear()
+        if self._retired or self._disposing is not None:
+            self._pump.start()
 
-    async def _dispose(self) -> None:
-        """Free replaced row sets a slice per loop pass: dropping 100k rows at once (millions of
+    def _dispose_step(self) -> None:
+        if self._disposing is None:
+            self._disposing = self._dispose(self._retired.pop())
+        if next(self._disposing, StopIteration) is StopIteration:
+            self._disposing = None
+
+    def _dispose(self, old: RowSet) -> Iterator[None]:
+        """Free a replaced row set a slice per loop pass: dropping 100k rows at once (millions of
         objects) froze the window for ~150 ms after a refresh. Only row sets nothing else holds
         any more are emptied; others are left to reference counting."""
-        while self._retired:
-            await asyncio.sleep(0)
-            old = self._retired.pop()
-            if sys.getrefcount(old) > 2:  # this frame's variable and the call's argument
-                continue
-            old.sort_cache.clear()
-            old._by_id = None
-            for seq in (old.rows, old.links, old.positions):
-                while seq:
-                    del seq[-DISPOSE_CHUNK:]
-                    await asyncio.sleep(0)
-            del old
+        if sys.getrefcount(old) > 2:  # this frame's variable and getrefcount's argument
+            return
+        old.sort_cache.clear()
+        old._by_id = None
+        for seq in (old.rows, old.links, old.positions):
+            while seq:
+                del seq[-DISPOSE_CHUNK:]
+                yield
 
     def states(self) -> dict[Kind, CollectionState]:
         return self.store.states()
@@ -180,12 +232,13 @@ class CatalogueLoader(QObject):
         )
 
     def stop(self) -> None:
-        """Stop reading: cancel loads, drop a pending index rebuild, emit nothing more."""
-        for task in self._tasks.values():
-            task.cancel()
-        if self._disposing is not None:
-            self._disposing.cancel()
+        """Stop reading: drop pending loads and a pending index rebuild, emit nothing more."""
+        self._jobs.clear()
+        self._starting.clear()
+        self._restore_gc()
+        self._disposing = None
         self._retired.clear()
+        self._pump.stop()
         self._index_timer.stop()
         self.blockSignals(True)
 

@@ -1,0 +1,135 @@
+"""The loader reads cached rows on Qt timers only: order, re-reading a snapshot replaced mid-read,
+superseded reloads, stopping, the GC held off only while the window starts, replaced rows freed."""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalogue_desktop.core.ingest import ingest
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.ui import catalogue_loader
+from catalogue_desktop.ui.catalogue_loader import CatalogueLoader
+from tests.records import webinar
+
+
+@pytest.fixture
+def store(filled_cache: Path) -> Iterator[Store]:
+    with Store(filled_cache / FILE_NAME) as opened:
+        yield opened
+
+
+def stored_rows(store: Store, kind: Kind) -> list[list[Any]]:
+    return [row for chunk in store.iter_rows(kind, 100_000) for _pos, row, _links in chunk]
+
+
+def test_load_all_reads_every_collection_in_the_given_order_then_builds_the_index(
+    qtbot: Any, store: Store
+) -> None:
+    loader = CatalogueLoader(store, chunk=7)
+    order = [Kind.SERIES, *(kind for kind in ALL_KINDS if kind is not Kind.SERIES)]
+    published: list[Kind] = []
+    loader.rowset_loaded.connect(lambda kind, _rows, _changes: published.append(kind))
+    gc_during: list[bool] = []
+    loader.rowset_loaded.connect(lambda *_: gc_during.append(gc.isenabled()))
+    assert gc.isenabled()
+    with qtbot.waitSignal(loader.all_loaded, timeout=5000):
+        loader.load_all(order)
+    assert published == order
+    for kind in ALL_KINDS:
+        assert loader.rowsets[kind].rows == stored_rows(store, kind)
+        assert len(loader.rowsets[kind]) == store.state(kind).records > 0
+    first = loader.rowsets[Kind.WEBINARS]
+    record_id = first.record_id(len(first) - 1)
+    assert loader.index.title(Kind.WEBINARS, record_id) == first.title(len(first) - 1)
+    assert loader.idle
+    assert gc_during and not any(gc_during)  # no cyclic GC while the window starts ...
+    assert gc.isenabled()  # ... and on again afterwards
+
+
+def test_a_snapshot_replaced_while_reading_is_read_again(
+    qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replacement = [webinar(91001, title="Fresh one"), webinar(91002, title="Fresh two")]
+    real_iter_rows = store.iter_rows
+    calls: list[Kind] = []
+
+    def iter_rows(kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
+        calls.append(kind)
+        for i, rows in enumerate(real_iter_rows(kind, chunk)):
+            yield rows
+            if i == 0 and len(calls) == 1:  # a refresh lands after the first chunk was read
+                report = ingest(str(store.path), kind.value, json.dumps(replacement).encode(),
+                                None, None, "2026-02-01T00:00:00Z")
+                assert report.status == "updated"
+
+    monkeypatch.setattr(store, "iter_rows", iter_rows)
+    loader = CatalogueLoader(store, chunk=5)
+    published: list[list[str]] = []
+    loader.rowset_loaded.connect(
+        lambda _kind, rowset, _changes: published.append([rowset.title(i) for i in range(len(rowset))]))
+    loader.reload(Kind.WEBINARS)
+    qtbot.waitUntil(lambda: loader.idle, timeout=5000)
+    assert calls == [Kind.WEBINARS, Kind.WEBINARS]
+    assert published == [["Fresh one", "Fresh two"]]  # never a mix of the two snapshots
+
+
+def test_a_newer_reload_supersedes_a_running_one(qtbot: Any, store: Store) -> None:
+    loader = CatalogueLoader(store, chunk=5)
+    published: list[Kind] = []
+    loader.rowset_loaded.connect(lambda kind, _rows, _changes: published.append(kind))
+    done: list[Any] = []
+    loader.reload(Kind.WEBINARS, done=lambda rowset: done.append(("first", rowset)))
+    loader.reload(Kind.WEBINARS, done=lambda rowset: done.append(("second", rowset)))
+    qtbot.waitUntil(lambda: loader.idle, timeout=5000)
+    assert published == [Kind.WEBINARS]
+    assert [name for name, _ in done] == ["first", "second"]
+    assert done[0][1] is done[1][1] is loader.rowsets[Kind.WEBINARS]
+
+
+def test_stop_drops_pending_loads_and_turns_the_gc_back_on(qtbot: Any, store: Store) -> None:
+    loader = CatalogueLoader(store, chunk=3)
+    published: list[Kind] = []
+    loader.rowset_loaded.connect(lambda kind, _rows, _changes: published.append(kind))
+    loader.load_all()
+    assert not gc.isenabled()
+    loader.stop()
+    assert gc.isenabled()
+    assert loader.idle
+    qtbot.wait(50)
+    assert published == []
+
+
+def test_replaced_rows_are_freed_a_slice_at_a_time(
+    qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(catalogue_loader, "DISPOSE_CHUNK", 4)
+    loader = CatalogueLoader(store, chunk=100)
+    with qtbot.waitSignal(loader.all_loaded, timeout=5000):
+        loader.load_all([Kind.WEBINARS])
+    old_rows = loader.rowsets[Kind.WEBINARS].rows  # the list, not the row set: that may go
+    assert len(old_rows) > 4
+    loader.reload(Kind.WEBINARS)
+    qtbot.waitUntil(lambda: loader.idle and not loader._pump.isActive(), timeout=5000)
+    assert loader.rowsets[Kind.WEBINARS].rows == stored_rows(store, Kind.WEBINARS)
+    assert old_rows == []
+
+
+def test_a_replaced_row_set_still_shown_elsewhere_is_left_alone(
+    qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(catalogue_loader, "DISPOSE_CHUNK", 4)
+    loader = CatalogueLoader(store, chunk=100)
+    with qtbot.waitSignal(loader.all_loaded, timeout=5000):
+        loader.load_all([Kind.WEBINARS])
+    still_shown = loader.rowsets[Kind.WEBINARS]
+    count = len(still_shown)
+    loader.reload(Kind.WEBINARS)
+    qtbot.waitUntil(lambda: loader.idle and not loader._pump.isActive(), timeout=5000)
+    assert len(still_shown) == count
