@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.ui.app import Options, run
 from catalogue_desktop.ui.main_window import MainWindow
 from catalogue_desktop.ui.navigation import Place, parse_target
@@ -61,7 +62,7 @@ def test_run_opens_the_window_and_returns_when_it_closes(
     def close_window() -> None:
         windows = [w for w in QApplication.topLevelWidgets()
                    if isinstance(w, MainWindow) and w.isVisible()]
-        if not windows or windows[-1].tab_widget.currentWidget().model.rowCount() == 0:
+        if not windows or windows[-1].current_tab().model.rowCount() == 0:
             QTimer.singleShot(50, close_window)
             return
         seen.append(windows[-1].windowTitle())
@@ -108,3 +109,64 @@ def test_cold_start_shows_cached_rows_before_importing_pydantic_or_httpx(
     rows, loaded = json.loads(result.stdout.strip().splitlines()[-1])
     assert rows == 60
     assert loaded == []
+
+
+def test_run_refreshes_on_asyncio_started_after_the_window_shows(
+    qapp: Any, cache_dir: Any, demo_server: Any
+) -> None:
+    """An empty cache: the rows can only come from the refresh, which runs on the asyncio loop
+    that ``run`` starts once the (empty) window is shown; closing then ends ``run`` cleanly."""
+    gc.collect()
+    seen: list[int] = []
+
+    def close_when_refreshed() -> None:
+        windows = [w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, MainWindow) and w.isVisible()]
+        rows = windows[-1].tab(Kind.WEBINARS).model.rowCount() if windows else 0
+        if rows == 0:
+            QTimer.singleShot(50, close_when_refreshed)
+            return
+        seen.append(rows)
+        windows[-1].close()
+
+    QTimer.singleShot(100, close_when_refreshed)
+    code = run(args(base_url=str(demo_server.base_url), cache_dir=str(cache_dir)))
+    assert code == 0
+    assert seen == [60]
+
+
+def test_the_entry_point_shows_cached_rows_before_importing_asyncio(
+    filled_cache: Any, tmp_path: Any
+) -> None:
+    """``cli.main`` closed as soon as the cached rows show: asyncio (and qasync, pydantic, httpx)
+    were never needed, and the process exits 0."""
+    code = textwrap.dedent(f"""
+        import json, sys
+        from PySide6.QtCore import QSettings, QTimer
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r})
+        from catalogue_desktop import cli
+        from catalogue_desktop.ui import app
+        seen = {{}}
+        start = app.AppSession.start
+
+        def patched(self):
+            window = start(self)
+            def ready():
+                seen["rows"] = window.current_tab().model.rowCount()
+                seen["loaded"] = sorted(m for m in sys.modules
+                                        if m.split(".")[0] in ("asyncio", "qasync", "pydantic", "httpx"))
+                QTimer.singleShot(0, window.close)
+            self.ready.connect(ready)
+            return window
+
+        app.AppSession.start = patched
+        seen["code"] = cli.main(["--offline", "--base-url", "http://127.0.0.1:9",
+                                 "--cache-dir", {str(filled_cache)!r}])
+        print(json.dumps(seen))
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    assert seen == {"rows": 60, "loaded": [], "code": 0}

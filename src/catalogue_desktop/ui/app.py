@@ -1,22 +1,23 @@
 """The window's entry point: ``run(args)``, and ``AppSession``, which feeds the window.
 
-Start-up order: QApplication, store, window shown, cached rows read in chunks (no network, no
-pydantic, no httpx), ``--open`` applied, and only then the background refresh (with the demo
-service started in-process on loopback when no service is configured, or with ``--demo``).
-asyncio runs on the Qt loop (qasync); the loop is closed before the QApplication goes away.
+Start-up order: QApplication, store, window shown, cached rows read in chunks on Qt timers (no
+network, no asyncio, no pydantic, no httpx), ``--open`` applied, ``ready``; then, on the next
+event-loop pass, asyncio starts on the running Qt loop (qasync) and the background refresh begins
+(with the demo service started in-process on loopback when no service is configured, or with
+``--demo``). Importing asyncio and qasync costs ~50 ms, a third of a bare Qt start-up: the window
+does not wait for it. The asyncio loop is closed before the QApplication goes away.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -24,12 +25,17 @@ from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import Store, StoreError, default_cache_dir, store_path
 from catalogue_desktop.paths import resource_path
 from catalogue_desktop.ui.catalogue_loader import CatalogueLoader
+from catalogue_desktop.ui.event_loop import LateEventLoop
 from catalogue_desktop.ui.formatting import Formatter
-from catalogue_desktop.ui.images import ImageCache, ImageLoader
 from catalogue_desktop.ui.main_window import APP_TITLE, MainWindow
 from catalogue_desktop.ui.navigation import parse_target
 from catalogue_desktop.ui.settings import Settings
-from catalogue_desktop.ui.sync_controller import SyncController
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from catalogue_desktop.ui.images import ImageLoader
+    from catalogue_desktop.ui.sync_controller import SyncController
 
 DEMO_TITLE = "Demo catalogue"
 
@@ -61,6 +67,8 @@ def _install_asyncgen_hooks() -> Callable[[], None]:
     mid-stream by a size cap or a bad encoding, cannot await their cleanup ("async generator
     ignored GeneratorExit", and the connection's cleanup never runs).
     """
+    import asyncio
+
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -90,8 +98,11 @@ class AppSession(QObject):
         settings: Settings | None = None,
         client_options: dict[str, Any] | None = None,
         image_fetch: Callable[[str, int], Coroutine[Any, Any, bytes]] | None = None,
+        event_loop: LateEventLoop | None = None,
     ) -> None:
         super().__init__()
+        # asyncio on the Qt loop, started after the window shows (tests pass one already running)
+        self.event_loop = event_loop or LateEventLoop()
         self.options = options
         self.settings = settings or Settings()
         self.client_options = client_options or {"max_bytes": options.max_size * 1024 * 1024}
@@ -104,6 +115,7 @@ class AppSession(QObject):
         self.cache_dir = cache_dir / "demo" if self.demo else cache_dir
         self.store_file = store_path(self.cache_dir)
         self._image_fetch = _offline_fetch if options.offline else image_fetch
+        self._images: ImageLoader | None = None
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
         self.sync: SyncController | None = None
@@ -111,6 +123,7 @@ class AppSession(QObject):
         self.loaded = False
         self._pending_open: str | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
+        self._async_started = False
         self._closed = False
         self._restore_asyncgen_hooks: Callable[[], None] = lambda: None
 
@@ -119,16 +132,15 @@ class AppSession(QObject):
     def start(self) -> MainWindow:
         """Open the store, show the window and start reading the cache (returns at once)."""
         store = Store(self.store_file)
-        self._restore_asyncgen_hooks = _install_asyncgen_hooks()
         self.loader = loader = CatalogueLoader(store)
         currency = self.options.currency or self.settings.currency
         self.formatter = Formatter(currency=currency)
-        self.images = ImageLoader(ImageCache(self.cache_dir / "images"), self._image_fetch)
-        self.window = window = MainWindow(self.settings, self.formatter, self.images, loader)
+        self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
         mode = DEMO_TITLE if self.demo else self.base_url
         window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
         loader.rowset_loaded.connect(window.show_rowset)
         loader.index_changed.connect(self._index_changed)
+        loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
         window.refresh_requested.connect(self.refresh)
         window.retry_requested.connect(lambda kind: self.refresh([kind]))
         window.base_url_chosen.connect(self._base_url_chosen)
@@ -138,10 +150,30 @@ class AppSession(QObject):
         if self.options.offline:
             window.refresh_action.setEnabled(False)
         window.show()
-        self._spawn(self._startup())
+        current = window.current_tab().kind
+        loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)])
         return window
 
+    def image_loader(self) -> ImageLoader:
+        """The photo loader, made when a detail pane first needs it (not at start-up)."""
+        if self._images is None:
+            from catalogue_desktop.ui.images import ImageCache, ImageLoader
+
+            self._images = ImageLoader(ImageCache(self.cache_dir / "images"), self._image_fetch)
+        return self._images
+
+    def _start_async(self) -> None:
+        """Run asyncio on the Qt loop from now on (idempotent)."""
+        if self._async_started or self._closed:
+            return
+        self.event_loop.start()
+        self._async_started = True
+        self._restore_asyncgen_hooks = _install_asyncgen_hooks()
+
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
+        import asyncio
+
+        self._start_async()
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -156,22 +188,30 @@ class AppSession(QObject):
             self.window.show_message(f"Internal error: {type(exc).__name__}: {exc}", 0)
             print(f"catalogue-desktop: {type(exc).__name__}: {exc}", file=sys.stderr)
 
-    async def _startup(self) -> None:
+    def _loaded(self) -> None:
+        """The cached rows are shown: apply ``--open``, say ``ready``, then go async."""
         assert self.loader is not None and self.window is not None
-        await self.loader.load_all()
         window = self.window
         states = self.loader.states()
         for kind in ALL_KINDS:
             window.status.set_cached(kind, states[kind])
-        if self.options.open and not self.open_target(self.options.open):
-            self._pending_open = self.options.open  # maybe the refresh brings it: try again then
+        if self.options.open:
+            self._start_async()  # its photos may have to be fetched
+            if not self.open_target(self.options.open):
+                self._pending_open = self.options.open  # maybe the refresh brings it: try again
         self.loaded = True
-        self.ready.emit()
         if self.options.offline:
             window.banner.show_offline("offline mode: the service is not contacted",
                                        window.status.oldest_data_time(), can_retry=False)
             window.show_message("Offline mode: showing the cached catalogue", 0)
+        self.ready.emit()
+        # Next loop pass, after the first paint: asyncio, then the refresh.
+        QTimer.singleShot(0, self._after_ready)
+
+    def _after_ready(self) -> None:
+        if self._closed:
             return
+        self._start_async()
         self.refresh()
 
     def open_target(self, text: str) -> bool:
@@ -202,6 +242,8 @@ class AppSession(QObject):
             await task
 
     async def _start_demo_server(self) -> str:
+        import asyncio
+
         from catalogue_desktop.demo.server import DemoServer, load_sample
 
         def start() -> Any:
@@ -211,6 +253,8 @@ class AppSession(QObject):
         return str(self.demo_server.base_url)
 
     def _make_sync(self, base_url: str) -> SyncController:
+        from catalogue_desktop.ui.sync_controller import SyncController
+
         window = self.window
         assert window is not None
         sync = SyncController(base_url, self.store_file, client_options=self.client_options,
@@ -281,7 +325,8 @@ class AppSession(QObject):
             self.store_file = store_path(self.cache_dir)
             self.loader.store.close()
             self.loader.store = Store(self.store_file)
-            await self.loader.load_all()
+            self.loader.load_all()
+            await self.loader.wait_idle()
             for kind, state in self.loader.states().items():
                 self.window.status.set_cached(kind, state)
         self.base_url = url
@@ -291,12 +336,38 @@ class AppSession(QObject):
     # -- close ---------------------------------------------------------------------------------
 
     async def _stop_demo_server(self) -> None:
+        import asyncio
+
         server, self.demo_server = self.demo_server, None
         if server is not None:
             await asyncio.to_thread(server.stop)
 
+    @property
+    def async_started(self) -> bool:
+        """Whether asyncio runs for this session (if not, ``close`` is all the cleanup needed)."""
+        return self._async_started
+
+    def close(self) -> None:
+        """Close a session that never started asyncio (else use ``aclose``)."""
+        if self.async_started:
+            raise RuntimeError("this session runs on asyncio: close it with aclose()")
+        self._closed = True
+        self._close_window_and_store()
+
+    def _close_window_and_store(self) -> None:
+        if self.loader is not None:
+            self.loader.stop()
+        if self.window is not None and self.window.isVisible():
+            self.window.close()
+        if self.loader is not None:
+            self.loader.close()
+        if self.window is not None:
+            self.window.deleteLater()
+
     async def aclose(self) -> None:
         """Stop refreshing and loading, close the client, workers, demo service and store."""
+        import asyncio
+
         if self._closed:
             return
         self._closed = True
@@ -310,29 +381,36 @@ class AppSession(QObject):
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.sync is not None:
             await self.sync.aclose()
-        await self.images.aclose()
+        if self._images is not None:
+            await self._images.aclose()
         await self._stop_demo_server()
-        if self.loader is not None:
-            self.loader.close()
-        if self.window is not None:
-            self.window.deleteLater()
+        self._close_window_and_store()
         self._restore_asyncgen_hooks()  # generators started meanwhile keep the loop's finalizer
 
 
-async def _main(args: argparse.Namespace) -> int:
-    session = AppSession(Options.from_args(args))
-    closed = asyncio.get_running_loop().create_future()
+def _run_window(app: QApplication, options: Options) -> int:
+    """Show the window on the Qt loop; asyncio joins it once the cached rows are shown."""
+    event_loop = LateEventLoop(app)
+    session = AppSession(options, event_loop=event_loop)
     try:
         window = session.start()
     except StoreError as exc:
         QMessageBox.critical(None, APP_TITLE, str(exc))
         return 1
-    window.closed.connect(lambda: closed.done() or closed.set_result(None))
+
+    def closed() -> None:
+        if not session.async_started:
+            session.close()
+            app.quit()
+        else:
+            event_loop.run_then_quit(session.aclose())
+
+    window.closed.connect(closed)
     try:
-        await closed
+        app.exec()
     finally:
-        await session.aclose()
-    return 0
+        event_loop.close()
+    return event_loop.exit_code
 
 
 def app_icon() -> QIcon:
@@ -348,18 +426,18 @@ def app_icon() -> QIcon:
 
 def run(args: argparse.Namespace) -> int:
     """Open the window (or run ``--self-test``); returns the process exit code."""
-    import qasync
-
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_TITLE)
     app.setDesktopFileName("catalogue-desktop")  # matches packaging/linux/*.desktop
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the main coroutine ends the loop, then cleans up
-    if getattr(args, "self_test", False):
-        from catalogue_desktop.ui.self_test import run_self_test
+    if not getattr(args, "self_test", False):
+        return _run_window(app, Options.from_args(args))
+    import asyncio
 
-        main = run_self_test(args)
-    else:
-        main = _main(args)
+    import qasync
+
+    from catalogue_desktop.ui.self_test import run_self_test
+
     with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
-        return int(runner.run(main))
+        return int(runner.run(run_self_test(args)))

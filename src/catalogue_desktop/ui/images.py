@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import os
 import tempfile
@@ -19,11 +18,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QImageReader, QPixmap
+
+if TYPE_CHECKING:  # imported where used: the window starts before asyncio is imported
+    import asyncio
 
 __all__ = [
     "DEFAULT_CACHE_BYTES",
@@ -278,6 +280,8 @@ class ImageLoader(QObject):
         if sizes is not None:  # already being fetched
             sizes.add(target_size)
             return
+        import asyncio
+
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -290,6 +294,8 @@ class ImageLoader(QObject):
         task.add_done_callback(self._tasks.discard)
 
     async def _load(self, url: str) -> None:
+        import asyncio
+
         try:
             data = await self._get(url)
             if len(data) > self.max_bytes:
@@ -326,6 +332,8 @@ class ImageLoader(QObject):
 
     async def aclose(self) -> None:
         """Cancel running fetches and close the default HTTP client."""
+        import asyncio
+
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

@@ -34,8 +34,10 @@ def parse_time(stamp: str | None) -> datetime | None:
     """The store's ``2026-03-04T19:00:00Z`` stamps as aware datetimes."""
     if not stamp:
         return None
-    try:
-        return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    if len(stamp) != 20 or not stamp.endswith("Z"):
+        return None
+    try:  # fromisoformat: strptime would import _strptime (2 ms) during start-up
+        return datetime.fromisoformat(stamp[:-1]).replace(tzinfo=UTC)
     except ValueError:
         return None
 
