@@ -1,14 +1,16 @@
 """One collection's tab: filter line, count, table (``RowSetTableModel``) and detail pane.
 
 The table sorts through ``model.sort`` (header clicks) and filters on precomputed keys with a short
-debounce; the header's context menu shows/hides columns; layout is saved to ``Settings``.
+debounce; the header's context menu shows/hides columns; layout is saved to ``Settings``. The
+detail pane is made when a record is first shown (a plain label holds its place until then), so
+that start-up builds neither eight panes nor imports their modules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QEvent,
@@ -39,9 +41,11 @@ from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, ColumnType
 from catalogue_desktop.ui import export
-from catalogue_desktop.ui.detail import DetailPane
 from catalogue_desktop.ui.settings import Settings
 from catalogue_desktop.ui.table_model import RowSetTableModel
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.detail import DetailPane
 
 FILTER_DELAY_MS = 30  # coalesces fast typing; a filter pass on 100k rows takes a few ms
 # Default widths in average character widths, per column type (the title column stretches).
@@ -78,13 +82,15 @@ class CollectionTab(QWidget):
         self,
         kind: Kind,
         formatter: Any,
-        images: Any,
+        images: Callable[[], Any],
         record: Callable[[Kind, int], Any],
         context: Callable[[Kind, int], Any],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.kind = kind
+        self._formatter = formatter
+        self._images = images  # () -> ImageLoader | None, called when the detail pane is made
         self._record = record
         self._context = context
         self._shown_id: int | None = None
@@ -100,12 +106,17 @@ class CollectionTab(QWidget):
         self.view.setObjectName(f"table-{kind.value}")
         self.view.setModel(self.model)
         self._setup_view()
-        self.detail = DetailPane(formatter, images)
-        self.detail.setMinimumWidth(280)
+        self._detail: DetailPane | None = None
+        self._placeholder = QLabel(f"Select a {kind.singular} to see its details.")
+        self._placeholder.setTextFormat(Qt.TextFormat.PlainText)
+        self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._placeholder.setWordWrap(True)
+        self._placeholder.setEnabled(False)  # muted, as the pane's own message
+        self._placeholder.setMinimumWidth(280)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.view)
-        self.splitter.addWidget(self.detail)
+        self.splitter.addWidget(self._placeholder)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
@@ -119,7 +130,6 @@ class CollectionTab(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
         self.setTabOrder(self.filter, self.view)
-        self.setTabOrder(self.view, self.detail)
 
         self._filter_timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
         self._filter_timer.timeout.connect(self.apply_filter)
@@ -135,10 +145,32 @@ class CollectionTab(QWidget):
         self.model.modelReset.connect(self._reselect)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.view.copy_requested.connect(self.copy_selection)
-        self.detail.link_activated.connect(self.link_activated)
-        self.detail.open_url.connect(self.open_url)
-        self.detail.clear(f"Select a {kind.singular} to see its details.")
         self._counts_changed(0, 0)
+
+    @property
+    def detail(self) -> DetailPane:
+        """The detail pane (made on first use, in the place of the placeholder label)."""
+        if self._detail is None:
+            from catalogue_desktop.ui.detail import DetailPane
+
+            pane = DetailPane(self._formatter, self._images())
+            pane.setMinimumWidth(280)
+            pane.link_activated.connect(self.link_activated)
+            pane.open_url.connect(self.open_url)
+            pane.clear(self._placeholder.text())
+            sizes = self.splitter.sizes()
+            self.splitter.replaceWidget(1, pane)
+            self.splitter.setSizes(sizes)
+            self._placeholder.deleteLater()
+            self.setTabOrder(self.view, pane)
+            self._detail = pane
+        return self._detail
+
+    def _clear_detail(self, text: str) -> None:
+        if self._detail is None:
+            self._placeholder.setText(text)
+        else:
+            self._detail.clear(text)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Escape in the filter clears it (also when no shortcut can fire)."""
@@ -196,7 +228,7 @@ class CollectionTab(QWidget):
             self._select_row(row, emit=False)
         elif not self.model.query:
             self._shown_id = None
-            self.detail.clear(f"The selected {self.kind.singular} is no longer listed.")
+            self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
 
     def _counts_changed(self, visible: int, total: int) -> None:
         locale = QLocale()

@@ -5,6 +5,7 @@ It knows nothing of the network or the store; ``app.AppSession`` feeds it rows a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QLocale, Qt, QUrl, Signal
@@ -40,8 +41,9 @@ class MainWindow(QMainWindow):
     currency_chosen = Signal(str)
     closed = Signal()
 
-    def __init__(self, settings: Settings, formatter: Any, images: Any, loader: Any,
+    def __init__(self, settings: Settings, formatter: Any, images: Callable[[], Any], loader: Any,
                  parent: QWidget | None = None) -> None:
+        """``images() -> ImageLoader | None`` is called when a tab first shows a record."""
         super().__init__(parent)
         self.settings = settings
         self.formatter = formatter
@@ -49,18 +51,20 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.resize(1280, 800)
 
+        self._images = images
+        self._loader = loader
         self.banner = OfflineBanner(formatter.date)
         self.tab_widget = QTabWidget(documentMode=True)
-        self.tabs: dict[Kind, CollectionTab] = {}
+        # A tab's widgets are made when it is first shown (or asked for): start-up builds one.
+        self._tabs: dict[Kind, CollectionTab] = {}
+        self._pages: dict[Kind, QWidget] = {}
+        self._waiting_rows: dict[Kind, tuple[RowSet, dict[str, Any] | None]] = {}
         for kind in ALL_KINDS:
-            tab = CollectionTab(kind, formatter, images, loader.record, loader.detail_context)
-            tab.counts_changed.connect(self._counts_changed)
-            tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
-            tab.link_activated.connect(self.navigate)
-            tab.open_url.connect(self.open_url)
-            tab.message.connect(self.show_message)
-            self.tabs[kind] = tab
-            self.tab_widget.addTab(tab, kind.label)
+            page = QWidget()
+            page.setObjectName(f"page-{kind.value}")
+            QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+            self._pages[kind] = page
+            self.tab_widget.addTab(page, kind.label)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -157,25 +161,50 @@ class MainWindow(QMainWindow):
     # -- tabs and rows ---------------------------------------------------------------------
 
     def tab(self, kind: Kind) -> CollectionTab:
-        return self.tabs[kind]
+        """``kind``'s tab, made now if it was not shown yet."""
+        tab = self._tabs.get(kind)
+        if tab is None:
+            tab = CollectionTab(kind, self.formatter, self._images, self._loader.record,
+                                self._loader.detail_context)
+            tab.counts_changed.connect(self._counts_changed)
+            tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
+            tab.link_activated.connect(self.navigate)
+            tab.open_url.connect(self.open_url)
+            tab.message.connect(self.show_message)
+            self._tabs[kind] = tab
+            tab.restore_state(self.settings)
+            self._pages[kind].layout().addWidget(tab)
+            waiting = self._waiting_rows.pop(kind, None)
+            if waiting is not None:
+                tab.set_rowset(*waiting)
+        return tab
+
+    def made_tabs(self) -> list[CollectionTab]:
+        """The tabs made so far (the others have no widgets yet)."""
+        return list(self._tabs.values())
 
     def current_tab(self) -> CollectionTab:
-        return self.tab_widget.currentWidget()  # type: ignore[return-value]
+        return self.tab(ALL_KINDS[self.tab_widget.currentIndex()])
 
     def show_tab(self, kind: Kind) -> CollectionTab:
-        tab = self.tabs[kind]
-        self.tab_widget.setCurrentWidget(tab)
+        tab = self.tab(kind)
+        self.tab_widget.setCurrentWidget(self._pages[kind])
         return tab
 
     def show_rowset(self, kind: Kind, rowset: RowSet, changes: dict[str, Any] | None) -> None:
-        self.tabs[kind].set_rowset(rowset, changes)
+        tab = self._tabs.get(kind)
+        if tab is not None:
+            tab.set_rowset(rowset, changes)
+        else:
+            self._waiting_rows[kind] = (rowset, changes)
+            self._counts_changed(kind, len(rowset), len(rowset))
 
     def _counts_changed(self, kind: Kind, _visible: int, total: int) -> None:
-        index = self.tab_widget.indexOf(self.tabs[kind])
+        index = self.tab_widget.indexOf(self._pages[kind])
         self.tab_widget.setTabText(index, f"{kind.label} ({QLocale().toString(total)})")
 
     def refresh_details(self) -> None:
-        for tab in self.tabs.values():
+        for tab in self._tabs.values():
             tab.refresh_details()
             tab.view.viewport().update()
 
@@ -264,16 +293,16 @@ class MainWindow(QMainWindow):
         state = self.settings.window_state()
         if state is not None:
             self.restoreState(state)
-        for tab in self.tabs.values():
-            tab.restore_state(self.settings)
         last = self.settings.last_tab
         if 0 <= last < self.tab_widget.count():
             self.tab_widget.setCurrentIndex(last)
+        self.current_tab()  # made (and restored) now; the others when first shown
+        self.tab_widget.currentChanged.connect(lambda index: self.tab(ALL_KINDS[index]))
 
     def save_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState())
         self.settings.last_tab = self.tab_widget.currentIndex()
-        for tab in self.tabs.values():
+        for tab in self._tabs.values():
             tab.save_state(self.settings)
         self.settings.sync()
 

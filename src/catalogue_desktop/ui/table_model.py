@@ -39,6 +39,7 @@ _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.D
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
 _PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
+_PREPARE_DELAY_MS = 300  # ... starting this long after rows arrive (not while the window starts)
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -140,11 +141,12 @@ class RowSetTableModel(QAbstractTableModel):
         """Build the filter's keys in idle time, a chunk per event-loop pass (the first keystroke
         on 100k rows then does not pay ~0.3 s for them)."""
         if len(self._rowset) and (self._filter is None or not self._filter.built):
-            self._prepare_timer.start()
+            self._prepare_timer.start(_PREPARE_DELAY_MS)
 
     def _prepare_step(self) -> None:
         if self._filter is None:
             self._filter = RowFilter(self._rowset, lazy=True)
+        self._prepare_timer.setInterval(0)
         if self._filter.build(_PREPARE_ROWS):
             self._prepare_timer.stop()
 
