@@ -330,3 +330,18 @@ def test_sort_loaded_rows_by_each_column(rowsets: dict[Kind, RowSet]) -> None:
     webinars = rowsets[Kind.WEBINARS]
     start = column_index(Kind.WEBINARS, "start")
     assert [webinars.record_id(i) for i in sorted_rows(webinars, start)] == [101, 100, 102]
+
+
+def test_a_row_set_filled_from_columns_equals_one_filled_from_rows(tmp_path: Path) -> None:
+    path = tmp_path / "catalogue.sqlite3"
+    by_rows = load(path, CATALOGUE)
+    with Store(path) as s:
+        for kind, expected in by_rows.items():
+            rowset = RowSet(kind)
+            for chunk in s.iter_columns(kind, chunk=2):
+                rowset.extend_columns(*chunk)
+            assert (rowset.positions, rowset.rows, rowset.links) == (
+                expected.positions, expected.rows, expected.links)
+            assert rowset.rows_by_id() == expected.rows_by_id()
+    with pytest.raises(ValueError, match="differ in length"):
+        RowSet(Kind.TOPICS).extend_columns([0, 1], [[]], [[]])

@@ -480,3 +480,17 @@ def test_cache_dir_honours_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.delenv(ENV_CACHE_DIR)
     assert default_cache_dir() != tmp_path / "tilde"
     assert default_cache_dir().is_absolute()
+
+
+@pytest.mark.parametrize(("count", "chunk"), [(0, 3), (1, 3), (7, 3), (9, 3), (10, 1000)])
+def test_iter_columns_gives_what_iter_rows_gives_as_parallel_lists(
+    store: Store, count: int, chunk: int
+) -> None:
+    entries = [entry(i * 2, 1000 - i) for i in range(count)]
+    put(store, T, entries)
+    columns = list(store.iter_columns(T, chunk=chunk))
+    assert [len(positions) for positions, _, _ in columns] == [len(p) for p in store.iter_rows(T, chunk)]
+    as_rows = [[pos, row, links] for positions, rows, links in columns
+               for pos, row, links in zip(positions, rows, links, strict=True)]
+    assert as_rows == [item for part in store.iter_rows(T, chunk=chunk) for item in part]
+    assert [pos for pos, _, _ in as_rows] == [e.pos for e in entries]

@@ -57,19 +57,19 @@ def test_a_snapshot_replaced_while_reading_is_read_again(
     qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replacement = [webinar(91001, title="Fresh one"), webinar(91002, title="Fresh two")]
-    real_iter_rows = store.iter_rows
+    real_iter_columns = store.iter_columns
     calls: list[Kind] = []
 
-    def iter_rows(kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
+    def iter_columns(kind: Kind, chunk: int = 5000) -> Iterator[Any]:
         calls.append(kind)
-        for i, rows in enumerate(real_iter_rows(kind, chunk)):
-            yield rows
+        for i, columns in enumerate(real_iter_columns(kind, chunk)):
+            yield columns
             if i == 0 and len(calls) == 1:  # a refresh lands after the first chunk was read
                 report = ingest(str(store.path), kind.value, json.dumps(replacement).encode(),
                                 None, None, "2026-02-01T00:00:00Z")
                 assert report.status == "updated"
 
-    monkeypatch.setattr(store, "iter_rows", iter_rows)
+    monkeypatch.setattr(store, "iter_columns", iter_columns)
     loader = CatalogueLoader(store, chunk=5)
     published: list[list[str]] = []
     loader.rowset_loaded.connect(

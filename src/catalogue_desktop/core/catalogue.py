@@ -48,6 +48,18 @@ class RowSet:
         if self._by_id is not None:  # keep the id lookup current, a chunk at a time
             self.rows_by_id()
 
+    def extend_columns(self, positions: list[int], rows: list[list[Any]],
+                       links: list[list[list[int]]]) -> None:
+        """Append a chunk as ``Store.iter_columns`` yields it (three parallel lists)."""
+        if not len(positions) == len(rows) == len(links):
+            raise ValueError("positions, rows and links differ in length")
+        self.sort_cache.clear()
+        self.positions.extend(positions)
+        self.rows.extend(rows)
+        self.links.extend(links)
+        if self._by_id is not None:
+            self.rows_by_id()
+
     def record_id(self, row: int) -> int:
         return self.rows[row][self.id_column]
 

@@ -266,6 +266,27 @@ class Store:
             yield json.loads(text)
             last = top
 
+    def iter_columns(self, kind: Kind, chunk: int = 5000
+                     ) -> Iterator[tuple[list[int], list[list[Any]], list[list[list[int]]]]]:
+        """The current snapshot as ``iter_rows`` gives it, but each chunk as three parallel lists
+        (positions, rows, links): about a quarter less work to decode and to append."""
+        snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            return
+        last = -1
+        while True:
+            found = self._query(
+                "SELECT pos, row, links FROM rows WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?",
+                (snapshot, last, chunk),
+            )
+            if not found:
+                return
+            positions = [pos for pos, _row, _links in found]
+            rows = json.loads("[" + ",".join([row for _pos, row, _links in found]) + "]")
+            links = json.loads("[" + ",".join([links for _pos, _row, links in found]) + "]")
+            yield positions, rows, links
+            last = positions[-1]
+
     def record_data(self, kind: Kind, record_id: int) -> bytes | None:
         """The JSON of the current record with this id (the first one if ids repeat)."""
         snapshot = self.state(kind).snapshot

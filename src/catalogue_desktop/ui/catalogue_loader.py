@@ -1,6 +1,6 @@
 """Reads the catalogue the window shows from the store, in chunks, without stalling the GUI.
 
-Each collection's rows come from ``Store.iter_rows`` a chunk at a time, one chunk per pass of the
+Each collection's rows come from ``Store.iter_columns`` a chunk at a time, one chunk per pass of the
 Qt event loop (a zero-interval timer), so a cache of 100k records never freezes the window. The
 loader needs Qt only, not asyncio: the window shows cached rows before asyncio is even imported.
 After rows change, the ``CatalogueIndex`` is rebuilt once (coalesced when several collections
@@ -36,7 +36,7 @@ class _Job:
     chunk: int
     snapshot: int | None = None
     rowset: RowSet | None = None
-    chunks: Iterator[list[list[Any]]] | None = None
+    chunks: Iterator[tuple[list[int], list[list[Any]], list[list[list[int]]]]] | None = None
     done: list[Any] = field(default_factory=list)  # callbacks, called with the published RowSet
 
 
@@ -110,11 +110,11 @@ class CatalogueLoader(QObject):
         if job.chunks is None:
             job.snapshot = self.store.state(job.kind).snapshot
             job.rowset = RowSet(job.kind)
-            job.chunks = self.store.iter_rows(job.kind, job.chunk)
+            job.chunks = self.store.iter_columns(job.kind, job.chunk)
         assert job.rowset is not None
         chunk = next(job.chunks, None)
         if chunk is not None:
-            job.rowset.extend(chunk)
+            job.rowset.extend_columns(*chunk)
             # These rows live as long as the window shows them. Without freezing, every ~25%
             # growth of the heap triggers a full collection walking all rows loaded so far:
             # loading 100k webinars paid 7 of them (19..126 ms each) and took 2.6 s, not 0.9 s.

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,6 +98,8 @@ def export_csv(
     types = [COLUMNS[kind][c].type for c in columns]
     count = model.rowCount()
     with open(path, "w", encoding="utf-8", newline="") as handle:
+        import csv  # only when exporting: not on the window's start-up path
+
         writer = csv.writer(handle)
         writer.writerow(csv_header(kind, columns))
         for row in range(count):
