@@ -3,6 +3,8 @@ isolated HOME). Prints one JSON line.
 
 * ``bare``: the floor: ``QApplication([]); w = QMainWindow(); w.show();
   QTimer.singleShot(0, app.quit); app.exec()``.
+* ``table CACHE_DIR``: a second floor, a bare window plus a QTableView of the cached webinar rows
+  (see ``table``): what showing these rows costs any PySide6 program.
 * ``app ARGS...``: the real entry point, ``catalogue_desktop.cli.main(ARGS)`` (what
   ``python -m catalogue_desktop ARGS`` runs), with one addition made from outside: when the
   session emits ``AppSession.ready`` (cached rows shown, ``--open`` applied) the harness notes the
@@ -41,6 +43,49 @@ def bare() -> dict[str, float]:
             "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
+def table(cache: str) -> dict[str, float]:
+    """A second floor: the least any PySide6 program does to show these rows. One QTableView
+    over a minimal ``QAbstractTableModel`` of the cached webinar rows (plain sqlite3 +
+    ``json.loads``, text only: no sorting, filter, formatting, other tabs, status or menus)."""
+    import json as json_
+    import sqlite3
+
+    from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+    from PySide6.QtWidgets import QApplication, QMainWindow, QTableView
+
+    app = QApplication([])
+    db = sqlite3.connect(f"file:{cache}/catalogue.sqlite3?mode=ro", uri=True)
+    found = db.execute("SELECT r.row FROM rows r JOIN collections c ON r.snapshot = c.snapshot"
+                       " WHERE c.name = 'webinars' ORDER BY r.pos").fetchall()
+    rows = json_.loads("[" + ",".join(row for (row,) in found) + "]")
+    db.close()
+    display = Qt.ItemDataRole.DisplayRole
+    Index = QModelIndex | QPersistentModelIndex
+
+    class Model(QAbstractTableModel):
+        def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+            return 0 if parent.isValid() else len(rows)
+
+        def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+            return 0 if parent.isValid() else len(rows[0]) if rows else 0
+
+        def data(self, index: Index, role: int = display) -> object:
+            return str(rows[index.row()][index.column()]) if role == display else None
+
+    w = QMainWindow()
+    view = QTableView()
+    model = Model()
+    view.setModel(model)
+    w.setCentralWidget(view)
+    w.resize(1280, 800)
+    w.show()
+    shown = _since()
+    QTimer.singleShot(0, app.quit)
+    app.exec()
+    return {"shown": shown, "rows_shown": float(model.rowCount()), "exit_start": _since(),
+            "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
 def app(argv: list[str]) -> dict[str, float]:
     from PySide6.QtCore import QTimer
 
@@ -75,5 +120,5 @@ def app(argv: list[str]) -> dict[str, float]:
 
 if __name__ == "__main__":
     mode = sys.argv[1]
-    out = bare() if mode == "bare" else app(sys.argv[2:])
+    out = bare() if mode == "bare" else table(sys.argv[2]) if mode == "table" else app(sys.argv[2:])
     print(json.dumps(out), flush=True)

@@ -8,6 +8,7 @@ Everything here runs in the orchestrating process (``bench/run.py``); the measur
 from __future__ import annotations
 
 import json
+import resource
 import os
 import shutil
 import sqlite3
@@ -111,16 +112,20 @@ def copy_cache(src: Path, dst: Path, *, forget_validators: bool = False) -> Path
 
 def child(args: list[str], env: dict[str, str], timeout: float = 900) -> dict[str, Any]:
     """Run ``python ARGS`` and parse its last stdout line as JSON."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
                           timeout=timeout)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
     if done.returncode != 0 or not lines:
         raise RuntimeError(f"child {args} failed ({done.returncode}):\n{done.stdout[-3000:]}\n"
                            f"{done.stderr[-3000:]}")
     out = json.loads(lines[-1])
     out.setdefault("process_wall", wall)
+    # CPU time (user + system) of the child: less sensitive than wall time to a busy machine
+    out.setdefault("process_cpu", after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return out
 
 

@@ -70,22 +70,30 @@ def cold_start(cache: Path, repeat: int, home: Path, commands: list[str]) -> dic
     env = C.isolated_env(home)
     app_args = ["--offline", "--cache-dir", str(cache), "--base-url", "http://127.0.0.1:9"]
     commands.append(f"{PY} bench/_coldstart.py bare   # baseline: empty QMainWindow, quit at once")
+    commands.append(f"{PY} bench/_coldstart.py table {cache}   # second floor: one QTableView of "
+                    "the cached webinar rows")
     commands.append(f"{PY} bench/_coldstart.py app {' '.join(app_args)}   # = python -m "
                     f"catalogue_desktop {' '.join(app_args)}, closed on AppSession.ready")
-    bare, app = [], []
-    for i in range(repeat + 1):  # the first pair warms the OS file cache and is dropped
-        for mode, sink in (("bare", bare), ("app", app)):
+    bare: list[dict[str, Any]] = []
+    table: list[dict[str, Any]] = []
+    app: list[dict[str, Any]] = []
+    argv = {"bare": [], "table": [str(cache)], "app": app_args}
+    for i in range(repeat + 1):  # the first round warms the OS file cache and is dropped
+        for mode, sink in (("bare", bare), ("table", table), ("app", app)):
             env["BENCH_T0"] = repr(time.time())
             started = time.perf_counter()
-            out = C.child([str(HERE / "_coldstart.py"), mode, *([] if mode == "bare" else app_args)],
-                          env, timeout=120)
+            out = C.child([str(HERE / "_coldstart.py"), mode, *argv[mode]], env, timeout=120)
             out["wall"] = time.perf_counter() - started
             if i:
                 sink.append(out)
-    assert all(r["rows_shown"] > 0 for r in app), "the window showed no rows"
-    return {"bare": bare, "app": app,
+    assert all(r["rows_shown"] > 0 for r in app + table), "a window showed no rows"
+    return {"bare": bare, "app": app, "table": table,
             "bare_wall": C.median([r["wall"] for r in bare]),
+            "table_wall": C.median([r["wall"] for r in table]),
             "app_wall": C.median([r["wall"] for r in app]),
+            "bare_cpu": C.median([r["process_cpu"] for r in bare]),
+            "table_cpu": C.median([r["process_cpu"] for r in table]),
+            "app_cpu": C.median([r["process_cpu"] for r in app]),
             "app_ready": C.median([r["ready"] for r in app]),
             "bare_shown": C.median([r["shown"] for r in bare]),
             "pydantic": any(r["pydantic_imported"] for r in app),
@@ -282,6 +290,13 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         "  * app wall ms: " + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["app"])
         + "; ready ms: " + ", ".join(f"{x['ready'] * 1000:.0f}" for x in cs["app"]),
         "  * bare wall ms: " + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["bare"]),
+        "  * second floor, one QTableView of the same 10,000 cached webinar rows (`_coldstart.py "
+        f"table`): wall {cs['table_wall'] * 1000:.0f} ms ({cs['app_wall'] / cs['table_wall']:.2f}x "
+        f"of it for the app, {cs['table_wall'] / cs['bare_wall']:.2f}x of the empty window); "
+        "runs: " + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["table"]),
+        f"  * CPU time (user + system, median; less load-sensitive): app {cs['app_cpu'] * 1000:.0f} ms, "
+        f"table {cs['table_cpu'] * 1000:.0f} ms, bare {cs['bare_cpu'] * 1000:.0f} ms: app / bare "
+        f"{cs['app_cpu'] / cs['bare_cpu']:.2f}x, app / table {cs['app_cpu'] / cs['table_cpu']:.2f}x",
         "* Sync (bench/sync_bench.py children, alternating): sync s "
         + ", ".join(f"{x['wall']:.2f}" for x in sy["sync"]) + "; baseline s "
         + ", ".join(f"{x['wall']:.2f}" for x in sy["baseline"])
@@ -442,7 +457,10 @@ def only(args: argparse.Namespace) -> int:
             cs = cold_start(caches[10000], 3 if q else 5, home, commands)
             out["cold"] = {"app_ms": cs["app_wall"] * 1000, "ready_ms": cs["app_ready"] * 1000,
                            "bare_ms": cs["bare_wall"] * 1000,
+                           "table_ms": cs["table_wall"] * 1000,
                            "ratio": cs["app_wall"] / cs["bare_wall"],
+                           "ratio_to_table": cs["app_wall"] / cs["table_wall"],
+                           "cpu_ms": {k: cs[f"{k}_cpu"] * 1000 for k in ("app", "table", "bare")},
                            "app_runs": [x["wall"] * 1000 for x in cs["app"]],
                            "bare_runs": [x["wall"] * 1000 for x in cs["bare"]]}
         elif args.only == "sync":
