@@ -26,6 +26,7 @@ from catalogue_desktop.core.store import CollectionState, Store
 CHUNK = 2000  # rows per loop pass while the window starts (nothing else to keep responsive yet)
 RELOAD_CHUNK = 500  # rows per loop pass when a refresh reloads a collection (window in use)
 DISPOSE_CHUNK = 2000  # rows of a replaced row set freed per loop pass
+START_PASS_S = 0.016  # while the window starts, chunks read per loop pass: up to one frame's time
 
 
 @dataclass
@@ -96,11 +97,16 @@ class CatalogueLoader(QObject):
             self._finish_start()
 
     def _step(self) -> None:
-        """One pass: read one chunk of the first pending collection, else free a slice of a
-        replaced row set; stop the timer when there is nothing left (``rebuild_index`` restarts
+        """One pass: read one chunk of the first pending collection (while the window starts,
+        chunks for up to ``START_PASS_S``: each pass may repaint the window), else free a slice of
+        a replaced row set; stop the timer when there is nothing left (``rebuild_index`` restarts
         it for row sets it let go of)."""
         if self._jobs:
+            started = time.perf_counter()
             self._read_chunk(next(iter(self._jobs.values())))
+            while (self._starting and self._jobs
+                   and time.perf_counter() - started < START_PASS_S):
+                self._read_chunk(next(iter(self._jobs.values())))
         elif (self._retired or self._disposing is not None) and not self._index_timer.isActive():
             self._dispose_step()  # only once the index no longer holds the replaced rows
         else:
