@@ -63,10 +63,10 @@ def table(cache: str) -> dict[str, float]:
     Index = QModelIndex | QPersistentModelIndex
 
     class Model(QAbstractTableModel):
-        def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
             return 0 if parent.isValid() else len(rows)
 
-        def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
             return 0 if parent.isValid() else len(rows[0]) if rows else 0
 
         def data(self, index: Index, role: int = display) -> object:
