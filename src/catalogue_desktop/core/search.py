@@ -7,10 +7,11 @@ Typing more characters narrows the previous result instead of scanning every row
 
 from __future__ import annotations
 
+from array import array
 from collections import OrderedDict
 from decimal import Decimal, InvalidOperation
 from itertools import compress, repeat
-from operator import contains
+from operator import contains, is_, is_not, itemgetter
 from typing import Any
 
 from catalogue_desktop.core.catalogue import RowSet
@@ -18,6 +19,7 @@ from catalogue_desktop.core.listing import ColumnType
 
 _SEARCHED = (ColumnType.TEXT, ColumnType.CODE, ColumnType.INT, ColumnType.MONEY)
 _REMEMBERED = 16  # recent query results kept per filter (backspacing returns to one at once)
+_EXACT_FLOAT = 2.0**53  # every int below this is exactly a float (dates in ms are ~2**41)
 
 
 def _haystack(row: list[Any], columns: list[int]) -> str:
@@ -120,30 +122,59 @@ def _number(value: Any) -> Decimal | int:
 def sorted_rows(rowset: RowSet, column: int, descending: bool = False) -> list[int]:
     """Row indices ordered by ``column`` (stable; blanks last in both directions).
 
-    The sort runs in C on a list of plain keys built once per call (no Python comparison
-    callbacks): about 0.1 s for 100,000 rows. The order is remembered on the row set, so sorting
+    The sort runs in C on a list of plain keys (no Python comparison callbacks). Integer columns
+    (dates in ms, fees, ids) are compared as floats when every value is exact as one: CPython
+    compares floats 2-3x faster than ints beyond 2**30. Those keys are kept on the row set (0.8 MB
+    per 100,000 rows), so sorting the other way only sorts; orders are remembered too, so sorting
     by a column again (a header clicked back and forth) costs a list copy.
     """
     cache_key = (column, descending)
     cached = rowset.sort_cache.get(cache_key)
     if cached is not None:
         return list(cached)
-    type_ = rowset.columns[column].type
-    values = [row[column] for row in rowset.rows]
-    if type_ is ColumnType.TEXT:
-        keys: list[Any] = [v.casefold() if v is not None else None for v in values]
-    elif type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.BOOL):
-        keys = values
-    elif type_ is ColumnType.MONEY:  # fees are mostly ints: only decimal text needs converting
-        keys = [v if type(v) is int or v is None else _number(v) for v in values]
+    keys = rowset.sort_keys.get(column)
+    if keys is None:
+        keys = _sort_keys(rowset, column)
+        if isinstance(keys, array):  # compact (no blanks): worth keeping for the other direction
+            rowset.sort_keys[column] = keys
+    if isinstance(keys, array):
+        # The other direction, if known, is nearly sorted already (ties keep their row order).
+        start = rowset.sort_cache.get((column, not descending)) or range(len(keys))
+        order = sorted(start, key=keys.__getitem__, reverse=descending)
     else:
-        keys = [None if v is None else sort_key(type_, v)[1] for v in values]
-    present = [i for i, k in enumerate(keys) if k is not None]
-    blank = [i for i, k in enumerate(keys) if k is None] if len(present) < len(keys) else []
+        order = _sort_with_blanks(keys, descending)
+    rowset.sort_cache[cache_key] = tuple(order)
+    return order
+
+
+def _sort_with_blanks(keys: list[Any], descending: bool) -> list[int]:
+    n = len(keys)
+    present = list(compress(range(n), map(is_not, keys, repeat(None))))
+    blank = list(compress(range(n), map(is_, keys, repeat(None)))) if len(present) < n else []
     try:
         present.sort(key=keys.__getitem__, reverse=descending)
     except TypeError:  # mixed types the spec did not foresee (a text fee): compare as text
         present.sort(key=lambda i: str(keys[i]), reverse=descending)
-    order = present + blank
-    rowset.sort_cache[cache_key] = tuple(order)
-    return order
+    return present + blank
+
+
+def _sort_keys(rowset: RowSet, column: int) -> array[float] | list[Any]:
+    """Every row's sort key: floats in an array when the column is all exact integers (no
+    blanks); otherwise a list with None for blanks."""
+    type_ = rowset.columns[column].type
+    values = list(map(itemgetter(column), rowset.rows))
+    if type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.MONEY):
+        try:  # int.__float__ takes ints only: a blank, decimal text or a float raise TypeError
+            floats = array("d", map(int.__float__, values))
+        except (TypeError, OverflowError):
+            pass
+        else:
+            if not floats or (min(floats) > -_EXACT_FLOAT and max(floats) < _EXACT_FLOAT):
+                return floats
+    if type_ is ColumnType.TEXT:
+        return [v.casefold() if v is not None else None for v in values]
+    if type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.BOOL):
+        return values
+    if type_ is ColumnType.MONEY:  # fees are mostly ints: only decimal text needs converting
+        return [v if type(v) is int or v is None else _number(v) for v in values]
+    return [None if v is None else sort_key(type_, v)[1] for v in values]
