@@ -1,5 +1,6 @@
 """Property tests of ``core.search`` against brute-force references: sort orders (float keys,
-the other direction reusing kept keys, blanks, decimal text, ints beyond 2**53)."""
+the other direction reusing kept keys, blanks, decimal text, ints beyond 2**53) and narrowing
+over remembered results."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, column_index
-from catalogue_desktop.core.search import sorted_rows
+from catalogue_desktop.core.search import RowFilter, sorted_rows
 
 
 def _rowset(kind: Kind, key: str, values: list[Any]) -> tuple[RowSet, int]:
@@ -72,3 +73,31 @@ def test_decimal_text_fees_sort_as_numbers(values: list[Any], descending: bool) 
 def test_text_sorts_case_insensitively_and_stably(values: list[str | None], descending: bool) -> None:
     rowset, column = _rowset(Kind.TOPICS, "title", values)
     assert sorted_rows(rowset, column, descending) == _reference(values, str.casefold, descending)
+
+
+WORDS = ["tax", "Tax law", "taxes", "ethics", "Ann Lee", "anna", "Bo", "x", "", "2026"]
+ROWS = st.lists(
+    st.tuples(st.sampled_from(WORDS) | st.text(max_size=6), st.sampled_from(WORDS) | st.none()),
+    max_size=16,
+)
+QUERY = st.lists(st.sampled_from(["t", "ta", "tax", "taxes", "a", "an", "ann", "anna", "e", " ",
+                                  "x", "es", "B", "o"]), max_size=6).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ROWS, st.lists(QUERY, min_size=1, max_size=12))
+def test_any_sequence_of_queries_equals_a_fresh_filter(
+    rows: list[tuple[str, str | None]], queries: list[str],
+) -> None:
+    """Narrowing picks the smallest remembered result whose words all lie inside the new words,
+    in any order ("tax an" -> "anna taxes"), and tests only the new words."""
+    rowset = RowSet(Kind.TOPICS, rows=[[t, d, i] for i, (t, d) in enumerate(rows)],
+                    links=[[] for _ in rows], positions=list(range(len(rows))))
+    live = RowFilter(rowset)
+    for query in queries:
+        words = query.casefold().split()
+        expected = None if not words else [
+            i for i, (t, d) in enumerate(rows)
+            if all(w in f"{t}\x1f{d or ''}\x1f{i}".casefold() for w in words)
+        ]
+        assert live.matches(query) == expected, query
