@@ -8,6 +8,7 @@ the filtered rows in the current sort order. The view only asks ``data()`` for v
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from typing import Any
 
 from PySide6.QtCore import (
@@ -397,23 +398,30 @@ class RowSetTableModel(QAbstractTableModel):
         self._order = self._compute_order()
         self._rank = None
         self._update_visible()
+        rows = self._view_rows({item[0] for item in sources if item is not None})
         new = []
         for item in sources:
-            if item is None:
-                new.append(QModelIndex())
-                continue
-            source, col = item
-            view = source if self._visible is None else self._view_row_of_source(source)
-            new.append(QModelIndex() if view is None else self.index(view, col))
+            view = None if item is None else rows.get(item[0])
+            new.append(QModelIndex() if view is None else self.index(view, item[1]))
         if persistent:
             self.changePersistentIndexList(persistent, new)
         self.layoutChanged.emit()
 
-    def _view_row_of_source(self, source: int) -> int | None:
-        if self._view_of is None:
-            assert self._visible is not None
-            self._view_of = {s: v for v, s in enumerate(self._visible)}
-        return self._view_of.get(source)
+    def _view_rows(self, sources: set[int]) -> dict[int, int]:
+        """View rows of these row-set indices (those shown). A few (a selection) are looked up by
+        a scan in C each; the full map is built only for many."""
+        visible = self._visible
+        if visible is None:
+            return {s: s for s in sources if s < len(self._rowset)}
+        if len(sources) > 8:
+            if self._view_of is None:
+                self._view_of = {s: v for v, s in enumerate(visible)}
+            return {s: v for s in sources if (v := self._view_of.get(s)) is not None}
+        found = {}
+        for s in sources:
+            with suppress(ValueError):  # filtered out
+                found[s] = visible.index(s)
+        return found
 
     @property
     def sort_column(self) -> int:
