@@ -42,6 +42,19 @@ _ICONS: dict[str, QIcon] = {}
 _PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
 
 _Index = QModelIndex | QPersistentModelIndex
+# Roles as plain ints (an enum member costs an attribute lookup per comparison in data()).
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_DECORATION = Qt.ItemDataRole.DecorationRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_FONT = Qt.ItemDataRole.FontRole.value
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
+_USER = Qt.ItemDataRole.UserRole.value
+# Asked by every repaint (the delegate's style options), never answered here.
+_UNANSWERED = frozenset({Qt.ItemDataRole.BackgroundRole.value, Qt.ItemDataRole.CheckStateRole.value})
+_ALIGN_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 
 def marker_icon(state: str) -> QIcon | None:
@@ -73,6 +86,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._kind = kind
         self._formatter = formatter
         self._columns = COLUMNS[kind]
+        self._alignment = [_ALIGN_RIGHT if c.type in _RIGHT else None for c in self._columns]
         self._rowset = RowSet(kind)
         self._filter: RowFilter | None = None
         self._query = ""
@@ -89,7 +103,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._start_column = self._column(_START_COLUMN.get(kind))
         self._id_column = column_index(kind, "id")
         self._past_cache: dict[int, bool] = {}
-        self._grey: QColor | None = None
+        self._grey: QBrush | None = None  # past rows' text (the palette's disabled text)
         self._rank: list[int] | None = None  # row-set index -> position in ``_order`` (lazy)
         self._prepare_timer = QTimer(self, singleShot=False, interval=0)
         self._prepare_timer.timeout.connect(self._prepare_step)
@@ -278,10 +292,10 @@ class RowSetTableModel(QAbstractTableModel):
             self._past_cache[source] = cached
         return cached
 
-    def _grey_color(self) -> QColor:
+    def _grey_brush(self) -> QBrush:
         if self._grey is None:
             palette = QGuiApplication.palette()
-            self._grey = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+            self._grey = QBrush(palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
         return self._grey
 
     # -- Qt model API --------------------------------------------------------------------------
@@ -289,7 +303,7 @@ class RowSetTableModel(QAbstractTableModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
             return 0
-        return self.visible_count()
+        return len(self._rowset) if self._visible is None else len(self._visible)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
@@ -297,50 +311,46 @@ class RowSetTableModel(QAbstractTableModel):
         return len(self._columns)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+        return _FLAGS if index.isValid() else _NO_FLAGS
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+        # A repaint asks 7 roles of every visible cell (~1,200 calls): roles are compared as
+        # plain ints, the common ones first, and roles never answered return at once.
+        if role in _UNANSWERED:
             return None
         view_row, column = index.row(), index.column()
-        if not (0 <= view_row < self.visible_count() and 0 <= column < len(self._columns)):
-            return None
-        source = self.source_row(view_row)
-        col = self._columns[column]
-        if role == Qt.ItemDataRole.DisplayRole:
-            text = self._formatter.value(col, self._rowset.rows[source][column])
+        visible = self._visible
+        if view_row < 0 or column < 0 or column >= len(self._columns) or view_row >= (
+                len(self._rowset) if visible is None else len(visible)):
+            return None  # also an invalid index (-1, -1)
+        source = view_row if visible is None else visible[view_row]
+        if role == _DISPLAY:
+            text = self._formatter.value(self._columns[column], self._rowset.rows[source][column])
             if len(text) > _CELL_TEXT:  # eliding a 1 MB title on every repaint takes 0.3 s
                 text = text[:_CELL_TEXT] + "…"
             return text
-        if role == Qt.ItemDataRole.UserRole:
-            return self._rowset.rows[source][column]
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(self._grey_color()) if self._is_past(source) else None
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col.type in _RIGHT:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            return None
-        if role == Qt.ItemDataRole.DecorationRole:
-            if column != 0:
+        if role == _ALIGNMENT:
+            return self._alignment[column]
+        if role == _FOREGROUND:
+            return self._grey_brush() if self._is_past(source) else None
+        if role in (_DECORATION, _FONT):
+            if column != 0 or not (self._added or self._changed):
                 return None
             record_id = self._rowset.rows[source][self._id_column]
+            if role == _FONT:
+                if record_id in self._added or record_id in self._changed:
+                    font = QFont()
+                    font.setBold(True)
+                    return font
+                return None
             if record_id in self._added:
                 return marker_icon("added")
             if record_id in self._changed:
                 return marker_icon("changed")
             return None
-        if role == Qt.ItemDataRole.FontRole:
-            if column != 0:
-                return None
-            record_id = self._rowset.rows[source][self._id_column]
-            if record_id in self._added or record_id in self._changed:
-                font = QFont()
-                font.setBold(True)
-                return font
-            return None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _USER:
+            return self._rowset.rows[source][column]
+        if role == _TOOLTIP:
             return self._tooltip(source, column)
         return None
 
