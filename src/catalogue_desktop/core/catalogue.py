@@ -26,7 +26,8 @@ class RowSet:
     # Orders computed by ``search.sorted_rows``, by (column, descending); emptied by ``extend``.
     sort_cache: dict[tuple[int, bool], tuple[int, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
-    # Sort keys kept by ``search.sorted_rows`` (numeric columns), by column; emptied by ``extend``.
+    # Sort keys kept by ``search.sorted_rows`` (numeric columns, or False: none), by column;
+    # emptied by ``extend``.
     sort_keys: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _by_id: dict[int, int] | None = field(default=None, init=False, repr=False, compare=False)
 

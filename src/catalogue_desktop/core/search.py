@@ -134,26 +134,51 @@ def sorted_rows(rowset: RowSet, column: int, descending: bool = False) -> list[i
     The sort runs in C on a list of plain keys (no Python comparison callbacks). Integer columns
     (dates in ms, fees, ids) are compared as floats when every value is exact as one: CPython
     compares floats 2-3x faster than ints beyond 2**30. Those keys are kept on the row set (0.8 MB
-    per 100,000 rows), so sorting the other way only sorts; orders are remembered too, so sorting
-    by a column again (a header clicked back and forth) costs a list copy.
+    per 100,000 rows; ``prepare_sort_keys`` builds them ahead, in idle time), so sorting the
+    other way only sorts; orders are remembered too, so sorting by a column again (a header
+    clicked back and forth) costs a list copy.
     """
     cache_key = (column, descending)
     cached = rowset.sort_cache.get(cache_key)
     if cached is not None:
         return list(cached)
-    keys = rowset.sort_keys.get(column)
-    if keys is None:
-        keys = _sort_keys(rowset, column)
-        if isinstance(keys, array):  # compact (no blanks): worth keeping for the other direction
-            rowset.sort_keys[column] = keys
-    if isinstance(keys, array):
+    prepare_sort_keys(rowset, column)  # what idle time has not built yet
+    keys = rowset.sort_keys[column]
+    if keys is not False:
         # The other direction, if known, is nearly sorted already (ties keep their row order).
         start = rowset.sort_cache.get((column, not descending)) or range(len(keys))
         order = sorted(start, key=keys.__getitem__, reverse=descending)
     else:
-        order = _sort_with_blanks(keys, descending)
+        order = _sort_with_blanks(_sort_keys(rowset, column), descending)
     rowset.sort_cache[cache_key] = tuple(order)
     return order
+
+
+def prepare_sort_keys(rowset: RowSet, column: int, rows: int | None = None) -> bool:
+    """Build up to ``rows`` more of ``column``'s compact sort keys (all by default): floats in an
+    array, kept on the row set, for columns of integers all exact as floats. True when done: the
+    keys are complete, or the column has none (text, blanks, decimal text, ints beyond 2**53;
+    marked False)."""
+    keys = rowset.sort_keys.get(column)
+    if keys is False:
+        return True
+    if keys is None:
+        if rowset.columns[column].type not in (ColumnType.DATE, ColumnType.INT, ColumnType.MONEY):
+            rowset.sort_keys[column] = False
+            return True
+        keys = rowset.sort_keys[column] = array("d")
+    total = len(rowset.rows)
+    stop = total if rows is None else min(total, len(keys) + rows)
+    if len(keys) < stop:
+        try:  # int.__float__ takes ints only: a blank, decimal text or a float raise TypeError
+            more = array("d", map(int.__float__, map(itemgetter(column), rowset.rows[len(keys):stop])))
+        except (TypeError, OverflowError):
+            more = None
+        if more is None or not (min(more) > -_EXACT_FLOAT and max(more) < _EXACT_FLOAT):
+            rowset.sort_keys[column] = False
+            return True
+        keys.extend(more)
+    return len(keys) >= total
 
 
 def _sort_with_blanks(keys: list[Any], descending: bool) -> list[int]:
@@ -167,19 +192,10 @@ def _sort_with_blanks(keys: list[Any], descending: bool) -> list[int]:
     return present + blank
 
 
-def _sort_keys(rowset: RowSet, column: int) -> array[float] | list[Any]:
-    """Every row's sort key: floats in an array when the column is all exact integers (no
-    blanks); otherwise a list with None for blanks."""
+def _sort_keys(rowset: RowSet, column: int) -> list[Any]:
+    """Every row's sort key, None for blanks (columns without compact keys)."""
     type_ = rowset.columns[column].type
     values = list(map(itemgetter(column), rowset.rows))
-    if type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.MONEY):
-        try:  # int.__float__ takes ints only: a blank, decimal text or a float raise TypeError
-            floats = array("d", map(int.__float__, values))
-        except (TypeError, OverflowError):
-            pass
-        else:
-            if not floats or (min(floats) > -_EXACT_FLOAT and max(floats) < _EXACT_FLOAT):
-                return floats
     if type_ is ColumnType.TEXT:
         return [v.casefold() if v is not None else None for v in values]
     if type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.BOOL):

@@ -26,7 +26,7 @@ from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index
-from catalogue_desktop.core.search import RowFilter, sorted_rows
+from catalogue_desktop.core.search import RowFilter, prepare_sort_keys, sorted_rows
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.widgets import plain_tooltip
 
@@ -37,9 +37,11 @@ CHANGED_COLOR = QColor(219, 151, 0)  # amber
 _LONG_TEXT = 60  # text columns longer than this get the full text as tooltip
 _CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip shows 2000
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
+_PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
 _PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
+_PREPARE_SORT_ROWS = 16000  # sort keys of one column built per idle pass (~4 ms)
 
 _Index = QModelIndex | QPersistentModelIndex
 # Roles as plain ints (an enum member costs an attribute lookup per comparison in data()).
@@ -87,6 +89,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._formatter = formatter
         self._columns = COLUMNS[kind]
         self._alignment = [_ALIGN_RIGHT if c.type in _RIGHT else None for c in self._columns]
+        self._presorted = [i for i, c in enumerate(self._columns) if c.visible and c.type in _PRESORTED]
         self._rowset = RowSet(kind)
         self._filter: RowFilter | None = None
         self._query = ""
@@ -153,15 +156,20 @@ class RowSetTableModel(QAbstractTableModel):
 
     def prepare_filter(self) -> None:
         """Build the filter's keys in idle time, a chunk per event-loop pass (the first keystroke
-        on 100k rows then does not pay ~0.3 s for them)."""
-        if len(self._rowset) and (self._filter is None or not self._filter.built):
+        on 100k rows then does not pay ~0.3 s for them), then the sort keys of the date, fee and
+        number columns shown by default (their first sort then only sorts: ~30 ms less)."""
+        if len(self._rowset):
             self._prepare_timer.start()
 
     def _prepare_step(self) -> None:
         if self._filter is None:
             self._filter = RowFilter(self._rowset, lazy=True)
-        if self._filter.build(_PREPARE_ROWS):
-            self._prepare_timer.stop()
+        if not self._filter.build(_PREPARE_ROWS):
+            return
+        for column in self._presorted:
+            if not prepare_sort_keys(self._rowset, column, _PREPARE_SORT_ROWS):
+                return  # one chunk per pass
+        self._prepare_timer.stop()
 
     def set_changes(self, changes: dict[str, Any] | None) -> None:
         """Change markers only (the rows stay)."""
