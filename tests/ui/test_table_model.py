@@ -214,6 +214,7 @@ def test_many_selected_rows_follow_a_sort_under_a_filter(qtbot: Any, en_formatte
     for key, order in (("fee", Qt.SortOrder.DescendingOrder), ("title", Qt.SortOrder.AscendingOrder)):
         model.sort(_column(model, key), order)
         assert {model.record_id(i.row()) for i in view.selectionModel().selectedRows()} == kept
+        assert len(view.selectionModel().selectedIndexes()) == len(kept) * model.columnCount()
 
 
 def test_large_rowset_sorts_and_filters(en_formatter: Formatter) -> None:
