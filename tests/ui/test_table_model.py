@@ -1,16 +1,21 @@
-"""RowSetTableModel: model-tester conformance, numeric sorting, filtering, change markers."""
+"""RowSetTableModel: model-tester conformance, numeric sorting, filtering, change markers, and
+filtered + sorted rows against a reference."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import Qt
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QFont, QIcon
 
 from catalogue_desktop.core import listing, models
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.search import RowFilter
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.table_model import RowSetTableModel
 from tests.ui.fixtures_components import *  # noqa: F403
@@ -193,6 +198,25 @@ def test_selection_follows_sort(qtbot: Any, en_formatter: Formatter) -> None:
     assert rows == {model.view_row_of(3)}
 
 
+def test_many_selected_rows_follow_a_sort_under_a_filter(qtbot: Any, en_formatter: Formatter) -> None:
+    from PySide6.QtCore import QItemSelection, QItemSelectionModel
+    from PySide6.QtWidgets import QTableView
+
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    model.set_rowset(_random_rowset(3, 300))
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    model.set_filter("a")
+    selection = QItemSelection(model.index(10, 0), model.index(40, model.columnCount() - 1))
+    view.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    kept = {model.record_id(r) for r in range(10, 41)}
+    for key, order in (("fee", Qt.SortOrder.DescendingOrder), ("title", Qt.SortOrder.AscendingOrder)):
+        model.sort(_column(model, key), order)
+        assert {model.record_id(i.row()) for i in view.selectionModel().selectedRows()} == kept
+        assert len(view.selectionModel().selectedIndexes()) == len(kept) * model.columnCount()
+
+
 def test_large_rowset_sorts_and_filters(en_formatter: Formatter) -> None:
     """Functional at scale; the speed itself is measured in bench/run.py, not here."""
     base = hand_rowset()
@@ -207,3 +231,82 @@ def test_large_rowset_sorts_and_filters(en_formatter: Formatter) -> None:
               for r in range(model.rowCount())]
     present = [s for s in starts if s is not None]
     assert present == sorted(present) and starts[: len(present)] == present
+
+
+# -- filtered + sorted against a reference -----------------------------------------------------------
+
+_TITLES = ["Lease accounting", "lease ASC 842", "Tax update", "tax law", "Revenue", "Ethics", ""]
+_SORTS = st.sampled_from([None, "title", "type", "start", "fee", "cle", "session"])
+_QUERIES = st.lists(st.sampled_from(["le", "lease", "a", "tax", "ta", "e", " ", "x", "842", "rev"]),
+                    max_size=4).map("".join)
+
+
+def _random_rowset(seed: int, n: int) -> RowSet:
+    """Webinar rows with ties and blanks in every sortable column (both mapping paths: few and
+    many matches)."""
+    rnd = random.Random(seed)
+    width = len(listing.COLUMNS[Kind.WEBINARS])
+    col = {c.key: i for i, c in enumerate(listing.COLUMNS[Kind.WEBINARS])}
+    rows = []
+    for i in range(n):
+        row: list[Any] = [None] * width
+        row[col["title"]] = rnd.choice(_TITLES) + (f" {i}" if rnd.random() < 0.3 else "")
+        row[col["type"]] = rnd.choice([1, 2, "LIVE", None])
+        row[col["start"]] = rnd.choice([None, NOW, NOW + 1, 2**41 + rnd.randrange(10**6)])
+        row[col["fee"]] = rnd.choice([None, 0, 99, 199, 10**6])
+        row[col["cle"]] = rnd.choice([True, False, None])
+        row[col["id"]] = i
+        row[col["session"]] = rnd.choice([None, 7, 2**60, 3])
+        rows.append(row)
+    return RowSet(Kind.WEBINARS, rows=rows, links=[[] for _ in rows], positions=list(range(n)))
+
+
+def _reference_order(rowset: RowSet, column: int, descending: bool) -> list[int]:
+    def key(i: int) -> Any:
+        value = rowset.rows[i][column]
+        return (0, value.casefold()) if isinstance(value, str) and column == 0 else (
+            (0, value) if isinstance(value, int) else (1, str(value)))
+
+    present = [i for i in range(len(rowset)) if rowset.rows[i][column] is not None]
+    present.sort(key=key, reverse=descending)
+    return present + [i for i in range(len(rowset)) if rowset.rows[i][column] is None]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**16), n=st.sampled_from([0, 7, 120]),
+       ops=st.lists(st.tuples(_SORTS, st.booleans()) | _QUERIES, max_size=8))
+def test_filtered_and_sorted_rows_equal_a_reference(qapp: Any, seed: int, n: int,
+                                                    ops: list[Any]) -> None:
+    from PySide6.QtWidgets import QTableView
+
+    rowset = _random_rowset(seed, n)
+    formatter = Formatter(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+    model = RowSetTableModel(Kind.WEBINARS, formatter)
+    model.set_rowset(rowset)
+    view = QTableView()
+    view.setModel(model)
+    reference = RowFilter(rowset)
+    sort: tuple[int, bool] | None = None
+    query = ""
+    for op in ops:
+        if isinstance(op, str):
+            query = op
+            model.set_filter(query)
+        else:
+            key, descending = op
+            sort = None if key is None else (_column(model, key), descending)
+            kept = model.record_id(model.rowCount() // 2) if model.rowCount() else None
+            if kept is not None:
+                view.selectRow(model.rowCount() // 2)
+            order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
+            model.sort(-1 if sort is None else sort[0], order)
+            if kept is not None:  # the selection follows its record
+                (selected,) = {i.row() for i in view.selectionModel().selectedRows()}
+                assert model.record_id(selected) == kept
+        matched = reference.matches(query)
+        shown = set(range(n)) if matched is None else set(matched)
+        expected = list(range(n)) if sort is None else _reference_order(rowset, *sort)
+        assert [model.source_row(r) for r in range(model.rowCount())] == [
+            i for i in expected if i in shown], op
+        assert model.visible_count() == len(shown) and model.total_count() == n
+    view.deleteLater()

@@ -26,6 +26,9 @@ class RowSet:
     # Orders computed by ``search.sorted_rows``, by (column, descending); emptied by ``extend``.
     sort_cache: dict[tuple[int, bool], tuple[int, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    # Sort keys kept by ``search.sorted_rows`` (numeric columns, or False: none), by column;
+    # emptied by ``extend``.
+    sort_keys: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _by_id: dict[int, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -41,6 +44,7 @@ class RowSet:
     def extend(self, chunk: Iterable[list[Any]]) -> None:
         """Append ``[pos, row, links]`` items as ``Store.iter_rows`` yields them."""
         self.sort_cache.clear()
+        self.sort_keys.clear()
         for pos, row, links in chunk:
             self.positions.append(pos)
             self.rows.append(row)
@@ -54,6 +58,7 @@ class RowSet:
         if not len(positions) == len(rows) == len(links):
             raise ValueError("positions, rows and links differ in length")
         self.sort_cache.clear()
+        self.sort_keys.clear()
         self.positions.extend(positions)
         self.rows.extend(rows)
         self.links.extend(links)

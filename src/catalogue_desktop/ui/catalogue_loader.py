@@ -191,6 +191,7 @@ class CatalogueLoader(QObject):
         if sys.getrefcount(old) > 2:  # this frame's variable and getrefcount's argument
             return
         old.sort_cache.clear()
+        old.sort_keys.clear()
         old._by_id = None
         for seq in (old.rows, old.links, old.positions):
             while seq:

@@ -8,9 +8,11 @@ the filtered rows in the current sort order. The view only asks ``data()`` for v
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from typing import Any
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractTableModel,
     QModelIndex,
     QObject,
@@ -25,7 +27,7 @@ from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index
-from catalogue_desktop.core.search import RowFilter, sorted_rows
+from catalogue_desktop.core.search import RowFilter, prepare_sort_keys, sorted_rows
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.widgets import plain_tooltip
 
@@ -36,12 +38,29 @@ CHANGED_COLOR = QColor(219, 151, 0)  # amber
 _LONG_TEXT = 60  # text columns longer than this get the full text as tooltip
 _CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip shows 2000
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
+_PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
 _PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
 _PREPARE_DELAY_MS = 300  # ... starting this long after rows arrive (not while the window starts)
+_PREPARE_SORT_ROWS = 16000  # sort keys of one column built per idle pass (~4 ms)
 
 _Index = QModelIndex | QPersistentModelIndex
+# Roles as plain ints (an enum member costs an attribute lookup per comparison in data()).
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_DECORATION = Qt.ItemDataRole.DecorationRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_FONT = Qt.ItemDataRole.FontRole.value
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
+_USER = Qt.ItemDataRole.UserRole.value
+# Asked by every repaint (the delegate's style options), never answered here.
+_UNANSWERED = frozenset({Qt.ItemDataRole.BackgroundRole.value, Qt.ItemDataRole.CheckStateRole.value})
+_ALIGN_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_LAYOUT_SIGNATURE = ("QList<QPersistentModelIndex>", "QAbstractItemModel::LayoutChangeHint")
+_SORT_HINT = QAbstractItemModel.LayoutChangeHint.VerticalSortHint
 
 
 def marker_icon(state: str) -> QIcon | None:
@@ -73,6 +92,8 @@ class RowSetTableModel(QAbstractTableModel):
         self._kind = kind
         self._formatter = formatter
         self._columns = COLUMNS[kind]
+        self._alignment = [_ALIGN_RIGHT if c.type in _RIGHT else None for c in self._columns]
+        self._presorted = [i for i, c in enumerate(self._columns) if c.visible and c.type in _PRESORTED]
         self._rowset = RowSet(kind)
         self._filter: RowFilter | None = None
         self._query = ""
@@ -89,7 +110,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._start_column = self._column(_START_COLUMN.get(kind))
         self._id_column = column_index(kind, "id")
         self._past_cache: dict[int, bool] = {}
-        self._grey: QColor | None = None
+        self._grey: QBrush | None = None  # past rows' text (the palette's disabled text)
         self._rank: list[int] | None = None  # row-set index -> position in ``_order`` (lazy)
         self._prepare_timer = QTimer(self, singleShot=False, interval=0)
         self._prepare_timer.timeout.connect(self._prepare_step)
@@ -139,16 +160,22 @@ class RowSetTableModel(QAbstractTableModel):
 
     def prepare_filter(self) -> None:
         """Build the filter's keys in idle time, a chunk per event-loop pass (the first keystroke
-        on 100k rows then does not pay ~0.3 s for them)."""
-        if len(self._rowset) and (self._filter is None or not self._filter.built):
+        on 100k rows then does not pay ~0.3 s for them), then the sort keys of the date, fee and
+        number columns shown by default (their first sort then only sorts: ~30 ms less). It
+        starts ``_PREPARE_DELAY_MS`` after rows arrive, not amid the window's start-up."""
+        if len(self._rowset):
             self._prepare_timer.start(_PREPARE_DELAY_MS)
 
     def _prepare_step(self) -> None:
         if self._filter is None:
             self._filter = RowFilter(self._rowset, lazy=True)
         self._prepare_timer.setInterval(0)
-        if self._filter.build(_PREPARE_ROWS):
-            self._prepare_timer.stop()
+        if not self._filter.build(_PREPARE_ROWS):
+            return
+        for column in self._presorted:
+            if not prepare_sort_keys(self._rowset, column, _PREPARE_SORT_ROWS):
+                return  # one chunk per pass
+        self._prepare_timer.stop()
 
     def set_changes(self, changes: dict[str, Any] | None) -> None:
         """Change markers only (the rows stay)."""
@@ -279,10 +306,10 @@ class RowSetTableModel(QAbstractTableModel):
             self._past_cache[source] = cached
         return cached
 
-    def _grey_color(self) -> QColor:
+    def _grey_brush(self) -> QBrush:
         if self._grey is None:
             palette = QGuiApplication.palette()
-            self._grey = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+            self._grey = QBrush(palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
         return self._grey
 
     # -- Qt model API --------------------------------------------------------------------------
@@ -290,7 +317,7 @@ class RowSetTableModel(QAbstractTableModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
             return 0
-        return self.visible_count()
+        return len(self._rowset) if self._visible is None else len(self._visible)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
@@ -298,50 +325,46 @@ class RowSetTableModel(QAbstractTableModel):
         return len(self._columns)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+        return _FLAGS if index.isValid() else _NO_FLAGS
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+        # A repaint asks 7 roles of every visible cell (~1,200 calls): roles are compared as
+        # plain ints, the common ones first, and roles never answered return at once.
+        if role in _UNANSWERED:
             return None
         view_row, column = index.row(), index.column()
-        if not (0 <= view_row < self.visible_count() and 0 <= column < len(self._columns)):
-            return None
-        source = self.source_row(view_row)
-        col = self._columns[column]
-        if role == Qt.ItemDataRole.DisplayRole:
-            text = self._formatter.value(col, self._rowset.rows[source][column])
+        visible = self._visible
+        if view_row < 0 or column < 0 or column >= len(self._columns) or view_row >= (
+                len(self._rowset) if visible is None else len(visible)):
+            return None  # also an invalid index (-1, -1)
+        source = view_row if visible is None else visible[view_row]
+        if role == _DISPLAY:
+            text = self._formatter.value(self._columns[column], self._rowset.rows[source][column])
             if len(text) > _CELL_TEXT:  # eliding a 1 MB title on every repaint takes 0.3 s
                 text = text[:_CELL_TEXT] + "…"
             return text
-        if role == Qt.ItemDataRole.UserRole:
-            return self._rowset.rows[source][column]
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(self._grey_color()) if self._is_past(source) else None
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col.type in _RIGHT:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            return None
-        if role == Qt.ItemDataRole.DecorationRole:
-            if column != 0:
+        if role == _ALIGNMENT:
+            return self._alignment[column]
+        if role == _FOREGROUND:
+            return self._grey_brush() if self._is_past(source) else None
+        if role in (_DECORATION, _FONT):
+            if column != 0 or not (self._added or self._changed):
                 return None
             record_id = self._rowset.rows[source][self._id_column]
+            if role == _FONT:
+                if record_id in self._added or record_id in self._changed:
+                    font = QFont()
+                    font.setBold(True)
+                    return font
+                return None
             if record_id in self._added:
                 return marker_icon("added")
             if record_id in self._changed:
                 return marker_icon("changed")
             return None
-        if role == Qt.ItemDataRole.FontRole:
-            if column != 0:
-                return None
-            record_id = self._rowset.rows[source][self._id_column]
-            if record_id in self._added or record_id in self._changed:
-                font = QFont()
-                font.setBold(True)
-                return font
-            return None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _USER:
+            return self._rowset.rows[source][column]
+        if role == _TOOLTIP:
             return self._tooltip(source, column)
         return None
 
@@ -387,35 +410,44 @@ class RowSetTableModel(QAbstractTableModel):
         column = column if 0 <= column < len(self._columns) else -1
         if column == self._sort_column and order == self._sort_order and column >= 0:
             return
-        self.layoutAboutToBeChanged.emit()
+        # A sort hint: the selection model then keeps one persistent index per selected row, not
+        # one per selected cell (a 20,000-row selection made a sort take ~3 s).
+        self.layoutAboutToBeChanged[_LAYOUT_SIGNATURE].emit([], _SORT_HINT)
         persistent = self.persistentIndexList()
-        sources = [
-            (self.source_row(p.row()), p.column()) if p.isValid() and p.row() < self.visible_count()
-            else None
-            for p in persistent
-        ]
+        shown, count = self._visible, self.rowCount()
+        sources: list[tuple[int, int] | None] = []  # (row-set index, column)
+        for index in persistent:
+            row = index.row()  # -1 if invalid
+            sources.append(((row if shown is None else shown[row]), index.column())
+                           if 0 <= row < count else None)
         self._sort_column = column
         self._sort_order = order
         self._order = self._compute_order()
         self._rank = None
         self._update_visible()
+        rows = self._view_rows({item[0] for item in sources if item is not None})
         new = []
         for item in sources:
-            if item is None:
-                new.append(QModelIndex())
-                continue
-            source, col = item
-            view = source if self._visible is None else self._view_row_of_source(source)
-            new.append(QModelIndex() if view is None else self.index(view, col))
+            view = None if item is None else rows.get(item[0])
+            # createIndex, not index(): no rowCount()/columnCount() call back per index.
+            new.append(QModelIndex() if view is None else self.createIndex(view, item[1]))
         if persistent:
             self.changePersistentIndexList(persistent, new)
-        self.layoutChanged.emit()
+        self.layoutChanged[_LAYOUT_SIGNATURE].emit([], _SORT_HINT)
 
-    def _view_row_of_source(self, source: int) -> int | None:
-        if self._view_of is None:
-            assert self._visible is not None
-            self._view_of = {s: v for v, s in enumerate(self._visible)}
-        return self._view_of.get(source)
+    def _view_rows(self, sources: set[int]) -> dict[int, int]:
+        """View rows of these row-set indices (those shown): a few (the header's row, a selected
+        row) by a scan in C each, more by one pass over the shown rows."""
+        visible = self._visible
+        if visible is None:
+            return {s: s for s in sources if s < len(self._rowset)}
+        if len(sources) > 4:
+            return {s: v for v, s in enumerate(visible) if s in sources}
+        found = {}
+        for s in sources:
+            with suppress(ValueError):  # filtered out
+                found[s] = visible.index(s)
+        return found
 
     @property
     def sort_column(self) -> int:
