@@ -8,8 +8,8 @@ Everything here runs in the orchestrating process (``bench/run.py``); the measur
 from __future__ import annotations
 
 import json
-import resource
 import os
+import resource
 import shutil
 import sqlite3
 import statistics
