@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QModelIndex, QPoint, QRegularExpression, Qt
+from PySide6.QtCore import QModelIndex, QPoint, QRegularExpression, QSize, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -26,10 +26,11 @@ from catalogue_desktop.core import models
 from catalogue_desktop.core.catalogue import CatalogueIndex
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.ui.certificate_model import CertificateTreeModel
-from catalogue_desktop.ui.detail import DetailContext, DetailPane
+from catalogue_desktop.ui.detail import DetailContext, DetailPane, pages
+from catalogue_desktop.ui.detail.pages import ExpertCard
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.images import ImageCache, ImageLoader
-from catalogue_desktop.ui.widgets import MAX_TEXT, PhotoLabel
+from catalogue_desktop.ui.widgets import MAX_TEXT, FormGrid, PhotoLabel, WrapBox
 from tests.faultserver import FaultServer
 from tests.ui.fixtures_components import *  # noqa: F403
 from tests.ui.fixtures_components import DemoCatalogue
@@ -378,7 +379,8 @@ def rendering(pane: DetailPane) -> tuple[list[str], list[tuple[Any, ...]]]:
     content = page(pane)
     held, shown = [], []
     for w in content.findChildren(QWidget):
-        facts: list[Any] = [type(w).__name__, w.objectName(), w.toolTip()]
+        cls = next(c for c in type(w).__mro__ if c.__module__ != __name__)  # not this file's stand-ins
+        facts: list[Any] = [cls.__name__, w.objectName(), w.toolTip()]
         if isinstance(w, QLabel):
             facts += [w.text(), w.textFormat(), w.property("inert"), w.font().bold(), w.font().italic(),
                       w.font().pointSizeF(), w.palette().color(QPalette.ColorRole.WindowText).name(),
@@ -526,3 +528,39 @@ def test_every_kind_refilled_matches_a_fresh_page(
         fresh.show_record(kind, record, ctx(demo))
         assert rendering(pane) == rendering(fresh), (kind, record_id)
         fresh.close()
+
+
+class _QtHintBox(WrapBox):
+    def sizeHint(self) -> QSize:  # QWidget::sizeHint of a widget with a layout
+        return self.layout().totalSizeHint()
+
+
+class _QtHintGrid(FormGrid):
+    def sizeHint(self) -> QSize:
+        return self.layout().totalSizeHint()
+
+
+class _QtHintCard(ExpertCard):
+    def sizeHint(self) -> QSize:
+        return self.layout().totalSizeHint()
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_container_size_hints_leave_the_layout_as_it_was(
+    fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue, kind: Kind,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """WrapBox skips the height-for-width pass of ``QWidget.sizeHint``: pages look the same."""
+    rowset = demo.rowsets[kind]
+    records = [demo.record(kind, rowset.record_id(row)) for row in range(min(4, len(rowset)))]
+    records.append(models.Webinar.model_validate(RICH) if kind is Kind.WEBINARS else records[0])
+    cheap, full = fresh_pane(), fresh_pane()
+    for record in records:
+        cheap.show_record(kind, record, ctx(demo))
+        with monkeypatch.context() as patch:
+            patch.setattr(pages, "WrapBox", _QtHintBox)
+            patch.setattr(pages, "FormGrid", _QtHintGrid)
+            patch.setattr(pages, "ExpertCard", _QtHintCard)
+            full.show_record(kind, record, ctx(demo))
+        assert rendering(cheap) == rendering(full)
+    assert type(page(full)) is _QtHintBox and type(page(cheap)) is WrapBox

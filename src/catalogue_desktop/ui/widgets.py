@@ -41,6 +41,7 @@ __all__ = [
     "Link",
     "PhotoLabel",
     "Slots",
+    "WrapBox",
     "cap_text",
     "discard",
     "fill_text",
@@ -331,7 +332,30 @@ class Slots:
         self._shown, self._order = order, []
 
 
-class FormGrid(QWidget):
+class WrapBox(QWidget):
+    """A widget laying out wrapped labels, whose size hint skips a pass of text layout.
+
+    ``QWidget.sizeHint`` asks its layout for the height at the hint's own width
+    (``QLayout.totalSizeHint``): every wrapped label below is laid out again at a width it is never
+    shown at, and a selectable label lays out its text document twice per call. The vertical
+    layouts of a detail page take the heights of such widgets from ``heightForWidth`` at their
+    real width, so the hint's height is unused: here it is the layout's plain hint.
+    """
+
+    def sizeHint(self) -> QSize:
+        return wrap_size_hint(self)
+
+
+def wrap_size_hint(widget: QWidget) -> QSize:
+    """:class:`WrapBox`'s size hint, for other widget classes holding wrapped labels."""
+    layout = widget.layout()
+    if layout is None:
+        return QWidget.sizeHint(widget)
+    margins = widget.contentsMargins()
+    return layout.sizeHint() + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+
+
+class FormGrid(WrapBox):
     """Key/value rows: muted keys on the left, selectable values on the right.
 
     To fill it again for another record, call :meth:`restart`, add the rows, then :meth:`finish`:

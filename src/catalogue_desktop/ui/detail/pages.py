@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -40,6 +40,7 @@ from catalogue_desktop.ui.widgets import (
     PhotoLabel,
     Slots,
     W,
+    WrapBox,
     cap_text,
     fill_text,
     heading,
@@ -55,6 +56,7 @@ from catalogue_desktop.ui.widgets import (
     settle,
     text_variant,
     text_widget,
+    wrap_size_hint,
 )
 
 if TYPE_CHECKING:
@@ -75,7 +77,7 @@ class Page:
         self.kind = kind
         self.record: Any = None
         self.ctx: DetailContext  # set by fill()
-        self.widget = QWidget()
+        self.widget = WrapBox()
         self.widget.setObjectName(f"detail_{kind.value}")
         self.layout = QVBoxLayout(self.widget)
         self.layout.setContentsMargins(16, 14, 16, 16)
@@ -257,6 +259,9 @@ class ExpertCard(QFrame):
             variant = text_variant(expert.bio)
             fill_text(slots.take(("bio", variant), lambda: _bio_widget(variant)), expert.bio)
         slots.finish()
+
+    def sizeHint(self) -> QSize:  # see widgets.WrapBox
+        return wrap_size_hint(self)
 
     def _name_link(self) -> QLabel:
         label = _bold(link_label([], "expert_name"))
