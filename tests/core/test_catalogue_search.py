@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogue_desktop.core.catalogue import CatalogueIndex, Ref, RowSet
+from catalogue_desktop.core.catalogue import MAPPED_LINKS, CatalogueIndex, Ref, RowSet
 from catalogue_desktop.core.certificates import resolve_certificate
 from catalogue_desktop.core.decode import decode_collection
 from catalogue_desktop.core.ingest import ingest
@@ -143,6 +143,35 @@ def test_referrers(index: CatalogueIndex) -> None:
     assert index.referrers(Kind.COURSES, 300) == {Kind.CERTIFICATES: [400]}
     assert index.referrers(Kind.COURSES, 301) == {Kind.CERTIFICATES: [400]}
     assert index.referrers(Kind.EXPERTS, 12345) == {}
+
+
+def _series_rows(start: int, series: list[tuple[int, list[int] | None]]) -> list[list[Any]]:
+    """``[pos, row, links]`` items of series (id, webinar ids; None: no link lists at all)."""
+    items = []
+    for pos, (series_id, webinars) in enumerate(series, start):
+        row: list[Any] = [None] * len(COLUMNS[Kind.SERIES])
+        row[column_index(Kind.SERIES, "id")] = series_id
+        items.append([pos, row, [] if webinars is None else [webinars]])
+    return items
+
+
+def test_series_of_a_webinar_come_from_a_map_kept_current() -> None:
+    assert (Kind.SERIES, Kind.WEBINARS) in MAPPED_LINKS
+    series = RowSet(Kind.SERIES)
+    series.extend(_series_rows(0, [(1, [10, 11]), (2, [11, 11]), (3, None), (2, [12]), (4, [11])]))
+    index = CatalogueIndex({Kind.SERIES: series})
+    assert index.referrers(Kind.WEBINARS, 10) == {Kind.SERIES: [1]}
+    assert index.referrers(Kind.WEBINARS, 11) == {Kind.SERIES: [1, 2, 4]}  # row order, once each
+    assert index.referrers(Kind.WEBINARS, 12) == {Kind.SERIES: [2]}
+    assert index.referrers(Kind.WEBINARS, 13) == {}
+    series.extend(_series_rows(5, [(5, [13, 10])]))  # rows read after the map was built
+    assert index.referrers(Kind.WEBINARS, 13) == {Kind.SERIES: [5]}
+    assert index.referrers(Kind.WEBINARS, 10) == {Kind.SERIES: [1, 5]}
+    reloaded = RowSet(Kind.SERIES)
+    reloaded.extend(_series_rows(0, [(7, [10])]))
+    index.replace(reloaded)
+    assert index.referrers(Kind.WEBINARS, 10) == {Kind.SERIES: [7]}
+    assert index.referrers(Kind.WEBINARS, 11) == {}
 
 
 def test_dangling_references(index: CatalogueIndex) -> None:

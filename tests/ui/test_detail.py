@@ -3,23 +3,34 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTableWidget, QTreeView, QWidget
+from PySide6.QtCore import QModelIndex, QPoint, QRegularExpression, QSize, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QLabel,
+    QPlainTextEdit,
+    QTableWidget,
+    QTreeView,
+    QWidget,
+)
 
 from catalogue_desktop.core import models
 from catalogue_desktop.core.catalogue import CatalogueIndex
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.ui.certificate_model import CertificateTreeModel
-from catalogue_desktop.ui.detail import DetailContext, DetailPane
+from catalogue_desktop.ui.detail import DetailContext, DetailPane, pages
+from catalogue_desktop.ui.detail.pages import ExpertCard
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.images import ImageCache, ImageLoader
-from catalogue_desktop.ui.widgets import MAX_TEXT, PhotoLabel
+from catalogue_desktop.ui.widgets import MAX_TEXT, FormGrid, PhotoLabel, WrapBox
 from tests.faultserver import FaultServer
 from tests.ui.fixtures_components import *  # noqa: F403
 from tests.ui.fixtures_components import DemoCatalogue
@@ -340,3 +351,216 @@ def test_photo_loads_later_or_keeps_placeholder(
 
 def test_loop_fixture_runs_the_loop(async_loop: asyncio.AbstractEventLoop) -> None:
     assert asyncio.get_running_loop() is async_loop
+
+
+# -- one page per kind, filled again in place ----------------------------------------------------
+
+RICH = {  # every block, a long description (a text box), unknown fields, an inert and a web URL
+    "webinarId": 1, "title": "Rich webinar", "description": "long words " * 700,
+    "detailUrl": "javascript:alert(1)", "accessUrl": "https://example.org/live/1", "fee": 199,
+    "startDate": "2020-01-01T10:00:00Z", "language": "fr", "ratings": {"stars": 4},
+    "topics": [{"topicId": 201, "title": "Ethics"}], "roles": [{"roleId": 99999, "title": "Nobody"}],
+    "experts": [
+        {"expertId": 3101, "name": "Ann Listed", "title": "Partner", "education": "J.D.",
+         "bio": "Short bio.", "imageUrl": "https://images.example.org/a.jpg"},
+        {"expertId": 99998, "name": "Bo Unlisted", "bio": "bio " * 2000},
+        {"expertId": 99997, "name": "Cy Third", "education": "B.A."},
+    ],
+}
+SPARSE = {  # almost nothing: no title, description, URLs or topics; one bare expert; other extras
+    "webinarId": 2, "experts": [{"expertId": 99996}], "level": "advanced",
+}
+
+
+def rendering(pane: DetailPane) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """What the page holds (every widget, hidden or not: class, name, text, format, font, colour,
+    photo) and what it shows, top to bottom, with geometry; the layout is done first."""
+    QApplication.processEvents()
+    content = page(pane)
+    held, shown = [], []
+    for w in content.findChildren(QWidget):
+        cls = next(c for c in type(w).__mro__ if c.__module__ != __name__)  # not this file's stand-ins
+        facts: list[Any] = [cls.__name__, w.objectName(), w.toolTip()]
+        if isinstance(w, QLabel):
+            facts += [w.text(), w.textFormat(), w.property("inert"), w.font().bold(), w.font().italic(),
+                      w.font().pointSizeF(), w.palette().color(QPalette.ColorRole.WindowText).name(),
+                      w.textInteractionFlags(), w.wordWrap()]
+        if isinstance(w, QPlainTextEdit):
+            facts += [w.toPlainText(), w.isReadOnly()]
+        if isinstance(w, PhotoLabel):
+            image = w.pixmap().toImage()
+            facts += [w.has_photo, w.url, w.failure, hashlib.sha1(bytes(image.constBits())).hexdigest()]
+        held.append(repr(facts))
+        if w.isVisibleTo(content):
+            at = w.mapTo(content, QPoint(0, 0))
+            shown.append((at.y(), at.x(), w.width(), w.height(), repr(facts)))
+    return sorted(held), sorted(shown)
+
+
+@pytest.fixture
+def fresh_pane(qtbot: Any, en_formatter: Formatter) -> Callable[[], DetailPane]:
+    """Makes a new pane like ``pane``: what a page looks like when built from nothing."""
+    def make() -> DetailPane:
+        widget = DetailPane(en_formatter, None)
+        qtbot.addWidget(widget)
+        widget.resize(720, 900)
+        widget.show()
+        return widget
+    return make
+
+
+def test_switching_records_shows_exactly_what_a_fresh_page_shows(
+    pane: DetailPane, fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue
+) -> None:
+    rich, sparse = models.Webinar.model_validate(RICH), models.Webinar.model_validate(SPARSE)
+    steps: list[tuple[Any, dict[str, Any] | None]] = [
+        (rich, {"added": True}), (sparse, None), (demo.record(Kind.WEBINARS, 50007), {"id": 50007,
+         "fields": {"fee": [199, 249]}}), (demo.record(Kind.WEBINARS, 50014), None), (sparse, None),
+        (rich, None), (rich, None),
+    ]
+    content = None
+    for record, changes in steps:
+        pane.show_record(Kind.WEBINARS, record, ctx(demo, changes))
+        fresh = fresh_pane()
+        fresh.show_record(Kind.WEBINARS, record, ctx(demo, changes))
+        assert rendering(pane) == rendering(fresh), record.webinar_id
+        content = content or page(pane)
+        assert page(pane) is content  # the same page, filled again
+        fresh.close()
+
+
+def test_a_reused_page_keeps_nothing_of_the_record_before(pane: DetailPane, demo: DemoCatalogue) -> None:
+    rich, sparse = models.Webinar.model_validate(RICH), models.Webinar.model_validate(SPARSE)
+    pane.show_record(Kind.WEBINARS, rich, ctx(demo, {"added": True}))
+    title = label(pane, "title")
+    assert len(page(pane).findChildren(PhotoLabel)) == 3
+    assert page(pane).findChild(QPlainTextEdit, "text_description") is not None
+    pane.show_record(Kind.WEBINARS, sparse, ctx(demo))
+    assert label(pane, "title") is title and title.text() == "Webinar #2"  # reused, refilled
+    text = all_text(pane)
+    for old in ("Rich", "long words", "Ann", "Bo ", "Cy ", "Partner", "J.D.", "Ethics", "Nobody",
+                "example.org", "fr", "stars", "New in last refresh", "199"):
+        assert old not in text, old
+    for gone in ("changes", "section_description", "section_topics", "links_roles", "value_extra_language",
+                 "detail_url", "access_url", "expert_title", "expert_education", "expert_bio"):
+        assert page(pane).findChild(QWidget, gone) is None, gone
+    assert page(pane).findChild(QPlainTextEdit) is None
+    assert [w.objectName() for w in page(pane).findChildren(QFrame, QRegularExpression("^expert_\\d+$"))] \
+        == ["expert_99996"]
+    photos = page(pane).findChildren(PhotoLabel)
+    assert len(photos) == 1 and photos[0].failure == "no image" and photos[0].url is None
+    assert label(pane, "value_extra_level").text() == "advanced"
+    assert label(pane, "value_details").text() == "—" and label(pane, "value_access").text() == "—"
+    assert label(pane, "expert_name").text() == "Expert #99996"
+    pane.show_record(Kind.WEBINARS, rich, ctx(demo))
+    assert label(pane, "detail_url").property("inert") is True
+    assert label(pane, "access_url").textFormat() == Qt.TextFormat.RichText
+    assert "catalogue:experts/3101" in page(pane).findChildren(QLabel, "expert_name")[0].text()
+    assert page(pane).findChildren(QLabel, "expert_name")[1].textFormat() == Qt.TextFormat.PlainText
+
+
+def test_a_photo_arriving_late_never_lands_on_the_next_record(
+    qtbot: Any, en_formatter: Formatter, tmp_path: Path, async_loop: Any, demo: DemoCatalogue
+) -> None:
+    release = asyncio.Event()
+
+    async def slow(_url: str, _max: int) -> bytes:
+        await release.wait()
+        return png(120, 120)
+
+    images = ImageLoader(ImageCache(tmp_path / "img"), fetch=slow)
+    pane = DetailPane(en_formatter, images)
+    qtbot.addWidget(pane)
+    pane.show()
+    first = models.Webinar.model_validate(RICH)
+    pane.show_record(Kind.WEBINARS, first, ctx(demo))
+    card_photo = page(pane).findChildren(PhotoLabel)[0]
+    assert card_photo.url == "https://images.example.org/a.jpg" and images.is_pending(card_photo.url)
+    pane.show_record(Kind.WEBINARS, models.Webinar.model_validate(SPARSE), ctx(demo))
+    assert page(pane).findChildren(PhotoLabel) == [card_photo]  # the card's photo label, reused
+    with qtbot.waitSignal(images.loaded, timeout=5000):
+        release.set()
+    assert not card_photo.has_photo and card_photo.failure == "no image"
+    pane.show_record(Kind.WEBINARS, first, ctx(demo))  # now in the cache: shown at once
+    assert card_photo.has_photo and card_photo.failure is None and not card_photo.toolTip()
+    task = async_loop.create_task(images.aclose())
+    qtbot.waitUntil(task.done)
+
+
+class _Broken:
+    """A webinar whose experts cannot be read: the page fails half-way through."""
+
+    def __init__(self, record: Any) -> None:
+        self._record = record
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "experts":
+            raise RuntimeError("broken record")
+        return getattr(self._record, name)
+
+
+def test_a_page_that_failed_half_way_is_replaced_and_then_fills_normally(
+    pane: DetailPane, fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue
+) -> None:
+    rich = models.Webinar.model_validate(RICH)
+    pane.show_record(Kind.WEBINARS, rich, ctx(demo))
+    with pytest.raises(RuntimeError, match="broken record"):
+        pane.show_record(Kind.WEBINARS, _Broken(demo.record(Kind.WEBINARS, 50007)), ctx(demo))
+    assert pane.current is None
+    assert "could not be shown" in pane.findChild(QLabel, "detail_message").text()
+    record = demo.record(Kind.WEBINARS, 50014)
+    pane.show_record(Kind.WEBINARS, record, ctx(demo))
+    fresh = fresh_pane()
+    fresh.show_record(Kind.WEBINARS, record, ctx(demo))
+    assert rendering(pane) == rendering(fresh)
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_every_kind_refilled_matches_a_fresh_page(
+    pane: DetailPane, fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue, kind: Kind
+) -> None:
+    rowset = demo.rowsets[kind]
+    ids = [rowset.record_id(row) for row in range(len(rowset))][:6]
+    for record_id in [*ids, ids[0]]:
+        record = demo.record(kind, record_id)
+        pane.show_record(kind, record, ctx(demo))
+        fresh = fresh_pane()
+        fresh.show_record(kind, record, ctx(demo))
+        assert rendering(pane) == rendering(fresh), (kind, record_id)
+        fresh.close()
+
+
+class _QtHintBox(WrapBox):
+    def sizeHint(self) -> QSize:  # QWidget::sizeHint of a widget with a layout
+        return self.layout().totalSizeHint()
+
+
+class _QtHintGrid(FormGrid):
+    def sizeHint(self) -> QSize:
+        return self.layout().totalSizeHint()
+
+
+class _QtHintCard(ExpertCard):
+    def sizeHint(self) -> QSize:
+        return self.layout().totalSizeHint()
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_container_size_hints_leave_the_layout_as_it_was(
+    fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue, kind: Kind,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """WrapBox skips the height-for-width pass of ``QWidget.sizeHint``: pages look the same."""
+    rowset = demo.rowsets[kind]
+    records = [demo.record(kind, rowset.record_id(row)) for row in range(min(4, len(rowset)))]
+    records.append(models.Webinar.model_validate(RICH) if kind is Kind.WEBINARS else records[0])
+    cheap, full = fresh_pane(), fresh_pane()
+    for record in records:
+        cheap.show_record(kind, record, ctx(demo))
+        with monkeypatch.context() as patch:
+            patch.setattr(pages, "WrapBox", _QtHintBox)
+            patch.setattr(pages, "FormGrid", _QtHintGrid)
+            patch.setattr(pages, "ExpertCard", _QtHintCard)
+            full.show_record(kind, record, ctx(demo))
+        assert rendering(cheap) == rendering(full)
+    assert type(page(full)) is _QtHintBox and type(page(cheap)) is WrapBox

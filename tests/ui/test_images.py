@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,14 @@ import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QColor, QImage, QPixmap
 
-from catalogue_desktop.ui.images import ImageCache, ImageLoader, choose_url, is_web_url
+from catalogue_desktop.ui.images import (
+    ImageCache,
+    ImageLoader,
+    ImageRefused,
+    choose_url,
+    decode_image,
+    is_web_url,
+)
 from tests.faultserver import FaultServer
 from tests.ui.fixtures_components import *  # noqa: F403
 
@@ -161,3 +168,44 @@ def test_url_helpers() -> None:
     assert choose_url("a", None, 2.0) == "a"
     assert choose_url("a", "b", 1.0) == "a"
     assert choose_url(None, None, 1.0) is None
+
+
+def jpeg(width: int, height: int) -> bytes:
+    image = QImage(width, height, QImage.Format.Format_RGB32)
+    image.fill(QColor("darkorange"))
+    array = QByteArray()
+    buffer = QBuffer(array)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    assert image.save(buffer, "JPEG", 85)
+    return bytes(array.data())
+
+
+@pytest.mark.parametrize(("make", "size", "fit", "expected"), [
+    (png, (400, 200), 96, (96, 48)),
+    (jpeg, (300, 400), 72, (54, 72)),  # JPEG decodes straight at a fraction of its size
+    (jpeg, (300, 400), 144, (108, 144)),
+    (png, (50, 30), 96, (50, 30)),  # never enlarged
+    (png, (400, 200), 0, (400, 200)),  # no fit: full size
+])
+def test_decode_fits_the_size_shown(qapp: Any, make: Callable[[int, int], bytes], size: tuple[int, int],
+                                    fit: int, expected: tuple[int, int]) -> None:
+    image = decode_image(make(*size), fit=fit)
+    assert (image.width(), image.height()) == expected
+
+
+def test_decode_refuses_huge_images_even_when_fitting(qapp: Any) -> None:
+    with pytest.raises(ImageRefused, match="too large"):
+        decode_image(png(5000, 10), fit=72)
+
+
+def test_cached_photos_are_decoded_once_per_size(qapp: Any, tmp_path: Path) -> None:
+    url = "https://images.example.org/experts/9.jpg"
+    loader = ImageLoader(ImageCache(tmp_path / "images"), fetch=_no_network)
+    loader.cache.put(url, jpeg(400, 400))
+    small = loader.pixmap_for(url, 72)
+    assert small is not None and (small.width(), small.height()) == (72, 72)
+    again = loader.pixmap_for(url, 72)
+    assert again is not None and again.cacheKey() == small.cacheKey()  # from memory
+    loader.cache.clear()
+    assert loader.pixmap_for(url, 72) is not None  # still in memory
+    assert loader.pixmap_for(url, 144) is None  # another size: not decoded yet, not on disk

@@ -170,8 +170,11 @@ class ImageRefused(Exception):
     """The bytes are not an acceptable image (not an image, too large)."""
 
 
-def decode_image(data: bytes, max_dimension: int = MAX_DIMENSION) -> QImage:
-    """Decode image bytes, refusing images larger than ``max_dimension`` on a side."""
+def decode_image(data: bytes, max_dimension: int = MAX_DIMENSION, fit: int = 0) -> QImage:
+    """Decode image bytes, refusing images larger than ``max_dimension`` on a side.
+
+    With ``fit`` > 0, a larger image is decoded straight to fit a ``fit`` x ``fit`` square when
+    its header gives its size (JPEG decodes at a fraction of its size: 4x faster for a photo)."""
     array = QByteArray(data)
     buffer = QBuffer(array)
     buffer.open(QIODevice.OpenModeFlag.ReadOnly)
@@ -182,6 +185,8 @@ def decode_image(data: bytes, max_dimension: int = MAX_DIMENSION) -> QImage:
         raise ImageRefused("not an image")
     if size.isValid() and (size.width() > max_dimension or size.height() > max_dimension):
         raise ImageRefused(f"the image is too large ({size.width()}x{size.height()} pixels)")
+    if fit > 0 and size.isValid() and (size.width() > fit or size.height() > fit):
+        reader.setScaledSize(size.scaled(fit, fit, Qt.AspectRatioMode.KeepAspectRatio))
     image = reader.read()
     if image.isNull():
         raise ImageRefused(f"the image could not be decoded ({reader.errorString()})")
@@ -234,7 +239,8 @@ class ImageLoader(QObject):
     # -- synchronous path ----------------------------------------------------------------------
 
     def pixmap_for(self, url: str, size: int) -> QPixmap | None:
-        """The image from memory or the disk cache, scaled to fit ``size``; None if not cached."""
+        """The image from memory or the disk cache, scaled to fit ``size`` (decoded at that size);
+        None if not cached. The last ``_MEMORY_ENTRIES`` pixmaps stay in memory."""
         if not is_web_url(url):
             return None
         key = (url, size)
@@ -246,7 +252,7 @@ class ImageLoader(QObject):
         if data is None:
             return None
         try:
-            image = decode_image(data, self.max_dimension)
+            image = decode_image(data, self.max_dimension, fit=size)
         except ImageRefused:
             return None
         return self._remember(key, _scaled(image, size))

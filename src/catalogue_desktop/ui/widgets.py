@@ -1,5 +1,9 @@
 """Small shared widgets for detail panes: plain-text labels, link lists, photos, key/value grids.
 
+Detail pages are filled again for every record shown, so most widgets come as a pair: a function
+that makes one (``plain_label``) and one that sets its content (``set_plain_text``). :class:`Slots`
+keeps a layout's widgets from one record to the next; :class:`FormGrid` reuses its rows.
+
 SAFETY: server text is data. Every label that shows server text uses ``Qt.PlainText``; the only
 rich text is built here from ``html.escape()``d titles and hrefs we make ourselves
 (``catalogue:webinars/7001``) or http(s) URLs checked by :func:`is_web_url`.
@@ -9,13 +13,15 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPixmap, QTextOption
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
     QGridLayout,
     QLabel,
@@ -34,16 +40,27 @@ __all__ = [
     "FormGrid",
     "Link",
     "PhotoLabel",
+    "Slots",
+    "WrapBox",
     "cap_text",
+    "discard",
+    "fill_text",
     "heading",
     "internal_href",
     "link_label",
     "muted",
+    "new_text_widget",
     "parse_internal_href",
     "plain_label",
     "plain_tooltip",
+    "set_links",
+    "set_plain_text",
+    "set_url",
+    "settle",
+    "text_variant",
     "text_widget",
     "url_label",
+    "url_variant",
 ]
 
 MAX_TEXT = 200_000  # characters shown of one text field (a 1 MB description must not freeze)
@@ -56,6 +73,7 @@ LINKS = (
     | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
 )
 _HREF = re.compile(r"^catalogue:([a-z]+)/(-?\d+)$")
+W = TypeVar("W", bound=QWidget)
 
 
 def cap_text(text: str, limit: int = MAX_TEXT) -> str:
@@ -90,7 +108,7 @@ def plain_label(text: str, name: str | None = None, *, wrap: bool = True) -> QLa
     """A selectable label that never interprets its text as HTML."""
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(cap_text(text, LONG_TEXT))  # laying out a wrapped 1 MB label takes seconds
+    set_plain_text(label, text)
     label.setWordWrap(wrap)
     label.setTextInteractionFlags(SELECTABLE)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -98,6 +116,11 @@ def plain_label(text: str, name: str | None = None, *, wrap: bool = True) -> QLa
     if name:
         label.setObjectName(name)
     return label
+
+
+def set_plain_text(label: QLabel, text: str) -> None:
+    """Set the text of a :func:`plain_label` (capped: laying out a wrapped 1 MB label takes seconds)."""
+    label.setText(cap_text(text, LONG_TEXT))
 
 
 def _fixed_height(label: QLabel, wrap: bool) -> None:
@@ -116,23 +139,42 @@ def muted(label: QLabel) -> QLabel:
     return label
 
 
-def text_widget(text: str, name: str | None = None) -> QWidget:
-    """Plain text, capped: a wrapped label, or a scrollable read-only box for long text."""
-    text = cap_text(text)
-    if len(text) <= LONG_TEXT:
-        return plain_label(text, name)
+def text_variant(text: str) -> str:
+    """Which widget :func:`text_widget` shows ``text`` in: "label", or "box" for long text."""
+    return "box" if len(text) > LONG_TEXT else "label"
+
+
+def new_text_widget(variant: str, name: str | None = None) -> QWidget:
+    """An empty widget of a :func:`text_variant`, to be filled by :func:`fill_text`."""
+    if variant == "label":
+        return plain_label("", name)
     box = QPlainTextEdit()
     box.setReadOnly(True)
     # Word boundaries only: the default (word boundary, else anywhere) takes seconds to lay out
     # a long unbroken run (5 s for 200,000 characters); such a run scrolls sideways instead.
     box.setWordWrapMode(QTextOption.WrapMode.WordWrap)
-    box.setPlainText(text)
     box.setMinimumHeight(240)
     box.setMaximumHeight(360)
     box.setTextInteractionFlags(SELECTABLE)
     if name:
         box.setObjectName(name)
     return box
+
+
+def fill_text(widget: QWidget, text: str) -> None:
+    """Show ``text`` (capped) in a widget made by :func:`new_text_widget`."""
+    text = cap_text(text)
+    if isinstance(widget, QPlainTextEdit):
+        widget.setPlainText(text)
+    elif isinstance(widget, QLabel):
+        set_plain_text(widget, text)
+
+
+def text_widget(text: str, name: str | None = None) -> QWidget:
+    """Plain text, capped: a wrapped label, or a scrollable read-only box for long text."""
+    widget = new_text_widget(text_variant(text), name)
+    fill_text(widget, text)
+    return widget
 
 
 def heading(text: str, name: str | None = None, *, size_delta: float = 1.0) -> QLabel:
@@ -156,16 +198,9 @@ class Link:
 
 def link_label(links: Sequence[Link], name: str | None = None, *, separator: str = "<br>") -> QLabel:
     """A label with our own rich text: escaped titles, hrefs we built. ``linkActivated(href)``."""
-    parts = []
-    for link in links:
-        text = html.escape(link.text)
-        part = f'<a href="{html.escape(link.href, quote=True)}">{text}</a>' if link.href else text
-        if link.note:
-            part += f' <span style="color: gray">{html.escape(link.note)}</span>'
-        parts.append(part)
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.RichText)
-    label.setText(separator.join(parts))
+    set_links(label, links, separator=separator)
     label.setWordWrap(True)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     _fixed_height(label, True)
@@ -176,17 +211,156 @@ def link_label(links: Sequence[Link], name: str | None = None, *, separator: str
     return label
 
 
+def set_links(label: QLabel, links: Sequence[Link], *, separator: str = "<br>") -> None:
+    """Set the links of a :func:`link_label`."""
+    parts = []
+    for link in links:
+        text = html.escape(link.text)
+        part = f'<a href="{html.escape(link.href, quote=True)}">{text}</a>' if link.href else text
+        if link.note:
+            part += f' <span style="color: gray">{html.escape(link.note)}</span>'
+        parts.append(part)
+    label.setText(separator.join(parts))
+
+
+def url_variant(url: str) -> str:
+    """How :func:`url_label` shows ``url``: as a "link", or as "inert" text."""
+    return "link" if is_web_url(url) else "inert"
+
+
 def url_label(url: str, name: str | None = None) -> QLabel:
     """An http(s) URL as a link; anything else (javascript:, file:, ...) as inert plain text."""
-    if is_web_url(url):
-        return link_label([Link(url, url.strip())], name)
-    label = plain_label(f"{url} (not a web address; not opened)", name)
-    label.setProperty("inert", True)
+    if url_variant(url) == "link":
+        label = link_label([], name)
+    else:
+        label = plain_label("", name)
+        label.setProperty("inert", True)
+    set_url(label, url)
     return label
 
 
-class FormGrid(QWidget):
-    """Key/value rows: muted keys on the left, selectable values on the right."""
+def set_url(label: QLabel, url: str) -> None:
+    """Set the URL of a :func:`url_label` made for the same :func:`url_variant`."""
+    if label.property("inert") is True:
+        set_plain_text(label, f"{url} (not a web address; not opened)")
+    else:
+        set_links(label, [Link(url, url.strip())])
+
+
+def discard(widget: QWidget) -> None:
+    """Take ``widget`` out of its page at once (``findChildren`` no longer sees it) and delete it
+    when control returns to the event loop (it may be emitting the signal being handled)."""
+    widget.hide()
+    widget.setParent(None)
+    widget.deleteLater()
+
+
+def _show_added(widget: QWidget) -> None:
+    """Show a widget just added to a visible parent now: Qt would show it only on the next pass of
+    the event loop, and until then it is hidden (``isVisibleTo`` is false)."""
+    if widget.isHidden() and not widget.testAttribute(Qt.WidgetAttribute.WA_WState_ExplicitShowHide):
+        widget.show()
+
+
+def settle(widget: QWidget) -> None:
+    """Lay out a kept widget that was just refilled (a form, a card) at once.
+
+    A new text in a child marks the widget's layout dirty but not the page's cached height for the
+    widget: that is updated only when the widget's own layout runs. Run in the event loop, that
+    comes after the page's layout, which then places everything with the old height and needs a
+    second pass (a second round of events) to get it right. Activated here, bottom-up, the page's
+    single pass uses the new heights.
+    """
+    layout = widget.layout()
+    if layout is not None:
+        layout.activate()
+
+
+class Slots:
+    """The widgets of one box layout, kept from one record to the next.
+
+    A page is filled by asking for its widgets in order: :meth:`take` returns the widget kept
+    under a key (``make()`` makes it the first time), :meth:`add` places a fresh widget that is
+    dropped at the next fill. :meth:`finish` lays out exactly the widgets asked for, in that order,
+    and deletes the others, so the layout ends as a fresh build would leave it, without making,
+    polishing and laying out every widget again. A key names the widget's role and its variant
+    (``("text", "description", "label")``), so a kept widget is always of the kind asked for.
+    """
+
+    def __init__(self, layout: QBoxLayout, *, stretch: bool = False) -> None:
+        self.layout = layout
+        if stretch:
+            layout.addStretch(1)  # stays last: widgets are inserted before it
+        self._kept: dict[Hashable, QWidget] = {}
+        self._shown: list[QWidget] = []
+        self._taken: dict[Hashable, QWidget] = {}
+        self._order: list[QWidget] = []
+
+    def begin(self) -> None:
+        """Start filling (a fill that stopped half-way, on an exception, is finished first)."""
+        if self._order or self._taken:
+            self.finish()
+
+    def take(self, key: Hashable, make: Callable[[], W]) -> W:
+        widget = self._kept.pop(key, None)
+        if widget is None:
+            widget = make()
+        self._taken[key] = widget
+        self._order.append(widget)
+        return widget  # type: ignore[return-value]
+
+    def add(self, widget: W) -> W:
+        self._order.append(widget)
+        return widget
+
+    def finish(self) -> None:
+        order, shown = self._order, self._shown
+        if len(order) != len(shown) or any(a is not b for a, b in zip(order, shown, strict=False)):
+            keep = {id(w) for w in order}
+            for widget in shown:
+                if id(widget) in keep:
+                    # removeWidget deletes the layout item. (takeAt would leave it alive and still
+                    # registered with the widget, whose updateGeometry would then reset that item's
+                    # cached heights instead of the new item's: stale heights after a new text.)
+                    self.layout.removeWidget(widget)
+                else:
+                    discard(widget)  # leaves the layout with its parent
+            for i, widget in enumerate(order):
+                self.layout.insertWidget(i, widget)  # before the stretch, if any
+                _show_added(widget)
+        self._kept, self._taken = self._taken, {}
+        self._shown, self._order = order, []
+
+
+class WrapBox(QWidget):
+    """A widget laying out wrapped labels, whose size hint skips a pass of text layout.
+
+    ``QWidget.sizeHint`` asks its layout for the height at the hint's own width
+    (``QLayout.totalSizeHint``): every wrapped label below is laid out again at a width it is never
+    shown at, and a selectable label lays out its text document twice per call. The vertical
+    layouts of a detail page take the heights of such widgets from ``heightForWidth`` at their
+    real width, so the hint's height is unused: here it is the layout's plain hint.
+    """
+
+    def sizeHint(self) -> QSize:
+        return wrap_size_hint(self)
+
+
+def wrap_size_hint(widget: QWidget) -> QSize:
+    """:class:`WrapBox`'s size hint, for other widget classes holding wrapped labels."""
+    layout = widget.layout()
+    if layout is None:
+        return QWidget.sizeHint(widget)
+    margins = widget.contentsMargins()
+    return layout.sizeHint() + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+
+
+class FormGrid(WrapBox):
+    """Key/value rows: muted keys on the left, selectable values on the right.
+
+    To fill it again for another record, call :meth:`restart`, add the rows, then :meth:`finish`:
+    rows are reused by position (a value widget when it is of the same variant).
+    """
 
     def __init__(self, parent: QWidget | None = None, name: str | None = None) -> None:
         super().__init__(parent)
@@ -196,28 +370,83 @@ class FormGrid(QWidget):
         self._grid.setVerticalSpacing(4)
         self._grid.setColumnStretch(1, 1)
         self.rows = 0
+        self._cells: list[tuple[QLabel, QWidget, str | None]] = []  # key, value, value variant
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         if name:
             self.setObjectName(name)
 
+    def restart(self) -> None:
+        """Fill from the first row again (a fill that stopped half-way is finished first)."""
+        self.finish()
+        self.rows = 0
+
     def add(self, key: str, value: str | QWidget | None, slug: str | None = None) -> QWidget:
         """Add a row; a None or empty value shows as "—"."""
-        slug = slug or re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
-        key_label = plain_label(key, f"key_{slug}", wrap=False)
-        key_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        muted(key_label)
+        slug = slug or _slug(key)
         if isinstance(value, QWidget):
-            widget = value
-            if not widget.objectName():
-                widget.setObjectName(f"value_{slug}")
+            if not value.objectName():
+                value.setObjectName(f"value_{slug}")
+            return self._row(key, slug, None, lambda: value, None)
+        text = value or BLANK
+        variant = text_variant(text)
+        widget = self._row(key, slug, variant, lambda: new_text_widget(variant), lambda w: fill_text(w, text))
+        widget.setObjectName(f"value_{slug}")
+        return widget
+
+    def add_url(self, key: str, url: str | None, name: str,
+                activate: Callable[[str], None]) -> QWidget:
+        """Add a row with a :func:`url_label` (named ``name``; "—" without a URL); its links call
+        ``activate(href)``."""
+        if not url:
+            return self.add(key, None)
+
+        def make() -> QLabel:
+            label = url_label(url, name)
+            label.linkActivated.connect(activate)
+            return label
+
+        return self._row(key, _slug(key), f"url_{url_variant(url)}", make,
+                         lambda w: set_url(w, url))  # type: ignore[arg-type]
+
+    def _row(self, key: str, slug: str, variant: str | None, make: Callable[[], QWidget],
+             fill: Callable[[QWidget], None] | None) -> QWidget:
+        row = self.rows
+        if row == len(self._cells):
+            key_label = muted(plain_label(key, f"key_{slug}", wrap=False))
+            self._grid.addWidget(key_label, row, 0, Qt.AlignmentFlag.AlignTop)
+            _show_added(key_label)
+            self._cells.append((key_label, self._place(make, row), variant))
         else:
-            widget = text_widget(value, f"value_{slug}") if value else plain_label(BLANK, f"value_{slug}")
-        self._grid.addWidget(key_label, self.rows, 0, Qt.AlignmentFlag.AlignTop)
-        self._grid.addWidget(widget, self.rows, 1)
+            key_label, widget, old_variant = self._cells[row]
+            set_plain_text(key_label, key)
+            key_label.setObjectName(f"key_{slug}")
+            if variant is None or variant != old_variant:
+                discard(widget)
+                self._cells[row] = (key_label, self._place(make, row), variant)
+        widget = self._cells[row][1]
+        if fill is not None:
+            fill(widget)
         self.rows += 1
         return widget
+
+    def _place(self, make: Callable[[], QWidget], row: int) -> QWidget:
+        widget = make()
+        self._grid.addWidget(widget, row, 1)
+        _show_added(widget)
+        return widget
+
+    def finish(self) -> None:
+        """Remove the rows beyond those added since :meth:`restart`."""
+        for key_label, widget, _ in self._cells[self.rows:]:
+            discard(key_label)
+            discard(widget)
+        del self._cells[self.rows:]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
 def _initials(name: str) -> str:
@@ -258,7 +487,24 @@ class PhotoLabel(QLabel):
         self.has_photo = False
         self.url: str | None = None
         self.failure: str | None = None
-        self.setPixmap(placeholder_pixmap(size, placeholder_text, self.devicePixelRatioF()))
+        self._placeholder: str | None = None  # the text of the placeholder shown
+        self.set_placeholder(placeholder_text)
+
+    def reset(self) -> None:
+        """Forget the photo, URL and failure (the label is reused for another record); the
+        caller then sets a photo or a placeholder."""
+        self.has_photo = False
+        self.url = None
+        if self.failure is not None:
+            self.failure = None
+            self.setToolTip("")
+
+    def set_placeholder(self, text: str) -> None:
+        """Show the placeholder for ``text`` (drawn only when it is not already shown)."""
+        self.has_photo = False
+        if self._placeholder != text:
+            self.setPixmap(placeholder_pixmap(self.photo_size, text, self.devicePixelRatioF()))
+            self._placeholder = text
 
     def set_photo(self, pixmap: QPixmap) -> None:
         dpr = self.devicePixelRatioF()
@@ -271,6 +517,7 @@ class PhotoLabel(QLabel):
         pixmap.setDevicePixelRatio(dpr)
         self.setPixmap(pixmap)
         self.has_photo = True
+        self._placeholder = None
 
     def set_failed(self, reason: str) -> None:
         self.failure = reason

@@ -1,15 +1,16 @@
 """The detail pane: one full record, by kind, with links to related records.
 
-``DetailPane.show_record(kind, record, context)`` rebuilds the page of that kind (a scroll area in
-a stacked widget). Cross-links emit ``link_activated(kind, id)``; http(s) links emit
-``open_url(url)``. Server text is always shown as plain text (see ``ui.widgets``).
+``DetailPane.show_record(kind, record, context)`` fills the page of that kind (a scroll area in a
+stacked widget) for the record: each kind's page is made once, on first use, and filled again in
+place after that (see ``pages``). Cross-links emit ``link_activated(kind, id)``; http(s) links
+emit ``open_url(url)``. Server text is always shown as plain text (see ``ui.widgets``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import Qt, Signal
@@ -21,6 +22,9 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.images import ImageLoader, choose_url, is_web_url
 from catalogue_desktop.ui.widgets import PhotoLabel, parse_internal_href
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.detail.pages import Page
 
 __all__ = ["DetailContext", "DetailPane"]
 
@@ -60,6 +64,7 @@ class DetailPane(QWidget):
         self._message.setEnabled(False)  # muted
         self._stack.addWidget(self._message)
         self._pages: dict[Kind, QScrollArea] = {}
+        self._contents: dict[Kind, Page] = {}  # made on first use
         for kind in Kind:
             page = QScrollArea()
             page.setObjectName(f"page_{kind.value}")
@@ -77,21 +82,29 @@ class DetailPane(QWidget):
 
     def show_record(self, kind: Kind, record: Any, context: DetailContext) -> None:
         """Show ``record`` (a pydantic model of ``kind``); None shows "not found"."""
-        from catalogue_desktop.ui.detail.pages import build_page
-
         if record is None:
             self.clear("This record is not in the catalogue.")
             return
         self._photos = {}
-        page = self._pages[kind]
-        content = build_page(self, kind, record, context)
-        old = page.takeWidget()
-        page.setWidget(content)
-        if old is not None:
-            old.deleteLater()
-        page.verticalScrollBar().setValue(0)
-        self._stack.setCurrentWidget(page)
+        scroll = self._pages[kind]
+        content = self._content(kind)
+        try:
+            content.fill(record, context)
+        except Exception:
+            self.clear("This record could not be shown.")  # not a half-filled page
+            raise
+        scroll.verticalScrollBar().setValue(0)
+        self._stack.setCurrentWidget(scroll)
         self.current = (kind, _record_id(kind, record))
+
+    def _content(self, kind: Kind) -> Page:
+        content = self._contents.get(kind)
+        if content is None:
+            from catalogue_desktop.ui.detail.pages import Page
+
+            content = self._contents[kind] = Page(self, kind)
+            self._pages[kind].setWidget(content.widget)
+        return content
 
     def clear(self, message: str = "") -> None:
         """Show ``message`` (or nothing) instead of a record."""
@@ -121,34 +134,45 @@ class DetailPane(QWidget):
               placeholder_text: str = "") -> PhotoLabel:
         """A photo label: from the cache at once, else a placeholder replaced when it loads."""
         label = PhotoLabel(size, placeholder_text)
+        self.load_photo(label, image_url, image2x_url, placeholder_text)
+        return label
+
+    def load_photo(self, label: PhotoLabel, image_url: str | None, image2x_url: str | None = None,
+                   placeholder_text: str = "") -> None:
+        """Show a photo in ``label`` (new or shown before): from the cache at once, else a
+        placeholder replaced when it loads. The 2x image is chosen on high-density screens."""
+        label.reset()
         dpr = label.devicePixelRatioF()
         url = choose_url(image_url, image2x_url, dpr)
+        target = round(label.photo_size * dpr)
+        usable = bool(url) and is_web_url(url)
+        if usable and self.images is not None:
+            pixmap = self.images.pixmap_for(url, target)  # type: ignore[arg-type]
+            if pixmap is not None:
+                label.url = url
+                label.set_photo(pixmap)
+                return
+        label.set_placeholder(placeholder_text)
         if not url:
             label.set_failed("no image")
-            return label
+            return
         label.url = url
-        if not is_web_url(url):
+        if not usable:
             label.set_failed("not a web address")  # never fetched
-            return label
+            return
         if self.images is None:
-            return label
-        target = round(size * dpr)
-        pixmap = self.images.pixmap_for(url, target)
-        if pixmap is not None:
-            label.set_photo(pixmap)
-            return label
+            return
         self._photos.setdefault(url, []).append(label)
         self.images.request(url, target)
-        return label
 
     def _photo_loaded(self, url: str, pixmap: QPixmap) -> None:
         for label in self._photos.pop(url, ()):
-            if shiboken6.isValid(label) and not label.has_photo:
+            if shiboken6.isValid(label) and label.url == url and not label.has_photo:
                 label.set_photo(pixmap)
 
     def _photo_failed(self, url: str, reason: str) -> None:
         for label in self._photos.pop(url, ()):
-            if shiboken6.isValid(label):
+            if shiboken6.isValid(label) and label.url == url and not label.has_photo:
                 label.set_failed(reason)
 
 

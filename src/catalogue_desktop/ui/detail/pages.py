@@ -1,13 +1,20 @@
-"""Page builders: one function per kind, building a fresh content widget for one record."""
+"""Detail pages: one :class:`Page` per kind, filled again in place for each record shown.
+
+Each kind has a builder function that describes the page of one record through the ``Page``
+helpers (title, form, text sections, link lists, expert cards). The helpers keep their widgets
+from one record to the next (see ``widgets.Slots``): showing another record sets texts and photos
+instead of building, polishing and laying out a new widget tree. Rarer, richer blocks (a series'
+sessions table, a certificate's tree, a course's locations) are built fresh with :meth:`Page.add`.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -30,16 +37,26 @@ from catalogue_desktop.ui.widgets import (
     BLANK,
     FormGrid,
     Link,
+    PhotoLabel,
+    Slots,
+    W,
+    WrapBox,
     cap_text,
+    fill_text,
     heading,
     internal_href,
     join_nonblank,
     link_label,
     muted,
+    new_text_widget,
     plain_label,
     plain_tooltip,
+    set_links,
+    set_plain_text,
+    settle,
+    text_variant,
     text_widget,
-    url_label,
+    wrap_size_hint,
 )
 
 if TYPE_CHECKING:
@@ -47,37 +64,65 @@ if TYPE_CHECKING:
 
 PHOTO = 96
 SMALL_PHOTO = 72
+_BANNER_STYLE = ("QLabel#changes { background: #fff4d6; color: #5c4300; border: 1px solid #e8c872;"
+                 " border-radius: 4px; padding: 4px 8px; }")
 
 
 class Page:
-    """Builds one page: a vertical list of sections inside a content widget."""
+    """One kind's content widget: a vertical list of sections, filled for one record at a time."""
 
-    def __init__(self, pane: DetailPane, kind: Kind, record: Any, context: DetailContext) -> None:
+    def __init__(self, pane: DetailPane, kind: Kind) -> None:
         self.pane = pane
         self.fmt = pane.formatter
         self.kind = kind
-        self.record = record
-        self.ctx = context
-        self.widget = QWidget()
+        self.record: Any = None
+        self.ctx: DetailContext  # set by fill()
+        self.widget = WrapBox()
         self.widget.setObjectName(f"detail_{kind.value}")
         self.layout = QVBoxLayout(self.widget)
         self.layout.setContentsMargins(16, 14, 16, 16)
         self.layout.setSpacing(8)
+        self.slots = Slots(self.layout, stretch=True)
+        self._grids: list[FormGrid] = []  # the kept form grids filled by this fill
+        self._cards: list[ExpertCard] = []  # and the kept expert cards
+
+    def fill(self, record: Any, context: DetailContext) -> None:
+        """Show ``record``: the kind's builder asks for its widgets, the rest are removed."""
+        self.record, self.ctx = record, context
+        self.slots.begin()
+        self._grids, self._cards = [], []
+        _BUILDERS[self.kind](self, record)
+        self.other_fields()
+        for grid in self._grids:
+            grid.finish()
+        self.slots.finish()
+        for box in (*self._grids, *self._cards):
+            settle(box)
 
     # -- pieces ---------------------------------------------------------------------------------
 
     def add(self, widget: QWidget) -> QWidget:
-        self.layout.addWidget(widget)
-        return widget
+        """A widget built for this record only (replaced at the next fill)."""
+        return self.slots.add(widget)
+
+    def take(self, key: Hashable, make: Callable[[], W]) -> W:
+        """The widget kept under ``key`` (made the first time), placed next on the page."""
+        return self.slots.take(key, make)
+
+    def plain(self, key: Hashable, text: str, make: Callable[[], QLabel]) -> QLabel:
+        label = self.take(key, make)
+        set_plain_text(label, text)
+        return label
 
     def title(self, text: str | None, fallback: str) -> None:
-        label = heading(text or fallback, "title", size_delta=5)
-        self.add(label)
+        self.plain("title", text or fallback, lambda: heading("", "title", size_delta=5))
 
     def subtitle(self, text: str) -> None:
-        label = plain_label(text, "subtitle")
-        muted(label)
-        self.add(label)
+        self.plain("subtitle", text, lambda: muted(plain_label("", "subtitle")))
+
+    def note(self, key: str, text: str) -> None:
+        """A muted line of our own text, named ``key``."""
+        self.plain(("note", key), text, lambda: muted(plain_label("", key)))
 
     def changes_banner(self) -> None:
         changes = self.ctx.changes
@@ -90,19 +135,11 @@ class Page:
             text = "New in last refresh"
         else:
             return
-        label = plain_label(text, "changes")
-        label.setStyleSheet(
-            "QLabel#changes { background: #fff4d6; color: #5c4300; border: 1px solid #e8c872;"
-            " border-radius: 4px; padding: 4px 8px; }"
-        )
-        self.add(label)
+        self.plain("changes", text, _banner)
 
     def section(self, text: str, slug: str | None = None) -> QLabel:
         slug = slug or _slug(text)
-        label = heading(text, f"section_{slug}", size_delta=1)
-        label.setContentsMargins(0, 10, 0, 0)
-        self.add(label)
-        return label
+        return self.plain(("section", slug), text, lambda: _section_heading(slug))
 
     def text(self, heading_text: str, text: str | None, slug: str | None = None) -> None:
         """A section with a block of plain text; omitted when blank."""
@@ -110,11 +147,14 @@ class Page:
             return
         slug = slug or _slug(heading_text)
         self.section(heading_text, slug)
-        self.add(text_widget(text, f"text_{slug}"))
+        variant = text_variant(text)
+        fill_text(self.take(("text", slug, variant), lambda: new_text_widget(variant, f"text_{slug}")), text)
 
     def form(self, name: str = "fields") -> FormGrid:
-        grid = FormGrid(name=name)
-        self.add(grid)
+        """The kept key/value grid ``name``, emptied for this record's rows."""
+        grid = self.take(("form", name), lambda: FormGrid(name=name))
+        grid.restart()
+        self._grids.append(grid)
         return grid
 
     def links(self, heading_text: str, links: list[Link], slug: str | None = None,
@@ -124,25 +164,26 @@ class Page:
             return
         self.section(heading_text, slug)
         if not links:
-            label = plain_label(empty or BLANK, f"links_{slug}")
-            muted(label)
-            self.add(label)
+            self.plain(("links_empty", slug), empty or BLANK, lambda: muted(plain_label("", f"links_{slug}")))
             return
-        label = link_label(links, f"links_{slug}")
-        label.linkActivated.connect(self.pane.activate_href)
-        self.add(label)
+        self.link_list(("links", slug), links, f"links_{slug}")
 
-    def url(self, url: str | None, name: str) -> QWidget | None:
-        if not url:
-            return None
-        label = url_label(url, name)
-        label.linkActivated.connect(self.pane.activate_href)
+    def link_list(self, key: Hashable, links: list[Link], name: str) -> QLabel:
+        """A kept label listing ``links``; its links are activated through the pane."""
+        def make() -> QLabel:
+            label = link_label([], name)
+            label.linkActivated.connect(self.pane.activate_href)
+            return label
+
+        label = self.take(key, make)
+        set_links(label, links)
         return label
 
     def record_link(self, kind: Kind, record_id: int, title: str | None) -> Link:
         """A link when the catalogue lists the record, else plain text with a note."""
-        shown = title or self.ctx.index.title(kind, record_id) or f"{kind.singular.capitalize()} #{record_id}"
-        if self.ctx.index.has(kind, record_id):
+        index = self.ctx.index
+        shown = title or index.title(kind, record_id) or f"{kind.singular.capitalize()} #{record_id}"
+        if index.has(kind, record_id):
             return Link(shown, internal_href(kind, record_id))
         return Link(shown, None, "(not in catalogue)")
 
@@ -156,18 +197,11 @@ class Page:
         if not extra:
             return
         self.section("Other fields", "other_fields")
-        note = plain_label("Fields the service sent that this version does not know:", "other_note")
-        muted(note)
-        self.add(note)
+        self.note("other_note", "Fields the service sent that this version does not know:")
         grid = self.form("other")
         for key, value in extra.items():
             text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
             grid.add(str(key), text if text else '""', f"extra_{_slug(str(key))}")
-
-    def finish(self) -> QWidget:
-        self.other_fields()
-        self.layout.addStretch(1)
-        return self.widget
 
     # -- shared blocks ---------------------------------------------------------------------------
 
@@ -182,41 +216,82 @@ class Page:
         if not experts:
             return
         self.section(heading_text, "experts")
-        for expert in experts:
-            self.add(self.expert_card(expert))
+        for i, expert in enumerate(experts):
+            card = self.take(("expert", i), lambda: ExpertCard(self.pane))
+            card.fill(expert, self.ctx)
+            self._cards.append(card)
 
-    def expert_card(self, expert: Any) -> QWidget:
-        card = QFrame()
-        card.setObjectName(f"expert_{expert.expert_id}")
-        row = QHBoxLayout(card)
+
+class ExpertCard(QFrame):
+    """One expert on a webinar or course page: photo, name (a link when listed), title,
+    education and bio. Kept and filled again for the next record's expert at its position."""
+
+    def __init__(self, pane: DetailPane) -> None:
+        super().__init__()
+        self.pane = pane
+        row = QHBoxLayout(self)
         row.setContentsMargins(0, 4, 0, 8)
         row.setSpacing(12)
-        photo = self.pane.photo(SMALL_PHOTO, expert.image_url, expert.image2x_url, expert.name or "")
-        row.addWidget(photo, 0, Qt.AlignmentFlag.AlignTop)
+        self.photo = PhotoLabel(SMALL_PHOTO)
+        row.addWidget(self.photo, 0, Qt.AlignmentFlag.AlignTop)
         column = QVBoxLayout()
         column.setSpacing(2)
-        name = expert.name or f"Expert #{expert.expert_id}"
-        if self.ctx.index.has(Kind.EXPERTS, expert.expert_id):
-            label = link_label([Link(name, internal_href(Kind.EXPERTS, expert.expert_id))], "expert_name")
-            label.linkActivated.connect(self.pane.activate_href)
-        else:
-            label = plain_label(name, "expert_name")
-        font = QFont(label.font())
-        font.setBold(True)
-        label.setFont(font)
-        column.addWidget(label)
-        if expert.title:
-            column.addWidget(plain_label(expert.title, "expert_title"))
-        if expert.education:
-            edu = plain_label(expert.education, "expert_education")
-            muted(edu)
-            column.addWidget(edu)
-        if expert.bio:
-            bio = text_widget(expert.bio, "expert_bio")
-            bio.setContentsMargins(0, 4, 0, 0)
-            column.addWidget(bio)
         row.addLayout(column, 1)
-        return card
+        self.slots = Slots(column)
+
+    def fill(self, expert: Any, context: DetailContext) -> None:
+        self.setObjectName(f"expert_{expert.expert_id}")
+        self.pane.load_photo(self.photo, expert.image_url, expert.image2x_url, expert.name or "")
+        slots = self.slots
+        slots.begin()
+        name = expert.name or f"Expert #{expert.expert_id}"
+        if context.index.has(Kind.EXPERTS, expert.expert_id):
+            link = slots.take("name_link", self._name_link)
+            set_links(link, [Link(name, internal_href(Kind.EXPERTS, expert.expert_id))])
+        else:
+            set_plain_text(slots.take("name", lambda: _bold(plain_label("", "expert_name"))), name)
+        if expert.title:
+            set_plain_text(slots.take("title", lambda: plain_label("", "expert_title")), expert.title)
+        if expert.education:
+            edu = slots.take("education", lambda: muted(plain_label("", "expert_education")))
+            set_plain_text(edu, expert.education)
+        if expert.bio:
+            variant = text_variant(expert.bio)
+            fill_text(slots.take(("bio", variant), lambda: _bio_widget(variant)), expert.bio)
+        slots.finish()
+
+    def sizeHint(self) -> QSize:  # see widgets.WrapBox
+        return wrap_size_hint(self)
+
+    def _name_link(self) -> QLabel:
+        label = _bold(link_label([], "expert_name"))
+        label.linkActivated.connect(self.pane.activate_href)
+        return label
+
+
+def _bold(label: QLabel) -> QLabel:
+    font = QFont(label.font())
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+def _bio_widget(variant: str) -> QWidget:
+    bio = new_text_widget(variant, "expert_bio")
+    bio.setContentsMargins(0, 4, 0, 0)
+    return bio
+
+
+def _banner() -> QLabel:
+    label = plain_label("", "changes")
+    label.setStyleSheet(_BANNER_STYLE)
+    return label
+
+
+def _section_heading(slug: str) -> QLabel:
+    label = heading("", f"section_{slug}", size_delta=1)
+    label.setContentsMargins(0, 10, 0, 0)
+    return label
 
 
 # -- per kind ------------------------------------------------------------------------------------
@@ -229,9 +304,7 @@ def _webinar(p: Page, r: Any) -> None:
     p.changes_banner()
     end = r.end_date or r.start_date
     if end is not None and p.ctx.now_ms and end.timestamp() * 1000 < p.ctx.now_ms:
-        past = plain_label("This webinar is in the past.", "past")
-        muted(past)
-        p.add(past)
+        p.note("past", "This webinar is in the past.")
     grid = p.form()
     grid.add("Type", None if r.type is None else str(r.type))
     grid.add("Fee", p.fmt.money(r.fee) or None)
@@ -240,8 +313,8 @@ def _webinar(p: Page, r: Any) -> None:
     grid.add("Starts", p.date_text(r.start_date), "start")
     grid.add("Ends", p.date_text(r.end_date), "end")
     grid.add("Produced", p.date_text(r.production_date), "production")
-    grid.add("Details", p.url(r.detail_url, "detail_url"))
-    grid.add("Access", p.url(r.access_url, "access_url"))
+    grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
+    grid.add_url("Access", r.access_url, "access_url", p.pane.activate_href)
     p.text("Description", r.description)
     series = p.ctx.index.referrers(Kind.WEBINARS, r.webinar_id).get(Kind.SERIES, [])
     p.links("Part of series", [p.record_link(Kind.SERIES, i, None) for i in series], "series")
@@ -264,11 +337,11 @@ def _series(p: Page, r: Any) -> None:
         if starts:
             grid.add("First session", p.date_text(starts[0]), "first")
             grid.add("Last session", p.date_text(starts[-1]), "last")
-    grid.add("Details", p.url(r.detail_url, "detail_url"))
+    grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
     p.text("Description", r.description)
     p.section("Sessions", "sessions")
     if not sessions:
-        p.add(plain_label("No sessions.", "no_sessions"))
+        p.plain("no_sessions", "No sessions.", lambda: plain_label("", "no_sessions"))
         return
     p.add(_sessions_table(p, sessions))
 
@@ -334,7 +407,7 @@ def _course(p: Page, r: Any) -> None:
     fees = [loc.fee for loc in r.locations or () if loc.fee is not None]
     if fees:
         grid.add("Fee", p.fmt.money_range([min(fees), max(fees)]))
-    grid.add("Details", p.url(r.url, "detail_url"))
+    grid.add_url("Details", r.url, "detail_url", p.pane.activate_href)
     p.text("Description", r.description)
     p.text("Curriculum", r.curriculum)
     p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
@@ -369,7 +442,7 @@ def _location(p: Page, loc: Any) -> QWidget:
         grid.add("Travel", text_widget(loc.travel_info, "travel_info"))
     grid.add("Group rate", loc.travel_group_rate or None, "group_rate")
     if loc.detail_url:
-        grid.add("Details", p.url(loc.detail_url, "location_url"))
+        grid.add_url("Details", loc.detail_url, "location_url", p.pane.activate_href)
     layout.addWidget(grid)
     return box
 
@@ -503,9 +576,7 @@ def _expert(p: Page, r: Any) -> None:
     courses = p.referrer_links(Kind.EXPERTS, r.expert_id, Kind.COURSES)
     p.section("Appears in", "appears_in")
     if not webinars and not courses:
-        none = plain_label("No webinars or courses in the catalogue.", "appears_none")
-        muted(none)
-        p.add(none)
+        p.note("appears_none", "No webinars or courses in the catalogue.")
     _link_group(p, "Webinars", webinars, "webinars")
     _link_group(p, "Courses", courses, "courses")
 
@@ -513,14 +584,15 @@ def _expert(p: Page, r: Any) -> None:
 def _link_group(p: Page, label: str, links: list[Link], slug: str) -> None:
     if not links:
         return
-    title = plain_label(f"{label} ({len(links)})", f"group_{slug}")
-    font = QFont(title.font())
+    p.plain(("group", slug), f"{label} ({len(links)})", lambda: _italic(plain_label("", f"group_{slug}")))
+    p.link_list(("links", slug), links, f"links_{slug}")
+
+
+def _italic(label: QLabel) -> QLabel:
+    font = QFont(label.font())
     font.setItalic(True)
-    title.setFont(font)
-    p.add(title)
-    widget = link_label(links, f"links_{slug}")
-    widget.linkActivated.connect(p.pane.activate_href)
-    p.add(widget)
+    label.setFont(font)
+    return label
 
 
 def _titled(kind: Kind, id_attr: str) -> Callable[[Page, Any], None]:
@@ -551,12 +623,6 @@ _BUILDERS: dict[Kind, Callable[[Page, Any], None]] = {
     Kind.ROLES: _titled(Kind.ROLES, "role_id"),
     Kind.SITUATIONS: _titled(Kind.SITUATIONS, "situation_id"),
 }
-
-
-def build_page(pane: DetailPane, kind: Kind, record: Any, context: DetailContext) -> QWidget:
-    page = Page(pane, kind, record, context)
-    _BUILDERS[kind](page, record)
-    return page.finish()
 
 
 def _ms(value: Any) -> int | None:
