@@ -24,6 +24,8 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QImageReader, QPixmap
 
+from catalogue_desktop.ui.urls import is_web_url
+
 if TYPE_CHECKING:  # imported where used: the window starts before asyncio is imported
     import asyncio
 
@@ -46,17 +48,6 @@ _MEMORY_ENTRIES = 128
 
 Fetch = Callable[[str, int], Awaitable[bytes]]
 """``fetch(url, max_bytes) -> body``; raises on failure (any exception's text is the reason)."""
-
-
-def is_web_url(url: Any) -> bool:
-    """True for an absolute http:// or https:// URL with a host."""
-    if not isinstance(url, str) or not url:
-        return False
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return False
-    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
 def choose_url(image_url: str | None, image2x_url: str | None, device_pixel_ratio: float) -> str | None:

@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.ui.images import is_web_url
+from catalogue_desktop.ui.qt_lifetime import delete_later
+from catalogue_desktop.ui.urls import is_web_url
 
 __all__ = [
     "BLANK",
@@ -252,7 +253,7 @@ def discard(widget: QWidget) -> None:
     when control returns to the event loop (it may be emitting the signal being handled)."""
     widget.hide()
     widget.setParent(None)
-    widget.deleteLater()
+    delete_later(widget)  # parentless now: held until Qt deletes it, on this (the GUI) thread
 
 
 def _show_added(widget: QWidget) -> None:

@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QStackedWidget, QVBox
 from catalogue_desktop.core.catalogue import CatalogueIndex
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.ui.formatting import Formatter
-from catalogue_desktop.ui.images import ImageLoader, choose_url, is_web_url
+from catalogue_desktop.ui.images import ImageLoader, choose_url
+from catalogue_desktop.ui.urls import is_web_url
 from catalogue_desktop.ui.widgets import PhotoLabel, parse_internal_href
 
 if TYPE_CHECKING:

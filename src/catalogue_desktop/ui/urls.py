@@ -1,0 +1,21 @@
+"""Which server-supplied URLs the window may open or fetch: absolute http(s) ones only.
+
+A module of its own so that the table and status widgets can check links at start-up without
+importing the photo loader (hashlib, threads, temp files).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+
+def is_web_url(url: Any) -> bool:
+    """True for an absolute http:// or https:// URL with a host."""
+    if not isinstance(url, str) or not url:
+        return False
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
