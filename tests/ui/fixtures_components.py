@@ -6,7 +6,6 @@ Import with ``from tests.ui.fixtures_components import *  # noqa: F403``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,20 +93,9 @@ def en_formatter(qapp: Any) -> Formatter:
 
 
 @pytest.fixture
-def async_loop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop running on the Qt event loop, so that qtbot.waitSignal drives coroutines."""
-    import qasync
-
-    loop = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-        for task in pending:
-            task.cancel()
-        asyncio.events._set_running_loop(None)
-        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
-        with contextlib.suppress(Exception):
-            loop.close()
-        asyncio.set_event_loop(None)
+def async_loop(qloop: asyncio.AbstractEventLoop) -> asyncio.AbstractEventLoop:
+    """A qasync loop running on the Qt event loop, so that qtbot.waitSignal drives coroutines:
+    conftest's ``qloop``, whose teardown kills the loop's Qt timers and keeps the closed loop alive
+    (a closed loop freed later by the GC on a worker thread left its timers registered with the
+    GUI thread, and the next test's event loop crashed on them)."""
+    return qloop

@@ -29,6 +29,7 @@ from catalogue_desktop.ui.event_loop import LateEventLoop
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.main_window import APP_TITLE, MainWindow
 from catalogue_desktop.ui.navigation import parse_target
+from catalogue_desktop.ui.qt_lifetime import delete_later
 from catalogue_desktop.ui.settings import Settings
 
 if TYPE_CHECKING:
@@ -361,8 +362,9 @@ class AppSession(QObject):
             self.window.close()
         if self.loader is not None:
             self.loader.close()
+            delete_later(self.loader)
         if self.window is not None:
-            self.window.deleteLater()
+            delete_later(self.window)
 
     async def aclose(self) -> None:
         """Stop refreshing and loading, close the client, workers, demo service and store."""
