@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     import asyncio
 
 
+_CLOSED: list[Any] = []  # closed loops: their Qt objects stay alive (one per run of the window)
+
+
 class LateEventLoop:
     """The asyncio loop of one run of the window, made on first need."""
 
@@ -85,3 +88,4 @@ class LateEventLoop:
         timer._SimpleTimer__callbacks.clear()
         loop.close()
         asyncio.set_event_loop(None)
+        _CLOSED.append(loop)  # never freed by the GC on a worker thread (see ``qt_lifetime``)
