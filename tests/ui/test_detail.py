@@ -564,3 +564,18 @@ def test_container_size_hints_leave_the_layout_as_it_was(
             full.show_record(kind, record, ctx(demo))
         assert rendering(cheap) == rendering(full)
     assert type(page(full)) is _QtHintBox and type(page(cheap)) is WrapBox
+
+
+@pytest.mark.parametrize(("kind", "record_id"), [(Kind.WEBINARS, 50007), (Kind.EXPERTS, 3101)])
+def test_wrapped_text_is_never_cut_in_a_narrow_pane(
+    pane: DetailPane, demo: DemoCatalogue, kind: Kind, record_id: int
+) -> None:
+    """At the pane's 280 px minimum every wrapped label is at least as tall as its text needs
+    there (a fixed height took QLabel's size hint, made for a wider line: bios were cut off)."""
+    pane.resize(280, 600)
+    show(pane, demo, kind, record_id)
+    QApplication.processEvents()
+    labels = [w for w in page(pane).findChildren(QLabel) if w.isVisible() and w.wordWrap() and w.text()]
+    assert len(labels) > 3
+    for w in labels:
+        assert w.height() >= w.heightForWidth(w.width()), (w.objectName(), w.text()[:60])

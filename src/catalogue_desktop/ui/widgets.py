@@ -113,7 +113,7 @@ def plain_label(text: str, name: str | None = None, *, wrap: bool = True) -> QLa
     label.setWordWrap(wrap)
     label.setTextInteractionFlags(SELECTABLE)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-    _fixed_height(label, wrap)
+    _text_height(label, wrap)
     if name:
         label.setObjectName(name)
     return label
@@ -124,9 +124,11 @@ def set_plain_text(label: QLabel, text: str) -> None:
     label.setText(cap_text(text, LONG_TEXT))
 
 
-def _fixed_height(label: QLabel, wrap: bool) -> None:
-    """Take the height the text needs at the given width, no more (keeps height-for-width)."""
-    policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+def _text_height(label: QLabel, wrap: bool) -> None:
+    """At least the height the text needs at the label's width (height-for-width). A ``Fixed``
+    vertical policy capped wrapped labels at QLabel's size hint, computed for a wider line: in a
+    narrow pane bios and descriptions were cut off, with gaps above them."""
+    policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
     policy.setHeightForWidth(wrap)
     label.setSizePolicy(policy)
 
@@ -204,7 +206,7 @@ def link_label(links: Sequence[Link], name: str | None = None, *, separator: str
     set_links(label, links, separator=separator)
     label.setWordWrap(True)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-    _fixed_height(label, True)
+    _text_height(label, True)
     label.setOpenExternalLinks(False)
     label.setTextInteractionFlags(LINKS)
     if name:
