@@ -261,21 +261,31 @@ QUERY = st.lists(st.sampled_from(["t", "ta", "tax", "a", "an", "ann", "e", " ", 
                                   "ss", "2", "é", "B"]), max_size=8).map("".join)
 
 
+def topic_rowset(rows: list[tuple[str, str | None]]) -> RowSet:
+    """Topics (title, description) as a row set: the id column is the row's index."""
+    return RowSet(Kind.TOPICS, rows=[[t, d, i] for i, (t, d) in enumerate(rows)],
+                  links=[[] for _ in rows], positions=list(range(len(rows))))
+
+
+def brute_force_matches(rows: list[tuple[str, str | None]], query: str) -> list[int] | None:
+    """The filter's meaning, spelled out: rows whose text holds every word (None: no words)."""
+    words = query.casefold().split()
+    return None if not words else [
+        i for i, (t, d) in enumerate(rows)
+        if all(w in f"{t}\x1f{d or ''}\x1f{i}".casefold() for w in words)
+    ]
+
+
 @settings(max_examples=200, deadline=None)
 @given(ROWS, QUERY, st.lists(QUERY, max_size=4))
 def test_narrowing_as_you_type_equals_a_fresh_filter(
     rows: list[tuple[str, str | None]], typed: str, others: list[str],
 ) -> None:
-    rowset = RowSet(Kind.TOPICS, rows=[[t, d, i] for i, (t, d) in enumerate(rows)],
-                    links=[[] for _ in rows], positions=list(range(len(rows))))
+    rowset = topic_rowset(rows)
     live = RowFilter(rowset)
     queries = [typed[:n] for n in range(len(typed) + 1)] + others + [typed]
     for query in queries:
-        words = query.casefold().split()
-        expected = None if not words else [
-            i for i, (t, d) in enumerate(rows)
-            if all(w in f"{t}\x1f{d or ''}\x1f{i}".casefold() for w in words)
-        ]
+        expected = brute_force_matches(rows, query)
         assert live.matches(query) == expected, query
         assert RowFilter(rowset).matches(query) == expected, query
 

@@ -10,22 +10,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, column_index
 from catalogue_desktop.core.search import RowFilter, prepare_sort_keys, sorted_rows
-
-
-def _rowset(kind: Kind, key: str, values: list[Any]) -> tuple[RowSet, int]:
-    width = len(COLUMNS[kind])
-    column = column_index(kind, key)
-    rows = []
-    for i, value in enumerate(values):
-        row: list[Any] = [None] * width
-        row[column] = value
-        row[column_index(kind, "id")] = i
-        rows.append(row)
-    return RowSet(kind, rows=rows, links=[[] for _ in rows], positions=list(range(len(rows)))), column
+from tests.core.test_catalogue_search import brute_force_matches, topic_rowset
+from tests.core.test_catalogue_search import rowset_of as _rowset
 
 
 def _reference(values: list[Any], key: Any, descending: bool) -> list[int]:
@@ -98,13 +86,6 @@ def test_any_sequence_of_queries_equals_a_fresh_filter(
 ) -> None:
     """Narrowing picks the smallest remembered result whose words all lie inside the new words,
     in any order ("tax an" -> "anna taxes"), and tests only the new words."""
-    rowset = RowSet(Kind.TOPICS, rows=[[t, d, i] for i, (t, d) in enumerate(rows)],
-                    links=[[] for _ in rows], positions=list(range(len(rows))))
-    live = RowFilter(rowset)
+    live = RowFilter(topic_rowset(rows))
     for query in queries:
-        words = query.casefold().split()
-        expected = None if not words else [
-            i for i, (t, d) in enumerate(rows)
-            if all(w in f"{t}\x1f{d or ''}\x1f{i}".casefold() for w in words)
-        ]
-        assert live.matches(query) == expected, query
+        assert live.matches(query) == brute_force_matches(rows, query), query

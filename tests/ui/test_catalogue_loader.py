@@ -106,30 +106,35 @@ def test_stop_drops_pending_loads_and_turns_the_gc_back_on(qtbot: Any, store: St
     assert published == []
 
 
-def test_replaced_rows_are_freed_a_slice_at_a_time(
-    qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def small_slices(qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch) -> CatalogueLoader:
+    """A loader with the webinars loaded, freeing replaced rows 4 at a time."""
     monkeypatch.setattr(catalogue_loader, "DISPOSE_CHUNK", 4)
     loader = CatalogueLoader(store, chunk=100)
     with qtbot.waitSignal(loader.all_loaded, timeout=5000):
         loader.load_all([Kind.WEBINARS])
-    old_rows = loader.rowsets[Kind.WEBINARS].rows  # the list, not the row set: that may go
-    assert len(old_rows) > 4
+    assert len(loader.rowsets[Kind.WEBINARS]) > 4
+    return loader
+
+
+def reload_and_settle(qtbot: Any, loader: CatalogueLoader) -> None:
     loader.reload(Kind.WEBINARS)
     qtbot.waitUntil(lambda: loader.idle and not loader._pump.isActive(), timeout=5000)
-    assert loader.rowsets[Kind.WEBINARS].rows == stored_rows(store, Kind.WEBINARS)
+
+
+def test_replaced_rows_are_freed_a_slice_at_a_time(
+    qtbot: Any, store: Store, small_slices: CatalogueLoader
+) -> None:
+    old_rows = small_slices.rowsets[Kind.WEBINARS].rows  # the list, not the row set: that may go
+    reload_and_settle(qtbot, small_slices)
+    assert small_slices.rowsets[Kind.WEBINARS].rows == stored_rows(store, Kind.WEBINARS)
     assert old_rows == []
 
 
 def test_a_replaced_row_set_still_shown_elsewhere_is_left_alone(
-    qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch
+    qtbot: Any, small_slices: CatalogueLoader
 ) -> None:
-    monkeypatch.setattr(catalogue_loader, "DISPOSE_CHUNK", 4)
-    loader = CatalogueLoader(store, chunk=100)
-    with qtbot.waitSignal(loader.all_loaded, timeout=5000):
-        loader.load_all([Kind.WEBINARS])
-    still_shown = loader.rowsets[Kind.WEBINARS]
+    still_shown = small_slices.rowsets[Kind.WEBINARS]
     count = len(still_shown)
-    loader.reload(Kind.WEBINARS)
-    qtbot.waitUntil(lambda: loader.idle and not loader._pump.isActive(), timeout=5000)
+    reload_and_settle(qtbot, small_slices)
     assert len(still_shown) == count
