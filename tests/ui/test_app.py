@@ -170,3 +170,46 @@ def test_the_entry_point_shows_cached_rows_before_importing_asyncio(
     assert result.returncode == 0, result.stderr
     seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen == {"rows": 60, "loaded": [], "code": 0}
+
+
+def test_offline_the_decoder_is_imported_in_the_background_after_ready(
+    filled_cache: Any, tmp_path: Any
+) -> None:
+    """No refresh imports pydantic offline: it is imported on a thread after ``ready``, so the
+    first detail pane does not wait for it; nothing was selected meanwhile."""
+    code = textwrap.dedent(f"""
+        import json, sys
+        from PySide6.QtCore import QSettings, QTimer
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r})
+        from catalogue_desktop import cli
+        from catalogue_desktop.ui import app
+        seen = {{}}
+        start = app.AppSession.start
+
+        def patched(self):
+            window = start(self)
+            def poll():
+                if "catalogue_desktop.core.decode" in sys.modules or seen.get("polls", 0) > 200:
+                    seen["decoder"] = "catalogue_desktop.core.decode" in sys.modules
+                    seen["detail_made"] = window.current_tab()._detail is not None
+                    window.close()
+                    return
+                seen["polls"] = seen.get("polls", 0) + 1
+                QTimer.singleShot(50, poll)
+            def ready():
+                seen["at_ready"] = "pydantic" in sys.modules
+                QTimer.singleShot(0, poll)
+            self.ready.connect(ready)
+            return window
+
+        app.AppSession.start = patched
+        seen["code"] = cli.main(["--offline", "--base-url", "http://127.0.0.1:9",
+                                 "--cache-dir", {str(filled_cache)!r}])
+        print(json.dumps({{k: seen[k] for k in ("at_ready", "decoder", "detail_made", "code")}}))
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    assert seen == {"at_ready": False, "decoder": True, "detail_made": False, "code": 0}

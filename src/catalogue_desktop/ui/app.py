@@ -213,7 +213,17 @@ class AppSession(QObject):
         if self._closed:
             return
         self._start_async()
+        if self.options.offline:
+            self._spawn(self._import_decoder())
         self.refresh()
+
+    async def _import_decoder(self) -> None:
+        """Offline, no refresh imports pydantic: import it on a thread now, so that the first
+        detail pane does not stall the window for it (~150 ms)."""
+        import asyncio
+        import importlib
+
+        await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.decode")
 
     def open_target(self, text: str) -> bool:
         assert self.window is not None
