@@ -30,17 +30,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def _serve(size: int) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "catalogue_desktop", "serve-demo", "--port", "0", "--size", str(size)],
-        stdout=subprocess.PIPE, text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()  # "Serving demo catalogue on http://127.0.0.1:PORT/v1 ..."
-    url = line.split(" on ", 1)[1].split("/v1", 1)[0]
-    return proc, url
-
-
 async def _stall_monitor(stop: asyncio.Event, period: float = 0.005) -> float:
     worst = 0.0
     last = time.perf_counter()
@@ -132,16 +121,17 @@ def main() -> int:
     header = (f"{'N':>7} {'MB':>6} {'baseline s':>10} {'sync s':>7} {'ratio':>6} "
               f"{'stall ms':>8} {'RSS MB':>7} {'worker RSS MB':>13} {'base RSS MB':>11}")
     print(header)
+    import _common as C  # not in the --child processes: their imports are not measured
+
     for size in args.sizes:
-        server, url = _serve(size)
+        server, url = C.serve(size)
         try:
             base, sync = [], []
             for _ in range(args.repeat):
                 base.append(_child("baseline", url))
                 sync.append(_child("sync", url))
         finally:
-            server.terminate()
-            server.wait()
+            C.stop(server)
         assert all(s["ok"] for s in sync), "a sync did not succeed"
         b = statistics.median(r["wall"] for r in base)
         s = statistics.median(r["wall"] for r in sync)

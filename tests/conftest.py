@@ -1,6 +1,11 @@
-"""Test-wide settings: Qt runs offscreen, never on a real display."""
+"""Test-wide settings (Qt runs offscreen, never on a real display; no proxy) and the servers many
+test folders use: the demo sample, the demo service, a fault server primed with the sample."""
+
+from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_QUICK_BACKEND", "software")
@@ -13,3 +18,32 @@ def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Loopback traffic must never go through a proxy configured on the machine."""
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def sample() -> dict[Any, bytes]:
+    """The bundled demo catalogue: Kind -> JSON payload."""
+    from catalogue_desktop.demo.server import load_sample
+
+    return load_sample()
+
+
+@pytest.fixture
+def demo_server(sample: dict[Any, bytes]) -> Iterator[Any]:
+    """The demo service over loopback, serving the sample."""
+    from catalogue_desktop.demo.server import DemoServer
+
+    with DemoServer(sample) as server:
+        yield server
+
+
+@pytest.fixture
+def sample_fault_server(sample: dict[Any, bytes]) -> Iterator[Any]:
+    """A fault server answering every endpoint with the sample and an ETag, until told otherwise."""
+    from catalogue_desktop.core.kinds import Kind
+    from tests.faultserver import FaultServer
+
+    with FaultServer() as server:
+        for kind in Kind:
+            server.set(kind.path, "json", body=sample[kind], etag=f'"{kind.value}-1"')
+        yield server

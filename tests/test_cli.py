@@ -18,7 +18,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -67,20 +66,13 @@ def cli(env: dict[str, str], tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def demo() -> Iterator[DemoServer]:
-    server = DemoServer(SAMPLE).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def demo(demo_server: DemoServer) -> DemoServer:
+    return demo_server
 
 
 @pytest.fixture
-def fault() -> Iterator[FaultServer]:
-    with FaultServer() as server:
-        for kind in Kind:
-            server.set(kind.path, "json", body=SAMPLE[kind], etag=f'"{kind.value}-1"')
-        yield server
+def fault(sample_fault_server: FaultServer) -> FaultServer:
+    return sample_fault_server
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from catalogue_desktop.core.client import CatalogueClient
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import Store
 from catalogue_desktop.core.sync import PROCESS_THRESHOLD, Ingestor, SyncReport, sync_catalogue
-from catalogue_desktop.demo.server import DemoServer, load_sample
+from catalogue_desktop.demo.server import DemoServer
 from catalogue_desktop.demo.synthetic import generate
 from tests.faultserver import FaultServer
 
@@ -22,27 +21,14 @@ OUTCOME_KEYS = {"status", "records", "rejected", "error", "fetched_at", "checked
 
 
 
-@pytest.fixture(scope="module")
-def sample() -> dict[Kind, bytes]:
-    return load_sample()
+@pytest.fixture
+def demo(demo_server: DemoServer) -> DemoServer:
+    return demo_server
 
 
 @pytest.fixture
-def demo(sample: dict[Kind, bytes]) -> Iterator[DemoServer]:
-    server = DemoServer(sample).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def fault(sample: dict[Kind, bytes]) -> Iterator[FaultServer]:
-    """A fault server answering every endpoint with the sample and an ETag, until told otherwise."""
-    with FaultServer() as server:
-        for kind in Kind:
-            server.set(kind.path, "json", body=sample[kind], etag=f'"{kind.value}-1"')
-        yield server
+def fault(sample_fault_server: FaultServer) -> FaultServer:
+    return sample_fault_server
 
 
 @pytest.fixture

@@ -73,21 +73,6 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
         gc.collect()  # free this test's Qt objects now, on the GUI thread
 
 
-@pytest.fixture(scope="session")
-def sample() -> dict[Kind, bytes]:
-    from catalogue_desktop.demo.server import load_sample
-
-    return load_sample()
-
-
-@pytest.fixture
-def demo_server(sample: dict[Kind, bytes]) -> Iterator[Any]:
-    from catalogue_desktop.demo.server import DemoServer
-
-    with DemoServer(sample) as server:
-        yield server
-
-
 @pytest.fixture
 def cache_dir(tmp_path: Path) -> Path:
     path = tmp_path / "cache"

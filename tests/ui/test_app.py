@@ -135,40 +135,51 @@ def test_run_refreshes_on_asyncio_started_after_the_window_shows(
     assert seen == [60]
 
 
-def test_the_entry_point_shows_cached_rows_before_importing_asyncio(
-    filled_cache: Any, tmp_path: Any
-) -> None:
-    """``cli.main`` closed as soon as the cached rows show: asyncio (and qasync, pydantic, httpx)
-    were never needed, and the process exits 0."""
+def entry_point(cache: Any, settings_dir: Any, on_ready: str) -> dict[str, Any]:
+    """Run ``cli.main --offline`` on ``cache`` in a fresh process. ``on_ready`` is the body of
+    ``on_ready(window)``, called at ``AppSession.ready``: it fills the dict ``seen`` and closes
+    the window (at once or later). Returns ``seen`` plus the exit code (``"code"``)."""
+    body = textwrap.indent(textwrap.dedent(on_ready).strip(), " " * 4)
     code = textwrap.dedent(f"""
         import json, sys
         from PySide6.QtCore import QSettings, QTimer
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r})
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(settings_dir)!r})
         from catalogue_desktop import cli
         from catalogue_desktop.ui import app
         seen = {{}}
         start = app.AppSession.start
 
+        def on_ready(window):
+        {{body}}
+
         def patched(self):
             window = start(self)
-            def ready():
-                seen["rows"] = window.current_tab().model.rowCount()
-                seen["loaded"] = sorted(m for m in sys.modules
-                                        if m.split(".")[0] in ("asyncio", "qasync", "pydantic", "httpx"))
-                QTimer.singleShot(0, window.close)
-            self.ready.connect(ready)
+            self.ready.connect(lambda: on_ready(window))
             return window
 
         app.AppSession.start = patched
         seen["code"] = cli.main(["--offline", "--base-url", "http://127.0.0.1:9",
-                                 "--cache-dir", {str(filled_cache)!r}])
+                                 "--cache-dir", {str(cache)!r}])
         print(json.dumps(seen))
-    """)
+    """).replace("{body}", body)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
                             check=False)
     assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_entry_point_shows_cached_rows_before_importing_asyncio(
+    filled_cache: Any, tmp_path: Any
+) -> None:
+    """``cli.main`` closed as soon as the cached rows show: asyncio (and qasync, pydantic, httpx)
+    were never needed, and the process exits 0."""
+    seen = entry_point(filled_cache, tmp_path, """
+        seen["rows"] = window.current_tab().model.rowCount()
+        seen["loaded"] = sorted(m for m in sys.modules
+                                if m.split(".")[0] in ("asyncio", "qasync", "pydantic", "httpx"))
+        QTimer.singleShot(0, window.close)
+    """)
     assert seen == {"rows": 60, "loaded": [], "code": 0}
 
 
@@ -177,39 +188,19 @@ def test_offline_the_decoder_is_imported_in_the_background_after_ready(
 ) -> None:
     """No refresh imports pydantic offline: it is imported on a thread after ``ready``, so the
     first detail pane does not wait for it; nothing was selected meanwhile."""
-    code = textwrap.dedent(f"""
-        import json, sys
-        from PySide6.QtCore import QSettings, QTimer
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r})
-        from catalogue_desktop import cli
-        from catalogue_desktop.ui import app
-        seen = {{}}
-        start = app.AppSession.start
+    seen = entry_point(filled_cache, tmp_path, """
+        seen["at_ready"] = "pydantic" in sys.modules
+        polls = [0]
 
-        def patched(self):
-            window = start(self)
-            def poll():
-                if "catalogue_desktop.core.decode" in sys.modules or seen.get("polls", 0) > 200:
-                    seen["decoder"] = "catalogue_desktop.core.decode" in sys.modules
-                    seen["detail_made"] = window.current_tab()._detail is not None
-                    window.close()
-                    return
-                seen["polls"] = seen.get("polls", 0) + 1
-                QTimer.singleShot(50, poll)
-            def ready():
-                seen["at_ready"] = "pydantic" in sys.modules
-                QTimer.singleShot(0, poll)
-            self.ready.connect(ready)
-            return window
+        def poll():
+            if "catalogue_desktop.core.decode" in sys.modules or polls[0] > 200:
+                seen["decoder"] = "catalogue_desktop.core.decode" in sys.modules
+                seen["detail_made"] = window.current_tab()._detail is not None
+                window.close()
+                return
+            polls[0] += 1
+            QTimer.singleShot(50, poll)
 
-        app.AppSession.start = patched
-        seen["code"] = cli.main(["--offline", "--base-url", "http://127.0.0.1:9",
-                                 "--cache-dir", {str(filled_cache)!r}])
-        print(json.dumps({{k: seen[k] for k in ("at_ready", "decoder", "detail_made", "code")}}))
+        QTimer.singleShot(0, poll)
     """)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-                            check=False)
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen == {"at_ready": False, "decoder": True, "detail_made": False, "code": 0}

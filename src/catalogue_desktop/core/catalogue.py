@@ -43,14 +43,9 @@ class RowSet:
 
     def extend(self, chunk: Iterable[list[Any]]) -> None:
         """Append ``[pos, row, links]`` items as ``Store.iter_rows`` yields them."""
-        self.sort_cache.clear()
-        self.sort_keys.clear()
-        for pos, row, links in chunk:
-            self.positions.append(pos)
-            self.rows.append(row)
-            self.links.append(links)
-        if self._by_id is not None:  # keep the id lookup current, a chunk at a time
-            self.rows_by_id()
+        items = list(chunk)
+        self.extend_columns([item[0] for item in items], [item[1] for item in items],
+                            [item[2] for item in items])
 
     def extend_columns(self, positions: list[int], rows: list[list[Any]],
                        links: list[list[list[int]]]) -> None:
@@ -62,7 +57,7 @@ class RowSet:
         self.positions.extend(positions)
         self.rows.extend(rows)
         self.links.extend(links)
-        if self._by_id is not None:
+        if self._by_id is not None:  # keep the id lookup current, a chunk at a time
             self.rows_by_id()
 
     def record_id(self, row: int) -> int:

@@ -248,28 +248,10 @@ class Store:
     def states(self) -> dict[Kind, CollectionState]:
         return {kind: self.state(kind) for kind in Kind}
 
-    def iter_rows(self, kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
-        """The current snapshot's ``[pos, row, links]`` in array order, ``chunk`` at a time."""
-        snapshot = self.state(kind).snapshot
-        if snapshot is None:
-            return
-        last = -1
-        while True:
-            top, text = self._query(
-                "SELECT max(pos), '[' || group_concat(x, ',') || ']' FROM ("
-                " SELECT pos, '[' || pos || ',' || row || ',' || links || ']' AS x FROM rows"
-                " WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?)",
-                (snapshot, last, chunk),
-            )[0]
-            if top is None:
-                return
-            yield json.loads(text)
-            last = top
-
     def iter_columns(self, kind: Kind, chunk: int = 5000
                      ) -> Iterator[tuple[list[int], list[list[Any]], list[list[list[int]]]]]:
-        """The current snapshot as ``iter_rows`` gives it, but each chunk as three parallel lists
-        (positions, rows, links): about a quarter less work to decode and to append."""
+        """The current snapshot's rows in array order, ``chunk`` at a time, each chunk as three
+        parallel lists (positions, rows, links): the window's loader reads them this way."""
         snapshot = self.state(kind).snapshot
         if snapshot is None:
             return
@@ -286,6 +268,11 @@ class Store:
             links = json.loads("[" + ",".join([links for _pos, _row, links in found]) + "]")
             yield positions, rows, links
             last = positions[-1]
+
+    def iter_rows(self, kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
+        """The same chunks as ``iter_columns``, as ``[pos, row, links]`` items."""
+        for positions, rows, links in self.iter_columns(kind, chunk):
+            yield [list(item) for item in zip(positions, rows, links, strict=True)]
 
     def record_data(self, kind: Kind, record_id: int) -> bytes | None:
         """The JSON of the current record with this id (the first one if ids repeat)."""

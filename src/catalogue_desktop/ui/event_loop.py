@@ -30,10 +30,6 @@ class LateEventLoop:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.exit_code = 0
 
-    @property
-    def started(self) -> bool:
-        return self.loop is not None
-
     def start(self) -> None:
         """Make the qasync loop on the running Qt loop, unless an asyncio loop already runs
         (tests run one for the whole test)."""
