@@ -38,7 +38,7 @@ def demo_server(sample: dict[Any, bytes]) -> Iterator[Any]:
 
 
 @pytest.fixture
-def sample_fault_server(sample: dict[Any, bytes]) -> Iterator[Any]:
+def fault_server(sample: dict[Any, bytes]) -> Iterator[Any]:
     """A fault server answering every endpoint with the sample and an ETag, until told otherwise."""
     from catalogue_desktop.core.kinds import Kind
     from tests.faultserver import FaultServer

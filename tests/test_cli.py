@@ -66,16 +66,6 @@ def cli(env: dict[str, str], tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def demo(demo_server: DemoServer) -> DemoServer:
-    return demo_server
-
-
-@pytest.fixture
-def fault(sample_fault_server: FaultServer) -> FaultServer:
-    return sample_fault_server
-
-
-@pytest.fixture
 def cache(tmp_path: Path) -> Path:
     return tmp_path / "cache"
 
@@ -117,8 +107,8 @@ def test_version(cli: Any) -> None:
     assert result.stdout.strip() == f"catalogue-desktop {__version__}"
 
 
-def test_sync_prints_a_readable_table_then_unchanged(cli: Any, demo: DemoServer, cache: Path) -> None:
-    result = cli("sync", "--base-url", demo.base_url, "--cache-dir", str(cache))
+def test_sync_prints_a_readable_table_then_unchanged(cli: Any, demo_server: DemoServer, cache: Path) -> None:
+    result = cli("sync", "--base-url", demo_server.base_url, "--cache-dir", str(cache))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for kind in Kind:
@@ -127,19 +117,19 @@ def test_sync_prints_a_readable_table_then_unchanged(cli: Any, demo: DemoServer,
     assert f"Cache: {cache / FILE_NAME}" in result.stdout
     assert (cache / FILE_NAME).is_file()
 
-    again = cli("sync", "--base-url", demo.base_url + "/v1/", "--cache-dir", str(cache))
+    again = cli("sync", "--base-url", demo_server.base_url + "/v1/", "--cache-dir", str(cache))
     assert again.returncode == 0, again.stderr
     for kind in Kind:
         assert re.search(rf"^{kind.value}\s+unchanged\s+{len(ids(kind))} records$", again.stdout, re.M)
 
 
-def test_sync_json_shape_unchanged_and_a_changed_fee(cli: Any, demo: DemoServer, cache: Path) -> None:
-    first = sync_json(cli, demo.base_url, cache, 0)
+def test_sync_json_shape_unchanged_and_a_changed_fee(cli: Any, demo_server: DemoServer, cache: Path) -> None:
+    first = sync_json(cli, demo_server.base_url, cache, 0)
     assert {o["status"] for o in first["collections"].values()} == {"updated"}
     assert first["collections"]["webinars"]["records"] == len(ids(Kind.WEBINARS))
     assert first["changes"] == {} and first["problems"] == []
 
-    second = sync_json(cli, demo.base_url, cache, 0)
+    second = sync_json(cli, demo_server.base_url, cache, 0)
     assert {o["status"] for o in second["collections"].values()} == {"unchanged"}
     assert second["collections"]["webinars"]["fetched_at"] == first["collections"]["webinars"]["fetched_at"]
 
@@ -147,8 +137,8 @@ def test_sync_json_shape_unchanged_and_a_changed_fee(cli: Any, demo: DemoServer,
     target = webinars[3]
     old_fee, target["fee"] = target["fee"], target["fee"] + 50
     removed = webinars.pop()
-    demo.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
-    third = sync_json(cli, demo.base_url, cache, 0)
+    demo_server.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
+    third = sync_json(cli, demo_server.base_url, cache, 0)
     assert third["collections"]["webinars"]["status"] == "updated"
     assert third["collections"]["topics"]["status"] == "unchanged"
     changes = third["changes"]["webinars"]
@@ -157,8 +147,8 @@ def test_sync_json_shape_unchanged_and_a_changed_fee(cli: Any, demo: DemoServer,
 
     # the text form says the same in words: old -> new
     target["fee"] += 1
-    demo.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
-    text = cli("sync", "--base-url", demo.base_url, "--cache-dir", str(cache))
+    demo_server.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
+    text = cli("sync", "--base-url", demo_server.base_url, "--cache-dir", str(cache))
     assert text.returncode == 0
     assert "Changes in webinars: 0 added, 0 removed, 1 changed" in text.stdout
     assert f"{target['webinarId']}: fee {old_fee + 50} -> {old_fee + 51}" in text.stdout
@@ -168,13 +158,13 @@ def test_sync_json_shape_unchanged_and_a_changed_fee(cli: Any, demo: DemoServer,
 
 
 def test_a_failing_endpoint_fails_its_collection_only_and_keeps_its_data(
-    cli: Any, fault: FaultServer, cache: Path
+    cli: Any, fault_server: FaultServer, cache: Path
 ) -> None:
-    sync_json(cli, fault.base_url, cache, 0)
-    fault.set(Kind.COURSES.path, "status", status=404, body='{"error": "gone"}',
+    sync_json(cli, fault_server.base_url, cache, 0)
+    fault_server.set(Kind.COURSES.path, "status", status=404, body='{"error": "gone"}',
               content_type="application/json")
-    fault.set(Kind.EXPERTS.path, "html200")
-    data = sync_json(cli, fault.base_url, cache, 1)
+    fault_server.set(Kind.EXPERTS.path, "html200")
+    data = sync_json(cli, fault_server.base_url, cache, 1)
     courses, experts = data["collections"]["courses"], data["collections"]["experts"]
     assert courses["status"] == "failed" and "HTTP 404" in courses["error"]
     assert experts["status"] == "failed" and "HTML" in experts["error"]
@@ -182,7 +172,7 @@ def test_a_failing_endpoint_fails_its_collection_only_and_keeps_its_data(
     others = {n: o["status"] for n, o in data["collections"].items() if n not in ("courses", "experts")}
     assert set(others.values()) == {"unchanged"}
 
-    text = cli("sync", "--base-url", fault.base_url, "--cache-dir", str(cache))
+    text = cli("sync", "--base-url", fault_server.base_url, "--cache-dir", str(cache))
     assert text.returncode == 1
     (line,) = [ln for ln in text.stdout.splitlines() if ln.startswith("courses ")]
     assert "failed" in line and "HTTP 404 Not Found" in line and "kept the copy of" in line
@@ -203,10 +193,12 @@ def test_unreachable_service_exits_1_with_the_reason(cli: Any, cache: Path) -> N
         assert re.search(pattern, result.stdout, re.M)
 
 
-def test_partial_collection_exits_1_and_names_the_record(cli: Any, fault: FaultServer, cache: Path) -> None:
-    fault.set(Kind.TOPICS.path, "json", body=[{"topicId": 1, "title": "Fine"}, {"topicId": 2, "title": 5},
-                                              {"topicId": 3}])
-    data = sync_json(cli, fault.base_url, cache, 1)
+def test_partial_collection_exits_1_and_names_the_record(
+    cli: Any, fault_server: FaultServer, cache: Path
+) -> None:
+    fault_server.set(Kind.TOPICS.path, "json",
+                     body=[{"topicId": 1, "title": "Fine"}, {"topicId": 2, "title": 5}, {"topicId": 3}])
+    data = sync_json(cli, fault_server.base_url, cache, 1)
     topics = data["collections"]["topics"]
     assert (topics["status"], topics["records"], topics["rejected"]) == ("partial", 2, 1)
     assert [(p["collection"], p["record"], p["record_id"], p["field"]) for p in data["problems"]] == [
@@ -214,22 +206,24 @@ def test_partial_collection_exits_1_and_names_the_record(cli: Any, fault: FaultS
     exported = export(cli, "topics", cache, "--format", "json")
     assert [r["topicId"] for r in json.loads(exported.stdout)] == [1, 3]
 
-    text = cli("sync", "--base-url", fault.base_url, "--cache-dir", str(cache))
+    text = cli("sync", "--base-url", fault_server.base_url, "--cache-dir", str(cache))
     assert text.returncode == 1
     assert "topics[1] (id 2) title:" in text.stdout
 
 
-def test_a_corrupt_cache_file_is_moved_aside_and_sync_works(cli: Any, demo: DemoServer, cache: Path) -> None:
+def test_a_corrupt_cache_file_is_moved_aside_and_sync_works(
+    cli: Any, demo_server: DemoServer, cache: Path
+) -> None:
     cache.mkdir()
     junk = os.urandom(16384)
     (cache / FILE_NAME).write_bytes(junk)
-    result = cli("sync", "--base-url", demo.base_url, "--cache-dir", str(cache))
+    result = cli("sync", "--base-url", demo_server.base_url, "--cache-dir", str(cache))
     assert result.returncode == 0, result.stderr
     asides = [p for p in cache.iterdir() if p.name.startswith(f"{FILE_NAME}.unusable-")]
     assert len(asides) == 1 and asides[0].read_bytes() == junk
     assert "could not be used" in result.stderr and f"moved to {asides[0]}" in result.stderr
     assert "updated" in result.stdout
-    again = cli("sync", "--base-url", demo.base_url, "--cache-dir", str(cache))
+    again = cli("sync", "--base-url", demo_server.base_url, "--cache-dir", str(cache))
     assert again.returncode == 0 and again.stderr == ""
 
 
@@ -237,17 +231,17 @@ def test_a_corrupt_cache_file_is_moved_aside_and_sync_works(cli: Any, demo: Demo
 
 
 def test_check_on_the_demo_is_conformant_and_writes_nothing(
-    cli: Any, demo: DemoServer, env: dict[str, str], tmp_path: Path
+    cli: Any, demo_server: DemoServer, env: dict[str, str], tmp_path: Path
 ) -> None:
     workdir = tmp_path / "cwd"
     workdir.mkdir()
-    text = cli("check", "--base-url", demo.base_url, cwd=workdir)
+    text = cli("check", "--base-url", demo_server.base_url, cwd=workdir)
     assert text.returncode == 0, text.stderr
     assert text.stdout.startswith("Conformant: yes")
     assert re.search(r"^webinars\s+60 records, 0 rejected", text.stdout, re.M)
     assert "type codes seen" in text.stdout and "Dangling references (3)" in text.stdout
 
-    as_json = cli("check", "--base-url", demo.base_url, "--json", cwd=workdir)
+    as_json = cli("check", "--base-url", demo_server.base_url, "--json", cwd=workdir)
     assert as_json.returncode == 0
     report = json.loads(as_json.stdout)
     assert report["conformant"] is True and report["problems"] == []
@@ -257,16 +251,16 @@ def test_check_on_the_demo_is_conformant_and_writes_nothing(
     assert list(workdir.iterdir()) == []
 
 
-def test_check_with_bad_records_exits_1(cli: Any, fault: FaultServer, env: dict[str, str]) -> None:
-    fault.set(Kind.WEBINARS.path, "json", body=[{"webinarId": 1, "fee": "free"}, {"webinarId": 1},
+def test_check_with_bad_records_exits_1(cli: Any, fault_server: FaultServer, env: dict[str, str]) -> None:
+    fault_server.set(Kind.WEBINARS.path, "json", body=[{"webinarId": 1, "fee": "free"}, {"webinarId": 1},
                                                 {"webinarId": 2, "type": 99, "colour": "red"}])
-    fault.set(Kind.ROLES.path, "status", status=404)
-    text = cli("check", "--base-url", fault.base_url)
+    fault_server.set(Kind.ROLES.path, "status", status=404)
+    text = cli("check", "--base-url", fault_server.base_url)
     assert text.returncode == 1
     assert text.stdout.startswith("Conformant: no")
     assert re.search(r"^roles\s+FAILED: .*HTTP 404", text.stdout, re.M)
     assert "webinars[0] (id 1) fee:" in text.stdout
-    report = json.loads(cli("check", "--base-url", fault.base_url, "--json").stdout)
+    report = json.loads(cli("check", "--base-url", fault_server.base_url, "--json").stdout)
     assert report["conformant"] is False
     webinars = report["collections"]["webinars"]
     assert (webinars["records"], webinars["rejected"]) == (3, 1)
@@ -284,8 +278,8 @@ def read_csv(text: str) -> tuple[list[str], list[dict[str, str]]]:
     return list(reader.fieldnames or []), list(reader)
 
 
-def test_export_csv_and_json(cli: Any, demo: DemoServer, cache: Path, tmp_path: Path) -> None:
-    assert cli("sync", "--base-url", demo.base_url, "--cache-dir", str(cache)).returncode == 0
+def test_export_csv_and_json(cli: Any, demo_server: DemoServer, cache: Path, tmp_path: Path) -> None:
+    assert cli("sync", "--base-url", demo_server.base_url, "--cache-dir", str(cache)).returncode == 0
     sample = json.loads(SAMPLE[Kind.WEBINARS])
 
     result = export(cli, "webinars", cache)
@@ -334,14 +328,14 @@ def test_export_csv_and_json(cli: Any, demo: DemoServer, cache: Path, tmp_path: 
 
 
 def test_export_problems_are_clear_one_liners(
-    cli: Any, demo: DemoServer, cache: Path, tmp_path: Path
+    cli: Any, demo_server: DemoServer, cache: Path, tmp_path: Path
 ) -> None:
     never = export(cli, "series", cache)
     assert never.returncode == 1 and never.stdout == ""
     assert "never synced" in never.stderr and "catalogue-desktop sync" in never.stderr
     assert len(never.stderr.strip().splitlines()) == 1
 
-    assert cli("sync", "--base-url", demo.base_url, "--cache-dir", str(cache)).returncode == 0
+    assert cli("sync", "--base-url", demo_server.base_url, "--cache-dir", str(cache)).returncode == 0
     nowhere = export(cli, "series", cache, "--output", str(tmp_path / "missing-dir" / "x.csv"))
     assert nowhere.returncode == 1 and "cannot write" in nowhere.stderr
 
@@ -423,12 +417,12 @@ CLI_FAULTS = {
 
 @pytest.mark.parametrize("case", list(CLI_FAULTS))
 def test_cli_sync_reports_each_fault_and_keeps_the_cache(
-    cli: Any, fault: FaultServer, cache: Path, case: str
+    cli: Any, fault_server: FaultServer, cache: Path, case: str
 ) -> None:
     mode, params, status, words = CLI_FAULTS[case]
-    sync_json(cli, fault.base_url, cache, 0)  # a good first copy
-    fault.set(Kind.TOPICS.path, mode, **params)
-    data = sync_json(cli, fault.base_url, cache, 1 if status != "updated" else 0)
+    sync_json(cli, fault_server.base_url, cache, 0)  # a good first copy
+    fault_server.set(Kind.TOPICS.path, mode, **params)
+    data = sync_json(cli, fault_server.base_url, cache, 1 if status != "updated" else 0)
     topics = data["collections"]["topics"]
     assert topics["status"] == status, topics
     if words:

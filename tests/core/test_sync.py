@@ -22,16 +22,6 @@ OUTCOME_KEYS = {"status", "records", "rejected", "error", "fetched_at", "checked
 
 
 @pytest.fixture
-def demo(demo_server: DemoServer) -> DemoServer:
-    return demo_server
-
-
-@pytest.fixture
-def fault(sample_fault_server: FaultServer) -> FaultServer:
-    return sample_fault_server
-
-
-@pytest.fixture
 def store_file(tmp_path: Path) -> Path:
     return tmp_path / "cache" / "catalogue.sqlite3"
 
@@ -57,10 +47,10 @@ def stored_ids(store_file: Path, kind: Kind) -> list[int | None]:
 
 
 def test_first_sync_updates_all_eight_then_nothing_changes(
-    demo: DemoServer, sample: dict[Kind, bytes], store_file: Path
+    demo_server: DemoServer, sample: dict[Kind, bytes], store_file: Path
 ) -> None:
     seen: list[Kind] = []
-    first = sync(demo.base_url, store_file, on_outcome=lambda kind, outcome: seen.append(kind))
+    first = sync(demo_server.base_url, store_file, on_outcome=lambda kind, outcome: seen.append(kind))
     assert set(first.collections) == set(Kind) and sorted(seen, key=ALL_KINDS.index) == list(ALL_KINDS)
     for kind, outcome in first.collections.items():
         assert outcome.status == "updated", (kind, outcome)
@@ -72,10 +62,10 @@ def test_first_sync_updates_all_eight_then_nothing_changes(
         for kind in Kind:
             state = s.state(kind)
             assert state.records == count(sample[kind])
-            assert state.etag is not None and state.etag.startswith(demo.etag(kind).rstrip('"'))
+            assert state.etag is not None and state.etag.startswith(demo_server.etag(kind).rstrip('"'))
             assert [r[0] for part in s.iter_rows(kind) for r in part] == list(range(state.records))
 
-    second = sync(demo.base_url, store_file)
+    second = sync(demo_server.base_url, store_file)
     assert {o.status for o in second.collections.values()} == {"unchanged"}
     for kind, outcome in second.collections.items():
         assert outcome.records == count(sample[kind])
@@ -85,16 +75,16 @@ def test_first_sync_updates_all_eight_then_nothing_changes(
 
 
 def test_a_changed_collection_is_updated_with_its_changes(
-    demo: DemoServer, sample: dict[Kind, bytes], store_file: Path
+    demo_server: DemoServer, sample: dict[Kind, bytes], store_file: Path
 ) -> None:
-    sync(demo.base_url, store_file)
+    sync(demo_server.base_url, store_file)
     topics = json.loads(sample[Kind.TOPICS])
     removed = topics.pop()["topicId"]
     topics[0] = topics[0] | {"title": "Renamed topic"}
     topics.append({"topicId": 999_001, "title": "Brand new"})
-    demo.set_payload(Kind.TOPICS, json.dumps(topics).encode())
+    demo_server.set_payload(Kind.TOPICS, json.dumps(topics).encode())
 
-    report = sync(demo.base_url, store_file)
+    report = sync(demo_server.base_url, store_file)
     outcome = report.collections[Kind.TOPICS]
     assert outcome.status == "updated" and outcome.records == len(topics)
     assert outcome.changes is not None
@@ -112,17 +102,17 @@ def test_a_changed_collection_is_updated_with_its_changes(
 
 
 def test_second_sync_sends_if_none_match_and_gets_304s(
-    fault: FaultServer, sample: dict[Kind, bytes], store_file: Path
+    fault_server: FaultServer, sample: dict[Kind, bytes], store_file: Path
 ) -> None:
-    first = sync(fault.base_url, store_file)
+    first = sync(fault_server.base_url, store_file)
     assert {o.status for o in first.collections.values()} == {"updated"}
     for kind in Kind:
-        (request,) = fault.requests_for(kind.path)
+        (request,) = fault_server.requests_for(kind.path)
         assert "if-none-match" not in request.headers
-    second = sync(fault.base_url, store_file)
+    second = sync(fault_server.base_url, store_file)
     assert {o.status for o in second.collections.values()} == {"unchanged"}
     for kind in Kind:
-        requests = fault.requests_for(kind.path)
+        requests = fault_server.requests_for(kind.path)
         assert len(requests) == 2
         assert requests[1].headers["if-none-match"] == f'"{kind.value}-1"'
         assert second.collections[kind].records == count(sample[kind])
@@ -131,14 +121,14 @@ def test_second_sync_sends_if_none_match_and_gets_304s(
 
 
 def test_one_endpoint_failing_leaves_the_others_and_keeps_its_old_snapshot(
-    fault: FaultServer, sample: dict[Kind, bytes], store_file: Path
+    fault_server: FaultServer, sample: dict[Kind, bytes], store_file: Path
 ) -> None:
-    sync(fault.base_url, store_file)
+    sync(fault_server.base_url, store_file)
     before = stored_ids(store_file, Kind.COURSES)
-    fault.set(Kind.COURSES.path, "status", status=500)
-    fault.set(Kind.ROLES.path, "json", body=[{"roleId": 1, "title": "Only role"}], etag='"roles-2"')
+    fault_server.set(Kind.COURSES.path, "status", status=500)
+    fault_server.set(Kind.ROLES.path, "json", body=[{"roleId": 1, "title": "Only role"}], etag='"roles-2"')
 
-    report = sync(fault.base_url, store_file)
+    report = sync(fault_server.base_url, store_file)
     courses = report.collections[Kind.COURSES]
     assert courses.status == "failed"
     assert courses.error is not None and "500" in courses.error
@@ -158,10 +148,10 @@ def test_one_endpoint_failing_leaves_the_others_and_keeps_its_old_snapshot(
     assert "500" in data["collections"]["courses"]["error"]
 
 
-def test_html_page_with_200_fails_as_not_json(fault: FaultServer, store_file: Path) -> None:
-    sync(fault.base_url, store_file)
-    fault.set(Kind.EXPERTS.path, "html200")
-    report = sync(fault.base_url, store_file, kinds=[Kind.EXPERTS])
+def test_html_page_with_200_fails_as_not_json(fault_server: FaultServer, store_file: Path) -> None:
+    sync(fault_server.base_url, store_file)
+    fault_server.set(Kind.EXPERTS.path, "html200")
+    report = sync(fault_server.base_url, store_file, kinds=[Kind.EXPERTS])
     outcome = report.collections[Kind.EXPERTS]
     assert list(report.collections) == [Kind.EXPERTS]
     assert outcome.status == "failed"
@@ -169,20 +159,20 @@ def test_html_page_with_200_fails_as_not_json(fault: FaultServer, store_file: Pa
     assert outcome.records > 0
 
 
-def test_first_sync_failure_has_no_data(fault: FaultServer, store_file: Path) -> None:
-    fault.set(Kind.SERIES.path, "not_array")
-    report = sync(fault.base_url, store_file, kinds=[Kind.SERIES])
+def test_first_sync_failure_has_no_data(fault_server: FaultServer, store_file: Path) -> None:
+    fault_server.set(Kind.SERIES.path, "not_array")
+    report = sync(fault_server.base_url, store_file, kinds=[Kind.SERIES])
     outcome = report.collections[Kind.SERIES]
     assert outcome.status == "failed" and outcome.records == 0 and "array" in (outcome.error or "")
     with Store(store_file) as s:
         assert not s.state(Kind.SERIES).has_data
 
 
-def test_partial_payload_is_partial(fault: FaultServer, store_file: Path) -> None:
+def test_partial_payload_is_partial(fault_server: FaultServer, store_file: Path) -> None:
     body = [{"webinarId": 1, "title": "Fine"}, {"webinarId": 2, "fee": "free"},
             {"webinarId": 3, "experts": [{"expertId": "x"}]}, {"webinarId": 4}]
-    fault.set(Kind.WEBINARS.path, "json", body=body)
-    report = sync(fault.base_url, store_file, kinds=[Kind.WEBINARS])
+    fault_server.set(Kind.WEBINARS.path, "json", body=body)
+    report = sync(fault_server.base_url, store_file, kinds=[Kind.WEBINARS])
     outcome = report.collections[Kind.WEBINARS]
     assert (outcome.status, outcome.records, outcome.rejected, outcome.error) == ("partial", 2, 2, None)
     assert stored_ids(store_file, Kind.WEBINARS) == [1, 4]
@@ -199,9 +189,9 @@ def test_partial_payload_is_partial(fault: FaultServer, store_file: Path) -> Non
     json.dumps(data)  # JSON-able as it stands
 
 
-def test_report_to_json_shape_for_every_collection(fault: FaultServer, store_file: Path) -> None:
-    fault.set(Kind.TOPICS.path, "status", status=503)
-    data = sync(fault.base_url, store_file).to_json()
+def test_report_to_json_shape_for_every_collection(fault_server: FaultServer, store_file: Path) -> None:
+    fault_server.set(Kind.TOPICS.path, "status", status=503)
+    data = sync(fault_server.base_url, store_file).to_json()
     assert set(data) == {"collections", "changes", "problems"}
     assert set(data["collections"]) == {k.value for k in Kind}
     for name, outcome in data["collections"].items():
@@ -214,11 +204,11 @@ def test_report_to_json_shape_for_every_collection(fault: FaultServer, store_fil
     assert json.loads(json.dumps(data)) == data
 
 
-def test_sudden_empty_list_keeps_the_cache(fault: FaultServer, sample: dict[Kind, bytes],
+def test_sudden_empty_list_keeps_the_cache(fault_server: FaultServer, sample: dict[Kind, bytes],
                                            store_file: Path) -> None:
-    sync(fault.base_url, store_file, kinds=[Kind.ROLES])
-    fault.set(Kind.ROLES.path, "json", body=[], etag='"roles-empty"')
-    outcome = sync(fault.base_url, store_file, kinds=[Kind.ROLES]).collections[Kind.ROLES]
+    sync(fault_server.base_url, store_file, kinds=[Kind.ROLES])
+    fault_server.set(Kind.ROLES.path, "json", body=[], etag='"roles-empty"')
+    outcome = sync(fault_server.base_url, store_file, kinds=[Kind.ROLES]).collections[Kind.ROLES]
     assert outcome.status == "failed" and "empty list" in (outcome.error or "")
     assert outcome.records == count(sample[Kind.ROLES])
     assert len(stored_ids(store_file, Kind.ROLES)) == count(sample[Kind.ROLES])
