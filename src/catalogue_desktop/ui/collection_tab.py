@@ -13,17 +13,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
-    QEvent,
     QItemSelectionModel,
     QLocale,
     QModelIndex,
-    QObject,
     QPoint,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -45,6 +43,8 @@ from catalogue_desktop.ui.settings import Settings
 from catalogue_desktop.ui.table_model import RowSetTableModel
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QKeyEvent  # QEvent's 179 enum members: made at the first key press
+
     from catalogue_desktop.ui.detail import DetailPane
 
 FILTER_DELAY_MS = 30  # coalesces fast typing; a filter pass on 100k rows takes a few ms
@@ -64,6 +64,23 @@ class _TableView(QTableView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):
             self.copy_requested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class _FilterEdit(QLineEdit):
+    """The filter line: Escape clears it (also where no shortcut can fire).
+
+    A ``keyPressEvent`` override rather than an event filter: a Python event filter receives every
+    event of the line (paints, moves, focus), and converting each to its Python type made PySide
+    create ~40 event types and their enums at start-up."""
+
+    escape_pressed = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and self.text():
+            self.escape_pressed.emit()
             event.accept()
             return
         super().keyPressEvent(event)
@@ -97,7 +114,7 @@ class CollectionTab(QWidget):
         self._keep: int | None = None
         self._emit_selection = True
 
-        self.filter = QLineEdit(placeholderText=f"Filter {kind.value}…", clearButtonEnabled=True)
+        self.filter = _FilterEdit(placeholderText=f"Filter {kind.value}…", clearButtonEnabled=True)
         self.filter.setObjectName(f"filter-{kind.value}")
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
@@ -135,7 +152,7 @@ class CollectionTab(QWidget):
         self._filter_timer.timeout.connect(self.apply_filter)
         self.filter.textChanged.connect(lambda _text: self._filter_timer.start())
         self.filter.returnPressed.connect(self.apply_filter)
-        self.filter.installEventFilter(self)
+        self.filter.escape_pressed.connect(self.clear_filter)
         clear = QAction(self, shortcut=QKeySequence(Qt.Key.Key_Escape),
                         shortcutContext=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         clear.triggered.connect(self.clear_filter)
@@ -171,14 +188,6 @@ class CollectionTab(QWidget):
             self._placeholder.setText(text)
         else:
             self._detail.clear(text)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Escape in the filter clears it (also when no shortcut can fire)."""
-        if (watched is self.filter and event.type() == QEvent.Type.KeyPress
-                and event.key() == Qt.Key.Key_Escape and self.filter.text()):  # type: ignore[attr-defined]
-            self.clear_filter()
-            return True
-        return super().eventFilter(watched, event)
 
     def _setup_view(self) -> None:
         view = self.view
