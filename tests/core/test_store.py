@@ -19,6 +19,7 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.store import (
     ENV_CACHE_DIR,
     FILE_NAME,
+    PAGE_ROWS,
     SCHEMA_VERSION,
     Entry,
     Store,
@@ -78,7 +79,7 @@ def test_fresh_store_creates_the_schema(path: Path, store: Store) -> None:
         mode = db.execute("PRAGMA journal_mode").fetchone()[0]
     finally:
         db.close()
-    assert {"meta", "collections", "snapshots", "records", "rows"} <= tables
+    assert {"meta", "collections", "snapshots", "records", "rows", "row_pages"} <= tables
     assert version == str(SCHEMA_VERSION)
     assert mode == "wal"
     for kind in Kind:
@@ -368,8 +369,7 @@ BAD_FILES = {
     "foreign SQLite file": (_foreign, "not a Catalogue Desktop cache"),
     "newer schema_version": (_schema_version("99"), "schema version 99"),
     # An older layout (1: row and links in ``records`` next to the full JSON) is not migrated.
-    "older schema_version": (_schema_version(str(SCHEMA_VERSION - 1)),
-                             f"schema version {SCHEMA_VERSION - 1}"),
+    "older schema_version": (_schema_version("1"), "schema version 1"),
     "unreadable schema_version": (_schema_version("two"), "schema version -1"),
     "no schema_version": (_schema_version(None), "schema version -1"),
 }
@@ -494,3 +494,117 @@ def test_iter_columns_gives_what_iter_rows_gives_as_parallel_lists(
                for pos, row, links in zip(positions, rows, links, strict=True)]
     assert as_rows == [item for part in store.iter_rows(T, chunk=chunk) for item in part]
     assert [pos for pos, _, _ in as_rows] == [e.pos for e in entries]
+
+
+# -- packed row pages -------------------------------------------------------------------------------
+
+
+def _db(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None)
+
+
+def _page_count(path: Path, snapshot: int) -> int:
+    db = _db(path)
+    try:
+        return db.execute("SELECT count(*) FROM row_pages WHERE snapshot = ?", (snapshot,)).fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("count", [0, 1, PAGE_ROWS - 1, PAGE_ROWS, PAGE_ROWS + 1, 2 * PAGE_ROWS + 7])
+@pytest.mark.parametrize("chunk", [1, 3, PAGE_ROWS, 2000])
+def test_pages_give_the_rows_in_order_in_chunks_of_any_size(
+    path: Path, store: Store, count: int, chunk: int
+) -> None:
+    entries = [entry(i * 2, 5000 - i) for i in range(count)]
+    snap = put(store, T, entries)
+    assert _page_count(path, snap) == -(-count // PAGE_ROWS)
+    if chunk == 1 and count > PAGE_ROWS:
+        return  # covered by the other chunk sizes; one row per chunk is slow for nothing
+    columns = list(store.iter_columns(T, chunk=chunk))
+    assert [len(p) for p, _, _ in columns[:-1]] == [chunk] * (len(columns) - 1)
+    assert len(columns) == -(-count // chunk)
+    assert [p for part, _, _ in columns for p in part] == [e.pos for e in entries]
+    assert [r for _, rows, _ in columns for r in rows] == [json.loads(e.row) for e in entries]
+    assert [link for _, _, links in columns for link in links] == [[] for _ in entries]
+
+
+def _tamper_rows(path: Path, snapshot: int) -> None:
+    """Change the JSON listing behind the pages' back: what is read shows which one was used."""
+    db = _db(path)
+    try:
+        db.execute("UPDATE rows SET row = json_set(row, '$[0]', 'from rows') WHERE snapshot = ?",
+                   (snapshot,))
+    finally:
+        db.close()
+
+
+def _titles(store: Store) -> list[str]:
+    return [row[0] for _, rows, _ in store.iter_columns(T, 5000) for row in rows]
+
+
+BAD_PAGES = {
+    "a flipped byte": "UPDATE row_pages SET data = CAST(substr(data, 1, 20) || x'ff'"
+                      " || substr(data, 22) AS BLOB) WHERE page = 1",
+    "text, not UTF-8": "UPDATE row_pages SET data = substr(data, 1, 20) || x'ff' WHERE page = 1",
+    "another format": "UPDATE row_pages SET format = 'marshal-0' WHERE page = 1",
+    "not a page": "UPDATE row_pages SET data = x'deadbeef', crc = 2343432205 WHERE page = 1",
+    "a missing page": "DELETE FROM row_pages WHERE page = 1",
+    "text for a blob": "UPDATE row_pages SET data = 'abc' WHERE page = 1",
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_PAGES))
+def test_a_damaged_page_falls_back_to_the_rows_from_there_on(
+    path: Path, store: Store, case: str
+) -> None:
+    entries = [entry(i, 100 + i) for i in range(3 * PAGE_ROWS)]
+    snap = put(store, T, entries)
+    _tamper_rows(path, snap)
+    assert set(_titles(store)) == {f"Topic {100 + i}" for i in range(3 * PAGE_ROWS)}  # pages
+    db = _db(path)
+    try:
+        db.execute(BAD_PAGES[case])
+    finally:
+        db.close()
+    titles = _titles(store)
+    assert len(titles) == 3 * PAGE_ROWS
+    assert titles[:PAGE_ROWS] == [f"Topic {100 + i}" for i in range(PAGE_ROWS)]  # page 0 is sound
+    assert set(titles[PAGE_ROWS:]) == {"from rows"}  # the rest from ``rows``, none twice
+    positions = [p for part, _, _ in store.iter_columns(T, 5000) for p in part]
+    assert positions == list(range(3 * PAGE_ROWS))
+
+
+def test_a_replaced_snapshot_keeps_no_pages_but_its_rows_stay_readable(path: Path, store: Store) -> None:
+    first = put(store, T, [entry(0, 1, "one")])
+    second = put(store, T, [entry(0, 2, "two")])
+    assert _page_count(path, first) == 0 and _page_count(path, second) == 1
+    assert [e.row for e in store.entries(T, previous=True)] == [entry(0, 1, "one").row]
+    assert _titles(store) == ["two"]
+
+
+def test_a_version_2_store_is_upgraded_in_place(path: Path) -> None:
+    with Store(path) as s:
+        snap = put(s, T, [entry(i, 100 + i) for i in range(PAGE_ROWS + 5)], etag='"e"')
+        put(s, Kind.ROLES, [])
+        expected = list(s.iter_columns(T, 5000))
+    db = _db(path)  # what version 2 wrote: no row_pages
+    try:
+        db.execute("DROP TABLE row_pages")
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    finally:
+        db.close()
+    _tamper_rows(path, snap)  # the upgrade packs the rows as they are in ``rows``
+    with Store(path) as s:
+        assert s.recovered is None
+        assert s.state(T).etag == '"e"' and s.state(T).records == PAGE_ROWS + 5
+        upgraded = list(s.iter_columns(T, 5000))
+    assert _page_count(path, snap) == 2
+    assert [p for p, _, _ in upgraded] == [p for p, _, _ in expected]
+    assert {row[0] for _, rows, _ in upgraded for row in rows} == {"from rows"}
+    db = _db(path)
+    try:
+        assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(
+            SCHEMA_VERSION)
+    finally:
+        db.close()

@@ -10,10 +10,13 @@ created, with a message saying where the old file went. Pydantic is not imported
 
 from __future__ import annotations
 
+import itertools
 import json
+import marshal
 import os
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,10 +27,15 @@ from typing import Any
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+_MIGRATED = {2}  # older versions this one upgrades in place (2: no ``row_pages``)
 FILE_NAME = "catalogue.sqlite3"
 ENV_CACHE_DIR = "CATALOGUE_DESKTOP_CACHE_DIR"
 _MAX_PROBLEMS = 1000  # problems kept per snapshot (the count is always kept)
+PAGE_ROWS = 1000  # rows per packed page (``row_pages``)
+# marshal's format may change with Python; pages of another format are ignored (rows are read).
+PAGE_FORMAT = f"marshal-{marshal.version}"
+_PAGE_FORMAT_BYTES = PAGE_FORMAT.encode()
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -72,6 +80,19 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_by_id ON records (snapshot, record_id);
 """
+# The current snapshot's listing again, packed: ``marshal`` of (positions, rows, links) of
+# PAGE_ROWS rows, with a CRC-32. The window reads every row at start-up, and a page costs a third
+# of reading the same rows as JSON text from ``rows`` (10,000 webinars: ~16 ms instead of ~50).
+# Written with the snapshot, in its transaction; ``rows`` stays the reference.
+_ROW_PAGES = """
+CREATE TABLE IF NOT EXISTS row_pages (
+    snapshot INTEGER NOT NULL,
+    page INTEGER NOT NULL,
+    format TEXT NOT NULL,
+    crc INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (snapshot, page)
+)"""
 
 
 class StoreError(CatalogueError):
@@ -155,14 +176,16 @@ class Store:
         try:
             # Check the file is ours before changing it (WAL mode rewrites the file header).
             version = self._schema_version(db)
-            if version is None or version == SCHEMA_VERSION:
+            if version is None or version == SCHEMA_VERSION or version in _MIGRATED:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
             if version is None:
-                db.executescript(_SCHEMA)
+                db.executescript(_SCHEMA + _ROW_PAGES + ";")
                 db.execute(
                     "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
                 )
+            elif version in _MIGRATED:
+                _migrate(db)
             elif version != SCHEMA_VERSION:
                 raise _Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
             db.execute("SELECT count(*) FROM collections").fetchone()
@@ -255,19 +278,50 @@ class Store:
         snapshot = self.state(kind).snapshot
         if snapshot is None:
             return
-        last = -1
-        while True:
-            found = self._query(
-                "SELECT pos, row, links FROM rows WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?",
-                (snapshot, last, chunk),
-            )
-            if not found:
-                return
-            positions = [pos for pos, _row, _links in found]
-            rows = json.loads("[" + ",".join([row for _pos, row, _links in found]) + "]")
-            links = json.loads("[" + ",".join([links for _pos, _row, links in found]) + "]")
+        positions: list[int] = []
+        rows: list[list[Any]] = []
+        links: list[list[list[int]]] = []
+        for page in self._pages(snapshot):
+            positions += page[0]
+            rows += page[1]
+            links += page[2]
+            while len(positions) >= chunk:
+                yield positions[:chunk], rows[:chunk], links[:chunk]
+                del positions[:chunk], rows[:chunk], links[:chunk]
+        if positions:
             yield positions, rows, links
-            last = positions[-1]
+
+    def _pages(self, snapshot: int
+               ) -> Iterator[tuple[list[int], list[list[Any]], list[list[list[int]]]]]:
+        """A snapshot's rows in array order, a page at a time: from ``row_pages`` while its pages
+        are sound, then (a snapshot written before pages existed, a damaged or foreign page) from
+        ``rows``, after the last position read."""
+        last = -1
+        for page in itertools.count():
+            try:
+                found = self._query(
+                    # as blobs: a damaged value may have become text that is not even UTF-8
+                    "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM row_pages"
+                    " WHERE snapshot = ? AND page = ?",
+                    (snapshot, page),
+                )
+            except StoreError:  # a damaged page of the file itself: ``rows`` may still be sound
+                break
+            unpacked = _unpack(*found[0]) if found else None
+            if unpacked is None or unpacked[0][0] <= last:
+                break
+            yield unpacked
+            last = unpacked[0][-1]
+        while found := self._query(
+            "SELECT pos, row, links FROM rows WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?",
+            (snapshot, last, PAGE_ROWS),
+        ):
+            yield (
+                [pos for pos, _row, _links in found],
+                json.loads("[" + ",".join([row for _pos, row, _links in found]) + "]"),
+                json.loads("[" + ",".join([links for _pos, _row, links in found]) + "]"),
+            )
+            last = found[-1][0]
 
     def iter_rows(self, kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
         """The same chunks as ``iter_columns``, as ``[pos, row, links]`` items."""
@@ -350,12 +404,13 @@ class Store:
                 ),
             )
             new = cur.lastrowid
-            count = 0
+            count = pages = 0
 
             # Two tables, one pass over ``entries`` (it may be a generator): batches of rows.
             batch: list[Entry] = []
 
             def flush() -> None:
+                nonlocal pages
                 self._db.executemany(
                     "INSERT INTO records (snapshot, pos, record_id, data) VALUES (?, ?, ?, ?)",
                     [(new, e.pos, e.record_id, e.data) for e in batch],
@@ -364,14 +419,17 @@ class Store:
                     "INSERT INTO rows (snapshot, pos, row, links) VALUES (?, ?, ?, ?)",
                     [(new, e.pos, e.row, e.links) for e in batch],
                 )
+                _write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
+                pages += 1
                 batch.clear()
 
             for e in entries:
                 count += 1
                 batch.append(e)
-                if len(batch) >= 2000:
+                if len(batch) >= PAGE_ROWS:
                     flush()
-            flush()
+            if batch:
+                flush()
             self._db.execute("UPDATE snapshots SET record_count = ? WHERE id = ?", (count, new))
             old = self._db.execute(
                 "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
@@ -381,6 +439,8 @@ class Store:
                 self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
                 self._db.execute("DELETE FROM rows WHERE snapshot = ?", (previous,))
                 self._db.execute("DELETE FROM snapshots WHERE id = ?", (previous,))
+            if current is not None:  # only the current snapshot is read page-wise
+                self._db.execute("DELETE FROM row_pages WHERE snapshot = ?", (current,))
             self._db.execute(
                 "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
                 " fetched_at, checked_at, last_status, last_error, last_error_at)"
@@ -430,7 +490,56 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
+            if type(exc) is sqlite3.DatabaseError:  # "malformed": a damaged page met on the way
+                raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
             raise StoreError(f"cannot write the cache {self.path}: {exc}") from None
+
+
+def _write_page(db: sqlite3.Connection, snapshot: int, page: int,
+                listing: list[tuple[int, str, str]]) -> None:
+    """Pack ``(pos, row JSON, links JSON)`` items as page ``page`` of ``snapshot``."""
+    data = marshal.dumps((
+        [pos for pos, _row, _links in listing],
+        json.loads("[" + ",".join([row for _pos, row, _links in listing]) + "]"),
+        json.loads("[" + ",".join([links for _pos, _row, links in listing]) + "]"),
+    ))
+    db.execute("INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
+               (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data))
+
+
+def _unpack(fmt: bytes, crc: int, data: bytes
+            ) -> tuple[list[int], list[list[Any]], list[list[list[int]]]] | None:
+    """A page's (positions, rows, links), or None if it is not one this app wrote intact."""
+    if fmt != _PAGE_FORMAT_BYTES or not isinstance(data, bytes) or zlib.crc32(data) != crc:
+        return None
+    try:
+        value = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if (type(value) is not tuple or len(value) != 3
+            or not all(type(part) is list for part in value)
+            or not 0 < len(value[0]) == len(value[1]) == len(value[2])):
+        return None
+    return value
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Upgrade a version-2 store: add ``row_pages`` and pack the current snapshots' rows."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(_ROW_PAGES)
+        snapshots = [s for (s,) in db.execute(
+            "SELECT snapshot FROM collections WHERE snapshot IS NOT NULL")]
+        for snapshot in snapshots:
+            listing = db.execute("SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos",
+                                 (snapshot,)).fetchall()
+            for page, start in enumerate(range(0, len(listing), PAGE_ROWS)):
+                _write_page(db, snapshot, page, listing[start:start + PAGE_ROWS])
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 class _Unusable(Exception):
