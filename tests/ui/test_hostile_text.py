@@ -172,7 +172,7 @@ def image_requests(monkeypatch: pytest.MonkeyPatch, pixels: FaultServer) -> list
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
-    monkeypatch.setattr("catalogue_desktop.ui.main_window.QDesktopServices.openUrl",
+    monkeypatch.setattr("PySide6.QtGui.QDesktopServices.openUrl",
                         lambda url: calls.append(url.toString()) or True)
     return calls
 

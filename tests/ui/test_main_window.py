@@ -203,7 +203,7 @@ def test_keyboard_switches_tabs_and_focuses_the_filter(
 def test_only_web_links_are_opened(make_session: Any, demo_server: Any, monkeypatch: Any) -> None:
     window = make_session(base_url=demo_server.base_url, wait="ready").window
     opened: list[str] = []
-    monkeypatch.setattr("catalogue_desktop.ui.main_window.QDesktopServices.openUrl",
+    monkeypatch.setattr("PySide6.QtGui.QDesktopServices.openUrl",
                         lambda url: opened.append(url.toString()) or True)
     assert not window.open_url("file:///etc/passwd")
     assert not window.open_url("javascript:alert(1)")
@@ -226,8 +226,8 @@ def test_offline_start_from_the_cache_with_the_service_down(
     with qtbot.waitSignal(session.synced, timeout=15000):
         pass
     assert window.banner.isVisible()
-    assert "Offline" in window.banner.label.text()
-    assert "cannot be reached" in window.banner.label.text()
+    assert "Offline" in window.banner.text()
+    assert "cannot be reached" in window.banner.text()
     for kind in ALL_KINDS:
         assert window.tab(kind).model.rowCount() == SAMPLE_COUNTS[kind]
         assert window.status.status(kind) == "failed"
@@ -243,7 +243,7 @@ def test_offline_option_never_contacts_the_service(
         qtbot.wait(200)
         assert server.requests == []
         window = session.window
-        assert window.banner.isVisible() and "offline mode" in window.banner.label.text()
+        assert window.banner.isVisible() and "offline mode" in window.banner.text()
         assert not window.refresh_action.isEnabled()
         assert window.tab(Kind.EXPERTS).model.rowCount() == 24
         assert "from cache" in window.status.text(Kind.EXPERTS)
@@ -274,6 +274,16 @@ def test_one_failed_collection_keeps_its_rows_and_offers_retry(
         assert server.requests_for(Kind.COURSES.path)[-1].method == "GET"
 
 
+def test_toolbar_icons_come_from_the_theme_or_qt_s_own_images(make_session: Any) -> None:
+    """Not from ``QStyle`` (its enums cost ~8 ms at start-up): the images behind its standard
+    icons must still be found, or the toolbar would show text only."""
+    window = make_session(offline=True, wait="ready").window
+    actions = [window.back_action, window.forward_action, window.refresh_action,
+               window.changes_action, window.export_action]
+    assert all(not action.icon().isNull() for action in actions)
+    assert all(action.icon().pixmap(16, 16).width() == 16 for action in actions)
+
+
 def test_changes_view_lists_a_changed_record_and_navigates_to_it(
     make_session: Any, demo_server: Any, qtbot: Any
 ) -> None:
@@ -286,8 +296,10 @@ def test_changes_view_lists_a_changed_record_and_navigates_to_it(
     with qtbot.waitSignal(session.synced, timeout=10000):
         qtbot.keyClick(window, Qt.Key.Key_F5)
     wait_rows_loaded(qtbot, session)
+    assert window._changes is None  # made when its dock first shows, with what came meanwhile
     window.changes_action.trigger()
-    assert window.changes_dock.isVisible()
+    assert window.changes_dock.isVisible() and window._changes is not None
+    assert window.changes_dock.widget() is window.changes
     entries = window.changes.entries(Kind.WEBINARS)
     assert len(entries) == 1
     assert "fee 149 -> 9999" in entries[0][1]

@@ -1,37 +1,52 @@
 """The main window: a thin wiring of tabs, status panel, offline banner, changes view and menus.
 
 It knows nothing of the network or the store; ``app.AppSession`` feeds it rows and outcomes.
+
+Start-up makes only what the first screen shows: dialogs, the changes view and the web-link
+opener are imported when first used. PySide creates a Qt class's Python enums when the class is
+first touched (``QStyle``'s ~500 members take ~8 ms, ``QFileDialog`` and ``QMessageBox`` ~1 ms
+each), and a window start-up is ~100 ms of Python.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QLocale, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QFileDialog,
-    QInputDialog,
-    QMainWindow,
-    QMessageBox,
-    QStyle,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 import catalogue_desktop
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.ui.changes_view import ChangesView
 from catalogue_desktop.ui.collection_tab import CollectionTab
 from catalogue_desktop.ui.navigation import History, Place
 from catalogue_desktop.ui.settings import Settings
 from catalogue_desktop.ui.status_panel import OfflineBanner, StatusPanel
 
+if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent
+
+    from catalogue_desktop.ui.changes_view import ChangesView
+
 APP_TITLE = "Catalogue Desktop"
+# Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (what
+# ``QStyle.standardIcon`` shows for SP_ArrowBack ... SP_DialogSaveButton without a theme).
+_QT_IMAGES = ":/qt-project.org/styles/commonstyle/images/"
+TOOLBAR_ICONS = {
+    "back": ("go-previous", "arrow-left-32.png"),
+    "forward": ("go-next", "arrow-right-32.png"),
+    "refresh": ("view-refresh", "refresh-32.png"),
+    "changes": ("view-list-details", "viewdetailed-32.png"),
+    "export": ("document-save", "standardbutton-save-32.png"),
+}
+
+
+def toolbar_icon(name: str) -> QIcon:
+    """The toolbar icon ``name`` (a key of ``TOOLBAR_ICONS``)."""
+    theme, image = TOOLBAR_ICONS[name]
+    return QIcon.fromTheme(theme, QIcon(_QT_IMAGES + image))
 
 
 class MainWindow(QMainWindow):
@@ -77,11 +92,13 @@ class MainWindow(QMainWindow):
         self.status.retry_requested.connect(self.retry_requested)
         self.banner.retry_requested.connect(self.refresh_requested)
         self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.changes = ChangesView()
-        self.changes.record_activated.connect(self.navigate)
-        self.changes_dock = self._dock("Changes", self.changes, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.changes.setMinimumWidth(420)
+        # The changes view is made when its dock first shows (or ``changes`` is asked for).
+        self._changes: ChangesView | None = None
+        self._pending_changes: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
+        self.changes_dock = self._dock("Changes", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea)
+        self.changes_dock.setMinimumWidth(420)
         self.changes_dock.hide()
+        self.changes_dock.visibilityChanged.connect(self._changes_dock_visible)
 
         self._build_actions()
         self.history.changed.connect(self._history_changed)
@@ -143,16 +160,44 @@ class MainWindow(QMainWindow):
         toolbar.setObjectName("toolbar-main")
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        icons = QStyle.StandardPixmap
-        for action, icon in ((self.back_action, icons.SP_ArrowBack),
-                             (self.forward_action, icons.SP_ArrowForward),
-                             (self.refresh_action, icons.SP_BrowserReload),
-                             (self.changes_action, icons.SP_FileDialogDetailedView),
-                             (self.export_action, icons.SP_DialogSaveButton)):
-            action.setIcon(self.style().standardIcon(icon))
+        for action, icon in ((self.back_action, "back"), (self.forward_action, "forward"),
+                             (self.refresh_action, "refresh"), (self.changes_action, "changes"),
+                             (self.export_action, "export")):
+            action.setIcon(toolbar_icon(icon))
         for action in (self.back_action, self.forward_action, self.refresh_action,
                        self.changes_action, self.export_action):
             toolbar.addAction(action)
+
+    @property
+    def changes(self) -> ChangesView:
+        """What the last refresh changed (the view is made on first use)."""
+        return self._changes if self._changes is not None else self._make_changes_view()
+
+    def _changes_dock_visible(self, visible: bool) -> None:
+        if visible and self._changes is None:
+            self._make_changes_view()
+
+    def _make_changes_view(self) -> ChangesView:
+        from catalogue_desktop.ui.changes_view import ChangesView
+
+        view = self._changes = ChangesView()
+        view.record_activated.connect(self.navigate)
+        for kind, (changes, title) in self._pending_changes.items():
+            view.set_changes(kind, changes, title)
+        self._pending_changes.clear()
+        placeholder = self.changes_dock.widget()
+        self.changes_dock.setWidget(view)
+        placeholder.deleteLater()
+        return view
+
+    def set_changes(self, kind: Kind, changes: dict[str, Any] | None,
+                    title: Callable[[Kind, int], str | None]) -> None:
+        """Show what the last refresh changed in ``kind`` (kept for later if the view is not
+        made yet)."""
+        if self._changes is None:
+            self._pending_changes[kind] = (changes, title)
+        else:
+            self._changes.set_changes(kind, changes, title)
 
     def _fill_columns_menu(self) -> None:
         self.columns_menu.clear()
@@ -237,6 +282,9 @@ class MainWindow(QMainWindow):
 
     def open_url(self, url: str) -> bool:
         """Open web links in the browser; anything but http/https is refused."""
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
         qurl = QUrl(url)
         if qurl.scheme().lower() not in ("http", "https") or not qurl.host():
             self.show_message(f"Not opening {url!r}: only web (http/https) links are opened")
@@ -249,6 +297,8 @@ class MainWindow(QMainWindow):
     # -- dialogs -----------------------------------------------------------------------------
 
     def export_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
         tab = self.current_tab()
         path, _ = QFileDialog.getSaveFileName(
             self, "Export visible rows", f"{tab.kind.value}.csv", "CSV files (*.csv)"
@@ -262,6 +312,8 @@ class MainWindow(QMainWindow):
             self.show_message(f"Exported {count:,} {tab.kind.value} to {path}")
 
     def service_url_dialog(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
         url, ok = QInputDialog.getText(
             self, "Service URL", "Base URL of the catalogue service (the part before /v1):",
             text=self.settings.base_url or "",
@@ -270,6 +322,8 @@ class MainWindow(QMainWindow):
             self.base_url_chosen.emit(url.strip())
 
     def currency_dialog(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
         code, ok = QInputDialog.getText(
             self, "Currency", "ISO currency code for fees (e.g. USD, EUR):",
             text=self.settings.currency or "USD",
@@ -278,6 +332,8 @@ class MainWindow(QMainWindow):
             self.currency_chosen.emit(code.strip().upper())
 
     def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self, f"About {APP_TITLE}",
             f"<b>{APP_TITLE}</b> {catalogue_desktop.__version__}<br>"

@@ -8,7 +8,6 @@ saying how old the shown data is.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -27,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import CollectionState
-from catalogue_desktop.ui.widgets import plain_tooltip
+from catalogue_desktop.ui.plain_text import plain_tooltip
 
 
 def parse_time(stamp: str | None) -> datetime | None:
@@ -228,16 +227,25 @@ class OfflineBanner(QFrame):
         )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
-        self.label = QLabel(wordWrap=True)
+        self.title = QLabel("Offline")
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.label = QLabel(wordWrap=True)  # the reason quotes the service: plain text only
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.retry = QPushButton("Try again")
         self.retry.clicked.connect(lambda _checked=False: self.retry_requested.emit())
+        layout.addWidget(self.title)
         layout.addWidget(self.label, 1)
         layout.addWidget(self.retry)
         self.hide()
 
+    def text(self) -> str:
+        """What the banner says, as one line."""
+        return f"{self.title.text()} {self.label.text()}"
+
     def show_offline(self, reason: str, data_stamp: str | None, *, can_retry: bool = True) -> None:
         age = as_of(data_stamp, self.date_text) if data_stamp else "no cached data yet"
-        self.label.setText(f"<b>Offline</b> — {html.escape(reason)}. Showing the cached catalogue "
-                           f"{html.escape(age)}.")
+        self.label.setText(f"— {reason}. Showing the cached catalogue {age}.")
         self.retry.setVisible(can_retry)
         self.show()

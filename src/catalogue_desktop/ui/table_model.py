@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.diff import describe_fields
@@ -29,7 +29,10 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index
 from catalogue_desktop.core.search import RowFilter, prepare_sort_keys, sorted_rows
 from catalogue_desktop.ui.formatting import Formatter
-from catalogue_desktop.ui.widgets import plain_tooltip
+from catalogue_desktop.ui.plain_text import plain_tooltip
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QFont, QIcon
 
 __all__ = ["ADDED_COLOR", "CHANGED_COLOR", "RowSetTableModel", "marker_icon"]
 
@@ -41,6 +44,7 @@ _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.D
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
+_BOLD: list[QFont] = []  # the font of added and changed records' titles, made on first use
 _PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
 _PREPARE_DELAY_MS = 300  # ... starting this long after rows arrive (not while the window starts)
 _PREPARE_SORT_ROWS = 16000  # sort keys of one column built per idle pass (~4 ms)
@@ -69,6 +73,9 @@ def marker_icon(state: str) -> QIcon | None:
     if icon is None:
         if QGuiApplication.instance() is None:
             return None
+        # only now: QPainter's enums alone take ~1 ms to create, and most starts show no marker
+        from PySide6.QtGui import QIcon, QPainter, QPixmap
+
         size = 10
         pixmap = QPixmap(size, size)
         pixmap.fill(Qt.GlobalColor.transparent)
@@ -80,6 +87,16 @@ def marker_icon(state: str) -> QIcon | None:
         painter.end()
         icon = _ICONS[state] = QIcon(pixmap)
     return icon
+
+
+def _bold_font() -> QFont:
+    if not _BOLD:
+        from PySide6.QtGui import QFont
+
+        font = QFont()
+        font.setBold(True)
+        _BOLD.append(font)
+    return _BOLD[0]
 
 
 class RowSetTableModel(QAbstractTableModel):
@@ -110,7 +127,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._start_column = self._column(_START_COLUMN.get(kind))
         self._id_column = column_index(kind, "id")
         self._past_cache: dict[int, bool] = {}
-        self._grey: QBrush | None = None  # past rows' text (the palette's disabled text)
+        self._grey: QColor | None = None  # past rows' text (the palette's disabled text)
         self._rank: list[int] | None = None  # row-set index -> position in ``_order`` (lazy)
         self._prepare_timer = QTimer(self, singleShot=False, interval=0)
         self._prepare_timer.timeout.connect(self._prepare_step)
@@ -306,10 +323,12 @@ class RowSetTableModel(QAbstractTableModel):
             self._past_cache[source] = cached
         return cached
 
-    def _grey_brush(self) -> QBrush:
+    def _grey_color(self) -> QColor:
+        # A QColor, not a QBrush: the view takes either, and QBrush's constructors make PySide
+        # create QGradient's and QImage's enums (~4 ms at start-up).
         if self._grey is None:
             palette = QGuiApplication.palette()
-            self._grey = QBrush(palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+            self._grey = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         return self._grey
 
     # -- Qt model API --------------------------------------------------------------------------
@@ -346,16 +365,14 @@ class RowSetTableModel(QAbstractTableModel):
         if role == _ALIGNMENT:
             return self._alignment[column]
         if role == _FOREGROUND:
-            return self._grey_brush() if self._is_past(source) else None
+            return self._grey_color() if self._is_past(source) else None
         if role in (_DECORATION, _FONT):
             if column != 0 or not (self._added or self._changed):
                 return None
             record_id = self._rowset.rows[source][self._id_column]
             if role == _FONT:
                 if record_id in self._added or record_id in self._changed:
-                    font = QFont()
-                    font.setBold(True)
-                    return font
+                    return _bold_font()
                 return None
             if record_id in self._added:
                 return marker_icon("added")

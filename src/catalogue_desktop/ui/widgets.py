@@ -19,7 +19,6 @@ from typing import TypeVar
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPixmap, QTextOption
-from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.ui.plain_text import plain_tooltip
 from catalogue_desktop.ui.qt_lifetime import delete_later
 from catalogue_desktop.ui.urls import is_web_url
 
@@ -81,14 +81,6 @@ def cap_text(text: str, limit: int = MAX_TEXT) -> str:
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n… (truncated: {len(text):,} characters in all)"
-
-
-def plain_tooltip(text: str | None) -> str | None:
-    """``text`` as a tooltip that shows literally: Qt renders a tooltip that looks like HTML
-    (``Qt.mightBeRichText``) as rich text, so such text is escaped into rich text of itself."""
-    if not text or not GuiQt.mightBeRichText(text):
-        return text
-    return GuiQt.convertFromPlainText(text, GuiQt.WhiteSpaceMode.WhiteSpaceNormal)
 
 
 def internal_href(kind: Kind, record_id: int) -> str:
