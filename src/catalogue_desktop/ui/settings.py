@@ -51,10 +51,7 @@ class Settings:
 
     @base_url.setter
     def base_url(self, url: str | None) -> None:
-        if url:
-            self.q.setValue("service/base_url", url)
-        else:
-            self.q.remove("service/base_url")
+        self._set_text("service/base_url", url)
 
     @property
     def currency(self) -> str | None:
@@ -63,10 +60,17 @@ class Settings:
 
     @currency.setter
     def currency(self, code: str | None) -> None:
-        if code:
-            self.q.setValue("display/currency", code)
+        self._set_text("display/currency", code)
+
+    def _set_text(self, key: str, text: str | None) -> None:
+        """Set (or with no text remove) ``key``; an unchanged value is not set again, which
+        would make QSettings rewrite the file (a locked write and an fsync) at start-up."""
+        if (str(self.q.value(key) or "") or None) == (text or None):
+            return
+        if text:
+            self.q.setValue(key, text)
         else:
-            self.q.remove("display/currency")
+            self.q.remove(key)
 
     # -- window ----------------------------------------------------------------------------
 
