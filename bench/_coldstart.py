@@ -5,11 +5,9 @@ isolated HOME). Prints one JSON line.
   QTimer.singleShot(0, app.quit); app.exec()``.
 * ``table CACHE_DIR``: a second floor, a bare window plus a QTableView of the cached webinar rows
   (see ``table``): what showing these rows costs any PySide6 program.
-* ``app ARGS...``: the real entry point, ``catalogue_desktop.cli.main(ARGS)`` (what
-  ``python -m catalogue_desktop ARGS`` runs), with one addition made from outside: when the
-  session emits ``AppSession.ready`` (cached rows shown, ``--open`` applied) the harness notes the
-  time and closes the window, so ``run()`` returns through its normal shutdown path. Until
-  ``CATALOGUE_DESKTOP_EXIT_WHEN_READY=1`` exists in ``ui/app.py`` this stands in for it.
+
+The app itself runs as shipped, ``python -m catalogue_desktop ARGS`` with
+``CATALOGUE_DESKTOP_EXIT_WHEN_READY=1`` (see ``ui/app.py``), started by ``run.py``.
 
 ``BENCH_T0`` (``time.time()`` when the parent started the process) gives "ready since launch".
 """
@@ -86,39 +84,7 @@ def table(cache: str) -> dict[str, float]:
             "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def app(argv: list[str]) -> dict[str, float]:
-    from PySide6.QtCore import QTimer
-
-    from catalogue_desktop import cli
-    from catalogue_desktop.ui import app as appmod
-
-    result: dict[str, float] = {}
-    original_start = appmod.AppSession.start
-
-    def start(self: appmod.AppSession) -> object:
-        window = original_start(self)
-
-        def ready() -> None:
-            result["ready"] = _since()
-            tab = window.current_tab()
-            result["rows_shown"] = float(tab.model.rowCount())
-            result["tab"] = float(window.tab_widget.currentIndex())
-            result["pydantic_imported"] = float("pydantic" in sys.modules)
-            result["httpx_imported"] = float("httpx" in sys.modules)
-            QTimer.singleShot(0, window.close)  # -> closed -> run() shuts down normally
-
-        self.ready.connect(ready)
-        return window
-
-    appmod.AppSession.start = start  # type: ignore[method-assign]
-    code = cli.main(argv)
-    result["exit_code"] = float(code)
-    result["exit_start"] = _since()
-    result["rss_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return result
-
-
 if __name__ == "__main__":
     mode = sys.argv[1]
-    out = bare() if mode == "bare" else table(sys.argv[2]) if mode == "table" else app(sys.argv[2:])
+    out = bare() if mode == "bare" else table(sys.argv[2])
     print(json.dumps(out), flush=True)

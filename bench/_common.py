@@ -67,8 +67,10 @@ def isolated_env(home: Path) -> dict[str, str]:
         HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
         XDG_DATA_HOME=str(home / "data"), QT_QPA_PLATFORM="offscreen",
         CATALOGUE_DESKTOP_CACHE_DIR=str(home / "cache" / "catalogue-desktop"),
-        PYTHONDONTWRITEBYTECODE="0",
     )
+    # Bytecode is written and used, as after an install: any value of this variable, even "0",
+    # makes Python compile every changed module again at each start.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
     return env

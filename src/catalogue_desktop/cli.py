@@ -107,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _export(args)
         if args.command == "serve-demo":
             return _serve_demo(args)
+        import gc
+
+        gc.disable()  # while the window starts: ``ui.app.run`` turns it on again once ready
         from catalogue_desktop.ui.app import run
 
         return run(args)

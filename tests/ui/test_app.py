@@ -10,14 +10,15 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.ui.app import Options, run
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.ui.app import EXIT_WHEN_READY, Options, run
 from catalogue_desktop.ui.main_window import MainWindow
 from catalogue_desktop.ui.navigation import Place, parse_target
 
@@ -135,13 +136,15 @@ def test_run_refreshes_on_asyncio_started_after_the_window_shows(
     assert seen == [60]
 
 
-def entry_point(cache: Any, settings_dir: Any, on_ready: str) -> dict[str, Any]:
+def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -> dict[str, Any]:
     """Run ``cli.main --offline`` on ``cache`` in a fresh process. ``on_ready`` is the body of
     ``on_ready(window)``, called at ``AppSession.ready``: it fills the dict ``seen`` and closes
-    the window (at once or later). Returns ``seen`` plus the exit code (``"code"``)."""
+    the window (at once or later); ``after`` runs once ``cli.main`` returned. Returns ``seen``
+    plus the exit code (``"code"``) and whether the cyclic GC ran while the window was made
+    (``"gc_at_start"``)."""
     body = textwrap.indent(textwrap.dedent(on_ready).strip(), " " * 4)
     code = textwrap.dedent(f"""
-        import json, sys
+        import gc, json, sys
         from PySide6.QtCore import QSettings, QTimer
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(settings_dir)!r})
         from catalogue_desktop import cli
@@ -153,6 +156,7 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str) -> dict[str, Any]:
         {{body}}
 
         def patched(self):
+            seen["gc_at_start"] = gc.isenabled()
             window = start(self)
             self.ready.connect(lambda: on_ready(window))
             return window
@@ -160,8 +164,9 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str) -> dict[str, Any]:
         app.AppSession.start = patched
         seen["code"] = cli.main(["--offline", "--base-url", "http://127.0.0.1:9",
                                  "--cache-dir", {str(cache)!r}])
+        {{after}}
         print(json.dumps(seen))
-    """).replace("{body}", body)
+    """).replace("{body}", body).replace("{after}", textwrap.dedent(after).strip())
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
                             check=False)
@@ -169,18 +174,44 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str) -> dict[str, Any]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def test_the_entry_point_shows_cached_rows_before_importing_asyncio(
+def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     filled_cache: Any, tmp_path: Any
 ) -> None:
-    """``cli.main`` closed as soon as the cached rows show: asyncio (and qasync, pydantic, httpx)
-    were never needed, and the process exits 0."""
+    """The shipped command with ``CATALOGUE_DESKTOP_EXIT_WHEN_READY`` (benchmarks, smoke tests):
+    one JSON line once the cached rows show, then a normal exit. asyncio, qasync, pydantic and
+    httpx were not needed for that."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", EXIT_WHEN_READY: "1",
+           "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    before = time.time()
+    result = subprocess.run(
+        [sys.executable, "-m", "catalogue_desktop", "--offline", "--base-url", "http://127.0.0.1:9",
+         "--cache-dir", str(filled_cache)],
+        capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert before < report.pop("ready_at") < time.time()
+    assert report == {"tab": ALL_KINDS[0].value, "rows_shown": 60, "imported": []}
+
+
+def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_path: Any) -> None:
+    """Until the window is ready the cyclic GC is held off; dialogs, the changes view and the Qt
+    classes with the most enums (``QStyle``) are not made; closing the window does not make
+    PySide create every QtCore type (a ``destroyed`` slot taking the object did)."""
     seen = entry_point(filled_cache, tmp_path, """
-        seen["rows"] = window.current_tab().model.rowCount()
-        seen["loaded"] = sorted(m for m in sys.modules
-                                if m.split(".")[0] in ("asyncio", "qasync", "pydantic", "httpx"))
+        from PySide6 import QtWidgets
+        seen["gc_at_ready"] = gc.isenabled()
+        seen["made"] = sorted(name for name in ("QStyle", "QFileDialog", "QInputDialog",
+                                                "QMessageBox", "QTreeWidget")
+                              if name in vars(QtWidgets))
+        seen["changes_view"] = "catalogue_desktop.ui.changes_view" in sys.modules
         QTimer.singleShot(0, window.close)
+    """, after="""
+        from PySide6 import QtCore
+        seen["qtcore_after"] = [name for name in ("QSharedMemory", "QProcess", "QLibrary")
+                                if name in vars(QtCore)]
     """)
-    assert seen == {"rows": 60, "loaded": [], "code": 0}
+    assert seen == {"gc_at_start": False, "gc_at_ready": True, "made": [], "changes_view": False,
+                    "qtcore_after": [], "code": 0}
 
 
 def test_offline_the_decoder_is_imported_in_the_background_after_ready(
@@ -203,4 +234,5 @@ def test_offline_the_decoder_is_imported_in_the_background_after_ready(
 
         QTimer.singleShot(0, poll)
     """)
-    assert seen == {"at_ready": False, "decoder": True, "detail_made": False, "code": 0}
+    assert seen == {"at_ready": False, "decoder": True, "detail_made": False, "code": 0,
+                    "gc_at_start": False}
