@@ -30,7 +30,7 @@ from catalogue_desktop.ui.detail import DetailContext, DetailPane, pages
 from catalogue_desktop.ui.detail.pages import ExpertCard
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.images import ImageCache, ImageLoader
-from catalogue_desktop.ui.widgets import MAX_TEXT, FormGrid, PhotoLabel, WrapBox
+from catalogue_desktop.ui.widgets import MAX_TEXT, FormGrid, PhotoLabel, TextLabel, WrapBox
 from tests.faultserver import FaultServer
 from tests.ui.fixtures_components import *  # noqa: F403
 from tests.ui.fixtures_components import DemoCatalogue
@@ -579,3 +579,26 @@ def test_wrapped_text_is_never_cut_in_a_narrow_pane(
     assert len(labels) > 3
     for w in labels:
         assert w.height() >= w.heightForWidth(w.width()), (w.objectName(), w.text()[:60])
+
+
+@pytest.mark.parametrize("width", [720, 280])
+@pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.COURSES, Kind.EXPERTS])
+def test_remembered_label_heights_leave_the_layout_as_it_was(
+    fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue, kind: Kind, width: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """TextLabel remembers QLabel's heights for width: pages look as with QLabel's own, refilled."""
+    rowset = demo.rowsets[kind]
+    records = [demo.record(kind, rowset.record_id(row)) for row in range(min(4, len(rowset)))]
+    if kind is Kind.WEBINARS:
+        records += [models.Webinar.model_validate(RICH), models.Webinar.model_validate(SPARSE)]
+    remembered, computed = fresh_pane(), fresh_pane()
+    for pane in (remembered, computed):
+        pane.resize(width, 700)
+    for record in [*records, records[0]]:
+        remembered.show_record(kind, record, ctx(demo))
+        with monkeypatch.context() as patch:
+            patch.setattr(TextLabel, "heightForWidth", QLabel.heightForWidth)
+            computed.show_record(kind, record, ctx(demo))
+            expected = rendering(computed)
+        assert rendering(remembered) == expected

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPixmap, QTextOption
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -42,6 +42,7 @@ __all__ = [
     "Link",
     "PhotoLabel",
     "Slots",
+    "TextLabel",
     "WrapBox",
     "cap_text",
     "discard",
@@ -97,9 +98,68 @@ def parse_internal_href(href: str) -> tuple[Kind, int] | None:
         return None
 
 
+class TextLabel(QLabel):
+    """A QLabel that remembers its heights for width until its text or font changes.
+
+    ``QLabel.heightForWidth`` lays out the label's text document twice for every call (at the
+    width asked for, then back at the width it had), even at a width it was just asked for, and
+    the layouts of a detail page ask each wrapped label several times per record, at the same one
+    or two widths (with and without the vertical scroll bar). The heights are QLabel's own.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._for_text: str | None = None  # the text the remembered heights are for
+        self._heights: dict[int, int] = {}
+
+    def heightForWidth(self, width: int) -> int:
+        text = self.text()
+        if text != self._for_text:
+            self._heights.clear()
+            self._for_text = text
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = QLabel.heightForWidth(self, width)
+        return height
+
+    def _forget(self) -> None:
+        self._for_text = None
+        self._heights.clear()
+
+    def changeEvent(self, event: QEvent) -> None:
+        self._forget()  # a new font, style or contents margins: measure again
+        super().changeEvent(event)
+
+    # Properties that change the heights without an event: measure again after them.
+
+    def setWordWrap(self, on: bool) -> None:
+        super().setWordWrap(on)
+        self._forget()
+
+    def setTextFormat(self, format: Qt.TextFormat) -> None:
+        super().setTextFormat(format)
+        self._forget()
+
+    def setAlignment(self, alignment: Qt.AlignmentFlag) -> None:
+        super().setAlignment(alignment)
+        self._forget()
+
+    def setIndent(self, indent: int) -> None:
+        super().setIndent(indent)
+        self._forget()
+
+    def setMargin(self, margin: int) -> None:
+        super().setMargin(margin)
+        self._forget()
+
+    def setMinimumWidth(self, width: int) -> None:
+        super().setMinimumWidth(width)
+        self._forget()
+
+
 def plain_label(text: str, name: str | None = None, *, wrap: bool = True) -> QLabel:
     """A selectable label that never interprets its text as HTML."""
-    label = QLabel()
+    label = TextLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     set_plain_text(label, text)
     label.setWordWrap(wrap)
@@ -193,7 +253,7 @@ class Link:
 
 def link_label(links: Sequence[Link], name: str | None = None, *, separator: str = "<br>") -> QLabel:
     """A label with our own rich text: escaped titles, hrefs we built. ``linkActivated(href)``."""
-    label = QLabel()
+    label = TextLabel()
     label.setTextFormat(Qt.TextFormat.RichText)
     set_links(label, links, separator=separator)
     label.setWordWrap(True)
