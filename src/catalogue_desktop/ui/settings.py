@@ -62,6 +62,17 @@ class Settings:
     def currency(self, code: str | None) -> None:
         self._set_text("display/currency", code)
 
+    def _set(self, key: str, value: QByteArray | int) -> None:
+        """Set ``key`` unless it holds ``value`` already: a window closed as it was opened then
+        writes nothing (QSettings rewrites the whole file, locked and fsynced, for any set)."""
+        current = self.q.value(key)
+        if isinstance(value, int) and not isinstance(current, QByteArray):
+            if str(current) == str(value):
+                return
+        elif isinstance(current, QByteArray) and current == value:
+            return
+        self.q.setValue(key, value)
+
     def _set_text(self, key: str, text: str | None) -> None:
         """Set (or with no text remove) ``key``; an unchanged value is not set again, which
         would make QSettings rewrite the file (a locked write and an fsync) at start-up."""
@@ -81,8 +92,8 @@ class Settings:
         return _bytes(self.q.value("window/state"))
 
     def save_window(self, geometry: QByteArray, state: QByteArray) -> None:
-        self.q.setValue("window/geometry", geometry)
-        self.q.setValue("window/state", state)
+        self._set("window/geometry", geometry)
+        self._set("window/state", state)
 
     @property
     def last_tab(self) -> int:
@@ -90,7 +101,7 @@ class Settings:
 
     @last_tab.setter
     def last_tab(self, index: int) -> None:
-        self.q.setValue("window/last_tab", index)
+        self._set("window/last_tab", index)
 
     # -- per collection tab ------------------------------------------------------------------
 
@@ -110,7 +121,7 @@ class Settings:
     def save_tab(
         self, kind: Kind, header: QByteArray, splitter: QByteArray, sort: tuple[int, int]
     ) -> None:
-        self.q.setValue(f"tabs/{kind.value}/header", header)
-        self.q.setValue(f"tabs/{kind.value}/splitter", splitter)
-        self.q.setValue(f"tabs/{kind.value}/sort_column", sort[0])
-        self.q.setValue(f"tabs/{kind.value}/sort_order", sort[1])
+        self._set(f"tabs/{kind.value}/header", header)
+        self._set(f"tabs/{kind.value}/splitter", splitter)
+        self._set(f"tabs/{kind.value}/sort_column", sort[0])
+        self._set(f"tabs/{kind.value}/sort_order", sort[1])
