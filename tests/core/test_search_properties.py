@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.search import RowFilter, prepare_sort_keys, sorted_rows
+from catalogue_desktop.core.search import Matches, RowFilter, prepare_sort_keys, sorted_rows
 from tests.core.test_catalogue_search import brute_force_matches, topic_rowset
 from tests.core.test_catalogue_search import rowset_of as _rowset
 
@@ -88,4 +88,32 @@ def test_any_sequence_of_queries_equals_a_fresh_filter(
     in any order ("tax an" -> "anna taxes"), and tests only the new words."""
     live = RowFilter(topic_rowset(rows))
     for query in queries:
+        expected = brute_force_matches(rows, query)
+        assert live.matches(query) == expected, query
+        found = live.match(query)
+        assert (found is None) == (expected is None)
+        if found is not None and expected is not None:  # the mask says the same, and the count
+            assert found.mask == bytes(i in expected for i in range(len(rows))), query
+            assert found.count == len(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["tax", "Tax law", "taxes", "ethics", "anna", "a"]), min_size=1,
+                max_size=40), st.lists(QUERY, min_size=1, max_size=8))
+def test_narrowing_nearly_all_rows_equals_a_fresh_filter(words: list[str], queries: list[str]) -> None:
+    """Every row holds "a" and most "ta": narrowing tests every row and keeps those in both masks
+    (not only the rows left), and the result is the same."""
+    rows = [(f"a {w}", None) for w in words]
+    live = RowFilter(topic_rowset(rows))
+    for query in ["a", "a t", "a ta", *queries, "ta", "ta x", "a"]:
         assert live.matches(query) == brute_force_matches(rows, query), query
+
+
+@given(st.lists(st.booleans(), max_size=50))
+def test_matches_mask_and_rows_agree(flags: list[bool]) -> None:
+    mask = bytes(flags)
+    rows = [i for i, f in enumerate(flags) if f]
+    from_mask, from_rows = Matches(len(flags), mask=mask), Matches(len(flags), rows=rows)
+    assert from_mask.rows == rows and from_rows.mask == mask
+    assert from_mask.count == from_rows.count == len(rows)
+    assert from_mask.mask is mask and from_rows.rows is rows  # kept, not copied

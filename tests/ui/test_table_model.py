@@ -272,17 +272,22 @@ def _reference_order(rowset: RowSet, column: int, descending: bool) -> list[int]
     return present + [i for i in range(len(rowset)) if rowset.rows[i][column] is None]
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**16), n=st.sampled_from([0, 7, 120]),
-       ops=st.lists(st.tuples(_SORTS, st.booleans()) | _QUERIES, max_size=8))
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**16), n=st.sampled_from([0, 1, 2, 7, 120]),
+       ops=st.lists(st.tuples(_SORTS, st.booleans()) | _QUERIES, max_size=8), prepared=st.booleans())
 def test_filtered_and_sorted_rows_equal_a_reference(qapp: Any, seed: int, n: int,
-                                                    ops: list[Any]) -> None:
+                                                    ops: list[Any], prepared: bool) -> None:
+    """Both ways of putting matches in sort order: by the matches' mask picked in sort order,
+    and (``prepared``: rows' positions in the sort order noted, as in idle time) few matches by
+    their positions."""
     from PySide6.QtWidgets import QTableView
 
     rowset = _random_rowset(seed, n)
     formatter = Formatter(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
     model = RowSetTableModel(Kind.WEBINARS, formatter)
     model.set_rowset(rowset)
+    if prepared:
+        model.prepare_now()
     view = QTableView()
     view.setModel(model)
     reference = RowFilter(rowset)
@@ -300,6 +305,8 @@ def test_filtered_and_sorted_rows_equal_a_reference(qapp: Any, seed: int, n: int
                 view.selectRow(model.rowCount() // 2)
             order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
             model.sort(-1 if sort is None else sort[0], order)
+            if prepared:
+                model.prepare_now()
             if kept is not None:  # the selection follows its record
                 (selected,) = {i.row() for i in view.selectionModel().selectedRows()}
                 assert model.record_id(selected) == kept
@@ -310,3 +317,44 @@ def test_filtered_and_sorted_rows_equal_a_reference(qapp: Any, seed: int, n: int
             i for i in expected if i in shown], op
         assert model.visible_count() == len(shown) and model.total_count() == n
     view.deleteLater()
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**16), prepared=st.booleans())
+def test_few_and_many_matches_in_sort_order_both_ways(qapp: Any, seed: int, prepared: bool) -> None:
+    """Few matches (under 1/8 of the rows: by their noted positions once idle time noted them)
+    and many (by their mask picked in sort order), under each sort in both directions."""
+    n = 240
+    rowset = _random_rowset(seed, n)
+    formatter = Formatter(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+    model = RowSetTableModel(Kind.WEBINARS, formatter)
+    model.set_rowset(rowset)
+    reference = RowFilter(rowset)
+    queries = ["ethics 1", "ethics", "a", "842 2", "tax", "zzz", "revenue 1", ""]
+    counts = [len(m) for m in map(reference.matches, queries) if m is not None]
+    assert min(counts) * 8 < n and max(counts) * 8 >= n  # both ways are taken
+    for key in ("title", "start", "fee", "session"):
+        for descending in (False, True):
+            model.sort(_column(model, key), Qt.SortOrder.DescendingOrder if descending
+                       else Qt.SortOrder.AscendingOrder)
+            if prepared:
+                model.prepare_now()
+            expected = _reference_order(rowset, _column(model, key), descending)
+            for query in queries:
+                model.set_filter(query)
+                matched = reference.matches(query)
+                shown = set(range(n)) if matched is None else set(matched)
+                assert [model.source_row(r) for r in range(model.rowCount())] == [
+                    i for i in expected if i in shown], (key, descending, query)
+
+
+def test_one_row_sorted_and_filtered(qapp: Any) -> None:
+    rowset = _random_rowset(3, 1)
+    model = RowSetTableModel(Kind.WEBINARS, Formatter(QLocale(QLocale.Language.English,
+                                                              QLocale.Country.UnitedStates)))
+    model.set_rowset(rowset)
+    model.sort(_column(model, "title"), Qt.SortOrder.DescendingOrder)
+    model.set_filter("0")  # its id
+    assert model.rowCount() == 1 and model.source_row(0) == 0
+    model.set_filter("no such words")
+    assert model.rowCount() == 0

@@ -8,7 +8,7 @@ Typing more characters narrows the previous result instead of scanning every row
 from __future__ import annotations
 
 from array import array
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from decimal import Decimal, InvalidOperation
 from itertools import compress, repeat
 from operator import contains, is_, is_not, itemgetter
@@ -19,11 +19,50 @@ from catalogue_desktop.core.listing import ColumnType
 
 _SEARCHED = (ColumnType.TEXT, ColumnType.CODE, ColumnType.INT, ColumnType.MONEY)
 _REMEMBERED = 16  # recent query results kept per filter (backspacing returns to one at once)
+_GATHER = 0.9  # narrowing tests just the rows left when they are fewer than this share of all
 _EXACT_FLOAT = 2.0**53  # every int below this is exactly a float (dates in ms are ~2**41)
 
 
 def _haystack(row: list[Any], columns: list[int]) -> str:
     return "\x1f".join([str(v) for i in columns if (v := row[i]) is not None]).casefold()
+
+
+class Matches:
+    """The rows matching one query, in the form the caller needs: ``mask`` (one byte per row, 1
+    for a match; mapped into a sort order in C) or ``rows`` (the indices in row order). Either is
+    built from the other on first use and kept. Read-only: do not change what they return."""
+
+    __slots__ = ("_mask", "_rows", "count", "total")
+
+    def __init__(self, total: int, *, mask: bytes | None = None, rows: list[int] | None = None) -> None:
+        self.total = total
+        self._mask = mask
+        self._rows = rows
+        if mask is not None:
+            self.count = mask.count(1)
+        elif rows is not None:
+            self.count = len(rows)
+        else:
+            raise ValueError("a mask or rows needed")
+
+    @property
+    def mask(self) -> bytes:
+        if self._mask is None:
+            mask = bytearray(self.total)
+            deque(map(mask.__setitem__, self.rows, repeat(1)), maxlen=0)  # in C, no loop here
+            self._mask = bytes(mask)
+        return self._mask
+
+    @property
+    def rows(self) -> list[int]:
+        if self._rows is None:
+            self._rows = list(compress(range(self.total), self.mask))
+        return self._rows
+
+
+def _both(a: bytes, b: bytes) -> bytes:
+    """Rows in both masks: one AND of two big ints (~0.2 ms for 100,000 rows)."""
+    return (int.from_bytes(a, "little") & int.from_bytes(b, "little")).to_bytes(len(a), "little")
 
 
 class RowFilter:
@@ -35,8 +74,8 @@ class RowFilter:
         self._columns = [i for i, c in enumerate(rowset.columns) if c.type in _SEARCHED]
         self._rows = rowset.rows
         self._haystacks: list[str] = []
-        self._last: tuple[tuple[str, ...], list[int]] | None = None
-        self._recent: OrderedDict[tuple[str, ...], list[int]] = OrderedDict()
+        self._last: tuple[tuple[str, ...], Matches] | None = None
+        self._recent: OrderedDict[tuple[str, ...], Matches] = OrderedDict()
         if not lazy:
             self.build()
 
@@ -55,6 +94,11 @@ class RowFilter:
 
     def matches(self, query: str) -> list[int] | None:
         """Row indices matching ``query`` in row order; None means "all rows" (empty query)."""
+        found = self.match(query)
+        return None if found is None else list(found.rows)
+
+    def match(self, query: str) -> Matches | None:
+        """The rows matching ``query``; None means "all rows" (empty query)."""
         words = tuple(query.casefold().split())
         if not words:
             self._last = None
@@ -65,43 +109,49 @@ class RowFilter:
         if known is not None:  # typed before (a backspace undid a character): no scan
             self._recent.move_to_end(words)
             self._last = (words, known)
-            return list(known)
-        rows = self._scan(words)
-        self._last = (words, rows)
-        self._recent[words] = rows
+            return known
+        found = self._scan(words)
+        self._last = (words, found)
+        self._recent[words] = found
         if len(self._recent) > _REMEMBERED:
             self._recent.popitem(last=False)
-        return list(rows)
+        return found
 
-    def _scan(self, words: tuple[str, ...]) -> list[int]:
+    def _scan(self, words: tuple[str, ...]) -> Matches:
         # A word inside another word is implied by it ("tax taxes"); a repeated word once.
         needed = [w for w in dict.fromkeys(words) if not any(w != o and w in o for o in words)]
         # Narrow the smallest remembered result whose every word lies inside a new word: its
         # rows are a superset of the new matches ("tax u" -> "tax up").
         # Only the new words are tested there: the old ones hold for all of those rows.
-        candidates: list[int] | None = None
+        candidates: Matches | None = None
         known: tuple[str, ...] = ()
         remembered = list(self._recent.items())
         if self._last is not None:
             remembered.append(self._last)
-        for old_words, old_rows in remembered:
-            if (candidates is None or len(old_rows) < len(candidates)) and all(
+        for old_words, old in remembered:
+            if (candidates is None or old.count < candidates.count) and all(
                 any(lw in w for w in words) for lw in old_words
             ):
-                candidates, known = old_rows, old_words
+                candidates, known = old, old_words
         test = sorted((w for w in needed if w not in known), key=len, reverse=True)  # rarest first
-        # Rows are tested in row order, the order their haystacks were built in: neighbours in
-        # memory (a scan in a sort order is 2-3x slower, every row a cache miss).
+        # map/compress run the containment tests in C (no bytecode per row): ~3x faster. Rows
+        # are tested in row order, the order their haystacks were built in: neighbours in memory
+        # (a scan in a sort order is 2-3x slower, every row a cache miss).
         hay = self._haystacks
-        if candidates is None:
-            # map/compress run the containment tests in C (no bytecode per row): ~3x faster.
-            first = test.pop(0)
-            rows = list(compress(range(len(hay)), map(contains, hay, repeat(first))))
-        else:
-            rows = candidates
+        total = len(hay)
+        found = candidates
+        if found is None:
+            found = Matches(total, mask=bytes(map(contains, hay, repeat(test.pop(0)))))
         for word in test:
-            rows = list(compress(rows, map(contains, map(hay.__getitem__, rows), repeat(word))))
-        return rows
+            if found.count > total * _GATHER:
+                # Nearly every row left: testing all rows and keeping those in both masks beats
+                # picking these rows' haystacks out one by one.
+                found = Matches(total, mask=_both(found.mask, bytes(map(contains, hay, repeat(word)))))
+            else:
+                rows = found.rows
+                found = Matches(total, rows=list(compress(rows, map(contains, map(hay.__getitem__, rows),
+                                                                    repeat(word)))))
+        return found
 
 
 def sort_key(type_: ColumnType, value: Any) -> tuple[int, Any]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 from contextlib import suppress
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
@@ -27,7 +29,7 @@ from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index
-from catalogue_desktop.core.search import RowFilter, prepare_sort_keys, sorted_rows
+from catalogue_desktop.core.search import Matches, RowFilter, prepare_sort_keys, sorted_rows
 from catalogue_desktop.ui.formatting import Formatter
 from catalogue_desktop.ui.plain_text import plain_tooltip
 
@@ -48,6 +50,8 @@ _BOLD: list[QFont] = []  # the font of added and changed records' titles, made o
 _PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
 _PREPARE_DELAY_MS = 300  # ... starting this long after rows arrive (not while the window starts)
 _PREPARE_SORT_ROWS = 16000  # sort keys of one column built per idle pass (~4 ms)
+_PREPARE_RANK_ROWS = 16000  # positions in the sort order noted per idle pass (~3 ms)
+_FEW = 8  # fewer matches than 1/_FEW of the rows are put in sort order by their positions
 
 _Index = QModelIndex | QPersistentModelIndex
 # Roles as plain ints (an enum member costs an attribute lookup per comparison in data()).
@@ -114,7 +118,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._rowset = RowSet(kind)
         self._filter: RowFilter | None = None
         self._query = ""
-        self._matched: list[int] | None = None  # row-set indices matching the query (None: all)
+        self._matched: Matches | None = None  # rows matching the query (None: all)
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._order: list[int] | None = None  # row-set indices in sort order (None: as sent)
@@ -128,7 +132,9 @@ class RowSetTableModel(QAbstractTableModel):
         self._id_column = column_index(kind, "id")
         self._past_cache: dict[int, bool] = {}
         self._grey: QColor | None = None  # past rows' text (the palette's disabled text)
-        self._rank: list[int] | None = None  # row-set index -> position in ``_order`` (lazy)
+        self._rank: list[int] = []  # row-set index -> position in ``_order`` (idle time)
+        self._ranked = 0  # positions of ``_order[:_ranked]`` are in ``_rank``
+        self._pick: itemgetter[Any] | None = None  # itemgetter(*_order) (lazy)
         self._prepare_timer = QTimer(self, singleShot=False, interval=0)
         self._prepare_timer.timeout.connect(self._prepare_step)
 
@@ -165,10 +171,9 @@ class RowSetTableModel(QAbstractTableModel):
         self._rowset = rowset
         self._filter = None
         self._past_cache = {}
-        self._rank = None
         self._grey = None
         self._set_changes(changes)
-        self._order = self._compute_order()
+        self._set_order(self._compute_order())
         self._matched = self._compute_matches(self._query)
         self._update_visible()
         self.endResetModel()
@@ -178,10 +183,17 @@ class RowSetTableModel(QAbstractTableModel):
     def prepare_filter(self) -> None:
         """Build the filter's keys in idle time, a chunk per event-loop pass (the first keystroke
         on 100k rows then does not pay ~0.3 s for them), then the sort keys of the date, fee and
-        number columns shown by default (their first sort then only sorts: ~30 ms less). It
-        starts ``_PREPARE_DELAY_MS`` after rows arrive, not amid the window's start-up."""
+        number columns shown by default (their first sort then only sorts: ~30 ms less), then
+        each row's position in the current sort order (a filter with few matches then orders
+        them by it: ~20 ms less on its first keystroke). It starts ``_PREPARE_DELAY_MS`` after
+        rows arrive, not amid the window's start-up."""
         if len(self._rowset):
             self._prepare_timer.start(_PREPARE_DELAY_MS)
+
+    def prepare_now(self) -> None:
+        """Build at once what idle time has not built yet (for tests)."""
+        while self._prepare_timer.isActive():
+            self._prepare_step()
 
     def _prepare_step(self) -> None:
         if self._filter is None:
@@ -192,7 +204,23 @@ class RowSetTableModel(QAbstractTableModel):
         for column in self._presorted:
             if not prepare_sort_keys(self._rowset, column, _PREPARE_SORT_ROWS):
                 return  # one chunk per pass
+        if not self._prepare_rank(_PREPARE_RANK_ROWS):
+            return
         self._prepare_timer.stop()
+
+    def _prepare_rank(self, rows: int) -> bool:
+        """Note the positions of up to ``rows`` more rows in the sort order; True when done."""
+        order = self._order
+        if order is None:
+            return True
+        rank, start = self._rank, self._ranked
+        if not rank:
+            rank.extend([0] * len(order))
+        stop = min(len(order), start + rows)
+        for position in range(start, stop):
+            rank[order[position]] = position
+        self._ranked = stop
+        return stop >= len(order)
 
     def set_changes(self, changes: dict[str, Any] | None) -> None:
         """Change markers only (the rows stay)."""
@@ -280,32 +308,41 @@ class RowSetTableModel(QAbstractTableModel):
         descending = self._sort_order == Qt.SortOrder.DescendingOrder
         return sorted_rows(self._rowset, self._sort_column, descending)
 
-    def _compute_matches(self, query: str) -> list[int] | None:
+    def _compute_matches(self, query: str) -> Matches | None:
         if not query.split():
             return None
         if self._filter is None:
             self._filter = RowFilter(self._rowset)
-        return self._filter.matches(query)  # builds what idle time has not built yet
+        return self._filter.match(query)  # builds what idle time has not built yet
+
+    def _set_order(self, order: list[int] | None) -> None:
+        """A new sort order: positions in it are noted again in idle time."""
+        self._order = order
+        self._rank = []
+        self._ranked = 0
+        self._pick = None
+        if order is not None and len(self._rowset):
+            self._prepare_timer.start(_PREPARE_DELAY_MS)
 
     def _update_visible(self) -> None:
+        # ``_visible`` is shared with the filter's and the sort's results: never changed in place.
         self._view_of = None
-        if self._matched is None:
-            self._visible = self._order
-        elif self._order is None:
-            self._visible = self._matched
-        elif len(self._matched) * 8 < len(self._order):
-            # Few matches: order them by their rank in the sort order (no pass over every row).
-            if self._rank is None:
-                rank = [0] * len(self._order)
-                for position, i in enumerate(self._order):
-                    rank[i] = position
-                self._rank = rank
-            self._visible = sorted(self._matched, key=self._rank.__getitem__)
+        matched, order = self._matched, self._order
+        if matched is None:
+            self._visible = order
+        elif order is None:
+            self._visible = matched.rows
+        elif matched.count * _FEW < len(order) and self._ranked >= len(order):
+            # Few matches: order them by their position in the sort order (no pass over every row).
+            self._visible = sorted(matched.rows, key=self._rank.__getitem__)
+        elif len(order) < 2:  # itemgetter() of one index returns no tuple
+            self._visible = [i for i in order if matched.mask[i]]
         else:
-            keep = bytearray(len(self._rowset))
-            for i in self._matched:
-                keep[i] = 1
-            self._visible = [i for i in self._order if keep[i]]
+            # The matches' mask bytes in sort order, picked in C (itemgetter(*order)), keep their
+            # rows: ~3 ms for 100,000 rows (a loop here took 10-20 ms).
+            if self._pick is None:
+                self._pick = itemgetter(*order)
+            self._visible = list(compress(order, self._pick(matched.mask)))
 
     def _emit_counts(self) -> None:
         self.counts_changed.emit(self.visible_count(), self.total_count())
@@ -439,8 +476,7 @@ class RowSetTableModel(QAbstractTableModel):
                            if 0 <= row < count else None)
         self._sort_column = column
         self._sort_order = order
-        self._order = self._compute_order()
-        self._rank = None
+        self._set_order(self._compute_order())
         self._update_visible()
         rows = self._view_rows({item[0] for item in sources if item is not None})
         new = []
