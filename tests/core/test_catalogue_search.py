@@ -17,7 +17,7 @@ from catalogue_desktop.core.certificates import resolve_certificate
 from catalogue_desktop.core.decode import decode_collection
 from catalogue_desktop.core.ingest import ingest
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, ColumnType, column_index
+from catalogue_desktop.core.listing import COLUMNS, LINK_KINDS, ColumnType, column_index
 from catalogue_desktop.core.search import RowFilter, sort_key, sorted_rows
 from catalogue_desktop.core.store import Store
 
@@ -384,3 +384,50 @@ def test_a_row_set_filled_from_columns_equals_one_filled_from_rows(tmp_path: Pat
             assert rowset.rows_by_id() == expected.rows_by_id()
     with pytest.raises(ValueError, match="differ in length"):
         RowSet(Kind.TOPICS).extend_columns([0, 1], [[]], [[]])
+
+
+class _Packed:
+    """Links as ``Store.iter_columns(packed_links=True)`` gives them (see ``store.PackedLinks``)."""
+
+    def __init__(self, links: list[Any]) -> None:
+        self.links = links
+        self.unpacked = 0
+
+    def __len__(self) -> int:
+        return len(self.links)
+
+    def unpack(self) -> list[Any]:
+        self.unpacked += 1
+        return self.links
+
+
+def test_packed_links_are_unpacked_in_order_when_asked_or_a_chunk_at_a_time() -> None:
+    rowset = RowSet(Kind.TOPICS)
+    first, second = _Packed([[[1]], [[2]]]), _Packed([[[3]]])
+    rowset.extend_columns([0, 1], [["A", None, 10], ["B", None, 11]], first)
+    rowset.extend_columns([2], [["C", None, 12]], second)
+    assert rowset.packed_links == 2 and first.unpacked == second.unpacked == 0
+    assert not rowset.unpack_links(1)  # one chunk: the first
+    assert (first.unpacked, second.unpacked, rowset.packed_links) == (1, 0, 1)
+    rowset.extend_columns([3], [["D", None, 13]], [[[4]]])  # lists after packed: order kept
+    assert rowset.links == [[[1]], [[2]], [[3]], [[4]]] and rowset.packed_links == 0
+    assert second.unpacked == 1
+    with pytest.raises(ValueError, match="differ in length"):
+        rowset.extend_columns([4, 5], [["E", None, 14], ["F", None, 15]], _Packed([[]]))
+
+
+def test_the_index_answers_reverse_links_of_rows_whose_links_are_still_packed() -> None:
+    expert = [None] * len(COLUMNS[Kind.EXPERTS])
+    expert[column_index(Kind.EXPERTS, "id")] = 7
+    experts = RowSet(Kind.EXPERTS, rows=[expert], links=[[]], positions=[0])
+    webinars = RowSet(Kind.WEBINARS)
+    slot = LINK_KINDS[Kind.WEBINARS].index(Kind.EXPERTS)
+    links = [[[] for _ in LINK_KINDS[Kind.WEBINARS]] for _ in range(2)]
+    links[1][slot] = [7]
+    rows = [[None] * len(COLUMNS[Kind.WEBINARS]) for _ in range(2)]
+    id_column = column_index(Kind.WEBINARS, "id")
+    rows[0][id_column], rows[1][id_column] = 501, 502
+    webinars.extend_columns([0, 1], rows, _Packed(links))
+    index = CatalogueIndex({Kind.EXPERTS: experts, Kind.WEBINARS: webinars})
+    assert index.referrers(Kind.EXPERTS, 7) == {Kind.WEBINARS: [502]}
+    assert webinars.packed_links == 0

@@ -19,9 +19,11 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.store import (
     ENV_CACHE_DIR,
     FILE_NAME,
+    PAGE_FORMAT,
     PAGE_ROWS,
     SCHEMA_VERSION,
     Entry,
+    PackedLinks,
     Store,
     StoreError,
     default_cache_dir,
@@ -608,3 +610,72 @@ def test_a_version_2_store_is_upgraded_in_place(path: Path) -> None:
             SCHEMA_VERSION)
     finally:
         db.close()
+
+
+def _linked_entry(pos: int) -> Entry:
+    rid = 100 + pos
+    return Entry(pos, rid, json.dumps([f"Topic {rid}", None, rid]), json.dumps([[pos, pos + 1], []]),
+                 json.dumps({"topicId": rid}).encode())
+
+
+def test_packed_links_come_a_page_at_a_time_and_unpack_to_the_links(path: Path, store: Store) -> None:
+    entries = [_linked_entry(i) for i in range(2 * PAGE_ROWS + 3)]
+    put(store, T, entries)
+    pages = list(store.iter_columns(T, chunk=7, packed_links=True))
+    assert [len(p) for p, _, _ in pages] == [PAGE_ROWS, PAGE_ROWS, 3]  # pages as stored
+    assert all(isinstance(links, PackedLinks) and len(links) == len(p) for p, _, links in pages)
+    unpacked = [link for _, _, links in pages for link in links.unpack()]
+    assert unpacked == [json.loads(e.links) for e in entries]
+    assert unpacked == [link for _, _, links in store.iter_columns(T, chunk=7) for link in links]
+    _tamper_rows(path, 0)  # no effect: the fallback below reads snapshot rows
+    db = _db(path)
+    try:
+        db.execute("DELETE FROM row_pages")
+    finally:
+        db.close()
+    from_rows = list(store.iter_columns(T, chunk=700, packed_links=True))
+    assert [len(p) for p, _, _ in from_rows] == [700, 700, 603]  # no pages: ``chunk`` rows
+    assert all(type(links) is list for _, _, links in from_rows)
+    assert [link for _, _, links in from_rows for link in links] == unpacked
+
+
+@pytest.mark.parametrize("damage", ["another format", "a missing page 0"])
+def test_pages_this_app_cannot_read_are_packed_again_when_the_store_opens(
+    path: Path, damage: str
+) -> None:
+    with Store(path) as s:
+        snap = put(s, T, [_linked_entry(i) for i in range(PAGE_ROWS + 1)])
+        put(s, Kind.ROLES, [])  # no rows: nothing to pack
+    db = _db(path)
+    try:
+        if damage == "another format":  # e.g. a Python whose marshal differs
+            db.execute("UPDATE row_pages SET format = 'marshal-0'")
+        else:
+            db.execute("DELETE FROM row_pages WHERE page = 0")
+    finally:
+        db.close()
+    _tamper_rows(path, snap)
+    with Store(path) as s:
+        assert s.recovered is None
+        assert {row[0] for _, rows, _ in s.iter_columns(T, 5000) for row in rows} == {"from rows"}
+    db = _db(path)
+    try:
+        formats = db.execute("SELECT page, format FROM row_pages WHERE snapshot = ? ORDER BY page",
+                             (snap,)).fetchall()
+    finally:
+        db.close()
+    assert formats == [(0, PAGE_FORMAT), (1, PAGE_FORMAT)]
+
+
+def test_a_store_whose_rows_cannot_be_packed_still_opens_and_reads(path: Path) -> None:
+    with Store(path) as s:
+        snap = put(s, T, [_linked_entry(i) for i in range(3)])
+    db = _db(path)
+    try:
+        db.execute("DELETE FROM row_pages")
+        db.execute("UPDATE rows SET row = 'not json' WHERE pos = 1")
+    finally:
+        db.close()
+    with Store(path) as s:  # packing fails; opening does not, and nothing is moved aside
+        assert s.recovered is None and s.state(T).snapshot == snap
+        assert _page_count(path, snap) == 0

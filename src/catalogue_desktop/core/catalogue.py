@@ -8,38 +8,65 @@ webinar, which certificates name a course) and dangling references. No pydantic,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, LINK_KINDS, column_index
 
 
-@dataclass
 class RowSet:
-    """One collection's rows, in the order the service sent them."""
+    """One collection's rows, in the order the service sent them.
 
-    kind: Kind
-    rows: list[list[Any]] = field(default_factory=list)
-    links: list[list[list[int]]] = field(default_factory=list)
-    positions: list[int] = field(default_factory=list)
-    # Orders computed by ``search.sorted_rows``, by (column, descending); emptied by ``extend``.
-    sort_cache: dict[tuple[int, bool], tuple[int, ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
-    # Sort keys kept by ``search.sorted_rows`` (numeric columns, or False: none), by column;
-    # emptied by ``extend``.
-    sort_keys: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _by_id: dict[int, int] | None = field(default=None, init=False, repr=False, compare=False)
+    Links can arrive packed (``Store.iter_columns(packed_links=True)``: a page's link lists as
+    one blob, half the cost of reading the page). ``links`` unpacks what is left when asked;
+    ``unpack_links`` does it a chunk at a time, in idle time.
+    """
 
-    def __post_init__(self) -> None:
-        self.id_column = column_index(self.kind, "id")
+    def __init__(self, kind: Kind, rows: list[list[Any]] | None = None,
+                 links: list[list[list[int]]] | None = None,
+                 positions: list[int] | None = None) -> None:
+        self.kind = kind
+        self.rows: list[list[Any]] = [] if rows is None else rows
+        self._links: list[list[list[int]]] = [] if links is None else links
+        self._packed: list[Any] = []  # the links of the rows after ``_links``, packed, in order
+        self.positions: list[int] = [] if positions is None else positions
+        # Orders computed by ``search.sorted_rows``, by (column, descending); emptied by ``extend``.
+        self.sort_cache: dict[tuple[int, bool], tuple[int, ...]] = {}
+        # Sort keys kept by ``search.sorted_rows`` (numeric columns, or False: none), by column;
+        # emptied by ``extend``.
+        self.sort_keys: dict[int, Any] = {}
+        self.id_column = column_index(kind, "id")
         self.title_column = 0
         self._indexed = 0  # rows[:_indexed] are in _by_id
-        if not self.rows:  # filled by ``extend``: the id lookup grows with it, chunk by chunk
-            self._by_id = {}
+        # filled by ``extend``: the id lookup grows with it, chunk by chunk
+        self._by_id: dict[int, int] | None = None if self.rows else {}
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    def __repr__(self) -> str:
+        return f"RowSet({self.kind.value}, {len(self.rows)} rows)"
+
+    @property
+    def links(self) -> list[list[list[int]]]:
+        """Each row's link lists (by ``listing.LINK_KINDS`` slot): target ids."""
+        if self._packed:
+            self.unpack_links()
+        return self._links
+
+    @property
+    def packed_links(self) -> int:
+        """How many chunks of links are still packed."""
+        return len(self._packed)
+
+    def unpack_links(self, chunks: int | None = None) -> bool:
+        """Unpack up to ``chunks`` packed chunks of links (all by default); True once none is
+        left."""
+        while self._packed and (chunks is None or chunks > 0):
+            self._links.extend(self._packed.pop(0).unpack())
+            chunks = None if chunks is None else chunks - 1
+        return not self._packed
 
     def extend(self, chunk: Iterable[list[Any]]) -> None:
         """Append ``[pos, row, links]`` items as ``Store.iter_rows`` yields them."""
@@ -47,16 +74,21 @@ class RowSet:
         self.extend_columns([item[0] for item in items], [item[1] for item in items],
                             [item[2] for item in items])
 
-    def extend_columns(self, positions: list[int], rows: list[list[Any]],
-                       links: list[list[list[int]]]) -> None:
-        """Append a chunk as ``Store.iter_columns`` yields it (three parallel lists)."""
+    def extend_columns(self, positions: list[int], rows: list[list[Any]], links: Any) -> None:
+        """Append a chunk as ``Store.iter_columns`` yields it: three parallel sequences, the links
+        as lists or packed (anything with ``len()`` and ``unpack()``)."""
         if not len(positions) == len(rows) == len(links):
             raise ValueError("positions, rows and links differ in length")
         self.sort_cache.clear()
         self.sort_keys.clear()
         self.positions.extend(positions)
         self.rows.extend(rows)
-        self.links.extend(links)
+        if isinstance(links, list):
+            if self._packed:
+                self.unpack_links()
+            self._links.extend(links)
+        else:
+            self._packed.append(links)
         if self._by_id is not None:  # keep the id lookup current, a chunk at a time
             self.rows_by_id()
 

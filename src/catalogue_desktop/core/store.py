@@ -34,7 +34,7 @@ ENV_CACHE_DIR = "CATALOGUE_DESKTOP_CACHE_DIR"
 _MAX_PROBLEMS = 1000  # problems kept per snapshot (the count is always kept)
 PAGE_ROWS = 1000  # rows per packed page (``row_pages``)
 # marshal's format may change with Python; pages of another format are ignored (rows are read).
-PAGE_FORMAT = f"marshal-{marshal.version}"
+PAGE_FORMAT = f"marshal-{marshal.version}/links-apart"
 _PAGE_FORMAT_BYTES = PAGE_FORMAT.encode()
 
 _SCHEMA = """
@@ -189,6 +189,7 @@ class Store:
             elif version != SCHEMA_VERSION:
                 raise _Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
             db.execute("SELECT count(*) FROM collections").fetchone()
+            _repack(db)
         except sqlite3.OperationalError as exc:
             db.close()
             if "locked" in str(exc) or "busy" in str(exc):
@@ -271,28 +272,34 @@ class Store:
     def states(self) -> dict[Kind, CollectionState]:
         return {kind: self.state(kind) for kind in Kind}
 
-    def iter_columns(self, kind: Kind, chunk: int = 5000
-                     ) -> Iterator[tuple[list[int], list[list[Any]], list[list[list[int]]]]]:
+    def iter_columns(self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False
+                     ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
         """The current snapshot's rows in array order, ``chunk`` at a time, each chunk as three
-        parallel lists (positions, rows, links): the window's loader reads them this way."""
+        parallel lists (positions, rows, links): the window's loader reads them this way.
+
+        With ``packed_links`` a chunk is a stored page as it is (``PAGE_ROWS`` rows, or ``chunk``
+        rows read from ``rows``), and its links may come as ``PackedLinks``, unpacked when needed:
+        unpacking them is half the cost of reading a page."""
         snapshot = self.state(kind).snapshot
         if snapshot is None:
+            return
+        if packed_links:
+            yield from self._pages(snapshot, chunk)
             return
         positions: list[int] = []
         rows: list[list[Any]] = []
         links: list[list[list[int]]] = []
-        for page in self._pages(snapshot):
+        for page in self._pages(snapshot, chunk):
             positions += page[0]
             rows += page[1]
-            links += page[2]
+            links += page[2].unpack() if isinstance(page[2], PackedLinks) else page[2]
             while len(positions) >= chunk:
                 yield positions[:chunk], rows[:chunk], links[:chunk]
                 del positions[:chunk], rows[:chunk], links[:chunk]
         if positions:
             yield positions, rows, links
 
-    def _pages(self, snapshot: int
-               ) -> Iterator[tuple[list[int], list[list[Any]], list[list[list[int]]]]]:
+    def _pages(self, snapshot: int, chunk: int) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
         """A snapshot's rows in array order, a page at a time: from ``row_pages`` while its pages
         are sound, then (a snapshot written before pages existed, a damaged or foreign page) from
         ``rows``, after the last position read."""
@@ -314,7 +321,7 @@ class Store:
             last = unpacked[0][-1]
         while found := self._query(
             "SELECT pos, row, links FROM rows WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?",
-            (snapshot, last, PAGE_ROWS),
+            (snapshot, last, chunk),
         ):
             yield (
                 [pos for pos, _row, _links in found],
@@ -497,18 +504,42 @@ class Store:
 
 def _write_page(db: sqlite3.Connection, snapshot: int, page: int,
                 listing: list[tuple[int, str, str]]) -> None:
-    """Pack ``(pos, row JSON, links JSON)`` items as page ``page`` of ``snapshot``."""
+    """Pack ``(pos, row JSON, links JSON)`` items as page ``page`` of ``snapshot``: positions and
+    rows, and the links packed again on their own (see ``PackedLinks``)."""
     data = marshal.dumps((
         [pos for pos, _row, _links in listing],
         json.loads("[" + ",".join([row for _pos, row, _links in listing]) + "]"),
-        json.loads("[" + ",".join([links for _pos, _row, links in listing]) + "]"),
+        marshal.dumps(json.loads("[" + ",".join([links for _pos, _row, links in listing]) + "]")),
     ))
     db.execute("INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
                (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data))
 
 
+class PackedLinks:
+    """One page's link lists, still packed (``marshal``); ``unpack()`` gives them as lists."""
+
+    __slots__ = ("count", "data")
+
+    def __init__(self, data: bytes, count: int) -> None:
+        self.data = data
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def unpack(self) -> list[list[list[int]]]:
+        try:
+            links = marshal.loads(self.data)
+        except (EOFError, ValueError, TypeError):
+            links = None
+        if type(links) is not list or len(links) != self.count:
+            # cannot happen to a page whose CRC matched; never let it shift links between rows
+            raise StoreError("a packed page of the cache holds links that do not fit its rows")
+        return links
+
+
 def _unpack(fmt: bytes, crc: int, data: bytes
-            ) -> tuple[list[int], list[list[Any]], list[list[list[int]]]] | None:
+            ) -> tuple[list[int], list[list[Any]], PackedLinks] | None:
     """A page's (positions, rows, links), or None if it is not one this app wrote intact."""
     if fmt != _PAGE_FORMAT_BYTES or not isinstance(data, bytes) or zlib.crc32(data) != crc:
         return None
@@ -516,30 +547,52 @@ def _unpack(fmt: bytes, crc: int, data: bytes
         value = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return None
-    if (type(value) is not tuple or len(value) != 3
-            or not all(type(part) is list for part in value)
-            or not 0 < len(value[0]) == len(value[1]) == len(value[2])):
+    if (type(value) is not tuple or len(value) != 3 or type(value[0]) is not list
+            or type(value[1]) is not list or type(value[2]) is not bytes
+            or not 0 < len(value[0]) == len(value[1])):
         return None
-    return value
+    return value[0], value[1], PackedLinks(value[2], len(value[0]))
 
 
 def _migrate(db: sqlite3.Connection) -> None:
-    """Upgrade a version-2 store: add ``row_pages`` and pack the current snapshots' rows."""
+    """Upgrade a version-2 store: add ``row_pages`` (``_repack`` fills it)."""
     db.execute("BEGIN IMMEDIATE")
     try:
         db.execute(_ROW_PAGES)
-        snapshots = [s for (s,) in db.execute(
-            "SELECT snapshot FROM collections WHERE snapshot IS NOT NULL")]
-        for snapshot in snapshots:
-            listing = db.execute("SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos",
-                                 (snapshot,)).fetchall()
-            for page, start in enumerate(range(0, len(listing), PAGE_ROWS)):
-                _write_page(db, snapshot, page, listing[start:start + PAGE_ROWS])
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _repack(db: sqlite3.Connection) -> None:
+    """Pack the current snapshots that have rows but no pages this app reads: after an upgrade
+    from version 2, or pages of another format (a Python whose ``marshal`` differs). Reading
+    falls back to ``rows`` without them, so a failure here (a busy or damaged file) changes
+    nothing: the next start tries again."""
+    try:
+        stale = [snapshot for (snapshot,) in db.execute(
+            "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+            " WHERE s.record_count > 0 AND NOT EXISTS (SELECT 1 FROM row_pages p"
+            " WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)", (PAGE_FORMAT,))]
+        if not stale:
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for snapshot in stale:
+                db.execute("DELETE FROM row_pages WHERE snapshot = ?", (snapshot,))
+                listing = db.execute(
+                    "SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)
+                ).fetchall()
+                for page, start in enumerate(range(0, len(listing), PAGE_ROWS)):
+                    _write_page(db, snapshot, page, listing[start:start + PAGE_ROWS])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    except (sqlite3.Error, ValueError):  # ValueError: a row that is not JSON (damaged text)
+        pass
 
 
 class _Unusable(Exception):

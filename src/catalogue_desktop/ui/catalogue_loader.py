@@ -37,7 +37,7 @@ class _Job:
     chunk: int
     snapshot: int | None = None
     rowset: RowSet | None = None
-    chunks: Iterator[tuple[list[int], list[list[Any]], list[list[list[int]]]]] | None = None
+    chunks: Iterator[tuple[list[int], list[list[Any]], Any]] | None = None  # links maybe packed
     done: list[Any] = field(default_factory=list)  # callbacks, called with the published RowSet
 
 
@@ -98,15 +98,17 @@ class CatalogueLoader(QObject):
 
     def _step(self) -> None:
         """One pass: read one chunk of the first pending collection (while the window starts,
-        chunks for up to ``START_PASS_S``: each pass may repaint the window), else free a slice of
-        a replaced row set; stop the timer when there is nothing left (``rebuild_index`` restarts
-        it for row sets it let go of)."""
+        chunks for up to ``START_PASS_S``: each pass may repaint the window), else unpack a page
+        of links read packed, else free a slice of a replaced row set; stop the timer when there
+        is nothing left (``rebuild_index`` restarts it for row sets it let go of)."""
         if self._jobs:
             started = time.perf_counter()
             self._read_chunk(next(iter(self._jobs.values())))
             while (self._starting and self._jobs
                    and time.perf_counter() - started < START_PASS_S):
                 self._read_chunk(next(iter(self._jobs.values())))
+        elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):
+            packed.unpack_links(1)  # ~1 ms a page: links are first needed by a detail pane
         elif (self._retired or self._disposing is not None) and not self._index_timer.isActive():
             self._dispose_step()  # only once the index no longer holds the replaced rows
         else:
@@ -116,7 +118,7 @@ class CatalogueLoader(QObject):
         if job.chunks is None:
             job.snapshot = self.store.state(job.kind).snapshot
             job.rowset = RowSet(job.kind)
-            job.chunks = self.store.iter_columns(job.kind, job.chunk)
+            job.chunks = self.store.iter_columns(job.kind, job.chunk, packed_links=True)
         assert job.rowset is not None
         chunk = next(job.chunks, None)
         if chunk is not None:
@@ -193,7 +195,8 @@ class CatalogueLoader(QObject):
         old.sort_cache.clear()
         old.sort_keys.clear()
         old._by_id = None
-        for seq in (old.rows, old.links, old.positions):
+        old._packed.clear()
+        for seq in (old.rows, old._links, old.positions):
             while seq:
                 del seq[-DISPOSE_CHUNK:]
                 yield
