@@ -109,6 +109,7 @@ class CatalogueLoader(QObject):
                 self._read_chunk(next(iter(self._jobs.values())))
         elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):
             packed.unpack_links(1)  # ~1 ms a page: links are first needed by a detail pane
+            gc.freeze()  # as rows are: else full collections walk every link list unpacked so far
         elif (self._retired or self._disposing is not None) and not self._index_timer.isActive():
             self._dispose_step()  # only once the index no longer holds the replaced rows
         else:
