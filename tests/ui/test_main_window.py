@@ -380,3 +380,55 @@ def test_store_file_is_the_given_cache_dir_for_a_real_service(
     assert session.store_file == cache_dir / FILE_NAME
     with Store(session.store_file) as store:
         assert store.state(Kind.WEBINARS).records == 60
+
+
+# -- the Catalogue menu's dialogs ---------------------------------------------------------------
+
+
+def _answer_dialogs(monkeypatch: Any, answers: list[tuple[str, bool]]) -> list[str]:
+    """QInputDialog.getText answers ``answers`` in turn; returns the prompts it was asked."""
+    asked: list[str] = []
+
+    def get_text(_parent: Any, title: str, _label: str, **_options: Any) -> tuple[str, bool]:
+        asked.append(title)
+        return answers.pop(0)
+
+    monkeypatch.setattr("PySide6.QtWidgets.QInputDialog.getText", get_text)
+    return asked
+
+
+def test_currency_dialog_shows_fees_in_the_chosen_currency_and_remembers_it(
+    make_session: Any, demo_server: Any, monkeypatch: Any
+) -> None:
+    session = make_session(base_url=demo_server.base_url)
+    window, tab = session.window, session.window.tab(Kind.WEBINARS)
+    fee = column_index(Kind.WEBINARS, "fee")
+    plain = tab.model.index(0, fee).data()
+    asked = _answer_dialogs(monkeypatch, [(" eur ", True), ("GBP", False)])
+    window.currency_dialog()
+    assert tab.model.index(0, fee).data() == f"EUR\u00a0{plain}"
+    assert session.settings.currency == "EUR"
+    window.currency_dialog()  # cancelled: nothing changes
+    assert tab.model.index(0, fee).data() == f"EUR\u00a0{plain}"
+    assert session.settings.currency == "EUR" and asked == ["Currency", "Currency"]
+
+
+def test_service_url_dialog_leaves_the_demo_catalogue_for_the_given_service(
+    make_session: Any, demo_server: Any, cache_dir: Any, qtbot: Any, monkeypatch: Any
+) -> None:
+    session = make_session()  # the bundled demo catalogue, in its own store
+    assert session.demo and session.store_file == cache_dir / "demo" / FILE_NAME
+    assert not (cache_dir / FILE_NAME).exists()
+    _answer_dialogs(monkeypatch, [("", True), (f" {demo_server.base_url} ", True)])
+    with qtbot.assertNotEmitted(session.window.base_url_chosen):
+        session.window.service_url_dialog()  # empty: ignored
+    with qtbot.waitSignal(session.synced, timeout=20000):
+        session.window.service_url_dialog()
+    wait_rows_loaded(qtbot, session)
+    assert not session.demo and session.base_url == demo_server.base_url
+    assert session.store_file == cache_dir / FILE_NAME
+    assert session.settings.base_url == demo_server.base_url
+    assert demo_server.base_url in session.window.windowTitle()
+    with Store(session.store_file) as store:  # filled from the chosen service
+        assert store.state(Kind.WEBINARS).records == SAMPLE_COUNTS[Kind.WEBINARS]
+        assert store.state(Kind.WEBINARS).etag is not None
