@@ -42,6 +42,19 @@ TOPICS = [{"topicId": 1, "title": "Tax"}, {"topicId": 2, "title": "Audit"}, {"to
 # -- outcomes -----------------------------------------------------------------------------------------
 
 
+def test_an_unpaired_surrogate_no_longer_fails_the_collection(path: Path) -> None:
+    """It was "not valid JSON" for pydantic's parser, and not storable as UTF-8."""
+    records = [*TOPICS, {"topicId": 4, "title": "Fraud \udc00 risk"}]
+    report = run(path, Kind.TOPICS, records)
+    assert (report.status, report.records, report.rejected) == ("updated", 4, 0)
+    assert [(p["record_id"], p["field"]) for p in report.problems] == [(4, "title")]
+    assert [r["title"] for r in stored(path, Kind.TOPICS)][-1] == "Fraud \ufffd risk"
+    with Store(path) as s:
+        assert s.snapshot_info(Kind.TOPICS)["problem_count"] == 1
+        assert [row[0] for part in s.iter_rows(Kind.TOPICS) for _, row, _ in part][-1] == (
+            "Fraud \ufffd risk")
+
+
 def test_updated(path: Path) -> None:
     report = run(path, Kind.TOPICS, TOPICS, etag='"t1"')
     assert (report.kind, report.status, report.records, report.rejected) == ("topics", "updated", 3, 0)

@@ -377,6 +377,7 @@ BAD_PAYLOADS = {
     "null": (b"null", "null"),
     "number": (b"42", "JSON"),
     "truncated": (b'[{"webinarId": 1}, {"webinarId": 2', "not valid JSON"),
+    "truncated in an escape": (b'[{"webinarId": 1, "title": "\\ud8', "not valid JSON"),
     "invalid UTF-8": (b'[{"topicId": 1, "title": "\xff\xfe\x80"}]', "not valid"),
     "deeply nested": (b"[" * 100_000, "JSON"),
     "deeply nested, closed": (b"[" * 100_000 + b"]" * 100_000, "JSON"),
@@ -392,6 +393,32 @@ def test_unusable_payloads_raise_decode_error(kind: Kind, case: str) -> None:
     message = str(info.value)
     assert message.startswith(f"{kind.value}: ")
     assert needle in message
+
+
+MINIMAL = {
+    Kind.WEBINARS: {"sessionId": 1, "type": 1, "title": "T", "fee": 99},
+    Kind.CERTIFICATES: {"title": "T", "fee": 1.5},
+}
+
+
+@pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.TOPICS, Kind.CERTIFICATES])
+def test_an_escaped_unpaired_surrogate_is_shown_as_a_replacement_and_reported(kind: Kind) -> None:
+    """``"\\ud800"`` is grammatical JSON but no character (pydantic's parser refuses the whole
+    payload, UTF-8 cannot store it): the record is kept with U+FFFD, and a Problem names it."""
+    good = {kind.id_field: 1, **MINIMAL.get(kind, {"title": "T"})}
+    bad = {**good, kind.id_field: 2, "title": "Tax \ud800 update", "odd\udc00name": "x"}
+    payload = json.dumps([good, bad]).encode()  # ensure_ascii: the surrogates as \\u escapes
+    assert b'"Tax \\ud800 update"' in payload and b'"odd\\udc00name"' in payload
+    decoded = decode_collection(kind, payload)
+    assert decoded.rejected == 0 and [i for i, _ in decoded.records] == [0, 1]
+    first, second = (record for _, record in decoded.records)
+    assert first.title == "T" and second.title == "Tax \ufffd update"
+    assert [(p.record, p.record_id, p.field) for p in decoded.problems] == [
+        (1, 2, "title"), (1, 2, "odd\ufffdname")]
+    assert all("unpaired surrogate" in p.message for p in decoded.problems)
+    stored = second.model_dump_json(by_alias=True).encode()  # what the store keeps: UTF-8
+    assert decode_record(kind, stored).title == "Tax \ufffd update"
+    assert decode_collection(kind, json.dumps([good]).encode()).problems == []
 
 
 def test_empty_array_decodes_to_nothing() -> None:

@@ -3,12 +3,17 @@
 A record with a wrong type or a missing/invalid id is rejected on its own, with a Problem naming the
 collection, record index and id, field path and reason; the rest of the collection is kept.
 The common all-valid case takes pydantic's whole-array fast path (one ``validate_json`` call).
+
+An escaped unpaired surrogate (``"\\ud800"``: grammatical JSON that encodes no character) makes
+pydantic's parser refuse the whole payload; Python's ``json`` reads it, the character is shown as
+U+FFFD and a Problem names the record and field, and the record is kept.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -44,6 +49,9 @@ CODE_FIELDS: dict[Kind, tuple[str, ...]] = {
     Kind.WEBINARS: ("type",),
     Kind.COURSES: ("level",),
 }
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class DecodeError(CatalogueError):
@@ -120,15 +128,23 @@ def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[P
             return list(enumerate(valid)), [], len(valid)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
-            if first["type"] == "json_invalid":
+            if first["type"] == "json_invalid" and not _maybe_surrogate(first["msg"]):
                 raise _invalid_json(kind, payload, first["msg"]) from None
         except RecursionError:
             raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
-    items = _parse(kind, payload)
+    items, lenient = _parse(kind, payload)
     adapter = _ITEM_ADAPTERS[kind]
     records: list[tuple[int, Any]] = []
     problems: list[Problem] = []
     for index, item in enumerate(items):
+        if lenient:
+            found: list[str] = []
+            item = _without_surrogates(item, "", found)
+            problems.extend(
+                Problem(kind.value, index, _id_of(kind, item), path or None,
+                        "an escaped unpaired surrogate (\\uD800-\\uDFFF: no character), shown as"
+                        " U+FFFD")
+                for path in found)
         try:
             records.append((index, adapter.validate_python(item)))
         except ValidationError as exc:
@@ -138,12 +154,20 @@ def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[P
     return records, problems, len(items)
 
 
-def _parse(kind: Kind, payload: bytes) -> list[Any]:
+def _parse(kind: Kind, payload: bytes) -> tuple[list[Any], bool]:
+    """The payload's array, and whether it had to be read by Python's ``json`` because
+    pydantic's parser refused an escaped unpaired surrogate (its strings may hold some)."""
+    lenient = kind is Kind.CERTIFICATES
     try:
-        if kind is Kind.CERTIFICATES:
+        if lenient:
             items = json.loads(payload, parse_float=Decimal)
         else:
-            items = pydantic_core.from_json(payload, cache_strings="keys")
+            try:
+                items = pydantic_core.from_json(payload, cache_strings="keys")
+            except ValueError as exc:
+                if not _maybe_surrogate(str(exc)):
+                    raise
+                items, lenient = json.loads(payload), True
     except RecursionError:
         raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
     except UnicodeDecodeError as exc:
@@ -154,7 +178,34 @@ def _parse(kind: Kind, payload: bytes) -> list[Any]:
         raise DecodeError(
             f"{kind.value}: expected a JSON array of {kind.value}, got {_json_type(items)}"
         )
-    return items
+    return items, lenient
+
+
+def _maybe_surrogate(message: str) -> bool:
+    """Whether pydantic's parser may have refused an escaped unpaired surrogate ("lone leading
+    surrogate in hex escape", "unexpected end of hex escape"): Python's ``json`` then decides."""
+    return "surrogate" in message or "end of hex escape" in message
+
+
+def _without_surrogates(value: Any, path: str, found: list[str]) -> Any:
+    """``value`` with unpaired surrogates replaced by U+FFFD; their field paths go to ``found``."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value) is None:
+            return value
+        found.append(path)
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_surrogates(v, f"{path}[{i}]", found) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        out = {}
+        for key, child in value.items():
+            clean = _SURROGATE.sub("\ufffd", key)
+            child_path = f"{path}.{clean}" if path else clean
+            if clean != key:  # an unknown field's name
+                found.append(child_path)
+            out[clean] = _without_surrogates(child, child_path, found)
+        return out
+    return value
 
 
 def _invalid_json(kind: Kind, payload: bytes, message: str) -> DecodeError:
