@@ -64,7 +64,8 @@ class RowSet:
         """Unpack up to ``chunks`` packed chunks of links (all by default); True once none is
         left."""
         while self._packed and (chunks is None or chunks > 0):
-            self._links.extend(self._packed.pop(0).unpack())
+            self._links.extend(self._packed[0].unpack())  # dropped only once unpacked
+            del self._packed[0]
             chunks = None if chunks is None else chunks - 1
         return not self._packed
 
