@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -665,6 +666,28 @@ def test_pages_this_app_cannot_read_are_packed_again_when_the_store_opens(
     finally:
         db.close()
     assert formats == [(0, PAGE_FORMAT), (1, PAGE_FORMAT)]
+
+
+def test_packing_does_not_wait_for_another_process_writing(path: Path) -> None:
+    with Store(path) as s:
+        snap = put(s, T, [_linked_entry(i) for i in range(3)])
+    db = _db(path)
+    try:
+        db.execute("DELETE FROM row_pages")
+    finally:
+        db.close()
+    with lock_held(path, "BEGIN IMMEDIATE", "UPDATE collections SET etag = 'changing'"):
+        started = time.monotonic()
+        s = Store(path, busy_timeout=30)  # waiting for the writer would take 30 s
+        assert time.monotonic() - started < 10
+        assert s.recovered is None and _page_count(path, snap) == 0
+        assert [row[0] for _, rows, _ in s.iter_columns(T) for row in rows] == [
+            "Topic 100", "Topic 101", "Topic 102"]
+        assert s._db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
+        s.close()
+    with Store(path):
+        pass
+    assert _page_count(path, snap) == 1  # packed at the next open
 
 
 def test_a_store_whose_rows_cannot_be_packed_still_opens_and_reads(path: Path) -> None:

@@ -191,7 +191,7 @@ class Store:
             elif version != SCHEMA_VERSION:
                 raise _Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
             db.execute("SELECT count(*) FROM collections").fetchone()
-            _repack(db)
+            _repack(db, self._busy_timeout)
         except sqlite3.OperationalError as exc:
             db.close()
             if "locked" in str(exc) or "busy" in str(exc):
@@ -568,11 +568,12 @@ def _migrate(db: sqlite3.Connection) -> None:
         raise
 
 
-def _repack(db: sqlite3.Connection) -> None:
+def _repack(db: sqlite3.Connection, busy_timeout: float) -> None:
     """Pack the current snapshots that have rows but no pages this app reads: after an upgrade
     from version 2, or pages of another format (a Python whose ``marshal`` differs). Reading
-    falls back to ``rows`` without them, so a failure here (a busy or damaged file) changes
-    nothing: the next start tries again."""
+    falls back to ``rows`` without them, so a failure here (a damaged file, or another process
+    writing: this does not wait for it) changes nothing: the next open tries again."""
+    db.execute("PRAGMA busy_timeout = 0")
     try:
         stale = [snapshot for (snapshot,) in db.execute(
             "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
@@ -595,6 +596,8 @@ def _repack(db: sqlite3.Connection) -> None:
             raise
     except (sqlite3.Error, ValueError):  # ValueError: a row that is not JSON (damaged text)
         pass
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
 
 
 class _Unusable(Exception):
