@@ -506,6 +506,16 @@ def _db(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None)
 
 
+def _execute(path: Path, *statements: str) -> None:
+    """Change the file behind the store's back, on a connection of its own."""
+    db = _db(path)
+    try:
+        for sql in statements:
+            db.execute(sql)
+    finally:
+        db.close()
+
+
 def _page_count(path: Path, snapshot: int) -> int:
     db = _db(path)
     try:
@@ -565,11 +575,7 @@ def test_a_damaged_page_falls_back_to_the_rows_from_there_on(
     snap = put(store, T, entries)
     _tamper_rows(path, snap)
     assert set(_titles(store)) == {f"Topic {100 + i}" for i in range(3 * PAGE_ROWS)}  # pages
-    db = _db(path)
-    try:
-        db.execute(BAD_PAGES[case])
-    finally:
-        db.close()
+    _execute(path, BAD_PAGES[case])
     titles = _titles(store)
     assert len(titles) == 3 * PAGE_ROWS
     assert titles[:PAGE_ROWS] == [f"Topic {100 + i}" for i in range(PAGE_ROWS)]  # page 0 is sound
@@ -629,11 +635,7 @@ def test_packed_links_come_a_page_at_a_time_and_unpack_to_the_links(path: Path, 
     assert unpacked == [json.loads(e.links) for e in entries]
     assert unpacked == [link for _, _, links in store.iter_columns(T, chunk=7) for link in links]
     _tamper_rows(path, 0)  # no effect: the fallback below reads snapshot rows
-    db = _db(path)
-    try:
-        db.execute("DELETE FROM row_pages")
-    finally:
-        db.close()
+    _execute(path, "DELETE FROM row_pages")
     from_rows = list(store.iter_columns(T, chunk=700, packed_links=True))
     assert [len(p) for p, _, _ in from_rows] == [700, 700, 603]  # no pages: ``chunk`` rows
     assert all(type(links) is list for _, _, links in from_rows)
@@ -671,11 +673,7 @@ def test_pages_this_app_cannot_read_are_packed_again_when_the_store_opens(
 def test_packing_does_not_wait_for_another_process_writing(path: Path) -> None:
     with Store(path) as s:
         snap = put(s, T, [_linked_entry(i) for i in range(3)])
-    db = _db(path)
-    try:
-        db.execute("DELETE FROM row_pages")
-    finally:
-        db.close()
+    _execute(path, "DELETE FROM row_pages")
     with lock_held(path, "BEGIN IMMEDIATE", "UPDATE collections SET etag = 'changing'"):
         started = time.monotonic()
         s = Store(path, busy_timeout=30)  # waiting for the writer would take 30 s
@@ -693,12 +691,7 @@ def test_packing_does_not_wait_for_another_process_writing(path: Path) -> None:
 def test_a_store_whose_rows_cannot_be_packed_still_opens_and_reads(path: Path) -> None:
     with Store(path) as s:
         snap = put(s, T, [_linked_entry(i) for i in range(3)])
-    db = _db(path)
-    try:
-        db.execute("DELETE FROM row_pages")
-        db.execute("UPDATE rows SET row = 'not json' WHERE pos = 1")
-    finally:
-        db.close()
+    _execute(path, "DELETE FROM row_pages", "UPDATE rows SET row = 'not json' WHERE pos = 1")
     with Store(path) as s:  # packing fails; opening does not, and nothing is moved aside
         assert s.recovered is None and s.state(T).snapshot == snap
         assert _page_count(path, snap) == 0
