@@ -7,7 +7,7 @@ webinar, which certificates name a course) and dangling references. No pydantic,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +92,18 @@ class RowSet:
             self._packed.append(links)
         if self._by_id is not None:  # keep the id lookup current, a chunk at a time
             self.rows_by_id()
+
+    def drain(self, step: int) -> Iterator[None]:
+        """Empty this row set ``step`` rows at a time, one slice per ``next()``: dropping 100k
+        rows at once (millions of objects) takes ~150 ms."""
+        self.sort_cache.clear()
+        self.sort_keys.clear()
+        self._by_id = None
+        self._packed.clear()
+        for seq in (self.rows, self._links, self.positions):
+            while seq:
+                del seq[-step:]
+                yield
 
     def record_id(self, row: int) -> int:
         return self.rows[row][self.id_column]

@@ -274,15 +274,18 @@ class Store:
     def states(self) -> dict[Kind, CollectionState]:
         return {kind: self.state(kind) for kind in Kind}
 
-    def iter_columns(self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False
+    def iter_columns(self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False,
+                     snapshot: int | None = None
                      ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
-        """The current snapshot's rows in array order, ``chunk`` at a time, each chunk as three
-        parallel lists (positions, rows, links): the window's loader reads them this way.
+        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as
+        current) in array order, ``chunk`` at a time, each chunk as three parallel lists
+        (positions, rows, links): the window's loader reads them this way.
 
         With ``packed_links`` a chunk is a stored page as it is (``PAGE_ROWS`` rows, or ``chunk``
         rows read from ``rows``), and its links may come as ``PackedLinks``, unpacked when needed:
         unpacking them is half the cost of reading a page."""
-        snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            snapshot = self.state(kind).snapshot
         if snapshot is None:
             return
         if packed_links:

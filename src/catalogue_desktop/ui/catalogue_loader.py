@@ -119,7 +119,8 @@ class CatalogueLoader(QObject):
         if job.chunks is None:
             job.snapshot = self.store.state(job.kind).snapshot
             job.rowset = RowSet(job.kind)
-            job.chunks = self.store.iter_columns(job.kind, job.chunk, packed_links=True)
+            job.chunks = self.store.iter_columns(job.kind, job.chunk, packed_links=True,
+                                                 snapshot=job.snapshot)
         assert job.rowset is not None
         chunk = next(job.chunks, None)
         if chunk is not None:
@@ -188,19 +189,12 @@ class CatalogueLoader(QObject):
             self._disposing = None
 
     def _dispose(self, old: RowSet) -> Iterator[None]:
-        """Free a replaced row set a slice per loop pass: dropping 100k rows at once (millions of
-        objects) froze the window for ~150 ms after a refresh. Only row sets nothing else holds
+        """Free a replaced row set a slice per loop pass (``RowSet.drain``): dropping 100k rows
+        at once froze the window for ~150 ms after a refresh. Only row sets nothing else holds
         any more are emptied; others are left to reference counting."""
         if sys.getrefcount(old) > 2:  # this frame's variable and getrefcount's argument
             return
-        old.sort_cache.clear()
-        old.sort_keys.clear()
-        old._by_id = None
-        old._packed.clear()
-        for seq in (old.rows, old._links, old.positions):
-            while seq:
-                del seq[-DISPOSE_CHUNK:]
-                yield
+        yield from old.drain(DISPOSE_CHUNK)
 
     def states(self) -> dict[Kind, CollectionState]:
         return self.store.states()

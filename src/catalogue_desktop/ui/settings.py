@@ -51,7 +51,7 @@ class Settings:
 
     @base_url.setter
     def base_url(self, url: str | None) -> None:
-        self._set_text("service/base_url", url)
+        self._set("service/base_url", url)
 
     @property
     def currency(self) -> str | None:
@@ -60,28 +60,19 @@ class Settings:
 
     @currency.setter
     def currency(self, code: str | None) -> None:
-        self._set_text("display/currency", code)
+        self._set("display/currency", code)
 
-    def _set(self, key: str, value: QByteArray | int) -> None:
-        """Set ``key`` unless it holds ``value`` already: a window closed as it was opened then
-        writes nothing (QSettings rewrites the whole file, locked and fsynced, for any set)."""
+    def _set(self, key: str, value: QByteArray | int | str | None) -> None:
+        """Set ``key`` (remove it for no value) unless it holds that already: QSettings rewrites
+        the whole file, locked and fsynced, for any change, so a start given the same URL, or a
+        window closed as it was opened, writes nothing. INI values read back as text."""
         current = self.q.value(key)
-        if isinstance(value, int) and not isinstance(current, QByteArray):
-            if str(current) == str(value):
-                return
-        elif isinstance(current, QByteArray) and current == value:
-            return
-        self.q.setValue(key, value)
-
-    def _set_text(self, key: str, text: str | None) -> None:
-        """Set (or with no text remove) ``key``; an unchanged value is not set again, which
-        would make QSettings rewrite the file (a locked write and an fsync) at start-up."""
-        if (str(self.q.value(key) or "") or None) == (text or None):
-            return
-        if text:
-            self.q.setValue(key, text)
-        else:
-            self.q.remove(key)
+        if value is None or value == "":
+            if current is not None:
+                self.q.remove(key)
+        elif current is None or (current != value if isinstance(value, QByteArray)
+                                 else str(current) != str(value)):
+            self.q.setValue(key, value)
 
     # -- window ----------------------------------------------------------------------------
 
