@@ -24,6 +24,7 @@ from catalogue_desktop.ui.collection_tab import CollectionTab
 from catalogue_desktop.ui.navigation import History, Place
 from catalogue_desktop.ui.settings import Settings
 from catalogue_desktop.ui.status_panel import OfflineBanner, StatusPanel
+from catalogue_desktop.ui.urls import is_web_url
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
@@ -281,12 +282,13 @@ class MainWindow(QMainWindow):
         self.forward_action.setEnabled(self.history.can_forward())
 
     def open_url(self, url: str) -> bool:
-        """Open web links in the browser; anything but http/https is refused."""
+        """Open web links in the browser; anything but http/https is refused (the same test as
+        the links the detail pane makes: ``urls.is_web_url``)."""
         from PySide6.QtCore import QUrl
         from PySide6.QtGui import QDesktopServices
 
-        qurl = QUrl(url)
-        if qurl.scheme().lower() not in ("http", "https") or not qurl.host():
+        qurl = QUrl(url.strip())
+        if not is_web_url(url) or not qurl.host():
             self.show_message(f"Not opening {url!r}: only web (http/https) links are opened")
             return False
         return QDesktopServices.openUrl(qurl)
