@@ -432,3 +432,10 @@ def test_service_url_dialog_leaves_the_demo_catalogue_for_the_given_service(
     with Store(session.store_file) as store:  # filled from the chosen service
         assert store.state(Kind.WEBINARS).records == SAMPLE_COUNTS[Kind.WEBINARS]
         assert store.state(Kind.WEBINARS).etag is not None
+
+
+def test_the_empty_detail_pane_says_what_to_select(make_session: Any) -> None:
+    window = make_session(offline=True, wait="ready").window
+    texts = {kind: window.tab(kind)._placeholder.text() for kind in (Kind.EXPERTS, Kind.WEBINARS)}
+    assert texts == {Kind.EXPERTS: "Select an expert to see its details.",
+                     Kind.WEBINARS: "Select a webinar to see its details."}

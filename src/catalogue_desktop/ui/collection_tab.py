@@ -124,7 +124,8 @@ class CollectionTab(QWidget):
         self.view.setModel(self.model)
         self._setup_view()
         self._detail: DetailPane | None = None
-        self._placeholder = QLabel(f"Select a {kind.singular} to see its details.")
+        article = "an" if kind.singular[0] in "aeiou" else "a"  # "an expert"
+        self._placeholder = QLabel(f"Select {article} {kind.singular} to see its details.")
         self._placeholder.setTextFormat(Qt.TextFormat.PlainText)
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._placeholder.setWordWrap(True)
