@@ -7,11 +7,10 @@ of the sync's ProcessPoolExecutor ("spawn" context) starts this same executable 
 """
 
 import multiprocessing
-import sys
 
 if __name__ == "__main__":
     multiprocessing.freeze_support()
 
-    from catalogue_desktop.cli import main
+    from catalogue_desktop.cli import entry
 
-    sys.exit(main())
+    entry()
