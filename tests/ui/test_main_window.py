@@ -228,6 +228,8 @@ def test_offline_start_from_the_cache_with_the_service_down(
     assert window.banner.isVisible()
     assert "Offline" in window.banner.text()
     assert "cannot be reached" in window.banner.text()
+    title = window.banner.title
+    assert title.font().bold() and not window.banner.label.font().bold()  # style sheet, polished
     for kind in ALL_KINDS:
         assert window.tab(kind).model.rowCount() == SAMPLE_COUNTS[kind]
         assert window.status.status(kind) == "failed"
