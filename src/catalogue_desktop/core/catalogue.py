@@ -8,8 +8,7 @@ webinar, which certificates name a course) and dangling references. No pydantic,
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, LINK_KINDS, column_index
@@ -142,8 +141,7 @@ class RowSet:
 MAPPED_LINKS: frozenset[tuple[Kind, Kind]] = frozenset({(Kind.SERIES, Kind.WEBINARS)})
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(NamedTuple):
     """A reference from one record to another that the catalogue does not list."""
 
     source_kind: Kind

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalogue_desktop.core.kinds import Kind
 
@@ -28,8 +27,7 @@ class ColumnType(enum.Enum):
     BOOL = "bool"
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class Column(NamedTuple):
     key: str
     header: str
     type: ColumnType

@@ -20,10 +20,9 @@ import time
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
@@ -101,8 +100,7 @@ class StoreError(CatalogueError):
     """The store cannot be used (locked by another process, unwritable directory, ...)."""
 
 
-@dataclass(frozen=True, slots=True)
-class CollectionState:
+class CollectionState(NamedTuple):
     """What the store knows about one collection."""
 
     kind: Kind
@@ -122,8 +120,7 @@ class CollectionState:
         return self.snapshot is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One record of a snapshot as stored: its array position, id, row, links and JSON."""
 
     pos: int

@@ -17,9 +17,8 @@ import os
 import sys
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
@@ -50,8 +49,7 @@ EXIT_WHEN_READY = "CATALOGUE_DESKTOP_EXIT_WHEN_READY"
 _AVOIDED_AT_START = ("asyncio", "qasync", "pydantic", "httpx")
 
 
-@dataclass
-class Options:
+class Options(NamedTuple):
     """What the command line asks of the window (see ``cli.py``)."""
 
     base_url: str | None = None
@@ -66,7 +64,7 @@ class Options:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
         return cls(**{name: getattr(args, name, None) or default
-                      for name, default in vars(cls()).items()})
+                      for name, default in cls._field_defaults.items()})
 
 
 def _install_asyncgen_hooks() -> Callable[[], None]:
