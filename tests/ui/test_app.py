@@ -193,6 +193,60 @@ def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     assert report == {"tab": ALL_KINDS[0].value, "rows_shown": 60, "imported": []}
 
 
+def test_the_ready_report_comes_once_the_rows_are_painted(
+    make_session: Any, filled_cache: Any, qtbot: Any, capsys: Any
+) -> None:
+    """``EXIT_WHEN_READY`` measures a start-up to the rows on screen: rows loaded but not yet
+    painted are painted before the report (and the close that follows it)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from catalogue_desktop.ui import app as app_module
+
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    window = session.window
+    viewport = window.current_tab().view.viewport()
+    paints: list[bool] = []
+
+    class CountPaints(QObject):
+        def eventFilter(self, watched: Any, event: Any) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                paints.append(True)
+            return False
+
+    counter = CountPaints()
+    viewport.installEventFilter(counter)
+    viewport.update()  # rows waiting for their paint
+    app_module._report_ready_and_close(session)
+    assert paints  # painted before the report, not on some later loop pass
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert report["rows_shown"] == window.current_tab().model.rowCount() > 0
+    qtbot.waitUntil(lambda: not window.isVisible())
+
+
+def test_what_ready_changed_is_painted_before_asyncio_starts(
+    make_session: Any, filled_cache: Any, qtbot: Any
+) -> None:
+    """After ready, the banner, statuses and rows are painted before asyncio is started (~50 ms
+    on the GUI thread): the 0 ms timer that starts it may come before Qt's own paint."""
+    from PySide6.QtCore import QEvent, QObject
+
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    viewport = session.window.current_tab().view.viewport()
+    paints: list[bool] = []
+
+    class CountPaints(QObject):
+        def eventFilter(self, watched: Any, event: Any) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                paints.append(True)
+            return False
+
+    counter = CountPaints()
+    viewport.installEventFilter(counter)
+    viewport.update()
+    session._after_ready()
+    assert paints
+
+
 def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_path: Any) -> None:
     """Until the window is ready the cyclic GC is held off; dialogs, the changes view and the Qt
     classes with the most enums (``QStyle``) are not made; closing the window does not make
