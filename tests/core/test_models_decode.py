@@ -421,6 +421,24 @@ def test_an_escaped_unpaired_surrogate_is_shown_as_a_replacement_and_reported(ki
     assert decode_collection(kind, json.dumps([good]).encode()).problems == []
 
 
+def test_a_certificate_nested_too_deeply_for_the_walk_is_rejected_alone() -> None:
+    """Certificates are read by Python's ``json`` (exact decimals), then walked record by record
+    (unpaired surrogates): a record nested deeper than that walk can go, though not too deep to
+    parse, is rejected with a problem naming it, and the others are kept. It used to escape as a
+    RecursionError (found by ``test_properties``). Other kinds' parser refuses such a payload
+    whole ("nested too deeply")."""
+    kind = Kind.CERTIFICATES
+    good = {kind.id_field: 1, **MINIMAL[kind]}
+    deep: Any = "x"
+    for _ in range(700):  # deeper than the walk's recursion, within the parser's
+        deep = [deep]
+    payload = json.dumps([good, {**good, kind.id_field: 2, "extra": deep}]).encode()
+    decoded = decode_collection(kind, payload)
+    assert [i for i, _ in decoded.records] == [0]
+    assert [(p.record, p.record_id, p.message) for p in decoded.problems] == [
+        (1, 2, "nested too deeply")]
+
+
 def test_empty_array_decodes_to_nothing() -> None:
     for kind in Kind:
         decoded = decode_collection(kind, b" [ ] ")

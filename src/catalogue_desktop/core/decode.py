@@ -137,15 +137,15 @@ def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[P
     records: list[tuple[int, Any]] = []
     problems: list[Problem] = []
     for index, item in enumerate(items):
-        if lenient:
-            found: list[str] = []
-            item = _without_surrogates(item, "", found)
-            problems.extend(
-                Problem(kind.value, index, _id_of(kind, item), path or None,
-                        "an escaped unpaired surrogate (\\uD800-\\uDFFF: no character), shown as"
-                        " U+FFFD")
-                for path in found)
         try:
+            if lenient:  # walking a record nested too deeply is the RecursionError below
+                found: list[str] = []
+                item = _without_surrogates(item, "", found)
+                problems.extend(
+                    Problem(kind.value, index, _id_of(kind, item), path or None,
+                            "an escaped unpaired surrogate (\\uD800-\\uDFFF: no character), shown"
+                            " as U+FFFD")
+                    for path in found)
             records.append((index, adapter.validate_python(item)))
         except ValidationError as exc:
             problems.extend(_record_problems(kind, index, item, exc))
