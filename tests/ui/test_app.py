@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
@@ -193,31 +193,34 @@ def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     assert report == {"tab": ALL_KINDS[0].value, "rows_shown": 60, "imported": []}
 
 
+class _PaintCounter(QObject):
+    """Counts the paint events of one widget (kept alive by the test that made it)."""
+
+    def __init__(self, widget: Any) -> None:
+        super().__init__()
+        self.paints = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.paints += 1
+        return False
+
+
 def test_the_ready_report_comes_once_the_rows_are_painted(
     make_session: Any, filled_cache: Any, qtbot: Any, capsys: Any
 ) -> None:
     """``EXIT_WHEN_READY`` measures a start-up to the rows on screen: rows loaded but not yet
     painted are painted before the report (and the close that follows it)."""
-    from PySide6.QtCore import QEvent, QObject
-
     from catalogue_desktop.ui import app as app_module
 
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
     window = session.window
     viewport = window.current_tab().view.viewport()
-    paints: list[bool] = []
-
-    class CountPaints(QObject):
-        def eventFilter(self, watched: Any, event: Any) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                paints.append(True)
-            return False
-
-    counter = CountPaints()
-    viewport.installEventFilter(counter)
+    counter = _PaintCounter(viewport)
     viewport.update()  # rows waiting for their paint
     app_module._report_ready_and_close(session)
-    assert paints  # painted before the report, not on some later loop pass
+    assert counter.paints  # painted before the report, not on some later loop pass
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert report["rows_shown"] == window.current_tab().model.rowCount() > 0
     qtbot.waitUntil(lambda: not window.isVisible())
@@ -228,23 +231,12 @@ def test_what_ready_changed_is_painted_before_asyncio_starts(
 ) -> None:
     """After ready, the banner, statuses and rows are painted before asyncio is started (~50 ms
     on the GUI thread): the 0 ms timer that starts it may come before Qt's own paint."""
-    from PySide6.QtCore import QEvent, QObject
-
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
     viewport = session.window.current_tab().view.viewport()
-    paints: list[bool] = []
-
-    class CountPaints(QObject):
-        def eventFilter(self, watched: Any, event: Any) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                paints.append(True)
-            return False
-
-    counter = CountPaints()
-    viewport.installEventFilter(counter)
+    counter = _PaintCounter(viewport)
     viewport.update()
     session._after_ready()
-    assert paints
+    assert counter.paints
 
 
 def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_path: Any) -> None:
