@@ -289,7 +289,8 @@ def write_results(r: dict[str, Any], path: Path) -> None:
     lines += [
         "* Cold start: the shipped command, `python -m catalogue_desktop --offline ...`, in a fresh "
         "process with `CATALOGUE_DESKTOP_EXIT_WHEN_READY=1`: when the window is ready (cached rows "
-        "shown) it prints one JSON line and closes through its normal shutdown. Whole-process wall "
+        "shown) it does the pending paints, prints one JSON line and closes through its normal "
+        "shutdown. Whole-process wall "
         "time from spawn to exit, offscreen, isolated HOME, bytecode compiled as after an install; "
         "the first round (warm-up) is dropped. "
         f"Bare window shown at {cs['bare_shown'] * 1000:.0f} ms after spawn (median). Of asyncio, "
