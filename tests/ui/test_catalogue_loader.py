@@ -53,47 +53,6 @@ def test_load_all_reads_every_collection_in_the_given_order_then_builds_the_inde
     assert gc.isenabled()  # ... and on again afterwards
 
 
-def test_read_ahead_publishes_the_first_collection_at_once_and_no_more(
-    qtbot: Any, store: Store
-) -> None:
-    """The window's start reads its tab's rows before it shows (its first paint has them); the
-    other collections, and ``all_loaded``, still come from the event loop."""
-    loader = CatalogueLoader(store, chunk=7)
-    order = [Kind.COURSES, *(kind for kind in ALL_KINDS if kind is not Kind.COURSES)]
-    published: list[Kind] = []
-    loader.rowset_loaded.connect(lambda kind, _rows, _changes: published.append(kind))
-    finished: list[bool] = []
-    loader.all_loaded.connect(lambda: finished.append(True))
-    loader.load_all(order)
-    loader.read_ahead(seconds=10.0)
-    assert published == [Kind.COURSES] and not finished
-    assert loader.rowsets[Kind.COURSES].rows == stored_rows(store, Kind.COURSES)
-    with qtbot.waitSignal(loader.all_loaded, timeout=5000):
-        pass
-    assert published == order
-
-
-def test_read_ahead_stops_at_its_time_and_never_ends_a_start_by_itself(
-    qtbot: Any, store: Store
-) -> None:
-    loader = CatalogueLoader(store, chunk=7)
-    published: list[Kind] = []
-    loader.rowset_loaded.connect(lambda kind, _rows, _changes: published.append(kind))
-    loader.load_all(ALL_KINDS)
-    loader.read_ahead(seconds=0.0)  # no time: nothing read now
-    assert published == [] and len(loader.rowsets[ALL_KINDS[0]]) == 0
-    with qtbot.waitSignal(loader.all_loaded, timeout=5000):
-        pass
-    one = CatalogueLoader(store, chunk=7)
-    one.rowset_loaded.connect(lambda kind, _rows, _changes: published.append(kind))
-    one.load_all([Kind.ROLES])  # a start of one collection: reading it would end the start here
-    one.read_ahead(seconds=10.0)
-    assert published == list(ALL_KINDS)
-    with qtbot.waitSignal(one.all_loaded, timeout=5000):
-        pass
-    assert published[-1] is Kind.ROLES
-
-
 def test_links_come_packed_and_are_unpacked_in_the_passes_after_loading(
     qtbot: Any, store: Store
 ) -> None:

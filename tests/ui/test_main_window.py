@@ -214,19 +214,6 @@ def test_only_web_links_are_opened(make_session: Any, demo_server: Any, monkeypa
 # -- offline, failures, changes --------------------------------------------------------------
 
 
-def test_the_window_shows_with_its_tab_s_rows_already_in(
-    make_session: Any, filled_cache: Any, qtbot: Any
-) -> None:
-    """The shown tab's cached rows are read before the window shows: its first paint has them,
-    no empty table is painted first. The other tabs follow from the event loop."""
-    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait=None)
-    window = session.window
-    assert window.isVisible()
-    assert window.current_tab().model.rowCount() == SAMPLE_COUNTS[window.current_tab().kind]
-    with qtbot.waitSignal(session.ready, timeout=10000):
-        pass
-
-
 def test_offline_start_from_the_cache_with_the_service_down(
     make_session: Any, filled_cache: Any, qtbot: Any
 ) -> None:

@@ -157,10 +157,9 @@ class AppSession(QObject):
             window.status.show_message(store.recovered)
         if self.options.offline:
             window.refresh_action.setEnabled(False)
+        window.show()
         current = window.current_tab().kind
         loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)])
-        loader.read_ahead()  # the shown tab's rows, as many as a frame's time reads: first paint
-        window.show()
         return window
 
     def image_loader(self) -> ImageLoader:

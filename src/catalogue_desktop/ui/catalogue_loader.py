@@ -99,18 +99,6 @@ class CatalogueLoader(QObject):
         if not kinds:
             self._finish_start()
 
-    def read_ahead(self, seconds: float = START_PASS_S) -> None:
-        """Read the first collection of a start now, for up to ``seconds``: the window's start
-        calls this before it shows, so that its first paint has these rows (no empty table
-        painted first). Never reads past the first collection: the others, and the
-        ``all_loaded`` that follows them, come from the event loop."""
-        started = time.perf_counter()
-        job = next(iter(self._jobs.values()), None)
-        if job is None or len(self._starting) < 2 or job.kind not in self._starting:
-            return
-        while self._jobs.get(job.kind) is job and time.perf_counter() - started < seconds:
-            self._read_chunk(job)
-
     def _step(self) -> None:
         """One pass: read one chunk of the first pending collection (while the window starts,
         chunks for up to ``START_PASS_S``: each pass may repaint the window), else unpack a page
