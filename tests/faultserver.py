@@ -139,6 +139,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = True
     allow_reuse_address = True
+    request_queue_size = 128  # a refresh makes 8 requests at once (socketserver's default: 5)
 
     def __init__(self, owner: FaultServer, port: int = 0) -> None:
         self.owner = owner

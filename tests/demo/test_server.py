@@ -446,3 +446,26 @@ def test_demo_modules_do_not_import_gui_http_client_or_pydantic() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == ""
+
+
+def test_a_refresh_s_requests_all_queue_while_the_server_is_busy() -> None:
+    """A refresh opens one connection per collection at once. Connections the server has not
+    accepted yet wait in the listen backlog; with socketserver's default of 5, the others were
+    dropped and TCP retried them a second later (the self-test's refresh took 2 s, not 1).
+    Here nothing accepts (no serve loop): twice a refresh's connections must still connect."""
+    import socket
+
+    from catalogue_desktop.demo.server import _HTTPServer
+
+    httpd = _HTTPServer(("127.0.0.1", 0), DemoServer(load_sample()))
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(2 * len(Kind)):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sockets.append(sock)
+            sock.settimeout(0.5)  # a dropped connection is retried only after ~1 s
+            sock.connect(httpd.server_address)
+    finally:
+        for sock in sockets:
+            sock.close()
+        httpd.server_close()

@@ -211,6 +211,9 @@ class _Handler(BaseHTTPRequestHandler):
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # The listen backlog. socketserver's default, 5, is less than the 8 requests a refresh makes
+    # at once: connections beyond it were dropped and retried by TCP a second later.
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], demo: DemoServer) -> None:
         self.demo = demo
