@@ -34,8 +34,8 @@ def serve(size: int) -> tuple[subprocess.Popen[str], str]:
 
     The service runs at nice 10: it stands in for a remote service, which would not take the
     measured programs' CPU. At normal priority, sending and compressing 80 MB on the same 2
-    cores added 20-35 ms to the window's worst stall during a sync (side by side, N=10,000:
-    40-56 ms with it, 19-22 ms without)."""
+    cores added 20-35 ms to the window's worst stall during a sync (N=10,000, alternating runs:
+    40-56 ms with the service at normal priority, 19-22 ms with it at nice 10)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "catalogue_desktop", "serve-demo", "--port", "0", "--size", str(size)],
         stdout=subprocess.PIPE, text=True,

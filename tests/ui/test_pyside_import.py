@@ -1,5 +1,5 @@
 """PySide's source probe (``inspect.getsource`` of every module imported after PySide) is given
-its answers for the modules the window starts with, and never changes what a module sees."""
+its answers for the modules the window starts with: the answers the probe itself would give."""
 
 from __future__ import annotations
 
