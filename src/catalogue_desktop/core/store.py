@@ -327,8 +327,8 @@ class Store:
         ):
             yield (
                 [pos for pos, _row, _links in found],
-                json.loads("[" + ",".join([row for _pos, row, _links in found]) + "]"),
-                json.loads("[" + ",".join([links for _pos, _row, links in found]) + "]"),
+                _json_array([row for _pos, row, _links in found]),
+                _json_array([links for _pos, _row, links in found]),
             )
             last = found[-1][0]
 
@@ -491,17 +491,29 @@ class Store:
     def _transaction(self) -> Iterator[None]:
         """One write transaction: committed whole, or rolled back whole (also on a crash)."""
         try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with _immediate(self._db):
                 yield
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
         except sqlite3.Error as exc:
             if type(exc) is sqlite3.DatabaseError:  # "malformed": a damaged page met on the way
                 raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
             raise StoreError(f"cannot write the cache {self.path}: {exc}") from None
+
+
+@contextmanager
+def _immediate(db: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception (re-raised as is)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _json_array(texts: list[str]) -> list[Any]:
+    """JSON values stored as text, decoded in one ``json.loads`` of the array they make."""
+    return json.loads("[" + ",".join(texts) + "]")
 
 
 def _write_page(db: sqlite3.Connection, snapshot: int, page: int,
@@ -510,8 +522,8 @@ def _write_page(db: sqlite3.Connection, snapshot: int, page: int,
     rows, and the links packed again on their own (see ``PackedLinks``)."""
     data = marshal.dumps((
         [pos for pos, _row, _links in listing],
-        json.loads("[" + ",".join([row for _pos, row, _links in listing]) + "]"),
-        marshal.dumps(json.loads("[" + ",".join([links for _pos, _row, links in listing]) + "]")),
+        _json_array([row for _pos, row, _links in listing]),
+        marshal.dumps(_json_array([links for _pos, _row, links in listing])),
     ))
     db.execute("INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
                (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data))
@@ -558,14 +570,9 @@ def _unpack(fmt: bytes, crc: int, data: bytes
 
 def _migrate(db: sqlite3.Connection) -> None:
     """Upgrade a version-2 store: add ``row_pages`` (``_repack`` fills it)."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with _immediate(db):
         db.execute(_ROW_PAGES)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
 
 
 def _repack(db: sqlite3.Connection, busy_timeout: float) -> None:
@@ -581,8 +588,7 @@ def _repack(db: sqlite3.Connection, busy_timeout: float) -> None:
             " WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)", (PAGE_FORMAT,))]
         if not stale:
             return
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with _immediate(db):
             for snapshot in stale:
                 db.execute("DELETE FROM row_pages WHERE snapshot = ?", (snapshot,))
                 listing = db.execute(
@@ -590,10 +596,6 @@ def _repack(db: sqlite3.Connection, busy_timeout: float) -> None:
                 ).fetchall()
                 for page, start in enumerate(range(0, len(listing), PAGE_ROWS)):
                     _write_page(db, snapshot, page, listing[start:start + PAGE_ROWS])
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
     except (sqlite3.Error, ValueError):  # ValueError: a row that is not JSON (damaged text)
         pass
     finally:

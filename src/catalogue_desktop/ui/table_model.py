@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from contextlib import suppress
+from functools import cache
 from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -46,7 +47,6 @@ _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.D
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
-_BOLD: list[QFont] = []  # the font of added and changed records' titles, made on first use
 _PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
 _PREPARE_DELAY_MS = 300  # ... starting this long after rows arrive (not while the window starts)
 _PREPARE_SORT_ROWS = 16000  # sort keys of one column built per idle pass (~4 ms)
@@ -93,14 +93,14 @@ def marker_icon(state: str) -> QIcon | None:
     return icon
 
 
+@cache
 def _bold_font() -> QFont:
-    if not _BOLD:
-        from PySide6.QtGui import QFont
+    """The font of added and changed records' titles, made on first use."""
+    from PySide6.QtGui import QFont
 
-        font = QFont()
-        font.setBold(True)
-        _BOLD.append(font)
-    return _BOLD[0]
+    font = QFont()
+    font.setBold(True)
+    return font
 
 
 class RowSetTableModel(QAbstractTableModel):
