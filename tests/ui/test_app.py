@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QLocale, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
@@ -237,6 +237,54 @@ def test_what_ready_changed_is_painted_before_asyncio_starts(
     viewport.update()
     session._after_ready()
     assert counter.paints
+
+
+def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothing(
+    make_session: Any, filled_cache: Any, qtbot: Any
+) -> None:
+    """Before a row is read, the window shows each collection's cached status and record count
+    and, offline, the banner with the data's age; so the rows arriving move nothing: the table
+    stays where it was (no banner pushing it down) and the titles stay as they were."""
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait=None)
+    window = session.window
+    assert session.loader._jobs  # nothing read yet: start() has just returned
+    states = session.loader.states()
+    tabs = window.tab_widget
+    titles = [tabs.tabText(i) for i in range(tabs.count())]
+    for kind in ALL_KINDS:
+        assert window.status.status(kind) == "cached"
+        count = QLocale().toString(states[kind].records)
+        assert titles[ALL_KINDS.index(kind)] == f"{kind.label} ({count})"
+    assert window.banner.isVisibleTo(window)
+    assert "offline mode" in window.banner.label.text()
+    assert "no cached data yet" not in window.banner.label.text()
+    tab = window.current_tab()
+    QApplication.sendPostedEvents()  # the first layout
+    table_at = tab.view.mapTo(window, tab.view.rect().topLeft())
+    filter_width = tab.filter.width()
+
+    with qtbot.waitSignal(session.ready, timeout=10000):
+        pass
+    QApplication.sendPostedEvents()
+    assert tab.model.rowCount() > 0
+    assert tab.view.mapTo(window, tab.view.rect().topLeft()) == table_at
+    assert tab.filter.width() == filter_width  # the count's new text did not resize the line
+    assert [tabs.tabText(i) for i in range(tabs.count())] == titles
+
+
+def test_a_count_label_keeps_its_size_whatever_it_says(make_session: Any, filled_cache: Any,
+                                                       qtbot: Any) -> None:
+    """The count beside the filter line has a fixed size that fits its longest text: a new count
+    (every keystroke of a filter) repaints the label alone, without laying out the tab again."""
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    tab = session.window.current_tab()
+    label = tab.count_label
+    size = label.size()
+    for visible, total in ((0, 0), (888_888, 888_888), (1, 888_888), (888_888, 999_999)):
+        tab._counts_changed(visible, total)
+        QApplication.sendPostedEvents()
+        assert label.size() == size
+        assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
 
 
 def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_path: Any) -> None:

@@ -155,8 +155,20 @@ class AppSession(QObject):
         window.currency_chosen.connect(self._currency_chosen)
         if store.recovered:
             window.status.show_message(store.recovered)
+        # What the store's metadata says is shown from the first paint: each collection's cached
+        # status and record count and, offline, the banner with the data's age. (Set once the rows
+        # were read, they said "not cached" until then, and the banner's arrival pushed the table
+        # down and repainted the whole window a second time.)
+        states = store.states()
+        for kind in ALL_KINDS:
+            window.status.set_cached(kind, states[kind])
+            if states[kind].has_data:
+                window.set_tab_count(kind, states[kind].records)
         if self.options.offline:
             window.refresh_action.setEnabled(False)
+            window.banner.show_offline("offline mode: the service is not contacted",
+                                       window.status.oldest_data_time(), can_retry=False)
+            window.show_message("Offline mode: showing the cached catalogue", 0)
         window.show()
         current = window.current_tab().kind
         loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)])
@@ -199,19 +211,11 @@ class AppSession(QObject):
     def _loaded(self) -> None:
         """The cached rows are shown: apply ``--open``, say ``ready``, then go async."""
         assert self.loader is not None and self.window is not None
-        window = self.window
-        states = self.loader.states()
-        for kind in ALL_KINDS:
-            window.status.set_cached(kind, states[kind])
         if self.options.open:
             self._start_async()  # its photos may have to be fetched
             if not self.open_target(self.options.open):
                 self._pending_open = self.options.open  # maybe the refresh brings it: try again
         self.loaded = True
-        if self.options.offline:
-            window.banner.show_offline("offline mode: the service is not contacted",
-                                       window.status.oldest_data_time(), can_retry=False)
-            window.show_message("Offline mode: showing the cached catalogue", 0)
         self.ready.emit()
         # Next loop pass, after the first paint: asyncio, then the refresh.
         QTimer.singleShot(0, self._after_ready)

@@ -118,6 +118,7 @@ class CollectionTab(QWidget):
         self.filter.setObjectName(f"filter-{kind.value}")
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
+        self._fix_count_width()
         self.model = RowSetTableModel(kind, formatter, self)
         self.view = _TableView()
         self.view.setObjectName(f"table-{kind.value}")
@@ -239,6 +240,18 @@ class CollectionTab(QWidget):
         elif not self.model.query:
             self._shown_id = None
             self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
+
+    def _fix_count_width(self) -> None:
+        """Give the count a fixed size, wide enough for its longest text: a fixed-size label's
+        new text repaints only the label, where one sized to its text laid out the tab again
+        (and resized and repainted the filter line) on every count that changed width."""
+        label, locale = self.count_label, QLocale()
+        big = locale.toString(888_888)
+        metrics = label.fontMetrics()
+        width = max(metrics.horizontalAdvance(f"{big} {self.kind.value}"),
+                    metrics.horizontalAdvance(f"{big} of {big}"))
+        label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        label.setFixedSize(width + 2 * label.margin() + 4, label.sizeHint().height())
 
     def _counts_changed(self, visible: int, total: int) -> None:
         locale = QLocale()

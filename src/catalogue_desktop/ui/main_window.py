@@ -246,8 +246,15 @@ class MainWindow(QMainWindow):
             self._counts_changed(kind, len(rowset), len(rowset))
 
     def _counts_changed(self, kind: Kind, _visible: int, total: int) -> None:
+        self.set_tab_count(kind, total)
+
+    def set_tab_count(self, kind: Kind, total: int) -> None:
+        """Show ``kind``'s record count in its tab's title (a new title lays out the tab bar
+        again and repaints it, so an unchanged one is not set)."""
         index = self.tab_widget.indexOf(self._pages[kind])
-        self.tab_widget.setTabText(index, f"{kind.label} ({QLocale().toString(total)})")
+        text = f"{kind.label} ({QLocale().toString(total)})"
+        if self.tab_widget.tabText(index) != text:
+            self.tab_widget.setTabText(index, text)
 
     def refresh_details(self) -> None:
         for tab in self._tabs.values():
