@@ -102,6 +102,7 @@ def cold_start(cache: Path, repeat: int, home: Path, commands: list[str]) -> dic
             "table_cpu": C.median([r["process_cpu"] for r in table]),
             "app_cpu": C.median([r["process_cpu"] for r in app]),
             "app_ready": C.median([r["ready"] for r in app]),
+            "paired": [a["wall"] / b["wall"] for a, b in zip(app, bare, strict=True)],
             "bare_shown": C.median([r["shown"] for r in bare]),
             "imported": sorted({m for r in app for m in r["imported"]})}
 
@@ -307,6 +308,9 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         f"  * CPU time (user + system, median; less load-sensitive): app {cs['app_cpu'] * 1000:.0f} ms, "
         f"table {cs['table_cpu'] * 1000:.0f} ms, bare {cs['bare_cpu'] * 1000:.0f} ms: app / bare "
         f"{cs['app_cpu'] / cs['bare_cpu']:.2f}x, app / table {cs['app_cpu'] / cs['table_cpu']:.2f}x",
+        "  * per-round ratios, app / bare of the same round (paired: less moved by the host changing "
+        "speed during a run; the result above is the ratio of medians): "
+        + ", ".join(f"{r:.2f}" for r in cs["paired"]) + f", median {C.median(cs['paired']):.2f}x",
         "* Sync (bench/sync_bench.py children, alternating): sync s "
         + ", ".join(f"{x['wall']:.2f}" for x in sy["sync"]) + "; baseline s "
         + ", ".join(f"{x['wall']:.2f}" for x in sy["baseline"])
