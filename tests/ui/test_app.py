@@ -275,16 +275,25 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
 def test_a_count_label_keeps_its_size_whatever_it_says(make_session: Any, filled_cache: Any,
                                                        qtbot: Any) -> None:
     """The count beside the filter line has a fixed size that fits its longest text: a new count
-    (every keystroke of a filter) repaints the label alone, without laying out the tab again."""
+    (every keystroke of a filter) repaints the label alone, without laying out the tab again.
+    A count of millions widens it, once."""
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
     tab = session.window.current_tab()
     label = tab.count_label
+
+    def fits() -> bool:
+        return label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+
     size = label.size()
     for visible, total in ((0, 0), (888_888, 888_888), (1, 888_888), (888_888, 999_999)):
         tab._counts_changed(visible, total)
         QApplication.sendPostedEvents()
         assert label.size() == size
-        assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+        assert fits()
+    tab._counts_changed(12_345_678, 12_345_679)
+    QApplication.sendPostedEvents()
+    assert label.width() > size.width()
+    assert fits()
 
 
 def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_path: Any) -> None:

@@ -241,15 +241,15 @@ class CollectionTab(QWidget):
             self._shown_id = None
             self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
 
-    def _fix_count_width(self) -> None:
-        """Give the count a fixed size, wide enough for its longest text: a fixed-size label's
-        new text repaints only the label, where one sized to its text laid out the tab again
-        (and resized and repainted the filter line) on every count that changed width."""
-        label, locale = self.count_label, QLocale()
-        big = locale.toString(888_888)
+    def _fix_count_width(self, text: str = "") -> None:
+        """Give the count a fixed size, wide enough for its longest text up to 999,999 records
+        (or for ``text``): a fixed-size label's new text repaints only the label, where one sized
+        to its text laid out the tab again (and resized and repainted the filter line) on every
+        count that changed width."""
+        label, big = self.count_label, QLocale().toString(888_888)
         metrics = label.fontMetrics()
         width = max(metrics.horizontalAdvance(f"{big} {self.kind.value}"),
-                    metrics.horizontalAdvance(f"{big} of {big}"))
+                    metrics.horizontalAdvance(f"{big} of {big}"), metrics.horizontalAdvance(text))
         label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         label.setFixedSize(width + 2 * label.margin() + 4, label.sizeHint().height())
 
@@ -257,9 +257,13 @@ class CollectionTab(QWidget):
         locale = QLocale()
         if visible == total:
             noun = self.kind.singular if total == 1 else self.kind.value
-            self.count_label.setText(f"{locale.toString(total)} {noun}")
+            text = f"{locale.toString(total)} {noun}"
         else:
-            self.count_label.setText(f"{locale.toString(visible)} of {locale.toString(total)}")
+            text = f"{locale.toString(visible)} of {locale.toString(total)}"
+        label = self.count_label
+        if label.fontMetrics().horizontalAdvance(text) > label.contentsRect().width():
+            self._fix_count_width(text)  # millions of records: wider, once
+        label.setText(text)
         self.counts_changed.emit(self.kind, visible, total)
 
     def apply_filter(self) -> None:
