@@ -118,6 +118,7 @@ class CollectionTab(QWidget):
         self.filter.setObjectName(f"filter-{kind.value}")
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self._fix_count_width()
         self.model = RowSetTableModel(kind, formatter, self)
         self.view = _TableView()
@@ -250,7 +251,6 @@ class CollectionTab(QWidget):
         metrics = label.fontMetrics()
         width = max(metrics.horizontalAdvance(f"{big} {self.kind.value}"),
                     metrics.horizontalAdvance(f"{big} of {big}"), metrics.horizontalAdvance(text))
-        label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         label.setFixedSize(width + 2 * label.margin() + 4, label.sizeHint().height())
 
     def _counts_changed(self, visible: int, total: int) -> None:
