@@ -39,8 +39,8 @@ def _rowset(kind: Kind, records: list[Any]) -> RowSet:
     return rowset
 
 
-def hand_rowset() -> RowSet:
-    return _rowset(Kind.WEBINARS, [
+def hand_records() -> list[models.Webinar]:
+    return [
         _webinar(1, "Zeta", 1000, "2026-03-01T10:00:00Z", "2026-03-01T11:00:00Z"),
         _webinar(2, "alpha", 99, "2027-01-05T10:00:00Z", "2027-01-05T11:00:00Z",
                  description="ignored", cleAccreditation=True),
@@ -48,7 +48,18 @@ def hand_rowset() -> RowSet:
         _webinar(4, "gamma", None, None, None),
         _webinar(5, "Delta" * 20, 5, "2026-07-01T10:00:00-05:00", "2026-07-01T12:00:00-05:00",
                  type="webcast"),
-    ])
+    ]
+
+
+def hand_rowset() -> RowSet:
+    return _rowset(Kind.WEBINARS, hand_records())
+
+
+def hand_items() -> list[list[Any]]:
+    """``hand_rowset``'s rows as the store yields them, to add to a row set a few at a time."""
+    kind = Kind.WEBINARS
+    return [[pos, listing.row(kind, r, NOW), listing.links(kind, r)]
+            for pos, r in enumerate(hand_records())]
 
 
 def _column(model: RowSetTableModel, key: str) -> int:
@@ -77,6 +88,87 @@ def test_model_tester_every_state(qtmodeltester: Any, en_formatter: Formatter) -
     qtmodeltester.check(model)  # after reset
     model.set_rowset(RowSet(Kind.WEBINARS))
     qtmodeltester.check(model)  # empty again
+
+
+def test_a_row_set_shown_as_it_is_read_grows_by_appended_rows(
+    qtmodeltester: Any, en_formatter: Formatter
+) -> None:
+    """The loader shows the first rows of the collection the window starts on before it has read
+    the rest (``show_growing``, again with each chunk, then ``set_rowset`` once complete): one
+    reset, then appended rows (a selection or a scroll position stays), the count saying how
+    many are still coming."""
+    items = hand_items()
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    resets: list[int] = []
+    inserted: list[tuple[int, int]] = []
+    counts: list[tuple[int, int]] = []
+    model.modelReset.connect(lambda: resets.append(model.rowCount()))
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    model.counts_changed.connect(lambda visible, total: counts.append((visible, total)))
+    rowset = RowSet(Kind.WEBINARS)
+    rowset.extend(items[:2])
+    model.show_growing(rowset, 5)
+    qtmodeltester.check(model)  # stays attached: checks each insertion below as it happens
+    assert model.loading and resets == [2] and counts == [(2, 5)]
+    assert (model.visible_count(), model.total_count()) == (2, 5)
+
+    rowset.extend(items[2:4])  # read, not yet shown: the view must not see them before it is told
+    assert model.rowCount() == 2 and model.view_row_of(3) is None
+    assert model.view_row_of(2) == 1
+    model.show_growing(rowset, 5)
+    assert model.rowCount() == 4 and inserted == [(2, 3)] and counts[-1] == (4, 5)
+    assert model.view_row_of(3) == 2
+
+    rowset.extend(items[4:])
+    model.set_rowset(rowset)  # complete
+    assert not model.loading and model.rowCount() == 5
+    assert inserted == [(2, 3), (4, 4)] and resets == [2] and counts[-1] == (5, 5)
+    assert _ids(model) == [1, 2, 3, 4, 5]
+    model.set_filter("ta")  # an ordinary model again
+    assert _ids(model) == [1, 3, 5]
+
+
+def test_a_sort_or_filter_asked_for_while_rows_are_read_applies_once_all_are(
+    qtmodeltester: Any, en_formatter: Formatter
+) -> None:
+    """Sorting or filtering needs every row: asked for while the rows are read, it is noted (the
+    rows keep coming in the service's order) and applied when the row set is complete."""
+    items = hand_items()
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    qtmodeltester.check(model)
+    rowset = RowSet(Kind.WEBINARS)
+    rowset.extend(items[:2])
+    model.show_growing(rowset, 5)
+    model.sort(_column(model, "fee"), Qt.SortOrder.DescendingOrder)
+    model.set_filter("ta")
+    assert _ids(model) == [1, 2] and model.query == "ta"
+    assert model.sort_column == _column(model, "fee")
+    rowset.extend(items[2:])
+    model.show_growing(rowset, 5)
+    assert _ids(model) == [1, 2, 3, 4, 5]
+    counts: list[tuple[int, int]] = []
+    model.counts_changed.connect(lambda visible, total: counts.append((visible, total)))
+    model.set_rowset(rowset)
+    assert _ids(model) == [1, 3, 5]  # fee 1000, 219, 5: "ta" in Zeta, Beta, Delta
+    assert counts == [(3, 5)] and not model.loading
+
+
+def test_a_new_row_set_replaces_one_being_read(qtmodeltester: Any, en_formatter: Formatter) -> None:
+    """A refresh's rows (or the rows of a snapshot read again) replace rows still being read."""
+    items = hand_items()
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    qtmodeltester.check(model)
+    first = RowSet(Kind.WEBINARS)
+    first.extend(items[:3])
+    model.show_growing(first, 5)
+    again = RowSet(Kind.WEBINARS)
+    again.extend(items[3:4])
+    model.show_growing(again, 2)  # read again from the start
+    assert model.loading and _ids(model) == [4] and model.total_count() == 2
+    model.set_rowset(hand_rowset())
+    assert not model.loading and _ids(model) == [1, 2, 3, 4, 5]
+    model.set_rowset(first)  # not the row set being read: an ordinary reset
+    assert not model.loading and _ids(model) == [1, 2, 3]
 
 
 def test_sort_fee_and_date_numerically(en_formatter: Formatter) -> None:

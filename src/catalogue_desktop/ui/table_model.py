@@ -137,6 +137,10 @@ class RowSetTableModel(QAbstractTableModel):
         self._pick: itemgetter[Any] | None = None  # itemgetter(*_order) (lazy)
         self._prepare_timer = QTimer(self, singleShot=False, interval=0)
         self._prepare_timer.timeout.connect(self._prepare_step)
+        # While a row set is shown as it is read (``show_growing``): the rows the view knows of
+        # (the row set may already hold more); None otherwise. And how many are coming.
+        self._growing: int | None = None
+        self._expected = 0
 
     def _column(self, key: str | None) -> int | None:
         return None if key is None else column_index(self._kind, key)
@@ -160,13 +164,65 @@ class RowSetTableModel(QAbstractTableModel):
         return self._query
 
     def visible_count(self) -> int:
+        if self._growing is not None:
+            return self._growing
         return len(self._rowset) if self._visible is None else len(self._visible)
 
     def total_count(self) -> int:
-        return len(self._rowset)
+        """The row set's records (while it is read: how many are coming)."""
+        return len(self._rowset) if self._growing is None else max(self._expected, self._growing)
+
+    @property
+    def loading(self) -> bool:
+        """The rows shown are the first of a row set still being read (``show_growing``)."""
+        return self._growing is not None
+
+    def show_growing(self, rowset: RowSet, expected: int,
+                     changes: dict[str, Any] | None = None) -> None:
+        """Show a row set while it is read, ``expected`` rows in all: its first rows at once (a
+        model reset), then at each later call the rows read since (appended, in the service's
+        order). :meth:`set_rowset` with the same row set says it is complete. A sort or filter
+        asked for meanwhile is noted, and applied then: it needs every row."""
+        self._expected = expected
+        if rowset is self._rowset and self._growing is not None:
+            self._append_read_rows()
+            self._emit_counts()
+            return
+        self.beginResetModel()
+        self._prepare_timer.stop()
+        self._rowset = rowset
+        self._filter = None
+        self._past_cache = {}
+        self._grey = None
+        self._set_changes(changes)
+        self._set_order(None)
+        self._matched = None
+        self._visible = None
+        self._view_of = None
+        self._growing = len(rowset)
+        self.endResetModel()
+        self._emit_counts()
+
+    def _append_read_rows(self) -> None:
+        shown, count = self._growing or 0, len(self._rowset)
+        if count > shown:
+            self.beginInsertRows(QModelIndex(), shown, count - 1)
+            self._growing = count
+            self.endInsertRows()
 
     def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None = None) -> None:
-        """Show another row set (model reset); the current sort and filter stay applied."""
+        """Show another row set (model reset); the current sort and filter stay applied.
+
+        The row set shown while it was read (``show_growing``), now complete, is not shown
+        anew: its last rows are appended, unless a sort or a filter waited for them."""
+        if rowset is self._rowset and self._growing is not None and self._sort_column < 0 \
+                and not self._query.split():
+            self._append_read_rows()
+            self._growing = None
+            self._emit_counts()
+            self.prepare_filter()
+            return
+        self._growing = None
         self.beginResetModel()
         self._rowset = rowset
         self._filter = None
@@ -237,6 +293,9 @@ class RowSetTableModel(QAbstractTableModel):
         """Show only rows whose text holds every word of ``query`` (case-insensitive)."""
         if query == self._query:
             return
+        if self._growing is not None:  # applied by ``set_rowset``, to every row
+            self._query = query
+            return
         matched = self._compute_matches(query)
         self._query = query
         if matched is None and self._matched is None:
@@ -272,7 +331,7 @@ class RowSetTableModel(QAbstractTableModel):
         if source is None:
             return None
         if self._visible is None:
-            return source
+            return source if self._growing is None or source < self._growing else None
         if self._view_of is None:
             self._view_of = {s: v for v, s in enumerate(self._visible)}
         return self._view_of.get(source)
@@ -373,6 +432,8 @@ class RowSetTableModel(QAbstractTableModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
             return 0
+        if self._growing is not None:
+            return self._growing
         return len(self._rowset) if self._visible is None else len(self._visible)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -391,7 +452,8 @@ class RowSetTableModel(QAbstractTableModel):
         view_row, column = index.row(), index.column()
         visible = self._visible
         if view_row < 0 or column < 0 or column >= len(self._columns) or view_row >= (
-                len(self._rowset) if visible is None else len(visible)):
+                (len(self._rowset) if self._growing is None else self._growing)
+                if visible is None else len(visible)):
             return None  # also an invalid index (-1, -1)
         source = view_row if visible is None else visible[view_row]
         if role == _DISPLAY:
@@ -463,6 +525,9 @@ class RowSetTableModel(QAbstractTableModel):
         service's order. The filter stays applied; selections follow their records."""
         column = column if 0 <= column < len(self._columns) else -1
         if column == self._sort_column and order == self._sort_order and column >= 0:
+            return
+        if self._growing is not None:  # applied by ``set_rowset``, to every row
+            self._sort_column, self._sort_order = column, order
             return
         # A sort hint: the selection model then keeps one persistent index per selected row, not
         # one per selected cell (a 20,000-row selection made a sort take ~3 s).
