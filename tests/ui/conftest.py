@@ -100,6 +100,33 @@ def filled_cache(cache_dir: Path, filled_store_template: Path) -> Path:
     return cache_dir
 
 
+SMALL_PAGES = 16  # rows per stored page in ``paged_cache``
+
+
+@pytest.fixture(scope="session")
+def paged_store_template(tmp_path_factory: pytest.TempPathFactory,
+                         sample: dict[Kind, bytes]) -> Path:
+    """The store of ``filled_store_template``, written in pages of ``SMALL_PAGES`` rows (not
+    1,000): the loader reads a page per chunk, so each collection takes several (60 webinars: 4)."""
+    from catalogue_desktop.core import store as store_module
+    from catalogue_desktop.core.ingest import ingest
+
+    path = tmp_path_factory.mktemp("paged") / FILE_NAME
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store_module, "PAGE_ROWS", SMALL_PAGES)
+        for kind, payload in sample.items():
+            report = ingest(str(path), kind.value, payload, None, None, FILLED_AT)
+            assert report.status == "updated", report
+    return path
+
+
+@pytest.fixture
+def paged_cache(cache_dir: Path, paged_store_template: Path) -> Path:
+    """A cache dir holding the demo sample in small pages (see ``paged_store_template``)."""
+    shutil.copy(paged_store_template, cache_dir / FILE_NAME)
+    return cache_dir
+
+
 async def no_images(url: str, max_bytes: int) -> bytes:
     raise ConnectionError("tests do not download images")
 

@@ -14,13 +14,15 @@ import time
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QLocale, QObject, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QLocale, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.listing import column_index
 from catalogue_desktop.ui.app import EXIT_WHEN_READY, Options, run
 from catalogue_desktop.ui.main_window import MainWindow
 from catalogue_desktop.ui.navigation import Place, parse_target
+from tests.ui.conftest import SMALL_PAGES
 
 
 def args(**values: Any) -> argparse.Namespace:
@@ -190,7 +192,7 @@ def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert before < report.pop("ready_at") < time.time()
-    assert report == {"tab": ALL_KINDS[0].value, "rows_shown": 60, "imported": []}
+    assert report == {"tab": ALL_KINDS[0].value, "rows_shown": 60, "rows": 60, "imported": []}
 
 
 class _PaintCounter(QObject):
@@ -205,6 +207,91 @@ class _PaintCounter(QObject):
         if event.type() == QEvent.Type.Paint:
             self.paints += 1
         return False
+
+
+@pytest.mark.parametrize(("exit_when", "shown"), [("1", SMALL_PAGES), ("all", 60)])
+def test_exit_when_ready_reports_at_the_first_page_or_once_all_rows_are_read(
+    paged_cache: Any, tmp_path: Any, exit_when: str, shown: int
+) -> None:
+    """The window is populated (``EXIT_WHEN_READY=1``) once the first page of its tab is on
+    screen, and ready (``=all``) once every cached row is read."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", EXIT_WHEN_READY: exit_when,
+           "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    result = subprocess.run(
+        [sys.executable, "-m", "catalogue_desktop", "--offline", "--base-url", "http://127.0.0.1:9",
+         "--cache-dir", str(paged_cache)],
+        capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert (report["rows_shown"], report["rows"]) == (shown, 60)
+
+
+class _RowsAtPaint(QObject):
+    """Notes the rows of ``model`` at each paint of ``widget`` (kept alive by its test)."""
+
+    def __init__(self, widget: Any, model: Any) -> None:
+        super().__init__()
+        self.model = model
+        self.rows: list[int] = []
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.rows.append(self.model.rowCount())
+        return False
+
+
+def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
+    make_session: Any, paged_cache: Any, qtbot: Any
+) -> None:
+    """A cold start reads the first page of the current tab's rows before the window's first
+    paint, which shows it (not an empty table) with the count saying how many are coming and the
+    tab's title already right: ``populated``. The other rows are then appended (no reset: a
+    selection or scroll stays) and the window is ``ready``."""
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait=None)
+    window = session.window
+    tab = window.current_tab()
+    model = tab.model
+    painted = _RowsAtPaint(tab.view.viewport(), model)
+    resets: list[int] = []
+    model.modelReset.connect(lambda: resets.append(model.rowCount()))
+    at_populated: list[Any] = []
+    session.populated.connect(lambda: at_populated.append(
+        (model.rowCount(), model.loading, tab.count_label.text(), window.tab_widget.tabText(0),
+         session.loaded)))
+    label_size = tab.count_label.size()
+    with qtbot.waitSignal(session.ready, timeout=10000):
+        pass
+    QApplication.sendPostedEvents()
+    title = f"{tab.kind.label} (60)"
+    assert at_populated == [(SMALL_PAGES, True, f"loading {SMALL_PAGES} of 60", title, False)]
+    assert painted.rows[0] == SMALL_PAGES  # the first paint: the first page, not an empty table
+    assert resets == []  # (the first page was set during start()) the other rows were appended
+    assert model.rowCount() == 60 and not model.loading
+    assert tab.count_label.text() == f"60 {tab.kind.value}" and window.tab_widget.tabText(0) == title
+    assert tab.count_label.size() == label_size  # "loading 16 of 60" fitted, as "60 webinars" does
+    ids = [model.record_id(row) for row in range(60)]
+    assert ids == [row[model.rowset.id_column] for row in session.loader.rowsets[tab.kind].rows]
+
+
+def test_a_tab_restored_sorted_shows_its_rows_once_all_are_read(
+    make_session: Any, paged_cache: Any, qtbot: Any
+) -> None:
+    """A sort needs every row: a tab that starts sorted is populated with all of them, sorted."""
+    from catalogue_desktop.ui.settings import Settings
+
+    fee = column_index(ALL_KINDS[0], "fee")
+    Settings().save_tab(ALL_KINDS[0], QByteArray(), QByteArray(), (fee, 1))
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait=None)
+    model = session.window.current_tab().model
+    at_populated: list[Any] = []
+    session.populated.connect(lambda: at_populated.append((model.rowCount(), model.loading)))
+    with qtbot.waitSignal(session.ready, timeout=10000):
+        pass
+    assert at_populated == [(60, False)]
+    fees = [model.data(model.index(row, fee), Qt.ItemDataRole.UserRole) for row in range(60)]
+    present = [f for f in fees if f is not None]
+    assert present == sorted(present, reverse=True) and len(present) > 3
 
 
 def test_the_ready_report_comes_once_the_rows_are_painted(
@@ -290,7 +377,7 @@ def test_a_count_label_keeps_its_size_whatever_it_says(make_session: Any, filled
         QApplication.sendPostedEvents()
         assert label.size() == size
         assert fits()
-    tab._counts_changed(12_345_678, 12_345_679)
+    tab._counts_changed(1_234_567_890, 1_234_567_891)
     QApplication.sendPostedEvents()
     assert label.width() > size.width()
     assert fits()

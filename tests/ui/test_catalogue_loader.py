@@ -17,6 +17,7 @@ from catalogue_desktop.core.store import FILE_NAME, Store
 from catalogue_desktop.ui import catalogue_loader
 from catalogue_desktop.ui.catalogue_loader import CatalogueLoader
 from tests.records import webinar
+from tests.ui.conftest import SMALL_PAGES
 
 
 @pytest.fixture
@@ -153,3 +154,54 @@ def test_a_replaced_row_set_still_shown_elsewhere_is_left_alone(
     count = len(still_shown)
     reload_and_settle(qtbot, small_slices)
     assert len(still_shown) == count
+
+
+def test_the_early_collection_is_shown_as_it_is_read_first_page_first(
+    qtbot: Any, paged_cache: Path
+) -> None:
+    """``load_all(early=...)``: the collection the window shows is also emitted as it is read
+    (``rowset_growing``: the same row set, a page longer each time, and how many rows are coming);
+    its first page at once, in the call (for the window's first paint), then nothing on the next
+    loop pass (the paint's), then the rest. Then it is published as usual, and the others are
+    read as before (never shown early)."""
+    with Store(paged_cache / FILE_NAME) as store:
+        loader = CatalogueLoader(store)
+        events: list[tuple[Any, ...]] = []
+        loader.rowset_growing.connect(
+            lambda kind, rows, expected, _changes: events.append(("growing", kind, rows, len(rows),
+                                                                  expected)))
+        loader.rowset_loaded.connect(
+            lambda kind, rows, _changes: events.append(("loaded", kind, rows, len(rows))))
+        order = [Kind.WEBINARS, *(kind for kind in ALL_KINDS if kind is not Kind.WEBINARS)]
+        loader.load_all(order, early=Kind.WEBINARS)
+        assert [event[:2] for event in events] == [("growing", Kind.WEBINARS)]
+        assert events[0][3] == SMALL_PAGES  # one page, read in the call
+        loader._pump.stop()  # passes run by hand from here
+        loader._step()  # the pass of the paint: nothing read
+        assert len(events) == 1
+        with qtbot.waitSignal(loader.all_loaded, timeout=5000):
+            loader._pump.start()
+        expected = store.state(Kind.WEBINARS).records
+        webinars = stored_rows(store, Kind.WEBINARS)
+
+    growing = [event for event in events if event[0] == "growing"]
+    rows = growing[0][2]
+    assert [event[3] for event in growing] == [*range(SMALL_PAGES, expected, SMALL_PAGES), expected]
+    assert all(event[1:3] == (Kind.WEBINARS, rows) and event[4] == expected for event in growing)
+    assert events[len(growing)] == ("loaded", Kind.WEBINARS, rows, expected)
+    assert rows.rows == webinars and loader.rowsets[Kind.WEBINARS] is rows
+    assert [event[1] for event in events if event[0] == "loaded"] == order
+    assert not [event for event in events[len(growing):] if event[0] == "growing"]
+
+
+def test_without_an_early_collection_nothing_is_shown_before_it_is_read(
+    qtbot: Any, paged_cache: Path
+) -> None:
+    with Store(paged_cache / FILE_NAME) as store:
+        loader = CatalogueLoader(store)
+        growing: list[Any] = []
+        loader.rowset_growing.connect(lambda *args: growing.append(args))
+        with qtbot.waitSignal(loader.all_loaded, timeout=5000):
+            loader.load_all()
+        assert not growing
+        assert len(loader.rowsets[Kind.WEBINARS]) == store.state(Kind.WEBINARS).records

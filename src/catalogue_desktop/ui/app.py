@@ -1,11 +1,13 @@
 """The window's entry point: ``run(args)``, and ``AppSession``, which feeds the window.
 
-Start-up order: QApplication, store, window shown, cached rows read in chunks on Qt timers (no
-network, no asyncio, no pydantic, no httpx), ``--open`` applied, ``ready``; then, on the next
-event-loop pass, asyncio starts on the running Qt loop (qasync) and the background refresh begins
-(with the demo service started in-process on loopback when no service is configured, or with
-``--demo``). Importing asyncio and qasync costs ~50 ms, a third of a bare Qt start-up: the window
-does not wait for it. The asyncio loop is closed before the QApplication goes away.
+Start-up order: QApplication, store, the current tab's first page of cached rows read, window
+shown and painted (``populated``), then the other rows read in chunks on Qt timers (the tab's rows
+grow in, then the other collections come), ``--open`` applied, ``ready``: no network, no asyncio,
+no pydantic, no httpx until then. On the next event-loop pass, asyncio starts on the running Qt
+loop (qasync) and the background refresh begins (with the demo service started in-process on
+loopback when no service is configured, or with ``--demo``). Importing asyncio and qasync costs
+~50 ms, a third of a bare Qt start-up: the window does not wait for it. The asyncio loop is closed
+before the QApplication goes away.
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.sync_controller import SyncController
 
 DEMO_TITLE = "Demo catalogue"
-# Set (to anything) for benchmarks and smoke tests: when the window is ready, print one JSON line
-# to stdout (``ready_at``: time.time(), the tab shown and its row count, which of the modules
-# start-up avoids were imported) and close the window through its normal shutdown.
+# Set for benchmarks and smoke tests: once the window is populated (``populated``; with the value
+# ``all``: once every cached row is read, ``ready``), print one JSON line to stdout (``ready_at``:
+# time.time(), the tab shown, its rows shown and in all, which of the modules start-up avoids were
+# imported) and close the window through its normal shutdown.
 EXIT_WHEN_READY = "CATALOGUE_DESKTOP_EXIT_WHEN_READY"
 _AVOIDED_AT_START = ("asyncio", "qasync", "pydantic", "httpx")
 
@@ -96,7 +99,10 @@ async def _offline_fetch(url: str, max_bytes: int) -> bytes:
 class AppSession(QObject):
     """One run of the window: store, loader, window, refresh, demo service; closed by ``aclose``."""
 
-    ready = Signal()  # cached rows shown, --open applied
+    # The window has painted the current tab's cached rows (the first page of them, if it starts
+    # unsorted: the rest grow in as they are read) and takes input; at ``ready`` at the latest.
+    populated = Signal()
+    ready = Signal()  # every cached row read and shown, --open applied
     synced = Signal(object)  # a refresh finished: SyncReport (or None if it could not run)
 
     def __init__(
@@ -129,6 +135,7 @@ class AppSession(QObject):
         self.sync: SyncController | None = None
         self.demo_server: Any = None
         self.loaded = False
+        self.is_populated = False
         self._pending_open: str | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
         self._async_started = False
@@ -147,6 +154,7 @@ class AppSession(QObject):
         mode = DEMO_TITLE if self.demo else self.base_url
         window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
         loader.rowset_loaded.connect(window.show_rowset)
+        loader.rowset_growing.connect(window.show_growing)
         loader.index_changed.connect(self._index_changed)
         loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
         window.refresh_requested.connect(self.refresh)
@@ -169,10 +177,24 @@ class AppSession(QObject):
             window.banner.show_offline("offline mode: the service is not contacted",
                                        window.status.oldest_data_time(), can_retry=False)
             window.show_message("Offline mode: showing the cached catalogue", 0)
+        tab = window.current_tab()
+        current = tab.kind
+        # The current tab's rows are shown as they are read, its first page read now: the first
+        # paint shows it. Unless a restored sort needs every row first.
+        early = current if tab.model.sort_column < 0 else None
+        loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)],
+                        early=early)
+        # populated once they are painted (queued: after the paint)
+        tab.view.rows_painted.connect(self._populate, Qt.ConnectionType.QueuedConnection)
         window.show()
-        current = window.current_tab().kind
-        loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)])
         return window
+
+    def _populate(self) -> None:
+        """The current tab has painted rows (or, at ``ready``, all there are): ``populated``,
+        once."""
+        if not self.is_populated:
+            self.is_populated = True
+            self.populated.emit()
 
     def image_loader(self) -> ImageLoader:
         """The photo loader, made when a detail pane first needs it (not at start-up)."""
@@ -216,6 +238,7 @@ class AppSession(QObject):
             if not self.open_target(self.options.open):
                 self._pending_open = self.options.open  # maybe the refresh brings it: try again
         self.loaded = True
+        self._populate()
         self.ready.emit()
         # Next loop pass, after the first paint: asyncio, then the refresh.
         QTimer.singleShot(0, self._after_ready)
@@ -422,15 +445,19 @@ def _release_gc() -> None:
 
 
 def _report_ready_and_close(session: AppSession) -> None:
-    """The ``EXIT_WHEN_READY`` report, then the window is closed (on the next loop pass).
+    """The ``EXIT_WHEN_READY`` report, then the window is closed (on the next loop pass), with
+    nothing more read from the cache in between (at ``populated``, the loader would read rows
+    for another pass first).
 
     Pending layouts and paints are done first: the rows may be loaded but not yet painted, and
     a start-up is measured to the rows on screen."""
     window = session.window
-    assert window is not None
+    assert window is not None and session.loader is not None
+    session.loader.stop()
     QApplication.sendPostedEvents()
     tab = window.current_tab()
     report = {"ready_at": time.time(), "tab": tab.kind.value, "rows_shown": tab.model.rowCount(),
+              "rows": tab.model.total_count(),
               "imported": [name for name in _AVOIDED_AT_START if name in sys.modules]}
     print(json.dumps(report), flush=True)
     QTimer.singleShot(0, window.close)
@@ -442,8 +469,9 @@ def _run_window(app: QApplication, options: Options, *, release_gc: bool = False
     session = AppSession(options, event_loop=event_loop)
     if release_gc:
         session.ready.connect(_release_gc)
-    if os.environ.get(EXIT_WHEN_READY):
-        session.ready.connect(lambda: _report_ready_and_close(session))
+    if exit_when := os.environ.get(EXIT_WHEN_READY):
+        signal = session.ready if exit_when == "all" else session.populated
+        signal.connect(lambda: _report_ready_and_close(session), Qt.ConnectionType.SingleShotConnection)
     try:
         window = session.start()
     except StoreError as exc:

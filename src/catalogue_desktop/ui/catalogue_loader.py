@@ -2,6 +2,8 @@
 
 Each collection's rows come from ``Store.iter_columns`` a chunk at a time, one chunk per pass of the
 Qt event loop (a zero-interval timer), so a cache of 100k records never freezes the window. The
+collection the window starts on can be shown as it is read (``rowset_growing``): its first page is
+read at once, so that the window's first paint shows it, and the rest after that paint. The
 loader needs Qt only, not asyncio: the window shows cached rows before asyncio is even imported.
 After rows change, the ``CatalogueIndex`` is rebuilt once (coalesced when several collections
 reload together). Full records for the detail pane are read one at a time and decoded on demand
@@ -32,11 +34,15 @@ class _Job:
     """One collection being read: the snapshot it started on and the rows read so far.
     (A plain class: a dataclass costs ~0.5 ms to make, at start-up.)"""
 
-    __slots__ = ("chunk", "chunks", "done", "kind", "rowset", "snapshot")
+    __slots__ = ("changes", "chunk", "chunks", "done", "early", "expected", "kind", "rowset",
+                 "snapshot")
 
-    def __init__(self, kind: Kind, chunk: int) -> None:
+    def __init__(self, kind: Kind, chunk: int, early: bool = False) -> None:
         self.kind = kind
         self.chunk = chunk
+        self.early = early  # show the rows as they are read (``rowset_growing``)
+        self.expected = 0  # (early) the snapshot's record count
+        self.changes: Any = None  # (early) the snapshot's changes
         self.snapshot: int | None = None
         self.rowset: RowSet | None = None
         # the pages still to read (their links may still be packed)
@@ -48,6 +54,9 @@ class CatalogueLoader(QObject):
     """Owns the GUI thread's store connection and the row sets loaded from it."""
 
     rowset_loaded = Signal(object, object, object)  # Kind, RowSet, changes (dict | None)
+    # Kind, RowSet (the same one, longer each time), records expected, changes: the rows of an
+    # early collection read so far; ``rowset_loaded`` follows with it once all are read.
+    rowset_growing = Signal(object, object, int, object)
     index_changed = Signal(object)  # CatalogueIndex
     all_loaded = Signal()  # the reads started by ``load_all`` are done and the index is built
 
@@ -61,6 +70,7 @@ class CatalogueLoader(QObject):
         self.changes: dict[Kind, dict[str, Any] | None] = dict.fromkeys(ALL_KINDS)
         self.index = CatalogueIndex(self.rowsets)
         self._jobs: dict[Kind, _Job] = {}  # in reading order
+        self._first_page_read = False  # an early collection's first page was just read
         self._starting: set[Kind] = set()  # kinds of the running ``load_all``
         self._gc_was_enabled: bool | None = None  # set while ``load_all`` holds the GC off
         self._retired: list[RowSet] = []  # replaced row sets, freed a slice at a time
@@ -72,11 +82,13 @@ class CatalogueLoader(QObject):
 
     # -- rows ------------------------------------------------------------------------------
 
-    def reload(self, kind: Kind, done: Any = None) -> None:
+    def reload(self, kind: Kind, done: Any = None, *, early: bool = False) -> None:
         """Start (re)loading one collection; a newer load of the same kind supersedes this one.
-        ``done(rowset)`` is called once the rows are published."""
+        ``done(rowset)`` is called once the rows are published. ``early``: its rows are also
+        shown as they are read (``rowset_growing``), and the pass after its first chunk reads
+        nothing (the window paints that chunk first)."""
         old = self._jobs.pop(kind, None)
-        job = _Job(kind, self.chunk if kind in self._starting else self.reload_chunk)
+        job = _Job(kind, self.chunk if kind in self._starting else self.reload_chunk, early)
         if old is not None:
             job.done = old.done  # whoever waited for the superseded load waits for this one
         if done is not None:
@@ -84,9 +96,12 @@ class CatalogueLoader(QObject):
         self._jobs[kind] = job
         self._pump.start()
 
-    def load_all(self, kinds: Iterable[Kind] = ALL_KINDS) -> None:
+    def load_all(self, kinds: Iterable[Kind] = ALL_KINDS, *, early: Kind | None = None) -> None:
         """Load collections one after another (in the given order), then build the index and
-        emit ``all_loaded``."""
+        emit ``all_loaded``. The ``early`` one (the window shows it: put it first) is also shown
+        as it is read (``rowset_growing``): its first page now, in this call (~1 ms for 1,000
+        rows), the rest from the second pass of the event loop (the window paints the first
+        page in between)."""
         kinds = list(dict.fromkeys(kinds))
         self._starting = set(kinds)
         # No cyclic GC while the window starts: its passes over the rows read so far cost a
@@ -95,21 +110,27 @@ class CatalogueLoader(QObject):
             self._gc_was_enabled = gc.isenabled()
             gc.disable()
         for kind in kinds:
-            self.reload(kind)
+            self.reload(kind, early=kind is early)
+        if early is not None and kinds and kinds[0] is early and self.store.state(early).records:
+            self._read_chunk(self._jobs[early])  # its first page, for the first paint
         if not kinds:
             self._finish_start()
 
     def _step(self) -> None:
-        """One pass: read one chunk of the first pending collection (while the window starts,
-        chunks for up to ``START_PASS_S``: each pass may repaint the window), else unpack a page
-        of links read packed, else free a slice of a replaced row set; stop the timer when there
-        is nothing left (``rebuild_index`` restarts it for row sets it let go of)."""
-        if self._jobs:
+        """One pass: nothing, just after an early collection's first page was read (the window
+        paints it before more rows are read), else read one chunk of the first pending
+        collection (while the window starts, chunks for up to ``START_PASS_S``: each pass may
+        repaint the window), else unpack a page of links read packed, else free a slice of a
+        replaced row set; stop the timer when there is nothing left (``rebuild_index`` restarts
+        it for row sets it let go of)."""
+        if self._first_page_read:
+            self._first_page_read = False
+        elif self._jobs:
             started = time.perf_counter()
-            self._read_chunk(next(iter(self._jobs.values())))
-            while (self._starting and self._jobs
+            first_shown = self._read_chunk(next(iter(self._jobs.values())))
+            while (self._starting and self._jobs and not first_shown
                    and time.perf_counter() - started < START_PASS_S):
-                self._read_chunk(next(iter(self._jobs.values())))
+                first_shown = self._read_chunk(next(iter(self._jobs.values())))
         elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):
             packed.unpack_links(1)  # ~1 ms a page: links are first needed by a detail pane
             gc.freeze()  # as rows are: else full collections walk every link list unpacked so far
@@ -118,12 +139,18 @@ class CatalogueLoader(QObject):
         else:
             self._pump.stop()
 
-    def _read_chunk(self, job: _Job) -> None:
+    def _read_chunk(self, job: _Job) -> bool:
+        """Read a chunk of ``job`` (or publish it, read); True if that showed an early
+        collection's first rows (the pass then ends: they are painted before more is read)."""
         if job.chunks is None:
-            job.snapshot = self.store.state(job.kind).snapshot
+            state = self.store.state(job.kind)
+            job.snapshot = state.snapshot
             job.rowset = RowSet(job.kind)
             job.chunks = self.store.iter_columns(job.kind, job.chunk, packed_links=True,
                                                  snapshot=job.snapshot)
+            if job.early:
+                job.expected = state.records
+                job.changes = self.store.snapshot_info(job.kind).get("changes")
         assert job.rowset is not None
         chunk = next(job.chunks, None)
         if chunk is not None:
@@ -133,10 +160,15 @@ class CatalogueLoader(QObject):
             # loading 100k webinars paid 7 of them (19..126 ms each) and took 2.6 s, not 0.9 s.
             # Frozen objects are still freed by reference counting (rows hold no cycles).
             gc.freeze()
-            return
+            if job.early:
+                self.rowset_growing.emit(job.kind, job.rowset, job.expected, job.changes)
+                if len(job.rowset) == len(chunk[0]):
+                    self._first_page_read = True
+                    return True
+            return False
         if self.store.state(job.kind).snapshot != job.snapshot:
             job.chunks = None  # a sync replaced the snapshot while we read: read it again
-            return
+            return False
         del self._jobs[job.kind]
         self._publish(job.kind, job.rowset)
         for callback in job.done:
@@ -145,6 +177,7 @@ class CatalogueLoader(QObject):
             self._starting.discard(job.kind)
             if not self._starting:
                 self._finish_start()
+        return False
 
     def _publish(self, kind: Kind, rowset: RowSet) -> None:
         changes = self.store.snapshot_info(kind).get("changes")
@@ -242,6 +275,7 @@ class CatalogueLoader(QObject):
     def stop(self) -> None:
         """Stop reading: drop pending loads and a pending index rebuild, emit nothing more."""
         self._jobs.clear()
+        self._first_page_read = False
         self._starting.clear()
         self._restore_gc()
         self._disposing = None

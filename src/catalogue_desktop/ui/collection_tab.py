@@ -43,7 +43,8 @@ from catalogue_desktop.ui.settings import Settings
 from catalogue_desktop.ui.table_model import RowSetTableModel
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QKeyEvent  # QEvent's 179 enum members: made at the first key press
+    # (QKeyEvent: QEvent's 179 enum members, made at the first key press)
+    from PySide6.QtGui import QKeyEvent, QPaintEvent
 
     from catalogue_desktop.ui.detail import DetailPane
 
@@ -57,9 +58,19 @@ _TITLE_CHARS = 44
 
 
 class _TableView(QTableView):
-    """A table whose Copy key copies whole selected rows (TSV) instead of one cell."""
+    """A table whose Copy key copies whole selected rows (TSV) instead of one cell, and which
+    says when it first painted rows (``rows_painted``, once: a window is populated)."""
 
     copy_requested = Signal()
+    rows_painted = Signal()
+    _painted_rows = False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        # (An override, not an event filter: see ``_FilterEdit``.)
+        super().paintEvent(event)
+        if not self._painted_rows and self.model().rowCount() > 0:
+            self._painted_rows = True
+            self.rows_painted.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):
@@ -230,6 +241,13 @@ class CollectionTab(QWidget):
         """Show new rows; the sort, the filter and the selected record stay."""
         self._keep = self.selected_record_id() or self._shown_id
         self.model.set_rowset(rowset, changes)  # modelReset -> _reselect
+        self._keep = None  # (no reset: the rows shown while read were completed in place)
+
+    def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None) -> None:
+        """Show the rows of a row set read so far (see ``RowSetTableModel.show_growing``)."""
+        self._keep = self.selected_record_id() or self._shown_id
+        self.model.show_growing(rowset, expected, changes)
+        self._keep = None
 
     def _reselect(self) -> None:
         keep, self._keep = self._keep, None
@@ -244,18 +262,21 @@ class CollectionTab(QWidget):
 
     def _fix_count_width(self, text: str = "") -> None:
         """Give the count a fixed size, wide enough for its longest text up to 999,999 records
-        (or for ``text``): a fixed-size label's new text repaints only the label, where one sized
-        to its text laid out the tab again (and resized and repainted the filter line) on every
-        count that changed width."""
+        ("loading 888,888 of 888,888"), or for ``text``: a fixed-size label's new text repaints
+        only the label, where one sized to its text laid out the tab again (and resized and
+        repainted the filter line) on every count that changed width."""
         label, big = self.count_label, QLocale().toString(888_888)
         metrics = label.fontMetrics()
         width = max(metrics.horizontalAdvance(f"{big} {self.kind.value}"),
-                    metrics.horizontalAdvance(f"{big} of {big}"), metrics.horizontalAdvance(text))
+                    metrics.horizontalAdvance(f"loading {big} of {big}"),
+                    metrics.horizontalAdvance(text))
         label.setFixedSize(width + 2 * label.margin() + 4, label.sizeHint().height())
 
     def _counts_changed(self, visible: int, total: int) -> None:
         locale = QLocale()
-        if visible == total:
+        if self.model.loading:
+            text = f"loading {locale.toString(visible)} of {locale.toString(total)}"
+        elif visible == total:
             noun = self.kind.singular if total == 1 else self.kind.value
             text = f"{locale.toString(total)} {noun}"
         else:

@@ -245,6 +245,13 @@ class MainWindow(QMainWindow):
             self._waiting_rows[kind] = (rowset, changes)
             self._counts_changed(kind, len(rowset), len(rowset))
 
+    def show_growing(self, kind: Kind, rowset: RowSet, expected: int,
+                     changes: dict[str, Any] | None) -> None:
+        """The first rows of a collection still being read (then more): shown if its tab is."""
+        tab = self._tabs.get(kind)
+        if tab is not None:
+            tab.show_growing(rowset, expected, changes)
+
     def _counts_changed(self, kind: Kind, _visible: int, total: int) -> None:
         self.set_tab_count(kind, total)
 
