@@ -84,13 +84,17 @@ def cache_dir(tmp_path: Path) -> Path:
 def filled_store_template(tmp_path_factory: pytest.TempPathFactory,
                           sample: dict[Kind, bytes]) -> Path:
     """A store holding the whole demo sample, as if fetched at ``FILLED_AT``."""
+    path = tmp_path_factory.mktemp("filled") / FILE_NAME
+    _store_sample(path, sample)
+    return path
+
+
+def _store_sample(path: Path, sample: dict[Kind, bytes]) -> None:
     from catalogue_desktop.core.ingest import ingest
 
-    path = tmp_path_factory.mktemp("filled") / FILE_NAME
     for kind, payload in sample.items():
         report = ingest(str(path), kind.value, payload, None, None, FILLED_AT)
         assert report.status == "updated", report
-    return path
 
 
 @pytest.fixture
@@ -109,14 +113,11 @@ def paged_store_template(tmp_path_factory: pytest.TempPathFactory,
     """The store of ``filled_store_template``, written in pages of ``SMALL_PAGES`` rows (not
     1,000): the loader reads a page per chunk, so each collection takes several (60 webinars: 4)."""
     from catalogue_desktop.core import store as store_module
-    from catalogue_desktop.core.ingest import ingest
 
     path = tmp_path_factory.mktemp("paged") / FILE_NAME
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(store_module, "PAGE_ROWS", SMALL_PAGES)
-        for kind, payload in sample.items():
-            report = ingest(str(path), kind.value, payload, None, None, FILLED_AT)
-            assert report.status == "updated", report
+        _store_sample(path, sample)
     return path
 
 

@@ -176,21 +176,27 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def _exit_when_ready(cache: Any, home: Any, value: str) -> dict[str, Any]:
+    """The shipped command, offline on ``cache``, with ``EXIT_WHEN_READY=value``: its report."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", EXIT_WHEN_READY: value,
+           "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config")}
+    result = subprocess.run(
+        [sys.executable, "-m", "catalogue_desktop", "--offline", "--base-url", "http://127.0.0.1:9",
+         "--cache-dir", str(cache)],
+        capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert result.returncode == 0, result.stderr
+    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return report
+
+
 def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     filled_cache: Any, tmp_path: Any
 ) -> None:
     """The shipped command with ``CATALOGUE_DESKTOP_EXIT_WHEN_READY`` (benchmarks, smoke tests):
     one JSON line once the cached rows show, then a normal exit. asyncio, qasync, pydantic and
     httpx were not needed for that."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", EXIT_WHEN_READY: "1",
-           "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
     before = time.time()
-    result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", "--offline", "--base-url", "http://127.0.0.1:9",
-         "--cache-dir", str(filled_cache)],
-        capture_output=True, text=True, timeout=60, env=env, check=False)
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = _exit_when_ready(filled_cache, tmp_path, "1")
     assert before < report.pop("ready_at") < time.time()
     assert report == {"tab": ALL_KINDS[0].value, "rows_shown": 60, "rows": 60, "imported": []}
 
@@ -215,14 +221,7 @@ def test_exit_when_ready_reports_at_the_first_page_or_once_all_rows_are_read(
 ) -> None:
     """The window is populated (``EXIT_WHEN_READY=1``) once the first page of its tab is on
     screen, and ready (``=all``) once every cached row is read."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", EXIT_WHEN_READY: exit_when,
-           "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", "--offline", "--base-url", "http://127.0.0.1:9",
-         "--cache-dir", str(paged_cache)],
-        capture_output=True, text=True, timeout=60, env=env, check=False)
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = _exit_when_ready(paged_cache, tmp_path, exit_when)
     assert (report["rows_shown"], report["rows"]) == (shown, 60)
 
 

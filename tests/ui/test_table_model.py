@@ -62,6 +62,13 @@ def hand_items() -> list[list[Any]]:
             for pos, r in enumerate(hand_records())]
 
 
+def _read_so_far(items: list[list[Any]]) -> RowSet:
+    """A row set of the loader's, holding the ``items`` read so far."""
+    rowset = RowSet(Kind.WEBINARS)
+    rowset.extend(items)
+    return rowset
+
+
 def _column(model: RowSetTableModel, key: str) -> int:
     return listing.column_index(model.kind, key)
 
@@ -105,8 +112,7 @@ def test_a_row_set_shown_as_it_is_read_grows_by_appended_rows(
     model.modelReset.connect(lambda: resets.append(model.rowCount()))
     model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
     model.counts_changed.connect(lambda visible, total: counts.append((visible, total)))
-    rowset = RowSet(Kind.WEBINARS)
-    rowset.extend(items[:2])
+    rowset = _read_so_far(items[:2])
     model.show_growing(rowset, 5)
     qtmodeltester.check(model)  # stays attached: checks each insertion below as it happens
     assert model.loading and resets == [2] and counts == [(2, 5)]
@@ -136,8 +142,7 @@ def test_a_sort_or_filter_asked_for_while_rows_are_read_applies_once_all_are(
     items = hand_items()
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
     qtmodeltester.check(model)
-    rowset = RowSet(Kind.WEBINARS)
-    rowset.extend(items[:2])
+    rowset = _read_so_far(items[:2])
     model.show_growing(rowset, 5)
     model.sort(_column(model, "fee"), Qt.SortOrder.DescendingOrder)
     model.set_filter("ta")
@@ -158,12 +163,9 @@ def test_a_new_row_set_replaces_one_being_read(qtmodeltester: Any, en_formatter:
     items = hand_items()
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
     qtmodeltester.check(model)
-    first = RowSet(Kind.WEBINARS)
-    first.extend(items[:3])
+    first = _read_so_far(items[:3])
     model.show_growing(first, 5)
-    again = RowSet(Kind.WEBINARS)
-    again.extend(items[3:4])
-    model.show_growing(again, 2)  # read again from the start
+    model.show_growing(_read_so_far(items[3:4]), 2)  # read again from the start
     assert model.loading and _ids(model) == [4] and model.total_count() == 2
     model.set_rowset(hand_rowset())
     assert not model.loading and _ids(model) == [1, 2, 3, 4, 5]
