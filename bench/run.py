@@ -302,7 +302,7 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         "* Cold start: the shipped command, `python -m catalogue_desktop --offline ...`, in a fresh "
         "process with `CATALOGUE_DESKTOP_EXIT_WHEN_READY=1`: when the window is populated (it has "
         "painted the first page of the current tab's cached rows, read before the window showed; "
-        "the rest would be read from the next loop pass on, the window taking input meanwhile) it "
+        "the rest would be read after the loop pass of that paint, the window taking input meanwhile) it "
         "prints one JSON line and closes through its normal shutdown. With `=all` it does so once "
         "every cached row of the 8 collections is read and shown (`ready`): a second figure, "
         "measured in the same alternation. Whole-process wall "
