@@ -127,10 +127,11 @@ class CatalogueLoader(QObject):
             self._first_page_read = False
         elif self._jobs:
             started = time.perf_counter()
-            first_shown = self._read_chunk(next(iter(self._jobs.values())))
-            while (self._starting and self._jobs and not first_shown
+            self._read_chunk(next(iter(self._jobs.values())))
+            # (an early collection's first page ends the pass: it is painted before more is read)
+            while (self._starting and self._jobs and not self._first_page_read
                    and time.perf_counter() - started < START_PASS_S):
-                first_shown = self._read_chunk(next(iter(self._jobs.values())))
+                self._read_chunk(next(iter(self._jobs.values())))
         elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):
             packed.unpack_links(1)  # ~1 ms a page: links are first needed by a detail pane
             gc.freeze()  # as rows are: else full collections walk every link list unpacked so far
@@ -139,9 +140,8 @@ class CatalogueLoader(QObject):
         else:
             self._pump.stop()
 
-    def _read_chunk(self, job: _Job) -> bool:
-        """Read a chunk of ``job`` (or publish it, read); True if that showed an early
-        collection's first rows (the pass then ends: they are painted before more is read)."""
+    def _read_chunk(self, job: _Job) -> None:
+        """Read a chunk of ``job``, or publish it once all are read."""
         if job.chunks is None:
             state = self.store.state(job.kind)
             job.snapshot = state.snapshot
@@ -164,11 +164,10 @@ class CatalogueLoader(QObject):
                 self.rowset_growing.emit(job.kind, job.rowset, job.expected, job.changes)
                 if len(job.rowset) == len(chunk[0]):
                     self._first_page_read = True
-                    return True
-            return False
+            return
         if self.store.state(job.kind).snapshot != job.snapshot:
             job.chunks = None  # a sync replaced the snapshot while we read: read it again
-            return False
+            return
         del self._jobs[job.kind]
         self._publish(job.kind, job.rowset)
         for callback in job.done:
@@ -177,7 +176,6 @@ class CatalogueLoader(QObject):
             self._starting.discard(job.kind)
             if not self._starting:
                 self._finish_start()
-        return False
 
     def _publish(self, kind: Kind, rowset: RowSet) -> None:
         changes = self.store.snapshot_info(kind).get("changes")

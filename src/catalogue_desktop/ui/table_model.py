@@ -190,11 +190,7 @@ class RowSetTableModel(QAbstractTableModel):
             return
         self.beginResetModel()
         self._prepare_timer.stop()
-        self._rowset = rowset
-        self._filter = None
-        self._past_cache = {}
-        self._grey = None
-        self._set_changes(changes)
+        self._take(rowset, changes)
         self._set_order(None)
         self._matched = None
         self._visible = None
@@ -202,6 +198,14 @@ class RowSetTableModel(QAbstractTableModel):
         self._growing = len(rowset)
         self.endResetModel()
         self._emit_counts()
+
+    def _take(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
+        """Hold ``rowset`` and forget what was derived from the previous one (in a reset)."""
+        self._rowset = rowset
+        self._filter = None
+        self._past_cache = {}
+        self._grey = None
+        self._set_changes(changes)
 
     def _append_read_rows(self) -> None:
         shown, count = self._growing or 0, len(self._rowset)
@@ -224,11 +228,7 @@ class RowSetTableModel(QAbstractTableModel):
             return
         self._growing = None
         self.beginResetModel()
-        self._rowset = rowset
-        self._filter = None
-        self._past_cache = {}
-        self._grey = None
-        self._set_changes(changes)
+        self._take(rowset, changes)
         self._set_order(self._compute_order())
         self._matched = self._compute_matches(self._query)
         self._update_visible()
@@ -430,11 +430,7 @@ class RowSetTableModel(QAbstractTableModel):
     # -- Qt model API --------------------------------------------------------------------------
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        if parent.isValid():
-            return 0
-        if self._growing is not None:
-            return self._growing
-        return len(self._rowset) if self._visible is None else len(self._visible)
+        return 0 if parent.isValid() else self.visible_count()
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
@@ -451,9 +447,8 @@ class RowSetTableModel(QAbstractTableModel):
             return None
         view_row, column = index.row(), index.column()
         visible = self._visible
-        if view_row < 0 or column < 0 or column >= len(self._columns) or view_row >= (
-                (len(self._rowset) if self._growing is None else self._growing)
-                if visible is None else len(visible)):
+        if (view_row < 0 or column < 0 or column >= len(self._columns)
+                or view_row >= self.visible_count()):
             return None  # also an invalid index (-1, -1)
         source = view_row if visible is None else visible[view_row]
         if role == _DISPLAY:
