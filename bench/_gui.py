@@ -7,8 +7,9 @@ The window is the real one: ``ui.app.AppSession`` (store, ``CatalogueLoader``, `
 * ``stall --cache DIR --url URL``: a 5 ms ``QTimer`` (PreciseTimer) records every gap on the GUI
   thread while the session starts from the cache and then refreshes everything from the service
   (the cache's validators are cleared by the parent, so every collection is downloaded, ingested
-  and its rows reloaded). A watchdog thread samples the GUI thread's stack with
-  ``sys._current_frames`` whenever the timer has not ticked for > 30 ms.
+  and its rows reloaded). Phases: ``startup`` (until ``ready``), ``sync`` (until ``synced`` and 1 s
+  more: what the refresh leaves behind), ``close``. ``_stalls.StallMonitor`` breaks each gap over
+  30 ms down (work, waiting for a CPU, hypervisor steal) and samples the GUI thread's stack.
 * ``interact --cache DIR --payload BYTES``: offline session; memory (steady RSS, peak RSS) once the
   rows and index are loaded; then filter-as-you-type, sorting and the detail pane on Webinars.
 """
@@ -23,16 +24,12 @@ import os
 import resource
 import sqlite3
 import sys
-import threading
 import time
-import traceback
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import psutil
 
-PERIOD_MS = 5
 # PySide6 6.12.0 on CPython 3.11: every call of a void-returning Qt method from Python drops one
 # reference to None (``sys.getrefcount(None)`` falls by 1 per ``label.setText(..)``,
 # ``widget.repaint()``, ``QTest.keyClick(..)``...), and when it reaches 0 the interpreter aborts
@@ -40,7 +37,6 @@ PERIOD_MS = 5
 # harness holds two million extra references so that its measurements can finish; the app itself
 # has no such cushion (see bench/README.md).
 _NONE_CUSHION = [None] * 2_000_000
-STUCK = 0.030  # the watchdog samples the GUI thread's stack when it has not ticked for this long
 
 
 def _rss_mb() -> float:
@@ -49,91 +45,6 @@ def _rss_mb() -> float:
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-# -- stall monitor --------------------------------------------------------------------------------
-
-
-class StallMonitor:
-    """Gaps between ticks of a 5 ms QTimer, per phase; stack samples of long stalls."""
-
-    def __init__(self) -> None:
-        from PySide6.QtCore import Qt, QTimer
-
-        self.phase = "startup"
-        self.gaps: dict[str, list[float]] = {}
-        self.last = time.perf_counter()
-        self.timer = QTimer(interval=PERIOD_MS)
-        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self.timer.timeout.connect(self._tick)
-        self.main_id = threading.get_ident()
-        self.samples: dict[float, list[tuple[str, ...]]] = {}  # stall start -> stacks
-        self.stalls: list[tuple[float, float, str]] = []  # (gap, start, phase)
-        self._stop = threading.Event()
-        self._watch = threading.Thread(target=self._watchdog, daemon=True)
-
-    def start(self) -> None:
-        self.last = time.perf_counter()
-        self.timer.start()
-        self._watch.start()
-
-    def stop(self) -> None:
-        self.timer.stop()
-        self._stop.set()
-        self._watch.join(2)
-
-    def set_phase(self, phase: str) -> None:
-        self._tick()
-        self.phase = phase
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        gap = now - self.last
-        self.gaps.setdefault(self.phase, []).append(gap)
-        if gap > STUCK:
-            self.stalls.append((gap, self.last, self.phase))
-        self.last = now
-
-    def _watchdog(self) -> None:
-        while not self._stop.wait(0.004):
-            last = self.last
-            if time.perf_counter() - last > STUCK:
-                frame = sys._current_frames().get(self.main_id)
-                if frame is None:
-                    continue
-                stack = tuple(
-                    f"{Path(f.filename).name}:{f.lineno} {f.name}"
-                    for f in traceback.extract_stack(frame)
-                )
-                del frame
-                bucket = self.samples.setdefault(last, [])
-                if len(bucket) < 50:
-                    bucket.append(stack)
-
-    def report(self, top: int = 8) -> dict[str, Any]:
-        out: dict[str, Any] = {"phases": {}}
-        for phase, gaps in self.gaps.items():
-            ms = sorted(g * 1000 for g in gaps)
-            out["phases"][phase] = {
-                "ticks": len(ms), "max_ms": ms[-1] if ms else 0.0,
-                "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else 0.0,
-                "over_50ms": sum(1 for g in ms if g > 50), "over_30ms": sum(1 for g in ms if g > 30),
-            }
-        worst = sorted(self.stalls, reverse=True)[:top]
-        out["worst"] = []
-        for gap, start, phase in worst:
-            stacks = self.samples.get(start, [])
-            inner = Counter(_project_frames(s) for s in stacks).most_common(3)
-            out["worst"].append({
-                "gap_ms": gap * 1000, "phase": phase, "samples": len(stacks),
-                "stacks": [{"count": c, "frames": list(f)} for f, c in inner],
-            })
-        return out
-
-
-def _project_frames(stack: tuple[str, ...], keep: int = 14) -> tuple[str, ...]:
-    """The innermost frames, skipping the harness and event-loop plumbing at the bottom."""
-    return stack[-keep:]
 
 
 # -- session ---------------------------------------------------------------------------------------
@@ -174,6 +85,7 @@ async def _signal(signal: Any, timeout: float) -> Any:
 
 def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
     app = _qapp()
+    from _stalls import StallMonitor
     from catalogue_desktop.core.kinds import Kind
     from catalogue_desktop.ui.app import AppSession, Options
 
@@ -195,7 +107,7 @@ def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
         (report,) = await synced
         t_synced = time.perf_counter()
         await asyncio.sleep(1.0)  # what the sync leaves behind (old rows freed, index rebuilt)
-        monitor.set_phase("after")
+        monitor.set_phase("close")
         assert session.loader is not None and session.window is not None
         statuses = {k.value: o.status for k, o in report.collections.items()} if report else {}
         errors = {k.value: o.error for k, o in report.collections.items() if o.error} if report else {}

@@ -154,8 +154,9 @@ def stall(size: int, url: str, cache: Path, runs: int, home: Path, commands: lis
             "median_max_ms": C.median([s["max_ms"] for s in syncs]),
             "p99_ms": C.median([s["p99_ms"] for s in syncs]),
             "sync_s": C.median([r["sync_s"] for r in results]),
+            "app_max_ms": max(s["app_max_ms"] for s in syncs),
             "startup_max_ms": max(r["monitor"]["phases"]["startup"]["max_ms"] for r in results),
-            "after_max_ms": max(r["monitor"]["phases"].get("after", {"max_ms": 0})["max_ms"]
+            "close_max_ms": max(r["monitor"]["phases"].get("close", {"max_ms": 0})["max_ms"]
                                 for r in results)}
 
 
@@ -211,9 +212,22 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _row(what: str, figure: str, baseline: str, ratio: str, goal: str, ok: bool | None) -> str:
-    verdict = "—" if ok is None else ("**pass**" if ok else "**FAIL**")
+def _row(what: str, figure: str, baseline: str, ratio: str, goal: str, ok: bool | str | None) -> str:
+    verdict = ok if isinstance(ok, str) else "—" if ok is None else ("**pass**" if ok else "**FAIL**")
     return f"| {what} | {figure} | {baseline} | {ratio} | {goal} | {verdict} |"
+
+
+def _stall_parts(w: dict[str, Any]) -> str:
+    """One stall's breakdown (``bench/_stalls.py``) in words."""
+    if "on_cpu_ms" not in w:
+        return "no breakdown on this system"
+    steal = "?" if w["steal_ms"] is None else f"{w['steal_ms']:.0f}"
+    calls = w["slow_calls"]
+    return (f"on a CPU {w['on_cpu_ms']:.0f} ms (system {w['system_ms']:.0f}, {w['faults']} page "
+            f"faults), waiting for one {w['runqueue_ms']:.0f} ms, neither {w['unaccounted_ms']:.0f} "
+            f"ms (slept {w['slept']} times; its CPU's steal {steal} ms); the app's share at most "
+            f"{w['app_ms']:.0f} ms; {calls['count']} callbacks over 2 ms, {calls['ms']:.0f} ms"
+            + (f", longest {calls['longest'][0]}" if calls["longest"] else ""))
 
 
 def _profile_excerpt(path: Path, lines: int = 60) -> str:
@@ -265,10 +279,14 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         f"{sy['sync_wall'] * 1000:,.0f} ms", f"{sy['base_wall'] * 1000:,.0f} ms (fetch + validate_json)",
         f"{sy['sync_wall'] / sy['base_wall']:.2f}x", "<= 1.5x", sy["sync_wall"] / sy["base_wall"] <= 1.5))
     for n, st in r["stall"].items():
+        share = (f"; the app's share at most {st['app_max_ms']:.0f} ms, the rest hypervisor steal"
+                 if st["app_max_ms"] < st["max_ms"] - 0.5 else "")
         lines.append(_row(
             f"longest event-loop stall during a full sync, window open, N={n:,} ({len(st['runs'])} run(s))",
-            f"max {st['max_ms']:.0f} ms, p99 {st['p99_ms']:.1f} ms (sync {st['sync_s']:.1f} s)",
-            "5 ms timer period", "—", "< 50 ms", st["max_ms"] < 50))
+            f"max {st['max_ms']:.0f} ms{share}; p99 {st['p99_ms']:.1f} ms (sync {st['sync_s']:.1f} s)",
+            "5 ms timer period", "—", "< 50 ms",
+            True if st["max_ms"] < 50 else
+            "**FAIL** (the app's share passes: see Details)" if st["app_max_ms"] < 50 else False))
     it = r["interact"][big]
     lines.append(_row(
         f"filter-as-you-type on Webinars, N={big:,} ({len(it['filter'])} keystrokes)",
@@ -337,19 +355,22 @@ def write_results(r: dict[str, Any], path: Path) -> None:
     ]
     for n, st in r["stall"].items():
         lines.append(
-            f"* Stall, N={n:,}: per run max ms "
-            + ", ".join(f"{x['monitor']['phases']['sync']['max_ms']:.0f}" for x in st["runs"])
+            f"* Stall, N={n:,}: per run max ms (the app's share) "
+            + ", ".join(f"{x['monitor']['phases']['sync']['max_ms']:.0f} "
+                        f"({x['monitor']['phases']['sync']['app_max_ms']:.0f})" for x in st["runs"])
             + f"; window ready from cache in {C.median([x['ready_s'] for x in st['runs']]):.2f} s "
-            f"(startup phase max gap {st['startup_max_ms']:.0f} ms); refresh to rows reloaded "
-            f"{st['sync_s']:.1f} s; 1 s after: max gap {st['after_max_ms']:.0f} ms; GUI process peak "
+            f"(startup phase max gap {st['startup_max_ms']:.0f} ms, before the refresh starts); "
+            f"refresh to rows reloaded {st['sync_s']:.1f} s; closing the window: max gap "
+            f"{st['close_max_ms']:.0f} ms; GUI process peak "
             f"RSS {C.median([x['peak_rss_mb'] for x in st['runs']]):.0f} MiB, worker processes "
             f"{C.median([x['children_peak_rss_mb'] for x in st['runs']]):.0f} MiB.")
         worst = max(st["runs"], key=lambda x: x["monitor"]["phases"]["sync"]["max_ms"])
-        lines.append("  Worst stalls of the worst run (watchdog samples of the GUI thread, innermost "
-                     "frames last):")
+        lines.append("  Worst stalls of the worst run, broken down by `bench/_stalls.py` (Linux "
+                     "scheduler and usage counters of the GUI thread, steal of its CPU); watchdog "
+                     "samples of its stack, innermost last:")
         lines.append("  ```")
         for w in worst["monitor"]["worst"][:6]:
-            lines.append(f"  {w['gap_ms']:.0f} ms [{w['phase']}] {w['samples']} samples")
+            lines.append(f"  {w['gap_ms']:.0f} ms [{w['phase']}]: {_stall_parts(w)}")
             for s in w["stacks"][:2]:
                 lines.append(f"    x{s['count']}: " + " > ".join(s["frames"][-5:]))
         lines.append("  ```")
@@ -395,7 +416,7 @@ def main() -> int:
     sizes = [1000, 10000] if q else [1000, 10000, 100000]
     big = sizes[-1]
     cfg = {"cold": 3 if q else 5, "sync": 3 if q else 5, "stall_runs": {1000: 1, 10000: 1} if q
-           else {10000: 3, 100000: 1}, "repeat": 1 if q else 2}
+           else {10000: 3, 100000: 3}, "repeat": 1 if q else 2}
     r: dict[str, Any] = {"quick": q, "sizes": sizes, "big": big, "commands": [], "profiles": [],
                          "load_start": os.getloadavg(), "versions": _versions(),
                          "date": dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
@@ -503,13 +524,11 @@ def only(args: argparse.Namespace) -> int:
         elif args.only == "stall":
             for n in sizes:
                 st = stall(n, servers[n][1], caches[n], 1, home, commands)
-                worst = st["runs"][0]["monitor"]["worst"][:5]
                 out[f"stall-{n}"] = {
-                    "max_ms": st["max_ms"], "p99_ms": st["p99_ms"], "sync_s": st["sync_s"],
-                    "startup_max_ms": st["startup_max_ms"], "after_max_ms": st["after_max_ms"],
-                    "worst": [(round(w["gap_ms"]), w["phase"],
-                               [" > ".join(s["frames"][-12:]) for s in w["stacks"][:3]])
-                              for w in worst]}
+                    k: st[k] for k in ("max_ms", "app_max_ms", "p99_ms", "sync_s",
+                                       "startup_max_ms", "close_max_ms")}
+                out[f"stall-{n}"]["phases"] = st["runs"][0]["monitor"]["phases"]
+                out[f"stall-{n}"]["worst"] = st["runs"][0]["monitor"]["worst"][:5]
         else:
             for n in sizes:
                 it = interact(n, caches[n], payload[n], 1 if q else 2, home, commands)
