@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from catalogue_desktop.core import client as client_module
 from catalogue_desktop.core.client import CatalogueClient, FetchResult, Validators
 from catalogue_desktop.core.errors import (
     BadEncoding,
@@ -173,6 +174,43 @@ def test_cap_applies_to_decoded_gzip_bytes(server: FaultServer) -> None:
     err = fetch_error(server, max_bytes=1024 * 1024)
     assert isinstance(err, TooLarge)
     assert str(err) == "the response exceeded the 1 MiB limit"
+
+
+def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
+        server: FaultServer, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """16 MB that arrive as a few KB: the loop gets a pass at least every 256 KB inflated, so
+    a window on this loop stays responsive."""
+    decoded = b"[" + b"0," * 8_000_000 + b"0]"
+    server.set(WEBINARS, "json", body=decoded, gzip=True)
+    inflated = 0
+    real_feed = client_module._Inflater.feed
+
+    def feed(self: Any, data: bytes) -> Any:
+        nonlocal inflated
+        for piece in real_feed(self, data):
+            inflated += len(piece)
+            yield piece
+
+    monkeypatch.setattr(client_module._Inflater, "feed", feed)
+
+    async def body(client: CatalogueClient) -> tuple[int, int]:
+        most, seen = 0, 0
+
+        async def count() -> None:
+            nonlocal most, seen
+            while True:
+                await asyncio.sleep(0)
+                most, seen = max(most, inflated - seen), inflated
+
+        counter = asyncio.create_task(count())
+        result = await client.fetch(Kind.WEBINARS, spool_dir=tmp_path)
+        counter.cancel()
+        assert result.body_file is not None
+        return most, result.body_file.stat().st_size
+
+    most, size = with_client(server.base_url, body, max_bytes=64 * 1024 * 1024)
+    assert size == len(decoded)
+    assert 0 < most <= 256 * 1024
 
 
 def test_default_cap_checks_content_length_up_front(server: FaultServer) -> None:
