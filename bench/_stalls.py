@@ -13,8 +13,9 @@ A gap is the app's own doing only in part. On Linux each stall is broken down wi
 
 "The app's share" of a gap is the gap less the steal that certainly fell inside it (one tick less
 than counted). A watchdog thread samples the GUI thread's Python stack and kernel state, the
-other threads' innermost frames and the machine's runnable tasks while a gap is open; GUI-thread
-asyncio callbacks and loader passes over ``SLOW_CALL`` and every cyclic GC are logged with times.
+other threads' innermost frames and how many of the machine's threads are runnable (which ones
+with ``BENCH_STALL_RUNNABLE=1``) while a gap is open; GUI-thread asyncio callbacks and loader
+passes over ``SLOW_CALL`` and every cyclic GC are logged with times.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from pathlib import Path
 from typing import Any
 
 PERIOD_MS = 5
-STUCK = 0.030  # a gap longer than this is a stall: broken down and sampled
+STUCK = 0.030  # a gap longer than this is a stall: broken down, and its samples kept
+SAMPLE_AFTER = 0.012  # the watchdog samples the GUI thread once it has not ticked for this long
 SLOW_CALL = 0.002  # GUI-thread callbacks longer than this are logged
+RUNNABLE_LIST = bool(os.environ.get("BENCH_STALL_RUNNABLE"))  # list the runnable threads, not count
 TICK = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01  # /proc/stat unit
 
 
@@ -93,6 +96,9 @@ class StallMonitor:
         if gap > STUCK:
             self.stalls.append({"start": self.last, "gap": gap, "phase": self.phase,
                                 **self._proc.breakdown(self._clock, clock, gap)})
+        elif gap > SAMPLE_AFTER:  # sampled, but not a stall
+            for samples in (self.samples, self.others, self.runnable):
+                samples.pop(self.last, None)
         self.last, self._clock = now, clock
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
@@ -106,7 +112,7 @@ class StallMonitor:
     def _watchdog(self) -> None:
         while not self._stop.wait(0.004):
             last = self.last
-            if time.perf_counter() - last <= STUCK:
+            if time.perf_counter() - last <= SAMPLE_AFTER:
                 continue
             frames = sys._current_frames()
             frame = frames.pop(self.main_id, None)
@@ -121,8 +127,8 @@ class StallMonitor:
             bucket = self.samples.setdefault(last, [])
             if len(bucket) < 50:
                 bucket.append((*stack, _kernel_state(self.main_native)))
-            if last not in self.runnable:
-                self.runnable[last] = _runnable_tasks()
+            if last not in self.runnable:  # the list costs ~13 ms of this thread holding the GIL
+                self.runnable[last] = _runnable_tasks() if RUNNABLE_LIST else _runnable_count()
 
     def report(self, top: int = 8) -> dict[str, Any]:
         out: dict[str, Any] = {"phases": {}}
@@ -287,6 +293,14 @@ def _kernel_state(tid: int) -> str:
         return f"[kernel: syscall {' '.join(call[:2])}, wchan {(task / 'wchan').read_text()}]"
     except OSError:
         return "[kernel: ?]"
+
+
+def _runnable_count() -> list[str]:
+    """How many threads of the machine are runnable, of how many (``/proc/loadavg``)."""
+    try:
+        return [f"{Path('/proc/loadavg').read_text().split()[3]} threads runnable"]
+    except (OSError, IndexError):
+        return []
 
 
 def _runnable_tasks() -> list[str]:
