@@ -53,8 +53,8 @@ class StallMonitor:
         self.main_id = threading.get_ident()
         self.main_native = threading.get_native_id()
         self._proc = _ThreadClock()
-        self.last = time.perf_counter()
-        self._clock: dict[str, Any] = self._proc.read()
+        self.last = 0.0  # the last tick; ``start`` sets it and ``_clock``
+        self._clock: dict[str, Any] = {}
         self.stalls: list[dict[str, Any]] = []
         self.samples: dict[float, list[tuple[str, ...]]] = {}  # stall start -> GUI thread stacks
         self.others: dict[float, Counter[str]] = {}  # stall start -> other threads' frames
