@@ -23,6 +23,7 @@ import json
 import os
 import resource
 import sqlite3
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -90,6 +91,7 @@ def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
     from catalogue_desktop.ui.app import AppSession, Options
 
     monitor = StallMonitor()
+    witness = _start_witness()
 
     async def main() -> dict[str, Any]:
         monitor.start()
@@ -120,8 +122,24 @@ def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
                     resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
     out = _run(app, main())
-    out["monitor"] = monitor.report()
+    seen = _stop_witness(witness, monitor.spans())
+    out["monitor"] = monitor.report(witness=seen["stalls"])
+    out["witness"] = seen["phases"]
     return out
+
+
+def _start_witness() -> subprocess.Popen[str]:
+    """The baseline (``_witness.py``): an empty window in its own process, ticking beside the app."""
+    witness = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_witness.py"))],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert witness.stdout is not None and witness.stdout.readline().strip() == "started"
+    return witness
+
+
+def _stop_witness(witness: subprocess.Popen[str], spans: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    lines = "".join(f"{name} {start!r} {end!r}\n" for name, (start, end) in spans.items() if name)
+    out, _ = witness.communicate(lines, timeout=60)
+    return json.loads(out)
 
 
 # -- interact --------------------------------------------------------------------------------------

@@ -130,7 +130,15 @@ class StallMonitor:
             if last not in self.runnable:  # the list costs ~13 ms of this thread holding the GIL
                 self.runnable[last] = _runnable_tasks() if RUNNABLE_LIST else _runnable_count()
 
-    def report(self, top: int = 8) -> dict[str, Any]:
+    def spans(self) -> dict[str, tuple[float, float]]:
+        """Each phase's start and end (``time.perf_counter``)."""
+        return {phase: (start, end) for phase, (start, end, _cpu) in self._spans.items()}
+
+    def report(self, top: int = 8, witness: list[tuple[float, float]] | None = None) -> dict[str, Any]:
+        """Per phase figures and the ``top`` longest stalls; with ``witness`` (the baseline
+        process's stalls: start, length), each stall notes the witness's longest gap that
+        overlapped it."""
+        witness = witness or []
         out: dict[str, Any] = {"phases": {}}
         for phase, gaps in self.gaps.items():
             ms = sorted(g * 1000 for g in gaps)
@@ -142,7 +150,10 @@ class StallMonitor:
             # the app's share: stalls less the steal inside them; shorter gaps count whole
             shares = [s["app_ms"] for s in self.stalls if s["phase"] == phase]
             shares += [g for g in ms if g <= STUCK * 1000]
+            both = [s for s in self.stalls if s["phase"] == phase and s["gap"] > 0.05
+                    and _witnessed(witness, s["start"], s["start"] + s["gap"]) > 0.05]
             out["phases"][phase] = {
+                "over_50ms_witnessed": len(both),
                 "ticks": len(ms), "max_ms": ms[-1] if ms else 0.0,
                 "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else 0.0,
                 "over_50ms": sum(1 for g in ms if g > 50), "over_30ms": sum(1 for g in ms if g > 30),
@@ -166,11 +177,17 @@ class StallMonitor:
                 "collections": [f"gen {g} {d * 1000:.0f} ms {'GUI' if gui else 'other'} thread"
                                 for t, d, g, gui in self.collections if t < end and t + d > start],
                 "slow_calls": _overlapping(self.slow_calls, start, end),
+                "witness_ms": _witnessed(witness, start, end) * 1000,
             })
         out["collections"] = {
             "count": len(self.collections),
             "max_ms": max((c[1] for c in self.collections), default=0.0) * 1000}
         return out
+
+
+def _witnessed(witness: list[tuple[float, float]], start: float, end: float) -> float:
+    """The witness's longest gap that overlapped [start, end] (0 if none)."""
+    return max((g for s, g in witness if s < end and s + g > start), default=0.0)
 
 
 def _overlapping(calls: list[tuple[float, float, float, str]], start: float, end: float) -> dict[str, Any]:
