@@ -452,3 +452,35 @@ def test_one_row_sorted_and_filtered(qapp: Any) -> None:
     assert model.rowCount() == 1 and model.source_row(0) == 0
     model.set_filter("no such words")
     assert model.rowCount() == 0
+
+
+def test_idle_work_is_done_in_passes_bounded_by_time_not_rows(qapp: Any, monkeypatch: Any) -> None:
+    """The filter and sort keys built in idle time: a pass ends once its time budget is spent
+    (a slow or busy CPU does smaller passes, not longer ones); with time to spare one pass does it
+    all. Either way the filter then finds what a fresh one finds."""
+    from catalogue_desktop.ui import table_model
+
+    rowset = _random_rowset(7, 120)
+    monkeypatch.setattr(table_model, "_PREPARE_ROWS", 10)
+
+    def passes(budget: float) -> tuple[int, RowSetTableModel]:
+        monkeypatch.setattr(table_model, "_PREPARE_PASS_S", budget)
+        model = RowSetTableModel(Kind.WEBINARS, Formatter())
+        model.set_rowset(rowset)
+        model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)
+        count = 0
+        while model._prepare_timer.isActive():
+            model._prepare_step()
+            count += 1
+        return count, model
+
+    spent, slow = passes(0.0)  # every slice over budget: one slice per pass
+    assert spent == 12  # 120 rows of filter keys, 10 a slice; the last also does the rest
+    spare, fast = passes(60.0)
+    assert spare == 1
+    for model in (slow, fast):
+        model.set_filter("tax")
+        assert [model.source_row(r) for r in range(model.rowCount())] == [
+            i for i in _reference_order(rowset, _column(model, "start"), False)
+            if i in set(RowFilter(rowset).matches("tax") or [])]
+        assert model.rowCount() > 0

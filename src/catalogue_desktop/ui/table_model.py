@@ -47,10 +47,13 @@ _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.D
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
-_PREPARE_ROWS = 4000  # filter keys built per idle pass (~5 ms), ahead of the first keystroke
+# Idle work (``prepare_filter``) runs in slices for up to ``_PREPARE_PASS_S`` per event-loop pass:
+# bounded by time, not rows, so a slower or busier CPU does smaller passes, not longer ones.
+_PREPARE_PASS_S = 0.004
 _PREPARE_DELAY_MS = 300  # ... starting this long after rows arrive (not while the window starts)
-_PREPARE_SORT_ROWS = 16000  # sort keys of one column built per idle pass (~4 ms)
-_PREPARE_RANK_ROWS = 16000  # positions in the sort order noted per idle pass (~3 ms)
+_PREPARE_ROWS = 1000  # a slice of filter keys (~1.2 ms), built ahead of the first keystroke
+_PREPARE_SORT_ROWS = 4000  # a slice of one column's sort keys (~1 ms)
+_PREPARE_RANK_ROWS = 4000  # a slice of positions in the sort order (~0.8 ms)
 _FEW = 8  # fewer matches than 1/_FEW of the rows are put in sort order by their positions
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -252,17 +255,24 @@ class RowSetTableModel(QAbstractTableModel):
             self._prepare_step()
 
     def _prepare_step(self) -> None:
+        """One event-loop pass of idle work: slices until ``_PREPARE_PASS_S`` is spent."""
+        self._prepare_timer.setInterval(0)
+        deadline = time.perf_counter() + _PREPARE_PASS_S
+        while not self._prepare_slice():
+            if time.perf_counter() >= deadline:
+                return
+        self._prepare_timer.stop()
+
+    def _prepare_slice(self) -> bool:
+        """One slice of idle work; True when nothing is left."""
         if self._filter is None:
             self._filter = RowFilter(self._rowset, lazy=True)
-        self._prepare_timer.setInterval(0)
         if not self._filter.build(_PREPARE_ROWS):
-            return
+            return False
         for column in self._presorted:
             if not prepare_sort_keys(self._rowset, column, _PREPARE_SORT_ROWS):
-                return  # one chunk per pass
-        if not self._prepare_rank(_PREPARE_RANK_ROWS):
-            return
-        self._prepare_timer.stop()
+                return False
+        return self._prepare_rank(_PREPARE_RANK_ROWS)
 
     def _prepare_rank(self, rows: int) -> bool:
         """Note the positions of up to ``rows`` more rows in the sort order; True when done."""
