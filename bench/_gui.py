@@ -10,6 +10,7 @@ The window is the real one: ``ui.app.AppSession`` (store, ``CatalogueLoader``, `
   and its rows reloaded). Phases: ``startup`` (until ``ready``), ``sync`` (until ``synced`` and 1 s
   more: what the refresh leaves behind), ``close``. ``_stalls.StallMonitor`` breaks each gap over
   30 ms down (work, waiting for a CPU, hypervisor steal) and samples the GUI thread's stack.
+  The baseline, ``_witness.py`` (an empty window in its own process), ticks beside it throughout.
 * ``interact --cache DIR --payload BYTES``: offline session; memory (steady RSS, peak RSS) once the
   rows and index are loaded; then filter-as-you-type, sorting and the detail pane on Webinars.
 """

@@ -14,8 +14,10 @@ A gap is the app's own doing only in part. On Linux each stall is broken down wi
 "The app's share" of a gap is the gap less the steal that certainly fell inside it (one tick less
 than counted). A watchdog thread samples the GUI thread's Python stack and kernel state, the
 other threads' innermost frames and how many of the machine's threads are runnable (which ones
-with ``BENCH_STALL_RUNNABLE=1``) while a gap is open; GUI-thread asyncio callbacks and loader
-passes over ``SLOW_CALL`` and every cyclic GC are logged with times.
+with ``BENCH_STALL_RUNNABLE=1``) while a gap is open; GUI-thread asyncio callbacks, loader passes
+and table models' idle passes over ``SLOW_CALL`` and every cyclic GC are logged with times.
+``report(witness=...)`` notes, for each stall, how long the baseline process (``_witness.py``,
+an empty window) stalled meanwhile.
 """
 
 from __future__ import annotations
@@ -251,9 +253,10 @@ class _ThreadClock:
 
 
 def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -> Any:
-    """Log the GUI thread's asyncio callbacks and loader passes over ``SLOW_CALL`` (wall and
-    thread CPU time). Returns the function that undoes it."""
+    """Log the GUI thread's asyncio callbacks, loader passes and table models' idle passes over
+    ``SLOW_CALL`` (wall and thread CPU time). Returns the function that undoes it."""
     from catalogue_desktop.ui.catalogue_loader import CatalogueLoader
+    from catalogue_desktop.ui.table_model import RowSetTableModel
 
     def timed(real: Any, name: Any) -> Any:
         def call(self: Any, *args: Any) -> Any:
@@ -270,7 +273,9 @@ def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -
 
     patched = [(asyncio.events.Handle, "_run", _handle_name),
                (CatalogueLoader, "_step", lambda _: "CatalogueLoader._step"),
-               (CatalogueLoader, "rebuild_index", lambda _: "CatalogueLoader.rebuild_index")]
+               (CatalogueLoader, "rebuild_index", lambda _: "CatalogueLoader.rebuild_index"),
+               (RowSetTableModel, "_prepare_step",
+                lambda m: f"RowSetTableModel._prepare_step {m.kind.value}")]
     saved = [(cls, attr, getattr(cls, attr)) for cls, attr, _ in patched]
     for cls, attr, name in patched:
         setattr(cls, attr, timed(getattr(cls, attr), name))
