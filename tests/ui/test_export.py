@@ -64,3 +64,31 @@ def test_export_writes_the_visible_rows_in_view_order_with_raw_values(
         low, high = tab.model.index(i, fee).data(Qt.ItemDataRole.UserRole)
         assert (r[4], r[5]) == (str(low), str(high))  # plain numbers, no currency or separators
         assert r[6] in ("true", "false")
+
+
+def test_an_export_asked_for_while_the_rows_are_read_is_refused_until_all_are(
+    make_session: Any, paged_cache: Any, tmp_path: Any, qtbot: Any, monkeypatch: Any
+) -> None:
+    """While a tab's rows are still being read from the cache, an export would write only those
+    read so far (and not a filter typed meanwhile, which applies once all are read): it is
+    refused, saying so; once every row is read the same export writes them all."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.ui.conftest import SMALL_PAGES
+
+    path = tmp_path / "rows.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(path), ""))
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait=None)
+    window = session.window
+    tab = window.current_tab()
+    assert tab.model.loading and tab.model.rowCount() == SMALL_PAGES
+    window.export_dialog()
+    assert not path.exists()
+    message = window.statusBar().currentMessage()
+    assert "Not exported" in message and f"{SMALL_PAGES} of 60" in message
+    with qtbot.waitSignal(session.ready, timeout=10000):
+        pass
+    window.export_dialog()
+    with open(path, encoding="utf-8", newline="") as handle:
+        assert len(list(csv.reader(handle))) == 1 + 60
+    assert window.statusBar().currentMessage().startswith(f"Exported 60 {tab.kind.value}")

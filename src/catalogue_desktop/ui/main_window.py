@@ -320,6 +320,12 @@ class MainWindow(QMainWindow):
             self, "Export visible rows", f"{tab.kind.value}.csv", "CSV files (*.csv)"
         )
         if path:
+            model = tab.model
+            if model.loading:  # the rest are not read yet, and a filter applies once they are
+                self.show_message(f"Not exported: {tab.kind.value} are still being read from the "
+                                  f"cache ({model.visible_count():,} of {model.total_count():,}). "
+                                  "Try again in a moment.")
+                return
             try:
                 count = tab.export_visible(path)
             except OSError as exc:
