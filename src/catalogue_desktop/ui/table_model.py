@@ -47,10 +47,11 @@ _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.D
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 _ICONS: dict[str, QIcon] = {}
-# Idle work (``prepare_filter``) runs in slices for up to ``_PREPARE_PASS_S`` per event-loop pass:
-# bounded by time, not rows, so a slower or busier CPU does smaller passes, not longer ones.
+# Idle work (``prepare_filter``) starts ``_PREPARE_DELAY_MS`` after rows arrive (not while the
+# window starts), then runs in slices for up to ``_PREPARE_PASS_S`` per event-loop pass: bounded
+# by time, not rows, so a slower or busier CPU does smaller passes, not longer ones.
+_PREPARE_DELAY_MS = 300
 _PREPARE_PASS_S = 0.004
-_PREPARE_DELAY_MS = 300  # ... starting this long after rows arrive (not while the window starts)
 _PREPARE_ROWS = 1000  # a slice of filter keys (~1.2 ms), built ahead of the first keystroke
 _PREPARE_SORT_ROWS = 4000  # a slice of one column's sort keys (~1 ms)
 _PREPARE_RANK_ROWS = 4000  # a slice of positions in the sort order (~0.8 ms)
@@ -240,7 +241,7 @@ class RowSetTableModel(QAbstractTableModel):
         self.prepare_filter()
 
     def prepare_filter(self) -> None:
-        """Build the filter's keys in idle time, a chunk per event-loop pass (the first keystroke
+        """Build the filter's keys in idle time, up to 4 ms per event-loop pass (the first keystroke
         on 100k rows then does not pay ~0.3 s for them), then the sort keys of the date, fee and
         number columns shown by default (their first sort then only sorts: ~30 ms less), then
         each row's position in the current sort order (a filter with few matches then orders
