@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -29,6 +31,7 @@ from catalogue_desktop.core.errors import (
     TooManyRedirects,
 )
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.priority import BACKGROUND_NICENESS
 from tests.faultserver import FaultServer, refused_port
 
 T = TypeVar("T")
@@ -211,6 +214,36 @@ def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
     most, size = with_client(server.base_url, body, max_bytes=64 * 1024 * 1024)
     assert size == len(decoded)
     assert 0 < most <= 256 * 1024
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priority: Linux")
+def test_a_download_is_written_to_its_file_by_a_thread_below_normal_priority(
+        server: FaultServer, tmp_path: Any) -> None:
+    """Writing a big download into the page cache costs seconds of CPU at 100k webinars: that
+    thread runs below the priority of the process's other threads (the window's among them),
+    which keep theirs; the body arrives whole."""
+    decoded = b"[" + b"0," * 500_000 + b"0]"
+    server.set(WEBINARS, "json", body=decoded, gzip=True)
+    writers: set[str] = set()
+
+    async def body(client: CatalogueClient) -> tuple[int, int, int]:
+        loop = asyncio.get_running_loop()
+        result = await client.fetch(Kind.WEBINARS, spool_dir=tmp_path)
+        assert result.body_file is not None
+        assert len(client._writer._threads) == 1  # made on first use: the fetch used it
+
+        def priority() -> int:
+            writers.add(threading.current_thread().name)
+            return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+        writer = await loop.run_in_executor(client._writer, priority)
+        own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        return result.body_file.stat().st_size, writer, own
+
+    size, writer, own = with_client(server.base_url, body)
+    assert size == len(decoded)
+    assert writer == min(19, own + BACKGROUND_NICENESS) and own == os.getpriority(os.PRIO_PROCESS, 0)
+    assert writers and all(name.startswith("catalogue-body-writer") for name in writers)
 
 
 def test_default_cap_checks_content_length_up_front(server: FaultServer) -> None:

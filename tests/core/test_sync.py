@@ -12,10 +12,10 @@ import pytest
 
 from catalogue_desktop.core.client import CatalogueClient
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.priority import BACKGROUND_NICENESS
 from catalogue_desktop.core.store import Store
 from catalogue_desktop.core.sync import (
     PROCESS_THRESHOLD,
-    WORKER_NICENESS,
     Ingestor,
     SyncReport,
     sync_catalogue,
@@ -245,7 +245,7 @@ def test_large_payloads_go_through_a_worker_process(store_file: Path) -> None:
         assert processes and all(p.is_alive() for p in processes)
         if hasattr(os, "nice"):  # workers run below the window's CPU priority
             assert pool.submit(os.nice, 0).result(timeout=30) == min(
-                19, os.nice(0) + WORKER_NICENESS)
+                19, os.nice(0) + BACKGROUND_NICENESS)
     finally:
         ingestor.close()
     assert ingestor._pool is None

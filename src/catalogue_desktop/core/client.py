@@ -18,6 +18,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +43,7 @@ from catalogue_desktop.core.errors import (
     TooManyRedirects,
 )
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.priority import lower_thread
 
 __all__ = ["CatalogueClient", "FetchResult", "ProgressCallback", "Validators"]
 
@@ -143,6 +145,11 @@ class CatalogueClient:
         self.backoff = max(0.0, backoff)
         self.max_bytes = max_bytes
         self._semaphore = asyncio.Semaphore(max(1, max_concurrency))
+        # Downloads are written to their files by one thread below normal priority: at 100k
+        # webinars that is ~800 MB into the page cache, seconds of CPU that the window's thread
+        # would otherwise wait behind (made on first use).
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="catalogue-body-writer",
+                                          initializer=lower_thread)
         self._http = httpx.AsyncClient(
             timeout=httpx.Timeout(
                 connect=connect_timeout, read=read_timeout, write=read_timeout, pool=read_timeout
@@ -163,8 +170,9 @@ class CatalogueClient:
     # -- lifetime ---------------------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Close the pooled connections."""
+        """Close the pooled connections (and let the writer thread end)."""
         await self._http.aclose()
+        self._writer.shutdown(wait=False)
 
     async def __aenter__(self) -> Self:
         return self
@@ -311,7 +319,8 @@ class CatalogueClient:
                             status, resp.reason_phrase, resp.headers.get("retry-after"), kind, url
                         )
                     in_body = True
-                    body = await _read_body(resp, kind, url, max_bytes, progress, sink)
+                    body = await _read_body(resp, kind, url, max_bytes, progress, sink,
+                                            self._writer)
                     return _Raw(status, str(resp.url), resp.headers, body)
             except httpx.HTTPError as exc:
                 raise self._translate(exc, kind, url, in_body) from exc
@@ -545,11 +554,13 @@ async def _read_body(
     max_bytes: int,
     progress: ProgressCallback | None,
     sink: BinaryIO | None = None,
+    writer: ThreadPoolExecutor | None = None,
 ) -> bytes:
     """Stream the body, decoding gzip/deflate, enforcing ``max_bytes`` on the decoded size.
 
-    With a ``sink`` the decoded body is written there (a leading UTF-8 BOM dropped) and only
-    its first bytes are returned, for the plausibility check. Yields to the event loop every
+    With a ``sink`` the decoded body is written there (a leading UTF-8 BOM dropped), from the
+    ``writer`` thread (else asyncio's default executor), and only its first bytes are returned,
+    for the plausibility check. Yields to the event loop every
     ``_YIELD_EVERY`` decoded bytes, so a highly compressed body cannot hold the loop while it
     inflates.
     """
@@ -607,7 +618,7 @@ async def _read_body(
         if sink is not None and unwritten and sum(map(len, unwritten)) >= at_least:
             data = b"".join(unwritten)
             unwritten.clear()
-            await asyncio.to_thread(sink.write, data)
+            await asyncio.get_running_loop().run_in_executor(writer, sink.write, data)
 
     try:
         async for raw in resp.aiter_raw():

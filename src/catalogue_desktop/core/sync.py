@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
-import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -25,10 +23,10 @@ from catalogue_desktop.core.client import CatalogueClient, Validators
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.ingest import IngestReport, ingest
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.priority import lower_process
 from catalogue_desktop.core.store import CollectionState, Store, utc_now
 
 PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
-WORKER_NICENESS = 10  # how much lower the decoding workers' CPU priority is (POSIX nice)
 STALE_BODY_AGE = 3600.0  # downloaded bodies (body-*.json next to the store) older than this are litter
 
 
@@ -85,7 +83,7 @@ class Ingestor:
                 # spawn, not fork: forking a process that runs Qt or threads is unsafe.
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 initializer=_background_priority)
+                                                 initializer=lower_process)
                 for _ in range(self.workers):  # start the workers now, from this thread
                     self._pool.submit(_noop)
             return self._pool
@@ -115,20 +113,6 @@ class Ingestor:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-
-
-def _background_priority() -> None:
-    """In a worker: run below the window's CPU priority. With two cores, two busy decoders (and a
-    local service) kept the window's thread off the CPU for up to ~120 ms during a refresh at
-    100,000 webinars; the window needs little CPU, and gets it first."""
-    with contextlib.suppress(OSError, AttributeError):
-        if sys.platform == "win32":
-            import ctypes
-
-            kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-            kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), 0x4000)  # BELOW_NORMAL
-        else:
-            os.nice(WORKER_NICENESS)
 
 
 def _noop() -> None:
