@@ -26,6 +26,7 @@ import resource
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -115,10 +116,12 @@ def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
         statuses = {k.value: o.status for k, o in report.collections.items()} if report else {}
         errors = {k.value: o.error for k, o in report.collections.items() if o.error} if report else {}
         rows = session.window.tab(Kind.WEBINARS).model.rowCount()
+        threads = _thread_cpu()
         await session.aclose()
         monitor.stop()
         return {"ready_s": t_ready - t0, "sync_s": t_synced - t_ready, "statuses": statuses, "errors": errors,
                 "webinar_rows": rows, "rss_mb": _rss_mb(), "peak_rss_mb": _peak_mb(),
+                "threads_cpu_s": threads,
                 "children_peak_rss_mb":
                     resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
@@ -126,6 +129,19 @@ def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
     seen = _stop_witness(witness, monitor.spans())
     out["monitor"] = monitor.report(witness=seen["stalls"])
     out["witness"] = seen["phases"]
+    return out
+
+
+def _thread_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) of the GUI thread and of the process's other threads."""
+    main = threading.get_native_id()
+    out = {"gui": 0.0, "others": 0.0, "others_system": 0.0}
+    for t in psutil.Process().threads():
+        if t.id == main:
+            out["gui"] += t.user_time + t.system_time
+        else:
+            out["others"] += t.user_time + t.system_time
+            out["others_system"] += t.system_time
     return out
 
 

@@ -64,14 +64,17 @@ class StallMonitor:
         self.collections: list[tuple[float, float, int, bool]] = []  # start, s, generation, GUI?
         self.slow_calls: list[tuple[float, float, float, str]] = []  # start, s, CPU s, what
         self._gc_start = 0.0
-        self._spans: dict[str, tuple[float, float, float]] = {}  # phase -> start, end, GUI CPU s
+        # phase -> start, end, GUI thread's CPU s, its time waiting for a CPU s, times preempted
+        self._spans: dict[str, tuple[float, float, float, float, int]] = {}
         self._span_start, self._span_cpu = time.perf_counter(), time.thread_time()
+        self._span_clock: dict[str, Any] = {}
         self._untime: Any = None
         self._stop = threading.Event()
         self._watch = threading.Thread(target=self._watchdog, daemon=True)
 
     def start(self) -> None:
         self.last, self._clock = time.perf_counter(), self._proc.read()
+        self._span_clock = self._clock
         self.timer.start()
         self._watch.start()
         gc.callbacks.append(self._gc)
@@ -88,8 +91,13 @@ class StallMonitor:
     def set_phase(self, phase: str) -> None:
         self._tick()
         now = time.perf_counter()
-        self._spans[self.phase] = (self._span_start, now, time.thread_time() - self._span_cpu)
+        clock, was = self._proc.read(), self._span_clock
+        waited = clock["waiting"] - was["waiting"] if clock and was else 0.0
+        preempted = clock["preempted"] - was["preempted"] if clock and was else 0
+        self._spans[self.phase] = (self._span_start, now, time.thread_time() - self._span_cpu,
+                                   waited, preempted)
         self.phase, self._span_start, self._span_cpu = phase, now, time.thread_time()
+        self._span_clock = clock
 
     def _tick(self) -> None:
         now, clock = time.perf_counter(), self._proc.read()
@@ -134,7 +142,7 @@ class StallMonitor:
 
     def spans(self) -> dict[str, tuple[float, float]]:
         """Each phase's start and end (``time.perf_counter``)."""
-        return {phase: (start, end) for phase, (start, end, _cpu) in self._spans.items()}
+        return {phase: (span[0], span[1]) for phase, span in self._spans.items()}
 
     def report(self, top: int = 8, witness: list[tuple[float, float]] | None = None) -> dict[str, Any]:
         """Per phase figures and the ``top`` longest stalls; with ``witness`` (the baseline
@@ -144,7 +152,7 @@ class StallMonitor:
         out: dict[str, Any] = {"phases": {}}
         for phase, gaps in self.gaps.items():
             ms = sorted(g * 1000 for g in gaps)
-            start, end, cpu = self._spans.get(phase, (0.0, 0.0, 0.0))
+            start, end, cpu, waited, preempted = self._spans.get(phase, (0.0, 0.0, 0.0, 0.0, 0))
             calls = [c for c in self.slow_calls if start <= c[0] < end]
             by_name: Counter[str] = Counter()
             for c in calls:
@@ -160,7 +168,8 @@ class StallMonitor:
                 "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else 0.0,
                 "over_50ms": sum(1 for g in ms if g > 50), "over_30ms": sum(1 for g in ms if g > 30),
                 "app_max_ms": max(shares, default=0.0),
-                "seconds": end - start, "gui_cpu_s": cpu,
+                "seconds": end - start, "gui_cpu_s": cpu, "gui_wait_s": waited,
+                "gui_preempted": preempted,
                 "calls_over_2ms": len(calls), "calls_over_10ms": sum(1 for c in calls if c[1] > 0.01),
                 "calls_max_cpu_ms": max((c[2] for c in calls), default=0.0) * 1000,
                 "calls_cpu_by_name_ms": {k: round(v * 1000) for k, v in by_name.most_common(5)},

@@ -542,6 +542,7 @@ def only(args: argparse.Namespace) -> int:
                                        "over_50ms", "over_50ms_witnessed", "startup_max_ms",
                                        "close_max_ms")}
                 out[f"stall-{n}"]["witness"] = st["runs"][0]["witness"]
+                out[f"stall-{n}"]["threads_cpu_s"] = st["runs"][0]["threads_cpu_s"]
                 out[f"stall-{n}"]["phases"] = st["runs"][0]["monitor"]["phases"]
                 out[f"stall-{n}"]["worst"] = st["runs"][0]["monitor"]["worst"][:5]
         else:
