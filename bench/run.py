@@ -371,6 +371,12 @@ def write_results(r: dict[str, Any], path: Path) -> None:
             + f"; gaps over 50 ms: {st['over_50ms']}, of which {st['over_50ms_witnessed']} while the "
             "empty window beside it stalled over 50 ms too; the empty window's max per run (ms) "
             + ", ".join(f"{x['witness']['sync']['max_ms']:.0f}" for x in st["runs"])
+            + "; in the sync phase the GUI thread's CPU (s) "
+            + ", ".join(f"{x['monitor']['phases']['sync']['gui_cpu_s']:.1f}" for x in st["runs"])
+            + ", its time waiting for a CPU (s) "
+            + ", ".join(f"{x['monitor']['phases']['sync'].get('gui_wait_s', 0):.2f}" for x in st["runs"])
+            + "; the GUI process's other threads' CPU over the run (s; writing downloads to disk) "
+            + ", ".join(f"{x['threads_cpu_s']['others']:.1f}" for x in st["runs"])
             + f"; window ready from cache in {C.median([x['ready_s'] for x in st['runs']]):.2f} s "
             f"(startup phase max gap {st['startup_max_ms']:.0f} ms, before the refresh starts); "
             f"refresh to rows reloaded {st['sync_s']:.1f} s; closing the window: max gap "
