@@ -153,6 +153,7 @@ class AppSession(QObject):
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
         mode = DEMO_TITLE if self.demo else self.base_url
         window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
+        loader.sort_of = window.sort_of
         loader.rowset_loaded.connect(window.show_rowset)
         loader.rowset_growing.connect(window.show_growing)
         loader.index_changed.connect(self._index_changed)

@@ -225,6 +225,14 @@ class MainWindow(QMainWindow):
                 tab.set_rowset(*waiting)
         return tab
 
+    def sort_of(self, kind: Kind) -> tuple[int, bool] | None:
+        """The column ``kind``'s tab is sorted by and whether descending; None if unsorted (or
+        not made yet)."""
+        tab = self._tabs.get(kind)
+        if tab is None or tab.model.sort_column < 0:
+            return None
+        return tab.model.sort_column, tab.model.sort_order == Qt.SortOrder.DescendingOrder
+
     def made_tabs(self) -> list[CollectionTab]:
         """The tabs made so far (the others have no widgets yet)."""
         return list(self._tabs.values())
