@@ -11,6 +11,8 @@ The window is the real one: ``ui.app.AppSession`` (store, ``CatalogueLoader``, `
   more: what the refresh leaves behind), ``close``. ``_stalls.StallMonitor`` breaks each gap over
   30 ms down (work, waiting for a CPU, hypervisor steal) and samples the GUI thread's stack.
   The baseline, ``_witness.py`` (an empty window in its own process), ticks beside it throughout.
+  ``--sort KEY``: the Webinars tab is sorted by that column, descending, as a user left it (a
+  refresh then reloads a sorted tab).
 * ``interact --cache DIR --payload BYTES``: offline session; memory (steady RSS, peak RSS) once the
   rows and index are loaded; then filter-as-you-type, sorting and the detail pane on Webinars.
 """
@@ -86,11 +88,19 @@ async def _signal(signal: Any, timeout: float) -> Any:
 # -- stall -----------------------------------------------------------------------------------------
 
 
-def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
+def stall(cache: str, url: str, timeout: float, max_mb: int, sort: str = "") -> dict[str, Any]:
     app = _qapp()
     from _stalls import StallMonitor
     from catalogue_desktop.core.kinds import Kind
+    from catalogue_desktop.core.listing import column_index
     from catalogue_desktop.ui.app import AppSession, Options
+    from catalogue_desktop.ui.settings import Settings
+
+    # The Webinars tab as a user left it: sorted (descending) by ``sort``, or as the service sent.
+    settings = Settings()
+    settings.q.setValue("tabs/webinars/sort_column", column_index(Kind.WEBINARS, sort) if sort else -1)
+    settings.q.setValue("tabs/webinars/sort_order", 1)
+    settings.sync()
 
     monitor = StallMonitor()
     witness = _start_witness()
@@ -116,11 +126,13 @@ def stall(cache: str, url: str, timeout: float, max_mb: int) -> dict[str, Any]:
         statuses = {k.value: o.status for k, o in report.collections.items()} if report else {}
         errors = {k.value: o.error for k, o in report.collections.items() if o.error} if report else {}
         rows = session.window.tab(Kind.WEBINARS).model.rowCount()
+        sorted_by = session.window.tab(Kind.WEBINARS).model.sort_column
         threads = _thread_cpu()
         await session.aclose()
         monitor.stop()
         return {"ready_s": t_ready - t0, "sync_s": t_synced - t_ready, "statuses": statuses, "errors": errors,
-                "webinar_rows": rows, "rss_mb": _rss_mb(), "peak_rss_mb": _peak_mb(),
+                "webinar_rows": rows, "sorted_by": sorted_by, "rss_mb": _rss_mb(),
+                "peak_rss_mb": _peak_mb(),
                 "threads_cpu_s": threads,
                 "children_peak_rss_mb":
                     resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
@@ -378,9 +390,10 @@ if __name__ == "__main__":
     parser.add_argument("--detail", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--max-mb", type=int, default=0, help="client body limit (0: the app's)")
+    parser.add_argument("--sort", default="", help="stall: the Webinars tab sorted by this column")
     args = parser.parse_args()
     if args.mode == "stall":
-        result = stall(args.cache, args.url, args.timeout, args.max_mb)
+        result = stall(args.cache, args.url, args.timeout, args.max_mb, args.sort)
     else:
         result = interact(args.cache, args.payload, args.repeat, args.detail)
     print(json.dumps(result), flush=True)
