@@ -173,6 +173,8 @@ class StallMonitor:
                 "calls_over_2ms": len(calls), "calls_over_10ms": sum(1 for c in calls if c[1] > 0.01),
                 "calls_max_cpu_ms": max((c[2] for c in calls), default=0.0) * 1000,
                 "calls_cpu_by_name_ms": {k: round(v * 1000) for k, v in by_name.most_common(5)},
+                "calls_longest": [f"{d * 1000:.0f} ms (CPU {c * 1000:.0f}) {what[:60]}"
+                                  for _, d, c, what in sorted(calls, key=lambda c: -c[2])[:5]],
             }
         out["worst"] = []
         for s in sorted(self.stalls, key=lambda s: -s["gap"])[:top]:
