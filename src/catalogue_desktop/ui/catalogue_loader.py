@@ -5,9 +5,10 @@ Qt event loop (a zero-interval timer), so a cache of 100k records never freezes 
 collection the window starts on can be shown as it is read (``rowset_growing``): its first page is
 read at once, so that the window's first paint shows it, and the rest after that paint. The
 loader needs Qt only, not asyncio: the window shows cached rows before asyncio is even imported.
-After rows change, the ``CatalogueIndex`` is rebuilt once (coalesced when several collections
-reload together). Full records for the detail pane are read one at a time and decoded on demand
-(pydantic is imported lazily, after the window shows).
+A reloaded row set whose tab is sorted is put in that order first, a slice per pass
+(``SortJob``), then published. After rows change, the ``CatalogueIndex`` is rebuilt once
+(coalesced when several collections reload together). Full records for the detail pane are
+read one at a time and decoded on demand (pydantic is imported lazily, after the window shows).
 """
 
 from __future__ import annotations
