@@ -179,24 +179,29 @@ def test_cap_applies_to_decoded_gzip_bytes(server: FaultServer) -> None:
     assert str(err) == "the response exceeded the 1 MiB limit"
 
 
+@pytest.mark.parametrize("spooled", [True, False])
 def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
-        server: FaultServer, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """16 MB that arrive as a few KB: the loop gets a pass at least every 256 KB inflated, so
-    a window on this loop stays responsive."""
+        server: FaultServer, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, spooled: bool) -> None:
+    """16 MB that arrive as a few KB. Written to a file (as a sync does), the body is inflated
+    by the writer thread, never on the loop's thread; held in memory, on the loop, which gets a
+    pass at least every 256 KB inflated. Either way a window on this loop stays responsive and
+    the body arrives whole."""
     decoded = b"[" + b"0," * 8_000_000 + b"0]"
     server.set(WEBINARS, "json", body=decoded, gzip=True)
     inflated = 0
+    threads: set[str] = set()
     real_feed = client_module._Inflater.feed
 
     def feed(self: Any, data: bytes) -> Any:
         nonlocal inflated
+        threads.add(threading.current_thread().name)
         for piece in real_feed(self, data):
             inflated += len(piece)
             yield piece
 
     monkeypatch.setattr(client_module._Inflater, "feed", feed)
 
-    async def body(client: CatalogueClient) -> tuple[int, int]:
+    async def body(client: CatalogueClient) -> tuple[int, int, str]:
         most, seen = 0, 0
 
         async def count() -> None:
@@ -206,14 +211,17 @@ def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
                 most, seen = max(most, inflated - seen), inflated
 
         counter = asyncio.create_task(count())
-        result = await client.fetch(Kind.WEBINARS, spool_dir=tmp_path)
+        result = await client.fetch(Kind.WEBINARS, spool_dir=tmp_path if spooled else None)
         counter.cancel()
-        assert result.body_file is not None
-        return most, result.body_file.stat().st_size
+        size = result.body_file.stat().st_size if result.body_file is not None else len(result.body)
+        return most, size, threading.current_thread().name
 
-    most, size = with_client(server.base_url, body, max_bytes=64 * 1024 * 1024)
+    most, size, loop_thread = with_client(server.base_url, body, max_bytes=64 * 1024 * 1024)
     assert size == len(decoded)
-    assert 0 < most <= 256 * 1024
+    if spooled:
+        assert threads and all(t.startswith("catalogue-body-writer") for t in threads)
+    else:
+        assert threads == {loop_thread} and 0 < most <= 256 * 1024
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priority: Linux")

@@ -558,11 +558,10 @@ async def _read_body(
 ) -> bytes:
     """Stream the body, decoding gzip/deflate, enforcing ``max_bytes`` on the decoded size.
 
-    With a ``sink`` the decoded body is written there (a leading UTF-8 BOM dropped), from the
-    ``writer`` thread (else asyncio's default executor), and only its first bytes are returned,
-    for the plausibility check. Yields to the event loop every
-    ``_YIELD_EVERY`` decoded bytes, so a highly compressed body cannot hold the loop while it
-    inflates.
+    With a ``sink`` the body is decoded and written there (a leading UTF-8 BOM dropped) by the
+    ``writer`` thread (else asyncio's default executor), off the event loop, and only its first
+    bytes are returned, for the plausibility check. Without one it is decoded on the loop, which
+    gets a pass every ``_YIELD_EVERY`` decoded bytes (a highly compressed body cannot hold it).
     """
 
     def too_large() -> TooLarge:
@@ -612,31 +611,25 @@ async def _read_body(
 
     unwritten: list[bytes] = []  # with a sink: decoded bytes not yet written
 
-    async def flush(at_least: int = 0) -> None:
-        # Written from a worker thread: writing hundreds of MB can block in the kernel (dirty
-        # page throttling) for tens of ms, which froze the loop when written from its thread.
-        if sink is not None and unwritten and sum(map(len, unwritten)) >= at_least:
+    def write() -> None:
+        assert sink is not None
+        if unwritten:
             data = b"".join(unwritten)
             unwritten.clear()
-            await asyncio.get_running_loop().run_in_executor(writer, sink.write, data)
+            sink.write(data)
 
-    try:
-        async for raw in resp.aiter_raw():
-            received += len(raw)
-            pieces = inflater.feed(raw) if inflater else (raw,)
-            for piece in pieces:
-                size += len(piece)
-                if size > max_bytes:
-                    raise too_large()
-                keep(piece)
-                since_yield += len(piece)
-                if since_yield >= _YIELD_EVERY:
-                    since_yield = 0
-                    await flush()  # bounds what a highly compressed chunk holds in memory
-                    await asyncio.sleep(0)
-            await flush(_PIECE)
-            if progress is not None:
-                progress(kind, received, total)  # type: ignore[arg-type]
+    def decode(raw: bytes) -> None:
+        """(With a sink, in the writer thread.) Decode ``raw``; write what it gives."""
+        nonlocal size
+        for piece in inflater.feed(raw) if inflater else (raw,):
+            size += len(piece)
+            if size > max_bytes:
+                raise too_large()
+            keep(piece)
+            write()  # a piece at a time: a highly compressed chunk is never held whole
+
+    def end() -> None:
+        nonlocal size
         if inflater is not None:
             tail = inflater.finish()
             size += len(tail)
@@ -644,7 +637,34 @@ async def _read_body(
                 raise too_large()
             keep(tail)
         keep(b"", last=True)
-        await flush()
+        if sink is not None:
+            write()
+
+    loop = asyncio.get_running_loop()
+    try:
+        async for raw in resp.aiter_raw():
+            received += len(raw)
+            if sink is not None:
+                # Decoded and written off the loop's thread, below normal priority: zlib releases
+                # the GIL while it inflates (~800 MB at 100k webinars: seconds of CPU), and
+                # writing can block in the kernel (dirty page throttling) for tens of ms.
+                await loop.run_in_executor(writer, decode, raw)
+            else:
+                for piece in inflater.feed(raw) if inflater else (raw,):
+                    size += len(piece)
+                    if size > max_bytes:
+                        raise too_large()
+                    keep(piece)
+                    since_yield += len(piece)
+                    if since_yield >= _YIELD_EVERY:
+                        since_yield = 0
+                        await asyncio.sleep(0)
+            if progress is not None:
+                progress(kind, received, total)  # type: ignore[arg-type]
+        if sink is not None:
+            await loop.run_in_executor(writer, end)
+        else:
+            end()
     except zlib.error as exc:
         raise BadEncoding(
             f"the {encoding}-compressed response could not be decoded ({exc})", kind=kind, url=url
