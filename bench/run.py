@@ -385,7 +385,7 @@ def write_results(r: dict[str, Any], path: Path) -> None:
             + ", ".join(f"{x['monitor']['phases']['sync']['gui_cpu_s']:.1f}" for x in st["runs"])
             + ", its time waiting for a CPU (s) "
             + ", ".join(f"{x['monitor']['phases']['sync'].get('gui_wait_s', 0):.2f}" for x in st["runs"])
-            + "; the GUI process's other threads' CPU over the run (s; writing downloads to disk) "
+            + "; the GUI process's other threads' CPU over the run (s; inflating and writing downloads) "
             + ", ".join(f"{x['threads_cpu_s']['others']:.1f}" for x in st["runs"])
             + f"; window ready from cache in {C.median([x['ready_s'] for x in st['runs']]):.2f} s "
             f"(startup phase max gap {st['startup_max_ms']:.0f} ms, before the refresh starts); "

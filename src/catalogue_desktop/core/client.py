@@ -145,9 +145,9 @@ class CatalogueClient:
         self.backoff = max(0.0, backoff)
         self.max_bytes = max_bytes
         self._semaphore = asyncio.Semaphore(max(1, max_concurrency))
-        # Downloads are written to their files by one thread below normal priority: at 100k
-        # webinars that is ~800 MB into the page cache, seconds of CPU that the window's thread
-        # would otherwise wait behind (made on first use).
+        # Downloads spooled to files are inflated and written by one thread below normal
+        # priority: at 100k webinars ~800 MB, seconds of CPU that would otherwise run on the
+        # event loop's thread or beside it at its priority (made on first use).
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="catalogue-body-writer",
                                           initializer=lower_thread)
         self._http = httpx.AsyncClient(
