@@ -229,7 +229,7 @@ def test_a_download_is_written_to_its_file_by_a_thread_below_normal_priority(
         server: FaultServer, tmp_path: Any) -> None:
     """Writing a big download into the page cache costs seconds of CPU at 100k webinars: that
     thread runs below the priority of the process's other threads (the window's among them),
-    which keep theirs; the body arrives whole."""
+    which keep theirs; the body arrives whole; closing the client ends the thread."""
     decoded = b"[" + b"0," * 500_000 + b"0]"
     server.set(WEBINARS, "json", body=decoded, gzip=True)
     writers: set[str] = set()
@@ -246,9 +246,14 @@ def test_a_download_is_written_to_its_file_by_a_thread_below_normal_priority(
 
         writer = await loop.run_in_executor(client._writer, priority)
         own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-        return result.body_file.stat().st_size, writer, own
+        size = result.body_file.stat().st_size
+        await client.aclose()  # ends the thread: none is left to hold the process's exit up
+        alive.extend(t for t in threading.enumerate() if t.name.startswith("catalogue-body-writer"))
+        return size, writer, own
 
+    alive: list[threading.Thread] = []
     size, writer, own = with_client(server.base_url, body)
+    assert alive == []
     assert size == len(decoded)
     assert writer == min(19, own + BACKGROUND_NICENESS) and own == os.getpriority(os.PRIO_PROCESS, 0)
     assert writers and all(name.startswith("catalogue-body-writer") for name in writers)

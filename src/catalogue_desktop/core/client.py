@@ -170,9 +170,10 @@ class CatalogueClient:
     # -- lifetime ---------------------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Close the pooled connections (and let the writer thread end)."""
+        """Close the pooled connections and end the writer thread (idle by now: at most the
+        chunk of a cancelled download is left to it), so that no thread holds the exit up."""
         await self._http.aclose()
-        self._writer.shutdown(wait=False)
+        self._writer.shutdown(wait=True)
 
     async def __aenter__(self) -> Self:
         return self
