@@ -148,14 +148,14 @@ def stall(size: int, url: str, cache: Path, runs: int, home: Path, commands: lis
                 commands.append(f"{PY} bench/_gui.py stall --cache COPY-OF-cache-{size}"
                                 f" --url URL --max-mb 2048{f' --sort {sort}' if sort else ''}"
                                 "   # validators cleared: everything re-downloaded")
-            results.append(C.child(args, env, timeout=1200))
+            results.append({**C.child(args, env, timeout=1200), "sort": sort})
         finally:
             shutil.rmtree(work, ignore_errors=True)
     for r in results:
         bad = {k: v for k, v in r["statuses"].items() if v not in ("updated", "unchanged")}
         assert not bad and len(r["statuses"]) == 8, f"refresh did not succeed: {r['errors']}"
-    for i, r in enumerate(results):  # the tab was sorted as asked
-        assert (r["sorted_by"] >= 0) == bool(STALL_SORTS[i % len(STALL_SORTS)]), r["sorted_by"]
+    for r in results:  # the tab was sorted as asked
+        assert (r["sorted_by"] >= 0) == bool(r["sort"]), (r["sort"], r["sorted_by"])
     syncs = [r["monitor"]["phases"]["sync"] for r in results]
     return {"runs": results,
             "max_ms": max(s["max_ms"] for s in syncs),
@@ -376,8 +376,8 @@ def write_results(r: dict[str, Any], path: Path) -> None:
             f"* Stall, N={n:,}: per run max ms (the app's share) "
             + ", ".join(f"{x['monitor']['phases']['sync']['max_ms']:.0f} "
                         f"({x['monitor']['phases']['sync']['app_max_ms']:.0f})" for x in st["runs"])
-            + " (the Webinars tab " + ", ".join(f"sorted by {s}" if s else "unsorted"
-                                                for s in (STALL_SORTS * 3)[:len(st["runs"])]) + ")"
+            + " (the Webinars tab " + ", ".join(f"sorted by {x['sort']}" if x["sort"] else "unsorted"
+                                                for x in st["runs"]) + ")"
             + f"; gaps over 50 ms: {st['over_50ms']}, of which {st['over_50ms_witnessed']} while the "
             "empty window beside it stalled over 50 ms too; the empty window's max per run (ms) "
             + ", ".join(f"{x['witness']['sync']['max_ms']:.0f}" for x in st["runs"])

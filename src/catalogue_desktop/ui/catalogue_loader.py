@@ -175,13 +175,15 @@ class CatalogueLoader(QObject):
                 if len(job.rowset) == len(chunk[0]):
                     self._first_page_read = True
             return
+        if not self._presorted(job):
+            return
         if self.store.state(job.kind).snapshot != job.snapshot:
             job.chunks = None  # a sync replaced the snapshot while we read: read it again
             return
-        if not self._presorted(job):
-            return
         del self._jobs[job.kind]
-        self._publish(job.kind, job.rowset)
+        # (an early job read its snapshot's changes when it started: the same snapshot)
+        changes = job.changes if job.early else self.store.snapshot_info(job.kind).get("changes")
+        self._publish(job.kind, job.rowset, changes)
         for callback in job.done:
             callback(job.rowset)
         if job.kind in self._starting:
@@ -207,8 +209,7 @@ class CatalogueLoader(QObject):
                 return False
         return True
 
-    def _publish(self, kind: Kind, rowset: RowSet) -> None:
-        changes = self.store.snapshot_info(kind).get("changes")
+    def _publish(self, kind: Kind, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         old = self.rowsets.get(kind)
         if old is not None and len(old) > DISPOSE_CHUNK:
             self._retired.append(old)

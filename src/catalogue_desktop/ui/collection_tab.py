@@ -239,15 +239,18 @@ class CollectionTab(QWidget):
 
     def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """Show new rows; the sort, the filter and the selected record stay."""
-        self._keep = self.selected_record_id() or self._shown_id
-        self.model.set_rowset(rowset, changes)  # modelReset -> _reselect
-        self._keep = None  # (no reset: the rows shown while read were completed in place)
+        self._keeping_selection(self.model.set_rowset, rowset, changes)
 
     def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None) -> None:
         """Show the rows of a row set read so far (see ``RowSetTableModel.show_growing``)."""
+        self._keeping_selection(self.model.show_growing, rowset, expected, changes)
+
+    def _keeping_selection(self, show: Callable[..., None], *args: Any) -> None:
+        """``show(*args)``: the model's change of rows. If it resets the model, ``_reselect``
+        selects again the record selected (or shown) before."""
         self._keep = self.selected_record_id() or self._shown_id
-        self.model.show_growing(rowset, expected, changes)
-        self._keep = None
+        show(*args)  # modelReset -> _reselect
+        self._keep = None  # (no reset: e.g. the rows shown while read were completed in place)
 
     def _reselect(self) -> None:
         keep, self._keep = self._keep, None
