@@ -1,0 +1,465 @@
+"""The finder's engine: a parsed query evaluated on one table to a bitset of its rows.
+
+Semantics, beyond the syntax (``syntax``):
+
+* A free word is looked for (folded, as a substring) in the table's searched fields; a bare date
+  (``2027-03``, ``today``, ``next30d``) means the table's start date; bare ``past`` means the
+  occasion has ended (its end, else its start, is before now, and it is not on demand) and
+  ``future`` the opposite.
+* A table that lacks a field the query names matches nothing, and says which field
+  (``Outcome.missing``): the query as a whole stays valid for the other tables.
+* **Same location.** Courses hold locations and series hold sessions (child rows). In an AND
+  group, the clauses on child fields (``city``, ``starts``, ``fee`` ...) are evaluated together
+  on each child row, and a record matches when one of its child rows satisfies all of them:
+  ``city:dallas starts:2027-03 fee:<1300`` needs one location in Dallas, in March, under 1,300.
+  A free word in such a group holds for that same child row, or for the record itself (its
+  title). A group of only negated child clauses (``-city:dallas``) is about the record: none of
+  its locations is in Dallas. The child rows that satisfied the query are reported
+  (``Outcome.child_bits``), so a row can show the matching location's date, city and fee.
+
+Each clause's rows are remembered per table (``Table`` objects are replaced, never changed, when
+data reloads), so a keystroke that changes one clause re-evaluates that clause alone.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from catalogue_desktop.core.query import bits, literals
+from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
+from catalogue_desktop.core.query.index import RangeIndex
+from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
+from catalogue_desktop.core.query.table import Table
+from catalogue_desktop.core.query.text import fold
+
+_REMEMBERED = 512  # clause results kept per table
+_NUMERIC = (FieldType.ID, FieldType.NUMBER, FieldType.MONEY)
+
+
+@dataclass(frozen=True, eq=False)
+class Vocabulary:
+    """What the spec leaves to the user: labels of ``Webinar.type`` codes and which codes mean
+    on demand. The default follows the demo catalogue's convention (1 on demand, 2 live)."""
+
+    type_labels: Mapping[str, str] = field(default_factory=lambda: {"1": "On demand", "2": "Live"})
+    on_demand: frozenset[str] = frozenset({"1"})
+
+    def label(self, field_name: str, code: Any) -> str:
+        """A code in words: its label, else "Type 7" (never a bare number)."""
+        if code is None:
+            return ""
+        if field_name == "type":
+            return self.type_labels.get(str(code)) or f"Type {code}"
+        if field_name == "level":
+            return f"Level {code}"
+        return str(code)
+
+    def key(self) -> tuple[Any, ...]:
+        return (tuple(sorted(self.type_labels.items())), tuple(sorted(self.on_demand)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Vocabulary) and other.key() == self.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+
+@dataclass
+class Outcome:
+    """A query's rows in one table."""
+
+    table: str
+    n: int
+    bits: int = 0
+    missing: str | None = None  # a field the table does not have (or only for has:/no:)
+    why: str | None = None  # ... and why it shows nothing, in words
+    child_bits: int = 0  # the child rows (locations, sessions) that satisfied the query
+    everything: bool = False  # an empty query
+
+    @property
+    def count(self) -> int:
+        return self.bits.bit_count()
+
+    @property
+    def mask(self) -> bytes:
+        return bits.to_mask(self.bits, self.n)
+
+    @property
+    def rows(self) -> list[int]:
+        return bits.to_rows(self.bits, self.n)
+
+    def message(self) -> str | None:
+        """Why the table shows nothing, when it lacks a field."""
+        return self.why
+
+
+@dataclass
+class _Run:
+    now: datetime
+    child_hits: int = 0
+
+
+class Finder:
+    """Queries over a set of tables (``set_table``), with their derived columns."""
+
+    def __init__(self, vocabulary: Vocabulary | None = None, schema: Schema = SCHEMA) -> None:
+        self.schema = schema
+        self.vocabulary = vocabulary or Vocabulary()
+        self.tables: dict[str, Table] = {}
+        self._caches: dict[int, OrderedDict[Any, int]] = {}
+        self._derivers: dict[str, Any] = {}
+
+    # -- tables ----------------------------------------------------------------------------------
+
+    def set_table(self, table: Table) -> None:
+        """Take a (re)loaded table; the others' derived columns are made again when next used."""
+        from catalogue_desktop.core.query.derived import derive
+
+        old = self.tables.get(table.name)
+        if old is not None:
+            self._forget(old)
+        self.tables[table.name] = table
+        for t in (table, table.child):
+            if t is not None:
+                t.derive = lambda tb, key: derive(self, tb, key)
+        for other in self.tables.values():
+            if other is not table:
+                other.forget_derived()
+                self._forget(other)
+
+    def set_vocabulary(self, vocabulary: Vocabulary) -> None:
+        if vocabulary == self.vocabulary:
+            return
+        self.vocabulary = vocabulary
+        for t in self.tables.values():
+            t.forget_derived()
+            self._forget(t)
+
+    def forget_answers(self) -> None:
+        """Forget every remembered clause and word (the benchmark's cold runs)."""
+        self._caches.clear()
+        for t in self.tables.values():
+            for tb in (t, t.child):
+                if tb is not None:
+                    tb.forget_answers()
+
+    def _forget(self, table: Table) -> None:
+        self._caches.pop(id(table), None)
+        if table.child is not None:
+            self._caches.pop(id(table.child), None)
+
+    def _cache(self, table: Table) -> OrderedDict[Any, int]:
+        cache = self._caches.get(id(table))
+        if cache is None:
+            cache = self._caches[id(table)] = OrderedDict()
+        return cache
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def evaluate(self, query: str | Parsed, table: str, now: datetime) -> Outcome:
+        """The rows of ``table`` matching ``query`` (an unparsable query matches nothing: check
+        ``parse(query).error`` first)."""
+        parsed = parse(query, self.schema) if isinstance(query, str) else query
+        t = self.tables[table]
+        if parsed.error is not None:
+            return Outcome(table, t.n)
+        if parsed.root is None:
+            return Outcome(table, t.n, t.all, everything=True)
+        missing = self.missing(parsed.root, table)
+        if missing is not None:
+            return Outcome(table, t.n, missing=missing[0], why=missing[1])
+        run = _Run(now)
+        result = self._eval(parsed.root, t, run, True)
+        return Outcome(table, t.n, result, child_bits=run.child_hits)
+
+    def counts(self, query: str | Parsed, now: datetime,
+               tables: Iterable[str] | None = None) -> dict[str, int | None]:
+        """Each table's count of matches (None: it lacks a field the query names)."""
+        parsed = parse(query, self.schema) if isinstance(query, str) else query
+        out: dict[str, int | None] = {}
+        for name in tables or self.tables:
+            outcome = self.evaluate(parsed, name, now)
+            out[name] = None if outcome.missing else outcome.count
+        return out
+
+    def clause_counts(self, query: str | Parsed, table: str, now: datetime) -> list[tuple[Node, int | None]]:
+        """How many rows each top-level clause matches alone (None: the table lacks its field)."""
+        from catalogue_desktop.core.query.syntax import top_clauses
+
+        parsed = parse(query, self.schema) if isinstance(query, str) else query
+        t = self.tables[table]
+        out: list[tuple[Node, int | None]] = []
+        for clause in top_clauses(parsed.root):
+            if self.missing(clause, table) is not None:
+                out.append((clause, None))
+            else:
+                out.append((clause, self._eval(clause, t, _Run(now), True).bit_count()))
+        return out
+
+    def missing(self, root: Node, table: str) -> tuple[str, str] | None:
+        """The first field ``root`` names that ``table`` lacks ("dates" for a bare date), or has
+        for has:/no: only, and a sentence saying so."""
+        for term in walk(root):
+            if term.field is not None:
+                f = self.schema.field(table, term.field)
+                if f is None:
+                    return term.field, f"{table} have no field '{term.field}'"
+                if f.type is FieldType.PRESENCE and term.op != "has":
+                    return term.field, (f"the {term.field} of {table} is not searchable: "
+                                        f"use has:{term.field} or no:{term.field}")
+            elif term.op == "date" and self.schema.field(table, "starts") is None:
+                return "dates", f"{table} have no dates"
+        return None
+
+    # -- evaluation ------------------------------------------------------------------------------
+
+    def _eval(self, node: Node, t: Table, run: _Run, positive: bool) -> int:
+        if isinstance(node, Term):
+            return self._term(node, t, run, positive)
+        if isinstance(node, Not):
+            return t.all ^ self._eval(node.child, t, run, not positive)
+        if isinstance(node, Or):
+            result = 0
+            for child in node.children:
+                result |= self._eval(child, t, run, positive)
+            return result
+        assert isinstance(node, And)
+        children = list(node.children)
+        result = t.all
+        if t.child is not None:
+            group = [c for c in children if self._child_only(c, t)]
+            if any(not isinstance(c, Not) for c in group):
+                words = [c for c in children if isinstance(c, Term) and c.op == "word"]
+                joined = group + words
+                child_bits = t.child.all
+                for c in joined:
+                    child_bits &= self._eval(c, t.child, run, positive)
+                    if not child_bits:
+                        break
+                if positive:
+                    run.child_hits |= child_bits
+                result = t.project(child_bits)
+                children = [c for c in children if c not in joined]
+        for c in children:
+            if not result:
+                break
+            result &= self._eval(c, t, run, positive)
+        return result
+
+    def _child_only(self, node: Node, t: Table) -> bool:
+        """Every clause of ``node`` is about ``t``'s child rows (a location, a session)."""
+        terms = walk(node)
+        return bool(terms) and all(self._scope(term, t) != "record" for term in terms)
+
+    def _scope(self, term: Term, t: Table) -> str:
+        if term.op == "word":
+            return "record"
+        name = term.field if term.field is not None else "starts"
+        f = self.schema.field(t.name, name)
+        return "record" if f is None else f.scope
+
+    def _term(self, term: Term, t: Table, run: _Run, positive: bool) -> int:
+        if term.op == "word":
+            return self._word(term.value, t, run, positive)
+        scope = self._scope(term, t)
+        if scope != t.scope:
+            if t.scope == "record":  # a child field asked of the record: one of its child rows
+                child_bits = self._term(term, t.child, run, positive)  # type: ignore[arg-type]
+                if positive:
+                    run.child_hits |= child_bits
+                return t.project(child_bits)
+            raise AssertionError(f"{term} is not about {t}")  # groups hold child clauses only
+        key = (term.key, self._now_key(term, run.now))
+        return self._remember(t, key, lambda: self._leaf(term, t, run.now))
+
+    def _now_key(self, term: Term, now: datetime) -> Any:
+        """What of ``now`` a clause's rows depend on (relative dates), for the cache key."""
+        values = term.value if isinstance(term.value, tuple) else (term.value,)
+        if any(isinstance(v, literals.DateSpec) for v in values):
+            return (now.isoformat(timespec="minutes"), self.vocabulary.key())
+        if term.field in ("type", "ondemand"):
+            return self.vocabulary.key()
+        return None
+
+    def _word(self, word: str, t: Table, run: _Run, positive: bool) -> int:
+        """Rows with ``word`` in a searched field (of the record or of one of its child rows); at
+        a child level (joined with child clauses), child rows with it or whose record has it."""
+        folded = fold(word)
+        found = self._searched(t, folded)
+        if t.scope != "record":
+            parent = self.tables[t.name]
+            return found | parent.spread(self._searched(parent, folded))
+        if t.child is not None:
+            child_bits = self._searched(t.child, folded)
+            if positive:
+                run.child_hits |= child_bits
+            found |= self._remember(t, ("projected", folded), lambda: t.project(child_bits))
+        return found
+
+    def _searched(self, t: Table, folded: str) -> int:
+        """Rows of ``t`` itself with ``folded`` in a searched field."""
+
+        def scan() -> int:
+            found = 0
+            for f in t.fields.values():
+                if f.searched:
+                    found |= self._contains(t, f, folded)
+            return found
+
+        return self._remember(t, ("word", folded, self.vocabulary.key()), scan)
+
+    def _remember(self, t: Table, key: Any, make: Any) -> int:
+        cache = self._cache(t)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = make()
+            if len(cache) > _REMEMBERED:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return found
+
+    def _contains(self, t: Table, f: Any, folded: str) -> int:
+        if f.type is FieldType.CODE:
+            return self._code_text(t, f, folded, exact=False)
+        if f.type in _NUMERIC:
+            return self._digits(t, f, folded) if folded.isdigit() else 0
+        return t.index(f).contains(folded)
+
+    def _digits(self, t: Table, f: Any, folded: str) -> int:
+        column = t.column(f.key)
+        return self._remember(t, ("digits", f.key, folded), lambda: bits.from_rows(
+            [i for i, v in enumerate(column) if v is not None and folded in str(v)], t.n))
+
+    def _code_text(self, t: Table, f: Any, folded: str, *, exact: bool) -> int:
+        """Rows whose code is ``folded``, or (not ``exact``) whose label contains it."""
+        index = t.index(f)
+        label = self.vocabulary.label
+        tids = [tid for tid, code in enumerate(index.originals)
+                if fold(code) == folded or (not exact and folded in fold(label(f.name, code)))]
+        return index.rows_of(tids)
+
+    def _leaf(self, term: Term, t: Table, now: datetime) -> int:
+        if term.op == "date":
+            spec = term.value
+            if spec.text in ("past", "future"):
+                past = self._past(t, now)
+                return past if spec.text == "past" else t.all ^ past
+            term = Term("starts", "eq", spec, term.start, term.end)
+        f = self.schema.field(t.name, term.field or "")
+        assert f is not None
+        if term.op == "has":
+            return self._present(t, f)
+        if f.key == "@ondemand" and term.op == "eq":
+            on_demand = self._on_demand(t)
+            return on_demand if term.value else t.all ^ on_demand
+        kind = f.type
+        if kind in (FieldType.TEXT, FieldType.NAMES):
+            index = t.index(f)
+            word = fold(term.value)
+            return index.exact(word) if term.op == "exact" else index.contains(word)
+        if kind is FieldType.BOOL:
+            index = t.index(f)
+            return index.true if term.value else index.false
+        if kind is FieldType.CODE:
+            if term.op == "eq":
+                value = str(term.value)
+                return self._code_text(t, f, fold(value), exact=value.strip().isdigit())
+            return _numeric(term, t.index(f, "int"))
+        if kind is FieldType.DATE:
+            return _dates(term, t.index(f), now)
+        return _numeric(term, t.index(f))
+
+    def _present(self, t: Table, f: Any) -> int:
+        if f.key == "@ondemand":
+            return t.all
+        if f.type in (FieldType.TEXT, FieldType.NAMES, FieldType.CODE):
+            return t.index(f, "present").true
+        return t.index(f).present
+
+    def _on_demand(self, t: Table) -> int:
+        """Rows that are on demand: a webinar or session whose type is marked so, or an offering
+        without a date because it is on demand."""
+        def make() -> int:
+            if "ondemand" in t.columns:
+                return bits.from_rows([i for i, v in enumerate(t.columns["ondemand"]) if v], t.n)
+            if "type" in t.columns:
+                codes = self.vocabulary.on_demand
+                return bits.from_rows([i for i, v in enumerate(t.columns["type"])
+                                       if v is not None and str(v) in codes], t.n)
+            return 0
+
+        return self._remember(t, ("ondemand", self.vocabulary.key()), make)
+
+    def _past(self, t: Table, now: datetime) -> int:
+        """Rows whose occasion has ended (end, else start, before now), not on demand."""
+        f_start = self.schema.field(t.name, "starts")
+        f_end = self.schema.field(t.name, "ends")
+        assert f_start is not None
+
+        def make() -> RangeIndex:
+            starts = t.index(f_start).ms
+            ends = t.index(f_end).ms if f_end is not None else starts
+            return RangeIndex([e if e is not None else s for s, e in zip(starts, ends, strict=True)])
+
+        ended = t.extra_index("@ended", make)
+        past = ended.select(None, literals.epoch_ms(now), hi_open=True)
+        return past & ~self._on_demand(t)
+
+
+def _numeric(term: Term, index: RangeIndex) -> int:
+    op, value = term.op, term.value
+    if op == "eq":
+        return index.select(value, value)
+    if op == "lt":
+        return index.select(None, value, hi_open=True)
+    if op == "le":
+        return index.select(None, value)
+    if op == "gt":
+        return index.select(value, None, lo_open=True)
+    if op == "ge":
+        return index.select(value, None)
+    if op == "range":
+        lo, hi = value
+        return index.select(lo, hi)
+    raise AssertionError(op)
+
+
+def _dates(term: Term, index: Any, now: datetime) -> int:
+    op, value = term.op, term.value
+    if op == "range":
+        lo_spec, hi_spec = value
+        lo_b = lo_spec.bounds(now) if lo_spec is not None else None
+        hi_b = hi_spec.bounds(now) if hi_spec is not None else None
+        modes = {b.mode for b in (lo_b, hi_b) if b is not None}
+        if modes == {"local"}:
+            return index.local.select(lo_b.lo if lo_b else None, hi_b.hi if hi_b else None)
+        lo = _instant(lo_b, now, low=True)
+        hi = _instant(hi_b, now, low=False)
+        return index.instant.select(lo, hi)
+    b = value.bounds(now)
+    target = index.local if b.mode == "local" else index.instant
+    if op == "eq":
+        return target.select(b.lo, b.hi)
+    if op == "gt":
+        return 0 if b.hi is None else target.select(b.hi, None, lo_open=True)
+    if op == "ge":
+        return target.select(b.lo, None)
+    if op == "lt":
+        return 0 if b.lo is None else target.select(None, b.lo, hi_open=True)
+    if op == "le":
+        return target.select(None, b.hi)
+    raise AssertionError(op)
+
+
+def _instant(b: literals.Bounds | None, now: datetime, *, low: bool) -> int | None:
+    if b is None:
+        return None
+    if b.mode == "instant":
+        return b.lo if low else b.hi
+    first, last = literals.local_day_bounds_ms(b.lo, b.hi, now)  # type: ignore[arg-type]
+    return first if low else last

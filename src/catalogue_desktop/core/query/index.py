@@ -1,0 +1,299 @@
+"""Indexes over one column of a table, answering with bitsets (``bits``).
+
+``TextIndex``: the distinct folded texts of a column (a row may hold several: an expert list),
+each with its rows, and the tokens of those texts, each with the texts that hold it. A word is
+looked up in the tokens (a few thousand, not 100,000 rows), and the rows of the texts found are
+one bitset. ``RangeIndex``: a numeric column cut into buckets (one per distinct value when there
+are few, else ~128 of equal size), with the bitset of every bucket prefix: a range is one XOR of
+two prefixes, plus the rows of at most two edge buckets tested one by one.
+
+Both are built in steps (``build()`` yields between slices of a few milliseconds at 100,000
+rows), so the window can build them in idle time; ``ensure()`` finishes a build at once.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from itertools import compress, repeat
+from operator import contains
+from typing import Any
+
+from catalogue_desktop.core.query import bits
+from catalogue_desktop.core.query.text import fold, pieces, tokens
+
+_CHUNK = 4096  # rows per build step
+_FREQUENT = 64  # a text on more than 1/_FREQUENT of the rows keeps its own bitset
+_EXACT_BUCKETS = 256  # up to this many distinct values: one bucket each (no edge tests)
+_BUCKETS = 128
+_REMEMBERED = 256  # recent answers kept per index
+
+
+class _Built:
+    """An index built in steps: ``build()`` yields, ``ensure()`` finishes."""
+
+    def __init__(self) -> None:
+        self._steps: Iterator[None] | None = None
+        self.ready = False
+
+    def build(self) -> Iterator[None]:
+        if self._steps is None:
+            self._steps = self._build()
+        for _ in self._steps:
+            yield
+        self.ready = True
+
+    def ensure(self) -> None:
+        for _ in self.build():
+            pass
+
+    def _build(self) -> Iterator[None]:  # pragma: no cover - overridden
+        raise NotImplementedError
+        yield
+
+
+class _Cache(OrderedDict[Any, Any]):
+    def get_or(self, key: Any, make: Callable[[], Any]) -> Any:
+        found = self.get(key)
+        if found is not None:
+            self.move_to_end(key)
+            return found
+        value = self[key] = make()
+        if len(self) > _REMEMBERED:
+            self.popitem(last=False)
+        return value
+
+
+class TextIndex(_Built):
+    """Texts per row (``values[i]``: None, a text, or a list of texts)."""
+
+    def __init__(self, values: Sequence[Any], display: Callable[[Any], str] = str) -> None:
+        super().__init__()
+        self.n = len(values)
+        self._source = values
+        self._display = display  # the text a value is searched as (a code's label)
+        self.texts: list[str] = []  # folded, distinct
+        self.originals: list[str] = []  # as first seen (for completion and facets)
+        self._postings: list[array[int]] = []
+        self._frequent: dict[int, int] = {}  # text id -> bitset
+        self._tokens: list[str] = []
+        self._token_texts: list[list[int]] = []
+        self.present = 0
+        self.row_texts: list[tuple[int, ...]] = []  # per row, its text ids
+        self._by_text: dict[str, int] = {}
+        self._pieces: _Cache = _Cache()
+        self._answers: _Cache = _Cache()
+
+    def _build(self) -> Iterator[None]:
+        ids: dict[Any, int] = {}
+        by_text = self._by_text
+        postings, texts, originals, row_texts = self._postings, self.texts, self.originals, self.row_texts
+        present = bytearray(self.n)
+        display = self._display
+        for start in range(0, self.n, _CHUNK):
+            for row in range(start, min(self.n, start + _CHUNK)):
+                value = self._source[row]
+                if value is None or value == [] or value == "":
+                    row_texts.append(())
+                    continue
+                mine = []
+                for item in value if isinstance(value, list) else (value,):
+                    if item is None or item == "":
+                        continue
+                    tid = ids.get(item)
+                    if tid is None:
+                        shown = display(item)
+                        folded = fold(shown)
+                        tid = by_text.get(folded)
+                        if tid is None:
+                            tid = by_text[folded] = len(texts)
+                            texts.append(folded)
+                            originals.append(shown)
+                            postings.append(array("i"))
+                        ids[item] = tid
+                    if tid not in mine:
+                        mine.append(tid)
+                        postings[tid].append(row)
+                if mine:
+                    present[row] = 1
+                row_texts.append(tuple(mine))
+            yield
+        self.present = bits.from_mask(present)
+        limit = self.n / _FREQUENT
+        for tid, rows in enumerate(postings):
+            if len(rows) > limit:
+                self._frequent[tid] = bits.from_rows(rows, self.n)
+                yield
+        token_ids: dict[str, int] = {}
+        budget = 0
+        for tid, text in enumerate(texts):
+            found = dict.fromkeys(tokens(text))
+            for token in found:
+                k = token_ids.get(token)
+                if k is None:
+                    k = token_ids[token] = len(self._tokens)
+                    self._tokens.append(token)
+                    self._token_texts.append([])
+                self._token_texts[k].append(tid)
+            budget += len(found) + 4
+            if budget > _CHUNK * 4:
+                budget = 0
+                yield
+        self._source = ()  # not needed any more
+
+    # -- lookups (``ensure()`` first) ----------------------------------------------------------
+
+    def forget_answers(self) -> None:
+        self._pieces.clear()
+        self._answers.clear()
+
+    def text_ids(self, word: str) -> list[int]:
+        """Ids of the texts containing ``word`` (folded)."""
+        found = self._answers.get(("ids", word))
+        if found is not None:
+            return found
+        parts = pieces(word)
+        if not parts:
+            found = [t for t, text in enumerate(self.texts) if word in text]
+        else:
+            candidates: set[int] | None = None
+            for part in sorted(parts, key=len, reverse=True):
+                with_part = self._with_piece(part)
+                candidates = set(with_part) if candidates is None else candidates & with_part
+                if not candidates:
+                    break
+            found = sorted(candidates or ())
+            if not (len(parts) == 1 and parts[0] == word):
+                texts = self.texts
+                found = [t for t in found if word in texts[t]]
+        self._answers[("ids", word)] = found
+        return found
+
+    def _with_piece(self, part: str) -> frozenset[int]:
+        """Texts with a token containing ``part``. A longer piece is looked for only among the
+        tokens of a shorter one it contains, if known ("ta" -> "tax")."""
+        known = self._pieces.get(part)
+        if known is not None:
+            return known[1]
+        scope: Sequence[int] | None = None
+        for other, (token_ids, _texts) in self._pieces.items():
+            if other in part and (scope is None or len(token_ids) < len(scope)):
+                scope = token_ids
+        tokens_ = self._tokens
+        if scope is None:
+            hits = list(compress(range(len(tokens_)), map(contains, tokens_, repeat(part))))
+        else:
+            hits = [k for k in scope if part in tokens_[k]]
+        token_texts = self._token_texts
+        texts = frozenset(t for k in hits for t in token_texts[k])
+        self._pieces.get_or(part, lambda: (hits, texts))
+        return texts
+
+    def contains(self, word: str) -> int:
+        """Rows with a text containing ``word`` (folded)."""
+        return self._answers.get_or(("contains", word), lambda: self.rows_of(self.text_ids(word)))
+
+    def exact(self, word: str) -> int:
+        """Rows with a text equal to ``word`` (folded)."""
+        tid = self._by_text.get(word)
+        return 0 if tid is None else self.rows_of([tid])
+
+    def rows_of(self, text_ids: Sequence[int]) -> int:
+        frequent = self._frequent
+        result = 0
+        rare = []
+        for tid in text_ids:
+            known = frequent.get(tid)
+            if known is not None:
+                result |= known
+            else:
+                rare.append(self._postings[tid])
+        if rare:
+            result |= bits.from_many(rare, self.n)
+        return result
+
+    def count(self, tid: int) -> int:
+        return len(self._postings[tid])
+
+
+class RangeIndex(_Built):
+    """Numbers per row (``values[i]``: a number or None), for comparisons and ranges."""
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        super().__init__()
+        self.n = len(values)
+        self.values = values
+        self.edges: list[Any] = []  # bucket k holds edges[k] <= v < edges[k + 1]
+        self.exact = False  # one bucket per distinct value
+        self._rows: list[array[int]] = []
+        self._prefix: list[int] = [0]  # rows of buckets [0, k)
+        self.present = 0
+
+    def _build(self) -> Iterator[None]:
+        values, n = self.values, self.n
+        present_rows: list[int] = []
+        distinct: set[Any] | None = set()
+        for start in range(0, n, _CHUNK * 4):
+            rows = [i for i in range(start, min(n, start + _CHUNK * 4)) if values[i] is not None]
+            present_rows.extend(rows)
+            if distinct is not None:
+                distinct.update(map(values.__getitem__, rows))
+                if len(distinct) > _EXACT_BUCKETS:
+                    distinct = None
+            yield
+        if distinct is not None:
+            self.exact, self.edges = True, sorted(distinct)
+        else:
+            step = max(1, len(present_rows) // 4096)
+            sample = sorted(values[i] for i in present_rows[::step])
+            edges = [sample[(len(sample) * k) // _BUCKETS] for k in range(_BUCKETS)]
+            self.edges = sorted(set(edges))
+        edges = self.edges
+        self._rows = [array("i") for _ in edges]
+        for start in range(0, len(present_rows), _CHUNK):
+            chunk = present_rows[start:start + _CHUNK]
+            found = map(bisect_right, repeat(edges), map(values.__getitem__, chunk))
+            for row, b in zip(chunk, found, strict=True):
+                self._rows[b - 1 if b else 0].append(row)
+            yield
+        self.present = bits.from_rows(present_rows, n)
+        yield
+        prefix = 0
+        budget = 0
+        for rows in self._rows:
+            prefix |= bits.from_rows(rows, n)
+            self._prefix.append(prefix)
+            budget += len(rows) + 1000
+            if budget > _CHUNK * 4:
+                budget = 0
+                yield
+
+    def select(self, lo: Any = None, hi: Any = None, lo_open: bool = False, hi_open: bool = False) -> int:
+        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded)."""
+        edges = self.edges
+        if not edges:
+            return 0
+        # (Without exact buckets, bucket 0 also holds values below ``edges[0]``: they come from
+        # a sample, which may have missed the smallest.)
+        first = 0 if lo is None else max(0, bisect_right(edges, lo) - 1)
+        last = len(edges) - 1 if hi is None else bisect_right(edges, hi) - 1
+        if not self.exact:
+            last = max(last, 0)
+        if last < first:
+            return 0
+
+        def inside(v: Any) -> bool:
+            if lo is not None and (v < lo or (lo_open and v == lo)):
+                return False
+            return not (hi is not None and (v > hi or (hi_open and v == hi)))
+
+        if self.exact:
+            a = first if inside(edges[first]) else first + 1
+            b = last if inside(edges[last]) else last - 1
+            return self._prefix[b + 1] ^ self._prefix[a] if b >= a else 0
+        result = self._prefix[last] ^ self._prefix[first + 1] if last > first + 1 else 0
+        values = self.values
+        edge_rows = [r for k in {first, last} for r in self._rows[k] if inside(values[r])]
+        return result | bits.from_rows(edge_rows, self.n) if edge_rows else result

@@ -1,0 +1,329 @@
+"""A table the finder searches: one kind's columns (from the records' facts) and their indexes.
+
+Rows are in the order of the kind's row set (the store's order), so a result is a bitset over the
+rows a tab shows. Courses and series have a child table (locations, sessions) whose rows name
+their parent row. Columns are extracted as facts arrive (``TableBuilder.add``, a page at a time);
+indexes are built when first asked for, or ahead in idle time (``Table.build``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from catalogue_desktop.core.query import bits
+from catalogue_desktop.core.query.fields import FIELDS, Field, FieldType
+from catalogue_desktop.core.query.index import RangeIndex, TextIndex, _Built
+
+# The child rows of a kind: (scope, key of the list in the facts).
+CHILDREN = {"courses": ("location", "locations"), "series": ("session", "sessions")}
+# Ids of linked records, kept for the counts and names other tables derive from them.
+LINK_KEYS = {
+    "webinars": ("expertIds", "topicIds", "roleIds", "situationIds"),
+    "courses": ("expertIds", "topicIds"),
+    "certificates": ("courseIds",),
+}
+_CHUNK = 4096
+
+
+def parse_date(text: Any) -> tuple[int, int] | None:
+    """ISO 8601 text -> (day ordinal of the date as written, epoch milliseconds); None if not a
+    date. A value without a UTC offset is taken as UTC (as the decoder does)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.toordinal(), int(moment.timestamp() * 1000)
+
+
+def money(value: Any) -> int | Decimal | None:
+    """A fee as a number: int, or Decimal from decimal text (certificate fees)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | Decimal):
+        return value
+    if isinstance(value, float):
+        return Decimal(str(value))
+    if isinstance(value, str):
+        try:
+            return Decimal(value)
+        except InvalidOperation:
+            return None
+    return None
+
+
+class DateIndex(_Built):
+    """A date column: the written calendar day (``local``) and the instant, each a RangeIndex."""
+
+    def __init__(self, texts: Sequence[Any]) -> None:
+        super().__init__()
+        self.n = len(texts)
+        self._texts = texts
+        self.days: list[int | None] = []
+        self.ms: list[int | None] = []
+        self.local = RangeIndex(self.days)
+        self.instant = RangeIndex(self.ms)
+
+    def _build(self) -> Iterator[None]:
+        days, ms = self.days, self.ms
+        known: dict[Any, tuple[int, int] | None] = {None: None}  # events share their hours
+        for start in range(0, self.n, _CHUNK):
+            for text in self._texts[start:start + _CHUNK]:
+                parsed = known.get(text, False)
+                if parsed is False:
+                    parsed = known[text] = parse_date(text)
+                if parsed is None:
+                    days.append(None)
+                    ms.append(None)
+                else:
+                    days.append(parsed[0])
+                    ms.append(parsed[1])
+            yield
+        self.local.n = self.instant.n = self.n
+        yield from self.local.build()
+        yield from self.instant.build()
+        self._texts = ()
+
+    @property
+    def present(self) -> int:
+        return self.instant.present
+
+
+class FlagIndex(_Built):
+    """A yes/no column (or presence-only: true where the value is truthy)."""
+
+    def __init__(self, values: Sequence[Any], *, presence: bool = False) -> None:
+        super().__init__()
+        self.n = len(values)
+        self._values = values
+        self._presence = presence
+        self.true = self.false = self.present = 0
+
+    def _build(self) -> Iterator[None]:
+        values, n = self._values, self.n
+        true: list[int] = []
+        false: list[int] = []
+        for start in range(0, n, _CHUNK * 4):
+            span = range(start, min(n, start + _CHUNK * 4))
+            if self._presence:
+                true += [i for i in span if values[i]]
+            else:
+                true += [i for i in span if values[i] is True]
+                false += [i for i in span if values[i] is False]
+            yield
+        self.true = bits.from_rows(true, n)
+        self.false = bits.from_rows(false, n)
+        self.present = self.true | self.false
+        self._values = ()
+        yield
+
+
+class Table:
+    """One kind's columns (raw values from the facts, by key) and the indexes built on them."""
+
+    def __init__(self, name: str, scope: str, columns: dict[str, list[Any]], n: int,
+                 child: Table | None = None, parent_of: list[int] | None = None) -> None:
+        self.name = name
+        self.scope = scope  # record, location or session
+        self.n = n
+        self.columns = columns
+        self.child = child
+        self.parent_of = parent_of  # a child table: each row's parent row
+        self.fields: dict[str, Field] = {f.name: f for f in FIELDS[name] if f.scope == scope}
+        self.derive: Callable[[Table, str], list[Any]] | None = None  # set by the catalogue
+        self.all = bits.full(n)
+        self._indexes: dict[tuple[str, str], _Built] = {}
+        self._derived: dict[str, list[Any]] = {}
+        if child is not None:
+            self._first_child = _first_children(child.parent_of or [], n)
+
+    def __repr__(self) -> str:
+        return f"Table({self.name}/{self.scope}, {self.n} rows)"
+
+    @property
+    def ids(self) -> list[Any]:
+        return self.columns["id"]
+
+    def column(self, key: str) -> list[Any]:
+        """A column of raw values; ``@name`` columns are derived (by the catalogue) on first use."""
+        if not key.startswith("@"):
+            return self.columns.get(key) or [None] * self.n
+        found = self._derived.get(key)
+        if found is None:
+            if self.derive is None:
+                raise KeyError(f"{self.name} cannot derive {key}")
+            found = self._derived[key] = self.derive(self, key)
+        return found
+
+    def forget_derived(self) -> None:
+        """Drop derived columns and their indexes (another table they come from changed)."""
+        self._derived.clear()
+        self._indexes = {k: v for k, v in self._indexes.items() if not k[0].startswith("@")}
+        if self.child is not None:
+            self.child.forget_derived()
+
+    def index(self, field: Field, variant: str = "") -> Any:
+        """The index of ``field`` (``variant``: "int" for a code's numeric one), built now if
+        idle time has not built it yet."""
+        found = self._index(field, variant)
+        found.ensure()
+        return found
+
+    def forget_answers(self) -> None:
+        for index in self._indexes.values():
+            forget = getattr(index, "forget_answers", None)
+            if forget is not None:
+                forget()
+
+    def extra_index(self, key: str, make: Callable[[], _Built]) -> Any:
+        """An index the engine makes of several columns (``key`` starts with "@")."""
+        found = self._indexes.get((key, ""))
+        if found is None:
+            found = self._indexes[(key, "")] = make()
+        found.ensure()
+        return found
+
+    def _index(self, field: Field, variant: str = "") -> _Built:
+        key = (field.key, variant)
+        found = self._indexes.get(key)
+        if found is None:
+            found = self._indexes[key] = self._make(field, variant)
+        return found
+
+    def _make(self, field: Field, variant: str) -> _Built:
+        values = self.column(field.key)
+        t = field.type
+        if variant == "present":  # has: on a text, names or code (without indexing the texts)
+            return FlagIndex([_has_text(v) for v in values], presence=True)
+        if t in (FieldType.TEXT, FieldType.NAMES):
+            return TextIndex([None if v is None else v if isinstance(v, list) else str(v) for v in values])
+        if t is FieldType.CODE:
+            if variant == "int":
+                return RangeIndex([v if type(v) is int else None for v in values])
+            return TextIndex(values)
+        if t is FieldType.DATE:
+            return DateIndex(values)
+        if t is FieldType.BOOL:
+            return FlagIndex(values)
+        if t is FieldType.PRESENCE:
+            return FlagIndex(values, presence=True)
+        if t is FieldType.MONEY:
+            return RangeIndex([money(v) for v in values])
+        return RangeIndex([v if type(v) is int else None for v in values])
+
+    def build(self) -> Iterator[None]:
+        """Build every field's index (and the child table's), a slice per step; derived fields
+        (from other tables) are built when first used."""
+        for field in self.fields.values():
+            if field.ahead and not field.key.startswith("@"):
+                yield from self._index(field).build()
+        if self.child is not None:
+            yield from self.child.build()
+
+    # -- parents and children ----------------------------------------------------------------
+
+    def project(self, child_bits: int) -> int:
+        """Parent rows having a child row in ``child_bits``."""
+        child = self.child
+        assert child is not None and child.parent_of is not None
+        if not child_bits:
+            return 0
+        return bits.from_rows(bits.pick(child.parent_of, child_bits), self.n)
+
+    def spread(self, parent_bits: int) -> int:
+        """Child rows whose parent row is in ``parent_bits``."""
+        child = self.child
+        assert child is not None and child.parent_of is not None
+        if not parent_bits:
+            return 0
+        if parent_bits == self.all:
+            return child.all
+        mask = bits.to_mask(parent_bits, self.n)
+        return bits.from_mask(bytes(map(mask.__getitem__, child.parent_of)))
+
+    def children_of(self, row: int) -> range:
+        """The child rows of one row (contiguous: children are added parent by parent)."""
+        first = self._first_child
+        return range(first[row], first[row + 1])
+
+
+def _has_text(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(v not in (None, "") for v in value)
+    return value not in (None, "")
+
+
+def _first_children(parent_of: Sequence[int], n: int) -> list[int]:
+    """first[i]: the first child row of parent ``i``; first[n]: the child count."""
+    first = [0] * (n + 1)
+    for parent in parent_of:
+        first[parent + 1] += 1
+    for i in range(n):
+        first[i + 1] += first[i]
+    return first
+
+
+class TableBuilder:
+    """Collects one kind's columns from its facts, a chunk at a time."""
+
+    def __init__(self, name: str, scope: str = "record") -> None:
+        self.name = name
+        self.scope = scope
+        fields = [f for f in FIELDS[name] if f.scope == scope]
+        keys = {"id"} | {f.key for f in fields if not f.key.startswith("@")}
+        if scope == "record":
+            keys |= set(LINK_KEYS.get(name, ()))
+        if name in CHILDREN and scope != "record":
+            keys |= _child_keys(name)
+        self.keys = sorted(keys)
+        self.columns: dict[str, list[Any]] = {k: [] for k in self.keys}
+        self.n = 0
+        self.child: TableBuilder | None = None
+        self._child_key: str | None = None
+        if scope == "record" and name in CHILDREN:
+            child_scope, self._child_key = CHILDREN[name]
+            self.child = TableBuilder(name, child_scope)
+        self.parent_of: list[int] = []
+
+    def add(self, facts: Iterable[dict[str, Any]], parents: Sequence[int] | None = None) -> None:
+        """Append rows (their facts, in row order)."""
+        chunk = facts if isinstance(facts, list) else list(facts)
+        for key, column in self.columns.items():
+            column.extend([f.get(key) for f in chunk])
+        if parents is not None:
+            self.parent_of.extend(parents)
+        if self.child is not None:
+            key = self._child_key
+            kids, owners = [], []
+            for row, f in enumerate(chunk, self.n):
+                for kid in f.get(key) or ():  # type: ignore[arg-type]
+                    if isinstance(kid, dict):
+                        kids.append(kid)
+                        owners.append(row)
+            self.child.add(kids, owners)
+        self.n += len(chunk)
+
+    def finish(self) -> Table:
+        child = self.child.finish() if self.child is not None else None
+        return Table(self.name, self.scope, self.columns, self.n, child,
+                     self.parent_of if self.scope != "record" else None)
+
+
+def _child_keys(name: str) -> set[str]:
+    """Keys of child facts kept beyond the fields (offerings are made of them)."""
+    if name == "courses":
+        return {"venue", "address", "city", "state", "zip", "fee", "detailUrl"}
+    return {"title", "fee", "detailUrl", "roles", "situations"}
+
+
+def table_of(name: str, facts: Iterable[dict[str, Any]]) -> Table:
+    """A table from all its facts at once (tests, the command line)."""
+    builder = TableBuilder(name)
+    builder.add(list(facts))
+    return builder.finish()

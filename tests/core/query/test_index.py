@@ -1,0 +1,91 @@
+"""Bitsets and the indexes under the engine, against brute force."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogue_desktop.core.query import bits
+from catalogue_desktop.core.query.index import RangeIndex, TextIndex
+from catalogue_desktop.core.query.text import fold
+
+ROWS = st.integers(0, 3000).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, max(0, n - 1)))))
+
+
+@given(ROWS)
+def test_bitsets_round_trip(case: tuple[int, list[int]]) -> None:
+    n, rows = case
+    rows = rows if n else []
+    b = bits.from_rows(rows, n)
+    want = sorted(set(rows))
+    assert bits.to_rows(b, n) == want
+    assert b.bit_count() == len(want)
+    mask = bits.to_mask(b, n)
+    assert len(mask) == n and [i for i in range(n) if mask[i]] == want
+    assert bits.from_mask(mask) == b
+    assert bits.from_many([rows[: len(rows) // 2], rows[len(rows) // 2:]], n) == b
+    assert bits.pick(list(range(100, 100 + n)), b) == [100 + i for i in want]
+
+
+NUMBERS = st.lists(st.none() | st.integers(-50, 50) | st.integers(-10**12, 10**12)
+                   | st.decimals(-100, 100, places=2), max_size=700)
+BOUND = st.none() | st.integers(-60, 60) | st.decimals(-100, 100, places=1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(NUMBERS, BOUND, BOUND, st.booleans(), st.booleans())
+def test_range_index_selects_what_a_scan_selects(values: list[Any], lo: Any, hi: Any,
+                                                  lo_open: bool, hi_open: bool) -> None:
+    index = RangeIndex(values)
+    index.ensure()
+
+    def inside(v: Any) -> bool:
+        if v is None:
+            return False
+        if lo is not None and (v < lo or (lo_open and v == lo)):
+            return False
+        return hi is None or (v < hi or (not hi_open and v == hi))
+
+    want = [i for i, v in enumerate(values) if inside(v)]
+    assert bits.to_rows(index.select(lo, hi, lo_open, hi_open), len(values)) == want
+    assert bits.to_rows(index.present, len(values)) == [i for i, v in enumerate(values) if v is not None]
+
+
+def test_range_index_with_many_distinct_values_tests_edge_buckets() -> None:
+    values: list[Any] = [(i * 7919) % 10007 for i in range(20000)] + [None, -5, Decimal("3.5")]
+    index = RangeIndex(values)
+    index.ensure()
+    assert not index.exact
+    for lo, hi in ((-10, 0), (100, 100), (5000, 5003), (3, 4), (None, -1), (10006, None)):
+        want = [i for i, v in enumerate(values) if v is not None and (lo is None or v >= lo)
+                and (hi is None or v <= hi)]
+        assert bits.to_rows(index.select(lo, hi), len(values)) == want
+
+
+WORDS = st.sampled_from(["Tax", "estate", "Müller", "muller", "Lease", "ASC 842", "a-b", "x", "", "über",
+                         "Estate Tax Planning", "taxation", "STRAUSS", "Strauß", "o'neil"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.none() | WORDS | st.lists(WORDS, max_size=3), max_size=80),
+       st.lists(WORDS | st.sampled_from(["ta", "t", "x", "-", "'", " ", "ss", "842", "e t"]), max_size=6))
+def test_text_index_finds_what_a_scan_finds(values: list[Any], words: list[str]) -> None:
+    index = TextIndex(values)
+    index.ensure()
+
+    def texts(v: Any) -> list[str]:
+        items = v if isinstance(v, list) else [v]
+        return [fold(x) for x in items if x]
+
+    for word in words:  # one after another: narrowing from remembered pieces
+        w = fold(word)
+        if not w:
+            continue
+        want = [i for i, v in enumerate(values) if any(w in t for t in texts(v))]
+        assert bits.to_rows(index.contains(w), len(values)) == want, word
+        exact = [i for i, v in enumerate(values) if any(w == t for t in texts(v))]
+        assert bits.to_rows(index.exact(w), len(values)) == exact
+    assert bits.to_rows(index.present, len(values)) == [i for i, v in enumerate(values) if texts(v)]
