@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from catalogue_desktop.core import offerings
 from catalogue_desktop.core.decode import decode_collection
 from catalogue_desktop.core.facts import facts
 from catalogue_desktop.core.kinds import Kind
@@ -27,22 +28,33 @@ def facts_of(payloads: dict[Kind, bytes]) -> Facts:
 def demo_facts() -> Facts:
     from catalogue_desktop.demo.server import load_sample
 
-    return facts_of(load_sample())
+    return with_offerings(facts_of(load_sample()))
 
 
 @cache
 def synthetic_facts(size: int = 400, seed: int = 5) -> Facts:
     from catalogue_desktop.demo.synthetic import generate
 
-    return facts_of(generate(size, seed))
+    return with_offerings(facts_of(generate(size, seed)))
+
+
+def with_offerings(catalogue: Facts, vocabulary: Vocabulary | None = None) -> Facts:
+    """``catalogue`` and its offerings (one dict per occasion, as ``core.offerings`` makes them)."""
+    finder = finder_of({k: v for k, v in catalogue.items() if k != offerings.OFFERINGS}, vocabulary)
+    found = offerings.columns(finder.tables, finder.vocabulary)
+    return {**catalogue, offerings.OFFERINGS: offerings.as_facts(found)}
 
 
 def finder_of(catalogue: Facts, vocabulary: Vocabulary | None = None, page: int = 97) -> Finder:
-    """A finder over ``catalogue``, its tables built as the window builds them: pages of facts."""
+    """A finder over ``catalogue``, its tables built as the window builds them: pages of facts;
+    the offerings made from its courses, series and webinars."""
     finder = Finder(vocabulary)
     for name, rows in catalogue.items():
+        if name == offerings.OFFERINGS:
+            continue
         builder = TableBuilder(name)
         for start in range(0, len(rows), page):
             builder.add(rows[start:start + page])
         finder.set_table(builder.finish())
+    offerings.refresh(finder)
     return finder

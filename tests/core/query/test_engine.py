@@ -19,7 +19,7 @@ from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import FIELDS, FieldType
 from catalogue_desktop.core.query.syntax import parse, quote
 from catalogue_desktop.core.query.text import fold
-from tests.core.query.catalogues import Facts, demo_facts, finder_of, synthetic_facts
+from tests.core.query.catalogues import Facts, demo_facts, finder_of, synthetic_facts, with_offerings
 from tests.core.query.reference import CHILD_KEY, Reference
 
 NOWS = (datetime(2026, 11, 24, 12, 0, tzinfo=UTC),
@@ -104,6 +104,8 @@ def check(catalogue: Facts, query: str, now: datetime, vocabulary: Vocabulary | 
     parsed = parse(query)
     assert parsed.ok, (query, parsed.error)
     finder = cached_finder(id(catalogue), vocabulary)
+    if vocabulary is not None:  # offerings know what is on demand
+        catalogue = with_offerings(catalogue, vocabulary)
     reference = Reference(catalogue, now, vocabulary)
     for table in FIELDS:
         if table not in catalogue:

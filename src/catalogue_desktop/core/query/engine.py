@@ -176,6 +176,18 @@ class Finder:
         result = self._eval(parsed.root, t, run, True)
         return Outcome(table, t.n, result, child_bits=run.child_hits)
 
+    def evaluate_nodes(self, nodes: list[Node], table: str, now: datetime) -> Outcome:
+        """The rows matching every one of ``nodes`` (clauses of a parsed query)."""
+        t = self.tables[table]
+        if not nodes:
+            return Outcome(table, t.n, t.all, everything=True)
+        root = nodes[0] if len(nodes) == 1 else And(tuple(nodes), nodes[0].start, nodes[-1].end)
+        missing = self.missing(root, table)
+        if missing is not None:
+            return Outcome(table, t.n, missing=missing[0], why=missing[1])
+        run = _Run(now)
+        return Outcome(table, t.n, self._eval(root, t, run, True), child_bits=run.child_hits)
+
     def counts(self, query: str | Parsed, now: datetime,
                tables: Iterable[str] | None = None) -> dict[str, int | None]:
         """Each table's count of matches (None: it lacks a field the query names)."""

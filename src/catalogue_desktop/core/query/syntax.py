@@ -267,6 +267,11 @@ class _Parser:
         if match and not match.group(3).startswith("//"):
             return self.clause(tok, *match.groups())
         if self.group is not None:
+            nxt = self.peek()
+            if tok.text == "=" and nxt.kind == "QUOTED" and nxt.start == tok.end:  # ="two words"
+                self.take()
+                return self.value(self.group, nxt.text, nxt.start, nxt.end, quoted=True,
+                                  exact=True, begin=tok.start)
             return self.value(self.group, tok.text, tok.start, tok.end)
         if literals.is_date_word(tok.text):
             try:
@@ -289,7 +294,7 @@ class _Parser:
         adjacent = nxt.start == tok.end
         if rest in ("", "=") and adjacent and nxt.kind == "QUOTED":
             self.take()
-            term = self.value(field, rest + nxt.text, nxt.start, nxt.end, quoted=True)
+            term = self.value(field, nxt.text, nxt.start, nxt.end, quoted=True, exact=rest == "=")
             return Term(term.field, term.op, term.value, tok.start, nxt.end)
         if rest == "" and adjacent and nxt.kind == "(":
             return self.group_of(field, tok)
@@ -326,23 +331,28 @@ class _Parser:
         return canonical
 
     def value(self, field: str, text: str, start: int, end: int, *, quoted: bool = False,
-              begin: int | None = None) -> Term:
+              exact: bool = False, begin: int | None = None) -> Term:
         """The value ``text`` of ``field`` (written from ``start``; the clause from ``begin``): a
         Term, or an error naming what the field takes."""
         begin = start if begin is None else begin
         ftype = self.schema.value_type(field)
         try:
-            op, value = self._typed(field, ftype, text, quoted)
+            op, value = self._typed(field, ftype, text, quoted, exact)
         except literals.LiteralError as exc:
             raise _Fail(start, end, f"{field}: {exc}") from None
         return Term(field, op, value, begin, end)
 
-    def _typed(self, field: str, ftype: FieldType, text: str, quoted: bool) -> tuple[str, Any]:
+    def _typed(self, field: str, ftype: FieldType, text: str, quoted: bool,
+               exact: bool) -> tuple[str, Any]:
+        """(op, value) of a value as written: a quoted text is taken as it is (``exact`` when it
+        followed ``=``); a bare one may start with =, <, <=, >, >= or hold a range A..B."""
         if ftype is FieldType.PRESENCE:
             raise literals.LiteralError(f"only has:{field} and no:{field} can test it")
-        compare = next((c for c in _COMPARE if text.startswith(c)), None) if not quoted else None
-        exact = text.startswith("=") and compare is None
-        body = text[len(compare):] if compare else text[1:] if exact else text
+        compare = None
+        if not quoted:
+            compare = next((c for c in _COMPARE if text.startswith(c)), None)
+            exact = compare is None and text.startswith("=")
+        body = text[len(compare):] if compare else text[1:] if exact and not quoted else text
         if not body.strip():
             raise literals.LiteralError(f"'{text}' needs a value after it")
         if ftype in (FieldType.TEXT, FieldType.NAMES):

@@ -1,0 +1,252 @@
+"""Facets: the values of a few fields with how many rows each would give.
+
+A value's count is taken among the rows matching the query *without the facet's own clauses*
+and with every other facet's selection (OR within a facet, AND across facets): picking a second
+topic shows what it adds. Selections live in the query text itself (``toggle`` writes
+``topic:(="Estate Planning" OR ="Tax")``, ``-cle:yes``), so the query stays the one truth: it can
+be copied, saved and given to the command line.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from itertools import chain
+from typing import Any
+
+from catalogue_desktop.core.query import bits
+from catalogue_desktop.core.query.engine import Finder
+from catalogue_desktop.core.query.fields import FieldType
+from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
+
+FACETS: tuple[tuple[str, str], ...] = (
+    ("topic", "Topics"), ("role", "Roles"), ("situation", "Situations"), ("expert", "Experts"),
+    ("type", "Type"), ("kind", "Kind"), ("cle", "CLE"), ("cpe", "CPE"), ("level", "Level"),
+    ("city", "City"), ("state", "State"), ("starts", "Start month"), ("fee", "Fee"),
+)
+FEE_BANDS = (0, 100, 200, 300, 500, 1000, 1500, 2000)
+_FIELD_PREFIX = re.compile(r"^-?[A-Za-z][A-Za-z0-9_]*:")
+_COUNT_ROWS = 8  # names facets with more values than matched rows / _COUNT_ROWS count row by row
+
+
+@dataclass(frozen=True)
+class FacetValue:
+    label: str  # as shown ("Estate Planning", "Yes", "Live", "Mar 2027", "100–199")
+    clause: str  # as the query writes it after "field:" ('="Estate Planning"', "yes", "2027-03")
+    count: int
+    state: str | None = None  # "included", "excluded" or None
+
+
+@dataclass(frozen=True)
+class Facet:
+    field: str
+    title: str
+    values: tuple[FacetValue, ...]
+    more: int = 0  # values with rows that are not shown (beyond the limit)
+
+
+def available(finder: Finder, table: str) -> list[tuple[str, str]]:
+    """The facets a table has (field, title)."""
+    out = []
+    for name, title in FACETS:
+        f = finder.schema.field(table, name)
+        if f is not None and f.type is not FieldType.PRESENCE:
+            out.append((name, title))
+    return out
+
+
+def facets(finder: Finder, query: str | Parsed, table: str, now: datetime, limit: int = 10,
+           only: Iterable[str] | None = None) -> list[Facet]:
+    """The facets of ``table`` for ``query`` (``only``: just these fields). An unparsable query
+    or one naming a field the table lacks gives no facets."""
+    parsed = parse(query, finder.schema) if isinstance(query, str) else query
+    if parsed.error is not None:
+        return []
+    clauses = top_clauses(parsed.root)
+    if parsed.root is not None and finder.missing(parsed.root, table) is not None:
+        return []
+    wanted = None if only is None else set(only)
+    out = []
+    for name, title in available(finder, table):
+        if wanted is not None and name not in wanted:
+            continue
+        own = [c for c in clauses if _about(c, name)]
+        base = [c for c in clauses if not _about(c, name)]
+        values = _values(finder, table, name, base, now)
+        selected = _selected(own, name, parsed.text)
+        listed = {v[2] for v in values}
+        for key, (clause, _state) in selected.items():  # typed values no listed one equals
+            if key not in listed:
+                count = finder.evaluate_nodes([*base, _term(name, clause)], table, now).count
+                values.append((clause.lstrip("=").strip('"'), clause, key, count))
+        f = finder.schema.field(table, name)
+        ordered = f is not None and f.type in (FieldType.DATE, FieldType.MONEY, FieldType.BOOL)
+        out.append(_facet(name, title, values, selected, limit, ordered))
+    return out
+
+
+def _facet(name: str, title: str, values: list[tuple[str, str, Any, int]],
+           selected: dict[Any, tuple[str, str]], limit: int, ordered: bool) -> Facet:
+    """Values with rows: the most first, at most ``limit`` of them (dates, fees and yes/no: all,
+    in their own order); selected values always, even without rows (to be taken back)."""
+    shown: list[FacetValue] = []
+    rest = 0
+    ranked = values if ordered else sorted(values, key=lambda v: (-v[3], v[0].casefold()))
+    for label, clause, key, count in ranked:
+        state = selected[key][1] if key in selected else None
+        if state is None and (count == 0 or (len(shown) >= limit and not ordered)):
+            rest += count > 0
+            continue
+        shown.append(FacetValue(label, clause, count, state))
+    return Facet(name, title, tuple(shown), rest)
+
+
+def _about(node: Node, name: str) -> bool:
+    """Every clause of ``node`` is on the field ``name``."""
+    if isinstance(node, Term):
+        return node.field == name and node.op != "has"
+    if isinstance(node, Not):
+        return _about(node.child, name)
+    return all(_about(c, name) for c in node.children)
+
+
+def _selected(own: list[Node], name: str, text: str) -> dict[Any, tuple[str, str]]:
+    """Value key -> (its clause, "included" or "excluded"), for the facet-written clauses among
+    a facet's own (``f:v``, ``f:(v OR w)``, ``-f:v``)."""
+    found: dict[Any, tuple[str, str]] = {}
+    for clause in own:
+        values = _own_values(clause, name, text)
+        state = "excluded" if isinstance(clause, Not) else "included"
+        for value in values or ():
+            found[_clause_key(name, value)] = (value, state)
+    return found
+
+
+def _key(term: Term) -> Any:
+    value = term.value
+    if term.op == "exact" and isinstance(value, str):
+        from catalogue_desktop.core.query.text import fold
+
+        return (term.field, "exact", fold(value))
+    return term.key
+
+
+def _clause_key(name: str, clause: str) -> Any:
+    root = parse(f"{name}:{clause}").root
+    assert isinstance(root, Term), clause
+    return _key(root)
+
+
+def _values(finder: Finder, table: str, name: str, base: list[Node],
+            now: datetime) -> list[tuple[str, str, Any, int]]:
+    """(label, clause, key, count) of every value of the facet ``name``."""
+    t = finder.tables[table]
+    f = finder.schema.field(table, name)
+    assert f is not None
+    scoped = f.scope != "record"
+    level = t.child if scoped and t.child is not None else t
+    options = _options(finder, level, f, now)
+    if scoped:
+        return [(label, clause, _clause_key(name, clause),
+                 finder.evaluate_nodes([*base, _term(name, clause)], table, now).count)
+                for label, clause, _rows in options]
+    matched = finder.evaluate_nodes(base, table, now).bits
+    if f.type in (FieldType.TEXT, FieldType.NAMES):
+        index = level.index(f)
+        if len(index.texts) * _COUNT_ROWS > matched.bit_count():  # count row by row
+            counts = Counter(chain.from_iterable(bits.pick(index.row_texts, matched)))
+            return [(index.originals[tid], "=" + quote(index.originals[tid]),
+                     (name, "exact", index.texts[tid]), counts.get(tid, 0))
+                    for tid in range(len(index.texts))]
+    return [(label, clause, _clause_key(name, clause), (matched & rows).bit_count())
+            for label, clause, rows in options]
+
+
+def _term(name: str, clause: str) -> Node:
+    root = parse(f"{name}:{clause}").root
+    assert root is not None
+    return root
+
+
+def _options(finder: Finder, t: Any, f: Any, now: datetime) -> list[tuple[str, str, int]]:
+    """(label, clause, rows) of a facet's values at the level ``t`` holds them."""
+    if f.type in (FieldType.TEXT, FieldType.NAMES):
+        index = t.index(f)
+        return [(index.originals[tid], "=" + quote(index.originals[tid]), index.rows_of([tid]))
+                for tid in range(len(index.texts))]
+    if f.type is FieldType.BOOL:
+        index = t.index(f)
+        return [("Yes", "yes", index.true), ("No", "no", index.false)]
+    if f.type is FieldType.CODE:
+        index = t.index(f)
+        label = finder.vocabulary.label
+        return [(label(f.name, code), quote(str(code)), index.rows_of([tid]))
+                for tid, code in enumerate(index.originals)]
+    if f.type is FieldType.DATE:
+        index = t.index(f)
+        months = sorted({(d.year, d.month) for d in map(date.fromordinal, set(index.days) - {None})})
+        out = []
+        for year, month in months:
+            first = date(year, month, 1).toordinal()
+            last = date(year, month, calendar.monthrange(year, month)[1]).toordinal()
+            out.append((f"{calendar.month_abbr[month]} {year}", f"{year}-{month:02d}",
+                        index.local.select(first, last)))
+        return out
+    if f.type is FieldType.MONEY:
+        index = t.index(f)
+        decimal = any(not isinstance(v, int) for v in index.edges)
+        out = []
+        for lo, hi in zip(FEE_BANDS, (*FEE_BANDS[1:], None), strict=True):
+            if hi is None:
+                out.append((f"{lo:,} and more", f"{lo}..", index.select(lo, None)))
+            else:
+                top = f"{hi - 1}.99" if decimal else f"{hi - 1}"
+                out.append((f"{lo:,}–{hi - 1:,}", f"{lo}..{top}", index.select(lo, hi, hi_open=True)))
+        return out
+    return []
+
+
+def toggle(text: str, name: str, clause: str, *, exclude: bool = False) -> str | None:
+    """``text`` with the value ``clause`` of facet ``name`` selected (or excluded), or that
+    selection taken back if it was there; None if ``text`` does not parse."""
+    parsed = parse(text)
+    if parsed.error is not None:
+        return None
+    key = _clause_key(name, clause)
+    included: list[str] = []
+    excluded: list[str] = []
+    keep: list[str] = []
+    for node in top_clauses(parsed.root):
+        values = _own_values(node, name, text)
+        if values is None:
+            keep.append(text[node.start:node.end])
+        else:
+            (excluded if isinstance(node, Not) else included).extend(values)
+    inc = {_clause_key(name, c): c for c in included}
+    exc = {_clause_key(name, c): c for c in excluded}
+    target, other = (exc, inc) if exclude else (inc, exc)
+    if key in target:
+        del target[key]
+    else:
+        target[key] = clause
+        other.pop(key, None)
+    for values, sign in ((inc, ""), (exc, "-")):
+        if values:
+            body = next(iter(values.values())) if len(values) == 1 else \
+                "(" + " OR ".join(values.values()) + ")"
+            keep.append(f"{sign}{name}:{body}")
+    return " ".join(keep)
+
+
+def _own_values(node: Node, name: str, text: str) -> list[str] | None:
+    """The value clauses of a facet-written clause (``f:v``, ``f:(v OR w)``, negated), else None."""
+    inner = node.child if isinstance(node, Not) else node
+    terms = inner.children if isinstance(inner, Or) else (inner,)
+    if not all(isinstance(t, Term) and t.field == name and t.op in ("exact", "eq", "range")
+               for t in terms):
+        return None
+    return [_FIELD_PREFIX.sub("", text[t.start:t.end], count=1) for t in terms]

@@ -1,0 +1,110 @@
+"""Facet counts (each value: rows matching the query without the facet's own clauses, with the
+value's clause), selections written into the query, and quick-open."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from catalogue_desktop.core.query.facets import available, facets, toggle
+from catalogue_desktop.core.query.quick import search
+from catalogue_desktop.core.query.syntax import parse, top_clauses
+from tests.core.query.catalogues import demo_facts, finder_of, synthetic_facts
+from tests.core.query.reference import Reference
+
+NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("table", "query"), [
+    ("webinars", ""),
+    ("webinars", "cle:yes fee:<300"),
+    ("webinars", 'cle:yes topic:(="Estate Planning and Trusts" OR ="Tax") -type:2'),
+    ("courses", "city:dallas starts:2027-04"),
+    ("courses", "cpe:yes fee:1000..1499"),
+    ("series", "type:live"),
+    ("offerings", "cle:yes"),
+])
+def test_each_count_is_what_selecting_that_value_would_show(table: str, query: str) -> None:
+    catalogue = demo_facts()
+    finder = finder_of(catalogue)
+    reference = Reference(catalogue, NOW)
+    found = facets(finder, query, table, NOW, limit=50)
+    assert found, "every table here has facets"
+    text = parse(query).text
+    for facet in found:
+        others = [text[c.start:c.end] for c in top_clauses(parse(query).root)
+                  if not _on(c, facet.field)]
+        for value in facet.values:
+            composed = " ".join([*others, f"{facet.field}:{value.clause}"])
+            want = reference.ids(composed, table)
+            assert want is not None
+            assert value.count == len(want), (facet.field, value, composed)
+
+
+def _on(node: object, name: str) -> bool:
+    from catalogue_desktop.core.query.syntax import Not, Or, Term
+
+    if isinstance(node, Term):
+        return node.field == name and node.op != "has"
+    if isinstance(node, Not):
+        return _on(node.child, name)
+    assert isinstance(node, Or) or hasattr(node, "children")
+    return all(_on(c, name) for c in node.children)  # type: ignore[attr-defined]
+
+
+def test_facets_per_table_are_the_fields_it_has() -> None:
+    finder = finder_of(demo_facts())
+    assert [f for f, _ in available(finder, "courses")] == [
+        "topic", "expert", "cle", "cpe", "level", "city", "state", "starts", "fee"]
+    assert [f for f, _ in available(finder, "roles")] == []
+    assert facets(finder, "city:x", "webinars", NOW) == []  # webinars lack city: no counts
+    assert facets(finder, "(broken", "webinars", NOW) == []
+
+
+def test_selecting_excluding_and_taking_back_edit_the_query_text() -> None:
+    q = "cle:yes tax"
+    q = toggle(q, "topic", '="Estate Planning and Trusts"')
+    assert q == 'cle:yes tax topic:="Estate Planning and Trusts"'
+    q = toggle(q, "topic", "=Tax")
+    assert q == 'cle:yes tax topic:(="Estate Planning and Trusts" OR =Tax)'
+    q = toggle(q, "type", "2", exclude=True)
+    assert q == 'cle:yes tax topic:(="Estate Planning and Trusts" OR =Tax) -type:2'
+    q = toggle(q, "type", "2")  # selecting what was excluded
+    assert q == 'cle:yes tax topic:(="Estate Planning and Trusts" OR =Tax) type:2'
+    q = toggle(q, "topic", '="Estate Planning and Trusts"')
+    assert q == "cle:yes tax type:2 topic:=Tax"
+    q = toggle(toggle(q, "topic", "=Tax"), "type", "2")
+    assert q == "cle:yes tax"
+    assert toggle("(broken", "cle", "yes") is None
+    # the selection shows in the facet
+    finder = finder_of(demo_facts())
+    topic = facets(finder, '-cle:yes topic:="Federal Taxation"', "webinars", NOW,
+                   only=["topic", "cle"])
+    assert [v.state for v in topic[1].values] == ["excluded", None]
+    assert [v.state for v in topic[0].values if v.label == "Federal Taxation"] == ["included"]
+
+
+def test_facets_keep_to_a_limit_but_show_selected_values() -> None:
+    finder = finder_of(synthetic_facts())
+    expert = facets(finder, "", "webinars", NOW, limit=5, only=["expert"])[0]
+    assert len(expert.values) == 5 and expert.more > 0
+    counts = [v.count for v in expert.values]
+    assert counts == sorted(counts, reverse=True)
+    months = facets(finder, "", "webinars", NOW, limit=5, only=["starts"])[0]
+    assert len(months.values) > 5  # dates: every month, in order
+    assert [v.clause for v in months.values] == sorted(v.clause for v in months.values)
+
+
+def test_quick_open_finds_records_of_every_kind_by_title_name_or_id() -> None:
+    finder = finder_of(demo_facts())
+    hits = search(finder, "ethics", 10)
+    assert {h.table for h in hits} >= {"webinars", "topics", "courses"}
+    assert all("ethics" in h.title.lower() for h in hits)
+    assert hits[0].score >= hits[-1].score
+    assert next((h.table, h.record_id) for h in search(finder, "50007", 3)) == ("webinars", 50007)
+    assert search(finder, "reyes")[0].table == "experts"
+    typo = search(finder, "estat planing", 5)
+    assert typo and all("estate planning" in h.title.lower() for h in typo[:3])
+    assert all(h.score < 60 for h in typo)
+    assert search(finder, "   ") == []

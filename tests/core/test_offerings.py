@@ -1,0 +1,59 @@
+"""Offerings: one row per bookable occasion, checked against the catalogue itself."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from catalogue_desktop.core import offerings
+from catalogue_desktop.core.query.engine import Vocabulary
+from tests.core.query.catalogues import demo_facts, finder_of, synthetic_facts
+
+
+def _rows(catalogue: dict, vocabulary: Vocabulary | None = None) -> list[dict]:
+    finder = finder_of({k: v for k, v in catalogue.items() if k != offerings.OFFERINGS}, vocabulary)
+    return offerings.as_facts(offerings.columns(finder.tables, finder.vocabulary))
+
+
+def test_one_row_per_location_session_and_other_webinar() -> None:
+    for catalogue in (demo_facts(), synthetic_facts()):
+        rows = _rows(catalogue)
+        kinds = Counter(r["kind"] for r in rows)
+        assert kinds["course"] == sum(len(c.get("locations", ())) for c in catalogue["courses"])
+        assert kinds["session"] == sum(len(s.get("sessions", ())) for s in catalogue["series"])
+        in_series = {k["id"] for s in catalogue["series"] for k in s.get("sessions", ())}
+        standalone = [w for w in catalogue["webinars"] if w["id"] not in in_series]
+        assert kinds["webinar"] == len(standalone) and in_series, "the demo has series sessions"
+        webinar_rows = {r["id"] for r in rows if r["kind"] == "webinar"}
+        assert not webinar_rows & in_series  # a session is never also a webinar row
+
+
+def test_rows_carry_the_location_or_session_and_its_record() -> None:
+    catalogue = demo_facts()
+    rows = _rows(catalogue)
+    by_location = {r["locationId"]: r for r in rows if r["kind"] == "course"}
+    for course in catalogue["courses"]:
+        for loc in course["locations"]:
+            row = by_location[loc["id"]]
+            assert (row["id"], row["title"], row.get("city"), row.get("fee"), row.get("startDate")) == (
+                course["id"], course["title"], loc.get("city"), loc.get("fee"), loc.get("startDate"))
+            assert row.get("experts") == course.get("experts")
+    sessions = [r for r in rows if r["kind"] == "session"]
+    titles = {s["id"]: s["title"] for s in catalogue["series"]}
+    assert all(r["series"] == [titles[r["seriesId"]]] for r in sessions)
+
+
+def test_on_demand_occasions_have_no_date_and_are_never_past() -> None:
+    from datetime import UTC, datetime
+
+    catalogue = demo_facts()
+    rows = _rows(catalogue)
+    on_demand = [r for r in rows if r.get("ondemand")]
+    assert on_demand and all("startDate" not in r and "endDate" not in r for r in on_demand)
+    assert all(str(r.get("type")) == "1" for r in on_demand)  # the default: code 1 is on demand
+    finder = finder_of(catalogue)
+    far = datetime(2030, 1, 1, tzinfo=UTC)
+    past = finder.evaluate("past", offerings.OFFERINGS, far).rows
+    assert past and not {i for i, r in enumerate(rows) if r.get("ondemand")} & set(past)
+    # another convention: nothing on demand, every webinar dated
+    dated = _rows(catalogue, Vocabulary({"1": "Recorded", "2": "Live"}, frozenset()))
+    assert not any(r.get("ondemand") for r in dated)
