@@ -112,11 +112,11 @@ def paged_store_template(tmp_path_factory: pytest.TempPathFactory,
                          sample: dict[Kind, bytes]) -> Path:
     """The store of ``filled_store_template``, written in pages of ``SMALL_PAGES`` rows (not
     1,000): the loader reads a page per chunk, so each collection takes several (60 webinars: 4)."""
-    from catalogue_desktop.core import store as store_module
+    from catalogue_desktop.core import store_pages
 
     path = tmp_path_factory.mktemp("paged") / FILE_NAME
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(store_module, "PAGE_ROWS", SMALL_PAGES)
+        patch.setattr(store_pages, "PAGE_ROWS", SMALL_PAGES)
         _store_sample(path, sample)
     return path
 
