@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import gc
 
         gc.disable()  # while the window starts: ``ui.app.run`` turns it on again once ready
-        from catalogue_desktop.ui.app import run
+        from catalogue_desktop.ui.shell.app import run
 
         return run(args)
     except CatalogueError as exc:

@@ -24,7 +24,7 @@ from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import Store
 from catalogue_desktop.core.sync import sync_catalogue
 from catalogue_desktop.demo.server import load_sample
-from catalogue_desktop.ui.images import ImageCache
+from catalogue_desktop.ui.detail.images import ImageCache
 from tests.faultserver import FaultServer
 
 SAMPLE = load_sample()

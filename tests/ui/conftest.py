@@ -28,7 +28,7 @@ OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
-        if Path(str(item.fspath)).parent == here:
+        if here in Path(str(item.fspath)).parents:  # the window tests, in tests/ui and below
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
 
 
@@ -136,7 +136,7 @@ async def no_images(url: str, max_bytes: int) -> bytes:
 def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[..., Any]]:
     """``make_session(base_url=..., offline=..., open=..., wait="ready"|"synced"|None)``:
     a started ``AppSession`` on ``cache_dir``; closed (client, store, window) after the test."""
-    from catalogue_desktop.ui.app import AppSession, Options
+    from catalogue_desktop.ui.shell.app import AppSession, Options
 
     sessions: list[Any] = []
 

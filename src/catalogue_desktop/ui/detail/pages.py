@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.ui.certificate_model import CertificateTreeModel
-from catalogue_desktop.ui.widgets import (
+from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
+from catalogue_desktop.ui.detail.widgets import (
     BLANK,
     FormGrid,
     Link,
@@ -60,7 +60,8 @@ from catalogue_desktop.ui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from catalogue_desktop.ui.detail import DetailContext, DetailPane
+    from catalogue_desktop.ui.detail.context import DetailContext
+    from catalogue_desktop.ui.detail.pane import DetailPane
 
 PHOTO = 96
 SMALL_PHOTO = 72
