@@ -127,32 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry() -> NoReturn:
     """The ``catalogue-desktop`` command, ``python -m catalogue_desktop`` and the bundle's
-    launcher: :func:`main`, then :func:`leave`."""
-    leave(main())
+    launcher: :func:`main`, then ``qt_compat.fast_exit.leave`` (no interpreter teardown)."""
+    code = main()
+    from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
 
-
-def leave(code: int) -> NoReturn:
-    """End the process with ``code`` once everything is closed: run the exit handlers (PySide
-    destroys the QApplication in one, ``logging`` flushes in another), flush stdout and stderr,
-    and exit without the interpreter tearing down every module and object one by one (~8 ms of
-    a 200 ms start and close; ``multiprocessing`` ends its workers the same way).
-
-    While a non-daemon thread still runs, the interpreter's own exit is used: it waits for it."""
-    import atexit
-    import os
-    import threading
-
-    main_thread = threading.main_thread()
-    if any(t is not main_thread and not t.daemon and t.is_alive() for t in threading.enumerate()):
-        sys.exit(code)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):  # a closed pipe, a closed stream: nothing left to say
-            pass
-    os._exit(code)
+    leave(code)
 
 
 def _open_store(cache_dir: str | None) -> Any:

@@ -60,5 +60,5 @@ def test_without_pyside_s_table_nothing_is_given(monkeypatch: Any) -> None:
 def test_the_package_s_modules_are_all_listed() -> None:
     names = set(pyside_import._qt_modules())
     assert {"catalogue_desktop.ui", "catalogue_desktop.ui.shell.app", "catalogue_desktop.ui.detail",
-            "catalogue_desktop.ui.detail.pages"} <= names
+            "catalogue_desktop.ui.detail.page"} <= names
     assert all(name in sys.modules or __import__(name) for name in names)

@@ -136,7 +136,7 @@ async def no_images(url: str, max_bytes: int) -> bytes:
 def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[..., Any]]:
     """``make_session(base_url=..., offline=..., open=..., wait="ready"|"synced"|None)``:
     a started ``AppSession`` on ``cache_dir``; closed (client, store, window) after the test."""
-    from catalogue_desktop.ui.shell.app import AppSession, Options
+    from catalogue_desktop.ui.shell.session import AppSession, Options
 
     sessions: list[Any] = []
 

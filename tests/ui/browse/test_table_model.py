@@ -458,13 +458,13 @@ def test_idle_work_is_done_in_passes_bounded_by_time_not_rows(qapp: Any, monkeyp
     """The filter and sort keys built in idle time: a pass ends once its time budget is spent
     (a slow or busy CPU does smaller passes, not longer ones); with time to spare one pass does it
     all. Either way the filter then finds what a fresh one finds."""
-    from catalogue_desktop.ui.browse import table_model
+    from catalogue_desktop.ui.browse import idle_work
 
     rowset = _random_rowset(7, 120)
-    monkeypatch.setattr(table_model, "_PREPARE_ROWS", 10)
+    monkeypatch.setattr(idle_work, "_PREPARE_ROWS", 10)
 
     def passes(budget: float) -> tuple[int, RowSetTableModel]:
-        monkeypatch.setattr(table_model, "_PREPARE_PASS_S", budget)
+        monkeypatch.setattr(idle_work, "_PREPARE_PASS_S", budget)
         model = RowSetTableModel(Kind.WEBINARS, Formatter())
         model.set_rowset(rowset)
         model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)

@@ -26,13 +26,16 @@ from catalogue_desktop.core import models
 from catalogue_desktop.core.catalogue import CatalogueIndex
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.ui.common.formatting import Formatter
-from catalogue_desktop.ui.detail import pages
+from catalogue_desktop.ui.detail import kinds
+from catalogue_desktop.ui.detail import page as page_module
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from catalogue_desktop.ui.detail.context import DetailContext
 from catalogue_desktop.ui.detail.images import ImageCache, ImageLoader
-from catalogue_desktop.ui.detail.pages import ExpertCard
+from catalogue_desktop.ui.detail.layout import FormGrid, WrapBox
+from catalogue_desktop.ui.detail.page import ExpertCard
 from catalogue_desktop.ui.detail.pane import DetailPane
-from catalogue_desktop.ui.detail.widgets import MAX_TEXT, FormGrid, PhotoLabel, TextLabel, WrapBox
+from catalogue_desktop.ui.detail.photo import PhotoLabel
+from catalogue_desktop.ui.detail.text import MAX_TEXT, TextLabel
 from tests.faultserver import FaultServer
 from tests.ui.detail.test_images import png
 from tests.ui.fixtures_components import *  # noqa: F403
@@ -560,9 +563,10 @@ def test_container_size_hints_leave_the_layout_as_it_was(
     for record in records:
         cheap.show_record(kind, record, ctx(demo))
         with monkeypatch.context() as patch:
-            patch.setattr(pages, "WrapBox", _QtHintBox)
-            patch.setattr(pages, "FormGrid", _QtHintGrid)
-            patch.setattr(pages, "ExpertCard", _QtHintCard)
+            patch.setattr(page_module, "WrapBox", _QtHintBox)
+            patch.setattr(page_module, "FormGrid", _QtHintGrid)
+            patch.setattr(kinds, "FormGrid", _QtHintGrid)
+            patch.setattr(page_module, "ExpertCard", _QtHintCard)
             full.show_record(kind, record, ctx(demo))
         assert rendering(cheap) == rendering(full)
     assert type(page(full)) is _QtHintBox and type(page(cheap)) is WrapBox

@@ -19,9 +19,10 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.listing import column_index
-from catalogue_desktop.ui.shell.app import EXIT_WHEN_READY, Options, run
+from catalogue_desktop.ui.shell.app import EXIT_WHEN_READY, run
 from catalogue_desktop.ui.shell.main_window import MainWindow
 from catalogue_desktop.ui.shell.navigation import Place, parse_target
+from catalogue_desktop.ui.shell.session import Options
 from tests.ui.conftest import SMALL_PAGES
 
 
@@ -88,7 +89,7 @@ def test_cold_start_shows_cached_rows_before_importing_pydantic_or_httpx(
         app = QApplication([])
         import qasync
         from catalogue_desktop.core.kinds import Kind
-        from catalogue_desktop.ui.shell.app import AppSession, Options
+        from catalogue_desktop.ui.shell.session import AppSession, Options
 
         async def main():
             session = AppSession(Options(base_url="http://127.0.0.1:9", offline=True,
@@ -150,9 +151,9 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -
         from PySide6.QtCore import QSettings, QTimer
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(settings_dir)!r})
         from catalogue_desktop import cli
-        from catalogue_desktop.ui.shell import app
+        from catalogue_desktop.ui.shell import session
         seen = {{}}
-        start = app.AppSession.start
+        start = session.AppSession.start
 
         def on_ready(window):
         {{body}}
@@ -163,7 +164,7 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -
             self.ready.connect(lambda: on_ready(window))
             return window
 
-        app.AppSession.start = patched
+        session.AppSession.start = patched
         seen["code"] = cli.main(["--offline", "--base-url", "http://127.0.0.1:9",
                                  "--cache-dir", {str(cache)!r}])
         {{after}}

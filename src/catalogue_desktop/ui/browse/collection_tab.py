@@ -1,4 +1,5 @@
-"""One collection's tab: filter line, count, table (``RowSetTableModel``) and detail pane.
+"""One collection's tab: filter line (``FilterLine``), count, table (``TableView`` over a
+``RowSetTableModel``) and detail pane.
 
 The table sorts through ``model.sort`` (header clicks) and filters on precomputed keys with a short
 debounce; the header's context menu shows/hides columns; layout is saved to ``Settings``. The
@@ -27,10 +28,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QMenu,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -38,14 +37,13 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, ColumnType
+from catalogue_desktop.ui.browse.filter_line import FilterLine
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+from catalogue_desktop.ui.browse.table_view import TableView
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.export import table_rows as export
 
 if TYPE_CHECKING:
-    # (QKeyEvent: QEvent's 179 enum members, made at the first key press)
-    from PySide6.QtGui import QKeyEvent, QPaintEvent
-
     from catalogue_desktop.ui.detail.pane import DetailPane
 
 FILTER_DELAY_MS = 30  # coalesces fast typing; a filter pass on 100k rows takes a few ms
@@ -55,46 +53,6 @@ _WIDTH_CHARS = {
     ColumnType.MONEY_RANGE: 15, ColumnType.DATE: 16, ColumnType.BOOL: 5,
 }
 _TITLE_CHARS = 44
-
-
-class _TableView(QTableView):
-    """A table whose Copy key copies whole selected rows (TSV) instead of one cell, and which
-    says when it first painted rows (``rows_painted``, once: a window is populated)."""
-
-    copy_requested = Signal()
-    rows_painted = Signal()
-    _painted_rows = False
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        # (An override, not an event filter: see ``_FilterEdit``.)
-        super().paintEvent(event)
-        if not self._painted_rows and self.model().rowCount() > 0:
-            self._painted_rows = True
-            self.rows_painted.emit()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.matches(QKeySequence.StandardKey.Copy):
-            self.copy_requested.emit()
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-
-class _FilterEdit(QLineEdit):
-    """The filter line: Escape clears it (also where no shortcut can fire).
-
-    A ``keyPressEvent`` override rather than an event filter: a Python event filter receives every
-    event of the line (paints, moves, focus), and converting each to its Python type made PySide
-    create ~40 event types and their enums at start-up."""
-
-    escape_pressed = Signal()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Escape and self.text():
-            self.escape_pressed.emit()
-            event.accept()
-            return
-        super().keyPressEvent(event)
 
 
 class CollectionTab(QWidget):
@@ -125,14 +83,14 @@ class CollectionTab(QWidget):
         self._keep: int | None = None
         self._emit_selection = True
 
-        self.filter = _FilterEdit(placeholderText=f"Filter {kind.value}…", clearButtonEnabled=True)
+        self.filter = FilterLine(placeholderText=f"Filter {kind.value}…", clearButtonEnabled=True)
         self.filter.setObjectName(f"filter-{kind.value}")
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self._fix_count_width()
         self.model = RowSetTableModel(kind, formatter, self)
-        self.view = _TableView()
+        self.view = TableView()
         self.view.setObjectName(f"table-{kind.value}")
         self.view.setModel(self.model)
         self._setup_view()

@@ -8,14 +8,9 @@ the filtered rows in the current sort order. The view only asks ``data()`` for v
 from __future__ import annotations
 
 import time
-from contextlib import suppress
-from functools import cache
-from itertools import compress
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
     QAbstractTableModel,
     QModelIndex,
     QObject,
@@ -30,85 +25,44 @@ from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index
-from catalogue_desktop.core.search import Matches, RowFilter, prepare_sort_keys, sorted_rows
+from catalogue_desktop.core.search import Matches, RowFilter, sorted_rows
+from catalogue_desktop.qt_compat.item_models import (
+    ALIGNMENT,
+    BACKGROUND,
+    CHECK_STATE,
+    DECORATION,
+    DISPLAY,
+    FONT,
+    FOREGROUND,
+    SORT_HINT,
+    TOOLTIP,
+    USER,
+    layout_about_to_be_changed,
+    layout_changed,
+)
+from catalogue_desktop.ui.browse.idle_work import IdleWork
+from catalogue_desktop.ui.browse.markers import bold_font, cell_tooltip, header_tip, marker_icon
+from catalogue_desktop.ui.browse.row_order import RowOrder, view_rows
 from catalogue_desktop.ui.common.formatting import Formatter
-from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
-if TYPE_CHECKING:
-    from PySide6.QtGui import QFont, QIcon
+__all__ = ["RowSetTableModel"]
 
-__all__ = ["ADDED_COLOR", "CHANGED_COLOR", "RowSetTableModel", "marker_icon"]
-
-ADDED_COLOR = QColor(46, 160, 67)  # green
-CHANGED_COLOR = QColor(219, 151, 0)  # amber
-_LONG_TEXT = 60  # text columns longer than this get the full text as tooltip
 _CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip shows 2000
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
-_ICONS: dict[str, QIcon] = {}
-# Idle work (``prepare_filter``) starts ``_PREPARE_DELAY_MS`` after rows arrive (not while the
-# window starts), then runs in slices for up to ``_PREPARE_PASS_S`` per event-loop pass: bounded
-# by time, not rows, so a slower or busier CPU does smaller passes, not longer ones.
-_PREPARE_DELAY_MS = 300
-_PREPARE_PASS_S = 0.004
-_PREPARE_ROWS = 1000  # a slice of filter keys (~1.2 ms), built ahead of the first keystroke
-_PREPARE_SORT_ROWS = 4000  # a slice of one column's sort keys (~1 ms)
-_PREPARE_RANK_ROWS = 4000  # a slice of positions in the sort order (~0.8 ms)
-_FEW = 8  # fewer matches than 1/_FEW of the rows are put in sort order by their positions
 
 _Index = QModelIndex | QPersistentModelIndex
-# Roles as plain ints (an enum member costs an attribute lookup per comparison in data()).
-_DISPLAY = Qt.ItemDataRole.DisplayRole.value
-_DECORATION = Qt.ItemDataRole.DecorationRole.value
-_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
-_FONT = Qt.ItemDataRole.FontRole.value
-_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
-_FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
-_USER = Qt.ItemDataRole.UserRole.value
 # Asked by every repaint (the delegate's style options), never answered here.
-_UNANSWERED = frozenset({Qt.ItemDataRole.BackgroundRole.value, Qt.ItemDataRole.CheckStateRole.value})
+_UNANSWERED = frozenset({BACKGROUND, CHECK_STATE})
 _ALIGN_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
-_LAYOUT_SIGNATURE = ("QList<QPersistentModelIndex>", "QAbstractItemModel::LayoutChangeHint")
-_SORT_HINT = QAbstractItemModel.LayoutChangeHint.VerticalSortHint
 
 
-def marker_icon(state: str) -> QIcon | None:
-    """A small filled dot: ``"added"`` green, ``"changed"`` amber (cached; needs a QGuiApplication)."""
-    icon = _ICONS.get(state)
-    if icon is None:
-        if QGuiApplication.instance() is None:
-            return None
-        # only now: QPainter's enums alone take ~1 ms to create, and most starts show no marker
-        from PySide6.QtGui import QIcon, QPainter, QPixmap
-
-        size = 10
-        pixmap = QPixmap(size, size)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(ADDED_COLOR if state == "added" else CHANGED_COLOR)
-        painter.drawEllipse(1, 1, size - 2, size - 2)
-        painter.end()
-        icon = _ICONS[state] = QIcon(pixmap)
-    return icon
-
-
-@cache
-def _bold_font() -> QFont:
-    """The font of added and changed records' titles, made on first use."""
-    from PySide6.QtGui import QFont
-
-    font = QFont()
-    font.setBold(True)
-    return font
-
-
-class RowSetTableModel(QAbstractTableModel):
-    """Rows of one kind, formatted by a shared :class:`Formatter`. Read-only."""
+class RowSetTableModel(QAbstractTableModel, IdleWork):
+    """Rows of one kind, formatted by a shared :class:`Formatter`. Read-only. What it builds in
+    idle time (filter keys, sort keys, positions in the sort order) is ``IdleWork``'s."""
 
     counts_changed = Signal(int, int)  # visible, total
 
@@ -125,7 +79,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._matched: Matches | None = None  # rows matching the query (None: all)
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
-        self._order: list[int] | None = None  # row-set indices in sort order (None: as sent)
+        self._order: RowOrder | None = None  # the sort order (None: as sent)
         self._visible: list[int] | None = None  # None: every row, in row-set order
         self._view_of: dict[int, int] | None = None  # row-set index -> view row (lazy)
         self._added: set[int] = set()
@@ -136,9 +90,6 @@ class RowSetTableModel(QAbstractTableModel):
         self._id_column = column_index(kind, "id")
         self._past_cache: dict[int, bool] = {}
         self._grey: QColor | None = None  # past rows' text (the palette's disabled text)
-        self._rank: list[int] = []  # row-set index -> position in ``_order`` (idle time)
-        self._ranked = 0  # positions of ``_order[:_ranked]`` are in ``_rank``
-        self._pick: itemgetter[Any] | None = None  # itemgetter(*_order) (lazy)
         self._prepare_timer = QTimer(self, singleShot=False, interval=0)
         self._prepare_timer.timeout.connect(self._prepare_step)
         # While a row set is shown as it is read (``show_growing``): the rows the view knows of
@@ -240,55 +191,6 @@ class RowSetTableModel(QAbstractTableModel):
         self._emit_counts()
         self.prepare_filter()
 
-    def prepare_filter(self) -> None:
-        """Build the filter's keys in idle time, up to 4 ms per event-loop pass (the first keystroke
-        on 100k rows then does not pay ~0.3 s for them), then the sort keys of the date, fee and
-        number columns shown by default (their first sort then only sorts: ~30 ms less), then
-        each row's position in the current sort order (a filter with few matches then orders
-        them by it: ~20 ms less on its first keystroke). It starts ``_PREPARE_DELAY_MS`` after
-        rows arrive, not amid the window's start-up."""
-        if len(self._rowset):
-            self._prepare_timer.start(_PREPARE_DELAY_MS)
-
-    def prepare_now(self) -> None:
-        """Build at once what idle time has not built yet (for tests)."""
-        while self._prepare_timer.isActive():
-            self._prepare_step()
-
-    def _prepare_step(self) -> None:
-        """One event-loop pass of idle work: slices until ``_PREPARE_PASS_S`` is spent."""
-        self._prepare_timer.setInterval(0)
-        deadline = time.perf_counter() + _PREPARE_PASS_S
-        while not self._prepare_slice():
-            if time.perf_counter() >= deadline:
-                return
-        self._prepare_timer.stop()
-
-    def _prepare_slice(self) -> bool:
-        """One slice of idle work; True when nothing is left."""
-        if self._filter is None:
-            self._filter = RowFilter(self._rowset, lazy=True)
-        if not self._filter.build(_PREPARE_ROWS):
-            return False
-        for column in self._presorted:
-            if not prepare_sort_keys(self._rowset, column, _PREPARE_SORT_ROWS):
-                return False
-        return self._prepare_rank(_PREPARE_RANK_ROWS)
-
-    def _prepare_rank(self, rows: int) -> bool:
-        """Note the positions of up to ``rows`` more rows in the sort order; True when done."""
-        order = self._order
-        if order is None:
-            return True
-        rank, start = self._rank, self._ranked
-        if not rank:
-            rank.extend([0] * len(order))
-        stop = min(len(order), start + rows)
-        for position in range(start, stop):
-            rank[order[position]] = position
-        self._ranked = stop
-        return stop >= len(order)
-
     def set_changes(self, changes: dict[str, Any] | None) -> None:
         """Change markers only (the rows stay)."""
         self._set_changes(changes)
@@ -387,32 +289,20 @@ class RowSetTableModel(QAbstractTableModel):
 
     def _set_order(self, order: list[int] | None) -> None:
         """A new sort order: positions in it are noted again in idle time."""
-        self._order = order
-        self._rank = []
-        self._ranked = 0
-        self._pick = None
-        if order is not None and len(self._rowset):
-            self._prepare_timer.start(_PREPARE_DELAY_MS)
+        self._order = None if order is None else RowOrder(order)
+        if order is not None:
+            self._prepare_later()
 
     def _update_visible(self) -> None:
         # ``_visible`` is shared with the filter's and the sort's results: never changed in place.
         self._view_of = None
         matched, order = self._matched, self._order
         if matched is None:
-            self._visible = order
+            self._visible = None if order is None else order.rows
         elif order is None:
             self._visible = matched.rows
-        elif matched.count * _FEW < len(order) and self._ranked >= len(order):
-            # Few matches: order them by their position in the sort order (no pass over every row).
-            self._visible = sorted(matched.rows, key=self._rank.__getitem__)
-        elif len(order) < 2:  # itemgetter() of one index returns no tuple
-            self._visible = [i for i in order if matched.mask[i]]
         else:
-            # The matches' mask bytes in sort order, picked in C (itemgetter(*order)), keep their
-            # rows: ~3 ms for 100,000 rows (a loop here took 10-20 ms).
-            if self._pick is None:
-                self._pick = itemgetter(*order)
-            self._visible = list(compress(order, self._pick(matched.mask)))
+            self._visible = order.matching(matched)
 
     def _emit_counts(self) -> None:
         self.counts_changed.emit(self.visible_count(), self.total_count())
@@ -451,7 +341,7 @@ class RowSetTableModel(QAbstractTableModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         return _FLAGS if index.isValid() else _NO_FLAGS
 
-    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+    def data(self, index: _Index, role: int = DISPLAY) -> Any:
         # A repaint asks 7 roles of every visible cell (~1,200 calls): roles are compared as
         # plain ints, the common ones first, and roles never answered return at once.
         if role in _UNANSWERED:
@@ -462,49 +352,39 @@ class RowSetTableModel(QAbstractTableModel):
                 or view_row >= self.visible_count()):
             return None  # also an invalid index (-1, -1)
         source = view_row if visible is None else visible[view_row]
-        if role == _DISPLAY:
+        if role == DISPLAY:
             text = self._formatter.value(self._columns[column], self._rowset.rows[source][column])
             if len(text) > _CELL_TEXT:  # eliding a 1 MB title on every repaint takes 0.3 s
                 text = text[:_CELL_TEXT] + "…"
             return text
-        if role == _ALIGNMENT:
+        if role == ALIGNMENT:
             return self._alignment[column]
-        if role == _FOREGROUND:
+        if role == FOREGROUND:
             return self._grey_color() if self._is_past(source) else None
-        if role in (_DECORATION, _FONT):
+        if role in (DECORATION, FONT):
             if column != 0 or not (self._added or self._changed):
                 return None
             record_id = self._rowset.rows[source][self._id_column]
-            if role == _FONT:
+            if role == FONT:
                 if record_id in self._added or record_id in self._changed:
-                    return _bold_font()
+                    return bold_font()
                 return None
             if record_id in self._added:
                 return marker_icon("added")
             if record_id in self._changed:
                 return marker_icon("changed")
             return None
-        if role == _USER:
+        if role == USER:
             return self._rowset.rows[source][column]
-        if role == _TOOLTIP:
+        if role == TOOLTIP:
             return self._tooltip(source, column)
         return None
 
     def _tooltip(self, source: int, column: int) -> str | None:
         row = self._rowset.rows[source]
-        parts = []
-        col = self._columns[column]
-        value = row[column]
-        if col.type is ColumnType.TEXT and isinstance(value, str) and len(value) > _LONG_TEXT:
-            parts.append(value[:2000])
         record_id = row[self._id_column]
-        if record_id in self._added:
-            parts.append("Added in the last refresh")
-        elif record_id in self._changed:
-            parts.append(f"Changed in the last refresh: {self._changed[record_id]}")
-        if self._is_past(source) and column == 0:
-            parts.append("Past")
-        return plain_tooltip("\n".join(parts)) or None  # server text: shown, never rendered
+        return cell_tooltip(self._columns[column], row[column], record_id in self._added,
+                            self._changed.get(record_id), self._is_past(source) and column == 0)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -516,7 +396,7 @@ class RowSetTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return col.header
             if role == Qt.ItemDataRole.ToolTipRole:
-                return _HEADER_TIPS.get(col.type, col.header).format(header=col.header)
+                return header_tip(col)
             if role == Qt.ItemDataRole.TextAlignmentRole:
                 if col.type in _RIGHT:
                     return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -537,7 +417,7 @@ class RowSetTableModel(QAbstractTableModel):
             return
         # A sort hint: the selection model then keeps one persistent index per selected row, not
         # one per selected cell (a 20,000-row selection made a sort take ~3 s).
-        self.layoutAboutToBeChanged[_LAYOUT_SIGNATURE].emit([], _SORT_HINT)
+        layout_about_to_be_changed(self, SORT_HINT)
         persistent = self.persistentIndexList()
         shown, count = self._visible, self.rowCount()
         sources: list[tuple[int, int] | None] = []  # (row-set index, column)
@@ -549,7 +429,8 @@ class RowSetTableModel(QAbstractTableModel):
         self._sort_order = order
         self._set_order(self._compute_order())
         self._update_visible()
-        rows = self._view_rows({item[0] for item in sources if item is not None})
+        rows = view_rows(self._visible, {item[0] for item in sources if item is not None},
+                         len(self._rowset))
         new = []
         for item in sources:
             view = None if item is None else rows.get(item[0])
@@ -557,21 +438,7 @@ class RowSetTableModel(QAbstractTableModel):
             new.append(QModelIndex() if view is None else self.createIndex(view, item[1]))
         if persistent:
             self.changePersistentIndexList(persistent, new)
-        self.layoutChanged[_LAYOUT_SIGNATURE].emit([], _SORT_HINT)
-
-    def _view_rows(self, sources: set[int]) -> dict[int, int]:
-        """View rows of these row-set indices (those shown): a few (the header's row, a selected
-        row) by a scan in C each, more by one pass over the shown rows."""
-        visible = self._visible
-        if visible is None:
-            return {s: s for s in sources if s < len(self._rowset)}
-        if len(sources) > 4:
-            return {s: v for v, s in enumerate(visible) if s in sources}
-        found = {}
-        for s in sources:
-            with suppress(ValueError):  # filtered out
-                found[s] = visible.index(s)
-        return found
+        layout_changed(self, SORT_HINT)
 
     @property
     def sort_column(self) -> int:
@@ -580,12 +447,3 @@ class RowSetTableModel(QAbstractTableModel):
     @property
     def sort_order(self) -> Qt.SortOrder:
         return self._sort_order
-
-
-_HEADER_TIPS = {
-    ColumnType.DATE: "{header}: date and time in your time zone",
-    ColumnType.MONEY: "{header}: the fee as the service sends it",
-    ColumnType.MONEY_RANGE: "{header}: lowest – highest fee over all locations",
-    ColumnType.CODE: "{header}: the service's code, shown as it comes",
-    ColumnType.BOOL: "{header}: Yes / No",
-}

@@ -2,28 +2,29 @@
 
 ``DetailPane.show_record(kind, record, context)`` fills the page of that kind (a scroll area in a
 stacked widget) for the record: each kind's page is made once, on first use, and filled again in
-place after that (see ``pages``). Cross-links emit ``link_activated(kind, id)``; http(s) links
-emit ``open_url(url)``. Server text is always shown as plain text (see ``ui.widgets``).
+place after that (see ``page`` and ``kinds``). Cross-links emit ``link_activated(kind, id)``; http(s) links
+emit ``open_url(url)``. Server text is always shown as plain text (see ``text`` and ``links``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.qt_compat.lifetime import is_alive
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.detail.images import ImageLoader, choose_url
-from catalogue_desktop.ui.detail.widgets import PhotoLabel, parse_internal_href
+from catalogue_desktop.ui.detail.links import parse_internal_href
+from catalogue_desktop.ui.detail.photo import PhotoLabel
 
 if TYPE_CHECKING:
     from catalogue_desktop.ui.detail.context import DetailContext
-    from catalogue_desktop.ui.detail.pages import Page
+    from catalogue_desktop.ui.detail.page import Page
 
 __all__ = ["DetailPane"]
 
@@ -89,9 +90,9 @@ class DetailPane(QWidget):
     def _content(self, kind: Kind) -> Page:
         content = self._contents.get(kind)
         if content is None:
-            from catalogue_desktop.ui.detail.pages import Page
+            from catalogue_desktop.ui.detail.kinds import make_page
 
-            content = self._contents[kind] = Page(self, kind)
+            content = self._contents[kind] = make_page(self, kind)
             self._pages[kind].setWidget(content.widget)
         return content
 
@@ -156,12 +157,12 @@ class DetailPane(QWidget):
 
     def _photo_loaded(self, url: str, pixmap: QPixmap) -> None:
         for label in self._photos.pop(url, ()):
-            if shiboken6.isValid(label) and label.url == url and not label.has_photo:
+            if is_alive(label) and label.url == url and not label.has_photo:
                 label.set_photo(pixmap)
 
     def _photo_failed(self, url: str, reason: str) -> None:
         for label in self._photos.pop(url, ()):
-            if shiboken6.isValid(label) and label.url == url and not label.has_photo:
+            if is_alive(label) and label.url == url and not label.has_photo:
                 label.set_failed(reason)
 
 

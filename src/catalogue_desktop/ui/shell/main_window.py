@@ -1,9 +1,9 @@
 """The main window: a thin wiring of tabs, status panel, offline banner, changes view and menus.
 
-It knows nothing of the network or the store; ``app.AppSession`` feeds it rows and outcomes.
+It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes.
 
-Start-up makes only what the first screen shows: dialogs, the changes view and the web-link
-opener are imported when first used. PySide creates a Qt class's Python enums when the class is
+Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the
+web-link opener are imported when first used. PySide creates a Qt class's Python enums when the class is
 first touched (``QStyle``'s ~500 members take ~8 ms, ``QFileDialog`` and ``QMessageBox`` ~1 ms
 each), and a window start-up is ~100 ms of Python.
 """
@@ -18,12 +18,13 @@ from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
-import catalogue_desktop
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.qt_compat.icons import theme_icon
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
+from catalogue_desktop.ui.shell import dialogs
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
 
@@ -33,9 +34,8 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.sync.changes_view import ChangesView
 
 APP_TITLE = "Catalogue Desktop"
-# Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (what
-# ``QStyle.standardIcon`` shows for SP_ArrowBack ... SP_DialogSaveButton without a theme).
-_QT_IMAGES = ":/qt-project.org/styles/commonstyle/images/"
+# Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (not QStyle:
+# see ``qt_compat.icons``).
 TOOLBAR_ICONS = {
     "back": ("go-previous", "arrow-left-32.png"),
     "forward": ("go-next", "arrow-right-32.png"),
@@ -47,8 +47,7 @@ TOOLBAR_ICONS = {
 
 def toolbar_icon(name: str) -> QIcon:
     """The toolbar icon ``name`` (a key of ``TOOLBAR_ICONS``)."""
-    theme, image = TOOLBAR_ICONS[name]
-    return QIcon.fromTheme(theme, QIcon(_QT_IMAGES + image))
+    return theme_icon(*TOOLBAR_ICONS[name])
 
 
 class MainWindow(QMainWindow):
@@ -331,54 +330,16 @@ class MainWindow(QMainWindow):
     # -- dialogs -----------------------------------------------------------------------------
 
     def export_dialog(self) -> None:
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
-
-        tab = self.current_tab()
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export visible rows", f"{tab.kind.value}.csv", "CSV files (*.csv)"
-        )
-        if path:
-            model = tab.model
-            if model.loading:  # the rest are not read yet, and a filter applies once they are
-                self.show_message(f"Not exported: {tab.kind.value} are still being read from the "
-                                  f"cache ({model.visible_count():,} of {model.total_count():,}). "
-                                  "Try again in a moment.")
-                return
-            try:
-                count = tab.export_visible(path)
-            except OSError as exc:
-                QMessageBox.warning(self, "Export failed", f"Cannot write {path}: {exc}")
-                return
-            self.show_message(f"Exported {count:,} {tab.kind.value} to {path}")
+        dialogs.export_visible_rows(self)
 
     def service_url_dialog(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
-
-        url, ok = QInputDialog.getText(
-            self, "Service URL", "Base URL of the catalogue service (the part before /v1):",
-            text=self.settings.base_url or "",
-        )
-        if ok and url.strip():
-            self.base_url_chosen.emit(url.strip())
+        dialogs.ask_service_url(self)
 
     def currency_dialog(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
-
-        code, ok = QInputDialog.getText(
-            self, "Currency", "ISO currency code for fees (e.g. USD, EUR):",
-            text=self.settings.currency or "USD",
-        )
-        if ok and code.strip():
-            self.currency_chosen.emit(code.strip().upper())
+        dialogs.ask_currency(self)
 
     def about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        QMessageBox.about(
-            self, f"About {APP_TITLE}",
-            f"<b>{APP_TITLE}</b> {catalogue_desktop.__version__}<br>"
-            "Browse the seminar catalogue, online or from the local cache.",
-        )
+        dialogs.about(self, APP_TITLE)
 
     # -- window state ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QTextBrowser, QTextEdit, 
 
 from catalogue_desktop.core.kinds import ALL_KINDS
 from catalogue_desktop.ui.common.settings import Settings
+from catalogue_desktop.ui.shell.session import AppSession, Options
 
 SYNC_TIMEOUT = 60.0
 
@@ -70,8 +71,6 @@ class Report:
 
 
 async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
-    from catalogue_desktop.ui.shell.app import AppSession, Options
-
     report = Report()
     started = time.perf_counter()
     settings = Settings(QSettings(str(cache_dir / "settings.ini"), QSettings.Format.IniFormat))

@@ -1,4 +1,4 @@
-"""Detail-page building blocks kept from one record to the next: Slots, FormGrid, PhotoLabel."""
+"""A detail page's layout kept from one record to the next: Slots and FormGrid."""
 
 from __future__ import annotations
 
@@ -6,19 +6,10 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QPixmap
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from catalogue_desktop.ui.detail.widgets import (
-    LONG_TEXT,
-    FormGrid,
-    Link,
-    PhotoLabel,
-    Slots,
-    TextLabel,
-    link_label,
-    plain_label,
-)
+from catalogue_desktop.ui.detail.layout import FormGrid, Slots
+from catalogue_desktop.ui.detail.text import LONG_TEXT, plain_label
 
 
 @pytest.fixture
@@ -98,69 +89,3 @@ def test_form_grid_refills_rows_in_place(qtbot: Any) -> None:
     names = sorted(w.objectName() for w in grid.findChildren(QWidget) if w.parent() is grid)
     assert names == ["key_type", "value_type"]
     assert grid.findChild(QLabel, "key_type").text() == "Type"
-
-
-def test_photo_label_reused_for_another_photo(qtbot: Any) -> None:
-    label = PhotoLabel(72, "Ann Example")
-    qtbot.addWidget(label)
-    placeholder = label.pixmap().cacheKey()
-    label.set_placeholder("Ann Example")
-    assert label.pixmap().cacheKey() == placeholder  # not drawn again
-    label.set_failed("404")
-    photo = QPixmap(200, 100)
-    photo.fill(Qt.GlobalColor.red)
-    label.reset()
-    label.set_photo(photo)
-    assert label.has_photo and label.failure is None and not label.toolTip()
-    assert (label.pixmap().width(), label.pixmap().height()) == (72, 36)
-    label.reset()
-    label.set_placeholder("Ann Example")  # back to a placeholder after a photo: drawn
-    assert not label.has_photo and label.pixmap().width() == 72 == label.pixmap().height()
-    label.set_placeholder("Bo Other")
-    assert label.pixmap().cacheKey() != placeholder
-
-
-_WORDS = ("Lucas mentors new professionals in the Single Audit practice and leads its internal "
-          "training; before that he spent 25 years in the commercial leasing group of a firm. ")
-
-
-def _qlabel_height(label: QLabel, width: int) -> int:
-    """The height QLabel itself computes (a plain QLabel set up like ``label``)."""
-    twin = QLabel()
-    twin.setTextFormat(label.textFormat())
-    twin.setWordWrap(label.wordWrap())
-    twin.setTextInteractionFlags(label.textInteractionFlags())
-    twin.setAlignment(label.alignment())
-    twin.setFont(label.font())
-    twin.setContentsMargins(label.contentsMargins())
-    twin.setText(label.text())
-    return twin.heightForWidth(width)
-
-
-def test_text_label_heights_are_qlabels_and_follow_text_and_font(qtbot: Any) -> None:
-    label = plain_label(_WORDS * 3, "bio")
-    qtbot.addWidget(label)
-    assert isinstance(label, TextLabel)
-    widths = (0, 40, 150, 164, 234, 700)
-    first = {w: label.heightForWidth(w) for w in widths}
-    assert first == {w: _qlabel_height(label, w) for w in widths}
-    assert first[150] > first[700] > 0
-    assert {w: label.heightForWidth(w) for w in widths} == first  # remembered, the same
-    label.setText(_WORDS)  # a new text: measured again
-    assert label.heightForWidth(150) == _qlabel_height(label, 150) < first[150]
-    font = QFont(label.font())
-    font.setPointSizeF(font.pointSizeF() * 2)
-    label.setFont(font)  # a new font: measured again
-    assert label.heightForWidth(150) == _qlabel_height(label, 150) > first[150] // 3
-    label.setContentsMargins(0, 4, 0, 0)
-    assert label.heightForWidth(150) == _qlabel_height(label, 150)
-    label.setWordWrap(False)
-    assert label.heightForWidth(150) == _qlabel_height(label, 150)
-
-
-def test_link_label_heights_are_qlabels(qtbot: Any) -> None:
-    label = link_label([Link(f"Webinar number {i} on leasing", f"catalogue:webinars/{i}") for i in range(6)])
-    qtbot.addWidget(label)
-    assert isinstance(label, TextLabel)
-    for width in (60, 150, 400):
-        assert label.heightForWidth(width) == _qlabel_height(label, width)
