@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve_demo(args)
         import gc
 
-        gc.disable()  # while the window starts: ``ui.app.run`` turns it on again once ready
+        gc.disable()  # while the window starts: ``ui.shell.app.run`` turns it on again once ready
         from catalogue_desktop.ui.shell.app import run
 
         return run(args)

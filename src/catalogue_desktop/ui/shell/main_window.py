@@ -314,7 +314,7 @@ class MainWindow(QMainWindow):
 
     def open_url(self, url: str) -> bool:
         """Open web links in the browser; anything but http/https is refused (the same test as
-        the links the detail pane makes: ``urls.is_web_url``)."""
+        the links the detail pane makes: ``common.urls.is_web_url``)."""
         from PySide6.QtCore import QUrl
         from PySide6.QtGui import QDesktopServices
 
