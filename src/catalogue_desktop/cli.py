@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 import catalogue_desktop
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
 
 KIND_NAMES = [k.value for k in Kind]
 
@@ -128,10 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def entry() -> NoReturn:
     """The ``catalogue-desktop`` command, ``python -m catalogue_desktop`` and the bundle's
     launcher: :func:`main`, then ``qt_compat.fast_exit.leave`` (no interpreter teardown)."""
-    code = main()
-    from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
-
-    leave(code)
+    leave(main())
 
 
 def _open_store(cache_dir: str | None) -> Any:

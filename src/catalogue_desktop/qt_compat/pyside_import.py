@@ -55,7 +55,8 @@ def _qt_modules() -> list[str]:
     names = []
     for package in _QT_PACKAGES:
         top = os.path.join(root, *package.split(".")[1:])
-        for folder, _subfolders, files in os.walk(top):
+        for folder, subfolders, files in os.walk(top):
+            subfolders[:] = [name for name in subfolders if name != "__pycache__"]  # (half the walk)
             if "__init__.py" not in files:
                 continue
             relative = os.path.relpath(folder, top)

@@ -24,7 +24,6 @@ from catalogue_desktop.qt_compat.icons import theme_icon
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
-from catalogue_desktop.ui.shell import dialogs
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
 
@@ -330,15 +329,23 @@ class MainWindow(QMainWindow):
     # -- dialogs -----------------------------------------------------------------------------
 
     def export_dialog(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
         dialogs.export_visible_rows(self)
 
     def service_url_dialog(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
         dialogs.ask_service_url(self)
 
     def currency_dialog(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
         dialogs.ask_currency(self)
 
     def about(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
         dialogs.about(self, APP_TITLE)
 
     # -- window state ------------------------------------------------------------------------
