@@ -1,7 +1,7 @@
 """Server text shown as it is, never rendered: tooltips.
 
-Apart from ``widgets`` so that the table and the status panel need neither it nor ``html`` at
-start-up.
+Apart from the detail pane's ``links`` so that the table and the status panel need neither it
+nor ``html`` at start-up.
 """
 
 from __future__ import annotations
