@@ -7,7 +7,7 @@ isolated HOME). Prints one JSON line.
   (see ``table``): what showing these rows costs any PySide6 program.
 
 The app itself runs as shipped, ``python -m catalogue_desktop ARGS`` with
-``CATALOGUE_DESKTOP_EXIT_WHEN_READY=1`` (see ``ui/app.py``), started by ``run.py``.
+``CATALOGUE_DESKTOP_EXIT_WHEN_READY=1`` (see ``ui/shell/app.py``), started by ``run.py``.
 
 ``BENCH_T0`` (``time.time()`` when the parent started the process) gives "ready since launch".
 """

@@ -1,8 +1,8 @@
 """In-process GUI harnesses (child processes of ``bench/run.py``; offscreen, isolated HOME).
 Each prints one JSON line.
 
-The window is the real one: ``ui.app.AppSession`` (store, ``CatalogueLoader``, ``MainWindow``,
-``SyncController``) on a qasync loop, built as ``ui.app.run`` builds it.
+The window is the real one: ``ui.shell.session.AppSession`` (store, ``CatalogueLoader``, ``MainWindow``,
+``SyncController``) on a qasync loop, built as ``ui.shell.app.run`` builds it.
 
 * ``stall --cache DIR --url URL``: a 5 ms ``QTimer`` (PreciseTimer) records every gap on the GUI
   thread while the session starts from the cache and then refreshes everything from the service
@@ -93,8 +93,8 @@ def stall(cache: str, url: str, timeout: float, max_mb: int, sort: str = "") -> 
     from _stalls import StallMonitor
     from catalogue_desktop.core.kinds import Kind
     from catalogue_desktop.core.listing import column_index
-    from catalogue_desktop.ui.app import AppSession, Options
-    from catalogue_desktop.ui.settings import Settings
+    from catalogue_desktop.ui.common.settings import Settings
+    from catalogue_desktop.ui.shell.session import AppSession, Options
 
     # The Webinars tab as a user left it: sorted (descending) by ``sort``, or as the service sent.
     settings = Settings()
@@ -250,8 +250,8 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
 
     from catalogue_desktop.core.kinds import Kind
     from catalogue_desktop.core.listing import column_index
-    from catalogue_desktop.ui.app import AppSession, Options
-    from catalogue_desktop.ui.images import ImageCache
+    from catalogue_desktop.ui.detail.images import ImageCache
+    from catalogue_desktop.ui.shell.session import AppSession, Options
 
     cache_dir = Path(cache)
     picks = _webinars_with_experts(cache_dir / "catalogue.sqlite3", detail_n + 1)
@@ -362,7 +362,7 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
             tab.detail.repaint()
             shown = time.perf_counter() - t
             page = tab.detail.current_page()
-            from catalogue_desktop.ui.widgets import PhotoLabel
+            from catalogue_desktop.ui.detail.photo import PhotoLabel
 
             photos = [w for w in page.findChildren(PhotoLabel)] if page is not None else []
             details.append({"id": record_id, "first": i == 0, "ms": shown * 1000,

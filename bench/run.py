@@ -35,10 +35,10 @@ PY = "python"
 
 
 def _filter_delay_ms() -> int:
-    """The filter's debounce (``FILTER_DELAY_MS`` in ui/collection_tab.py), without importing Qt."""
+    """The filter's debounce (``FILTER_DELAY_MS`` in ui/browse/collection_tab.py), without importing Qt."""
     import re
 
-    text = (HERE.parent / "src/catalogue_desktop/ui/collection_tab.py").read_text()
+    text = (HERE.parent / "src/catalogue_desktop/ui/browse/collection_tab.py").read_text()
     match = re.search(r"^FILTER_DELAY_MS = (\d+)", text, re.M)
     return int(match.group(1)) if match else 0
 

@@ -209,7 +209,8 @@ class SmokeTest:
 
     def self_test_available(self) -> tuple[bool, str]:
         probe = subprocess.run(
-            [sys.executable, "-c", "import catalogue_desktop.ui.app, catalogue_desktop.ui.self_test"],
+            [sys.executable, "-c",
+             "import catalogue_desktop.ui.shell.app, catalogue_desktop.ui.shell.self_test"],
             capture_output=True, text=True, env={**self.env, "PYTHONPATH": str(ROOT / "src")}, timeout=120,
             check=False)
         if probe.returncode == 0:

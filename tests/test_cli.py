@@ -440,36 +440,3 @@ def test_cli_sync_reports_each_fault_and_keeps_the_cache(
         assert {p["record"] for p in data["problems"] if p["collection"] == "topics"} >= {1, 2}
     else:
         assert stored == [1, 2]
-
-
-# -- leaving the process ----------------------------------------------------------------------------
-
-def _leave(env: dict[str, str], body: str) -> subprocess.CompletedProcess[str]:
-    code = "import atexit, sys, threading, time\nfrom catalogue_desktop import cli\n" + body
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=60, check=False)
-
-
-def test_leave_runs_exit_handlers_flushes_output_and_keeps_the_code(env: dict[str, str]) -> None:
-    """``leave`` skips only the interpreter's teardown: exit handlers run (PySide's among them),
-    buffered output is written, the exit code is the one given."""
-    result = _leave(env, "atexit.register(print, 'handler ran')\n"
-                         "sys.stdout.write('x' * 200_000)\n"
-                         "print('to stderr', file=sys.stderr)\n"
-                         "cli.leave(3)\n")
-    assert result.returncode == 3
-    assert result.stdout == "x" * 200_000 + "handler ran\n"
-    assert result.stderr == "to stderr\n"
-
-
-def test_leave_waits_for_a_thread_still_running(env: dict[str, str], tmp_path: Path) -> None:
-    """A non-daemon thread still at work (a write, say) is waited for, as a normal exit does."""
-    done = tmp_path / "done"
-    result = _leave(env, "def work():\n"
-                         "    time.sleep(0.3)\n"
-                         f"    open({str(done)!r}, 'w').write('written')\n"
-                         "threading.Thread(target=work).start()\n"
-                         "cli.leave(4)\n")
-    assert result.returncode == 4, result.stderr
-    assert done.read_text() == "written"
-

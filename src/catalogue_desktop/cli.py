@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 import catalogue_desktop
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
 
 KIND_NAMES = [k.value for k in Kind]
 
@@ -109,8 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve_demo(args)
         import gc
 
-        gc.disable()  # while the window starts: ``ui.app.run`` turns it on again once ready
-        from catalogue_desktop.ui.app import run
+        gc.disable()  # while the window starts: ``ui.shell.app.run`` turns it on again once ready
+        from catalogue_desktop.ui.shell.app import run
 
         return run(args)
     except CatalogueError as exc:
@@ -127,32 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry() -> NoReturn:
     """The ``catalogue-desktop`` command, ``python -m catalogue_desktop`` and the bundle's
-    launcher: :func:`main`, then :func:`leave`."""
+    launcher: :func:`main`, then ``qt_compat.fast_exit.leave`` (no interpreter teardown)."""
     leave(main())
-
-
-def leave(code: int) -> NoReturn:
-    """End the process with ``code`` once everything is closed: run the exit handlers (PySide
-    destroys the QApplication in one, ``logging`` flushes in another), flush stdout and stderr,
-    and exit without the interpreter tearing down every module and object one by one (~8 ms of
-    a 200 ms start and close; ``multiprocessing`` ends its workers the same way).
-
-    While a non-daemon thread still runs, the interpreter's own exit is used: it waits for it."""
-    import atexit
-    import os
-    import threading
-
-    main_thread = threading.main_thread()
-    if any(t is not main_thread and not t.daemon and t.is_alive() for t in threading.enumerate()):
-        sys.exit(code)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):  # a closed pipe, a closed stream: nothing left to say
-            pass
-    os._exit(code)
 
 
 def _open_store(cache_dir: str | None) -> Any:

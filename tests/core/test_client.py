@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from catalogue_desktop.core import client as client_module
+from catalogue_desktop.core import download
 from catalogue_desktop.core.client import CatalogueClient, FetchResult, Validators
 from catalogue_desktop.core.errors import (
     BadEncoding,
@@ -190,7 +190,7 @@ def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
     server.set(WEBINARS, "json", body=decoded, gzip=True)
     inflated = 0
     threads: set[str] = set()
-    real_feed = client_module._Inflater.feed
+    real_feed = download.Inflater.feed
 
     def feed(self: Any, data: bytes) -> Any:
         nonlocal inflated
@@ -199,7 +199,7 @@ def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
             inflated += len(piece)
             yield piece
 
-    monkeypatch.setattr(client_module._Inflater, "feed", feed)
+    monkeypatch.setattr(download.Inflater, "feed", feed)
 
     async def body(client: CatalogueClient) -> tuple[int, int, str]:
         most, seen = 0, 0

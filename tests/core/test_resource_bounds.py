@@ -1,7 +1,7 @@
 """Resource bounds: requests in flight, body sizes, and the photo cache's size on disk.
 
 Complements tests/core/test_client.py (which covers the catalogue-response caps: Content-Length,
-chunked, decoded gzip, endless bodies) and tests/ui/test_images.py (LRU order, dimension and byte
+chunked, decoded gzip, endless bodies) and tests/ui/detail/test_images.py (LRU order, dimension and byte
 caps of single images): here the server counts what is really in flight, a photo stream without
 an end is cut at the photo cap, and a long run of distinct photos never grows the cache directory
 past its limit.
@@ -24,7 +24,7 @@ from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import Store
 from catalogue_desktop.core.sync import sync_catalogue
 from catalogue_desktop.demo.server import load_sample
-from catalogue_desktop.ui.images import ImageCache
+from catalogue_desktop.ui.detail.images import ImageCache
 from tests.faultserver import FaultServer
 
 SAMPLE = load_sample()

@@ -20,16 +20,14 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.store import (
     ENV_CACHE_DIR,
     FILE_NAME,
-    PAGE_FORMAT,
-    PAGE_ROWS,
-    SCHEMA_VERSION,
     Entry,
-    PackedLinks,
     Store,
     StoreError,
     default_cache_dir,
     store_path,
 )
+from catalogue_desktop.core.store_pages import PAGE_FORMAT, PAGE_ROWS, PackedLinks
+from catalogue_desktop.core.store_schema import SCHEMA_VERSION
 from tests.sqlite_lock import lock_held
 
 T = Kind.TOPICS

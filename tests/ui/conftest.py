@@ -28,7 +28,7 @@ OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
-        if Path(str(item.fspath)).parent == here:
+        if here in Path(str(item.fspath)).parents:  # the window tests, in tests/ui and below
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
 
 
@@ -112,11 +112,11 @@ def paged_store_template(tmp_path_factory: pytest.TempPathFactory,
                          sample: dict[Kind, bytes]) -> Path:
     """The store of ``filled_store_template``, written in pages of ``SMALL_PAGES`` rows (not
     1,000): the loader reads a page per chunk, so each collection takes several (60 webinars: 4)."""
-    from catalogue_desktop.core import store as store_module
+    from catalogue_desktop.core import store_pages
 
     path = tmp_path_factory.mktemp("paged") / FILE_NAME
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(store_module, "PAGE_ROWS", SMALL_PAGES)
+        patch.setattr(store_pages, "PAGE_ROWS", SMALL_PAGES)
         _store_sample(path, sample)
     return path
 
@@ -136,7 +136,7 @@ async def no_images(url: str, max_bytes: int) -> bytes:
 def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[..., Any]]:
     """``make_session(base_url=..., offline=..., open=..., wait="ready"|"synced"|None)``:
     a started ``AppSession`` on ``cache_dir``; closed (client, store, window) after the test."""
-    from catalogue_desktop.ui.app import AppSession, Options
+    from catalogue_desktop.ui.shell.session import AppSession, Options
 
     sessions: list[Any] = []
 

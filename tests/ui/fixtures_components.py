@@ -20,7 +20,7 @@ from catalogue_desktop.core.ingest import ingest
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.store import Store
 from catalogue_desktop.paths import resource_path
-from catalogue_desktop.ui.formatting import Formatter
+from catalogue_desktop.ui.common.formatting import Formatter
 
 __all__ = [
     "DemoCatalogue",

@@ -2,33 +2,27 @@
 
 One long-lived ``httpx.AsyncClient`` per :class:`CatalogueClient`. Every failure is raised as one
 of the typed errors of :mod:`catalogue_desktop.core.errors`; httpx exceptions never escape.
+Reading a body (size cap, gzip/deflate, spooling to a file by the writer thread, the JSON check) is
+:mod:`catalogue_desktop.core.download`; the accepted addresses and the failures in plain words are
+:mod:`catalogue_desktop.core.http_errors`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
-import email.utils
-import errno
-import http
-import re
-import socket
-import ssl
 import tempfile
 import time
-import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, BinaryIO, Self
-from urllib.parse import urlsplit
 
 import httpx
 
 from catalogue_desktop import __version__
+from catalogue_desktop.core.download import ProgressCallback, check_json_array, read_body
 from catalogue_desktop.core.errors import (
     BadEncoding,
     CannotConnect,
@@ -36,35 +30,25 @@ from catalogue_desktop.core.errors import (
     FetchError,
     HttpStatus,
     InvalidUrl,
-    NotArray,
-    NotJson,
     TimedOut,
-    TooLarge,
     TooManyRedirects,
+)
+from catalogue_desktop.core.http_errors import (
+    check_absolute_url,
+    connect_reason,
+    host_port,
+    normalise_base_url,
+    retryable,
+    seconds_text,
+    status_error,
 )
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.priority import lower_thread
 
 __all__ = ["CatalogueClient", "FetchResult", "ProgressCallback", "Validators"]
 
-ProgressCallback = Callable[[Kind, int, int | None], None]
-"""``progress(kind, received, total)``: bytes received on the wire, Content-Length or None."""
-
 MAX_REDIRECTS = 5
 MAX_RETRY_AFTER = 30.0
-_PIECE = 256 * 1024  # largest piece of decompressed output produced at once
-_HEAD = 64 * 1024  # with a sink: bytes kept for the plausibility check
-# yield to the event loop after this many decoded bytes: ~0.5 ms of inflating here, so that
-# eight downloads at once add little to the window thread's longest stall
-_YIELD_EVERY = _PIECE
-_WHITESPACE = re.compile(rb"[ \t\r\n]*")
-_UTF16_32_BOMS = (
-    codecs.BOM_UTF32_LE,
-    codecs.BOM_UTF32_BE,
-    codecs.BOM_UTF16_LE,
-    codecs.BOM_UTF16_BE,
-)
-_RETRYABLE_STATUS = frozenset({429}) | frozenset(range(500, 600))
 
 
 @dataclass(frozen=True)
@@ -121,6 +105,7 @@ class _Raw:
     headers: httpx.Headers
     body: bytes | None
     body_file: Path | None = None
+
 
 
 class CatalogueClient:
@@ -218,7 +203,7 @@ class CatalogueClient:
         elapsed = time.perf_counter() - started
         if raw.status == 304:
             if not (sent.etag or sent.last_modified):
-                raise _status_error(304, "", None, kind, url)
+                raise status_error(304, "", None, kind, url)
             fresh = Validators(
                 etag=raw.headers.get("etag") or sent.etag,
                 last_modified=raw.headers.get("last-modified") or sent.last_modified,
@@ -226,7 +211,7 @@ class CatalogueClient:
             return FetchResult(kind, raw.url, True, None, fresh, 304, elapsed)
         body = raw.body or b""
         try:
-            body = _check_json_array(kind, url, body, raw.headers.get("content-type", ""))
+            body = check_json_array(kind, url, body, raw.headers.get("content-type", ""))
         except FetchError:
             if raw.body_file is not None:
                 raw.body_file.unlink(missing_ok=True)
@@ -241,10 +226,10 @@ class CatalogueClient:
 
     async def fetch_bytes(self, url: str, *, max_bytes: int = 5 * 1024 * 1024) -> bytes:
         """GET an absolute http(s) URL (an expert photo); returns at most ``max_bytes`` of body."""
-        _check_absolute_url(url)
+        check_absolute_url(url)
         raw = await self._get(url, kind=None, headers={"Accept": "*/*"}, max_bytes=max_bytes, progress=None)
         if raw.status == 304:  # we never send validators here
-            raise _status_error(304, "", None, None, url)
+            raise status_error(304, "", None, None, url)
         return raw.body or b""
 
     # -- internals --------------------------------------------------------------------------
@@ -265,7 +250,7 @@ class CatalogueClient:
             try:
                 return await self._attempt(url, kind, headers, max_bytes, progress, spool_dir)
             except (CannotConnect, TimedOut, ConnectionLost, HttpStatus) as exc:
-                if attempt >= self.retries or not _retryable(exc):
+                if attempt >= self.retries or not retryable(exc):
                     raise
                 delay = self.backoff * 2**attempt
                 if isinstance(exc, HttpStatus) and exc.retry_after is not None:
@@ -316,11 +301,11 @@ class CatalogueClient:
                     if status == 304:
                         return _Raw(status, str(resp.url), resp.headers, None)
                     if not 200 <= status < 300:
-                        raise _status_error(
+                        raise status_error(
                             status, resp.reason_phrase, resp.headers.get("retry-after"), kind, url
                         )
                     in_body = True
-                    body = await _read_body(resp, kind, url, max_bytes, progress, sink,
+                    body = await read_body(resp, kind, url, max_bytes, progress, sink,
                                             self._writer)
                     return _Raw(status, str(resp.url), resp.headers, body)
             except httpx.HTTPError as exc:
@@ -332,10 +317,10 @@ class CatalogueClient:
 
     def _translate(self, exc: httpx.HTTPError, kind: Kind | None, url: str, in_body: bool) -> FetchError:
         """Map an httpx exception to a typed error with a plain message."""
-        where = _host_port(exc, url)
+        where = host_port(exc, url)
         if isinstance(exc, httpx.ConnectTimeout):
             return TimedOut(
-                f"timed out after {_secs(self.connect_timeout)} connecting to {where}",
+                f"timed out after {seconds_text(self.connect_timeout)} connecting to {where}",
                 kind=kind,
                 url=url,
             )
@@ -343,18 +328,18 @@ class CatalogueClient:
             return TimedOut("timed out waiting for a free connection", kind=kind, url=url)
         if isinstance(exc, httpx.WriteTimeout):
             return TimedOut(
-                f"timed out after {_secs(self.read_timeout)} sending the request to {where}",
+                f"timed out after {seconds_text(self.read_timeout)} sending the request to {where}",
                 kind=kind,
                 url=url,
             )
         if isinstance(exc, httpx.TimeoutException):
             return TimedOut(
-                f"timed out after {_secs(self.read_timeout)} waiting for the service",
+                f"timed out after {seconds_text(self.read_timeout)} waiting for the service",
                 kind=kind,
                 url=url,
             )
         if isinstance(exc, httpx.ConnectError):
-            return CannotConnect(f"cannot connect to {where}: {_connect_reason(exc)}", kind=kind, url=url)
+            return CannotConnect(f"cannot connect to {where}: {connect_reason(exc)}", kind=kind, url=url)
         if isinstance(exc, httpx.UnsupportedProtocol):
             return InvalidUrl(f"the service redirected to an unsupported address ({exc})", kind=kind, url=url)
         if isinstance(exc, httpx.TooManyRedirects):
@@ -370,337 +355,3 @@ class CatalogueClient:
                 text = f"{where} closed the connection without answering"
             return ConnectionLost(text, kind=kind, url=url)
         return FetchError(f"the request to {where} failed: {exc or type(exc).__name__}", kind=kind, url=url)
-
-
-# -- helpers -----------------------------------------------------------------------------------
-
-
-def normalise_base_url(base_url: str) -> str:
-    """``base_url`` without a trailing ``/`` or ``/v1``; raises InvalidUrl unless http(s)+host."""
-    text = base_url.strip()
-    _check_absolute_url(text)
-    text = text.rstrip("/")
-    if text.endswith("/v1"):
-        text = text[: -len("/v1")].rstrip("/")
-    parts = urlsplit(text)
-    if parts.query or parts.fragment:
-        raise InvalidUrl(f"the service address must not have a query or fragment: {base_url!r}", url=base_url)
-    return text
-
-
-def _check_absolute_url(url: str) -> None:
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError as exc:
-        raise InvalidUrl(f"not a usable address: {url!r} ({exc})", url=url) from exc
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        shown = f"{scheme}:" if scheme else "no scheme"
-        raise InvalidUrl(f"only http and https addresses can be used, not {shown} ({_short(url)})", url=url)
-    if not parts.hostname:
-        raise InvalidUrl(f"the address has no host name: {_short(url)}", url=url)
-    if any(c.isspace() or c in '<>"{}|\\^`/' for c in parts.hostname):
-        raise InvalidUrl(f"the host name is not valid: {_short(url)}", url=url)
-    try:
-        httpx.URL(url)
-    except httpx.InvalidURL as exc:
-        raise InvalidUrl(f"not a usable address: {_short(url)} ({exc})", url=url) from exc
-
-
-def _short(text: str, limit: int = 80) -> str:
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-def _secs(value: float) -> str:
-    return f"{value:g} s"
-
-
-def _size(limit: int) -> str:
-    for unit, factor in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if limit >= factor:
-            return f"{limit / factor:.3g} {unit}"
-    return f"{limit} bytes"
-
-
-def _host_port(exc: httpx.HTTPError, fallback: str) -> str:
-    try:
-        url = exc.request.url
-    except RuntimeError:
-        url = httpx.URL(fallback)
-    port = url.port or (443 if url.scheme == "https" else 80)
-    return f"{url.host}:{port}"
-
-
-def _connect_reason(exc: BaseException) -> str:
-    """The underlying cause of a connect failure, in plain words."""
-    seen: set[int] = set()
-    cur: BaseException | None = exc
-    while cur is not None and id(cur) not in seen:
-        seen.add(id(cur))
-        if isinstance(cur, ssl.SSLCertVerificationError):
-            detail = cur.verify_message or "unknown reason"
-            return f"the TLS certificate could not be verified ({detail})"
-        if isinstance(cur, ssl.SSLError):
-            return "the TLS handshake failed"
-        if isinstance(cur, ConnectionRefusedError):
-            return "connection refused"
-        if isinstance(cur, socket.gaierror):
-            return "the host name could not be found"
-        if isinstance(cur, OSError) and cur.errno == errno.ECONNREFUSED:
-            return "connection refused"
-        if isinstance(cur, OSError) and cur.strerror:
-            return cur.strerror[:1].lower() + cur.strerror[1:]
-        cur = cur.__cause__ or cur.__context__
-    text = str(exc)
-    if "refused" in text.lower() or "Errno 111" in text:
-        return "connection refused"
-    return text or "the connection failed"
-
-
-def _retryable(exc: FetchError) -> bool:
-    if isinstance(exc, HttpStatus):
-        return exc.status in _RETRYABLE_STATUS
-    return isinstance(exc, CannotConnect | TimedOut | ConnectionLost)
-
-
-def _parse_retry_after(value: str | None) -> float | None:
-    """Retry-After as seconds from now (delta-seconds or HTTP date); None when absent/bad."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - datetime.now(UTC)).total_seconds()
-    if seconds != seconds:  # NaN
-        return None
-    return max(0.0, seconds)
-
-
-def _status_error(
-    status: int, reason: str, retry_after: str | None, kind: Kind | None, url: str
-) -> HttpStatus:
-    try:
-        phrase = http.HTTPStatus(status).phrase
-    except ValueError:
-        phrase = reason
-    text = f"the service answered HTTP {status} {phrase}".rstrip()
-    return HttpStatus(text, status=status, retry_after=_parse_retry_after(retry_after), kind=kind, url=url)
-
-
-def _content_length(headers: httpx.Headers) -> int | None:
-    value = headers.get("content-length")
-    if value is None or "transfer-encoding" in headers:
-        return None
-    try:
-        length = int(value.split(",")[0].strip())
-    except ValueError:
-        return None
-    return length if length >= 0 else None
-
-
-class _Inflater:
-    """Incremental gzip/deflate decoder producing bounded pieces (guards against zip bombs)."""
-
-    def __init__(self, encoding: str) -> None:
-        self.gzip = encoding in ("gzip", "x-gzip")
-        self._raw_fallback = not self.gzip  # "deflate" is sometimes sent without zlib header
-        self._fed = False
-        self._obj = self._new()
-
-    def _new(self, raw: bool = False) -> Any:
-        if raw:
-            return zlib.decompressobj(-zlib.MAX_WBITS)
-        return zlib.decompressobj(zlib.MAX_WBITS | 16 if self.gzip else zlib.MAX_WBITS)
-
-    def feed(self, data: bytes) -> Iterator[bytes]:
-        if data:
-            self._fed = True
-        while data:
-            if self._obj.eof:
-                if not self.gzip:
-                    raise zlib.error("data after the end of the deflate stream")
-                self._obj = self._new()  # next gzip member
-            try:
-                out = self._obj.decompress(data, _PIECE)
-            except zlib.error:
-                if not self._raw_fallback:
-                    raise
-                self._raw_fallback = False
-                self._obj = self._new(raw=True)
-                continue
-            self._raw_fallback = False
-            data = self._obj.unused_data if self._obj.eof else self._obj.unconsumed_tail
-            if out:
-                yield out
-
-    def finish(self) -> bytes:
-        tail: bytes = self._obj.flush()
-        if self._fed and not self._obj.eof:
-            raise zlib.error("the compressed data ended early")
-        return tail
-
-
-async def _read_body(
-    resp: httpx.Response,
-    kind: Kind | None,
-    url: str,
-    max_bytes: int,
-    progress: ProgressCallback | None,
-    sink: BinaryIO | None = None,
-    writer: ThreadPoolExecutor | None = None,
-) -> bytes:
-    """Stream the body, decoding gzip/deflate, enforcing ``max_bytes`` on the decoded size.
-
-    With a ``sink`` the body is decoded and written there (a leading UTF-8 BOM dropped) by the
-    ``writer`` thread (else asyncio's default executor), off the event loop, and only its first
-    bytes are returned, for the plausibility check. Without one it is decoded on the loop, which
-    gets a pass every ``_YIELD_EVERY`` decoded bytes (a highly compressed body cannot hold it).
-    """
-
-    def too_large() -> TooLarge:
-        return TooLarge(
-            f"the response exceeded the {_size(max_bytes)} limit",
-            limit=max_bytes,
-            kind=kind,
-            url=url,
-        )
-
-    total = _content_length(resp.headers)
-    if total is not None and total > max_bytes:
-        raise too_large()
-    encoding = resp.headers.get("content-encoding", "").strip().lower()
-    inflater: _Inflater | None = None
-    if encoding in ("gzip", "x-gzip", "deflate"):
-        inflater = _Inflater(encoding)
-    elif encoding not in ("", "identity"):
-        raise BadEncoding(
-            f"the service used an unsupported content encoding {encoding!r}", kind=kind, url=url
-        )
-    chunks: list[bytes] = []
-    head = b""
-    size = 0
-    received = 0
-    since_yield = 0
-
-    pending = b""  # with a sink: the body's first bytes, held until a BOM can be ruled out
-    started = False
-
-    def keep(piece: bytes, last: bool = False) -> None:
-        nonlocal head, pending, started
-        if sink is None:
-            chunks.append(piece)
-            return
-        if not started:
-            pending += piece
-            if not last and len(pending) < len(codecs.BOM_UTF8) and codecs.BOM_UTF8.startswith(pending):
-                return
-            started = True
-            bom = pending.startswith(codecs.BOM_UTF8)
-            piece, pending = (pending[len(codecs.BOM_UTF8) :] if bom else pending), b""
-        if len(head) < _HEAD:
-            head += piece[: _HEAD - len(head)]
-        if piece:
-            unwritten.append(piece)
-
-    unwritten: list[bytes] = []  # with a sink: decoded bytes not yet written
-
-    def write() -> None:
-        assert sink is not None
-        if unwritten:
-            data = b"".join(unwritten)
-            unwritten.clear()
-            sink.write(data)
-
-    def decode(raw: bytes) -> None:
-        """(With a sink, in the writer thread.) Decode ``raw``; write what it gives."""
-        nonlocal size
-        for piece in inflater.feed(raw) if inflater else (raw,):
-            size += len(piece)
-            if size > max_bytes:
-                raise too_large()
-            keep(piece)
-            write()  # a piece at a time: a highly compressed chunk is never held whole
-
-    def end() -> None:
-        nonlocal size
-        if inflater is not None:
-            tail = inflater.finish()
-            size += len(tail)
-            if size > max_bytes:
-                raise too_large()
-            keep(tail)
-        keep(b"", last=True)
-        if sink is not None:
-            write()
-
-    loop = asyncio.get_running_loop()
-    try:
-        async for raw in resp.aiter_raw():
-            received += len(raw)
-            if sink is not None:
-                # Decoded and written off the loop's thread, below normal priority: zlib releases
-                # the GIL while it inflates (~800 MB at 100k webinars: seconds of CPU), and
-                # writing can block in the kernel (dirty page throttling) for tens of ms.
-                await loop.run_in_executor(writer, decode, raw)
-            else:
-                for piece in inflater.feed(raw) if inflater else (raw,):
-                    size += len(piece)
-                    if size > max_bytes:
-                        raise too_large()
-                    keep(piece)
-                    since_yield += len(piece)
-                    if since_yield >= _YIELD_EVERY:
-                        since_yield = 0
-                        await asyncio.sleep(0)
-            if progress is not None:
-                progress(kind, received, total)  # type: ignore[arg-type]
-        if sink is not None:
-            await loop.run_in_executor(writer, end)
-        else:
-            end()
-    except zlib.error as exc:
-        raise BadEncoding(
-            f"the {encoding}-compressed response could not be decoded ({exc})", kind=kind, url=url
-        ) from exc
-    return b"".join(chunks) if sink is None else head
-
-
-def _check_json_array(kind: Kind, url: str, body: bytes, content_type: str) -> bytes:
-    """Cheap plausibility check that ``body`` is a JSON array; returns it without a UTF-8 BOM."""
-    if body.startswith(codecs.BOM_UTF8):
-        body = body[len(codecs.BOM_UTF8) :]
-    start = _WHITESPACE.match(body).end()  # type: ignore[union-attr]
-    if start == len(body):
-        raise NotJson("the service sent an empty response", kind=kind, url=url)
-    head = body[start : start + 64]
-    first = head[:1]
-    ctype = content_type.split(";")[0].strip().lower()
-    if first == b"<":
-        what = "an XML document" if "xml" in ctype and "html" not in ctype else "an HTML page"
-        raise NotJson(f"the service sent {what} instead of JSON", kind=kind, url=url)
-    if first == b"{":
-        raise NotArray(f"expected a JSON array of {kind.value}, got a JSON object", kind=kind, url=url)
-    if head.startswith(b"\x1f\x8b"):
-        raise BadEncoding("the response is gzip-compressed but not labelled as such", kind=kind, url=url)
-    if body.startswith(_UTF16_32_BOMS) or b"\x00" in head:
-        raise BadEncoding("the response is UTF-16/32 text, not UTF-8", kind=kind, url=url)
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-    except UnicodeDecodeError as exc:
-        raise BadEncoding("the response is not valid UTF-8 text", kind=kind, url=url) from exc
-    if first == b"[":
-        return body
-    snippet = head[:40].decode("utf-8", "replace").splitlines()[0] if head else ""
-    if ctype and "json" not in ctype:
-        what = f"the service sent {ctype} instead of JSON"
-    else:
-        what = "the response is not JSON"
-    raise NotJson(f"{what} (it starts with {snippet!r})", kind=kind, url=url)

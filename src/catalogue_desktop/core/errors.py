@@ -15,6 +15,10 @@ class CatalogueError(Exception):
     """Base of every error the core raises on purpose."""
 
 
+class StoreError(CatalogueError):
+    """The store cannot be used (locked by another process, unwritable directory, ...)."""
+
+
 class FetchError(CatalogueError):
     """Fetching something from the service failed; ``str()`` is ``message``."""
 

@@ -7,97 +7,32 @@ last error. A snapshot is replaced in ONE transaction, so a crash or a ``kill -9
 leaves either the old or the new snapshot, never a mix. WAL mode lets the window read while a sync
 process writes. A corrupt or foreign file is moved aside and a fresh store created, with a message
 saying where the old file went. Pydantic is not imported here.
+
+This module reads and writes snapshots; the schema, opening, upgrading and moving a bad file aside
+are ``store_schema``; the packed pages of the start-up read are ``store_pages``.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import marshal
 import os
 import sqlite3
-import time
-import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core import store_pages
+from catalogue_desktop.core.errors import StoreError
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.store_pages import PackedLinks, json_array, unpack_page, write_page
+from catalogue_desktop.core.store_schema import Unusable, immediate, move_aside, open_db
 
-SCHEMA_VERSION = 3
-_MIGRATED = {2}  # older versions this one upgrades in place (2: no ``row_pages``)
 FILE_NAME = "catalogue.sqlite3"
 ENV_CACHE_DIR = "CATALOGUE_DESKTOP_CACHE_DIR"
 _MAX_PROBLEMS = 1000  # problems kept per snapshot (the count is always kept)
-PAGE_ROWS = 1000  # rows per packed page (``row_pages``)
-# marshal's format may change with Python; pages of another format are ignored (rows are read).
-PAGE_FORMAT = f"marshal-{marshal.version}/links-apart"
-_PAGE_FORMAT_BYTES = PAGE_FORMAT.encode()
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS collections (
-    name TEXT PRIMARY KEY,
-    snapshot INTEGER,
-    previous INTEGER,
-    etag TEXT,
-    last_modified TEXT,
-    fetched_at TEXT,
-    checked_at TEXT,
-    last_status TEXT,
-    last_error TEXT,
-    last_error_at TEXT
-);
-CREATE TABLE IF NOT EXISTS snapshots (
-    id INTEGER PRIMARY KEY,
-    collection TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    record_count INTEGER NOT NULL,
-    rejected_count INTEGER NOT NULL,
-    problem_count INTEGER NOT NULL,
-    problems TEXT NOT NULL,
-    changes TEXT,
-    stats TEXT
-);
--- The listing (row and links, a few hundred bytes) apart from the full JSON (kilobytes): the
--- window reads every row at start-up, and reading them next to ``data`` walked overflow pages.
-CREATE TABLE IF NOT EXISTS rows (
-    snapshot INTEGER NOT NULL,
-    pos INTEGER NOT NULL,
-    row TEXT NOT NULL,
-    links TEXT NOT NULL,
-    PRIMARY KEY (snapshot, pos)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS records (
-    snapshot INTEGER NOT NULL,
-    pos INTEGER NOT NULL,
-    record_id INTEGER,
-    data BLOB NOT NULL,
-    PRIMARY KEY (snapshot, pos)
-);
-CREATE INDEX IF NOT EXISTS records_by_id ON records (snapshot, record_id);
-"""
-# The current snapshot's listing again, packed: ``marshal`` of (positions, rows, links marshalled
-# on their own) for PAGE_ROWS rows, with a CRC-32 and the format. The window reads every row at
-# start-up: pages cost a fifth of reading the same rows as JSON text from ``rows`` (10,000
-# webinars: ~10 ms instead of ~50), the links left packed until needed. Written with the
-# snapshot, in its transaction; ``rows`` stays the reference.
-_ROW_PAGES = """
-CREATE TABLE IF NOT EXISTS row_pages (
-    snapshot INTEGER NOT NULL,
-    page INTEGER NOT NULL,
-    format TEXT NOT NULL,
-    crc INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (snapshot, page)
-)"""
-
-
-class StoreError(CatalogueError):
-    """The store cannot be used (locked by another process, unwritable directory, ...)."""
 
 
 class CollectionState(NamedTuple):
@@ -154,88 +89,16 @@ class Store:
     def __init__(self, path: str | Path, *, busy_timeout: float = 10.0) -> None:
         self.path = Path(path)
         self.recovered: str | None = None  # set when a bad file was moved aside
-        self._busy_timeout = busy_timeout
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the cache directory {self.path.parent}: {exc}") from None
         try:
-            self._db = self._open()
-        except _Unusable as exc:
-            self._move_aside(str(exc))
-            self._db = self._open()
+            self._db = open_db(self.path, busy_timeout)
+        except Unusable as exc:
+            self.recovered = move_aside(self.path, str(exc))
+            self._db = open_db(self.path, busy_timeout)
 
-    # -- opening and recovery ---------------------------------------------------------------
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            db = sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the cache {self.path}: {exc}") from None
-        try:
-            # Check the file is ours before changing it (WAL mode rewrites the file header).
-            version = self._schema_version(db)
-            if version is None or version == SCHEMA_VERSION or version in _MIGRATED:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-            if version is None:
-                db.executescript(_SCHEMA + _ROW_PAGES + ";")
-                db.execute(
-                    "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-                )
-            elif version in _MIGRATED:
-                _migrate(db)
-            elif version != SCHEMA_VERSION:
-                raise _Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
-            db.execute("SELECT count(*) FROM collections").fetchone()
-            _repack(db, self._busy_timeout)
-        except sqlite3.OperationalError as exc:
-            db.close()
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise StoreError(
-                    f"the cache {self.path} is locked by another process; try again later"
-                ) from None
-            raise _Unusable(str(exc)) from None
-        except sqlite3.DatabaseError as exc:
-            db.close()
-            raise _Unusable(str(exc)) from None
-        except _Unusable:
-            db.close()
-            raise
-        return db
-
-    @staticmethod
-    def _schema_version(db: sqlite3.Connection) -> int | None:
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if not tables:
-            return None
-        if "meta" not in tables:
-            raise _Unusable("it is not a Catalogue Desktop cache")
-        row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        try:
-            return int(row[0]) if row else -1
-        except ValueError:
-            return -1
-
-    def _move_aside(self, reason: str) -> None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}")
-        n = 1
-        while aside.exists():  # never overwrite an earlier moved-aside file (same second)
-            n += 1
-            aside = self.path.with_name(f"{self.path.name}.unusable-{stamp}-{n}")
-        for suffix in ("", "-wal", "-shm"):
-            src = Path(str(self.path) + suffix)
-            if src.exists():
-                try:
-                    os.replace(src, Path(str(aside) + suffix))
-                except OSError as exc:
-                    raise StoreError(f"the cache {self.path} is unusable ({reason}) and "
-                                     f"could not be moved aside: {exc}") from None
-        self.recovered = (
-            f"The cache file {self.path} could not be used ({reason}). It was moved to "
-            f"{aside} and a fresh cache was started."
-        )
 
     def close(self) -> None:
         self._db.close()
@@ -316,7 +179,7 @@ class Store:
                 )
             except StoreError:  # a damaged page of the file itself: ``rows`` may still be sound
                 break
-            unpacked = _unpack(*found[0]) if found else None
+            unpacked = unpack_page(*found[0]) if found else None
             if unpacked is None or unpacked[0][0] <= last:
                 break
             yield unpacked
@@ -327,8 +190,8 @@ class Store:
         ):
             yield (
                 [pos for pos, _row, _links in found],
-                _json_array([row for _pos, row, _links in found]),
-                _json_array([links for _pos, _row, links in found]),
+                json_array([row for _pos, row, _links in found]),
+                json_array([links for _pos, _row, links in found]),
             )
             last = found[-1][0]
 
@@ -414,6 +277,7 @@ class Store:
             )
             new = cur.lastrowid
             count = pages = 0
+            page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
 
             # Two tables, one pass over ``entries`` (it may be a generator): batches of rows.
             batch: list[Entry] = []
@@ -428,14 +292,14 @@ class Store:
                     "INSERT INTO rows (snapshot, pos, row, links) VALUES (?, ?, ?, ?)",
                     [(new, e.pos, e.row, e.links) for e in batch],
                 )
-                _write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
+                write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
                 pages += 1
                 batch.clear()
 
             for e in entries:
                 count += 1
                 batch.append(e)
-                if len(batch) >= PAGE_ROWS:
+                if len(batch) >= page_rows:
                     flush()
             if batch:
                 flush()
@@ -491,116 +355,9 @@ class Store:
     def _transaction(self) -> Iterator[None]:
         """One write transaction: committed whole, or rolled back whole (also on a crash)."""
         try:
-            with _immediate(self._db):
+            with immediate(self._db):
                 yield
         except sqlite3.Error as exc:
             if type(exc) is sqlite3.DatabaseError:  # "malformed": a damaged page met on the way
                 raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
             raise StoreError(f"cannot write the cache {self.path}: {exc}") from None
-
-
-@contextmanager
-def _immediate(db: sqlite3.Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception (re-raised as is)."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-
-
-def _json_array(texts: list[str]) -> list[Any]:
-    """JSON values stored as text, decoded in one ``json.loads`` of the array they make."""
-    return json.loads("[" + ",".join(texts) + "]")
-
-
-def _write_page(db: sqlite3.Connection, snapshot: int, page: int,
-                listing: list[tuple[int, str, str]]) -> None:
-    """Pack ``(pos, row JSON, links JSON)`` items as page ``page`` of ``snapshot``: positions and
-    rows, and the links packed again on their own (see ``PackedLinks``)."""
-    data = marshal.dumps((
-        [pos for pos, _row, _links in listing],
-        _json_array([row for _pos, row, _links in listing]),
-        marshal.dumps(_json_array([links for _pos, _row, links in listing])),
-    ))
-    db.execute("INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
-               (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data))
-
-
-class PackedLinks:
-    """One page's link lists, still packed (``marshal``); ``unpack()`` gives them as lists."""
-
-    __slots__ = ("count", "data")
-
-    def __init__(self, data: bytes, count: int) -> None:
-        self.data = data
-        self.count = count
-
-    def __len__(self) -> int:
-        return self.count
-
-    def unpack(self) -> list[list[list[int]]]:
-        try:
-            links = marshal.loads(self.data)
-        except (EOFError, ValueError, TypeError):
-            links = None
-        if type(links) is not list or len(links) != self.count:
-            # cannot happen to a page whose CRC matched; never let it shift links between rows
-            raise StoreError("a packed page of the cache holds links that do not fit its rows")
-        return links
-
-
-def _unpack(fmt: bytes, crc: int, data: bytes
-            ) -> tuple[list[int], list[list[Any]], PackedLinks] | None:
-    """A page's (positions, rows, links), or None if it is not one this app wrote intact."""
-    if fmt != _PAGE_FORMAT_BYTES or not isinstance(data, bytes) or zlib.crc32(data) != crc:
-        return None
-    try:
-        value = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
-        return None
-    if (type(value) is not tuple or len(value) != 3 or type(value[0]) is not list
-            or type(value[1]) is not list or type(value[2]) is not bytes
-            or not 0 < len(value[0]) == len(value[1])):
-        return None
-    return value[0], value[1], PackedLinks(value[2], len(value[0]))
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Upgrade a version-2 store: add ``row_pages`` (``_repack`` fills it)."""
-    with _immediate(db):
-        db.execute(_ROW_PAGES)
-        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
-
-
-def _repack(db: sqlite3.Connection, busy_timeout: float) -> None:
-    """Pack the current snapshots that have rows but no pages this app reads: after an upgrade
-    from version 2, or pages of another format (a Python whose ``marshal`` differs). Reading
-    falls back to ``rows`` without them, so a failure here (a damaged file, or another process
-    writing: this does not wait for it) changes nothing: the next open tries again."""
-    db.execute("PRAGMA busy_timeout = 0")
-    try:
-        stale = [snapshot for (snapshot,) in db.execute(
-            "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
-            " WHERE s.record_count > 0 AND NOT EXISTS (SELECT 1 FROM row_pages p"
-            " WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)", (PAGE_FORMAT,))]
-        if not stale:
-            return
-        with _immediate(db):
-            for snapshot in stale:
-                db.execute("DELETE FROM row_pages WHERE snapshot = ?", (snapshot,))
-                listing = db.execute(
-                    "SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)
-                ).fetchall()
-                for page, start in enumerate(range(0, len(listing), PAGE_ROWS)):
-                    _write_page(db, snapshot, page, listing[start:start + PAGE_ROWS])
-    except (sqlite3.Error, ValueError):  # ValueError: a row that is not JSON (damaged text)
-        pass
-    finally:
-        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-
-
-class _Unusable(Exception):
-    """The file is not a usable store of this app (corrupt, foreign, other schema version)."""

@@ -8,7 +8,7 @@ Speed matters (size=100,000 is about 800 MB of JSON in all): each expert, topic,
 is serialized once and its bytes are spliced into every record that embeds it, webinars are
 formatted directly as JSON text, and series sessions are slices of the webinars payload.
 
-Stdlib only: no pydantic at import time or run time.
+Stdlib only: no pydantic at import time or run time. The word lists are ``demo.words``.
 """
 
 from __future__ import annotations
@@ -18,277 +18,30 @@ from datetime import datetime, timedelta
 from json.encoder import encode_basestring_ascii as _q
 
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.demo.words import (
+    ANGLES,
+    AREAS,
+    BIO_SENTENCES,
+    CLIENTS,
+    DEGREES,
+    DESC_SENTENCES,
+    FIRMS,
+    FIRST,
+    LAST,
+    OFFSETS,
+    POSITIONS,
+    ROLES,
+    SESSION_TITLES,
+    SITUATIONS,
+    SLOTS,
+    SUBJECTS,
+    TOPIC_AREAS,
+    TOPIC_QUALIFIERS,
+    UNIVERSITIES,
+    VENUES,
+)
 
 __all__ = ["generate", "plan"]
-
-# --------------------------------------------------------------------------- word lists
-
-_FIRST = (
-    "Adrian", "Alicia", "Amara", "Andre", "Beatriz", "Benjamin", "Caroline", "Cheng", "Claire",
-    "Darius", "Deborah", "Diego", "Eleanor", "Emeka", "Farah", "Felix", "Gabriela", "Grant",
-    "Hannah", "Hector", "Ingrid", "Isaac", "Jasmine", "Jonah", "Kavya", "Kenneth", "Lena",
-    "Lucas", "Malik", "Marisol", "Nadia", "Nathan", "Oksana", "Omar", "Paloma", "Quentin",
-    "Raquel", "Rohan", "Sabine", "Simon", "Tamara", "Theo", "Ursula", "Victor", "Wendy",
-    "Xavier", "Yasmin", "Zachary",
-)
-_LAST = (
-    "Abernathy", "Baptiste", "Castellano", "Dunmore", "Eriksen", "Fairbanks", "Gallagher",
-    "Hollis", "Iwasaki", "Jablonski", "Kowalczyk", "Lindqvist", "Mahoney", "Nakamura",
-    "Okonkwo", "Pemberton", "Quinlan", "Ramirez", "Sandoval", "Thornbury", "Underwood",
-    "Valdez", "Whitlock", "Yamamoto", "Zielinski", "Ashworth", "Bellamy", "Chandrasekar",
-    "Delgado", "Esposito", "Fitzgerald", "Greenberg", "Halloran", "Ivanova", "Kessler",
-    "Laramie", "Montgomery", "Novak", "Osei", "Prescott",
-)
-_FIRMS = (
-    "Ashgrove & Partners LLP",
-    "Bellweather Advisory",
-    "Calloway Finch PC",
-    "Driscoll Hart LLP",
-    "Everett Lyons CPAs",
-    "Fairmont Assurance LLC",
-    "Greystone Tax Group",
-    "Harbor Point Legal",
-    "Ironbridge Consulting",
-    "Juniper Ridge Law",
-    "Kingsley Moreau LLP",
-    "Lakemont Forensics",
-)
-_POSITIONS = (
-    "Partner",
-    "Senior Counsel",
-    "Tax Principal",
-    "Audit Partner",
-    "Managing Director",
-    "Of Counsel",
-    "Director of Financial Reporting",
-    "Shareholder",
-    "Senior Manager",
-    "Chief Compliance Officer",
-)
-_DEGREES = (
-    "J.D., {u} School of Law",
-    "LL.M. in Taxation, {u}",
-    "M.Acc., {u}",
-    "B.S., Accounting, {u}",
-    "M.B.A., {u}",
-    "B.A., Economics, {u}",
-)
-_UNIVERSITIES = (
-    "Brookfield University",
-    "Carrington State University",
-    "Eastlake College",
-    "Hollins Bay University",
-    "Marlow University",
-    "Northgate University",
-    "Pinecrest University",
-    "Riverside Polytechnic Institute",
-    "Southmoor University",
-    "Westbury College",
-)
-_AREAS = (
-    "lease accounting",
-    "revenue recognition",
-    "partnership taxation",
-    "state and local tax",
-    "employment litigation",
-    "professional responsibility",
-    "mergers and acquisitions",
-    "privacy compliance",
-    "internal investigations",
-    "Single Audit engagements",
-    "estate planning",
-    "trust administration",
-    "commercial leasing",
-    "patent prosecution",
-    "forensic accounting",
-    "audit data analytics",
-    "nonprofit reporting",
-    "credit loss estimation",
-    "IT general controls",
-    "valuation disputes",
-)
-_CLIENTS = (
-    "closely held businesses",
-    "public companies",
-    "private equity sponsors",
-    "hospital systems",
-    "municipal governments",
-    "family offices",
-    "software companies",
-    "universities and foundations",
-    "regional banks",
-    "manufacturers",
-)
-_BIO_SENTENCES = (
-    "{n} advises {c} on {a} and {b}.",
-    "Before joining {f}, {n} spent {y} years in the {a} group of a national firm.",
-    "{n} has led more than {k} engagements involving {a}, many of them for {c}.",
-    "A frequent speaker on {b}, {n} has taught continuing education programs for state bar "
-    "associations and CPA societies.",
-    "{n} serves on the {a} committee of a state professional society and reviews proposed "
-    "guidance before it is issued.",
-    "Clients rely on {n} for practical answers on {b} when deadlines are close.",
-    "{n} has testified on {a} in arbitration and in state and federal court.",
-    "Earlier in {p} career, {n} worked as an examiner at a state regulatory agency.",
-    "{n} writes a quarterly column on developments in {b}.",
-    "{n} mentors new professionals in {f}'s {a} practice and leads its internal training.",
-)
-
-_SUBJECTS = (
-    "Lease Accounting Under ASC 842",
-    "Revenue Recognition Under ASC 606",
-    "Current Expected Credit Losses",
-    "Goodwill Impairment Testing",
-    "Partnership Capital Accounts",
-    "Sales Tax Nexus",
-    "State Income Tax Apportionment",
-    "Payroll Withholding for Remote Employees",
-    "Non-Compete Agreements",
-    "Wage-and-Hour Compliance",
-    "Workplace Investigations",
-    "Purchase Price Adjustments",
-    "Representations and Warranties Insurance",
-    "State Privacy Statutes",
-    "Data Breach Notification",
-    "Trade Secret Protection",
-    "Patent Eligibility",
-    "Commercial Lease Negotiation",
-    "Trust Administration",
-    "Estate and Gift Tax Planning",
-    "Single Audit Compliance",
-    "GASB Lease and Subscription Standards",
-    "Nonprofit Net Asset Classification",
-    "Form 990 Governance Questions",
-    "Financial Statement Fraud",
-    "Expert Witness Testimony",
-    "Independence for Nonattest Services",
-    "Trust Accounting for Law Firms",
-    "Conflicts of Interest",
-    "Generative AI in Professional Practice",
-    "SOC 2 Reports",
-    "Journal Entry Testing",
-    "Cash Flow Forecasting",
-    "Business Valuation Discounts",
-    "E-Discovery Preservation",
-    "Deposition Practice",
-)
-_ANGLES = (
-    "Year-Two Lessons",
-    "What Auditors Are Asking",
-    "A Practical Update",
-    "Common Pitfalls and Fixes",
-    "Case Studies From Recent Engagements",
-    "What Changed in 2026",
-    "Drafting Tips and Checklists",
-    "A Guide for Small Firms",
-    "Advanced Issues",
-    "Fundamentals for New Practitioners",
-    "Documentation That Holds Up",
-    "Lessons From Enforcement Actions",
-    "Negotiation Strategies",
-    "Controls and Governance",
-    "An Interdisciplinary Roundtable",
-)
-_DESC_SENTENCES = (
-    "This program reviews recent developments in {a} and explains how they affect {c}.",
-    "Participants work through realistic examples drawn from {a} engagements.",
-    "The speakers compare current practice with the guidance issued over the past year and "
-    "highlight the judgment calls that most often draw questions from reviewers.",
-    "You will leave with a checklist for {a} that can be adapted to your own files.",
-    "Attention is given to documentation, internal controls and the disclosures that "
-    "regulators and peer reviewers examine most closely.",
-    "The session covers the interaction between {a} and {b}, an area where lawyers and "
-    "accountants frequently need to coordinate.",
-    "Real matters involving {c} illustrate how small drafting choices change outcomes.",
-    "Common mistakes are discussed alongside practical remedies and the cost of getting them "
-    "wrong.",
-    "The program closes with a question-and-answer segment on {b}.",
-    "Attendees should have a working knowledge of {a}; no advanced preparation is required.",
-    "Materials include sample clauses, worksheets and a summary of recent decisions on {b}.",
-    "Ethics considerations, including confidentiality and competence, are addressed throughout.",
-)
-_TOPIC_AREAS = (
-    "Financial Reporting",
-    "Auditing and Assurance",
-    "Federal Taxation",
-    "State and Local Tax",
-    "Employment Law",
-    "Litigation",
-    "Mergers and Acquisitions",
-    "Privacy and Data Protection",
-    "Intellectual Property",
-    "Real Estate",
-    "Estate Planning",
-    "Governmental Accounting",
-    "Nonprofit Accounting",
-    "Forensic Accounting",
-    "Professional Ethics",
-    "Practice Management",
-    "Technology and AI",
-    "Banking and Finance",
-    "Insurance Law",
-    "Healthcare Compliance",
-)
-_TOPIC_QUALIFIERS = (
-    "",
-    "Fundamentals",
-    "Advanced Topics",
-    "Updates",
-    "Case Law",
-    "Controls",
-    "Disclosures",
-    "Planning",
-)
-_ROLES = (
-    ("Partner or Firm Owner", "Leads a law or accounting firm and answers for its clients and risk."),
-    ("Associate Attorney", "Practising lawyer building litigation or transactional experience."),
-    ("In-House Counsel", "Lawyer employed by a company, agency or nonprofit organization."),
-    ("Paralegal", "Supports lawyers with research, drafting, filings and case management."),
-    ("Controller", "Owns the close, the financial statements and internal controls."),
-    ("CFO or Finance Leader", "Sets financial strategy and reports to boards and lenders."),
-    ("Tax Professional", "Prepares returns and advises on tax planning."),
-    ("Internal Auditor", "Evaluates controls and compliance from within the organization."),
-    ("External Auditor", "Performs audits, reviews and attestation engagements for clients."),
-    ("Compliance Officer", "Runs compliance programs, policies and regulatory reporting."),
-    ("Legal Operations Manager", "Manages budgets, vendors and technology for a legal team."),
-    ("Staff Accountant", "Prepares journal entries, reconciliations and schedules."),
-)
-_SITUATIONS = (
-    ("Preparing for Year-End Close", "Closing the books and preparing for the audit."),
-    ("Responding to a Regulatory Inquiry", "Handling a subpoena, examination or agency request."),
-    ("Onboarding a New Client", "Conflicts checks, engagement terms and expectations."),
-    ("Navigating a Merger or Acquisition", "Buying, selling or integrating a business."),
-    ("Meeting Annual CLE or CPE Requirements", "Completing credit before a reporting deadline."),
-    ("Handling a Data Breach", "Investigating, containing and reporting a security incident."),
-    ("Launching or Growing a Practice", "Starting a firm or adding a practice area."),
-    ("Implementing a New Accounting Standard", "Planning system changes and new disclosures."),
-    ("Preparing for Litigation", "Preserving evidence and assessing claims early."),
-    ("Planning a Succession", "Transferring a business, a practice or family wealth."),
-    ("Passing a Peer Review", "Documenting quality management for a firm inspection."),
-    ("Expanding Into New States", "Registering, withholding and filing in new jurisdictions."),
-)
-_VENUES = (
-    ("Lakeside Conference Center", "410 North Harbor Drive", "Chicago", "IL", "60601", "-06:00"),
-    ("Midtown Learning Center", "1185 Avenue of the Americas", "New York", "NY", "10036", "-05:00"),
-    ("Commerce Street Conference Hall", "1717 Main Street", "Dallas", "TX", "75201", "-06:00"),
-    ("Bayview Executive Center", "55 Market Street", "San Francisco", "CA", "94105", "-08:00"),
-    ("Peachtree Professional Center", "191 Peachtree Street NE", "Atlanta", "GA", "30303", "-05:00"),
-    ("Pioneer Square Conference Center", "600 First Avenue", "Seattle", "WA", "98104", "-08:00"),
-    ("Union Station Learning Hall", "1701 Wynkoop Street", "Denver", "CO", "80202", "-06:00"),
-    ("Harborfront Conference Center", "2 Seaport Boulevard", "Boston", "MA", "02210", "-05:00"),
-)
-_OFFSETS = ("-05:00", "-06:00", "-08:00")
-_SESSION_TITLES = (
-    "Framework and Recent Developments",
-    "Case Study Workshop",
-    "Drafting and Documentation Lab",
-    "Controls and Risk Assessment",
-    "Panel Discussion",
-    "Problem-Solving Clinic",
-    "Ethics Hour",
-    "Regulatory Update",
-)
-_SLOTS = (("08:30", "10:00", 15), ("10:15", "12:00", 60), ("13:00", "14:45", 15), ("15:00", "16:30", 0))
 
 _EPOCH = datetime(2026, 1, 5)
 _CATALOGUE = "https://catalogue.example.org"
@@ -300,10 +53,10 @@ _IMAGES = "https://images.example.org"
 
 def _fill(rng: random.Random, template: str, **fixed: str) -> str:
     values = {
-        "a": rng.choice(_AREAS),
-        "b": rng.choice(_AREAS),
-        "c": rng.choice(_CLIENTS),
-        "f": rng.choice(_FIRMS),
+        "a": rng.choice(AREAS),
+        "b": rng.choice(AREAS),
+        "c": rng.choice(CLIENTS),
+        "f": rng.choice(FIRMS),
         "y": str(rng.randint(5, 25)),
         "k": str(rng.randint(3, 20) * 10),
     }
@@ -341,8 +94,8 @@ def plan(size: int) -> dict[Kind, int]:
         Kind.CERTIFICATES: max(3, size // 200),
         Kind.EXPERTS: max(10, size // 20),
         Kind.TOPICS: max(10, size // 100),
-        Kind.ROLES: len(_ROLES),
-        Kind.SITUATIONS: len(_SITUATIONS),
+        Kind.ROLES: len(ROLES),
+        Kind.SITUATIONS: len(SITUATIONS),
     }
 
 
@@ -358,17 +111,17 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
     experts: list[str] = []
     for i in range(counts[Kind.EXPERTS]):
         expert_id = 10_001 + i
-        first, last = rng.choice(_FIRST), rng.choice(_LAST)
+        first, last = rng.choice(FIRST), rng.choice(LAST)
         name = f"{first} {last}"
         if rng.random() < 0.4:
             name += rng.choice((", CPA", ", CPA, CFE", ", CPA, CISA"))
         target = rng.randint(600, 1000)
         bio = ""
         while len(bio) < target:
-            sentence = _fill(rng, rng.choice(_BIO_SENTENCES), n=first, p=rng.choice(("her", "his")))
+            sentence = _fill(rng, rng.choice(BIO_SENTENCES), n=first, p=rng.choice(("her", "his")))
             bio = f"{bio} {sentence}" if bio else sentence
         education = "; ".join(
-            rng.choice(_DEGREES).format(u=rng.choice(_UNIVERSITIES)) for _ in range(rng.randint(1, 2))
+            rng.choice(DEGREES).format(u=rng.choice(UNIVERSITIES)) for _ in range(rng.randint(1, 2))
         )
         image = f"{_IMAGES}/experts/{expert_id}.jpg" if rng.random() > 0.05 else None
         image2x = f"{_IMAGES}/experts/{expert_id}@2x.jpg" if image and rng.random() > 0.2 else None
@@ -377,7 +130,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
                 [
                     ("expertId", str(expert_id)),
                     ("name", _s(name)),
-                    ("title", _s(f"{rng.choice(_POSITIONS)}, {rng.choice(_FIRMS)}")),
+                    ("title", _s(f"{rng.choice(POSITIONS)}, {rng.choice(FIRMS)}")),
                     ("bio", _s(bio)),
                     ("education", _s(education)),
                     ("imageUrl", _s(image)),
@@ -388,29 +141,29 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
 
     topics: list[str] = []
     for i in range(counts[Kind.TOPICS]):
-        area = _TOPIC_AREAS[i % len(_TOPIC_AREAS)]
-        qualifier = _TOPIC_QUALIFIERS[(i // len(_TOPIC_AREAS)) % len(_TOPIC_QUALIFIERS)]
-        round_ = i // (len(_TOPIC_AREAS) * len(_TOPIC_QUALIFIERS))
+        area = TOPIC_AREAS[i % len(TOPIC_AREAS)]
+        qualifier = TOPIC_QUALIFIERS[(i // len(TOPIC_AREAS)) % len(TOPIC_QUALIFIERS)]
+        round_ = i // (len(TOPIC_AREAS) * len(TOPIC_QUALIFIERS))
         title = f"{area}: {qualifier}" if qualifier else area
         if round_:
             title += f" ({round_ + 1})"
-        description = " ".join(_fill(rng, rng.choice(_DESC_SENTENCES)) for _ in range(3))
+        description = " ".join(_fill(rng, rng.choice(DESC_SENTENCES)) for _ in range(3))
         topics.append(
             _obj([("topicId", str(201 + i)), ("title", _s(title)), ("description", _s(description))])
         )
 
     roles = [
         _obj([("roleId", str(301 + i)), ("title", _s(t)), ("description", _s(d))])
-        for i, (t, d) in enumerate(_ROLES)
+        for i, (t, d) in enumerate(ROLES)
     ]
     situations = [
         _obj([("situationId", str(401 + i)), ("title", _s(t)), ("description", _s(d))])
-        for i, (t, d) in enumerate(_SITUATIONS)
+        for i, (t, d) in enumerate(SITUATIONS)
     ]
 
     # A pool of description sentences, formatted and JSON-escaped once.
-    pool = [_fill(rng, rng.choice(_DESC_SENTENCES)) for _ in range(max(400, min(4000, size // 10)))]
-    titles = [f"{s}: {a}" for s in _SUBJECTS for a in _ANGLES]
+    pool = [_fill(rng, rng.choice(DESC_SENTENCES)) for _ in range(max(400, min(4000, size // 10)))]
+    titles = [f"{s}: {a}" for s in SUBJECTS for a in ANGLES]
 
     def description(target: int) -> str:
         parts: list[str] = []
@@ -435,7 +188,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
         webinar_id = 100_001 + i
         kind_roll = rng.random()
         code = 3 if kind_roll < 0.002 else 1 if kind_roll < 0.6 else 2
-        offset = rng.choice(_OFFSETS)
+        offset = rng.choice(OFFSETS)
         minutes = rng.choice((540, 600, 660, 720, 780, 840))
         duration = rng.choice((60, 90, 100, 120))
         if code == 2:  # live: upcoming
@@ -484,7 +237,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
         head = _obj(
             [
                 ("seriesId", str(series_id)),
-                ("title", _s(f"{rng.choice(_SUBJECTS)} Series")),
+                ("title", _s(f"{rng.choice(SUBJECTS)} Series")),
                 ("description", _s(description(rng.randint(300, 500)))),
                 ("fee", str(rng.randrange(399, 1000, 50))),
                 ("detailUrl", _s(f"{_CATALOGUE}/series/{series_id}")),
@@ -501,7 +254,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
         locations = []
         for _ in range(rng.randint(1, 4)):
             location_id += 1
-            venue, address, city, state, zip_code, offset = rng.choice(_VENUES)
+            venue, address, city, state, zip_code, offset = rng.choice(VENUES)
             start = rng.randint(335, 700)
             locations.append(
                 _obj(
@@ -528,7 +281,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
             )
         schedule = []
         for day in range(1, days + 1):
-            slots = _SLOTS[: rng.randint(2, 4)]
+            slots = SLOTS[: rng.randint(2, 4)]
             for n, (start_time, end_time, break_mins) in enumerate(slots):
                 last = n == len(slots) - 1
                 schedule.append(
@@ -538,7 +291,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
                             ("startTime", _q(start_time)),
                             ("endTime", _q(end_time)),
                             ("breakMins", "0" if last else str(break_mins)),
-                            ("title", _s(rng.choice(_SESSION_TITLES))),
+                            ("title", _s(rng.choice(SESSION_TITLES))),
                             ("description", _s(rng.choice(pool))),
                         ]
                     )
@@ -547,7 +300,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
             _obj(
                 [
                     ("courseId", str(course_id)),
-                    ("title", _s(f"{rng.choice(_SUBJECTS)} Workshop")),
+                    ("title", _s(f"{rng.choice(SUBJECTS)} Workshop")),
                     ("description", _s(description(rng.randint(400, 700)))),
                     ("curriculum", _s(description(rng.randint(200, 300)))),
                     ("cleAccreditation", "true" if rng.random() < 0.5 else "false"),
@@ -595,7 +348,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
                     _obj(
                         [
                             ("trackId", str(track_id)),
-                            ("name", _s(rng.choice(_TOPIC_AREAS))),
+                            ("name", _s(rng.choice(TOPIC_AREAS))),
                             ("displayOrder", str(n)),
                         ]
                     )
@@ -635,7 +388,7 @@ def generate(size: int, seed: int = 0) -> dict[Kind, bytes]:
             _obj(
                 [
                     ("certificateId", str(certificate_id)),
-                    ("title", _s(f"Certificate in {rng.choice(_TOPIC_AREAS)}")),
+                    ("title", _s(f"Certificate in {rng.choice(TOPIC_AREAS)}")),
                     ("description", _s(description(rng.randint(300, 500)))),
                     ("fee", f"{cents // 100}.{cents % 100:02d}"),
                     ("imageUrl", _s(f"{_IMAGES}/certificates/{certificate_id}.jpg")),

@@ -1,0 +1,42 @@
+"""The one door for PySide6, shiboken6 and qasync workarounds.
+
+Everything here works around the binding or the event-loop bridge, not the app's own logic. Each
+workaround has its measured reason beside it and the versions it was measured on (PySide6 and
+shiboken6 6.11.3, qasync 0.28.0, Python 3.11, unless its note says otherwise), and
+``tests/qt_compat/`` has a test per workaround showing it still does what it claims, and where
+possible that the quirk behind it is still there. On an upgrade: run those tests, measure again,
+and remove what is no longer needed.
+
+==================  ============================================================================
+``pyside_import``   PySide's source probe answered for the modules already loaded (~5 ms a start)
+``lifetime``        parentless Qt objects deleted on the GUI thread (``delete_later``), and
+                    ``is_alive`` (the one use of shiboken6)
+``event_loop``      asyncio joined to the running Qt loop late (``LateEventLoop``), closing a qasync
+                    loop by hand (``release_loop``), its async-generator finalizer; the one place
+                    that imports qasync
+``item_models``     roles as plain ints in ``data()``; the layout signals of a sort with their hint
+``icons``           toolbar icons from the theme or Qt's images, not ``QStyle`` (its enums, ~8 ms)
+``fast_exit``       ``leave``: no interpreter teardown at exit (~8 ms); imports no Qt, every CLI
+                    command ends through it
+==================  ============================================================================
+
+Patterns the Qt layer follows where they apply (habits, not helpers; measured on the same versions).
+PySide6 creates a Qt class's Python enums when the class is first used (``Qt`` itself: 93 enums,
+~15-20 ms; ``QStyle`` ~8 ms; ``QEvent`` ~3 ms), so the first screen avoids what it does not show:
+
+* no Python event filter on a widget shown at start-up: override its handler (``keyPressEvent``,
+  ``paintEvent``) instead; a filter receives every event, and converting each to its Python type
+  made PySide create ~40 event types and their enums (``ui/browse/filter_line.py``,
+  ``ui/browse/table_view.py``);
+* no slot taking the ``QObject*`` of ``destroyed``: PySide looks up its most derived type, which
+  created every QtCore type not made yet (~15 ms at exit; ``lifetime.delete_later``);
+* a ``QColor``, not a ``QBrush``, for greyed rows (QBrush's constructors made QGradient's and
+  QImage's enums, ~4 ms; ``ui/browse/table_model.py``); the offline banner's bold title by style
+  sheet, not a ``QFont`` (~1 ms; ``ui/sync/status_panel.py``);
+* classes with many enums imported where first used: dialogs (``QFileDialog``, ``QMessageBox``
+  ~1 ms each; ``ui/shell/dialogs.py``), ``QPainter`` (~1 ms; ``ui/browse/markers.py``).
+
+``tests/ui/shell/test_app.py`` checks which Qt classes exist when the window is ready and after it
+closed; this package's imports are enforced by the contracts in ``pyproject.toml``: the Qt layer
+imports shiboken6 and qasync only through here, and nothing here imports the Qt layer.
+"""

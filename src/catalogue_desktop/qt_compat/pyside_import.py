@@ -1,0 +1,67 @@
+"""PySide, imported once the core is, and spared reading the source of every later import.
+
+Why: once imported, PySide looks at every module imported after it, once per module name, to decide
+whether ``from __feature__ import snake_case`` may apply there: ``inspect.getsource(module)``,
+then ``"PySide6" in source`` (``feature_imported`` in shiboken's ``feature.py``): the file is
+read, decoded and split into lines. For the ~60 modules imported before the window shows, that
+was ~5 ms of a 200 ms start, and 20 million instructions (napari's issue 8584 is the same tax).
+
+This app never selects a feature (``from __feature__ import ...``), and without one, a module's
+entry in PySide's table changes nothing it sees. So the core, and the standard library it uses,
+is imported first, then PySide, and PySide's table gets the entries its probe would make: ``-1``
+("not a PySide module") for every module already loaded, ``0`` for the Qt layer's modules
+(``catalogue_desktop.ui``) and this door's. Modules imported later are probed as usual. With a
+PySide that has no such table, nothing is given and only the time is lost. ``ui/__init__.py``
+calls ``import_pyside()``: importing anything of the Qt layer does it first.
+
+Measured on PySide6 6.11.3 (Python 3.11); ``tests/qt_compat/test_pyside_import.py`` shows that
+the window's modules are not read for the probe and that the answers are the probe's own.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# The Qt-free modules the window starts with (and the standard library they use): before PySide.
+import catalogue_desktop.core.catalogue
+import catalogue_desktop.core.diff
+import catalogue_desktop.core.search
+import catalogue_desktop.core.store
+import catalogue_desktop.paths  # noqa: F401
+
+_QT_PACKAGES = ("catalogue_desktop.ui", "catalogue_desktop.qt_compat")
+NOT_PYSIDE, PYSIDE = -1, 0  # the probe's answers: the source does not / does say "PySide6"
+
+
+def import_pyside() -> None:
+    """Import PySide6.QtCore and give its probe the answers for the modules known now."""
+    import PySide6.QtCore  # noqa: F401
+
+    table = getattr(sys.modules.get("PySide6.support.feature"), "pyside_feature_dict", None)
+    if not isinstance(table, dict):
+        return
+    for name in _qt_modules():
+        table.setdefault(name, PYSIDE)
+    for name in list(sys.modules):
+        if not name.startswith(("PySide6", "shiboken6")):
+            table.setdefault(name, NOT_PYSIDE)
+
+
+def _qt_modules() -> list[str]:
+    """The Qt layer's modules (``catalogue_desktop.ui``, sub-packages included) and this door's:
+    their source says "PySide6". None in a bundle: no files there."""
+    root = os.path.dirname(os.path.dirname(__file__))  # the catalogue_desktop package
+    names = []
+    for package in _QT_PACKAGES:
+        top = os.path.join(root, *package.split(".")[1:])
+        for folder, subfolders, files in os.walk(top):
+            subfolders[:] = [name for name in subfolders if name != "__pycache__"]  # (half the walk)
+            if "__init__.py" not in files:
+                continue
+            relative = os.path.relpath(folder, top)
+            name = package if relative == os.curdir else f"{package}.{relative.replace(os.sep, '.')}"
+            names.append(name)
+            names += [f"{name}.{file[:-3]}" for file in files
+                      if file.endswith(".py") and file != "__init__.py"]
+    return names

@@ -1,0 +1,395 @@
+"""One collection's tab: filter line (``FilterLine``), count, table (``TableView`` over a
+``RowSetTableModel``) and detail pane.
+
+The table sorts through ``model.sort`` (header clicks) and filters on precomputed keys with a short
+debounce; the header's context menu shows/hides columns; layout is saved to ``Settings``. The
+detail pane is made when a record is first shown (a plain label holds its place until then), so
+that start-up builds neither eight panes nor imports their modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QLocale,
+    QModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalogue_desktop.core.catalogue import RowSet
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import COLUMNS, ColumnType
+from catalogue_desktop.ui.browse.filter_line import FilterLine
+from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+from catalogue_desktop.ui.browse.table_view import TableView
+from catalogue_desktop.ui.common.settings import Settings
+from catalogue_desktop.ui.export import table_rows as export
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.detail.pane import DetailPane
+
+FILTER_DELAY_MS = 30  # coalesces fast typing; a filter pass on 100k rows takes a few ms
+# Default widths in average character widths, per column type (the title column stretches).
+_WIDTH_CHARS = {
+    ColumnType.TEXT: 26, ColumnType.INT: 7, ColumnType.CODE: 6, ColumnType.MONEY: 10,
+    ColumnType.MONEY_RANGE: 15, ColumnType.DATE: 16, ColumnType.BOOL: 5,
+}
+_TITLE_CHARS = 44
+
+
+class CollectionTab(QWidget):
+    """Rows of one kind with filter, sorting, column choice and the selected record's details."""
+
+    counts_changed = Signal(object, int, int)  # Kind, visible, total
+    record_selected = Signal(object, int)  # Kind, record id (user or program selection)
+    link_activated = Signal(object, int)  # from the detail pane
+    open_url = Signal(str)
+    message = Signal(str)  # for the status bar
+
+    def __init__(
+        self,
+        kind: Kind,
+        formatter: Any,
+        images: Callable[[], Any],
+        record: Callable[[Kind, int], Any],
+        context: Callable[[Kind, int], Any],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.kind = kind
+        self._formatter = formatter
+        self._images = images  # () -> ImageLoader | None, called when the detail pane is made
+        self._record = record
+        self._context = context
+        self._shown_id: int | None = None
+        self._keep: int | None = None
+        self._emit_selection = True
+
+        self.filter = FilterLine(placeholderText=f"Filter {kind.value}…", clearButtonEnabled=True)
+        self.filter.setObjectName(f"filter-{kind.value}")
+        self.count_label = QLabel()
+        self.count_label.setObjectName(f"count-{kind.value}")
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._fix_count_width()
+        self.model = RowSetTableModel(kind, formatter, self)
+        self.view = TableView()
+        self.view.setObjectName(f"table-{kind.value}")
+        self.view.setModel(self.model)
+        self._setup_view()
+        self._detail: DetailPane | None = None
+        article = "an" if kind.singular[0] in "aeiou" else "a"  # "an expert"
+        self._placeholder = QLabel(f"Select {article} {kind.singular} to see its details.")
+        self._placeholder.setTextFormat(Qt.TextFormat.PlainText)
+        self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._placeholder.setWordWrap(True)
+        self._placeholder.setEnabled(False)  # muted, as the pane's own message
+        self._placeholder.setMinimumWidth(280)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self._placeholder)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([840, 440])
+
+        top = QHBoxLayout()
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.count_label)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+        self.setTabOrder(self.filter, self.view)
+
+        self._filter_timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
+        self._filter_timer.timeout.connect(self.apply_filter)
+        self.filter.textChanged.connect(lambda _text: self._filter_timer.start())
+        self.filter.returnPressed.connect(self.apply_filter)
+        self.filter.escape_pressed.connect(self.clear_filter)
+        clear = QAction(self, shortcut=QKeySequence(Qt.Key.Key_Escape),
+                        shortcutContext=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        clear.triggered.connect(self.clear_filter)
+        self.addAction(clear)
+
+        self.model.counts_changed.connect(self._counts_changed)
+        self.model.modelReset.connect(self._reselect)
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.view.copy_requested.connect(self.copy_selection)
+        self._counts_changed(0, 0)
+
+    @property
+    def detail(self) -> DetailPane:
+        """The detail pane (made on first use, in the place of the placeholder label)."""
+        if self._detail is None:
+            from catalogue_desktop.ui.detail.pane import DetailPane
+
+            pane = DetailPane(self._formatter, self._images())
+            pane.setMinimumWidth(280)
+            pane.link_activated.connect(self.link_activated)
+            pane.open_url.connect(self.open_url)
+            pane.clear(self._placeholder.text())
+            sizes = self.splitter.sizes()
+            self.splitter.replaceWidget(1, pane)
+            self.splitter.setSizes(sizes)
+            self._placeholder.deleteLater()
+            self.setTabOrder(self.view, pane)
+            self._detail = pane
+        return self._detail
+
+    def _clear_detail(self, text: str) -> None:
+        if self._detail is None:
+            self._placeholder.setText(text)
+        else:
+            self._detail.clear(text)
+
+    def _setup_view(self) -> None:
+        view = self.view
+        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        view.setAlternatingRowColors(True)
+        view.setWordWrap(False)
+        view.setCornerButtonEnabled(False)
+        view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vertical = view.verticalHeader()
+        vertical.hide()
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(view.fontMetrics().height() + 8)
+        header = view.horizontalHeader()
+        header.setSectionsMovable(True)
+        header.setHighlightSections(False)
+        header.setStretchLastSection(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        view.setSortingEnabled(True)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._rows_menu)
+        self._default_columns()
+
+    def _default_columns(self) -> None:
+        header = self.view.horizontalHeader()
+        char = max(6, self.view.fontMetrics().averageCharWidth())
+        for i, column in enumerate(COLUMNS[self.kind]):
+            chars = _TITLE_CHARS if i == 0 else _WIDTH_CHARS[column.type]
+            header.resizeSection(i, chars * char + 16)
+            header.setSectionHidden(i, not column.visible)
+
+    # -- rows --------------------------------------------------------------------------------
+
+    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
+        """Show new rows; the sort, the filter and the selected record stay."""
+        self._keeping_selection(self.model.set_rowset, rowset, changes)
+
+    def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None) -> None:
+        """Show the rows of a row set read so far (see ``RowSetTableModel.show_growing``)."""
+        self._keeping_selection(self.model.show_growing, rowset, expected, changes)
+
+    def _keeping_selection(self, show: Callable[..., None], *args: Any) -> None:
+        """``show(*args)``: the model's change of rows. If it resets the model, ``_reselect``
+        selects again the record selected (or shown) before."""
+        self._keep = self.selected_record_id() or self._shown_id
+        show(*args)  # modelReset -> _reselect
+        self._keep = None  # (no reset: e.g. the rows shown while read were completed in place)
+
+    def _reselect(self) -> None:
+        keep, self._keep = self._keep, None
+        if keep is None:
+            return
+        row = self.model.view_row_of(keep)
+        if row is not None:
+            self._select_row(row, emit=False)
+        elif not self.model.query:
+            self._shown_id = None
+            self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
+
+    def _fix_count_width(self, text: str = "") -> None:
+        """Give the count a fixed size, wide enough for its longest text up to 999,999 records
+        ("loading 888,888 of 888,888"), or for ``text``: a fixed-size label's new text repaints
+        only the label, where one sized to its text laid out the tab again (and resized and
+        repainted the filter line) on every count that changed width."""
+        label, big = self.count_label, QLocale().toString(888_888)
+        metrics = label.fontMetrics()
+        width = max(metrics.horizontalAdvance(f"{big} {self.kind.value}"),
+                    metrics.horizontalAdvance(f"loading {big} of {big}"),
+                    metrics.horizontalAdvance(text))
+        label.setFixedSize(width + 2 * label.margin() + 4, label.sizeHint().height())
+
+    def _counts_changed(self, visible: int, total: int) -> None:
+        locale = QLocale()
+        if self.model.loading:
+            text = f"loading {locale.toString(visible)} of {locale.toString(total)}"
+        elif visible == total:
+            noun = self.kind.singular if total == 1 else self.kind.value
+            text = f"{locale.toString(total)} {noun}"
+        else:
+            text = f"{locale.toString(visible)} of {locale.toString(total)}"
+        label = self.count_label
+        if label.fontMetrics().horizontalAdvance(text) > label.contentsRect().width():
+            self._fix_count_width(text)  # millions of records: wider, once
+        label.setText(text)
+        self.counts_changed.emit(self.kind, visible, total)
+
+    def apply_filter(self) -> None:
+        self._filter_timer.stop()
+        self.model.set_filter(self.filter.text())
+
+    def clear_filter(self) -> None:
+        if self.filter.text():
+            self.filter.clear()
+            self.apply_filter()
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter.selectAll()
+
+    # -- selection and details -----------------------------------------------------------------
+
+    def selected_record_id(self) -> int | None:
+        current = self.view.selectionModel().currentIndex()
+        if not current.isValid() or current.row() >= self.model.rowCount():
+            return None
+        return self.model.record_id(current.row())
+
+    def select_record(self, record_id: int, *, emit: bool = True) -> bool:
+        """Select and show ``record_id``, clearing a filter that hides it; False if not listed."""
+        row = self.model.view_row_of(record_id)
+        if row is None and self.model.query:
+            self.filter.blockSignals(True)
+            self.filter.clear()
+            self.filter.blockSignals(False)
+            self.apply_filter()
+            row = self.model.view_row_of(record_id)
+        if row is None:
+            return False
+        self._select_row(row, emit=emit)
+        return True
+
+    def _select_row(self, row: int, *, emit: bool) -> None:
+        index = self.model.index(row, self._first_visible_column())
+        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                 | QItemSelectionModel.SelectionFlag.Rows)
+        record_id = self.model.record_id(row)
+        self._shown_id = None  # render it once, fresh (the record may have changed)
+        self._emit_selection = emit
+        try:
+            self.view.selectionModel().setCurrentIndex(index, flags)
+        finally:
+            self._emit_selection = True
+        self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        if self._shown_id != record_id:  # the current row did not move: no signal came
+            self.show_record(record_id)
+
+    def _first_visible_column(self) -> int:
+        columns = export.visible_columns(self.view)
+        return columns[0] if columns else 0
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            return
+        record_id = self.model.record_id(current.row())
+        if record_id != self._shown_id:
+            self.show_record(record_id)
+        if self._emit_selection:
+            self.record_selected.emit(self.kind, record_id)
+
+    def show_record(self, record_id: int) -> None:
+        self._shown_id = record_id
+        try:
+            record = self._record(self.kind, record_id)
+        except Exception as exc:  # a damaged store: say so in the pane, keep the window
+            self.detail.clear(f"Cannot show this {self.kind.singular}: {exc}")
+            return
+        if record is None:
+            self.detail.clear(f"{self.kind.singular.capitalize()} #{record_id} is not in the cache.")
+            return
+        self.detail.show_record(self.kind, record, self._context(self.kind, record_id))
+
+    def refresh_details(self) -> None:
+        """Render the shown record again (new index, changes or currency)."""
+        if self._shown_id is not None:
+            self.show_record(self._shown_id)
+
+    # -- copy / export -------------------------------------------------------------------------
+
+    def copy_selection(self) -> int:
+        count = export.copy_rows(self.view)
+        self.message.emit(f"Copied {count:,} rows" if count else "Select rows to copy")
+        return count
+
+    def export_visible(self, path: str | Path) -> int:
+        return export.export_csv(path, self.kind, self.model, export.visible_columns(self.view))
+
+    # -- menus ---------------------------------------------------------------------------------
+
+    def column_actions(self, menu: QMenu) -> None:
+        """Add one checkable action per column to ``menu`` (show/hide)."""
+        header = self.view.horizontalHeader()
+        for i, column in enumerate(COLUMNS[self.kind]):
+            action = menu.addAction(column.header)
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(i))
+            action.toggled.connect(lambda on, i=i: self.set_column_visible(i, on))
+        menu.addSeparator()
+        menu.addAction("Reset columns", self.reset_columns)
+
+    def set_column_visible(self, column: int, visible: bool) -> None:
+        header = self.view.horizontalHeader()
+        if not visible and header.count() - header.hiddenSectionCount() <= 1:
+            return  # keep at least one column
+        header.setSectionHidden(column, not visible)
+
+    def reset_columns(self) -> None:
+        header = self.view.horizontalHeader()
+        for visual, logical in enumerate(range(header.count())):
+            header.moveSection(header.visualIndex(logical), visual)
+        self._default_columns()
+
+    def _header_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self)
+        self.column_actions(menu)
+        menu.exec(self.view.horizontalHeader().mapToGlobal(pos))
+
+    def _rows_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self)
+        menu.addAction("Copy rows", QKeySequence.StandardKey.Copy, self.copy_selection)
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def restore_state(self, settings: Settings) -> None:
+        header = self.view.horizontalHeader()
+        state = settings.header_state(self.kind)
+        if state is not None:
+            header.restoreState(state)
+        splitter = settings.splitter_state(self.kind)
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+        column, order = settings.sort(self.kind)
+        qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
+        header.setSortIndicator(column, qt_order)
+        self.model.sort(column, qt_order)
+
+    def save_state(self, settings: Settings) -> None:
+        header = self.view.horizontalHeader()
+        order = 1 if self.model.sort_order == Qt.SortOrder.DescendingOrder else 0
+        settings.save_tab(self.kind, header.saveState(), self.splitter.saveState(),
+                          (self.model.sort_column, order))

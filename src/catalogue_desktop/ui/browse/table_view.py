@@ -1,0 +1,40 @@
+"""The collection table's view: Copy copies whole rows, and it says when it first painted rows.
+
+An override of ``paintEvent`` and ``keyPressEvent``, not an event filter: a Python event filter
+receives every event of the widget, and PySide6 converting each to its Python type made it create
+~40 event types and their enums at start-up (``qt_compat``'s notes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QTableView
+
+if TYPE_CHECKING:
+    # (QKeyEvent: QEvent's 179 enum members, made at the first key press)
+    from PySide6.QtGui import QKeyEvent, QPaintEvent
+
+
+class TableView(QTableView):
+    """A table whose Copy key copies whole selected rows (TSV) instead of one cell, and which
+    says when it first painted rows (``rows_painted``, once: a window is populated)."""
+
+    copy_requested = Signal()
+    rows_painted = Signal()
+    _painted_rows = False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted_rows and self.model().rowCount() > 0:
+            self._painted_rows = True
+            self.rows_painted.emit()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_requested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)

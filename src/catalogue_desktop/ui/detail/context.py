@@ -1,0 +1,23 @@
+"""What a detail page needs besides the record itself: the catalogue's index, the record's changes
+in the last refresh, course titles and the time against which dates count as past. Qt-free; the
+shell makes one for each record shown (from the loader's index and changes)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalogue_desktop.core.catalogue import CatalogueIndex
+
+__all__ = ["DetailContext"]
+
+
+@dataclass
+class DetailContext:
+    """What a detail page needs besides the record itself."""
+
+    index: CatalogueIndex
+    changes: dict[str, Any] | None = None  # {"id": 7, "fields": {...}} or {"added": True}
+    course_title: Callable[[int], str | None] = field(default=lambda _id: None)
+    now_ms: int = 0

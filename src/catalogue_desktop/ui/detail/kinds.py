@@ -1,0 +1,382 @@
+"""Each kind's detail page: a builder per kind that describes one record's page through the
+``Page`` helpers, and ``make_page(pane, kind)``, the page of a kind (made once, filled per record).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.ui.common.plain_text import plain_tooltip
+from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
+from catalogue_desktop.ui.detail.layout import FormGrid
+from catalogue_desktop.ui.detail.links import Link
+from catalogue_desktop.ui.detail.page import PHOTO, Page, PageHost
+from catalogue_desktop.ui.detail.text import (
+    BLANK,
+    cap_text,
+    heading,
+    join_nonblank,
+    muted,
+    plain_label,
+    text_widget,
+)
+
+__all__ = ["make_page"]
+
+
+def make_page(pane: PageHost, kind: Kind) -> Page:
+    """``kind``'s page, shown in ``pane``: made once, then filled for each record shown."""
+    return Page(pane, kind, _BUILDERS[kind])
+
+
+# -- per kind ------------------------------------------------------------------------------------
+
+
+def _webinar(p: Page, r: Any) -> None:
+    p.title(r.title, f"Webinar #{r.webinar_id}")
+    p.subtitle(join_nonblank([f"Webinar #{r.webinar_id}",
+                              f"session {r.session_id}" if r.session_id is not None else None], " · "))
+    p.changes_banner()
+    end = r.end_date or r.start_date
+    if end is not None and p.ctx.now_ms and end.timestamp() * 1000 < p.ctx.now_ms:
+        p.note("past", "This webinar is in the past.")
+    grid = p.form()
+    grid.add("Type", None if r.type is None else str(r.type))
+    grid.add("Fee", p.fmt.money(r.fee) or None)
+    grid.add("CLE", p.bool_text(r.cle_accreditation))
+    grid.add("CPE", p.bool_text(r.cpe_accreditation))
+    grid.add("Starts", p.date_text(r.start_date), "start")
+    grid.add("Ends", p.date_text(r.end_date), "end")
+    grid.add("Produced", p.date_text(r.production_date), "production")
+    grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
+    grid.add_url("Access", r.access_url, "access_url", p.pane.activate_href)
+    p.text("Description", r.description)
+    series = p.ctx.index.referrers(Kind.WEBINARS, r.webinar_id).get(Kind.SERIES, [])
+    p.links("Part of series", [p.record_link(Kind.SERIES, i, None) for i in series], "series")
+    p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
+    p.links("Roles", [p.record_link(Kind.ROLES, t.role_id, t.title) for t in r.roles or ()])
+    p.links("Situations",
+            [p.record_link(Kind.SITUATIONS, t.situation_id, t.title) for t in r.situations or ()])
+    p.expert_cards(r.experts)
+
+
+def _series(p: Page, r: Any) -> None:
+    p.title(r.title, f"Series #{r.series_id}")
+    sessions = list(r.sessions or ())
+    p.subtitle(f"Series #{r.series_id} · {len(sessions)} session{'s' if len(sessions) != 1 else ''}")
+    p.changes_banner()
+    grid = p.form()
+    grid.add("Fee", p.fmt.money(r.fee) or None)
+    if sessions:
+        starts = sorted(s.start_date for s in sessions if s.start_date is not None)
+        if starts:
+            grid.add("First session", p.date_text(starts[0]), "first")
+            grid.add("Last session", p.date_text(starts[-1]), "last")
+    grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
+    p.text("Description", r.description)
+    p.section("Sessions", "sessions")
+    if not sessions:
+        p.plain("no_sessions", "No sessions.", lambda: plain_label("", "no_sessions"))
+        return
+    p.add(_sessions_table(p, sessions))
+
+
+def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
+    def key(s: Any) -> tuple[bool, float]:
+        return (s.start_date is None, s.start_date.timestamp() if s.start_date else 0.0)
+
+    ordered = sorted(sessions, key=key)
+    table = QTableWidget(len(ordered), 4)
+    table.setObjectName("sessions")
+    table.setHorizontalHeaderLabels(["Start", "Title", "Fee", "Type"])
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.verticalHeader().setVisible(False)
+    table.setWordWrap(False)
+    table.setAlternatingRowColors(True)
+    right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    for row, s in enumerate(ordered):
+        start = QTableWidgetItem(p.fmt.date(_ms(s.start_date)))
+        start.setData(Qt.ItemDataRole.UserRole, s.webinar_id)
+        start.setTextAlignment(right)
+        title = QTableWidgetItem(s.title or f"Webinar #{s.webinar_id}")
+        title.setToolTip(plain_tooltip(cap_text(s.title or "", 2000)))
+        fee = QTableWidgetItem(p.fmt.money(s.fee))
+        fee.setTextAlignment(right)
+        type_ = QTableWidgetItem("" if s.type is None else str(s.type))
+        for column, item in enumerate((start, title, fee, type_)):
+            item.setFlags(Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
+            if not p.ctx.index.has(Kind.WEBINARS, s.webinar_id):
+                item.setToolTip("This webinar is not in the webinars list")
+            table.setItem(row, column, item)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+    table.resizeRowsToContents()
+    shown = min(len(ordered), 15)
+    height = header.sizeHint().height() + 2 * table.frameWidth()
+    height += sum(table.rowHeight(i) for i in range(shown))
+    table.setFixedHeight(height + 2)
+    table.setToolTip("Double-click or press Enter to open a session")
+
+    def activated(index: QModelIndex) -> None:
+        webinar_id = table.item(index.row(), 0).data(Qt.ItemDataRole.UserRole)
+        if webinar_id is not None:
+            p.pane.link_activated.emit(Kind.WEBINARS, int(webinar_id))
+
+    table.activated.connect(activated)
+    return table
+
+
+def _course(p: Page, r: Any) -> None:
+    p.title(r.title, f"Course #{r.course_id}")
+    p.subtitle(f"Course #{r.course_id}")
+    p.changes_banner()
+    grid = p.form()
+    grid.add("Level", None if r.level is None else str(r.level))
+    grid.add("CLE", p.bool_text(r.cle_accreditation))
+    grid.add("CPE", p.bool_text(r.cpe_accreditation))
+    fees = [loc.fee for loc in r.locations or () if loc.fee is not None]
+    if fees:
+        grid.add("Fee", p.fmt.money_range([min(fees), max(fees)]))
+    grid.add_url("Details", r.url, "detail_url", p.pane.activate_href)
+    p.text("Description", r.description)
+    p.text("Curriculum", r.curriculum)
+    p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
+    p.expert_cards(r.experts)
+    locations = list(r.locations or ())
+    if locations:
+        p.section("Locations", "locations")
+        for loc in sorted(locations, key=lambda x: (x.start_date is None, _ms(x.start_date) or 0)):
+            p.add(_location(p, loc))
+    schedule = list(r.schedule or ())
+    if schedule:
+        p.section("Schedule", "schedule")
+        p.add(_schedule(p, schedule))
+
+
+def _location(p: Page, loc: Any) -> QWidget:
+    box = QFrame()
+    box.setObjectName(f"location_{loc.location_id}")
+    box.setFrameShape(QFrame.Shape.StyledPanel)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(10, 8, 10, 8)
+    layout.setSpacing(4)
+    title = join_nonblank([loc.venue, loc.city], " — ") or f"Location #{loc.location_id}"
+    layout.addWidget(heading(title, "location_title", size_delta=0))
+    grid = FormGrid()
+    city = join_nonblank([loc.city, join_nonblank([loc.state, loc.zip], " ")])
+    grid.add("Address", join_nonblank([loc.address, city], "\n") or None)
+    start, end = p.fmt.date_long(loc.start_date), p.fmt.date_long(loc.end_date)
+    grid.add("Dates", f"{start} – {end}" if start and end and start != end else (start or end or None))
+    grid.add("Fee", p.fmt.money(loc.fee) or None)
+    if loc.travel_info:
+        grid.add("Travel", text_widget(loc.travel_info, "travel_info"))
+    grid.add("Group rate", loc.travel_group_rate or None, "group_rate")
+    if loc.detail_url:
+        grid.add_url("Details", loc.detail_url, "location_url", p.pane.activate_href)
+    layout.addWidget(grid)
+    return box
+
+
+def _schedule(p: Page, items: list[Any]) -> QWidget:
+    box = QWidget()
+    box.setObjectName("schedule")
+    grid = QGridLayout(box)
+    grid.setContentsMargins(0, 0, 0, 0)
+    grid.setHorizontalSpacing(16)
+    grid.setVerticalSpacing(4)
+    grid.setColumnStretch(1, 1)
+    row = 0
+    days: dict[Any, list[Any]] = {}
+    for item in items:
+        days.setdefault(item.day, []).append(item)
+    for day in sorted(days, key=lambda d: (d is None, d or 0)):
+        label = heading(f"Day {day}" if day is not None else "Day not given", "schedule_day",
+                        size_delta=0)
+        label.setContentsMargins(0, 6 if row else 0, 0, 0)
+        grid.addWidget(label, row, 0, 1, 3)
+        row += 1
+        for item in days[day]:
+            time = join_nonblank([item.start_time, item.end_time], "–") or BLANK
+            grid.addWidget(plain_label(time, "schedule_time", wrap=False), row, 0, Qt.AlignmentFlag.AlignTop)
+            column = QVBoxLayout()
+            column.setSpacing(1)
+            title = plain_label(item.title or BLANK, "schedule_title")
+            font = QFont(title.font())
+            font.setBold(True)
+            title.setFont(font)
+            column.addWidget(title)
+            if item.description:
+                column.addWidget(text_widget(item.description, "schedule_description"))
+            grid.addLayout(column, row, 1)
+            if item.break_mins:
+                brk = plain_label(f"break {item.break_mins} min", "schedule_break", wrap=False)
+                muted(brk)
+                grid.addWidget(brk, row, 2, Qt.AlignmentFlag.AlignTop)
+            row += 1
+    return box
+
+
+def _certificate(p: Page, r: Any) -> None:
+    top = QWidget()
+    row = QHBoxLayout(top)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(12)
+    photo = p.pane.photo(PHOTO, r.image_url, None, r.title or "")
+    photo.setObjectName("certificate_image")
+    row.addWidget(photo, 0, Qt.AlignmentFlag.AlignTop)
+    column = QVBoxLayout()
+    column.addWidget(heading(r.title or f"Certificate #{r.certificate_id}", "title", size_delta=5))
+    sub = plain_label(f"Certificate #{r.certificate_id}", "subtitle")
+    muted(sub)
+    column.addWidget(sub)
+    column.addStretch(1)
+    row.addLayout(column, 1)
+    p.add(top)
+    p.changes_banner()
+    grid = p.form()
+    grid.add("Fee", p.fmt.money(None if r.fee is None else str(r.fee)) or None)
+    levels = list(r.levels or ())
+    grid.add("Levels", str(len(levels)))
+    p.text("Description", r.description)
+    p.section("Levels and courses", "levels")
+    model = CertificateTreeModel()
+    model.set_certificate(r, p.ctx.course_title)
+    tree = QTreeView()
+    tree.setObjectName("levels")
+    tree.setModel(model)
+    model.setParent(tree)
+    tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    tree.setUniformRowHeights(True)
+    tree.setAlternatingRowColors(True)
+    tree.expandAll()
+    tree.header().setStretchLastSection(True)
+    tree.resizeColumnToContents(0)
+    tree.setColumnWidth(0, min(tree.columnWidth(0) + 16, 560))
+    rows = _visible_rows(model)
+    row_height = tree.sizeHintForRow(0) if rows else 20
+    tree.setFixedHeight(tree.header().sizeHint().height() + row_height * min(rows, 30) + 6)
+    tree.setToolTip("Double-click or press Enter on a course to open it")
+
+    def activated(index: QModelIndex) -> None:
+        course_id = model.course_id(index)
+        if course_id is not None and model.in_catalogue(index):
+            p.pane.link_activated.emit(Kind.COURSES, course_id)
+
+    tree.activated.connect(activated)
+    p.add(tree)
+    problems = model.problems
+    if problems:
+        note = plain_label("\n".join(problems[:50]), "certificate_problems")
+        muted(note)
+        p.add(note)
+
+
+def _visible_rows(model: CertificateTreeModel) -> int:
+    count = 0
+    stack = [QModelIndex()]
+    while stack:
+        parent = stack.pop()
+        for i in range(model.rowCount(parent)):
+            count += 1
+            stack.append(model.index(i, 0, parent))
+    return count
+
+
+def _expert(p: Page, r: Any) -> None:
+    top = QWidget()
+    row = QHBoxLayout(top)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.setSpacing(14)
+    row.addWidget(p.pane.photo(PHOTO, r.image_url, r.image2x_url, r.name or ""), 0, Qt.AlignmentFlag.AlignTop)
+    column = QVBoxLayout()
+    column.setSpacing(3)
+    column.addWidget(heading(r.name or f"Expert #{r.expert_id}", "title", size_delta=5))
+    if r.title:
+        column.addWidget(plain_label(r.title, "expert_title"))
+    if r.education:
+        edu = plain_label(r.education, "expert_education")
+        muted(edu)
+        column.addWidget(edu)
+    column.addStretch(1)
+    row.addLayout(column, 1)
+    p.add(top)
+    p.changes_banner()
+    p.text("Biography", r.bio, "bio")
+    webinars = p.referrer_links(Kind.EXPERTS, r.expert_id, Kind.WEBINARS)
+    courses = p.referrer_links(Kind.EXPERTS, r.expert_id, Kind.COURSES)
+    p.section("Appears in", "appears_in")
+    if not webinars and not courses:
+        p.note("appears_none", "No webinars or courses in the catalogue.")
+    _link_group(p, "Webinars", webinars, "webinars")
+    _link_group(p, "Courses", courses, "courses")
+
+
+def _link_group(p: Page, label: str, links: list[Link], slug: str) -> None:
+    if not links:
+        return
+    p.plain(("group", slug), f"{label} ({len(links)})", lambda: _italic(plain_label("", f"group_{slug}")))
+    p.link_list(("links", slug), links, f"links_{slug}")
+
+
+def _italic(label: QLabel) -> QLabel:
+    font = QFont(label.font())
+    font.setItalic(True)
+    label.setFont(font)
+    return label
+
+
+def _titled(kind: Kind, id_attr: str) -> Callable[[Page, Any], None]:
+    def build(p: Page, r: Any) -> None:
+        record_id = getattr(r, id_attr)
+        p.title(r.title, f"{kind.singular.capitalize()} #{record_id}")
+        p.subtitle(f"{kind.singular.capitalize()} #{record_id}")
+        p.changes_banner()
+        p.text("Description", r.description)
+        webinars = p.referrer_links(kind, record_id, Kind.WEBINARS)
+        p.links(f"Webinars ({len(webinars)})", webinars, "webinars",
+                empty=f"No webinars carry this {kind.singular}.")
+        if kind is Kind.TOPICS:
+            courses = p.referrer_links(kind, record_id, Kind.COURSES)
+            p.links(f"Courses ({len(courses)})", courses, "courses",
+                    empty="No courses carry this topic.")
+
+    return build
+
+
+_BUILDERS: dict[Kind, Callable[[Page, Any], None]] = {
+    Kind.WEBINARS: _webinar,
+    Kind.SERIES: _series,
+    Kind.COURSES: _course,
+    Kind.CERTIFICATES: _certificate,
+    Kind.EXPERTS: _expert,
+    Kind.TOPICS: _titled(Kind.TOPICS, "topic_id"),
+    Kind.ROLES: _titled(Kind.ROLES, "role_id"),
+    Kind.SITUATIONS: _titled(Kind.SITUATIONS, "situation_id"),
+}
+
+
+def _ms(value: Any) -> int | None:
+    return None if value is None else int(value.timestamp() * 1000)

@@ -1,0 +1,376 @@
+"""The main window: a thin wiring of tabs, status panel, offline banner, changes view and menus.
+
+It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes.
+
+Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the
+web-link opener are imported when first used. PySide creates a Qt class's Python enums when the class is
+first touched (``QStyle``'s ~500 members take ~8 ms, ``QFileDialog`` and ``QMessageBox`` ~1 ms
+each), and a window start-up is ~100 ms of Python.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+
+from catalogue_desktop.core.catalogue import RowSet
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.qt_compat.icons import theme_icon
+from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+from catalogue_desktop.ui.common.settings import Settings
+from catalogue_desktop.ui.common.urls import is_web_url
+from catalogue_desktop.ui.shell.navigation import History, Place
+from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent
+
+    from catalogue_desktop.ui.sync.changes_view import ChangesView
+
+APP_TITLE = "Catalogue Desktop"
+# Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (not QStyle:
+# see ``qt_compat.icons``).
+TOOLBAR_ICONS = {
+    "back": ("go-previous", "arrow-left-32.png"),
+    "forward": ("go-next", "arrow-right-32.png"),
+    "refresh": ("view-refresh", "refresh-32.png"),
+    "changes": ("view-list-details", "viewdetailed-32.png"),
+    "export": ("document-save", "standardbutton-save-32.png"),
+}
+
+
+def toolbar_icon(name: str) -> QIcon:
+    """The toolbar icon ``name`` (a key of ``TOOLBAR_ICONS``)."""
+    return theme_icon(*TOOLBAR_ICONS[name])
+
+
+class MainWindow(QMainWindow):
+    refresh_requested = Signal()
+    retry_requested = Signal(object)  # Kind
+    base_url_chosen = Signal(str)
+    currency_chosen = Signal(str)
+    closed = Signal()
+
+    def __init__(self, settings: Settings, formatter: Any, images: Callable[[], Any], loader: Any,
+                 parent: QWidget | None = None) -> None:
+        """``images() -> ImageLoader | None`` is called when a tab first shows a record."""
+        super().__init__(parent)
+        self.settings = settings
+        self.formatter = formatter
+        self.history = History(parent=self)
+        self.setWindowTitle(APP_TITLE)
+        self.resize(1280, 800)
+
+        self._images = images
+        self._loader = loader
+        self.banner = OfflineBanner(formatter.date)
+        self.tab_widget = QTabWidget(documentMode=True)
+        # A tab's widgets are made when it is first shown (or asked for): start-up builds one.
+        self._tabs: dict[Kind, CollectionTab] = {}
+        self._pages: dict[Kind, QWidget] = {}
+        self._waiting_rows: dict[Kind, tuple[RowSet, dict[str, Any] | None]] = {}
+        for kind in ALL_KINDS:
+            page = QWidget()
+            page.setObjectName(f"page-{kind.value}")
+            QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+            self._pages[kind] = page
+            self.tab_widget.addTab(page, kind.label)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.tab_widget, 1)
+        self.setCentralWidget(central)
+
+        self.status = StatusPanel(formatter.date)
+        self.status.retry_requested.connect(self.retry_requested)
+        self.banner.retry_requested.connect(self.refresh_requested)
+        self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The changes view is made when its dock first shows (or ``changes`` is asked for).
+        self._changes: ChangesView | None = None
+        self._pending_changes: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
+        self.changes_dock = self._dock("Changes", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea)
+        self.changes_dock.setMinimumWidth(420)
+        self.changes_dock.hide()
+        self.changes_dock.visibilityChanged.connect(self._changes_dock_visible)
+
+        self._build_actions()
+        self.history.changed.connect(self._history_changed)
+        self._history_changed()
+        self._restore()
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title.lower()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, text: str, slot: Any, shortcut: Any = None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(tip or text.replace("…", ""))
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.export_action = self._action("Export visible rows…", self.export_dialog)
+        quit_action = self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
+        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.back_action = self._action("Back", self.go_back, "Alt+Left")
+        self.forward_action = self._action("Forward", self.go_forward, "Alt+Right")
+        self.refresh_action = self._action("Refresh", self.refresh_requested.emit, "F5",
+                                           "Refresh the catalogue from the service (F5)")
+        self.changes_action = self.changes_dock.toggleViewAction()
+        self.changes_action.setText("Changes")
+        filter_action = self._action("Filter", lambda: self.current_tab().focus_filter(), "Ctrl+F")
+        for i, kind in enumerate(ALL_KINDS):
+            self._action(kind.label, lambda k=kind: self.show_tab(k), f"Ctrl+{i + 1}")
+
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        file_menu.addAction(quit_action)
+        view_menu = bar.addMenu("&View")
+        view_menu.addAction(self.changes_action)
+        view_menu.addAction(self.status_dock.toggleViewAction())
+        view_menu.addAction(filter_action)
+        self.columns_menu = view_menu.addMenu("Columns")
+        self.columns_menu.aboutToShow.connect(self._fill_columns_menu)
+        go_menu = bar.addMenu("&Go")
+        go_menu.addAction(self.back_action)
+        go_menu.addAction(self.forward_action)
+        catalogue_menu = bar.addMenu("&Catalogue")
+        catalogue_menu.addAction(self.refresh_action)
+        catalogue_menu.addAction("Service URL…", self.service_url_dialog)
+        catalogue_menu.addAction("Currency…", self.currency_dialog)
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction("About", self.about)
+
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("toolbar-main")
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        for action, icon in ((self.back_action, "back"), (self.forward_action, "forward"),
+                             (self.refresh_action, "refresh"), (self.changes_action, "changes"),
+                             (self.export_action, "export")):
+            action.setIcon(toolbar_icon(icon))
+        for action in (self.back_action, self.forward_action, self.refresh_action,
+                       self.changes_action, self.export_action):
+            toolbar.addAction(action)
+
+    @property
+    def changes(self) -> ChangesView:
+        """What the last refresh changed (the view is made on first use)."""
+        return self._changes if self._changes is not None else self._make_changes_view()
+
+    def _changes_dock_visible(self, visible: bool) -> None:
+        if visible and self._changes is None:
+            self._make_changes_view()
+
+    def _make_changes_view(self) -> ChangesView:
+        from catalogue_desktop.ui.sync.changes_view import ChangesView
+
+        view = self._changes = ChangesView()
+        view.record_activated.connect(self.navigate)
+        for kind, (changes, title) in self._pending_changes.items():
+            view.set_changes(kind, changes, title)
+        self._pending_changes.clear()
+        placeholder = self.changes_dock.widget()
+        self.changes_dock.setWidget(view)
+        placeholder.deleteLater()
+        return view
+
+    def set_changes(self, kind: Kind, changes: dict[str, Any] | None,
+                    title: Callable[[Kind, int], str | None]) -> None:
+        """Show what the last refresh changed in ``kind`` (kept for later if the view is not
+        made yet)."""
+        if self._changes is None:
+            self._pending_changes[kind] = (changes, title)
+        else:
+            self._changes.set_changes(kind, changes, title)
+
+    def _fill_columns_menu(self) -> None:
+        self.columns_menu.clear()
+        self.current_tab().column_actions(self.columns_menu)
+
+    # -- tabs and rows ---------------------------------------------------------------------
+
+    def tab(self, kind: Kind) -> CollectionTab:
+        """``kind``'s tab, made now if it was not shown yet."""
+        tab = self._tabs.get(kind)
+        if tab is None:
+            tab = CollectionTab(kind, self.formatter, self._images, self._loader.record,
+                                self._detail_context)
+            tab.counts_changed.connect(self._counts_changed)
+            tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
+            tab.link_activated.connect(self.navigate)
+            tab.open_url.connect(self.open_url)
+            tab.message.connect(self.show_message)
+            self._tabs[kind] = tab
+            tab.restore_state(self.settings)
+            self._pages[kind].layout().addWidget(tab)
+            waiting = self._waiting_rows.pop(kind, None)
+            if waiting is not None:
+                tab.set_rowset(*waiting)
+        return tab
+
+    def _detail_context(self, kind: Kind, record_id: int) -> Any:
+        """What ``kind``'s detail page needs to show ``record_id``, besides the record: the
+        loader's index, the record's changes in the last refresh, course titles, the time now."""
+        from catalogue_desktop.ui.detail.context import DetailContext
+
+        loader = self._loader
+        return DetailContext(index=loader.index, changes=loader.record_changes(kind, record_id),
+                             course_title=loader.course_title, now_ms=int(time.time() * 1000))
+
+    def sort_of(self, kind: Kind) -> tuple[int, bool] | None:
+        """The column ``kind``'s tab is sorted by and whether descending; None if unsorted (or
+        not made yet)."""
+        tab = self._tabs.get(kind)
+        if tab is None or tab.model.sort_column < 0:
+            return None
+        return tab.model.sort_column, tab.model.sort_order == Qt.SortOrder.DescendingOrder
+
+    def made_tabs(self) -> list[CollectionTab]:
+        """The tabs made so far (the others have no widgets yet)."""
+        return list(self._tabs.values())
+
+    def current_tab(self) -> CollectionTab:
+        return self.tab(ALL_KINDS[self.tab_widget.currentIndex()])
+
+    def show_tab(self, kind: Kind) -> CollectionTab:
+        tab = self.tab(kind)
+        self.tab_widget.setCurrentWidget(self._pages[kind])
+        return tab
+
+    def show_rowset(self, kind: Kind, rowset: RowSet, changes: dict[str, Any] | None) -> None:
+        tab = self._tabs.get(kind)
+        if tab is not None:
+            tab.set_rowset(rowset, changes)
+        else:
+            self._waiting_rows[kind] = (rowset, changes)
+            self._counts_changed(kind, len(rowset), len(rowset))
+
+    def show_growing(self, kind: Kind, rowset: RowSet, expected: int,
+                     changes: dict[str, Any] | None) -> None:
+        """The first rows of a collection still being read (then more): shown if its tab is."""
+        tab = self._tabs.get(kind)
+        if tab is not None:
+            tab.show_growing(rowset, expected, changes)
+
+    def _counts_changed(self, kind: Kind, _visible: int, total: int) -> None:
+        self.set_tab_count(kind, total)
+
+    def set_tab_count(self, kind: Kind, total: int) -> None:
+        """Show ``kind``'s record count in its tab's title (a new title lays out the tab bar
+        again and repaints it, so an unchanged one is not set)."""
+        index = self.tab_widget.indexOf(self._pages[kind])
+        text = f"{kind.label} ({QLocale().toString(total)})"
+        if self.tab_widget.tabText(index) != text:
+            self.tab_widget.setTabText(index, text)
+
+    def refresh_details(self) -> None:
+        for tab in self._tabs.values():
+            tab.refresh_details()
+            tab.view.viewport().update()
+
+    # -- navigation --------------------------------------------------------------------------
+
+    def navigate(self, kind: Kind, record_id: int, *, remember: bool = True) -> bool:
+        """Show ``kind``'s tab with ``record_id`` selected and its details; False if unlisted."""
+        tab = self.show_tab(kind)
+        if not tab.select_record(record_id, emit=False):
+            self.show_message(f"{kind.singular.capitalize()} #{record_id} is not in the catalogue")
+            return False
+        tab.view.setFocus()
+        if remember:
+            self.history.visit(Place(kind, record_id))
+        return True
+
+    def go_back(self) -> None:
+        place = self.history.back()
+        if place is not None:
+            self.navigate(place.kind, place.record_id, remember=False)
+
+    def go_forward(self) -> None:
+        place = self.history.forward()
+        if place is not None:
+            self.navigate(place.kind, place.record_id, remember=False)
+
+    def _history_changed(self) -> None:
+        self.back_action.setEnabled(self.history.can_back())
+        self.forward_action.setEnabled(self.history.can_forward())
+
+    def open_url(self, url: str) -> bool:
+        """Open web links in the browser; anything but http/https is refused (the same test as
+        the links the detail pane makes: ``common.urls.is_web_url``)."""
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        qurl = QUrl(url.strip())
+        if not is_web_url(url) or not qurl.host():
+            self.show_message(f"Not opening {url!r}: only web (http/https) links are opened")
+            return False
+        return QDesktopServices.openUrl(qurl)
+
+    def show_message(self, text: str, timeout_ms: int = 8000) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    # -- dialogs -----------------------------------------------------------------------------
+
+    def export_dialog(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
+        dialogs.export_visible_rows(self)
+
+    def service_url_dialog(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
+        dialogs.ask_service_url(self)
+
+    def currency_dialog(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
+        dialogs.ask_currency(self)
+
+    def about(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
+        dialogs.about(self, APP_TITLE)
+
+    # -- window state ------------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        geometry = self.settings.window_geometry()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = self.settings.window_state()
+        if state is not None:
+            self.restoreState(state)
+        last = self.settings.last_tab
+        if 0 <= last < self.tab_widget.count():
+            self.tab_widget.setCurrentIndex(last)
+        self.current_tab()  # made (and restored) now; the others when first shown
+        self.tab_widget.currentChanged.connect(lambda index: self.tab(ALL_KINDS[index]))
+
+    def save_state(self) -> None:
+        self.settings.save_window(self.saveGeometry(), self.saveState())
+        self.settings.last_tab = self.tab_widget.currentIndex()
+        for tab in self._tabs.values():
+            tab.save_state(self.settings)
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        super().closeEvent(event)
+        self.closed.emit()

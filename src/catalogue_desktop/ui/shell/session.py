@@ -1,0 +1,404 @@
+"""``AppSession``: one run of the window, fed from the store and the service.
+
+Start-up order: QApplication (``app.run``), store, the current tab's first page of cached rows read,
+window shown and painted (``populated``), then the other rows read in chunks on Qt timers (the
+tab's rows grow in, then the other collections come), ``--open`` applied, ``ready``: no network,
+no asyncio, no pydantic, no httpx until then. On the next event-loop pass, asyncio starts on the
+running Qt loop (``qt_compat.event_loop``) and the background refresh begins (with the demo
+service started in-process on loopback when no service is configured, or with ``--demo``).
+Importing asyncio and qasync costs ~50 ms, a third of a bare Qt start-up: the window does not wait
+for it. The asyncio loop is closed before the QApplication goes away.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QApplication
+
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.store import Store, default_cache_dir, store_path
+from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
+from catalogue_desktop.qt_compat.lifetime import delete_later
+from catalogue_desktop.ui.common.formatting import Formatter
+from catalogue_desktop.ui.common.settings import Settings
+from catalogue_desktop.ui.shell.main_window import APP_TITLE, MainWindow
+from catalogue_desktop.ui.shell.navigation import parse_target
+from catalogue_desktop.ui.sync.catalogue_loader import CatalogueLoader
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from catalogue_desktop.ui.detail.images import ImageLoader
+    from catalogue_desktop.ui.sync.sync_controller import SyncController
+
+DEMO_TITLE = "Demo catalogue"
+
+
+class Options(NamedTuple):
+    """What the command line asks of the window (see ``cli.py``)."""
+
+    base_url: str | None = None
+    demo: bool = False
+    offline: bool = False
+    cache_dir: str | None = None
+    open: str | None = None
+    self_test: bool = False
+    currency: str | None = None
+    max_size: int = 256  # MiB per collection response
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Options:
+        return cls(**{name: getattr(args, name, None) or default
+                      for name, default in cls._field_defaults.items()})
+
+
+async def _offline_fetch(url: str, max_bytes: int) -> bytes:
+    raise ConnectionError("offline mode: images are not downloaded")
+
+
+class AppSession(QObject):
+    """One run of the window: store, loader, window, refresh, demo service; closed by ``aclose``."""
+
+    # The window has painted the current tab's cached rows (the first page of them, if it starts
+    # unsorted: the rest grow in as they are read) and takes input; at ``ready`` at the latest.
+    populated = Signal()
+    ready = Signal()  # every cached row read and shown, --open applied
+    synced = Signal(object)  # a refresh finished: SyncReport (or None if it could not run)
+
+    def __init__(
+        self,
+        options: Options,
+        *,
+        settings: Settings | None = None,
+        client_options: dict[str, Any] | None = None,
+        image_fetch: Callable[[str, int], Coroutine[Any, Any, bytes]] | None = None,
+        event_loop: LateEventLoop | None = None,
+    ) -> None:
+        super().__init__()
+        # asyncio on the Qt loop, started after the window shows (tests pass one already running)
+        self.event_loop = event_loop or LateEventLoop()
+        self.options = options
+        self.settings = settings or Settings()
+        self.client_options = client_options or {"max_bytes": options.max_size * 1024 * 1024}
+        if options.base_url and not options.demo:
+            self.settings.base_url = options.base_url
+        self.base_url = None if options.demo else (options.base_url or self.settings.base_url)
+        self.demo = self.base_url is None
+        cache_dir = Path(options.cache_dir).expanduser() if options.cache_dir else default_cache_dir()
+        # Demo data lives in its own store, never mixed with a real service's data.
+        self.cache_dir = cache_dir / "demo" if self.demo else cache_dir
+        self.store_file = store_path(self.cache_dir)
+        self._image_fetch = _offline_fetch if options.offline else image_fetch
+        self._images: ImageLoader | None = None
+        self.window: MainWindow | None = None
+        self.loader: CatalogueLoader | None = None
+        self.sync: SyncController | None = None
+        self.demo_server: Any = None
+        self.loaded = False
+        self.is_populated = False
+        self._pending_open: str | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._async_started = False
+        self._closed = False
+        self._restore_asyncgen_hooks: Callable[[], None] = lambda: None
+
+    # -- start ---------------------------------------------------------------------------------
+
+    def start(self) -> MainWindow:
+        """Open the store, show the window and start reading the cache (returns at once)."""
+        store = Store(self.store_file)
+        self.loader = loader = CatalogueLoader(store)
+        currency = self.options.currency or self.settings.currency
+        self.formatter = Formatter(currency=currency)
+        self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
+        mode = DEMO_TITLE if self.demo else self.base_url
+        window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
+        loader.sort_of = window.sort_of
+        loader.rowset_loaded.connect(window.show_rowset)
+        loader.rowset_growing.connect(window.show_growing)
+        loader.index_changed.connect(self._index_changed)
+        loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
+        window.refresh_requested.connect(self.refresh)
+        window.retry_requested.connect(lambda kind: self.refresh([kind]))
+        window.base_url_chosen.connect(self._base_url_chosen)
+        window.currency_chosen.connect(self._currency_chosen)
+        if store.recovered:
+            window.status.show_message(store.recovered)
+        # What the store's metadata says is shown from the first paint: each collection's cached
+        # status and record count and, offline, the banner with the data's age. (Set once the rows
+        # were read, they said "not cached" until then, and the banner's arrival pushed the table
+        # down and repainted the whole window a second time.)
+        states = store.states()
+        for kind in ALL_KINDS:
+            window.status.set_cached(kind, states[kind])
+            if states[kind].has_data:
+                window.set_tab_count(kind, states[kind].records)
+        if self.options.offline:
+            window.refresh_action.setEnabled(False)
+            window.banner.show_offline("offline mode: the service is not contacted",
+                                       window.status.oldest_data_time(), can_retry=False)
+            window.show_message("Offline mode: showing the cached catalogue", 0)
+        tab = window.current_tab()
+        current = tab.kind
+        # The current tab's rows are shown as they are read, its first page read now: the first
+        # paint shows it. Unless a restored sort needs every row first.
+        early = current if tab.model.sort_column < 0 else None
+        loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)],
+                        early=early)
+        # populated once they are painted (queued: after the paint)
+        tab.view.rows_painted.connect(self._populate, Qt.ConnectionType.QueuedConnection)
+        window.show()
+        return window
+
+    def _populate(self) -> None:
+        """The current tab has painted rows (or, at ``ready``, all there are): ``populated``,
+        once."""
+        if not self.is_populated:
+            self.is_populated = True
+            self.populated.emit()
+
+    def image_loader(self) -> ImageLoader:
+        """The photo loader, made when a detail pane first needs it (not at start-up)."""
+        if self._images is None:
+            from catalogue_desktop.ui.detail.images import ImageCache, ImageLoader
+
+            self._images = ImageLoader(ImageCache(self.cache_dir / "images"), self._image_fetch)
+        return self._images
+
+    def _start_async(self) -> None:
+        """Run asyncio on the Qt loop from now on (idempotent)."""
+        if self._async_started or self._closed:
+            return
+        self.event_loop.start()
+        self._async_started = True
+        self._restore_asyncgen_hooks = install_asyncgen_finalizer()
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
+        import asyncio
+
+        self._start_async()
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Future[Any]) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None and self.window is not None and not self._closed:
+            self.window.show_message(f"Internal error: {type(exc).__name__}: {exc}", 0)
+            print(f"catalogue-desktop: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+    def _loaded(self) -> None:
+        """The cached rows are shown: apply ``--open``, say ``ready``, then go async."""
+        assert self.loader is not None and self.window is not None
+        if self.options.open:
+            self._start_async()  # its photos may have to be fetched
+            if not self.open_target(self.options.open):
+                self._pending_open = self.options.open  # maybe the refresh brings it: try again
+        self.loaded = True
+        self._populate()
+        self.ready.emit()
+        # Next loop pass, after the first paint: asyncio, then the refresh.
+        QTimer.singleShot(0, self._after_ready)
+
+    def _after_ready(self) -> None:
+        if self._closed:
+            return
+        # What ready changed (banner, statuses, rows) is painted first: a 0 ms timer may come
+        # before Qt's paint, and starting asyncio takes ~50 ms.
+        QApplication.sendPostedEvents()
+        self._start_async()
+        if self.options.offline:
+            self._spawn(self._import_decoder())
+        self.refresh()
+
+    async def _import_decoder(self) -> None:
+        """Offline, no refresh imports pydantic: import it on a thread now, so that the first
+        detail pane does not stall the window for it (~150 ms)."""
+        import asyncio
+        import importlib
+
+        await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.decode")
+
+    def open_target(self, text: str) -> bool:
+        assert self.window is not None
+        try:
+            place = parse_target(text)
+        except ValueError as exc:
+            self.window.show_message(f"Cannot open {text!r}: {exc}", 0)
+            return False
+        return self.window.navigate(place.kind, place.record_id)
+
+    # -- refresh -------------------------------------------------------------------------------
+
+    def refresh(self, kinds: list[Kind] | None = None) -> None:
+        if self.options.offline or self._closed:
+            return
+        if self.sync is not None and self.sync.running:
+            self.window.show_message("A refresh is already running")  # type: ignore[union-attr]
+            return
+        self._spawn(self._refresh(kinds))
+
+    async def _refresh(self, kinds: list[Kind] | None) -> None:
+        if self.sync is None:
+            base_url = self.base_url or await self._start_demo_server()
+            self.sync = self._make_sync(base_url)
+        task = self.sync.refresh(kinds)
+        if task is not None:
+            await task
+
+    async def _start_demo_server(self) -> str:
+        import asyncio
+
+        from catalogue_desktop.demo.server import DemoServer, load_sample
+
+        def start() -> Any:
+            return DemoServer(load_sample()).start()
+
+        self.demo_server = await asyncio.to_thread(start)
+        return str(self.demo_server.base_url)
+
+    def _make_sync(self, base_url: str) -> SyncController:
+        from catalogue_desktop.ui.sync.sync_controller import SyncController
+
+        window = self.window
+        assert window is not None
+        sync = SyncController(base_url, self.store_file, client_options=self.client_options,
+                              parent=self)
+        sync.started.connect(lambda kinds: [window.status.set_loading(k) for k in kinds])
+        sync.progress.connect(window.status.set_progress)
+        sync.outcome.connect(self._outcome)
+        sync.finished.connect(self._finished)
+        sync.error.connect(lambda text: window.show_message(f"Refresh failed: {text}", 0))
+        return sync
+
+    def _outcome(self, kind: Kind, outcome: Any) -> None:
+        assert self.loader is not None and self.window is not None
+        self.window.status.set_outcome(kind, outcome, self.loader.store.state(kind))
+        if outcome.status in ("updated", "partial"):
+            self.loader.reload(kind)
+
+    def _finished(self, report: Any) -> None:
+        window = self.window
+        assert window is not None
+        outcomes = list(report.collections.values()) if report is not None else []
+        if outcomes and all(o.status == "failed" for o in outcomes) and len(outcomes) > 1:
+            window.banner.show_offline(f"the service cannot be reached ({outcomes[0].error})",
+                                       window.status.oldest_data_time())
+        elif any(o.status != "failed" for o in outcomes):
+            window.banner.hide()
+        prefix = f"{DEMO_TITLE}: " if self.demo else ""
+        window.show_message(prefix + window.status.summary(), 0)
+        self._spawn(self._announce_synced(report))
+
+    async def _announce_synced(self, report: Any) -> None:
+        assert self.loader is not None
+        await self.loader.wait_idle()  # the window shows the refreshed rows
+        if self._pending_open:
+            target, self._pending_open = self._pending_open, None
+            self.open_target(target)
+        self.synced.emit(report)
+
+    def _index_changed(self, index: Any) -> None:
+        assert self.window is not None and self.loader is not None
+        for kind in ALL_KINDS:
+            self.window.set_changes(kind, self.loader.changes[kind], index.title)
+        self.window.current_tab().refresh_details()
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def _currency_chosen(self, code: str) -> None:
+        self.settings.currency = code
+        self.formatter.set_currency(code)
+        assert self.window is not None
+        self.window.refresh_details()
+
+    def _base_url_chosen(self, url: str) -> None:
+        self.settings.base_url = url
+        self.settings.sync()
+        self._spawn(self._switch_service(url))
+
+    async def _switch_service(self, url: str) -> None:
+        """Use another service from now on (its own store when leaving the demo catalogue)."""
+        assert self.loader is not None and self.window is not None
+        if self.sync is not None:
+            await self.sync.aclose()
+            self.sync = None
+        await self._stop_demo_server()
+        if self.demo:
+            self.demo = False
+            self.cache_dir = self.cache_dir.parent
+            self.store_file = store_path(self.cache_dir)
+            self.loader.store.close()
+            self.loader.store = Store(self.store_file)
+            self.loader.load_all()
+            await self.loader.wait_idle()
+            for kind, state in self.loader.states().items():
+                self.window.status.set_cached(kind, state)
+        self.base_url = url
+        self.window.setWindowTitle(f"{APP_TITLE} — {url}")
+        self.refresh()
+
+    # -- close ---------------------------------------------------------------------------------
+
+    async def _stop_demo_server(self) -> None:
+        import asyncio
+
+        server, self.demo_server = self.demo_server, None
+        if server is not None:
+            await asyncio.to_thread(server.stop)
+
+    @property
+    def async_started(self) -> bool:
+        """Whether asyncio runs for this session (if not, ``close`` is all the cleanup needed)."""
+        return self._async_started
+
+    def close(self) -> None:
+        """Close a session that never started asyncio (else use ``aclose``)."""
+        if self.async_started:
+            raise RuntimeError("this session runs on asyncio: close it with aclose()")
+        self._closed = True
+        self._close_window_and_store()
+
+    def _close_window_and_store(self) -> None:
+        if self.loader is not None:
+            self.loader.stop()
+        if self.window is not None and self.window.isVisible():
+            self.window.close()
+        if self.loader is not None:
+            self.loader.close()
+            delete_later(self.loader)
+        if self.window is not None:
+            delete_later(self.window)
+
+    async def aclose(self) -> None:
+        """Stop refreshing and loading, close the client, workers, demo service and store."""
+        import asyncio
+
+        if self._closed:
+            return
+        self._closed = True
+        if self.loader is not None:
+            self.loader.stop()
+        if self.window is not None and self.window.isVisible():
+            self.window.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.sync is not None:
+            await self.sync.aclose()
+        if self._images is not None:
+            await self._images.aclose()
+        await self._stop_demo_server()
+        self._close_window_and_store()
+        self._restore_asyncgen_hooks()  # generators started meanwhile keep the loop's finalizer

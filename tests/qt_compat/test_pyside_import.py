@@ -1,0 +1,64 @@
+"""PySide's source probe (``inspect.getsource`` of every module imported after PySide) is given
+its answers for the modules the window starts with: the answers the probe itself would give."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import types
+from typing import Any
+
+from catalogue_desktop.qt_compat import pyside_import
+
+_PROBED = textwrap.dedent("""
+    import inspect, json, sys
+    probed = []
+    real = inspect.getsource
+    def getsource(obj):
+        probed.append(getattr(obj, "__name__", "?"))
+        return real(obj)
+    inspect.getsource = getsource
+    import catalogue_desktop.ui.shell.app
+    table = sys.modules["PySide6.support.feature"].pyside_feature_dict
+    print(json.dumps({"probed": probed,
+                      "ui": table.get("catalogue_desktop.ui.shell.main_window"),
+                      "core": table.get("catalogue_desktop.core.store"),
+                      "stdlib": table.get("sqlite3")}))
+""")
+
+
+def _run(code: str) -> dict[str, Any]:
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_window_modules_are_not_read_for_the_probe() -> None:
+    """Importing the window reads no source of ours nor of the standard library the core uses;
+    what is left is PySide's own imports (the bare PySide program reads those too)."""
+    seen = _run(_PROBED)
+    ours = [name for name in seen["probed"] if name.startswith("catalogue_desktop")]
+    assert ours == []
+    assert {"sqlite3", "datetime", "decimal", "typing", "dataclasses"}.isdisjoint(seen["probed"])
+    assert len(seen["probed"]) <= 10, seen["probed"]
+    # the answers the probe itself gives: our Qt modules say "PySide6", the rest does not
+    assert (seen["ui"], seen["core"], seen["stdlib"]) == (0, -1, -1)
+
+
+def test_without_pyside_s_table_nothing_is_given(monkeypatch: Any) -> None:
+    """Another PySide, without ``pyside_feature_dict``: nothing breaks, nothing is written."""
+    stand_in = types.ModuleType("PySide6.support.feature")
+    monkeypatch.setitem(sys.modules, "PySide6.support.feature", stand_in)
+    pyside_import.import_pyside()
+    assert vars(stand_in).keys() == {"__name__", "__doc__", "__package__", "__loader__",
+                                     "__spec__"}
+
+
+def test_the_package_s_modules_are_all_listed() -> None:
+    names = set(pyside_import._qt_modules())
+    assert {"catalogue_desktop.ui", "catalogue_desktop.ui.shell.app", "catalogue_desktop.ui.detail",
+            "catalogue_desktop.ui.detail.page"} <= names
+    assert all(name in sys.modules or __import__(name) for name in names)
