@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from catalogue_desktop.core.query.engine import Finder
-    from catalogue_desktop.core.query.table import Table
+from catalogue_desktop.core.query.table import Table
 
 # (table, key) -> (source table, its column of linked ids)
 _COUNTS = {
@@ -25,8 +23,9 @@ _COUNTS = {
 }
 
 
-def derive(finder: Finder, table: Table, key: str) -> list[Any]:
-    """The derived column ``key`` of ``table`` (one value per row)."""
+def derive(finder: Any, table: Table, key: str) -> list[Any]:
+    """The derived column ``key`` of ``table`` (one value per row); ``finder`` is the
+    ``engine.Finder`` holding the tables (and the vocabulary) it comes from."""
     tables = finder.tables
     if (table.name, key) in _COUNTS:
         source, column = _COUNTS[(table.name, key)]

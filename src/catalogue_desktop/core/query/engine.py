@@ -24,48 +24,24 @@ data reloads), so a keystroke that changes one clause re-evaluates that clause a
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from catalogue_desktop.core.query import bits, literals
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 from catalogue_desktop.core.query.index import RangeIndex
+from catalogue_desktop.core.query.leaves import dates, numeric
 from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
 from catalogue_desktop.core.query.table import Table
 from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.query.vocabulary import Vocabulary
+
+__all__ = ["Finder", "Outcome", "Vocabulary"]
 
 _REMEMBERED = 512  # clause results kept per table
 _NUMERIC = (FieldType.ID, FieldType.NUMBER, FieldType.MONEY)
-
-
-@dataclass(frozen=True, eq=False)
-class Vocabulary:
-    """What the spec leaves to the user: labels of ``Webinar.type`` codes and which codes mean
-    on demand. The default follows the demo catalogue's convention (1 on demand, 2 live)."""
-
-    type_labels: Mapping[str, str] = field(default_factory=lambda: {"1": "On demand", "2": "Live"})
-    on_demand: frozenset[str] = frozenset({"1"})
-
-    def label(self, field_name: str, code: Any) -> str:
-        """A code in words: its label, else "Type 7" (never a bare number)."""
-        if code is None:
-            return ""
-        if field_name == "type":
-            return self.type_labels.get(str(code)) or f"Type {code}"
-        if field_name == "level":
-            return f"Level {code}"
-        return str(code)
-
-    def key(self) -> tuple[Any, ...]:
-        return (tuple(sorted(self.type_labels.items())), tuple(sorted(self.on_demand)))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Vocabulary) and other.key() == self.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
 
 
 @dataclass
@@ -381,10 +357,10 @@ class Finder:
             if term.op == "eq":
                 value = str(term.value)
                 return self._code_text(t, f, fold(value), exact=value.strip().isdigit())
-            return _numeric(term, t.index(f, "int"))
+            return numeric(term, t.index(f, "int"))
         if kind is FieldType.DATE:
-            return _dates(term, t.index(f), now)
-        return _numeric(term, t.index(f))
+            return dates(term, t.index(f), now)
+        return numeric(term, t.index(f))
 
     def _present(self, t: Table, f: Any) -> int:
         if f.key == "@ondemand":
@@ -421,57 +397,3 @@ class Finder:
         ended = t.extra_index("@ended", make)
         past = ended.select(None, literals.epoch_ms(now), hi_open=True)
         return past & ~self._on_demand(t)
-
-
-def _numeric(term: Term, index: RangeIndex) -> int:
-    op, value = term.op, term.value
-    if op == "eq":
-        return index.select(value, value)
-    if op == "lt":
-        return index.select(None, value, hi_open=True)
-    if op == "le":
-        return index.select(None, value)
-    if op == "gt":
-        return index.select(value, None, lo_open=True)
-    if op == "ge":
-        return index.select(value, None)
-    if op == "range":
-        lo, hi = value
-        return index.select(lo, hi)
-    raise AssertionError(op)
-
-
-def _dates(term: Term, index: Any, now: datetime) -> int:
-    op, value = term.op, term.value
-    if op == "range":
-        lo_spec, hi_spec = value
-        lo_b = lo_spec.bounds(now) if lo_spec is not None else None
-        hi_b = hi_spec.bounds(now) if hi_spec is not None else None
-        modes = {b.mode for b in (lo_b, hi_b) if b is not None}
-        if modes == {"local"}:
-            return index.local.select(lo_b.lo if lo_b else None, hi_b.hi if hi_b else None)
-        lo = _instant(lo_b, now, low=True)
-        hi = _instant(hi_b, now, low=False)
-        return index.instant.select(lo, hi)
-    b = value.bounds(now)
-    target = index.local if b.mode == "local" else index.instant
-    if op == "eq":
-        return target.select(b.lo, b.hi)
-    if op == "gt":
-        return 0 if b.hi is None else target.select(b.hi, None, lo_open=True)
-    if op == "ge":
-        return target.select(b.lo, None)
-    if op == "lt":
-        return 0 if b.lo is None else target.select(None, b.lo, hi_open=True)
-    if op == "le":
-        return target.select(None, b.hi)
-    raise AssertionError(op)
-
-
-def _instant(b: literals.Bounds | None, now: datetime, *, low: bool) -> int | None:
-    if b is None:
-        return None
-    if b.mode == "instant":
-        return b.lo if low else b.hi
-    first, last = literals.local_day_bounds_ms(b.lo, b.hi, now)  # type: ignore[arg-type]
-    return first if low else last

@@ -1,0 +1,35 @@
+"""What the spec leaves open about codes, as the user settled it (Preferences)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, eq=False)
+class Vocabulary:
+    """What the spec leaves to the user: labels of ``Webinar.type`` codes and which codes mean
+    on demand. The default follows the demo catalogue's convention (1 on demand, 2 live)."""
+
+    type_labels: Mapping[str, str] = field(default_factory=lambda: {"1": "On demand", "2": "Live"})
+    on_demand: frozenset[str] = frozenset({"1"})
+
+    def label(self, field_name: str, code: Any) -> str:
+        """A code in words: its label, else "Type 7" (never a bare number)."""
+        if code is None:
+            return ""
+        if field_name == "type":
+            return self.type_labels.get(str(code)) or f"Type {code}"
+        if field_name == "level":
+            return f"Level {code}"
+        return str(code)
+
+    def key(self) -> tuple[Any, ...]:
+        return (tuple(sorted(self.type_labels.items())), tuple(sorted(self.on_demand)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Vocabulary) and other.key() == self.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
