@@ -66,7 +66,8 @@ def test_updated(path: Path) -> None:
     assert (st.records, st.etag, st.last_status, st.checked_at) == (3, '"t1"', "updated", AT)
     with Store(path) as s:
         rows = [r for part in s.iter_rows(Kind.TOPICS) for r in part]
-        assert rows == [[0, ["Tax", None, 1], []], [1, ["Audit", None, 2], []], [2, ["Ethics", None, 3], []]]
+        assert rows == [[0, ["Tax", None, 1, []], []], [1, ["Audit", None, 2, []], []],
+                        [2, ["Ethics", None, 3, []], []]]
         assert s.snapshot_info(Kind.TOPICS)["stats"]["valid"] == 3
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from catalogue_desktop.core import listing
 from catalogue_desktop.core.decode import ID_ATTRS, DecodeError, decode_collection, gc_paused
 from catalogue_desktop.core.diff import diff_snapshots
+from catalogue_desktop.core.facts import facts
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.problems import Problem
 from catalogue_desktop.core.store import Entry, Store
@@ -100,6 +101,7 @@ def _ingest(
             json.dumps(listing.row(kind, record, now_ms), ensure_ascii=False),
             json.dumps(listing.links(kind, record)),
             record.model_dump_json(by_alias=True).encode(),
+            json.dumps(facts(kind, record), ensure_ascii=False),
         )
         for pos, record in decoded.records
     ]
@@ -116,10 +118,12 @@ def _ingest(
             ((e.record_id, e.data) for e in entries if e.record_id is not None),
         )
     problem_dicts = [p.to_json() for p in problems]
+    # (a record kept from an older listing has no facts yet: the snapshot is listed again later)
+    version = listing.LISTING_VERSION if all(e.facts is not None for e in entries) else None
     store.replace_snapshot(
         kind, entries, etag=etag, last_modified=last_modified, checked_at=checked_at,
         rejected=decoded.rejected, problems=problem_dicts, changes=changes,
-        stats=decoded.stats.to_json(),
+        stats=decoded.stats.to_json(), listing=version,
     )
     return IngestReport(
         kind.value, "partial" if decoded.rejected else "updated", records=len(entries),
@@ -141,7 +145,8 @@ def _carry_over(
         if previous is None or p.field == kind.id_field:
             continue
         done.add(p.record)
-        kept.append(Entry(p.record, previous.record_id, previous.row, previous.links, previous.data))
+        kept.append(Entry(p.record, previous.record_id, previous.row, previous.links, previous.data,
+                          previous.facts))
         problems.append(Problem(kind.value, p.record, p.record_id, None,
                                 "rejected in this refresh; kept the cached version"))
     return kept

@@ -3,7 +3,9 @@
 Rows are computed once, when a snapshot is stored, and kept in the store as plain JSON, so that the
 window can show a whole catalogue without importing pydantic or re-reading full records.
 Row values are JSON-able: dates as epoch milliseconds (UTC), money as int or decimal text,
-fee ranges as ``[min, max]``. This module does not import pydantic.
+fee ranges as ``[min, max]``. After the columns' values, a row holds one more item: the UTC
+offsets (minutes) the service wrote its dates with, one per date column (``zone``), so that a date
+shows as the service wrote it. This module does not import pydantic.
 """
 
 from __future__ import annotations
@@ -73,6 +75,10 @@ for _kind in (Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS):
         Column("id", "ID", N, False),
     )
 
+LISTING_VERSION = 2
+"""What ``row``, ``links`` and ``core.facts.facts`` make: a snapshot stored by an older version is
+listed again from its records (``core.relist``). 1: no date offsets, no facts. 2: both."""
+
 # The date column after which a record counts as past (shown greyed).
 PAST_COLUMN: dict[Kind, str] = {Kind.WEBINARS: "end", Kind.COURSES: "last", Kind.SERIES: "last"}
 
@@ -89,8 +95,39 @@ def column_index(kind: Kind, key: str) -> int:
     return next(i for i, c in enumerate(COLUMNS[kind]) if c.key == key)
 
 
+# Per kind, the date columns in order: ``zone`` finds a column's offset by its place here.
+DATE_COLUMNS: dict[Any, tuple[int, ...]] = {
+    kind: tuple(i for i, c in enumerate(columns) if c.type is ColumnType.DATE)
+    for kind, columns in COLUMNS.items()
+}
+
+
+def zone(kind: Any, row: list[Any], column: int) -> int | None:
+    """The UTC offset (minutes) the service wrote the date of ``column`` with; None if unknown
+    (a row listed before offsets were kept)."""
+    zones = row[len(COLUMNS[kind])] if len(row) > len(COLUMNS[kind]) else None
+    if not zones:
+        return None
+    try:
+        return zones[DATE_COLUMNS[kind].index(column)]
+    except (ValueError, IndexError):
+        return None
+
+
 def epoch_ms(value: datetime | None) -> int | None:
     return None if value is None else int(value.timestamp() * 1000)
+
+
+def offset(value: datetime | None) -> int | None:
+    """The UTC offset of a date-time, in whole minutes (None without one)."""
+    delta = None if value is None else value.utcoffset()
+    return None if delta is None else int(delta.total_seconds()) // 60
+
+
+def _moments(items: Iterable[Any] | None, attr: str) -> list[tuple[int, int | None]]:
+    """(epoch ms, offset) of each item's date ``attr``, by time."""
+    found = [(epoch_ms(d), offset(d)) for i in items or () if (d := getattr(i, attr)) is not None]
+    return sorted(found, key=lambda m: m[0])  # type: ignore[arg-type,return-value]
 
 
 def money(value: int | Decimal | None) -> int | str | None:
@@ -116,8 +153,7 @@ def _one_line(text: str | None, limit: int = 200) -> str | None:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _dates(items: Iterable[Any] | None, attr: str) -> list[int]:
-    return sorted(ms for i in items or () if (ms := epoch_ms(getattr(i, attr))) is not None)
+_NONE = (None, None)
 
 
 def _webinar(r: Any, now_ms: int) -> list[Any]:
@@ -125,44 +161,44 @@ def _webinar(r: Any, now_ms: int) -> list[Any]:
         r.title, r.type, epoch_ms(r.start_date), epoch_ms(r.end_date), r.fee,
         r.cle_accreditation, r.cpe_accreditation, _names(r.experts, "name"),
         _names(r.topics, "title"), epoch_ms(r.production_date), r.webinar_id, r.session_id,
+        [offset(r.start_date), offset(r.end_date), offset(r.production_date)],
     ]
 
 
 def _series(r: Any, now_ms: int) -> list[Any]:
-    starts = _dates(r.sessions, "start_date")
-    return [
-        r.title, len(r.sessions or ()), starts[0] if starts else None,
-        starts[-1] if starts else None, r.fee, r.series_id,
-    ]
+    starts = _moments(r.sessions, "start_date")
+    first, last = (starts[0], starts[-1]) if starts else (_NONE, _NONE)
+    return [r.title, len(r.sessions or ()), first[0], last[0], r.fee, r.series_id, [first[1], last[1]]]
 
 
 def _course(r: Any, now_ms: int) -> list[Any]:
-    starts = _dates(r.locations, "start_date")
-    ends = _dates(r.locations, "end_date") or starts
-    upcoming = [ms for ms in starts if ms >= now_ms]
+    starts = _moments(r.locations, "start_date")
+    ends = _moments(r.locations, "end_date") or starts
+    upcoming = [m for m in starts if m[0] >= now_ms]
+    nxt = upcoming[0] if upcoming else (starts[-1] if starts else _NONE)
+    last = ends[-1] if ends else _NONE
     fees = [loc.fee for loc in r.locations or () if loc.fee is not None]
     cities = sorted({loc.city for loc in r.locations or () if loc.city})
     return [
-        r.title, r.level, upcoming[0] if upcoming else (starts[-1] if starts else None),
-        ends[-1] if ends else None, "; ".join(cities) or None,
+        r.title, r.level, nxt[0], last[0], "; ".join(cities) or None,
         [min(fees), max(fees)] if fees else None, r.cle_accreditation, r.cpe_accreditation,
-        _names(r.experts, "name"), r.course_id,
+        _names(r.experts, "name"), r.course_id, [nxt[1], last[1]],
     ]
 
 
 def _certificate(r: Any, now_ms: int) -> list[Any]:
     levels = r.levels or ()
     courses = {c.course_id for level in levels for c in level.courses or ()}
-    return [r.title, money(r.fee), len(levels), len(courses), r.certificate_id]
+    return [r.title, money(r.fee), len(levels), len(courses), r.certificate_id, []]
 
 
 def _expert(r: Any, now_ms: int) -> list[Any]:
-    return [r.name, r.title, _one_line(r.education), r.expert_id]
+    return [r.name, r.title, _one_line(r.education), r.expert_id, []]
 
 
 def _titled(id_attr: str) -> Callable[[Any, int], list[Any]]:
     def row(r: Any, now_ms: int) -> list[Any]:
-        return [r.title, _one_line(r.description), getattr(r, id_attr)]
+        return [r.title, _one_line(r.description), getattr(r, id_attr), []]
 
     return row
 
@@ -180,7 +216,8 @@ _ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = {
 
 
 def row(kind: Kind, record: Any, now_ms: int) -> list[Any]:
-    """The values of ``COLUMNS[kind]`` for one record (a model of that kind)."""
+    """The values of ``COLUMNS[kind]`` for one record (a model of that kind), then its dates'
+    offsets (see ``zone``)."""
     return _ROWS[kind](record, now_ms)
 
 

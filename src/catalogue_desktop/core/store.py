@@ -27,7 +27,14 @@ from typing import Any, NamedTuple
 from catalogue_desktop.core import store_pages
 from catalogue_desktop.core.errors import StoreError
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store_pages import PackedLinks, json_array, unpack_page, write_page
+from catalogue_desktop.core.store_pages import (
+    PackedLinks,
+    json_array,
+    unpack_fact_page,
+    unpack_page,
+    write_fact_page,
+    write_page,
+)
 from catalogue_desktop.core.store_schema import Unusable, immediate, move_aside, open_db
 
 FILE_NAME = "catalogue.sqlite3"
@@ -56,13 +63,15 @@ class CollectionState(NamedTuple):
 
 
 class Entry(NamedTuple):
-    """One record of a snapshot as stored: its array position, id, row, links and JSON."""
+    """One record of a snapshot as stored: its array position, id, row, links, JSON and facts
+    (None: listed before facts existed)."""
 
     pos: int
     record_id: int | None
     row: str
     links: str
     data: bytes
+    facts: str | None = None
 
 
 def utc_now() -> str:
@@ -200,6 +209,42 @@ class Store:
         for positions, rows, links in self.iter_columns(kind, chunk):
             yield [list(item) for item in zip(positions, rows, links, strict=True)]
 
+    def iter_facts(self, kind: Kind, snapshot: int | None = None
+                   ) -> Iterator[tuple[list[int], list[dict[str, Any] | None]]]:
+        """The facts of the current snapshot (or of ``snapshot``) in array order, a page at a
+        time as (positions, facts): from ``fact_pages`` while sound, then from ``rows``. A
+        record listed before facts existed has None (``stale_listings`` names such kinds)."""
+        if snapshot is None:
+            snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            return
+        last = -1
+        for page in itertools.count():
+            try:
+                found = self._query(
+                    "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM fact_pages"
+                    " WHERE snapshot = ? AND page = ?", (snapshot, page))
+            except StoreError:
+                break
+            unpacked = unpack_fact_page(*found[0]) if found else None
+            if unpacked is None or unpacked[0][0] <= last:
+                break
+            yield unpacked
+            last = unpacked[0][-1]
+        while found := self._query(
+            "SELECT pos, coalesce(facts, 'null') FROM rows WHERE snapshot = ? AND pos > ?"
+            " ORDER BY pos LIMIT ?", (snapshot, last, store_pages.PAGE_ROWS),
+        ):
+            yield [pos for pos, _f in found], json_array([f for _pos, f in found])
+            last = found[-1][0]
+
+    def stale_listings(self, version: int) -> list[Kind]:
+        """Kinds whose current snapshot was listed (rows, links, facts) by an older version."""
+        found = self._query(
+            "SELECT c.name FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+            " WHERE coalesce(s.listing, 0) < ?", (version,))
+        return [Kind(name) for (name,) in found if name in {k.value for k in Kind}]
+
     def record_data(self, kind: Kind, record_id: int) -> bytes | None:
         """The JSON of the current record with this id (the first one if ids repeat)."""
         snapshot = self.state(kind).snapshot
@@ -217,14 +262,14 @@ class Store:
         column = "previous" if previous else "snapshot"
         try:  # the query itself may hit a damaged page, not only the iteration
             cursor = self._db.execute(
-                f"SELECT r.pos, r.record_id, l.row, l.links, r.data FROM collections c"
+                f"SELECT r.pos, r.record_id, l.row, l.links, r.data, l.facts FROM collections c"
                 f" JOIN records r ON r.snapshot = c.{column}"
                 f" JOIN rows l ON l.snapshot = r.snapshot AND l.pos = r.pos"
                 f" WHERE c.name = ? ORDER BY r.pos",
                 (kind.value,),
             )
-            for pos, record_id, row, links, data in cursor:
-                yield Entry(pos, record_id, row, links, bytes(data))
+            for pos, record_id, row, links, data, facts in cursor:
+                yield Entry(pos, record_id, row, links, bytes(data), facts)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
 
@@ -260,19 +305,21 @@ class Store:
         problems: list[dict[str, Any]] | None = None,
         changes: dict[str, Any] | None = None,
         stats: dict[str, Any] | None = None,
+        listing: int | None = None,
     ) -> int:
-        """Store a new current snapshot in one transaction; the old one becomes ``previous``."""
+        """Store a new current snapshot in one transaction; the old one becomes ``previous``.
+        ``listing``: the ``listing.LISTING_VERSION`` the entries' rows and facts were made by."""
         problems = problems or []
         status = "partial" if rejected else "updated"
         with self._transaction():
             cur = self._db.execute(
                 "INSERT INTO snapshots (collection, created_at, record_count, rejected_count,"
-                " problem_count, problems, changes, stats) VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
+                " problem_count, problems, changes, stats, listing) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)",
                 (
                     kind.value, checked_at, rejected, len(problems),
                     json.dumps(problems[:_MAX_PROBLEMS]),
                     None if changes is None else json.dumps(changes),
-                    None if stats is None else json.dumps(stats),
+                    None if stats is None else json.dumps(stats), listing,
                 ),
             )
             new = cur.lastrowid
@@ -289,10 +336,11 @@ class Store:
                     [(new, e.pos, e.record_id, e.data) for e in batch],
                 )
                 self._db.executemany(
-                    "INSERT INTO rows (snapshot, pos, row, links) VALUES (?, ?, ?, ?)",
-                    [(new, e.pos, e.row, e.links) for e in batch],
+                    "INSERT INTO rows (snapshot, pos, row, links, facts) VALUES (?, ?, ?, ?, ?)",
+                    [(new, e.pos, e.row, e.links, e.facts) for e in batch],
                 )
                 write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
+                write_fact_page(self._db, new, pages, [(e.pos, e.facts) for e in batch])
                 pages += 1
                 batch.clear()
 
@@ -314,6 +362,7 @@ class Store:
                 self._db.execute("DELETE FROM snapshots WHERE id = ?", (previous,))
             if current is not None:  # only the current snapshot is read page-wise
                 self._db.execute("DELETE FROM row_pages WHERE snapshot = ?", (current,))
+                self._db.execute("DELETE FROM fact_pages WHERE snapshot = ?", (current,))
             self._db.execute(
                 "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
                 " fetched_at, checked_at, last_status, last_error, last_error_at)"
@@ -326,6 +375,29 @@ class Store:
             )
         assert new is not None
         return new
+
+    def relisted(self, kind: Kind, snapshot: int, items: Iterable[tuple[int, str, str, str | None]],
+                 listing: int) -> bool:
+        """Replace the rows, links and facts of ``snapshot`` (``(pos, row, links, facts)``, JSON,
+        every position) and its pages, in one transaction; False if it is no longer current
+        (a sync replaced it meanwhile: nothing is written)."""
+        with self._transaction():
+            current = self._db.execute(
+                "SELECT snapshot FROM collections WHERE name = ?", (kind.value,)).fetchone()
+            if not current or current[0] != snapshot:
+                return False
+            self._db.executemany(
+                "UPDATE rows SET row = ?, links = ?, facts = ? WHERE snapshot = ? AND pos = ?",
+                [(row, links, facts, snapshot, pos) for pos, row, links, facts in items])
+            self._db.execute("DELETE FROM row_pages WHERE snapshot = ?", (snapshot,))
+            found = self._db.execute("SELECT pos, row, links FROM rows WHERE snapshot = ?"
+                                     " ORDER BY pos", (snapshot,)).fetchall()
+            page_rows = store_pages.PAGE_ROWS
+            for page, start in enumerate(range(0, len(found), page_rows)):
+                write_page(self._db, snapshot, page, found[start:start + page_rows])
+            store_pages.write_fact_pages(self._db, snapshot)
+            self._db.execute("UPDATE snapshots SET listing = ? WHERE id = ?", (listing, snapshot))
+        return True
 
     def mark_unchanged(
         self, kind: Kind, *, etag: str | None, last_modified: str | None, checked_at: str

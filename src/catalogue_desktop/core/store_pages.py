@@ -22,6 +22,8 @@ PAGE_ROWS = 1000  # rows per packed page (``row_pages``)
 # marshal's format may change with Python; pages of another format are ignored (rows are read).
 PAGE_FORMAT = f"marshal-{marshal.version}/links-apart"
 _PAGE_FORMAT_BYTES = PAGE_FORMAT.encode()
+FACT_FORMAT = f"marshal-{marshal.version}/facts"
+_FACT_FORMAT_BYTES = FACT_FORMAT.encode()
 
 
 def json_array(texts: list[str]) -> list[Any]:
@@ -79,3 +81,36 @@ def unpack_page(fmt: bytes, crc: int, data: bytes
             or not 0 < len(value[0]) == len(value[1])):
         return None
     return value[0], value[1], PackedLinks(value[2], len(value[0]))
+
+
+def write_fact_page(db: sqlite3.Connection, snapshot: int, page: int,
+                    facts: list[tuple[int, str | None]]) -> None:
+    """Pack ``(pos, facts JSON or None)`` items as fact page ``page`` of ``snapshot``."""
+    data = marshal.dumps((
+        [pos for pos, _facts in facts],
+        json_array([text or "null" for _pos, text in facts]),
+    ))
+    db.execute("INSERT INTO fact_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
+               (snapshot, page, FACT_FORMAT, zlib.crc32(data), data))
+
+
+def write_fact_pages(db: sqlite3.Connection, snapshot: int) -> None:
+    """(Re)pack every fact page of ``snapshot`` from ``rows``."""
+    db.execute("DELETE FROM fact_pages WHERE snapshot = ?", (snapshot,))
+    found = db.execute("SELECT pos, facts FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)).fetchall()
+    for page, start in enumerate(range(0, len(found), PAGE_ROWS)):
+        write_fact_page(db, snapshot, page, found[start:start + PAGE_ROWS])
+
+
+def unpack_fact_page(fmt: bytes, crc: int, data: bytes) -> tuple[list[int], list[Any]] | None:
+    """A fact page's (positions, facts), or None if it is not one this app wrote intact."""
+    if fmt != _FACT_FORMAT_BYTES or not isinstance(data, bytes) or zlib.crc32(data) != crc:
+        return None
+    try:
+        value = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if (type(value) is not tuple or len(value) != 2 or type(value[0]) is not list
+            or type(value[1]) is not list or not 0 < len(value[0]) == len(value[1])):
+        return None
+    return value[0], value[1]

@@ -18,8 +18,9 @@ from pathlib import Path
 from catalogue_desktop.core import store_pages as pages
 from catalogue_desktop.core.errors import StoreError
 
-SCHEMA_VERSION = 3
-MIGRATED = {2}  # older versions this one upgrades in place (2: no ``row_pages``)
+SCHEMA_VERSION = 4
+# Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version).
+MIGRATED = {2, 3}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,7 +45,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     problem_count INTEGER NOT NULL,
     problems TEXT NOT NULL,
     changes TEXT,
-    stats TEXT
+    stats TEXT,
+    listing INTEGER  -- the ``listing.LISTING_VERSION`` its rows, links and facts were made by
 );
 -- The listing (row and links, a few hundred bytes) apart from the full JSON (kilobytes): the
 -- window reads every row at start-up, and reading them next to ``data`` walked overflow pages.
@@ -53,6 +55,7 @@ CREATE TABLE IF NOT EXISTS rows (
     pos INTEGER NOT NULL,
     row TEXT NOT NULL,
     links TEXT NOT NULL,
+    facts TEXT,  -- ``core.facts``: what the finder and the sales desk need
     PRIMARY KEY (snapshot, pos)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (
@@ -68,6 +71,16 @@ CREATE INDEX IF NOT EXISTS records_by_id ON records (snapshot, record_id);
 # in its transaction; ``rows`` stays the reference.
 ROW_PAGES = """
 CREATE TABLE IF NOT EXISTS row_pages (
+    snapshot INTEGER NOT NULL,
+    page INTEGER NOT NULL,
+    format TEXT NOT NULL,
+    crc INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (snapshot, page)
+)"""
+# The current snapshot's facts, packed the same way (read in idle time, after the rows).
+FACT_PAGES = """
+CREATE TABLE IF NOT EXISTS fact_pages (
     snapshot INTEGER NOT NULL,
     page INTEGER NOT NULL,
     format TEXT NOT NULL,
@@ -95,12 +108,12 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
         if version is None:
-            db.executescript(SCHEMA + ROW_PAGES + ";")
+            db.executescript(SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";")
             db.execute(
                 "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
             )
         elif version in MIGRATED:
-            migrate(db)
+            migrate(db, version)
         elif version != SCHEMA_VERSION:
             raise Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
         db.execute("SELECT count(*) FROM collections").fetchone()
@@ -168,16 +181,24 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
         raise
 
 
-def migrate(db: sqlite3.Connection) -> None:
-    """Upgrade a version-2 store: add ``row_pages`` (``repack`` fills it)."""
+def migrate(db: sqlite3.Connection, version: int) -> None:
+    """Upgrade a version-2 or -3 store in place: add ``row_pages`` (``repack`` fills it), then
+    the facts and each snapshot's listing version (left empty: ``core.relist`` lists its
+    snapshots again, from their records, when the app next reads them)."""
     with immediate(db):
-        db.execute(ROW_PAGES)
+        if version < 3:
+            db.execute(ROW_PAGES)
+        if version < 4:
+            for table, column, kind in (("rows", "facts", "TEXT"), ("snapshots", "listing", "INTEGER")):
+                if column not in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            db.execute(FACT_PAGES)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
 
 def repack(db: sqlite3.Connection, busy_timeout: float) -> None:
-    """Pack the current snapshots that have rows but no pages this app reads: after an upgrade
-    from version 2, or pages of another format (a Python whose ``marshal`` differs). Reading
+    """Pack the current snapshots that have rows (or facts) but no pages this app reads: after
+    an upgrade, or pages of another format (a Python whose ``marshal`` differs). Reading
     falls back to ``rows`` without them, so a failure here (a damaged file, or another process
     writing: this does not wait for it) changes nothing: the next open tries again."""
     page_rows = pages.PAGE_ROWS
@@ -187,7 +208,12 @@ def repack(db: sqlite3.Connection, busy_timeout: float) -> None:
             "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
             " WHERE s.record_count > 0 AND NOT EXISTS (SELECT 1 FROM row_pages p"
             " WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)", (pages.PAGE_FORMAT,))]
-        if not stale:
+        stale_facts = [snapshot for (snapshot,) in db.execute(
+            "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+            " WHERE s.record_count > 0 AND s.listing IS NOT NULL AND NOT EXISTS (SELECT 1"
+            " FROM fact_pages p WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)",
+            (pages.FACT_FORMAT,))]
+        if not stale and not stale_facts:
             return
         with immediate(db):
             for snapshot in stale:
@@ -197,6 +223,8 @@ def repack(db: sqlite3.Connection, busy_timeout: float) -> None:
                 ).fetchall()
                 for page, start in enumerate(range(0, len(listing), page_rows)):
                     pages.write_page(db, snapshot, page, listing[start:start + page_rows])
+            for snapshot in stale_facts:
+                pages.write_fact_pages(db, snapshot)
     except (sqlite3.Error, ValueError):  # ValueError: a row that is not JSON (damaged text)
         pass
     finally:

@@ -1,0 +1,128 @@
+"""Facts in the store (written with each snapshot, read a page at a time) and the listing of an
+older version's snapshots made again from their records, offline."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalogue_desktop.core import listing
+from catalogue_desktop.core.ingest import ingest
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.relist import relist, relist_stale
+from catalogue_desktop.core.store import Store
+from catalogue_desktop.core.store_schema import SCHEMA_VERSION
+
+AT = "2026-11-24T12:00:00Z"
+
+
+@pytest.fixture
+def filled(tmp_path: Path, sample: dict[Kind, bytes]) -> Path:
+    path = tmp_path / "catalogue.sqlite3"
+    for kind in Kind:
+        report = ingest(str(path), kind.value, sample[kind], f'"{kind.value}"', None, AT)
+        assert report.status == "updated", report
+    return path
+
+
+def _facts(store: Store, kind: Kind) -> list[tuple[int, Any]]:
+    return [item for positions, facts in store.iter_facts(kind)
+            for item in zip(positions, facts, strict=True)]
+
+
+def test_each_record_is_stored_with_its_facts(filled: Path, sample: dict[Kind, bytes]) -> None:
+    with Store(filled) as store:
+        assert store.stale_listings(listing.LISTING_VERSION) == []
+        for kind in Kind:
+            records = json.loads(sample[kind])
+            found = _facts(store, kind)
+            assert [pos for pos, _ in found] == list(range(len(records)))
+            for (_pos, facts), record in zip(found, records, strict=True):
+                assert facts["id"] == record[kind.id_field]
+                assert facts.get("title", facts.get("name")) == record.get("title", record.get("name"))
+        courses = dict(_facts(store, Kind.COURSES))
+        first = json.loads(sample[Kind.COURSES])[0]
+        assert [loc["city"] for loc in courses[0]["locations"]] == [loc["city"] for loc in first["locations"]]
+        assert courses[0]["locations"][0]["startDate"].startswith(first["locations"][0]["startDate"][:19])
+        assert courses[0]["locations"][0]["startDate"][-6:] == first["locations"][0]["startDate"][-6:]
+
+
+def test_facts_are_read_from_rows_when_their_pages_are_gone_or_damaged(filled: Path) -> None:
+    with Store(filled) as store:
+        want = _facts(store, Kind.WEBINARS)
+    db = sqlite3.connect(filled)
+    db.execute("UPDATE fact_pages SET data = CAST('damaged' AS BLOB)")
+    db.commit()
+    db.close()
+    with Store(filled) as store:
+        assert _facts(store, Kind.WEBINARS) == want
+
+
+def test_rows_keep_the_offsets_the_dates_were_written_with(filled: Path, sample: dict[Kind, bytes]) -> None:
+    record = json.loads(sample[Kind.WEBINARS])[0]
+    with Store(filled) as store:
+        row = next(iter(store.iter_rows(Kind.WEBINARS)))[0][1]
+    start = listing.column_index(Kind.WEBINARS, "start")
+    hours, minutes = int(record["startDate"][-6:-3]), int(record["startDate"][-2:])
+    assert listing.zone(Kind.WEBINARS, row, start) == hours * 60 + (minutes if hours >= 0 else -minutes)
+
+
+def _downgrade_to_version_3(path: Path) -> None:
+    """What version 3 wrote: no facts column, no fact pages, no listing version, rows without
+    their dates' offsets."""
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT snapshot, pos, row FROM rows").fetchall()
+    for snapshot, pos, row in rows:
+        values = json.loads(row)
+        db.execute("UPDATE rows SET row = ? WHERE snapshot = ? AND pos = ?",
+                   (json.dumps(values[:-1]), snapshot, pos))
+    db.execute("DROP TABLE fact_pages")
+    db.execute("ALTER TABLE rows DROP COLUMN facts")
+    db.execute("ALTER TABLE snapshots DROP COLUMN listing")
+    db.execute("DELETE FROM row_pages")
+    db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    db.commit()
+    db.close()
+
+
+def test_a_version_3_cache_is_upgraded_and_listed_again_from_its_records(filled: Path) -> None:
+    with Store(filled) as store:
+        want_rows = {k: [r for part in store.iter_rows(k) for r in part] for k in Kind}
+        want_facts = {k: _facts(store, k) for k in Kind}
+    _downgrade_to_version_3(filled)
+    with Store(filled) as store:
+        assert store.recovered is None
+        stale = store.stale_listings(listing.LISTING_VERSION)
+        assert sorted(k.value for k in stale) == sorted(k.value for k in Kind)
+        assert all(f is None for _pos, f in _facts(store, Kind.WEBINARS))  # not yet
+        old = [r for part in store.iter_rows(Kind.WEBINARS) for r in part]
+        assert all(len(r[1]) == len(listing.COLUMNS[Kind.WEBINARS]) for r in old)  # still shown
+    reports = relist_stale(str(filled))
+    assert {r["kind"] for r in reports} == {k.value for k in Kind}
+    assert all(r["error"] is None for r in reports)
+    with Store(filled) as store:
+        assert store.stale_listings(listing.LISTING_VERSION) == []
+        for kind in Kind:
+            assert _facts(store, kind) == want_facts[kind]
+            rows = [r for part in store.iter_rows(kind) for r in part]
+            # the "next date" of a course depends on the day it was listed: the rest is equal
+            assert [r[0] for r in rows] == [r[0] for r in want_rows[kind]]
+            if kind is not Kind.COURSES:
+                assert rows == want_rows[kind]
+    db = sqlite3.connect(filled)
+    version = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+    assert version == str(SCHEMA_VERSION)
+    db.close()
+
+
+def test_a_relisting_overtaken_by_a_sync_writes_nothing(filled: Path, sample: dict[Kind, bytes]) -> None:
+    with Store(filled) as store:
+        snapshot = store.state(Kind.TOPICS).snapshot
+        assert snapshot is not None
+        ingest(str(filled), Kind.TOPICS.value, sample[Kind.TOPICS], '"t2"', None, AT)
+        assert store.relisted(Kind.TOPICS, snapshot, [], listing.LISTING_VERSION) is False
+    assert relist(str(filled), Kind.TOPICS.value)["records"] == len(json.loads(sample[Kind.TOPICS]))
