@@ -288,36 +288,45 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
         out["webinar_rows"] = model.rowCount()
         await asyncio.sleep(0.1)
 
-        # -- filter as you type ----------------------------------------------------------------
+        # -- the query, as you type ------------------------------------------------------------
+        finder = session.finder
+        t = time.perf_counter()
+        while finder.indexer.busy and time.perf_counter() - t < 600:  # the finder's tables
+            await asyncio.sleep(0.05)
+        out["finder_ready_s"] = time.perf_counter() - t0
+        box = window.query_box
         applied: list[float] = []
-        real_set_filter = model.set_filter
+        real_set_query = finder.set_query
 
-        def set_filter(query: str) -> None:  # called by the tab's debounce timer
+        def set_query(parsed: Any) -> None:  # called by the box's debounce timer
             t = time.perf_counter()
-            real_set_filter(query)
+            real_set_query(parsed)  # the current tab's rows, every tab's count in its title
             view.viewport().repaint()
             tab.count_label.repaint()
+            window.tab_widget.tabBar().repaint()
             applied.append(time.perf_counter() - t)
 
-        model.set_filter = set_filter  # instance attribute: the tab's apply_filter calls it
-        tab.filter.setFocus()
+        box.query_changed.disconnect(real_set_query)
+        box.query_changed.connect(set_query)
+        box.edit.setFocus()
         keys: list[dict[str, Any]] = []
         for _ in range(repeat):
             for ch in TYPING:
                 before = len(applied)
                 t = time.perf_counter()
-                _key_click(tab.filter, ch)
+                _key_click(box.edit, ch)
                 key_s = time.perf_counter() - t
                 waited = time.perf_counter()
                 while len(applied) == before and time.perf_counter() - waited < 1:
                     await asyncio.sleep(0.002)
-                # No textChanged (nothing to delete): no filter pass, the key handling is all.
-                keys.append({"key": ch, "text": tab.filter.text(), "key_ms": key_s * 1000,
+                # No textChanged (nothing to delete): no query pass, the key handling is all.
+                keys.append({"key": ch, "text": box.text(), "key_ms": key_s * 1000,
                              "apply_ms": (applied[-1] if len(applied) > before else 0.0) * 1000,
                              "rows": model.rowCount()})
-            tab.clear_filter()
+            box.clear()
             await asyncio.sleep(0.05)
-        model.__dict__.pop("set_filter", None)
+        box.query_changed.disconnect(set_query)
+        box.query_changed.connect(real_set_query)
         out["filter"] = keys
 
         # -- sort --------------------------------------------------------------------------------

@@ -35,11 +35,11 @@ PY = "python"
 
 
 def _filter_delay_ms() -> int:
-    """The filter's debounce (``FILTER_DELAY_MS`` in ui/browse/collection_tab.py), without importing Qt."""
+    """The query box's debounce (``DELAY_MS`` in ui/finder/query_box.py), without importing Qt."""
     import re
 
-    text = (HERE.parent / "src/catalogue_desktop/ui/browse/collection_tab.py").read_text()
-    match = re.search(r"^FILTER_DELAY_MS = (\d+)", text, re.M)
+    text = (HERE.parent / "src/catalogue_desktop/ui/finder/query_box.py").read_text()
+    match = re.search(r"^DELAY_MS = (\d+)", text, re.M)
     return int(match.group(1)) if match else 0
 
 
@@ -307,7 +307,8 @@ def write_results(r: dict[str, Any], path: Path) -> None:
             "**FAIL** (the app's share passes: see Details)" if st["app_max_ms"] < 50 else False))
     it = r["interact"][big]
     lines.append(_row(
-        f"filter-as-you-type on Webinars, N={big:,} ({len(it['filter'])} keystrokes)",
+        f"query per keystroke on Webinars (key to view, tab titles counted), N={big:,} "
+        f"({len(it['filter'])} keystrokes)",
         f"median {it['filter_median']:.1f} ms, p95 {it['filter_p95']:.1f} ms (max {it['filter_max']:.0f}, "
         f"first key {it['filter_first']:.0f}); including the {_filter_delay_ms()} ms debounce: median "
         f"{it['filter_median'] + _filter_delay_ms():.1f} ms, "

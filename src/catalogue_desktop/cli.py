@@ -50,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "or $CATALOGUE_DESKTOP_CACHE_DIR)")
     parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:7001")
     parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
+    parser.add_argument("--query", metavar="Q", help='open the window with this query, e.g. '
+                        '"city:dallas starts:2027-03 fee:<1300" (Help > Query language)')
     _add_max_size(parser)
     parser.add_argument("--self-test", action="store_true",
                         help="open the window, load the catalogue, check every tab, exit 0 or 1")

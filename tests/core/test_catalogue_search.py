@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from catalogue_desktop.core.catalogue import MAPPED_LINKS, CatalogueIndex, Ref, RowSet
 from catalogue_desktop.core.certificates import resolve_certificate
@@ -18,7 +16,7 @@ from catalogue_desktop.core.decode import decode_collection
 from catalogue_desktop.core.ingest import ingest
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, LINK_KINDS, ColumnType, column_index
-from catalogue_desktop.core.search import RowFilter, sort_key, sorted_rows
+from catalogue_desktop.core.search import sort_key, sorted_rows
 from catalogue_desktop.core.store import Store
 
 ANN = {"expertId": 1, "name": "Ann Lee"}
@@ -226,68 +224,6 @@ def test_resolve_certificate_dangling_track() -> None:
     assert level.problems == ["levels[0] course 3: refers to track 4, not in level"]
     assert [c.course_id for c in level.other] == [3]
     assert level.options == [] and level.tracks == []
-
-
-# -- filtering ----------------------------------------------------------------------------------------
-
-
-def test_filter_words_are_anded_and_case_insensitive(rowsets: dict[Kind, RowSet]) -> None:
-    f = RowFilter(rowsets[Kind.WEBINARS])
-    assert f.matches("") is None and f.matches("   ") is None
-    assert f.matches("TAX") == [0, 1]  # title of one, topics of the other
-    assert f.matches("year-end TAX") == [0]
-    assert f.matches("ann") == [0, 1]
-    assert f.matches("ann bo") == [1]  # both words, in any column
-    assert f.matches("bo ann") == [1]
-    assert f.matches("ann zebra") == []
-    assert f.matches("199") == [0]  # fees
-    assert f.matches("101") == [1]  # ids
-    assert f.matches("2026") == []  # dates are not searched (their shown form is the locale's)
-    assert f.matches("live") == [2]  # codes match as they come
-
-
-def test_filter_covers_every_kind(rowsets: dict[Kind, RowSet]) -> None:
-    assert RowFilter(rowsets[Kind.COURSES]).matches("boston") == [0]
-    assert RowFilter(rowsets[Kind.CERTIFICATES]).matches("1899.50") == [0]
-    assert RowFilter(rowsets[Kind.EXPERTS]).matches("park") == [1]
-
-
-WORDS = ["tax", "Tax law", "ethics", "Ann Lee", "Bo", "STRASSE", "straße", "é", "x", "", "2026"]
-ROWS = st.lists(
-    st.tuples(st.sampled_from(WORDS) | st.text(max_size=8), st.sampled_from(WORDS) | st.none()),
-    max_size=12,
-)
-QUERY = st.lists(st.sampled_from(["t", "ta", "tax", "a", "an", "ann", "e", " ", "l", "x", "ß",
-                                  "ss", "2", "é", "B"]), max_size=8).map("".join)
-
-
-def topic_rowset(rows: list[tuple[str, str | None]]) -> RowSet:
-    """Topics (title, description) as a row set: the id column is the row's index."""
-    return RowSet(Kind.TOPICS, rows=[[t, d, i] for i, (t, d) in enumerate(rows)],
-                  links=[[] for _ in rows], positions=list(range(len(rows))))
-
-
-def brute_force_matches(rows: list[tuple[str, str | None]], query: str) -> list[int] | None:
-    """The filter's meaning, spelled out: rows whose text holds every word (None: no words)."""
-    words = query.casefold().split()
-    return None if not words else [
-        i for i, (t, d) in enumerate(rows)
-        if all(w in f"{t}\x1f{d or ''}\x1f{i}".casefold() for w in words)
-    ]
-
-
-@settings(max_examples=200, deadline=None)
-@given(ROWS, QUERY, st.lists(QUERY, max_size=4))
-def test_narrowing_as_you_type_equals_a_fresh_filter(
-    rows: list[tuple[str, str | None]], typed: str, others: list[str],
-) -> None:
-    rowset = topic_rowset(rows)
-    live = RowFilter(rowset)
-    queries = [typed[:n] for n in range(len(typed) + 1)] + others + [typed]
-    for query in queries:
-        expected = brute_force_matches(rows, query)
-        assert live.matches(query) == expected, query
-        assert RowFilter(rowset).matches(query) == expected, query
 
 
 # -- sorting ------------------------------------------------------------------------------------------

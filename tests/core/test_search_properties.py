@@ -14,12 +14,10 @@ from catalogue_desktop.core import search
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.search import (
     Matches,
-    RowFilter,
     SortJob,
     prepare_sort_keys,
     sorted_rows,
 )
-from tests.core.test_catalogue_search import brute_force_matches, topic_rowset
 from tests.core.test_catalogue_search import rowset_of as _rowset
 
 
@@ -105,45 +103,6 @@ def test_a_sort_job_in_slices_gives_the_order_of_one_sort(
     fresh, _ = _rowset(Kind.WEBINARS, key, values)
     assert got == sorted_rows(fresh, column, descending)
     assert sorted(got) == list(range(len(values)))
-
-
-WORDS = ["tax", "Tax law", "taxes", "ethics", "Ann Lee", "anna", "Bo", "x", "", "2026"]
-ROWS = st.lists(
-    st.tuples(st.sampled_from(WORDS) | st.text(max_size=6), st.sampled_from(WORDS) | st.none()),
-    max_size=16,
-)
-QUERY = st.lists(st.sampled_from(["t", "ta", "tax", "taxes", "a", "an", "ann", "anna", "e", " ",
-                                  "x", "es", "B", "o"]), max_size=6).map("".join)
-
-
-@settings(max_examples=300, deadline=None)
-@given(ROWS, st.lists(QUERY, min_size=1, max_size=12))
-def test_any_sequence_of_queries_equals_a_fresh_filter(
-    rows: list[tuple[str, str | None]], queries: list[str],
-) -> None:
-    """Narrowing picks the smallest remembered result whose words all lie inside the new words,
-    in any order ("tax an" -> "anna taxes"), and tests only the new words."""
-    live = RowFilter(topic_rowset(rows))
-    for query in queries:
-        expected = brute_force_matches(rows, query)
-        assert live.matches(query) == expected, query
-        found = live.match(query)
-        assert (found is None) == (expected is None)
-        if found is not None and expected is not None:  # the mask says the same, and the count
-            assert found.mask == bytes(i in expected for i in range(len(rows))), query
-            assert found.count == len(expected)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["tax", "Tax law", "taxes", "ethics", "anna", "a"]), min_size=1,
-                max_size=40), st.lists(QUERY, min_size=1, max_size=8))
-def test_narrowing_nearly_all_rows_equals_a_fresh_filter(words: list[str], queries: list[str]) -> None:
-    """Every row holds "a" and most "ta": narrowing tests every row and keeps those in both masks
-    (not only the rows left), and the result is the same."""
-    rows = [(f"a {w}", None) for w in words]
-    live = RowFilter(topic_rowset(rows))
-    for query in ["a", "a t", "a ta", *queries, "ta", "ta x", "a"]:
-        assert live.matches(query) == brute_force_matches(rows, query), query
 
 
 @given(st.lists(st.booleans(), max_size=50))

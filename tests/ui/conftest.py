@@ -23,6 +23,9 @@ _CLOSED_LOOPS: list[Any] = []
 FILLED_AT = "2026-01-05T09:30:00Z"  # when the pre-filled cache was "fetched"
 # The offscreen platform plugin warns when a main window's size hints change; not an app problem.
 OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
+# ... and when a popup (the query box's completion) is shown: it cannot raise it or grab keys.
+POPUP_NOISE = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE, "This plugin does not support raise",
+                                        "This plugin does not support grabbing the keyboard")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

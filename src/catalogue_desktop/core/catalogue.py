@@ -22,10 +22,11 @@ class RowSet:
     ``unpack_links`` does it a chunk at a time, in idle time.
     """
 
-    def __init__(self, kind: Kind, rows: list[list[Any]] | None = None,
+    def __init__(self, kind: Any, rows: list[list[Any]] | None = None,
                  links: list[list[list[int]]] | None = None,
                  positions: list[int] | None = None) -> None:
         self.kind = kind
+        self.snapshot: int | None = None  # the store's snapshot the rows were read from
         self.rows: list[list[Any]] = [] if rows is None else rows
         self._links: list[list[list[int]]] = [] if links is None else links
         self._packed: list[Any] = []  # the links of the rows after ``_links``, packed, in order

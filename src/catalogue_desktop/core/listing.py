@@ -41,7 +41,7 @@ T, N, C, M, R, D, B = (
     ColumnType.MONEY_RANGE, ColumnType.DATE, ColumnType.BOOL,
 )
 
-COLUMNS: dict[Kind, tuple[Column, ...]] = {
+COLUMNS: dict[Any, tuple[Column, ...]] = {
     Kind.WEBINARS: (
         Column("title", "Title", T), Column("type", "Type", C), Column("start", "Start", D),
         Column("end", "End", D, False), Column("fee", "Fee", M), Column("cle", "CLE", B),
@@ -75,12 +75,37 @@ for _kind in (Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS):
         Column("id", "ID", N, False),
     )
 
+
+class Sheet(NamedTuple):
+    """A list the window derives from the collections (not one the service sends): named like a
+    ``Kind`` (``value``, ``label``, ``singular``) so that row sets and tabs take either."""
+
+    value: str
+    label: str
+    singular: str
+
+
+# The sales desk's "Dates": one row per bookable occasion (``core.query.offerings``). Its ``id`` is the
+# row's own number (course and webinar ids repeat over locations and sessions); ``record`` is the
+# course's or webinar's id.
+DATES = Sheet("offerings", "Dates", "date")
+COLUMNS[DATES] = (
+    Column("title", "Title", T), Column("kind", "Kind", C), Column("start", "Start", D),
+    Column("end", "End", D, False), Column("city", "City", T), Column("state", "State", T),
+    Column("venue", "Venue", T), Column("fee", "Fee", M), Column("cle", "CLE", B),
+    Column("cpe", "CPE", B), Column("experts", "Experts", T), Column("topics", "Topics", T, False),
+    Column("series", "Series", T, False), Column("type", "Type", C, False),
+    Column("ondemand", "On demand", B, False), Column("record", "ID", N, False),
+    Column("series_id", "Series ID", N, False), Column("id", "Row", N, False),
+)
+
 LISTING_VERSION = 2
 """What ``row``, ``links`` and ``core.facts.facts`` make: a snapshot stored by an older version is
 listed again from its records (``core.relist``). 1: no date offsets, no facts. 2: both."""
 
 # The date column after which a record counts as past (shown greyed).
-PAST_COLUMN: dict[Kind, str] = {Kind.WEBINARS: "end", Kind.COURSES: "last", Kind.SERIES: "last"}
+PAST_COLUMN: dict[Any, str] = {Kind.WEBINARS: "end", Kind.COURSES: "last", Kind.SERIES: "last",
+                               DATES: "end"}
 
 # Which kinds' ids each kind's links name, in the order of the links list.
 LINK_KINDS: dict[Kind, tuple[Kind, ...]] = {
@@ -91,7 +116,7 @@ LINK_KINDS: dict[Kind, tuple[Kind, ...]] = {
 }
 
 
-def column_index(kind: Kind, key: str) -> int:
+def column_index(kind: Any, key: str) -> int:
     return next(i for i, c in enumerate(COLUMNS[kind]) if c.key == key)
 
 

@@ -1,32 +1,23 @@
-"""Filtering and sorting of row sets on precomputed keys (50-100x faster than a Qt proxy model
-calling back into Python for every comparison; see the stack facts).
-
-A filter query is split into words; a row matches when every word occurs in its text (case-folded).
-Typing more characters narrows the previous result instead of scanning every row again.
+"""Sorting of row sets on precomputed keys (50-100x faster than a Qt proxy model calling back into
+Python for every comparison; see the stack facts), and ``Matches``, the rows a query matched in the
+forms a table needs (the finder, ``core.query``, decides which rows match).
 """
 
 from __future__ import annotations
 
 import heapq
 from array import array
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from itertools import compress, islice, repeat
-from operator import contains, is_, is_not, itemgetter
+from operator import is_, is_not, itemgetter
 from typing import Any
 
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.listing import ColumnType
 
-_SEARCHED = (ColumnType.TEXT, ColumnType.CODE, ColumnType.INT, ColumnType.MONEY)
-_REMEMBERED = 16  # recent query results kept per filter (backspacing returns to one at once)
-_GATHER = 0.9  # narrowing tests just the rows left when they are fewer than this share of all
 _EXACT_FLOAT = 2.0**53  # every int below this is exactly a float (dates in ms are ~2**41)
-
-
-def _haystack(row: list[Any], columns: list[int]) -> str:
-    return "\x1f".join([str(v) for i in columns if (v := row[i]) is not None]).casefold()
 
 
 class Matches:
@@ -60,100 +51,6 @@ class Matches:
         if self._rows is None:
             self._rows = list(compress(range(self.total), self.mask))
         return self._rows
-
-
-def _both(a: bytes, b: bytes) -> bytes:
-    """Rows in both masks: one AND of two big ints (~0.2 ms for 100,000 rows)."""
-    return (int.from_bytes(a, "little") & int.from_bytes(b, "little")).to_bytes(len(a), "little")
-
-
-class RowFilter:
-    """Which rows of a row set match a query. Build once per row set (keys are precomputed)."""
-
-    def __init__(self, rowset: RowSet, *, lazy: bool = False) -> None:
-        # Text, codes, ids and fees are searched; dates and yes/no flags are not (their shown
-        # form depends on the locale, and "yes" would match every row).
-        self._columns = [i for i, c in enumerate(rowset.columns) if c.type in _SEARCHED]
-        self._rows = rowset.rows
-        self._haystacks: list[str] = []
-        self._last: tuple[tuple[str, ...], Matches] | None = None
-        self._recent: OrderedDict[tuple[str, ...], Matches] = OrderedDict()
-        if not lazy:
-            self.build()
-
-    @property
-    def built(self) -> bool:
-        return len(self._haystacks) >= len(self._rows)
-
-    def build(self, rows: int | None = None) -> bool:
-        """Precompute up to ``rows`` more haystacks (all by default): the keys can be built a
-        chunk at a time in idle time, before the first keystroke. True when all are built."""
-        hay, columns = self._haystacks, self._columns
-        start = len(hay)
-        stop = len(self._rows) if rows is None else min(len(self._rows), start + rows)
-        hay.extend([_haystack(row, columns) for row in self._rows[start:stop]])
-        return self.built
-
-    def matches(self, query: str) -> list[int] | None:
-        """Row indices matching ``query`` in row order; None means "all rows" (empty query)."""
-        found = self.match(query)
-        return None if found is None else list(found.rows)
-
-    def match(self, query: str) -> Matches | None:
-        """The rows matching ``query``; None means "all rows" (empty query)."""
-        words = tuple(query.casefold().split())
-        if not words:
-            self._last = None
-            return None
-        if not self.built:
-            self.build()
-        known = self._recent.get(words)
-        if known is not None:  # typed before (a backspace undid a character): no scan
-            self._recent.move_to_end(words)
-            self._last = (words, known)
-            return known
-        found = self._scan(words)
-        self._last = (words, found)
-        self._recent[words] = found
-        if len(self._recent) > _REMEMBERED:
-            self._recent.popitem(last=False)
-        return found
-
-    def _scan(self, words: tuple[str, ...]) -> Matches:
-        # A word inside another word is implied by it ("tax taxes"); a repeated word once.
-        needed = [w for w in dict.fromkeys(words) if not any(w != o and w in o for o in words)]
-        # Narrow the smallest remembered result whose every word lies inside a new word: its
-        # rows are a superset of the new matches ("tax u" -> "tax up").
-        # Only the new words are tested there: the old ones hold for all of those rows.
-        candidates: Matches | None = None
-        known: tuple[str, ...] = ()
-        remembered = list(self._recent.items())
-        if self._last is not None:
-            remembered.append(self._last)
-        for old_words, old in remembered:
-            if (candidates is None or old.count < candidates.count) and all(
-                any(lw in w for w in words) for lw in old_words
-            ):
-                candidates, known = old, old_words
-        test = sorted((w for w in needed if w not in known), key=len, reverse=True)  # rarest first
-        # map/compress run the containment tests in C (no bytecode per row): ~3x faster. Rows
-        # are tested in row order, the order their haystacks were built in: neighbours in memory
-        # (a scan in a sort order is 2-3x slower, every row a cache miss).
-        hay = self._haystacks
-        total = len(hay)
-        found = candidates
-        if found is None:
-            found = Matches(total, mask=bytes(map(contains, hay, repeat(test.pop(0)))))
-        for word in test:
-            if found.count > total * _GATHER:
-                # Nearly every row left: testing all rows and keeping those in both masks beats
-                # picking these rows' haystacks out one by one.
-                found = Matches(total, mask=_both(found.mask, bytes(map(contains, hay, repeat(word)))))
-            else:
-                rows = found.rows
-                found = Matches(total, rows=list(compress(rows, map(contains, map(hay.__getitem__, rows),
-                                                                    repeat(word)))))
-        return found
 
 
 def sort_key(type_: ColumnType, value: Any) -> tuple[int, Any]:

@@ -26,7 +26,7 @@ PySide6 creates a Qt class's Python enums when the class is first used (``Qt`` i
 
 * no Python event filter on a widget shown at start-up: override its handler (``keyPressEvent``,
   ``paintEvent``) instead; a filter receives every event, and converting each to its Python type
-  made PySide create ~40 event types and their enums (``ui/browse/filter_line.py``,
+  made PySide create ~40 event types and their enums (``ui/finder/query_box.py``,
   ``ui/browse/table_view.py``);
 * no slot taking the ``QObject*`` of ``destroyed``: PySide looks up its most derived type, which
   created every QtCore type not made yet (~15 ms at exit; ``lifetime.delete_later``);

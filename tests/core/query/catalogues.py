@@ -6,10 +6,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from catalogue_desktop.core import offerings
 from catalogue_desktop.core.decode import decode_collection
 from catalogue_desktop.core.facts import facts
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.query import offerings
 from catalogue_desktop.core.query.engine import Finder, Vocabulary
 from catalogue_desktop.core.query.table import TableBuilder
 
@@ -39,7 +39,7 @@ def synthetic_facts(size: int = 400, seed: int = 5) -> Facts:
 
 
 def with_offerings(catalogue: Facts, vocabulary: Vocabulary | None = None) -> Facts:
-    """``catalogue`` and its offerings (one dict per occasion, as ``core.offerings`` makes them)."""
+    """``catalogue`` and its offerings (one dict per occasion, as ``core.query.offerings`` makes them)."""
     finder = finder_of({k: v for k, v in catalogue.items() if k != offerings.OFFERINGS}, vocabulary)
     found = offerings.columns(finder.tables, finder.vocabulary)
     return {**catalogue, offerings.OFFERINGS: offerings.as_facts(found)}

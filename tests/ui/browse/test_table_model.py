@@ -1,5 +1,5 @@
-"""RowSetTableModel: model-tester conformance, numeric sorting, filtering, change markers, and
-filtered + sorted rows against a reference."""
+"""RowSetTableModel: model-tester conformance, numeric sorting, showing matches, change markers,
+and matched + sorted rows against a reference."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from PySide6.QtGui import QFont, QIcon
 from catalogue_desktop.core import listing, models
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.search import RowFilter
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.common.formatting import Formatter
+from tests.ui.browse.matching import matching, set_query
 from tests.ui.fixtures_components import *  # noqa: F403
 from tests.ui.fixtures_components import DemoCatalogue
 
@@ -86,11 +86,11 @@ def test_model_tester_every_state(qtmodeltester: Any, en_formatter: Formatter) -
     qtmodeltester.check(model)  # populated
     model.sort(_column(model, "start"), Qt.SortOrder.DescendingOrder)
     qtmodeltester.check(model)  # sorted
-    model.set_filter("a")
+    set_query(model, "a")
     qtmodeltester.check(model)  # sorted + filtered
-    model.set_filter("nothing-matches-this")
+    set_query(model, "nothing-matches-this")
     qtmodeltester.check(model)  # filtered to empty
-    model.set_filter("")
+    set_query(model, "")
     model.set_rowset(hand_rowset())
     qtmodeltester.check(model)  # after reset
     model.set_rowset(RowSet(Kind.WEBINARS))
@@ -130,30 +130,30 @@ def test_a_row_set_shown_as_it_is_read_grows_by_appended_rows(
     assert not model.loading and model.rowCount() == 5
     assert inserted == [(2, 3), (4, 4)] and resets == [2] and counts[-1] == (5, 5)
     assert _ids(model) == [1, 2, 3, 4, 5]
-    model.set_filter("ta")  # an ordinary model again
+    set_query(model, "ta")  # an ordinary model again
     assert _ids(model) == [1, 3, 5]
 
 
-def test_a_sort_or_filter_asked_for_while_rows_are_read_applies_once_all_are(
+def test_a_sort_asked_for_while_rows_are_read_applies_once_all_are(
     qtmodeltester: Any, en_formatter: Formatter
 ) -> None:
-    """Sorting or filtering needs every row: asked for while the rows are read, it is noted (the
-    rows keep coming in the service's order) and applied when the row set is complete."""
+    """Sorting needs every row: asked for while the rows are read, it is noted (the rows keep
+    coming in the service's order) and applied when the row set is complete, with its matches."""
     items = hand_items()
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
     qtmodeltester.check(model)
     rowset = _read_so_far(items[:2])
     model.show_growing(rowset, 5)
     model.sort(_column(model, "fee"), Qt.SortOrder.DescendingOrder)
-    model.set_filter("ta")
-    assert _ids(model) == [1, 2] and model.query == "ta"
+    assert _ids(model) == [1, 2] and not model.filtered
     assert model.sort_column == _column(model, "fee")
     rowset.extend(items[2:])
     model.show_growing(rowset, 5)
     assert _ids(model) == [1, 2, 3, 4, 5]
     counts: list[tuple[int, int]] = []
     model.counts_changed.connect(lambda visible, total: counts.append((visible, total)))
-    model.set_rowset(rowset)
+    # the finder's matches come with the complete row set (a query is never applied to part of it)
+    model.set_rowset(rowset, None, (matching(rowset, "ta"), None, None))
     assert _ids(model) == [1, 3, 5]  # fee 1000, 219, 5: "ta" in Zeta, Beta, Delta
     assert counts == [(3, 5)] and not model.loading
 
@@ -201,25 +201,27 @@ def test_sort_demo_fees_numerically(demo: DemoCatalogue, en_formatter: Formatter
         assert all(f is None for f in fees[len(present):])
 
 
-def test_filter_narrows_and_counts(qtbot: Any, en_formatter: Formatter) -> None:
+def test_matches_narrow_and_count(qtbot: Any, en_formatter: Formatter) -> None:
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
     with qtbot.waitSignal(model.counts_changed) as blocker:
         model.set_rowset(hand_rowset())
     assert blocker.args == [5, 5]
     model.sort(_column(model, "fee"), Qt.SortOrder.DescendingOrder)
     with qtbot.waitSignal(model.counts_changed) as blocker:
-        model.set_filter("ta")  # Zeta, Beta, Delta...
+        set_query(model, "ta")  # Zeta, Beta, Delta...
     assert blocker.args == [3, 5]
     assert _ids(model) == [1, 3, 5]  # filtered rows in sorted order
     assert model.visible_count() == 3 and model.total_count() == 5
     assert model.view_row_of(5) == 2 and model.view_row_of(2) is None
     with qtbot.waitSignal(model.counts_changed) as blocker:
-        model.set_filter("")
+        set_query(model, "")
     assert blocker.args == [5, 5]
-    # the filter stays applied when new rows arrive
-    model.set_filter("beta")
-    model.set_rowset(hand_rowset())
-    assert _ids(model) == [3]
+    # new rows come with their matches (the finder's: ``ui.finder.controller``), in the sort
+    rowset = hand_rowset()
+    model.set_rowset(rowset, None, (matching(rowset, "beta"), None, None))
+    assert _ids(model) == [3] and model.sort_column == _column(model, "fee")
+    model.set_rowset(rowset)  # ... or none: every row
+    assert _ids(model) == [1, 3, 2, 5, 4]
 
 
 def test_display_alignment_and_raw_values(en_formatter: Formatter) -> None:
@@ -301,7 +303,7 @@ def test_many_selected_rows_follow_a_sort_under_a_filter(qtbot: Any, en_formatte
     view = QTableView()
     qtbot.addWidget(view)
     view.setModel(model)
-    model.set_filter("a")
+    set_query(model, "a")
     selection = QItemSelection(model.index(10, 0), model.index(40, model.columnCount() - 1))
     view.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
     kept = {model.record_id(r) for r in range(10, 41)}
@@ -319,7 +321,7 @@ def test_large_rowset_sorts_and_filters(en_formatter: Formatter) -> None:
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
     model.set_rowset(rowset)
     model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)
-    model.set_filter("zeta")
+    set_query(model, "zeta")
     assert model.visible_count() == 4000
     starts = [model.index(r, _column(model, "start")).data(Qt.ItemDataRole.UserRole)
               for r in range(model.rowCount())]
@@ -355,6 +357,17 @@ def _random_rowset(seed: int, n: int) -> RowSet:
     return RowSet(Kind.WEBINARS, rows=rows, links=[[] for _ in rows], positions=list(range(n)))
 
 
+class _Reference:
+    """The rows a plain word query matches (None: every row): what the model is given to show."""
+
+    def __init__(self, rowset: RowSet) -> None:
+        self.rowset = rowset
+
+    def matches(self, query: str) -> list[int] | None:
+        found = matching(self.rowset, query)
+        return None if found is None else found.rows
+
+
 def _reference_order(rowset: RowSet, column: int, descending: bool) -> list[int]:
     def key(i: int) -> Any:
         value = rowset.rows[i][column]
@@ -384,13 +397,13 @@ def test_filtered_and_sorted_rows_equal_a_reference(qapp: Any, seed: int, n: int
         model.prepare_now()
     view = QTableView()
     view.setModel(model)
-    reference = RowFilter(rowset)
+    reference = _Reference(rowset)
     sort: tuple[int, bool] | None = None
     query = ""
     for op in ops:
         if isinstance(op, str):
             query = op
-            model.set_filter(query)
+            set_query(model, query)
         else:
             key, descending = op
             sort = None if key is None else (_column(model, key), descending)
@@ -423,7 +436,7 @@ def test_few_and_many_matches_in_sort_order_both_ways(qapp: Any, seed: int, prep
     formatter = Formatter(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
     model = RowSetTableModel(Kind.WEBINARS, formatter)
     model.set_rowset(rowset)
-    reference = RowFilter(rowset)
+    reference = _Reference(rowset)
     queries = ["ethics 1", "ethics", "a", "842 2", "tax", "zzz", "revenue 1", ""]
     counts = [len(m) for m in map(reference.matches, queries) if m is not None]
     assert min(counts) * 8 < n and max(counts) * 8 >= n  # both ways are taken
@@ -435,7 +448,7 @@ def test_few_and_many_matches_in_sort_order_both_ways(qapp: Any, seed: int, prep
                 model.prepare_now()
             expected = _reference_order(rowset, _column(model, key), descending)
             for query in queries:
-                model.set_filter(query)
+                set_query(model, query)
                 matched = reference.matches(query)
                 shown = set(range(n)) if matched is None else set(matched)
                 assert [model.source_row(r) for r in range(model.rowCount())] == [
@@ -448,20 +461,21 @@ def test_one_row_sorted_and_filtered(qapp: Any) -> None:
                                                               QLocale.Country.UnitedStates)))
     model.set_rowset(rowset)
     model.sort(_column(model, "title"), Qt.SortOrder.DescendingOrder)
-    model.set_filter("0")  # its id
+    set_query(model, "0")  # its id
     assert model.rowCount() == 1 and model.source_row(0) == 0
-    model.set_filter("no such words")
+    set_query(model, "no such words")
     assert model.rowCount() == 0
 
 
 def test_idle_work_is_done_in_passes_bounded_by_time_not_rows(qapp: Any, monkeypatch: Any) -> None:
-    """The filter and sort keys built in idle time: a pass ends once its time budget is spent
+    """The sort keys and positions built in idle time: a pass ends once its time budget is spent
     (a slow or busy CPU does smaller passes, not longer ones); with time to spare one pass does it
-    all. Either way the filter then finds what a fresh one finds."""
+    all. Either way the matches then come in the order a fresh sort gives."""
     from catalogue_desktop.ui.browse import idle_work
 
     rowset = _random_rowset(7, 120)
-    monkeypatch.setattr(idle_work, "_PREPARE_ROWS", 10)
+    monkeypatch.setattr(idle_work, "_PREPARE_SORT_ROWS", 10)
+    monkeypatch.setattr(idle_work, "_PREPARE_RANK_ROWS", 10)
 
     def passes(budget: float) -> tuple[int, RowSetTableModel]:
         monkeypatch.setattr(idle_work, "_PREPARE_PASS_S", budget)
@@ -475,12 +489,14 @@ def test_idle_work_is_done_in_passes_bounded_by_time_not_rows(qapp: Any, monkeyp
         return count, model
 
     spent, slow = passes(0.0)  # every slice over budget: one slice per pass
-    assert spent == 12  # 120 rows of filter keys, 10 a slice; the last also does the rest
+    # 120 rows of the start's keys (the sort itself made them: none left), then of the fee's and
+    # of positions in the sort order, 10 a slice; a slice that finishes one goes on to the next
+    assert spent == 12  # (the sort made the start's keys; fee keys and positions: 12 slices)
     spare, fast = passes(60.0)
     assert spare == 1
     for model in (slow, fast):
-        model.set_filter("tax")
+        set_query(model, "tax")
         assert [model.source_row(r) for r in range(model.rowCount())] == [
             i for i in _reference_order(rowset, _column(model, "start"), False)
-            if i in set(RowFilter(rowset).matches("tax") or [])]
+            if i in set(m.rows if (m := matching(rowset, "tax")) else [])]
         assert model.rowCount() > 0

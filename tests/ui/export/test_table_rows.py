@@ -41,12 +41,13 @@ def test_ctrl_c_copies_selected_rows_as_tsv_with_a_header(
 def test_export_writes_the_visible_rows_in_view_order_with_raw_values(
     make_session: Any, filled_cache: Any, tmp_path: Any
 ) -> None:
-    window = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready").window
-    tab = window.tab(Kind.COURSES)
+    session = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready")
+    window = session.window
+    tab = window.show_tab(Kind.COURSES)
     fee = column_index(Kind.COURSES, "fee")
     nxt = column_index(Kind.COURSES, "next")
-    tab.filter.setText("audit")
-    tab.apply_filter()
+    session.finder.indexer.finish_now()
+    window.query_box.set_text("audit")
     tab.view.sortByColumn(nxt, Qt.SortOrder.DescendingOrder)
     visible = tab.model.rowCount()
     assert 0 < visible < 20

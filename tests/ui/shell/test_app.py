@@ -348,21 +348,21 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
     tab = window.current_tab()
     QApplication.sendPostedEvents()  # the first layout
     table_at = tab.view.mapTo(window, tab.view.rect().topLeft())
-    filter_width = tab.filter.width()
+    query_width = window.query_box.edit.width()
 
     with qtbot.waitSignal(session.ready, timeout=10000):
         pass
     QApplication.sendPostedEvents()
     assert tab.model.rowCount() > 0
     assert tab.view.mapTo(window, tab.view.rect().topLeft()) == table_at
-    assert tab.filter.width() == filter_width  # the count's new text did not resize the line
+    assert window.query_box.edit.width() == query_width  # no count's text resized the query box
     assert [tabs.tabText(i) for i in range(tabs.count())] == titles
 
 
 def test_a_count_label_keeps_its_size_whatever_it_says(make_session: Any, filled_cache: Any,
                                                        qtbot: Any) -> None:
-    """The count beside the filter line has a fixed size that fits its longest text: a new count
-    (every keystroke of a filter) repaints the label alone, without laying out the tab again.
+    """The count above the table has a fixed size that fits its longest text: a new count
+    (every keystroke of a query) repaints the label alone, without laying out the tab again.
     A count of millions widens it, once."""
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
     tab = session.window.current_tab()

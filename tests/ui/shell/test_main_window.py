@@ -14,7 +14,7 @@ from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.listing import column_index
 from catalogue_desktop.core.store import FILE_NAME, Store
 from tests.faultserver import FaultServer, refused_port
-from tests.ui.conftest import wait_rows_loaded
+from tests.ui.conftest import POPUP_NOISE, wait_rows_loaded
 
 RAW = Qt.ItemDataRole.UserRole
 SAMPLE_COUNTS = {
@@ -64,7 +64,8 @@ def test_every_tab_has_rows_after_start_and_sync(make_session: Any, demo_server:
     session = make_session(base_url=demo_server.base_url)
     window = session.window
     labels = [window.tab_widget.tabText(i) for i in range(window.tab_widget.count())]
-    assert labels == [f"{k.label} ({SAMPLE_COUNTS[k]})" for k in ALL_KINDS]
+    assert labels[:8] == [f"{k.label} ({SAMPLE_COUNTS[k]})" for k in ALL_KINDS]
+    assert labels[8].startswith("Dates")  # the sales desk's, made from the loaded catalogue
     for kind in ALL_KINDS:
         tab = window.tab(kind)
         assert tab.model.rowCount() == SAMPLE_COUNTS[kind]
@@ -84,24 +85,30 @@ def test_demo_mode_without_a_service_uses_its_own_store(make_session: Any, cache
     assert session.window.tab(Kind.WEBINARS).model.rowCount() == 60
 
 
-def test_filter_narrows_the_count_label_and_escape_clears_it(
+@POPUP_NOISE  # typing "e" offers the fields that start with it
+def test_the_query_narrows_the_count_label_and_title_and_escape_clears_it(
     make_session: Any, demo_server: Any, qtbot: Any
 ) -> None:
-    window = make_session(base_url=demo_server.base_url).window
+    session = make_session(base_url=demo_server.base_url)
+    window = session.window
     tab = window.tab(Kind.WEBINARS)
-    assert tab.filter.placeholderText() == "Filter webinars…"
+    box = window.query_box.edit
+    assert box.accessibleName() == "Query" and "field:value" in box.placeholderText()
     assert tab.count_label.text() == "60 webinars"
-    qtbot.keyClicks(tab.filter, "ethics")
+    qtbot.waitUntil(lambda: not session.finder.indexer.busy, timeout=10000)
+    qtbot.keyClicks(box, "ethics")
     qtbot.waitUntil(lambda: tab.count_label.text() != "60 webinars", timeout=2000)
     visible = tab.model.rowCount()
     assert 0 < visible < 60
     assert tab.count_label.text() == f"{visible} of 60"
+    assert window.tab_widget.tabText(0) == f"Webinars {visible} / 60"
     for row in range(visible):
         text = " ".join(str(tab.model.index(row, c).data() or "") for c in range(tab.model.columnCount()))
         assert "ethics" in text.lower()
-    qtbot.keyClick(tab.filter, Qt.Key.Key_Escape)
-    assert tab.filter.text() == ""
-    assert tab.count_label.text() == "60 webinars"
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    assert box.text() == ""
+    qtbot.waitUntil(lambda: tab.count_label.text() == "60 webinars", timeout=2000)
+    assert window.tab_widget.tabText(0) == "Webinars (60)"
 
 
 def test_sorting_by_start_date_and_fee_orders_the_rows(
@@ -146,17 +153,19 @@ def test_cross_link_from_webinar_to_expert_then_back_and_forward(
     assert experts.selected_record_id() == 3109
 
 
-def test_navigation_clears_a_filter_that_hides_the_target(
+def test_navigation_to_a_record_the_query_hides_shows_its_details_and_says_so(
     make_session: Any, demo_server: Any, qtbot: Any
 ) -> None:
-    window = make_session(base_url=demo_server.base_url).window
-    experts = window.tab(Kind.EXPERTS)
-    experts.filter.setText("zzzz-no-such-expert")
-    experts.apply_filter()
+    session = make_session(base_url=demo_server.base_url)
+    window = session.window
+    experts = window.show_tab(Kind.EXPERTS)
+    session.finder.indexer.finish_now()
+    window.query_box.set_text("zzzz-no-such-expert")
     assert experts.model.rowCount() == 0
     assert window.navigate(Kind.EXPERTS, 3101)
-    assert experts.filter.text() == ""
-    assert experts.selected_record_id() == 3101
+    assert window.query_box.text() == "zzzz-no-such-expert"  # the query is the user's: kept
+    assert experts.detail.current == (Kind.EXPERTS, 3101)
+    assert "the query hides its row" in window.statusBar().currentMessage()
 
 
 def test_certificate_details_show_the_level_tree(make_session: Any, demo_server: Any) -> None:
@@ -187,7 +196,7 @@ def test_open_option_selects_the_record_and_unknown_ids_only_say_so(
     assert "unknown kind" in bad.statusBar().currentMessage()
 
 
-def test_keyboard_switches_tabs_and_focuses_the_filter(
+def test_keyboard_switches_tabs_and_focuses_the_query(
     make_session: Any, demo_server: Any, qtbot: Any
 ) -> None:
     window = make_session(base_url=demo_server.base_url, wait="ready").window
@@ -197,7 +206,7 @@ def test_keyboard_switches_tabs_and_focuses_the_filter(
     qtbot.keyClick(window, Qt.Key.Key_8, Qt.KeyboardModifier.ControlModifier)
     assert window.current_tab() is window.tab(Kind.SITUATIONS)
     qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: window.tab(Kind.SITUATIONS).filter.hasFocus(), timeout=2000)
+    qtbot.waitUntil(lambda: window.query_box.edit.hasFocus(), timeout=2000)
 
 
 def test_only_web_links_are_opened(make_session: Any, demo_server: Any, monkeypatch: Any) -> None:

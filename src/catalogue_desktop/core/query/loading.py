@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from catalogue_desktop.core import offerings
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.query import offerings
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.table import Table, TableBuilder
 from catalogue_desktop.core.query.vocabulary import Vocabulary

@@ -1,10 +1,10 @@
-"""One collection's tab: filter line (``FilterLine``), count, table (``TableView`` over a
-``RowSetTableModel``) and detail pane.
+"""One collection's tab: count, table (``TableView`` over a ``RowSetTableModel``) and detail pane.
 
-The table sorts through ``model.sort`` (header clicks) and filters on precomputed keys with a short
-debounce; the header's context menu shows/hides columns; layout is saved to ``Settings``. The
-detail pane is made when a record is first shown (a plain label holds its place until then), so
-that start-up builds neither eight panes nor imports their modules.
+The table sorts through ``model.sort`` (header clicks) and shows the rows the finder's query
+matched (``set_result``: the query box is the window's, one for every tab); the header's context
+menu shows/hides columns; layout is saved to ``Settings``. The detail pane is made when a record
+is first shown (a plain label holds its place until then), so that start-up builds neither eight
+panes nor imports their modules.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from PySide6.QtCore import (
     QModelIndex,
     QPoint,
     Qt,
-    QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -37,7 +36,6 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import COLUMNS, ColumnType
-from catalogue_desktop.ui.browse.filter_line import FilterLine
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
 from catalogue_desktop.ui.common.settings import Settings
@@ -46,7 +44,6 @@ from catalogue_desktop.ui.export import table_rows as export
 if TYPE_CHECKING:
     from catalogue_desktop.ui.detail.pane import DetailPane
 
-FILTER_DELAY_MS = 30  # coalesces fast typing; a filter pass on 100k rows takes a few ms
 # Default widths in average character widths, per column type (the title column stretches).
 _WIDTH_CHARS = {
     ColumnType.TEXT: 26, ColumnType.INT: 7, ColumnType.CODE: 6, ColumnType.MONEY: 10,
@@ -83,13 +80,11 @@ class CollectionTab(QWidget):
         self._keep: int | None = None
         self._emit_selection = True
 
-        self.filter = FilterLine(placeholderText=f"Filter {kind.value}…", clearButtonEnabled=True)
-        self.filter.setObjectName(f"filter-{kind.value}")
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self._fix_count_width()
-        self.model = RowSetTableModel(kind, formatter, self)
+        self.model = self.make_model(kind, formatter)
         self.view = TableView()
         self.view.setObjectName(f"table-{kind.value}")
         self.view.setModel(self.model)
@@ -111,24 +106,13 @@ class CollectionTab(QWidget):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([840, 440])
 
-        top = QHBoxLayout()
-        top.addWidget(self.filter, 1)
-        top.addWidget(self.count_label)
+        self.top = QHBoxLayout()
+        self.top.addStretch(1)
+        self.top.addWidget(self.count_label)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(top)
+        layout.addLayout(self.top)
         layout.addWidget(self.splitter, 1)
-        self.setTabOrder(self.filter, self.view)
-
-        self._filter_timer = QTimer(self, singleShot=True, interval=FILTER_DELAY_MS)
-        self._filter_timer.timeout.connect(self.apply_filter)
-        self.filter.textChanged.connect(lambda _text: self._filter_timer.start())
-        self.filter.returnPressed.connect(self.apply_filter)
-        self.filter.escape_pressed.connect(self.clear_filter)
-        clear = QAction(self, shortcut=QKeySequence(Qt.Key.Key_Escape),
-                        shortcutContext=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        clear.triggered.connect(self.clear_filter)
-        self.addAction(clear)
 
         self.model.counts_changed.connect(self._counts_changed)
         self.model.modelReset.connect(self._reselect)
@@ -154,6 +138,10 @@ class CollectionTab(QWidget):
             self.setTabOrder(self.view, pane)
             self._detail = pane
         return self._detail
+
+    def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
+        """The table's model (a tab of another list may give its own)."""
+        return RowSetTableModel(kind, formatter, self)
 
     def _clear_detail(self, text: str) -> None:
         if self._detail is None:
@@ -195,9 +183,14 @@ class CollectionTab(QWidget):
 
     # -- rows --------------------------------------------------------------------------------
 
-    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
-        """Show new rows; the sort, the filter and the selected record stay."""
-        self._keeping_selection(self.model.set_rowset, rowset, changes)
+    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None) -> None:
+        """Show new rows (``result``: which of them the query matched, see
+        ``RowSetTableModel.set_result``); the sort and the selected record stay."""
+        self._keeping_selection(self.model.set_rowset, rowset, changes, result)
+
+    def set_result(self, matches: Any, overlay: Any = None, note: str | None = None) -> None:
+        """Show the rows the query matched; the selected record stays if it is among them."""
+        self._keeping_selection(self.model.set_result, matches, overlay, note)
 
     def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None) -> None:
         """Show the rows of a row set read so far (see ``RowSetTableModel.show_growing``)."""
@@ -217,9 +210,12 @@ class CollectionTab(QWidget):
         row = self.model.view_row_of(keep)
         if row is not None:
             self._select_row(row, emit=False)
-        elif not self.model.query:
-            self._shown_id = None
+            return
+        self._shown_id = None
+        if self.model.rowset.rows_by_id().get(keep) is None:
             self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
+        else:
+            self._clear_detail(f"The selected {self.kind.singular} is not among the rows the query shows.")
 
     def _fix_count_width(self, text: str = "") -> None:
         """Give the count a fixed size, wide enough for its longest text up to 999,999 records
@@ -237,7 +233,7 @@ class CollectionTab(QWidget):
         locale = QLocale()
         if self.model.loading:
             text = f"loading {locale.toString(visible)} of {locale.toString(total)}"
-        elif visible == total:
+        elif visible == total and not self.model.filtered:
             noun = self.kind.singular if total == 1 else self.kind.value
             text = f"{locale.toString(total)} {noun}"
         else:
@@ -248,19 +244,6 @@ class CollectionTab(QWidget):
         label.setText(text)
         self.counts_changed.emit(self.kind, visible, total)
 
-    def apply_filter(self) -> None:
-        self._filter_timer.stop()
-        self.model.set_filter(self.filter.text())
-
-    def clear_filter(self) -> None:
-        if self.filter.text():
-            self.filter.clear()
-            self.apply_filter()
-
-    def focus_filter(self) -> None:
-        self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.filter.selectAll()
-
     # -- selection and details -----------------------------------------------------------------
 
     def selected_record_id(self) -> int | None:
@@ -269,17 +252,16 @@ class CollectionTab(QWidget):
             return None
         return self.model.record_id(current.row())
 
-    def select_record(self, record_id: int, *, emit: bool = True) -> bool:
-        """Select and show ``record_id``, clearing a filter that hides it; False if not listed."""
+    def select_record(self, record_id: int, *, emit: bool = True) -> bool | None:
+        """Select and show ``record_id``: True; shown in the detail pane only when the query
+        hides its row: None; False if not listed."""
         row = self.model.view_row_of(record_id)
-        if row is None and self.model.query:
-            self.filter.blockSignals(True)
-            self.filter.clear()
-            self.filter.blockSignals(False)
-            self.apply_filter()
-            row = self.model.view_row_of(record_id)
         if row is None:
-            return False
+            if self.model.rowset.rows_by_id().get(record_id) is None:
+                return False
+            self.view.selectionModel().clearSelection()
+            self.show_record(record_id)
+            return None
         self._select_row(row, emit=emit)
         return True
 
@@ -303,7 +285,9 @@ class CollectionTab(QWidget):
         return columns[0] if columns else 0
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if not current.isValid():
+        # (The view makes its first row current, unselected, when it gets the focus, e.g. as its
+        # tab is shown: that is no choice of a record.)
+        if not current.isValid() or not self.view.selectionModel().isRowSelected(current.row()):
             return
         record_id = self.model.record_id(current.row())
         if record_id != self._shown_id:

@@ -1,10 +1,9 @@
 """The table model's idle work: what it builds between the user's actions, a slice at a time.
 
-Filter keys first (the first keystroke on 100k rows then does not pay ~0.3 s for them), then the
-sort keys of the date, fee and number columns shown by default (their first sort then only sorts),
-then each row's position in the current sort order (a filter with few matches then orders them by
-it). ``IdleWork`` is a mixin of ``RowSetTableModel``: its passes run on the model's
-``_prepare_timer`` over the model's row set, filter, presorted columns and sort order.
+The sort keys of the date, fee and number columns shown by default (their first sort then only
+sorts), then each row's position in the current sort order (a query with few matches then orders
+them by it). ``IdleWork`` is a mixin of ``RowSetTableModel``: its passes run on the model's
+``_prepare_timer`` over the model's row set, presorted columns and sort order.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from catalogue_desktop.core.search import RowFilter, prepare_sort_keys
+from catalogue_desktop.core.search import prepare_sort_keys
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
@@ -20,12 +19,11 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.catalogue import RowSet
     from catalogue_desktop.ui.browse.row_order import RowOrder
 
-# Idle work (``prepare_filter``) starts ``_PREPARE_DELAY_MS`` after rows arrive (not while the
+# Idle work (``prepare_keys``) starts ``_PREPARE_DELAY_MS`` after rows arrive (not while the
 # window starts), then runs in slices for up to ``_PREPARE_PASS_S`` per event-loop pass: bounded
 # by time, not rows, so a slower or busier CPU does smaller passes, not longer ones.
 _PREPARE_DELAY_MS = 300
 _PREPARE_PASS_S = 0.004
-_PREPARE_ROWS = 1000  # a slice of filter keys (~1.2 ms), built ahead of the first keystroke
 _PREPARE_SORT_ROWS = 4000  # a slice of one column's sort keys (~1 ms)
 _PREPARE_RANK_ROWS = 4000  # a slice of positions in the sort order (~0.8 ms)
 
@@ -35,17 +33,15 @@ class IdleWork:
 
     _prepare_timer: QTimer  # runs the passes (interval 0 once started)
     _rowset: RowSet
-    _filter: RowFilter | None
     _presorted: list[int]  # the columns whose sort keys are built ahead
     _order: RowOrder | None
 
-    def prepare_filter(self) -> None:
-        """Build the filter's keys in idle time, up to 4 ms per event-loop pass (the first keystroke
-        on 100k rows then does not pay ~0.3 s for them), then the sort keys of the date, fee and
-        number columns shown by default (their first sort then only sorts: ~30 ms less), then
-        each row's position in the current sort order (a filter with few matches then orders
-        them by it: ~20 ms less on its first keystroke). It starts ``_PREPARE_DELAY_MS`` after
-        rows arrive, not amid the window's start-up."""
+    def prepare_keys(self) -> None:
+        """Build in idle time, up to 4 ms per event-loop pass, the sort keys of the date, fee and
+        number columns shown by default (their first sort then only sorts: ~30 ms less at 100k
+        rows), then each row's position in the current sort order (a query with few matches
+        then orders them by it: ~20 ms less). It starts ``_PREPARE_DELAY_MS`` after rows
+        arrive, not amid the window's start-up."""
         self._prepare_later()
 
     def _prepare_later(self) -> None:
@@ -69,10 +65,6 @@ class IdleWork:
 
     def _prepare_slice(self) -> bool:
         """One slice of idle work; True when nothing is left."""
-        if self._filter is None:
-            self._filter = RowFilter(self._rowset, lazy=True)
-        if not self._filter.build(_PREPARE_ROWS):
-            return False
         for column in self._presorted:
             if not prepare_sort_keys(self._rowset, column, _PREPARE_SORT_ROWS):
                 return False

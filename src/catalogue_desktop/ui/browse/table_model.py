@@ -1,8 +1,11 @@
-"""A table model over one collection's ``RowSet``: sorting and filtering on precomputed keys.
+"""A table model over one collection's ``RowSet``: sorting on precomputed keys, showing the rows
+the finder matched.
 
 No ``QSortFilterProxyModel``: it calls back into Python for every comparison (50-100x slower at
 10k rows, see the stack facts). The model keeps ``visible``, the row-set indices shown, in order:
-the filtered rows in the current sort order. The view only asks ``data()`` for visible rows.
+the matched rows in the current sort order. The view only asks ``data()`` for visible rows. Which
+rows match is the finder's answer (``set_result``); a result may carry an overlay (the matching
+location's date, city and fee shown in a course's row) and a note (why nothing matches).
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index
-from catalogue_desktop.core.search import Matches, RowFilter, sorted_rows
+from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index, zone
+from catalogue_desktop.core.search import Matches, sorted_rows
 from catalogue_desktop.qt_compat.item_models import (
     ALIGNMENT,
     BACKGROUND,
@@ -41,13 +44,12 @@ from catalogue_desktop.qt_compat.item_models import (
     layout_changed,
 )
 from catalogue_desktop.ui.browse.idle_work import IdleWork
-from catalogue_desktop.ui.browse.markers import bold_font, cell_tooltip, header_tip, marker_icon
+from catalogue_desktop.ui.browse.markers import bold_font, cell_text, cell_tooltip, header_tip, marker_icon
 from catalogue_desktop.ui.browse.row_order import RowOrder, view_rows
 from catalogue_desktop.ui.common.formatting import Formatter
 
 __all__ = ["RowSetTableModel"]
 
-_CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip shows 2000
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
@@ -74,9 +76,9 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         self._alignment = [_ALIGN_RIGHT if c.type in _RIGHT else None for c in self._columns]
         self._presorted = [i for i, c in enumerate(self._columns) if c.visible and c.type in _PRESORTED]
         self._rowset = RowSet(kind)
-        self._filter: RowFilter | None = None
-        self._query = ""
         self._matched: Matches | None = None  # rows matching the query (None: all)
+        self._overlay: Any = None  # values shown instead of the row's (``set_result``)
+        self.note: str | None = None  # why no row matches (a field the kind lacks), if so
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._order: RowOrder | None = None  # the sort order (None: as sent)
@@ -115,8 +117,9 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         return self._formatter
 
     @property
-    def query(self) -> str:
-        return self._query
+    def filtered(self) -> bool:
+        """Only the rows a query matched are shown."""
+        return self._matched is not None
 
     def visible_count(self) -> int:
         if self._growing is not None:
@@ -157,7 +160,6 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
     def _take(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """Hold ``rowset`` and forget what was derived from the previous one (in a reset)."""
         self._rowset = rowset
-        self._filter = None
         self._past_cache = {}
         self._grey = None
         self._set_changes(changes)
@@ -169,27 +171,30 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             self._growing = count
             self.endInsertRows()
 
-    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None = None) -> None:
-        """Show another row set (model reset); the current sort and filter stay applied.
+    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None = None,
+                   result: tuple[Matches | None, Any, str | None] | None = None) -> None:
+        """Show another row set (model reset); the current sort stays applied, and ``result``
+        (matches, overlay, note: see ``set_result``) says which of its rows to show (None: all).
 
         The row set shown while it was read (``show_growing``), now complete, is not shown
-        anew: its last rows are appended, unless a sort or a filter waited for them."""
+        anew: its last rows are appended, unless a sort or a result waited for them."""
+        matches, overlay, note = result or (None, None, None)
         if rowset is self._rowset and self._growing is not None and self._sort_column < 0 \
-                and not self._query.split():
+                and matches is None:
             self._append_read_rows()
             self._growing = None
             self._emit_counts()
-            self.prepare_filter()
+            self.prepare_keys()
             return
         self._growing = None
         self.beginResetModel()
         self._take(rowset, changes)
         self._set_order(self._compute_order())
-        self._matched = self._compute_matches(self._query)
+        self._matched, self._overlay, self.note = matches, overlay, note
         self._update_visible()
         self.endResetModel()
         self._emit_counts()
-        self.prepare_filter()
+        self.prepare_keys()
 
     def set_changes(self, changes: dict[str, Any] | None) -> None:
         """Change markers only (the rows stay)."""
@@ -202,19 +207,14 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
-    def set_filter(self, query: str) -> None:
-        """Show only rows whose text holds every word of ``query`` (case-insensitive)."""
-        if query == self._query:
-            return
-        if self._growing is not None:  # applied by ``set_rowset``, to every row
-            self._query = query
-            return
-        matched = self._compute_matches(query)
-        self._query = query
-        if matched is None and self._matched is None:
+    def set_result(self, matches: Matches | None, overlay: Any = None, note: str | None = None) -> None:
+        """Show only the rows of ``matches`` (None: every row). ``overlay.values(row)`` gives
+        a row's values to show instead of its own, by column (the matching location's), or
+        None; ``note`` says why nothing matches."""
+        if matches is None and self._matched is None and overlay is self._overlay and note == self.note:
             return
         self.beginResetModel()
-        self._matched = matched
+        self._matched, self._overlay, self.note = matches, overlay, note
         self._update_visible()
         self.endResetModel()
         self._emit_counts()
@@ -279,13 +279,6 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             return None
         descending = self._sort_order == Qt.SortOrder.DescendingOrder
         return sorted_rows(self._rowset, self._sort_column, descending)
-
-    def _compute_matches(self, query: str) -> Matches | None:
-        if not query.split():
-            return None
-        if self._filter is None:
-            self._filter = RowFilter(self._rowset)
-        return self._filter.match(query)  # builds what idle time has not built yet
 
     def _set_order(self, order: list[int] | None) -> None:
         """A new sort order: positions in it are noted again in idle time."""
@@ -353,10 +346,15 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             return None  # also an invalid index (-1, -1)
         source = view_row if visible is None else visible[view_row]
         if role == DISPLAY:
-            text = self._formatter.value(self._columns[column], self._rowset.rows[source][column])
-            if len(text) > _CELL_TEXT:  # eliding a 1 MB title on every repaint takes 0.3 s
-                text = text[:_CELL_TEXT] + "…"
-            return text
+            col = self._columns[column]
+            shown = self._overlay.values(source) if self._overlay is not None else None
+            if shown is not None and column in shown:
+                value, offset = shown[column]
+            else:
+                row = self._rowset.rows[source]
+                value = row[column]
+                offset = zone(self._kind, row, column) if col.type is ColumnType.DATE else None
+            return cell_text(self._formatter, col, value, offset)
         if role == ALIGNMENT:
             return self._alignment[column]
         if role == FOREGROUND:

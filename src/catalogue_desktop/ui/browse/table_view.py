@@ -1,4 +1,5 @@
-"""The collection table's view: Copy copies whole rows, and it says when it first painted rows.
+"""The collection table's view: Copy copies whole rows, it says when it first painted rows, and an
+empty table says why (the model's ``note``: a field the kind lacks, the finder still preparing).
 
 An override of ``paintEvent`` and ``keyPressEvent``, not an event filter: a Python event filter
 receives every event of the widget, and PySide6 converting each to its Python type made it create
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QTableView
 
@@ -28,9 +29,23 @@ class TableView(QTableView):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        if not self._painted_rows and self.model().rowCount() > 0:
-            self._painted_rows = True
-            self.rows_painted.emit()
+        model = self.model()
+        if model.rowCount() > 0:
+            if not self._painted_rows:
+                self._painted_rows = True
+                self.rows_painted.emit()
+            return
+        note = getattr(model, "note", None) or (
+            "No rows match the query." if getattr(model, "filtered", False) else None)
+        if note:
+            from PySide6.QtGui import QPainter
+
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().placeholderText().color())
+            rect = self.viewport().rect().adjusted(16, 24, -16, -16)
+            flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
+            painter.drawText(rect, flags, note)
+            painter.end()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):

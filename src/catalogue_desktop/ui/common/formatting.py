@@ -2,7 +2,9 @@
 
 One :class:`Formatter` per window, shared by the item models and the detail panes, so that a
 locale or currency change shows everywhere. Money is a plain grouped number unless the user chose
-a currency (the spec does not say which currency fees are in).
+a currency (the spec does not say which currency fees are in). Dates show as the service wrote
+them, in the event's own UTC offset with the offset written out ("3/9/27 8:30 AM UTC−05:00"),
+unless the user chose the viewer's local time (``event_zones`` False).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from PySide6.QtCore import QDateTime, QLocale
+from PySide6.QtCore import QDateTime, QLocale, QTimeZone
 
 from catalogue_desktop.core.listing import Column, ColumnType
 
@@ -31,6 +33,7 @@ class Formatter:
                 locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
         self.locale = locale
         self.currency: str | None = currency or None
+        self.event_zones = True  # dates in the event's own offset (False: the viewer's zone)
 
     def set_currency(self, currency: str | None) -> None:
         """ISO code ("EUR") or symbol ("€"); None or "" for plain numbers."""
@@ -96,33 +99,46 @@ class Formatter:
 
     # -- dates ---------------------------------------------------------------------------------
 
-    def date(self, ms: Any) -> str:
-        """Epoch milliseconds (UTC) -> short local date and time."""
+    def date(self, ms: Any, offset: int | None = None) -> str:
+        """Epoch milliseconds (UTC) -> short date and time: at the UTC ``offset`` (minutes) the
+        event was written with, which is then shown ("3/9/27 8:30 AM UTC−05:00"); in the
+        viewer's zone without one (or when the user chose local time)."""
         if ms is None or isinstance(ms, bool):
             return ""
         try:
-            dt = QDateTime.fromMSecsSinceEpoch(int(ms))
+            ms = int(ms)
         except (TypeError, ValueError, OverflowError):
             return str(ms)
-        return self.locale.toString(dt, QLocale.FormatType.ShortFormat)
+        if offset is None or not self.event_zones:
+            return self.locale.toString(QDateTime.fromMSecsSinceEpoch(ms), QLocale.FormatType.ShortFormat)
+        dt = QDateTime.fromMSecsSinceEpoch(ms, QTimeZone.fromSecondsAheadOfUtc(offset * 60))
+        return f"{self.locale.toString(dt, QLocale.FormatType.ShortFormat)} {utc_label(offset)}"
 
     def date_long(self, value: Any) -> str:
-        """Epoch ms or an aware datetime -> long local date, time and zone.
-
-        "Wednesday, December 9, 2026 1:00 PM EST (UTC−05:00)"."""
+        """Epoch ms or an aware datetime -> long date, time and zone: a datetime at the offset
+        the service wrote it with (unless the user chose local time), epoch ms in the viewer's
+        zone. "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
         if value is None:
             return ""
+        offset = None
         if isinstance(value, datetime):
             if value.tzinfo is None:
                 from datetime import UTC
 
                 value = value.replace(tzinfo=UTC)
             ms = int(value.timestamp() * 1000)
+            delta = value.utcoffset()
+            offset = None if delta is None else int(delta.total_seconds()) // 60
         else:
             try:
                 ms = int(value)
             except (TypeError, ValueError):
                 return str(value)
+        if offset is not None and self.event_zones:
+            dt = QDateTime.fromMSecsSinceEpoch(ms, QTimeZone.fromSecondsAheadOfUtc(offset * 60))
+            day = self.locale.toString(dt.date(), QLocale.FormatType.LongFormat)
+            time = self.locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
+            return f"{day} {time} {utc_label(offset)}"
         dt = QDateTime.fromMSecsSinceEpoch(ms)
         day = self.locale.toString(dt.date(), QLocale.FormatType.LongFormat)
         time = self.locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
@@ -161,6 +177,13 @@ class Formatter:
                 text = " ".join(text.split())
             return text
         return str(value)  # INT, CODE (unknown codes shown as they come)
+
+
+def utc_label(offset: int) -> str:
+    """UTC offset minutes as people read them: "UTC−05:00", "UTC+05:30", "UTC+00:00"."""
+    sign = "+" if offset >= 0 else "−"
+    hours, minutes = divmod(abs(offset), 60)
+    return f"UTC{sign}{hours:02d}:{minutes:02d}"
 
 
 def _is_number(value: Any) -> bool:

@@ -6,6 +6,7 @@ Always an explicit ``QSettings(IniFormat, UserScope, ORG, APP)``: tests redirect
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
@@ -116,3 +117,17 @@ class Settings:
         self._set(f"tabs/{kind.value}/splitter", splitter)
         self._set(f"tabs/{kind.value}/sort_column", sort[0])
         self._set(f"tabs/{kind.value}/sort_order", sort[1])
+
+    # -- the finder ------------------------------------------------------------------------
+
+    def saved_searches(self) -> list[dict[str, str]]:
+        """The saved searches: ``{"name", "query", "tab"}`` (tab: a kind's value), in order."""
+        try:
+            found = json.loads(str(self.q.value("finder/saved") or "[]"))
+        except ValueError:
+            return []
+        return [s for s in found if isinstance(s, dict) and isinstance(s.get("name"), str)
+                and isinstance(s.get("query"), str)] if isinstance(found, list) else []
+
+    def set_saved_searches(self, searches: list[dict[str, str]]) -> None:
+        self._set("finder/saved", json.dumps(searches, ensure_ascii=False) if searches else None)

@@ -1,3 +1,4 @@
-"""The finder (to come): a query box over ``core.query``, a facet panel, saved searches and a
-quick-open palette. It sits above ``browse`` (it shows its results in collection tabs) and below
-the shell, which wires it into the window."""
+"""The finder: one query box for every tab (``query_box``), the engine kept in step with the rows
+shown (``indexer``, ``controller``), facets (``facet_panel``), saved searches, the Ctrl+K palette.
+It sits above ``browse`` (it shows its results in collection tabs) and below the shell, which wires
+it into the window (``wiring``)."""

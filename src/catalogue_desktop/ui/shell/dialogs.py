@@ -67,3 +67,48 @@ def about(window: Any, title: str) -> None:
         f"<b>{title}</b> {catalogue_desktop.__version__}<br>"
         "Browse the seminar catalogue, online or from the local cache.",
     )
+
+
+def query_help(window: Any) -> None:
+    """Help ▸ Query language: the syntax and every field per kind (from the engine's own list)."""
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+
+    from catalogue_desktop.core.query.fields import reference_markdown
+    from catalogue_desktop.core.query.manual import syntax_markdown
+
+    dialog = QDialog(window)
+    dialog.setWindowTitle("Query language and fields")
+    dialog.resize(860, 720)
+    text = QTextBrowser(dialog)
+    text.setAccessibleName("Query language and fields")
+    text.setOpenExternalLinks(False)
+    text.setMarkdown(syntax_markdown() + "\n\n**Fields per kind** (names are case-insensitive; the spec's "
+                     "names work too)\n\n" + reference_markdown())
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=dialog)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(text)
+    layout.addWidget(buttons)
+    dialog.exec()
+
+
+def shortcuts(window: Any, rows: list[tuple[str, str]]) -> None:
+    """Help ▸ Keyboard shortcuts: the window's actions and their keys (``menus.shortcut_rows``)."""
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+
+    dialog = QDialog(window)
+    dialog.setWindowTitle("Keyboard shortcuts")
+    dialog.resize(520, 560)
+    text = QTextBrowser(dialog)
+    text.setAccessibleName("Keyboard shortcuts")
+    extra = [("Enter", "Open the selected row's details; in the palette, open the hit"),
+             ("Escape", "Clear the query (in the query box)"),
+             ("Tab / Shift+Tab", "Move between toolbar, query, facets, table and details")]
+    lines = ["| keys | what |", "|---|---|"] + [f"| {k} | {w} |" for k, w in sorted(rows) + extra]
+    text.setMarkdown("\n".join(lines))
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=dialog)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(text)
+    layout.addWidget(buttons)
+    dialog.exec()

@@ -1,6 +1,8 @@
-"""The main window: a thin wiring of tabs, status panel, offline banner, changes view and menus.
+"""The main window: a thin wiring of tabs, query box, facets, status panel, offline banner, changes
+view and menus (``menus``).
 
-It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes.
+It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes,
+and the finder (``ui.finder.controller``) which of them a query matches.
 
 Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the
 web-link opener are imported when first used. PySide creates a Qt class's Python enums when the class is
@@ -15,15 +17,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.qt_compat.icons import theme_icon
+from catalogue_desktop.core.listing import DATES
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
+from catalogue_desktop.ui.finder.facet_panel import FacetPanel
+from catalogue_desktop.ui.finder.query_box import QueryBox
+from catalogue_desktop.ui.shell import menus
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
 
@@ -33,23 +37,12 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.sync.changes_view import ChangesView
 
 APP_TITLE = "Catalogue Desktop"
-# Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (not QStyle:
-# see ``qt_compat.icons``).
-TOOLBAR_ICONS = {
-    "back": ("go-previous", "arrow-left-32.png"),
-    "forward": ("go-next", "arrow-right-32.png"),
-    "refresh": ("view-refresh", "refresh-32.png"),
-    "changes": ("view-list-details", "viewdetailed-32.png"),
-    "export": ("document-save", "standardbutton-save-32.png"),
-}
-
-
-def toolbar_icon(name: str) -> QIcon:
-    """The toolbar icon ``name`` (a key of ``TOOLBAR_ICONS``)."""
-    return theme_icon(*TOOLBAR_ICONS[name])
+TAB_KINDS: tuple[Any, ...] = (*ALL_KINDS, DATES)  # the collections, then the sales desk's Dates
+toolbar_icon = menus.toolbar_icon
 
 
 class MainWindow(QMainWindow):
+    tab_made = Signal(object, object)  # kind, its CollectionTab (made when first shown)
     refresh_requested = Signal()
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
@@ -68,13 +61,17 @@ class MainWindow(QMainWindow):
 
         self._images = images
         self._loader = loader
+        # kind -> what its tab shows under the current query (the finder sets it)
+        self.result_for: Callable[[Any], Any] = lambda _kind: None
         self.banner = OfflineBanner(formatter.date)
+        self.query_box = QueryBox(self)
         self.tab_widget = QTabWidget(documentMode=True)
+        self.tab_widget.setAccessibleName("Lists")
         # A tab's widgets are made when it is first shown (or asked for): start-up builds one.
-        self._tabs: dict[Kind, CollectionTab] = {}
-        self._pages: dict[Kind, QWidget] = {}
-        self._waiting_rows: dict[Kind, tuple[RowSet, dict[str, Any] | None]] = {}
-        for kind in ALL_KINDS:
+        self._tabs: dict[Any, CollectionTab] = {}
+        self._pages: dict[Any, QWidget] = {}
+        self._waiting_rows: dict[Any, tuple[RowSet, dict[str, Any] | None]] = {}
+        for kind in TAB_KINDS:
             page = QWidget()
             page.setObjectName(f"page-{kind.value}")
             QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
@@ -85,6 +82,7 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.banner)
+        layout.addWidget(self.query_box.error)
         layout.addWidget(self.tab_widget, 1)
         self.setCentralWidget(central)
 
@@ -99,8 +97,11 @@ class MainWindow(QMainWindow):
         self.changes_dock.setMinimumWidth(420)
         self.changes_dock.hide()
         self.changes_dock.visibilityChanged.connect(self._changes_dock_visible)
+        self.facet_panel = FacetPanel()
+        self.facet_dock = self._dock("Facets", self.facet_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.facet_dock.setMinimumWidth(240)
 
-        self._build_actions()
+        menus.build(self)
         self.history.changed.connect(self._history_changed)
         self._history_changed()
         self._restore()
@@ -111,62 +112,6 @@ class MainWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
-
-    def _action(self, text: str, slot: Any, shortcut: Any = None, tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip(tip or text.replace("…", ""))
-        action.triggered.connect(lambda _checked=False: slot())
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        self.export_action = self._action("Export visible rows…", self.export_dialog)
-        quit_action = self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
-        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-        self.back_action = self._action("Back", self.go_back, "Alt+Left")
-        self.forward_action = self._action("Forward", self.go_forward, "Alt+Right")
-        self.refresh_action = self._action("Refresh", self.refresh_requested.emit, "F5",
-                                           "Refresh the catalogue from the service (F5)")
-        self.changes_action = self.changes_dock.toggleViewAction()
-        self.changes_action.setText("Changes")
-        filter_action = self._action("Filter", lambda: self.current_tab().focus_filter(), "Ctrl+F")
-        for i, kind in enumerate(ALL_KINDS):
-            self._action(kind.label, lambda k=kind: self.show_tab(k), f"Ctrl+{i + 1}")
-
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addAction(self.export_action)
-        file_menu.addSeparator()
-        file_menu.addAction(quit_action)
-        view_menu = bar.addMenu("&View")
-        view_menu.addAction(self.changes_action)
-        view_menu.addAction(self.status_dock.toggleViewAction())
-        view_menu.addAction(filter_action)
-        self.columns_menu = view_menu.addMenu("Columns")
-        self.columns_menu.aboutToShow.connect(self._fill_columns_menu)
-        go_menu = bar.addMenu("&Go")
-        go_menu.addAction(self.back_action)
-        go_menu.addAction(self.forward_action)
-        catalogue_menu = bar.addMenu("&Catalogue")
-        catalogue_menu.addAction(self.refresh_action)
-        catalogue_menu.addAction("Service URL…", self.service_url_dialog)
-        catalogue_menu.addAction("Currency…", self.currency_dialog)
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction("About", self.about)
-
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("toolbar-main")
-        toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        for action, icon in ((self.back_action, "back"), (self.forward_action, "forward"),
-                             (self.refresh_action, "refresh"), (self.changes_action, "changes"),
-                             (self.export_action, "export")):
-            action.setIcon(toolbar_icon(icon))
-        for action in (self.back_action, self.forward_action, self.refresh_action,
-                       self.changes_action, self.export_action):
-            toolbar.addAction(action)
 
     @property
     def changes(self) -> ChangesView:
@@ -199,18 +144,23 @@ class MainWindow(QMainWindow):
         else:
             self._changes.set_changes(kind, changes, title)
 
-    def _fill_columns_menu(self) -> None:
+    def fill_columns_menu(self) -> None:
         self.columns_menu.clear()
         self.current_tab().column_actions(self.columns_menu)
 
     # -- tabs and rows ---------------------------------------------------------------------
 
-    def tab(self, kind: Kind) -> CollectionTab:
+    def tab(self, kind: Any) -> CollectionTab:
         """``kind``'s tab, made now if it was not shown yet."""
         tab = self._tabs.get(kind)
         if tab is None:
-            tab = CollectionTab(kind, self.formatter, self._images, self._loader.record,
-                                self._detail_context)
+            if kind is DATES:
+                from catalogue_desktop.ui.offers.dates_tab import DatesTab
+
+                tab = DatesTab(self.formatter, self._images, self._loader.record, self._detail_context)
+            else:
+                tab = CollectionTab(kind, self.formatter, self._images, self._loader.record,
+                                    self._detail_context)
             tab.counts_changed.connect(self._counts_changed)
             tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
             tab.link_activated.connect(self.navigate)
@@ -218,10 +168,11 @@ class MainWindow(QMainWindow):
             tab.message.connect(self.show_message)
             self._tabs[kind] = tab
             tab.restore_state(self.settings)
+            self.tab_made.emit(kind, tab)
             self._pages[kind].layout().addWidget(tab)
             waiting = self._waiting_rows.pop(kind, None)
             if waiting is not None:
-                tab.set_rowset(*waiting)
+                tab.set_rowset(*waiting, self.result_for(kind))
         return tab
 
     def _detail_context(self, kind: Kind, record_id: int) -> Any:
@@ -245,21 +196,36 @@ class MainWindow(QMainWindow):
         """The tabs made so far (the others have no widgets yet)."""
         return list(self._tabs.values())
 
-    def current_tab(self) -> CollectionTab:
-        return self.tab(ALL_KINDS[self.tab_widget.currentIndex()])
+    def made_tab(self, kind: Any) -> CollectionTab | None:
+        return self._tabs.get(kind)
 
-    def show_tab(self, kind: Kind) -> CollectionTab:
+    @staticmethod
+    def tab_kinds() -> tuple[Any, ...]:
+        return TAB_KINDS
+
+    def current_kind(self) -> Any:
+        return TAB_KINDS[self.tab_widget.currentIndex()]
+
+    def current_tab(self) -> CollectionTab:
+        return self.tab(self.current_kind())
+
+    def show_tab(self, kind: Any) -> CollectionTab:
         tab = self.tab(kind)
         self.tab_widget.setCurrentWidget(self._pages[kind])
         return tab
 
-    def show_rowset(self, kind: Kind, rowset: RowSet, changes: dict[str, Any] | None) -> None:
+    def step_tab(self, step: int) -> None:
+        """The next (or previous) tab, from wherever the focus is (Ctrl+Tab, Ctrl+PgDown)."""
+        count = self.tab_widget.count()
+        self.tab_widget.setCurrentIndex((self.tab_widget.currentIndex() + step) % count)
+
+    def show_rowset(self, kind: Any, rowset: RowSet, changes: dict[str, Any] | None,
+                    result: Any = None) -> None:
         tab = self._tabs.get(kind)
         if tab is not None:
-            tab.set_rowset(rowset, changes)
+            tab.set_rowset(rowset, changes, result)
         else:
             self._waiting_rows[kind] = (rowset, changes)
-            self._counts_changed(kind, len(rowset), len(rowset))
 
     def show_growing(self, kind: Kind, rowset: RowSet, expected: int,
                      changes: dict[str, Any] | None) -> None:
@@ -268,14 +234,22 @@ class MainWindow(QMainWindow):
         if tab is not None:
             tab.show_growing(rowset, expected, changes)
 
-    def _counts_changed(self, kind: Kind, _visible: int, total: int) -> None:
-        self.set_tab_count(kind, total)
+    def _counts_changed(self, kind: Any, visible: int, total: int) -> None:
+        tab = self._tabs.get(kind)
+        self.set_tab_count(kind, total, visible if tab is not None and tab.model.filtered else None)
 
-    def set_tab_count(self, kind: Kind, total: int) -> None:
-        """Show ``kind``'s record count in its tab's title (a new title lays out the tab bar
-        again and repaints it, so an unchanged one is not set)."""
+    def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None:
+        """Show ``kind``'s count in its tab's title: "Courses (240)", or under a query "Courses
+        12 / 240" (a new title lays out the tab bar again and repaints it, so an unchanged one
+        is not set)."""
         index = self.tab_widget.indexOf(self._pages[kind])
-        text = f"{kind.label} ({QLocale().toString(total)})"
+        locale = QLocale()
+        if total is None:
+            text = kind.label
+        elif matched is None:
+            text = f"{kind.label} ({locale.toString(total)})"
+        else:
+            text = f"{kind.label} {locale.toString(matched)} / {locale.toString(total)}"
         if self.tab_widget.tabText(index) != text:
             self.tab_widget.setTabText(index, text)
 
@@ -287,11 +261,16 @@ class MainWindow(QMainWindow):
     # -- navigation --------------------------------------------------------------------------
 
     def navigate(self, kind: Kind, record_id: int, *, remember: bool = True) -> bool:
-        """Show ``kind``'s tab with ``record_id`` selected and its details; False if unlisted."""
+        """Show ``kind``'s tab with ``record_id`` selected and its details (only its details,
+        with a word, when the query hides its row); False if unlisted."""
         tab = self.show_tab(kind)
-        if not tab.select_record(record_id, emit=False):
+        found = tab.select_record(record_id, emit=False)
+        if found is False:
             self.show_message(f"{kind.singular.capitalize()} #{record_id} is not in the catalogue")
             return False
+        if found is None:
+            self.show_message(f"{kind.singular.capitalize()} #{record_id} is shown in the details; "
+                              "the query hides its row")
         tab.view.setFocus()
         if remember:
             self.history.visit(Place(kind, record_id))
@@ -348,6 +327,39 @@ class MainWindow(QMainWindow):
 
         dialogs.about(self, APP_TITLE)
 
+    def query_help(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
+        dialogs.query_help(self)
+
+    def shortcuts_help(self) -> None:
+        from catalogue_desktop.ui.shell import dialogs
+
+        dialogs.shortcuts(self, menus.shortcut_rows(self))
+
+    # -- the finder's menus ----------------------------------------------------------------
+
+    def quick_open(self) -> None:
+        """Ctrl+K: the palette (made by the finder's controller: ``open_palette``)."""
+        opener = getattr(self, "open_palette", None)
+        if opener is not None:
+            opener()
+
+    def save_search(self) -> None:
+        from catalogue_desktop.ui.finder import saved_searches
+
+        saved_searches.save_current(self)
+
+    def organize_searches(self) -> None:
+        from catalogue_desktop.ui.finder import saved_searches
+
+        saved_searches.organize(self)
+
+    def fill_searches_menu(self) -> None:
+        from catalogue_desktop.ui.finder import saved_searches
+
+        saved_searches.fill_menu(self, self.searches_menu)
+
     # -- window state ------------------------------------------------------------------------
 
     def _restore(self) -> None:
@@ -361,7 +373,7 @@ class MainWindow(QMainWindow):
         if 0 <= last < self.tab_widget.count():
             self.tab_widget.setCurrentIndex(last)
         self.current_tab()  # made (and restored) now; the others when first shown
-        self.tab_widget.currentChanged.connect(lambda index: self.tab(ALL_KINDS[index]))
+        self.tab_widget.currentChanged.connect(lambda index: self.tab(TAB_KINDS[index]))
 
     def save_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState())

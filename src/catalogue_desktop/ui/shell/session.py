@@ -51,6 +51,7 @@ class Options(NamedTuple):
     self_test: bool = False
     currency: str | None = None
     max_size: int = 256  # MiB per collection response
+    query: str | None = None  # the finder's query to start with
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
@@ -120,8 +121,11 @@ class AppSession(QObject):
         mode = DEMO_TITLE if self.demo else self.base_url
         window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
         loader.sort_of = window.sort_of
-        loader.rowset_loaded.connect(window.show_rowset)
-        loader.rowset_growing.connect(window.show_growing)
+        from catalogue_desktop.ui.finder.wiring import connect_finder
+
+        self.finder = connect_finder(window, loader, self.settings)
+        loader.rowset_loaded.connect(self.finder.take_rowset)
+        loader.rowset_growing.connect(self.finder.take_growing)
         loader.index_changed.connect(self._index_changed)
         loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
         window.refresh_requested.connect(self.refresh)
@@ -151,8 +155,9 @@ class AppSession(QObject):
         early = current if tab.model.sort_column < 0 else None
         loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)],
                         early=early)
-        # populated once they are painted (queued: after the paint)
+        # populated once they are painted (queued: after the paint); the loader reads on then
         tab.view.rows_painted.connect(self._populate, Qt.ConnectionType.QueuedConnection)
+        tab.view.rows_painted.connect(loader.first_page_painted, Qt.ConnectionType.QueuedConnection)
         window.show()
         return window
 
@@ -205,6 +210,9 @@ class AppSession(QObject):
             if not self.open_target(self.options.open):
                 self._pending_open = self.options.open  # maybe the refresh brings it: try again
         self.loaded = True
+        self.finder.indexer.start()  # the finder's tables, in idle time from now on
+        if self.options.query:
+            self.window.query_box.set_text(self.options.query)
         self._populate()
         self.ready.emit()
         # Next loop pass, after the first paint: asyncio, then the refresh.

@@ -32,6 +32,7 @@ DISPOSE_CHUNK = 2000  # rows of a replaced row set freed per loop pass
 START_PASS_S = 0.016  # while the window starts, chunks read per loop pass: up to one frame's time
 PRESORT_ROWS = 10_000  # a reloaded row set this long is sorted ahead, as its tab shows it
 PRESORT_PASS_S = 0.004  # ... in slices for up to this long per loop pass
+FIRST_PAINT_WAIT_MS = 150  # after an early first page, reading waits for its paint this long at most
 
 
 class _Job:
@@ -82,6 +83,11 @@ class CatalogueLoader(QObject):
         self._disposing: Iterator[None] | None = None
         self._pump = QTimer(self, interval=0)  # one chunk of work per event-loop pass
         self._pump.timeout.connect(self._step)
+        # After an early collection's first page, reading pauses until the window painted it
+        # (``first_page_painted``), or this long: how many loop passes a first paint takes
+        # depends on the platform and on the window's widgets (one pass was not always enough).
+        self._paint_wait = QTimer(self, singleShot=True, interval=FIRST_PAINT_WAIT_MS)
+        self._paint_wait.timeout.connect(self.first_page_painted)
         self._index_timer = QTimer(self, singleShot=True, interval=30)
         self._index_timer.timeout.connect(self.rebuild_index)
         # kind -> (column, descending) its tab is sorted by, or None: set by the window's owner.
@@ -133,7 +139,9 @@ class CatalogueLoader(QObject):
         replaced row set; stop the timer when there is nothing left (``rebuild_index`` restarts
         it for row sets it let go of)."""
         if self._first_page_read:
-            self._first_page_read = False
+            self._pump.stop()  # idle until the first page is painted (or the wait is over)
+            if not self._paint_wait.isActive():
+                self._paint_wait.start()
         elif self._jobs:
             started = time.perf_counter()
             self._read_chunk(next(iter(self._jobs.values())))
@@ -149,12 +157,20 @@ class CatalogueLoader(QObject):
         else:
             self._pump.stop()
 
+    def first_page_painted(self) -> None:
+        """The window painted the early collection's first page: read on."""
+        self._paint_wait.stop()
+        if self._first_page_read:
+            self._first_page_read = False
+            self._pump.start()
+
     def _read_chunk(self, job: _Job) -> None:
         """Read a chunk of ``job``, or publish it once all are read."""
         if job.chunks is None:
             state = self.store.state(job.kind)
             job.snapshot = state.snapshot
             job.rowset = RowSet(job.kind)
+            job.rowset.snapshot = state.snapshot
             job.chunks = self.store.iter_columns(job.kind, job.chunk, packed_links=True,
                                                  snapshot=job.snapshot)
             job.sort = None
@@ -295,6 +311,7 @@ class CatalogueLoader(QObject):
         """Stop reading: drop pending loads and a pending index rebuild, emit nothing more."""
         self._jobs.clear()
         self._first_page_read = False
+        self._paint_wait.stop()
         self._starting.clear()
         self._restore_gc()
         self._disposing = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from catalogue_desktop.core import offerings
+from catalogue_desktop.core.query import offerings
 from catalogue_desktop.core.query.engine import Vocabulary
 from tests.core.query.catalogues import demo_facts, finder_of, synthetic_facts
 

@@ -1,0 +1,39 @@
+"""The query language in words, for Help ▸ Query language (and README): what to write, what it
+finds. The fields per kind come from ``fields.reference_markdown``."""
+
+from __future__ import annotations
+
+SYNTAX: tuple[tuple[str, str], ...] = (
+    ('`tax "estate planning"`', "words anywhere in the title, names and listed columns (case and "
+     "accents ignored: `muller` finds Müller)"),
+    ("`city:dallas`", 'a field containing the text; `title:="Exact Title"` the exact text'),
+    ("`fee:<300` `fee:>=1,300` `fee:200..400` `fee:..400`", "numbers: comparisons and ranges "
+     "(inclusive)"),
+    ("`starts:2027-03` `starts:2027-03..2027-05` `starts:>2027-03-01`", "dates as the service wrote "
+     "them, in the event's own UTC offset"),
+    ("`today` `this-week` `next-month` `next30d` `next3m` `last30d`", "windows relative to now (a bare "
+     "date or window means the start date)"),
+    ("`past` `future`", "occasions that have ended, or not (on-demand ones are never past)"),
+    ("`cle:yes` `cpe:no` `has:accessUrl` `no:experts`", "yes/no fields; whether a field has a value"),
+    ('`expert:nakamura` `topic:"estate tax"` `series:tax`', "related records by their names"),
+    ("`webinars:>5` `courses:0`", "counts of linked records (experts, topics, roles, situations)"),
+    ("`a OR b` `a | b` `-word` `NOT (a b)` `(a OR b) c`", "OR, leave out, group; clauses side by side "
+     "must all hold; OR binds tighter: `a OR b c` is `(a OR b) c`"),
+)
+
+NOTES = """\
+**Same location.** On courses, the clauses on a location's fields (city, state, venue, zip, starts,
+ends, fee) hold for one location: `city:dallas starts:2027-03 fee:<1300` finds a course with a
+Dallas date in March 2027 under 1,300, and its row shows that location's date, city and fee. The
+same holds for the sessions of a series. A tab whose kind has no field the query names shows no
+rows and says why.
+
+**Facets** (View ▸ Facets): click a value to select it, Ctrl+click to leave it out; the selection
+is written into the query. Save a query with Searches ▸ Save search (Ctrl+D); open anything with
+Ctrl+K."""
+
+
+def syntax_markdown() -> str:
+    rows = "\n".join(f"| {write} | {finds} |" for write, finds in SYNTAX)
+    return ("**Query language** — one query for every tab (Ctrl+F); each tab's title shows its "
+            f"count.\n\n| you write | it finds |\n|---|---|\n{rows}\n\n{NOTES}\n")

@@ -1,0 +1,249 @@
+"""The finder in the window: one query for every tab, its counts in the tab titles, facets.
+
+The query engine (``core.query``) is imported when the finder is first needed, after the window
+shows its rows: its ~20 ms of imports are no part of the start-up.
+
+``FinderController`` takes the row sets the loader reads (and has the indexer build their tables),
+evaluates the query box's query on every table (a few ms each), shows the current tab's matches at
+once and the other tabs' when they are shown, and keeps the facet panel and the query box's
+tooltip (each clause's count) current. While a query is set, a reloaded collection is shown once
+its table is rebuilt, with its matches: a tab never shows new rows unfiltered under a query.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from catalogue_desktop.core.catalogue import RowSet
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.search import Matches
+from catalogue_desktop.ui.finder.indexer import FinderIndexer
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.core.query.syntax import Parsed
+    from catalogue_desktop.core.query.vocabulary import Vocabulary
+
+Result = tuple[Matches | None, Any, str | None]  # matches, overlay, note (RowSetTableModel)
+NO_RESULT: Result = (None, None, None)
+
+
+def now() -> datetime:
+    """The viewer's time (relative dates: today, next30d)."""
+    return datetime.now().astimezone()
+
+
+class FinderController(QObject):
+    """Wires the query box, the tabs, the indexer and the facet panel (see the module doc)."""
+
+    evaluated = Signal()  # results (counts, matches) were brought up to date
+
+    def __init__(self, window: Any, loader: Any, vocabulary: Vocabulary | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.window = window
+        self.indexer = FinderIndexer(vocabulary, lambda: loader.store, self)
+        self.parsed: Parsed | None = None  # the query (None: none yet)
+        self.show_past = False  # the Dates tab shows past occasions too
+        self._held: dict[Any, tuple[RowSet, Any]] = {}  # reloads waiting for their table
+        self._built_for: dict[str, RowSet] = {}  # the row set each table was built for
+        self._shown: dict[str, RowSet] = {}  # the row set each tab shows
+        self._stale: set[Any] = set()  # made tabs whose rows are not yet the current query's
+        self.indexer.table_ready.connect(self._table_ready)
+        self.indexer.dates_ready.connect(self._dates_ready)
+        window.query_box.query_changed.connect(self.set_query)
+        window.query_box.completions = self._completions
+        window.tab_widget.currentChanged.connect(lambda _i: self._current_changed())
+        window.result_for = self.result
+
+    @property
+    def finder(self) -> Finder:
+        return self.indexer.finder
+
+    @property
+    def active(self) -> bool:
+        return self.parsed is not None and self.parsed.root is not None
+
+    def _filters(self, kind: Any) -> bool:
+        """``kind``'s tab shows only some rows (a query; the Dates tab hides past occasions)."""
+        return self.active or (kind is DATES and not self.show_past)
+
+    # -- rows in ----------------------------------------------------------------------------
+
+    def take_rowset(self, kind: Kind, rowset: RowSet, changes: Any) -> None:
+        """A collection's rows were (re)read: index them; show them now, or with their matches
+        once their table is built when a query is set."""
+        self.indexer.index(kind, rowset)
+        if self.active and kind.value in self._shown:
+            self._held[kind] = (rowset, changes)
+            return
+        self._show(kind, rowset, changes)
+
+    def take_growing(self, kind: Kind, rowset: RowSet, expected: int, changes: Any) -> None:
+        if not self.active:
+            self.window.show_growing(kind, rowset, expected, changes)
+
+    def _show(self, kind: Any, rowset: RowSet, changes: Any) -> None:
+        self._shown[kind.value] = rowset
+        self.window.show_rowset(kind, rowset, changes, self.result(kind))
+        self._title(kind)
+
+    def _table_ready(self, name: str) -> None:
+        rowset = self.indexer.rowset_of(name)
+        if rowset is not None:
+            self._built_for[name] = rowset
+        kind = DATES if name == DATES.value else Kind(name)
+        held = self._held.pop(kind, None)
+        if held is not None:
+            self._show(kind, *held)
+        elif self.active and kind is not DATES:
+            self._refresh(kind)
+        if kind is self.window.current_kind():
+            self.refresh_panel()
+        self.evaluated.emit()
+
+    def _dates_ready(self, rowset: RowSet) -> None:
+        self._built_for[DATES.value] = rowset
+        self._show(DATES, rowset, None)
+        if self.window.current_kind() is DATES:
+            self.refresh_panel()
+
+    # -- the query ---------------------------------------------------------------------------
+
+    def set_query(self, parsed: Parsed) -> None:
+        """Show ``parsed``'s matches: the current tab now, the others' counts in their titles
+        now and their rows when shown."""
+        self.parsed = parsed
+        if not self.active:
+            for kind, (rowset, changes) in list(self._held.items()):
+                del self._held[kind]
+                self._show(kind, rowset, changes)
+        current = self.window.current_kind()
+        for kind in self.window.tab_kinds():
+            if kind is current:
+                self._refresh(kind)
+            else:
+                self._stale.add(kind)
+                self._title(kind)
+        self.refresh_panel()
+        self.evaluated.emit()
+
+    def set_show_past(self, show: bool) -> None:
+        self.show_past = show
+        self._refresh(DATES)
+
+    def set_vocabulary(self, vocabulary: Vocabulary) -> None:
+        self.finder.set_vocabulary(vocabulary)
+        self.indexer.rebuild_offerings()
+        if self.parsed is not None:
+            self.set_query(self.parsed)
+
+    def _current_changed(self) -> None:
+        kind = self.window.current_kind()
+        if kind in self._stale:
+            self._refresh(kind)
+        self.refresh_panel()
+
+    def _refresh(self, kind: Any) -> None:
+        """Give ``kind``'s tab (if made) the current query's rows, and its title the count."""
+        self._stale.discard(kind)
+        tab = self.window.made_tab(kind)
+        if tab is not None and tab.model.rowset is self._shown.get(kind.value):
+            tab.set_result(*self.result(kind))
+        self._title(kind)
+
+    def _title(self, kind: Any) -> None:
+        rowset = self._shown.get(kind.value)
+        total = len(rowset) if rowset is not None else None
+        matched = None
+        if self._filters(kind) and total is not None and self._ready(kind):
+            outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
+            matched = outcome.count
+        self.window.set_tab_count(kind, total, matched)
+
+    def _ready(self, kind: Any) -> bool:
+        name = kind.value
+        built = self._built_for.get(name)
+        return built is not None and built is self._shown.get(name) and name in self.finder.tables
+
+    def result(self, kind: Any) -> Result:
+        """What ``kind``'s tab shows under the current query (every row when there is none; no
+        row while its table is being built)."""
+        if not self._filters(kind):
+            return NO_RESULT
+        rowset = self._shown.get(kind.value)
+        if rowset is None:
+            return NO_RESULT
+        if not self._ready(kind):
+            return Matches(len(rowset), rows=[]), None, "Preparing the finder for this tab…"
+        from catalogue_desktop.ui.finder.overlay import ChildOverlay
+
+        when = now()
+        outcome = self.finder.evaluate(self._effective(kind), kind.value, when)
+        if outcome.missing is not None:
+            return Matches(len(rowset), rows=[]), None, outcome.message()
+        overlay = None
+        if outcome.child_bits and ChildOverlay.applies(kind):
+            overlay = ChildOverlay(kind, self.finder.tables[kind.value], outcome.child_bits,
+                                   int(when.timestamp() * 1000))
+        if outcome.everything:
+            return None, None, None
+        return Matches(len(rowset), mask=outcome.mask), overlay, None
+
+    def _effective(self, kind: Any) -> Parsed:
+        """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless
+        asked (``past``, any date clause, or its "Show past" toggle)."""
+        from catalogue_desktop.core.query.literals import DateSpec
+        from catalogue_desktop.core.query.syntax import And, Parsed, Term, parse, top_clauses, walk
+
+        parsed = self.parsed or parse("")
+        if kind is not DATES or self.show_past:
+            return parsed
+        if any(t.op == "date" or t.field in ("starts", "ends") for t in walk(parsed.root)):
+            return parsed
+        future = Term(None, "date", DateSpec("future"), len(parsed.text), len(parsed.text))
+        if parsed.root is None:
+            return Parsed(parsed.text, future, None)
+        root = And((*top_clauses(parsed.root), future), 0, len(parsed.text))
+        return Parsed(parsed.text, root, None)
+
+    # -- the panel and the box -----------------------------------------------------------------
+
+    def refresh_panel(self) -> None:
+        kind = self.window.current_kind()
+        box = self.window.query_box
+        panel = self.window.facet_panel
+        if not self._ready(kind):
+            box.set_clause_counts([])
+            panel.show_facets(kind, [], "Preparing the finder…")
+            return
+        parsed = self._effective(kind)
+        lines = []
+        for clause, count in self.finder.clause_counts(parsed, kind.value, now()):
+            text = parsed.text[clause.start:clause.end] or "(past occasions hidden)"
+            lines.append(f"{text}  —  {'no such field here' if count is None else f'{count:,} rows'}")
+        box.set_clause_counts(lines)
+        if panel.isVisible():
+            from catalogue_desktop.core.query.facets import facets
+
+            panel.show_facets(kind, facets(self.finder, parsed, kind.value, now()), None)
+
+    def toggle_facet(self, field: str, clause: str, exclude: bool) -> None:
+        """A facet value clicked (Ctrl: excluded): written into the query text."""
+        from catalogue_desktop.core.query.facets import toggle
+
+        text = toggle(self.window.query_box.text(), field, clause, exclude=exclude)
+        if text is not None:
+            self.window.query_box.set_text(text)
+
+    def _completions(self, token: str) -> list[str]:
+        from catalogue_desktop.core.query.complete import completions
+
+        kind = self.window.current_kind()
+        if not self._ready(kind):
+            return []
+        return completions(self.finder, kind.value, token)

@@ -1,0 +1,210 @@
+"""The facet panel: the current tab's facets, each value with its count; a click selects it,
+Ctrl+click (or Ctrl+Enter) leaves it out, a second click takes it back. Selections are written
+into the query text by the controller (the query stays the one truth).
+
+``FacetModel`` is a two-level ``QAbstractItemModel`` (facets, then their values; columns: value,
+count) over the facets ``core.query.facets`` computes: no copy of the catalogue's data.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHeaderView,
+    QLabel,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.facets import Facet
+
+_Index = QModelIndex | QPersistentModelIndex
+_NO_PARENT = 0xFFFFFFFF  # internal id of a facet's own row
+_MARK = {"included": "✓ ", "excluded": "✗ "}
+_STATE_WORDS = {"included": "selected", "excluded": "left out"}
+
+
+class FacetModel(QAbstractItemModel):
+    """Facets (top level) and their values (children). Read-only."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.facets: list[Facet] = []
+
+    def set_facets(self, facets: list[Facet]) -> None:
+        self.beginResetModel()
+        self.facets = list(facets)
+        self.endResetModel()
+
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, _NO_PARENT)
+        return self.createIndex(row, column, parent.row())
+
+    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        if not index.isValid() or index.internalId() == _NO_PARENT:
+            return QModelIndex()
+        return self.createIndex(int(index.internalId()), 0, _NO_PARENT)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        if not parent.isValid():
+            return len(self.facets)
+        if parent.internalId() == _NO_PARENT and parent.column() == 0:
+            return len(self.facets[parent.row()].values)
+        return 0
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 2
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def value_at(self, index: _Index) -> tuple[Facet, Any] | None:
+        """(facet, value) of a value's index, or None for a facet's own row."""
+        if not index.isValid() or index.internalId() == _NO_PARENT:
+            return None
+        facet = self.facets[int(index.internalId())]
+        return facet, facet.values[index.row()]
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if index.internalId() == _NO_PARENT:
+            facet = self.facets[index.row()]
+            if role == Qt.ItemDataRole.DisplayRole:
+                if index.column() == 0:
+                    return facet.title
+                return f"+{facet.more} more" if facet.more else None
+            if role == Qt.ItemDataRole.FontRole and index.column() == 0:
+                font = QFont()
+                font.setBold(True)
+                return font
+            if role == Qt.ItemDataRole.ToolTipRole and facet.more:
+                return f"{facet.more} more values have rows; type {facet.field}: to find them"
+            return None
+        found = self.value_at(index)
+        assert found is not None
+        facet, value = found
+        if role == Qt.ItemDataRole.DisplayRole:
+            if index.column() == 0:
+                return _MARK.get(value.state or "", "") + value.label
+            return f"{value.count:,}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and value.state == "excluded":
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
+            state = f" ({_STATE_WORDS[value.state]})" if value.state else ""
+            return (f"{facet.title}: {value.label}{state} — {value.count:,} rows. "
+                    "Click (Enter) to select or take back; Ctrl+click (Ctrl+Enter) to leave out.")
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return ("Value", "Rows")[section] if 0 <= section < 2 else None
+        return None
+
+
+class _FacetTree(QTreeView):
+    """The facet tree: Enter selects the current value, Ctrl+Enter leaves it out (a
+    ``keyPressEvent`` override, not an event filter: ``qt_compat``'s notes)."""
+
+    activated_value = Signal(QModelIndex, bool)  # index, exclude
+
+    def keyPressEvent(self, event: Any) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            index = self.currentIndex()
+            if index.isValid() and index.internalId() != _NO_PARENT:
+                ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+                self.activated_value.emit(index, ctrl)
+                event.accept()
+                return
+        super().keyPressEvent(event)
+
+
+class FacetPanel(QWidget):
+    """The side panel (a dock): a line naming the tab, then the facet tree."""
+
+    value_toggled = Signal(str, str, bool)  # field, value clause, exclude
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = QLabel()
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setWordWrap(True)
+        self.model = FacetModel(self)
+        self.tree = _FacetTree()
+        self.tree.setObjectName("facets")
+        self.tree.setAccessibleName("Facets")
+        self.tree.setAccessibleDescription("Values of the current tab's rows with their counts. Enter "
+                                           "selects a value, Ctrl+Enter leaves it out.")
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAllColumnsShowFocus(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.tree, 1)
+        self.tree.clicked.connect(self._clicked)
+        self.tree.activated_value.connect(self._activate)
+        self._expanded: set[str] = set()
+        self._kind: Any = None
+
+    def show_facets(self, kind: Any, facets: list[Facet], note: str | None) -> None:
+        """Show ``kind``'s facets (``note``: why there are none, e.g. still preparing)."""
+        if kind is not self._kind:
+            self._kind = kind
+        self._remember_expanded()
+        if note is None:
+            note = (f"{kind.label}: values of the rows shown. Click to select, Ctrl+click to leave out."
+                    if facets else f"{kind.label} have no facets.")
+        self.heading.setText(note)
+        current = self.tree.currentIndex()
+        where = (current.parent().row(), current.row()) if current.isValid() else None
+        self.model.set_facets(facets)
+        for row, facet in enumerate(facets):
+            selected = any(v.state for v in facet.values)
+            if facet.field in self._expanded or selected or (not self._expanded and row < 4):
+                self.tree.expand(self.model.index(row, 0))
+        if where is not None:  # keyboard users keep their place
+            parent = self.model.index(where[0], 0) if where[0] >= 0 else QModelIndex()
+            index = self.model.index(where[1], 0, parent)
+            if index.isValid():
+                self.tree.setCurrentIndex(index)
+
+    def _remember_expanded(self) -> None:
+        for row, facet in enumerate(self.model.facets):
+            if self.tree.isExpanded(self.model.index(row, 0)):
+                self._expanded.add(facet.field)
+            else:
+                self._expanded.discard(facet.field)
+
+    def _clicked(self, index: QModelIndex) -> None:
+        ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
+        self._activate(index, ctrl)
+
+    def _activate(self, index: QModelIndex, exclude: bool) -> None:
+        found = self.model.value_at(index)
+        if found is None:
+            return
+        facet, value = found
+        self.value_toggled.emit(facet.field, value.clause, exclude)

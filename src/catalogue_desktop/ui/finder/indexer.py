@@ -1,0 +1,171 @@
+"""Builds the finder's tables in idle time: a kind's facts read from the store a page at a time,
+its columns and indexes a slice at a time, then the offerings (the Dates tab's rows) from the
+courses, series and webinars.
+
+Each pass of the Qt event loop runs steps for up to ``PASS_S`` (a step is a few milliseconds at
+100,000 rows), so the window stays responsive while 100,000 webinars are indexed (~2 s of work).
+The tables follow the rows the window shows: a kind is indexed from the snapshot its row set was
+read from, and a reloaded kind replaces its table once the new one is complete. The engine is
+imported when the finder is first used (``finder``), not while the window starts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from catalogue_desktop.core.catalogue import RowSet
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import DATES
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.engine import Finder
+
+PASS_S = 0.004  # work per event-loop pass
+_SOURCES = frozenset({"courses", "series", "webinars"})  # what the offerings are made of
+OFFERINGS = DATES.value
+
+
+class FinderIndexer(QObject):
+    """Keeps ``finder``'s tables in step with the row sets the window shows."""
+
+    table_ready = Signal(str)  # a table ("webinars", ..., "offerings") is (re)built
+    dates_ready = Signal(object)  # the Dates tab's RowSet (made with the offerings table)
+    progress = Signal(int, int)  # tables built, tables wanted (for "preparing the finder")
+
+    def __init__(self, vocabulary: Any, store: Callable[[], Any], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._vocabulary = vocabulary
+        self._finder: Finder | None = None
+        self._store = store  # () -> the GUI thread's Store
+        self._jobs: dict[str, Iterator[None]] = {}
+        self._rowsets: dict[str, RowSet] = {}  # the row set each table was (or is) built for
+        self._offerings_stale = False
+        self._paused = True
+        self._wanted = 0
+        self._built = 0
+        self._pump = QTimer(self, interval=0)
+        self._pump.timeout.connect(self._pass)
+
+    @property
+    def finder(self) -> Finder:
+        """The engine and its tables (made, and the engine imported, on first use)."""
+        if self._finder is None:
+            from catalogue_desktop.core.query.engine import Finder
+
+            self._finder = Finder(self._vocabulary)
+        return self._finder
+
+    # -- what to build -----------------------------------------------------------------------
+
+    def index(self, kind: Kind, rowset: RowSet) -> None:
+        """(Re)build ``kind``'s table for the row set the window now shows."""
+        self._rowsets[kind.value] = rowset
+        self._jobs.pop(kind.value, None)
+        self._jobs[kind.value] = self._kind_job(kind, rowset)
+        self._want()
+
+    def rebuild_offerings(self) -> None:
+        """Make the offerings again (another vocabulary: what is on demand)."""
+        self._offerings_stale = True
+        self._want()
+
+    def start(self) -> None:
+        """Start building (the window's start-up reads the rows first)."""
+        self._paused = False
+        if self._jobs or self._offerings_stale:
+            self._pump.start()
+
+    def stop(self) -> None:
+        self._paused = True
+        self._jobs.clear()
+        self._pump.stop()
+
+    def ready(self, name: str) -> bool:
+        """Whether ``name``'s table matches the rows shown (no rebuild pending)."""
+        if name == OFFERINGS:
+            return name in self.finder.tables and not self._offerings_stale and OFFERINGS not in self._jobs
+        return name in self.finder.tables and name not in self._jobs
+
+    def rowset_of(self, name: str) -> RowSet | None:
+        return self._rowsets.get(name)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._jobs) or self._offerings_stale
+
+    def finish_now(self) -> None:
+        """Build everything pending at once (tests; the self-test)."""
+        while self._jobs or self._offerings_stale:
+            self._step()
+
+    def _want(self) -> None:
+        self._wanted = len(self._jobs) + self._built + (1 if self._offerings_stale else 0)
+        if not self._paused:
+            self._pump.start()
+
+    # -- the work ----------------------------------------------------------------------------
+
+    def _pass(self) -> None:
+        started = time.perf_counter()
+        while self._jobs or self._offerings_stale:
+            self._step()
+            if time.perf_counter() - started >= PASS_S:
+                return
+        self._pump.stop()
+
+    def _step(self) -> None:
+        if not self._jobs and self._offerings_stale:
+            self._offerings_stale = False
+            self._jobs[OFFERINGS] = self._offerings_job()
+        name, job = next(iter(self._jobs.items()))
+        if next(job, StopIteration) is StopIteration and self._jobs.get(name) is job:
+            del self._jobs[name]
+
+    def _kind_job(self, kind: Kind, rowset: RowSet) -> Iterator[None]:
+        from catalogue_desktop.core.query.table import TableBuilder
+
+        builder = TableBuilder(kind.value)
+        store = self._store()
+        read = 0
+        for positions, facts in store.iter_facts(kind, rowset.snapshot):
+            # (a record listed before facts existed has none yet: the listing is redone soon)
+            builder.add([f if isinstance(f, dict) else {"id": rowset.record_id(read + i)}
+                         for i, f in enumerate(facts)])
+            read += len(positions)
+            yield
+        if read != len(rowset):  # the store moved on meanwhile: a reload will come
+            return
+        table = builder.finish()
+        yield from table.build()
+        self.finder.set_table(table)
+        self._done(kind.value)
+        if kind.value in _SOURCES:
+            self._offerings_stale = True
+
+    def _offerings_job(self) -> Iterator[None]:
+        from catalogue_desktop.core.query import offerings
+        from catalogue_desktop.core.query.table import Table
+
+        found = yield from _steps(offerings.columns_steps(self.finder.tables, self.finder.vocabulary))
+        table = Table(OFFERINGS, "record", found, len(found["id"]))
+        yield from table.build()
+        rows = yield from _steps(offerings.rows_steps(found))
+        rowset = RowSet(DATES, rows, [[] for _ in rows], list(range(len(rows))))
+        self._rowsets[OFFERINGS] = rowset
+        self.finder.set_table(table)
+        self.dates_ready.emit(rowset)
+        self._done(OFFERINGS)
+
+    def _done(self, name: str) -> None:
+        self._built += 1
+        self.table_ready.emit(name)
+        self.progress.emit(min(self._built, self._wanted), self._wanted)
+
+
+def _steps(gen: Generator[None, None, Any]) -> Generator[None, None, Any]:
+    """Run a stepping generator, yielding with it, and return its value."""
+    return (yield from gen)

@@ -1,0 +1,83 @@
+"""What a course's (or series') row shows under a query on its locations (sessions): the matching
+location's date, city and fee, not the course's earliest date elsewhere.
+
+``ChildOverlay.values(row)`` gives, for a row whose locations matched, the values to show instead
+of the row's own, by column: made for the rows the view paints, and remembered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.query.table import Table, parse_date
+
+# kind -> (column key, child column, what): what the row shows from the matched child row
+_SHOWN = {
+    Kind.COURSES: (("next", "startDate", "date"), ("last", "endDate", "date"),
+                   ("cities", "city", "text"), ("fee", "fee", "range")),
+    Kind.SERIES: (("first", "startDate", "date"), ("last", "endDate", "date")),
+}
+
+
+class ChildOverlay:
+    """The matched child rows of a result, shown in their parents' rows."""
+
+    def __init__(self, kind: Kind, table: Table, child_bits: int, now_ms: int) -> None:
+        self._table = table
+        self._bits = child_bits
+        self._now_ms = now_ms
+        self._columns = [(column_index(kind, key), child, what) for key, child, what in _SHOWN[kind]]
+        self._known: dict[int, dict[int, tuple[Any, int | None]] | None] = {}
+
+    @staticmethod
+    def applies(kind: Any) -> bool:
+        return kind in _SHOWN
+
+    def values(self, row: int) -> dict[int, tuple[Any, int | None]] | None:
+        """Column -> (value, UTC offset of a date) for ``row``, or None (its own values)."""
+        if row in self._known:
+            return self._known[row]
+        child = self._table.child
+        found = None
+        if child is not None and row < self._table.n:
+            hits = [c for c in self._table.children_of(row) if (self._bits >> c) & 1]
+            if hits:
+                found = self._shown(child, self._pick(child, hits))
+        self._known[row] = found
+        return found
+
+    def _pick(self, child: Table, hits: list[int]) -> int:
+        """The next matching occasion from now, else the last one."""
+        starts = child.column("startDate")
+        dated = sorted((m[1], c) for c in hits if (m := parse_date(starts[c])) is not None)
+        upcoming = [c for ms, c in dated if ms >= self._now_ms]
+        return upcoming[0] if upcoming else (dated[-1][1] if dated else hits[0])
+
+    def _shown(self, child: Table, c: int) -> dict[int, tuple[Any, int | None]]:
+        out: dict[int, tuple[Any, int | None]] = {}
+        for column, key, what in self._columns:
+            value = child.column(key)[c]
+            if what == "date":
+                out[column] = _moment(value)
+            elif what == "range":
+                out[column] = (None if value is None else [value, value], None)
+            else:
+                out[column] = (value, None)
+        return out
+
+
+def _moment(text: Any) -> tuple[int | None, int | None]:
+    from datetime import UTC, datetime
+
+    if not isinstance(text, str):
+        return None, None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None, None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment.utcoffset()
+    return int(moment.timestamp() * 1000), None if delta is None else int(delta.total_seconds()) // 60

@@ -1,0 +1,158 @@
+"""Quick-open (Ctrl+K): records of every kind by title, name or id, and the window's commands.
+
+Type to match (``core.query.quick``: every word in the title, prefix matches first, a typo
+forgiven); Up/Down choose, Enter opens the record in its tab with its details (or runs the
+command), Escape closes. ``PaletteModel`` is a list model over the hits of the last keystroke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
+
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.query.text import fold
+
+_Index = QModelIndex | QPersistentModelIndex
+_SINGULAR = {k.value: k.singular.capitalize() for k in Kind}
+
+
+@dataclass(frozen=True)
+class Item:
+    what: str  # "Webinar", "Command", ...
+    title: str
+    detail: str  # "#100001", a shortcut
+    run: Callable[[], Any]
+
+
+class PaletteModel(QAbstractListModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.items: list[Item] = []
+
+    def set_items(self, items: list[Item]) -> None:
+        self.beginResetModel()
+        self.items = items
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.items)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.items):
+            return None
+        item = self.items[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return f"{item.what}  ·  {item.title}  ·  {item.detail}" if item.detail else \
+                f"{item.what}  ·  {item.title}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return item.title
+        return None
+
+
+class _Line(QLineEdit):
+    """The palette's line: Up/Down move in the list (a ``keyPressEvent`` override)."""
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__()
+        self._view = view
+
+    def keyPressEvent(self, event: Any) -> None:
+        if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
+            model = self._view.model()
+            if model.rowCount():
+                step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -8,
+                        Qt.Key.Key_PageDown: 8}[Qt.Key(event.key())]
+                row = max(0, min(model.rowCount() - 1, self._view.currentIndex().row() + step))
+                self._view.setCurrentIndex(model.index(row, 0))
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class Palette(QDialog):
+    def __init__(self, window: Any, controller: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent or window)
+        self.window_ = window
+        self.controller = controller
+        self.setWindowTitle("Quick open")
+        self.setModal(True)
+        self.model = PaletteModel(self)
+        self.list = QListView()
+        self.list.setObjectName("palette-list")
+        self.list.setAccessibleName("Matches")
+        self.list.setModel(self.model)
+        self.line = _Line(self.list)
+        self.line.setObjectName("palette-line")
+        self.line.setAccessibleName("Open record or command")
+        self.line.setPlaceholderText("Type a title, a name, an id, or a command (Enter opens)")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.line)
+        layout.addWidget(self.list)
+        self.resize(min(760, window.width() - 40), 420)
+        self._timer = QTimer(self, singleShot=True, interval=15)
+        self._timer.timeout.connect(self.update_hits)
+        self.line.textChanged.connect(lambda _t: self._timer.start())
+        self.line.returnPressed.connect(self.run_current)
+        self.list.activated.connect(lambda _index: self.run_current())
+        self.update_hits()
+
+    def update_hits(self) -> None:
+        self._timer.stop()
+        text = self.line.text()
+        items = self._commands(text)
+        if text.strip():
+            from catalogue_desktop.core.query.quick import search
+
+            for hit in search(self.controller.finder, text, limit=30):
+                if hit.table in _SINGULAR:
+                    kind = Kind(hit.table)
+                    items.append(Item(_SINGULAR[hit.table], hit.title, f"#{hit.record_id}",
+                                      lambda k=kind, r=hit.record_id: self.window_.navigate(k, r)))
+        self.model.set_items(items)
+        if items:
+            self.list.setCurrentIndex(self.model.index(0, 0))
+
+    def _commands(self, text: str) -> list[Item]:
+        w = self.window_
+        commands = [
+            Item("Command", "Refresh the catalogue now", "F5", w.refresh_requested.emit),
+            Item("Command", "Export visible rows…", "", w.export_dialog),
+            Item("Command", "Find (query box)", "Ctrl+F", w.query_box.focus),
+            Item("Command", "Save search…", "Ctrl+D", w.save_search),
+            Item("Command", "Query language and fields", "Help", w.query_help),
+            Item("Command", "Keyboard shortcuts", "Help", w.shortcuts_help),
+            *(Item("Go to", kind.label, f"Ctrl+{i + 1}", lambda k=kind: w.show_tab(k))
+              for i, kind in enumerate(w.tab_kinds())),
+            *(Item("Search", s["name"], s["query"], lambda s=s: _apply(w, s))
+              for s in w.settings.saved_searches()),
+        ]
+        words = fold(text).split()
+        if not words:
+            return commands
+        return [c for c in commands if all(word in fold(f"{c.what} {c.title}") for word in words)]
+
+    def run_current(self) -> None:
+        index = self.list.currentIndex()
+        if not index.isValid():
+            return
+        item = self.model.items[index.row()]
+        self.accept()
+        item.run()
+
+
+def _apply(window: Any, search: dict[str, str]) -> None:
+    from catalogue_desktop.ui.finder.saved_searches import apply
+
+    apply(window, search)
+
+
+def open_palette(window: Any, controller: Any) -> Palette:
+    palette = Palette(window, controller)
+    palette.line.setFocus()
+    palette.open()
+    return palette

@@ -1,0 +1,169 @@
+"""The query box: one line for every tab (Ctrl+F), with errors people can fix and completion.
+
+A query that does not parse gets a red outline and, beneath the toolbar, one line naming the
+position and what was expected (the tables keep the last valid result meanwhile). Completion offers
+the current tab's field names, then values of fields with few values. The tooltip says how many
+rows each clause matches alone, so a user sees which clause emptied the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtWidgets import QCompleter, QLabel, QLineEdit
+
+if TYPE_CHECKING:
+    # (QKeyEvent: QEvent's 179 enum members, made at the first key press)
+    from PySide6.QtGui import QKeyEvent
+
+    from catalogue_desktop.core.query.syntax import Parsed
+
+DELAY_MS = 30  # coalesces fast typing; a query is evaluated in a few ms
+_ERROR_STYLE = "QLineEdit { border: 2px solid #b3261e; border-radius: 3px; }"
+_SEPARATORS = " ()|"
+
+
+class QueryEdit(QLineEdit):
+    """The line itself: Escape clears it (also where no shortcut can fire); Enter applies at once.
+
+    A ``keyPressEvent`` override, not an event filter (``qt_compat``'s notes)."""
+
+    escape_pressed = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        popup = self.completer().popup() if self.completer() is not None else None
+        if event.key() == Qt.Key.Key_Escape and self.text() and not (popup and popup.isVisible()):
+            self.escape_pressed.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class QueryBox(QObject):
+    """The query line and its error line (widgets the window places: the line in the toolbar,
+    the error beneath it). ``query_changed`` carries each valid query, debounced."""
+
+    query_changed = Signal(object)  # Parsed (valid)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QueryEdit(placeholderText="Find: words, field:value, e.g. city:dallas fee:<1300 "
+                                              "starts:2027-03 — Ctrl+F; Help ▸ Query language",
+                              clearButtonEnabled=True)
+        self.edit.setObjectName("query")
+        self.edit.setAccessibleName("Query")
+        self.edit.setAccessibleDescription(
+            "Find records on every tab: words, field:value clauses, OR, -word, parentheses")
+        self.edit.setMinimumWidth(420)
+        self.error = QLabel()
+        self.error.setObjectName("query-error")
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
+        self.error.setAccessibleName("Query error")
+        self.error.setStyleSheet("QLabel { color: #b3261e; padding: 2px 8px; }")
+        self.error.hide()
+        self.parsed: Parsed | None = None  # the last valid query (the parser: at the first one)
+        self.completions: Callable[[str], list[str]] = lambda _token: []
+        self._timer = QTimer(self, singleShot=True, interval=DELAY_MS)
+        self._timer.timeout.connect(self.apply)
+        self.edit.textChanged.connect(lambda _text: self._timer.start())
+        self.edit.textEdited.connect(self._complete)
+        self.edit.returnPressed.connect(self.apply)
+        self.edit.escape_pressed.connect(self.clear)
+        self._model = QStringListModel(self)
+        completer = QCompleter(self._model, self.edit)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        # (the candidates come filtered and ranked: the popup shows them as they are)
+        completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
+        completer.setWidget(self.edit)
+        completer.activated[str].connect(self._insert)
+        self.completer = completer
+        self.edit.setCompleter(None)
+        self._token: tuple[int, int] = (0, 0)
+
+    # -- text ----------------------------------------------------------------------------------
+
+    def text(self) -> str:
+        return self.edit.text()
+
+    def set_text(self, text: str) -> None:
+        """Put ``text`` in the box and apply it now (a facet, a saved search, --query)."""
+        self.edit.setText(text)
+        self.apply()
+
+    def clear(self) -> None:
+        self.set_text("")
+
+    def focus(self) -> None:
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    def apply(self) -> None:
+        """Parse the text: show its error, or take it as the query."""
+        from catalogue_desktop.core.query.syntax import parse
+
+        self._timer.stop()
+        parsed = parse(self.edit.text())
+        if parsed.error is not None:
+            self._show_error(parsed)
+            return
+        self._show_error(None)
+        if self.parsed is None or parsed.text != self.parsed.text:
+            self.parsed = parsed
+            self.query_changed.emit(parsed)
+
+    def _show_error(self, parsed: Parsed | None) -> None:
+        if parsed is None or parsed.error is None:
+            self.edit.setStyleSheet("")
+            self.error.hide()
+            self.error.clear()
+            return
+        error = parsed.error
+        self.edit.setStyleSheet(_ERROR_STYLE)
+        shown = parsed.text[error.position:error.end] or "end"
+        self.error.setText(f"{error.describe()}: “{shown}”. The tables show the last valid query.")
+        self.error.setToolTip(self.error.text())
+        self.error.show()
+
+    @property
+    def has_error(self) -> bool:
+        return self.error.isVisible() or bool(self.error.text())
+
+    def set_clause_counts(self, lines: list[str]) -> None:
+        """The tooltip: each clause and how many rows it matches alone."""
+        self.edit.setToolTip("\n".join(lines) if lines else self.edit.accessibleDescription())
+
+    # -- completion ----------------------------------------------------------------------------
+
+    def _complete(self, text: str) -> None:
+        cursor = self.edit.cursorPosition()
+        start = cursor
+        in_quote = text[:cursor].count('"') % 2 == 1
+        while start > 0 and (in_quote or text[start - 1] not in _SEPARATORS):
+            start -= 1
+            if text[start] == '"' and in_quote:
+                in_quote = False
+        token = text[start:cursor].lstrip("-")
+        start = cursor - len(token)
+        self._token = (start, cursor)
+        if not token:
+            self.completer.popup().hide()
+            return
+        found = self.completions(token)
+        if not found:
+            self.completer.popup().hide()
+            return
+        self._model.setStringList(found)
+        rect = self.edit.cursorRect()
+        rect.setWidth(max(260, self.completer.popup().sizeHintForColumn(0) + 24))
+        self.completer.complete(rect)
+
+    def _insert(self, completion: str) -> None:
+        text = self.edit.text()
+        start, end = self._token
+        tail = text[end:]
+        spacer = "" if completion.endswith(":") or tail.startswith(" ") else " "
+        self.edit.setText(text[:start] + completion + spacer + tail)
+        self.edit.setCursorPosition(start + len(completion) + len(spacer))
+        self._timer.start()

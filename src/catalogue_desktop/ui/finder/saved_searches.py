@@ -1,0 +1,123 @@
+"""Saved searches: a query and its tab under a name (Searches menu; Ctrl+D saves the current one),
+remembered in the settings; rename and delete them in "Organize searches…"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QMenu
+
+
+def save_current(window: Any) -> None:
+    """Ask a name and save the current query with the current tab (same name: replaced)."""
+    from PySide6.QtWidgets import QInputDialog
+
+    query = window.query_box.text().strip()
+    if not query:
+        window.show_message("Type a query first: the search saves the query and its tab")
+        return
+    kind = window.current_kind()
+    name, ok = QInputDialog.getText(window, "Save search", f"Name for “{query}” on {kind.label}:",
+                                    text=query[:60])
+    name = name.strip()
+    if not ok or not name:
+        return
+    searches = [s for s in window.settings.saved_searches() if s["name"] != name]
+    searches.append({"name": name, "query": query, "tab": kind.value})
+    window.settings.set_saved_searches(searches)
+    window.settings.sync()
+    window.show_message(f"Saved search “{name}”")
+
+
+def apply(window: Any, search: dict[str, str]) -> None:
+    """Show the search's tab with its query."""
+    kind = next((k for k in window.tab_kinds() if k.value == search.get("tab")), None)
+    if kind is not None:
+        window.show_tab(kind)
+    window.query_box.set_text(search["query"])
+
+
+def fill_menu(window: Any, menu: QMenu) -> None:
+    menu.clear()
+    menu.addAction(window.save_search_action)
+    menu.addAction(window.organize_searches_action)
+    searches = window.settings.saved_searches()
+    if searches:
+        menu.addSeparator()
+    labels = {k.value: k.label for k in window.tab_kinds()}
+    for search in searches:
+        act = menu.addAction(f"{search['name']}  —  {labels.get(search.get('tab', ''), '')}")
+        act.setToolTip(search["query"])
+        act.triggered.connect(lambda _checked=False, s=search: apply(window, s))
+
+
+def organize(window: Any) -> None:
+    """A list of the saved searches with Open, Rename and Delete."""
+    from PySide6.QtWidgets import (
+        QDialog,
+        QDialogButtonBox,
+        QInputDialog,
+        QListWidget,
+        QListWidgetItem,
+        QPushButton,
+        QVBoxLayout,
+    )
+
+    dialog = QDialog(window)
+    dialog.setWindowTitle("Saved searches")
+    dialog.resize(520, 360)
+    listing = QListWidget(dialog)
+    listing.setAccessibleName("Saved searches")
+
+    def fill() -> None:
+        listing.clear()
+        for search in window.settings.saved_searches():
+            item = QListWidgetItem(f"{search['name']}  —  {search['query']}")
+            item.setData(256, search["name"])
+            listing.addItem(item)
+
+    def selected() -> str | None:
+        item = listing.currentItem()
+        return None if item is None else str(item.data(256))
+
+    def rename() -> None:
+        name = selected()
+        if name is None:
+            return
+        new, ok = QInputDialog.getText(dialog, "Rename search", "New name:", text=name)
+        new = new.strip()
+        if ok and new and new != name:
+            searches = [s for s in window.settings.saved_searches() if s["name"] != new]
+            for s in searches:
+                if s["name"] == name:
+                    s["name"] = new
+            window.settings.set_saved_searches(searches)
+            fill()
+
+    def delete() -> None:
+        name = selected()
+        if name is not None:
+            window.settings.set_saved_searches(
+                [s for s in window.settings.saved_searches() if s["name"] != name])
+            fill()
+
+    def open_() -> None:
+        name = selected()
+        found = next((s for s in window.settings.saved_searches() if s["name"] == name), None)
+        if found is not None:
+            dialog.accept()
+            apply(window, found)
+
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=dialog)
+    for text, slot in (("Open", open_), ("Rename…", rename), ("Delete", delete)):
+        button = QPushButton(text)
+        button.clicked.connect(slot)
+        buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
+    buttons.rejected.connect(dialog.reject)
+    listing.itemActivated.connect(lambda _item: open_())
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(listing)
+    layout.addWidget(buttons)
+    fill()
+    dialog.exec()
+    window.settings.sync()

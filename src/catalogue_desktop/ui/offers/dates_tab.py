@@ -1,0 +1,107 @@
+"""The sales desk's Dates tab: every bookable occasion as a row (``core.query.offerings``), sorted by
+start, past occasions hidden unless asked; selecting a row shows its course, webinar or series.
+
+Its rows are made by the finder's indexer from the loaded catalogue; an on-demand occasion has no
+date and says "On demand" where the start would be.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QCheckBox
+
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.qt_compat.item_models import DISPLAY
+from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+
+_START = column_index(DATES, "start")
+_KIND = column_index(DATES, "kind")
+_RECORD = column_index(DATES, "record")
+_SERIES = column_index(DATES, "series_id")
+_ON_DEMAND = column_index(DATES, "ondemand")
+_OPENS = {"Course": Kind.COURSES, "Webinar": Kind.WEBINARS, "Session": Kind.SERIES}
+
+
+class DatesTableModel(RowSetTableModel):
+    """Rows of occasions: "On demand" where an on-demand occasion has no start."""
+
+    def data(self, index: Any, role: int = DISPLAY) -> Any:
+        if role == DISPLAY and index.column() == _START and index.isValid() \
+                and 0 <= index.row() < self.visible_count():
+            row = self.rowset.rows[self.source_row(index.row())]
+            if row[_START] is None and row[_ON_DEMAND]:
+                return "On demand"
+        return super().data(index, role)
+
+
+class DatesTab(CollectionTab):
+    """The Dates tab (see the module doc)."""
+
+    show_past_changed = Signal(bool)
+
+    def __init__(self, formatter: Any, images: Any, record: Any, context: Any) -> None:
+        super().__init__(DATES, formatter, images, record, context)
+        self.show_past = QCheckBox("Show past")
+        self.show_past.setObjectName("dates-show-past")
+        self.show_past.setAccessibleName("Show past occasions")
+        self.show_past.setToolTip("Also list occasions that have ended (or type past, or a date)")
+        self.show_past.toggled.connect(self.show_past_changed)
+        self.top.insertWidget(0, self.show_past)
+
+    def _current_changed(self, current: Any, previous: Any) -> None:
+        """As any tab, but the history remembers the record a row opens, not the row (rows are
+        made anew on every refresh)."""
+        emit, self._emit_selection = self._emit_selection, False
+        try:
+            super()._current_changed(current, previous)
+        finally:
+            self._emit_selection = emit
+        if emit and current.isValid():
+            target = self.target(self.model.record_id(current.row()))
+            if target is not None:
+                self.record_selected.emit(*target)
+
+    def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
+        return DatesTableModel(kind, formatter, self)
+
+    def target(self, row_key: int) -> tuple[Kind, int] | None:
+        """The record a row opens: its course, webinar, or a session's series."""
+        rowset = self.model.rowset
+        row = rowset.rows_by_id().get(row_key)
+        if row is None:
+            return None
+        values = rowset.rows[row]
+        kind = _OPENS.get(values[_KIND])
+        if kind is None:
+            return None
+        record_id = values[_SERIES] if kind is Kind.SERIES else values[_RECORD]
+        return None if record_id is None else (kind, record_id)
+
+    def show_record(self, record_id: int) -> None:
+        """Show the course, webinar or series of the occasion with row key ``record_id``."""
+        self._shown_id = record_id
+        target = self.target(record_id)
+        if target is None:
+            self.detail.clear("This occasion's record is not in the cache.")
+            return
+        kind, rid = target
+        try:
+            record = self._record(kind, rid)
+        except Exception as exc:  # a damaged store: say so in the pane, keep the window
+            self.detail.clear(f"Cannot show this {kind.singular}: {exc}")
+            return
+        if record is None:
+            self.detail.clear(f"{kind.singular.capitalize()} #{rid} is not in the cache.")
+            return
+        self.detail.show_record(kind, record, self._context(kind, rid))
+
+    def restore_state(self, settings: Any) -> None:
+        """As any tab, but sorted by start when nothing was saved."""
+        super().restore_state(settings)
+        if settings.sort(DATES)[0] < 0:
+            self.view.horizontalHeader().setSortIndicator(_START, Qt.SortOrder.AscendingOrder)
+            self.model.sort(_START, Qt.SortOrder.AscendingOrder)
