@@ -285,9 +285,7 @@ class CollectionTab(QWidget):
         return columns[0] if columns else 0
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        # (The view makes its first row current, unselected, when it gets the focus, e.g. as its
-        # tab is shown: that is no choice of a record.)
-        if not current.isValid() or not self.view.selectionModel().isRowSelected(current.row()):
+        if not current.isValid():
             return
         record_id = self.model.record_id(current.row())
         if record_id != self._shown_id:

@@ -263,8 +263,11 @@ class MainWindow(QMainWindow):
     def navigate(self, kind: Kind, record_id: int, *, remember: bool = True) -> bool:
         """Show ``kind``'s tab with ``record_id`` selected and its details (only its details,
         with a word, when the query hides its row); False if unlisted."""
-        tab = self.show_tab(kind)
+        # Selected before its tab shows: shown, the tab's table takes the focus, and a table
+        # without a current row would make its first row current (a record nobody chose).
+        tab = self.tab(kind)
         found = tab.select_record(record_id, emit=False)
+        self.show_tab(kind)
         if found is False:
             self.show_message(f"{kind.singular.capitalize()} #{record_id} is not in the catalogue")
             return False

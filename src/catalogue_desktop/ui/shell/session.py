@@ -227,7 +227,15 @@ class AppSession(QObject):
         self._start_async()
         if self.options.offline:
             self._spawn(self._import_decoder())
+        self._spawn(self._relist())
         self.refresh()
+
+    async def _relist(self) -> None:
+        """A cache written by an older version gets the finder's facts (offline, in a worker)."""
+        from catalogue_desktop.ui.sync.relister import relist_stale
+
+        assert self.loader is not None and self.window is not None
+        await relist_stale(self.store_file, self.loader, lambda text: self.window.show_message(text, 0))
 
     async def _import_decoder(self) -> None:
         """Offline, no refresh imports pydantic: import it on a thread now, so that the first

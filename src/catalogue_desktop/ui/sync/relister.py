@@ -1,0 +1,42 @@
+"""Lists again, in a worker process, the collections a cache of an older version holds without
+the finder's facts (``core.relist``), then reloads their rows: an upgrade needs no refresh from the
+service, and the window shows the old rows meanwhile. Pydantic holds the GIL while it decodes, so
+the work runs in a process, below normal priority, never on the window's thread."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from catalogue_desktop.core.kinds import Kind
+
+
+async def relist_stale(store_file: Path, loader: Any, say: Callable[[str], None]) -> list[Kind]:
+    """Relist every kind whose listing is older than this version's; returns them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from catalogue_desktop.core.listing import LISTING_VERSION
+    from catalogue_desktop.core.priority import lower_process
+    from catalogue_desktop.core.relist import relist
+
+    stale = loader.store.stale_listings(LISTING_VERSION)
+    if not stale:
+        return []
+    pool = await asyncio.to_thread(ProcessPoolExecutor, 1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=lower_process)
+    loop = asyncio.get_running_loop()
+    try:
+        for i, kind in enumerate(stale, 1):
+            say(f"Updating the cache for the finder (made by an older version): {kind.label}, "
+                f"{i} of {len(stale)}…")
+            report = await loop.run_in_executor(pool, relist, str(store_file), kind.value)
+            if report.get("error"):
+                say(f"{kind.label}: {report['error']}")
+            loader.reload(kind)
+    finally:
+        await asyncio.to_thread(pool.shutdown)
+    say("The cache is up to date for the finder")
+    return stale

@@ -1,0 +1,210 @@
+"""The finder in the window, as a user meets it: one query for every tab, counts in the titles,
+errors that say what to fix, facets that write the query, saved searches, the palette."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.listing import DATES, column_index
+from tests.ui.conftest import POPUP_NOISE
+
+
+@pytest.fixture
+def session(make_session: Any, filled_cache: Any, qtbot: Any) -> Any:
+    """An offline session on the demo sample, its finder ready."""
+    found = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    found.finder.indexer.finish_now()
+    return found
+
+
+def _titles(window: Any) -> list[str]:
+    return [window.tab_widget.tabText(i) for i in range(window.tab_widget.count())]
+
+
+def _ids(tab: Any) -> list[int]:
+    return [tab.model.record_id(r) for r in range(tab.model.rowCount())]
+
+
+def test_one_query_answers_for_every_tab_in_the_titles(session: Any, sample: Any) -> None:
+    window = session.window
+    window.query_box.set_text("ethics")
+    finder = session.finder.finder
+    from catalogue_desktop.ui.finder.controller import now
+
+    counts = finder.counts(window.query_box.parsed, now())
+    titles = _titles(window)
+    for i, kind in enumerate(ALL_KINDS):
+        total = len(json.loads(sample[kind]))
+        assert titles[i] == f"{kind.label} {counts[kind.value]} / {total}", titles[i]
+    assert any(counts[k.value] for k in ALL_KINDS)
+    window.query_box.clear()
+    assert _titles(window)[0] == f"Webinars ({len(json.loads(sample[Kind.WEBINARS]))})"
+
+
+def test_a_query_that_does_not_parse_is_explained_and_the_rows_stay(session: Any) -> None:
+    window = session.window
+    box = window.query_box
+    tab = window.show_tab(Kind.WEBINARS)
+    box.set_text("cle:yes")
+    shown = _ids(tab)
+    assert shown and len(shown) < 60
+    box.set_text("cle:yes fees:<300")
+    assert box.error.isVisibleTo(window) and "border" in box.edit.styleSheet()
+    assert box.error.text().startswith("unknown field 'fees' — did you mean 'fee'? (at character 9)")
+    assert _ids(tab) == shown  # the last valid query's rows
+    box.set_text("cle:yes starts:2027-13")
+    assert "'2027-13': month must be 1-12" in box.error.text()
+    box.set_text("(cle:yes")
+    assert "')' missing" in box.error.text()
+    box.set_text("cle:yes fee:<150")
+    assert not box.error.isVisibleTo(window) and box.edit.styleSheet() == ""
+    assert set(_ids(tab)) < set(shown)
+
+
+def test_a_tab_whose_kind_lacks_a_field_shows_nothing_and_says_why(session: Any) -> None:
+    window = session.window
+    window.query_box.set_text("city:dallas")
+    webinars = window.show_tab(Kind.WEBINARS)
+    assert webinars.model.rowCount() == 0
+    assert webinars.model.note == "webinars have no field 'city'"
+    courses = window.show_tab(Kind.COURSES)
+    assert courses.model.rowCount() > 0 and courses.model.note is None
+
+
+def test_a_course_row_shows_the_location_that_matched(session: Any, sample: Any) -> None:
+    window = session.window
+    tab = window.show_tab(Kind.COURSES)
+    window.query_box.set_text("city:dallas starts:2027-04")
+    courses = {c["courseId"]: c for c in json.loads(sample[Kind.COURSES])}
+    assert tab.model.rowCount() > 0
+    for row in range(tab.model.rowCount()):
+        course = courses[tab.model.record_id(row)]
+        dallas = [loc for loc in course["locations"] if loc["city"] == "Dallas"
+                  and loc["startDate"].startswith("2027-04")]
+        assert dallas
+        cities = tab.model.index(row, column_index(Kind.COURSES, "cities")).data()
+        assert cities == "Dallas"  # not every city of the course
+        fee = tab.model.index(row, column_index(Kind.COURSES, "fee")).data()
+        assert fee.replace(",", "") == str(dallas[0]["fee"])
+        start = tab.model.index(row, column_index(Kind.COURSES, "next")).data()
+        month, day = int(dallas[0]["startDate"][5:7]), int(dallas[0]["startDate"][8:10])
+        assert start.startswith(f"{month}/{day}/27") and start.endswith(dallas[0]["startDate"][-6:]
+                                                                        .replace("-", "−"))
+
+
+def test_hovering_the_box_tells_each_clause_s_count(session: Any) -> None:
+    window = session.window
+    window.show_tab(Kind.WEBINARS)
+    window.query_box.set_text("cle:yes zzzz")
+    tip = window.query_box.edit.toolTip()
+    lines = tip.splitlines()
+    assert lines[0].startswith("cle:yes") and lines[0].endswith(" rows")
+    assert lines[1] == "zzzz  —  0 rows"  # the clause that emptied the result
+
+
+def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> None:
+    window = session.window
+    tab = window.show_tab(Kind.WEBINARS)
+    panel = window.facet_panel
+    window.query_box.set_text("cle:yes")
+    model = panel.model
+    titles = [model.index(r, 0).data() for r in range(model.rowCount())]
+    assert titles[:4] == ["Topics", "Roles", "Situations", "Experts"] and "CLE" in titles
+    topics = model.index(0, 0)
+    value = model.index(0, 0, topics)
+    label, count = value.data(), int(model.index(0, 1, topics).data().replace(",", ""))
+    assert count > 0
+    panel.value_toggled.emit("topic", model.value_at(value)[1].clause, False)
+    assert window.query_box.text() == f'cle:yes topic:="{label}"' or \
+        window.query_box.text() == f"cle:yes topic:={label}"
+    assert tab.model.rowCount() == count  # the count said what selecting it would show
+    cle = model.index(titles.index("CLE"), 0)
+    yes = model.index(0, 0, cle)
+    assert yes.data() == "✓ Yes"  # the query's own cle:yes is the CLE facet's selection
+    panel.value_toggled.emit("cle", "yes", True)  # Ctrl+click: leave it out instead
+    assert window.query_box.text().endswith("-cle:yes")
+    assert all(tab.model.index(r, column_index(Kind.WEBINARS, "cle")).data() == "No"
+               for r in range(tab.model.rowCount()))
+
+
+def test_the_facet_model_passes_the_model_tester(session: Any, qtmodeltester: Any) -> None:
+    window = session.window
+    window.show_tab(Kind.COURSES)
+    window.query_box.set_text("city:dallas")
+    qtmodeltester.check(window.facet_panel.model)
+
+
+def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypatch: Any) -> None:
+    window = session.window
+    window.show_tab(Kind.COURSES)
+    window.query_box.set_text("city:dallas fee:<1300")
+    monkeypatch.setattr("PySide6.QtWidgets.QInputDialog.getText",
+                        lambda *a, **k: ("Dallas deals", True))
+    window.save_search()
+    assert window.settings.saved_searches() == [
+        {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses"}]
+    window.show_tab(Kind.EXPERTS)
+    window.query_box.clear()
+    window.fill_searches_menu()
+    entry = next(a for a in window.searches_menu.actions() if a.text().startswith("Dallas deals"))
+    entry.trigger()
+    assert window.current_kind() is Kind.COURSES
+    assert window.query_box.text() == "city:dallas fee:<1300"
+
+
+def test_the_palette_opens_a_record_of_any_kind(session: Any, qtbot: Any) -> None:
+    from catalogue_desktop.ui.finder.palette import Palette
+
+    window = session.window
+    palette = Palette(window, session.finder)
+    palette.line.setText("reyes")
+    palette.update_hits()
+    items = palette.model.items
+    assert items and items[0].what == "Expert" and "Reyes" in items[0].title
+    palette.run_current()
+    assert window.current_kind() is Kind.EXPERTS
+    assert "Reyes" in window.current_tab().model.index(
+        window.current_tab().view.currentIndex().row(), 0).data()
+    palette = Palette(window, session.finder)
+    palette.line.setText("go dates")
+    palette.update_hits()
+    palette.run_current()
+    assert window.current_kind() is DATES
+    palette.deleteLater()
+
+
+@POPUP_NOISE
+def test_completion_offers_the_tab_s_fields_then_values(session: Any, qtbot: Any) -> None:
+    window = session.window
+    window.show_tab(Kind.COURSES)
+    box = window.query_box
+    box.edit.setFocus()
+    qtbot.keyClicks(box.edit, "ci")
+    assert box._model.stringList() == ["city:"]
+    box._insert("city:")
+    assert box.text() == "city:"
+    qtbot.keyClicks(box.edit, "da")
+    assert box._model.stringList()[0] == "city:Dallas"
+    box._insert("city:Dallas")
+    assert box.text() == "city:Dallas "
+    QApplication.processEvents()
+
+
+def test_a_query_on_the_command_line_opens_the_window_with_it(make_session: Any, filled_cache: Any,
+                                                              qtbot: Any) -> None:
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready",
+                           query="cle:yes fee:<200")
+    assert session.window.query_box.text() == "cle:yes fee:<200"
+    qtbot.waitUntil(lambda: not session.finder.indexer.busy, timeout=10000)
+    tab = session.window.tab(Kind.WEBINARS)
+    qtbot.waitUntil(lambda: tab.model.filtered, timeout=5000)
+    fee = column_index(Kind.WEBINARS, "fee")
+    assert tab.model.rowCount() > 0
+    assert all(tab.model.index(r, fee).data(Qt.ItemDataRole.UserRole) < 200
+               for r in range(tab.model.rowCount()))

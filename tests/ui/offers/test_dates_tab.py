@@ -1,0 +1,103 @@
+"""The sales desk's Dates tab: one row per bookable occasion, sorted by start, past ones hidden
+unless asked, the finder's query applied; a row opens its course, webinar or series."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.store import FILE_NAME
+
+START = column_index(DATES, "start")
+KIND = column_index(DATES, "kind")
+RECORD = column_index(DATES, "record")
+PAST_WEBINAR = 50035  # moved into 2025 below: over, live
+
+
+@pytest.fixture
+def dated_cache(cache_dir: Path, sample: dict[Kind, bytes]) -> Path:
+    """The demo sample with one live webinar (no series' session) moved into the past."""
+    from catalogue_desktop.core.ingest import ingest
+
+    webinars = json.loads(sample[Kind.WEBINARS])
+    in_series = {w["webinarId"] for s in json.loads(sample[Kind.SERIES]) for w in s["sessions"]}
+    assert PAST_WEBINAR not in in_series
+    for w in webinars:
+        if w["webinarId"] == PAST_WEBINAR:
+            assert w["type"] == 2
+            w["startDate"], w["endDate"] = "2025-05-06T13:00:00.000-05:00", "2025-05-06T14:30:00.000-05:00"
+    payloads = {**sample, Kind.WEBINARS: json.dumps(webinars).encode()}
+    for kind, payload in payloads.items():
+        assert ingest(str(cache_dir / FILE_NAME), kind.value, payload, None, None,
+                      "2026-11-01T00:00:00Z").status == "updated"
+    return cache_dir
+
+
+@pytest.fixture
+def window(make_session: Any, dated_cache: Path) -> Any:
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    session.finder.indexer.finish_now()
+    return session.window
+
+
+def _rows(tab: Any) -> list[list[Any]]:
+    return [tab.model.rowset.rows[tab.model.source_row(r)] for r in range(tab.model.rowCount())]
+
+
+def test_one_row_per_location_session_and_other_webinar(window: Any, sample: dict[Kind, bytes]) -> None:
+    tab = window.show_tab(DATES)
+    courses = json.loads(sample[Kind.COURSES])
+    series = json.loads(sample[Kind.SERIES])
+    in_series = {w["webinarId"] for s in series for w in s["sessions"]}
+    others = [w for w in json.loads(sample[Kind.WEBINARS]) if w["webinarId"] not in in_series]
+    rows = _rows(tab)
+    by_kind = {k: sum(1 for r in rows if r[KIND] == k) for k in ("Course", "Session", "Webinar")}
+    assert by_kind["Course"] == sum(len(c["locations"]) for c in courses)
+    assert by_kind["Session"] == sum(len(s["sessions"]) for s in series)
+    assert by_kind["Webinar"] == len(others) - 1  # the past one is hidden
+    assert window.tab_widget.tabText(8) == f"Dates {len(rows)} / {len(rows) + 1}"
+
+
+def test_sorted_by_start_with_on_demand_last_and_said_in_words(window: Any) -> None:
+    tab = window.show_tab(DATES)
+    starts = [r[START] for r in _rows(tab)]
+    dated = [s for s in starts if s is not None]
+    assert starts[: len(dated)] == dated == sorted(dated)
+    assert len(dated) < len(starts)  # on-demand webinars: no date, bookable
+    last = tab.model.rowCount() - 1
+    assert tab.model.index(last, START).data() == "On demand"
+    first = tab.model.index(0, START).data()
+    assert "UTC" in first  # as the service wrote it, with its offset
+
+
+def test_past_occasions_appear_when_asked(window: Any) -> None:
+    tab = window.show_tab(DATES)
+    shown = len(_rows(tab))
+    assert PAST_WEBINAR not in {r[RECORD] for r in _rows(tab)}
+    tab.show_past.setChecked(True)
+    assert len(_rows(tab)) == shown + 1 and PAST_WEBINAR in {r[RECORD] for r in _rows(tab)}
+    tab.show_past.setChecked(False)
+    window.query_box.set_text("past")
+    assert [r[RECORD] for r in _rows(tab)] == [PAST_WEBINAR]
+    window.query_box.set_text("starts:2025")  # a date clause asks for those dates, past or not
+    assert [r[RECORD] for r in _rows(tab)] == [PAST_WEBINAR]
+
+
+def test_the_query_picks_occasions_and_a_row_opens_its_record(window: Any,
+                                                              sample: dict[Kind, bytes]) -> None:
+    tab = window.show_tab(DATES)
+    window.query_box.set_text("city:dallas")
+    courses = json.loads(sample[Kind.COURSES])
+    dallas = sum(1 for c in courses for loc in c["locations"] if loc["city"] == "Dallas")
+    rows = _rows(tab)
+    assert len(rows) == dallas and all(r[KIND] == "Course" for r in rows)
+    tab.view.selectRow(0)
+    assert tab.detail.current == (Kind.COURSES, rows[0][RECORD])
+    window.query_box.set_text("kind:session")
+    tab.view.selectRow(0)
+    assert tab.detail.current[0] is Kind.SERIES
