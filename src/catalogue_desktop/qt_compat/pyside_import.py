@@ -26,6 +26,7 @@ import sys
 # The Qt-free modules the window starts with (and the standard library they use): before PySide.
 import catalogue_desktop.core.catalogue
 import catalogue_desktop.core.diff
+import catalogue_desktop.core.query.vocabulary
 import catalogue_desktop.core.search
 import catalogue_desktop.core.store
 import catalogue_desktop.paths  # noqa: F401

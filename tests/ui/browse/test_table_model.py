@@ -235,7 +235,7 @@ def test_display_alignment_and_raw_values(en_formatter: Formatter) -> None:
     en_formatter.set_currency(None)
     assert model.data(model.index(0, fee), Qt.ItemDataRole.UserRole) == 1000
     assert model.data(model.index(1, cle)) == "Yes"
-    assert model.data(model.index(4, type_)) == "webcast"
+    assert model.data(model.index(4, type_)) == "Type webcast"  # a code no label names yet
     align = model.data(model.index(0, fee), Qt.ItemDataRole.TextAlignmentRole)
     assert align & Qt.AlignmentFlag.AlignRight
     assert model.data(model.index(0, 0), Qt.ItemDataRole.TextAlignmentRole) is None

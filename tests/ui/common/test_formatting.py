@@ -54,8 +54,18 @@ def test_value_by_column_type(en_formatter: Formatter) -> None:
     assert f.value(Column("cle", "CLE", ColumnType.BOOL), True) == "Yes"
     assert f.value(Column("cle", "CLE", ColumnType.BOOL), False) == "No"
     assert f.value(Column("cle", "CLE", ColumnType.BOOL), None) == ""
-    assert f.value(Column("type", "Type", ColumnType.CODE), 3) == "3"
-    assert f.value(Column("type", "Type", ColumnType.CODE), "webcast") == "webcast"
+    # type codes by their labels (the defaults, or the user's), never a bare number
+    assert f.value(Column("type", "Type", ColumnType.CODE), 1) == "On demand"
+    assert f.value(Column("type", "Type", ColumnType.CODE), 2) == "Live"
+    assert f.value(Column("type", "Type", ColumnType.CODE), 3) == "Type 3"
+    assert f.value(Column("type", "Type", ColumnType.CODE), "webcast") == "Type webcast"
+    assert f.value(Column("level", "Level", ColumnType.CODE), 2) == "Level 2"
+    from catalogue_desktop.core.query.vocabulary import Vocabulary
+
+    f.vocabulary = Vocabulary({"3": "Hybrid"}, frozenset({"3"}))
+    assert f.value(Column("type", "Type", ColumnType.CODE), 3) == "Hybrid"
+    assert f.value(Column("type", "Type", ColumnType.CODE), 1) == "Type 1"
+    assert f.on_demand(3) and not f.on_demand(1)
     assert f.value(Column("id", "ID", ColumnType.INT), 50007) == "50007"
     assert f.value(Column("t", "T", ColumnType.TEXT), "a\nb") == "a b"
     fee = next(c for c in COLUMNS[Kind.COURSES] if c.key == "fee")

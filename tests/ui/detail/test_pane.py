@@ -133,7 +133,7 @@ def test_series_sessions_sorted_and_activatable(qtbot: Any, pane: DetailPane, de
 def test_course(pane: DetailPane, demo: DemoCatalogue) -> None:
     r = show(pane, demo, Kind.COURSES, 6101)
     assert label(pane, "title").text() == r.title
-    assert label(pane, "value_level").text() == str(r.level)
+    assert label(pane, "value_level").text() == f"Level {r.level}"
     assert label(pane, "text_curriculum").text() == r.curriculum
     for loc in r.locations:
         box = page(pane).findChild(QWidget, f"location_{loc.location_id}")

@@ -24,7 +24,6 @@ __all__ = ["ADDED_COLOR", "CHANGED_COLOR", "bold_font", "cell_tooltip", "header_
 ADDED_COLOR = QColor(46, 160, 67)  # green
 CHANGED_COLOR = QColor(219, 151, 0)  # amber
 _ICONS: dict[str, QIcon] = {}
-_LONG_TEXT = 60  # text columns longer than this get the full text as tooltip
 
 
 def marker_icon(state: str) -> QIcon | None:
@@ -60,18 +59,19 @@ def bold_font() -> QFont:
 
 
 def cell_tooltip(column: Column, value: Any, added: bool, changed: str | None,
-                 past: bool) -> str | None:
-    """A cell's tooltip: a long text in full (up to 2,000 characters), what the last refresh did
-    to its record (added, or what changed: ``changed``, e.g. "fee 199 -> 219"), and "Past"."""
+                 past: str | None) -> str | None:
+    """A cell's tooltip: a text in full (up to 2,000 characters: a column may be too narrow for
+    it), what the last refresh did to its record (added, or what changed: ``changed``, e.g. "fee
+    199 -> 219"), and ``past``: that the occasion has ended, in words (greyed is not enough)."""
     parts = []
-    if column.type is ColumnType.TEXT and isinstance(value, str) and len(value) > _LONG_TEXT:
+    if column.type is ColumnType.TEXT and isinstance(value, str) and value:
         parts.append(value[:2000])
     if added:
         parts.append("Added in the last refresh")
     elif changed is not None:
         parts.append(f"Changed in the last refresh: {changed}")
     if past:
-        parts.append("Past")
+        parts.append(past)
     return plain_tooltip("\n".join(parts)) or None  # server text: shown, never rendered
 
 
@@ -81,10 +81,11 @@ def header_tip(column: Column) -> str:
 
 
 _HEADER_TIPS = {
-    ColumnType.DATE: "{header}: date and time in your time zone",
+    ColumnType.DATE: "{header}: date and time as the service wrote them, with their UTC offset "
+                     "(Preferences: or in your time zone)",
     ColumnType.MONEY: "{header}: the fee as the service sends it",
     ColumnType.MONEY_RANGE: "{header}: lowest – highest fee over all locations",
-    ColumnType.CODE: "{header}: the service's code, shown as it comes",
+    ColumnType.CODE: "{header}: the service's code, by the label set in Preferences",
     ColumnType.BOOL: "{header}: Yes / No",
 }
 

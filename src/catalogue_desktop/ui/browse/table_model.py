@@ -22,12 +22,12 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QGuiApplication
 
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, ColumnType, column_index, zone
+from catalogue_desktop.core.listing import COLUMNS, ColumnType, column_index, zone
 from catalogue_desktop.core.search import Matches, sorted_rows
 from catalogue_desktop.qt_compat.item_models import (
     ALIGNMENT,
@@ -45,14 +45,15 @@ from catalogue_desktop.qt_compat.item_models import (
 )
 from catalogue_desktop.ui.browse.idle_work import IdleWork
 from catalogue_desktop.ui.browse.markers import bold_font, cell_text, cell_tooltip, header_tip, marker_icon
+from catalogue_desktop.ui.browse.past_rows import PastRows
 from catalogue_desktop.ui.browse.row_order import RowOrder, view_rows
+from catalogue_desktop.ui.common.colors import muted
 from catalogue_desktop.ui.common.formatting import Formatter
 
 __all__ = ["RowSetTableModel"]
 
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
-_START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 
 _Index = QModelIndex | QPersistentModelIndex
 # Asked by every repaint (the delegate's style options), never answered here.
@@ -86,12 +87,9 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         self._view_of: dict[int, int] | None = None  # row-set index -> view row (lazy)
         self._added: set[int] = set()
         self._changed: dict[int, str] = {}  # record id -> "fee 199 -> 219"
-        self._now_ms = int(time.time() * 1000)
-        self._past_column = self._column(PAST_COLUMN.get(kind))
-        self._start_column = self._column(_START_COLUMN.get(kind))
+        self._past = PastRows(kind, formatter, int(time.time() * 1000))
         self._id_column = column_index(kind, "id")
-        self._past_cache: dict[int, bool] = {}
-        self._grey: QColor | None = None  # past rows' text (the palette's disabled text)
+        self._grey: QColor | None = None  # past rows' text (``colors.muted``)
         self._prepare_timer = QTimer(self, singleShot=False, interval=0)
         self._prepare_timer.timeout.connect(self._prepare_step)
         # While a row set is shown as it is read (``show_growing``): the rows the view knows of
@@ -160,7 +158,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
     def _take(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """Hold ``rowset`` and forget what was derived from the previous one (in a reset)."""
         self._rowset = rowset
-        self._past_cache = {}
+        self._past.forget()
         self._grey = None
         self._set_changes(changes)
 
@@ -203,7 +201,10 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
     def refresh_display(self) -> None:
-        """Repaint every cell (after the formatter's currency or locale changed)."""
+        """Repaint every cell (after the formatter's currency, locale, time zones or labels
+        changed: what is on demand, so past, too; or the colour scheme)."""
+        self._past.forget()
+        self._grey = None
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
@@ -221,10 +222,9 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
 
     def set_now_ms(self, ms: int) -> None:
         """The time against which records count as past (greyed)."""
-        if ms == self._now_ms:
+        if ms == self._past.now_ms:
             return
-        self._now_ms = ms
-        self._past_cache = {}
+        self._past.forget(ms)
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(
                 self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1),
@@ -259,7 +259,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         return None
 
     def is_past(self, view_row: int) -> bool:
-        return self._is_past(self.source_row(view_row))
+        return self._past.is_past(self._rowset.rows, self.source_row(view_row))
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -300,25 +300,11 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
     def _emit_counts(self) -> None:
         self.counts_changed.emit(self.visible_count(), self.total_count())
 
-    def _is_past(self, source: int) -> bool:
-        if self._past_column is None:
-            return False
-        cached = self._past_cache.get(source)
-        if cached is None:
-            row = self._rowset.rows[source]
-            when = row[self._past_column]
-            if when is None and self._start_column is not None:
-                when = row[self._start_column]
-            cached = isinstance(when, int) and not isinstance(when, bool) and when < self._now_ms
-            self._past_cache[source] = cached
-        return cached
-
     def _grey_color(self) -> QColor:
         # A QColor, not a QBrush: the view takes either, and QBrush's constructors make PySide
         # create QGradient's and QImage's enums (~4 ms at start-up).
         if self._grey is None:
-            palette = QGuiApplication.palette()
-            self._grey = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+            self._grey = muted(QGuiApplication.palette())
         return self._grey
 
     # -- Qt model API --------------------------------------------------------------------------
@@ -358,7 +344,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         if role == ALIGNMENT:
             return self._alignment[column]
         if role == FOREGROUND:
-            return self._grey_color() if self._is_past(source) else None
+            return self._grey_color() if self._past.is_past(self._rowset.rows, source) else None
         if role in (DECORATION, FONT):
             if column != 0 or not (self._added or self._changed):
                 return None
@@ -382,7 +368,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         row = self._rowset.rows[source]
         record_id = row[self._id_column]
         return cell_tooltip(self._columns[column], row[column], record_id in self._added,
-                            self._changed.get(record_id), self._is_past(source) and column == 0)
+                            self._changed.get(record_id), self._past.sentence(self._rowset.rows, source))
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole

@@ -34,6 +34,22 @@ class Formatter:
         self.locale = locale
         self.currency: str | None = currency or None
         self.event_zones = True  # dates in the event's own offset (False: the viewer's zone)
+        from catalogue_desktop.core.query.vocabulary import Vocabulary
+
+        # the labels of Webinar.type codes and which mean on demand (the user's: Preferences)
+        self.vocabulary = Vocabulary()
+
+    # -- codes ---------------------------------------------------------------------------------
+
+    def code(self, key: str, value: Any) -> str:
+        """A code for people: a type's label ("Live", or "Type 7" when none is set), "Level 2"."""
+        if value is None or value == "":
+            return ""
+        return self.vocabulary.label(key, value)
+
+    def on_demand(self, type_code: Any) -> bool:
+        """Whether a webinar of this type is on demand (bookable at any time: never past)."""
+        return type_code is not None and str(type_code) in self.vocabulary.on_demand
 
     def set_currency(self, currency: str | None) -> None:
         """ISO code ("EUR") or symbol ("€"); None or "" for plain numbers."""
@@ -176,7 +192,9 @@ class Formatter:
             if "\n" in text or "\r" in text:
                 text = " ".join(text.split())
             return text
-        return str(value)  # INT, CODE (unknown codes shown as they come)
+        if type_ is ColumnType.CODE and column.key in ("type", "level"):
+            return self.code(column.key, value)
+        return str(value)  # INT, other codes (shown as they come)
 
 
 def utc_label(offset: int) -> str:

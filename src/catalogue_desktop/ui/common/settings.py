@@ -131,3 +131,47 @@ class Settings:
 
     def set_saved_searches(self, searches: list[dict[str, str]]) -> None:
         self._set("finder/saved", json.dumps(searches, ensure_ascii=False) if searches else None)
+
+    # -- what the spec leaves open, and how things show ------------------------------------
+
+    def vocabulary(self) -> Any:
+        """The labels of ``Webinar.type`` codes and which mean on demand, as the user set them
+        (``[types]`` in the settings file: ``1\\label=On demand``, ``1\\on_demand=true``);
+        None: not set, the defaults apply."""
+        self.q.beginGroup("types")
+        try:
+            codes = self.q.childGroups()
+            labels = {code: str(self.q.value(f"{code}/label") or "") for code in codes}
+            on_demand = {code for code in codes
+                         if str(self.q.value(f"{code}/on_demand") or "").lower() in ("true", "1", "yes")}
+        finally:
+            self.q.endGroup()
+        if not codes:
+            return None
+        from catalogue_desktop.core.query.vocabulary import Vocabulary
+
+        return Vocabulary({c: label for c, label in labels.items() if label}, frozenset(on_demand))
+
+    def set_vocabulary(self, labels: dict[str, str], on_demand: set[str]) -> None:
+        self.q.remove("types")
+        for code in sorted(set(labels) | set(on_demand)):
+            self.q.setValue(f"types/{code}/label", labels.get(code, ""))
+            self.q.setValue(f"types/{code}/on_demand", "true" if code in on_demand else "false")
+
+    @property
+    def event_zones(self) -> bool:
+        """Dates in the event's own UTC offset (True, the default) or the viewer's zone."""
+        return str(self.q.value("display/event_zones") or "true").lower() != "false"
+
+    @event_zones.setter
+    def event_zones(self, value: bool) -> None:
+        self._set("display/event_zones", None if value else "false")
+
+    @property
+    def offer_max_age_days(self) -> int:
+        """An offer made from data older than this many days is warned about first."""
+        return max(0, _int(self.q.value("offers/max_age_days"), 7))
+
+    @offer_max_age_days.setter
+    def offer_max_age_days(self, days: int) -> None:
+        self._set("offers/max_age_days", None if days == 7 else days)

@@ -56,10 +56,12 @@ def _webinar(p: Page, r: Any) -> None:
                               f"session {r.session_id}" if r.session_id is not None else None], " · "))
     p.changes_banner()
     end = r.end_date or r.start_date
-    if end is not None and p.ctx.now_ms and end.timestamp() * 1000 < p.ctx.now_ms:
-        p.note("past", "This webinar is in the past.")
+    if p.fmt.on_demand(r.type):
+        p.note("ondemand", "On demand: bookable at any time.")
+    elif end is not None and p.ctx.now_ms and end.timestamp() * 1000 < p.ctx.now_ms:
+        p.note("past", f"Past: this webinar ended {p.date_text(end)}.")
     grid = p.form()
-    grid.add("Type", None if r.type is None else str(r.type))
+    grid.add("Type", p.fmt.code("type", r.type) or None)
     grid.add("Fee", p.fmt.money(r.fee) or None)
     grid.add("CLE", p.bool_text(r.cle_accreditation))
     grid.add("CPE", p.bool_text(r.cpe_accreditation))
@@ -122,7 +124,7 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
         title.setToolTip(plain_tooltip(cap_text(s.title or "", 2000)))
         fee = QTableWidgetItem(p.fmt.money(s.fee))
         fee.setTextAlignment(right)
-        type_ = QTableWidgetItem("" if s.type is None else str(s.type))
+        type_ = QTableWidgetItem(p.fmt.code("type", s.type))
         for column, item in enumerate((start, title, fee, type_)):
             item.setFlags(Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
             if not p.ctx.index.has(Kind.WEBINARS, s.webinar_id):
@@ -154,7 +156,7 @@ def _course(p: Page, r: Any) -> None:
     p.subtitle(f"Course #{r.course_id}")
     p.changes_banner()
     grid = p.form()
-    grid.add("Level", None if r.level is None else str(r.level))
+    grid.add("Level", p.fmt.code("level", r.level) or None)
     grid.add("CLE", p.bool_text(r.cle_accreditation))
     grid.add("CPE", p.bool_text(r.cpe_accreditation))
     fees = [loc.fee for loc in r.locations or () if loc.fee is not None]

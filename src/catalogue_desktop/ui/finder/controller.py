@@ -65,6 +65,11 @@ class FinderController(QObject):
         return self.indexer.finder
 
     @property
+    def finder_if_made(self) -> Finder | None:
+        """The engine, if anything made it already (no import for a look)."""
+        return self.indexer._finder
+
+    @property
     def active(self) -> bool:
         return self.parsed is not None and self.parsed.root is not None
 

@@ -31,9 +31,4 @@ def connect_finder(window: Any, loader: Any, settings: Any) -> FinderController:
 
 def settings_vocabulary(settings: Any) -> Any:
     """The type labels and on-demand codes the user set; None: the defaults."""
-    labels = getattr(settings, "type_labels", None)
-    if not labels:
-        return None
-    from catalogue_desktop.core.query.vocabulary import Vocabulary
-
-    return Vocabulary(dict(labels), frozenset(getattr(settings, "on_demand_codes", None) or ()))
+    return settings.vocabulary()

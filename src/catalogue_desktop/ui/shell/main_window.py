@@ -47,6 +47,7 @@ class MainWindow(QMainWindow):
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
     currency_chosen = Signal(str)
+    preferences_changed = Signal()
     closed = Signal()
 
     def __init__(self, settings: Settings, formatter: Any, images: Callable[[], Any], loader: Any,
@@ -319,6 +320,23 @@ class MainWindow(QMainWindow):
         from catalogue_desktop.ui.shell import dialogs
 
         dialogs.ask_service_url(self)
+
+    def preferences_dialog(self) -> None:
+        """Catalogue ▸ Preferences: type labels and on-demand codes, time zones, currency, ..."""
+        from catalogue_desktop.ui.shell.preferences import Preferences, codes_seen
+
+        engine = getattr(self, "finder_engine", lambda: None)()
+        dialog = Preferences(self.settings, self.formatter.vocabulary,
+                             codes_seen(engine) if engine is not None else [], self)
+        if dialog.exec():
+            dialog.save()
+            self.preferences_changed.emit()
+
+    def refresh_display(self) -> None:
+        """Show every cell and detail pane again (labels, time zones or currency changed)."""
+        for tab in self._tabs.values():
+            tab.model.refresh_display()
+        self.refresh_details()
 
     def currency_dialog(self) -> None:
         from catalogue_desktop.ui.shell import dialogs

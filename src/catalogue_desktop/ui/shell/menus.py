@@ -94,6 +94,9 @@ def build(window: Any) -> None:
     catalogue_menu.addAction(w.refresh_action)
     catalogue_menu.addAction("Service URL…", w.service_url_dialog)
     catalogue_menu.addAction("Currency…", w.currency_dialog)
+    w.preferences_action = action(w, "Preferences…", w.preferences_dialog, "Ctrl+,",
+                                  "Type labels, on-demand codes, time zones, currency (Ctrl+,)")
+    catalogue_menu.addAction(w.preferences_action)
     help_menu = bar.addMenu("&Help")
     help_menu.addAction("Query language and fields", w.query_help)
     help_menu.addAction("Keyboard shortcuts", w.shortcuts_help)

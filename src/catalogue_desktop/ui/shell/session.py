@@ -99,6 +99,7 @@ class AppSession(QObject):
         self._images: ImageLoader | None = None
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
+        self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
         self.sync: SyncController | None = None
         self.demo_server: Any = None
         self.loaded = False
@@ -117,6 +118,7 @@ class AppSession(QObject):
         self.loader = loader = CatalogueLoader(store)
         currency = self.options.currency or self.settings.currency
         self.formatter = Formatter(currency=currency)
+        self._apply_display_settings()
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
         mode = DEMO_TITLE if self.demo else self.base_url
         window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
@@ -124,6 +126,8 @@ class AppSession(QObject):
         from catalogue_desktop.ui.finder.wiring import connect_finder
 
         self.finder = connect_finder(window, loader, self.settings)
+        window.finder_engine = lambda: self.finder.finder_if_made
+        window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)
         loader.index_changed.connect(self._index_changed)
@@ -332,6 +336,20 @@ class AppSession(QObject):
 
     # -- settings ------------------------------------------------------------------------------
 
+    def _apply_display_settings(self) -> None:
+        self.formatter.event_zones = self.settings.event_zones
+        vocabulary = self.settings.vocabulary()
+        if vocabulary is not None:
+            self.formatter.vocabulary = vocabulary
+
+    def _preferences_changed(self) -> None:
+        """Preferences were saved: show them everywhere (labels, past rows, offerings, zones)."""
+        assert self.window is not None
+        self._apply_display_settings()
+        self.formatter.set_currency(self.settings.currency)
+        self.finder.set_vocabulary(self.formatter.vocabulary)
+        self.window.refresh_display()
+
     def _currency_chosen(self, code: str) -> None:
         self.settings.currency = code
         self.formatter.set_currency(code)
@@ -386,6 +404,8 @@ class AppSession(QObject):
         self._close_window_and_store()
 
     def _close_window_and_store(self) -> None:
+        if self.finder is not None:
+            self.finder.indexer.stop()  # it reads the store in idle passes
         if self.loader is not None:
             self.loader.stop()
         if self.window is not None and self.window.isVisible():
@@ -403,6 +423,8 @@ class AppSession(QObject):
         if self._closed:
             return
         self._closed = True
+        if self.finder is not None:
+            self.finder.indexer.stop()
         if self.loader is not None:
             self.loader.stop()
         if self.window is not None and self.window.isVisible():

@@ -1,0 +1,66 @@
+"""Which rows are past: an occasion whose end (else start) is before now, unless it is on demand
+(bookable at any time: a webinar whose type is marked so, an on-demand row of the Dates tab).
+Past rows are greyed in a colour that stays readable (``common.colors.muted``), and say so in
+words in their tooltips."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, column_index, zone
+
+_START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
+
+
+class PastRows:
+    """Past-ness of one kind's rows, remembered per row until ``forget``."""
+
+    def __init__(self, kind: Any, formatter: Any, now_ms: int) -> None:
+        self.kind = kind
+        self.formatter = formatter
+        self.now_ms = now_ms
+        keys = {c.key for c in COLUMNS[kind]}
+        self._end = column_index(kind, PAST_COLUMN[kind]) if kind in PAST_COLUMN else None
+        start = _START_COLUMN.get(kind, "start" if "start" in keys else None)
+        self._start = column_index(kind, start) if start else None
+        self._on_demand = column_index(kind, "ondemand") if "ondemand" in keys else None
+        self._type = column_index(kind, "type") if kind is Kind.WEBINARS else None
+        self._known: dict[int, bool] = {}
+
+    def forget(self, now_ms: int | None = None) -> None:
+        """Work it out again (another time, or other codes marked on demand)."""
+        if now_ms is not None:
+            self.now_ms = now_ms
+        self._known = {}
+
+    def is_past(self, rows: list[list[Any]], source: int) -> bool:
+        if self._end is None:
+            return False
+        known = self._known.get(source)
+        if known is None:
+            known = self._known[source] = self._when(rows[source]) is not None
+        return known
+
+    def sentence(self, rows: list[list[Any]], source: int) -> str | None:
+        """"Past: ended 3/9/27 …" for a past row, else None."""
+        if not self.is_past(rows, source):
+            return None
+        found = self._when(rows[source])
+        assert found is not None
+        column, when = found
+        return f"Past: ended {self.formatter.date(when, zone(self.kind, rows[source], column))}"
+
+    def _when(self, row: list[Any]) -> tuple[int, int] | None:
+        """(column, ms) of the end (else start) that has passed; None if not past."""
+        if self._on_demand is not None and row[self._on_demand]:
+            return None
+        if self._type is not None and self.formatter.on_demand(row[self._type]):
+            return None
+        column = self._end
+        when = row[column] if column is not None else None
+        if when is None and self._start is not None:
+            column, when = self._start, row[self._start]
+        if isinstance(when, int) and not isinstance(when, bool) and when < self.now_ms:
+            return column, when  # type: ignore[return-value]
+        return None

@@ -1,0 +1,151 @@
+"""Preferences (Catalogue ▸ Preferences…): what the spec leaves to the user and how things show.
+
+* Webinar type codes: a label for each (``1`` → "On demand", ``2`` → "Live") and which codes are
+  on demand (bookable at any time: never shown as past, no date on the Dates tab). Codes seen in
+  the catalogue are listed; any other can be added.
+* Dates and times: as the service wrote them, in the event's own UTC offset, or in local time.
+* The currency of fees, and the age of the data past which an offer is warned about.
+
+``apply(window, settings, …)`` is the session's: it shows the changes everywhere at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHeaderView,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class Preferences(QDialog):
+    def __init__(self, settings: Any, vocabulary: Any, codes_seen: list[str],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Preferences")
+        self.settings = settings
+        self.resize(560, 560)
+        layout = QVBoxLayout(self)
+
+        types = QGroupBox("Webinar types (the spec gives no meanings for the codes)")
+        box = QVBoxLayout(types)
+        self.types = QTableWidget(0, 3)
+        self.types.setObjectName("type-labels")
+        self.types.setAccessibleName("Webinar type codes")
+        self.types.setAccessibleDescription("Each code's label, and whether it means on demand")
+        self.types.setHorizontalHeaderLabels(["Code", "Label", "On demand"])
+        self.types.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.types.verticalHeader().hide()
+        codes = sorted(set(codes_seen) | set(vocabulary.type_labels) | set(vocabulary.on_demand),
+                       key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c))
+        for code in codes:
+            self._add_row(code, vocabulary.type_labels.get(code, ""), code in vocabulary.on_demand)
+        add = QPushButton("Add a code")
+        add.setAccessibleName("Add a webinar type code")
+        add.clicked.connect(lambda: self._add_row("", "", False, edit=True))
+        box.addWidget(self.types)
+        box.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(types)
+
+        times = QGroupBox("Dates and times")
+        times_box = QVBoxLayout(times)
+        self.event_zone = QRadioButton("As the service wrote them, in the event's own UTC offset")
+        self.local_zone = QRadioButton("In my local time zone")
+        group = QButtonGroup(self)
+        for button in (self.event_zone, self.local_zone):
+            group.addButton(button)
+            times_box.addWidget(button)
+        (self.event_zone if settings.event_zones else self.local_zone).setChecked(True)
+        layout.addWidget(times)
+
+        form = QFormLayout()
+        self.currency = QLineEdit(settings.currency or "")
+        self.currency.setPlaceholderText("e.g. USD, EUR; empty: plain numbers")
+        self.currency.setAccessibleName("Currency of fees")
+        form.addRow("Currency of fees:", self.currency)
+        self.max_age = QSpinBox()
+        self.max_age.setRange(0, 365)
+        self.max_age.setSuffix(" days")
+        self.max_age.setValue(settings.offer_max_age_days)
+        self.max_age.setAccessibleName("Warn before an offer from data older than")
+        form.addRow("Warn before an offer from data older than:", self.max_age)
+        self.timeout: QSpinBox | None = None
+        if hasattr(settings, "sync_timeout"):
+            self.timeout = QSpinBox()
+            self.timeout.setRange(5, 3600)
+            self.timeout.setSuffix(" s")
+            self.timeout.setValue(int(settings.sync_timeout))
+            self.timeout.setAccessibleName("Give up on a collection after")
+            form.addRow("Give up on a collection after:", self.timeout)
+        layout.addLayout(form)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def _add_row(self, code: str, label: str, on_demand: bool, *, edit: bool = False) -> None:
+        row = self.types.rowCount()
+        self.types.insertRow(row)
+        code_item = QTableWidgetItem(code)
+        if code and not edit:
+            code_item.setFlags(code_item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        self.types.setItem(row, 0, code_item)
+        self.types.setItem(row, 1, QTableWidgetItem(label))
+        check = QTableWidgetItem()
+        flags = Qt.ItemFlag
+        check.setFlags(flags.ItemIsUserCheckable | flags.ItemIsEnabled | flags.ItemIsSelectable)
+        check.setCheckState(Qt.CheckState.Checked if on_demand else Qt.CheckState.Unchecked)
+        self.types.setItem(row, 2, check)
+        if edit:
+            self.types.setCurrentCell(row, 0)
+            self.types.editItem(code_item)
+
+    def values(self) -> tuple[dict[str, str], set[str]]:
+        """(code -> label, codes on demand) as entered."""
+        labels: dict[str, str] = {}
+        on_demand: set[str] = set()
+        for row in range(self.types.rowCount()):
+            code = (self.types.item(row, 0).text() or "").strip()
+            if not code:
+                continue
+            labels[code] = (self.types.item(row, 1).text() or "").strip()
+            if self.types.item(row, 2).checkState() == Qt.CheckState.Checked:
+                on_demand.add(code)
+        return labels, on_demand
+
+    def save(self) -> None:
+        labels, on_demand = self.values()
+        self.settings.set_vocabulary(labels, on_demand)
+        self.settings.event_zones = self.event_zone.isChecked()
+        self.settings.currency = self.currency.text().strip().upper() or None
+        self.settings.offer_max_age_days = self.max_age.value()
+        if self.timeout is not None:
+            self.settings.sync_timeout = self.timeout.value()
+        self.settings.sync()
+
+
+def codes_seen(finder: Any) -> list[str]:
+    """The webinar type codes the loaded catalogue uses."""
+    found: set[str] = set()
+    for name in ("webinars", "series"):
+        table = getattr(finder, "tables", {}).get(name)
+        for t in (table, getattr(table, "child", None)):
+            if t is not None and "type" in t.columns:
+                found |= {str(v) for v in t.columns["type"] if v is not None}
+    return sorted(found)
