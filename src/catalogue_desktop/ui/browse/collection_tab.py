@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPoint,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QKeySequence
@@ -46,10 +47,10 @@ if TYPE_CHECKING:
 
 # Default widths in average character widths, per column type (the title column stretches).
 _WIDTH_CHARS = {
-    ColumnType.TEXT: 26, ColumnType.INT: 7, ColumnType.CODE: 6, ColumnType.MONEY: 10,
-    ColumnType.MONEY_RANGE: 15, ColumnType.DATE: 16, ColumnType.BOOL: 5,
+    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 10, ColumnType.MONEY: 10,
+    ColumnType.MONEY_RANGE: 16, ColumnType.DATE: 25, ColumnType.BOOL: 5,
 }
-_TITLE_CHARS = 44
+_TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
 
 
 class CollectionTab(QWidget):
@@ -164,7 +165,7 @@ class CollectionTab(QWidget):
         header = view.horizontalHeader()
         header.setSectionsMovable(True)
         header.setHighlightSections(False)
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)  # (a fee or a count stretched across half the window)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         view.setSortingEnabled(True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -180,6 +181,23 @@ class CollectionTab(QWidget):
             chars = _TITLE_CHARS if i == 0 else _WIDTH_CHARS[column.type]
             header.resizeSection(i, chars * char + 16)
             header.setSectionHidden(i, not column.visible)
+        self._fit_title = True  # once the view has its width (``showEvent``)
+
+    def fit_title_column(self) -> None:
+        """Give the title column the width the other shown columns leave (titles get the room),
+        unless that is less than its default."""
+        header = self.view.horizontalHeader()
+        others = sum(header.sectionSize(i) for i in range(1, header.count())
+                     if not header.isSectionHidden(i))
+        room = self.view.viewport().width() - others - 2
+        if room > header.sectionSize(0):
+            header.resizeSection(0, room)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if getattr(self, "_fit_title", False):
+            self._fit_title = False
+            QTimer.singleShot(0, self.fit_title_column)  # after the layout gave the view its width
 
     # -- rows --------------------------------------------------------------------------------
 
@@ -362,6 +380,7 @@ class CollectionTab(QWidget):
         state = settings.header_state(self.kind)
         if state is not None:
             header.restoreState(state)
+            self._fit_title = False  # the user's widths
         splitter = settings.splitter_state(self.kind)
         if splitter is not None:
             self.splitter.restoreState(splitter)
