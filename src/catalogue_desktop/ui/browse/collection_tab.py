@@ -88,6 +88,16 @@ class CollectionTab(QWidget):
         self.model = self.make_model(kind, formatter)
         self.view = TableView()
         self.view.setObjectName(f"table-{kind.value}")
+        self.view.setAccessibleName(f"{kind.label} table")
+        self.view.setAccessibleDescription(
+            f"The {kind.value} the query matches, one per row; Enter or selecting a row shows its "
+            "details; click a column's header to sort")
+        self.view.horizontalHeader().setAccessibleName(f"{kind.label} columns")
+        self.view.verticalHeader().setAccessibleName(f"{kind.label} rows")
+        from PySide6.QtWidgets import QAbstractButton
+
+        for corner in self.view.findChildren(QAbstractButton):  # hidden: no row header
+            corner.setAccessibleName("Select all rows")
         self.view.setModel(self.model)
         self._setup_view()
         self._detail: DetailPane | None = None
@@ -155,6 +165,7 @@ class CollectionTab(QWidget):
         view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         view.setAlternatingRowColors(True)
+        view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it), not a trap
         view.setWordWrap(False)
         view.setCornerButtonEnabled(False)
         view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)

@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QFrame,
     QGridLayout,
@@ -108,6 +109,12 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     ordered = sorted(sessions, key=key)
     table = QTableWidget(len(ordered), 4)
     table.setObjectName("sessions")
+    table.setAccessibleName("Sessions")
+    table.setAccessibleDescription("The series' sessions: date, title, type and fee")
+    table.horizontalHeader().setAccessibleName("Session columns")
+    table.verticalHeader().setAccessibleName("Session rows")
+    for corner in table.findChildren(QAbstractButton):
+        corner.setAccessibleName("Select all sessions")
     table.setHorizontalHeaderLabels(["Start", "Title", "Fee", "Type"])
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -268,6 +275,8 @@ def _certificate(p: Page, r: Any) -> None:
     model.set_certificate(r, p.ctx.course_title)
     tree = QTreeView()
     tree.setObjectName("levels")
+    tree.setAccessibleName("Levels and courses")
+    tree.header().setAccessibleName("Level columns")
     tree.setModel(model)
     model.setParent(tree)
     tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -153,6 +153,7 @@ class FacetPanel(QWidget):
         self.tree.setAccessibleDescription("Values of the current tab's rows with their counts. Enter "
                                            "selects a value, Ctrl+Enter leaves it out.")
         self.tree.setModel(self.model)
+        self.tree.header().setAccessibleName("Facet columns")
         self.tree.setUniformRowHeights(True)
         self.tree.setAllColumnsShowFocus(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.query.syntax import Parsed
 
 DELAY_MS = 30  # coalesces fast typing; a query is evaluated in a few ms
-_ERROR_STYLE = "QLineEdit { border: 2px solid #b3261e; border-radius: 3px; }"
 _SEPARATORS = " ()|"
 
 
@@ -57,11 +56,16 @@ class QueryBox(QObject):
         self.edit.setAccessibleDescription(
             "Find records on every tab: words, field:value clauses, OR, -word, parentheses")
         self.edit.setMinimumWidth(420)
+        from PySide6.QtWidgets import QToolButton
+
+        for button in self.edit.findChildren(QToolButton):  # the clear button
+            button.setAccessibleName("Clear the query")
+            button.setToolTip("Clear the query (Escape)")
         self.error = QLabel()
         self.error.setObjectName("query-error")
         self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setAccessibleName("Query error")
-        self.error.setStyleSheet("QLabel { color: #b3261e; padding: 2px 8px; }")
+        self.error.setContentsMargins(8, 2, 8, 2)
         self.error.hide()
         self.parsed: Parsed | None = None  # the last valid query (the parser: at the first one)
         self.completions: Callable[[str], list[str]] = lambda _token: []
@@ -119,8 +123,14 @@ class QueryBox(QObject):
             self.error.hide()
             self.error.clear()
             return
+        from catalogue_desktop.ui.common.colors import error as error_color
+
         error = parsed.error
-        self.edit.setStyleSheet(_ERROR_STYLE)
+        from PySide6.QtWidgets import QApplication
+
+        red = error_color(QApplication.palette()).name()  # AA on the palette, light or dark
+        self.edit.setStyleSheet(f"QLineEdit {{ border: 2px solid {red}; border-radius: 3px; }}")
+        self.error.setStyleSheet(f"QLabel {{ color: {red}; }}")
         shown = parsed.text[error.position:error.end] or "end"
         self.error.setText(f"{error.describe()}: “{shown}”. The tables show the last valid query.")
         self.error.setToolTip(self.error.text())

@@ -114,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     app.setDesktopFileName("catalogue-desktop")  # matches packaging/linux/*.desktop
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the main coroutine ends the loop, then cleans up
+    from catalogue_desktop.ui.common import scheme
+
+    scheme.follow(app)  # light or dark, as the system says
     if not getattr(args, "self_test", False):
         return _run_window(app, Options.from_args(args), release_gc=gc_held)
     if gc_held:

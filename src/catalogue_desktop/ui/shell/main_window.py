@@ -395,6 +395,14 @@ class MainWindow(QMainWindow):
             self.tab_widget.setCurrentIndex(last)
         self.current_tab()  # made (and restored) now; the others when first shown
         self.tab_widget.currentChanged.connect(lambda index: self.tab(TAB_KINDS[index]))
+        self.tab_widget.currentChanged.connect(lambda _index: self._order_focus())
+        self._order_focus()
+
+    def _order_focus(self) -> None:
+        """Tab walks the query box, the facets, the current tab's table, then its details."""
+        tab = self.current_tab()
+        QWidget.setTabOrder(self.query_box.edit, self.facet_panel.tree)
+        QWidget.setTabOrder(self.facet_panel.tree, tab.view)
 
     def save_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState())
