@@ -28,9 +28,10 @@ INTERACTIVE = (QAbstractButton, QLineEdit, QAbstractItemView, QTabBar, QComboBox
 
 
 @pytest.fixture
-def window(make_session: Any, filled_cache: Any) -> Any:
+def window(make_session: Any, filled_cache: Any, qtbot: Any) -> Any:
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
     session.finder.indexer.finish_now()
+    qtbot.waitUntil(lambda: session.async_started, timeout=5000)  # after ready's first pass
     return session.window
 
 

@@ -94,10 +94,6 @@ class CollectionTab(QWidget):
             "details; click a column's header to sort")
         self.view.horizontalHeader().setAccessibleName(f"{kind.label} columns")
         self.view.verticalHeader().setAccessibleName(f"{kind.label} rows")
-        from PySide6.QtWidgets import QAbstractButton
-
-        for corner in self.view.findChildren(QAbstractButton):  # hidden: no row header
-            corner.setAccessibleName("Select all rows")
         self.view.setModel(self.model)
         self._setup_view()
         self._detail: DetailPane | None = None
@@ -200,7 +196,9 @@ class CollectionTab(QWidget):
         header = self.view.horizontalHeader()
         others = sum(header.sectionSize(i) for i in range(1, header.count())
                      if not header.isSectionHidden(i))
-        room = self.view.viewport().width() - others - 2
+        # (not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
+        # start-up; the view's size less a scroll bar's width is as good)
+        room = self.view.maximumViewportSize().width() - others - 24
         if room > header.sectionSize(0):
             header.resizeSection(0, room)
 

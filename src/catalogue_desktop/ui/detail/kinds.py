@@ -10,7 +10,6 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QAbstractItemView,
     QFrame,
     QGridLayout,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from catalogue_desktop.ui.detail.layout import FormGrid
@@ -113,8 +113,7 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     table.setAccessibleDescription("The series' sessions: date, title, type and fee")
     table.horizontalHeader().setAccessibleName("Session columns")
     table.verticalHeader().setAccessibleName("Session rows")
-    for corner in table.findChildren(QAbstractButton):
-        corner.setAccessibleName("Select all sessions")
+    name_inner_buttons(table)  # (a detail page: made after the window is ready)
     table.setHorizontalHeaderLabels(["Start", "Title", "Fee", "Type"])
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -56,11 +56,6 @@ class QueryBox(QObject):
         self.edit.setAccessibleDescription(
             "Find records on every tab: words, field:value clauses, OR, -word, parentheses")
         self.edit.setMinimumWidth(420)
-        from PySide6.QtWidgets import QToolButton
-
-        for button in self.edit.findChildren(QToolButton):  # the clear button
-            button.setAccessibleName("Clear the query")
-            button.setToolTip("Clear the query (Escape)")
         self.error = QLabel()
         self.error.setObjectName("query-error")
         self.error.setTextFormat(Qt.TextFormat.PlainText)

@@ -23,6 +23,7 @@ from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.listing import DATES
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.finder.facet_panel import FacetPanel
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
 
         self._images = images
         self._loader = loader
+        self.ready = False  # every cached row shown (the session says)
         # kind -> what its tab shows under the current query (the finder sets it)
         self.result_for: Callable[[Any], Any] = lambda _kind: None
         self.banner = OfflineBanner(formatter.date)
@@ -169,6 +171,8 @@ class MainWindow(QMainWindow):
             tab.message.connect(self.show_message)
             self._tabs[kind] = tab
             tab.restore_state(self.settings)
+            if self.ready:  # (while the window starts, ``name_inner_buttons`` waits: see it)
+                name_inner_buttons(tab)
             self.tab_made.emit(kind, tab)
             self._pages[kind].layout().addWidget(tab)
             waiting = self._waiting_rows.pop(kind, None)

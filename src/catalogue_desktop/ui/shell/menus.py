@@ -115,11 +115,6 @@ def build(window: Any) -> None:
     toolbar.addSeparator()
     toolbar.addWidget(w.query_box.edit)
     toolbar.setAccessibleName("Main toolbar")
-    from PySide6.QtWidgets import QToolButton
-
-    for button in (*toolbar.findChildren(QToolButton), *bar.findChildren(QToolButton)):
-        if not button.accessibleName() and not button.text():  # the "more" arrows
-            button.setAccessibleName("More toolbar actions" if button.parent() is toolbar else "More menus")
 
 
 def shortcut_rows(window: Any) -> list[tuple[str, str]]:

@@ -25,6 +25,7 @@ from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import Store, default_cache_dir, store_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
 from catalogue_desktop.qt_compat.lifetime import delete_later
+from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.main_window import APP_TITLE, MainWindow
@@ -214,6 +215,8 @@ class AppSession(QObject):
             if not self.open_target(self.options.open):
                 self._pending_open = self.options.open  # maybe the refresh brings it: try again
         self.loaded = True
+        self.window.ready = True
+        QTimer.singleShot(0, lambda: name_inner_buttons(self.window))  # after the first paints
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
         if self.options.query:
             self.window.query_box.set_text(self.options.query)
