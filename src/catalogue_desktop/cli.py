@@ -20,6 +20,10 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
 
 KIND_NAMES = [k.value for k in Kind]
+CACHE_HELP = ("the service's cache directory (default: the platform's cache dir, on Linux "
+              "~/.cache/catalogue-desktop, or $CATALOGUE_DESKTOP_CACHE_DIR)")
+DEMO_CACHE_HELP = ("read the demo catalogue's cache, the one the window fills when no service is set "
+                   "(the demo/ folder of the cache directory)")
 
 
 class _VersionAction(argparse.Action):
@@ -46,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--base-url", help="service address, the part before /v1 (remembered)")
     parser.add_argument("--demo", action="store_true", help="use the bundled demo catalogue")
     parser.add_argument("--offline", action="store_true", help="never contact the service")
-    parser.add_argument("--cache-dir", help="cache directory (default: the platform cache dir, "
-                        "or $CATALOGUE_DESKTOP_CACHE_DIR)")
+    parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its "
+                        "demo/ folder")
     parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:7001")
     parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
     _add_max_size(parser)
@@ -57,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")
     p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
-    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
 
@@ -70,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kind", choices=KIND_NAMES, metavar="KIND", help=" | ".join(KIND_NAMES))
     p.add_argument("--format", choices=["csv", "json"], default="csv")
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
-    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
 
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")
@@ -132,10 +137,11 @@ def entry() -> NoReturn:
     leave(main())
 
 
-def _open_store(cache_dir: str | None) -> Any:
-    from catalogue_desktop.core.store import Store, store_path
+def _open_store(cache_dir: str | None, *, demo: bool = False) -> Any:
+    from catalogue_desktop.core.caches import store_file
+    from catalogue_desktop.core.store import Store
 
-    store = Store(store_path(cache_dir))
+    store = Store(store_file(cache_dir, demo=demo))
     if store.recovered:
         print(f"catalogue-desktop: {store.recovered}", file=sys.stderr)
     return store
@@ -210,13 +216,14 @@ def _check(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.export import export_collection
 
-    with _open_store(args.sync_cache_dir) as store:
+    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
         if args.output:
             target = Path(args.output)
             tmp = target.with_name(target.name + ".part")
             try:
                 with tmp.open("w", encoding="utf-8", newline="") as out:
-                    count = export_collection(store, Kind(args.kind), args.format, out)
+                    count = export_collection(store, Kind(args.kind), args.format, out,
+                                              demo=args.cache_demo)
                 tmp.replace(target)
             except OSError as exc:
                 print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
@@ -226,7 +233,7 @@ def _export(args: argparse.Namespace) -> int:
             print(f"Wrote {count} {args.kind} to {target}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-            export_collection(store, Kind(args.kind), args.format, sys.stdout)
+            export_collection(store, Kind(args.kind), args.format, sys.stdout, demo=args.cache_demo)
     return 0
 
 

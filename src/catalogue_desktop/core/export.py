@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TextIO
 
+from catalogue_desktop.core.caches import never_synced
 from catalogue_desktop.core.decode import MODELS, decode_record
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
@@ -31,12 +32,11 @@ class NothingToExport(CatalogueError):
     """The collection was never synced into this store."""
 
 
-def export_collection(store: Store, kind: Kind, fmt: str, out: TextIO) -> int:
-    """Write ``kind``'s current snapshot to ``out``; returns the number of records written."""
+def export_collection(store: Store, kind: Kind, fmt: str, out: TextIO, *, demo: bool = False) -> int:
+    """Write ``kind``'s current snapshot to ``out``; returns the number of records written.
+    ``demo``: ``store`` is the demo catalogue's (it only changes what a "never synced" says)."""
     if not store.state(kind).has_data:
-        raise NothingToExport(
-            f"{kind.value} were never synced into {store.path}; run 'catalogue-desktop sync' first"
-        )
+        raise NothingToExport(never_synced(kind, store.path, demo=demo))
     if fmt == "json":
         return _export_json(store, kind, out)
     return _export_csv(store, kind, out)

@@ -15,14 +15,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
+from catalogue_desktop.core import caches
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.store import Store, default_cache_dir, store_path
+from catalogue_desktop.core.store import Store, store_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
 from catalogue_desktop.qt_compat.lifetime import delete_later
 from catalogue_desktop.ui.common.formatting import Formatter
@@ -90,9 +90,8 @@ class AppSession(QObject):
             self.settings.base_url = options.base_url
         self.base_url = None if options.demo else (options.base_url or self.settings.base_url)
         self.demo = self.base_url is None
-        cache_dir = Path(options.cache_dir).expanduser() if options.cache_dir else default_cache_dir()
-        # Demo data lives in its own store, never mixed with a real service's data.
-        self.cache_dir = cache_dir / "demo" if self.demo else cache_dir
+        # Demo data lives in its own store, never mixed with a real service's data (the CLI's --demo).
+        self.cache_dir = caches.cache_dir(options.cache_dir, demo=self.demo)
         self.store_file = store_path(self.cache_dir)
         self._image_fetch = _offline_fetch if options.offline else image_fetch
         self._images: ImageLoader | None = None
