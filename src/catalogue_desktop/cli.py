@@ -64,11 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
+    _add_timeout(p)
 
     p = sub.add_parser("check", help="report how the service's data conforms to the spec")
     p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
+    _add_timeout(p)
 
     p = sub.add_parser("export", help="write a cached collection as CSV or JSON (offline)")
     p.add_argument("kind", choices=KIND_NAMES, metavar="KIND", help=" | ".join(KIND_NAMES))
@@ -90,12 +92,29 @@ def _add_max_size(parser: argparse.ArgumentParser) -> None:
                         help="largest response accepted per collection, in MiB (default 256)")
 
 
+def _add_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                        help="give up on a collection after this long in all, retries included "
+                        "(default 60)")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
 def _client(args: argparse.Namespace) -> Any:
     from catalogue_desktop.core.client import CatalogueClient
 
     if args.max_size < 1:
         raise SystemExit("catalogue-desktop: --max-size must be at least 1 (MiB)")
-    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024)
+    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024,
+                           deadline=args.timeout)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -131,8 +131,11 @@ async def sync_catalogue(
     ingestor: Ingestor | None = None,
     on_progress: OnProgress | None = None,
     on_outcome: OnOutcome | None = None,
+    deadline: float | None = None,
 ) -> SyncReport:
-    """Fetch ``kinds`` concurrently and store each; never raises for a collection's failure."""
+    """Fetch ``kinds`` concurrently and store each; never raises for a collection's failure.
+    ``deadline``: seconds each collection's fetch may take in all, retries included (None: the
+    client's, ``CatalogueClient.deadline``)."""
     own = ingestor is None
     ingestor = ingestor or Ingestor()
     states = await asyncio.to_thread(_states, store_file)
@@ -140,7 +143,8 @@ async def sync_catalogue(
         await ingestor.prewarm()
 
     async def one(kind: Kind) -> tuple[Kind, CollectionOutcome]:
-        outcome = await _sync_one(client, store_file, kind, states[kind], ingestor, on_progress)
+        outcome = await _sync_one(client, store_file, kind, states[kind], ingestor, on_progress,
+                                  deadline)
         if on_outcome is not None:
             on_outcome(kind, outcome)
         return kind, outcome
@@ -160,10 +164,12 @@ async def _sync_one(
     state: CollectionState,
     ingestor: Ingestor,
     on_progress: OnProgress | None,
+    deadline: float | None = None,
 ) -> CollectionOutcome:
     validators = Validators(state.etag, state.last_modified) if state.has_data else Validators()
     try:
-        result = await client.fetch(kind, validators, on_progress, spool_dir=store_file.parent)
+        result = await client.fetch(kind, validators, on_progress, spool_dir=store_file.parent,
+                                    deadline=deadline)
         checked_at = utc_now()
         if result.not_modified:
             await asyncio.to_thread(_mark_unchanged, store_file, kind, result.validators, checked_at)

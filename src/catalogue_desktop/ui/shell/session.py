@@ -251,6 +251,7 @@ class AppSession(QObject):
         if self.sync is None:
             base_url = self.base_url or await self._start_demo_server()
             self.sync = self._make_sync(base_url)
+        self.sync.timeout = self.settings.sync_timeout  # (the preference may have changed)
         task = self.sync.refresh(kinds)
         if task is not None:
             await task
@@ -272,7 +273,7 @@ class AppSession(QObject):
         window = self.window
         assert window is not None
         sync = SyncController(base_url, self.store_file, client_options=self.client_options,
-                              parent=self)
+                              timeout=self.settings.sync_timeout, parent=self)
         sync.started.connect(lambda kinds: [window.status.set_loading(k) for k in kinds])
         sync.progress.connect(window.status.set_progress)
         sync.outcome.connect(self._outcome)

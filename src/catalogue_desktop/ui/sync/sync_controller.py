@@ -60,11 +60,15 @@ class SyncController(QObject):
         store_file: Path,
         *,
         client_options: dict[str, Any] | None = None,
+        timeout: float | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``timeout``: seconds a refresh waits for one collection in all, retries included
+        (None: the client's default, 60 s); ``self.timeout`` may change between refreshes."""
         super().__init__(parent)
         self.base_url = base_url
         self.store_file = Path(store_file)
+        self.timeout = timeout
         self._client_options = client_options or {}
         self._client: Any = None
         self._ingestor: Any = None
@@ -106,7 +110,7 @@ class SyncController(QObject):
             sync = await self._ensure()
             report = await sync.sync_catalogue(
                 self._client, self.store_file, kinds=kinds, ingestor=self._ingestor,
-                on_progress=self._on_progress, on_outcome=self._on_outcome,
+                on_progress=self._on_progress, on_outcome=self._on_outcome, deadline=self.timeout,
             )
         except asyncio.CancelledError:
             raise
