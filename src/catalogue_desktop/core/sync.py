@@ -14,7 +14,7 @@ import multiprocessing
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +23,8 @@ from catalogue_desktop.core.client import CatalogueClient, Validators
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.ingest import IngestReport, ingest
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.priority import lower_process
 from catalogue_desktop.core.store import CollectionState, Store, utc_now
+from catalogue_desktop.core.workers import init_worker
 
 PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
 STALE_BODY_AGE = 3600.0  # downloaded bodies (body-*.json next to the store) older than this are litter
@@ -69,12 +69,18 @@ class SyncReport:
 
 
 class Ingestor:
-    """Runs ``ingest`` in a thread (small payloads) or a worker process (large ones)."""
+    """Runs ``ingest`` in a thread (small payloads) or a worker process (large ones).
+
+    The workers run below normal priority and end when this process does, however it ends
+    (``core.workers``); they are started from a thread of the ingestor's own, alive as long as
+    the pool (on Linux a worker's parent-death signal comes when the thread that started it ends).
+    """
 
     def __init__(self, workers: int = 2, threshold: int = PROCESS_THRESHOLD) -> None:
         self.workers = workers
         self.threshold = threshold
         self._pool: ProcessPoolExecutor | None = None
+        self._starter: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -83,14 +89,23 @@ class Ingestor:
                 # spawn, not fork: forking a process that runs Qt or threads is unsafe.
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 initializer=lower_process)
+                                                 initializer=init_worker)
                 for _ in range(self.workers):  # start the workers now, from this thread
                     self._pool.submit(_noop)
             return self._pool
 
+    async def _start(self) -> ProcessPoolExecutor:
+        """The pool, its workers started by the starter thread: starting processes takes tens of
+        ms, kept off the event loop's thread."""
+        with self._lock:
+            if self._starter is None:
+                self._starter = ThreadPoolExecutor(1, thread_name_prefix="catalogue-ingest-start")
+            starter = self._starter
+        return await asyncio.get_running_loop().run_in_executor(starter, self._executor)
+
     async def prewarm(self) -> None:
         """Start the worker processes now (off the loop), ready for when big payloads arrive."""
-        await asyncio.to_thread(self._executor)
+        await self._start()
 
     async def run(
         self, store_file: Path, kind: Kind, body: Path, validators: Validators, checked_at: str
@@ -103,8 +118,7 @@ class Ingestor:
             # thread holds the GIL (tens of ms even for a small collection), a worker does not.
             if self._pool is None and body.stat().st_size <= self.threshold:
                 return await asyncio.to_thread(ingest, *args)
-            # Starting worker processes takes tens of ms: do it off the event loop's thread.
-            pool = self._pool or await asyncio.to_thread(self._executor)
+            pool = self._pool or await self._start()
             return await asyncio.get_running_loop().run_in_executor(pool, ingest, *args)
         finally:
             body.unlink(missing_ok=True)
@@ -113,6 +127,9 @@ class Ingestor:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        if self._starter is not None:  # after the pool: its thread ends once the workers did
+            self._starter.shutdown(wait=True)
+            self._starter = None
 
 
 def _noop() -> None:
