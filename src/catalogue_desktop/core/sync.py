@@ -1,9 +1,14 @@
 """Refresh the store from the service: all collections concurrently, one outcome each.
 
 Outcomes: ``updated``, ``unchanged`` (304), ``partial`` (some records rejected, the valid ones
-stored) or ``failed`` (the last good copy kept, the reason given). Fetching runs on the event loop;
-decoding and storing run off it (a worker process for big payloads, whose validation would hold
-the GIL; a thread for small ones), so the loop never stalls on pydantic.
+stored) or ``failed`` (the last good copy kept, the reason given, and its ``cause``: ``offline``,
+``no-answer``, ``connection-lost``, ``service`` (an HTTP error status), ``bad-data`` or ``error``).
+Fetching runs on the event loop; decoding and storing run off it (a worker process for big
+payloads, whose validation would hold the GIL; a thread for small ones), so the loop never stalls
+on pydantic. Each collection goes through the phases ``waiting`` (for the service), receiving
+(``on_progress``: bytes), ``validating`` and done (``on_outcome``). Cancelling a sync stops it
+with the cached data as it was: downloads stop, workers are killed (their transaction rolls back),
+a small ingest already running in a thread is waited for (one transaction, quick).
 """
 
 from __future__ import annotations
@@ -20,7 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from catalogue_desktop.core.client import CatalogueClient, Validators
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.errors import (
+    BadEncoding,
+    CannotConnect,
+    CatalogueError,
+    ConnectionLost,
+    HttpStatus,
+    NotArray,
+    NotJson,
+    TimedOut,
+    TooLarge,
+)
 from catalogue_desktop.core.ingest import IngestReport, ingest
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import CollectionState, Store, utc_now
@@ -42,6 +57,8 @@ class CollectionOutcome:
     checked_at: str | None = None
     problems: list[dict[str, Any]] = field(default_factory=list, repr=False)
     changes: dict[str, Any] | None = field(default=None, repr=False)
+    cause: str | None = field(default=None, repr=False)  # failed: what kind of failure (above)
+    http_status: int | None = field(default=None, repr=False)  # cause "service": the status code
 
 
 @dataclass
@@ -58,6 +75,7 @@ class SyncReport:
             data = asdict(outcome)
             problems = data.pop("problems")
             changes = data.pop("changes")
+            del data["cause"], data["http_status"]  # (the window's; not part of sync --json)
             out["collections"][kind.value] = data
             if changes is not None:
                 out["changes"][kind.value] = changes
@@ -117,11 +135,36 @@ class Ingestor:
             # A thread for small payloads, unless the workers already run: validation in a
             # thread holds the GIL (tens of ms even for a small collection), a worker does not.
             if self._pool is None and body.stat().st_size <= self.threshold:
-                return await asyncio.to_thread(ingest, *args)
+                # A thread cannot be stopped: a cancelled sync waits for it (a small payload, one
+                # transaction), so that nothing is written once the cancel is through.
+                job = asyncio.ensure_future(asyncio.to_thread(ingest, *args))
+                try:
+                    return await asyncio.shield(job)
+                except asyncio.CancelledError:
+                    with contextlib.suppress(Exception):
+                        await job
+                    raise
             pool = self._pool or await self._start()
-            return await asyncio.get_running_loop().run_in_executor(pool, ingest, *args)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, ingest, *args)
+            except asyncio.CancelledError:
+                self.abort()
+                raise
         finally:
             body.unlink(missing_ok=True)
+
+    def abort(self) -> None:
+        """Kill the workers now (a cancelled sync): what they were writing rolls back, the cache
+        stays as it was. The next ingest starts new ones."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # (Python 3.14 has ProcessPoolExecutor.kill_workers; before it, only the private table)
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -138,6 +181,7 @@ def _noop() -> None:
 
 OnProgress = Callable[[Kind, int, int | None], None]
 OnOutcome = Callable[[Kind, CollectionOutcome], None]
+OnPhase = Callable[[Kind, str], None]  # kind, "waiting" | "validating"
 
 
 async def sync_catalogue(
@@ -149,6 +193,7 @@ async def sync_catalogue(
     on_progress: OnProgress | None = None,
     on_outcome: OnOutcome | None = None,
     deadline: float | None = None,
+    on_phase: OnPhase | None = None,
 ) -> SyncReport:
     """Fetch ``kinds`` concurrently and store each; never raises for a collection's failure.
     ``deadline``: seconds each collection's fetch may take in all, retries included (None: the
@@ -161,7 +206,7 @@ async def sync_catalogue(
 
     async def one(kind: Kind) -> tuple[Kind, CollectionOutcome]:
         outcome = await _sync_one(client, store_file, kind, states[kind], ingestor, on_progress,
-                                  deadline)
+                                  deadline, on_phase or _no_phase)
         if on_outcome is not None:
             on_outcome(kind, outcome)
         return kind, outcome
@@ -181,10 +226,12 @@ async def _sync_one(
     state: CollectionState,
     ingestor: Ingestor,
     on_progress: OnProgress | None,
-    deadline: float | None = None,
+    deadline: float | None,
+    on_phase: OnPhase,
 ) -> CollectionOutcome:
     validators = Validators(state.etag, state.last_modified) if state.has_data else Validators()
     try:
+        on_phase(kind, "waiting")
         result = await client.fetch(kind, validators, on_progress, spool_dir=store_file.parent,
                                     deadline=deadline)
         checked_at = utc_now()
@@ -193,33 +240,55 @@ async def _sync_one(
             return CollectionOutcome("unchanged", state.records, state.rejected, None,
                                      state.fetched_at, checked_at)
         assert result.body_file is not None
+        on_phase(kind, "validating")
         report = await ingestor.run(store_file, kind, result.body_file, result.validators, checked_at)
     except CatalogueError as exc:
-        return await _failed(store_file, kind, state, str(exc))
+        outcome = await _failed(store_file, kind, state, str(exc), cause_of(exc))
+        outcome.http_status = exc.status if isinstance(exc, HttpStatus) else None
+        return outcome
     except Exception as exc:  # a bug or an unexpected environment failure: report, keep data
         return await _failed(store_file, kind, state,
-                             f"unexpected error: {type(exc).__name__}: {exc}")
+                             f"unexpected error: {type(exc).__name__}: {exc}", "error")
     if report.status == "failed":  # the ingest recorded the failure in the store itself
-        outcome = _kept(state, report.error)
+        outcome = _kept(state, report.error, "bad-data")
         outcome.problems = report.problems
         return outcome
     return CollectionOutcome(report.status, report.records, report.rejected, None, checked_at,
                              checked_at, report.problems, report.changes)
 
 
+def _no_phase(kind: Kind, phase: str) -> None:
+    pass
+
+
+def cause_of(exc: CatalogueError) -> str:
+    """What kind of failure ``exc`` is, for words such as "offline" or "bad data"."""
+    if isinstance(exc, CannotConnect):
+        return "offline"
+    if isinstance(exc, TimedOut):
+        return "no-answer"
+    if isinstance(exc, ConnectionLost):
+        return "connection-lost"
+    if isinstance(exc, HttpStatus):
+        return "service"
+    if isinstance(exc, NotJson | NotArray | BadEncoding | TooLarge):
+        return "bad-data"
+    return "error"
+
+
 async def _failed(
-    store_file: Path, kind: Kind, state: CollectionState, error: str
+    store_file: Path, kind: Kind, state: CollectionState, error: str, cause: str
 ) -> CollectionOutcome:
     """Record a failed refresh (best effort: the store may be what failed) and keep the data."""
     with contextlib.suppress(CatalogueError):
         await asyncio.to_thread(_mark_failed, store_file, kind, error)
-    return _kept(state, error)
+    return _kept(state, error, cause)
 
 
-def _kept(state: CollectionState, error: str | None) -> CollectionOutcome:
+def _kept(state: CollectionState, error: str | None, cause: str) -> CollectionOutcome:
     """A failed outcome: the cached copy's counts and times stay as they were."""
     return CollectionOutcome("failed", state.records, state.rejected, error, state.fetched_at,
-                             state.checked_at)
+                             state.checked_at, cause=cause)
 
 
 def _states(store_file: Path) -> dict[Kind, CollectionState]:

@@ -140,8 +140,7 @@ class AppSession(QObject):
                 window.set_tab_count(kind, states[kind].records)
         if self.options.offline:
             window.refresh_action.setEnabled(False)
-            window.banner.show_offline("offline mode: the service is not contacted",
-                                       window.status.oldest_data_time(), can_retry=False)
+            window.banner.show_offline_mode(window.status.oldest_data_time())
             window.show_message("Offline mode: showing the cached catalogue", 0)
         tab = window.current_tab()
         current = tab.kind
@@ -276,7 +275,10 @@ class AppSession(QObject):
                               timeout=self.settings.sync_timeout, parent=self)
         sync.started.connect(lambda kinds: [window.status.set_loading(k) for k in kinds])
         sync.progress.connect(window.status.set_progress)
+        sync.phase.connect(window.status.set_phase)
         sync.outcome.connect(self._outcome)
+        sync.cancelled.connect(self._cancelled)
+        window.status.cancel_requested.connect(sync.cancel)
         sync.finished.connect(self._finished)
         sync.error.connect(lambda text: window.show_message(f"Refresh failed: {text}", 0))
         return sync
@@ -287,13 +289,18 @@ class AppSession(QObject):
         if outcome.status in ("updated", "partial"):
             self.loader.reload(kind)
 
+    def _cancelled(self, kinds: list[Kind]) -> None:
+        assert self.loader is not None and self.window is not None
+        for kind in kinds:  # each keeps what the store holds (reloaded if an ingest just finished)
+            if self.window.status.set_cancelled(kind, self.loader.store.state(kind)):
+                self.loader.reload(kind)
+
     def _finished(self, report: Any) -> None:
         window = self.window
         assert window is not None
         outcomes = list(report.collections.values()) if report is not None else []
         if outcomes and all(o.status == "failed" for o in outcomes) and len(outcomes) > 1:
-            window.banner.show_offline(f"the service cannot be reached ({outcomes[0].error})",
-                                       window.status.oldest_data_time())
+            window.banner.show_failure(report.collections.items(), window.status.oldest_data_time())
         elif any(o.status != "failed" for o in outcomes):
             window.banner.hide()
         prefix = f"{DEMO_TITLE}: " if self.demo else ""
