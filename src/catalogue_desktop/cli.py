@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--offline", action="store_true", help="never contact the service")
     parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its "
                         "demo/ folder")
-    parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:7001")
+    parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:50007")
     parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
     _add_max_size(parser)
     parser.add_argument("--self-test", action="store_true",

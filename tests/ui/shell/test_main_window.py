@@ -184,7 +184,7 @@ def test_open_option_selects_the_record_and_unknown_ids_only_say_so(
     other = make_session(base_url=demo_server.base_url, open="webinar:1").window
     assert "not in the catalogue" in other.statusBar().currentMessage()
     bad = make_session(base_url=demo_server.base_url, open="gadget:1", wait="ready").window
-    assert "unknown kind" in bad.statusBar().currentMessage()
+    assert "unknown kind" in bad.status.notice()
 
 
 def test_keyboard_switches_tabs_and_focuses_the_filter(

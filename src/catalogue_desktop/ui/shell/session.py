@@ -28,7 +28,7 @@ from catalogue_desktop.qt_compat.lifetime import delete_later
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.main_window import APP_TITLE, MainWindow
-from catalogue_desktop.ui.shell.navigation import parse_target
+from catalogue_desktop.ui.shell.navigation import not_found, parse_target
 from catalogue_desktop.ui.sync.catalogue_loader import CatalogueLoader
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ class AppSession(QObject):
         assert self.loader is not None and self.window is not None
         if self.options.open:
             self._start_async()  # its photos may have to be fetched
-            if not self.open_target(self.options.open):
+            if not self.open_target(self.options.open, final=self.options.offline):
                 self._pending_open = self.options.open  # maybe the refresh brings it: try again
         self.loaded = True
         self._populate()
@@ -227,14 +227,24 @@ class AppSession(QObject):
 
         await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.decode")
 
-    def open_target(self, text: str) -> bool:
-        assert self.window is not None
+    def open_target(self, text: str, *, final: bool = True) -> bool:
+        """Select ``text`` (KIND:ID); if it is not there, a notice says so until dismissed (not
+        ``final``: that it is looked for again after the refresh)."""
+        assert self.window is not None and self.loader is not None
         try:
             place = parse_target(text)
         except ValueError as exc:
-            self.window.show_message(f"Cannot open {text!r}: {exc}", 0)
+            self.window.status.show_notice(f"Cannot open {text!r}: {exc}")
             return False
-        return self.window.navigate(place.kind, place.record_id)
+        if self.window.navigate(place.kind, place.record_id):
+            if self._pending_open is not None:  # found after the refresh: the wait is over
+                self.window.status.show_notice("")
+            return True
+        rows = self.loader.rowsets[place.kind]
+        ids = [row[rows.id_column] for row in rows.rows]
+        where = "demo catalogue" if self.demo else "catalogue"
+        self.window.status.show_notice(not_found(place, ids, where, final=final))
+        return False
 
     # -- refresh -------------------------------------------------------------------------------
 
@@ -311,8 +321,8 @@ class AppSession(QObject):
         assert self.loader is not None
         await self.loader.wait_idle()  # the window shows the refreshed rows
         if self._pending_open:
-            target, self._pending_open = self._pending_open, None
-            self.open_target(target)
+            self.open_target(self._pending_open)
+            self._pending_open = None
         self.synced.emit(report)
 
     def _index_changed(self, index: Any) -> None:

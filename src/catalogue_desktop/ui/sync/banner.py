@@ -61,6 +61,7 @@ class OfflineBanner(QFrame):
         self.label.setText(text)
         self._details = details
         self.label.setToolTip(plain_tooltip(details or self.text()))
+        self.details.setVisible(bool(details))  # (else the label, wrapped, shows it all)
         self.retry.setVisible(can_retry)
         self.show()
 

@@ -41,14 +41,37 @@ def _local_date(ms: int) -> str:
     return QLocale().toString(local, QLocale.FormatType.ShortFormat)
 
 
-_SHOWN = 100  # characters of a status line shown; the tooltip and the details have all of it
+_SHOWN = 100  # characters of a status line shown at most; the tooltip and the details have it all
 _COLUMNS = 6  # per collection: name, bar, text, Details, Retry, a gap
+
+
+class _ElidedLabel(QLabel):
+    """A one-line label that ends in "…" where its text does not fit (rather than clipping it
+    mid-letter); ``whole`` is the text it stands for."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__(text)
+        self.whole = text
+
+    def set_whole(self, text: str) -> None:
+        self.whole = text
+        self._fit()
+
+    def resizeEvent(self, event: Any) -> None:  # (a handler, not an event filter: see qt_compat)
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        text = self.whole if len(self.whole) <= _SHOWN else self.whole[: _SHOWN - 1] + "…"
+        fitted = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, max(self.width(), 40))
+        if fitted != self.text():
+            self.setText(fitted)
 
 
 class _Row:
     def __init__(self, panel: StatusPanel, grid: QGridLayout, row: int, kind: Kind) -> None:
         self.name = QLabel(kind.label)
-        self.text = QLabel("not loaded")
+        self.text = _ElidedLabel("not loaded")
         self.text.setTextFormat(Qt.TextFormat.PlainText)  # reasons quote the service's text
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Long reasons must not widen the window: the label shrinks, the tooltip has it all.
@@ -165,7 +188,7 @@ class StatusPanel(QWidget):
         self._status[kind] = status
         row.full_text = text
         row.extra = extra
-        row.text.setText(text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…")
+        row.text.set_whole(text)
         row.text.setToolTip(plain_tooltip(tip or text))
         row.retry.setVisible(retry)
         row.details.setVisible(bool(extra) or status == "failed" or len(text) > _SHOWN)
@@ -189,7 +212,7 @@ class StatusPanel(QWidget):
             return
         row.received = received
         row.full_text = wording.receiving(received, total)
-        row.text.setText(row.full_text)
+        row.text.set_whole(row.full_text)
         row.text.setToolTip(row.full_text)
         if total:
             row.bar.setRange(0, 1000)
