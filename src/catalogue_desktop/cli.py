@@ -134,9 +134,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve_demo(args)
         import gc
 
-        gc.disable()  # while the window starts: ``ui.shell.app.run`` turns it on again once ready
-        from catalogue_desktop.ui.shell.app import run
+        from catalogue_desktop.qt_compat import platform_check
 
+        try:  # no display, missing libraries: one paragraph and exit 2, not Qt's abort
+            platform_check.check_window_platform()
+            gc.disable()  # while the window starts: ``ui.shell.app.run`` turns it on again once ready
+            from catalogue_desktop.ui.shell.app import run
+        except (platform_check.PlatformMissing, ImportError) as exc:
+            text = platform_check.explain(exc)
+            if text is None:
+                raise
+            print(text, file=sys.stderr)
+            return platform_check.EXIT_CODE
         return run(args)
     except CatalogueError as exc:
         print(f"catalogue-desktop: {exc}", file=sys.stderr)
