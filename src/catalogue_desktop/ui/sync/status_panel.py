@@ -128,8 +128,9 @@ class StatusPanel(QWidget):
         self.cancel.hide()
         self.cancel.clicked.connect(lambda _checked=False: self.cancel_requested.emit())
         top.addWidget(self.message, 1)
-        top.addWidget(self.dismiss)
-        top.addWidget(self.cancel)
+        right = Qt.AlignmentFlag.AlignRight  # (alone on the line, a button keeps its size)
+        top.addWidget(self.dismiss, 0, right)
+        top.addWidget(self.cancel, 0, right)
         grid.addLayout(top, 0, 0, 1, 2 * _COLUMNS)
         self._rows = {kind: _Row(self, grid, i, kind) for i, kind in enumerate(ALL_KINDS)}
         self._states: dict[Kind, CollectionState] = {}
