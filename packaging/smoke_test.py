@@ -12,7 +12,10 @@ Runs the frozen executable the way a user (or the OS) would, with nothing from t
    --self-test is not importable from the source tree yet);
 5. start-up time: the median of 5 runs each of the frozen executable and of the same app run from
    source (``python -m catalogue_desktop``), ``--self-test`` if available else ``--version``;
-   the frozen median may be at most 1.5x the source one.
+   the frozen median may be at most 1.5x the source one;
+6. a platform that cannot load (Linux: xcb with no display, caught before Qt; a platform that does
+   not exist, caught around Qt's start): the window and ``--self-test`` print the paragraph of
+   ``qt_compat.platform_check`` and exit 2, as from source, never Qt's abort.
 
 Exit status 0 when every step passed or was skipped, 1 otherwise. Stdlib only.
 """
@@ -259,6 +262,22 @@ class SmokeTest:
         if ratio > self.max_ratio:
             s.fail(f"the frozen app starts {ratio:.2f}x slower than from source")
 
+    def check_no_platform(self) -> None:
+        s = self.step("a platform that cannot load: one paragraph, exit 2")
+        cases = [("nosuchplatform", ("--self-test",)), ("nosuchplatform", ())]
+        if sys.platform.startswith("linux"):
+            cases += [("xcb", ()), ("xcb", ("--self-test",))]
+        for platform, args in cases:
+            env = {k: v for k, v in self.env.items() if not k.startswith(("DISPLAY", "WAYLAND"))}
+            env["QT_QPA_PLATFORM"] = platform
+            r = subprocess.run([str(self.exe), *args], capture_output=True, text=True, timeout=120,
+                               env=env, cwd=self.tmp, check=False)
+            text = " ".join(r.stderr.split())
+            s.note(f"QT_QPA_PLATFORM={platform} {' '.join(args)}: exit {r.returncode}: {text[:160]}")
+            if (r.returncode != 2 or not text.startswith("catalogue-desktop: the window cannot open: ")
+                    or "QT_QPA_PLATFORM=offscreen" not in text or "xvfb-run -a" not in text):
+                s.fail(f"QT_QPA_PLATFORM={platform} {' '.join(args)}: no paragraph and exit 2")
+
     def run_all(self) -> bool:
         try:
             if not self.exe.is_file():
@@ -270,6 +289,7 @@ class SmokeTest:
                 self.check_sync()
                 self.check_self_test(available, reason)
                 self.check_startup(available)
+                self.check_no_platform()
         finally:
             shutil.rmtree(self.tmp, ignore_errors=True)
         return all(s.status != "FAIL" for s in self.steps)

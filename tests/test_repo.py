@@ -22,3 +22,19 @@ def test_ci_runs_the_readme_test_command() -> None:
 def test_readme_gives_an_install_and_run_command() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert re.search(r"pip install .*-e \. && \S*catalogue-desktop", text)
+
+
+def test_the_service_interface_lives_in_the_repository() -> None:
+    spec = ROOT / "docs" / "catalogue-api-v1.md"
+    assert spec.is_file() and "## 2. Resources and their fields" in spec.read_text(encoding="utf-8")
+    assert "](docs/catalogue-api-v1.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    outside = []
+    for folder in ("src", "tests", "docs", "bench", "packaging", "resources"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in (".py", ".md", ".toml", ".spec") or path == Path(__file__):
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace").replace('" / "', "/")
+            if "shared/spec" in text:  # the copy outside the repository, where it used to point
+                outside.append(str(path.relative_to(ROOT)))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "shared/spec" not in readme and not outside, outside

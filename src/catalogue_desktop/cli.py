@@ -20,6 +20,10 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
 
 KIND_NAMES = [k.value for k in Kind]
+CACHE_HELP = ("the service's cache directory (default: the platform's cache dir, on Linux "
+              "~/.cache/catalogue-desktop, or $CATALOGUE_DESKTOP_CACHE_DIR)")
+DEMO_CACHE_HELP = ("read the demo catalogue's cache, the one the window fills when no service is set "
+                   "(the demo/ folder of the cache directory)")
 
 
 class _VersionAction(argparse.Action):
@@ -46,9 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--base-url", help="service address, the part before /v1 (remembered)")
     parser.add_argument("--demo", action="store_true", help="use the bundled demo catalogue")
     parser.add_argument("--offline", action="store_true", help="never contact the service")
-    parser.add_argument("--cache-dir", help="cache directory (default: the platform cache dir, "
-                        "or $CATALOGUE_DESKTOP_CACHE_DIR)")
-    parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:7001")
+    parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its "
+                        "demo/ folder")
+    parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:50007")
     parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
     parser.add_argument("--query", metavar="Q", help='open the window with this query, e.g. '
                         '"city:dallas starts:2027-03 fee:<1300" (Help > Query language)')
@@ -59,20 +63,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")
     p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
-    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
+    _add_timeout(p)
 
     p = sub.add_parser("check", help="report how the service's data conforms to the spec")
     p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
+    _add_timeout(p)
 
     p = sub.add_parser("export", help="write a cached collection as CSV or JSON (offline)")
     p.add_argument("kind", choices=KIND_NAMES, metavar="KIND", help=" | ".join(KIND_NAMES))
     p.add_argument("--format", choices=["csv", "json"], default="csv")
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
-    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
 
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")
@@ -87,12 +94,29 @@ def _add_max_size(parser: argparse.ArgumentParser) -> None:
                         help="largest response accepted per collection, in MiB (default 256)")
 
 
+def _add_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                        help="give up on a collection after this long in all, retries included "
+                        "(default 60)")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
 def _client(args: argparse.Namespace) -> Any:
     from catalogue_desktop.core.client import CatalogueClient
 
     if args.max_size < 1:
         raise SystemExit("catalogue-desktop: --max-size must be at least 1 (MiB)")
-    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024)
+    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024,
+                           deadline=args.timeout)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -112,9 +136,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve_demo(args)
         import gc
 
-        gc.disable()  # while the window starts: ``ui.shell.app.run`` turns it on again once ready
-        from catalogue_desktop.ui.shell.app import run
+        from catalogue_desktop.qt_compat import platform_check
 
+        try:  # no display, missing libraries: one paragraph and exit 2, not Qt's abort
+            platform_check.check_window_platform()
+            gc.disable()  # while the window starts: ``ui.shell.app.run`` turns it on again once ready
+            from catalogue_desktop.ui.shell.app import run
+        except (platform_check.PlatformMissing, ImportError) as exc:
+            text = platform_check.explain(exc)
+            if text is None:
+                raise
+            print(text, file=sys.stderr)
+            return platform_check.EXIT_CODE
         return run(args)
     except CatalogueError as exc:
         print(f"catalogue-desktop: {exc}", file=sys.stderr)
@@ -134,10 +167,11 @@ def entry() -> NoReturn:
     leave(main())
 
 
-def _open_store(cache_dir: str | None) -> Any:
-    from catalogue_desktop.core.store import Store, store_path
+def _open_store(cache_dir: str | None, *, demo: bool = False) -> Any:
+    from catalogue_desktop.core.caches import store_file
+    from catalogue_desktop.core.store import Store
 
-    store = Store(store_path(cache_dir))
+    store = Store(store_file(cache_dir, demo=demo))
     if store.recovered:
         print(f"catalogue-desktop: {store.recovered}", file=sys.stderr)
     return store
@@ -212,13 +246,14 @@ def _check(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.export import export_collection
 
-    with _open_store(args.sync_cache_dir) as store:
+    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
         if args.output:
             target = Path(args.output)
             tmp = target.with_name(target.name + ".part")
             try:
                 with tmp.open("w", encoding="utf-8", newline="") as out:
-                    count = export_collection(store, Kind(args.kind), args.format, out)
+                    count = export_collection(store, Kind(args.kind), args.format, out,
+                                              demo=args.cache_demo)
                 tmp.replace(target)
             except OSError as exc:
                 print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
@@ -228,7 +263,7 @@ def _export(args: argparse.Namespace) -> int:
             print(f"Wrote {count} {args.kind} to {target}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-            export_collection(store, Kind(args.kind), args.format, sys.stdout)
+            export_collection(store, Kind(args.kind), args.format, sys.stdout, demo=args.cache_demo)
     return 0
 
 

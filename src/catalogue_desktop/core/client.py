@@ -36,6 +36,7 @@ from catalogue_desktop.core.errors import (
 from catalogue_desktop.core.http_errors import (
     check_absolute_url,
     connect_reason,
+    deadline_text,
     host_port,
     normalise_base_url,
     retryable,
@@ -49,6 +50,7 @@ __all__ = ["CatalogueClient", "FetchResult", "ProgressCallback", "Validators"]
 
 MAX_REDIRECTS = 5
 MAX_RETRY_AFTER = 30.0
+DEFAULT_DEADLINE = 60.0  # s per collection, in all: connecting, answers, bodies, retries and waits
 
 
 @dataclass(frozen=True)
@@ -122,8 +124,12 @@ class CatalogueClient:
         max_bytes: int = 256 * 1024 * 1024,
         max_concurrency: int = 8,
         user_agent: str | None = None,
+        deadline: float | None = DEFAULT_DEADLINE,
     ) -> None:
+        """``deadline``: seconds a :meth:`fetch` may take in all, retries included (None: no
+        limit beyond the per-request timeouts)."""
         self.base_url = normalise_base_url(base_url)
+        self.deadline = deadline
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout
         self.retries = max(0, retries)
@@ -184,6 +190,7 @@ class CatalogueClient:
         progress: ProgressCallback | None = None,
         *,
         spool_dir: Path | None = None,
+        deadline: float | None = None,
     ) -> FetchResult:
         """GET one collection, conditionally when ``validators`` are given.
 
@@ -192,14 +199,24 @@ class CatalogueClient:
         Raises a :class:`~catalogue_desktop.core.errors.FetchError` subclass on failure.
         With ``spool_dir`` the body is streamed into a new file there (``body_file``; the caller
         deletes it) instead of memory: big catalogues then never sit whole in this process.
+        The whole fetch, retries included, gives up after ``deadline`` seconds (default: the
+        client's) with :class:`TimedOut` naming the collection and the time waited.
         """
         url = self.url_for(kind)
         sent = validators or Validators()
+        limit = self.deadline if deadline is None else deadline
         started = time.perf_counter()
-        raw = await self._get(
-            url, kind=kind, headers=sent.headers(), max_bytes=self.max_bytes, progress=progress,
-            spool_dir=spool_dir,
-        )
+        failures: list[str] = []  # what the attempts before the deadline ran into
+        try:
+            async with asyncio.timeout(limit) as within:
+                raw = await self._get(
+                    url, kind=kind, headers=sent.headers(), max_bytes=self.max_bytes,
+                    progress=progress, spool_dir=spool_dir, failures=failures,
+                )
+        except TimeoutError:
+            if not within.expired():
+                raise
+            raise TimedOut(deadline_text(kind, url, limit, failures), kind=kind, url=url) from None
         elapsed = time.perf_counter() - started
         if raw.status == 304:
             if not (sent.etag or sent.last_modified):
@@ -243,8 +260,10 @@ class CatalogueClient:
         max_bytes: int,
         progress: ProgressCallback | None,
         spool_dir: Path | None = None,
+        failures: list[str] | None = None,
     ) -> _Raw:
-        """One logical GET with retries and exponential backoff."""
+        """One logical GET with retries and exponential backoff (each retried failure is noted
+        in ``failures``)."""
         attempt = 0
         while True:
             try:
@@ -252,6 +271,8 @@ class CatalogueClient:
             except (CannotConnect, TimedOut, ConnectionLost, HttpStatus) as exc:
                 if attempt >= self.retries or not retryable(exc):
                     raise
+                if failures is not None:
+                    failures.append(str(exc))
                 delay = self.backoff * 2**attempt
                 if isinstance(exc, HttpStatus) and exc.retry_after is not None:
                     delay = max(delay, min(exc.retry_after, MAX_RETRY_AFTER))

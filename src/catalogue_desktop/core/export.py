@@ -1,33 +1,42 @@
 """Export a stored collection, offline, as CSV (for spreadsheets) or JSON (records as stored).
 
-CSV has a header row with the spec's field names; nested lists become readable ``; ``-joined
-titles or names; dates are UTC ISO 8601 text and fees plain numbers, so columns sort as they should.
+CSV has a header row with the spec's field names and carries everything the JSON export carries:
+dates are UTC ISO 8601 text and fees plain numbers, so columns sort as they should; lists of
+references to other collections (experts, topics, roles, situations) are readable ``; ``-joined
+names or titles; nested records that live only inside their parent (a course's locations and
+schedule, a certificate's levels, a series' sessions) and unknown extra fields that hold lists or
+objects are JSON text - the same objects, field for field, as the JSON export, one item per line.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TextIO
 
+from catalogue_desktop.core.caches import never_synced
 from catalogue_desktop.core.decode import MODELS, decode_record
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.models import Record
 from catalogue_desktop.core.store import Store
+
+# Lists of records that stand for records of other collections: named, not copied, in CSV.
+REFERENCE_FIELDS = frozenset({"experts", "topics", "roles", "situations"})
 
 
 class NothingToExport(CatalogueError):
     """The collection was never synced into this store."""
 
 
-def export_collection(store: Store, kind: Kind, fmt: str, out: TextIO) -> int:
-    """Write ``kind``'s current snapshot to ``out``; returns the number of records written."""
+def export_collection(store: Store, kind: Kind, fmt: str, out: TextIO, *, demo: bool = False) -> int:
+    """Write ``kind``'s current snapshot to ``out``; returns the number of records written.
+    ``demo``: ``store`` is the demo catalogue's (it only changes what a "never synced" says)."""
     if not store.state(kind).has_data:
-        raise NothingToExport(
-            f"{kind.value} were never synced into {store.path}; run 'catalogue-desktop sync' first"
-        )
+        raise NothingToExport(never_synced(kind, store.path, demo=demo))
     if fmt == "json":
         return _export_json(store, kind, out)
     return _export_csv(store, kind, out)
@@ -53,13 +62,15 @@ def _export_csv(store: Store, kind: Kind, out: TextIO) -> int:
     for record in records:
         extra = record.model_extra or {}
         writer.writerow(
-            [cell(getattr(record, name)) for name, _ in fields] + [cell(extra.get(k)) for k in extras]
+            [cell(getattr(record, name), names=name in REFERENCE_FIELDS) for name, _ in fields]
+            + [cell(extra.get(k)) for k in extras]
         )
     return len(records)
 
 
-def cell(value: Any) -> str:
-    """One CSV cell: plain, sortable text."""
+def cell(value: Any, *, names: bool = False) -> str:
+    """One CSV cell: plain, sortable text; a list of records as ``; ``-joined ``names`` (their
+    names or titles), else as JSON (see the module's docstring)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -69,22 +80,32 @@ def cell(value: Any) -> str:
     if isinstance(value, (int, Decimal, str)):
         return str(value)
     if isinstance(value, list):
-        return "; ".join(label(item) for item in value)
+        if names:
+            return "; ".join(label(item) for item in value)
+        return json_lines(value)
+    if isinstance(value, (dict, Record)):
+        return json_lines([value])[1:-1]
     return str(value)
 
 
+def json_lines(items: list[Any]) -> str:
+    """A JSON array with one item per line: nested records as the JSON export writes them."""
+    parts = [json.dumps(_plain(item), ensure_ascii=False) for item in items]
+    return "[" + ",\n ".join(parts) + "]"
+
+
+def _plain(item: Any) -> Any:
+    if isinstance(item, Record):
+        return item.model_dump(mode="json", by_alias=True)
+    return item
+
+
 def label(item: Any) -> str:
-    """A nested record in words: its title or name, a location as venue/city and date."""
-    if hasattr(item, "venue") or hasattr(item, "city"):
-        place = ", ".join(p for p in (item.venue, item.city, item.state) if p)
-        when = cell(item.start_date)[:10] if item.start_date else ""
-        return " ".join(p for p in (place, when) if p) or f"location {item.location_id}"
-    for attr in ("name", "title"):  # an expert's title is the job, the name is the person
+    """A referenced record in words: its name or title (an expert's title is the job), else its id."""
+    for attr in ("name", "title"):
         text = getattr(item, attr, None)
         if text:
             return str(text)
-    if hasattr(item, "day"):  # a Schedule entry without a title
-        return f"day {item.day} {item.start_time or ''}-{item.end_time or ''}".strip()
     return _ids(item)
 
 

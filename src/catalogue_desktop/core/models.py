@@ -1,4 +1,4 @@
-"""Pydantic models of the catalogue service's records (spec: catalogue-api-v1).
+"""Pydantic models of the catalogue service's records (spec: docs/catalogue-api-v1.md).
 
 Every field except a record's own id may be null or absent (the spec does not say which may be).
 Types are strict (a string where an integer belongs rejects the record), dates are tolerant of the

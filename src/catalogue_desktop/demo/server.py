@@ -1,4 +1,4 @@
-"""The demo catalogue service: the eight GET endpoints of catalogue-api-v1 over real HTTP.
+"""The demo catalogue service: the eight GET endpoints of docs/catalogue-api-v1.md over real HTTP.
 
 Serves the bundled sample catalogue (``load_sample``) or a synthetic one
 (``catalogue_desktop.demo.synthetic.generate``) with the behaviour of a well-run JSON service:

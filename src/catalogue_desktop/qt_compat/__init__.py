@@ -18,6 +18,10 @@ and remove what is no longer needed.
 ``icons``           toolbar icons from the theme or Qt's images, not ``QStyle`` (its enums, ~8 ms)
 ``fast_exit``       ``leave``: no interpreter teardown at exit (~8 ms); imports no Qt, every CLI
                     command ends through it
+``platform_check``  a platform plugin that cannot load (no display, missing xcb libraries): one
+                    paragraph and exit 2 instead of Qt's abort; checked before Qt is imported
+                    (~2 ms, no child process; ``shared_libs`` reads the plugin's ELF needs) and
+                    caught by a fatal-message handler around the QApplication's construction
 ==================  ============================================================================
 
 Patterns the Qt layer follows where they apply (habits, not helpers; measured on the same versions).

@@ -24,6 +24,7 @@ import os
 import sys
 
 # The Qt-free modules the window starts with (and the standard library they use): before PySide.
+import catalogue_desktop.core.caches
 import catalogue_desktop.core.catalogue
 import catalogue_desktop.core.diff
 import catalogue_desktop.core.query.vocabulary

@@ -65,3 +65,26 @@ def test_window_and_tab_layout_unchanged_since_the_start_are_not_written_again(
     again.sync()
     assert Settings().sort(Kind.WEBINARS) == (4, 0)
     assert ini.stat().st_mtime_ns != written[0]
+
+
+def test_the_sync_timeout_is_remembered_defaults_to_a_minute_and_refuses_nonsense(
+    _private_settings_and_cache: Path,
+) -> None:
+    import pytest
+
+    from catalogue_desktop.core.client import DEFAULT_DEADLINE
+    from catalogue_desktop.ui.common.settings import DEFAULT_SYNC_TIMEOUT
+
+    assert Settings().sync_timeout == DEFAULT_SYNC_TIMEOUT == DEFAULT_DEADLINE == 60.0
+    settings = Settings()
+    settings.sync_timeout = 2.5
+    settings.sync()
+    assert Settings().sync_timeout == 2.5
+    for bad in (0, -1, float("inf"), float("nan")):
+        with pytest.raises(ValueError):
+            settings.sync_timeout = bad
+    settings.q.setValue("service/sync_timeout", "soon")  # a hand-edited file
+    assert settings.sync_timeout == 60.0
+    settings.sync_timeout = None
+    settings.sync()
+    assert Settings().q.value("service/sync_timeout") is None and Settings().sync_timeout == 60.0

@@ -343,7 +343,8 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
         count = QLocale().toString(states[kind].records)
         assert titles[ALL_KINDS.index(kind)] == f"{kind.label} ({count})"
     assert window.banner.isVisibleTo(window)
-    assert "offline mode" in window.banner.label.text()
+    assert window.banner.text().startswith("Offline mode — the service is not contacted. Showing the "
+                                           "cached catalogue as of ")
     assert "no cached data yet" not in window.banner.label.text()
     tab = window.current_tab()
     QApplication.sendPostedEvents()  # the first layout

@@ -46,6 +46,7 @@ class Case:
     params: dict[str, Any] = field(default_factory=dict)
     status: str = "failed"  # the outcome: failed / partial / updated
     words: tuple[str, ...] = ()  # failed: the status line says these (the reason)
+    label: str = "bad data"  # failed: what the status line calls the failure (ui.sync.wording)
     ids: list[int] | None = None  # partial/updated: the record ids the tab shows afterwards
     rejected: int = 0  # partial: "N rejected records skipped"
 
@@ -56,26 +57,29 @@ MAY_1_10H_UTC_MS = 1777629600000  # 2026-05-01T10:00:00Z
 CASES: dict[str, Case] = {
     # Headers never come within read_timeout (retried once): failed "timed out".
     "slow headers (timeout)": Case(T, "slow_headers", {"delay": 3.0, "body": NEW_TOPICS},
-                                   words=("timed out",)),
-    "HTTP 500": Case(T, "status", {"status": 500}, words=("HTTP 500", "Internal Server Error")),
+                                   words=("timed out",), label="no answer"),
+    "HTTP 500": Case(T, "status", {"status": 500}, words=("HTTP 500", "Internal Server Error"),
+                     label="service error"),
     # Retry-After: 1 is honoured once (retries=1), then the collection is given up.
     "HTTP 503 with Retry-After": Case(T, "status", {"status": 503, "headers": {"Retry-After": "1"}},
-                                      words=("HTTP 503", "Service Unavailable")),
+                                      words=("HTTP 503", "Service Unavailable"), label="service error"),
     "HTTP 404": Case(T, "status", {"status": 404, "body": '{"error": "gone"}',
-                                   "content_type": "application/json"}, words=("HTTP 404", "Not Found")),
+                                   "content_type": "application/json"}, words=("HTTP 404", "Not Found"),
+                     label="service error"),
     "HTML page with 200": Case(T, "html200", words=("HTML page", "instead of JSON")),
     "not an array": Case(T, "not_array", words=("JSON array", "JSON object")),
     # Server text in the reason: shown, never interpreted as markup (see test below).
     "text body with markup": Case(T, "wrong_content_type", {
         "body": 'Down <img src="http://127.0.0.1:9/x.png"> until <b>10:00</b>', "content_type": "text/plain"},
         words=("text/plain instead of JSON", "<img src=")),
-    "truncated body": Case(T, "truncated", {"body": NEW_TOPICS[:-10]}, words=("closed before the whole",)),
+    "truncated body": Case(T, "truncated", {"body": NEW_TOPICS[:-10]}, words=("closed before the whole",),
+                           label="connection lost"),
     "bad gzip": Case(T, "bad_gzip", words=("gzip", "could not be decoded")),
     "endless body over the size cap": Case(T, "endless", {"chunk": 65536}, words=("exceeded", "4 MiB")),
     "invalid UTF-8": Case(T, "json", {"body": BAD_UTF8, "etag": '"t2"'}, words=("not valid UTF-8",)),
     "deeply nested JSON": Case(T, "json", {"body": DEEP, "etag": '"t2"'}, words=("nested too deeply",)),
     "sudden empty collection": Case(T, "json", {"body": [], "etag": '"t2"'},
-                                    words=("empty list", "kept the cached copy")),
+                                    words=("empty list", "where the cache holds 16 topics")),
     # Some records invalid: the valid ones shown, the rejected ones counted.
     "some records invalid": Case(T, "json", {"body": [
         *topics(1), {"topicId": "2"}, {"topicId": None}, 5, None, {"title": "no id"}, *topics(3)],
@@ -169,8 +173,11 @@ def test_one_collection_fault(name: str, make_session: Any, filled_cache: Any, s
     text = window.status.text(kind)
     if case.status == "failed":
         assert window.status.status(kind) == "failed"
-        assert text.startswith("refresh failed")
-        assert f"{SAMPLE_COUNTS[kind]} from cache as of" in text
+        assert text.startswith(f"{case.label}: "), text
+        assert f" — showing {SAMPLE_COUNTS[kind]} from cache as of " in text
+        assert "kept the cached copy —" not in text  # said once, in the status's own words
+        assert window.status.details_visible(kind)
+        assert window.status.details_text(kind).startswith(f"{kind.label}: {text}")
         for word in case.words:
             assert word.lower() in text.lower(), (word, text)
         assert window.status.retry_visible(kind)
@@ -188,7 +195,12 @@ def test_one_collection_fault(name: str, make_session: Any, filled_cache: Any, s
         noun = kind.singular if len(case.ids) == 1 else kind.value
         assert tab.count_label.text() == f"{len(case.ids)} {noun}"
         if case.status == "partial":
-            assert text == f"{len(case.ids)} up to date, {case.rejected} rejected records skipped"
+            assert text == (f"{len(case.ids)} up to date — bad data: {case.rejected} rejected records "
+                            f"skipped: topics[1] (id 2), topics[2], topics[3] and 2 more")
+            assert window.status.details_visible(kind)
+            details = window.status.details_text(kind)
+            assert f"Problems (5, {case.rejected} records rejected):" in details
+            assert "topics[5] topicId: missing" in details and "topics[1] (id 2) topicId: " in details
         else:
             assert text == f"{len(case.ids)} up to date"
         if name == "date variants":
@@ -269,7 +281,8 @@ def test_offline_banner_shows_the_services_text_literally(
     assert window.banner.isVisible()
     assert window.banner.label.textFormat() == Qt.TextFormat.PlainText
     shown = window.banner.text()
-    assert "Offline" in shown and 'Down: <img src="http://127.0.0.1:9/x.png' in shown, shown
+    assert shown.startswith("Bad data — the service sent text/plain instead of JSON (it starts with "
+                            "'Down: <img src=\"http://127.0.0.1:9/x.png")
     for kind in ALL_KINDS:
         assert window.tab(kind).model.rowCount() == SAMPLE_COUNTS[kind]
     serve_sample(server, sample)

@@ -15,6 +15,7 @@ from catalogue_desktop.core.kinds import Kind
 
 ORG = "catalogue-desktop"
 APP = "catalogue-desktop"
+DEFAULT_SYNC_TIMEOUT = 60.0  # s per collection (core.client.DEFAULT_DEADLINE; not imported: httpx)
 
 
 def _bytes(value: Any) -> QByteArray | None:
@@ -33,7 +34,8 @@ def _int(value: Any, default: int) -> int:
 
 
 class Settings:
-    """Typed access to the remembered values: service URL, currency, window and tab layout."""
+    """Typed access to the remembered values: service URL, sync timeout, currency, window and tab
+    layout."""
 
     def __init__(self, qsettings: QSettings | None = None) -> None:
         self.q = qsettings or QSettings(
@@ -62,6 +64,24 @@ class Settings:
     @currency.setter
     def currency(self, code: str | None) -> None:
         self._set("display/currency", code)
+
+    @property
+    def sync_timeout(self) -> float:
+        """Seconds a refresh waits for one collection in all, retries included (default 60);
+        a stored value that is not a number above 0 reads as the default."""
+        try:
+            value = float(self.q.value("service/sync_timeout", DEFAULT_SYNC_TIMEOUT))
+        except (TypeError, ValueError):
+            return DEFAULT_SYNC_TIMEOUT
+        return value if 0 < value < float("inf") else DEFAULT_SYNC_TIMEOUT
+
+    @sync_timeout.setter
+    def sync_timeout(self, seconds: float | None) -> None:
+        """Remember ``seconds`` (None, or the default: forget it). ValueError unless above 0."""
+        if seconds is not None and not 0 < seconds < float("inf"):
+            raise ValueError(f"a sync timeout is a number of seconds above 0, not {seconds!r}")
+        self._set("service/sync_timeout",
+                  None if seconds in (None, DEFAULT_SYNC_TIMEOUT) else f"{seconds:g}")
 
     def _set(self, key: str, value: QByteArray | int | str | None) -> None:
         """Set ``key`` (remove it for no value) unless it holds that already: QSettings rewrites

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication
 from catalogue_desktop.core.store import StoreError
 from catalogue_desktop.paths import resource_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop
+from catalogue_desktop.qt_compat.platform_check import explain_fatal_start
 from catalogue_desktop.ui.shell.main_window import APP_TITLE
 from catalogue_desktop.ui.shell.session import AppSession, Options
 
@@ -109,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
     ``cli.main`` turns the cyclic GC off before importing the window: its collections over the
     objects imports make cost ~10 ms of a start-up. It goes back on when the window is ready."""
     gc_held = not gc.isenabled()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = QApplication.instance()
+    if app is None:
+        with explain_fatal_start():  # Qt's abort (no platform plugin) -> one paragraph, exit 2
+            app = QApplication(sys.argv[:1])
     app.setApplicationName(APP_TITLE)
     app.setDesktopFileName("catalogue-desktop")  # matches packaging/linux/*.desktop
     app.setWindowIcon(app_icon())

@@ -1,4 +1,5 @@
-"""Where the user has been: a back/forward history of records, and ``--open KIND:ID`` parsing."""
+"""Where the user has been: a back/forward history of records, ``--open KIND:ID`` parsing, and what
+the window says when the record asked for is not there."""
 
 from __future__ import annotations
 
@@ -15,16 +16,28 @@ class Place(NamedTuple):
 
 
 def parse_target(text: str) -> Place:
-    """``"webinar:7001"`` -> ``Place(Kind.WEBINARS, 7001)``; ValueError with a readable message."""
+    """``"webinar:50007"`` -> ``Place(Kind.WEBINARS, 50007)``; ValueError with a readable message."""
     name, sep, number = text.partition(":")
     if not sep:
-        raise ValueError(f"expected KIND:ID (e.g. webinar:7001), got {text!r}")
+        raise ValueError(f"expected KIND:ID (e.g. webinar:50007), got {text!r}")
     kind = Kind.parse(name)
     try:
         record_id = int(number.strip())
     except ValueError:
         raise ValueError(f"the id in {text!r} is not a number") from None
     return Place(kind, record_id)
+
+
+def not_found(place: Place, ids: list[int], where: str, *, final: bool = True) -> str:
+    """The notice when ``--open`` names a record that is not among ``ids`` (the ids ``where``
+    holds, e.g. "demo catalogue"); not ``final``: the refresh may still bring it."""
+    what = f"{place.kind.singular.capitalize()} #{place.record_id}"
+    if not final:
+        return f"{what} is not in the cached {where}: looking for it again once the refresh is done."
+    if not ids:
+        return f"{what} is not in the {where}: nothing was selected (no {place.kind.value} are cached yet)."
+    return (f"{what} is not in the {where}: nothing was selected. Its {len(ids):,} {place.kind.value} "
+            f"have ids {min(ids)} to {max(ids)} (for example --open {place.kind.singular}:{ids[0]}).")
 
 
 class History(QObject):

@@ -15,21 +15,21 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
+from catalogue_desktop.core import caches
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.store import Store, default_cache_dir, store_path
+from catalogue_desktop.core.store import Store, store_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
 from catalogue_desktop.qt_compat.lifetime import delete_later
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.main_window import APP_TITLE, MainWindow
-from catalogue_desktop.ui.shell.navigation import parse_target
+from catalogue_desktop.ui.shell.navigation import not_found, parse_target
 from catalogue_desktop.ui.sync.catalogue_loader import CatalogueLoader
 
 if TYPE_CHECKING:
@@ -92,9 +92,8 @@ class AppSession(QObject):
             self.settings.base_url = options.base_url
         self.base_url = None if options.demo else (options.base_url or self.settings.base_url)
         self.demo = self.base_url is None
-        cache_dir = Path(options.cache_dir).expanduser() if options.cache_dir else default_cache_dir()
-        # Demo data lives in its own store, never mixed with a real service's data.
-        self.cache_dir = cache_dir / "demo" if self.demo else cache_dir
+        # Demo data lives in its own store, never mixed with a real service's data (the CLI's --demo).
+        self.cache_dir = caches.cache_dir(options.cache_dir, demo=self.demo)
         self.store_file = store_path(self.cache_dir)
         self._image_fetch = _offline_fetch if options.offline else image_fetch
         self._images: ImageLoader | None = None
@@ -150,8 +149,7 @@ class AppSession(QObject):
                 window.set_tab_count(kind, states[kind].records)
         if self.options.offline:
             window.refresh_action.setEnabled(False)
-            window.banner.show_offline("offline mode: the service is not contacted",
-                                       window.status.oldest_data_time(), can_retry=False)
+            window.banner.show_offline_mode(window.status.oldest_data_time())
             window.show_message("Offline mode: showing the cached catalogue", 0)
         tab = window.current_tab()
         current = tab.kind
@@ -212,7 +210,7 @@ class AppSession(QObject):
         assert self.loader is not None and self.window is not None
         if self.options.open:
             self._start_async()  # its photos may have to be fetched
-            if not self.open_target(self.options.open):
+            if not self.open_target(self.options.open, final=self.options.offline):
                 self._pending_open = self.options.open  # maybe the refresh brings it: try again
         self.loaded = True
         self.window.ready = True
@@ -252,14 +250,24 @@ class AppSession(QObject):
 
         await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.decode")
 
-    def open_target(self, text: str) -> bool:
-        assert self.window is not None
+    def open_target(self, text: str, *, final: bool = True) -> bool:
+        """Select ``text`` (KIND:ID); if it is not there, a notice says so until dismissed (not
+        ``final``: that it is looked for again after the refresh)."""
+        assert self.window is not None and self.loader is not None
         try:
             place = parse_target(text)
         except ValueError as exc:
-            self.window.show_message(f"Cannot open {text!r}: {exc}", 0)
+            self.window.status.show_notice(f"Cannot open {text!r}: {exc}")
             return False
-        return self.window.navigate(place.kind, place.record_id)
+        if self.window.navigate(place.kind, place.record_id):
+            if self._pending_open is not None:  # found after the refresh: the wait is over
+                self.window.status.show_notice("")
+            return True
+        rows = self.loader.rowsets[place.kind]
+        ids = [row[rows.id_column] for row in rows.rows]
+        where = "demo catalogue" if self.demo else "catalogue"
+        self.window.status.show_notice(not_found(place, ids, where, final=final))
+        return False
 
     # -- refresh -------------------------------------------------------------------------------
 
@@ -275,6 +283,7 @@ class AppSession(QObject):
         if self.sync is None:
             base_url = self.base_url or await self._start_demo_server()
             self.sync = self._make_sync(base_url)
+        self.sync.timeout = self.settings.sync_timeout  # (the preference may have changed)
         task = self.sync.refresh(kinds)
         if task is not None:
             await task
@@ -296,10 +305,13 @@ class AppSession(QObject):
         window = self.window
         assert window is not None
         sync = SyncController(base_url, self.store_file, client_options=self.client_options,
-                              parent=self)
+                              timeout=self.settings.sync_timeout, parent=self)
         sync.started.connect(lambda kinds: [window.status.set_loading(k) for k in kinds])
         sync.progress.connect(window.status.set_progress)
+        sync.phase.connect(window.status.set_phase)
         sync.outcome.connect(self._outcome)
+        sync.cancelled.connect(self._cancelled)
+        window.status.cancel_requested.connect(sync.cancel)
         sync.finished.connect(self._finished)
         sync.error.connect(lambda text: window.show_message(f"Refresh failed: {text}", 0))
         return sync
@@ -310,13 +322,18 @@ class AppSession(QObject):
         if outcome.status in ("updated", "partial"):
             self.loader.reload(kind)
 
+    def _cancelled(self, kinds: list[Kind]) -> None:
+        assert self.loader is not None and self.window is not None
+        for kind in kinds:  # each keeps what the store holds (reloaded if an ingest just finished)
+            if self.window.status.set_cancelled(kind, self.loader.store.state(kind)):
+                self.loader.reload(kind)
+
     def _finished(self, report: Any) -> None:
         window = self.window
         assert window is not None
         outcomes = list(report.collections.values()) if report is not None else []
         if outcomes and all(o.status == "failed" for o in outcomes) and len(outcomes) > 1:
-            window.banner.show_offline(f"the service cannot be reached ({outcomes[0].error})",
-                                       window.status.oldest_data_time())
+            window.banner.show_failure(report.collections.items(), window.status.oldest_data_time())
         elif any(o.status != "failed" for o in outcomes):
             window.banner.hide()
         prefix = f"{DEMO_TITLE}: " if self.demo else ""
@@ -327,8 +344,8 @@ class AppSession(QObject):
         assert self.loader is not None
         await self.loader.wait_idle()  # the window shows the refreshed rows
         if self._pending_open:
-            target, self._pending_open = self._pending_open, None
-            self.open_target(target)
+            self.open_target(self._pending_open)
+            self._pending_open = None
         self.synced.emit(report)
 
     def _index_changed(self, index: Any) -> None:

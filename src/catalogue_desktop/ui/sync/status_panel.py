@@ -1,20 +1,21 @@
-"""Freshness of the data: one status line per collection, and the offline banner.
+"""Freshness of the data: one status line per collection, a notice line and Cancel; the banner.
 
-``StatusPanel`` shows per collection: loading (with bytes received), up to date, from cache
-"as of <date> (<age>)", or failed with the reason and a Retry button. ``OfflineBanner`` is a
-coloured bar across the top of the window when the service cannot be reached (or ``--offline``),
-saying how old the shown data is.
+``StatusPanel`` shows per collection what ``wording`` says for its state: no cached data yet, from
+cache "as of <date> (<age>)", waiting for the service, receiving (bytes and a bar), validating, up
+to date (and the records a refresh rejected), failed with what failed (offline, service error, bad
+data...) and a Retry button, or cancelled. A line that does not fit is shortened on screen; its
+tooltip has all of it, and its Details button opens it whole (with every problem) with a Copy
+button. Above the lines: a lasting notice (``show_notice``, with Dismiss) and, while a refresh
+runs, Cancel. ``OfflineBanner`` (``banner``) is the bar across the window when nothing could be
+refreshed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, Signal
 from PySide6.QtWidgets import (
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -27,29 +28,12 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.store import CollectionState
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
+from catalogue_desktop.ui.sync import wording
+from catalogue_desktop.ui.sync.banner import OfflineBanner
+from catalogue_desktop.ui.sync.wording import DateText, as_of, data_time, format_age, parse_time
 
-
-def parse_time(stamp: str | None) -> datetime | None:
-    """The store's ``2026-03-04T19:00:00Z`` stamps as aware datetimes."""
-    if not stamp:
-        return None
-    if len(stamp) != 20 or not stamp.endswith("Z"):
-        return None
-    try:  # fromisoformat: strptime would import _strptime (2 ms) during start-up
-        return datetime.fromisoformat(stamp[:-1]).replace(tzinfo=UTC)
-    except ValueError:
-        return None
-
-
-def format_age(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    if seconds < 60:
-        return "just now"
-    for size, unit in ((86400 * 7, "week"), (86400, "day"), (3600, "hour"), (60, "minute")):
-        if seconds >= size:
-            n = seconds // size
-            return f"{n} {unit}{'s' if n != 1 else ''} ago"
-    return "just now"  # pragma: no cover
+__all__ = ["DateText", "OfflineBanner", "StatusPanel", "as_of", "data_time", "format_age",
+           "parse_time"]
 
 
 def _local_date(ms: int) -> str:
@@ -57,31 +41,37 @@ def _local_date(ms: int) -> str:
     return QLocale().toString(local, QLocale.FormatType.ShortFormat)
 
 
-DateText = Callable[[int], str]  # epoch ms -> text (the window passes its Formatter's ``date``)
+_SHOWN = 100  # characters of a status line shown at most; the tooltip and the details have it all
+_COLUMNS = 6  # per collection: name, bar, text, Details, Retry, a gap
 
 
-def as_of(stamp: str | None, date_text: DateText = _local_date, now: datetime | None = None) -> str:
-    """``"as of 3/4/26 2:00 PM (3 hours ago)"`` in the user's locale and time zone."""
-    when = parse_time(stamp)
-    if when is None:
-        return "age unknown"
-    now = now or datetime.now(UTC)
-    text = date_text(int(when.timestamp() * 1000))
-    return f"as of {text} ({format_age((now - when).total_seconds())})"
+class _ElidedLabel(QLabel):
+    """A one-line label that ends in "…" where its text does not fit (rather than clipping it
+    mid-letter); ``whole`` is the text it stands for."""
 
+    def __init__(self, text: str = "") -> None:
+        super().__init__(text)
+        self.whole = text
 
-def data_time(state: CollectionState) -> str | None:
-    """When the cached copy was last known current: last contact, else when it was fetched."""
-    return state.checked_at or state.fetched_at
+    def set_whole(self, text: str) -> None:
+        self.whole = text
+        self._fit()
 
+    def resizeEvent(self, event: Any) -> None:  # (a handler, not an event filter: see qt_compat)
+        super().resizeEvent(event)
+        self._fit()
 
-_SHOWN = 100  # characters of a status line shown; the tooltip has all of it
+    def _fit(self) -> None:
+        text = self.whole if len(self.whole) <= _SHOWN else self.whole[: _SHOWN - 1] + "…"
+        fitted = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, max(self.width(), 40))
+        if fitted != self.text():
+            self.setText(fitted)
 
 
 class _Row:
     def __init__(self, panel: StatusPanel, grid: QGridLayout, row: int, kind: Kind) -> None:
         self.name = QLabel(kind.label)
-        self.text = QLabel("not loaded")
+        self.text = _ElidedLabel("not loaded")
         self.text.setTextFormat(Qt.TextFormat.PlainText)  # reasons quote the service's text
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Long reasons must not widen the window: the label shrinks, the tooltip has it all.
@@ -89,24 +79,33 @@ class _Row:
         self.text.setMinimumWidth(80)
         self.bar = QProgressBar(maximumWidth=120, maximumHeight=14, textVisible=False)
         self.bar.hide()
+        self.details = QPushButton("Details…")
+        self.details.setObjectName(f"details-{kind.value}")
+        self.details.hide()
+        self.details.clicked.connect(lambda _checked=False: panel.show_details(kind))
         self.retry = QPushButton("Retry")
         self.retry.setObjectName(f"retry-{kind.value}")
         self.retry.hide()
         self.retry.clicked.connect(lambda _checked=False: panel.retry_requested.emit(kind))
         self.name.setStyleSheet("font-weight: bold")
         self.full_text = ""
-        base = (row % 2) * 5  # two collections per line: the panel stays four lines tall
+        self.extra = ""  # what the details add to the text (the problems)
+        self.received: int | None = None
+        base = (row % 2) * _COLUMNS  # two collections per line: the panel stays four lines tall
         line = 1 + row // 2
         grid.addWidget(self.name, line, base)
         grid.addWidget(self.bar, line, base + 1)
         grid.addWidget(self.text, line, base + 2)
-        grid.addWidget(self.retry, line, base + 3)
+        grid.addWidget(self.details, line, base + 3)
+        grid.addWidget(self.retry, line, base + 4)
 
 
 class StatusPanel(QWidget):
-    """One line per collection; emits ``retry_requested(kind)`` from its Retry buttons."""
+    """One line per collection; emits ``retry_requested(kind)`` from its Retry buttons and
+    ``cancel_requested`` from Cancel (shown while a collection is refreshing)."""
 
     retry_requested = Signal(object)
+    cancel_requested = Signal()
 
     def __init__(self, date_text: DateText = _local_date, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,20 +113,39 @@ class StatusPanel(QWidget):
         grid = QGridLayout(self)
         grid.setContentsMargins(8, 4, 8, 4)
         grid.setVerticalSpacing(2)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
         self.message = QLabel(wordWrap=True)
+        self.message.setObjectName("statusNotice")
         self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.hide()
-        grid.addWidget(self.message, 0, 0, 1, 9)
+        self.dismiss = QPushButton("Dismiss", objectName="dismissNotice")
+        self.dismiss.hide()
+        self.dismiss.clicked.connect(lambda _checked=False: self.show_message(""))
+        self.cancel = QPushButton("Cancel refresh", objectName="cancelRefresh")
+        self.cancel.setToolTip("Stop the refresh; every collection keeps the data it has")
+        self.cancel.hide()
+        self.cancel.clicked.connect(lambda _checked=False: self.cancel_requested.emit())
+        top.addWidget(self.message, 1)
+        right = Qt.AlignmentFlag.AlignRight  # (alone on the line, a button keeps its size)
+        top.addWidget(self.dismiss, 0, right)
+        top.addWidget(self.cancel, 0, right)
+        grid.addLayout(top, 0, 0, 1, 2 * _COLUMNS)
         self._rows = {kind: _Row(self, grid, i, kind) for i, kind in enumerate(ALL_KINDS)}
         self._states: dict[Kind, CollectionState] = {}
         self._status: dict[Kind, str] = {}
         grid.setColumnStretch(2, 1)
-        grid.setColumnStretch(7, 1)
-        grid.setColumnMinimumWidth(4, 24)
+        grid.setColumnStretch(_COLUMNS + 2, 1)
+        grid.setColumnMinimumWidth(_COLUMNS - 1, 24)
 
     def text(self, kind: Kind) -> str:
         """The whole status text of ``kind`` (the label may show it shortened)."""
         return self._rows[kind].full_text
+
+    def shown_text(self, kind: Kind) -> str:
+        """What ``kind``'s line shows (shortened if it is long)."""
+        return self._rows[kind].text.text()
 
     def status(self, kind: Kind) -> str:
         """``loading`` / ``current`` / ``cached`` / ``failed`` / ``empty``."""
@@ -136,61 +154,98 @@ class StatusPanel(QWidget):
     def retry_visible(self, kind: Kind) -> bool:
         return not self._rows[kind].retry.isHidden()
 
+    def details_visible(self, kind: Kind) -> bool:
+        return not self._rows[kind].details.isHidden()
+
+    def details_text(self, kind: Kind) -> str:
+        """Everything about ``kind``'s status: its whole line, then any problems, one a line."""
+        row = self._rows[kind]
+        return f"{kind.label}: {row.full_text}" + (f"\n\n{row.extra}" if row.extra else "")
+
+    def show_details(self, kind: Kind) -> Any:
+        """The details dialog of ``kind`` (with Copy)."""
+        from catalogue_desktop.ui.sync.status_details import show_details
+
+        return show_details(self.window(), f"{kind.label} — status", self.details_text(kind))
+
     def show_message(self, text: str) -> None:
+        """A lasting notice above the lines (until dismissed or replaced); "" hides it."""
         self.message.setText(text)
+        self.message.setToolTip(plain_tooltip(text))
         self.message.setVisible(bool(text))
+        self.dismiss.setVisible(bool(text))
+
+    show_notice = show_message
+
+    def notice(self) -> str:
+        return self.message.text() if not self.message.isHidden() else ""
+
+    def cancel_visible(self) -> bool:
+        return not self.cancel.isHidden()
 
     def _set(self, kind: Kind, status: str, text: str, *, retry: bool = False,
-             busy: bool = False, tip: str = "") -> None:
+             busy: bool = False, tip: str = "", extra: str = "") -> None:
         row = self._rows[kind]
         self._status[kind] = status
         row.full_text = text
-        row.text.setText(text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…")
+        row.extra = extra
+        row.text.set_whole(text)
         row.text.setToolTip(plain_tooltip(tip or text))
         row.retry.setVisible(retry)
+        row.details.setVisible(bool(extra) or status == "failed" or len(text) > _SHOWN)
         row.bar.setVisible(busy)
         if busy:
             row.bar.setRange(0, 0)
+        self.cancel.setVisible(any(s == "loading" for s in self._status.values()))
 
     def set_cached(self, kind: Kind, state: CollectionState) -> None:
         self._states[kind] = state
-        if state.has_data:
-            text = f"{state.records:,} from cache {as_of(data_time(state), self.date_text)}"
-            self._set(kind, "cached", text)
-        else:
-            self._set(kind, "empty", "no cached copy yet")
+        self._set(kind, "cached" if state.has_data else "empty", wording.cached(state, self.date_text))
 
     def set_loading(self, kind: Kind) -> None:
-        self._set(kind, "loading", "refreshing…", busy=True)
+        """Refreshing ``kind`` has begun: waiting for the service."""
+        self._rows[kind].received = None
+        self._set(kind, "loading", wording.WAITING, busy=True)
 
     def set_progress(self, kind: Kind, received: int, total: int | None) -> None:
         row = self._rows[kind]
         if self._status.get(kind) != "loading":
             return
+        row.received = received
+        row.full_text = wording.receiving(received, total)
+        row.text.set_whole(row.full_text)
+        row.text.setToolTip(row.full_text)
         if total:
             row.bar.setRange(0, 1000)
             row.bar.setValue(min(1000, received * 1000 // max(total, 1)))
-            row.text.setText(f"refreshing… {received / 1024:,.0f} of {total / 1024:,.0f} KiB")
-        else:
-            row.text.setText(f"refreshing… {received / 1024:,.0f} KiB")
+
+    def set_phase(self, kind: Kind, phase: str) -> None:
+        """``SyncController.phase``: "waiting" or "validating"."""
+        if phase == "validating" and self._status.get(kind) == "loading":
+            self._set(kind, "loading", wording.validating(self._rows[kind].received), busy=True)
+        elif phase == "waiting" and self._status.get(kind) != "loading":
+            self.set_loading(kind)
 
     def set_outcome(self, kind: Kind, outcome: Any, state: CollectionState | None = None) -> None:
         if state is not None:
             self._states[kind] = state
+        problems = "\n".join(wording.problem_lines(outcome.problems, outcome.rejected))
         if outcome.status in ("updated", "unchanged", "partial"):
-            text = f"{outcome.records:,} up to date"
-            if outcome.rejected:
-                text += f", {outcome.rejected:,} rejected records skipped"
-            self._set(kind, "current", text, tip=f"{text} {as_of(outcome.checked_at, self.date_text)}")
+            text = wording.done(outcome)
+            tip = f"{text} {wording.as_of(outcome.checked_at, self.date_text)}"
+            self._set(kind, "current", text, tip=tip, extra=problems)
             return
-        reason = outcome.error or "unknown error"
-        cached = self._states.get(kind)
-        if cached is not None and cached.has_data:
-            text = (f"refresh failed — {cached.records:,} from cache "
-                    f"{as_of(data_time(cached), self.date_text)} — {reason}")
-        else:
-            text = f"refresh failed: {reason} — nothing cached yet"
-        self._set(kind, "failed", text, retry=True)
+        text = wording.failed(outcome, self._states.get(kind), self.date_text)
+        self._set(kind, "failed", text, retry=True, extra=problems)
+
+    def set_cancelled(self, kind: Kind, state: CollectionState) -> bool:
+        """``kind``'s refresh was cancelled; ``state`` is what the store holds. True if that is
+        another snapshot than the one shown (an ingest finished as the cancel came): reload it."""
+        before = self._states.get(kind)
+        self._states[kind] = state
+        self._set(kind, "cached" if state.has_data else "empty",
+                  wording.cancelled(state, self.date_text))
+        return before is None or before.snapshot != state.snapshot
 
     def set_offline_mode(self) -> None:
         for kind in ALL_KINDS:
@@ -210,41 +265,3 @@ class StatusPanel(QWidget):
     def oldest_data_time(self) -> str | None:
         stamps = [data_time(s) for s in self._states.values() if s.has_data and data_time(s)]
         return min(stamps) if stamps else None  # type: ignore[type-var]
-
-
-class OfflineBanner(QFrame):
-    """A bar across the top of the window: offline, since when the data is, and Retry."""
-
-    retry_requested = Signal()
-
-    def __init__(self, date_text: DateText = _local_date, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.date_text = date_text
-        self.setObjectName("offlineBanner")
-        # Bold by style sheet, not a QFont: making QFont's enums costs ~1 ms of a start-up.
-        self.setStyleSheet(
-            "#offlineBanner { background: #fff3cd; border-bottom: 1px solid #e0c36c; }"
-            "#offlineBanner QLabel { color: #5c4400; }"
-            "#offlineBanner QLabel#offlineTitle { font-weight: bold; }"
-        )
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 6)
-        self.title = QLabel("Offline", objectName="offlineTitle")
-        self.label = QLabel(wordWrap=True)  # the reason quotes the service: plain text only
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.retry = QPushButton("Try again")
-        self.retry.clicked.connect(lambda _checked=False: self.retry_requested.emit())
-        layout.addWidget(self.title)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.retry)
-        self.hide()
-
-    def text(self) -> str:
-        """What the banner says, as one line."""
-        return f"{self.title.text()} {self.label.text()}"
-
-    def show_offline(self, reason: str, data_stamp: str | None, *, can_retry: bool = True) -> None:
-        age = as_of(data_stamp, self.date_text) if data_stamp else "no cached data yet"
-        self.label.setText(f"— {reason}. Showing the cached catalogue {age}.")
-        self.retry.setVisible(can_retry)
-        self.show()

@@ -1,4 +1,9 @@
-"""Background refresh of the store from the service, as Qt signals.
+"""Background refresh of the store from the service, as Qt signals; ``cancel`` stops one.
+
+Per collection: ``started`` (waiting for the service), ``progress`` (bytes received), ``phase``
+("validating"), ``outcome`` (done). A cancelled refresh says which collections it stopped
+(``cancelled``): their cached copy is as it was (``core.sync``: downloads stop, workers are killed
+and their transactions roll back).
 
 One long-lived ``CatalogueClient`` and one ``Ingestor`` per controller (closed in ``aclose``).
 The network modules (httpx, pydantic via the ingest path) are imported in a worker thread on the
@@ -48,10 +53,12 @@ def _import_refresh_modules() -> Any:
 class SyncController(QObject):
     """Runs ``core.sync.sync_catalogue`` on the asyncio (qasync) loop and reports via signals."""
 
-    started = Signal(object)  # list[Kind] being refreshed
+    started = Signal(object)  # list[Kind] being refreshed (each waiting for the service)
     progress = Signal(object, int, object)  # Kind, bytes received, total bytes or None
+    phase = Signal(object, str)  # Kind, "waiting" | "validating"
     outcome = Signal(object, object)  # Kind, CollectionOutcome
-    finished = Signal(object)  # SyncReport, or None when the refresh itself broke
+    cancelled = Signal(object)  # list[Kind] stopped by ``cancel`` before their outcome
+    finished = Signal(object)  # SyncReport, or None when the refresh broke or was cancelled
     error = Signal(str)  # the refresh could not run at all (a bug, a bad URL)
 
     def __init__(
@@ -60,16 +67,22 @@ class SyncController(QObject):
         store_file: Path,
         *,
         client_options: dict[str, Any] | None = None,
+        timeout: float | None = None,
         parent: QObject | None = None,
     ) -> None:
+        """``timeout``: seconds a refresh waits for one collection in all, retries included
+        (None: the client's default, 60 s); ``self.timeout`` may change between refreshes."""
         super().__init__(parent)
         self.base_url = base_url
         self.store_file = Path(store_file)
+        self.timeout = timeout
         self._client_options = client_options or {}
         self._client: Any = None
         self._ingestor: Any = None
         self._task: asyncio.Task[Any] | None = None
         self._closed = False
+        self._cancelling = False
+        self._done: set[Kind] = set()  # collections of the running refresh with an outcome
         self.last_report: Any = None
         self._last_progress: dict[Kind, float] = {}
 
@@ -99,22 +112,42 @@ class SyncController(QObject):
         self._task = asyncio.ensure_future(self.run(list(kinds or ALL_KINDS)))
         return self._task
 
+    def cancel(self) -> bool:
+        """Stop the running refresh (``cancelled``, then ``finished(None)``, once it stopped);
+        False if none runs."""
+        if not self.running or self._closed:
+            return False
+        self._cancelling = True
+        assert self._task is not None
+        self._task.cancel()
+        return True
+
     async def run(self, kinds: list[Kind]) -> Any:
+        self._done.clear()
+        self._cancelling = False
         self.started.emit(kinds)
         report = None
         try:
             sync = await self._ensure()
             report = await sync.sync_catalogue(
                 self._client, self.store_file, kinds=kinds, ingestor=self._ingestor,
-                on_progress=self._on_progress, on_outcome=self._on_outcome,
+                on_progress=self._on_progress, on_outcome=self._on_outcome, deadline=self.timeout,
+                on_phase=self._on_phase,
             )
         except asyncio.CancelledError:
-            raise
+            if not self._cancelling or self._closed:  # closing: no more signals
+                raise
+            self.cancelled.emit([kind for kind in kinds if kind not in self._done])
         except Exception as exc:  # a bad URL or a bug: say so, never crash the window
             self.error.emit(f"{type(exc).__name__}: {exc}")
+        finally:
+            self._cancelling = False
         self.last_report = report
         self.finished.emit(report)
         return report
+
+    def _on_phase(self, kind: Kind, phase: str) -> None:
+        self.phase.emit(kind, phase)
 
     def _on_progress(self, kind: Kind, received: int, total: int | None) -> None:
         # Bodies arrive in 64 KiB pieces: hundreds of label/bar updates a second otherwise.
@@ -126,6 +159,7 @@ class SyncController(QObject):
         self.progress.emit(kind, received, total)
 
     def _on_outcome(self, kind: Kind, outcome: Any) -> None:
+        self._done.add(kind)
         self.outcome.emit(kind, outcome)
 
     async def aclose(self) -> None:
