@@ -189,7 +189,8 @@ def ics(items: Sequence[Occasion], as_of: str | None, now: datetime | None = Non
             continue
         end = _instant(o.end) or start
         description = "\n".join(p for p in (
-            f"Fee: {money(o.fee)}" if o.fee is not None else "", f"Credits: {o.credits()}" if o.credits() else "",
+            f"Fee: {money(o.fee)}" if o.fee is not None else "",
+            f"Credits: {o.credits()}" if o.credits() else "",
             f"Experts: {', '.join(o.experts)}" if o.experts else "",
             f"Series: {o.series}" if o.series else "", o.url or "", age_line(as_of)) if p)
         lines += ["BEGIN:VEVENT", f"UID:{o.uid}", f"DTSTAMP:{stamp}", f"DTSTART:{_utc(start)}",
@@ -255,8 +256,7 @@ def sheet_html(items: Sequence[Occasion], as_of: str | None, *, group: str = "co
     for o in by_start(items):
         if group == "month":
             moment = _instant(o.start)
-            key = f"{moment:%B %Y}" if moment and o.start else "On demand"
-            key = f"{datetime.fromisoformat(o.start):%B %Y}" if o.start else "On demand"
+            key = f"{moment:%B %Y}" if moment is not None else "On demand"
         else:
             key = o.title
         groups.setdefault(key, []).append(o)
@@ -268,9 +268,9 @@ def sheet_html(items: Sequence[Occasion], as_of: str | None, *, group: str = "co
         about = [f"Experts: {', '.join(first.experts)}" if first.experts and group != "month" else "",
                  f"Topics: {', '.join(first.topics)}" if first.topics and group != "month" else ""]
         parts += [f"<p>{_text(a)}</p>" for a in about if a]
+        heads = ("When", "Until", "Where", "Fee", "Credits", "Details")
         parts.append('<table border="1" cellspacing="0" cellpadding="4" width="100%"><tr>'
-                     + "".join(f"<th>{h}</th>" for h in ("When", "Until", "Where", "Fee", "Credits", "Details"))
-                     + "</tr>")
+                     + "".join(f"<th>{h}</th>" for h in heads) + "</tr>")
         for o in members:
             what = _text(o.title) + "<br>" if group == "month" else ""
             link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if _web(o.url) else _text(o.url or "")
