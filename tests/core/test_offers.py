@@ -1,0 +1,124 @@
+"""Offers checked against the catalogue: the .ics parsed by a real iCalendar parser, e-mail text
+and HTML, JSON/CSV rows, the offer sheet's HTML (escaped server text, the data's age)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime
+
+import icalendar
+import pytest
+
+from catalogue_desktop.core import offers
+from catalogue_desktop.core.query import offerings
+from tests.core.query.catalogues import demo_facts, finder_of
+
+AS_OF = "2026-11-24 12:00 UTC"
+
+
+@pytest.fixture(scope="module")
+def found() -> dict:
+    finder = finder_of({k: v for k, v in demo_facts().items() if k != offerings.OFFERINGS})
+    return offerings.columns(finder.tables, finder.vocabulary)
+
+
+def _all(found: dict) -> list[offers.Occasion]:
+    return offers.occasions(found, range(len(found["id"])))
+
+
+def test_ics_has_one_event_per_dated_occasion_with_exact_instants(found: dict) -> None:
+    items = _all(found)
+    text = offers.ics(items, AS_OF, now=datetime(2026, 11, 24, tzinfo=UTC))
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))  # folded
+    calendar = icalendar.Calendar.from_ical(text)
+    events = [c for c in calendar.walk("VEVENT")]
+    dated = [o for o in items if o.start]
+    assert len(events) == len(dated) and len(dated) < len(items)  # on-demand ones: no event
+    by_uid = {str(e["UID"]): e for e in events}
+    assert len(by_uid) == len(events)  # unique
+    for o in dated:
+        event = by_uid[o.uid]
+        assert str(event["SUMMARY"]) == o.title
+        assert event.decoded("DTSTART") == datetime.fromisoformat(o.start)  # the same instant
+        assert event.decoded("DTEND") == datetime.fromisoformat(o.end or o.start)
+        if o.kind == "course":
+            location = str(event["LOCATION"])
+            assert o.city in location and (o.venue or "") in location
+        description = str(event["DESCRIPTION"])
+        assert "Catalogue as of " + AS_OF in description
+        if o.fee is not None:
+            assert f"Fee: {o.fee:,}" in description
+
+
+def test_uids_are_stable_across_exports_and_distinct_per_occasion(found: dict) -> None:
+    first = [o.uid for o in _all(found)]
+    again = [o.uid for o in offers.occasions(found, range(len(found["id"])))]
+    assert first == again and len(set(first)) == len(first)
+
+
+def test_ics_escapes_text_and_survives_hostile_titles() -> None:
+    o = offers.Occasion("webinar", 1, 'Tax; law, "cases"\nand \\ more ' + "é" * 60,
+                        start="2027-03-09T08:30:00.000-05:00", end="2027-03-09T10:00:00.000-05:00",
+                        url="javascript:alert(1)")
+    parsed = icalendar.Calendar.from_ical(offers.ics([o], AS_OF))
+    (event,) = parsed.walk("VEVENT")
+    assert str(event["SUMMARY"]) == o.title
+    assert "URL" not in event  # only web links
+    assert event.decoded("DTSTART") == datetime(2027, 3, 9, 13, 30, tzinfo=UTC)
+
+
+def test_email_text_and_html_name_every_occasion_and_the_data_s_age(found: dict) -> None:
+    items = _all(found)[:5]
+    text = offers.email_text(items, AS_OF, currency="USD")
+    lines = text.strip().splitlines()
+    assert len(lines) == len(items) + 2 and lines[-1].startswith("Catalogue as of " + AS_OF)
+    for o, line in zip(items, lines, strict=False):
+        assert line.startswith(o.title + " — ") and (o.url or "") in line
+        if o.fee is not None:
+            assert f"USD {o.fee:,}" in line
+    html = offers.email_html(items, AS_OF)
+    assert html.count("<tr>") == len(items) + 1 and "Catalogue as of" in html
+
+
+def test_when_keeps_the_date_and_offset_as_written() -> None:
+    assert offers.when("2027-03-09T08:30:00.000-05:00") == "Tue 9 Mar 2027, 08:30 (UTC−05:00)"
+    assert offers.when("2027-03-09T08:30:00+05:30") == "Tue 9 Mar 2027, 08:30 (UTC+05:30)"
+    assert offers.when(None) == "on demand"
+
+
+def test_json_and_csv_rows_carry_the_required_fields(found: dict) -> None:
+    items = _all(found)
+    rows = offers.json_rows(items)
+    assert set(offers.JSON_KEYS) <= set(rows[0])
+    courses = {c["id"]: c for c in demo_facts()["courses"]}
+    for row in rows:
+        if row["kind"] == "course":
+            loc = next(x for x in courses[row["id"]]["locations"] if x["id"] == row["locationId"])
+            assert (row["city"], row["fee"], row["start"]) == (loc["city"], loc["fee"], loc["startDate"])
+        if row["onDemand"]:
+            assert row["start"] is None and row["end"] is None
+    json.dumps(rows)  # JSON-able
+    out = io.StringIO()
+    offers.write_csv(items, out)
+    read = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert len(read) == len(rows)
+    assert [r["title"] for r in read] == [r["title"] for r in rows]
+    for r, j in zip(read, rows, strict=True):
+        assert r["fee"] == ("" if j["fee"] is None else str(j["fee"]))
+
+
+def test_the_sheet_escapes_server_text_and_groups() -> None:
+    title = "<b>Tax</b> & <script>x</script>"
+    items = [offers.Occasion("course", 1, title, start="2027-03-09T08:30:00-05:00", city="Dallas",
+                             fee=1295, cle=True, url="https://x.example/a?b=1&c=<2>"),
+             offers.Occasion("course", 1, title, start="2027-04-09T08:30:00-05:00", city="Austin",
+                             fee=1195),
+             offers.Occasion("webinar", 2, "Ethics", on_demand=True)]
+    html = offers.sheet_html(items, AS_OF, title="Offer for ACME")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert html.count("<h2>") == 2  # by course (or webinar)
+    assert "Catalogue as of " + AS_OF in html
+    by_month = offers.sheet_html(items, AS_OF, group="month")
+    assert [m in by_month for m in ("March 2027", "April 2027", "On demand")] == [True] * 3
