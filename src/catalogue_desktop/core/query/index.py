@@ -14,7 +14,7 @@ rows), so the window can build them in idle time; ``ensure()`` finishes a build 
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, repeat
@@ -217,6 +217,11 @@ class TextIndex(_Built):
     def count(self, tid: int) -> int:
         return len(self._postings[tid])
 
+    @property
+    def rare_texts(self) -> int:
+        """How many texts have no bitset of their own (their rows are a list)."""
+        return len(self.texts) - len(self._frequent)
+
 
 class RangeIndex(_Built):
     """Numbers per row (``values[i]``: a number or None), for comparisons and ranges."""
@@ -227,7 +232,8 @@ class RangeIndex(_Built):
         self.values = values
         self.edges: list[Any] = []  # bucket k holds edges[k] <= v < edges[k + 1]
         self.exact = False  # one bucket per distinct value
-        self._rows: list[array[int]] = []
+        self._rows: list[array[int]] = []  # per bucket; without exact buckets, by value
+        self._values: list[list[Any]] = []  # ... and their values, in that order
         self._prefix: list[int] = [0]  # rows of buckets [0, k)
         self.present = 0
 
@@ -260,6 +266,13 @@ class RangeIndex(_Built):
             yield
         self.present = bits.from_rows(present_rows, n)
         yield
+        if not self.exact:  # an edge bucket's rows in range are then one slice (``select``)
+            for k, rows in enumerate(self._rows):
+                ordered = sorted(rows, key=values.__getitem__)
+                self._rows[k] = array("i", ordered)
+                self._values.append([values[r] for r in ordered])
+                if k % 16 == 15:
+                    yield
         prefix = 0
         budget = 0
         for rows in self._rows:
@@ -271,7 +284,10 @@ class RangeIndex(_Built):
                 yield
 
     def select(self, lo: Any = None, hi: Any = None, lo_open: bool = False, hi_open: bool = False) -> int:
-        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded)."""
+        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded): the buckets inside
+        the range from two prefixes, the rows of the (at most two) buckets at its edges found
+        by bisection in their values (testing each of their rows took 0.19 ms of a 0.23 ms
+        ``starts:next30d cle:yes`` at 100,000 webinars)."""
         edges = self.edges
         if not edges:
             return 0
@@ -294,6 +310,11 @@ class RangeIndex(_Built):
             b = last if inside(edges[last]) else last - 1
             return self._prefix[b + 1] ^ self._prefix[a] if b >= a else 0
         result = self._prefix[last] ^ self._prefix[first + 1] if last > first + 1 else 0
-        values = self.values
-        edge_rows = [r for k in {first, last} for r in self._rows[k] if inside(values[r])]
-        return result | bits.from_rows(edge_rows, self.n) if edge_rows else result
+        edge_rows = []
+        for k in {first, last}:
+            values = self._values[k]
+            a = 0 if lo is None else (bisect_right if lo_open else bisect_left)(values, lo)
+            b = len(values) if hi is None else (bisect_left if hi_open else bisect_right)(values, hi)
+            if a < b:
+                edge_rows.append(self._rows[k][a:b])
+        return result | bits.from_many(edge_rows, self.n) if edge_rows else result
