@@ -104,5 +104,5 @@ def pick(values: Sequence[object], bits: int) -> list[object]:
     if not bits:
         return []
     if bits.bit_count() * _SPARSE < n:
-        return [values[i] for i in to_rows(bits, n)]
+        return list(map(values.__getitem__, to_rows(bits, n)))
     return list(compress(values, to_mask(bits, n)))
