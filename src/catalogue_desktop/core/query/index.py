@@ -297,7 +297,7 @@ class RangeIndex(_Built):
                 ordered = sorted(rows, key=values.__getitem__)
                 self._rows[k] = array("i", ordered)
                 self._values.append([values[r] for r in ordered])
-                if k % 16 == 15:
+                if k % 4 == 3:  # ~1.5 ms a slice at 100,000 rows
                     yield
         prefix = 0
         budget = 0
