@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import _common as C  # noqa: E402
+import finder_bench  # noqa: E402
 import sync_bench  # noqa: E402
 
 PY = "python"
@@ -199,6 +200,19 @@ def interact(size: int, cache: Path, payload: int, repeat: int, home: Path,
     return out
 
 
+def finder(size: int, cache: Path, quick: bool, commands: list[str], profile: bool) -> dict[str, Any]:
+    """``bench/finder_bench.py`` in a child process: our engine against DuckDB side by side,
+    facets, counts, quick-open, ``find --json``."""
+    repeat, rounds = (9, 3) if quick else (31, 5)
+    args = [str(HERE / "finder_bench.py"), "--child", "--size", str(size), "--cache", str(cache),
+            "--repeat", str(repeat), "--rounds", str(rounds)] + (["--profile", str(C.OUT)] if profile else [])
+    commands.append(f"{PY} bench/finder_bench.py --size {size} --cache bench/out/cache-{size} --repeat "
+                    f"{repeat} --rounds {rounds}   # in it: catalogue-desktop find --json --kind webinars "
+                    f"--cache-dir bench/out/cache-{size} -- Q1 ... Q200 (and Q1 alone)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return C.child(args, env, timeout=3600)
+
+
 def profile_cold(cache: Path, home: Path, path: Path, commands: list[str]) -> None:
     env = C.isolated_env(home)
     args = ["--offline", "--cache-dir", str(cache), "--base-url", "http://127.0.0.1:9"]
@@ -249,6 +263,40 @@ def _profile_excerpt(path: Path, lines: int = 60) -> str:
         return "(no profile)"
     text = path.read_text().splitlines()
     return "\n".join(text[:lines])
+
+
+def finder_details(fi: dict[str, Any]) -> list[str]:
+    ld = fi["load"]
+    fd = fi["find"]
+    out = [
+        f"* Finder, N={fi['size']:,} (`bench/finder_bench.py`; load average {fi['load_start'][0]:.2f} at "
+        f"its start, {fi['load_end'][0]:.2f} at its end): the finder read from the cache in "
+        f"{ld['load_s']:.1f} s, every index built in {ld['build_s']:.1f} s, derived columns warmed in "
+        f"{ld['warm_s']:.1f} s; DuckDB {fi.get('duckdb', '?')} loaded with the same values in "
+        f"{ld['duckdb_s']:.1f} s ({', '.join(fi['duck_indexes'])}; its baseline is the faster of with and "
+        "without these ART indexes, and of fetchnumpy and fetchall). Ours: parse + evaluate + ids "
+        "(`bits.pick`), cold = `forget_answers()` first; rows per table "
+        + ", ".join(f"{k} {v:,}" for k, v in fi["rows"].items()) + ".",
+        "  * per query, medians in ms (ours cold / warm / count only; DuckDB fetchnumpy / fetchall / "
+        "count, with indexes; without: fetchnumpy): "
+        + "; ".join(f"`{e['case']['query']}` {e['cold']:.2f} / {e['warm']:.2f} / {e['cold_count']:.2f} vs "
+                    f"{e['duck_numpy']:.2f} / {e['duck_fetchall']:.2f} / {e['duck_count']:.2f}; "
+                    f"{fi['engine_noindex'][name]['duck_numpy']:.2f}"
+                    for name, e in fi["engine"].items()),
+        "  * SQL: " + "; ".join(f"`{e['case']['where']}`" for e in fi["engine"].values()),
+        "  * facets per query (ms): "
+        + ", ".join(f"`{q}` {v:.1f}" for q, v in fi["facets"]["per_query"].items())
+        + "; counts of all tables per query (ms): "
+        + ", ".join(f"`{q}` {v:.1f}" for q, v in fi["counts"]["per_query"].items())
+        + f"; quick-open typing {', '.join(repr(w) for w in finder_bench.QUICK_WORDS)} one character "
+        f"at a time, answers kept while typing a word: {fi['quick']['keystrokes']} keystrokes.",
+        "  * `find --json --kind webinars`: 1 query "
+        + ", ".join(f"{x * 1000:.0f}" for x in fd["runs_1"]) + " ms, 200 queries "
+        + ", ".join(f"{x * 1000:.0f}" for x in fd["runs_200"]) + " ms (fresh processes, "
+        f"alternating, first round dropped; output {fd['bytes_200'] / 1e6:.1f} MB read through a pipe); "
+        "the 200 queries: 8 shapes of the mix, 25 values each (`finder_bench.find_queries`).",
+    ]
+    return out
 
 
 def write_results(r: dict[str, Any], path: Path) -> None:
@@ -334,6 +382,10 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         f"median {it['detail_median']:.1f} ms, max {it['detail_max']:.0f} ms (first selection "
         f"{it['detail_first']:.0f} ms)", "—", "—", "< 30 ms",
         it["detail_median"] < 30 and it["detail_photos_ok"]))
+    fi = r.get("finder")
+    if fi:
+        for row in finder_bench.rows(fi, fi["size"]):
+            lines.append(_row(*row))
     lines += ["", "## Details", ""]
     lines += [
         "* Cold start: the shipped command, `python -m catalogue_desktop --offline ...`, in a fresh "
@@ -413,6 +465,8 @@ def write_results(r: dict[str, Any], path: Path) -> None:
                      f"{res['sort_start_median']:.0f} ms, fee {res['sort_fee_median']:.0f} ms; "
                      f"detail median {res['detail_median']:.1f} ms (first {res['detail_first']:.0f} "
                      f"ms, incl. importing pydantic); photos shown: {res['detail_photos_ok']}.")
+    if fi:
+        lines += finder_details(fi)
     lines += ["", "## Profiles of missed goals", ""]
     for title, p in r["profiles"]:
         lines += [f"### {title}", "", f"`{Path(p).relative_to(HERE.parent)}` (top of the pyinstrument "
@@ -431,7 +485,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="N = 1,000 / 10,000, fewer repeats")
     parser.add_argument("--no-profile", action="store_true", help="skip profiling missed goals")
     parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
-    parser.add_argument("--only", choices=["cold", "sync", "stall", "interact"],
+    parser.add_argument("--only", choices=["cold", "sync", "stall", "interact", "finder"],
                         help="run one section only and print its figures (RESULTS.md is not "
                              "written): for iterating on one goal")
     parser.add_argument("--size", type=int, action="append",
@@ -490,6 +544,10 @@ def main() -> int:
             print(f"interaction and memory N={n:,} ...", flush=True)
             r["interact"][n] = interact(n, caches[n], payload[n], cfg["repeat"], home, commands)
 
+        print(f"finder N={big:,} ...", flush=True)
+        r["finder"] = finder(big, caches[big], q, commands, not args.no_profile)
+        r["profiles"] += [tuple(p) for p in r["finder"]["profiles"]]
+
         if not args.no_profile:
             cs = r["cold"]
             if cs["app_wall"] / cs["bare_wall"] > 1.5:
@@ -520,6 +578,7 @@ def only(args: argparse.Namespace) -> int:
     """One section, figures printed as JSON (for quick before/after comparisons)."""
     q = args.quick
     sizes = args.size or ([10000] if args.only in ("cold", "sync") else
+                          ([10000] if q else [100000]) if args.only == "finder" else
                           ([1000, 10000] if q else [10000, 100000]))
     need = sorted(set(sizes) | ({10000} if args.only in ("cold", "sync") else set()))
     C.OUT.mkdir(exist_ok=True)
@@ -530,10 +589,12 @@ def only(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {"load_start": os.getloadavg()}
     try:
         caches, payload = {}, {}
-        for n in need:
+        for n in (need if args.only != "finder" else []):  # the finder needs no service once filled
             servers[n] = C.serve(n)
             cache, by_kind, _ = C.prefill(n, servers[n][1], commands)
             caches[n], payload[n] = cache, sum(by_kind.values())
+        if args.only == "finder":
+            caches = {n: finder_bench.cached(n) for n in sizes}
         if args.only == "cold":
             cs = cold_start(caches[10000], 3 if q else 5, home, commands)
             out["cold"] = {"app_ms": cs["app_wall"] * 1000, "ready_ms": cs["app_ready"] * 1000,
@@ -562,6 +623,11 @@ def only(args: argparse.Namespace) -> int:
                 out[f"stall-{n}"]["threads_cpu_s"] = st["runs"][0]["threads_cpu_s"]
                 out[f"stall-{n}"]["phases"] = st["runs"][0]["monitor"]["phases"]
                 out[f"stall-{n}"]["worst"] = st["runs"][0]["monitor"]["worst"][:5]
+        elif args.only == "finder":
+            for n in sizes:
+                fi = finder(n, caches[n], q, commands, not args.no_profile)
+                out[f"finder-{n}"] = {"table": finder_bench.table_markdown(fi, n),
+                                      "profiles": fi["profiles"], "load": fi["load"]}
         else:
             for n in sizes:
                 it = interact(n, caches[n], payload[n], 1 if q else 2, home, commands)

@@ -38,3 +38,26 @@ def test_the_service_interface_lives_in_the_repository() -> None:
                 outside.append(str(path.relative_to(ROOT)))
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "shared/spec" not in readme and not outside, outside
+
+
+def test_readme_field_reference_is_the_engines_own() -> None:
+    """README's field table is what ``reference_markdown()`` writes from the engine's field list
+    (to update it: ``python -m catalogue_desktop.core.query.fields``, between the markers)."""
+    from catalogue_desktop.core.query.fields import reference_markdown
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"<!-- fields:start -->\n(.*?)<!-- fields:end -->", text, re.S)
+    assert found, "README.md has no <!-- fields:start --> ... <!-- fields:end --> markers"
+    assert found.group(1).strip() == reference_markdown().strip(), \
+        "README's field table differs from reference_markdown(): paste the output of " \
+        "`python -m catalogue_desktop.core.query.fields` between the markers"
+
+
+def test_readme_documents_every_command() -> None:
+    from catalogue_desktop.cli import build_parser
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    for name in commands:
+        assert f"catalogue-desktop {name}" in text, name

@@ -1,4 +1,4 @@
-"""The ``catalogue-desktop`` command: the window by default, and sync/check/export/serve-demo.
+"""The ``catalogue-desktop`` command: the window by default, and sync/check/export/find/serve-demo.
 
 Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
 and ``export`` start fast. Expected failures print one clear line to stderr, never a traceback.
@@ -39,8 +39,29 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+_DASH_HINT = ("a query that starts with '-' goes after '--' (catalogue-desktop find -- -cle:yes), "
+              "or after '=' (--query=-cle:yes)")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a hint when a query that starts with '-' was taken for an option."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        argv = getattr(self, "_argv", [])
+        querying = self.prog.endswith((" find", " export")) or {"find", "--query"} & set(argv)
+        if querying and any(a.startswith("-") and not a.startswith("--") for a in argv) and (
+                message.startswith(("unrecognized arguments", "the following arguments are required"))
+                or "expected one argument" in message):
+            message += f"; {_DASH_HINT}"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="catalogue-desktop",
         description="Browse the seminar catalogue, online or from the local cache. "
         "Without a command, opens the window (on the bundled demo catalogue when no "
@@ -80,6 +101,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
+
+    p = sub.add_parser(
+        "find", help="find records in the cached catalogue (offline)",
+        description="Evaluate each QUERY on the cached catalogue, offline (README: Query language).",
+        epilog=f"Exit status 0 when every query parsed, 2 when one did not. Note: {_DASH_HINT}.")
+    p.add_argument("queries", nargs="+", metavar="QUERY")
+    p.add_argument("--kind", action="append", dest="find_kinds", type=_table_name, metavar="KIND",
+                   help="search this kind only (repeatable): " + " | ".join([*KIND_NAMES, "offerings"])
+                   + " (default: all of them)")
+    p.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
 
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")
@@ -110,6 +144,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _table_name(text: str) -> str:
+    from catalogue_desktop.core.finding import table_name
+
+    try:
+        return table_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _client(args: argparse.Namespace) -> Any:
     from catalogue_desktop.core.client import CatalogueClient
 
@@ -132,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args)
         if args.command == "export":
             return _export(args)
+        if args.command == "find":
+            return _find(args)
         if args.command == "serve-demo":
             return _serve_demo(args)
         import gc
@@ -243,16 +288,33 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report["conformant"] else 1
 
 
+def _find(args: argparse.Namespace) -> int:
+    from catalogue_desktop.core.finding import find
+
+    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+        return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout,
+                    err=sys.stderr)
+
+
 def _export(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.export import export_collection
 
+    query = None
+    if args.query is not None:
+        from catalogue_desktop.core import finding
+
+        query = finding.parse_or_report(args.query, sys.stderr)
+        if query is None:
+            return 2
     with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+        positions = None if query is None else finding.select(store, Kind(args.kind), query, sys.stderr)
         if args.output:
             target = Path(args.output)
             tmp = target.with_name(target.name + ".part")
             try:
                 with tmp.open("w", encoding="utf-8", newline="") as out:
-                    count = export_collection(store, Kind(args.kind), args.format, out,
+                    count = export_collection(store, Kind(args.kind), args.format, out, positions,
                                               demo=args.cache_demo)
                 tmp.replace(target)
             except OSError as exc:
@@ -263,7 +325,8 @@ def _export(args: argparse.Namespace) -> int:
             print(f"Wrote {count} {args.kind} to {target}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-            export_collection(store, Kind(args.kind), args.format, sys.stdout, demo=args.cache_demo)
+            export_collection(store, Kind(args.kind), args.format, sys.stdout, positions,
+                              demo=args.cache_demo)
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TextIO
@@ -22,7 +22,7 @@ from catalogue_desktop.core.decode import MODELS, decode_record
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.models import Record
-from catalogue_desktop.core.store import Store
+from catalogue_desktop.core.store import Entry, Store
 
 # Lists of records that stand for records of other collections: named, not copied, in CSV.
 REFERENCE_FIELDS = frozenset({"experts", "topics", "roles", "situations"})
@@ -32,20 +32,27 @@ class NothingToExport(CatalogueError):
     """The collection was never synced into this store."""
 
 
-def export_collection(store: Store, kind: Kind, fmt: str, out: TextIO, *, demo: bool = False) -> int:
-    """Write ``kind``'s current snapshot to ``out``; returns the number of records written.
-    ``demo``: ``store`` is the demo catalogue's (it only changes what a "never synced" says)."""
+def export_collection(store: Store, kind: Kind, fmt: str, out: TextIO,
+                      positions: Collection[int] | None = None, *, demo: bool = False) -> int:
+    """Write ``kind``'s current snapshot to ``out`` (only the records at ``positions``, the
+    store's array positions, when given: ``core.finding.select``); returns the number of records
+    written. ``demo``: ``store`` is the demo catalogue's (it only changes what a "never synced"
+    says)."""
     if not store.state(kind).has_data:
         raise NothingToExport(never_synced(kind, store.path, demo=demo))
+    entries = store.entries(kind)
+    if positions is not None:
+        chosen = set(positions)
+        entries = (e for e in entries if e.pos in chosen)
     if fmt == "json":
-        return _export_json(store, kind, out)
-    return _export_csv(store, kind, out)
+        return _export_json(entries, out)
+    return _export_csv(kind, entries, out)
 
 
-def _export_json(store: Store, kind: Kind, out: TextIO) -> int:
+def _export_json(entries: Iterable[Entry], out: TextIO) -> int:
     count = 0
     out.write("[")
-    for entry in store.entries(kind):
+    for entry in entries:
         out.write(",\n" if count else "\n")
         out.write(entry.data.decode())
         count += 1
@@ -53,9 +60,9 @@ def _export_json(store: Store, kind: Kind, out: TextIO) -> int:
     return count
 
 
-def _export_csv(store: Store, kind: Kind, out: TextIO) -> int:
+def _export_csv(kind: Kind, entries: Iterable[Entry], out: TextIO) -> int:
     fields = [(name, info.alias or name) for name, info in MODELS[kind].model_fields.items()]
-    records = [decode_record(kind, entry.data) for entry in store.entries(kind)]
+    records = [decode_record(kind, entry.data) for entry in entries]
     extras = list(dict.fromkeys(k for r in records for k in (r.model_extra or {})))
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([alias for _, alias in fields] + extras)

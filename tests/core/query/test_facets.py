@@ -108,3 +108,43 @@ def test_quick_open_finds_records_of_every_kind_by_title_name_or_id() -> None:
     assert typo and all("estate planning" in h.title.lower() for h in typo[:3])
     assert all(h.score < 60 for h in typo)
     assert search(finder, "   ") == []
+
+
+@pytest.mark.parametrize("query", ["", "tax", "-tax", "fee:<300", "NOT cle:yes", "zzzz"])
+def test_names_counts_by_rows_or_bitsets_are_the_rows_holding_each_name(query: str) -> None:
+    """Every path of the names facets' counting (every row, row by row over the matched rows or
+    over the others, per bitset) against the reference's rows and the facts' names."""
+    catalogue = synthetic_facts()
+    finder = finder_of(catalogue)
+    rows = Reference(catalogue, NOW).ids(query, "webinars")
+    assert rows is not None
+    for field, key in (("topic", "topics"), ("expert", "experts"), ("role", "roles"),
+                       ("situation", "situations")):
+        (facet,) = facets(finder, query, "webinars", NOW, limit=10_000, only=[field])
+        want: dict[str, int] = {}
+        for row in rows:
+            for name in set(catalogue["webinars"][row].get(key) or ()):
+                want[name] = want.get(name, 0) + 1
+        assert {v.label: v.count for v in facet.values} == want, (field, query)
+
+
+def test_a_facet_shows_the_top_values_and_every_selected_one() -> None:
+    finder = finder_of(synthetic_facts())
+    full = facets(finder, "fee:<300", "webinars", NOW, limit=10_000, only=["expert"])[0].values
+    ranked = sorted(full, key=lambda v: (-v.count, v.label.casefold()))
+    low, high = ranked[-1], ranked[2]
+    query = f'fee:<300 expert:(="{low.label}" OR ="{high.label}" OR ="Nobody Atall")'
+    shown = facets(finder, query, "webinars", NOW, limit=4, only=["expert"])[0]
+    base = {v.label: v.count for v in full}
+    labels = [v.label for v in shown.values]
+    assert {low.label, high.label, "Nobody Atall"} <= set(labels)
+    assert [v.state for v in shown.values if v.label in (low.label, high.label)] == ["included"] * 2
+    # in rank order: a selected value always, another with rows while fewer than 4 are shown
+    want: list[str] = []
+    selected = {low.label, high.label}
+    for v in ranked:
+        if v.label in selected or (v.count and len(want) < 4):
+            want.append(v.label)
+    assert labels == [*want, "Nobody Atall"]  # typed, no rows: last
+    assert all(v.count == base.get(v.label, 0) for v in shown.values)
+    assert shown.more == len([v for v in full if v.count > 0]) - len(want)

@@ -59,10 +59,15 @@ def test_range_index_with_many_distinct_values_tests_edge_buckets() -> None:
     index = RangeIndex(values)
     index.ensure()
     assert not index.exact
-    for lo, hi in ((-10, 0), (100, 100), (5000, 5003), (3, 4), (None, -1), (10006, None)):
-        want = [i for i, v in enumerate(values) if v is not None and (lo is None or v >= lo)
-                and (hi is None or v <= hi)]
-        assert bits.to_rows(index.select(lo, hi), len(values)) == want
+    for lo, hi in ((-10, 0), (100, 100), (5000, 5003), (3, 4), (None, -1), (10006, None),
+                   (Decimal("3.5"), 4000), (77, 9000), (None, None)):
+        for lo_open in (False, True):
+            for hi_open in (False, True):
+                want = [i for i, v in enumerate(values) if v is not None
+                        and (lo is None or v > lo or (v == lo and not lo_open))
+                        and (hi is None or v < hi or (v == hi and not hi_open))]
+                got = bits.to_rows(index.select(lo, hi, lo_open, hi_open), len(values))
+                assert got == want, (lo, hi, lo_open, hi_open)
 
 
 WORDS = st.sampled_from(["Tax", "estate", "Müller", "muller", "Lease", "ASC 842", "a-b", "x", "", "über",

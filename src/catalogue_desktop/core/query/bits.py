@@ -8,11 +8,15 @@ mask (the table model's form, one 0/1 byte per row) through ``bin``.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable, Sequence
-from itertools import compress, repeat
+from itertools import accumulate, compress, repeat
+from operator import add
 
 _TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+_NONZERO = re.compile(rb"[^\x00]")
+_BYTE_ROWS = tuple(tuple(i for i in range(8) if value >> i & 1) for value in range(256))
 _FROM_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
 # Below this share of the rows, bits are set one by one (0.1 us a row); above it, through a byte
 # mask converted in C (~0.3 ms at 100,000 rows, then 40 ns a row). Crossover measured at ~5%.
@@ -67,17 +71,32 @@ def to_mask(bits: int, n: int) -> bytes:
 
 
 def to_rows(bits: int, n: int) -> list[int]:
-    """The rows of a bitset, ascending."""
+    """The rows of a bitset, ascending.
+
+    A sparse set is read off the bitset itself, never a row at a time through big-int operations
+    (clearing the lowest bit costs O(n) per row: 19 ms for 4,900 rows of 100,000). Under 1% of
+    the rows: its non-zero bytes, found by a regular expression, each one's bits from a table
+    (0.25 ms for 1,000 rows of 100,000); up to 5%: the lengths of the runs of zeros between its
+    ones in its binary digits, summed up in C (0.6 ms for 4,900; 0.35 for 2,500, where reading
+    bytes takes 0.6)."""
     if not bits:
         return []
-    if bits.bit_count() * _SPARSE < n:
-        rows = []
-        while bits:
-            low = bits & -bits
-            rows.append(low.bit_length() - 1)
-            bits ^= low
-        return rows
-    return list(compress(range(n), to_mask(bits, n)))
+    count = bits.bit_count()
+    if count * _SPARSE >= n:
+        return list(compress(range(n), to_mask(bits, n)))
+    if count * 100 >= n:
+        zeros = bin(bits)[:1:-1].split("1")  # the digits from row 0 up, split at each row
+        del zeros[-1]  # row k = the zeros before it, plus the k rows before it
+        return list(map(add, accumulate(map(len, zeros)), range(len(zeros))))
+    data = bits.to_bytes((n + 7) >> 3, "little")
+    rows: list[int] = []
+    append = rows.append
+    for match in _NONZERO.finditer(data):
+        at = match.start()
+        base = at << 3
+        for i in _BYTE_ROWS[data[at]]:
+            append(base + i)
+    return rows
 
 
 def pick(values: Sequence[object], bits: int) -> list[object]:
@@ -86,5 +105,5 @@ def pick(values: Sequence[object], bits: int) -> list[object]:
     if not bits:
         return []
     if bits.bit_count() * _SPARSE < n:
-        return [values[i] for i in to_rows(bits, n)]
+        return list(map(values.__getitem__, to_rows(bits, n)))
     return list(compress(values, to_mask(bits, n)))

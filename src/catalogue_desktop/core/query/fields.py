@@ -270,15 +270,21 @@ def reference_rows() -> Iterator[tuple[str, Field]]:
 
 
 def reference_markdown() -> str:
-    """The field reference: one table per kind, from ``FIELDS`` itself."""
+    """The field reference: one table per kind, from ``FIELDS`` itself ("words": a free word is
+    looked for in the field)."""
     out = []
     for table in TABLES:
         out.append(f"**{table}**\n")
-        out.append("| field | also | type | what |")
-        out.append("|---|---|---|---|")
+        out.append("| field | also | type | words | what |")
+        out.append("|---|---|---|---|---|")
         for f in FIELDS[table]:
             also = ", ".join(n for n in f.names[1:])
             scope = f" (same {f.scope})" if f.scope != "record" else ""
-            out.append(f"| `{f.name}` | {also} | {_TYPE_WORDS[f.type]} | {f.doc}{scope} |")
+            words = "✓" if f.searched else ""
+            out.append(f"| `{f.name}` | {also} | {_TYPE_WORDS[f.type]} | {words} | {f.doc}{scope} |")
         out.append("")
     return "\n".join(out)
+
+
+if __name__ == "__main__":  # the table README.md shows between its fields markers
+    print(reference_markdown(), end="")

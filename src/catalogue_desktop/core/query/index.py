@@ -14,7 +14,7 @@ rows), so the window can build them in idle time; ``ensure()`` finishes a build 
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, repeat
@@ -80,6 +80,7 @@ class TextIndex(_Built):
         self._frequent: dict[int, int] = {}  # text id -> bitset
         self._tokens: list[str] = []
         self._token_texts: list[list[int]] = []
+        self._token_bits: dict[int, int] = {}  # a token on more than 1/_FREQUENT of the rows: its rows
         self.present = 0
         self.row_texts: list[tuple[int, ...]] = []  # per row, its text ids
         self._by_text: dict[str, int] = {}
@@ -141,6 +142,10 @@ class TextIndex(_Built):
             if budget > _CHUNK * 4:
                 budget = 0
                 yield
+        for k, tids in enumerate(self._token_texts):  # (a row holding two of its texts counts twice)
+            if sum(len(postings[t]) for t in tids) > limit:
+                self._token_bits[k] = self.rows_of(tids)
+                yield
         self._source = ()  # not needed any more
 
     # -- lookups (``ensure()`` first) ----------------------------------------------------------
@@ -172,11 +177,15 @@ class TextIndex(_Built):
         return found
 
     def _with_piece(self, part: str) -> frozenset[int]:
-        """Texts with a token containing ``part``. A longer piece is looked for only among the
-        tokens of a shorter one it contains, if known ("ta" -> "tax")."""
+        """Texts with a token containing ``part``."""
+        return self._piece(part)[1]
+
+    def _piece(self, part: str) -> tuple[list[int], frozenset[int]]:
+        """The tokens containing ``part`` and the texts holding them. A longer piece is looked
+        for only among the tokens of a shorter one it contains, if known ("ta" -> "tax")."""
         known = self._pieces.get(part)
         if known is not None:
-            return known[1]
+            return known  # type: ignore[no-any-return]
         scope: Sequence[int] | None = None
         for other, (token_ids, _texts) in self._pieces.items():
             if other in part and (scope is None or len(token_ids) < len(scope)):
@@ -188,12 +197,29 @@ class TextIndex(_Built):
             hits = [k for k in scope if part in tokens_[k]]
         token_texts = self._token_texts
         texts = frozenset(t for k in hits for t in token_texts[k])
-        self._pieces.get_or(part, lambda: (hits, texts))
-        return texts
+        return self._pieces.get_or(part, lambda: (hits, texts))  # type: ignore[no-any-return]
 
     def contains(self, word: str) -> int:
         """Rows with a text containing ``word`` (folded)."""
-        return self._answers.get_or(("contains", word), lambda: self.rows_of(self.text_ids(word)))
+        return self._answers.get_or(("contains", word), lambda: self._rows_with(word))
+
+    def _rows_with(self, word: str) -> int:
+        """A word of letters and digits alone lies inside one token of each text it is in: its
+        rows are those of the tokens containing it, a frequent token's as one bitset (``tax``
+        on 100,000 webinars: 0.2 ms, against 1.5 ms for the union of its 150 texts' rows)."""
+        parts = pieces(word)
+        if len(parts) != 1 or parts[0] != word:  # spaces or punctuation: each text confirms it
+            return self.rows_of(self.text_ids(word))
+        result = 0
+        rare: set[int] = set()
+        token_bits, token_texts = self._token_bits, self._token_texts
+        for k in self._piece(word)[0]:
+            found = token_bits.get(k)
+            if found is not None:
+                result |= found
+            else:
+                rare.update(token_texts[k])
+        return result | self.rows_of(list(rare)) if rare else result
 
     def exact(self, word: str) -> int:
         """Rows with a text equal to ``word`` (folded)."""
@@ -217,6 +243,11 @@ class TextIndex(_Built):
     def count(self, tid: int) -> int:
         return len(self._postings[tid])
 
+    @property
+    def rare_texts(self) -> int:
+        """How many texts have no bitset of their own (their rows are a list)."""
+        return len(self.texts) - len(self._frequent)
+
 
 class RangeIndex(_Built):
     """Numbers per row (``values[i]``: a number or None), for comparisons and ranges."""
@@ -227,7 +258,8 @@ class RangeIndex(_Built):
         self.values = values
         self.edges: list[Any] = []  # bucket k holds edges[k] <= v < edges[k + 1]
         self.exact = False  # one bucket per distinct value
-        self._rows: list[array[int]] = []
+        self._rows: list[array[int]] = []  # per bucket; without exact buckets, by value
+        self._values: list[list[Any]] = []  # ... and their values, in that order
         self._prefix: list[int] = [0]  # rows of buckets [0, k)
         self.present = 0
 
@@ -260,6 +292,13 @@ class RangeIndex(_Built):
             yield
         self.present = bits.from_rows(present_rows, n)
         yield
+        if not self.exact:  # an edge bucket's rows in range are then one slice (``select``)
+            for k, rows in enumerate(self._rows):
+                ordered = sorted(rows, key=values.__getitem__)
+                self._rows[k] = array("i", ordered)
+                self._values.append([values[r] for r in ordered])
+                if k % 4 == 3:  # ~1.5 ms a slice at 100,000 rows
+                    yield
         prefix = 0
         budget = 0
         for rows in self._rows:
@@ -271,7 +310,10 @@ class RangeIndex(_Built):
                 yield
 
     def select(self, lo: Any = None, hi: Any = None, lo_open: bool = False, hi_open: bool = False) -> int:
-        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded)."""
+        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded): the buckets inside
+        the range from two prefixes, the rows of the (at most two) buckets at its edges found
+        by bisection in their values (testing each of their rows took 0.19 ms of a 0.23 ms
+        ``starts:next30d cle:yes`` at 100,000 webinars)."""
         edges = self.edges
         if not edges:
             return 0
@@ -294,6 +336,11 @@ class RangeIndex(_Built):
             b = last if inside(edges[last]) else last - 1
             return self._prefix[b + 1] ^ self._prefix[a] if b >= a else 0
         result = self._prefix[last] ^ self._prefix[first + 1] if last > first + 1 else 0
-        values = self.values
-        edge_rows = [r for k in {first, last} for r in self._rows[k] if inside(values[r])]
-        return result | bits.from_rows(edge_rows, self.n) if edge_rows else result
+        edge_rows = []
+        for k in {first, last}:
+            values = self._values[k]
+            a = 0 if lo is None else (bisect_right if lo_open else bisect_left)(values, lo)
+            b = len(values) if hi is None else (bisect_left if hi_open else bisect_right)(values, hi)
+            if a < b:
+                edge_rows.append(self._rows[k][a:b])
+        return result | bits.from_many(edge_rows, self.n) if edge_rows else result

@@ -8,6 +8,7 @@ indexes are built when first asked for, or ahead in idle time (``Table.build``).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
@@ -133,6 +134,8 @@ class Table:
         self.scope = scope  # record, location or session
         self.n = n
         self.columns = columns
+        if "id" in columns:
+            columns["id"] = _compact(columns["id"])
         self.child = child
         self.parent_of = parent_of  # a child table: each row's parent row
         self.fields: dict[str, Field] = {f.name: f for f in FIELDS[name] if f.scope == scope}
@@ -251,6 +254,16 @@ class Table:
         """The child rows of one row (contiguous: children are added parent by parent)."""
         first = self._first_child
         return range(first[row], first[row + 1])
+
+
+def _compact(ids: list[Any]) -> list[Any]:
+    """Ids as new int objects, made one after the other: the ints decoded from the facts lie
+    scattered among their strings and dicts, and ``compress(table.ids, mask)`` touches every
+    one of them (a cache miss each): 4.3 ms for 100,000 rows, 0.7 ms over these."""
+    try:
+        return array("q", ids).tolist()
+    except (TypeError, OverflowError):  # an id that is not an integer (none the spec allows)
+        return ids
 
 
 def _has_text(value: Any) -> bool:

@@ -1,0 +1,100 @@
+"""How ``catalogue-desktop find`` writes its answers: one JSON object per query and line, or a
+readable block per query; a query that does not parse is shown as a compiler shows an error.
+
+JSON lines are written as text, not through ``json.dumps`` of lists: a query may match tens of
+thousands of records, and joining the ids' texts (made once per table) is several times faster.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from catalogue_desktop.core.query import bits
+from catalogue_desktop.core.query.engine import Outcome
+from catalogue_desktop.core.query.fields import OFFERINGS
+from catalogue_desktop.core.query.syntax import QueryError
+
+SHOWN = 10  # matches listed per kind in text mode
+_TITLE = {"experts": "name"}  # the others: "title"
+
+
+def json_line(catalogue: Any, query: str, outcomes: Mapping[str, Outcome]) -> str:
+    """``{"query": Q, "counts": {KIND: n | null}, "ids": {KIND: [...]}}`` (null and [] where
+    the kind lacks a field the query names)."""
+    counts = []
+    ids = []
+    for name, outcome in outcomes.items():
+        key = json.dumps(name)
+        if outcome.missing is not None:
+            counts.append(f"{key}: null")
+            ids.append(f"{key}: []")
+        else:
+            counts.append(f"{key}: {outcome.count}")
+            ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")  # type: ignore[arg-type]
+    return (f'{{"query": {json.dumps(query, ensure_ascii=False)}, "counts": {{{", ".join(counts)}}},'
+            f' "ids": {{{", ".join(ids)}}}}}')
+
+
+def json_error(query: str, error: QueryError) -> str:
+    return json.dumps({"query": query, "error": {"position": error.position, "message": error.message}},
+                      ensure_ascii=False)
+
+
+def error_text(query: str, error: QueryError, number: int) -> str:
+    """The error, the query and a caret under what is wrong (``position`` is 0-based)."""
+    shown = "".join(" " if c in "\t\r\n\v\f" else c for c in query)
+    end = min(max(error.end, error.position + 1), len(shown) + 1)
+    return (f"catalogue-desktop: query {number} does not parse: {error.message}\n"
+            f"  {shown}\n  {' ' * error.position}{'^' * (end - error.position)}")
+
+
+def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], number: int,
+               total: int) -> str:
+    """One query's answer for people: the count per kind (a kind lacking a field says why),
+    then the first matches of each kind with id and title."""
+    head = f"Query {number}" if total > 1 else "Query"
+    lines = [f"{head}: {query}" if query.strip() else f"{head}: (empty: every record)"]
+    width = max(map(len, outcomes))
+    for name, outcome in outcomes.items():
+        if outcome.missing is not None:
+            lines.append(f"  {name:<{width}}  skipped: {outcome.message()}")
+        else:
+            lines.append(f"  {name:<{width}}  {outcome.count:>9,}")
+    for name, outcome in outcomes.items():
+        if outcome.missing is not None or not outcome.bits:
+            continue
+        lines.append("")
+        lines.append(f"  {name} ({outcome.count:,}):")
+        table = catalogue.table(name)
+        rows = _first_rows(outcome.bits, SHOWN)
+        texts = catalogue.id_texts(name)
+        shown = [(json.loads(texts[row]) if name == OFFERINGS else texts[row], _title(table, row))
+                 for row in rows]
+        id_width = max(len(str(i)) for i, _ in shown)
+        lines += [f"    {i!s:<{id_width}}  {title}" for i, title in shown]
+        if outcome.count > len(rows):
+            lines.append(f"    ... and {outcome.count - len(rows):,} more")
+    return "\n".join(lines) + "\n\n"
+
+
+def _first_rows(found: int, count: int) -> list[int]:
+    out = []
+    while found and len(out) < count:
+        low = found & -found
+        out.append(low.bit_length() - 1)
+        found ^= low
+    return out
+
+
+def _title(table: Any, row: int) -> str:
+    title = table.column(_TITLE.get(table.name, "title"))[row] or "(no title)"
+    if table.name != OFFERINGS:
+        return str(title)
+    columns = table.columns
+    where = columns["city"][row] or columns["venue"][row]
+    start = columns["startDate"][row]
+    when = str(start)[:10] if start else ("on demand" if columns["ondemand"][row] else "")
+    extra = ", ".join(str(p) for p in (where, when) if p)
+    return f"{title} — {extra}" if extra else str(title)
