@@ -10,9 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QLabel,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.qt_compat.lifetime import is_alive
@@ -83,6 +91,9 @@ class DetailPane(QWidget):
         except Exception:
             self.clear("This record could not be shown.")  # not a half-filled page
             raise
+        # The scroll area sizes the page when told its layout changed, a round of events after
+        # the page's own layout ran at the old height (squeezed for a frame): told here, at once.
+        QApplication.sendEvent(scroll, QEvent(QEvent.Type.LayoutRequest))
         scroll.verticalScrollBar().setValue(0)
         self._stack.setCurrentWidget(scroll)
         self.current = (kind, _record_id(kind, record))
