@@ -125,6 +125,7 @@ class CollectionTab(QWidget):
         self.model.modelReset.connect(self._reselect)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.view.copy_requested.connect(self.copy_selection)
+        self.view.enter_pressed.connect(lambda: self.detail.focus_record())
         self._counts_changed(0, 0)
 
     @property
@@ -143,6 +144,7 @@ class CollectionTab(QWidget):
             self.splitter.setSizes(sizes)
             self._placeholder.deleteLater()
             self.setTabOrder(self.view, pane)
+            pane.leave_requested.connect(lambda: self.view.setFocus(Qt.FocusReason.OtherFocusReason))
             self._detail = pane
         return self._detail
 
@@ -291,6 +293,12 @@ class CollectionTab(QWidget):
             return None
         self._select_row(row, emit=emit)
         return True
+
+    def focus_rows(self) -> None:
+        """The keyboard to the table, on the current row (the first when none is)."""
+        if not self.view.currentIndex().isValid() and self.model.rowCount() > 0:
+            self._select_row(0, emit=True)
+        self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _select_row(self, row: int, *, emit: bool) -> None:
         index = self.model.index(row, self._first_visible_column())

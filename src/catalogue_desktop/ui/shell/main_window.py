@@ -401,6 +401,7 @@ class MainWindow(QMainWindow):
         self.tab_widget.currentChanged.connect(lambda index: self.tab(TAB_KINDS[index]))
         self.tab_widget.currentChanged.connect(lambda _index: self._order_focus())
         self._order_focus()
+        self.query_box.edit.down_pressed.connect(lambda: self.current_tab().focus_rows())
 
     def _order_focus(self) -> None:
         """Tab walks the query box, the facets, the current tab's table, then its details."""
