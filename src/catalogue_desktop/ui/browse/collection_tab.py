@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 # Default widths in average character widths, per column type (the title column stretches).
 _WIDTH_CHARS = {
-    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 10, ColumnType.MONEY: 10,
+    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 12, ColumnType.MONEY: 10,
     ColumnType.MONEY_RANGE: 16, ColumnType.DATE: 25, ColumnType.BOOL: 5,
 }
 _TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
@@ -185,10 +185,16 @@ class CollectionTab(QWidget):
 
     def _default_columns(self) -> None:
         header = self.view.horizontalHeader()
-        char = max(6, self.view.fontMetrics().averageCharWidth())
+        metrics = self.view.fontMetrics()
+        char = max(6, metrics.averageCharWidth())
+        # a date as wide as they come: "12/28/26 10:00 PM UTC−05:00" (the offset when shown)
+        widest_date = metrics.horizontalAdvance(self._formatter.date(1798514400000, -300)) + 16
         for i, column in enumerate(COLUMNS[self.kind]):
             chars = _TITLE_CHARS if i == 0 else _WIDTH_CHARS[column.type]
-            header.resizeSection(i, chars * char + 16)
+            width = chars * char + 16
+            if column.type is ColumnType.DATE:
+                width = max(width, widest_date)
+            header.resizeSection(i, width)
             header.setSectionHidden(i, not column.visible)
         self._fit_title = True  # once the view has its width (``showEvent``)
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.catalogue import RowSet
@@ -341,6 +341,16 @@ class MainWindow(QMainWindow):
         for tab in self._tabs.values():
             tab.model.refresh_display()
         self.refresh_details()
+
+    def changeEvent(self, event: Any) -> None:
+        """The app's palette changed (the system went dark or light): colours chosen from it
+        (past rows, the banner, the query's error) are chosen again."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.banner.follow_scheme()
+            if self.query_box.has_error:
+                self.query_box.apply()  # its red again
+            self.refresh_display()
 
     def currency_dialog(self) -> None:
         from catalogue_desktop.ui.shell import dialogs
