@@ -379,6 +379,30 @@ class CollectionTab(QWidget):
         if not visible and header.count() - header.hiddenSectionCount() <= 1:
             return  # keep at least one column
         header.setSectionHidden(column, not visible)
+        if visible and column != 0:
+            self._make_room(header.sectionSize(column))
+            self._scroll_to_column(column)
+
+    def _scroll_to_column(self, column: int) -> None:
+        """Scroll sideways until ``column``'s right edge is in view."""
+        self.view.updateGeometries()  # the scroll range, with the column shown (else: when laid out)
+        header = self.view.horizontalHeader()
+        bar = self.view.horizontalScrollBar()
+        right = header.sectionPosition(column) + header.sectionSize(column)
+        width = self.view.maximumViewportSize().width() - (
+            self.view.verticalScrollBar().width() if self.view.verticalScrollBar().isVisible() else 0)
+        if right - bar.value() > width:
+            bar.setValue(right - width)
+
+    def _make_room(self, width: int) -> None:
+        """A column was added: the title column gives up its width for it, down to its default
+        (a narrow table then scrolls sideways, to the new column)."""
+        header = self.view.horizontalHeader()
+        shown = sum(header.sectionSize(i) for i in range(header.count()) if not header.isSectionHidden(i))
+        over = shown - (self.view.maximumViewportSize().width() - 24)
+        floor = _TITLE_CHARS * max(6, self.view.fontMetrics().averageCharWidth()) + 16
+        if over > 0 and header.sectionSize(0) > floor:
+            header.resizeSection(0, max(floor, header.sectionSize(0) - min(over, width)))
 
     def reset_columns(self) -> None:
         header = self.view.horizontalHeader()
