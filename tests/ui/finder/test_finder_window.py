@@ -98,10 +98,16 @@ def test_a_course_row_shows_the_location_that_matched(session: Any, sample: Any)
                                                                         .replace("-", "−"))
 
 
-def test_hovering_the_box_tells_each_clause_s_count(session: Any) -> None:
+def _paused(session: Any, qtbot: Any) -> None:
+    """Typing paused: the facets and the clause counts follow the query."""
+    qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=2000)
+
+
+def test_hovering_the_box_tells_each_clause_s_count(session: Any, qtbot: Any) -> None:
     window = session.window
     window.show_tab(Kind.WEBINARS)
     window.query_box.set_text("cle:yes zzzz")
+    _paused(session, qtbot)
     tip = window.query_box.edit.toolTip()
     lines = tip.splitlines()
     assert lines[0].startswith("cle:yes") and lines[0].endswith(" rows")
@@ -113,6 +119,8 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
     tab = window.show_tab(Kind.WEBINARS)
     panel = window.facet_panel
     window.query_box.set_text("cle:yes")
+    assert session.finder.panel_pending  # the rows came at once, the facets when typing pauses
+    _paused(session, qtbot)
     model = panel.model
     titles = [model.index(r, 0).data() for r in range(model.rowCount())]
     assert titles[:4] == ["Topics", "Roles", "Situations", "Experts"] and "CLE" in titles
@@ -124,6 +132,7 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
     assert window.query_box.text() == f'cle:yes topic:="{label}"' or \
         window.query_box.text() == f"cle:yes topic:={label}"
     assert tab.model.rowCount() == count  # the count said what selecting it would show
+    _paused(session, qtbot)
     cle = model.index(titles.index("CLE"), 0)
     yes = model.index(0, 0, cle)
     assert yes.data() == "✓ Yes"  # the query's own cle:yes is the CLE facet's selection
@@ -133,10 +142,11 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
                for r in range(tab.model.rowCount()))
 
 
-def test_the_facet_model_passes_the_model_tester(session: Any, qtmodeltester: Any) -> None:
+def test_the_facet_model_passes_the_model_tester(session: Any, qtmodeltester: Any, qtbot: Any) -> None:
     window = session.window
     window.show_tab(Kind.COURSES)
     window.query_box.set_text("city:dallas")
+    _paused(session, qtbot)
     qtmodeltester.check(window.facet_panel.model)
 
 
