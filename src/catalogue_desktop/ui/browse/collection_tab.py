@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, ColumnType
+from catalogue_desktop.core.listing import COLUMNS
+from catalogue_desktop.ui.browse import columns
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
 from catalogue_desktop.ui.common.settings import Settings
@@ -44,14 +45,6 @@ from catalogue_desktop.ui.export import table_rows as export
 
 if TYPE_CHECKING:
     from catalogue_desktop.ui.detail.pane import DetailPane
-
-# Default widths in average character widths, per column type (the title column stretches).
-_WIDTH_CHARS = {
-    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 12, ColumnType.MONEY: 10,
-    ColumnType.MONEY_RANGE: 16, ColumnType.DATE: 25, ColumnType.BOOL: 5,
-}
-_TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
-
 
 class CollectionTab(QWidget):
     """Rows of one kind with filter, sorting, column choice and the selected record's details."""
@@ -184,31 +177,11 @@ class CollectionTab(QWidget):
         self._default_columns()
 
     def _default_columns(self) -> None:
-        header = self.view.horizontalHeader()
-        metrics = self.view.fontMetrics()
-        char = max(6, metrics.averageCharWidth())
-        # a date as wide as they come: "12/28/26 10:00 PM UTC−05:00" (the offset when shown)
-        widest_date = metrics.horizontalAdvance(self._formatter.date(1798514400000, -300)) + 16
-        for i, column in enumerate(COLUMNS[self.kind]):
-            chars = _TITLE_CHARS if i == 0 else _WIDTH_CHARS[column.type]
-            width = chars * char + 16
-            if column.type is ColumnType.DATE:
-                width = max(width, widest_date)
-            header.resizeSection(i, width)
-            header.setSectionHidden(i, not column.visible)
+        columns.default_widths(self.view, self.kind, self._formatter)
         self._fit_title = True  # once the view has its width (``showEvent``)
 
     def fit_title_column(self) -> None:
-        """Give the title column the width the other shown columns leave (titles get the room),
-        unless that is less than its default."""
-        header = self.view.horizontalHeader()
-        others = sum(header.sectionSize(i) for i in range(1, header.count())
-                     if not header.isSectionHidden(i))
-        # (not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
-        # start-up; the view's size less a scroll bar's width is as good)
-        room = self.view.maximumViewportSize().width() - others - 24
-        if room > header.sectionSize(0):
-            header.resizeSection(0, room)
+        columns.fit_title(self.view)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -380,29 +353,8 @@ class CollectionTab(QWidget):
             return  # keep at least one column
         header.setSectionHidden(column, not visible)
         if visible and column != 0:
-            self._make_room(header.sectionSize(column))
-            self._scroll_to_column(column)
-
-    def _scroll_to_column(self, column: int) -> None:
-        """Scroll sideways until ``column``'s right edge is in view."""
-        self.view.updateGeometries()  # the scroll range, with the column shown (else: when laid out)
-        header = self.view.horizontalHeader()
-        bar = self.view.horizontalScrollBar()
-        right = header.sectionPosition(column) + header.sectionSize(column)
-        width = self.view.maximumViewportSize().width() - (
-            self.view.verticalScrollBar().width() if self.view.verticalScrollBar().isVisible() else 0)
-        if right - bar.value() > width:
-            bar.setValue(right - width)
-
-    def _make_room(self, width: int) -> None:
-        """A column was added: the title column gives up its width for it, down to its default
-        (a narrow table then scrolls sideways, to the new column)."""
-        header = self.view.horizontalHeader()
-        shown = sum(header.sectionSize(i) for i in range(header.count()) if not header.isSectionHidden(i))
-        over = shown - (self.view.maximumViewportSize().width() - 24)
-        floor = _TITLE_CHARS * max(6, self.view.fontMetrics().averageCharWidth()) + 16
-        if over > 0 and header.sectionSize(0) > floor:
-            header.resizeSection(0, max(floor, header.sectionSize(0) - min(over, width)))
+            columns.make_room(self.view, header.sectionSize(column))
+            columns.scroll_to(self.view, column)
 
     def reset_columns(self) -> None:
         header = self.view.horizontalHeader()

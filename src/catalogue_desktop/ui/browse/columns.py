@@ -1,0 +1,76 @@
+"""A table's column widths: sensible defaults per column type, the title given the room the
+others leave, and an added column making its room from the title (and scrolled into view).
+
+Widths come from the view's font, not from the rows (measuring 100,000 cells is no option):
+an average character's width per type, and for dates the width of the widest date the formatter
+writes ("12/28/26 10:00 PM UTC−05:00").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QTableView
+
+from catalogue_desktop.core.listing import COLUMNS, ColumnType
+
+# Default widths in average character widths, per column type (the title column: at least).
+WIDTH_CHARS = {
+    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 12, ColumnType.MONEY: 10,
+    ColumnType.MONEY_RANGE: 16, ColumnType.DATE: 25, ColumnType.BOOL: 5,
+}
+TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
+_WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
+_MARGIN = 24  # the vertical scroll bar and the frame, roughly
+
+
+def _char(view: QTableView) -> int:
+    return max(6, view.fontMetrics().averageCharWidth())
+
+
+def default_widths(view: QTableView, kind: Any, formatter: Any) -> None:
+    """Every column of ``kind`` at its default width, shown or hidden as by default."""
+    header = view.horizontalHeader()
+    char = _char(view)
+    widest_date = view.fontMetrics().horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 16
+    for i, column in enumerate(COLUMNS[kind]):
+        width = (TITLE_CHARS if i == 0 else WIDTH_CHARS[column.type]) * char + 16
+        if column.type is ColumnType.DATE:
+            width = max(width, widest_date)
+        header.resizeSection(i, width)
+        header.setSectionHidden(i, not column.visible)
+
+
+def fit_title(view: QTableView) -> None:
+    """Give the title column the width the other shown columns leave (titles get the room),
+    unless that is less than its default."""
+    header = view.horizontalHeader()
+    others = sum(header.sectionSize(i) for i in range(1, header.count()) if not header.isSectionHidden(i))
+    # (not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
+    # start-up; the view's size less a scroll bar's width is as good)
+    room = view.maximumViewportSize().width() - others - _MARGIN
+    if room > header.sectionSize(0):
+        header.resizeSection(0, room)
+
+
+def make_room(view: QTableView, width: int) -> None:
+    """A column ``width`` wide was added: the title column gives up as much, down to its default
+    (a narrow table then scrolls sideways: ``scroll_to``)."""
+    header = view.horizontalHeader()
+    shown = sum(header.sectionSize(i) for i in range(header.count()) if not header.isSectionHidden(i))
+    over = shown - (view.maximumViewportSize().width() - _MARGIN)
+    floor = TITLE_CHARS * _char(view) + 16
+    if over > 0 and header.sectionSize(0) > floor:
+        header.resizeSection(0, max(floor, header.sectionSize(0) - min(over, width)))
+
+
+def scroll_to(view: QTableView, column: int) -> None:
+    """Scroll sideways until ``column``'s right edge is in view."""
+    view.updateGeometries()  # the scroll range with the column shown (else: once laid out)
+    header = view.horizontalHeader()
+    bar = view.horizontalScrollBar()
+    right = header.sectionPosition(column) + header.sectionSize(column)
+    vertical = view.verticalScrollBar()
+    width = view.maximumViewportSize().width() - (vertical.width() if vertical.isVisible() else 0)
+    if right - bar.value() > width:
+        bar.setValue(right - width)
