@@ -19,7 +19,7 @@ from typing import Any
 from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import OFFERINGS
 
-__all__ = ["KEYS", "OFFERINGS", "as_facts", "columns", "refresh", "table"]
+__all__ = ["KEYS", "OFFERINGS", "as_facts", "columns", "refresh", "table", "upcoming"]
 from catalogue_desktop.core.query.table import Table
 
 KEYS = ("kind", "id", "locationId", "sessionId", "seriesId", "title", "type", "level",
@@ -211,3 +211,18 @@ def _moment(known: dict[Any, tuple[int | None, int | None]], text: Any) -> tuple
 
 def _joined(names: Any) -> str | None:
     return "; ".join(str(n) for n in names if n) or None if names else None
+
+
+def upcoming(parsed: Any) -> Any:
+    """``parsed`` as the Dates tab and ``export offerings`` apply it: past occasions left out
+    (an implicit ``future``) unless the query asks about dates itself (``past``, ``starts:...``,
+    any date clause)."""
+    from catalogue_desktop.core.query.literals import DateSpec
+    from catalogue_desktop.core.query.syntax import And, Parsed, Term, top_clauses, walk
+
+    if any(t.op == "date" or t.field in ("starts", "ends") for t in walk(parsed.root)):
+        return parsed
+    future = Term(None, "date", DateSpec("future"), len(parsed.text), len(parsed.text))
+    if parsed.root is None:
+        return Parsed(parsed.text, future, None)
+    return Parsed(parsed.text, And((*top_clauses(parsed.root), future), 0, len(parsed.text)), None)

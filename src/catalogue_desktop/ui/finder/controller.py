@@ -202,19 +202,13 @@ class FinderController(QObject):
     def _effective(self, kind: Any) -> Parsed:
         """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless
         asked (``past``, any date clause, or its "Show past" toggle)."""
-        from catalogue_desktop.core.query.literals import DateSpec
-        from catalogue_desktop.core.query.syntax import And, Parsed, Term, parse, top_clauses, walk
+        from catalogue_desktop.core.query.offerings import upcoming
+        from catalogue_desktop.core.query.syntax import parse
 
         parsed = self.parsed or parse("")
         if kind is not DATES or self.show_past:
             return parsed
-        if any(t.op == "date" or t.field in ("starts", "ends") for t in walk(parsed.root)):
-            return parsed
-        future = Term(None, "date", DateSpec("future"), len(parsed.text), len(parsed.text))
-        if parsed.root is None:
-            return Parsed(parsed.text, future, None)
-        root = And((*top_clauses(parsed.root), future), 0, len(parsed.text))
-        return Parsed(parsed.text, root, None)
+        return upcoming(parsed)
 
     # -- the panel and the box -----------------------------------------------------------------
 
