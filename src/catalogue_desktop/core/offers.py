@@ -182,7 +182,7 @@ def email_lines(items: Sequence[Occasion], currency: str | None = None,
     for o in items:
         parts = [o.title, when(o.start, local=local), o.city or ("online" if o.kind != "course" else ""),
                  fee(o.fee), o.credits(), o.url or ""]
-        lines.append(" — ".join(" ".join(p.split()) for p in parts if p))
+        lines.append(" — ".join(_one_line(p) for p in parts if p))
     return lines
 
 
@@ -309,6 +309,11 @@ def _fold(line: str) -> str:
         size += width
     parts.append(chunk)
     return "\r\n ".join(parts)
+
+
+def _one_line(text: str) -> str:
+    """Text with its line breaks and tabs as spaces (one occasion, one line)."""
+    return " ".join(text.replace("\t", " ").splitlines()) if text.strip() else ""
 
 
 def _text(value: Any) -> str:
