@@ -31,7 +31,7 @@ from catalogue_desktop.ui.detail import page as page_module
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from catalogue_desktop.ui.detail.context import DetailContext
 from catalogue_desktop.ui.detail.images import ImageCache, ImageLoader
-from catalogue_desktop.ui.detail.layout import FormGrid, WrapBox
+from catalogue_desktop.ui.detail.layout import FormGrid, PageBox
 from catalogue_desktop.ui.detail.page import ExpertCard
 from catalogue_desktop.ui.detail.pane import DetailPane
 from catalogue_desktop.ui.detail.photo import PhotoLabel
@@ -535,7 +535,7 @@ def test_every_kind_refilled_matches_a_fresh_page(
         fresh.close()
 
 
-class _QtHintBox(WrapBox):
+class _QtHintBox(PageBox):
     def sizeHint(self) -> QSize:  # QWidget::sizeHint of a widget with a layout
         return self.layout().totalSizeHint()
 
@@ -563,13 +563,37 @@ def test_container_size_hints_leave_the_layout_as_it_was(
     for record in records:
         cheap.show_record(kind, record, ctx(demo))
         with monkeypatch.context() as patch:
-            patch.setattr(page_module, "WrapBox", _QtHintBox)
+            patch.setattr(page_module, "PageBox", _QtHintBox)
             patch.setattr(page_module, "FormGrid", _QtHintGrid)
             patch.setattr(kinds, "FormGrid", _QtHintGrid)
             patch.setattr(page_module, "ExpertCard", _QtHintCard)
             full.show_record(kind, record, ctx(demo))
         assert rendering(cheap) == rendering(full)
-    assert type(page(full)) is _QtHintBox and type(page(cheap)) is WrapBox
+    assert type(page(full)) is _QtHintBox and type(page(cheap)) is PageBox
+
+
+@pytest.mark.parametrize("width", [720, 420])
+@pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.COURSES, Kind.SERIES, Kind.EXPERTS])
+def test_a_page_ends_where_its_content_ends(
+    pane: DetailPane, demo: DemoCatalogue, kind: Kind, width: int
+) -> None:
+    """Scrolled to the bottom, the last widget ends at the page's bottom margin: no blank screen
+    below it (the scroll area once took the labels' narrow minimum heights: ~600 px of nothing)."""
+    pane.resize(width, 500)
+    rowset = demo.rowsets[kind]
+    for row in range(min(5, len(rowset))):
+        pane.show_record(kind, demo.record(kind, rowset.record_id(row)), ctx(demo))
+        QApplication.processEvents()
+        content = page(pane)
+        shown = [w for w in content.findChildren(QWidget) if w.parent() is content and w.isVisible()]
+        bottom = max(w.geometry().bottom() + 1 for w in shown)
+        margin = content.layout().contentsMargins().bottom()
+        viewport = content.parentWidget()
+        expected = max(bottom + margin, viewport.height())
+        assert abs(content.height() - expected) <= 8, (kind, row, content.height(), expected)
+        for w in content.findChildren(QLabel):  # and nothing squeezed to get there
+            if w.isVisible() and w.wordWrap() and w.text():
+                assert w.height() >= w.heightForWidth(w.width()), (kind, row, w.objectName())
 
 
 @pytest.mark.parametrize(("kind", "record_id"), [(Kind.WEBINARS, 50007), (Kind.EXPERTS, 3101)])

@@ -208,3 +208,23 @@ def test_a_query_on_the_command_line_opens_the_window_with_it(make_session: Any,
     assert tab.model.rowCount() > 0
     assert all(tab.model.index(r, fee).data(Qt.ItemDataRole.UserRole) < 200
                for r in range(tab.model.rowCount()))
+
+
+def test_the_detail_pane_follows_the_query(session: Any) -> None:
+    """The selected record stays shown while the query keeps it; when the query drops it (or
+    nothing matches) the pane says so instead of showing a record the table no longer lists."""
+    window = session.window
+    tab = window.show_tab(Kind.WEBINARS)
+    kept = tab.model.record_id(0)
+    tab.view.selectRow(0)
+    assert tab.detail.current == (Kind.WEBINARS, kept)
+    dropped = tab.model.record_id(1)
+    window.query_box.set_text(f"-id:{dropped}")
+    assert tab.detail.current == (Kind.WEBINARS, kept)
+    assert [tab.model.record_id(i.row()) for i in tab.view.selectionModel().selectedRows()] == [kept]
+    window.query_box.set_text(f"-id:{kept}")
+    assert kept not in _ids(tab) and tab.detail.current is None
+    assert "not among the rows the query shows" in tab.detail.current_page().text()
+    tab.view.selectRow(0)
+    window.query_box.set_text("zzzqqqxx")
+    assert tab.model.rowCount() == 0 and tab.detail.current is None

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAccessible, QPalette
+from PySide6.QtGui import QAccessible, QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -100,16 +100,29 @@ def test_chosen_colours_keep_aa_contrast(qapp: Any, scheme: str) -> None:
     assert colors.contrast(text, palette.color(QPalette.ColorRole.Base)) >= 7
 
 
+def _assert_banner_readable(banner: Any, *, dark: bool) -> None:
+    """The banner's text on its background at AA, in the scheme's lightness."""
+    import re
+
+    sheet = banner.styleSheet()
+    ground = QColor(re.search(r"background: (#[0-9a-f]{6})", sheet).group(1))
+    text = QColor(re.search(r"QLabel \{ color: (#[0-9a-f]{6})", sheet).group(1))
+    assert colors.contrast(text, ground) >= colors.AA
+    assert (ground.lightness() < 128) == dark
+
+
 def test_past_rows_and_errors_take_their_colours_from_the_palette(window: Any, qapp: Any) -> None:
     tab = window.show_tab(Kind.WEBINARS)
     light = tab.model._grey_color()
+    _assert_banner_readable(window.banner, dark=False)
     original = QApplication.palette()
     try:
-        QApplication.setPalette(dark_palette())
-        window.refresh_display()
+        window.query_box.set_text("fees:<3")
+        QApplication.setPalette(dark_palette())  # the window follows by itself
+        QApplication.processEvents()
         dark = tab.model._grey_color()
         assert dark != light and colors.contrast(dark, dark_palette().color(QPalette.ColorRole.Base)) >= 4.5
-        window.query_box.set_text("fees:<3")
         assert colors.error(dark_palette()).name() in window.query_box.error.styleSheet()
+        _assert_banner_readable(window.banner, dark=True)
     finally:
         QApplication.setPalette(original)

@@ -1,5 +1,5 @@
 """Keyboard alone: switching tabs from every widget (Ctrl+Tab, Ctrl+PgDown and back), the
-shortcuts listed from the actions themselves."""
+shortcuts listed from the actions themselves, the way from the query to the rows to the details."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.kinds import Kind
 
@@ -51,3 +52,30 @@ def test_the_shortcut_list_comes_from_the_actions(window: Any) -> None:
     assert rows["Dates"] == "Ctrl+9"
     window.find_action.setShortcut("Ctrl+Shift+F")  # changed: the list follows
     assert dict((w, k) for k, w in menus.shortcut_rows(window))["Find"] == "Ctrl+Shift+F"
+
+
+def test_from_the_query_to_the_rows_to_the_details_and_back(window: Any, qtbot: Any) -> None:
+    """Down leaves the query for the results (on the first row); Enter goes into that row's
+    details, whose page scrolls with the keys; Escape comes back to the table."""
+    window.activateWindow()
+    tab = window.show_tab(Kind.COURSES)
+    box = window.query_box.edit
+    box.setFocus()
+    window.query_box.set_text("ethics")  # (typed, it offers completions: Down would pick one)
+    assert tab.model.rowCount() > 0
+    qtbot.keyClick(box, Qt.Key.Key_Down)
+    assert tab.view.hasFocus()
+    assert tab.view.currentIndex().row() == 0
+    first = tab.model.record_id(0)
+    assert tab.detail.current == (Kind.COURSES, first)
+    qtbot.keyClick(tab.view, Qt.Key.Key_Return)
+    page = tab.detail.current_page().parentWidget().parentWidget()  # the page's scroll area
+    assert page.hasFocus()
+    tab.detail.resize(tab.detail.width(), 200)
+    QApplication.processEvents()
+    bar = page.verticalScrollBar()
+    assert bar.maximum() > 0
+    qtbot.keyClick(page, Qt.Key.Key_PageDown)
+    assert bar.value() > 0
+    qtbot.keyClick(page, Qt.Key.Key_Escape)
+    assert tab.view.hasFocus() and tab.detail.current == (Kind.COURSES, first)

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 # Default widths in average character widths, per column type (the title column stretches).
 _WIDTH_CHARS = {
-    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 10, ColumnType.MONEY: 10,
+    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 12, ColumnType.MONEY: 10,
     ColumnType.MONEY_RANGE: 16, ColumnType.DATE: 25, ColumnType.BOOL: 5,
 }
 _TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
@@ -125,6 +125,7 @@ class CollectionTab(QWidget):
         self.model.modelReset.connect(self._reselect)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.view.copy_requested.connect(self.copy_selection)
+        self.view.enter_pressed.connect(lambda: self.detail.focus_record())
         self._counts_changed(0, 0)
 
     @property
@@ -143,6 +144,7 @@ class CollectionTab(QWidget):
             self.splitter.setSizes(sizes)
             self._placeholder.deleteLater()
             self.setTabOrder(self.view, pane)
+            pane.leave_requested.connect(lambda: self.view.setFocus(Qt.FocusReason.OtherFocusReason))
             self._detail = pane
         return self._detail
 
@@ -183,10 +185,16 @@ class CollectionTab(QWidget):
 
     def _default_columns(self) -> None:
         header = self.view.horizontalHeader()
-        char = max(6, self.view.fontMetrics().averageCharWidth())
+        metrics = self.view.fontMetrics()
+        char = max(6, metrics.averageCharWidth())
+        # a date as wide as they come: "12/28/26 10:00 PM UTC−05:00" (the offset when shown)
+        widest_date = metrics.horizontalAdvance(self._formatter.date(1798514400000, -300)) + 16
         for i, column in enumerate(COLUMNS[self.kind]):
             chars = _TITLE_CHARS if i == 0 else _WIDTH_CHARS[column.type]
-            header.resizeSection(i, chars * char + 16)
+            width = chars * char + 16
+            if column.type is ColumnType.DATE:
+                width = max(width, widest_date)
+            header.resizeSection(i, width)
             header.setSectionHidden(i, not column.visible)
         self._fit_title = True  # once the view has its width (``showEvent``)
 
@@ -292,6 +300,12 @@ class CollectionTab(QWidget):
         self._select_row(row, emit=emit)
         return True
 
+    def focus_rows(self) -> None:
+        """The keyboard to the table, on the current row (the first when none is)."""
+        if not self.view.currentIndex().isValid() and self.model.rowCount() > 0:
+            self._select_row(0, emit=True)
+        self.view.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def _select_row(self, row: int, *, emit: bool) -> None:
         index = self.model.index(row, self._first_visible_column())
         flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
@@ -365,6 +379,30 @@ class CollectionTab(QWidget):
         if not visible and header.count() - header.hiddenSectionCount() <= 1:
             return  # keep at least one column
         header.setSectionHidden(column, not visible)
+        if visible and column != 0:
+            self._make_room(header.sectionSize(column))
+            self._scroll_to_column(column)
+
+    def _scroll_to_column(self, column: int) -> None:
+        """Scroll sideways until ``column``'s right edge is in view."""
+        self.view.updateGeometries()  # the scroll range, with the column shown (else: when laid out)
+        header = self.view.horizontalHeader()
+        bar = self.view.horizontalScrollBar()
+        right = header.sectionPosition(column) + header.sectionSize(column)
+        width = self.view.maximumViewportSize().width() - (
+            self.view.verticalScrollBar().width() if self.view.verticalScrollBar().isVisible() else 0)
+        if right - bar.value() > width:
+            bar.setValue(right - width)
+
+    def _make_room(self, width: int) -> None:
+        """A column was added: the title column gives up its width for it, down to its default
+        (a narrow table then scrolls sideways, to the new column)."""
+        header = self.view.horizontalHeader()
+        shown = sum(header.sectionSize(i) for i in range(header.count()) if not header.isSectionHidden(i))
+        over = shown - (self.view.maximumViewportSize().width() - 24)
+        floor = _TITLE_CHARS * max(6, self.view.fontMetrics().averageCharWidth()) + 16
+        if over > 0 and header.sectionSize(0) > floor:
+            header.resizeSection(0, max(floor, header.sectionSize(0) - min(over, width)))
 
     def reset_columns(self) -> None:
         header = self.view.horizontalHeader()

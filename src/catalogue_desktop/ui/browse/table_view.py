@@ -25,6 +25,7 @@ class TableView(QTableView):
 
     copy_requested = Signal()
     rows_painted = Signal()
+    enter_pressed = Signal()  # Enter on a row: its details get the focus
     _painted_rows = False
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -50,6 +51,10 @@ class TableView(QTableView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):
             self.copy_requested.emit()
+            event.accept()
+            return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.enter_pressed.emit()
             event.accept()
             return
         super().keyPressEvent(event)

@@ -3,7 +3,8 @@
 Styles that follow the system's scheme themselves (Windows, macOS, GNOME through the portal) need
 nothing. Where the system says "dark" but the style kept a light palette (Fusion on a bare X11
 desktop), a dark Fusion palette is applied; and when the scheme changes while the app runs, the
-palette follows and the window re-derives its own colours (``common.colors``) from it.
+palette follows and the window re-derives its own colours (``common.colors``) from it
+(``MainWindow.changeEvent``: past rows, the banner, the query's error).
 """
 
 from __future__ import annotations

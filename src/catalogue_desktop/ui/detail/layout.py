@@ -27,7 +27,9 @@ from catalogue_desktop.ui.detail.text import (
     text_variant,
 )
 
-__all__ = ["FormGrid", "Slots", "W", "WrapBox", "discard", "settle", "show_added", "wrap_size_hint"]
+__all__ = [
+    "FormGrid", "PageBox", "Slots", "W", "WrapBox", "discard", "settle", "show_added", "wrap_size_hint",
+]
 
 W = TypeVar("W", bound=QWidget)
 
@@ -129,6 +131,21 @@ class WrapBox(QWidget):
 
     def sizeHint(self) -> QSize:
         return wrap_size_hint(self)
+
+
+class PageBox(WrapBox):
+    """A detail page's content in its scroll area: as tall as its layout at the viewport's width.
+
+    ``QScrollArea`` makes a resizable widget at least its minimum size hint tall, and a vertical
+    layout's minimum adds up its labels' minimum heights, each measured at the narrow width
+    ``QLabel.minimumSizeHint`` wraps at: a page several hundred pixels taller than its content,
+    blank at the bottom. The height here comes from ``heightForWidth`` alone.
+    """
+
+    def minimumSizeHint(self) -> QSize:
+        layout = self.layout()
+        width = layout.minimumSize().width() if layout is not None else 0
+        return QSize(width, 0)
 
 
 def wrap_size_hint(widget: QWidget) -> QSize:

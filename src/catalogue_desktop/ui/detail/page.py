@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.diff import describe_fields
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.ui.detail.layout import FormGrid, Slots, W, WrapBox, settle, wrap_size_hint
+from catalogue_desktop.ui.detail.layout import FormGrid, PageBox, Slots, W, settle, wrap_size_hint
 from catalogue_desktop.ui.detail.links import Link, internal_href, link_label, set_links
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 from catalogue_desktop.ui.detail.text import (
@@ -70,7 +70,7 @@ class Page:
         self.kind = kind
         self.record: Any = None
         self.ctx: DetailContext  # set by fill()
-        self.widget = WrapBox()
+        self.widget = PageBox()
         self.widget.setObjectName(f"detail_{kind.value}")
         self.layout = QVBoxLayout(self.widget)
         self.layout.setContentsMargins(16, 14, 16, 16)

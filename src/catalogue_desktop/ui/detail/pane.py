@@ -10,9 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QLabel,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.qt_compat.lifetime import is_alive
@@ -23,6 +31,8 @@ from catalogue_desktop.ui.detail.links import parse_internal_href
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QKeyEvent  # (its enums are made at the first key press)
+
     from catalogue_desktop.ui.detail.context import DetailContext
     from catalogue_desktop.ui.detail.page import Page
 
@@ -34,6 +44,7 @@ class DetailPane(QWidget):
 
     link_activated = Signal(object, int)  # Kind, record id
     open_url = Signal(str)  # an http(s) URL the user clicked
+    leave_requested = Signal()  # Escape in the pane: back to the table
 
     def __init__(self, formatter: Formatter, images: ImageLoader | None,
                  parent: QWidget | None = None) -> None:
@@ -83,6 +94,9 @@ class DetailPane(QWidget):
         except Exception:
             self.clear("This record could not be shown.")  # not a half-filled page
             raise
+        # The scroll area sizes the page when told its layout changed, a round of events after
+        # the page's own layout ran at the old height (squeezed for a frame): told here, at once.
+        QApplication.sendEvent(scroll, QEvent(QEvent.Type.LayoutRequest))
         scroll.verticalScrollBar().setValue(0)
         self._stack.setCurrentWidget(scroll)
         self.current = (kind, _record_id(kind, record))
@@ -102,6 +116,20 @@ class DetailPane(QWidget):
         self.current = None
         self._message.setText(message)
         self._stack.setCurrentWidget(self._message)
+
+    def focus_record(self) -> bool:
+        """The keyboard to the shown record (arrows scroll, Tab walks its links); False if none."""
+        if self.current is None:
+            return False
+        self._stack.currentWidget().setFocus(Qt.FocusReason.OtherFocusReason)
+        return True
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.leave_requested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def current_page(self) -> QWidget:
         """The content widget shown (for tests and screenshots)."""

@@ -25,16 +25,23 @@ _SEPARATORS = " ()|"
 
 
 class QueryEdit(QLineEdit):
-    """The line itself: Escape clears it (also where no shortcut can fire); Enter applies at once.
+    """The line itself: Escape clears it (also where no shortcut can fire); Enter applies at once;
+    Down goes to the results (``down_pressed``) unless completions are offered.
 
     A ``keyPressEvent`` override, not an event filter (``qt_compat``'s notes)."""
 
     escape_pressed = Signal()
+    down_pressed = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         popup = self.completer().popup() if self.completer() is not None else None
-        if event.key() == Qt.Key.Key_Escape and self.text() and not (popup and popup.isVisible()):
+        offering = bool(popup and popup.isVisible())
+        if event.key() == Qt.Key.Key_Escape and self.text() and not offering:
             self.escape_pressed.emit()
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Down and not offering:
+            self.down_pressed.emit()
             event.accept()
             return
         super().keyPressEvent(event)

@@ -101,8 +101,10 @@ def shortcuts(window: Any, rows: list[tuple[str, str]]) -> None:
     dialog.resize(520, 560)
     text = QTextBrowser(dialog)
     text.setAccessibleName("Keyboard shortcuts")
-    extra = [("Enter", "Open the selected row's details; in the palette, open the hit"),
-             ("Escape", "Clear the query (in the query box)"),
+    extra = [("Down (in the query box)", "Go to the results, on their first row"),
+             ("Enter (in a table)", "Go into the row's details: arrows scroll, Tab walks its links"),
+             ("Enter (in the palette)", "Open the hit"),
+             ("Escape", "In the query box: clear the query; in the details: back to the table"),
              ("Tab / Shift+Tab", "Move between toolbar, query, facets, table and details")]
     lines = ["| keys | what |", "|---|---|"] + [f"| {k} | {w} |" for k, w in sorted(rows) + extra]
     text.setMarkdown("\n".join(lines))

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.catalogue import RowSet
@@ -354,6 +354,16 @@ class MainWindow(QMainWindow):
             tab.model.refresh_display()
         self.refresh_details()
 
+    def changeEvent(self, event: Any) -> None:
+        """The app's palette changed (the system went dark or light): colours chosen from it
+        (past rows, the banner, the query's error) are chosen again."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.banner.follow_scheme()
+            if self.query_box.has_error:
+                self.query_box.apply()  # its red again
+            self.refresh_display()
+
     def currency_dialog(self) -> None:
         from catalogue_desktop.ui.shell import dialogs
 
@@ -413,6 +423,7 @@ class MainWindow(QMainWindow):
         self.tab_widget.currentChanged.connect(lambda index: self.tab(TAB_KINDS[index]))
         self.tab_widget.currentChanged.connect(lambda _index: self._order_focus())
         self._order_focus()
+        self.query_box.edit.down_pressed.connect(lambda: self.current_tab().focus_rows())
 
     def _order_focus(self) -> None:
         """Tab walks the query box, the facets, the current tab's table, then its details."""

@@ -25,12 +25,8 @@ class OfflineBanner(QFrame):
         super().__init__(parent)
         self.date_text = date_text
         self.setObjectName("offlineBanner")
-        # Bold by style sheet, not a QFont: making QFont's enums costs ~1 ms of a start-up.
-        self.setStyleSheet(
-            "#offlineBanner { background: #fff3cd; border-bottom: 1px solid #e0c36c; }"
-            "#offlineBanner QLabel { color: #5c4400; }"
-            "#offlineBanner QLabel#offlineTitle { font-weight: bold; }"
-        )
+        self._dark: bool | None = None
+        self.follow_scheme()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         self.title = QLabel("Offline", objectName="offlineTitle")
@@ -47,6 +43,26 @@ class OfflineBanner(QFrame):
         layout.addWidget(self.retry)
         self._details = ""
         self.hide()
+
+    def follow_scheme(self) -> None:
+        """Amber on the light scheme, dark amber on the dark one (text AA on both); the window
+        calls it again when the app's palette changes."""
+        from PySide6.QtWidgets import QApplication
+
+        from catalogue_desktop.ui.common.colors import is_dark
+
+        dark = is_dark(QApplication.palette())  # (its own palette is the style sheet's amber)
+        if dark == self._dark:
+            return
+        self._dark = dark
+        background, border, text = ("#4a3b0b", "#7a6420", "#ffe6a3") if dark else (
+            "#fff3cd", "#e0c36c", "#5c4400")
+        # Bold by style sheet, not a QFont: making QFont's enums costs ~1 ms of a start-up.
+        self.setStyleSheet(
+            f"#offlineBanner {{ background: {background}; border-bottom: 1px solid {border}; }}"
+            f"#offlineBanner QLabel {{ color: {text}; }}"
+            "#offlineBanner QLabel#offlineTitle { font-weight: bold; }"
+        )
 
     def text(self) -> str:
         """What the banner says, as one line."""
