@@ -126,7 +126,7 @@ def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
     asked: dict[str, Any] = {}
 
     def save(parent: Any, caption: str, name: str, filters: str) -> tuple[str, str]:
-        asked.update(caption=caption, name=name)
+        asked.update(caption=caption, name=Path(name).name, folder=Path(name).parent)
         return str(tmp_path / Path(name).name), filters
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
@@ -348,3 +348,18 @@ def test_fresh_data_is_not_warned_about(qtbot: Any, window_of: Any, warnings: Bo
     window = window_of(days_old=0.5)
     select(window.current_tab(), [0])
     assert window.current_tab().offer("copy") == 1 and warnings == []
+
+
+def test_the_rows_context_menu_offers_the_same(qtbot: Any, window_of: Any, saved: dict[str, Any],
+                                               tmp_path: Path) -> None:
+    window = window_of()
+    tab = window.current_tab()
+    menu = tab.rows_menu()
+    actions = [a for a in menu.actions() if not a.isSeparator()]
+    assert [a.text() for a in actions] == ["Offer sheet (PDF)…", "Print…", "Calendar file (.ics)…",
+                                           "Copy for email", "Copy rows as TSV"]
+    select(tab, [0, 1])
+    actions[2].trigger()
+    assert len(icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")) == 2
+    actions[4].trigger()
+    assert "\t" in QApplication.clipboard().text() and not QApplication.clipboard().mimeData().hasHtml()

@@ -97,7 +97,7 @@ class DatesTab(CollectionTab):
         """Ctrl+C: the occasions for an e-mail (plain text and an HTML table), not TSV."""
         return self.offer("copy") or 0
 
-    def _rows_menu(self, pos: Any) -> None:
+    def rows_menu(self) -> Any:
         """The rows' context menu: the offers (and the other tabs' copy, as TSV)."""
         from PySide6.QtGui import QKeySequence
         from PySide6.QtWidgets import QMenu
@@ -108,7 +108,12 @@ class DatesTab(CollectionTab):
             menu.addAction(text, keys, lambda what=what: self.offer(what)).setEnabled(self.desk is not None)
         menu.addSeparator()
         menu.addAction("Copy rows as TSV", lambda: super(DatesTab, self).copy_selection())
+        return menu
+
+    def _rows_menu(self, pos: Any) -> None:
+        menu = self.rows_menu()
         menu.exec(self.view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
 
     def _current_changed(self, current: Any, previous: Any) -> None:
         """As any tab, but the history remembers the record a row opens, not the row (rows are
