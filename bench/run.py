@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE))
 
 import _common as C  # noqa: E402
 import finder_bench  # noqa: E402
+import offers_bench  # noqa: E402
 import sync_bench  # noqa: E402
 
 PY = "python"
@@ -386,6 +387,9 @@ def write_results(r: dict[str, Any], path: Path) -> None:
     if fi:
         for row in finder_bench.rows(fi, fi["size"]):
             lines.append(_row(*row))
+    if r.get("offers"):
+        for row in offers_bench.rows(r["offers"]):
+            lines.append(_row(*row))
     lines += ["", "## Details", ""]
     lines += [
         "* Cold start: the shipped command, `python -m catalogue_desktop --offline ...`, in a fresh "
@@ -467,6 +471,8 @@ def write_results(r: dict[str, Any], path: Path) -> None:
                      f"ms, incl. importing pydantic); photos shown: {res['detail_photos_ok']}.")
     if fi:
         lines += finder_details(fi)
+    if r.get("offers"):
+        lines += offers_bench.details(r["offers"])
     lines += ["", "## Profiles of missed goals", ""]
     for title, p in r["profiles"]:
         lines += [f"### {title}", "", f"`{Path(p).relative_to(HERE.parent)}` (top of the pyinstrument "
@@ -485,7 +491,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="N = 1,000 / 10,000, fewer repeats")
     parser.add_argument("--no-profile", action="store_true", help="skip profiling missed goals")
     parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
-    parser.add_argument("--only", choices=["cold", "sync", "stall", "interact", "finder"],
+    parser.add_argument("--only", choices=["cold", "sync", "stall", "interact", "finder", "offers"],
                         help="run one section only and print its figures (RESULTS.md is not "
                              "written): for iterating on one goal")
     parser.add_argument("--size", type=int, action="append",
@@ -544,6 +550,9 @@ def main() -> int:
             print(f"interaction and memory N={n:,} ...", flush=True)
             r["interact"][n] = interact(n, caches[n], payload[n], cfg["repeat"], home, commands)
 
+        print(f"sales desk N={big:,} ...", flush=True)
+        r["offers"] = offers_bench.measure(big, caches[big], 3 if q else 5, home, commands)
+
         print(f"finder N={big:,} ...", flush=True)
         r["finder"] = finder(big, caches[big], q, commands, not args.no_profile)
         r["profiles"] += [tuple(p) for p in r["finder"]["profiles"]]
@@ -578,7 +587,7 @@ def only(args: argparse.Namespace) -> int:
     """One section, figures printed as JSON (for quick before/after comparisons)."""
     q = args.quick
     sizes = args.size or ([10000] if args.only in ("cold", "sync") else
-                          ([10000] if q else [100000]) if args.only == "finder" else
+                          ([10000] if q else [100000]) if args.only in ("finder", "offers") else
                           ([1000, 10000] if q else [10000, 100000]))
     need = sorted(set(sizes) | ({10000} if args.only in ("cold", "sync") else set()))
     C.OUT.mkdir(exist_ok=True)
@@ -589,11 +598,11 @@ def only(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {"load_start": os.getloadavg()}
     try:
         caches, payload = {}, {}
-        for n in (need if args.only != "finder" else []):  # the finder needs no service once filled
+        for n in (need if args.only not in ("finder", "offers") else []):  # (no service once filled)
             servers[n] = C.serve(n)
             cache, by_kind, _ = C.prefill(n, servers[n][1], commands)
             caches[n], payload[n] = cache, sum(by_kind.values())
-        if args.only == "finder":
+        if args.only in ("finder", "offers"):
             caches = {n: finder_bench.cached(n) for n in sizes}
         if args.only == "cold":
             cs = cold_start(caches[10000], 3 if q else 5, home, commands)
@@ -623,6 +632,10 @@ def only(args: argparse.Namespace) -> int:
                 out[f"stall-{n}"]["threads_cpu_s"] = st["runs"][0]["threads_cpu_s"]
                 out[f"stall-{n}"]["phases"] = st["runs"][0]["monitor"]["phases"]
                 out[f"stall-{n}"]["worst"] = st["runs"][0]["monitor"]["worst"][:5]
+        elif args.only == "offers":
+            for n in sizes:
+                d = offers_bench.measure(n, caches[n], 3 if q else 5, home, commands)
+                out[f"offers-{n}"] = {"rows": offers_bench.rows(d), "details": offers_bench.details(d)}
         elif args.only == "finder":
             for n in sizes:
                 fi = finder(n, caches[n], q, commands, not args.no_profile)

@@ -95,13 +95,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_max_size(p)
     _add_timeout(p)
 
-    p = sub.add_parser("export", help="write a cached collection as CSV or JSON (offline)")
-    p.add_argument("kind", choices=KIND_NAMES, metavar="KIND", help=" | ".join(KIND_NAMES))
-    p.add_argument("--format", choices=["csv", "json"], default="csv")
+    p = sub.add_parser("export", help="write a cached collection as CSV or JSON, or the occasions "
+                       "(offerings) as CSV, JSON, a calendar file or an offer sheet (offline)")
+    p.add_argument("kind", choices=[*KIND_NAMES, "offerings"], metavar="KIND",
+                   help=" | ".join(KIND_NAMES) + " | offerings (one row per course location, series "
+                   "session or other webinar: the window's Dates)")
+    p.add_argument("--format", choices=["csv", "json", "ics", "pdf"], default="csv",
+                   help="csv | json; for offerings also ics (a calendar file) | pdf (the offer sheet)")
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
     p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
+    offer = p.add_argument_group("offerings")
+    offer.add_argument("--include-past", action="store_true",
+                       help="also occasions that have ended (left out unless the query has a date)")
+    offer.add_argument("--title", default="Offer", help='the offer sheet\'s title (default "Offer")')
+    offer.add_argument("--group", choices=["course", "month"], default="course",
+                       help="the offer sheet's occasions grouped by course or by month")
+    offer.add_argument("--paper", choices=["a4", "letter"], type=str.lower,
+                       help="the offer sheet's paper, a4 | letter (default: the locale's)")
 
     p = sub.add_parser(
         "find", help="find records in the cached catalogue (offline)",
@@ -300,6 +312,13 @@ def _find(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.export import export_collection
 
+    if args.kind == "offerings":
+        return _export_offerings(args)
+    if args.format not in ("csv", "json") or args.include_past or args.paper or \
+            args.title != "Offer" or args.group != "course":
+        print("catalogue-desktop export: --format ics and pdf, --include-past, --title, --group and "
+              "--paper are for offerings only", file=sys.stderr)
+        return 2
     query = None
     if args.query is not None:
         from catalogue_desktop.core import finding
@@ -327,6 +346,48 @@ def _export(args: argparse.Namespace) -> int:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
             export_collection(store, Kind(args.kind), args.format, sys.stdout, positions,
                               demo=args.cache_demo)
+    return 0
+
+
+def _export_offerings(args: argparse.Namespace) -> int:
+    """``export offerings``: ``core.offers_export`` does the work; the PDF is drawn with Qt
+    (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
+    from catalogue_desktop.core import finding, offers_export
+
+    query = None
+    if args.query is not None:
+        query = finding.parse_or_report(args.query, sys.stderr)
+        if query is None:
+            return 2
+    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+        selection = offers_export.select(store, query, include_past=args.include_past, err=sys.stderr)
+    render = paper = None
+    if args.format == "pdf":
+        from catalogue_desktop.ui.offers import sheet_pdf
+
+        render = sheet_pdf.pdf_bytes
+        paper = {"a4": "A4", "letter": "Letter"}.get(args.paper or "") or sheet_pdf.default_paper()
+    data = offers_export.document(selection, args.format, title=args.title, group=args.group,
+                                  paper=paper or "A4", render_pdf=render)
+    if selection.empty_reason:
+        print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
+    raw = data if isinstance(data, bytes) else data.encode("utf-8")
+    if not args.output:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+        return 0
+    target = Path(args.output)
+    tmp = target.with_name(target.name + ".part")
+    try:
+        tmp.write_bytes(raw)
+        tmp.replace(target)
+    except OSError as exc:
+        print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
+        return 1
+    finally:
+        tmp.unlink(missing_ok=True)
+    print(f"Wrote {offers_export.summary(selection, args.format)} to {target}", file=sys.stderr)
     return 0
 
 

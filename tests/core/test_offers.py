@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import icalendar
 import pytest
 
-from catalogue_desktop.core import offers
+from catalogue_desktop.core import offer_sheet, offers
 from catalogue_desktop.core.query import offerings
 from tests.core.query.catalogues import demo_facts, finder_of
 
@@ -116,9 +116,69 @@ def test_the_sheet_escapes_server_text_and_groups() -> None:
              offers.Occasion("course", 1, title, start="2027-04-09T08:30:00-05:00", city="Austin",
                              fee=1195),
              offers.Occasion("webinar", 2, "Ethics", on_demand=True)]
-    html = offers.sheet_html(items, AS_OF, title="Offer for ACME")
+    html = offer_sheet.sheet_html(items, AS_OF, title="Offer for ACME")
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert html.count("<h2>") == 2  # by course (or webinar)
     assert "Catalogue as of " + AS_OF in html
-    by_month = offers.sheet_html(items, AS_OF, group="month")
+    by_month = offer_sheet.sheet_html(items, AS_OF, group="month")
     assert [m in by_month for m in ("March 2027", "April 2027", "On demand")] == [True] * 3
+
+
+def test_the_datas_age_is_the_oldest_last_contact_of_the_occasions_sources() -> None:
+    from catalogue_desktop.core.kinds import Kind
+    from catalogue_desktop.core.store import CollectionState
+
+    states = {
+        Kind.COURSES: CollectionState(Kind.COURSES, 1, fetched_at="2026-10-01T00:00:00Z",
+                                      checked_at="2026-11-20T09:30:00Z"),  # a 304 since: current
+        Kind.SERIES: CollectionState(Kind.SERIES, 2, fetched_at="2026-11-18T12:00:00+01:00"),
+        Kind.WEBINARS: CollectionState(Kind.WEBINARS),  # never synced: no part of it
+        Kind.EXPERTS: CollectionState(Kind.EXPERTS, 3, checked_at="2020-01-01T00:00:00Z"),  # no source
+    }
+    assert offers.data_as_of(states) == "2026-11-18T12:00:00+01:00"
+    assert offers.age("2026-11-18T12:00:00+01:00", datetime(2026, 11, 25, 11, 0, tzinfo=UTC)).days == 7
+    assert offers.data_as_of({Kind.WEBINARS: CollectionState(Kind.WEBINARS)}) is None
+    assert offers.age_line(None).startswith("Catalogue of unknown age")
+
+
+def test_until_says_the_end_briefly_on_the_same_day() -> None:
+    start = "2027-03-09T08:30:00-05:00"
+    assert offers.until(start, "2027-03-09T16:30:00-05:00") == "until 16:30"
+    assert offers.until(start, "2027-03-10T16:30:00-05:00") == "until Wed 10 Mar 2027, 16:30 (UTC−05:00)"
+    assert offers.until(start, None) == ""
+
+
+def test_when_in_local_time_is_the_same_instant(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "UTC-1")  # POSIX: one hour east
+    time.tzset()
+    try:
+        assert offers.when("2027-03-09T08:30:00-05:00", local=True) == "Tue 9 Mar 2027, 14:30 (UTC+01:00)"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_a_page_break_before_a_row_continues_its_group_under_its_heading() -> None:
+    items = [offers.Occasion("course", 1, "Tax", start=f"2027-0{m}-09T08:30:00-05:00", city="Dallas", fee=1)
+             for m in range(1, 5)] + [offers.Occasion("webinar", 2, "Ethics", start="2027-05-01T12:00:00Z")]
+    sheet = offer_sheet.Sheet(items, AS_OF)
+    assert sheet.rows == 5 and sheet.group_starts == {0, 4}
+    plain = sheet.html()
+    assert "page-break" not in plain and plain.count("<table") == 2
+    broken = sheet.html({2, 4})
+    assert broken.count("<table") == 3 and "Tax (continued)</h2>" in broken
+    assert '<h2 style="page-break-before: always">Ethics</h2>' in broken  # a group's first row
+
+
+def test_offerings_upcoming_adds_future_unless_the_query_speaks_of_dates() -> None:
+    from catalogue_desktop.core.query.offerings import upcoming
+    from catalogue_desktop.core.query.syntax import parse, walk
+
+    def has_future(q: str) -> bool:
+        return any(t.op == "date" and t.field is None and str(t.value).find("future") >= 0
+                   for t in walk(upcoming(parse(q)).root))
+
+    assert has_future("") and has_future("tax cle:yes") and has_future("a OR b")
+    assert not has_future("starts:2027-03") and not has_future("past") and not has_future("next30d tax")

@@ -1,10 +1,11 @@
 """Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows, a
-calendar file (.ics, RFC 5545), e-mail text (plain and HTML) and the offer sheet's HTML (the window
-and the command line render it to PDF with Qt).
+calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet is
+``offer_sheet``'s (the window and the command line render it to PDF with Qt).
 
-Every output names the data's age ("Catalogue as of …"). Server text is data: HTML is escaped,
-calendar text is escaped as RFC 5545 says. Times are the exact instants the service wrote, shown
-in the event's own UTC offset. Qt-free.
+Every output names the data's age (``age_line``: "Catalogue as of …", the oldest of the courses',
+series' and webinars' last sync that reached the service: ``data_as_of``). Server text is data:
+HTML is escaped, calendar text is escaped as RFC 5545 says. Times are the exact instants the
+service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's). Qt-free.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ from __future__ import annotations
 import csv
 import hashlib
 import html
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, TextIO
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TextIO
 
+from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.query.table import parse_date
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.store import CollectionState
 
 _CREDITS = (("cle", "CLE"), ("cpe", "CPE"))
 JSON_KEYS = ("kind", "id", "locationId", "seriesId", "title", "start", "end", "city", "state",
@@ -93,20 +98,38 @@ def by_start(items: Sequence[Occasion]) -> list[Occasion]:
 
 # -- text -------------------------------------------------------------------------------------
 
+Text = Callable[[Any], str]
 
-def when(iso: str | None) -> str:
-    """"Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset."""
+
+def when(iso: str | None, *, local: bool = False) -> str:
+    """"Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset (with
+    ``local``, the same instant in the viewer's zone, with its offset)."""
     if not iso:
         return "on demand"
-    try:
-        moment = datetime.fromisoformat(iso)
-    except ValueError:
+    moment = instant(iso)
+    if moment is None:
         return iso
+    if local:
+        moment = moment.astimezone()
     offset = moment.utcoffset()
     minutes = 0 if offset is None else int(offset.total_seconds()) // 60
     sign = "+" if minutes >= 0 else "−"
     zone = f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
     return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} ({zone})"
+
+
+def until(start: str | None, end: str | None, *, local: bool = False) -> str:
+    """When an occasion ends, after ``when(start)``: "until 16:30" the same day (and offset),
+    else "until " and the end as ``when`` writes it; "" without an end."""
+    begin, finish = instant(start), instant(end)
+    if finish is None:
+        return ""
+    if begin is not None:
+        if local:
+            begin, finish = begin.astimezone(), finish.astimezone()
+        if begin.date() == finish.date() and begin.utcoffset() == finish.utcoffset():
+            return f"until {finish:%H:%M}"
+    return f"until {when(end, local=local)}"
 
 
 def money(fee: Any, currency: str | None = None) -> str:
@@ -116,36 +139,73 @@ def money(fee: Any, currency: str | None = None) -> str:
     return f"{currency} {text}" if currency else text
 
 
+SOURCES = (Kind.COURSES, Kind.SERIES, Kind.WEBINARS)  # what the occasions are made of
+MEANING = "last confirmed by the service"  # what the footer's time is
+
+
+def data_as_of(states: Mapping[Kind, CollectionState]) -> str | None:
+    """The time an offer's data is as of: for each source (courses, series, webinars) the last
+    sync that reached the service (its ``checked_at``: a 304 counts; else when it was fetched),
+    and of those the oldest, since an offer may mix them. None when none was ever synced."""
+    stamps = [s.checked_at or s.fetched_at for k, s in states.items() if k in SOURCES and s.has_data]
+    known = [t for t in stamps if t]
+    return min(known, key=lambda t: instant(t) or datetime.min.replace(tzinfo=UTC)) if known else None
+
+
+def age(stamp: str | None, now: datetime | None = None) -> timedelta | None:
+    """How old data of time ``stamp`` is (None: unknown)."""
+    moment = instant(stamp)
+    return None if moment is None else (now or datetime.now(UTC)) - moment
+
+
+def as_of_text(stamp: str | None) -> str | None:
+    """The footer's time: the viewer's local time, its offset written out."""
+    return when(stamp, local=True) if instant(stamp) is not None else stamp
+
+
 def age_line(as_of: str | None) -> str:
-    """The footer every output carries."""
-    return (f"Catalogue as of {as_of or 'an unknown time'} — fees and dates may have changed since.")
+    """The footer every output carries (``as_of``: a time as people read it)."""
+    if not as_of:
+        return "Catalogue of unknown age — fees and dates may have changed since."
+    return f"Catalogue as of {as_of} ({MEANING}) — fees and dates may have changed since."
+
+
+def _fees(fee_text: Text | None, currency: str | None) -> Text:
+    return fee_text or (lambda fee: money(fee, currency))
 
 
 def email_lines(items: Sequence[Occasion], currency: str | None = None,
-                date_text: Callable[[str | None], str] = when) -> list[str]:
+                local: bool = False, fee_text: Text | None = None) -> list[str]:
     """One line per occasion: title — date — city — fee — credits — link."""
+    fee = _fees(fee_text, currency)
     lines = []
     for o in items:
-        parts = [o.title, date_text(o.start), o.city or ("online" if o.kind != "course" else ""),
-                 money(o.fee, currency), o.credits(), o.url or ""]
-        lines.append(" — ".join(p for p in parts if p))
+        parts = [o.title, when(o.start, local=local), o.city or ("online" if o.kind != "course" else ""),
+                 fee(o.fee), o.credits(), o.url or ""]
+        lines.append(" — ".join(_one_line(p) for p in parts if p))
     return lines
 
 
 def email_text(items: Sequence[Occasion], as_of: str | None, currency: str | None = None,
-               date_text: Callable[[str | None], str] = when) -> str:
-    return "\n".join([*email_lines(items, currency, date_text), "", age_line(as_of)]) + "\n"
+               local: bool = False, fee_text: Text | None = None) -> str:
+    return "\n".join([*email_lines(items, currency, local, fee_text), "", age_line(as_of)]) + "\n"
+
+
+EMAIL_HEADS = ("Title", "Date", "City", "Fee", "Credits", "Link")
 
 
 def email_html(items: Sequence[Occasion], as_of: str | None, currency: str | None = None,
-               date_text: Callable[[str | None], str] = when) -> str:
-    """A table (pastes into mail clients and spreadsheets as rows and cells)."""
-    head = "".join(f"<th>{h}</th>" for h in ("Title", "Date", "Place", "Fee", "Credits", "Link"))
+               local: bool = False, fee_text: Text | None = None) -> str:
+    """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
+    table and into spreadsheets as rows and cells)."""
+    fee = _fees(fee_text, currency)
+    head = "".join(f"<th>{h}</th>" for h in EMAIL_HEADS)
     rows = []
     for o in items:
-        link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if _web(o.url) else _text(o.url)
-        cells = (_text(o.title), _text(date_text(o.start)), _text(o.place() or "online"),
-                 _text(money(o.fee, currency)), _text(o.credits()), link)
+        link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if is_web(o.url) else _text(o.url)
+        cells = (_text(o.title), _text(when(o.start, local=local)),
+                 _text(o.city or ("online" if o.kind != "course" else "")),
+                 _text(fee(o.fee)), _text(o.credits()), link)
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     return (f"<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\"><tr>{head}</tr>{''.join(rows)}"
             f"</table><p><small>{_text(age_line(as_of))}</small></p>")
@@ -177,37 +237,45 @@ def write_csv(items: Sequence[Occasion], out: TextIO) -> None:
 # -- calendar ---------------------------------------------------------------------------------
 
 
-def ics(items: Sequence[Occasion], as_of: str | None, now: datetime | None = None) -> str:
+def ics(items: Sequence[Occasion], as_of: str | None, now: datetime | None = None,
+        fee_text: Text | None = None) -> str:
     """An iCalendar file: one VEVENT per dated occasion (on-demand ones have no time to put in a
     calendar and are left out), DTSTART/DTEND as exact UTC instants, a stable UID."""
+    fee = _fees(fee_text, None)
     stamp = _utc(now or datetime.now(UTC))
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Catalogue Desktop//Offers//EN",
              "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
     for o in items:
-        start = _instant(o.start)
+        start = instant(o.start)
         if start is None:
             continue
-        end = _instant(o.end) or start
+        end = instant(o.end) or start
         description = "\n".join(p for p in (
-            f"Fee: {money(o.fee)}" if o.fee is not None else "",
+            f"Fee: {fee(o.fee)}" if o.fee is not None else "",
             f"Credits: {o.credits()}" if o.credits() else "",
             f"Experts: {', '.join(o.experts)}" if o.experts else "",
             f"Series: {o.series}" if o.series else "", o.url or "", age_line(as_of)) if p)
         lines += ["BEGIN:VEVENT", f"UID:{o.uid}", f"DTSTAMP:{stamp}", f"DTSTART:{_utc(start)}",
-                  f"DTEND:{_utc(end)}", f"SUMMARY:{_escape(o.title)}"]
+                  f"DTEND:{_utc(max(end, start))}", f"SUMMARY:{_escape(o.title)}"]
         where = ", ".join(p for p in (o.venue, o.address, o.city, o.state, o.zip) if p)
-        if where:
-            lines.append(f"LOCATION:{_escape(where)}")
+        if where or o.kind != "course":
+            lines.append(f"LOCATION:{_escape(where or 'Online')}")
         lines.append(f"DESCRIPTION:{_escape(description)}")
-        if _web(o.url):
+        if is_web(o.url):
             lines.append(f"URL:{o.url}")
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
     return "".join(_fold(line) + "\r\n" for line in lines)
 
 
-def _instant(iso: str | None) -> datetime | None:
-    if not iso:
+def dated(items: Sequence[Occasion]) -> int:
+    """How many of ``items`` have a date (an event in the calendar file)."""
+    return sum(1 for o in items if instant(o.start) is not None)
+
+
+def instant(iso: Any) -> datetime | None:
+    """ISO 8601 text as an aware datetime (UTC if it has no offset); None if not a date."""
+    if not iso or not isinstance(iso, str):
         return None
     try:
         moment = datetime.fromisoformat(iso)
@@ -243,44 +311,9 @@ def _fold(line: str) -> str:
     return "\r\n ".join(parts)
 
 
-# -- the offer sheet ----------------------------------------------------------------------------
-
-
-def sheet_html(items: Sequence[Occasion], as_of: str | None, *, group: str = "course",
-               title: str = "Offer", currency: str | None = None,
-               date_text: Callable[[str | None], str] = when) -> str:
-    """The offer sheet as HTML for Qt's rich text (QTextDocument): grouped by course (or
-    webinar/series) or by month, each occasion's dates, place, fee, credits, experts and link; a
-    footer with the data's age. Every server text escaped."""
-    groups: dict[str, list[Occasion]] = {}
-    for o in by_start(items):
-        if group == "month":
-            moment = _instant(o.start)
-            key = f"{moment:%B %Y}" if moment is not None else "On demand"
-        else:
-            key = o.title
-        groups.setdefault(key, []).append(o)
-    parts = [f"<h1>{_text(title)}</h1>",
-             f"<p>{len(items)} occasion{'s' if len(items) != 1 else ''}</p>"]
-    for heading, members in groups.items():
-        parts.append(f"<h2>{_text(heading)}</h2>")
-        first = members[0]
-        about = [f"Experts: {', '.join(first.experts)}" if first.experts and group != "month" else "",
-                 f"Topics: {', '.join(first.topics)}" if first.topics and group != "month" else ""]
-        parts += [f"<p>{_text(a)}</p>" for a in about if a]
-        heads = ("When", "Until", "Where", "Fee", "Credits", "Details")
-        parts.append('<table border="1" cellspacing="0" cellpadding="4" width="100%"><tr>'
-                     + "".join(f"<th>{h}</th>" for h in heads) + "</tr>")
-        for o in members:
-            what = _text(o.title) + "<br>" if group == "month" else ""
-            link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if _web(o.url) else _text(o.url or "")
-            cells = (what + _text(date_text(o.start)), _text(date_text(o.end) if o.end else ""),
-                     _text(o.place() or ("online" if o.kind != "course" else "")),
-                     _text(money(o.fee, currency)), _text(o.credits()), link)
-            parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        parts.append("</table>")
-    parts.append(f"<hr><p><small>{_text(age_line(as_of))}</small></p>")
-    return "<html><body>" + "".join(parts) + "</body></html>"
+def _one_line(text: str) -> str:
+    """Text with its line breaks and tabs as spaces (one occasion, one line)."""
+    return " ".join(text.replace("\t", " ").splitlines()) if text.strip() else ""
 
 
 def _text(value: Any) -> str:
@@ -291,5 +324,6 @@ def _attr(value: Any) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def _web(url: Any) -> bool:
+def is_web(url: Any) -> bool:
+    """Whether ``url`` is a web link (http or https): the only ones made clickable."""
     return isinstance(url, str) and url.lower().startswith(("http://", "https://"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from catalogue_desktop.core.query import offerings
 from catalogue_desktop.core.query.engine import Vocabulary
@@ -57,3 +58,44 @@ def test_on_demand_occasions_have_no_date_and_are_never_past() -> None:
     # another convention: nothing on demand, every webinar dated
     dated = _rows(catalogue, Vocabulary({"1": "Recorded", "2": "Live"}, frozenset()))
     assert not any(r.get("ondemand") for r in dated)
+
+
+def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
+    """``rows_steps`` (column-wise, in steps) against a plain reading of each offering."""
+    from datetime import UTC, datetime
+
+    from catalogue_desktop.core.listing import COLUMNS, DATES
+
+    def moment(text: Any) -> tuple[Any, Any]:
+        if not text:
+            return None, None
+        m = datetime.fromisoformat(text)
+        m = m if m.tzinfo else m.replace(tzinfo=UTC)
+        return int(m.timestamp() * 1000), int(m.utcoffset().total_seconds()) // 60
+
+    for catalogue in (synthetic_facts(), {k: v for k, v in demo_facts().items() if k != offerings.OFFERINGS}):
+        finder = finder_of(catalogue)
+        found = offerings.columns(finder.tables, finder.vocabulary)
+        found["experts"][0] = ["A", "", None, "B"]  # names the service left blank are skipped
+        steps = offerings.rows_steps(found)
+        count = 0
+        while True:
+            try:
+                next(steps)
+                count += 1
+            except StopIteration as done:
+                rows = done.value
+                break
+        assert count > 5  # in slices
+        for i, row in enumerate(rows):
+            (b, bz), (e, ez) = moment(found["startDate"][i]), moment(found["endDate"][i])
+            names = [n for n in found["experts"][i] or () if n]
+            want = (found["title"][i], found["kind"][i].capitalize(), b, e, found["city"][i],
+                    found["state"][i], found["venue"][i], found["fee"][i], found["cleAccreditation"][i],
+                    found["cpeAccreditation"][i], "; ".join(names) or None,
+                    "; ".join(found["topics"][i] or ()) or None,
+                    (found["series"][i] or [None])[0], found["type"][i], bool(found["ondemand"][i]),
+                    found["id"][i], found["seriesId"][i], i, (bz, ez))
+            assert tuple(row) == want, i
+            assert len(row) == len(COLUMNS[DATES]) + 1
+        assert offerings.ended_ms(rows) == [r[3] if r[3] is not None else r[2] for r in rows]

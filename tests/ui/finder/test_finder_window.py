@@ -119,7 +119,6 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
     tab = window.show_tab(Kind.WEBINARS)
     panel = window.facet_panel
     window.query_box.set_text("cle:yes")
-    assert session.finder.panel_pending  # the rows came at once, the facets when typing pauses
     _paused(session, qtbot)
     model = panel.model
     titles = [model.index(r, 0).data() for r in range(model.rowCount())]
@@ -238,3 +237,26 @@ def test_the_detail_pane_follows_the_query(session: Any) -> None:
     tab.view.selectRow(0)
     window.query_box.set_text("zzzqqqxx")
     assert tab.model.rowCount() == 0 and tab.detail.current is None
+
+
+@POPUP_NOISE
+def test_typed_queries_show_rows_at_once_and_facets_once_typing_pauses(session: Any, qtbot: Any) -> None:
+    from catalogue_desktop.ui.finder import controller
+
+    window = session.window
+    tab = window.show_tab(Kind.COURSES)
+    window.facet_dock.show()
+    panel, box = window.facet_panel, window.query_box
+    box.set_text("")
+    before = panel.model.rowCount()
+    shown: list[int] = []
+    window.facet_panel.show_facets = (lambda real: lambda *a: (shown.append(1), real(*a))[1])(
+        panel.show_facets)
+    box.edit.setFocus()
+    qtbot.keyClicks(box.edit, "city:dallas")
+    qtbot.waitUntil(lambda: box.text() == "city:dallas" and tab.model.rowCount() < tab.model.total_count(),
+                    timeout=3000)
+    assert shown == []  # the rows came; the facets wait for a pause
+    assert box.edit.toolTip().startswith("city:dallas  —  ")  # (each clause's count at once)
+    qtbot.wait(controller.FACETS_DELAY_MS + 100)
+    assert shown and panel.model.rowCount() == before  # then counted for the query typed

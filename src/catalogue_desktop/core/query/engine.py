@@ -24,7 +24,7 @@ data reloads), so a keystroke that changes one clause re-evaluates that clause a
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import compress, repeat
@@ -393,15 +393,29 @@ class Finder:
 
     def _past(self, t: Table, now: datetime) -> int:
         """Rows whose occasion has ended (end, else start, before now), not on demand."""
+        ended = t.extra_index("@ended", lambda: self._ended(t))
+        past = ended.select(None, literals.epoch_ms(now), hi_open=True)
+        return past & ~self._on_demand(t)
+
+    def _ended(self, t: Table) -> RangeIndex:
         f_start = self.schema.field(t.name, "starts")
         f_end = self.schema.field(t.name, "ends")
         assert f_start is not None
+        starts = t.index(f_start).ms
+        ends = t.index(f_end).ms if f_end is not None else starts
+        return RangeIndex([e if e is not None else s for s, e in zip(starts, ends, strict=True)])
 
-        def make() -> RangeIndex:
-            starts = t.index(f_start).ms
-            ends = t.index(f_end).ms if f_end is not None else starts
-            return RangeIndex([e if e is not None else s for s, e in zip(starts, ends, strict=True)])
-
-        ended = t.extra_index("@ended", make)
-        past = ended.select(None, literals.epoch_ms(now), hi_open=True)
-        return past & ~self._on_demand(t)
+    def past_steps(self, t: Table, ended: list[int | None] | None = None) -> Iterator[None]:
+        """Build, a slice at a time, what ``past`` and ``future`` need on ``t`` (the index of when
+        each occasion ended, which rows are on demand): ahead, so that the first of them is
+        answered at once. ``ended``: each row's end (else start) in epoch ms, if the caller has
+        them (else they are read from the dates' indexes, built first)."""
+        if ended is None:
+            for name in ("starts", "ends"):
+                f = self.schema.field(t.name, name)
+                if f is not None:
+                    yield from t.index_steps(f)
+        make = (lambda: self._ended(t)) if ended is None else (lambda: RangeIndex(ended))
+        yield from t.extra_index_steps("@ended", make)
+        self._on_demand(t)
+        yield

@@ -72,7 +72,8 @@ class QueryBox(QObject):
         self.parsed: Parsed | None = None  # the last valid query (the parser: at the first one)
         self.completions: Callable[[str], list[str]] = lambda _token: []
         self._timer = QTimer(self, singleShot=True, interval=DELAY_MS)
-        self._timer.timeout.connect(self.apply)
+        self._timer.timeout.connect(self._apply_typed)
+        self.typed = False  # the query being applied was typed (not set: a facet, a saved search)
         self.edit.textChanged.connect(lambda _text: self._timer.start())
         self.edit.textEdited.connect(self._complete)
         self.edit.returnPressed.connect(self.apply)
@@ -118,6 +119,13 @@ class QueryBox(QObject):
         if self.parsed is None or parsed.text != self.parsed.text:
             self.parsed = parsed
             self.query_changed.emit(parsed)
+
+    def _apply_typed(self) -> None:
+        self.typed = True
+        try:
+            self.apply()
+        finally:
+            self.typed = False
 
     def _show_error(self, parsed: Parsed | None) -> None:
         if parsed is None or parsed.error is None:

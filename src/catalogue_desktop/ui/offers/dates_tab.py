@@ -2,7 +2,9 @@
 start, past occasions hidden unless asked; selecting a row shows its course, webinar or series.
 
 Its rows are made by the finder's indexer from the loaded catalogue; an on-demand occasion has no
-date and says "On demand" where the start would be.
+date and says "On demand" where the start would be. A row of buttons above the table makes offers
+of the selected occasions, or of all the query shows (``desk``: offer sheet, print, calendar file,
+copy for e-mail); Ctrl+C copies them for an e-mail (text and a table) rather than as TSV.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QCheckBox, QToolButton
 
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import DATES, column_index
@@ -24,6 +26,14 @@ _RECORD = column_index(DATES, "record")
 _SERIES = column_index(DATES, "series_id")
 _ON_DEMAND = column_index(DATES, "ondemand")
 _OPENS = {"Course": Kind.COURSES, "Webinar": Kind.WEBINARS, "Session": Kind.SERIES}
+
+
+OFFER_BUTTONS = (  # (what, text, tooltip)
+    ("pdf", "Offer sheet (PDF)…", "Save an offer sheet as a PDF file"),
+    ("print", "Print…", "Print the offer sheet, with a preview"),
+    ("ics", "Calendar file (.ics)…", "Save the occasions as calendar events"),
+    ("copy", "Copy for email", "Copy the occasions as text and a table for an e-mail (Ctrl+C)"),
+)
 
 
 class DatesTableModel(RowSetTableModel):
@@ -43,7 +53,8 @@ class DatesTab(CollectionTab):
 
     show_past_changed = Signal(bool)
 
-    def __init__(self, formatter: Any, images: Any, record: Any, context: Any) -> None:
+    def __init__(self, formatter: Any, images: Any, record: Any, context: Any, offers: Any = None) -> None:
+        """``offers``: what the offers need besides the rows (``desk.OfferSource``); None: no offers."""
         super().__init__(DATES, formatter, images, record, context)
         self.show_past = QCheckBox("Show past")
         self.show_past.setObjectName("dates-show-past")
@@ -51,6 +62,58 @@ class DatesTab(CollectionTab):
         self.show_past.setToolTip("Also list occasions that have ended (or type past, or a date)")
         self.show_past.toggled.connect(self.show_past_changed)
         self.top.insertWidget(0, self.show_past)
+        self._offers = offers
+        self._desk: Any = None
+        self.offer_buttons: dict[str, QToolButton] = {}
+        if offers is not None:
+            for i, (what, text, tip) in enumerate(OFFER_BUTTONS, 1):
+                button = QToolButton()
+                button.setText(text)
+                button.setObjectName(f"dates-offer-{what}")
+                button.setToolTip(tip + " (the selected occasions, or all the query shows)")
+                button.setAccessibleName(text.replace("…", ""))
+                button.clicked.connect(lambda _checked=False, what=what: self.offer(what))
+                self.top.insertWidget(i, button)
+                self.offer_buttons[what] = button
+
+    @property
+    def desk(self) -> Any:
+        """The offers of this tab (``desk.OfferDesk``, made on first use)."""
+        if self._desk is None and self._offers is not None:
+            from catalogue_desktop.ui.offers.desk import OfferDesk
+
+            self._desk = OfferDesk(self, self._offers, self._formatter)
+        return self._desk
+
+    def offer(self, what: str) -> Any:
+        """An offer of the selected occasions, or all the query shows: "pdf", "print", "ics",
+        "copy" (``desk.OfferDesk.offer``)."""
+        if self.desk is None:
+            self.message.emit("Offers are not available here")
+            return None
+        return self.desk.offer(what)
+
+    def copy_selection(self) -> int:
+        """Ctrl+C: the occasions for an e-mail (plain text and an HTML table), not TSV."""
+        return self.offer("copy") or 0
+
+    def rows_menu(self) -> Any:
+        """The rows' context menu: the offers (and the other tabs' copy, as TSV)."""
+        from PySide6.QtGui import QKeySequence
+        from PySide6.QtWidgets import QMenu
+
+        menu = QMenu(self)
+        for what, text, _tip in OFFER_BUTTONS:
+            keys = QKeySequence.StandardKey.Copy if what == "copy" else QKeySequence()
+            menu.addAction(text, keys, lambda what=what: self.offer(what)).setEnabled(self.desk is not None)
+        menu.addSeparator()
+        menu.addAction("Copy rows as TSV", lambda: super(DatesTab, self).copy_selection())
+        return menu
+
+    def _rows_menu(self, pos: Any) -> None:
+        menu = self.rows_menu()
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
 
     def _current_changed(self, current: Any, previous: Any) -> None:
         """As any tab, but the history remembers the record a row opens, not the row (rows are

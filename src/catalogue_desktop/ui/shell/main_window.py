@@ -160,7 +160,8 @@ class MainWindow(QMainWindow):
             if kind is DATES:
                 from catalogue_desktop.ui.offers.dates_tab import DatesTab
 
-                tab = DatesTab(self.formatter, self._images, self._loader.record, self._detail_context)
+                tab = DatesTab(self.formatter, self._images, self._loader.record, self._detail_context,
+                               offers=self._offer_source())
             else:
                 tab = CollectionTab(kind, self.formatter, self._images, self._loader.record,
                                     self._detail_context)
@@ -179,6 +180,17 @@ class MainWindow(QMainWindow):
             if waiting is not None:
                 tab.set_rowset(*waiting, self.result_for(kind))
         return tab
+
+    def _offer_source(self) -> Any:
+        """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""
+        from catalogue_desktop.ui.offers.desk import OfferSource
+
+        return OfferSource(lambda: getattr(self, "finder_engine", lambda: None)(), self._loader.states,
+                           lambda: self.settings.offer_max_age_days)
+
+    def offer(self, what: str) -> None:
+        """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
+        self.show_tab(DATES).offer(what)
 
     def _detail_context(self, kind: Kind, record_id: int) -> Any:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the

@@ -67,9 +67,23 @@ def build(window: Any) -> None:
                                   "Remember this query and tab under a name (Ctrl+D)")
     w.organize_searches_action = action(w, "Organize searches…", w.organize_searches)
 
+    w.offer_actions = [  # the Dates tab's offers (ui.offers.desk)
+        action(w, "Offer sheet (PDF)…", lambda: w.offer("pdf"), tip="Save an offer sheet of the Dates "
+               "tab's selected occasions (or all it shows) as a PDF file"),
+        action(w, "Print offer sheet…", lambda: w.offer("print"), "Ctrl+P",
+               "Print the offer sheet of the Dates tab's selected occasions, with a preview (Ctrl+P)"),
+        action(w, "Calendar file (.ics)…", lambda: w.offer("ics"), tip="Save the Dates tab's selected "
+               "occasions (or all it shows) as calendar events"),
+        action(w, "Copy for email", lambda: w.offer("copy"), tip="Copy the Dates tab's selected "
+               "occasions as text and a table for an e-mail (Ctrl+C in the Dates table)"),
+    ]
+
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
     file_menu.addAction(w.export_action)
+    offer_menu = file_menu.addMenu("&Offer from Dates")
+    for act in w.offer_actions:
+        offer_menu.addAction(act)
     file_menu.addSeparator()
     file_menu.addAction(quit_action)
     view_menu = bar.addMenu("&View")

@@ -1,0 +1,299 @@
+"""``catalogue-desktop export offerings`` as a user runs it: subprocesses over a cache holding the
+demo sample (one live webinar moved into the past), every format parsed (JSON, CSV, the .ics by
+``icalendar``, the PDF's text by ``pypdf``) and checked against the sample's JSON itself: the
+occasions are worked out here from the courses' locations, the series' sessions and the other
+webinars, not from the app's code."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import icalendar
+import pypdf
+import pytest
+
+from catalogue_desktop.core import offers
+from catalogue_desktop.core.ingest import ingest
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.offer_sheet import short_url
+from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.demo.server import load_sample
+
+SAMPLE = load_sample()
+AT = "2026-11-20T09:30:00Z"  # when the cache was "synced"
+ZONE = timezone(timedelta(hours=-8))  # the subprocesses run with TZ=UTC+8 (POSIX: 8 hours west)
+PAST_WEBINAR = 50035  # a live webinar that is no series' session, moved into 2025
+
+
+def _raw() -> dict[Kind, Any]:
+    raw = {kind: json.loads(payload) for kind, payload in SAMPLE.items()}
+    for w in raw[Kind.WEBINARS]:
+        if w["webinarId"] == PAST_WEBINAR:
+            w["startDate"], w["endDate"] = "2025-05-06T13:00:00.000-05:00", "2025-05-06T14:30:00.000-05:00"
+    return raw
+
+
+RAW = _raw()
+
+
+def catalogue_occasions(now: datetime, *, past: bool = False) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """(kind, id, locationId) -> what the sample says of it: the occasions worked out from the
+    JSON (type 1 is on demand: no date, never past)."""
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for c in RAW[Kind.COURSES]:
+        for loc in c["locations"]:
+            out[("course", c["courseId"], loc["locationId"])] = {
+                "title": c["title"], "start": loc["startDate"], "end": loc["endDate"], "fee": loc["fee"],
+                "city": loc["city"], "venue": loc["venue"], "url": loc.get("detailUrl") or c["url"]}
+    in_series = set()
+    for s in RAW[Kind.SERIES]:
+        for w in s["sessions"]:
+            in_series.add(w["webinarId"])
+            out[("session", w["webinarId"], None)] = _webinar(w, s)
+    for w in RAW[Kind.WEBINARS]:
+        if w["webinarId"] not in in_series:
+            out[("webinar", w["webinarId"], None)] = _webinar(w, None)
+    if not past:
+        out = {k: v for k, v in out.items()
+               if v["start"] is None or datetime.fromisoformat(v["end"] or v["start"]) >= now}
+    return out
+
+
+def _webinar(w: dict[str, Any], series: dict[str, Any] | None) -> dict[str, Any]:
+    live = w["type"] != 1
+    return {"title": w["title"] or (series or {}).get("title"), "start": w["startDate"] if live else None,
+            "end": w["endDate"] if live else None, "city": None, "venue": None,
+            "fee": w["fee"] if w.get("fee") is not None else (series or {}).get("fee"),
+            "url": w.get("detailUrl") or (series or {}).get("detailUrl")}
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("offers-cache")
+    for kind in Kind:
+        report = ingest(str(path / FILE_NAME), kind.value, json.dumps(RAW[kind]).encode(), None, None, AT)
+        assert report.status == "updated", report
+    return path
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
+    out["PYTHONIOENCODING"] = "utf-8"
+    out["TZ"] = "UTC+8"
+    return out
+
+
+def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    result = subprocess.run([sys.executable, "-m", "catalogue_desktop", *args], capture_output=True,
+                            env=env, timeout=120, cwd=cwd, check=False)
+    assert b"Traceback" not in result.stderr + result.stdout, result.stderr.decode()
+    return result
+
+
+def export(env: dict[str, str], cache: Path, tmp_path: Path,
+           *args: str) -> subprocess.CompletedProcess[bytes]:
+    return run(env, "export", "offerings", "--cache-dir", str(cache), *args, cwd=tmp_path)
+
+
+def key(row: dict[str, Any]) -> tuple[Any, ...]:
+    return (row["kind"], row["id"], row["locationId"])
+
+
+def age_text() -> str:
+    """The footer's time as the subprocess (TZ=UTC+8) writes it."""
+    return offers.when(datetime.fromisoformat(AT).astimezone(ZONE).isoformat())
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+# -- JSON and CSV -----------------------------------------------------------------------------------
+
+
+def test_json_rows_are_the_catalogues_upcoming_occasions_sorted_by_start(env: dict[str, str], cache: Path,
+                                                                         tmp_path: Path) -> None:
+    before = datetime.now(UTC)
+    result = export(env, cache, tmp_path, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    want = catalogue_occasions(before)
+    assert {key(r) for r in rows} == set(want)  # every upcoming occasion, once
+    assert ("webinar", PAST_WEBINAR, None) not in {key(r) for r in rows}  # over: left out
+    for row in rows:
+        assert set(offers.JSON_KEYS) <= set(row)
+        expect = want[key(row)]
+        for field in ("title", "start", "end", "fee", "city", "venue", "url"):
+            assert row[field] == expect[field], (key(row), field)
+    starts = [datetime.fromisoformat(r["start"]) for r in rows if r["start"]]
+    assert starts == sorted(starts)
+    dated = len(starts)
+    assert all(r["start"] is None and r["onDemand"] for r in rows[dated:])  # on demand: last
+    assert {r["kind"] for r in rows} == {"course", "session", "webinar"}
+
+
+def test_include_past_and_date_clauses_bring_past_occasions_back(env: dict[str, str], cache: Path,
+                                                                tmp_path: Path) -> None:
+    now = datetime.now(UTC)
+    everything = json.loads(export(env, cache, tmp_path, "--format", "json", "--include-past").stdout)
+    assert {key(r) for r in everything} == set(catalogue_occasions(now, past=True))
+    dated = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", "starts:2025").stdout)
+    assert [key(r) for r in dated] == [("webinar", PAST_WEBINAR, None)]  # a date clause asks for it
+
+
+def test_csv_carries_the_json_rows(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    rows = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", "cle:yes").stdout)
+    result = export(env, cache, tmp_path, "--format", "csv", "--query", "cle:yes")
+    read = list(csv.DictReader(io.StringIO(result.stdout.decode("utf-8"))))
+    assert list(read[0]) == list(offers.JSON_KEYS)
+    assert len(read) == len(rows) > 10
+    for r, j in zip(read, rows, strict=True):
+        assert (r["kind"], r["title"], r["url"]) == (j["kind"], j["title"], j["url"])
+        assert r["start"] == (j["start"] or "")
+        assert r["fee"] == ("" if j["fee"] is None else str(j["fee"]))
+        assert r["cle"] == "true" and r["experts"] == "; ".join(j["experts"])
+
+
+def test_the_query_picks_occasions_as_the_finder_does(env: dict[str, str], cache: Path,
+                                                      tmp_path: Path) -> None:
+    now = datetime.now(UTC)
+    query = "city:dallas fee:<1500"
+    rows = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", query).stdout)
+    want = {k for k, v in catalogue_occasions(now).items() if v["city"] == "Dallas" and v["fee"] < 1500}
+    assert {key(r) for r in rows} == want and want
+    sessions = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", "kind:session").stdout)
+    assert {r["kind"] for r in sessions} == {"session"} and all(r["series"] for r in sessions)
+
+
+# -- the calendar file ----------------------------------------------------------------------------------
+
+
+def test_ics_is_one_event_per_dated_occasion_and_its_uids_are_stable(env: dict[str, str], cache: Path,
+                                                                     tmp_path: Path) -> None:
+    out = tmp_path / "offer.ics"
+    result = export(env, cache, tmp_path, "--format", "ics", "--output", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
+    dated = [r for r in rows if r["start"]]
+    assert f"Wrote {len(rows)} occasions ({len(dated)} events: {len(rows) - len(dated)} on demand" \
+        in result.stderr.decode()
+    events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
+    assert len(events) == len(dated)
+    for event, row in zip(events, dated, strict=True):
+        assert str(event["SUMMARY"]) == row["title"]
+        assert event.decoded("DTSTART") == datetime.fromisoformat(row["start"])  # the exact instant
+        assert event.decoded("DTEND") == datetime.fromisoformat(row["end"])
+        description = flat(str(event["DESCRIPTION"]))
+        assert f"Fee: {row['fee']:,}" in description and row["url"] in description
+        assert f"Catalogue as of {age_text()}" in description
+        assert str(event["URL"]) == row["url"]
+        if row["kind"] == "course":
+            assert row["city"] in str(event["LOCATION"]) and row["venue"] in str(event["LOCATION"])
+    again = icalendar.Calendar.from_ical(export(env, cache, tmp_path, "--format", "ics").stdout)
+    assert [str(e["UID"]) for e in again.walk("VEVENT")] == [str(e["UID"]) for e in events]
+    assert len({str(e["UID"]) for e in events}) == len(events)
+
+
+# -- the offer sheet ----------------------------------------------------------------------------------
+
+
+def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(env: dict[str, str], cache: Path,
+                                                                    tmp_path: Path) -> None:
+    env = {k: v for k, v in env.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    out = tmp_path / "offer.pdf"
+    query = "city:chicago OR kind:session"
+    result = export(env, cache, tmp_path, "--format", "pdf", "--output", str(out), "--query", query,
+                    "--title", "Offer for ACME & Co", "--paper", "letter")
+    assert result.returncode == 0, result.stderr  # no display needed
+    rows = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", query).stdout)
+    reader = pypdf.PdfReader(out)
+    width, height = (float(x) for x in reader.pages[0].mediabox.upper_right)
+    assert (round(width), round(height)) == (612, 792)  # Letter, in points
+    assert reader.metadata.title == "Offer for ACME & Co"
+    pages = [page.extract_text() for page in reader.pages]
+    text, packed = flat("\n".join(pages)), "".join("".join(pages).split())
+    assert text.startswith("Offer for ACME & Co") and f"{len(rows)} occasions" in text
+    for row in rows:  # (compared without spaces: titles wrap at hyphens, links anywhere)
+        assert packed.count(squeeze(row["title"])) >= 1
+        assert squeeze(offers.when(row["start"])) in packed  # the date and time as written
+        assert f"{row['fee']:,}" in text
+        assert short_url(row["url"]) in packed
+    footer = (f"Catalogue as of {age_text()} (last confirmed by the service) — fees and dates may have "
+              "changed since.")
+    assert all(flat(footer) in flat(page) for page in pages)  # on every page
+    assert all(f"Page {i} of {len(pages)}" in flat(page) for i, page in enumerate(pages, 1))
+
+
+def test_pdf_grouped_by_month(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    result = export(env, cache, tmp_path, "--format", "pdf", "--group", "month", "--query", "kind:course")
+    text = flat("\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(result.stdout)).pages))
+    rows = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", "kind:course").stdout)
+    months = list(dict.fromkeys(datetime.fromisoformat(r["start"]).strftime("%B %Y") for r in rows))
+    assert len(months) > 3
+    assert [text.index(m) for m in months] == sorted(text.index(m) for m in months)
+
+
+# -- nothing to export -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "ics", "pdf"])
+def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(env: dict[str, str], cache: Path,
+                                                                    tmp_path: Path, fmt: str) -> None:
+    result = export(env, cache, tmp_path, "--format", fmt, "--query", "city:atlantis")
+    assert result.returncode == 0
+    assert "no occasions match 'city:atlantis'" in result.stderr.decode()
+    if fmt == "json":
+        assert json.loads(result.stdout) == []
+    elif fmt == "csv":
+        assert result.stdout.decode().splitlines() == [",".join(offers.JSON_KEYS)]
+    elif fmt == "ics":
+        assert icalendar.Calendar.from_ical(result.stdout).walk("VEVENT") == []
+    else:
+        text = flat(pypdf.PdfReader(io.BytesIO(result.stdout)).pages[0].extract_text())
+        assert "0 occasions" in text and "Catalogue as of" in text
+
+
+def test_a_field_offerings_lack_matches_none(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    result = export(env, cache, tmp_path, "--format", "json", "--query", "bio:tax")
+    assert result.returncode == 0 and json.loads(result.stdout) == []
+    assert "no occasions match" in result.stderr.decode() and "bio" in result.stderr.decode()
+
+
+def test_never_synced_is_an_error(env: dict[str, str], tmp_path: Path) -> None:
+    result = run(env, "export", "offerings", "--cache-dir", str(tmp_path / "empty"), "--format", "ics",
+                 cwd=tmp_path)
+    assert result.returncode == 1 and result.stdout == b""
+    assert "nothing was ever synced" in result.stderr.decode()
+
+
+def test_a_bad_query_and_offer_options_on_a_collection_are_usage_errors(env: dict[str, str], cache: Path,
+                                                                       tmp_path: Path) -> None:
+    result = export(env, cache, tmp_path, "--format", "json", "--query", "fee:abc")
+    assert result.returncode == 2 and result.stdout == b"" and "not a number" in result.stderr.decode()
+    result = run(env, "export", "webinars", "--cache-dir", str(cache), "--format", "ics", cwd=tmp_path)
+    assert result.returncode == 2 and b"for offerings only" in result.stderr
+
+
+def test_only_the_pdf_imports_qt(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    code = ("import sys; from catalogue_desktop.cli import main; fmt = sys.argv[1]; "
+            f"main(['export', 'offerings', '--cache-dir', {str(cache)!r}, '--format', fmt, "
+            "'-o', 'x.' + fmt]); "
+            "print('PySide6' in sys.modules, file=sys.stderr)")
+    for fmt, qt in (("json", False), ("csv", False), ("ics", False), ("pdf", True)):
+        result = subprocess.run([sys.executable, "-c", code, fmt], capture_output=True, text=True, env=env,
+                                cwd=tmp_path, timeout=120, check=False)
+        assert result.stderr.strip().endswith(str(qt)), (fmt, result.stderr)

@@ -1,0 +1,365 @@
+"""Offers made from the Dates tab as a user makes them: rows selected (or none: all the query
+shows), then Ctrl+C, the offer sheet (PDF), Print (the preview), a calendar file, or File ▸ Offer;
+the warning before an offer from old data. What is produced is parsed (the clipboard's text and
+HTML, the .ics by ``icalendar``, the PDF's text by ``pypdf``) and checked against the demo
+sample's JSON, not against a stored copy of the output."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import icalendar
+import pypdf
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from catalogue_desktop.core import offers
+from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.offer_sheet import short_url
+from catalogue_desktop.core.store import FILE_NAME
+from catalogue_desktop.ui.offers import desk
+from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
+
+KIND = column_index(DATES, "kind")
+RECORD = column_index(DATES, "record")
+
+
+def _ingest(cache_dir: Path, sample: dict[Kind, bytes], days_old: float) -> str:
+    from catalogue_desktop.core.ingest import ingest
+
+    stamp = (datetime.now(UTC) - timedelta(days=days_old)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for kind, payload in sample.items():
+        assert ingest(str(cache_dir / FILE_NAME), kind.value, payload, None, None, stamp).status == "updated"
+    return stamp
+
+
+@pytest.fixture
+def window_of(make_session: Any, cache_dir: Path, sample: dict[Kind, bytes]) -> Any:
+    """``window_of(days_old)``: a window (offline) on the demo sample synced that long ago, its
+    Dates tab shown; ``window.synced_at`` is when."""
+
+    def make(days_old: float = 1) -> Any:
+        stamp = _ingest(cache_dir, sample, days_old)
+        session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+        session.finder.indexer.finish_now()
+        window = session.window
+        window.synced_at = stamp
+        window.show_tab(DATES)
+        return window
+
+    return make
+
+
+def catalogue(sample: dict[Kind, bytes]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """(Dates' kind, record id) -> the sample's occasions of it (a course's locations, the
+    webinar), each with title, start, fee, city and link, worked out from the JSON."""
+    out: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for c in json.loads(sample[Kind.COURSES]):
+        out[("Course", c["courseId"])] = [
+            {"title": c["title"], "start": loc["startDate"], "end": loc["endDate"], "fee": loc["fee"],
+             "city": loc["city"], "url": loc.get("detailUrl") or c["url"]} for loc in c["locations"]]
+    series = {w["webinarId"]: s for s in json.loads(sample[Kind.SERIES]) for w in s["sessions"]}
+    for w in json.loads(sample[Kind.WEBINARS]):
+        s = series.get(w["webinarId"], {})
+        live = w["type"] != 1
+        out[("Session" if s else "Webinar", w["webinarId"])] = [
+            {"title": w["title"], "start": w["startDate"] if live else None,
+             "end": w["endDate"] if live else None, "fee": w["fee"] if w.get("fee") is not None else s["fee"],
+             "city": None, "url": w.get("detailUrl") or s.get("detailUrl")}]
+    return out
+
+
+def shown(tab: Any, rows: list[int], sample: dict[Kind, bytes]) -> list[dict[str, Any]]:
+    """The sample's occasion each of these view rows shows (by its kind, record and start)."""
+    known = catalogue(sample)
+    out = []
+    for r in rows:
+        values = tab.model.rowset.rows[tab.model.source_row(r)]
+        starts = {(o["start"] and datetime.fromisoformat(o["start"]).timestamp() * 1000): o
+                  for o in known[(values[KIND], values[RECORD])]}
+        out.append(starts[values[column_index(DATES, "start")]])
+    return out
+
+
+def select(tab: Any, rows: list[int]) -> None:
+    from PySide6.QtCore import QItemSelectionModel
+
+    selection = tab.view.selectionModel()
+    selection.clearSelection()
+    for r in rows:
+        selection.select(tab.model.index(r, 0), QItemSelectionModel.SelectionFlag.Select
+                         | QItemSelectionModel.SelectionFlag.Rows)
+
+
+def money(fee: int) -> str:
+    return f"{fee:,}"
+
+
+class _Table(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.rows[-1].append("")
+        elif tag == "a":
+            self.links.append(dict(attrs)["href"] or "")
+
+    def handle_data(self, data: str) -> None:
+        if self.rows and self.rows[-1]:
+            self.rows[-1][-1] += data
+
+
+@pytest.fixture
+def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
+    """File dialogs answer a path in tmp (the name offered, kept); what was asked is noted."""
+    asked: dict[str, Any] = {}
+
+    def save(parent: Any, caption: str, name: str, filters: str) -> tuple[str, str]:
+        asked.update(caption=caption, name=Path(name).name, folder=Path(name).parent)
+        return str(tmp_path / Path(name).name), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    return asked
+
+
+@pytest.fixture
+def sheet_options(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The offer sheet's dialog, answered as ``sheet_options`` says (title, group, paper)."""
+    answer = {"title": "Offer for Whitfield & Crane", "group": "By course", "paper": "A4"}
+
+    def execute(dialog: SheetDialog) -> int:
+        answer["what"] = dialog.findChild(object, "offer-sheet-what").text()
+        dialog.title.setText(answer["title"])
+        dialog.group.setCurrentText(answer["group"])
+        dialog.paper.setCurrentText(answer["paper"])
+        return 1
+
+    monkeypatch.setattr(SheetDialog, "exec", execute)
+    return answer
+
+
+class Boxes(list[str]):
+    """The texts of the message boxes shown; ``answers``: the buttons to click, in turn (then
+    Continue)."""
+
+    answers: list[str]
+
+
+@pytest.fixture
+def warnings(monkeypatch: pytest.MonkeyPatch) -> Boxes:
+    """Message boxes answered as ``warnings.answers`` says, their texts noted."""
+    texts = Boxes()
+    answers: list[str] = []
+
+    def execute(box: QMessageBox) -> int:
+        texts.append(box.text())
+        wanted = answers.pop(0) if answers else "Continue"
+        button = next(b for b in box.buttons() if b.text().replace("&", "") == wanted)
+        button.click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", execute)
+    texts.answers = answers
+    return texts
+
+
+def messages(window: Any) -> str:
+    return window.statusBar().currentMessage()
+
+
+# -- copy for e-mail ---------------------------------------------------------------------------
+
+
+def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(qtbot: Any, window_of: Any,
+                                                                 sample: dict[Kind, bytes]) -> None:
+    window = window_of()
+    tab = window.current_tab()
+    rows = [0, 3, 5]
+    select(tab, rows)
+    QApplication.clipboard().clear()
+    qtbot.keyClick(tab.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    mime = QApplication.clipboard().mimeData()
+    lines = mime.text().splitlines()
+    age = offers.age_line(offers.as_of_text(window.synced_at))
+    assert lines[-1] == age and lines[-2] == "" and len(lines) == len(rows) + 2
+    for line, occasion in zip(lines, shown(tab, rows, sample), strict=False):
+        parts = line.split(" — ")
+        assert parts[0] == occasion["title"] and parts[1] == offers.when(occasion["start"])
+        assert money(occasion["fee"]) in parts and parts[-1] == occasion["url"]
+        assert (occasion["city"] or "online") in parts
+    table = _Table()
+    table.feed(mime.html())
+    assert table.rows[0] == list(offers.EMAIL_HEADS) and len(table.rows) == len(rows) + 1
+    assert [r[0] for r in table.rows[1:]] == [line.split(" — ")[0] for line in lines[:len(rows)]]
+    assert table.links == [o["url"] for o in shown(tab, rows, sample)]
+    assert age in mime.html()
+    assert messages(window) == "Copied 3 selected occasions for an e-mail (text and table)"
+
+
+def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_currency(
+        qtbot: Any, window_of: Any, sample: dict[Kind, bytes]) -> None:
+    window = window_of()
+    window.formatter.set_currency("USD")
+    window.query_box.set_text("city:dallas")
+    tab = window.current_tab()
+    tab.view.selectionModel().clearSelection()
+    dallas = [o for occasions in catalogue(sample).values() for o in occasions if o["city"] == "Dallas"]
+    assert tab.model.rowCount() == len(dallas) > 1
+    window.offer_actions[3].trigger()  # File ▸ Offer from Dates ▸ Copy for email
+    lines = QApplication.clipboard().text().splitlines()[:-2]
+    assert len(lines) == len(dallas) and all(" — Dallas — USD\u00a0" in line for line in lines)
+    assert messages(window) == (f"Copied all {len(dallas)} occasions the query shows for an e-mail "
+                                "(text and table)")
+
+
+def test_other_tabs_still_copy_rows_as_tsv(qtbot: Any, window_of: Any) -> None:
+    window = window_of()
+    tab = window.show_tab(Kind.WEBINARS)
+    tab.view.selectRow(0)
+    qtbot.keyClick(tab.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    mime = QApplication.clipboard().mimeData()
+    assert "\t" in mime.text() and not mime.hasHtml()
+
+
+# -- the calendar file --------------------------------------------------------------------------------
+
+
+def test_calendar_file_of_the_selection(qtbot: Any, window_of: Any, saved: dict[str, Any],
+                                        sample: dict[Kind, bytes], tmp_path: Path) -> None:
+    window = window_of()
+    tab = window.current_tab()
+    rows = list(range(0, 12, 2))
+    select(tab, rows)
+    tab.offer_buttons["ics"].click()
+    assert saved["name"].startswith("offer-") and saved["name"].endswith(".ics")
+    events = icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")
+    occasions = shown(tab, rows, sample)
+    assert len(events) == len(occasions)  # (these are all dated)
+    for event, occasion in zip(events, occasions, strict=True):
+        assert str(event["SUMMARY"]) == occasion["title"]
+        assert event.decoded("DTSTART") == datetime.fromisoformat(occasion["start"])
+        assert event.decoded("DTEND") == datetime.fromisoformat(occasion["end"])
+        assert str(event["URL"]) == occasion["url"]
+        assert f"Fee: {money(occasion['fee'])}" in str(event["DESCRIPTION"])
+        if occasion["city"]:
+            assert occasion["city"] in str(event["LOCATION"])
+    assert messages(window).startswith(f"Wrote {len(rows)} events of {len(rows)} selected occasions to ")
+
+
+# -- the offer sheet, saved and printed ------------------------------------------------------------
+
+
+def test_offer_sheet_pdf_of_the_selection(qtbot: Any, window_of: Any, saved: dict[str, Any],
+                                          sheet_options: dict[str, Any], sample: dict[Kind, bytes],
+                                          tmp_path: Path) -> None:
+    window = window_of()
+    tab = window.current_tab()
+    rows = [1, 2, 4, 7, 9]
+    select(tab, rows)
+    sheet_options.update(paper="Letter")
+    tab.offer_buttons["pdf"].click()
+    assert sheet_options["what"] == "An offer sheet of 5 selected occasions."
+    reader = pypdf.PdfReader(tmp_path / saved["name"])
+    assert [round(float(x)) for x in reader.pages[0].mediabox.upper_right] == [612, 792]
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    flat, packed = " ".join(text.split()), "".join(text.split())
+    assert flat.startswith("Offer for Whitfield & Crane 5 occasions")
+    for occasion in shown(tab, rows, sample):
+        assert "".join(occasion["title"].split()) in packed
+        assert "".join(offers.when(occasion["start"]).split()) in packed
+        assert money(occasion["fee"]) in flat and short_url(occasion["url"]) in packed
+    assert " ".join(offers.age_line(offers.as_of_text(window.synced_at)).split()) in flat
+    assert messages(window).startswith("Wrote the offer sheet of 5 selected occasions (Letter) to ")
+
+
+def test_print_opens_a_preview_of_the_sheet(qtbot: Any, window_of: Any, sheet_options: dict[str, Any],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtPrintSupport import QPrintPreviewDialog, QPrintPreviewWidget
+
+    seen: dict[str, Any] = {}
+
+    def execute(dialog: QPrintPreviewDialog) -> int:
+        preview = dialog.findChild(QPrintPreviewWidget)
+        preview.updatePreview()  # what showing it does: the sheet painted on the printer's pages
+        seen.update(pages=preview.pageCount(), title=dialog.windowTitle(),
+                    paper=dialog.printer.pageLayout().pageSize().name())
+        return 0
+
+    monkeypatch.setattr(QPrintPreviewDialog, "exec", execute)
+    window = window_of()
+    window.query_box.set_text("kind:course")
+    tab = window.current_tab()
+    tab.view.selectionModel().clearSelection()
+    n = tab.model.rowCount()
+    sheet_options.update(group="By month")
+    qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    assert seen["pages"] >= 2 and seen["paper"] == "A4"
+    assert seen["title"] == f"Print preview — Offer for Whitfield & Crane (all {n} occasions the query shows)"
+
+
+def test_a_very_long_sheet_is_asked_about_first(qtbot: Any, window_of: Any, sheet_options: dict[str, Any],
+                                               warnings: Boxes, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(desk, "BIG_SHEET", 5)
+    window = window_of()
+    warnings.answers.append("Cancel")
+    assert window.current_tab().offer("pdf") is None
+    assert "would be about" in warnings[0] and "pages" in warnings[0]
+    assert "what" not in sheet_options  # stopped before its dialog
+
+
+# -- old data ------------------------------------------------------------------------------------------
+
+
+def test_old_data_is_warned_about_before_an_offer(qtbot: Any, window_of: Any, warnings: Boxes) -> None:
+    window = window_of(days_old=12)
+    tab = window.current_tab()
+    select(tab, [0])
+    QApplication.clipboard().setText("before")
+    warnings.answers.append("Cancel")
+    assert tab.offer("copy") == 0
+    assert QApplication.clipboard().text() == "before"  # nothing made
+    assert "last confirmed by the service 12 days ago" in warnings[0]
+    assert "more than the 7 days set in Preferences" in warnings[0]
+    assert messages(window) == "No offer made: the catalogue's data is older than the limit"
+    assert tab.offer("copy") == 1  # Continue this time
+    assert "Catalogue as of" in QApplication.clipboard().text()
+    assert tab.offer("copy") == 1 and len(warnings) == 2  # asked once for this data
+
+
+def test_the_limit_is_the_preference(qtbot: Any, window_of: Any, warnings: Boxes) -> None:
+    window = window_of(days_old=12)
+    window.settings.offer_max_age_days = 30
+    select(window.current_tab(), [0])
+    assert window.current_tab().offer("copy") == 1 and warnings == []
+
+
+def test_fresh_data_is_not_warned_about(qtbot: Any, window_of: Any, warnings: Boxes) -> None:
+    window = window_of(days_old=0.5)
+    select(window.current_tab(), [0])
+    assert window.current_tab().offer("copy") == 1 and warnings == []
+
+
+def test_the_rows_context_menu_offers_the_same(qtbot: Any, window_of: Any, saved: dict[str, Any],
+                                               tmp_path: Path) -> None:
+    window = window_of()
+    tab = window.current_tab()
+    menu = tab.rows_menu()
+    actions = [a for a in menu.actions() if not a.isSeparator()]
+    assert [a.text() for a in actions] == ["Offer sheet (PDF)…", "Print…", "Calendar file (.ics)…",
+                                           "Copy for email", "Copy rows as TSV"]
+    select(tab, [0, 1])
+    actions[2].trigger()
+    assert len(icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")) == 2
+    actions[4].trigger()
+    assert "\t" in QApplication.clipboard().text() and not QApplication.clipboard().mimeData().hasHtml()
