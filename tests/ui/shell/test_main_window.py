@@ -307,9 +307,9 @@ def test_changes_view_lists_a_changed_record_and_navigates_to_it(
     with qtbot.waitSignal(session.synced, timeout=10000):
         qtbot.keyClick(window, Qt.Key.Key_F5)
     wait_rows_loaded(qtbot, session)
-    assert window._changes is None  # made when its dock first shows, with what came meanwhile
+    assert window.changes_dock._view is None  # made when its dock first shows, with what came meanwhile
     window.changes_action.trigger()
-    assert window.changes_dock.isVisible() and window._changes is not None
+    assert window.changes_dock.isVisible() and window.changes_dock._view is not None
     assert window.changes_dock.widget() is window.changes
     entries = window.changes.entries(Kind.WEBINARS)
     assert len(entries) == 1

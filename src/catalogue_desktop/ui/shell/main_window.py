@@ -30,6 +30,7 @@ from catalogue_desktop.ui.finder.facet_panel import FacetPanel
 from catalogue_desktop.ui.finder.query_box import QueryBox
 from catalogue_desktop.ui.shell import menus
 from catalogue_desktop.ui.shell.navigation import History, Place
+from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
 
 if TYPE_CHECKING:
@@ -93,13 +94,10 @@ class MainWindow(QMainWindow):
         self.status.retry_requested.connect(self.retry_requested)
         self.banner.retry_requested.connect(self.refresh_requested)
         self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
-        # The changes view is made when its dock first shows (or ``changes`` is asked for).
-        self._changes: ChangesView | None = None
-        self._pending_changes: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
-        self.changes_dock = self._dock("Changes", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea)
-        self.changes_dock.setMinimumWidth(420)
+        self.changes_dock = ChangesDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.changes_dock)
         self.changes_dock.hide()
-        self.changes_dock.visibilityChanged.connect(self._changes_dock_visible)
+        self.changes_dock.record_activated.connect(self.navigate)
         self.facet_panel = FacetPanel()
         self.facet_dock = self._dock("Facets", self.facet_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.facet_dock.setMinimumWidth(240)
@@ -119,33 +117,11 @@ class MainWindow(QMainWindow):
     @property
     def changes(self) -> ChangesView:
         """What the last refresh changed (the view is made on first use)."""
-        return self._changes if self._changes is not None else self._make_changes_view()
-
-    def _changes_dock_visible(self, visible: bool) -> None:
-        if visible and self._changes is None:
-            self._make_changes_view()
-
-    def _make_changes_view(self) -> ChangesView:
-        from catalogue_desktop.ui.sync.changes_view import ChangesView
-
-        view = self._changes = ChangesView()
-        view.record_activated.connect(self.navigate)
-        for kind, (changes, title) in self._pending_changes.items():
-            view.set_changes(kind, changes, title)
-        self._pending_changes.clear()
-        placeholder = self.changes_dock.widget()
-        self.changes_dock.setWidget(view)
-        placeholder.deleteLater()
-        return view
+        return self.changes_dock.view
 
     def set_changes(self, kind: Kind, changes: dict[str, Any] | None,
                     title: Callable[[Kind, int], str | None]) -> None:
-        """Show what the last refresh changed in ``kind`` (kept for later if the view is not
-        made yet)."""
-        if self._changes is None:
-            self._pending_changes[kind] = (changes, title)
-        else:
-            self._changes.set_changes(kind, changes, title)
+        self.changes_dock.set_changes(kind, changes, title)
 
     def fill_columns_menu(self) -> None:
         self.columns_menu.clear()

@@ -1,0 +1,54 @@
+"""The Changes dock: what the last refresh changed, per collection (``changes_view``). The view
+is made when the dock first shows (or is asked for): start-up builds none of it; changes given
+before are kept for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+from catalogue_desktop.core.kinds import Kind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.sync.changes_view import ChangesView
+
+
+class ChangesDock(QDockWidget):
+    record_activated = Signal(object, int)  # Kind, record id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Changes", parent)
+        self.setObjectName("dock-changes")
+        self.setWidget(QWidget())
+        self.setMinimumWidth(420)
+        self._view: ChangesView | None = None
+        self._pending: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
+        self.visibilityChanged.connect(lambda visible: visible and self.view)
+
+    @property
+    def view(self) -> ChangesView:
+        """The changes view (made on first use)."""
+        if self._view is None:
+            from catalogue_desktop.ui.sync.changes_view import ChangesView
+
+            view = self._view = ChangesView()
+            view.record_activated.connect(self.record_activated)
+            for kind, (changes, title) in self._pending.items():
+                view.set_changes(kind, changes, title)
+            self._pending.clear()
+            placeholder = self.widget()
+            self.setWidget(view)
+            placeholder.deleteLater()
+        return self._view
+
+    def set_changes(self, kind: Kind, changes: dict[str, Any] | None,
+                    title: Callable[[Kind, int], str | None]) -> None:
+        """Show what the last refresh changed in ``kind`` (kept for later if the view is not
+        made yet)."""
+        if self._view is None:
+            self._pending[kind] = (changes, title)
+        else:
+            self._view.set_changes(kind, changes, title)
