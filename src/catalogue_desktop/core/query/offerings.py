@@ -14,6 +14,7 @@ tab's rows.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator, Mapping
+from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
@@ -234,8 +235,6 @@ def _joined_steps(values: list[Any]) -> Generator[None, None, list[str | None]]:
 
 def _moment(known: dict[Any, tuple[int | None, int | None]], text: Any) -> tuple[int | None, int | None]:
     """(epoch ms, UTC offset minutes) of ISO text, remembered (events share their hours)."""
-    from datetime import UTC, datetime
-
     found: tuple[int | None, int | None] = (None, None)
     if isinstance(text, str):
         try:
