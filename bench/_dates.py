@@ -140,20 +140,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
 
         # -- the query, typed, on the Dates tab --------------------------------------------------
         finder, box = session.finder, window.query_box
-        applied: list[float] = []
-        real_set_query = finder.set_query
-
-        def set_query(parsed: Any) -> None:
-            t = time.perf_counter()
-            real_set_query(parsed)
-            tab.view.viewport().repaint()
-            tab.count_label.repaint()
-            window.tab_widget.tabBar().repaint()
-            applied.append(time.perf_counter() - t)
-
-        box.query_changed.disconnect(real_set_query)
-        box.query_changed.connect(set_query)
-        box.edit.setFocus()
+        applied, restore = _gui.time_queries(finder, window, tab)
         keys = []
         for _ in range(repeat):
             for ch in _gui.TYPING:
@@ -170,8 +157,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
                              "ms": (key_s + apply_s) * 1000})
             box.clear()
             await asyncio.sleep(0.1)
-        box.query_changed.disconnect(set_query)
-        box.query_changed.connect(real_set_query)
+        restore()
         out["keys"] = keys
         # What a typed key leaves for when typing pauses: the facet panel's counts.
         facets = []

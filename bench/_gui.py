@@ -244,6 +244,32 @@ def _webinars_with_experts(store_file: Path, want: int, experts: int = 3) -> lis
     return found
 
 
+def time_queries(finder: Any, window: Any, tab: Any) -> tuple[list[float], Any]:
+    """Time each query the query box applies (``FinderController.set_query``: the current tab's
+    rows, every tab's count in its title) with the repaint of the table, count and tab bar, into
+    the list returned; with a function that puts the box's own connection back."""
+    box = window.query_box
+    applied: list[float] = []
+    real_set_query = finder.set_query
+
+    def set_query(parsed: Any) -> None:  # called by the box's debounce timer
+        t = time.perf_counter()
+        real_set_query(parsed)
+        tab.view.viewport().repaint()
+        tab.count_label.repaint()
+        window.tab_widget.tabBar().repaint()
+        applied.append(time.perf_counter() - t)
+
+    def restore() -> None:
+        box.query_changed.disconnect(set_query)
+        box.query_changed.connect(real_set_query)
+
+    box.query_changed.disconnect(real_set_query)
+    box.query_changed.connect(set_query)
+    box.edit.setFocus()
+    return applied, restore
+
+
 def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, Any]:
     app = _qapp()
     from PySide6.QtCore import QItemSelectionModel, Qt
@@ -295,20 +321,7 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
             await asyncio.sleep(0.05)
         out["finder_ready_s"] = time.perf_counter() - t0
         box = window.query_box
-        applied: list[float] = []
-        real_set_query = finder.set_query
-
-        def set_query(parsed: Any) -> None:  # called by the box's debounce timer
-            t = time.perf_counter()
-            real_set_query(parsed)  # the current tab's rows, every tab's count in its title
-            view.viewport().repaint()
-            tab.count_label.repaint()
-            window.tab_widget.tabBar().repaint()
-            applied.append(time.perf_counter() - t)
-
-        box.query_changed.disconnect(real_set_query)
-        box.query_changed.connect(set_query)
-        box.edit.setFocus()
+        applied, restore = time_queries(finder, window, tab)
         keys: list[dict[str, Any]] = []
         for _ in range(repeat):
             for ch in TYPING:
@@ -325,8 +338,7 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
                              "rows": model.rowCount()})
             box.clear()
             await asyncio.sleep(0.05)
-        box.query_changed.disconnect(set_query)
-        box.query_changed.connect(real_set_query)
+        restore()
         out["filter"] = keys
 
         # -- sort --------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -319,29 +319,27 @@ def _export(args: argparse.Namespace) -> int:
         print("catalogue-desktop export: --format ics and pdf, --include-past, --title, --group and "
               "--paper are for offerings only", file=sys.stderr)
         return 2
-    query = None
-    if args.query is not None:
-        from catalogue_desktop.core import finding
-
-        query = finding.parse_or_report(args.query, sys.stderr)
-        if query is None:
-            return 2
+    parsed, query = _query_of(args)
+    if not parsed:
+        return 2
     with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
-        positions = None if query is None else finding.select(store, Kind(args.kind), query, sys.stderr)
+        positions = None
+        if query is not None:
+            from catalogue_desktop.core import finding
+
+            positions = finding.select(store, Kind(args.kind), query, sys.stderr)
         if args.output:
             target = Path(args.output)
-            tmp = target.with_name(target.name + ".part")
-            try:
+            counted: list[int] = []
+
+            def write(tmp: Path) -> None:
                 with tmp.open("w", encoding="utf-8", newline="") as out:
-                    count = export_collection(store, Kind(args.kind), args.format, out, positions,
-                                              demo=args.cache_demo)
-                tmp.replace(target)
-            except OSError as exc:
-                print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
+                    counted.append(export_collection(store, Kind(args.kind), args.format, out,
+                                                     positions, demo=args.cache_demo))
+
+            if not _write_whole(target, write):
                 return 1
-            finally:
-                tmp.unlink(missing_ok=True)
-            print(f"Wrote {count} {args.kind} to {target}", file=sys.stderr)
+            print(f"Wrote {counted[0]} {args.kind} to {target}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
             export_collection(store, Kind(args.kind), args.format, sys.stdout, positions,
@@ -352,13 +350,11 @@ def _export(args: argparse.Namespace) -> int:
 def _export_offerings(args: argparse.Namespace) -> int:
     """``export offerings``: ``core.offers_export`` does the work; the PDF is drawn with Qt
     (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
-    from catalogue_desktop.core import finding, offers_export
+    from catalogue_desktop.core import offers_export
 
-    query = None
-    if args.query is not None:
-        query = finding.parse_or_report(args.query, sys.stderr)
-        if query is None:
-            return 2
+    parsed, query = _query_of(args)
+    if not parsed:
+        return 2
     with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
         selection = offers_export.select(store, query, include_past=args.include_past, err=sys.stderr)
     render = paper = None
@@ -378,17 +374,36 @@ def _export_offerings(args: argparse.Namespace) -> int:
         sys.stdout.buffer.flush()
         return 0
     target = Path(args.output)
+    if not _write_whole(target, lambda tmp: tmp.write_bytes(raw)):
+        return 1
+    print(f"Wrote {offers_export.summary(selection, args.format)} to {target}", file=sys.stderr)
+    return 0
+
+
+def _query_of(args: argparse.Namespace) -> tuple[bool, Any]:
+    """(whether it parsed, the query) of ``--query`` (None without one); an error is said on
+    stderr, with where it is."""
+    if args.query is None:
+        return True, None
+    from catalogue_desktop.core import finding
+
+    query = finding.parse_or_report(args.query, sys.stderr)
+    return query is not None, query
+
+
+def _write_whole(target: Path, write: Callable[[Path], object]) -> bool:
+    """``write`` a file beside ``target`` that replaces it once complete (a failed export leaves
+    the old file as it was); False, said on stderr, if it cannot be written."""
     tmp = target.with_name(target.name + ".part")
     try:
-        tmp.write_bytes(raw)
+        write(tmp)
         tmp.replace(target)
     except OSError as exc:
         print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
-        return 1
+        return False
     finally:
         tmp.unlink(missing_ok=True)
-    print(f"Wrote {offers_export.summary(selection, args.format)} to {target}", file=sys.stderr)
-    return 0
+    return True
 
 
 def _serve_demo(args: argparse.Namespace) -> int:
