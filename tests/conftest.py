@@ -20,6 +20,19 @@ def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture
+def env(tmp_path: Any) -> dict[str, str]:
+    """The environment of a ``catalogue-desktop`` command a test runs: no proxy, the default cache
+    in the test's own folder, UTF-8 output."""
+    from catalogue_desktop.core.store import ENV_CACHE_DIR
+
+    out = {k: v for k, v in os.environ.items()
+           if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
+    out["PYTHONIOENCODING"] = "utf-8"
+    return out
+
+
 @pytest.fixture(scope="session")
 def sample() -> dict[Any, bytes]:
     """The bundled demo catalogue: Kind -> JSON payload."""

@@ -42,15 +42,6 @@ def ids(kind: Kind, payload: bytes | None = None) -> list[int]:
 
 
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items()
-           if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
-    out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
-    out["PYTHONIOENCODING"] = "utf-8"
-    return out
-
-
-@pytest.fixture
 def cli(env: dict[str, str], tmp_path: Path) -> Any:
     def run(*args: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(

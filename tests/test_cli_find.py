@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.fields import FIELDS, OFFERINGS, TABLES
 from catalogue_desktop.core.query.syntax import parse
-from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME, Store
+from catalogue_desktop.core.store import FILE_NAME, Store
 from catalogue_desktop.demo.server import DemoServer, load_sample
 from tests.core.query.catalogues import Facts, demo_facts, facts_of, with_offerings
 from tests.core.query.reference import Reference
@@ -60,13 +59,9 @@ def demo_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items()
-           if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
-    out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
-    out["PYTHONIOENCODING"] = "utf-8"
-    out["TZ"] = "UTC+8"
-    return out
+def env(env: dict[str, str]) -> dict[str, str]:
+    """The command's environment (``conftest``) in a zone that is not UTC."""
+    return {**env, "TZ": "UTC+8"}
 
 
 @pytest.fixture

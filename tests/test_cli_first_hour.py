@@ -4,7 +4,6 @@ and a killed sync leaves no process behind. Real subprocesses against loopback s
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,17 +11,7 @@ from pathlib import Path
 import pytest
 
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import ENV_CACHE_DIR
 from tests.faultserver import FaultServer
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items()
-           if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
-    out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
-    out["PYTHONIOENCODING"] = "utf-8"
-    return out
 
 
 def cli(env: dict[str, str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

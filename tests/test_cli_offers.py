@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta, timezone
@@ -24,7 +23,7 @@ from catalogue_desktop.core import offers
 from catalogue_desktop.core.ingest import ingest
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.offer_sheet import short_url
-from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.core.store import FILE_NAME
 from catalogue_desktop.demo.server import load_sample
 
 SAMPLE = load_sample()
@@ -85,12 +84,9 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
-    out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
-    out["PYTHONIOENCODING"] = "utf-8"
-    out["TZ"] = "UTC+8"
-    return out
+def env(env: dict[str, str]) -> dict[str, str]:
+    """The command's environment (``conftest``) in a zone that is not UTC."""
+    return {**env, "TZ": "UTC+8"}
 
 
 def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:

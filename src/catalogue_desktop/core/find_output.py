@@ -68,7 +68,7 @@ def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], numb
         lines.append("")
         lines.append(f"  {name} ({outcome.count:,}):")
         table = catalogue.table(name)
-        rows = _first_rows(outcome.bits, SHOWN)
+        rows = bits.first_rows(outcome.bits, SHOWN)
         texts = catalogue.id_texts(name)
         shown = [(json.loads(texts[row]) if name == OFFERINGS else texts[row], _title(table, row))
                  for row in rows]
@@ -77,15 +77,6 @@ def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], numb
         if outcome.count > len(rows):
             lines.append(f"    ... and {outcome.count - len(rows):,} more")
     return "\n".join(lines) + "\n\n"
-
-
-def _first_rows(found: int, count: int) -> list[int]:
-    out = []
-    while found and len(out) < count:
-        low = found & -found
-        out.append(low.bit_length() - 1)
-        found ^= low
-    return out
 
 
 def _title(table: Any, row: int) -> str:

@@ -69,8 +69,8 @@ CREATE INDEX IF NOT EXISTS records_by_id ON records (snapshot, record_id);
 """
 # The current snapshot's listing again, packed (see ``store_pages``): written with the snapshot,
 # in its transaction; ``rows`` stays the reference.
-ROW_PAGES = """
-CREATE TABLE IF NOT EXISTS row_pages (
+_PAGES = """
+CREATE TABLE IF NOT EXISTS {} (
     snapshot INTEGER NOT NULL,
     page INTEGER NOT NULL,
     format TEXT NOT NULL,
@@ -78,16 +78,9 @@ CREATE TABLE IF NOT EXISTS row_pages (
     data BLOB NOT NULL,
     PRIMARY KEY (snapshot, page)
 )"""
+ROW_PAGES = _PAGES.format("row_pages")
 # The current snapshot's facts, packed the same way (read in idle time, after the rows).
-FACT_PAGES = """
-CREATE TABLE IF NOT EXISTS fact_pages (
-    snapshot INTEGER NOT NULL,
-    page INTEGER NOT NULL,
-    format TEXT NOT NULL,
-    crc INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (snapshot, page)
-)"""
+FACT_PAGES = _PAGES.format("fact_pages")
 
 
 class Unusable(Exception):

@@ -99,6 +99,17 @@ def to_rows(bits: int, n: int) -> list[int]:
     return rows
 
 
+def first_rows(bits: int, count: int) -> list[int]:
+    """The lowest ``count`` rows of a bitset, ascending (a few rows of many: cheaper than
+    ``to_rows``)."""
+    out = []
+    while bits and len(out) < count:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
 def pick(values: Sequence[object], bits: int) -> list[object]:
     """``values[i]`` for each row ``i`` of ``bits``, in row order."""
     n = len(values)

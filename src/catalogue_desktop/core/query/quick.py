@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
 from catalogue_desktop.core.query.text import fold, tokens
@@ -75,7 +76,7 @@ def _exact(finder: Finder, name: str, query: str, words: list[str], limit: int) 
                      for tid in sorted(candidates or ())[:_SCORED]), reverse=True)
     for score, tid in ranked:
         rows = index.rows_of([tid])
-        for row in _first_rows(rows, limit - len(out)):
+        for row in bits.first_rows(rows, limit - len(out)):
             out.append(Hit(name, row, t.ids[row], index.originals[tid], score))
         if len(out) >= limit:
             break
@@ -104,17 +105,8 @@ def _fuzzy(finder: Finder, name: str, query: str, limit: int) -> list[Hit]:
     out = []
     for _text, score, tid in process.extract(query, index.texts, scorer=fuzz.WRatio,
                                              limit=limit, score_cutoff=70):
-        for row in _first_rows(index.rows_of([tid]), 3):
+        for row in bits.first_rows(index.rows_of([tid]), 3):
             out.append(Hit(name, row, t.ids[row], index.originals[tid], round(score * 0.59, 1)))
-    return out
-
-
-def _first_rows(rows: int, count: int) -> list[int]:
-    out = []
-    while rows and len(out) < count:
-        low = rows & -rows
-        out.append(low.bit_length() - 1)
-        rows ^= low
     return out
 
 

@@ -309,15 +309,19 @@ class CollectionTab(QWidget):
 
     def show_record(self, record_id: int) -> None:
         self._shown_id = record_id
+        self._show_in_detail(self.kind, record_id)
+
+    def _show_in_detail(self, kind: Kind, record_id: int) -> None:
+        """Show ``kind``'s record ``record_id`` in the detail pane, or say why it cannot be."""
         try:
-            record = self._record(self.kind, record_id)
+            record = self._record(kind, record_id)
         except Exception as exc:  # a damaged store: say so in the pane, keep the window
-            self.detail.clear(f"Cannot show this {self.kind.singular}: {exc}")
+            self.detail.clear(f"Cannot show this {kind.singular}: {exc}")
             return
         if record is None:
-            self.detail.clear(f"{self.kind.singular.capitalize()} #{record_id} is not in the cache.")
+            self.detail.clear(f"{kind.singular.capitalize()} #{record_id} is not in the cache.")
             return
-        self.detail.show_record(self.kind, record, self._context(self.kind, record_id))
+        self.detail.show_record(kind, record, self._context(kind, record_id))
 
     def refresh_details(self) -> None:
         """Render the shown record again (new index, changes or currency)."""

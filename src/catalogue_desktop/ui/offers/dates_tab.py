@@ -151,16 +151,7 @@ class DatesTab(CollectionTab):
         if target is None:
             self.detail.clear("This occasion's record is not in the cache.")
             return
-        kind, rid = target
-        try:
-            record = self._record(kind, rid)
-        except Exception as exc:  # a damaged store: say so in the pane, keep the window
-            self.detail.clear(f"Cannot show this {kind.singular}: {exc}")
-            return
-        if record is None:
-            self.detail.clear(f"{kind.singular.capitalize()} #{rid} is not in the cache.")
-            return
-        self.detail.show_record(kind, record, self._context(kind, rid))
+        self._show_in_detail(*target)
 
     def restore_state(self, settings: Any) -> None:
         """As any tab, but sorted by start when nothing was saved."""

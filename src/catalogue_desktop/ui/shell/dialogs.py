@@ -71,43 +71,36 @@ def about(window: Any, title: str) -> None:
 
 def query_help(window: Any) -> None:
     """Help ▸ Query language: the syntax and every field per kind (from the engine's own list)."""
-    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
-
     from catalogue_desktop.core.query.fields import reference_markdown
     from catalogue_desktop.core.query.manual import syntax_markdown
 
-    dialog = QDialog(window)
-    dialog.setWindowTitle("Query language and fields")
-    dialog.resize(860, 720)
-    text = QTextBrowser(dialog)
-    text.setAccessibleName("Query language and fields")
-    text.setOpenExternalLinks(False)
-    text.setMarkdown(syntax_markdown() + "\n\n**Fields per kind** (names are case-insensitive; the spec's "
-                     "names work too)\n\n" + reference_markdown())
-    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=dialog)
-    buttons.rejected.connect(dialog.reject)
-    layout = QVBoxLayout(dialog)
-    layout.addWidget(text)
-    layout.addWidget(buttons)
-    dialog.exec()
+    _markdown(window, "Query language and fields", (860, 720),
+              syntax_markdown() + "\n\n**Fields per kind** (names are case-insensitive; the spec's "
+              "names work too)\n\n" + reference_markdown())
 
 
 def shortcuts(window: Any, rows: list[tuple[str, str]]) -> None:
     """Help ▸ Keyboard shortcuts: the window's actions and their keys (``menus.shortcut_rows``)."""
-    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
-
-    dialog = QDialog(window)
-    dialog.setWindowTitle("Keyboard shortcuts")
-    dialog.resize(520, 560)
-    text = QTextBrowser(dialog)
-    text.setAccessibleName("Keyboard shortcuts")
     extra = [("Down (in the query box)", "Go to the results, on their first row"),
              ("Enter (in a table)", "Go into the row's details: arrows scroll, Tab walks its links"),
              ("Enter (in the palette)", "Open the hit"),
              ("Escape", "In the query box: clear the query; in the details: back to the table"),
              ("Tab / Shift+Tab", "Move between toolbar, query, facets, table and details")]
     lines = ["| keys | what |", "|---|---|"] + [f"| {k} | {w} |" for k, w in sorted(rows) + extra]
-    text.setMarkdown("\n".join(lines))
+    _markdown(window, "Keyboard shortcuts", (520, 560), "\n".join(lines))
+
+
+def _markdown(window: Any, title: str, size: tuple[int, int], markdown: str) -> None:
+    """A dialog showing ``markdown`` (read-only, links not followed), with Close."""
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+
+    dialog = QDialog(window)
+    dialog.setWindowTitle(title)
+    dialog.resize(*size)
+    text = QTextBrowser(dialog)
+    text.setAccessibleName(title)
+    text.setOpenExternalLinks(False)
+    text.setMarkdown(markdown)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=dialog)
     buttons.rejected.connect(dialog.reject)
     layout = QVBoxLayout(dialog)
