@@ -243,12 +243,11 @@ class AppSession(QObject, Refreshing):
         await relist_stale(self.store_file, self.loader, lambda text: self.window.show_message(text, 0))
 
     async def _import_decoder(self) -> None:
-        """Offline, no refresh imports pydantic: import it on a thread now, so that the first
-        detail pane does not stall the window for it (~150 ms)."""
-        import asyncio
-        import importlib
+        """Offline, no refresh imports pydantic: import it now, a module at a time, so that the
+        first detail pane does not stall the window for it (~150 ms)."""
+        from catalogue_desktop.ui.common.stepped_import import DECODER, import_in_steps
 
-        await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.decode")
+        await import_in_steps(DECODER)
 
     def open_target(self, text: str, *, final: bool = True) -> bool:
         """Select ``text`` (KIND:ID); if it is not there, a notice says so until dismissed (not

@@ -15,17 +15,16 @@ from catalogue_desktop.core.kinds import Kind
 
 async def relist_stale(store_file: Path, loader: Any, say: Callable[[str], None]) -> list[Kind]:
     """Relist every kind whose listing is older than this version's; returns them."""
-    import importlib
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     from catalogue_desktop.core.listing import LISTING_VERSION
+    from catalogue_desktop.ui.common.stepped_import import RELIST, import_in_steps
 
     stale = loader.store.stale_listings(LISTING_VERSION)
     if not stale:
         return []
-    # core.relist imports pydantic (~100 ms): on a thread, not the window's
-    await asyncio.to_thread(importlib.import_module, "catalogue_desktop.core.relist")
+    await import_in_steps(RELIST)  # core.relist imports pydantic (~100 ms): a module at a time
     from catalogue_desktop.core.priority import lower_process
     from catalogue_desktop.core.relist import relist
     pool = await asyncio.to_thread(ProcessPoolExecutor, 1, mp_context=multiprocessing.get_context("spawn"),

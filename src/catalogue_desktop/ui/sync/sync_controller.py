@@ -6,16 +6,15 @@ Per collection: ``started`` (waiting for the service), ``progress`` (bytes recei
 and their transactions roll back).
 
 One long-lived ``CatalogueClient`` and one ``Ingestor`` per controller (closed in ``aclose``).
-The network modules (httpx, pydantic via the ingest path) are imported in a worker thread on the
-first refresh, after the window has shown the cached rows: start-up never waits for them, and the
-GUI keeps painting while they load.
+The network modules (httpx, pydantic via the ingest path) are imported on the first refresh, after
+the window has shown the cached rows, a module at a time (``ui.common.stepped_import``): start-up
+never waits for them, and the GUI keeps painting while they load.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,30 +23,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.ui.common.stepped_import import REFRESH, import_in_steps
 
 PROGRESS_INTERVAL = 0.1  # s: progress signals per collection at most ~10/s (each repaints)
-# Everything a refresh imports, imported in a worker thread before it starts. Left to first use,
-# httpcore imports anyio's asyncio backend on the loop's thread during the first request (and
-# PySide6's import hook reads each new module's source: ~100 ms of frozen GUI).
-_REFRESH_MODULES = (
-    "catalogue_desktop.core.sync",  # client (httpx), ingest (pydantic, adapters), store
-    "anyio._backends._asyncio",
-    "anyio.streams.memory",
-    "anyio.streams.stapled",
-    "anyio.streams.tls",
-    "anyio.lowlevel",
-    "anyio.to_thread",
-    "httpcore._backends.anyio",
-    "multiprocessing.popen_spawn_posix",
-    "concurrent.futures.process",
-)
-
-
-def _import_refresh_modules() -> Any:
-    for name in _REFRESH_MODULES:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-    return importlib.import_module(_REFRESH_MODULES[0])
 
 
 class SyncController(QObject):
@@ -96,7 +74,12 @@ class SyncController(QObject):
         return self._client
 
     async def _ensure(self) -> Any:
-        sync = await asyncio.to_thread(_import_refresh_modules)
+        # Everything a refresh imports, before it starts, a module at a time on this thread (on
+        # first use, httpcore would import anyio's backend during the first request; on a worker
+        # thread the imports froze the window: ``stepped_import``).
+        await import_in_steps(REFRESH)
+        from catalogue_desktop.core import sync
+
         if self._client is None:
             # Building the httpx client (TLS context) takes tens of ms: off the loop's thread.
             self._client = await asyncio.to_thread(

@@ -1,0 +1,50 @@
+"""Heavy modules imported on the window's thread a module at a time, the event loop running
+between them, instead of on a worker thread.
+
+Measured (PySide6 6.11.3, Python 3.11, 10,000 webinars, the Webinars tab current,
+``bench/_gui.py stall``): the refresh's modules imported on a worker thread (~230 ms of
+importing: httpx, pydantic, the models) froze the window 118-246 ms while they loaded; a
+smaller ``sys.setswitchinterval`` did not cure it (40-195 ms). Imported before the refresh the
+same run stalled 39-58 ms. In the steps below none takes over ~26 ms on this machine
+(``tests/ui/common/test_stepped_import.py`` checks the loop runs between them).
+
+Each list names modules deepest first, so that importing one brings few others with it; a name
+already imported costs nothing, one that is not installed is skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import sys
+from collections.abc import Iterable
+
+# What a refresh imports (``core.sync``: the client, httpx and its backends; the ingest's
+# pydantic models). httpx imports its command line's click and rich when they are installed
+# (a development environment has them).
+_PYDANTIC = ("annotated_types", "pydantic_core", "pydantic", "pydantic.types",
+             "pydantic.json_schema", "pydantic._internal._generate_schema",
+             "pydantic._internal._model_construction", "catalogue_desktop.core.models",
+             "catalogue_desktop.core.decode")
+DECODER = _PYDANTIC
+REFRESH = (
+    "email.parser", "http.client", "urllib.request", "h11", "anyio", "anyio._backends._asyncio",
+    "anyio.streams.memory", "anyio.streams.stapled", "anyio.streams.tls", "anyio.lowlevel",
+    "anyio.to_thread", "httpcore", "httpcore._backends.anyio", "pygments.lexers", "rich.console",
+    "rich.progress", "click", "httpx", *_PYDANTIC, "catalogue_desktop.core.ingest",
+    "multiprocessing.popen_spawn_posix", "concurrent.futures.process", "catalogue_desktop.core.sync",
+)
+RELIST = (*_PYDANTIC, "catalogue_desktop.core.relist")
+
+
+async def import_in_steps(names: Iterable[str]) -> None:
+    """Import ``names`` in order on this (the loop's) thread, letting the loop run after each
+    one that was not imported yet."""
+    for name in names:
+        if name in sys.modules:
+            continue
+        try:
+            importlib.import_module(name)
+        except ImportError:  # an optional module that is not installed
+            continue
+        await asyncio.sleep(0)
