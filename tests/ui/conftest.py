@@ -46,6 +46,24 @@ def _private_settings_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     yield settings_dir
 
 
+@pytest.fixture(autouse=True)
+def _no_keys_held() -> Iterator[None]:
+    """Each test starts with no modifier key held: after QTest's Ctrl+key click, Qt 6.11 keeps
+    Ctrl as held (``QGuiApplication.keyboardModifiers``), and a later test's ``selectRow`` then
+    toggles the row instead of selecting it. A key event without modifiers puts them back."""
+    yield
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
+
+    held = QGuiApplication.instance() is not None and QGuiApplication.keyboardModifiers()
+    if held and held != Qt.KeyboardModifier.NoModifier:
+        probe = QWidget()
+        QTest.keyRelease(probe, Qt.Key.Key_Control)
+        probe.deleteLater()
+
+
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     """A qasync loop on the already running Qt loop: qtbot.wait* drives coroutines."""
