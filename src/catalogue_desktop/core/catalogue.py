@@ -117,9 +117,14 @@ class RowSet:
             self._by_id, self._indexed = {}, 0
         by_id = self._by_id
         if self._indexed < len(rows):
-            column = self.id_column
-            for i in range(self._indexed, len(rows)):
-                by_id.setdefault(rows[i][column], i)
+            ids = getattr(rows, "ids", None)  # rows made when read (the Dates rows) know them
+            if ids is not None:
+                for i, record_id in enumerate(ids[self._indexed:], self._indexed):
+                    by_id.setdefault(record_id, i)
+            else:
+                column = self.id_column
+                for i in range(self._indexed, len(rows)):
+                    by_id.setdefault(rows[i][column], i)
             self._indexed = len(rows)
         return by_id
 

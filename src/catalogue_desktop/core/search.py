@@ -175,7 +175,9 @@ class SortJob:
     goes where ``sorted_rows`` looks first, the row set's ``sort_cache``. The row set must not
     grow meanwhile."""
 
-    def __init__(self, rowset: RowSet, column: int, descending: bool = False) -> None:
+    def __init__(self, rowset: RowSet, column: int, descending: bool = False,
+                 keys: list[Any] | None = None) -> None:
+        """``keys``: every row's sort key (None: blank), if the caller has them."""
         self.rowset = rowset
         self.column = column
         self.descending = descending
@@ -183,6 +185,9 @@ class SortJob:
         self._text: list[Any] | None = None  # the latter while it is built
         self._present: list[int] | None = None  # rows with a key (None: every row)
         self._blank: list[int] = []
+        if keys is not None:
+            self._text = self._keys = keys
+            self._present, self._blank = _split_blanks(keys)
         self._next = 0  # the next row (of ``_present``) to sort into a run
         self._runs: list[list[int]] = []  # sorted runs, in row order
         self._merge: Iterator[int] | None = None  # the runs merged, as they are consumed

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogue_desktop.core.query import bits
-from catalogue_desktop.core.query.index import RangeIndex, TextIndex
+from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.text import fold
 
 ROWS = st.integers(0, 3000).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, max(0, n - 1)))))
@@ -52,6 +52,23 @@ def test_range_index_selects_what_a_scan_selects(values: list[Any], lo: Any, hi:
     want = [i for i, v in enumerate(values) if inside(v)]
     assert bits.to_rows(index.select(lo, hi, lo_open, hi_open), len(values)) == want
     assert bits.to_rows(index.present, len(values)) == [i for i, v in enumerate(values) if v is not None]
+
+
+@settings(max_examples=200, deadline=None)
+@given(NUMBERS, BOUND, BOUND, st.booleans(), st.booleans())
+def test_a_scanning_range_index_selects_as_the_built_one_before_and_after_it_is_built(
+        values: list[Any], lo: Any, hi: Any, lo_open: bool, hi_open: bool) -> None:
+    built = RangeIndex(values)
+    built.ensure()
+    want = built.select(lo, hi, lo_open, hi_open)
+    scanning = ScanningRangeIndex(values)
+    scanning.ensure()  # (does not build it)
+    assert not scanning.ready
+    assert scanning.select(lo, hi, lo_open, hi_open) == want
+    assert scanning.select(None, hi, False, hi_open) == built.select(None, hi, False, hi_open)
+    for _ in scanning.build():
+        pass
+    assert scanning.ready and scanning.select(lo, hi, lo_open, hi_open) == want
 
 
 def test_range_index_with_many_distinct_values_tests_edge_buckets() -> None:

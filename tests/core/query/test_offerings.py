@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from catalogue_desktop.core.query import offerings
+import pytest
+
+from catalogue_desktop.core.query import dates_rows, offerings
 from catalogue_desktop.core.query.engine import Vocabulary
 from tests.core.query.catalogues import demo_facts, finder_of, synthetic_facts
 
@@ -61,7 +63,8 @@ def test_on_demand_occasions_have_no_date_and_are_never_past() -> None:
 
 
 def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
-    """``rows_steps`` (column-wise, in steps) against a plain reading of each offering."""
+    """``dates_rows.rows_steps`` (column-wise: the dates in steps, each chunk of rows when first
+    read) against a plain reading of each offering."""
     from datetime import UTC, datetime
 
     from catalogue_desktop.core.listing import COLUMNS, DATES
@@ -77,7 +80,7 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
         finder = finder_of(catalogue)
         found = offerings.columns(finder.tables, finder.vocabulary)
         found["experts"][0] = ["A", "", None, "B"]  # names the service left blank are skipped
-        steps = offerings.rows_steps(found)
+        steps = dates_rows.rows_steps(found)
         count = 0
         while True:
             try:
@@ -86,7 +89,7 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
             except StopIteration as done:
                 rows = done.value
                 break
-        assert count > 5  # in slices
+        assert count > 3  # in slices
         for i, row in enumerate(rows):
             (b, bz), (e, ez) = moment(found["startDate"][i]), moment(found["endDate"][i])
             names = [n for n in found["experts"][i] or () if n]
@@ -98,4 +101,38 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
                     found["id"][i], found["seriesId"][i], i, (bz, ez))
             assert tuple(row) == want, i
             assert len(row) == len(COLUMNS[DATES]) + 1
-        assert offerings.ended_ms(rows) == [r[3] if r[3] is not None else r[2] for r in rows]
+        assert rows.ended == [r[3] if r[3] is not None else r[2] for r in rows]
+
+
+def test_the_dates_rows_read_in_any_order_before_their_columns_are_made(
+        monkeypatch: Any) -> None:
+    """Rows read one by one, in slices and backwards, across chunk and source boundaries, from
+    columns not made yet, are the rows of the columns made whole; the columns made meanwhile
+    are only those the rows show."""
+    import random
+
+    monkeypatch.setattr(dates_rows, "CHUNK", 7)
+    catalogue = {k: v for k, v in demo_facts().items() if k != offerings.OFFERINGS}
+    finder = finder_of(catalogue)
+
+    def rows_of(found: Any) -> Any:
+        steps = dates_rows.rows_steps(found)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    whole = list(rows_of(offerings.columns(finder.tables, finder.vocabulary)))
+    lazy = offerings.lazy_columns(finder.tables, finder.vocabulary)
+    rows = rows_of(lazy)
+    n = len(whole)
+    assert len(rows) == n > 3 * 7 and {r[1] for r in whole} == {"Course", "Session", "Webinar"}
+    picks = random.Random(3).sample(range(n), 40)
+    assert [rows[i] for i in picks] == [whole[i] for i in picks]
+    assert rows[-1] == whole[-1] and rows[5:30] == whole[5:30] and rows[::-9] == whole[::-9]
+    assert rows.ids == range(n) and rows.dated_column(2) == [r[2] for r in whole]
+    assert not lazy.made("locationId") and not lazy.made("zip")  # not shown: not made
+    assert list(rows) == whole
+    with pytest.raises(IndexError):
+        rows[n]

@@ -33,7 +33,7 @@ from typing import Any
 
 from catalogue_desktop.core.query import bits, literals
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
-from catalogue_desktop.core.query.index import RangeIndex
+from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
 from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
 from catalogue_desktop.core.query.table import Table
@@ -409,13 +409,19 @@ class Finder:
         """Build, a slice at a time, what ``past`` and ``future`` need on ``t`` (the index of when
         each occasion ended, which rows are on demand): ahead, so that the first of them is
         answered at once. ``ended``: each row's end (else start) in epoch ms, if the caller has
-        them (else they are read from the dates' indexes, built first)."""
+        them (else they are read from the dates' indexes, built first); their index then answers
+        by a scan until ``t``'s ``extra_index_steps("@ended", ...)`` builds it."""
         if ended is None:
             for name in ("starts", "ends"):
                 f = self.schema.field(t.name, name)
                 if f is not None:
                     yield from t.index_steps(f)
-        make = (lambda: self._ended(t)) if ended is None else (lambda: RangeIndex(ended))
-        yield from t.extra_index_steps("@ended", make)
+            yield from t.extra_index_steps("@ended", lambda: self._ended(t))
+        else:
+            t.extra_index("@ended", lambda: ScanningRangeIndex(ended))
         self._on_demand(t)
         yield
+
+    def past_index_steps(self, t: Table) -> Iterator[None]:
+        """Build the index of when ``t``'s occasions ended, if ``past_steps`` left it to a scan."""
+        yield from t.extra_index_steps("@ended", lambda: self._ended(t))

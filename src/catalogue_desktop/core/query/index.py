@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, repeat
-from operator import contains
+from operator import contains, le, lt
 from typing import Any
 
 from catalogue_desktop.core.query import bits
@@ -344,3 +344,30 @@ class RangeIndex(_Built):
             if a < b:
                 edge_rows.append(self._rows[k][a:b])
         return result | bits.from_many(edge_rows, self.n) if edge_rows else result
+
+
+class ScanningRangeIndex(RangeIndex):
+    """A ``RangeIndex`` that answers at once, by a scan of its values (~10 ms at 133,000 rows),
+    until it is built (``build``, in idle time): what ``past`` needs of the Dates rows before
+    they are shown, without the ~60 ms of building it first. ``ensure`` does not build it."""
+
+    _filled: list[Any] | None = None  # the values, a blank as +inf (for ``v < hi`` in C)
+
+    def ensure(self) -> None:
+        pass
+
+    def select(self, lo: Any = None, hi: Any = None, lo_open: bool = False, hi_open: bool = False) -> int:
+        if self.ready:
+            return super().select(lo, hi, lo_open, hi_open)
+        if lo is None and hi is not None:  # (what ``past`` asks: one pass in C, ~3 ms)
+            if self._filled is None:
+                self._filled = [_INF if v is None else v for v in self.values]
+            found: Any = compress(range(self.n), map(lt if hi_open else le, self._filled, repeat(hi)))
+        else:
+            found = [i for i, v in enumerate(self.values) if v is not None
+                     and (lo is None or v > lo or (v == lo and not lo_open))
+                     and (hi is None or v < hi or (v == hi and not hi_open))]
+        return bits.from_rows(found, self.n)
+
+
+_INF = float("inf")

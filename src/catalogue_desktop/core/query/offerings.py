@@ -7,24 +7,21 @@ are bookable whenever, never past. Rows come in that order (courses, sessions, w
 source in its own order; the Dates tab sorts them by start.
 
 Built column by column from the finder's tables (list comprehensions over whole columns: ~10x
-faster than a dict per row), so the same columns make the finder's ``offerings`` table and the
-tab's rows.
+faster than a dict per row), each column when first asked for, so the same columns make the
+finder's ``offerings`` table and the tab's rows (``dates_rows``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Mapping
-from datetime import UTC, datetime
-from itertools import islice
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from catalogue_desktop.core.listing import DATES, column_index
 from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import OFFERINGS
-
-__all__ = ["KEYS", "OFFERINGS", "as_facts", "columns", "ended_ms", "refresh", "rows_steps", "table",
-           "upcoming"]
 from catalogue_desktop.core.query.table import Table
+
+__all__ = ["KEYS", "OFFERINGS", "OfferingColumns", "as_facts", "columns", "lazy_columns", "refresh",
+           "table", "upcoming"]
 
 KEYS = ("kind", "id", "locationId", "sessionId", "seriesId", "title", "type", "level",
         "startDate", "endDate", "venue", "address", "city", "state", "zip", "fee",
@@ -32,51 +29,93 @@ KEYS = ("kind", "id", "locationId", "sessionId", "seriesId", "title", "type", "l
         "series", "ondemand", "detailUrl")
 
 
-def columns(tables: Mapping[str, Table], vocabulary: Vocabulary) -> dict[str, list[Any]]:
+def columns(tables: Mapping[str, Table], vocabulary: Vocabulary) -> OfferingColumns:
     """The offerings' columns (``KEYS``), from the tables of courses, series and webinars that
-    are loaded (a missing one adds no rows)."""
-    steps = columns_steps(tables, vocabulary)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    are loaded (a missing one adds no rows), all made."""
+    found = lazy_columns(tables, vocabulary)
+    for _ in found.fill_steps():
+        pass
+    return found
 
 
-def columns_steps(tables: Mapping[str, Table], vocabulary: Vocabulary
-                  ) -> Generator[None, None, dict[str, list[Any]]]:
-    """``columns`` a column of a source at a time (a few ms at 100,000 rows), for idle passes."""
-    out: dict[str, list[Any]] = {key: [] for key in KEYS}
-    for part in _parts(tables, vocabulary):
-        n = len(part["id"]())
-        for key in KEYS:
-            make = part.get(key)
-            out[key].extend(make() if make is not None else [None] * n)
-            yield
-    return out
+def lazy_columns(tables: Mapping[str, Table], vocabulary: Vocabulary) -> OfferingColumns:
+    """The offerings' columns, each made when first asked for (``OfferingColumns``)."""
+    return OfferingColumns(list(_parts(tables, vocabulary)))
 
 
 def table(tables: Mapping[str, Table], vocabulary: Vocabulary) -> Table:
     """The finder's ``offerings`` table."""
     found = columns(tables, vocabulary)
-    return Table(OFFERINGS, "record", found, len(found["id"]))
+    return Table(OFFERINGS, "record", found, found.n)
 
 
-Part = dict[str, Callable[[], list[Any]]]
+# A source's columns: key -> (lo, hi) -> the values of its rows lo:hi (made on demand, whole or
+# a slice: the Dates tab shows its first rows before the other columns are made).
+Part = dict[str, Callable[[int, int], list[Any]]]
 
 
-def _parts(tables: Mapping[str, Table], vocabulary: Vocabulary) -> Iterator[Part]:
-    """Each source's columns, as functions making them (so that they can be made one by one)."""
+class OfferingColumns(dict[str, list[Any]]):
+    """The offerings' columns by key (``KEYS``): a column is made, from its sources' columns, when
+    first asked for (``found[key]``, ``get``, ``in`` as for a dict holding every key); ``values``
+    gives a slice of one without making it whole. Iterating gives the columns made so far."""
+
+    def __init__(self, parts: list[tuple[int, Part]]) -> None:
+        super().__init__()
+        self._parts = parts  # (rows, makers) per source, in row order
+        self.n = sum(n for n, _ in parts)
+
+    def __missing__(self, key: str) -> list[Any]:
+        if key not in KEYS:
+            raise KeyError(key)
+        made = self[key] = self.values_of(key, 0, self.n)
+        return made
+
+    def __contains__(self, key: object) -> bool:
+        return key in KEYS
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[key] if key in KEYS else default
+
+    def made(self, key: str) -> bool:
+        return dict.__contains__(self, key)
+
+    def values_of(self, key: str, lo: int, hi: int) -> list[Any]:
+        """Rows ``lo:hi`` of column ``key`` (from the column if it is made)."""
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)[lo:hi]
+        out: list[Any] = []
+        base = 0
+        for n, part in self._parts:
+            a, b = max(lo - base, 0), min(hi - base, n)
+            if a < b:
+                make = part.get(key)
+                out.extend(make(a, b) if make is not None else [None] * (b - a))
+            base += n
+        return out
+
+    def fill_steps(self) -> Iterator[None]:
+        """Make every column not made yet, one per step (a few ms each at 133,000 rows); then
+        the sources' tables are no longer held."""
+        for key in KEYS:
+            if not dict.__contains__(self, key):
+                self[key]
+                yield
+        self._parts = []
+
+
+def _parts(tables: Mapping[str, Table], vocabulary: Vocabulary) -> Iterator[tuple[int, Part]]:
+    """Each source's row count and columns, as functions making them."""
     courses, series, webinars = tables.get("courses"), tables.get("series"), tables.get("webinars")
     on_demand = vocabulary.on_demand
     if courses is not None and courses.child is not None:
-        yield _locations(courses)
+        yield courses.child.n, _locations(courses)
     listed: set[Any] = set()
     if series is not None and series.child is not None:
         listed = set(series.child.ids)
-        yield _sessions(series, on_demand)
+        yield series.child.n, _sessions(series, on_demand)
     if webinars is not None:
-        yield _webinars(webinars, listed, on_demand)
+        keep = [i for i, rid in enumerate(webinars.ids) if rid not in listed] if listed else None
+        yield (webinars.n if keep is None else len(keep)), _webinars(webinars, keep, on_demand)
 
 
 def _locations(courses: Table) -> Part:
@@ -84,22 +123,23 @@ def _locations(courses: Table) -> Part:
     assert loc is not None
     parent = loc.parent_of or []
 
-    def up(key: str) -> Callable[[], list[Any]]:
-        return lambda: list(map(courses.column(key).__getitem__, parent))
+    def up(key: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: list(map(courses.column(key).__getitem__, parent[lo:hi]))
 
-    def own(key: str) -> Callable[[], list[Any]]:
-        return lambda: list(loc.column(key))
+    def own(key: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: loc.column(key)[lo:hi]
 
-    def urls() -> list[Any]:
+    def urls(lo: int, hi: int) -> list[Any]:
         course_urls = courses.column("url")
-        return [u or course_urls[p] for u, p in zip(loc.column("detailUrl"), parent, strict=True)]
+        return [u or course_urls[p]
+                for u, p in zip(loc.column("detailUrl")[lo:hi], parent[lo:hi], strict=True)]
 
     return {
-        "kind": lambda: ["course"] * loc.n, "id": up("id"), "locationId": own("id"),
+        "kind": lambda lo, hi: ["course"] * (hi - lo), "id": up("id"), "locationId": own("id"),
         "title": up("title"), "level": up("level"),
         **{k: own(k) for k in ("startDate", "endDate", "venue", "address", "city", "state", "zip", "fee")},
         **{k: up(k) for k in ("cleAccreditation", "cpeAccreditation", "experts", "topics")},
-        "ondemand": lambda: [False] * loc.n, "detailUrl": urls,
+        "ondemand": lambda lo, hi: [False] * (hi - lo), "detailUrl": urls,
     }
 
 
@@ -110,43 +150,49 @@ def _sessions(series: Table, on_demand: frozenset[str]) -> Part:
     titles, fees, urls = series.column("title"), series.column("fee"), series.column("detailUrl")
     live = [t is None or str(t) not in on_demand for t in ses.column("type")]
 
-    def own(key: str) -> Callable[[], list[Any]]:
-        return lambda: list(ses.column(key))
+    def own(key: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: ses.column(key)[lo:hi]
 
-    def inherit(key: str, values: list[Any]) -> Callable[[], list[Any]]:
-        return lambda: [v if v is not None else values[p]
-                        for v, p in zip(ses.column(key), parent, strict=True)]
+    def inherit(key: str, values: list[Any]) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: [v if v is not None else values[p]
+                               for v, p in zip(ses.column(key)[lo:hi], parent[lo:hi], strict=True)]
+
+    def dated(key: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: _dated(ses.column(key)[lo:hi], live[lo:hi])
 
     return {
-        "kind": lambda: ["session"] * ses.n, "id": own("id"), "sessionId": own("sessionId"),
-        "seriesId": lambda: [series.ids[p] for p in parent],
-        "series": lambda: [[titles[p]] if titles[p] else None for p in parent],
+        "kind": lambda lo, hi: ["session"] * (hi - lo), "id": own("id"), "sessionId": own("sessionId"),
+        "seriesId": lambda lo, hi: [series.ids[p] for p in parent[lo:hi]],
+        "series": lambda lo, hi: [[titles[p]] if titles[p] else None for p in parent[lo:hi]],
         "title": inherit("title", titles), "type": own("type"),
-        "startDate": lambda: _dated(ses.column("startDate"), live),
-        "endDate": lambda: _dated(ses.column("endDate"), live),
-        "fee": inherit("fee", fees),
+        "startDate": dated("startDate"), "endDate": dated("endDate"), "fee": inherit("fee", fees),
         **{k: own(k) for k in ("cleAccreditation", "cpeAccreditation", "experts", "topics", "roles",
                                "situations")},
-        "ondemand": lambda: [not x for x in live], "detailUrl": inherit("detailUrl", urls),
+        "ondemand": lambda lo, hi: [not x for x in live[lo:hi]], "detailUrl": inherit("detailUrl", urls),
     }
 
 
-def _webinars(webinars: Table, listed: set[Any], on_demand: frozenset[str]) -> Part:
-    keep = [i for i, rid in enumerate(webinars.ids) if rid not in listed]
+def _webinars(webinars: Table, keep: list[int] | None, on_demand: frozenset[str]) -> Part:
+    """The webinars' rows ``keep`` (None: every one)."""
     types = webinars.column("type")
-    live = [types[i] is None or str(types[i]) not in on_demand for i in keep]
+    kept = types if keep is None else list(map(types.__getitem__, keep))
+    live = [t is None or str(t) not in on_demand for t in kept]
 
-    def pick(key: str) -> Callable[[], list[Any]]:
-        return lambda: list(map(webinars.column(key).__getitem__, keep))
+    def pick(key: str) -> Callable[[int, int], list[Any]]:
+        if keep is None:
+            return lambda lo, hi: webinars.column(key)[lo:hi]
+        return lambda lo, hi: list(map(webinars.column(key).__getitem__, keep[lo:hi]))
+
+    def dated(key: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: _dated(pick(key)(lo, hi), live[lo:hi])
 
     return {
-        "kind": lambda: ["webinar"] * len(keep), "id": pick("id"), "sessionId": pick("sessionId"),
-        "title": pick("title"), "type": pick("type"),
-        "startDate": lambda: _dated(pick("startDate")(), live),
-        "endDate": lambda: _dated(pick("endDate")(), live),
+        "kind": lambda lo, hi: ["webinar"] * (hi - lo), "id": pick("id"), "sessionId": pick("sessionId"),
+        "title": pick("title"), "type": pick("type"), "startDate": dated("startDate"),
+        "endDate": dated("endDate"),
         **{k: pick(k) for k in ("fee", "cleAccreditation", "cpeAccreditation", "experts", "topics",
                                 "roles", "situations", "detailUrl")},
-        "ondemand": lambda: [not x for x in live],
+        "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
     }
 
 
@@ -165,101 +211,6 @@ def as_facts(found: dict[str, list[Any]]) -> list[dict[str, Any]]:
     keys = list(found)
     return [{k: v for k, v in zip(keys, row, strict=True) if v is not None}
             for row in zip(*(found[k] for k in keys), strict=True)]
-
-
-_KIND_LABELS = {"course": "Course", "webinar": "Webinar", "session": "Session"}
-ROWS_STEP = 16_384  # rows made a step (a slice of each column zipped: a few ms)
-
-
-def rows_steps(found: dict[str, list[Any]]) -> Generator[None, None, list[tuple[Any, ...]]]:
-    """The Dates tab's rows (``listing.COLUMNS[DATES]``, then the dates' offsets) from the
-    offerings' columns, a column or a slice at a time.
-
-    Column-wise, in C where it can be (``map``, ``zip``): each distinct date text is parsed once,
-    each derived column (kind's label, the instants and offsets, the names joined) is made whole,
-    then the rows are zipped (tuples: rows are never changed). At 133,000 rows this is ~4x
-    faster than a row at a time."""
-    n = len(found["id"])
-    moments: dict[Any, tuple[int | None, int | None]] = {None: (None, None)}
-    texts = set(found["startDate"])
-    texts.update(found["endDate"])
-    pending = [t for t in texts if t not in moments]
-    yield
-    for start in range(0, len(pending), 4096):
-        for text in pending[start:start + 4096]:
-            _moment(moments, text)
-        yield
-    begins = list(map(moments.__getitem__, found["startDate"]))
-    ends = list(map(moments.__getitem__, found["endDate"]))
-    yield
-    begin_ms, end_ms = [m[0] for m in begins], [m[0] for m in ends]
-    zones = list(zip([m[1] for m in begins], [m[1] for m in ends], strict=True))
-    del begins, ends
-    yield
-    labels = _KIND_LABELS
-    kinds = [labels.get(k, k) for k in found["kind"]]
-    series = [s[0] if s else None for s in found["series"]]
-    on_demand = list(map(bool, found["ondemand"]))
-    yield
-    experts = yield from _joined_steps(found["experts"])
-    topics = yield from _joined_steps(found["topics"])
-    columns = (found["title"], kinds, begin_ms, end_ms, found["city"], found["state"], found["venue"],
-               found["fee"], found["cleAccreditation"], found["cpeAccreditation"], experts, topics,
-               series, found["type"], on_demand, found["id"], found["seriesId"], range(n), zones)
-    rows: list[tuple[Any, ...]] = []
-    made = zip(*columns, strict=True)
-    while len(rows) < n:
-        rows.extend(islice(made, ROWS_STEP))
-        yield
-    return rows
-
-
-def ended_ms(rows: list[tuple[Any, ...]]) -> list[int | None]:
-    """Each Dates row's end, else its start, in epoch ms (what ``past`` compares with now)."""
-    start, end = column_index(DATES, "start"), column_index(DATES, "end")
-    return [r[end] if r[end] is not None else r[start] for r in rows]
-
-
-def _joined_steps(values: list[Any]) -> Generator[None, None, list[str | None]]:
-    out: list[str | None] = []
-    sep = "; "
-    for start in range(0, len(values), ROWS_STEP):
-        part = values[start:start + ROWS_STEP]
-        try:  # names are text: one join in C each (no call of ``_joined``)
-            out += [sep.join(v) if v and "" not in v else _joined(v) for v in part]
-        except TypeError:
-            out += [_joined(v) for v in part]
-        yield
-    return out
-
-
-def _moment(known: dict[Any, tuple[int | None, int | None]], text: Any) -> tuple[int | None, int | None]:
-    """(epoch ms, UTC offset minutes) of ISO text, remembered (events share their hours)."""
-    found: tuple[int | None, int | None] = (None, None)
-    if isinstance(text, str):
-        try:
-            moment = datetime.fromisoformat(text)
-        except ValueError:
-            moment = None
-        if moment is not None:
-            if moment.tzinfo is None:
-                moment = moment.replace(tzinfo=UTC)
-            delta = moment.utcoffset()
-            offset = None if delta is None else int(delta.total_seconds()) // 60
-            found = (int(moment.timestamp() * 1000), offset)
-    known[text] = found
-    return found
-
-
-def _joined(names: Any) -> str | None:
-    """Names as one text ("A; B"), None for none."""
-    if not names:
-        return None
-    try:
-        text = "; ".join(names)  # (names are text: one call in C)
-    except TypeError:
-        return "; ".join(str(n) for n in names if n) or None
-    return text if "" not in names else "; ".join(n for n in names if n) or None
 
 
 def upcoming(parsed: Any) -> Any:

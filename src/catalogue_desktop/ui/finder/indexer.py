@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
 
 PASS_S = 0.004  # work per event-loop pass
+_MOMENTS_KEPT = 200_000  # parsed date texts kept for the next build of the Dates rows
 _SOURCES = frozenset({"courses", "series", "webinars"})  # what the offerings are made of
 OFFERINGS = DATES.value
 
@@ -45,6 +46,7 @@ class FinderIndexer(QObject):
         self._jobs: dict[str, Iterator[None]] = {}
         self._rowsets: dict[str, RowSet] = {}  # the row set each table was (or is) built for
         self._offerings_stale = False
+        self._moments: dict[Any, Any] = {}  # date texts parsed for the Dates rows, kept across builds
         self._paused = True
         self._wanted = 0
         self._built = 0
@@ -161,23 +163,27 @@ class FinderIndexer(QObject):
             self._offerings_stale = True
 
     def _offerings_job(self) -> Iterator[None]:
-        """The offerings' columns, what the Dates tab's ``future`` needs of their table, the tab's
-        rows (in the order the tab is sorted by, if it is): then the tab shows them; then the
-        table's other indexes, for queries (one asked for meanwhile is built when asked)."""
-        from catalogue_desktop.core.query import offerings
+        """What showing the Dates rows needs (their instants, when each occasion ended, their
+        order if the tab is sorted), then the tab shows them (each row made when first read);
+        then, in idle time, the offerings' other columns and their table's indexes for queries
+        (one asked for meanwhile is made when asked)."""
+        from catalogue_desktop.core.query import dates_rows, offerings
         from catalogue_desktop.core.query.table import Table
         from catalogue_desktop.core.search import SortJob
 
         finder = self.finder
-        found = yield from _steps(offerings.columns_steps(finder.tables, finder.vocabulary))
-        table = Table(OFFERINGS, "record", found, len(found["id"]))
-        rows = yield from _steps(offerings.rows_steps(found))
-        rowset = RowSet(DATES, rows, [()] * len(rows), list(range(len(rows))))  # type: ignore[list-item]
+        found = offerings.lazy_columns(finder.tables, finder.vocabulary)
         yield
-        yield from finder.past_steps(table, offerings.ended_ms(rows))
+        if len(self._moments) > _MOMENTS_KEPT:
+            self._moments = {}
+        rows = yield from _steps(dates_rows.rows_steps(found, self._moments))
+        table = Table(OFFERINGS, "record", found, found.n)
+        rowset = RowSet(DATES, rows, [()] * found.n, list(range(found.n)))  # type: ignore[arg-type]
+        yield
+        yield from finder.past_steps(table, rows.ended)
         sort = self.sort_of(DATES)
         if sort is not None:
-            job = SortJob(rowset, *sort)
+            job = SortJob(rowset, *sort, keys=rows.dated_column(sort[0]))
             while not job.step():
                 yield
         old, old_table = self._rowsets.get(OFFERINGS), finder.tables.get(OFFERINGS)
@@ -189,6 +195,8 @@ class FinderIndexer(QObject):
         if old_table is not None and old_table is not table:
             yield from old_table.dispose_steps()
         del old, old_table
+        yield from found.fill_steps()
+        yield from finder.past_index_steps(table)  # (answered by a scan till now)
         yield from table.build()
         self._done(OFFERINGS)
 
@@ -206,6 +214,9 @@ def _dispose(rowset: RowSet) -> Iterator[None]:
     rowset.sort_keys.clear()
     rowset._by_id = None
     yield
+    if not isinstance(rows, list):  # the Dates rows: their chunks, a few at a time
+        yield from rows.clear_steps()
+        return
     while rows:
         del rows[-16_384:]
         yield

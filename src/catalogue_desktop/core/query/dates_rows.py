@@ -1,0 +1,174 @@
+"""The Dates tab's rows (``listing.COLUMNS[DATES]``, then the dates' offsets) from the offerings'
+columns (``offerings.OfferingColumns``).
+
+What showing them needs of every row is made first, column-wise (each distinct date text parsed
+once): the start and end instants and offsets, hence when each occasion ended. A row itself is
+made when first read, with the ``CHUNK`` rows around it, from slices of the offerings' columns
+(those not made yet are read from their sources): the tab shows its first screen of 133,000
+occasions without making 133,000 tuples first (the table's idle work reads the rest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any, overload
+
+from catalogue_desktop.core.listing import DATES, column_index
+
+CHUNK = 1024  # rows made together when one of them is first read (~1-2 ms)
+_KIND_LABELS = {"course": "Course", "webinar": "Webinar", "session": "Session"}
+_START, _END = column_index(DATES, "start"), column_index(DATES, "end")
+
+Moment = tuple[int | None, int | None]  # (epoch ms, UTC offset minutes)
+
+
+class DatesRows(Sequence[tuple[Any, ...]]):
+    """The rows, each made (with its chunk) when first read; tuples, never changed."""
+
+    def __init__(self, found: Any, begin_ms: list[int | None], end_ms: list[int | None],
+                 zones: list[tuple[int | None, int | None]]) -> None:
+        self._found = found
+        self.begin_ms, self.end_ms = begin_ms, end_ms
+        self._zones = zones
+        self._n = len(begin_ms)
+        self._chunks: dict[int, list[tuple[Any, ...]]] = {}
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[Any, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            start, stop, step = i.indices(self._n)
+            if step != 1:
+                return [self[j] for j in range(start, stop, step)]
+            out: list[tuple[Any, ...]] = []
+            while start < stop:
+                c, k = divmod(start, CHUNK)
+                part = self._chunk(c)[k:k + stop - start]
+                out += part
+                start += len(part)
+            return out
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        c, k = divmod(i, CHUNK)
+        return self._chunk(c)[k]
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        for c in range((self._n + CHUNK - 1) // CHUNK):
+            yield from self._chunk(c)
+
+    @property
+    def ids(self) -> range:
+        """The rows' ids (column ``id``: a row's own index), without making the rows."""
+        return range(self._n)
+
+    def dated_column(self, column: int) -> list[int | None] | None:
+        """The start or end instants of every row (made without the rows), for ``column`` of
+        those; None for another column."""
+        return self.begin_ms if column == _START else self.end_ms if column == _END else None
+
+    @property
+    def ended(self) -> list[int | None]:
+        """Each row's end, else its start, in epoch ms (what ``past`` compares with now)."""
+        return [e if e is not None else b for b, e in zip(self.begin_ms, self.end_ms, strict=True)]
+
+    def clear_steps(self) -> Iterator[None]:
+        """Forget the rows made (the row set is no longer shown), 16 chunks a step."""
+        while self._chunks:
+            for c in list(self._chunks)[:16]:
+                del self._chunks[c]
+            yield
+
+    def _chunk(self, c: int) -> list[tuple[Any, ...]]:
+        made = self._chunks.get(c)
+        if made is None:
+            made = self._chunks[c] = self._make(c * CHUNK, min(self._n, (c + 1) * CHUNK))
+        return made
+
+    def _make(self, lo: int, hi: int) -> list[tuple[Any, ...]]:
+        """Rows ``lo:hi``, column-wise: each derived column made whole, then zipped."""
+        def get(key: str) -> list[Any]:
+            return self._found.values_of(key, lo, hi)
+
+        labels = _KIND_LABELS
+        kinds = [labels.get(k, k) for k in get("kind")]
+        series = [s[0] if s else None for s in get("series")]
+        columns = (get("title"), kinds, self.begin_ms[lo:hi], self.end_ms[lo:hi], get("city"),
+                   get("state"), get("venue"), get("fee"), get("cleAccreditation"),
+                   get("cpeAccreditation"), _joined_all(get("experts")), _joined_all(get("topics")),
+                   series, get("type"), list(map(bool, get("ondemand"))), get("id"), get("seriesId"),
+                   range(lo, hi), self._zones[lo:hi])
+        return list(zip(*columns, strict=True))
+
+
+def rows_steps(found: Any, moments: dict[Any, Moment] | None = None
+               ) -> Generator[None, None, DatesRows]:
+    """The rows of ``found`` (an ``OfferingColumns``), what showing them needs made a step at a
+    time: the dates' columns, their distinct texts parsed (``moments``: texts parsed before, kept
+    across builds by the caller), the instants. The rows themselves are made when read."""
+    starts = found["startDate"]
+    yield
+    ends = found["endDate"]
+    yield
+    known: dict[Any, Moment] = {None: (None, None)} if moments is None else moments
+    known.setdefault(None, (None, None))
+    texts = set(starts)
+    texts.update(ends)
+    pending = [t for t in texts if t not in known]
+    yield
+    for start in range(0, len(pending), 4096):
+        for text in pending[start:start + 4096]:
+            _moment(known, text)
+        yield
+    begins = list(map(known.__getitem__, starts))
+    finishes = list(map(known.__getitem__, ends))
+    yield
+    begin_ms, end_ms = [m[0] for m in begins], [m[0] for m in finishes]
+    zones = list(zip([m[1] for m in begins], [m[1] for m in finishes], strict=True))
+    return DatesRows(found, begin_ms, end_ms, zones)
+
+
+def _moment(known: dict[Any, Moment], text: Any) -> Moment:
+    """(epoch ms, UTC offset minutes) of ISO text, remembered (events share their hours)."""
+    found: Moment = (None, None)
+    if isinstance(text, str):
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            moment = None
+        if moment is not None:
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=UTC)
+            delta = moment.utcoffset()
+            offset = None if delta is None else int(delta.total_seconds()) // 60
+            found = (int(moment.timestamp() * 1000), offset)
+    known[text] = found
+    return found
+
+
+def _joined_all(values: list[Any]) -> list[str | None]:
+    sep = "; "
+    try:  # names are text: one join in C each (no call of ``_joined``)
+        return [sep.join(v) if v and "" not in v else _joined(v) for v in values]
+    except TypeError:
+        return [_joined(v) for v in values]
+
+
+def _joined(names: Any) -> str | None:
+    """Names as one text ("A; B"), None for none."""
+    if not names:
+        return None
+    try:
+        text = "; ".join(names)  # (names are text: one call in C)
+    except TypeError:
+        return "; ".join(str(n) for n in names if n) or None
+    return text if "" not in names else "; ".join(n for n in names if n) or None
