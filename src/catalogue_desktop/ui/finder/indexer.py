@@ -177,6 +177,8 @@ class FinderIndexer(QObject):
         if len(self._moments) > _MOMENTS_KEPT:
             self._moments = {}
         rows = yield from _steps(dates_rows.rows_steps(found, self._moments))
+        found["id"]
+        yield
         table = Table(OFFERINGS, "record", found, found.n)
         rowset = RowSet(DATES, rows, [()] * found.n, list(range(found.n)))  # type: ignore[arg-type]
         yield
