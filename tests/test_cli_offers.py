@@ -234,6 +234,18 @@ def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(env: dict[
     assert all(f"Page {i} of {len(pages)}" in flat(page) for i, page in enumerate(pages, 1))
 
 
+def test_a_window_platform_that_cannot_start_here_does_not_stop_the_pdf(env: dict[str, str], cache: Path,
+                                                                       tmp_path: Path) -> None:
+    """The sheet is drawn offscreen: ``QT_QPA_PLATFORM=xcb`` without a display (set for windows)
+    made Qt abort the export."""
+    env = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    result = export({**env, "QT_QPA_PLATFORM": "xcb"}, cache, tmp_path, "--format", "pdf",
+                    "--query", "kind:course", "--title", "Courses for ACME")
+    assert result.returncode == 0, result.stderr
+    reader = pypdf.PdfReader(io.BytesIO(result.stdout))
+    assert reader.pages and flat(reader.pages[0].extract_text()).startswith("Courses for ACME")
+
+
 def test_pdf_grouped_by_month(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
     result = export(env, cache, tmp_path, "--format", "pdf", "--group", "month", "--query", "kind:course")
     text = flat("\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(result.stdout)).pages))

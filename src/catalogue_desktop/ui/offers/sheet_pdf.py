@@ -41,11 +41,12 @@ def default_paper(locale: QLocale | None = None) -> str:
 
 
 def gui_application() -> Any:
-    """The running QGuiApplication (the window's), or one made now for the command line:
-    offscreen unless ``QT_QPA_PLATFORM`` says otherwise (a PDF needs fonts, not a display)."""
+    """The running QGuiApplication (the window's), or one made now for the command line,
+    offscreen: a PDF needs fonts, not a display (a ``QT_QPA_PLATFORM`` set for windows, say xcb
+    without a display, made Qt abort the export)."""
     app = QGuiApplication.instance()
     if app is None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
         app = QGuiApplication(["catalogue-desktop"])
     return app
 
