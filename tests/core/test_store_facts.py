@@ -126,3 +126,37 @@ def test_a_relisting_overtaken_by_a_sync_writes_nothing(filled: Path, sample: di
         ingest(str(filled), Kind.TOPICS.value, sample[Kind.TOPICS], '"t2"', None, AT)
         assert store.relisted(Kind.TOPICS, snapshot, [], listing.LISTING_VERSION) is False
     assert relist(str(filled), Kind.TOPICS.value)["records"] == len(json.loads(sample[Kind.TOPICS]))
+
+
+def test_facts_are_stored_in_pages_smaller_than_the_rows_pages(tmp_path: Path, sample: dict[Kind, bytes],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finder reads a fact page per step on the window's thread: pages of ``FACT_PAGE_ROWS``
+    records, within the rows' pages, every record once and in order (also when packed again)."""
+    from catalogue_desktop.core import store_pages
+
+    monkeypatch.setattr(store_pages, "PAGE_ROWS", 20)
+    monkeypatch.setattr(store_pages, "FACT_PAGE_ROWS", 7)
+    path = tmp_path / "catalogue.sqlite3"
+    report = ingest(str(path), Kind.WEBINARS.value, sample[Kind.WEBINARS], '"w"', None, AT)
+    assert report.status == "updated", report
+    n = len(json.loads(sample[Kind.WEBINARS]))
+    with Store(path) as store:
+        pages = list(store.iter_facts(Kind.WEBINARS))
+        assert [len(p) for p, _f in pages] == [min(i + 7, 20 * (i // 20 + 1), n) - i
+                                               for i in _page_starts(n, 20, 7)]
+        assert [pos for p, _f in pages for pos in p] == list(range(n))
+        snapshot = store.state(Kind.WEBINARS).snapshot
+        want = _facts(store, Kind.WEBINARS)
+    db = sqlite3.connect(path)
+    store_pages.write_fact_pages(db, snapshot)  # packed again from the rows
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        sizes = [len(p) for p, _f in store.iter_facts(Kind.WEBINARS)]
+        assert sizes == [min(7, n - i) for i in range(0, n, 7)]
+        assert _facts(store, Kind.WEBINARS) == want
+
+
+def _page_starts(n: int, rows: int, facts: int) -> list[int]:
+    """Where each fact page starts: every ``facts`` records within each page of ``rows``."""
+    return [i for start in range(0, n, rows) for i in range(start, min(start + rows, n), facts)]

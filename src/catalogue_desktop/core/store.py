@@ -323,14 +323,15 @@ class Store:
                 ),
             )
             new = cur.lastrowid
-            count = pages = 0
+            count = pages = fact_pages = 0
             page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
+            fact_rows = store_pages.FACT_PAGE_ROWS
 
             # Two tables, one pass over ``entries`` (it may be a generator): batches of rows.
             batch: list[Entry] = []
 
             def flush() -> None:
-                nonlocal pages
+                nonlocal pages, fact_pages
                 self._db.executemany(
                     "INSERT INTO records (snapshot, pos, record_id, data) VALUES (?, ?, ?, ?)",
                     [(new, e.pos, e.record_id, e.data) for e in batch],
@@ -340,7 +341,10 @@ class Store:
                     [(new, e.pos, e.row, e.links, e.facts) for e in batch],
                 )
                 write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
-                write_fact_page(self._db, new, pages, [(e.pos, e.facts) for e in batch])
+                for start in range(0, len(batch), fact_rows):
+                    write_fact_page(self._db, new, fact_pages,
+                                    [(e.pos, e.facts) for e in batch[start:start + fact_rows]])
+                    fact_pages += 1
                 pages += 1
                 batch.clear()
 
