@@ -120,7 +120,7 @@ def prepare_sort_keys(rowset: RowSet, column: int, rows: int | None = None) -> b
     stop = total if rows is None else min(total, len(keys) + rows)
     if len(keys) < stop:
         try:  # int.__float__ takes ints only: a blank, decimal text or a float raise TypeError
-            more = array("d", map(int.__float__, map(itemgetter(column), rowset.rows[len(keys):stop])))
+            more = array("d", map(int.__float__, _values(rowset, column, len(keys), stop)))
         except (TypeError, OverflowError):
             more = None
         if more is None or not (min(more) > -_EXACT_FLOAT and max(more) < _EXACT_FLOAT):
@@ -128,6 +128,16 @@ def prepare_sort_keys(rowset: RowSet, column: int, rows: int | None = None) -> b
             return True
         keys.extend(more)
     return len(keys) >= total
+
+
+def _values(rowset: RowSet, column: int, start: int = 0, stop: int | None = None) -> list[Any]:
+    """Rows ``start:stop``'s values in ``column`` (the Dates rows give their instants without
+    making the rows)."""
+    dated = getattr(rowset.rows, "dated_column", None)
+    whole = dated(column) if dated is not None else None
+    if whole is not None:
+        return whole[start:stop]
+    return list(map(itemgetter(column), rowset.rows[start:stop]))
 
 
 def _split_blanks(keys: list[Any]) -> tuple[list[int], list[int]]:
@@ -151,7 +161,7 @@ def _sort_keys(rowset: RowSet, column: int, start: int = 0, stop: int | None = N
     """The sort keys of rows ``start:stop`` (every row by default), None for blanks (columns
     without compact keys)."""
     type_ = rowset.columns[column].type
-    values = list(map(itemgetter(column), rowset.rows[start:stop]))
+    values = _values(rowset, column, start, stop)
     if type_ is ColumnType.TEXT:
         return [v.casefold() if v is not None else None for v in values]
     if type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.BOOL):

@@ -418,7 +418,8 @@ class Finder:
                     yield from t.index_steps(f)
             yield from t.extra_index_steps("@ended", lambda: self._ended(t))
         else:
-            t.extra_index("@ended", lambda: ScanningRangeIndex(ended))
+            t.extra_index("@ended", lambda: ScanningRangeIndex(ended)).prepare()
+            yield
         self._on_demand(t)
         yield
 

@@ -79,6 +79,10 @@ class OfferingColumns(dict[str, list[Any]]):
     def made(self, key: str) -> bool:
         return dict.__contains__(self, key)
 
+    def has(self, key: str) -> bool:
+        """Whether every source makes ``key`` (``@startMs`` and ``@endMs`` may be missing)."""
+        return bool(self._parts) and all(key in part for _n, part in self._parts)
+
     def values_of(self, key: str, lo: int, hi: int) -> list[Any]:
         """Rows ``lo:hi`` of column ``key`` (from the column if it is made)."""
         if dict.__contains__(self, key):
@@ -135,6 +139,7 @@ def _locations(courses: Table) -> Part:
                 for u, p in zip(loc.column("detailUrl")[lo:hi], parent[lo:hi], strict=True)]
 
     return {
+        **_instants(loc, lambda values, lo, hi: values[lo:hi]),
         "kind": lambda lo, hi: ["course"] * (hi - lo), "id": up("id"), "locationId": own("id"),
         "title": up("title"), "level": up("level"),
         **{k: own(k) for k in ("startDate", "endDate", "venue", "address", "city", "state", "zip", "fee")},
@@ -161,6 +166,7 @@ def _sessions(series: Table, on_demand: frozenset[str]) -> Part:
         return lambda lo, hi: _dated(ses.column(key)[lo:hi], live[lo:hi])
 
     return {
+        **_instants(ses, lambda values, lo, hi: _dated(values[lo:hi], live[lo:hi])),
         "kind": lambda lo, hi: ["session"] * (hi - lo), "id": own("id"), "sessionId": own("sessionId"),
         "seriesId": lambda lo, hi: [series.ids[p] for p in parent[lo:hi]],
         "series": lambda lo, hi: [[titles[p]] if titles[p] else None for p in parent[lo:hi]],
@@ -186,7 +192,12 @@ def _webinars(webinars: Table, keep: list[int] | None, on_demand: frozenset[str]
     def dated(key: str) -> Callable[[int, int], list[Any]]:
         return lambda lo, hi: _dated(pick(key)(lo, hi), live[lo:hi])
 
+    def picked(values: list[Any], lo: int, hi: int) -> list[Any]:
+        kept = values[lo:hi] if keep is None else list(map(values.__getitem__, keep[lo:hi]))
+        return _dated(kept, live[lo:hi])
+
     return {
+        **_instants(webinars, picked),
         "kind": lambda lo, hi: ["webinar"] * (hi - lo), "id": pick("id"), "sessionId": pick("sessionId"),
         "title": pick("title"), "type": pick("type"), "startDate": dated("startDate"),
         "endDate": dated("endDate"),
@@ -194,6 +205,18 @@ def _webinars(webinars: Table, keep: list[int] | None, on_demand: frozenset[str]
                                 "roles", "situations", "detailUrl")},
         "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
     }
+
+
+def _instants(source: Table, take: Callable[[list[Any], int, int], list[Any]]) -> Part:
+    """``@startMs`` and ``@endMs`` (epoch ms, as the columns' texts parse) from ``source``'s date
+    indexes if idle time has built them (``take``: a slice of the source's values as the part's
+    rows), so that the Dates rows need not parse every date again; none otherwise."""
+    out: Part = {}
+    for key, name in (("@startMs", "starts"), ("@endMs", "ends")):
+        index = source.built_index(name)
+        if index is not None:
+            out[key] = (lambda ms: lambda lo, hi: take(ms, lo, hi))(index.ms)
+    return out
 
 
 def _dated(values: list[Any], live: list[bool]) -> list[Any]:

@@ -192,6 +192,12 @@ class Table:
         found.ensure()
         return found
 
+    def built_index(self, name: str) -> Any:
+        """Field ``name``'s index if idle time has built it, else None (nothing is built here)."""
+        field = self.fields.get(name)
+        found = None if field is None else self._indexes.get((field.key, ""))
+        return found if found is not None and found.ready else None
+
     def index_steps(self, field: Field) -> Iterator[None]:
         """Build ``field``'s index a slice at a time (as ``build`` does for every field)."""
         yield from self._index(field).build()
