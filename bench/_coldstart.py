@@ -37,8 +37,11 @@ def bare() -> dict[str, float]:
     shown = _since()
     QTimer.singleShot(0, app.quit)
     app.exec()
-    return {"shown": shown, "exit_start": _since(),
-            "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return {
+        "shown": shown,
+        "exit_start": _since(),
+        "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 def table(cache: str) -> dict[str, float]:
@@ -53,8 +56,10 @@ def table(cache: str) -> dict[str, float]:
 
     app = QApplication([])
     db = sqlite3.connect(f"file:{cache}/catalogue.sqlite3?mode=ro", uri=True)
-    found = db.execute("SELECT r.row FROM rows r JOIN collections c ON r.snapshot = c.snapshot"
-                       " WHERE c.name = 'webinars' ORDER BY r.pos").fetchall()
+    found = db.execute(
+        "SELECT r.row FROM rows r JOIN collections c ON r.snapshot = c.snapshot"
+        " WHERE c.name = 'webinars' ORDER BY r.pos"
+    ).fetchall()
     rows = json_.loads("[" + ",".join(row for (row,) in found) + "]")
     db.close()
     display = Qt.ItemDataRole.DisplayRole
@@ -80,8 +85,12 @@ def table(cache: str) -> dict[str, float]:
     shown = _since()
     QTimer.singleShot(0, app.quit)
     app.exec()
-    return {"shown": shown, "rows_shown": float(model.rowCount()), "exit_start": _since(),
-            "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return {
+        "shown": shown,
+        "rows_shown": float(model.rowCount()),
+        "exit_start": _since(),
+        "rss_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 if __name__ == "__main__":

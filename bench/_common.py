@@ -22,8 +22,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"  # git-ignored
-PATHS = {k: f"/v1/{k}" for k in ("certificates", "courses", "experts", "roles", "situations",
-                                   "topics", "webinars")} | {"series": "/v1/webinars/series"}
+PATHS = {
+    k: f"/v1/{k}" for k in ("certificates", "courses", "experts", "roles", "situations", "topics", "webinars")
+} | {"series": "/v1/webinars/series"}
 
 
 SERVER_NICENESS = 10  # the demo service stands in for a remote one (see ``serve``)
@@ -38,7 +39,8 @@ def serve(size: int) -> tuple[subprocess.Popen[str], str]:
     40-56 ms with the service at normal priority, 19-22 ms with it at nice 10)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "catalogue_desktop", "serve-demo", "--port", "0", "--size", str(size)],
-        stdout=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     if hasattr(os, "setpriority"):  # POSIX
         os.setpriority(os.PRIO_PROCESS, proc.pid, SERVER_NICENESS)
@@ -74,8 +76,11 @@ def isolated_env(home: Path) -> dict[str, str]:
     for sub in ("config", "cache", "data"):
         (home / sub).mkdir(parents=True, exist_ok=True)
     env.update(
-        HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
-        XDG_DATA_HOME=str(home / "data"), QT_QPA_PLATFORM="offscreen",
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_CACHE_HOME=str(home / "cache"),
+        XDG_DATA_HOME=str(home / "data"),
+        QT_QPA_PLATFORM="offscreen",
         CATALOGUE_DESKTOP_CACHE_DIR=str(home / "cache" / "catalogue-desktop"),
     )
     # Bytecode is written and used, as after an install: any value of this variable, even "0",
@@ -97,8 +102,18 @@ def prefill(size: int, base_url: str, log: list[str]) -> tuple[Path, dict[str, i
             return cache, info["payload"], 0.0
     shutil.rmtree(cache, ignore_errors=True)
     cache.mkdir(parents=True)
-    cmd = [sys.executable, "-m", "catalogue_desktop", "sync", "--base-url", base_url,
-           "--cache-dir", str(cache), "--max-size", "2048"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "catalogue_desktop",
+        "sync",
+        "--base-url",
+        base_url,
+        "--cache-dir",
+        str(cache),
+        "--max-size",
+        "2048",
+    ]
     log.append("catalogue-desktop " + " ".join(cmd[3:]).replace(base_url, "URL"))
     started = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
@@ -126,14 +141,14 @@ def child(args: list[str], env: dict[str, str], timeout: float = 900) -> dict[st
     """Run ``python ARGS`` and parse its last stdout line as JSON."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, timeout=timeout)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
     if done.returncode != 0 or not lines:
-        raise RuntimeError(f"child {args} failed ({done.returncode}):\n{done.stdout[-3000:]}\n"
-                           f"{done.stderr[-3000:]}")
+        raise RuntimeError(
+            f"child {args} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        )
     out = json.loads(lines[-1])
     out.setdefault("process_wall", wall)
     # CPU time (user + system) of the child: less sensitive than wall time to a busy machine

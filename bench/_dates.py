@@ -78,8 +78,9 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
 
     async def run() -> None:
         t0 = time.perf_counter()
-        session = AppSession(Options(base_url="http://127.0.0.1:9", offline=True, cache_dir=cache),
-                             image_fetch=_gui._no_images)
+        session = AppSession(
+            Options(base_url="http://127.0.0.1:9", offline=True, cache_dir=cache), image_fetch=_gui._no_images
+        )
         ready = asyncio.ensure_future(_gui._signal(session.ready, 600))
         window = session.start()
         window.show_tab(DATES)  # the Dates tab current: its rows are set (and sorted) as they come
@@ -100,11 +101,13 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
             await asyncio.sleep(0.02)
         tab = window.current_tab()
         tab.view.viewport().repaint()
-        out["first_build"] = {"ready_to_dates_s": time.perf_counter() - t0 - out["ready_s"],
-                              "offerings_ms": sum(s for n, s in steps if n == "offerings") * 1000,
-                              "offerings_max_step_ms": max((s for n, s in steps if n == "offerings"),
-                                                          default=0) * 1000,
-                              "max_step_ms": max(s for _n, s in steps) * 1000, "steps": len(steps)}
+        out["first_build"] = {
+            "ready_to_dates_s": time.perf_counter() - t0 - out["ready_s"],
+            "offerings_ms": sum(s for n, s in steps if n == "offerings") * 1000,
+            "offerings_max_step_ms": max((s for n, s in steps if n == "offerings"), default=0) * 1000,
+            "max_step_ms": max(s for _n, s in steps) * 1000,
+            "steps": len(steps),
+        }
         out["dates_rows"] = len(tab.model.rowset)
         out["dates_shown"] = tab.model.rowCount()
         await asyncio.sleep(0.3)
@@ -131,10 +134,17 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
                 await asyncio.sleep(0)
             done_s = time.perf_counter() - t
             await asyncio.sleep(0.02)
-            builds.append({"shown_ms": shown_s * 1000, "done_ms": done_s * 1000,
-                           "max_step_ms": max(s for _n, s in steps) * 1000,
-                           "steps_to_shown": shown_steps, "steps": len(steps),
-                           "max_gap_to_shown_ms": gap_shown * 1000, "max_gap_ms": monitor.stop() * 1000})
+            builds.append(
+                {
+                    "shown_ms": shown_s * 1000,
+                    "done_ms": done_s * 1000,
+                    "max_step_ms": max(s for _n, s in steps) * 1000,
+                    "steps_to_shown": shown_steps,
+                    "steps": len(steps),
+                    "max_gap_to_shown_ms": gap_shown * 1000,
+                    "max_gap_ms": monitor.stop() * 1000,
+                }
+            )
             session.finder.indexer.dates_ready.disconnect(shown.append)
         out["build"] = builds
 
@@ -152,9 +162,16 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
                 while len(applied) == before and time.perf_counter() - waited < 1:
                     await asyncio.sleep(0.002)
                 apply_s = applied[-1] if len(applied) > before else 0.0
-                keys.append({"key": ch, "text": box.text(), "rows": tab.model.rowCount(),
-                             "key_ms": key_s * 1000, "apply_ms": apply_s * 1000,
-                             "ms": (key_s + apply_s) * 1000})
+                keys.append(
+                    {
+                        "key": ch,
+                        "text": box.text(),
+                        "rows": tab.model.rowCount(),
+                        "key_ms": key_s * 1000,
+                        "apply_ms": apply_s * 1000,
+                        "ms": (key_s + apply_s) * 1000,
+                    }
+                )
             box.clear()
             await asyncio.sleep(0.1)
         restore()

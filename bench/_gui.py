@@ -110,8 +110,11 @@ def stall(cache: str, url: str, timeout: float, max_mb: int, sort: str = "") -> 
         t0 = time.perf_counter()
         # The window's client keeps CatalogueClient's default 256 MiB body limit (the window has no
         # --max-size); 100k webinars are 515 MB, so pass what `sync --max-size` would.
-        session = AppSession(Options(base_url=url, cache_dir=cache), image_fetch=_no_images,
-                             client_options={"max_bytes": max_mb * 2**20} if max_mb else None)
+        session = AppSession(
+            Options(base_url=url, cache_dir=cache),
+            image_fetch=_no_images,
+            client_options={"max_bytes": max_mb * 2**20} if max_mb else None,
+        )
         ready = asyncio.ensure_future(_signal(session.ready, timeout))
         synced = asyncio.ensure_future(_signal(session.synced, timeout))
         session.start()
@@ -130,12 +133,18 @@ def stall(cache: str, url: str, timeout: float, max_mb: int, sort: str = "") -> 
         threads = _thread_cpu()
         await session.aclose()
         monitor.stop()
-        return {"ready_s": t_ready - t0, "sync_s": t_synced - t_ready, "statuses": statuses, "errors": errors,
-                "webinar_rows": rows, "sorted_by": sorted_by, "rss_mb": _rss_mb(),
-                "peak_rss_mb": _peak_mb(),
-                "threads_cpu_s": threads,
-                "children_peak_rss_mb":
-                    resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+        return {
+            "ready_s": t_ready - t0,
+            "sync_s": t_synced - t_ready,
+            "statuses": statuses,
+            "errors": errors,
+            "webinar_rows": rows,
+            "sorted_by": sorted_by,
+            "rss_mb": _rss_mb(),
+            "peak_rss_mb": _peak_mb(),
+            "threads_cpu_s": threads,
+            "children_peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+        }
 
     out = _run(app, main())
     seen = _stop_witness(witness, monitor.spans())
@@ -159,8 +168,12 @@ def _thread_cpu() -> dict[str, float]:
 
 def _start_witness() -> subprocess.Popen[str]:
     """The baseline (``_witness.py``): an empty window in its own process, ticking beside the app."""
-    witness = subprocess.Popen([sys.executable, str(Path(__file__).with_name("_witness.py"))],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    witness = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("_witness.py"))],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert witness.stdout is not None and witness.stdout.readline().strip() == "started"
     return witness
 
@@ -173,6 +186,7 @@ def _stop_witness(witness: subprocess.Popen[str], spans: dict[str, tuple[float, 
 
 # -- interact --------------------------------------------------------------------------------------
 
+
 # Realistic typing over the synthetic titles ("Revenue Recognition Under ASC 606: ...",
 # "Lease Accounting Under ASC 842", experts' names), with typos fixed by backspace.
 def _typing(script: list[tuple[str, Any]]) -> list[str]:
@@ -182,9 +196,19 @@ def _typing(script: list[tuple[str, Any]]) -> list[str]:
     return keys
 
 
-TYPING = _typing([("type", "revenue"), ("type", " recog"), ("back", 6), ("back", 7),
-                  ("type", "lease asc 842"), ("back", 4), ("type", " year"), ("back", 14),
-                  ("type", "tax update")])
+TYPING = _typing(
+    [
+        ("type", "revenue"),
+        ("type", " recog"),
+        ("back", 6),
+        ("back", 7),
+        ("type", "lease asc 842"),
+        ("back", 4),
+        ("type", " year"),
+        ("back", 14),
+        ("type", "tax update"),
+    ]
+)
 
 
 def _key_click(widget: Any, ch: str) -> None:
@@ -230,8 +254,8 @@ def _webinars_with_experts(store_file: Path, want: int, experts: int = 3) -> lis
     with sqlite3.connect(store_file) as db:
         (snapshot,) = db.execute("SELECT snapshot FROM collections WHERE name='webinars'").fetchone()
         for record_id, data in db.execute(
-                "SELECT record_id, data FROM records WHERE snapshot = ? ORDER BY pos LIMIT 20000",
-                (snapshot,)):
+            "SELECT record_id, data FROM records WHERE snapshot = ? ORDER BY pos LIMIT 20000", (snapshot,)
+        ):
             record = json.loads(data)
             people = record.get("experts") or []
             urls = [p.get("imageUrl") for p in people]
@@ -292,8 +316,9 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
 
     async def main() -> None:
         t0 = time.perf_counter()
-        session = AppSession(Options(base_url="http://127.0.0.1:9", offline=True, cache_dir=cache),
-                             image_fetch=_no_images)
+        session = AppSession(
+            Options(base_url="http://127.0.0.1:9", offline=True, cache_dir=cache), image_fetch=_no_images
+        )
         ready = asyncio.ensure_future(_signal(session.ready, 600))
         window = session.start()
         await ready
@@ -303,8 +328,7 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
         await asyncio.sleep(0.3)
         gc.collect()
         await asyncio.sleep(0.7)
-        out["memory"] = {"steady_rss_mb": _rss_mb(), "peak_rss_mb": _peak_mb(),
-                         "payload_mb": payload / 2**20}
+        out["memory"] = {"steady_rss_mb": _rss_mb(), "peak_rss_mb": _peak_mb(), "payload_mb": payload / 2**20}
         out["memory"]["steady_ratio"] = out["memory"]["steady_rss_mb"] * 2**20 / payload
         out["memory"]["peak_ratio"] = out["memory"]["peak_rss_mb"] * 2**20 / payload
 
@@ -333,9 +357,15 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
                 while len(applied) == before and time.perf_counter() - waited < 1:
                     await asyncio.sleep(0.002)
                 # No textChanged (nothing to delete): no query pass, the key handling is all.
-                keys.append({"key": ch, "text": box.text(), "key_ms": key_s * 1000,
-                             "apply_ms": (applied[-1] if len(applied) > before else 0.0) * 1000,
-                             "rows": model.rowCount()})
+                keys.append(
+                    {
+                        "key": ch,
+                        "text": box.text(),
+                        "key_ms": key_s * 1000,
+                        "apply_ms": (applied[-1] if len(applied) > before else 0.0) * 1000,
+                        "rows": model.rowCount(),
+                    }
+                )
             box.clear()
             await asyncio.sleep(0.05)
         restore()
@@ -346,16 +376,19 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
         start_col, fee_col = column_index(Kind.WEBINARS, "start"), column_index(Kind.WEBINARS, "fee")
         sorts = []
         for _ in range(repeat):
-            for name, col, order in (("start asc", start_col, Qt.SortOrder.AscendingOrder),
-                                     ("fee asc", fee_col, Qt.SortOrder.AscendingOrder),
-                                     ("start desc", start_col, Qt.SortOrder.DescendingOrder),
-                                     ("fee desc", fee_col, Qt.SortOrder.DescendingOrder)):
+            for name, col, order in (
+                ("start asc", start_col, Qt.SortOrder.AscendingOrder),
+                ("fee asc", fee_col, Qt.SortOrder.AscendingOrder),
+                ("start desc", start_col, Qt.SortOrder.DescendingOrder),
+                ("fee desc", fee_col, Qt.SortOrder.DescendingOrder),
+            ):
                 t = time.perf_counter()
                 view.sortByColumn(col, order)
                 sort_s = time.perf_counter() - t
                 view.viewport().repaint()
-                sorts.append({"sort": name, "ms": (time.perf_counter() - t) * 1000,
-                              "model_sort_ms": sort_s * 1000})
+                sorts.append(
+                    {"sort": name, "ms": (time.perf_counter() - t) * 1000, "model_sort_ms": sort_s * 1000}
+                )
                 await asyncio.sleep(0.05)
         out["sort"] = sorts
 
@@ -375,7 +408,7 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
             index = model.index(row, 0)
             await asyncio.sleep(0.05)
             if profiler is not None and i == 1:  # one session over selections 2..n (pyinstrument
-                profiler.start()                 # keeps only the last start/stop session)
+                profiler.start()  # keeps only the last start/stop session)
             t = time.perf_counter()
             view.selectionModel().setCurrentIndex(index, flags)  # -> detail pane built
             built = time.perf_counter() - t
@@ -386,15 +419,20 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
             from catalogue_desktop.ui.detail.photo import PhotoLabel
 
             photos = [w for w in page.findChildren(PhotoLabel)] if page is not None else []
-            details.append({"id": record_id, "first": i == 0, "ms": shown * 1000,
-                            "build_ms": built * 1000,
-                            "photos_shown": sum(1 for p in photos if p.has_photo),
-                            "shown": tab.detail.current == (Kind.WEBINARS, record_id)})
+            details.append(
+                {
+                    "id": record_id,
+                    "first": i == 0,
+                    "ms": shown * 1000,
+                    "build_ms": built * 1000,
+                    "photos_shown": sum(1 for p in photos if p.has_photo),
+                    "shown": tab.detail.current == (Kind.WEBINARS, record_id),
+                }
+            )
         out["detail"] = details
         if profiler is not None and profile_to:
             profiler.stop()
-            Path(profile_to).write_text(profiler.output_text(unicode=False, color=False,
-                                                             show_all=False))
+            Path(profile_to).write_text(profiler.output_text(unicode=False, color=False, show_all=False))
         await session.aclose()
 
     _run(app, main())

@@ -94,8 +94,13 @@ class StallMonitor:
         clock, was = self._proc.read(), self._span_clock
         waited = clock["waiting"] - was["waiting"] if clock and was else 0.0
         preempted = clock["preempted"] - was["preempted"] if clock and was else 0
-        self._spans[self.phase] = (self._span_start, now, time.thread_time() - self._span_cpu,
-                                   waited, preempted)
+        self._spans[self.phase] = (
+            self._span_start,
+            now,
+            time.thread_time() - self._span_cpu,
+            waited,
+            preempted,
+        )
         self.phase, self._span_start, self._span_cpu = phase, now, time.thread_time()
         self._span_clock = clock
 
@@ -104,8 +109,14 @@ class StallMonitor:
         gap = now - self.last
         self.gaps.setdefault(self.phase, []).append(gap)
         if gap > STUCK:
-            self.stalls.append({"start": self.last, "gap": gap, "phase": self.phase,
-                                **self._proc.breakdown(self._clock, clock, gap)})
+            self.stalls.append(
+                {
+                    "start": self.last,
+                    "gap": gap,
+                    "phase": self.phase,
+                    **self._proc.breakdown(self._clock, clock, gap),
+                }
+            )
         elif gap > SAMPLE_AFTER:  # sampled, but not a stall
             for samples in (self.samples, self.others, self.runnable):
                 samples.pop(self.last, None)
@@ -116,8 +127,14 @@ class StallMonitor:
         if phase == "start":
             self._gc_start = now
         else:
-            self.collections.append((self._gc_start, now - self._gc_start, info["generation"],
-                                     threading.get_ident() == self.main_id))
+            self.collections.append(
+                (
+                    self._gc_start,
+                    now - self._gc_start,
+                    info["generation"],
+                    threading.get_ident() == self.main_id,
+                )
+            )
 
     def _watchdog(self) -> None:
         while not self._stop.wait(0.004):
@@ -130,8 +147,8 @@ class StallMonitor:
             if frame is None:
                 continue
             self.others.setdefault(last, Counter()).update(
-                f"{Path(f.f_code.co_filename).name}:{f.f_lineno} {f.f_code.co_name}"
-                for f in frames.values())
+                f"{Path(f.f_code.co_filename).name}:{f.f_lineno} {f.f_code.co_name}" for f in frames.values()
+            )
             stack = _stack(frame)
             del frames, frame
             bucket = self.samples.setdefault(last, [])
@@ -160,41 +177,60 @@ class StallMonitor:
             # the app's share: stalls less the steal inside them; shorter gaps count whole
             shares = [s["app_ms"] for s in self.stalls if s["phase"] == phase]
             shares += [g for g in ms if g <= STUCK * 1000]
-            both = [s for s in self.stalls if s["phase"] == phase and s["gap"] > 0.05
-                    and _witnessed(witness, s["start"], s["start"] + s["gap"]) > 0.05]
+            both = [
+                s
+                for s in self.stalls
+                if s["phase"] == phase
+                and s["gap"] > 0.05
+                and _witnessed(witness, s["start"], s["start"] + s["gap"]) > 0.05
+            ]
             out["phases"][phase] = {
                 "over_50ms_witnessed": len(both),
-                "ticks": len(ms), "max_ms": ms[-1] if ms else 0.0,
+                "ticks": len(ms),
+                "max_ms": ms[-1] if ms else 0.0,
                 "p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else 0.0,
-                "over_50ms": sum(1 for g in ms if g > 50), "over_30ms": sum(1 for g in ms if g > 30),
+                "over_50ms": sum(1 for g in ms if g > 50),
+                "over_30ms": sum(1 for g in ms if g > 30),
                 "app_max_ms": max(shares, default=0.0),
-                "seconds": end - start, "gui_cpu_s": cpu, "gui_wait_s": waited,
+                "seconds": end - start,
+                "gui_cpu_s": cpu,
+                "gui_wait_s": waited,
                 "gui_preempted": preempted,
-                "calls_over_2ms": len(calls), "calls_over_10ms": sum(1 for c in calls if c[1] > 0.01),
+                "calls_over_2ms": len(calls),
+                "calls_over_10ms": sum(1 for c in calls if c[1] > 0.01),
                 "calls_max_cpu_ms": max((c[2] for c in calls), default=0.0) * 1000,
                 "calls_cpu_by_name_ms": {k: round(v * 1000) for k, v in by_name.most_common(5)},
-                "calls_longest": [f"{d * 1000:.0f} ms (CPU {c * 1000:.0f}) {what[:60]}"
-                                  for _, d, c, what in sorted(calls, key=lambda c: -c[2])[:5]],
+                "calls_longest": [
+                    f"{d * 1000:.0f} ms (CPU {c * 1000:.0f}) {what[:60]}"
+                    for _, d, c, what in sorted(calls, key=lambda c: -c[2])[:5]
+                ],
             }
         out["worst"] = []
         for s in sorted(self.stalls, key=lambda s: -s["gap"])[:top]:
             start, end = s["start"], s["start"] + s["gap"]
             stacks = self.samples.get(start, [])
             inner = Counter(stack[-14:] for stack in stacks).most_common(3)
-            out["worst"].append({
-                **{k: v for k, v in s.items() if k not in ("start", "gap")},
-                "gap_ms": s["gap"] * 1000, "samples": len(stacks),
-                "stacks": [{"count": c, "frames": list(f)} for f, c in inner],
-                "other_threads": self.others.get(start, Counter()).most_common(4),
-                "runnable": self.runnable.get(start, []),
-                "collections": [f"gen {g} {d * 1000:.0f} ms {'GUI' if gui else 'other'} thread"
-                                for t, d, g, gui in self.collections if t < end and t + d > start],
-                "slow_calls": _overlapping(self.slow_calls, start, end),
-                "witness_ms": _witnessed(witness, start, end) * 1000,
-            })
+            out["worst"].append(
+                {
+                    **{k: v for k, v in s.items() if k not in ("start", "gap")},
+                    "gap_ms": s["gap"] * 1000,
+                    "samples": len(stacks),
+                    "stacks": [{"count": c, "frames": list(f)} for f, c in inner],
+                    "other_threads": self.others.get(start, Counter()).most_common(4),
+                    "runnable": self.runnable.get(start, []),
+                    "collections": [
+                        f"gen {g} {d * 1000:.0f} ms {'GUI' if gui else 'other'} thread"
+                        for t, d, g, gui in self.collections
+                        if t < end and t + d > start
+                    ],
+                    "slow_calls": _overlapping(self.slow_calls, start, end),
+                    "witness_ms": _witnessed(witness, start, end) * 1000,
+                }
+            )
         out["collections"] = {
             "count": len(self.collections),
-            "max_ms": max((c[1] for c in self.collections), default=0.0) * 1000}
+            "max_ms": max((c[1] for c in self.collections), default=0.0) * 1000,
+        }
         return out
 
 
@@ -207,17 +243,22 @@ def _overlapping(calls: list[tuple[float, float, float, str]], start: float, end
     """The logged callbacks that ran during [start, end]: how many, their time, the longest."""
     inside = [c for c in calls if c[0] < end and c[0] + c[1] > start]
     longest = sorted(inside, key=lambda c: -c[1])[:3]
-    return {"count": len(inside), "ms": sum(c[1] for c in inside) * 1000,
-            "longest": [f"{d * 1000:.0f} ms (CPU {cpu * 1000:.0f}) {what}"
-                        for _, d, cpu, what in longest]}
+    return {
+        "count": len(inside),
+        "ms": sum(c[1] for c in inside) * 1000,
+        "longest": [f"{d * 1000:.0f} ms (CPU {cpu * 1000:.0f}) {what}" for _, d, cpu, what in longest],
+    }
 
 
 class _ThreadClock:
     """The calling thread's clocks and the state of its CPU (Linux; zeros elsewhere)."""
 
     def __init__(self) -> None:
-        self._fds = [_open("/proc/thread-self/schedstat"), _open("/proc/thread-self/stat"),
-                     _open("/proc/stat")]
+        self._fds = [
+            _open("/proc/thread-self/schedstat"),
+            _open("/proc/thread-self/stat"),
+            _open("/proc/stat"),
+        ]
         self.ok = None not in self._fds and hasattr(resource, "RUSAGE_THREAD")
 
     def read(self) -> dict[str, Any]:
@@ -229,14 +270,23 @@ class _ThreadClock:
         sched, stat, cpus = (os.pread(fd, 4096, 0) for fd in self._fds)  # type: ignore[arg-type]
         use = resource.getrusage(resource.RUSAGE_THREAD)  # type: ignore[attr-defined]
         on_cpu, waiting = sched.split()[:2]
-        per_cpu = [line.split() for line in cpus.splitlines()
-                   if line.startswith(b"cpu") and not line.startswith(b"cpu ")]
-        return {"on_cpu": int(on_cpu) / 1e9, "waiting": int(waiting) / 1e9,
-                "user": use.ru_utime, "system": use.ru_stime,
-                "faults": use.ru_minflt + use.ru_majflt, "blocked": use.ru_nvcsw,
-                "preempted": use.ru_nivcsw,
-                "cpu": int(stat[stat.rindex(b")") + 2:].split()[36]),
-                "steal": [int(f[8]) for f in per_cpu], "irq": [int(f[6]) + int(f[7]) for f in per_cpu]}
+        per_cpu = [
+            line.split()
+            for line in cpus.splitlines()
+            if line.startswith(b"cpu") and not line.startswith(b"cpu ")
+        ]
+        return {
+            "on_cpu": int(on_cpu) / 1e9,
+            "waiting": int(waiting) / 1e9,
+            "user": use.ru_utime,
+            "system": use.ru_stime,
+            "faults": use.ru_minflt + use.ru_majflt,
+            "blocked": use.ru_nvcsw,
+            "preempted": use.ru_nivcsw,
+            "cpu": int(stat[stat.rindex(b")") + 2 :].split()[36]),
+            "steal": [int(f[8]) for f in per_cpu],
+            "irq": [int(f[6]) + int(f[7]) for f in per_cpu],
+        }
 
     @staticmethod
     def breakdown(before: dict[str, Any], after: dict[str, Any], gap: float) -> dict[str, Any]:
@@ -247,20 +297,29 @@ class _ThreadClock:
         counter may have ticked just inside the gap)."""
         if not before or not after:
             return {"app_ms": gap * 1000}
-        d = {k: after[k] - before[k] for k in ("on_cpu", "waiting", "user", "system", "faults",
-                                               "blocked", "preempted")}
+        d = {
+            k: after[k] - before[k]
+            for k in ("on_cpu", "waiting", "user", "system", "faults", "blocked", "preempted")
+        }
         unaccounted = max(0.0, gap - d["on_cpu"] - d["waiting"])
         same = before["cpu"] == after["cpu"] and 0 <= after["cpu"] < len(after["steal"])
         steal = (after["steal"][after["cpu"]] - before["steal"][after["cpu"]]) if same else None
         irq = (after["irq"][after["cpu"]] - before["irq"][after["cpu"]]) if same else None
         lost = unaccounted if d["blocked"] == 0 else max(0, (steal or 0) - 1) * TICK
-        return {"on_cpu_ms": d["on_cpu"] * 1000, "runqueue_ms": d["waiting"] * 1000,
-                "user_ms": d["user"] * 1000, "system_ms": d["system"] * 1000,
-                "faults": d["faults"], "slept": d["blocked"], "preempted": d["preempted"],
-                "unaccounted_ms": unaccounted * 1000,
-                "steal_ms": None if steal is None else steal * TICK * 1000,
-                "irq_ms": None if irq is None else irq * TICK * 1000,
-                "lost_ms": min(lost, gap) * 1000, "app_ms": (gap - min(lost, gap)) * 1000}
+        return {
+            "on_cpu_ms": d["on_cpu"] * 1000,
+            "runqueue_ms": d["waiting"] * 1000,
+            "user_ms": d["user"] * 1000,
+            "system_ms": d["system"] * 1000,
+            "faults": d["faults"],
+            "slept": d["blocked"],
+            "preempted": d["preempted"],
+            "unaccounted_ms": unaccounted * 1000,
+            "steal_ms": None if steal is None else steal * TICK * 1000,
+            "irq_ms": None if irq is None else irq * TICK * 1000,
+            "lost_ms": min(lost, gap) * 1000,
+            "app_ms": (gap - min(lost, gap)) * 1000,
+        }
 
 
 def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -> Any:
@@ -280,13 +339,15 @@ def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -
                 d = time.perf_counter() - t
                 if d > SLOW_CALL:
                     into.append((t, d, time.thread_time() - c, name(self)))
+
         return call
 
-    patched = [(asyncio.events.Handle, "_run", _handle_name),
-               (CatalogueLoader, "_step", lambda _: "CatalogueLoader._step"),
-               (CatalogueLoader, "rebuild_index", lambda _: "CatalogueLoader.rebuild_index"),
-               (RowSetTableModel, "_prepare_step",
-                lambda m: f"RowSetTableModel._prepare_step {m.kind.value}")]
+    patched = [
+        (asyncio.events.Handle, "_run", _handle_name),
+        (CatalogueLoader, "_step", lambda _: "CatalogueLoader._step"),
+        (CatalogueLoader, "rebuild_index", lambda _: "CatalogueLoader.rebuild_index"),
+        (RowSetTableModel, "_prepare_step", lambda m: f"RowSetTableModel._prepare_step {m.kind.value}"),
+    ]
     saved = [(cls, attr, getattr(cls, attr)) for cls, attr, _ in patched]
     for cls, attr, name in patched:
         setattr(cls, attr, timed(getattr(cls, attr), name))
@@ -294,6 +355,7 @@ def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -
     def undo() -> None:
         for cls, attr, real in saved:
             setattr(cls, attr, real)
+
     return undo
 
 
@@ -347,11 +409,12 @@ def _runnable_tasks() -> list[str]:
             text = stat.read_text()
         except OSError:
             continue
-        name, rest = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
+        name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
         if rest[0] == "R":
             tid = int(stat.parent.name)
-            found.append(f"[{names.get(tid, name)}]" if str(stat).startswith(mine)
-                         else f"{name} ({rest[16]})")
+            found.append(
+                f"[{names.get(tid, name)}]" if str(stat).startswith(mine) else f"{name} ({rest[16]})"
+            )
     return sorted(found)
 
 

@@ -59,9 +59,12 @@ def main() -> dict[str, Any]:
     for line in lines:
         name, start, end = line.split()
         inside = sorted(g * 1000 for s, g in ticks if float(start) <= s < float(end))
-        phases[name] = {"ticks": len(inside), "max_ms": inside[-1] if inside else 0.0,
-                        "p99_ms": inside[min(len(inside) - 1, int(len(inside) * 0.99))] if inside else 0.0,
-                        "over_50ms": sum(1 for g in inside if g > 50)}
+        phases[name] = {
+            "ticks": len(inside),
+            "max_ms": inside[-1] if inside else 0.0,
+            "p99_ms": inside[min(len(inside) - 1, int(len(inside) * 0.99))] if inside else 0.0,
+            "over_50ms": sum(1 for g in inside if g > 50),
+        }
     return {"phases": phases, "stalls": [(s, g) for s, g in ticks if g > STUCK]}
 
 

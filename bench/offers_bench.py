@@ -30,8 +30,9 @@ CLI_QUERY = "city:denver starts:2027-10 fee:<1300"  # the finder bench's same-lo
 def measure(size: int, cache: Path, repeat: int, home: Path, commands: list[str]) -> dict[str, Any]:
     env = C.isolated_env(home)
     commands.append(f"{PY} bench/_dates.py --cache bench/out/cache-{size} --repeat {repeat}")
-    out = C.child([str(HERE / "_dates.py"), "--cache", str(cache), "--repeat", str(repeat)], env,
-                  timeout=1800)
+    out = C.child(
+        [str(HERE / "_dates.py"), "--cache", str(cache), "--repeat", str(repeat)], env, timeout=1800
+    )
     keys = [k["ms"] for k in out["keys"]]
     builds = out["build"]
     out.update(
@@ -40,11 +41,17 @@ def measure(size: int, cache: Path, repeat: int, home: Path, commands: list[str]
         done_ms=C.median([b["done_ms"] for b in builds]),
         max_gap_ms=max(b["max_gap_ms"] for b in builds),
         max_step_ms=max(b["max_step_ms"] for b in builds),
-        key_median=C.median(keys), key_p95=C.percentile(keys, 95), key_max=max(keys),
-        facets_median=C.median(out["facets_ms"]), facets_max=max(out["facets_ms"]),
-        pdf_median=C.median(out["offer_pdf"]["runs_ms"][1:]), pdf_first=out["offer_pdf"]["runs_ms"][0],
-        ics_median=C.median(out["offer_ics"]["runs_ms"][1:]), ics_first=out["offer_ics"]["runs_ms"][0],
-        copy_median=C.median(out["offer_copy"]["runs_ms"][1:]))
+        key_median=C.median(keys),
+        key_p95=C.percentile(keys, 95),
+        key_max=max(keys),
+        facets_median=C.median(out["facets_ms"]),
+        facets_max=max(out["facets_ms"]),
+        pdf_median=C.median(out["offer_pdf"]["runs_ms"][1:]),
+        pdf_first=out["offer_pdf"]["runs_ms"][0],
+        ics_median=C.median(out["offer_ics"]["runs_ms"][1:]),
+        ics_first=out["offer_ics"]["runs_ms"][0],
+        copy_median=C.median(out["offer_copy"]["runs_ms"][1:]),
+    )
     out["cli"] = cli(cache, env, repeat, commands)
     return out
 
@@ -53,20 +60,39 @@ def cli(cache: Path, env: dict[str, str], repeat: int, commands: list[str]) -> d
     """``catalogue-desktop export offerings`` in fresh processes (reading the cache included)."""
     out: dict[str, Any] = {}
     for fmt in ("ics", "pdf", "json"):
-        args = ["-m", "catalogue_desktop", "export", "offerings", "--cache-dir", str(cache), "--format", fmt,
-                "--query", CLI_QUERY, "--output", str(C.OUT / f"offer.{fmt}")]
-        commands.append(f"{PY} -m catalogue_desktop export offerings --cache-dir bench/out/cache-N "
-                        f"--format {fmt} --query '{CLI_QUERY}' --output bench/out/offer.{fmt}")
+        args = [
+            "-m",
+            "catalogue_desktop",
+            "export",
+            "offerings",
+            "--cache-dir",
+            str(cache),
+            "--format",
+            fmt,
+            "--query",
+            CLI_QUERY,
+            "--output",
+            str(C.OUT / f"offer.{fmt}"),
+        ]
+        commands.append(
+            f"{PY} -m catalogue_desktop export offerings --cache-dir bench/out/cache-N "
+            f"--format {fmt} --query '{CLI_QUERY}' --output bench/out/offer.{fmt}"
+        )
         runs, said = [], ""
         for _ in range(repeat):
             started = time.perf_counter()
-            done = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True,
-                                  timeout=600, check=True)
+            done = subprocess.run(
+                [sys.executable, *args], env=env, capture_output=True, text=True, timeout=600, check=True
+            )
             runs.append(time.perf_counter() - started)
             said = done.stderr.strip().splitlines()[-1]
         found = re.search(r"Wrote ([\d,]+) occasions", said)
-        out[fmt] = {"runs_s": runs, "median_s": C.median(runs), "said": said,
-                    "occasions": int(found.group(1).replace(",", "")) if found else None}
+        out[fmt] = {
+            "runs_s": runs,
+            "median_s": C.median(runs),
+            "said": said,
+            "occasions": int(found.group(1).replace(",", "")) if found else None,
+        }
     return out
 
 
@@ -74,22 +100,43 @@ def rows(d: dict[str, Any]) -> list[tuple[str, str, str, str, str, bool | str]]:
     """(what, figure, baseline, ratio, goal, verdict) for RESULTS.md's table."""
     n = f"N={d['size']:,}"
     return [
-        (f"Dates tab built from the loaded catalogue, {n} ({d['dates_rows']:,} occasions; "
-         f"median of {len(d['build'])} rebuilds)",
-         f"shown after {d['shown_ms']:,.0f} ms (the offerings' other indexes, for queries, done at "
-         f"{d['done_ms']:,.0f} ms); longest event-loop gap {d['max_gap_ms']:.0f} ms (longest step "
-         f"{d['max_step_ms']:.0f} ms)", "—", "—", "< 300 ms, no stall > 50 ms",
-         d["shown_ms"] < 300 and d["max_gap_ms"] < 50),
-        (f"query per keystroke on Dates (key to view, tab titles counted), {n} ({len(d['keys'])} keystrokes)",
-         f"median {d['key_median']:.1f} ms, p95 {d['key_p95']:.1f} ms (max {d['key_max']:.0f}); facets "
-         f"once typing pauses: median {d['facets_median']:.0f} ms", "—", "—", "median < 16 ms",
-         d["key_median"] < 16),
-        (f"offer sheet PDF of 50 occasions from the Dates tab, {n} (occasions, layout, A4 PDF written)",
-         f"median {d['pdf_median']:.0f} ms (first {d['pdf_first']:.0f} ms)", "—", "—", "< 1 s",
-         d["pdf_median"] < 1000 and d["pdf_first"] < 1000),
-        (f".ics of 1,000 occasions from the Dates tab, {n} (occasions, calendar text, file written)",
-         f"median {d['ics_median']:.0f} ms (first {d['ics_first']:.0f} ms)", "—", "—", "< 1 s",
-         d["ics_median"] < 1000 and d["ics_first"] < 1000),
+        (
+            f"Dates tab built from the loaded catalogue, {n} ({d['dates_rows']:,} occasions; "
+            f"median of {len(d['build'])} rebuilds)",
+            f"shown after {d['shown_ms']:,.0f} ms (the offerings' other indexes, for queries, done at "
+            f"{d['done_ms']:,.0f} ms); longest event-loop gap {d['max_gap_ms']:.0f} ms (longest step "
+            f"{d['max_step_ms']:.0f} ms)",
+            "—",
+            "—",
+            "< 300 ms, no stall > 50 ms",
+            d["shown_ms"] < 300 and d["max_gap_ms"] < 50,
+        ),
+        (
+            f"query per keystroke on Dates (key to view, tab titles "
+            f"counted), {n} ({len(d['keys'])} keystrokes)",
+            f"median {d['key_median']:.1f} ms, p95 {d['key_p95']:.1f} ms (max {d['key_max']:.0f}); facets "
+            f"once typing pauses: median {d['facets_median']:.0f} ms",
+            "—",
+            "—",
+            "median < 16 ms",
+            d["key_median"] < 16,
+        ),
+        (
+            f"offer sheet PDF of 50 occasions from the Dates tab, {n} (occasions, layout, A4 PDF written)",
+            f"median {d['pdf_median']:.0f} ms (first {d['pdf_first']:.0f} ms)",
+            "—",
+            "—",
+            "< 1 s",
+            d["pdf_median"] < 1000 and d["pdf_first"] < 1000,
+        ),
+        (
+            f".ics of 1,000 occasions from the Dates tab, {n} (occasions, calendar text, file written)",
+            f"median {d['ics_median']:.0f} ms (first {d['ics_first']:.0f} ms)",
+            "—",
+            "—",
+            "< 1 s",
+            d["ics_median"] < 1000 and d["ics_first"] < 1000,
+        ),
     ]
 
 
@@ -97,15 +144,20 @@ def details(d: dict[str, Any]) -> list[str]:
     fb = d["first_build"]
     cli_runs = "; ".join(
         f"{fmt} {v['median_s']:.2f} s ({v['occasions'] if v['occasions'] is not None else '?'} occasions)"
-        for fmt, v in d["cli"].items())
+        for fmt, v in d["cli"].items()
+    )
     return [
         f"* Sales desk, N={d['size']:,} (`bench/_dates.py`: the offline window on the pre-filled cache, "
         "the Dates tab current): Dates rebuilt by `FinderIndexer.rebuild_offerings()` once every table "
         "was indexed (as after a refresh of courses, series or webinars), timed from the call to the "
         "tab's rows painted; a 5 ms PreciseTimer notes the event loop's longest gap meanwhile. Per run "
-        "(ms): shown " + ", ".join(f"{b['shown_ms']:.0f}" for b in d["build"]) + "; all done "
-        + ", ".join(f"{b['done_ms']:.0f}" for b in d["build"]) + "; longest gap "
-        + ", ".join(f"{b['max_gap_ms']:.0f}" for b in d["build"]) + f". At start-up, from ready to "
+        "(ms): shown "
+        + ", ".join(f"{b['shown_ms']:.0f}" for b in d["build"])
+        + "; all done "
+        + ", ".join(f"{b['done_ms']:.0f}" for b in d["build"])
+        + "; longest gap "
+        + ", ".join(f"{b['max_gap_ms']:.0f}" for b in d["build"])
+        + f". At start-up, from ready to "
         f"Dates built (every kind's table first): {fb['ready_to_dates_s']:.1f} s, the offerings' job "
         f"{fb['offerings_ms']:,.0f} ms of work, longest step {fb['offerings_max_step_ms']:.0f} ms. "
         f"Rows shown: {d['dates_shown']:,} of {d['dates_rows']:,} (past ones hidden).",

@@ -72,20 +72,27 @@ def cold_start(cache: Path, repeat: int, home: Path, commands: list[str]) -> dic
     env = C.isolated_env(home)
     app_args = ["--offline", "--cache-dir", str(cache), "--base-url", "http://127.0.0.1:9"]
     commands.append(f"{PY} bench/_coldstart.py bare   # baseline: empty QMainWindow, quit at once")
-    commands.append(f"{PY} bench/_coldstart.py table {cache}   # second floor: one QTableView of "
-                    "the cached webinar rows")
-    commands.append(f"CATALOGUE_DESKTOP_EXIT_WHEN_READY=1 {PY} -m catalogue_desktop "
-                    f"{' '.join(app_args)}   # the app, closed once populated (first page painted)")
-    commands.append(f"CATALOGUE_DESKTOP_EXIT_WHEN_READY=all {PY} -m catalogue_desktop "
-                    f"{' '.join(app_args)}   # the app, closed once every cached row is read")
+    commands.append(
+        f"{PY} bench/_coldstart.py table {cache}   # second floor: one QTableView of the cached webinar rows"
+    )
+    commands.append(
+        f"CATALOGUE_DESKTOP_EXIT_WHEN_READY=1 {PY} -m catalogue_desktop "
+        f"{' '.join(app_args)}   # the app, closed once populated (first page painted)"
+    )
+    commands.append(
+        f"CATALOGUE_DESKTOP_EXIT_WHEN_READY=all {PY} -m catalogue_desktop "
+        f"{' '.join(app_args)}   # the app, closed once every cached row is read"
+    )
     bare: list[dict[str, Any]] = []
     table: list[dict[str, Any]] = []
     app: list[dict[str, Any]] = []
     app_all: list[dict[str, Any]] = []
-    argv = {"bare": [str(HERE / "_coldstart.py"), "bare"],
-            "table": [str(HERE / "_coldstart.py"), "table", str(cache)],
-            "app": ["-m", "catalogue_desktop", *app_args],
-            "app_all": ["-m", "catalogue_desktop", *app_args]}
+    argv = {
+        "bare": [str(HERE / "_coldstart.py"), "bare"],
+        "table": [str(HERE / "_coldstart.py"), "table", str(cache)],
+        "app": ["-m", "catalogue_desktop", *app_args],
+        "app_all": ["-m", "catalogue_desktop", *app_args],
+    }
     for i in range(repeat + 1):  # the first round warms the OS file cache and is dropped
         for mode, sink in (("bare", bare), ("table", table), ("app", app), ("app_all", app_all)):
             t0 = time.time()
@@ -101,35 +108,46 @@ def cold_start(cache: Path, repeat: int, home: Path, commands: list[str]) -> dic
                 sink.append(out)
     assert all(r["rows_shown"] > 0 for r in app + table), "a window showed no rows"
     assert all(r["rows_shown"] == r["rows"] for r in app_all), "ready before every row was shown"
-    return {"bare": bare, "app": app, "table": table, "app_all": app_all,
-            "bare_wall": C.median([r["wall"] for r in bare]),
-            "table_wall": C.median([r["wall"] for r in table]),
-            "app_wall": C.median([r["wall"] for r in app]),
-            "app_all_wall": C.median([r["wall"] for r in app_all]),
-            "rows_shown": C.median([r["rows_shown"] for r in app]),
-            "bare_cpu": C.median([r["process_cpu"] for r in bare]),
-            "table_cpu": C.median([r["process_cpu"] for r in table]),
-            "app_cpu": C.median([r["process_cpu"] for r in app]),
-            "app_ready": C.median([r["ready"] for r in app]),
-            "paired": [a["wall"] / b["wall"] for a, b in zip(app, bare, strict=True)],
-            "bare_shown": C.median([r["shown"] for r in bare]),
-            "imported": sorted({m for r in app for m in r["imported"]})}
+    return {
+        "bare": bare,
+        "app": app,
+        "table": table,
+        "app_all": app_all,
+        "bare_wall": C.median([r["wall"] for r in bare]),
+        "table_wall": C.median([r["wall"] for r in table]),
+        "app_wall": C.median([r["wall"] for r in app]),
+        "app_all_wall": C.median([r["wall"] for r in app_all]),
+        "rows_shown": C.median([r["rows_shown"] for r in app]),
+        "bare_cpu": C.median([r["process_cpu"] for r in bare]),
+        "table_cpu": C.median([r["process_cpu"] for r in table]),
+        "app_cpu": C.median([r["process_cpu"] for r in app]),
+        "app_ready": C.median([r["ready"] for r in app]),
+        "paired": [a["wall"] / b["wall"] for a, b in zip(app, bare, strict=True)],
+        "bare_shown": C.median([r["shown"] for r in bare]),
+        "imported": sorted({m for r in app for m in r["imported"]}),
+    }
 
 
 def sync(url: str, repeat: int, commands: list[str]) -> dict[str, Any]:
-    commands.append(f"{PY} bench/sync_bench.py --child baseline URL   # httpx fetch + "
-                    "TypeAdapter.validate_json of the 8 bodies")
-    commands.append(f"{PY} bench/sync_bench.py --child sync URL   # core.sync.sync_catalogue "
-                    "into an empty store")
+    commands.append(
+        f"{PY} bench/sync_bench.py --child baseline URL   # httpx fetch + "
+        "TypeAdapter.validate_json of the 8 bodies"
+    )
+    commands.append(
+        f"{PY} bench/sync_bench.py --child sync URL   # core.sync.sync_catalogue into an empty store"
+    )
     base, syn = [], []
     for _ in range(repeat):
         base.append(sync_bench._child("baseline", url))
         syn.append(sync_bench._child("sync", url))
     assert all(s["ok"] for s in syn), "a sync did not succeed"
-    return {"baseline": base, "sync": syn,
-            "base_wall": C.median([r["wall"] for r in base]),
-            "sync_wall": C.median([r["wall"] for r in syn]),
-            "bytes": base[0]["bytes"]}
+    return {
+        "baseline": base,
+        "sync": syn,
+        "base_wall": C.median([r["wall"] for r in base]),
+        "sync_wall": C.median([r["wall"] for r in syn]),
+        "bytes": base[0]["bytes"],
+    }
 
 
 # Run i of the stall figure has the Webinars tab as a user may have left it: as the service sent
@@ -144,12 +162,24 @@ def stall(size: int, url: str, cache: Path, runs: int, home: Path, commands: lis
         work = C.copy_cache(cache, C.OUT / "tmp" / f"stall-{size}-{i}", forget_validators=True)
         try:
             sort = STALL_SORTS[i % len(STALL_SORTS)]
-            args = [str(HERE / "_gui.py"), "stall", "--cache", str(work), "--url", url,
-                    "--timeout", "900", "--max-mb", "2048"] + (["--sort", sort] if sort else [])
+            args = [
+                str(HERE / "_gui.py"),
+                "stall",
+                "--cache",
+                str(work),
+                "--url",
+                url,
+                "--timeout",
+                "900",
+                "--max-mb",
+                "2048",
+            ] + (["--sort", sort] if sort else [])
             if i < len(STALL_SORTS):
-                commands.append(f"{PY} bench/_gui.py stall --cache COPY-OF-cache-{size}"
-                                f" --url URL --max-mb 2048{f' --sort {sort}' if sort else ''}"
-                                "   # validators cleared: everything re-downloaded")
+                commands.append(
+                    f"{PY} bench/_gui.py stall --cache COPY-OF-cache-{size}"
+                    f" --url URL --max-mb 2048{f' --sort {sort}' if sort else ''}"
+                    "   # validators cleared: everything re-downloaded"
+                )
             results.append({**C.child(args, env, timeout=1200), "sort": sort})
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -159,30 +189,50 @@ def stall(size: int, url: str, cache: Path, runs: int, home: Path, commands: lis
     for r in results:  # the tab was sorted as asked
         assert (r["sorted_by"] >= 0) == bool(r["sort"]), (r["sort"], r["sorted_by"])
     syncs = [r["monitor"]["phases"]["sync"] for r in results]
-    return {"runs": results,
-            "max_ms": max(s["max_ms"] for s in syncs),
-            "median_max_ms": C.median([s["max_ms"] for s in syncs]),
-            "p99_ms": C.median([s["p99_ms"] for s in syncs]),
-            "sync_s": C.median([r["sync_s"] for r in results]),
-            "app_max_ms": max(s["app_max_ms"] for s in syncs),
-            "witness_max_ms": max(r["witness"]["sync"]["max_ms"] for r in results),
-            "witness_p99_ms": C.median([r["witness"]["sync"]["p99_ms"] for r in results]),
-            "over_50ms": sum(s["over_50ms"] for s in syncs),
-            "over_50ms_witnessed": sum(s["over_50ms_witnessed"] for s in syncs),
-            "startup_max_ms": max(r["monitor"]["phases"]["startup"]["max_ms"] for r in results),
-            "close_max_ms": max(r["monitor"]["phases"].get("close", {"max_ms": 0})["max_ms"]
-                                for r in results)}
+    return {
+        "runs": results,
+        "max_ms": max(s["max_ms"] for s in syncs),
+        "median_max_ms": C.median([s["max_ms"] for s in syncs]),
+        "p99_ms": C.median([s["p99_ms"] for s in syncs]),
+        "sync_s": C.median([r["sync_s"] for r in results]),
+        "app_max_ms": max(s["app_max_ms"] for s in syncs),
+        "witness_max_ms": max(r["witness"]["sync"]["max_ms"] for r in results),
+        "witness_p99_ms": C.median([r["witness"]["sync"]["p99_ms"] for r in results]),
+        "over_50ms": sum(s["over_50ms"] for s in syncs),
+        "over_50ms_witnessed": sum(s["over_50ms_witnessed"] for s in syncs),
+        "startup_max_ms": max(r["monitor"]["phases"]["startup"]["max_ms"] for r in results),
+        "close_max_ms": max(r["monitor"]["phases"].get("close", {"max_ms": 0})["max_ms"] for r in results),
+    }
 
 
-def interact(size: int, cache: Path, payload: int, repeat: int, home: Path,
-             commands: list[str], profile: Path | None = None) -> dict[str, Any]:
+def interact(
+    size: int,
+    cache: Path,
+    payload: int,
+    repeat: int,
+    home: Path,
+    commands: list[str],
+    profile: Path | None = None,
+) -> dict[str, Any]:
     env = C.isolated_env(home)
     if profile is not None:
         env["BENCH_PROFILE_DETAIL"] = str(profile)
-    args = [str(HERE / "_gui.py"), "interact", "--cache", str(cache), "--payload", str(payload),
-            "--repeat", str(repeat), "--detail", "10"]
-    commands.append(f"{PY} bench/_gui.py interact --cache bench/out/cache-{size} --payload {payload}"
-                    f" --repeat {repeat} --detail 10")
+    args = [
+        str(HERE / "_gui.py"),
+        "interact",
+        "--cache",
+        str(cache),
+        "--payload",
+        str(payload),
+        "--repeat",
+        str(repeat),
+        "--detail",
+        "10",
+    ]
+    commands.append(
+        f"{PY} bench/_gui.py interact --cache bench/out/cache-{size} --payload {payload}"
+        f" --repeat {repeat} --detail 10"
+    )
     out = C.child(args, env, timeout=1200)
     keys = [k["key_ms"] + k["apply_ms"] for k in out["filter"]]
     out["filter_median"] = C.median(keys)
@@ -205,11 +255,23 @@ def finder(size: int, cache: Path, quick: bool, commands: list[str], profile: bo
     """``bench/finder_bench.py`` in a child process: our engine against DuckDB side by side,
     facets, counts, quick-open, ``find --json``."""
     repeat, rounds = (9, 3) if quick else (31, 5)
-    args = [str(HERE / "finder_bench.py"), "--child", "--size", str(size), "--cache", str(cache),
-            "--repeat", str(repeat), "--rounds", str(rounds)] + (["--profile", str(C.OUT)] if profile else [])
-    commands.append(f"{PY} bench/finder_bench.py --size {size} --cache bench/out/cache-{size} --repeat "
-                    f"{repeat} --rounds {rounds}   # in it: catalogue-desktop find --json --kind webinars "
-                    f"--cache-dir bench/out/cache-{size} -- Q1 ... Q200 (and Q1 alone)")
+    args = [
+        str(HERE / "finder_bench.py"),
+        "--child",
+        "--size",
+        str(size),
+        "--cache",
+        str(cache),
+        "--repeat",
+        str(repeat),
+        "--rounds",
+        str(rounds),
+    ] + (["--profile", str(C.OUT)] if profile else [])
+    commands.append(
+        f"{PY} bench/finder_bench.py --size {size} --cache bench/out/cache-{size} --repeat "
+        f"{repeat} --rounds {rounds}   # in it: catalogue-desktop find --json --kind webinars "
+        f"--cache-dir bench/out/cache-{size} -- Q1 ... Q200 (and Q1 alone)"
+    )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return C.child(args, env, timeout=3600)
 
@@ -218,10 +280,23 @@ def profile_cold(cache: Path, home: Path, path: Path, commands: list[str]) -> No
     env = C.isolated_env(home)
     args = ["--offline", "--cache-dir", str(cache), "--base-url", "http://127.0.0.1:9"]
     env["CATALOGUE_DESKTOP_EXIT_WHEN_READY"] = "1"
-    cmd = [sys.executable, "-m", "pyinstrument", "-i", "0.0005", "--no-color", "-o", str(path),
-           "-m", "catalogue_desktop", *args]
-    commands.append(f"CATALOGUE_DESKTOP_EXIT_WHEN_READY=1 {PY} -m pyinstrument -i 0.0005 -o "
-                    f"{path.relative_to(HERE.parent)} -m catalogue_desktop {' '.join(args)}")
+    cmd = [
+        sys.executable,
+        "-m",
+        "pyinstrument",
+        "-i",
+        "0.0005",
+        "--no-color",
+        "-o",
+        str(path),
+        "-m",
+        "catalogue_desktop",
+        *args,
+    ]
+    commands.append(
+        f"CATALOGUE_DESKTOP_EXIT_WHEN_READY=1 {PY} -m pyinstrument -i 0.0005 -o "
+        f"{path.relative_to(HERE.parent)} -m catalogue_desktop {' '.join(args)}"
+    )
     subprocess.run(cmd, env=env, capture_output=True, timeout=300, check=True)
 
 
@@ -230,8 +305,12 @@ def profile_cold(cache: Path, home: Path, path: Path, commands: list[str]) -> No
 
 def _versions() -> dict[str, str]:
     out = {"Python": platform.python_version()}
-    for name, dist in (("PySide6", "PySide6-Essentials"), ("pydantic", "pydantic"),
-                       ("httpx", "httpx"), ("qasync", "qasync")):
+    for name, dist in (
+        ("PySide6", "PySide6-Essentials"),
+        ("pydantic", "pydantic"),
+        ("httpx", "httpx"),
+        ("qasync", "qasync"),
+    ):
         try:
             out[name] = md.version(dist)
         except md.PackageNotFoundError:
@@ -250,13 +329,18 @@ def _stall_parts(w: dict[str, Any]) -> str:
         return "no breakdown on this system"
     steal = "?" if w["steal_ms"] is None else f"{w['steal_ms']:.0f}"
     calls = w["slow_calls"]
-    return (f"on a CPU {w['on_cpu_ms']:.0f} ms (system {w['system_ms']:.0f}, {w['faults']} page "
-            f"faults), waiting for one {w['runqueue_ms']:.0f} ms, neither {w['unaccounted_ms']:.0f} "
-            f"ms (slept {w['slept']} times; its CPU's steal {steal} ms); the app's share at most "
-            f"{w['app_ms']:.0f} ms; {calls['count']} callbacks over 2 ms, {calls['ms']:.0f} ms"
-            + (f", longest {calls['longest'][0]}" if calls["longest"] else "")
-            + (f"; the empty window stalled {w['witness_ms']:.0f} ms meanwhile" if w.get("witness_ms")
-               else "; the empty window did not stall meanwhile"))
+    return (
+        f"on a CPU {w['on_cpu_ms']:.0f} ms (system {w['system_ms']:.0f}, {w['faults']} page "
+        f"faults), waiting for one {w['runqueue_ms']:.0f} ms, neither {w['unaccounted_ms']:.0f} "
+        f"ms (slept {w['slept']} times; its CPU's steal {steal} ms); the app's share at most "
+        f"{w['app_ms']:.0f} ms; {calls['count']} callbacks over 2 ms, {calls['ms']:.0f} ms"
+        + (f", longest {calls['longest'][0]}" if calls["longest"] else "")
+        + (
+            f"; the empty window stalled {w['witness_ms']:.0f} ms meanwhile"
+            if w.get("witness_ms")
+            else "; the empty window did not stall meanwhile"
+        )
+    )
 
 
 def _profile_excerpt(path: Path, lines: int = 60) -> str:
@@ -277,13 +361,16 @@ def finder_details(fi: dict[str, Any]) -> list[str]:
         f"{ld['duckdb_s']:.1f} s ({', '.join(fi['duck_indexes'])}; its baseline is the faster of with and "
         "without these ART indexes, and of fetchnumpy and fetchall). Ours: parse + evaluate + ids "
         "(`bits.pick`), cold = `forget_answers()` first; rows per table "
-        + ", ".join(f"{k} {v:,}" for k, v in fi["rows"].items()) + ".",
+        + ", ".join(f"{k} {v:,}" for k, v in fi["rows"].items())
+        + ".",
         "  * per query, medians in ms (ours cold / warm / count only; DuckDB fetchnumpy / fetchall / "
         "count, with indexes; without: fetchnumpy): "
-        + "; ".join(f"`{e['case']['query']}` {e['cold']:.2f} / {e['warm']:.2f} / {e['cold_count']:.2f} vs "
-                    f"{e['duck_numpy']:.2f} / {e['duck_fetchall']:.2f} / {e['duck_count']:.2f}; "
-                    f"{fi['engine_noindex'][name]['duck_numpy']:.2f}"
-                    for name, e in fi["engine"].items()),
+        + "; ".join(
+            f"`{e['case']['query']}` {e['cold']:.2f} / {e['warm']:.2f} / {e['cold_count']:.2f} vs "
+            f"{e['duck_numpy']:.2f} / {e['duck_fetchall']:.2f} / {e['duck_count']:.2f}; "
+            f"{fi['engine_noindex'][name]['duck_numpy']:.2f}"
+            for name, e in fi["engine"].items()
+        ),
         "  * SQL: " + "; ".join(f"`{e['case']['where']}`" for e in fi["engine"].values()),
         "  * facets per query (ms): "
         + ", ".join(f"`{q}` {v:.1f}" for q, v in fi["facets"]["per_query"].items())
@@ -292,8 +379,10 @@ def finder_details(fi: dict[str, Any]) -> list[str]:
         + f"; quick-open typing {', '.join(repr(w) for w in finder_bench.QUICK_WORDS)} one character "
         f"at a time, answers kept while typing a word: {fi['quick']['keystrokes']} keystrokes.",
         "  * `find --json --kind webinars`: 1 query "
-        + ", ".join(f"{x * 1000:.0f}" for x in fd["runs_1"]) + " ms, 200 queries "
-        + ", ".join(f"{x * 1000:.0f}" for x in fd["runs_200"]) + " ms (fresh processes, "
+        + ", ".join(f"{x * 1000:.0f}" for x in fd["runs_1"])
+        + " ms, 200 queries "
+        + ", ".join(f"{x * 1000:.0f}" for x in fd["runs_200"])
+        + " ms (fresh processes, "
         f"alternating, first round dropped; output {fd['bytes_200'] / 1e6:.1f} MB read through a pipe); "
         "the 200 queries: 8 shapes of the mix, 25 values each (`finder_bench.find_queries`).",
     ]
@@ -328,61 +417,106 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         "|---|---|---|---|---|---|",
     ]
     cs = r["cold"]
-    lines.append(_row(
-        f"cold start from cache to populated window, N=10,000 (whole process, median of {len(cs['app'])})",
-        f"{cs['app_wall'] * 1000:,.0f} ms (first {cs['rows_shown']:,.0f} rows painted at "
-        f"{cs['app_ready'] * 1000:,.0f} ms; all rows read: {cs['app_all_wall'] * 1000:,.0f} ms, "
-        f"{cs['app_all_wall'] / cs['bare_wall']:.2f}x)",
-        f"{cs['bare_wall'] * 1000:,.0f} ms (empty QMainWindow)",
-        f"{cs['app_wall'] / cs['bare_wall']:.2f}x", "<= 1.5x",
-        cs["app_wall"] / cs["bare_wall"] <= 1.5))
+    lines.append(
+        _row(
+            f"cold start from cache to populated window, N=10,000 "
+            f"(whole process, median of {len(cs['app'])})",
+            f"{cs['app_wall'] * 1000:,.0f} ms (first {cs['rows_shown']:,.0f} rows painted at "
+            f"{cs['app_ready'] * 1000:,.0f} ms; all rows read: {cs['app_all_wall'] * 1000:,.0f} ms, "
+            f"{cs['app_all_wall'] / cs['bare_wall']:.2f}x)",
+            f"{cs['bare_wall'] * 1000:,.0f} ms (empty QMainWindow)",
+            f"{cs['app_wall'] / cs['bare_wall']:.2f}x",
+            "<= 1.5x",
+            cs["app_wall"] / cs["bare_wall"] <= 1.5,
+        )
+    )
     sy = r["sync"]
-    lines.append(_row(
-        f"full sync of 8 collections, N=10,000 ({sy['bytes'] / 1e6:.0f} MB; median of {len(sy['sync'])})",
-        f"{sy['sync_wall'] * 1000:,.0f} ms", f"{sy['base_wall'] * 1000:,.0f} ms (fetch + validate_json)",
-        f"{sy['sync_wall'] / sy['base_wall']:.2f}x", "<= 1.5x", sy["sync_wall"] / sy["base_wall"] <= 1.5))
+    lines.append(
+        _row(
+            f"full sync of 8 collections, N=10,000 ({sy['bytes'] / 1e6:.0f} MB; median of {len(sy['sync'])})",
+            f"{sy['sync_wall'] * 1000:,.0f} ms",
+            f"{sy['base_wall'] * 1000:,.0f} ms (fetch + validate_json)",
+            f"{sy['sync_wall'] / sy['base_wall']:.2f}x",
+            "<= 1.5x",
+            sy["sync_wall"] / sy["base_wall"] <= 1.5,
+        )
+    )
     for n, st in r["stall"].items():
-        share = (f"; the app's share at most {st['app_max_ms']:.0f} ms, the rest hypervisor steal"
-                 if st["app_max_ms"] < st["max_ms"] - 0.5 else "")
-        lines.append(_row(
-            f"longest event-loop stall during a full sync, window open, N={n:,} ({len(st['runs'])} run(s))",
-            f"max {st['max_ms']:.0f} ms{share}; p99 {st['p99_ms']:.1f} ms (sync {st['sync_s']:.1f} s)",
-            f"empty window beside it: max {st['witness_max_ms']:.0f} ms, p99 {st['witness_p99_ms']:.1f} ms",
-            "—",
-            "< 50 ms",
-            True if st["max_ms"] < 50 else
-            "**FAIL** (every gap over 50 ms had the empty window beside it stalled over 50 ms too: "
-            "see Details)" if st["over_50ms_witnessed"] == st["over_50ms"] else
-            "**FAIL** (the app's share passes: see Details)" if st["app_max_ms"] < 50 else False))
+        share = (
+            f"; the app's share at most {st['app_max_ms']:.0f} ms, the rest hypervisor steal"
+            if st["app_max_ms"] < st["max_ms"] - 0.5
+            else ""
+        )
+        lines.append(
+            _row(
+                f"longest event-loop stall during a full sync, window "
+                f"open, N={n:,} ({len(st['runs'])} run(s))",
+                f"max {st['max_ms']:.0f} ms{share}; p99 {st['p99_ms']:.1f} ms (sync {st['sync_s']:.1f} s)",
+                f"empty window beside it: max {st['witness_max_ms']:.0f} "
+                f"ms, p99 {st['witness_p99_ms']:.1f} ms",
+                "—",
+                "< 50 ms",
+                True
+                if st["max_ms"] < 50
+                else "**FAIL** (every gap over 50 ms had the empty window beside it stalled over 50 ms too: "
+                "see Details)"
+                if st["over_50ms_witnessed"] == st["over_50ms"]
+                else "**FAIL** (the app's share passes: see Details)"
+                if st["app_max_ms"] < 50
+                else False,
+            )
+        )
     it = r["interact"][big]
-    lines.append(_row(
-        f"query per keystroke on Webinars (key to view, tab titles counted), N={big:,} "
-        f"({len(it['filter'])} keystrokes)",
-        f"median {it['filter_median']:.1f} ms, p95 {it['filter_p95']:.1f} ms (max {it['filter_max']:.0f}, "
-        f"first key {it['filter_first']:.0f}); including the {_filter_delay_ms()} ms debounce: median "
-        f"{it['filter_median'] + _filter_delay_ms():.1f} ms, "
-        f"p95 {it['filter_p95'] + _filter_delay_ms():.1f} ms",
-        "—", "—", "< 16 ms, < 50 ms (debounce excluded)",
-        it["filter_median"] < 16 and it["filter_p95"] < 50))
+    lines.append(
+        _row(
+            f"query per keystroke on Webinars (key to view, tab titles counted), N={big:,} "
+            f"({len(it['filter'])} keystrokes)",
+            f"median {it['filter_median']:.1f} ms, p95 {it['filter_p95']:.1f} "
+            f"ms (max {it['filter_max']:.0f}, "
+            f"first key {it['filter_first']:.0f}); including the {_filter_delay_ms()} ms debounce: median "
+            f"{it['filter_median'] + _filter_delay_ms():.1f} ms, "
+            f"p95 {it['filter_p95'] + _filter_delay_ms():.1f} ms",
+            "—",
+            "—",
+            "< 16 ms, < 50 ms (debounce excluded)",
+            it["filter_median"] < 16 and it["filter_p95"] < 50,
+        )
+    )
     for name, label in (("start", "start date"), ("fee", "fee")):
-        lines.append(_row(
-            f"sort Webinars by {label}, N={big:,} (sort + repaint, both directions)",
-            f"median {it[f'sort_{name}_median']:.0f} ms, max {it[f'sort_{name}_max']:.0f} ms",
-            "—", "—", "< 150 ms", it[f"sort_{name}_max"] < 150))
+        lines.append(
+            _row(
+                f"sort Webinars by {label}, N={big:,} (sort + repaint, both directions)",
+                f"median {it[f'sort_{name}_median']:.0f} ms, max {it[f'sort_{name}_max']:.0f} ms",
+                "—",
+                "—",
+                "< 150 ms",
+                it[f"sort_{name}_max"] < 150,
+            )
+        )
     for n, res in sorted(r["interact"].items()):
         m = res["memory"]
-        lines.append(_row(
-            f"memory with the catalogue loaded, N={n:,} (payload {m['payload_mb']:.0f} MiB)",
-            f"peak {m['peak_rss_mb']:,.0f} MiB, steady {m['steady_rss_mb']:,.0f} MiB",
-            f"{m['payload_mb']:,.0f} MiB payload; empty window peak {r['bare_rss']:.0f} MiB",
-            f"peak {m['peak_ratio']:.2f}x, steady {m['steady_ratio']:.2f}x", "< 3x",
-            m["peak_ratio"] < 3 and m["steady_ratio"] < 3))
-    lines.append(_row(
-        f"webinar detail pane, 3 experts, photos in disk cache, N={big:,} (median of "
-        f"{len(it['detail']) - 1})",
-        f"median {it['detail_median']:.1f} ms, max {it['detail_max']:.0f} ms (first selection "
-        f"{it['detail_first']:.0f} ms)", "—", "—", "< 30 ms",
-        it["detail_median"] < 30 and it["detail_photos_ok"]))
+        lines.append(
+            _row(
+                f"memory with the catalogue loaded, N={n:,} (payload {m['payload_mb']:.0f} MiB)",
+                f"peak {m['peak_rss_mb']:,.0f} MiB, steady {m['steady_rss_mb']:,.0f} MiB",
+                f"{m['payload_mb']:,.0f} MiB payload; empty window peak {r['bare_rss']:.0f} MiB",
+                f"peak {m['peak_ratio']:.2f}x, steady {m['steady_ratio']:.2f}x",
+                "< 3x",
+                m["peak_ratio"] < 3 and m["steady_ratio"] < 3,
+            )
+        )
+    lines.append(
+        _row(
+            f"webinar detail pane, 3 experts, photos in disk cache, N={big:,} (median of "
+            f"{len(it['detail']) - 1})",
+            f"median {it['detail_median']:.1f} ms, max {it['detail_max']:.0f} ms (first selection "
+            f"{it['detail_first']:.0f} ms)",
+            "—",
+            "—",
+            "< 30 ms",
+            it["detail_median"] < 30 and it["detail_photos_ok"],
+        )
+    )
     fi = r.get("finder")
     if fi:
         for row in finder_bench.rows(fi, fi["size"]):
@@ -403,11 +537,14 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         "the first round (warm-up) is dropped. "
         f"Bare window shown at {cs['bare_shown'] * 1000:.0f} ms after spawn (median). Of asyncio, "
         f"qasync, pydantic and httpx, imported at ready: {', '.join(cs['imported']) or 'none'}.",
-        "  * app wall ms: " + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["app"])
-        + "; populated ms: " + ", ".join(f"{x['ready'] * 1000:.0f}" for x in cs["app"]),
+        "  * app wall ms: "
+        + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["app"])
+        + "; populated ms: "
+        + ", ".join(f"{x['ready'] * 1000:.0f}" for x in cs["app"]),
         "  * app to every row read (`=all`) wall ms: "
         + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["app_all"])
-        + "; ready ms: " + ", ".join(f"{x['ready'] * 1000:.0f}" for x in cs["app_all"]),
+        + "; ready ms: "
+        + ", ".join(f"{x['ready'] * 1000:.0f}" for x in cs["app_all"]),
         "  * bare wall ms: " + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["bare"]),
         "  * second floor, one QTableView of the same 10,000 cached webinar rows (`_coldstart.py "
         f"table`): wall {cs['table_wall'] * 1000:.0f} ms ({cs['app_wall'] / cs['table_wall']:.2f}x "
@@ -418,9 +555,11 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         f"{cs['app_cpu'] / cs['bare_cpu']:.2f}x, app / table {cs['app_cpu'] / cs['table_cpu']:.2f}x",
         "  * per-round ratios, app / bare of the same round (paired: less moved by the host changing "
         "speed during a run; the result above is the ratio of medians): "
-        + ", ".join(f"{r:.2f}" for r in cs["paired"]) + f", median {C.median(cs['paired']):.2f}x",
+        + ", ".join(f"{r:.2f}" for r in cs["paired"])
+        + f", median {C.median(cs['paired']):.2f}x",
         "* Sync (bench/sync_bench.py children, alternating): sync s "
-        + ", ".join(f"{x['wall']:.2f}" for x in sy["sync"]) + "; baseline s "
+        + ", ".join(f"{x['wall']:.2f}" for x in sy["sync"])
+        + "; baseline s "
         + ", ".join(f"{x['wall']:.2f}" for x in sy["baseline"])
         + f"; baseline fetch {C.median([x['fetch'] for x in sy['baseline']]):.2f} s + validate "
         f"{C.median([x['validate'] for x in sy['baseline']]):.2f} s; asyncio-loop stall during the "
@@ -431,10 +570,14 @@ def write_results(r: dict[str, Any], path: Path) -> None:
     for n, st in r["stall"].items():
         lines.append(
             f"* Stall, N={n:,}: per run max ms (the app's share) "
-            + ", ".join(f"{x['monitor']['phases']['sync']['max_ms']:.0f} "
-                        f"({x['monitor']['phases']['sync']['app_max_ms']:.0f})" for x in st["runs"])
-            + " (the Webinars tab " + ", ".join(f"sorted by {x['sort']}" if x["sort"] else "unsorted"
-                                                for x in st["runs"]) + ")"
+            + ", ".join(
+                f"{x['monitor']['phases']['sync']['max_ms']:.0f} "
+                f"({x['monitor']['phases']['sync']['app_max_ms']:.0f})"
+                for x in st["runs"]
+            )
+            + " (the Webinars tab "
+            + ", ".join(f"sorted by {x['sort']}" if x["sort"] else "unsorted" for x in st["runs"])
+            + ")"
             + f"; gaps over 50 ms: {st['over_50ms']}, of which {st['over_50ms_witnessed']} while the "
             "empty window beside it stalled over 50 ms too; the empty window's max per run (ms) "
             + ", ".join(f"{x['witness']['sync']['max_ms']:.0f}" for x in st["runs"])
@@ -449,11 +592,14 @@ def write_results(r: dict[str, Any], path: Path) -> None:
             f"refresh to rows reloaded {st['sync_s']:.1f} s; closing the window: max gap "
             f"{st['close_max_ms']:.0f} ms; GUI process peak "
             f"RSS {C.median([x['peak_rss_mb'] for x in st['runs']]):.0f} MiB, worker processes "
-            f"{C.median([x['children_peak_rss_mb'] for x in st['runs']]):.0f} MiB.")
+            f"{C.median([x['children_peak_rss_mb'] for x in st['runs']]):.0f} MiB."
+        )
         worst = max(st["runs"], key=lambda x: x["monitor"]["phases"]["sync"]["max_ms"])
-        lines.append("  Worst stalls of the worst run, broken down by `bench/_stalls.py` (Linux "
-                     "scheduler and usage counters of the GUI thread, steal of its CPU); watchdog "
-                     "samples of its stack, innermost last:")
+        lines.append(
+            "  Worst stalls of the worst run, broken down by `bench/_stalls.py` (Linux "
+            "scheduler and usage counters of the GUI thread, steal of its CPU); watchdog "
+            "samples of its stack, innermost last:"
+        )
         lines.append("  ```")
         for w in worst["monitor"]["worst"][:6]:
             lines.append(f"  {w['gap_ms']:.0f} ms [{w['phase']}]: {_stall_parts(w)}")
@@ -461,22 +607,32 @@ def write_results(r: dict[str, Any], path: Path) -> None:
                 lines.append(f"    x{s['count']}: " + " > ".join(s["frames"][-5:]))
         lines.append("  ```")
     for n, res in sorted(r["interact"].items()):
-        lines.append(f"* Interaction, N={n:,}: offline window ready in {res['ready_s']:.2f} s; "
-                     f"filter per key (key handling + debounced filter + repaint; the "
-                     f"{_filter_delay_ms()} ms debounce wait itself is excluded) median "
-                     f"{res['filter_median']:.1f} "
-                     f"ms, p95 {res['filter_p95']:.1f} ms; sort start median "
-                     f"{res['sort_start_median']:.0f} ms, fee {res['sort_fee_median']:.0f} ms; "
-                     f"detail median {res['detail_median']:.1f} ms (first {res['detail_first']:.0f} "
-                     f"ms, incl. importing pydantic); photos shown: {res['detail_photos_ok']}.")
+        lines.append(
+            f"* Interaction, N={n:,}: offline window ready in {res['ready_s']:.2f} s; "
+            f"filter per key (key handling + debounced filter + repaint; the "
+            f"{_filter_delay_ms()} ms debounce wait itself is excluded) median "
+            f"{res['filter_median']:.1f} "
+            f"ms, p95 {res['filter_p95']:.1f} ms; sort start median "
+            f"{res['sort_start_median']:.0f} ms, fee {res['sort_fee_median']:.0f} ms; "
+            f"detail median {res['detail_median']:.1f} ms (first {res['detail_first']:.0f} "
+            f"ms, incl. importing pydantic); photos shown: {res['detail_photos_ok']}."
+        )
     if fi:
         lines += finder_details(fi)
     if r.get("offers"):
         lines += offers_bench.details(r["offers"])
     lines += ["", "## Profiles of missed goals", ""]
     for title, p in r["profiles"]:
-        lines += [f"### {title}", "", f"`{Path(p).relative_to(HERE.parent)}` (top of the pyinstrument "
-                  "text output):", "", "```", _profile_excerpt(Path(p)), "```", ""]
+        lines += [
+            f"### {title}",
+            "",
+            f"`{Path(p).relative_to(HERE.parent)}` (top of the pyinstrument text output):",
+            "",
+            "```",
+            _profile_excerpt(Path(p)),
+            "```",
+            "",
+        ]
     if not r["profiles"]:
         lines.append("None.")
     lines += ["", "## Command lines", "", "```"]
@@ -491,11 +647,15 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="N = 1,000 / 10,000, fewer repeats")
     parser.add_argument("--no-profile", action="store_true", help="skip profiling missed goals")
     parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
-    parser.add_argument("--only", choices=["cold", "sync", "stall", "interact", "finder", "offers"],
-                        help="run one section only and print its figures (RESULTS.md is not "
-                             "written): for iterating on one goal")
-    parser.add_argument("--size", type=int, action="append",
-                        help="with --only stall/interact: these N only (repeatable)")
+    parser.add_argument(
+        "--only",
+        choices=["cold", "sync", "stall", "interact", "finder", "offers"],
+        help="run one section only and print its figures (RESULTS.md is not "
+        "written): for iterating on one goal",
+    )
+    parser.add_argument(
+        "--size", type=int, action="append", help="with --only stall/interact: these N only (repeatable)"
+    )
     args = parser.parse_args()
     if args.only:
         return only(args)
@@ -505,12 +665,24 @@ def main() -> int:
     q = args.quick
     sizes = [1000, 10000] if q else [1000, 10000, 100000]
     big = sizes[-1]
-    cfg = {"cold": 3 if q else 5, "sync": 3 if q else 5, "stall_runs": {1000: 1, 10000: 1} if q
-           else {10000: 3, 100000: 3}, "repeat": 1 if q else 2}
-    r: dict[str, Any] = {"quick": q, "sizes": sizes, "big": big, "commands": [], "profiles": [],
-                         "load_start": os.getloadavg(), "versions": _versions(),
-                         "date": dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
-                         "cpus": os.cpu_count(), "platform": platform.platform()}
+    cfg = {
+        "cold": 3 if q else 5,
+        "sync": 3 if q else 5,
+        "stall_runs": {1000: 1, 10000: 1} if q else {10000: 3, 100000: 3},
+        "repeat": 1 if q else 2,
+    }
+    r: dict[str, Any] = {
+        "quick": q,
+        "sizes": sizes,
+        "big": big,
+        "commands": [],
+        "profiles": [],
+        "load_start": os.getloadavg(),
+        "versions": _versions(),
+        "date": dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+    }
     import psutil
 
     r["ram_gb"] = psutil.virtual_memory().total / 2**30
@@ -524,8 +696,10 @@ def main() -> int:
     try:
         for n in sizes:
             servers[n] = C.serve(n)
-            commands.append(f"nice -n {C.SERVER_NICENESS} catalogue-desktop serve-demo --port 0 --size {n}"
-                            f"   # URL for N={n:,}")
+            commands.append(
+                f"nice -n {C.SERVER_NICENESS} catalogue-desktop serve-demo --port 0 --size {n}"
+                f"   # URL for N={n:,}"
+            )
             cache, sizes_by_kind, secs = C.prefill(n, servers[n][1], commands)
             caches[n], payload[n] = cache, sum(sizes_by_kind.values())
             state = f"filled in {secs:.1f} s" if secs else "reused"
@@ -546,7 +720,7 @@ def main() -> int:
         for n in list(servers):
             C.stop(servers.pop(n)[0])
         r["interact"] = {}
-        for n in ([10000] if q else [10000, 100000]):
+        for n in [10000] if q else [10000, 100000]:
             print(f"interaction and memory N={n:,} ...", flush=True)
             r["interact"][n] = interact(n, caches[n], payload[n], cfg["repeat"], home, commands)
 
@@ -586,9 +760,13 @@ def main() -> int:
 def only(args: argparse.Namespace) -> int:
     """One section, figures printed as JSON (for quick before/after comparisons)."""
     q = args.quick
-    sizes = args.size or ([10000] if args.only in ("cold", "sync") else
-                          ([10000] if q else [100000]) if args.only in ("finder", "offers") else
-                          ([1000, 10000] if q else [10000, 100000]))
+    sizes = args.size or (
+        [10000]
+        if args.only in ("cold", "sync")
+        else ([10000] if q else [100000])
+        if args.only in ("finder", "offers")
+        else ([1000, 10000] if q else [10000, 100000])
+    )
     need = sorted(set(sizes) | ({10000} if args.only in ("cold", "sync") else set()))
     C.OUT.mkdir(exist_ok=True)
     home = C.OUT / "home"
@@ -598,7 +776,7 @@ def only(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {"load_start": os.getloadavg()}
     try:
         caches, payload = {}, {}
-        for n in (need if args.only not in ("finder", "offers") else []):  # (no service once filled)
+        for n in need if args.only not in ("finder", "offers") else []:  # (no service once filled)
             servers[n] = C.serve(n)
             cache, by_kind, _ = C.prefill(n, servers[n][1], commands)
             caches[n], payload[n] = cache, sum(by_kind.values())
@@ -606,28 +784,44 @@ def only(args: argparse.Namespace) -> int:
             caches = {n: finder_bench.cached(n) for n in sizes}
         if args.only == "cold":
             cs = cold_start(caches[10000], 3 if q else 5, home, commands)
-            out["cold"] = {"app_ms": cs["app_wall"] * 1000, "ready_ms": cs["app_ready"] * 1000,
-                           "app_all_ms": cs["app_all_wall"] * 1000,
-                           "ratio_all": cs["app_all_wall"] / cs["bare_wall"],
-                           "bare_ms": cs["bare_wall"] * 1000,
-                           "table_ms": cs["table_wall"] * 1000,
-                           "ratio": cs["app_wall"] / cs["bare_wall"],
-                           "ratio_to_table": cs["app_wall"] / cs["table_wall"],
-                           "paired_median": C.median(cs["paired"]),
-                           "cpu_ms": {k: cs[f"{k}_cpu"] * 1000 for k in ("app", "table", "bare")},
-                           "app_runs": [x["wall"] * 1000 for x in cs["app"]],
-                           "bare_runs": [x["wall"] * 1000 for x in cs["bare"]]}
+            out["cold"] = {
+                "app_ms": cs["app_wall"] * 1000,
+                "ready_ms": cs["app_ready"] * 1000,
+                "app_all_ms": cs["app_all_wall"] * 1000,
+                "ratio_all": cs["app_all_wall"] / cs["bare_wall"],
+                "bare_ms": cs["bare_wall"] * 1000,
+                "table_ms": cs["table_wall"] * 1000,
+                "ratio": cs["app_wall"] / cs["bare_wall"],
+                "ratio_to_table": cs["app_wall"] / cs["table_wall"],
+                "paired_median": C.median(cs["paired"]),
+                "cpu_ms": {k: cs[f"{k}_cpu"] * 1000 for k in ("app", "table", "bare")},
+                "app_runs": [x["wall"] * 1000 for x in cs["app"]],
+                "bare_runs": [x["wall"] * 1000 for x in cs["bare"]],
+            }
         elif args.only == "sync":
             sy = sync(servers[10000][1], 3 if q else 5, commands)
-            out["sync"] = {"sync_s": sy["sync_wall"], "base_s": sy["base_wall"],
-                           "ratio": sy["sync_wall"] / sy["base_wall"]}
+            out["sync"] = {
+                "sync_s": sy["sync_wall"],
+                "base_s": sy["base_wall"],
+                "ratio": sy["sync_wall"] / sy["base_wall"],
+            }
         elif args.only == "stall":
             for n in sizes:
                 st = stall(n, servers[n][1], caches[n], 1, home, commands)
                 out[f"stall-{n}"] = {
-                    k: st[k] for k in ("max_ms", "app_max_ms", "p99_ms", "sync_s", "witness_max_ms",
-                                       "over_50ms", "over_50ms_witnessed", "startup_max_ms",
-                                       "close_max_ms")}
+                    k: st[k]
+                    for k in (
+                        "max_ms",
+                        "app_max_ms",
+                        "p99_ms",
+                        "sync_s",
+                        "witness_max_ms",
+                        "over_50ms",
+                        "over_50ms_witnessed",
+                        "startup_max_ms",
+                        "close_max_ms",
+                    )
+                }
                 out[f"stall-{n}"]["witness"] = st["runs"][0]["witness"]
                 out[f"stall-{n}"]["threads_cpu_s"] = st["runs"][0]["threads_cpu_s"]
                 out[f"stall-{n}"]["phases"] = st["runs"][0]["monitor"]["phases"]
@@ -639,16 +833,32 @@ def only(args: argparse.Namespace) -> int:
         elif args.only == "finder":
             for n in sizes:
                 fi = finder(n, caches[n], q, commands, not args.no_profile)
-                out[f"finder-{n}"] = {"table": finder_bench.table_markdown(fi, n),
-                                      "profiles": fi["profiles"], "load": fi["load"]}
+                out[f"finder-{n}"] = {
+                    "table": finder_bench.table_markdown(fi, n),
+                    "profiles": fi["profiles"],
+                    "load": fi["load"],
+                }
         else:
             for n in sizes:
                 it = interact(n, caches[n], payload[n], 1 if q else 2, home, commands)
                 out[f"interact-{n}"] = {
-                    k: it[k] for k in ("ready_s", "filter_median", "filter_p95", "filter_max",
-                                       "filter_first", "sort_start_median", "sort_start_max",
-                                       "sort_fee_median", "sort_fee_max", "detail_median",
-                                       "detail_max", "detail_first", "detail_photos_ok")}
+                    k: it[k]
+                    for k in (
+                        "ready_s",
+                        "filter_median",
+                        "filter_p95",
+                        "filter_max",
+                        "filter_first",
+                        "sort_start_median",
+                        "sort_start_max",
+                        "sort_fee_median",
+                        "sort_fee_max",
+                        "detail_median",
+                        "detail_max",
+                        "detail_first",
+                        "detail_photos_ok",
+                    )
+                }
                 out[f"interact-{n}"]["memory"] = it["memory"]
     finally:
         for proc, _ in servers.values():

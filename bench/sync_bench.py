@@ -56,6 +56,7 @@ def run_baseline(base_url: str) -> dict[str, float]:
 
     async def fetch_all() -> dict[Kind, bytes]:
         async with httpx.AsyncClient(timeout=60) as client:
+
             async def one(kind: Kind) -> tuple[Kind, bytes]:
                 response = await client.get(base_url + kind.path)
                 return kind, response.content
@@ -69,8 +70,11 @@ def run_baseline(base_url: str) -> dict[str, float]:
         adapters[kind].validate_json(body)
     done = time.perf_counter()
     return {
-        "wall": done - started, "fetch": fetched - started, "validate": done - fetched,
-        "bytes": sum(len(b) for b in bodies.values()), "rss": _peak_rss_mb(resource.RUSAGE_SELF),
+        "wall": done - started,
+        "fetch": fetched - started,
+        "validate": done - fetched,
+        "bytes": sum(len(b) for b in bodies.values()),
+        "rss": _peak_rss_mb(resource.RUSAGE_SELF),
     }
 
 
@@ -94,8 +98,11 @@ def run_sync(base_url: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         wall, stall, ok = asyncio.run(main(Path(tmp) / "catalogue.sqlite3"))
     return {
-        "wall": wall, "stall": stall, "ok": float(ok),
-        "rss": _peak_rss_mb(resource.RUSAGE_SELF), "worker_rss": _peak_rss_mb(resource.RUSAGE_CHILDREN),
+        "wall": wall,
+        "stall": stall,
+        "ok": float(ok),
+        "rss": _peak_rss_mb(resource.RUSAGE_SELF),
+        "worker_rss": _peak_rss_mb(resource.RUSAGE_CHILDREN),
     }
 
 
@@ -116,10 +123,11 @@ def main() -> int:
         mode, url = args.child
         print(json.dumps(run_baseline(url) if mode == "baseline" else run_sync(url)))
         return 0
-    print(f"sync benchmark: python {sys.version.split()[0]}, {os.cpu_count()} cores, "
-          f"median of {args.repeat}")
-    header = (f"{'N':>7} {'MB':>6} {'baseline s':>10} {'sync s':>7} {'ratio':>6} "
-              f"{'stall ms':>8} {'RSS MB':>7} {'worker RSS MB':>13} {'base RSS MB':>11}")
+    print(f"sync benchmark: python {sys.version.split()[0]}, {os.cpu_count()} cores, median of {args.repeat}")
+    header = (
+        f"{'N':>7} {'MB':>6} {'baseline s':>10} {'sync s':>7} {'ratio':>6} "
+        f"{'stall ms':>8} {'RSS MB':>7} {'worker RSS MB':>13} {'base RSS MB':>11}"
+    )
     print(header)
     import _common as C  # not in the --child processes: their imports are not measured
 
@@ -135,11 +143,13 @@ def main() -> int:
         assert all(s["ok"] for s in sync), "a sync did not succeed"
         b = statistics.median(r["wall"] for r in base)
         s = statistics.median(r["wall"] for r in sync)
-        print(f"{size:>7} {base[0]['bytes'] / 1e6:>6.1f} {b:>10.3f} {s:>7.3f} {s / b:>6.2f} "
-              f"{max(r['stall'] for r in sync) * 1000:>8.1f} "
-              f"{statistics.median(r['rss'] for r in sync):>7.0f} "
-              f"{statistics.median(r['worker_rss'] for r in sync):>13.0f} "
-              f"{statistics.median(r['rss'] for r in base):>11.0f}")
+        print(
+            f"{size:>7} {base[0]['bytes'] / 1e6:>6.1f} {b:>10.3f} {s:>7.3f} {s / b:>6.2f} "
+            f"{max(r['stall'] for r in sync) * 1000:>8.1f} "
+            f"{statistics.median(r['rss'] for r in sync):>7.0f} "
+            f"{statistics.median(r['worker_rss'] for r in sync):>13.0f} "
+            f"{statistics.median(r['rss'] for r in base):>11.0f}"
+        )
     return 0
 
 

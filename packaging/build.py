@@ -49,8 +49,18 @@ def build(*, debug: bool = False, plain: bool = False, clean: bool = False, quie
     if plain:
         env["CATALOGUE_DESKTOP_BUILD_PLAIN"] = "1"
     env.setdefault("QT_QPA_PLATFORM", "offscreen")  # the Qt hooks start Qt to query its paths
-    cmd = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--distpath", str(DIST),
-           "--workpath", str(WORK), "--log-level", "WARN" if quiet else "INFO"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "PyInstaller",
+        "--noconfirm",
+        "--distpath",
+        str(DIST),
+        "--workpath",
+        str(WORK),
+        "--log-level",
+        "WARN" if quiet else "INFO",
+    ]
     if clean:
         cmd.append("--clean")
     cmd.append(str(SPEC))
@@ -77,8 +87,10 @@ def main() -> int:
         return 1
     elapsed = time.perf_counter() - start
     kind = "debug" if args.debug else "plain (untrimmed)" if args.plain else "release"
-    print(f"build: {kind} bundle {bundle.relative_to(ROOT)}/ {folder_mb(bundle):.0f} MB, "
-          f"built in {elapsed:.0f} s; run {bundle.relative_to(ROOT)}/{APP} --version")
+    print(
+        f"build: {kind} bundle {bundle.relative_to(ROOT)}/ {folder_mb(bundle):.0f} MB, "
+        f"built in {elapsed:.0f} s; run {bundle.relative_to(ROOT)}/{APP} --version"
+    )
     return 0
 
 

@@ -73,21 +73,39 @@ class SmokeTest:
         self.steps: list[Step] = []
         self.tmp = Path(tempfile.mkdtemp(prefix="catalogue-smoke-"))
         # A clean environment: no cache or settings of the developer's, Qt offscreen.
-        self.env = {k: v for k, v in os.environ.items()
-                    if not k.startswith(("CATALOGUE_DESKTOP_", "PYTHON", "QT_"))}
-        self.env.update(QT_QPA_PLATFORM="offscreen", CATALOGUE_DESKTOP_CACHE_DIR=str(self.tmp / "cache"),
-                        XDG_CONFIG_HOME=str(self.tmp / "config"), XDG_CACHE_HOME=str(self.tmp / "xdg-cache"))
+        self.env = {
+            k: v for k, v in os.environ.items() if not k.startswith(("CATALOGUE_DESKTOP_", "PYTHON", "QT_"))
+        }
+        self.env.update(
+            QT_QPA_PLATFORM="offscreen",
+            CATALOGUE_DESKTOP_CACHE_DIR=str(self.tmp / "cache"),
+            XDG_CONFIG_HOME=str(self.tmp / "config"),
+            XDG_CACHE_HOME=str(self.tmp / "xdg-cache"),
+        )
 
     # --- helpers --------------------------------------------------------------------------------
     def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(self.exe), *args], capture_output=True, text=True, timeout=timeout,
-                              env=self.env, cwd=self.tmp, check=False)
+        return subprocess.run(
+            [str(self.exe), *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=self.env,
+            cwd=self.tmp,
+            check=False,
+        )
 
     @contextlib.contextmanager
     def serve_demo(self, *args: str) -> Iterator[str]:
         """``serve-demo --port 0 ARGS`` from the bundle; yields the base URL (before /v1)."""
-        with subprocess.Popen([str(self.exe), "serve-demo", "--port", "0", *args], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=self.env, cwd=self.tmp) as proc:
+        with subprocess.Popen(
+            [str(self.exe), "serve-demo", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=self.env,
+            cwd=self.tmp,
+        ) as proc:
             try:
                 assert proc.stdout is not None and proc.stderr is not None
                 lines: list[str] = []
@@ -97,8 +115,9 @@ class SmokeTest:
                 match = re.search(r"(http://\S+?)/v1\b", lines[0] if lines else "")
                 if not match:
                     proc.kill()
-                    raise RuntimeError(f"serve-demo did not report its address: {lines!r} "
-                                       f"{proc.stderr.read()[-500:]}")
+                    raise RuntimeError(
+                        f"serve-demo did not report its address: {lines!r} {proc.stderr.read()[-500:]}"
+                    )
                 yield match[1]
             finally:
                 if proc.poll() is None:
@@ -156,8 +175,9 @@ class SmokeTest:
         try:
             with self.serve_demo("--size", str(SYNC_SIZE)) as url:
                 cmd = [str(self.exe), "sync", "--base-url", url, "--cache-dir", str(cache), "--json"]
-                with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                      env=self.env, cwd=self.tmp) as proc:
+                with subprocess.Popen(
+                    cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env, cwd=self.tmp
+                ) as proc:
                     out_parts: list[str] = []
                     # Drain the output while watching, so a big report cannot block the sync on a pipe.
                     drain = threading.Thread(target=lambda: out_parts.extend(proc.communicate(timeout=300)))
@@ -194,12 +214,15 @@ class SmokeTest:
             else:
                 s.note(f"{len(forks)} decoding worker(s) ran the frozen executable")
             if qt_loaded:
-                s.fail(f"Qt was loaded in the sync's child processes {sorted(qt_loaded)} "
-                       "(a run-time hook importing PySide6?)")
+                s.fail(
+                    f"Qt was loaded in the sync's child processes {sorted(qt_loaded)} "
+                    "(a run-time hook importing PySide6?)"
+                )
         # export after sync: reads the cache written by the workers
         target = self.tmp / "webinars.json"
-        r = self.run("export", "webinars", "--format", "json", "--output", str(target),
-                     "--cache-dir", str(cache))
+        r = self.run(
+            "export", "webinars", "--format", "json", "--output", str(target), "--cache-dir", str(cache)
+        )
         try:
             exported = json.loads(target.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
@@ -212,10 +235,17 @@ class SmokeTest:
 
     def self_test_available(self) -> tuple[bool, str]:
         probe = subprocess.run(
-            [sys.executable, "-c",
-             "import catalogue_desktop.ui.shell.app, catalogue_desktop.ui.shell.self_test"],
-            capture_output=True, text=True, env={**self.env, "PYTHONPATH": str(ROOT / "src")}, timeout=120,
-            check=False)
+            [
+                sys.executable,
+                "-c",
+                "import catalogue_desktop.ui.shell.app, catalogue_desktop.ui.shell.self_test",
+            ],
+            capture_output=True,
+            text=True,
+            env={**self.env, "PYTHONPATH": str(ROOT / "src")},
+            timeout=120,
+            check=False,
+        )
         if probe.returncode == 0:
             return True, ""
         last = (probe.stderr.strip().splitlines() or ["?"])[-1]
@@ -254,9 +284,11 @@ class SmokeTest:
                     times[label].append(elapsed)
         frozen, source = statistics.median(times["frozen"]), statistics.median(times["source"])
         ratio = frozen / source
-        s.note(f"frozen median {frozen:.3f} s ({_fmt(times['frozen'])}); "
-               f"source median {source:.3f} s ({_fmt(times['source'])}); ratio {ratio:.2f} "
-               f"(limit {self.max_ratio})")
+        s.note(
+            f"frozen median {frozen:.3f} s ({_fmt(times['frozen'])}); "
+            f"source median {source:.3f} s ({_fmt(times['source'])}); ratio {ratio:.2f} "
+            f"(limit {self.max_ratio})"
+        )
         s.note(f"frozen: {' '.join(frozen_cmd)}")
         s.note(f"source: {' '.join(source_cmd)}")
         if ratio > self.max_ratio:
@@ -270,12 +302,23 @@ class SmokeTest:
         for platform, args in cases:
             env = {k: v for k, v in self.env.items() if not k.startswith(("DISPLAY", "WAYLAND"))}
             env["QT_QPA_PLATFORM"] = platform
-            r = subprocess.run([str(self.exe), *args], capture_output=True, text=True, timeout=120,
-                               env=env, cwd=self.tmp, check=False)
+            r = subprocess.run(
+                [str(self.exe), *args],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env=env,
+                cwd=self.tmp,
+                check=False,
+            )
             text = " ".join(r.stderr.split())
             s.note(f"QT_QPA_PLATFORM={platform} {' '.join(args)}: exit {r.returncode}: {text[:160]}")
-            if (r.returncode != 2 or not text.startswith("catalogue-desktop: the window cannot open: ")
-                    or "QT_QPA_PLATFORM=offscreen" not in text or "xvfb-run -a" not in text):
+            if (
+                r.returncode != 2
+                or not text.startswith("catalogue-desktop: the window cannot open: ")
+                or "QT_QPA_PLATFORM=offscreen" not in text
+                or "xvfb-run -a" not in text
+            ):
                 s.fail(f"QT_QPA_PLATFORM={platform} {' '.join(args)}: no paragraph and exit 2")
 
     def run_all(self) -> bool:
@@ -317,8 +360,9 @@ def _source_version() -> str | None:
         return None
 
 
-def _watch_children(proc: subprocess.Popen[str], exe: str,
-                    qt_loaded: set[int]) -> dict[int, list[str]] | None:
+def _watch_children(
+    proc: subprocess.Popen[str], exe: str, qt_loaded: set[int]
+) -> dict[int, list[str]] | None:
     """Descendants of ``proc`` running ``exe`` as multiprocessing workers, sampled until it exits;
     adds to ``qt_loaded`` those seen with Qt loaded (they should not: workers never use Qt)."""
     if not Path("/proc/self/stat").exists():
@@ -338,8 +382,11 @@ def _watch_children(proc: subprocess.Popen[str], exe: str,
             except (OSError, ValueError, IndexError):
                 continue
             tree.add(int(entry.name))
-            if cmdline and os.path.realpath(cmdline[0]) == os.path.realpath(exe) and any(
-                    "multiprocessing" in a for a in cmdline):
+            if (
+                cmdline
+                and os.path.realpath(cmdline[0]) == os.path.realpath(exe)
+                and any("multiprocessing" in a for a in cmdline)
+            ):
                 found[int(entry.name)] = cmdline
                 with contextlib.suppress(OSError):
                     if "libQt6Core" in (entry / "maps").read_text():

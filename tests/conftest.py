@@ -26,8 +26,7 @@ def env(tmp_path: Any) -> dict[str, str]:
     in the test's own folder, UTF-8 output."""
     from catalogue_desktop.core.store import ENV_CACHE_DIR
 
-    out = {k: v for k, v in os.environ.items()
-           if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    out = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
     out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
     out["PYTHONIOENCODING"] = "utf-8"
     return out

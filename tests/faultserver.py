@@ -250,9 +250,9 @@ class _Handler(BaseHTTPRequestHandler):
             extra["Last-Modified"] = last_modified
         inm = self.headers.get("If-None-Match")
         ims = self.headers.get("If-Modified-Since")
-        if (
-            etag is not None and inm is not None and etag in [t.strip() for t in inm.split(",")]
-        ) or (inm is None and last_modified is not None and ims == last_modified):
+        if (etag is not None and inm is not None and etag in [t.strip() for t in inm.split(",")]) or (
+            inm is None and last_modified is not None and ims == last_modified
+        ):
             self.send_response(304)
             for name, value in extra.items():
                 self.send_header(name, value)

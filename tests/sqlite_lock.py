@@ -24,12 +24,17 @@ _HOLDER = """
 
 
 @contextmanager
-def lock_held(path: Path, begin: str, *statements: str, journal: str = "-",
-              finish: str = "ROLLBACK") -> Iterator[None]:
+def lock_held(
+    path: Path, begin: str, *statements: str, journal: str = "-", finish: str = "ROLLBACK"
+) -> Iterator[None]:
     """Run ``begin`` (and ``statements``) in another process; ``finish`` it when the block ends."""
     args = [str(path), journal, begin, finish, *statements]
-    with subprocess.Popen([sys.executable, "-c", textwrap.dedent(_HOLDER), *args],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as proc:
+    with subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(_HOLDER), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as proc:
         assert proc.stdout is not None and proc.stdin is not None
         try:
             assert proc.stdout.readline().strip() == "held"

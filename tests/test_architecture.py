@@ -25,8 +25,15 @@ _LINT = "import sys; from importlinter.cli import lint_imports_command; sys.exit
 def lint_imports(project: Path, source: Path) -> subprocess.CompletedProcess[str]:
     """``lint-imports`` with ``project``'s pyproject.toml over the package found in ``source``."""
     env = {**os.environ, "PYTHONPATH": str(source)}
-    return subprocess.run([sys.executable, "-c", _LINT, "--no-cache", "--no-logo"], cwd=project,
-                          env=env, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", _LINT, "--no-cache", "--no-logo"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_the_contracts_hold() -> None:
@@ -36,20 +43,42 @@ def test_the_contracts_hold() -> None:
 
 
 VIOLATIONS = {
-    "Qt in core": ("core/kinds.py", "import PySide6.QtCore",
-                   "core imports no Qt", "catalogue_desktop.core.kinds -> PySide6"),
-    "Qt in demo": ("demo/words.py", "from PySide6.QtCore import QObject",
-                   "demo imports no Qt", "catalogue_desktop.demo.words -> PySide6"),
+    "Qt in core": (
+        "core/kinds.py",
+        "import PySide6.QtCore",
+        "core imports no Qt",
+        "catalogue_desktop.core.kinds -> PySide6",
+    ),
+    "Qt in demo": (
+        "demo/words.py",
+        "from PySide6.QtCore import QObject",
+        "demo imports no Qt",
+        "catalogue_desktop.demo.words -> PySide6",
+    ),
     "a layer importing one above it": (
-        "ui/common/urls.py", "from catalogue_desktop.ui.browse import table_model",
-        "the Qt layer by feature", "catalogue_desktop.ui.common.urls -> catalogue_desktop.ui.browse"),
+        "ui/common/urls.py",
+        "from catalogue_desktop.ui.browse import table_model",
+        "the Qt layer by feature",
+        "catalogue_desktop.ui.common.urls -> catalogue_desktop.ui.browse",
+    ),
     "detail importing sync (independent)": (
-        "ui/detail/pane.py", "import catalogue_desktop.ui.sync.status_panel",
-        "the Qt layer by feature", "catalogue_desktop.ui.detail.pane -> catalogue_desktop.ui.sync"),
-    "the door bypassed": ("ui/browse/table_model.py", "import shiboken6",
-                          "only through qt_compat", "catalogue_desktop.ui.browse.table_model -> shiboken6"),
-    "an import cycle": ("core/kinds.py", "import catalogue_desktop.core.listing",
-                        "no import cycle", "No cycles are allowed in catalogue_desktop.core"),
+        "ui/detail/pane.py",
+        "import catalogue_desktop.ui.sync.status_panel",
+        "the Qt layer by feature",
+        "catalogue_desktop.ui.detail.pane -> catalogue_desktop.ui.sync",
+    ),
+    "the door bypassed": (
+        "ui/browse/table_model.py",
+        "import shiboken6",
+        "only through qt_compat",
+        "catalogue_desktop.ui.browse.table_model -> shiboken6",
+    ),
+    "an import cycle": (
+        "core/kinds.py",
+        "import catalogue_desktop.core.listing",
+        "no import cycle",
+        "No cycles are allowed in catalogue_desktop.core",
+    ),
 }
 
 
@@ -57,8 +86,9 @@ VIOLATIONS = {
 def test_a_broken_contract_fails_the_check(tmp_path: Path, case: str) -> None:
     module, line, contract, where = VIOLATIONS[case]
     source = tmp_path / "src"
-    shutil.copytree(PACKAGE, source / "catalogue_desktop",
-                    ignore=shutil.ignore_patterns("__pycache__", "resources"))
+    shutil.copytree(
+        PACKAGE, source / "catalogue_desktop", ignore=shutil.ignore_patterns("__pycache__", "resources")
+    )
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     target = source / "catalogue_desktop" / module
     target.write_text(target.read_text(encoding="utf-8") + f"\n{line}  # noqa\n", encoding="utf-8")

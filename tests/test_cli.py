@@ -46,8 +46,13 @@ def cli(env: dict[str, str], tmp_path: Path) -> Any:
     def run(*args: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
         result = subprocess.run(
             [sys.executable, "-m", "catalogue_desktop", *args],
-            capture_output=True, text=True, encoding="utf-8", env=env, timeout=timeout,
-            cwd=cwd or tmp_path, check=False,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            env=env,
+            timeout=timeout,
+            cwd=cwd or tmp_path,
+            check=False,
         )
         assert "Traceback" not in result.stderr, result.stderr
         assert "Traceback" not in result.stdout, result.stdout
@@ -152,8 +157,9 @@ def test_a_failing_endpoint_fails_its_collection_only_and_keeps_its_data(
     cli: Any, fault_server: FaultServer, cache: Path
 ) -> None:
     sync_json(cli, fault_server.base_url, cache, 0)
-    fault_server.set(Kind.COURSES.path, "status", status=404, body='{"error": "gone"}',
-              content_type="application/json")
+    fault_server.set(
+        Kind.COURSES.path, "status", status=404, body='{"error": "gone"}', content_type="application/json"
+    )
     fault_server.set(Kind.EXPERTS.path, "html200")
     data = sync_json(cli, fault_server.base_url, cache, 1)
     courses, experts = data["collections"]["courses"], data["collections"]["experts"]
@@ -187,13 +193,17 @@ def test_unreachable_service_exits_1_with_the_reason(cli: Any, cache: Path) -> N
 def test_partial_collection_exits_1_and_names_the_record(
     cli: Any, fault_server: FaultServer, cache: Path
 ) -> None:
-    fault_server.set(Kind.TOPICS.path, "json",
-                     body=[{"topicId": 1, "title": "Fine"}, {"topicId": 2, "title": 5}, {"topicId": 3}])
+    fault_server.set(
+        Kind.TOPICS.path,
+        "json",
+        body=[{"topicId": 1, "title": "Fine"}, {"topicId": 2, "title": 5}, {"topicId": 3}],
+    )
     data = sync_json(cli, fault_server.base_url, cache, 1)
     topics = data["collections"]["topics"]
     assert (topics["status"], topics["records"], topics["rejected"]) == ("partial", 2, 1)
     assert [(p["collection"], p["record"], p["record_id"], p["field"]) for p in data["problems"]] == [
-        ("topics", 1, 2, "title")]
+        ("topics", 1, 2, "title")
+    ]
     exported = export(cli, "topics", cache, "--format", "json")
     assert [r["topicId"] for r in json.loads(exported.stdout)] == [1, 3]
 
@@ -243,8 +253,15 @@ def test_check_on_the_demo_is_conformant_and_writes_nothing(
 
 
 def test_check_with_bad_records_exits_1(cli: Any, fault_server: FaultServer, env: dict[str, str]) -> None:
-    fault_server.set(Kind.WEBINARS.path, "json", body=[{"webinarId": 1, "fee": "free"}, {"webinarId": 1},
-                                                {"webinarId": 2, "type": 99, "colour": "red"}])
+    fault_server.set(
+        Kind.WEBINARS.path,
+        "json",
+        body=[
+            {"webinarId": 1, "fee": "free"},
+            {"webinarId": 1},
+            {"webinarId": 2, "type": 99, "colour": "red"},
+        ],
+    )
     fault_server.set(Kind.ROLES.path, "status", status=404)
     text = cli("check", "--base-url", fault_server.base_url)
     assert text.returncode == 1
@@ -293,8 +310,11 @@ def test_export_csv_and_json(cli: Any, demo_server: DemoServer, cache: Path, tmp
             assert ISO_UTC.match(row[name]), row[name]
             instant = datetime.fromisoformat(record[name])
             assert datetime.fromisoformat(row[name]) == instant.replace(microsecond=0)
-    dated = [(r["startDate"], datetime.fromisoformat(s["startDate"]))
-             for r, s in zip(rows, sample, strict=True) if s["startDate"]]
+    dated = [
+        (r["startDate"], datetime.fromisoformat(s["startDate"]))
+        for r, s in zip(rows, sample, strict=True)
+        if s["startDate"]
+    ]
     assert sorted(dated, key=lambda d: d[0]) == sorted(dated, key=lambda d: d[1])  # text sorts as time
 
     certs = export(cli, "certificates", cache)
@@ -331,16 +351,19 @@ def test_export_problems_are_clear_one_liners(
     assert nowhere.returncode == 1 and "cannot write" in nowhere.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ["export", "nonsense"],
-    ["export"],
-    ["export", "webinars", "--format", "xml"],
-    ["sync"],
-    ["check"],
-    ["sync", "--base-url"],
-    ["serve-demo", "--port", "eighty"],
-    ["frobnicate"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", "nonsense"],
+        ["export"],
+        ["export", "webinars", "--format", "xml"],
+        ["sync"],
+        ["check"],
+        ["sync", "--base-url"],
+        ["serve-demo", "--port", "eighty"],
+        ["frobnicate"],
+    ],
+)
 def test_usage_errors_exit_2(cli: Any, args: list[str]) -> None:
     result = cli(*args)
     assert result.returncode == 2, result
@@ -359,7 +382,11 @@ def test_an_unusable_base_url_is_a_clear_error(cli: Any, cache: Path) -> None:
 def test_serve_demo_prints_its_url_and_serves(env: dict[str, str], tmp_path: Path) -> None:
     with subprocess.Popen(
         [sys.executable, "-m", "catalogue_desktop", "serve-demo", "--port", "0", "--size", "50"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     ) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         try:
@@ -396,12 +423,19 @@ CLI_FAULTS = {
     "not an array": ("not_array", {}, "failed", "JSON array"),
     "truncated body": ("truncated", {"body": SAMPLE[Kind.TOPICS]}, "failed", "closed"),
     "bad gzip": ("bad_gzip", {}, "failed", "gzip"),
-    "invalid utf-8": ("raw", {"body": b'[{"topicId": 1, "title": "\xff\xfe"}]',
-                              "headers": {"Content-Type": "application/json"}}, "failed", "UTF-8"),
+    "invalid utf-8": (
+        "raw",
+        {"body": b'[{"topicId": 1, "title": "\xff\xfe"}]', "headers": {"Content-Type": "application/json"}},
+        "failed",
+        "UTF-8",
+    ),
     "empty list": ("json", {"body": b"[]"}, "failed", "empty list"),
-    "some records bad": ("json", {"body": json.dumps(
-        [{"topicId": 1, "title": "Tax"}, {"topicId": "x"}, {"title": "no id"}]).encode()},
-        "partial", None),
+    "some records bad": (
+        "json",
+        {"body": json.dumps([{"topicId": 1, "title": "Tax"}, {"topicId": "x"}, {"title": "no id"}]).encode()},
+        "partial",
+        None,
+    ),
     "accepted variant": ("json", {"body": _TOPICS_OK}, "updated", None),
 }
 

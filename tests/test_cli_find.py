@@ -33,14 +33,45 @@ AT = "2026-11-24T12:00:00Z"
 
 # Words, fields of every type, dates relative to now, same-location groups, derived fields.
 QUERIES = [
-    "", "tax", "TAX muller", '"estate planning"', "fee:<300", "fee:<300 cle:yes",
-    "starts:next30d cle:yes", "NOT lease", "-tax", "topic:tax -expert:okafor",
-    "(fee:<200 OR fee:>400) cle:yes", "city:dallas starts:2027-04 fee:<1300", "city:dallas -city:boston",
-    "starts:2027-03", "today", "this-month", "next3m", "past", "future", "has:description",
-    "no:experts", "type:live", "type:1", "level:2", "ondemand:yes", "series:ethics",
-    "certificate:forensic", "course:lease", "webinars:>2", "courses:0", "sessions:>=3",
-    "kind:session", "state:IL fee:1000..1500", "id:50007", "expert:(okafor OR finnegan)",
-    "role:=\"In-House Counsel\"", "fee:<1,000.50", "fee:..999", "starts:2026-12..2027-02",
+    "",
+    "tax",
+    "TAX muller",
+    '"estate planning"',
+    "fee:<300",
+    "fee:<300 cle:yes",
+    "starts:next30d cle:yes",
+    "NOT lease",
+    "-tax",
+    "topic:tax -expert:okafor",
+    "(fee:<200 OR fee:>400) cle:yes",
+    "city:dallas starts:2027-04 fee:<1300",
+    "city:dallas -city:boston",
+    "starts:2027-03",
+    "today",
+    "this-month",
+    "next3m",
+    "past",
+    "future",
+    "has:description",
+    "no:experts",
+    "type:live",
+    "type:1",
+    "level:2",
+    "ondemand:yes",
+    "series:ethics",
+    "certificate:forensic",
+    "course:lease",
+    "webinars:>2",
+    "courses:0",
+    "sessions:>=3",
+    "kind:session",
+    "state:IL fee:1000..1500",
+    "id:50007",
+    "expert:(okafor OR finnegan)",
+    'role:="In-House Counsel"',
+    "fee:<1,000.50",
+    "fee:..999",
+    "starts:2026-12..2027-02",
 ]
 
 
@@ -67,17 +98,25 @@ def env(env: dict[str, str]) -> dict[str, str]:
 @pytest.fixture
 def cli(env: dict[str, str], tmp_path: Path) -> Any:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run([sys.executable, "-m", "catalogue_desktop", *args], capture_output=True,
-                                text=True, encoding="utf-8", env=env, timeout=120, cwd=tmp_path,
-                                check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "catalogue_desktop", *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            env=env,
+            timeout=120,
+            cwd=tmp_path,
+            check=False,
+        )
         assert "Traceback" not in result.stderr + result.stdout, result.stderr
         return result
 
     return run
 
 
-def find_json(cli: Any, cache: Path, queries: list[str], *options: str
-              ) -> tuple[subprocess.CompletedProcess[str], list[Any]]:
+def find_json(
+    cli: Any, cache: Path, queries: list[str], *options: str
+) -> tuple[subprocess.CompletedProcess[str], list[Any]]:
     result = cli("find", "--cache-dir", str(cache), "--json", *options, "--", *queries)
     return result, [json.loads(line) for line in result.stdout.splitlines()]
 
@@ -153,12 +192,14 @@ def test_find_kind_offerings_names_each_occasion(cli: Any, demo_cache: Path) -> 
     for line in lines:
         now = _now()
         assert line["ids"]["offerings"] == record_ids(
-            facts, OFFERINGS, Reference(facts, now).ids(line["query"], OFFERINGS) or [])
+            facts, OFFERINGS, Reference(facts, now).ids(line["query"], OFFERINGS) or []
+        )
 
 
 def test_find_kind_reads_only_what_the_queries_need(cli: Any, demo_cache: Path) -> None:
-    result, lines = find_json(cli, demo_cache, ["series:ethics", "webinars:>2", "tax"],
-                              "--kind", "Webinar", "--kind", "experts")
+    result, lines = find_json(
+        cli, demo_cache, ["series:ethics", "webinars:>2", "tax"], "--kind", "Webinar", "--kind", "experts"
+    )
     assert result.returncode == 0, result.stderr
     assert [list(line["counts"]) for line in lines] == [["webinars", "experts"]] * 3
     facts = demo_facts()
@@ -171,24 +212,30 @@ def test_find_kind_reads_only_what_the_queries_need(cli: Any, demo_cache: Path) 
 
 
 def test_an_unparsable_query_is_reported_and_the_others_still_answered(cli: Any, demo_cache: Path) -> None:
-    result, lines = find_json(cli, demo_cache, ["tax", "fe:<300", "cle:yes (tax", "fee:<300"],
-                              "--kind", "webinars")
+    result, lines = find_json(
+        cli, demo_cache, ["tax", "fe:<300", "cle:yes (tax", "fee:<300"], "--kind", "webinars"
+    )
     assert result.returncode == 2
     assert [line["query"] for line in lines] == ["tax", "fe:<300", "cle:yes (tax", "fee:<300"]
-    assert lines[1] == {"query": "fe:<300", "error": {
-        "position": 0, "message": "unknown field 'fe' — did you mean 'fee'?"}}
+    assert lines[1] == {
+        "query": "fe:<300",
+        "error": {"position": 0, "message": "unknown field 'fe' — did you mean 'fee'?"},
+    }
     assert lines[2]["error"]["position"] == 8 and "not closed" in lines[2]["error"]["message"]
     assert lines[0]["counts"]["webinars"] > 0 and lines[3]["counts"]["webinars"] > 0
 
-    text = cli("find", "--cache-dir", str(demo_cache), "--kind", "webinars", "tax", "topic:(tax",
-               "fee:>10000")
+    text = cli(
+        "find", "--cache-dir", str(demo_cache), "--kind", "webinars", "tax", "topic:(tax", "fee:>10000"
+    )
     assert text.returncode == 2
     assert "Query 1: tax" in text.stdout and "Query 3: fee:>10000" in text.stdout
     assert "Query 2" not in text.stdout
     lines = text.stderr.splitlines()
-    assert lines == ["catalogue-desktop: query 2 does not parse: ')' missing: this '(' is not closed",
-                     "  topic:(tax",
-                     "        ^"]
+    assert lines == [
+        "catalogue-desktop: query 2 does not parse: ')' missing: this '(' is not closed",
+        "  topic:(tax",
+        "        ^",
+    ]
 
     only_bad = cli("find", "--cache-dir", str(demo_cache), "--json", "a OR")
     assert only_bad.returncode == 2
@@ -236,13 +283,17 @@ def test_find_after_a_sync_from_the_demo_service(cli: Any, demo_server: DemoServ
     assert cli("sync", "--base-url", demo_server.base_url, "--cache-dir", str(cache)).returncode == 0
     result, (line,) = find_json(cli, cache, ["city:dallas"], "--kind", "courses")
     assert result.returncode == 0
-    dallas = [c["courseId"] for c in json.loads(SAMPLE[Kind.COURSES])
-              if any((loc.get("city") or "").lower() == "dallas" for loc in c["locations"] or [])]
+    dallas = [
+        c["courseId"]
+        for c in json.loads(SAMPLE[Kind.COURSES])
+        if any((loc.get("city") or "").lower() == "dallas" for loc in c["locations"] or [])
+    ]
     assert line["ids"] == {"courses": dallas} and dallas
 
 
-def test_a_cache_listed_by_an_older_version_is_listed_again_first(cli: Any, demo_cache: Path,
-                                                                  tmp_path: Path) -> None:
+def test_a_cache_listed_by_an_older_version_is_listed_again_first(
+    cli: Any, demo_cache: Path, tmp_path: Path
+) -> None:
     old = tmp_path / "old"
     old.mkdir()
     with sqlite3.connect(demo_cache / FILE_NAME) as db:
@@ -263,8 +314,15 @@ def test_a_cache_listed_by_an_older_version_is_listed_again_first(cli: Any, demo
     assert again.stderr == ""  # once only
 
 
-@pytest.mark.parametrize("args", [["find"], ["find", "--kind", "nonsense", "tax"],
-                                  ["find", "tax", "-cle:yes"], ["export", "webinars", "--query"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["find"],
+        ["find", "--kind", "nonsense", "tax"],
+        ["find", "tax", "-cle:yes"],
+        ["export", "webinars", "--query"],
+    ],
+)
 def test_find_usage_errors_exit_2(cli: Any, args: list[str]) -> None:
     result = cli(*args)
     assert result.returncode == 2 and "usage:" in result.stderr
@@ -300,12 +358,20 @@ def partial_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Facts
     return cache, with_offerings(facts_of(payloads))
 
 
-@pytest.mark.parametrize(("kind", "query"), [
-    ("webinars", "tax"), ("webinars", "fee:<300 cle:yes"), ("webinars", "-topic:ethics starts:2027"),
-    ("courses", "city:dallas"), ("courses", "fee:>1000 -cle:yes"), ("experts", "cpa"),
-])
-def test_export_query_writes_exactly_the_matching_records(cli: Any, partial_cache: tuple[Path, Facts],
-                                                          kind: str, query: str) -> None:
+@pytest.mark.parametrize(
+    ("kind", "query"),
+    [
+        ("webinars", "tax"),
+        ("webinars", "fee:<300 cle:yes"),
+        ("webinars", "-topic:ethics starts:2027"),
+        ("courses", "city:dallas"),
+        ("courses", "fee:>1000 -cle:yes"),
+        ("experts", "cpa"),
+    ],
+)
+def test_export_query_writes_exactly_the_matching_records(
+    cli: Any, partial_cache: tuple[Path, Facts], kind: str, query: str
+) -> None:
     cache, facts = partial_cache
     now = _now()
     rows = Reference(facts, now).ids(query, kind)
@@ -324,18 +390,21 @@ def test_export_query_writes_exactly_the_matching_records(cli: Any, partial_cach
     assert json.loads(as_json.stdout) == [stored[i] for i in want]  # as stored, in the store's order
 
 
-def test_export_query_errors_and_a_kind_lacking_a_field(cli: Any, partial_cache: tuple[Path, Facts],
-                                                        tmp_path: Path) -> None:
+def test_export_query_errors_and_a_kind_lacking_a_field(
+    cli: Any, partial_cache: tuple[Path, Facts], tmp_path: Path
+) -> None:
     cache, _facts = partial_cache
     bad = cli("export", "webinars", "--cache-dir", str(cache), "--query", "fee:<300 OR")
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.splitlines() == [
         "catalogue-desktop: query 1 does not parse: nothing after OR: write a OR b",
         "  fee:<300 OR",
-        "           ^^"]
+        "           ^^",
+    ]
     target = tmp_path / "out.csv"
-    lacking = cli("export", "webinars", "--cache-dir", str(cache), "--query", "city:dallas",
-                  "-o", str(target))
+    lacking = cli(
+        "export", "webinars", "--cache-dir", str(cache), "--query", "city:dallas", "-o", str(target)
+    )
     assert lacking.returncode == 0
     assert "webinars have no field 'city': no records match" in lacking.stderr
     assert "Wrote 0 webinars" in lacking.stderr
@@ -355,16 +424,19 @@ def test_every_derived_field_names_its_sources() -> None:
     assert keys == set(finding.SOURCES)
 
 
-@pytest.mark.parametrize(("tables", "query", "kinds"), [
-    (["webinars"], "tax fee:<300", ["webinars"]),
-    (["webinars"], "series:ethics", ["webinars", "series"]),
-    (["webinars"], "ondemand:yes", ["webinars"]),
-    (["experts"], "webinars:>1 OR courses:0", ["webinars", "courses", "experts"]),
-    (["certificates"], "course:lease", ["courses", "certificates"]),
-    (["courses"], "certificate:x", ["courses", "certificates"]),
-    (["offerings"], "tax", ["webinars", "series", "courses"]),
-    (["topics"], "series:x", ["topics"]),  # topics have no series field: nothing to read for it
-])
+@pytest.mark.parametrize(
+    ("tables", "query", "kinds"),
+    [
+        (["webinars"], "tax fee:<300", ["webinars"]),
+        (["webinars"], "series:ethics", ["webinars", "series"]),
+        (["webinars"], "ondemand:yes", ["webinars"]),
+        (["experts"], "webinars:>1 OR courses:0", ["webinars", "courses", "experts"]),
+        (["certificates"], "course:lease", ["courses", "certificates"]),
+        (["courses"], "certificate:x", ["courses", "certificates"]),
+        (["offerings"], "tax", ["webinars", "series", "courses"]),
+        (["topics"], "series:x", ["topics"]),  # topics have no series field: nothing to read for it
+    ],
+)
 def test_only_the_kinds_a_query_needs_are_read(tables: list[str], query: str, kinds: list[str]) -> None:
     got = finding.kinds_needed(tables, [parse(query)])
     assert sorted(k.value for k in got) == sorted(kinds)
@@ -376,8 +448,13 @@ def test_a_finder_of_the_needed_kinds_answers_as_one_of_every_kind(demo_cache: P
         full = finding.load(store, list(Kind), [OFFERINGS])
         for table in TABLES:
             for f in FIELDS[table]:
-                query = parse(f"has:{f.name}" if not f.key.startswith("@") else
-                              f"{f.name}:>0" if f.type.value == "number" else f"{f.name}:e")
+                query = parse(
+                    f"has:{f.name}"
+                    if not f.key.startswith("@")
+                    else f"{f.name}:>0"
+                    if f.type.value == "number"
+                    else f"{f.name}:e"
+                )
                 part = finding.load(store, finding.kinds_needed([table], [query]), [table])
                 assert isinstance(part.finder, Finder)
                 got = part.finder.evaluate(query, table, now)

@@ -15,8 +15,15 @@ from tests.faultserver import FaultServer
 
 
 def cli(env: dict[str, str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([sys.executable, "-m", "catalogue_desktop", *args], capture_output=True,
-                            text=True, encoding="utf-8", env=env, timeout=timeout, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "catalogue_desktop", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
     assert "Traceback" not in result.stderr + result.stdout, result.stderr
     return result
 
@@ -29,14 +36,25 @@ def test_sync_gives_up_on_a_hanging_collection_after_timeout_seconds(
 ) -> None:
     fault_server.set(Kind.WEBINARS.path, "slow_headers", delay=120.0)  # takes the request, says nothing
     # (without the deadline: 3 attempts of the 30 s read timeout, 90 s and more; the run's limit is 40 s)
-    result = cli(env, "sync", "--base-url", fault_server.base_url, "--cache-dir", str(tmp_path / "c"),
-                 "--timeout", "1.5", timeout=40)
+    result = cli(
+        env,
+        "sync",
+        "--base-url",
+        fault_server.base_url,
+        "--cache-dir",
+        str(tmp_path / "c"),
+        "--timeout",
+        "1.5",
+        timeout=40,
+    )
     assert result.returncode == 1
     lines = {line.split()[0]: line for line in result.stdout.splitlines() if line[:1].isalpha()}
     webinars = lines["webinars"]
     assert webinars.split()[1] == "failed"
-    assert (f"- gave up on webinars after waiting 1.5 s for 127.0.0.1:{fault_server.port} (the time "
-            f"allowed per collection, retries included)") in webinars
+    assert (
+        f"- gave up on webinars after waiting 1.5 s for 127.0.0.1:{fault_server.port} (the time "
+        f"allowed per collection, retries included)"
+    ) in webinars
     assert all(lines[k.value].split()[1] == "updated" for k in Kind if k is not Kind.WEBINARS)
 
 

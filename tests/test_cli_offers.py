@@ -50,8 +50,14 @@ def catalogue_occasions(now: datetime, *, past: bool = False) -> dict[tuple[Any,
     for c in RAW[Kind.COURSES]:
         for loc in c["locations"]:
             out[("course", c["courseId"], loc["locationId"])] = {
-                "title": c["title"], "start": loc["startDate"], "end": loc["endDate"], "fee": loc["fee"],
-                "city": loc["city"], "venue": loc["venue"], "url": loc.get("detailUrl") or c["url"]}
+                "title": c["title"],
+                "start": loc["startDate"],
+                "end": loc["endDate"],
+                "fee": loc["fee"],
+                "city": loc["city"],
+                "venue": loc["venue"],
+                "url": loc.get("detailUrl") or c["url"],
+            }
     in_series = set()
     for s in RAW[Kind.SERIES]:
         for w in s["sessions"]:
@@ -61,17 +67,25 @@ def catalogue_occasions(now: datetime, *, past: bool = False) -> dict[tuple[Any,
         if w["webinarId"] not in in_series:
             out[("webinar", w["webinarId"], None)] = _webinar(w, None)
     if not past:
-        out = {k: v for k, v in out.items()
-               if v["start"] is None or datetime.fromisoformat(v["end"] or v["start"]) >= now}
+        out = {
+            k: v
+            for k, v in out.items()
+            if v["start"] is None or datetime.fromisoformat(v["end"] or v["start"]) >= now
+        }
     return out
 
 
 def _webinar(w: dict[str, Any], series: dict[str, Any] | None) -> dict[str, Any]:
     live = w["type"] != 1
-    return {"title": w["title"] or (series or {}).get("title"), "start": w["startDate"] if live else None,
-            "end": w["endDate"] if live else None, "city": None, "venue": None,
-            "fee": w["fee"] if w.get("fee") is not None else (series or {}).get("fee"),
-            "url": w.get("detailUrl") or (series or {}).get("detailUrl")}
+    return {
+        "title": w["title"] or (series or {}).get("title"),
+        "start": w["startDate"] if live else None,
+        "end": w["endDate"] if live else None,
+        "city": None,
+        "venue": None,
+        "fee": w["fee"] if w.get("fee") is not None else (series or {}).get("fee"),
+        "url": w.get("detailUrl") or (series or {}).get("detailUrl"),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -90,14 +104,21 @@ def env(env: dict[str, str]) -> dict[str, str]:
 
 
 def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    result = subprocess.run([sys.executable, "-m", "catalogue_desktop", *args], capture_output=True,
-                            env=env, timeout=120, cwd=cwd, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "catalogue_desktop", *args],
+        capture_output=True,
+        env=env,
+        timeout=120,
+        cwd=cwd,
+        check=False,
+    )
     assert b"Traceback" not in result.stderr + result.stdout, result.stderr.decode()
     return result
 
 
-def export(env: dict[str, str], cache: Path, tmp_path: Path,
-           *args: str) -> subprocess.CompletedProcess[bytes]:
+def export(
+    env: dict[str, str], cache: Path, tmp_path: Path, *args: str
+) -> subprocess.CompletedProcess[bytes]:
     return run(env, "export", "offerings", "--cache-dir", str(cache), *args, cwd=tmp_path)
 
 
@@ -121,8 +142,9 @@ def squeeze(text: str) -> str:
 # -- JSON and CSV -----------------------------------------------------------------------------------
 
 
-def test_json_rows_are_the_catalogues_upcoming_occasions_sorted_by_start(env: dict[str, str], cache: Path,
-                                                                         tmp_path: Path) -> None:
+def test_json_rows_are_the_catalogues_upcoming_occasions_sorted_by_start(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
     before = datetime.now(UTC)
     result = export(env, cache, tmp_path, "--format", "json")
     assert result.returncode == 0, result.stderr
@@ -142,8 +164,9 @@ def test_json_rows_are_the_catalogues_upcoming_occasions_sorted_by_start(env: di
     assert {r["kind"] for r in rows} == {"course", "session", "webinar"}
 
 
-def test_include_past_and_date_clauses_bring_past_occasions_back(env: dict[str, str], cache: Path,
-                                                                tmp_path: Path) -> None:
+def test_include_past_and_date_clauses_bring_past_occasions_back(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
     now = datetime.now(UTC)
     everything = json.loads(export(env, cache, tmp_path, "--format", "json", "--include-past").stdout)
     assert {key(r) for r in everything} == set(catalogue_occasions(now, past=True))
@@ -164,8 +187,9 @@ def test_csv_carries_the_json_rows(env: dict[str, str], cache: Path, tmp_path: P
         assert r["cle"] == "true" and r["experts"] == "; ".join(j["experts"])
 
 
-def test_the_query_picks_occasions_as_the_finder_does(env: dict[str, str], cache: Path,
-                                                      tmp_path: Path) -> None:
+def test_the_query_picks_occasions_as_the_finder_does(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
     now = datetime.now(UTC)
     query = "city:dallas fee:<1500"
     rows = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", query).stdout)
@@ -178,15 +202,18 @@ def test_the_query_picks_occasions_as_the_finder_does(env: dict[str, str], cache
 # -- the calendar file ----------------------------------------------------------------------------------
 
 
-def test_ics_is_one_event_per_dated_occasion_and_its_uids_are_stable(env: dict[str, str], cache: Path,
-                                                                     tmp_path: Path) -> None:
+def test_ics_is_one_event_per_dated_occasion_and_its_uids_are_stable(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "offer.ics"
     result = export(env, cache, tmp_path, "--format", "ics", "--output", str(out))
     assert result.returncode == 0, result.stderr
     rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
     dated = [r for r in rows if r["start"]]
-    assert f"Wrote {len(rows)} occasions ({len(dated)} events: {len(rows) - len(dated)} on demand" \
+    assert (
+        f"Wrote {len(rows)} occasions ({len(dated)} events: {len(rows) - len(dated)} on demand"
         in result.stderr.decode()
+    )
     events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
     assert len(events) == len(dated)
     for event, row in zip(events, dated, strict=True):
@@ -207,13 +234,27 @@ def test_ics_is_one_event_per_dated_occasion_and_its_uids_are_stable(env: dict[s
 # -- the offer sheet ----------------------------------------------------------------------------------
 
 
-def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(env: dict[str, str], cache: Path,
-                                                                    tmp_path: Path) -> None:
+def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
     env = {k: v for k, v in env.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
     out = tmp_path / "offer.pdf"
     query = "city:chicago OR kind:session"
-    result = export(env, cache, tmp_path, "--format", "pdf", "--output", str(out), "--query", query,
-                    "--title", "Offer for ACME & Co", "--paper", "letter")
+    result = export(
+        env,
+        cache,
+        tmp_path,
+        "--format",
+        "pdf",
+        "--output",
+        str(out),
+        "--query",
+        query,
+        "--title",
+        "Offer for ACME & Co",
+        "--paper",
+        "letter",
+    )
     assert result.returncode == 0, result.stderr  # no display needed
     rows = json.loads(export(env, cache, tmp_path, "--format", "json", "--query", query).stdout)
     reader = pypdf.PdfReader(out)
@@ -228,19 +269,31 @@ def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(env: dict[
         assert squeeze(offers.when(row["start"])) in packed  # the date and time as written
         assert f"{row['fee']:,}" in text
         assert short_url(row["url"]) in packed
-    footer = (f"Catalogue as of {age_text()} (last confirmed by the service) — fees and dates may have "
-              "changed since.")
+    footer = (
+        f"Catalogue as of {age_text()} (last confirmed by the service) — fees and dates may have "
+        "changed since."
+    )
     assert all(flat(footer) in flat(page) for page in pages)  # on every page
     assert all(f"Page {i} of {len(pages)}" in flat(page) for i, page in enumerate(pages, 1))
 
 
-def test_a_window_platform_that_cannot_start_here_does_not_stop_the_pdf(env: dict[str, str], cache: Path,
-                                                                       tmp_path: Path) -> None:
+def test_a_window_platform_that_cannot_start_here_does_not_stop_the_pdf(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
     """The sheet is drawn offscreen: ``QT_QPA_PLATFORM=xcb`` without a display (set for windows)
     made Qt abort the export."""
     env = {k: v for k, v in env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    result = export({**env, "QT_QPA_PLATFORM": "xcb"}, cache, tmp_path, "--format", "pdf",
-                    "--query", "kind:course", "--title", "Courses for ACME")
+    result = export(
+        {**env, "QT_QPA_PLATFORM": "xcb"},
+        cache,
+        tmp_path,
+        "--format",
+        "pdf",
+        "--query",
+        "kind:course",
+        "--title",
+        "Courses for ACME",
+    )
     assert result.returncode == 0, result.stderr
     reader = pypdf.PdfReader(io.BytesIO(result.stdout))
     assert reader.pages and flat(reader.pages[0].extract_text()).startswith("Courses for ACME")
@@ -259,8 +312,9 @@ def test_pdf_grouped_by_month(env: dict[str, str], cache: Path, tmp_path: Path) 
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv", "ics", "pdf"])
-def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(env: dict[str, str], cache: Path,
-                                                                    tmp_path: Path, fmt: str) -> None:
+def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(
+    env: dict[str, str], cache: Path, tmp_path: Path, fmt: str
+) -> None:
     result = export(env, cache, tmp_path, "--format", fmt, "--query", "city:atlantis")
     assert result.returncode == 0
     assert "no occasions match 'city:atlantis'" in result.stderr.decode()
@@ -282,14 +336,16 @@ def test_a_field_offerings_lack_matches_none(env: dict[str, str], cache: Path, t
 
 
 def test_never_synced_is_an_error(env: dict[str, str], tmp_path: Path) -> None:
-    result = run(env, "export", "offerings", "--cache-dir", str(tmp_path / "empty"), "--format", "ics",
-                 cwd=tmp_path)
+    result = run(
+        env, "export", "offerings", "--cache-dir", str(tmp_path / "empty"), "--format", "ics", cwd=tmp_path
+    )
     assert result.returncode == 1 and result.stdout == b""
     assert "nothing was ever synced" in result.stderr.decode()
 
 
-def test_a_bad_query_and_offer_options_on_a_collection_are_usage_errors(env: dict[str, str], cache: Path,
-                                                                       tmp_path: Path) -> None:
+def test_a_bad_query_and_offer_options_on_a_collection_are_usage_errors(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
     result = export(env, cache, tmp_path, "--format", "json", "--query", "fee:abc")
     assert result.returncode == 2 and result.stdout == b"" and "not a number" in result.stderr.decode()
     result = run(env, "export", "webinars", "--cache-dir", str(cache), "--format", "ics", cwd=tmp_path)
@@ -297,11 +353,20 @@ def test_a_bad_query_and_offer_options_on_a_collection_are_usage_errors(env: dic
 
 
 def test_only_the_pdf_imports_qt(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
-    code = ("import sys; from catalogue_desktop.cli import main; fmt = sys.argv[1]; "
-            f"main(['export', 'offerings', '--cache-dir', {str(cache)!r}, '--format', fmt, "
-            "'-o', 'x.' + fmt]); "
-            "print('PySide6' in sys.modules, file=sys.stderr)")
+    code = (
+        "import sys; from catalogue_desktop.cli import main; fmt = sys.argv[1]; "
+        f"main(['export', 'offerings', '--cache-dir', {str(cache)!r}, '--format', fmt, "
+        "'-o', 'x.' + fmt]); "
+        "print('PySide6' in sys.modules, file=sys.stderr)"
+    )
     for fmt, qt in (("json", False), ("csv", False), ("ics", False), ("pdf", True)):
-        result = subprocess.run([sys.executable, "-c", code, fmt], capture_output=True, text=True, env=env,
-                                cwd=tmp_path, timeout=120, check=False)
+        result = subprocess.run(
+            [sys.executable, "-c", code, fmt],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
         assert result.stderr.strip().endswith(str(qt)), (fmt, result.stderr)

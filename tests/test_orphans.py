@@ -35,8 +35,9 @@ def big_service() -> Iterator[DemoServer]:
         yield server
 
 
-def descendants_when_working(proc: subprocess.Popen[bytes], workers: int = 2,
-                             timeout: float = 60.0) -> list[psutil.Process]:
+def descendants_when_working(
+    proc: subprocess.Popen[bytes], workers: int = 2, timeout: float = 60.0
+) -> list[psutil.Process]:
     """``proc``'s descendants, once ``workers`` sync worker processes run among them."""
     parent = psutil.Process(proc.pid)
     deadline = time.monotonic() + timeout
@@ -75,8 +76,9 @@ def left_behind(processes: list[psutil.Process], grace: float = GRACE) -> list[s
 def kill_mid_way(command: list[str], env: dict[str, str], *, wait_for: bytes = b"") -> list[str]:
     """Run ``command``, kill it once its workers run (and it printed the line ``wait_for``), and
     say which of its descendants are still alive a few seconds later."""
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE if wait_for else subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE if wait_for else subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         if wait_for:
             assert proc.stdout is not None
@@ -97,16 +99,35 @@ def kill_mid_way(command: list[str], env: dict[str, str], *, wait_for: bytes = b
 
 
 def test_killing_a_cli_sync_mid_way_leaves_no_process(big_service: DemoServer, tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "catalogue_desktop", "sync", "--base-url", big_service.base_url,
-               "--cache-dir", str(tmp_path / "cache")]
+    command = [
+        sys.executable,
+        "-m",
+        "catalogue_desktop",
+        "sync",
+        "--base-url",
+        big_service.base_url,
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    ]
     assert kill_mid_way(command, dict(os.environ)) == []
 
 
 def test_killing_the_window_mid_refresh_leaves_no_process(big_service: DemoServer, tmp_path: Path) -> None:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-           "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    command = [sys.executable, "-m", "catalogue_desktop", "--base-url", big_service.base_url,
-               "--cache-dir", str(tmp_path / "cache")]
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "catalogue_desktop",
+        "--base-url",
+        big_service.base_url,
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    ]
     assert kill_mid_way(command, env) == []
 
 

@@ -48,9 +48,10 @@ def test_readme_field_reference_is_the_engines_own() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     found = re.search(r"<!-- fields:start -->\n(.*?)<!-- fields:end -->", text, re.S)
     assert found, "README.md has no <!-- fields:start --> ... <!-- fields:end --> markers"
-    assert found.group(1).strip() == reference_markdown().strip(), \
-        "README's field table differs from reference_markdown(): paste the output of " \
+    assert found.group(1).strip() == reference_markdown().strip(), (
+        "README's field table differs from reference_markdown(): paste the output of "
         "`python -m catalogue_desktop.core.query.fields` between the markers"
+    )
 
 
 def test_readme_documents_every_command() -> None:

@@ -20,27 +20,43 @@ from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
 
 KIND_NAMES = [k.value for k in Kind]
-CACHE_HELP = ("the service's cache directory (default: the platform's cache dir, on Linux "
-              "~/.cache/catalogue-desktop, or $CATALOGUE_DESKTOP_CACHE_DIR)")
-DEMO_CACHE_HELP = ("read the demo catalogue's cache, the one the window fills when no service is set "
-                   "(the demo/ folder of the cache directory)")
+CACHE_HELP = (
+    "the service's cache directory (default: the platform's cache dir, on Linux "
+    "~/.cache/catalogue-desktop, or $CATALOGUE_DESKTOP_CACHE_DIR)"
+)
+DEMO_CACHE_HELP = (
+    "read the demo catalogue's cache, the one the window fills when no service is set "
+    "(the demo/ folder of the cache directory)"
+)
 
 
 class _VersionAction(argparse.Action):
     """``--version``: the version is looked up only when asked for (it costs ~35 ms)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=default,
-                         help=help or "show program's version number and exit")
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: Any = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=default,
+            help=help or "show program's version number and exit",
+        )
 
     def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
         sys.stdout.write(f"catalogue-desktop {catalogue_desktop.__version__}\n")
         parser.exit()
 
 
-_DASH_HINT = ("a query that starts with '-' goes after '--' (catalogue-desktop find -- -cle:yes), "
-              "or after '=' (--query=-cle:yes)")
+_DASH_HINT = (
+    "a query that starts with '-' goes after '--' (catalogue-desktop find -- -cle:yes), "
+    "or after '=' (--query=-cle:yes)"
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,9 +69,14 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         argv = getattr(self, "_argv", [])
         querying = self.prog.endswith((" find", " export")) or {"find", "--query"} & set(argv)
-        if querying and any(a.startswith("-") and not a.startswith("--") for a in argv) and (
+        if (
+            querying
+            and any(a.startswith("-") and not a.startswith("--") for a in argv)
+            and (
                 message.startswith(("unrecognized arguments", "the following arguments are required"))
-                or "expected one argument" in message):
+                or "expected one argument" in message
+            )
+        ):
             message += f"; {_DASH_HINT}"
         super().error(message)
 
@@ -71,15 +92,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--base-url", help="service address, the part before /v1 (remembered)")
     parser.add_argument("--demo", action="store_true", help="use the bundled demo catalogue")
     parser.add_argument("--offline", action="store_true", help="never contact the service")
-    parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its "
-                        "demo/ folder")
+    parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its demo/ folder")
     parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:50007")
     parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
-    parser.add_argument("--query", metavar="Q", help='open the window with this query, e.g. '
-                        '"city:dallas starts:2027-03 fee:<1300" (Help > Query language)')
+    parser.add_argument(
+        "--query",
+        metavar="Q",
+        help="open the window with this query, e.g. "
+        '"city:dallas starts:2027-03 fee:<1300" (Help > Query language)',
+    )
     _add_max_size(parser)
-    parser.add_argument("--self-test", action="store_true",
-                        help="open the window, load the catalogue, check every tab, exit 0 or 1")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="open the window, load the catalogue, check every tab, exit 0 or 1",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")
@@ -95,34 +122,65 @@ def build_parser() -> argparse.ArgumentParser:
     _add_max_size(p)
     _add_timeout(p)
 
-    p = sub.add_parser("export", help="write a cached collection as CSV or JSON, or the occasions "
-                       "(offerings) as CSV, JSON, a calendar file or an offer sheet (offline)")
-    p.add_argument("kind", choices=[*KIND_NAMES, "offerings"], metavar="KIND",
-                   help=" | ".join(KIND_NAMES) + " | offerings (one row per course location, series "
-                   "session or other webinar: the window's Dates)")
-    p.add_argument("--format", choices=["csv", "json", "ics", "pdf"], default="csv",
-                   help="csv | json; for offerings also ics (a calendar file) | pdf (the offer sheet)")
+    p = sub.add_parser(
+        "export",
+        help="write a cached collection as CSV or JSON, or the occasions "
+        "(offerings) as CSV, JSON, a calendar file or an offer sheet (offline)",
+    )
+    p.add_argument(
+        "kind",
+        choices=[*KIND_NAMES, "offerings"],
+        metavar="KIND",
+        help=" | ".join(KIND_NAMES) + " | offerings (one row per course location, series "
+        "session or other webinar: the window's Dates)",
+    )
+    p.add_argument(
+        "--format",
+        choices=["csv", "json", "ics", "pdf"],
+        default="csv",
+        help="csv | json; for offerings also ics (a calendar file) | pdf (the offer sheet)",
+    )
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
     p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
     offer = p.add_argument_group("offerings")
-    offer.add_argument("--include-past", action="store_true",
-                       help="also occasions that have ended (left out unless the query has a date)")
+    offer.add_argument(
+        "--include-past",
+        action="store_true",
+        help="also occasions that have ended (left out unless the query has a date)",
+    )
     offer.add_argument("--title", default="Offer", help='the offer sheet\'s title (default "Offer")')
-    offer.add_argument("--group", choices=["course", "month"], default="course",
-                       help="the offer sheet's occasions grouped by course or by month")
-    offer.add_argument("--paper", choices=["a4", "letter"], type=str.lower,
-                       help="the offer sheet's paper, a4 | letter (default: the locale's)")
+    offer.add_argument(
+        "--group",
+        choices=["course", "month"],
+        default="course",
+        help="the offer sheet's occasions grouped by course or by month",
+    )
+    offer.add_argument(
+        "--paper",
+        choices=["a4", "letter"],
+        type=str.lower,
+        help="the offer sheet's paper, a4 | letter (default: the locale's)",
+    )
 
     p = sub.add_parser(
-        "find", help="find records in the cached catalogue (offline)",
+        "find",
+        help="find records in the cached catalogue (offline)",
         description="Evaluate each QUERY on the cached catalogue, offline (README: Query language).",
-        epilog=f"Exit status 0 when every query parsed, 2 when one did not. Note: {_DASH_HINT}.")
+        epilog=f"Exit status 0 when every query parsed, 2 when one did not. Note: {_DASH_HINT}.",
+    )
     p.add_argument("queries", nargs="+", metavar="QUERY")
-    p.add_argument("--kind", action="append", dest="find_kinds", type=_table_name, metavar="KIND",
-                   help="search this kind only (repeatable): " + " | ".join([*KIND_NAMES, "offerings"])
-                   + " (default: all of them)")
+    p.add_argument(
+        "--kind",
+        action="append",
+        dest="find_kinds",
+        type=_table_name,
+        metavar="KIND",
+        help="search this kind only (repeatable): "
+        + " | ".join([*KIND_NAMES, "offerings"])
+        + " (default: all of them)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
@@ -136,14 +194,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_max_size(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-size", type=int, default=256, metavar="MB",
-                        help="largest response accepted per collection, in MiB (default 256)")
+    parser.add_argument(
+        "--max-size",
+        type=int,
+        default=256,
+        metavar="MB",
+        help="largest response accepted per collection, in MiB (default 256)",
+    )
 
 
 def _add_timeout(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
-                        help="give up on a collection after this long in all, retries included "
-                        "(default 60)")
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="give up on a collection after this long in all, retries included (default 60)",
+    )
 
 
 def _seconds(text: str) -> float:
@@ -170,8 +237,7 @@ def _client(args: argparse.Namespace) -> Any:
 
     if args.max_size < 1:
         raise SystemExit("catalogue-desktop: --max-size must be at least 1 (MiB)")
-    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024,
-                           deadline=args.timeout)
+    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024, deadline=args.timeout)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -271,8 +337,10 @@ def _sync_text(report: Any) -> str:
     for kind, o in report.collections.items():
         c = o.changes
         if c and (c["added"] or c["removed"] or c["changed"]):
-            lines.append(f"\nChanges in {kind.value}: {len(c['added'])} added, "
-                         f"{len(c['removed'])} removed, {len(c['changed'])} changed")
+            lines.append(
+                f"\nChanges in {kind.value}: {len(c['added'])} added, "
+                f"{len(c['removed'])} removed, {len(c['changed'])} changed"
+            )
             for entry in c["changed"][:20]:
                 lines.append(f"  {entry['id']}: {describe_fields(entry['fields'])}")
     problems = [p for o in report.collections.values() for p in o.problems]
@@ -305,8 +373,7 @@ def _find(args: argparse.Namespace) -> int:
 
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
-        return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout,
-                    err=sys.stderr)
+        return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -314,10 +381,18 @@ def _export(args: argparse.Namespace) -> int:
 
     if args.kind == "offerings":
         return _export_offerings(args)
-    if args.format not in ("csv", "json") or args.include_past or args.paper or \
-            args.title != "Offer" or args.group != "course":
-        print("catalogue-desktop export: --format ics and pdf, --include-past, --title, --group and "
-              "--paper are for offerings only", file=sys.stderr)
+    if (
+        args.format not in ("csv", "json")
+        or args.include_past
+        or args.paper
+        or args.title != "Offer"
+        or args.group != "course"
+    ):
+        print(
+            "catalogue-desktop export: --format ics and pdf, --include-past, --title, --group and "
+            "--paper are for offerings only",
+            file=sys.stderr,
+        )
         return 2
     parsed, query = _query_of(args)
     if not parsed:
@@ -334,16 +409,20 @@ def _export(args: argparse.Namespace) -> int:
 
             def write(tmp: Path) -> None:
                 with tmp.open("w", encoding="utf-8", newline="") as out:
-                    counted.append(export_collection(store, Kind(args.kind), args.format, out,
-                                                     positions, demo=args.cache_demo))
+                    counted.append(
+                        export_collection(
+                            store, Kind(args.kind), args.format, out, positions, demo=args.cache_demo
+                        )
+                    )
 
             if not _write_whole(target, write):
                 return 1
             print(f"Wrote {counted[0]} {args.kind} to {target}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-            export_collection(store, Kind(args.kind), args.format, sys.stdout, positions,
-                              demo=args.cache_demo)
+            export_collection(
+                store, Kind(args.kind), args.format, sys.stdout, positions, demo=args.cache_demo
+            )
     return 0
 
 
@@ -363,8 +442,9 @@ def _export_offerings(args: argparse.Namespace) -> int:
 
         render = sheet_pdf.pdf_bytes
         paper = {"a4": "A4", "letter": "Letter"}.get(args.paper or "") or sheet_pdf.default_paper()
-    data = offers_export.document(selection, args.format, title=args.title, group=args.group,
-                                  paper=paper or "A4", render_pdf=render)
+    data = offers_export.document(
+        selection, args.format, title=args.title, group=args.group, paper=paper or "A4", render_pdf=render
+    )
     if selection.empty_reason:
         print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
@@ -415,7 +495,6 @@ def _serve_demo(args: argparse.Namespace) -> int:
     try:
         server.serve(args.host, args.port, args.size, args.seed, ready=ready)
     except OSError as exc:
-        print(f"catalogue-desktop: cannot serve on {args.host}:{args.port}: {exc.strerror}",
-              file=sys.stderr)
+        print(f"catalogue-desktop: cannot serve on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 1
     return 0

@@ -62,8 +62,22 @@ def _top_level(loaded: set[str], package: str) -> list[str]:
 
 def test_the_core_has_the_expected_modules() -> None:
     names = {m.rsplit(".", 1)[1] for m in CORE_MODULES}
-    expected = {"kinds", "errors", "problems", "models", "decode", "listing", "store", "diff",
-                "ingest", "sync", "client", "catalogue", "search", "certificates"}
+    expected = {
+        "kinds",
+        "errors",
+        "problems",
+        "models",
+        "decode",
+        "listing",
+        "store",
+        "diff",
+        "ingest",
+        "sync",
+        "client",
+        "catalogue",
+        "search",
+        "certificates",
+    }
     assert expected <= names
 
 

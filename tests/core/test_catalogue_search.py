@@ -33,37 +33,75 @@ CATALOGUE: dict[Kind, list[dict[str, Any]]] = {
     Kind.ROLES: [ROLE],
     Kind.SITUATIONS: [SITUATION],
     Kind.WEBINARS: [
-        {"webinarId": 100, "title": "Year-end tax planning", "type": 1, "fee": 199,
-         "startDate": "2026-03-04T14:00:00.000-05:00", "experts": [ANN], "topics": [TAX],
-         "roles": [ROLE], "situations": [SITUATION]},
-        {"webinarId": 101, "title": "Ethics for auditors", "type": 2, "fee": 99,
-         "startDate": "2026-02-01T10:00:00Z", "experts": [ANN, BO], "topics": [ETHICS, TAX]},
+        {
+            "webinarId": 100,
+            "title": "Year-end tax planning",
+            "type": 1,
+            "fee": 199,
+            "startDate": "2026-03-04T14:00:00.000-05:00",
+            "experts": [ANN],
+            "topics": [TAX],
+            "roles": [ROLE],
+            "situations": [SITUATION],
+        },
+        {
+            "webinarId": 101,
+            "title": "Ethics for auditors",
+            "type": 2,
+            "fee": 99,
+            "startDate": "2026-02-01T10:00:00Z",
+            "experts": [ANN, BO],
+            "topics": [ETHICS, TAX],
+        },
         {"webinarId": 102, "title": "Guest lecture", "type": "LIVE", "experts": [GHOST]},
     ],
     Kind.SERIES: [
-        {"seriesId": 200, "title": "Tax series", "sessions": [
-            {"webinarId": 100, "title": "Year-end tax planning"},
-            {"webinarId": 150, "title": "Gone"}]},
+        {
+            "seriesId": 200,
+            "title": "Tax series",
+            "sessions": [
+                {"webinarId": 100, "title": "Year-end tax planning"},
+                {"webinarId": 150, "title": "Gone"},
+            ],
+        },
         {"seriesId": 201, "title": "Mixed", "sessions": [{"webinarId": 100}, {"webinarId": 101}]},
     ],
     Kind.COURSES: [
-        {"courseId": 300, "title": "Advanced tax", "experts": [BO], "topics": [TAX],
-         "locations": [{"locationId": 1, "city": "Austin", "fee": 995,
-                        "startDate": "2027-04-01T09:00:00-05:00"},
-                       {"locationId": 2, "city": "Boston", "fee": 1095,
-                        "startDate": "2027-05-01T09:00:00-04:00"}]},
+        {
+            "courseId": 300,
+            "title": "Advanced tax",
+            "experts": [BO],
+            "topics": [TAX],
+            "locations": [
+                {"locationId": 1, "city": "Austin", "fee": 995, "startDate": "2027-04-01T09:00:00-05:00"},
+                {"locationId": 2, "city": "Boston", "fee": 1095, "startDate": "2027-05-01T09:00:00-04:00"},
+            ],
+        },
         {"courseId": 301, "title": "Intro to ethics", "topics": [ETHICS]},
     ],
     Kind.CERTIFICATES: [
-        {"certificateId": 400, "title": "Tax certificate", "fee": "FEE", "levels": [{
-            "id": 1, "options": [{"optionId": 2, "num": 2}, {"optionId": 1, "num": 1}],
-            "tracks": [{"trackId": 7, "name": "Later", "displayOrder": 2},
-                       {"trackId": 8, "name": "Unordered"},
-                       {"trackId": 6, "name": "First", "displayOrder": 1}],
-            "courses": [{"courseId": 300, "optionId": 1, "trackId": 6},
+        {
+            "certificateId": 400,
+            "title": "Tax certificate",
+            "fee": "FEE",
+            "levels": [
+                {
+                    "id": 1,
+                    "options": [{"optionId": 2, "num": 2}, {"optionId": 1, "num": 1}],
+                    "tracks": [
+                        {"trackId": 7, "name": "Later", "displayOrder": 2},
+                        {"trackId": 8, "name": "Unordered"},
+                        {"trackId": 6, "name": "First", "displayOrder": 1},
+                    ],
+                    "courses": [
+                        {"courseId": 300, "optionId": 1, "trackId": 6},
                         {"courseId": 6077, "optionId": 2, "trackId": 7},
                         {"courseId": 301, "optionId": 99},
-                        {"courseId": 300, "trackId": 8}]}]},
+                        {"courseId": 300, "trackId": 8},
+                    ],
+                }
+            ],
+        },
     ],
 }
 
@@ -191,7 +229,8 @@ def test_references_to_kinds_not_loaded_are_not_dangling(rowsets: dict[Kind, Row
 
 def test_resolve_certificate(index: CatalogueIndex) -> None:
     ((_, certificate),) = decode_collection(
-        Kind.CERTIFICATES, json.dumps(CATALOGUE[Kind.CERTIFICATES]).replace('"FEE"', "1899.50").encode(),
+        Kind.CERTIFICATES,
+        json.dumps(CATALOGUE[Kind.CERTIFICATES]).replace('"FEE"', "1899.50").encode(),
     ).records
     (level,) = resolve_certificate(certificate, lambda cid: index.title(Kind.COURSES, cid))
     assert level.level.id == 1
@@ -199,8 +238,11 @@ def test_resolve_certificate(index: CatalogueIndex) -> None:
     assert [t.track_id for t, _ in level.tracks] == [6, 7, 8]
     assert [o.option_id for o, _ in level.options] == [2, 1]
     by_track = {t.track_id: [(c.course_id, c.label) for c in cs] for t, cs in level.tracks}
-    assert by_track == {6: [(300, "Advanced tax")], 7: [(6077, "Course #6077 (not in catalogue)")],
-                        8: [(300, "Advanced tax")]}
+    assert by_track == {
+        6: [(300, "Advanced tax")],
+        7: [(6077, "Course #6077 (not in catalogue)")],
+        8: [(300, "Advanced tax")],
+    }
     by_option = {o.option_id: [c.course_id for c in cs] for o, cs in level.options}
     assert by_option == {1: [300], 2: [6077]}
     dangling = next(c for _, cs in level.tracks for c in cs if c.course_id == 6077)
@@ -249,9 +291,19 @@ def order(kind: Kind, key: str, values: list[Any], descending: bool = False) -> 
 def test_sort_dates_blanks_last_both_ways() -> None:
     values = [1_700_000_000_000, None, 1_600_000_000_000, 1_800_000_000_000, None]
     assert order(Kind.WEBINARS, "start", values) == [
-        1_600_000_000_000, 1_700_000_000_000, 1_800_000_000_000, None, None]
+        1_600_000_000_000,
+        1_700_000_000_000,
+        1_800_000_000_000,
+        None,
+        None,
+    ]
     assert order(Kind.WEBINARS, "start", values, descending=True) == [
-        1_800_000_000_000, 1_700_000_000_000, 1_600_000_000_000, None, None]
+        1_800_000_000_000,
+        1_700_000_000_000,
+        1_600_000_000_000,
+        None,
+        None,
+    ]
 
 
 def test_sort_money_numbers_not_text() -> None:
@@ -263,9 +315,21 @@ def test_sort_money_numbers_not_text() -> None:
 def test_sort_decimal_text_money_as_numbers() -> None:
     values = ["1899.50", "999.00", None, "12345678901234567.89", "1899.49", "10"]
     assert order(Kind.CERTIFICATES, "fee", values) == [
-        "10", "999.00", "1899.49", "1899.50", "12345678901234567.89", None]
+        "10",
+        "999.00",
+        "1899.49",
+        "1899.50",
+        "12345678901234567.89",
+        None,
+    ]
     assert order(Kind.CERTIFICATES, "fee", values, descending=True) == [
-        "12345678901234567.89", "1899.50", "1899.49", "999.00", "10", None]
+        "12345678901234567.89",
+        "1899.50",
+        "1899.49",
+        "999.00",
+        "10",
+        None,
+    ]
     assert sort_key(ColumnType.MONEY, "1899.50") == (0, Decimal("1899.50"))
 
 
@@ -273,7 +337,12 @@ def test_sort_money_ranges_by_minimum_then_maximum() -> None:
     values = [[995, 1095], None, [500, 2000], [995, 995], [100, 100]]
     assert order(Kind.COURSES, "fee", values) == [[100, 100], [500, 2000], [995, 995], [995, 1095], None]
     assert order(Kind.COURSES, "fee", values, descending=True) == [
-        [995, 1095], [995, 995], [500, 2000], [100, 100], None]
+        [995, 1095],
+        [995, 995],
+        [500, 2000],
+        [100, 100],
+        None,
+    ]
 
 
 def test_sort_codes_numbers_then_text_blanks_last() -> None:
@@ -301,7 +370,7 @@ def test_sort_loaded_rows_by_each_column(rowsets: dict[Kind, RowSet]) -> None:
                 result = sorted_rows(rowset, column, descending)
                 assert sorted(result) == list(range(len(rowset)))
                 blanks = [i for i in result if rowset.rows[i][column] is None]
-                assert result[len(result) - len(blanks):] == blanks, (kind, column)
+                assert result[len(result) - len(blanks) :] == blanks, (kind, column)
     webinars = rowsets[Kind.WEBINARS]
     start = column_index(Kind.WEBINARS, "start")
     assert [webinars.record_id(i) for i in sorted_rows(webinars, start)] == [101, 100, 102]
@@ -316,7 +385,10 @@ def test_a_row_set_filled_from_columns_equals_one_filled_from_rows(tmp_path: Pat
             for chunk in s.iter_columns(kind, chunk=2):
                 rowset.extend_columns(*chunk)
             assert (rowset.positions, rowset.rows, rowset.links) == (
-                expected.positions, expected.rows, expected.links)
+                expected.positions,
+                expected.rows,
+                expected.links,
+            )
             assert rowset.rows_by_id() == expected.rows_by_id()
     with pytest.raises(ValueError, match="differ in length"):
         RowSet(Kind.TOPICS).extend_columns([0, 1], [[]], [[]])

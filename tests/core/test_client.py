@@ -41,7 +41,6 @@ ARRAY_BYTES = b'[{"webinarId": 1, "title": "Tax basics"}]'
 FAST = {"retries": 2, "backoff": 0.01}
 
 
-
 @pytest.fixture
 def server() -> Any:
     with FaultServer() as srv:
@@ -181,7 +180,8 @@ def test_cap_applies_to_decoded_gzip_bytes(server: FaultServer) -> None:
 
 @pytest.mark.parametrize("spooled", [True, False])
 def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
-        server: FaultServer, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, spooled: bool) -> None:
+    server: FaultServer, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, spooled: bool
+) -> None:
     """16 MB that arrive as a few KB. Written to a file (as a sync does), the body is inflated
     by the writer thread, never on the loop's thread; held in memory, on the loop, which gets a
     pass at least every 256 KB inflated. Either way a window on this loop stays responsive and
@@ -226,7 +226,8 @@ def test_a_highly_compressed_body_lets_the_loop_run_while_it_inflates(
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread priority: Linux")
 def test_a_download_is_written_to_its_file_by_a_thread_below_normal_priority(
-        server: FaultServer, tmp_path: Any) -> None:
+    server: FaultServer, tmp_path: Any
+) -> None:
     """Writing a big download into the page cache costs seconds of CPU at 100k webinars: that
     thread runs below the priority of the process's other threads (the window's among them),
     which keep theirs; the body arrives whole; closing the client ends the thread."""

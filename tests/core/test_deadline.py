@@ -20,8 +20,9 @@ from tests.faultserver import FaultServer
 BODY = b'[{"webinarId": 1, "title": "Tax basics"}]'
 
 
-def fetch_error(server: FaultServer, *, fetch_deadline: float | None = None,
-                spool_dir: Path | None = None, **options: Any) -> TimedOut:
+def fetch_error(
+    server: FaultServer, *, fetch_deadline: float | None = None, spool_dir: Path | None = None, **options: Any
+) -> TimedOut:
     """The TimedOut of fetching webinars with a client made with ``options``."""
 
     async def main() -> None:
@@ -43,8 +44,10 @@ def test_a_service_that_never_answers_is_given_up_at_the_deadline() -> None:
         server.set(Kind.WEBINARS.path, "slow_headers", delay=30.0, body=BODY)
         err = fetch_error(server, deadline=0.5, read_timeout=30.0, retries=0)
         port = server.port
-    assert str(err) == (f"gave up on webinars after waiting 0.5 s for 127.0.0.1:{port} (the time "
-                        f"allowed per collection, retries included)")
+    assert str(err) == (
+        f"gave up on webinars after waiting 0.5 s for 127.0.0.1:{port} (the time "
+        f"allowed per collection, retries included)"
+    )
     assert err.kind is Kind.WEBINARS
 
 
@@ -61,8 +64,7 @@ def test_retries_count_against_the_deadline_and_the_last_failure_is_named() -> N
 
 def test_a_trickling_body_is_given_up_and_its_spool_file_removed(tmp_path: Path) -> None:
     with FaultServer() as server:  # every byte well within the read timeout, the whole far beyond
-        server.set(Kind.WEBINARS.path, "slow_body", body=b"[" + b"1," * 400 + b"1]", chunk=1,
-                   interval=0.02)
+        server.set(Kind.WEBINARS.path, "slow_body", body=b"[" + b"1," * 400 + b"1]", chunk=1, interval=0.02)
         err = fetch_error(server, deadline=0.6, spool_dir=tmp_path, read_timeout=5.0, retries=0)
     assert "gave up on webinars after waiting 0.6 s" in str(err)
     assert list(tmp_path.iterdir()) == []
@@ -72,8 +74,7 @@ def test_the_client_default_applies_and_a_fetch_may_choose_its_own() -> None:
     with FaultServer() as server:
         server.set(Kind.WEBINARS.path, "slow_headers", delay=30.0, body=BODY)
         assert "after waiting 0.3 s" in str(fetch_error(server, deadline=0.3, retries=0))
-        assert "after waiting 0.4 s" in str(fetch_error(server, deadline=30.0, fetch_deadline=0.4,
-                                                        retries=0))
+        assert "after waiting 0.4 s" in str(fetch_error(server, deadline=30.0, fetch_deadline=0.4, retries=0))
 
 
 def test_a_sync_fails_only_the_hanging_collection_and_keeps_its_cached_copy(
@@ -82,8 +83,9 @@ def test_a_sync_fails_only_the_hanging_collection_and_keeps_its_cached_copy(
     store_file = tmp_path / FILE_NAME
 
     async def sync(deadline: float) -> Any:
-        async with CatalogueClient(fault_server.base_url, retries=1, backoff=0.01, read_timeout=30,
-                                   deadline=deadline) as client:
+        async with CatalogueClient(
+            fault_server.base_url, retries=1, backoff=0.01, read_timeout=30, deadline=deadline
+        ) as client:
             return await sync_catalogue(client, store_file)
 
     assert asyncio.run(sync(60.0)).ok

@@ -65,8 +65,9 @@ def test_every_field_the_json_export_has_is_in_the_csv_row(store: Store, kind: K
                 assert text == str(value), (name, text, value)
 
 
-def test_each_course_location_keeps_its_fee_dates_venue_and_travel_info(store: Store,
-                                                                        sample: dict[Kind, bytes]) -> None:
+def test_each_course_location_keeps_its_fee_dates_venue_and_travel_info(
+    store: Store, sample: dict[Kind, bytes]
+) -> None:
     _, rows, _ = both_ways(store, Kind.COURSES)
     served = json.loads(sample[Kind.COURSES])
     checked = 0
@@ -74,8 +75,18 @@ def test_each_course_location_keeps_its_fee_dates_venue_and_travel_info(store: S
         locations = json.loads(row["locations"]) if row["locations"] else []
         assert len(locations) == len(course["locations"] or [])
         for exported, original in zip(locations, course["locations"] or [], strict=True):
-            for field in ("locationId", "venue", "address", "city", "state", "zip", "detailUrl",
-                          "fee", "travelInfo", "travelGroupRate"):
+            for field in (
+                "locationId",
+                "venue",
+                "address",
+                "city",
+                "state",
+                "zip",
+                "detailUrl",
+                "fee",
+                "travelInfo",
+                "travelGroupRate",
+            ):
                 assert exported[field] == original[field], field
             for field in ("startDate", "endDate"):
                 if original[field] is not None:
@@ -87,8 +98,12 @@ def test_each_course_location_keeps_its_fee_dates_venue_and_travel_info(store: S
 
 
 def test_extra_fields_holding_lists_or_objects_are_json(tmp_path: Path) -> None:
-    payload = json.dumps([{"topicId": 1, "title": "Tax", "tags": ["a", "b; c"], "meta": {"x": 1}},
-                          {"topicId": 2, "title": "Audit"}]).encode()
+    payload = json.dumps(
+        [
+            {"topicId": 1, "title": "Tax", "tags": ["a", "b; c"], "meta": {"x": 1}},
+            {"topicId": 2, "title": "Audit"},
+        ]
+    ).encode()
     path = tmp_path / FILE_NAME
     assert ingest(str(path), "topics", payload, None, None, "2026-01-05T09:30:00Z").status == "updated"
     with Store(path) as opened:

@@ -39,8 +39,7 @@ from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar
 SAMPLE = load_sample()
 T, W, C, CERT, R = Kind.TOPICS, Kind.WEBINARS, Kind.COURSES, Kind.CERTIFICATES, Kind.ROLES
 MAX_BYTES = 4 * 1024 * 1024
-CLIENT = {"connect_timeout": 1.0, "read_timeout": 0.4, "retries": 1, "backoff": 0.01,
-          "max_bytes": MAX_BYTES}
+CLIENT = {"connect_timeout": 1.0, "read_timeout": 0.4, "retries": 1, "backoff": 0.01, "max_bytes": MAX_BYTES}
 
 Check = Callable[[Store, Kind, CollectionOutcome, float], None]
 
@@ -61,7 +60,6 @@ class Case:
 
 def ids_of(kind: Kind) -> list[int]:
     return [r[kind.id_field] for r in json.loads(SAMPLE[kind])]
-
 
 
 def gz(data: bytes) -> bytes:
@@ -149,8 +147,9 @@ def check_new_topics(store: Store, kind: Kind, outcome: CollectionOutcome, elaps
 
 NEW = topics(1, 2, 3)
 HUGE_TITLE = b'[{"topicId": 1, "title": "' + "é".encode() * (10 * 1024 * 1024) + b'"}]'
-NULL_WEBINARS = [{k: (v if k == "webinarId" else None) for k, v in json.loads(SAMPLE[W])[i].items()}
-                 for i in range(2)]
+NULL_WEBINARS = [
+    {k: (v if k == "webinarId" else None) for k, v in json.loads(SAMPLE[W])[i].items()} for i in range(2)
+]
 for i, item in enumerate(NULL_WEBINARS):
     item["webinarId"] = i + 1
 REDIRECT_TARGET = ("json", {"body": NEW, "etag": '"moved"'})
@@ -162,14 +161,17 @@ CASES: dict[str, Case] = {
     # Accepts, reads the request, closes without a word: failed, cache kept.
     "closed without answer": Case(T, "close", words=("closed the connection",), requests=2),
     # Headers never come within read_timeout: failed "timed out", retried once.
-    "slow headers (timeout)": Case(T, "slow_headers", {"delay": 3.0, "body": NEW}, words=("timed out",),
-                                   requests=2),
+    "slow headers (timeout)": Case(
+        T, "slow_headers", {"delay": 3.0, "body": NEW}, words=("timed out",), requests=2
+    ),
     # The body stalls longer than read_timeout between bytes: failed "timed out".
-    "slow body (stall)": Case(T, "slow_body", {"body": NEW_TOPICS, "chunk": 4, "interval": 2.0},
-                              words=("timed out",)),
+    "slow body (stall)": Case(
+        T, "slow_body", {"body": NEW_TOPICS, "chunk": 4, "interval": 2.0}, words=("timed out",)
+    ),
     # Slow but steady (each piece well inside read_timeout): accepted, the new data stored.
-    "slow body (steady)": Case(T, "slow_body", {"body": NEW_TOPICS, "chunk": 16, "interval": 0.02},
-                               status="updated", ids=[1, 2, 3]),
+    "slow body (steady)": Case(
+        T, "slow_body", {"body": NEW_TOPICS, "chunk": 16, "interval": 0.02}, status="updated", ids=[1, 2, 3]
+    ),
     # Content-Length promises more than comes, then close: failed, "before the whole response".
     "truncated body": Case(T, "truncated", {"body": NEW_TOPICS[:-10]}, words=("closed before the whole",)),
     # A TCP reset half way through the body: failed the same way.
@@ -177,165 +179,339 @@ CASES: dict[str, Case] = {
     # -- HTTP statuses -------------------------------------------------------------------------------
     "HTTP 500": Case(T, "status", {"status": 500}, words=("HTTP 500", "Internal Server Error"), requests=2),
     "HTTP 502": Case(T, "status", {"status": 502}, words=("HTTP 502", "Bad Gateway"), requests=2),
-    "HTTP 503 with Retry-After": Case(T, "status", {"status": 503, "headers": {"Retry-After": "1"}},
-                                      words=("HTTP 503", "Service Unavailable"), requests=2,
-                                      check=check_retry_after),
+    "HTTP 503 with Retry-After": Case(
+        T,
+        "status",
+        {"status": 503, "headers": {"Retry-After": "1"}},
+        words=("HTTP 503", "Service Unavailable"),
+        requests=2,
+        check=check_retry_after,
+    ),
     # 429 on every attempt: failed, and the words say rate limiting.
-    "HTTP 429 forever": Case(T, "status", {"status": 429, "headers": {"Retry-After": "0"}},
-                             words=("HTTP 429", "Too Many Requests"), requests=2),
+    "HTTP 429 forever": Case(
+        T,
+        "status",
+        {"status": 429, "headers": {"Retry-After": "0"}},
+        words=("HTTP 429", "Too Many Requests"),
+        requests=2,
+    ),
     # 429 + Retry-After: 1, then a good answer: the wait is honoured and the data accepted.
-    "HTTP 429 then success": Case(T, "sequence", {"steps": [
-        ("status", {"status": 429, "headers": {"Retry-After": "1"}}),
-        ("json", {"body": NEW, "etag": '"t2"'})]}, status="updated", ids=[1, 2, 3],
-        check=check_retry_after, requests=2),
+    "HTTP 429 then success": Case(
+        T,
+        "sequence",
+        {
+            "steps": [
+                ("status", {"status": 429, "headers": {"Retry-After": "1"}}),
+                ("json", {"body": NEW, "etag": '"t2"'}),
+            ]
+        },
+        status="updated",
+        ids=[1, 2, 3],
+        check=check_retry_after,
+        requests=2,
+    ),
     # 404 is not retried (a wrong address does not heal): failed "HTTP 404" after one request.
-    "HTTP 404": Case(T, "status", {"status": 404, "body": '{"error": "gone"}',
-                                   "content_type": "application/json"},
-                     words=("HTTP 404", "Not Found"), requests=1),
+    "HTTP 404": Case(
+        T,
+        "status",
+        {"status": 404, "body": '{"error": "gone"}', "content_type": "application/json"},
+        words=("HTTP 404", "Not Found"),
+        requests=1,
+    ),
     # Redirects are followed (301 and 302) to where the data now lives: accepted.
-    "301 redirect": Case(T, "redirect", {"status": 301, "location": "/moved/topics"}, status="updated",
-                         ids=[1, 2, 3], extra_routes={"/moved/topics": REDIRECT_TARGET},
-                         check=check_new_topics),
-    "302 redirect": Case(T, "redirect", {"status": 302, "location": "/moved/topics"}, status="updated",
-                         ids=[1, 2, 3], extra_routes={"/moved/topics": REDIRECT_TARGET}),
+    "301 redirect": Case(
+        T,
+        "redirect",
+        {"status": 301, "location": "/moved/topics"},
+        status="updated",
+        ids=[1, 2, 3],
+        extra_routes={"/moved/topics": REDIRECT_TARGET},
+        check=check_new_topics,
+    ),
+    "302 redirect": Case(
+        T,
+        "redirect",
+        {"status": 302, "location": "/moved/topics"},
+        status="updated",
+        ids=[1, 2, 3],
+        extra_routes={"/moved/topics": REDIRECT_TARGET},
+    ),
     # A redirect loop: failed, "redirected more than 5 times".
-    "redirect loop": Case(T, "redirect", {"status": 302, "location": T.path},
-                          words=("redirected more than",)),
+    "redirect loop": Case(
+        T, "redirect", {"status": 302, "location": T.path}, words=("redirected more than",)
+    ),
     # 304 for the validators we sent: unchanged, snapshot and fetched_at kept.
-    "304 not modified": Case(T, "json", {"body": SAMPLE[T], "etag": '"topics-1"'}, status="unchanged",
-                             ids=ids_of(T)),
+    "304 not modified": Case(
+        T, "json", {"body": SAMPLE[T], "etag": '"topics-1"'}, status="unchanged", ids=ids_of(T)
+    ),
     # -- not the expected document -------------------------------------------------------------------
     # A proxy's "sorry" page with status 200: failed, "HTML page instead of JSON".
     "HTML error page with 200": Case(T, "html200", words=("HTML", "instead of JSON")),
     # A JSON array labelled text/html: the body decides, accepted.
-    "wrong content type, JSON body": Case(T, "wrong_content_type", {"body": NEW_TOPICS}, status="updated",
-                                          ids=[1, 2, 3]),
+    "wrong content type, JSON body": Case(
+        T, "wrong_content_type", {"body": NEW_TOPICS}, status="updated", ids=[1, 2, 3]
+    ),
     # Plain text labelled text/plain: failed, naming the type it got.
-    "wrong content type, text body": Case(T, "wrong_content_type", {
-        "body": "Maintenance until 10:00", "content_type": "text/plain"},
-        words=("text/plain instead of JSON", "Maintenance")),
+    "wrong content type, text body": Case(
+        T,
+        "wrong_content_type",
+        {"body": "Maintenance until 10:00", "content_type": "text/plain"},
+        words=("text/plain instead of JSON", "Maintenance"),
+    ),
     # A JSON object, not an array: failed, "expected a JSON array ... got a JSON object".
     "not an array": Case(T, "not_array", words=("JSON array", "JSON object")),
     # A JSON string at the top: failed, not JSON-array words.
     "a JSON string": Case(T, "json", {"body": '"webinars"', "etag": '"t2"'}, words=("not JSON",)),
     # Complete HTTP response whose JSON stops half way: failed, "not valid JSON".
-    "truncated JSON, honest length": Case(T, "json", {"body": NEW_TOPICS[:-10], "etag": '"t2"'},
-                                          words=("not valid JSON",)),
+    "truncated JSON, honest length": Case(
+        T, "json", {"body": NEW_TOPICS[:-10], "etag": '"t2"'}, words=("not valid JSON",)
+    ),
     # Empty 200 body: failed, "empty response".
     "empty body": Case(T, "json", {"body": b"", "etag": '"t2"'}, words=("empty response",)),
     # -- encodings ------------------------------------------------------------------------------------
     # Content-Encoding: gzip on garbage: failed, "could not be decoded".
     "bad gzip": Case(T, "bad_gzip", words=("gzip", "could not be decoded")),
     # A gzip stream cut short (honest Content-Length): failed, "ended early".
-    "truncated gzip stream": Case(T, "raw", {"body": gz(NEW_TOPICS)[:-12], "headers": [
-        ("Content-Type", "application/json"), ("Content-Encoding", "gzip")]},
-        words=("gzip", "ended early")),
+    "truncated gzip stream": Case(
+        T,
+        "raw",
+        {
+            "body": gz(NEW_TOPICS)[:-12],
+            "headers": [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+        },
+        words=("gzip", "ended early"),
+    ),
     # Gzip bytes without the header: failed, "gzip-compressed but not labelled".
-    "unlabelled gzip": Case(T, "raw", {"body": gz(NEW_TOPICS), "headers": [
-        ("Content-Type", "application/json")]}, words=("not labelled",)),
+    "unlabelled gzip": Case(
+        T,
+        "raw",
+        {"body": gz(NEW_TOPICS), "headers": [("Content-Type", "application/json")]},
+        words=("not labelled",),
+    ),
     # An encoding we never asked for: failed, names it.
-    "unsupported content encoding": Case(T, "raw", {"body": NEW_TOPICS, "headers": [
-        ("Content-Type", "application/json"), ("Content-Encoding", "br")]},
-        words=("unsupported content encoding", "'br'")),
+    "unsupported content encoding": Case(
+        T,
+        "raw",
+        {"body": NEW_TOPICS, "headers": [("Content-Type", "application/json"), ("Content-Encoding", "br")]},
+        words=("unsupported content encoding", "'br'"),
+    ),
     # Good gzip: accepted.
-    "gzip body": Case(T, "json", {"body": NEW, "gzip": True, "etag": '"t2"'}, status="updated",
-                      ids=[1, 2, 3]),
+    "gzip body": Case(
+        T, "json", {"body": NEW, "gzip": True, "etag": '"t2"'}, status="updated", ids=[1, 2, 3]
+    ),
     # A UTF-8 BOM before the array: accepted (dropped).
-    "UTF-8 BOM": Case(T, "json", {"body": b"\xef\xbb\xbf" + NEW_TOPICS, "etag": '"t2"'}, status="updated",
-                      ids=[1, 2, 3]),
+    "UTF-8 BOM": Case(
+        T, "json", {"body": b"\xef\xbb\xbf" + NEW_TOPICS, "etag": '"t2"'}, status="updated", ids=[1, 2, 3]
+    ),
     # UTF-16 text: failed, says UTF-16.
-    "UTF-16 body": Case(T, "json", {"body": NEW_TOPICS.decode().encode("utf-16"), "etag": '"t2"'},
-                        words=("UTF-16",)),
+    "UTF-16 body": Case(
+        T, "json", {"body": NEW_TOPICS.decode().encode("utf-16"), "etag": '"t2"'}, words=("UTF-16",)
+    ),
     # A Latin-1 byte inside a string, after the first bytes: the payload is not UTF-8 JSON as a
     # whole, so failed, saying UTF-8 and where; cache kept (JSON must be UTF-8: no guessing).
-    "invalid UTF-8 inside a string": Case(T, "json", {"body": BAD_UTF8, "etag": '"t2"'},
-                                          words=("not valid UTF-8", "at byte")),
+    "invalid UTF-8 inside a string": Case(
+        T, "json", {"body": BAD_UTF8, "etag": '"t2"'}, words=("not valid UTF-8", "at byte")
+    ),
     # Not UTF-8 from the first bytes: the client's own check refuses it, failed.
-    "invalid UTF-8 at the start": Case(T, "json", {"body": b'[{"topicId": 1, "title": "\xff"}]',
-                                                   "etag": '"t2"'}, words=("not valid UTF-8",)),
+    "invalid UTF-8 at the start": Case(
+        T, "json", {"body": b'[{"topicId": 1, "title": "\xff"}]', "etag": '"t2"'}, words=("not valid UTF-8",)
+    ),
     # The same in certificates (decoded by a different parser): the same words.
-    "invalid UTF-8 in certificates": Case(CERT, "json", {"body": BAD_UTF8.replace(
-        b"topicId", b"certificateId"), "etag": '"c2"'}, words=("not valid UTF-8", "at byte")),
+    "invalid UTF-8 in certificates": Case(
+        CERT,
+        "json",
+        {"body": BAD_UTF8.replace(b"topicId", b"certificateId"), "etag": '"c2"'},
+        words=("not valid UTF-8", "at byte"),
+    ),
     # -- size ---------------------------------------------------------------------------------------
     # An endless chunked body: stops at max_bytes, failed "exceeded the 4 MiB limit".
     "endless chunked body": Case(T, "endless", {"chunk": 65536}, words=("exceeded", "4 MiB")),
     # An endless gzip stream (tiny on the wire): the decoded size is capped, failed "exceeded".
     "endless gzip body": Case(T, "endless", {"chunk": 65536, "gzip": True}, words=("exceeded", "4 MiB")),
     # A 20 MB title over a 4 MiB cap: failed "exceeded", before anything is decoded.
-    "20 MB title over the cap": Case(T, "json", {"body": HUGE_TITLE, "etag": '"t2"'},
-                                     words=("exceeded", "4 MiB")),
+    "20 MB title over the cap": Case(
+        T, "json", {"body": HUGE_TITLE, "etag": '"t2"'}, words=("exceeded", "4 MiB")
+    ),
     # The same 20 MB title under a 64 MiB cap: the spec sets no length bound, accepted and stored
     # whole (through the worker process: the body is above the in-thread threshold).
-    "20 MB title under the cap": Case(T, "json", {"body": HUGE_TITLE, "gzip": True, "etag": '"t2"'},
-                                      status="updated", ids=[1], check=check_huge,
-                                      client={"max_bytes": 64 * 1024 * 1024, "read_timeout": 20}),
+    "20 MB title under the cap": Case(
+        T,
+        "json",
+        {"body": HUGE_TITLE, "gzip": True, "etag": '"t2"'},
+        status="updated",
+        ids=[1],
+        check=check_huge,
+        client={"max_bytes": 64 * 1024 * 1024, "read_timeout": 20},
+    ),
     # 100,000 nested arrays in one record: the parser refuses the whole payload; failed "nested
     # too deeply", cache kept (a document that deep is an attack or a bug, not data).
     "deeply nested JSON": Case(T, "json", {"body": DEEP, "etag": '"t2"'}, words=("nested too deeply",)),
-    "deeply nested certificates": Case(CERT, "json", {"body": DEEP.replace(b"topicId", b"certificateId"),
-                                                      "etag": '"c2"'}, words=("nested too deeply",)),
+    "deeply nested certificates": Case(
+        CERT,
+        "json",
+        {"body": DEEP.replace(b"topicId", b"certificateId"), "etag": '"c2"'},
+        words=("nested too deeply",),
+    ),
     # -- records ------------------------------------------------------------------------------------
     # Ids repeat: both kept (they are the service's data), updated, one problem naming the second.
-    "duplicate ids": Case(T, "json", {"body": [*topics(1), {"topicId": 7, "title": "first"}, *topics(2),
-                                               {"topicId": 7, "title": "second"}], "etag": '"t2"'},
-                          status="updated", ids=[1, 7, 2, 7], words=("duplicate id",),
-                          check=check_duplicates),
+    "duplicate ids": Case(
+        T,
+        "json",
+        {
+            "body": [
+                *topics(1),
+                {"topicId": 7, "title": "first"},
+                *topics(2),
+                {"topicId": 7, "title": "second"},
+            ],
+            "etag": '"t2"',
+        },
+        status="updated",
+        ids=[1, 7, 2, 7],
+        words=("duplicate id",),
+        check=check_duplicates,
+    ),
     # A certificate names a course the courses endpoint does not list (it lists upcoming courses
     # only): accepted as is; the decimal fee stays exact.
-    "dangling reference": Case(CERT, "json", {"body": (
-        b'[{"certificateId": 950, "title": "New", "fee": 1234.567, "levels": [{"id": 1, "courses": '
-        b'[{"courseId": 6101}, {"courseId": 999999, "optionId": 5}]}]}]'), "etag": '"c2"'},
-        status="updated", ids=[950], check=check_dangling),
+    "dangling reference": Case(
+        CERT,
+        "json",
+        {
+            "body": (
+                b'[{"certificateId": 950, "title": "New", "fee": 1234.567, "levels": [{"id": 1, "courses": '
+                b'[{"courseId": 6101}, {"courseId": 999999, "optionId": 5}]}]}]'
+            ),
+            "etag": '"c2"',
+        },
+        status="updated",
+        ids=[950],
+        check=check_dangling,
+    ),
     # Every field but the id null (the spec does not say which may be): updated, nulls stored.
-    "every field null": Case(W, "json", {"body": NULL_WEBINARS, "etag": '"w2"'}, status="updated",
-                             ids=[1, 2], check=check_nulls),
+    "every field null": Case(
+        W, "json", {"body": NULL_WEBINARS, "etag": '"w2"'}, status="updated", ids=[1, 2], check=check_nulls
+    ),
     # Fields absent entirely: the same as null, updated.
-    "only ids": Case(T, "json", {"body": [{"topicId": 5}, {"topicId": 6}], "etag": '"t2"'},
-                     status="updated", ids=[5, 6]),
+    "only ids": Case(
+        T, "json", {"body": [{"topicId": 5}, {"topicId": 6}], "etag": '"t2"'}, status="updated", ids=[5, 6]
+    ),
     # Fields the spec does not list (top level and nested): kept and counted, updated.
-    "unknown fields": Case(W, "json", {"body": [
-        webinar(1, colour="teal", nested={"a": [1, 2]}, experts=[{"expertId": 3, "shoeSize": 44}]),
-        webinar(2)], "etag": '"w2"'}, status="updated", ids=[1, 2], check=check_unknown_fields),
+    "unknown fields": Case(
+        W,
+        "json",
+        {
+            "body": [
+                webinar(1, colour="teal", nested={"a": [1, 2]}, experts=[{"expertId": 3, "shoeSize": 44}]),
+                webinar(2),
+            ],
+            "etag": '"w2"',
+        },
+        status="updated",
+        ids=[1, 2],
+        check=check_unknown_fields,
+    ),
     # Webinar.type codes are not given by the spec: any integer or text code is kept, updated.
-    "unknown enum codes": Case(W, "json", {"body": [webinar(1, type=99), webinar(2, type="x"),
-                                                   webinar(3, type=-1), webinar(4, type=2)],
-                                          "etag": '"w2"'}, status="updated", ids=[1, 2, 3, 4],
-                               check=check_codes),
+    "unknown enum codes": Case(
+        W,
+        "json",
+        {
+            "body": [webinar(1, type=99), webinar(2, type="x"), webinar(3, type=-1), webinar(4, type=2)],
+            "etag": '"w2"',
+        },
+        status="updated",
+        ids=[1, 2, 3, 4],
+        check=check_codes,
+    ),
     # A code that is neither (true, 1.5, an object) rejects its record only: partial.
-    "impossible enum codes": Case(W, "json", {"body": [webinar(1, type=True), webinar(2, type=1.5),
-                                                      webinar(3, type={"code": 1}), webinar(4)],
-                                             "etag": '"w2"'}, status="partial", ids=[4],
-                                  words=("numeric or text code",)),
+    "impossible enum codes": Case(
+        W,
+        "json",
+        {
+            "body": [webinar(1, type=True), webinar(2, type=1.5), webinar(3, type={"code": 1}), webinar(4)],
+            "etag": '"w2"',
+        },
+        status="partial",
+        ids=[4],
+        words=("numeric or text code",),
+    ),
     # Date variants real servers send: all accepted as the exact instant (7 digits: to the
     # microsecond Python keeps; no offset: UTC).
-    "date variants": Case(W, "json", {"body": DATES, "etag": '"w2"'}, status="updated",
-                          ids=[1, 2, 3, 4, 5, 6, 7], check=check_dates),
+    "date variants": Case(
+        W,
+        "json",
+        {"body": DATES, "etag": '"w2"'},
+        status="updated",
+        ids=[1, 2, 3, 4, 5, 6, 7],
+        check=check_dates,
+    ),
     # Impossible dates reject their record only: partial, the field named.
-    "impossible dates": Case(W, "json", {"body": [webinar(1, startDate="2026-13-01"),
-                                                 webinar(2, endDate="yesterday"), webinar(3)],
-                                        "etag": '"w2"'}, status="partial", ids=[3],
-                             words=("startDate", "endDate")),
+    "impossible dates": Case(
+        W,
+        "json",
+        {
+            "body": [webinar(1, startDate="2026-13-01"), webinar(2, endDate="yesterday"), webinar(3)],
+            "etag": '"w2"',
+        },
+        status="partial",
+        ids=[3],
+        words=("startDate", "endDate"),
+    ),
     # Wrong types, null ids, junk elements: those records rejected, the valid ones stored: partial.
-    "some records invalid": Case(T, "json", {"body": [
-        *topics(1), {"topicId": "2"}, {"topicId": None}, 5, None, [], {"title": "no id"}, *topics(3),
-        {"topicId": 4, "title": 12}], "etag": '"t2"'}, status="partial", ids=[1, 3],
-        words=("topicId", "missing (required)", "not a record")),
+    "some records invalid": Case(
+        T,
+        "json",
+        {
+            "body": [
+                *topics(1),
+                {"topicId": "2"},
+                {"topicId": None},
+                5,
+                None,
+                [],
+                {"title": "no id"},
+                *topics(3),
+                {"topicId": 4, "title": 12},
+            ],
+            "etag": '"t2"',
+        },
+        status="partial",
+        ids=[1, 3],
+        words=("topicId", "missing (required)", "not a record"),
+    ),
     # An id too large for the store's 64-bit integers rejects that record only: partial.
-    "id beyond 64 bits": Case(T, "json", {"body": b'[{"topicId": 1}, {"topicId": 1' + b"0" * 30 + b'}]',
-                                          "etag": '"t2"'}, status="partial", ids=[1], words=("less than",)),
+    "id beyond 64 bits": Case(
+        T,
+        "json",
+        {"body": b'[{"topicId": 1}, {"topicId": 1' + b"0" * 30 + b"}]", "etag": '"t2"'},
+        status="partial",
+        ids=[1],
+        words=("less than",),
+    ),
     # A record that was good before and is bad now keeps its cached version: partial.
-    "cached record rejected now": Case(T, "json", {"body": [
-        {"topicId": 201, "title": "Renamed"}, {"topicId": 202, "title": ["not", "text"]}],
-        "etag": '"t2"'}, status="partial", ids=[201, 202], check=check_carry_over),
+    "cached record rejected now": Case(
+        T,
+        "json",
+        {
+            "body": [{"topicId": 201, "title": "Renamed"}, {"topicId": 202, "title": ["not", "text"]}],
+            "etag": '"t2"',
+        },
+        status="partial",
+        ids=[201, 202],
+        check=check_carry_over,
+    ),
     # Every record invalid: nothing usable, failed "all 3 records were rejected", cache kept.
-    "every record invalid": Case(T, "json", {"body": [{"topicId": "1"}, 2, None], "etag": '"t2"'},
-                                 words=("all 3 records were rejected",)),
+    "every record invalid": Case(
+        T,
+        "json",
+        {"body": [{"topicId": "1"}, 2, None], "etag": '"t2"'},
+        words=("all 3 records were rejected",),
+    ),
     # An empty array where the cache holds data: far more likely an outage than a catalogue with
     # nothing in it, so failed and the cached copy kept; the words say so.
-    "sudden empty collection": Case(T, "json", {"body": [], "etag": '"t2"'},
-                                    words=("empty list", "kept the cached copy")),
+    "sudden empty collection": Case(
+        T, "json", {"body": [], "etag": '"t2"'}, words=("empty list", "kept the cached copy")
+    ),
 }
-
 
 
 @pytest.fixture
@@ -358,8 +534,22 @@ def sync(base_url: str, store_file: Path, kinds: list[Kind], **client: Any) -> t
 
 def test_the_table_covers_what_was_asked() -> None:
     modes = {c.mode for c in CASES.values()}
-    assert {"refused", "slow_headers", "slow_body", "status", "redirect", "html200", "wrong_content_type",
-            "not_array", "truncated", "bad_gzip", "endless", "raw", "reset", "close"} <= modes
+    assert {
+        "refused",
+        "slow_headers",
+        "slow_body",
+        "status",
+        "redirect",
+        "html200",
+        "wrong_content_type",
+        "not_array",
+        "truncated",
+        "bad_gzip",
+        "endless",
+        "raw",
+        "reset",
+        "close",
+    } <= modes
     statuses = {c.status for c in CASES.values()}
     assert statuses == {"failed", "partial", "updated", "unchanged"}
     assert len(CASES) >= 50

@@ -52,7 +52,8 @@ def test_an_unpaired_surrogate_no_longer_fails_the_collection(path: Path) -> Non
     with Store(path) as s:
         assert s.snapshot_info(Kind.TOPICS)["problem_count"] == 1
         assert [row[0] for part in s.iter_rows(Kind.TOPICS) for _, row, _ in part][-1] == (
-            "Fraud \ufffd risk")
+            "Fraud \ufffd risk"
+        )
 
 
 def test_updated(path: Path) -> None:
@@ -66,8 +67,11 @@ def test_updated(path: Path) -> None:
     assert (st.records, st.etag, st.last_status, st.checked_at) == (3, '"t1"', "updated", AT)
     with Store(path) as s:
         rows = [r for part in s.iter_rows(Kind.TOPICS) for r in part]
-        assert rows == [[0, ["Tax", None, 1, []], []], [1, ["Audit", None, 2, []], []],
-                        [2, ["Ethics", None, 3, []], []]]
+        assert rows == [
+            [0, ["Tax", None, 1, []], []],
+            [1, ["Audit", None, 2, []], []],
+            [2, ["Ethics", None, 3, []], []],
+        ]
         assert s.snapshot_info(Kind.TOPICS)["stats"]["valid"] == 3
 
 
@@ -76,7 +80,9 @@ def test_partial_stores_the_valid_records_and_the_problems(path: Path) -> None:
     report = run(path, Kind.TOPICS, records)
     assert (report.status, report.records, report.rejected) == ("partial", 2, 2)
     assert sorted((p["record"], p["record_id"], p["field"]) for p in report.problems) == [
-        (1, "two", "topicId"), (3, None, None)]
+        (1, "two", "topicId"),
+        (3, None, None),
+    ]
     assert [r["topicId"] for r in stored(path, Kind.TOPICS)] == [1, 3]
     st = state(path, Kind.TOPICS)
     assert (st.records, st.rejected, st.last_status) == (2, 2, "partial")
@@ -131,29 +137,39 @@ def test_undecodable_payload_fails_and_keeps(path: Path) -> None:
 
 def test_rejected_record_that_existed_keeps_its_cached_version(path: Path) -> None:
     run(path, Kind.TOPICS, TOPICS)
-    report = run(path, Kind.TOPICS, [
-        {"topicId": 1, "title": "Tax law"},
-        {"topicId": 2, "title": 99},  # now broken: the cached "Audit" stays
-        {"topicId": 4, "title": 5},  # broken and new: nothing to keep
-        TOPICS[2],
-    ])
+    report = run(
+        path,
+        Kind.TOPICS,
+        [
+            {"topicId": 1, "title": "Tax law"},
+            {"topicId": 2, "title": 99},  # now broken: the cached "Audit" stays
+            {"topicId": 4, "title": 5},  # broken and new: nothing to keep
+            TOPICS[2],
+        ],
+    )
     assert (report.status, report.records, report.rejected) == ("partial", 3, 2)
-    assert stored(path, Kind.TOPICS) == [{"topicId": 1, "title": "Tax law", "description": None},
-                                         {"topicId": 2, "title": "Audit", "description": None},
-                                         {"topicId": 3, "title": "Ethics", "description": None}]
+    assert stored(path, Kind.TOPICS) == [
+        {"topicId": 1, "title": "Tax law", "description": None},
+        {"topicId": 2, "title": "Audit", "description": None},
+        {"topicId": 3, "title": "Ethics", "description": None},
+    ]
     kept = [p for p in report.problems if "kept the cached version" in p["message"]]
     assert [(p["record"], p["record_id"]) for p in kept] == [(1, 2)]
     with Store(path) as s:
         assert [r[0] for part in s.iter_rows(Kind.TOPICS) for r in part] == [0, 1, 3]
-    assert report.changes == {"added": [], "removed": [], "changed": [
-        {"id": 1, "fields": {"title": ["Tax", "Tax law"]}}]}
+    assert report.changes == {
+        "added": [],
+        "removed": [],
+        "changed": [{"id": 1, "fields": {"title": ["Tax", "Tax law"]}}],
+    }
 
 
 def test_second_ingest_reports_changes_and_stores_them(path: Path) -> None:
     run(path, Kind.TOPICS, TOPICS)
     report = run(path, Kind.TOPICS, [TOPICS[0], {"topicId": 3, "title": "Ethics 2"}, {"topicId": 7}])
     assert report.changes == {
-        "added": [7], "removed": [2],
+        "added": [7],
+        "removed": [2],
         "changed": [{"id": 3, "fields": {"title": ["Ethics", "Ethics 2"]}}],
     }
     with Store(path) as s:
@@ -168,9 +184,15 @@ def test_unchanged_payload_gives_empty_changes(path: Path) -> None:
 
 def test_rows_and_links_are_stored_for_nested_kinds(path: Path) -> None:
     webinar = {
-        "webinarId": 10, "title": "Year-end", "type": 2, "fee": 199,
-        "startDate": "2026-03-04T14:00:00.000-05:00", "experts": [{"expertId": 5, "name": "Ann Lee"}],
-        "topics": [{"topicId": 1, "title": "Tax"}], "roles": [{"roleId": 3}], "situations": [],
+        "webinarId": 10,
+        "title": "Year-end",
+        "type": 2,
+        "fee": 199,
+        "startDate": "2026-03-04T14:00:00.000-05:00",
+        "experts": [{"expertId": 5, "name": "Ann Lee"}],
+        "topics": [{"topicId": 1, "title": "Tax"}],
+        "roles": [{"roleId": 3}],
+        "situations": [],
     }
     assert run(path, Kind.WEBINARS, [webinar]).status == "updated"
     with Store(path) as s:
@@ -202,7 +224,10 @@ def test_diff_added_removed_changed() -> None:
     old = {1: j({"id": 1, "fee": 199}), 2: j({"id": 2}), 3: j({"id": 3, "t": "a"})}
     new = [(3, j({"id": 3, "t": "b"})), (1, j({"id": 1, "fee": 199})), (4, j({"id": 4}))]
     assert diff_snapshots(old, new) == {
-        "added": [4], "removed": [2], "changed": [{"id": 3, "fields": {"t": ["a", "b"]}}]}
+        "added": [4],
+        "removed": [2],
+        "changed": [{"id": 3, "fields": {"t": ["a", "b"]}}],
+    }
 
 
 def test_diff_ignores_repeated_new_ids_after_the_first() -> None:
@@ -214,22 +239,30 @@ def test_diff_fee_and_dates_old_to_new() -> None:
     before = {"webinarId": 1, "fee": 199, "startDate": "2026-03-04T14:00:00-05:00", "title": "T"}
     after = {"webinarId": 1, "fee": 219, "startDate": "2026-03-11T14:00:00-05:00", "title": "T"}
     assert diff_values(before, after) == {
-        "fee": [199, 219], "startDate": ["2026-03-04T14:00:00-05:00", "2026-03-11T14:00:00-05:00"]}
+        "fee": [199, 219],
+        "startDate": ["2026-03-04T14:00:00-05:00", "2026-03-11T14:00:00-05:00"],
+    }
     assert diff_values({"fee": "1899.50"}, {"fee": "1999.00"}) == {"fee": ["1899.50", "1999.00"]}
     assert diff_values({"fee": None}, {"fee": 10}) == {"fee": [None, 10]}
     assert diff_values({}, {"endDate": "2026-01-01"}) == {"endDate": [None, "2026-01-01"]}
 
 
 def test_diff_nested_records_are_matched_by_id() -> None:
-    before = {"courseId": 1, "locations": [
-        {"locationId": 501, "city": "Austin", "fee": 995, "startDate": "2026-04-01"},
-        {"locationId": 502, "city": "Boston", "fee": 1095},
-    ]}
-    after = {"courseId": 1, "locations": [
-        {"locationId": 502, "city": "Boston", "fee": 1095},  # reordered: not a change
-        {"locationId": 501, "city": "Austin", "fee": 1095, "startDate": "2026-04-08"},
-        {"locationId": 503, "city": "Chicago", "fee": 900},
-    ]}
+    before = {
+        "courseId": 1,
+        "locations": [
+            {"locationId": 501, "city": "Austin", "fee": 995, "startDate": "2026-04-01"},
+            {"locationId": 502, "city": "Boston", "fee": 1095},
+        ],
+    }
+    after = {
+        "courseId": 1,
+        "locations": [
+            {"locationId": 502, "city": "Boston", "fee": 1095},  # reordered: not a change
+            {"locationId": 501, "city": "Austin", "fee": 1095, "startDate": "2026-04-08"},
+            {"locationId": 503, "city": "Chicago", "fee": 900},
+        ],
+    }
     assert diff_values(before, after) == {
         "locations[501].fee": [995, 1095],
         "locations[501].startDate": ["2026-04-01", "2026-04-08"],
@@ -253,7 +286,8 @@ def test_diff_deeply_nested_certificate_levels() -> None:
 
 def test_diff_lists_without_ids_compare_as_values() -> None:
     assert diff_values({"schedule": [{"day": 1}]}, {"schedule": [{"day": 2}]}) == {
-        "schedule": ['{"day": 1}', '{"day": 2}']}
+        "schedule": ['{"day": 1}', '{"day": 2}']
+    }
     assert diff_values({"tags": [1, 2]}, {"tags": [1, 2]}) == {}
 
 

@@ -29,7 +29,6 @@ from tests.spec_shapes import ID_FIELDS, KIND_RECORD, SHAPES
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "catalogue-api-v1.md"  # in the repository
 
 
-
 def model(name: str) -> type[models.Record]:
     return getattr(models, name)
 
@@ -152,7 +151,7 @@ def test_bad_dates_reject_the_record(text: str) -> None:
 def test_certificate_fee_keeps_the_exact_decimal(fee: str) -> None:
     payload = f'[{{"certificateId": 1, "fee": {fee}}}]'.encode()
     decoded = decode_collection(Kind.CERTIFICATES, payload)
-    (_, record), = decoded.records
+    ((_, record),) = decoded.records
     assert isinstance(record.fee, Decimal)
     assert record.fee == Decimal(fee) and str(record.fee) == fee
     # and it survives the store's round trip (model_dump_json -> decode_record)
@@ -162,8 +161,12 @@ def test_certificate_fee_keeps_the_exact_decimal(fee: str) -> None:
 
 def test_decode_record_round_trips_every_kind() -> None:
     samples = {
-        Kind.WEBINARS: {"webinarId": 3, "type": 2, "startDate": "2026-03-04T14:00:00.000-05:00",
-                        "experts": [{"expertId": 9, "name": "Ann"}]},
+        Kind.WEBINARS: {
+            "webinarId": 3,
+            "type": 2,
+            "startDate": "2026-03-04T14:00:00.000-05:00",
+            "experts": [{"expertId": 9, "name": "Ann"}],
+        },
         Kind.SERIES: {"seriesId": 4, "sessions": [{"webinarId": 3, "fee": 99}]},
         Kind.COURSES: {"courseId": 5, "locations": [{"locationId": 6, "fee": 995}]},
         Kind.CERTIFICATES: {"certificateId": 7, "fee": "1899.50"},
@@ -173,7 +176,7 @@ def test_decode_record_round_trips_every_kind() -> None:
         Kind.SITUATIONS: {"situationId": 1, "description": "d"},
     }
     for kind, data in samples.items():
-        (_, record), = decode_collection(kind, dumps([data])).records
+        ((_, record),) = decode_collection(kind, dumps([data])).records
         assert decode_record(kind, record.model_dump_json(by_alias=True)) == record
 
 
@@ -181,11 +184,13 @@ def test_decode_record_round_trips_every_kind() -> None:
 
 
 def test_wrong_nested_type_rejects_only_that_record_with_a_full_problem() -> None:
-    payload = dumps([
-        {"webinarId": 1, "title": "ok"},
-        {"webinarId": 2, "experts": [{"expertId": "x", "name": "Bad"}]},
-        {"webinarId": 3, "fee": 50},
-    ])
+    payload = dumps(
+        [
+            {"webinarId": 1, "title": "ok"},
+            {"webinarId": 2, "experts": [{"expertId": "x", "name": "Bad"}]},
+            {"webinarId": 3, "fee": 50},
+        ]
+    )
     decoded = decode_collection(Kind.WEBINARS, payload)
     assert [(i, r.webinar_id) for i, r in decoded.records] == [(0, 1), (2, 3)]
     assert decoded.total == 3 and decoded.rejected == 1
@@ -233,7 +238,11 @@ def test_an_element_that_is_not_an_object_is_rejected(kind: Kind, junk: Any) -> 
     assert [(i, getattr(r, decoded_id(kind))) for i, r in decoded.records] == [(1, 1)]
     (problem,) = decoded.problems
     assert (problem.collection, problem.record, problem.record_id, problem.field) == (
-        kind.value, 0, None, None)
+        kind.value,
+        0,
+        None,
+        None,
+    )
     assert problem.message.startswith("not a record")
 
 
@@ -242,23 +251,33 @@ def decoded_id(kind: Kind) -> str:
 
 
 def test_certificate_records_are_rejected_one_by_one_too() -> None:
-    payload = (b'[{"certificateId": 1, "fee": 1.5}, {"certificateId": 2, "fee": true},'
-               b' {"certificateId": 3, "levels": [{"id": 1, "courses": [{"courseId": "x"}]}]}]')
+    payload = (
+        b'[{"certificateId": 1, "fee": 1.5}, {"certificateId": 2, "fee": true},'
+        b' {"certificateId": 3, "levels": [{"id": 1, "courses": [{"courseId": "x"}]}]}]'
+    )
     decoded = decode_collection(Kind.CERTIFICATES, payload)
     assert [i for i, _ in decoded.records] == [0]
     assert sorted((p.record, p.record_id, p.field) for p in decoded.problems) == [
-        (1, 2, "fee"), (2, 3, "levels[0].courses[0].courseId")]
+        (1, 2, "fee"),
+        (2, 3, "levels[0].courses[0].courseId"),
+    ]
 
 
 # -- statistics ---------------------------------------------------------------------------------------
 
 
 def test_extra_fields_are_tolerated_kept_and_counted() -> None:
-    payload = dumps([
-        {"webinarId": 1, "colour": "red", "experts": [{"expertId": 2, "shoeSize": 9}]},
-        {"webinarId": 2, "colour": "blue", "experts": [{"expertId": 3, "shoeSize": 9}, {"expertId": 4}],
-         "topics": [{"topicId": 5, "legacy": True}]},
-    ])
+    payload = dumps(
+        [
+            {"webinarId": 1, "colour": "red", "experts": [{"expertId": 2, "shoeSize": 9}]},
+            {
+                "webinarId": 2,
+                "colour": "blue",
+                "experts": [{"expertId": 3, "shoeSize": 9}, {"expertId": 4}],
+                "topics": [{"topicId": 5, "legacy": True}],
+            },
+        ]
+    )
     decoded = decode_collection(Kind.WEBINARS, payload)
     assert decoded.problems == [] and decoded.rejected == 0
     assert dict(decoded.stats.unknown_fields) == {"colour": 2, "experts[].shoeSize": 2, "topics[].legacy": 1}
@@ -281,19 +300,29 @@ def test_sample_spec_names_are_not_unknown_fields() -> None:
 
 
 def test_nulls_are_counted_per_field() -> None:
-    payload = dumps([
-        {"topicId": 1, "title": None}, {"topicId": 2}, {"topicId": 3, "title": "T", "description": "D"},
-    ])
+    payload = dumps(
+        [
+            {"topicId": 1, "title": None},
+            {"topicId": 2},
+            {"topicId": 3, "title": "T", "description": "D"},
+        ]
+    )
     stats = decode_collection(Kind.TOPICS, payload).stats
     assert stats.valid == 3
     assert dict(stats.nulls) == {"title": 2, "description": 2}
 
 
 def test_webinar_type_codes_are_counted_including_unknown_and_text() -> None:
-    payload = dumps([
-        {"webinarId": 1, "type": 1}, {"webinarId": 2, "type": 2}, {"webinarId": 3, "type": 1},
-        {"webinarId": 4, "type": 3}, {"webinarId": 5, "type": "LIVE"}, {"webinarId": 6},
-    ])
+    payload = dumps(
+        [
+            {"webinarId": 1, "type": 1},
+            {"webinarId": 2, "type": 2},
+            {"webinarId": 3, "type": 1},
+            {"webinarId": 4, "type": 3},
+            {"webinarId": 5, "type": "LIVE"},
+            {"webinarId": 6},
+        ]
+    )
     decoded = decode_collection(Kind.WEBINARS, payload)
     assert decoded.rejected == 0
     assert dict(decoded.stats.codes["type"]) == {"1": 2, "2": 1, "3": 1, '"LIVE"': 1, "null": 1}
@@ -365,7 +394,9 @@ def test_an_escaped_unpaired_surrogate_is_shown_as_a_replacement_and_reported(ki
     first, second = (record for _, record in decoded.records)
     assert first.title == "T" and second.title == "Tax \ufffd update"
     assert [(p.record, p.record_id, p.field) for p in decoded.problems] == [
-        (1, 2, "title"), (1, 2, "odd\ufffdname")]
+        (1, 2, "title"),
+        (1, 2, "odd\ufffdname"),
+    ]
     assert all("unpaired surrogate" in p.message for p in decoded.problems)
     stored = second.model_dump_json(by_alias=True).encode()  # what the store keeps: UTF-8
     assert decode_record(kind, stored).title == "Tax \ufffd update"
@@ -386,8 +417,7 @@ def test_a_certificate_nested_too_deeply_for_the_walk_is_rejected_alone() -> Non
     payload = json.dumps([good, {**good, kind.id_field: 2, "extra": deep}]).encode()
     decoded = decode_collection(kind, payload)
     assert [i for i, _ in decoded.records] == [0]
-    assert [(p.record, p.record_id, p.message) for p in decoded.problems] == [
-        (1, 2, "nested too deeply")]
+    assert [(p.record, p.record_id, p.message) for p in decoded.problems] == [(1, 2, "nested too deeply")]
 
 
 def test_empty_array_decodes_to_nothing() -> None:
@@ -400,20 +430,42 @@ def test_empty_array_decodes_to_nothing() -> None:
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 INTS = st.integers(min_value=-(2**53), max_value=2**53)
-DATE_FORMS = st.sampled_from(["%Y-%m-%dT%H:%M:%S.000-05:00", "%Y-%m-%dT%H:%M:%SZ",
-                              "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d", "%Y-%m-%dT%H:%M:%S.1234567+01:00"])
-DATES = st.builds(lambda d, f: d.strftime(f),
-                  st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2090, 1, 1)), DATE_FORMS)
+DATE_FORMS = st.sampled_from(
+    [
+        "%Y-%m-%dT%H:%M:%S.000-05:00",
+        "%Y-%m-%dT%H:%M:%SZ",
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%d",
+        "%Y-%m-%dT%H:%M:%S.1234567+01:00",
+    ]
+)
+DATES = st.builds(
+    lambda d, f: d.strftime(f),
+    st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2090, 1, 1)),
+    DATE_FORMS,
+)
 DECIMAL_MARK = "\x00decimal:"
 DECIMALS = st.decimals(min_value=0, max_value=10**15, places=2, allow_nan=False).map(
-    lambda d: DECIMAL_MARK + str(d))
+    lambda d: DECIMAL_MARK + str(d)
+)
 SCALARS = {
-    "int": INTS, "str": TEXT, "bool": st.booleans(), "date": DATES, "decimal": DECIMALS,
+    "int": INTS,
+    "str": TEXT,
+    "bool": st.booleans(),
+    "date": DATES,
+    "decimal": DECIMALS,
     "code": st.one_of(st.integers(0, 9), st.sampled_from(["LIVE", "ON_DEMAND"])),
 }
 # A value that is certainly wrong for each type.
-WRONG = {"int": "x", "str": 123, "bool": "yes", "date": "not a date", "decimal": "abc",
-         "code": [1], "list": "not a list"}
+WRONG = {
+    "int": "x",
+    "str": 123,
+    "bool": "yes",
+    "date": "not a date",
+    "decimal": "abc",
+    "code": [1],
+    "list": "not a list",
+}
 EXTRA_NAMES = st.sampled_from(["colour", "legacyCode", "internalNote", "x"])
 
 
@@ -504,8 +556,10 @@ JSON_VALUES = st.recursive(
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(list(Kind)),
-       st.one_of(st.binary(max_size=64), JSON_VALUES.map(lambda v: json.dumps(v).encode())))
+@given(
+    st.sampled_from(list(Kind)),
+    st.one_of(st.binary(max_size=64), JSON_VALUES.map(lambda v: json.dumps(v).encode())),
+)
 def test_arbitrary_payloads_raise_nothing_but_decode_error(kind: Kind, payload: bytes) -> None:
     try:
         decoded = decode_collection(kind, payload)
@@ -513,8 +567,10 @@ def test_arbitrary_payloads_raise_nothing_but_decode_error(kind: Kind, payload: 
         assert str(exc).startswith(kind.value)
         return
     assert decoded.total == len(json.loads(payload))
-    assert len(decoded.records) + len({p.record for p in decoded.problems
-                                       if "duplicate id" not in p.message}) == decoded.total
+    assert (
+        len(decoded.records) + len({p.record for p in decoded.problems if "duplicate id" not in p.message})
+        == decoded.total
+    )
 
 
 def check_decoded(kind: Kind, items: list[tuple[bool, Any]], decoded: Decoded) -> None:

@@ -59,9 +59,14 @@ def test_uids_are_stable_across_exports_and_distinct_per_occasion(found: dict) -
 
 
 def test_ics_escapes_text_and_survives_hostile_titles() -> None:
-    o = offers.Occasion("webinar", 1, 'Tax; law, "cases"\nand \\ more ' + "é" * 60,
-                        start="2027-03-09T08:30:00.000-05:00", end="2027-03-09T10:00:00.000-05:00",
-                        url="javascript:alert(1)")
+    o = offers.Occasion(
+        "webinar",
+        1,
+        'Tax; law, "cases"\nand \\ more ' + "é" * 60,
+        start="2027-03-09T08:30:00.000-05:00",
+        end="2027-03-09T10:00:00.000-05:00",
+        url="javascript:alert(1)",
+    )
     parsed = icalendar.Calendar.from_ical(offers.ics([o], AS_OF))
     (event,) = parsed.walk("VEVENT")
     assert str(event["SUMMARY"]) == o.title
@@ -111,11 +116,20 @@ def test_json_and_csv_rows_carry_the_required_fields(found: dict) -> None:
 
 def test_the_sheet_escapes_server_text_and_groups() -> None:
     title = "<b>Tax</b> & <script>x</script>"
-    items = [offers.Occasion("course", 1, title, start="2027-03-09T08:30:00-05:00", city="Dallas",
-                             fee=1295, cle=True, url="https://x.example/a?b=1&c=<2>"),
-             offers.Occasion("course", 1, title, start="2027-04-09T08:30:00-05:00", city="Austin",
-                             fee=1195),
-             offers.Occasion("webinar", 2, "Ethics", on_demand=True)]
+    items = [
+        offers.Occasion(
+            "course",
+            1,
+            title,
+            start="2027-03-09T08:30:00-05:00",
+            city="Dallas",
+            fee=1295,
+            cle=True,
+            url="https://x.example/a?b=1&c=<2>",
+        ),
+        offers.Occasion("course", 1, title, start="2027-04-09T08:30:00-05:00", city="Austin", fee=1195),
+        offers.Occasion("webinar", 2, "Ethics", on_demand=True),
+    ]
     html = offer_sheet.sheet_html(items, AS_OF, title="Offer for ACME")
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert html.count("<h2>") == 2  # by course (or webinar)
@@ -129,8 +143,9 @@ def test_the_datas_age_is_the_oldest_last_contact_of_the_occasions_sources() -> 
     from catalogue_desktop.core.store import CollectionState
 
     states = {
-        Kind.COURSES: CollectionState(Kind.COURSES, 1, fetched_at="2026-10-01T00:00:00Z",
-                                      checked_at="2026-11-20T09:30:00Z"),  # a 304 since: current
+        Kind.COURSES: CollectionState(
+            Kind.COURSES, 1, fetched_at="2026-10-01T00:00:00Z", checked_at="2026-11-20T09:30:00Z"
+        ),  # a 304 since: current
         Kind.SERIES: CollectionState(Kind.SERIES, 2, fetched_at="2026-11-18T12:00:00+01:00"),
         Kind.WEBINARS: CollectionState(Kind.WEBINARS),  # never synced: no part of it
         Kind.EXPERTS: CollectionState(Kind.EXPERTS, 3, checked_at="2020-01-01T00:00:00Z"),  # no source
@@ -161,8 +176,10 @@ def test_when_in_local_time_is_the_same_instant(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_page_break_before_a_row_continues_its_group_under_its_heading() -> None:
-    items = [offers.Occasion("course", 1, "Tax", start=f"2027-0{m}-09T08:30:00-05:00", city="Dallas", fee=1)
-             for m in range(1, 5)] + [offers.Occasion("webinar", 2, "Ethics", start="2027-05-01T12:00:00Z")]
+    items = [
+        offers.Occasion("course", 1, "Tax", start=f"2027-0{m}-09T08:30:00-05:00", city="Dallas", fee=1)
+        for m in range(1, 5)
+    ] + [offers.Occasion("webinar", 2, "Ethics", start="2027-05-01T12:00:00Z")]
     sheet = offer_sheet.Sheet(items, AS_OF)
     assert sheet.rows == 5 and sheet.group_starts == {0, 4}
     plain = sheet.html()
@@ -177,8 +194,10 @@ def test_offerings_upcoming_adds_future_unless_the_query_speaks_of_dates() -> No
     from catalogue_desktop.core.query.syntax import parse, walk
 
     def has_future(q: str) -> bool:
-        return any(t.op == "date" and t.field is None and str(t.value).find("future") >= 0
-                   for t in walk(upcoming(parse(q)).root))
+        return any(
+            t.op == "date" and t.field is None and str(t.value).find("future") >= 0
+            for t in walk(upcoming(parse(q)).root)
+        )
 
     assert has_future("") and has_future("tax cle:yes") and has_future("a OR b")
     assert not has_future("starts:2027-03") and not has_future("past") and not has_future("next30d tax")

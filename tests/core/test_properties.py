@@ -84,8 +84,15 @@ def record(name: str, depth: int = 0) -> st.SearchStrategy[dict[str, Any]]:
 
 
 RECORDS = {kind: record(TOP[kind]) for kind in Kind}
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5), st.just([]),
-                 st.lists(st.integers(), max_size=2), st.just({}))
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=5),
+    st.just([]),
+    st.lists(st.integers(), max_size=2),
+    st.just({}),
+)
 
 
 def wrong_value(kind_of_field: Any) -> Any:
@@ -123,16 +130,24 @@ def corrupted(draw: st.DrawFn, kind: Kind) -> tuple[list[Any], list[bool]]:
             if choice == "missing":
                 del item[id_field]
             else:
-                item[id_field] = {"null": None, "text": str(item[id_field]), "float": 1.5, "huge": 2**64,
-                                  "bool": True}[choice]
+                item[id_field] = {
+                    "null": None,
+                    "text": str(item[id_field]),
+                    "float": 1.5,
+                    "huge": 2**64,
+                    "bool": True,
+                }[choice]
             items.append(item)
             valid.append(False)
         elif how == "junk":
             items.append(draw(JUNK))
             valid.append(False)
         else:  # a nested record with a null id
-            nested = [f for f, t in schema.items() if isinstance(t, tuple) and SCHEMAS[t[1]].get(
-                next(iter(SCHEMAS[t[1]]))) == "id"]
+            nested = [
+                f
+                for f, t in schema.items()
+                if isinstance(t, tuple) and SCHEMAS[t[1]].get(next(iter(SCHEMAS[t[1]]))) == "id"
+            ]
             if not nested:
                 items.append(item)
                 valid.append(True)
@@ -250,8 +265,11 @@ def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @SETTINGS
-@given(data=st.data(), kind=kinds, how=st.sampled_from(["records", "truncate", "random", "flip", "nest",
-                                                       "object", "empty"]))
+@given(
+    data=st.data(),
+    kind=kinds,
+    how=st.sampled_from(["records", "truncate", "random", "flip", "nest", "object", "empty"]),
+)
 def test_ingest_raises_only_typed_errors_and_a_failure_keeps_the_snapshot(
     store_file: Path, data: st.DataObject, kind: Kind, how: str
 ) -> None:

@@ -30,7 +30,6 @@ from tests.faultserver import FaultServer
 SAMPLE = load_sample()
 
 
-
 @pytest.fixture
 def server() -> Iterator[FaultServer]:
     with FaultServer() as s:
@@ -92,9 +91,14 @@ def test_without_a_tight_bound_requests_do_overlap(server: FaultServer) -> None:
 def test_retries_do_not_exceed_the_bound(server: FaultServer) -> None:
     """Failing collections retried with backoff still share the same slots."""
     for kind in ALL_KINDS:
-        server.set(kind.path, "sequence", steps=[("slow_headers", {"delay": 0.1, "status": 503,
-                                                                   "body": b""}),
-                                                 ("slow_headers", {"delay": 0.1, "body": SAMPLE[kind]})])
+        server.set(
+            kind.path,
+            "sequence",
+            steps=[
+                ("slow_headers", {"delay": 0.1, "status": 503, "body": b""}),
+                ("slow_headers", {"delay": 0.1, "body": SAMPLE[kind]}),
+            ],
+        )
 
     async def main() -> None:
         async with CatalogueClient(server.base_url, max_concurrency=2, retries=1, backoff=0.0) as client:

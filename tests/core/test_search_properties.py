@@ -34,10 +34,15 @@ SMALL = st.integers(0, 5)  # many ties
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.none() | INTS | SMALL, max_size=40), st.booleans(), st.booleans(),
-       st.none() | st.integers(1, 7))
-def test_integer_columns_sort_like_the_exact_values(values: list[int | None], descending: bool,
-                                                    other_first: bool, chunk: int | None) -> None:
+@given(
+    st.lists(st.none() | INTS | SMALL, max_size=40),
+    st.booleans(),
+    st.booleans(),
+    st.none() | st.integers(1, 7),
+)
+def test_integer_columns_sort_like_the_exact_values(
+    values: list[int | None], descending: bool, other_first: bool, chunk: int | None
+) -> None:
     for kind, key in ((Kind.WEBINARS, "start"), (Kind.WEBINARS, "fee"), (Kind.WEBINARS, "session")):
         rowset, column = _rowset(kind, key, values)
         if chunk is not None:  # keys built ahead a chunk at a time (idle time), maybe not all
@@ -60,29 +65,42 @@ def test_ints_beyond_exact_floats_keep_their_order() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.none() | st.integers(0, 3000) | st.decimals(0, 10**18, places=2).map(str),
-                max_size=30), st.booleans())
+@given(
+    st.lists(st.none() | st.integers(0, 3000) | st.decimals(0, 10**18, places=2).map(str), max_size=30),
+    st.booleans(),
+)
 def test_decimal_text_fees_sort_as_numbers(values: list[Any], descending: bool) -> None:
     rowset, column = _rowset(Kind.CERTIFICATES, "fee", values)
     assert sorted_rows(rowset, column, descending) == _reference(values, Decimal, descending)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.none() | st.sampled_from(["b", "B", "a", "A", "straße", "STRASSE", ""]), max_size=30),
-       st.booleans())
+@given(
+    st.lists(st.none() | st.sampled_from(["b", "B", "a", "A", "straße", "STRASSE", ""]), max_size=30),
+    st.booleans(),
+)
 def test_text_sorts_case_insensitively_and_stably(values: list[str | None], descending: bool) -> None:
     rowset, column = _rowset(Kind.TOPICS, "title", values)
     assert sorted_rows(rowset, column, descending) == _reference(values, str.casefold, descending)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from([("start", st.none() | INTS | SMALL), ("fee", st.none() | SMALL),
-                        ("title", st.none() | st.sampled_from(["b", "B", "a", "straße", "STRASSE", ""])),
-                        ("type", st.none() | SMALL | st.sampled_from(["x", "y"]))]).flatmap(
-           lambda c: st.tuples(st.just(c[0]), st.lists(c[1], max_size=40))),
-       st.booleans(), st.integers(1, 6), st.integers(1, 5))
+@given(
+    st.sampled_from(
+        [
+            ("start", st.none() | INTS | SMALL),
+            ("fee", st.none() | SMALL),
+            ("title", st.none() | st.sampled_from(["b", "B", "a", "straße", "STRASSE", ""])),
+            ("type", st.none() | SMALL | st.sampled_from(["x", "y"])),
+        ]
+    ).flatmap(lambda c: st.tuples(st.just(c[0]), st.lists(c[1], max_size=40))),
+    st.booleans(),
+    st.integers(1, 6),
+    st.integers(1, 5),
+)
 def test_a_sort_job_in_slices_gives_the_order_of_one_sort(
-        column_values: tuple[str, list[Any]], descending: bool, run: int, merge: int) -> None:
+    column_values: tuple[str, list[Any]], descending: bool, run: int, merge: int
+) -> None:
     """Keys, runs and the runs' merge a slice per step (tiny slices here, so that every path
     runs): the same order as ``sorted_rows`` (stable, blanks last), left where it looks first.
     Mixed types (a code column of numbers and text) fall back to it."""

@@ -64,8 +64,13 @@ def store(path: Path) -> Iterator[Store]:
 
 
 def run_python(code: str, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args],
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 # -- a fresh store ----------------------------------------------------------------------------------
@@ -89,8 +94,12 @@ def test_fresh_store_creates_the_schema(path: Path, store: Store) -> None:
         assert all_rows(store, kind) == []
         assert list(store.entries(kind)) == []
         assert store.record_data(kind, 1) is None
-        assert store.snapshot_info(kind) == {"problem_count": 0, "problems": [], "changes": None,
-                                             "stats": None}
+        assert store.snapshot_info(kind) == {
+            "problem_count": 0,
+            "problems": [],
+            "changes": None,
+            "stats": None,
+        }
     assert set(store.states()) == set(Kind)
 
 
@@ -107,17 +116,28 @@ def test_reopening_keeps_the_data(path: Path) -> None:
 
 def test_replace_snapshot_then_read_it_back(store: Store) -> None:
     entries = [entry(0, 5, "Tax"), entry(1, 3, "Audit"), entry(2, 9, "Ethics")]
-    snap = put(store, T, entries, etag='"v1"', last_modified="Mon, 02 Nov 2026 10:00:00 GMT",
-               checked_at="2026-11-02T10:00:00Z", problems=[{"collection": "topics", "message": "m"}],
-               changes={"added": [5], "removed": [], "changed": []}, stats={"valid": 3})
+    snap = put(
+        store,
+        T,
+        entries,
+        etag='"v1"',
+        last_modified="Mon, 02 Nov 2026 10:00:00 GMT",
+        checked_at="2026-11-02T10:00:00Z",
+        problems=[{"collection": "topics", "message": "m"}],
+        changes={"added": [5], "removed": [], "changed": []},
+        stats={"valid": 3},
+    )
     state = store.state(T)
     assert state.snapshot == snap and state.has_data
     assert (state.records, state.rejected) == (3, 0)
     assert (state.etag, state.last_modified) == ('"v1"', "Mon, 02 Nov 2026 10:00:00 GMT")
     assert state.fetched_at == state.checked_at == "2026-11-02T10:00:00Z"
     assert state.last_status == "updated" and state.last_error is None
-    assert all_rows(store, T) == [[0, ["Tax", None, 5], []], [1, ["Audit", None, 3], []],
-                                  [2, ["Ethics", None, 9], []]]
+    assert all_rows(store, T) == [
+        [0, ["Tax", None, 5], []],
+        [1, ["Audit", None, 3], []],
+        [2, ["Ethics", None, 9], []],
+    ]
     assert json.loads(store.record_data(T, 3) or b"") == {"topicId": 3, "title": "Audit"}
     assert store.record_data(T, 4) is None
     assert store.record_data(Kind.ROLES, 3) is None  # other collections are separate
@@ -301,8 +321,10 @@ def test_another_process_reads_while_we_write(path: Path, store: Store) -> None:
 
 def test_we_read_while_another_process_writes(path: Path, store: Store) -> None:
     put(store, T, [entry(0, 1, "old")])
-    with lock_held(path, "BEGIN IMMEDIATE", "UPDATE collections SET etag = 'changing'",
-                   finish="COMMIT"), Store(path, busy_timeout=0.2) as reader:
+    with (
+        lock_held(path, "BEGIN IMMEDIATE", "UPDATE collections SET etag = 'changing'", finish="COMMIT"),
+        Store(path, busy_timeout=0.2) as reader,
+    ):
         assert reader.state(T).etag is None
         assert [r[1][0] for r in all_rows(reader, T)] == ["old"]
     assert store.state(T).etag == "changing"
@@ -422,6 +444,7 @@ def test_an_empty_file_is_simply_initialised(path: Path) -> None:
 
 # -- locks and unwritable places ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("journal", ["rollback-journal", "wal"])
 def test_a_store_locked_by_another_process_is_a_store_error_and_not_moved(path: Path, journal: str) -> None:
     with Store(path) as s:
@@ -491,8 +514,11 @@ def test_iter_columns_gives_what_iter_rows_gives_as_parallel_lists(
     put(store, T, entries)
     columns = list(store.iter_columns(T, chunk=chunk))
     assert [len(positions) for positions, _, _ in columns] == [len(p) for p in store.iter_rows(T, chunk)]
-    as_rows = [[pos, row, links] for positions, rows, links in columns
-               for pos, row, links in zip(positions, rows, links, strict=True)]
+    as_rows = [
+        [pos, row, links]
+        for positions, rows, links in columns
+        for pos, row, links in zip(positions, rows, links, strict=True)
+    ]
     assert as_rows == [item for part in store.iter_rows(T, chunk=chunk) for item in part]
     assert [pos for pos, _, _ in as_rows] == [e.pos for e in entries]
 
@@ -544,8 +570,7 @@ def _tamper_rows(path: Path, snapshot: int) -> None:
     """Change the JSON listing behind the pages' back: what is read shows which one was used."""
     db = _db(path)
     try:
-        db.execute("UPDATE rows SET row = json_set(row, '$[0]', 'from rows') WHERE snapshot = ?",
-                   (snapshot,))
+        db.execute("UPDATE rows SET row = json_set(row, '$[0]', 'from rows') WHERE snapshot = ?", (snapshot,))
     finally:
         db.close()
 
@@ -556,7 +581,7 @@ def _titles(store: Store) -> list[str]:
 
 BAD_PAGES = {
     "a flipped byte": "UPDATE row_pages SET data = CAST(substr(data, 1, 20) || x'ff'"
-                      " || substr(data, 22) AS BLOB) WHERE page = 1",
+    " || substr(data, 22) AS BLOB) WHERE page = 1",
     "text, not UTF-8": "UPDATE row_pages SET data = substr(data, 1, 20) || x'ff' WHERE page = 1",
     "another format": "UPDATE row_pages SET format = 'marshal-0' WHERE page = 1",
     "not a page": "UPDATE row_pages SET data = x'deadbeef', crc = 2343432205 WHERE page = 1",
@@ -566,9 +591,7 @@ BAD_PAGES = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD_PAGES))
-def test_a_damaged_page_falls_back_to_the_rows_from_there_on(
-    path: Path, store: Store, case: str
-) -> None:
+def test_a_damaged_page_falls_back_to_the_rows_from_there_on(path: Path, store: Store, case: str) -> None:
     entries = [entry(i, 100 + i) for i in range(3 * PAGE_ROWS)]
     snap = put(store, T, entries)
     _tamper_rows(path, snap)
@@ -612,15 +635,21 @@ def test_a_version_2_store_is_upgraded_in_place(path: Path) -> None:
     db = _db(path)
     try:
         assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(
-            SCHEMA_VERSION)
+            SCHEMA_VERSION
+        )
     finally:
         db.close()
 
 
 def _linked_entry(pos: int) -> Entry:
     rid = 100 + pos
-    return Entry(pos, rid, json.dumps([f"Topic {rid}", None, rid]), json.dumps([[pos, pos + 1], []]),
-                 json.dumps({"topicId": rid}).encode())
+    return Entry(
+        pos,
+        rid,
+        json.dumps([f"Topic {rid}", None, rid]),
+        json.dumps([[pos, pos + 1], []]),
+        json.dumps({"topicId": rid}).encode(),
+    )
 
 
 def test_packed_links_come_a_page_at_a_time_and_unpack_to_the_links(path: Path, store: Store) -> None:
@@ -641,9 +670,7 @@ def test_packed_links_come_a_page_at_a_time_and_unpack_to_the_links(path: Path, 
 
 
 @pytest.mark.parametrize("damage", ["another format", "a missing page 0"])
-def test_pages_this_app_cannot_read_are_packed_again_when_the_store_opens(
-    path: Path, damage: str
-) -> None:
+def test_pages_this_app_cannot_read_are_packed_again_when_the_store_opens(path: Path, damage: str) -> None:
     with Store(path) as s:
         snap = put(s, T, [_linked_entry(i) for i in range(PAGE_ROWS + 1)])
         put(s, Kind.ROLES, [])  # no rows: nothing to pack
@@ -661,8 +688,9 @@ def test_pages_this_app_cannot_read_are_packed_again_when_the_store_opens(
         assert {row[0] for _, rows, _ in s.iter_columns(T, 5000) for row in rows} == {"from rows"}
     db = _db(path)
     try:
-        formats = db.execute("SELECT page, format FROM row_pages WHERE snapshot = ? ORDER BY page",
-                             (snap,)).fetchall()
+        formats = db.execute(
+            "SELECT page, format FROM row_pages WHERE snapshot = ? ORDER BY page", (snap,)
+        ).fetchall()
     finally:
         db.close()
     assert formats == [(0, PAGE_FORMAT), (1, PAGE_FORMAT)]
@@ -678,7 +706,10 @@ def test_packing_does_not_wait_for_another_process_writing(path: Path) -> None:
         assert time.monotonic() - started < 10
         assert s.recovered is None and _page_count(path, snap) == 0
         assert [row[0] for _, rows, _ in s.iter_columns(T) for row in rows] == [
-            "Topic 100", "Topic 101", "Topic 102"]
+            "Topic 100",
+            "Topic 101",
+            "Topic 102",
+        ]
         assert s._db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
         s.close()
     with Store(path):

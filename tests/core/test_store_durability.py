@@ -102,9 +102,21 @@ def env() -> dict[str, str]:
 
 def cli_sync(base_url: str, cache: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "catalogue_desktop", "sync", "--base-url", base_url, "--cache-dir", str(cache),
-         "--json"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "catalogue_desktop",
+            "sync",
+            "--base-url",
+            base_url,
+            "--cache-dir",
+            str(cache),
+            "--json",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
     )
 
 
@@ -193,15 +205,25 @@ def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
 
 
 def entry(pos: int, record_id: int, title: str = "t") -> Entry:
-    return Entry(pos, record_id, f'["{title}", null, {record_id}]', "[]",
-                 f'{{"topicId": {record_id}, "title": "{title}"}}'.encode())
+    return Entry(
+        pos,
+        record_id,
+        f'["{title}", null, {record_id}]',
+        "[]",
+        f'{{"topicId": {record_id}, "title": "{title}"}}'.encode(),
+    )
 
 
 def filled(path: Path) -> None:
     with Store(path) as s:
         for kind in Kind:
-            s.replace_snapshot(kind, [entry(i, i, "x" * 200) for i in range(300)], etag=None,
-                               last_modified=None, checked_at="2026-01-01T00:00:00Z")
+            s.replace_snapshot(
+                kind,
+                [entry(i, i, "x" * 200) for i in range(300)],
+                etag=None,
+                last_modified=None,
+                checked_at="2026-01-01T00:00:00Z",
+            )
     db = sqlite3.connect(path)
     try:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -324,7 +346,10 @@ def test_a_store_locked_exclusively_is_a_store_error_for_the_sync_and_not_moved(
     with lock_held(path, "BEGIN EXCLUSIVE", journal="DELETE"):
         result = subprocess.run(
             [sys.executable, "-c", textwrap.dedent(SYNC_SCRIPT), str(path)],
-            capture_output=True, text=True, timeout=60, check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
     assert "Traceback" not in result.stderr, result.stderr
     assert result.stdout.startswith("StoreError: "), result.stdout + result.stderr

@@ -30,8 +30,9 @@ def filled(tmp_path: Path, sample: dict[Kind, bytes]) -> Path:
 
 
 def _facts(store: Store, kind: Kind) -> list[tuple[int, Any]]:
-    return [item for positions, facts in store.iter_facts(kind)
-            for item in zip(positions, facts, strict=True)]
+    return [
+        item for positions, facts in store.iter_facts(kind) for item in zip(positions, facts, strict=True)
+    ]
 
 
 def test_each_record_is_stored_with_its_facts(filled: Path, sample: dict[Kind, bytes]) -> None:
@@ -78,8 +79,9 @@ def _downgrade_to_version_3(path: Path) -> None:
     rows = db.execute("SELECT snapshot, pos, row FROM rows").fetchall()
     for snapshot, pos, row in rows:
         values = json.loads(row)
-        db.execute("UPDATE rows SET row = ? WHERE snapshot = ? AND pos = ?",
-                   (json.dumps(values[:-1]), snapshot, pos))
+        db.execute(
+            "UPDATE rows SET row = ? WHERE snapshot = ? AND pos = ?", (json.dumps(values[:-1]), snapshot, pos)
+        )
     db.execute("DROP TABLE fact_pages")
     db.execute("ALTER TABLE rows DROP COLUMN facts")
     db.execute("ALTER TABLE snapshots DROP COLUMN listing")
@@ -128,8 +130,9 @@ def test_a_relisting_overtaken_by_a_sync_writes_nothing(filled: Path, sample: di
     assert relist(str(filled), Kind.TOPICS.value)["records"] == len(json.loads(sample[Kind.TOPICS]))
 
 
-def test_facts_are_stored_in_pages_smaller_than_the_rows_pages(tmp_path: Path, sample: dict[Kind, bytes],
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_facts_are_stored_in_pages_smaller_than_the_rows_pages(
+    tmp_path: Path, sample: dict[Kind, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The finder reads a fact page per step on the window's thread: pages of ``FACT_PAGE_ROWS``
     records, within the rows' pages, every record once and in order (also when packed again)."""
     from catalogue_desktop.core import store_pages
@@ -142,8 +145,9 @@ def test_facts_are_stored_in_pages_smaller_than_the_rows_pages(tmp_path: Path, s
     n = len(json.loads(sample[Kind.WEBINARS]))
     with Store(path) as store:
         pages = list(store.iter_facts(Kind.WEBINARS))
-        assert [len(p) for p, _f in pages] == [min(i + 7, 20 * (i // 20 + 1), n) - i
-                                               for i in _page_starts(n, 20, 7)]
+        assert [len(p) for p, _f in pages] == [
+            min(i + 7, 20 * (i // 20 + 1), n) - i for i in _page_starts(n, 20, 7)
+        ]
         assert [pos for p, _f in pages for pos in p] == list(range(n))
         snapshot = store.state(Kind.WEBINARS).snapshot
         want = _facts(store, Kind.WEBINARS)

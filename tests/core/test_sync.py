@@ -27,7 +27,6 @@ from tests.faultserver import FaultServer
 OUTCOME_KEYS = {"status", "records", "rejected", "error", "fetched_at", "checked_at"}
 
 
-
 @pytest.fixture
 def store_file(tmp_path: Path) -> Path:
     return tmp_path / "cache" / "catalogue.sqlite3"
@@ -176,8 +175,12 @@ def test_first_sync_failure_has_no_data(fault_server: FaultServer, store_file: P
 
 
 def test_partial_payload_is_partial(fault_server: FaultServer, store_file: Path) -> None:
-    body = [{"webinarId": 1, "title": "Fine"}, {"webinarId": 2, "fee": "free"},
-            {"webinarId": 3, "experts": [{"expertId": "x"}]}, {"webinarId": 4}]
+    body = [
+        {"webinarId": 1, "title": "Fine"},
+        {"webinarId": 2, "fee": "free"},
+        {"webinarId": 3, "experts": [{"expertId": "x"}]},
+        {"webinarId": 4},
+    ]
     fault_server.set(Kind.WEBINARS.path, "json", body=body)
     report = sync(fault_server.base_url, store_file, kinds=[Kind.WEBINARS])
     outcome = report.collections[Kind.WEBINARS]
@@ -191,7 +194,9 @@ def test_partial_payload_is_partial(fault_server: FaultServer, store_file: Path)
     assert data["collections"]["webinars"]["status"] == "partial"
     problems = sorted(data["problems"], key=lambda p: p["record"])
     assert [(p["collection"], p["record"], p["record_id"], p["field"]) for p in problems] == [
-        ("webinars", 1, 2, "fee"), ("webinars", 2, 3, "experts[0].expertId")]
+        ("webinars", 1, 2, "fee"),
+        ("webinars", 2, 3, "experts[0].expertId"),
+    ]
     assert all(isinstance(p["message"], str) and p["message"] for p in problems)
     json.dumps(data)  # JSON-able as it stands
 
@@ -211,8 +216,9 @@ def test_report_to_json_shape_for_every_collection(fault_server: FaultServer, st
     assert json.loads(json.dumps(data)) == data
 
 
-def test_sudden_empty_list_keeps_the_cache(fault_server: FaultServer, sample: dict[Kind, bytes],
-                                           store_file: Path) -> None:
+def test_sudden_empty_list_keeps_the_cache(
+    fault_server: FaultServer, sample: dict[Kind, bytes], store_file: Path
+) -> None:
     sync(fault_server.base_url, store_file, kinds=[Kind.ROLES])
     fault_server.set(Kind.ROLES.path, "json", body=[], etag='"roles-empty"')
     outcome = sync(fault_server.base_url, store_file, kinds=[Kind.ROLES]).collections[Kind.ROLES]
@@ -244,8 +250,7 @@ def test_large_payloads_go_through_a_worker_process(store_file: Path) -> None:
         processes = list(pool._processes.values())  # type: ignore[union-attr]
         assert processes and all(p.is_alive() for p in processes)
         if hasattr(os, "nice"):  # workers run below the window's CPU priority
-            assert pool.submit(os.nice, 0).result(timeout=30) == min(
-                19, os.nice(0) + BACKGROUND_NICENESS)
+            assert pool.submit(os.nice, 0).result(timeout=30) == min(19, os.nice(0) + BACKGROUND_NICENESS)
     finally:
         ingestor.close()
     assert ingestor._pool is None

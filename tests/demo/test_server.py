@@ -98,7 +98,7 @@ def test_sample_files_validate_against_the_models() -> None:
 def test_sample_files_are_pretty_printed_with_two_spaces() -> None:
     for kind in Kind:
         text = sample_file(kind).decode("utf-8")
-        assert text.startswith("[\n  {\n    \""), kind
+        assert text.startswith('[\n  {\n    "'), kind
         assert text.endswith("]\n")
 
 
@@ -220,9 +220,7 @@ def test_load_sample_serves_compact_bytes_with_exact_numbers() -> None:
     assert set(payloads) == set(Kind)
     for kind, payload in payloads.items():
         assert b"\n" not in payload and b'": ' not in payload
-        assert json.loads(payload, parse_float=Decimal) == json.loads(
-            sample_file(kind), parse_float=Decimal
-        )
+        assert json.loads(payload, parse_float=Decimal) == json.loads(sample_file(kind), parse_float=Decimal)
     assert b'"fee":2495.00' in payloads[Kind.CERTIFICATES]
     assert compact_json(b'[ {"a": "x  y", "b" : [1, 2.50]} ]') == b'[{"a":"x  y","b":[1,2.50]}]'
 
@@ -382,9 +380,9 @@ def test_set_payload_changes_body_etag_and_last_modified(server: DemoServer) -> 
     status, after, body = get(url, {"If-None-Match": before["ETag"]})
     assert status == 200 and body == new_body
     assert after["ETag"] != before["ETag"]
-    assert email.utils.parsedate_to_datetime(
-        after["Last-Modified"]
-    ) > email.utils.parsedate_to_datetime(before["Last-Modified"])
+    assert email.utils.parsedate_to_datetime(after["Last-Modified"]) > email.utils.parsedate_to_datetime(
+        before["Last-Modified"]
+    )
     assert get(url, {"If-Modified-Since": before["Last-Modified"]})[0] == 200
     assert get(url, {"If-None-Match": after["ETag"]})[0] == 304
     gz = get(url, {"Accept-Encoding": "gzip"})[2]

@@ -69,10 +69,21 @@ def test_bundle_size(bundle: Path) -> None:
 def test_bundle_holds_no_unused_qt(bundle: Path) -> None:
     """The trimmed Qt parts stay out (QML/Quick, QtNetwork, QtOpenGL, translations, GTK theme)."""
     qt = bundle / "_internal" / "PySide6" / "Qt"
-    unwanted = [p.relative_to(bundle) for pattern in (
-        "lib/libQt6Qml*", "lib/libQt6Quick*", "lib/libQt6Network*", "lib/libQt6OpenGL*", "lib/libQt6Pdf*",
-        "translations/*", "qml/*", "plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so",
-        "plugins/platformthemes/libqgtk3.so") for p in qt.glob(pattern)]
+    unwanted = [
+        p.relative_to(bundle)
+        for pattern in (
+            "lib/libQt6Qml*",
+            "lib/libQt6Quick*",
+            "lib/libQt6Network*",
+            "lib/libQt6OpenGL*",
+            "lib/libQt6Pdf*",
+            "translations/*",
+            "qml/*",
+            "plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so",
+            "plugins/platformthemes/libqgtk3.so",
+        )
+        for p in qt.glob(pattern)
+    ]
     assert not unwanted
     assert (qt / "plugins" / "platforms" / "libqoffscreen.so").is_file()
     assert (qt / "plugins" / "imageformats" / "libqjpeg.so").is_file()

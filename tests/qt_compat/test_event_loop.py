@@ -66,8 +66,14 @@ _LATE = textwrap.dedent("""
 
 
 def _run(code: str) -> tuple[dict[str, Any], str]:
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1]), result.stderr
 
@@ -82,7 +88,11 @@ def test_the_late_loop_runs_coroutines_on_the_running_qt_loop_then_is_released()
     assert (seen["on_gui_thread"], seen["loop"], seen["code"]) == (True, "qasync", 5)
     assert seen["still_running_after_exec"] is True  # qasync's: "the user is responsible"
     assert (seen["closed"], seen["timers_left"], seen["kept_alive"], seen["a_loop_runs"]) == (
-        True, 0, True, False)
+        True,
+        0,
+        True,
+        False,
+    )
 
 
 def test_abandoned_async_generators_are_finalized_on_the_loop() -> None:
@@ -97,7 +107,8 @@ def test_abandoned_async_generators_are_finalized_on_the_loop() -> None:
 
 
 def test_run_on_qt_runs_a_coroutine_to_its_end_on_a_qasync_loop() -> None:
-    seen, _ = _run(textwrap.dedent("""
+    seen, _ = _run(
+        textwrap.dedent("""
         import asyncio, json
         from PySide6.QtWidgets import QApplication
         from catalogue_desktop.qt_compat.event_loop import run_on_qt
@@ -108,5 +119,6 @@ def test_run_on_qt_runs_a_coroutine_to_its_end_on_a_qasync_loop() -> None:
             return type(asyncio.get_running_loop()).__module__.split(".")[0]
 
         print(json.dumps({"result": run_on_qt(app, work())}))
-    """))
+    """)
+    )
     assert seen == {"result": "qasync"}

@@ -24,9 +24,19 @@ def test_an_icon_without_a_theme_comes_from_qt_s_images_without_qstyle() -> None
         seen["qstyle_made_by_the_standard_icon_route"] = "QStyle" in vars(QtWidgets)
         print(json.dumps(seen))
     """)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     seen = json.loads(result.stdout.strip().splitlines()[-1])
-    assert seen == {"null": False, "width": 16, "qstyle_made": False,
-                    "qstyle_made_by_the_standard_icon_route": True}  # what it avoids: QStyle made
+    assert seen == {
+        "null": False,
+        "width": 16,
+        "qstyle_made": False,
+        "qstyle_made_by_the_standard_icon_route": True,
+    }  # what it avoids: QStyle made

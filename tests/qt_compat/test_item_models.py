@@ -11,15 +11,17 @@ from catalogue_desktop.qt_compat import item_models
 
 
 def test_roles_are_plain_ints_equal_to_qt_s_roles() -> None:
-    pairs = {item_models.DISPLAY: Qt.ItemDataRole.DisplayRole,
-             item_models.DECORATION: Qt.ItemDataRole.DecorationRole,
-             item_models.TOOLTIP: Qt.ItemDataRole.ToolTipRole,
-             item_models.FONT: Qt.ItemDataRole.FontRole,
-             item_models.ALIGNMENT: Qt.ItemDataRole.TextAlignmentRole,
-             item_models.FOREGROUND: Qt.ItemDataRole.ForegroundRole,
-             item_models.BACKGROUND: Qt.ItemDataRole.BackgroundRole,
-             item_models.CHECK_STATE: Qt.ItemDataRole.CheckStateRole,
-             item_models.USER: Qt.ItemDataRole.UserRole}
+    pairs = {
+        item_models.DISPLAY: Qt.ItemDataRole.DisplayRole,
+        item_models.DECORATION: Qt.ItemDataRole.DecorationRole,
+        item_models.TOOLTIP: Qt.ItemDataRole.ToolTipRole,
+        item_models.FONT: Qt.ItemDataRole.FontRole,
+        item_models.ALIGNMENT: Qt.ItemDataRole.TextAlignmentRole,
+        item_models.FOREGROUND: Qt.ItemDataRole.ForegroundRole,
+        item_models.BACKGROUND: Qt.ItemDataRole.BackgroundRole,
+        item_models.CHECK_STATE: Qt.ItemDataRole.CheckStateRole,
+        item_models.USER: Qt.ItemDataRole.UserRole,
+    }
     assert len(pairs) == 9
     for number, role in pairs.items():
         assert type(number) is int and number == role.value

@@ -71,13 +71,15 @@ _DESTROYED = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize(("how", "made"), [("delete_later", []),
-                                            ("slot_taking_the_object",
-                                             ["QSharedMemory", "QProcess", "QLibrary"])])
+@pytest.mark.parametrize(
+    ("how", "made"),
+    [("delete_later", []), ("slot_taking_the_object", ["QSharedMemory", "QProcess", "QLibrary"])],
+)
 def test_delete_later_s_slot_makes_pyside_create_no_types(how: str, made: list[str]) -> None:
     """A slot taking the destroyed ``QObject*`` makes PySide create every QtCore type (the quirk);
     ``delete_later``'s slot takes nothing and creates none."""
-    result = subprocess.run([sys.executable, "-c", _DESTROYED, how], capture_output=True, text=True,
-                            timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", _DESTROYED, how], capture_output=True, text=True, timeout=60, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == made

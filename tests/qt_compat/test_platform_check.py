@@ -27,21 +27,31 @@ PYSIDE = Path(importlib.util.find_spec("PySide6").submodule_search_locations[0])
 QT = PYSIDE / "Qt"
 XCB = QT / "plugins" / "platforms" / "libqxcb.so"
 HEAD = "catalogue-desktop: the window cannot open: "
-ALTERNATIVES = ("Without a display, run the window offscreen (QT_QPA_PLATFORM=offscreen catalogue-desktop "
-                "...: nothing is shown; for --self-test and scripts) or on a virtual display (xvfb-run -a "
-                "catalogue-desktop ...; xvfb-run comes with 'sudo apt-get install xvfb xauth' or "
-                "'sudo dnf install xorg-x11-server-Xvfb xauth'). The commands sync, check and export "
-                "need no display.")
+ALTERNATIVES = (
+    "Without a display, run the window offscreen (QT_QPA_PLATFORM=offscreen catalogue-desktop "
+    "...: nothing is shown; for --self-test and scripts) or on a virtual display (xvfb-run -a "
+    "catalogue-desktop ...; xvfb-run comes with 'sudo apt-get install xvfb xauth' or "
+    "'sudo dnf install xorg-x11-server-Xvfb xauth'). The commands sync, check and export "
+    "need no display."
+)
 
 
 def window(env: dict[str, str], tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The window command, as a user starts it, in ``env`` (no Qt variables of the test run)."""
-    base = {k: v for k, v in os.environ.items()
-            if not k.startswith(("QT_", "DISPLAY", "WAYLAND", "XDG_SESSION", "CATALOGUE_DESKTOP"))}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("QT_", "DISPLAY", "WAYLAND", "XDG_SESSION", "CATALOGUE_DESKTOP"))
+    }
     base.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    result = subprocess.run([sys.executable, "-m", "catalogue_desktop", "--cache-dir", str(tmp_path / "c"),
-                             *args], env={**base, **env}, capture_output=True, text=True, timeout=60,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "catalogue_desktop", "--cache-dir", str(tmp_path / "c"), *args],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert "Traceback" not in result.stderr, result.stderr
     return result
 
@@ -124,22 +134,30 @@ def test_a_display_nothing_answers_on(tmp_path: Path, free_display: str) -> None
 def test_a_plugin_library_that_is_missing_is_named_with_how_to_find_its_package(
     tmp_path: Path, broken_plugin: Path, listening_display: str
 ) -> None:
-    env = {"QT_QPA_PLATFORM": "xcb", "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken_plugin),
-           "DISPLAY": listening_display}
+    env = {
+        "QT_QPA_PLATFORM": "xcb",
+        "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken_plugin),
+        "DISPLAY": listening_display,
+    }
     text = said(window(env, tmp_path))
     assert text.startswith(HEAD + "Qt's X11 platform plugin (xcb) needs ")
     assert "libxcb-absent.so.0" in text and "which this machine lacks" in text
     assert "display" not in text.split("which this machine lacks")[1].split(".")[0]  # the display is fine
-    assert ("For libxcb-absent.so.0: 'apt-file search NAME' (Debian, Ubuntu) or "
-            "'dnf provides */NAME' (Fedora) names the package.") in text
+    assert (
+        "For libxcb-absent.so.0: 'apt-file search NAME' (Debian, Ubuntu) or "
+        "'dnf provides */NAME' (Fedora) names the package."
+    ) in text
 
 
 @linux
 def test_qt_s_own_failure_is_caught_too_layer_2(tmp_path: Path, broken_plugin: Path) -> None:
     """The check turned off: Qt tries the plugin, fails and would abort; the message handler
     around the QApplication says the same paragraph, with what Qt said, and exits 2."""
-    env = {"QT_QPA_PLATFORM": "xcb", "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken_plugin),
-           platform_check.SWITCH: "0"}
+    env = {
+        "QT_QPA_PLATFORM": "xcb",
+        "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken_plugin),
+        platform_check.SWITCH: "0",
+    }
     text = said(window(env, tmp_path))
     assert "libxcb-absent.so.0" in text and "there is no display (DISPLAY is not set)" in text
     assert '(Qt said: Could not load the Qt platform plugin "xcb" in ' in text
@@ -148,8 +166,9 @@ def test_qt_s_own_failure_is_caught_too_layer_2(tmp_path: Path, broken_plugin: P
 
 def test_a_platform_that_does_not_exist(tmp_path: Path) -> None:
     text = said(window({"QT_QPA_PLATFORM": "nosuchplatform"}, tmp_path))
-    assert text.startswith(HEAD + 'Qt could not start its platform plugin "nosuchplatform" (the plugins '
-                           "there are: ")
+    assert text.startswith(
+        HEAD + 'Qt could not start its platform plugin "nosuchplatform" (the plugins there are: '
+    )
     assert "offscreen" in text.split("(the plugins there are: ")[1].split(")")[0]
     assert '(Qt said: Could not find the Qt platform plugin "nosuchplatform" in "".)' in text
     assert text.endswith(ALTERNATIVES)
@@ -177,21 +196,31 @@ def test_offscreen_and_unknown_platforms_are_not_judged() -> None:
 
 
 def test_the_paragraph_names_the_packages_of_both_distributions() -> None:
-    text = " ".join(platform_check.paragraph(
-        ["Qt's X11 platform plugin (xcb) needs libxcb-icccm.so.4 and libxcb-keysyms.so.1, which "
-         "this machine lacks"], ["libxcb-icccm.so.4", "libxcb-keysyms.so.1"]).split())
-    assert text == (HEAD + "Qt's X11 platform plugin (xcb) needs libxcb-icccm.so.4 and libxcb-keysyms.so.1, "
-                    "which this machine lacks. Install them with 'sudo apt-get install libxcb-icccm4 "
-                    "libxcb-keysyms1' (Debian, Ubuntu) or 'sudo dnf install xcb-util-wm xcb-util-keysyms' "
-                    "(Fedora). " + ALTERNATIVES)
+    text = " ".join(
+        platform_check.paragraph(
+            [
+                "Qt's X11 platform plugin (xcb) needs libxcb-icccm.so.4 and libxcb-keysyms.so.1, which "
+                "this machine lacks"
+            ],
+            ["libxcb-icccm.so.4", "libxcb-keysyms.so.1"],
+        ).split()
+    )
+    assert text == (
+        HEAD + "Qt's X11 platform plugin (xcb) needs libxcb-icccm.so.4 and libxcb-keysyms.so.1, "
+        "which this machine lacks. Install them with 'sudo apt-get install libxcb-icccm4 "
+        "libxcb-keysyms1' (Debian, Ubuntu) or 'sudo dnf install xcb-util-wm xcb-util-keysyms' "
+        "(Fedora). " + ALTERNATIVES
+    )
 
 
 def test_a_library_pyside_itself_needs_is_explained_too() -> None:
     error = ImportError("libEGL.so.1: cannot open shared object file: No such file or directory")
     text = " ".join(platform_check.explain(error).split())  # type: ignore[union-attr]
-    assert text.startswith(HEAD + "Qt needs libEGL.so.1, which this machine lacks. Install it with "
-                           "'sudo apt-get install libegl1' (Debian, Ubuntu) or 'sudo dnf install "
-                           "libglvnd-egl' (Fedora).")
+    assert text.startswith(
+        HEAD + "Qt needs libEGL.so.1, which this machine lacks. Install it with "
+        "'sudo apt-get install libegl1' (Debian, Ubuntu) or 'sudo dnf install "
+        "libglvnd-egl' (Fedora)."
+    )
     assert platform_check.explain(ImportError("No module named 'httpx'")) is None
     assert platform_check.explain(ValueError("x")) is None
 
@@ -203,8 +232,9 @@ def _system_needs() -> set[str]:
     bundled = set(os.listdir(QT / "lib")) | set(os.listdir(PYSIDE)) | set(os.listdir(shiboken))
     files = [*(PYSIDE.glob(f"Qt{m}.*.so") for m in ("Core", "Gui", "Widgets"))]
     paths = [p for group in files for p in group]
-    paths += [QT / "lib" / f"libQt6{m}.so.6" for m in ("Core", "Gui", "Widgets", "DBus", "XcbQpa",
-                                                       "WaylandClient")]
+    paths += [
+        QT / "lib" / f"libQt6{m}.so.6" for m in ("Core", "Gui", "Widgets", "DBus", "XcbQpa", "WaylandClient")
+    ]
     paths += [QT / "plugins" / "platforms" / f for f in ("libqxcb.so", "libqwayland.so")]
     needs: set[str] = set()
     for path in paths:

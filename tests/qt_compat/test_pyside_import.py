@@ -30,8 +30,9 @@ _PROBED = textwrap.dedent("""
 
 
 def _run(code: str) -> dict[str, Any]:
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -53,12 +54,15 @@ def test_without_pyside_s_table_nothing_is_given(monkeypatch: Any) -> None:
     stand_in = types.ModuleType("PySide6.support.feature")
     monkeypatch.setitem(sys.modules, "PySide6.support.feature", stand_in)
     pyside_import.import_pyside()
-    assert vars(stand_in).keys() == {"__name__", "__doc__", "__package__", "__loader__",
-                                     "__spec__"}
+    assert vars(stand_in).keys() == {"__name__", "__doc__", "__package__", "__loader__", "__spec__"}
 
 
 def test_the_package_s_modules_are_all_listed() -> None:
     names = set(pyside_import._qt_modules())
-    assert {"catalogue_desktop.ui", "catalogue_desktop.ui.shell.app", "catalogue_desktop.ui.detail",
-            "catalogue_desktop.ui.detail.page"} <= names
+    assert {
+        "catalogue_desktop.ui",
+        "catalogue_desktop.ui.shell.app",
+        "catalogue_desktop.ui.detail",
+        "catalogue_desktop.ui.detail.page",
+    } <= names
     assert all(name in sys.modules or __import__(name) for name in names)

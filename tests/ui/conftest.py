@@ -24,8 +24,11 @@ FILLED_AT = "2026-01-05T09:30:00Z"  # when the pre-filled cache was "fetched"
 # The offscreen platform plugin warns when a main window's size hints change; not an app problem.
 OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
 # ... and when a popup (the query box's completion) is shown: it cannot raise it or grab keys.
-POPUP_NOISE = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE, "This plugin does not support raise",
-                                        "This plugin does not support grabbing the keyboard")
+POPUP_NOISE = pytest.mark.qt_log_ignore(
+    OFFSCREEN_NOISE,
+    "This plugin does not support raise",
+    "This plugin does not support grabbing the keyboard",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -102,8 +105,7 @@ def cache_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def filled_store_template(tmp_path_factory: pytest.TempPathFactory,
-                          sample: dict[Kind, bytes]) -> Path:
+def filled_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict[Kind, bytes]) -> Path:
     """A store holding the whole demo sample, as if fetched at ``FILLED_AT``."""
     path = tmp_path_factory.mktemp("filled") / FILE_NAME
     _store_sample(path, sample)
@@ -129,8 +131,7 @@ SMALL_PAGES = 16  # rows per stored page in ``paged_cache``
 
 
 @pytest.fixture(scope="session")
-def paged_store_template(tmp_path_factory: pytest.TempPathFactory,
-                         sample: dict[Kind, bytes]) -> Path:
+def paged_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict[Kind, bytes]) -> Path:
     """The store of ``filled_store_template``, written in pages of ``SMALL_PAGES`` rows (not
     1,000): the loader reads a page per chunk, so each collection takes several (60 webinars: 4)."""
     from catalogue_desktop.core import store_pages
@@ -161,13 +162,13 @@ def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[.
 
     sessions: list[Any] = []
 
-    def make(*, wait: str | None = "synced", client_options: dict[str, Any] | None = None,
-             **options: Any) -> Any:
+    def make(
+        *, wait: str | None = "synced", client_options: dict[str, Any] | None = None, **options: Any
+    ) -> Any:
         options.setdefault("cache_dir", str(cache_dir))
         session = AppSession(
             Options(**options),
-            client_options=client_options or {"retries": 0, "connect_timeout": 2.0,
-                                              "read_timeout": 10.0},
+            client_options=client_options or {"retries": 0, "connect_timeout": 2.0, "read_timeout": 10.0},
             image_fetch=no_images,
         )
         sessions.append(session)

@@ -51,8 +51,7 @@ class DemoCatalogue:
         self.rowsets = load_rowsets(self.store)
         self.index = CatalogueIndex(self.rowsets)
         self.raw = {
-            kind: json.loads(resource_path("demo", f"{kind.value}.json").read_text("utf-8"))
-            for kind in Kind
+            kind: json.loads(resource_path("demo", f"{kind.value}.json").read_text("utf-8")) for kind in Kind
         }
 
     def record(self, kind: Kind, record_id: int) -> Any:

@@ -33,10 +33,14 @@ def never_synced(kind: Kind, path: Path, *, demo: bool) -> str:
     """One line: ``kind`` is not in the store at ``path``; where the other cache is, how to pick."""
     if demo:
         service = path.parent.parent / FILE_NAME
-        return (f"{kind.value} are not in the demo catalogue's cache {path} yet: open the window on "
-                f"the demo catalogue once ('catalogue-desktop --demo') to fill it. Without --demo, "
-                f"commands read the service's cache ({service}); --cache-dir DIR picks another one")
+        return (
+            f"{kind.value} are not in the demo catalogue's cache {path} yet: open the window on "
+            f"the demo catalogue once ('catalogue-desktop --demo') to fill it. Without --demo, "
+            f"commands read the service's cache ({service}); --cache-dir DIR picks another one"
+        )
     demo_path = path.parent / DEMO_FOLDER / FILE_NAME
-    return (f"{kind.value} were never synced into {path}, the service's cache; run "
-            f"'catalogue-desktop sync --base-url URL' first. The window's demo catalogue is cached "
-            f"in {demo_path}: add --demo to use it; --cache-dir DIR picks another cache")
+    return (
+        f"{kind.value} were never synced into {path}, the service's cache; run "
+        f"'catalogue-desktop sync --base-url URL' first. The window's demo catalogue is cached "
+        f"in {demo_path}: add --demo to use it; --cache-dir DIR picks another cache"
+    )

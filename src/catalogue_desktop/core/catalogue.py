@@ -22,9 +22,13 @@ class RowSet:
     ``unpack_links`` does it a chunk at a time, in idle time.
     """
 
-    def __init__(self, kind: Any, rows: list[list[Any]] | None = None,
-                 links: list[list[list[int]]] | None = None,
-                 positions: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        kind: Any,
+        rows: list[list[Any]] | None = None,
+        links: list[list[list[int]]] | None = None,
+        positions: list[int] | None = None,
+    ) -> None:
         self.kind = kind
         self.snapshot: int | None = None  # the store's snapshot the rows were read from
         self.rows: list[list[Any]] = [] if rows is None else rows
@@ -72,8 +76,9 @@ class RowSet:
     def extend(self, chunk: Iterable[list[Any]]) -> None:
         """Append ``[pos, row, links]`` items as ``Store.iter_rows`` yields them."""
         items = list(chunk)
-        self.extend_columns([item[0] for item in items], [item[1] for item in items],
-                            [item[2] for item in items])
+        self.extend_columns(
+            [item[0] for item in items], [item[1] for item in items], [item[2] for item in items]
+        )
 
     def extend_columns(self, positions: list[int], rows: list[list[Any]], links: Any) -> None:
         """Append a chunk as ``Store.iter_columns`` yields it: three parallel sequences, the links
@@ -119,7 +124,7 @@ class RowSet:
         if self._indexed < len(rows):
             ids = getattr(rows, "ids", None)  # rows made when read (the Dates rows) know them
             if ids is not None:
-                for i, record_id in enumerate(ids[self._indexed:], self._indexed):
+                for i, record_id in enumerate(ids[self._indexed :], self._indexed):
                     by_id.setdefault(record_id, i)
             else:
                 column = self.id_column

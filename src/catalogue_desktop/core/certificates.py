@@ -34,9 +34,7 @@ class ResolvedLevel:
     problems: list[str] = field(default_factory=list)
 
 
-def resolve_certificate(
-    certificate: Any, course_title: Callable[[int], str | None]
-) -> list[ResolvedLevel]:
+def resolve_certificate(certificate: Any, course_title: Callable[[int], str | None]) -> list[ResolvedLevel]:
     """Levels with their options and tracks (by displayOrder), each holding its courses."""
     out = []
     for index, level in enumerate(certificate.levels or ()):
@@ -46,8 +44,7 @@ def resolve_certificate(
             for c in level.courses or ()
         ]
         options = {o.option_id: o for o in level.options or ()}
-        tracks = sorted(level.tracks or (), key=lambda t: (t.display_order is None,
-                                                           t.display_order or 0))
+        tracks = sorted(level.tracks or (), key=lambda t: (t.display_order is None, t.display_order or 0))
         for option in options.values():
             resolved.options.append((option, [c for c in courses if c.option_id == option.option_id]))
         track_ids = {t.track_id for t in tracks}

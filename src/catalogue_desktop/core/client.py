@@ -109,7 +109,6 @@ class _Raw:
     body_file: Path | None = None
 
 
-
 class CatalogueClient:
     """Fetches the service's collections (and expert photos) over one pooled httpx client."""
 
@@ -139,8 +138,9 @@ class CatalogueClient:
         # Downloads spooled to files are inflated and written by one thread below normal
         # priority: at 100k webinars ~800 MB, seconds of CPU that would otherwise run on the
         # event loop's thread or beside it at its priority (made on first use).
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="catalogue-body-writer",
-                                          initializer=lower_thread)
+        self._writer = ThreadPoolExecutor(
+            1, thread_name_prefix="catalogue-body-writer", initializer=lower_thread
+        )
         self._http = httpx.AsyncClient(
             timeout=httpx.Timeout(
                 connect=connect_timeout, read=read_timeout, write=read_timeout, pool=read_timeout
@@ -210,8 +210,13 @@ class CatalogueClient:
         try:
             async with asyncio.timeout(limit) as within:
                 raw = await self._get(
-                    url, kind=kind, headers=sent.headers(), max_bytes=self.max_bytes,
-                    progress=progress, spool_dir=spool_dir, failures=failures,
+                    url,
+                    kind=kind,
+                    headers=sent.headers(),
+                    max_bytes=self.max_bytes,
+                    progress=progress,
+                    spool_dir=spool_dir,
+                    failures=failures,
                 )
         except TimeoutError:
             if not within.expired():
@@ -291,8 +296,7 @@ class CatalogueClient:
         if spool_dir is None:
             return await self._attempt_to(url, kind, headers, max_bytes, progress, None)
         # Off the loop's thread: creating a file can block on a busy disk.
-        fd, name = await asyncio.to_thread(tempfile.mkstemp, prefix="body-", suffix=".json",
-                                           dir=spool_dir)
+        fd, name = await asyncio.to_thread(tempfile.mkstemp, prefix="body-", suffix=".json", dir=spool_dir)
         path = Path(name)
         try:
             with open(fd, "wb", buffering=0) as sink:  # unbuffered: writes release the GIL
@@ -326,8 +330,7 @@ class CatalogueClient:
                             status, resp.reason_phrase, resp.headers.get("retry-after"), kind, url
                         )
                     in_body = True
-                    body = await read_body(resp, kind, url, max_bytes, progress, sink,
-                                            self._writer)
+                    body = await read_body(resp, kind, url, max_bytes, progress, sink, self._writer)
                     return _Raw(status, str(resp.url), resp.headers, body)
             except httpx.HTTPError as exc:
                 raise self._translate(exc, kind, url, in_body) from exc

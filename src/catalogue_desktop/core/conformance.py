@@ -77,12 +77,14 @@ def _dangling(results: dict[Kind, Decoded | str], ids: dict[Kind, set[int]]) -> 
                     continue  # that collection failed: nothing to compare with
                 for target_id in linked:
                     if target_id not in ids[target]:
-                        out.append({
-                            "collection": kind.value,
-                            "record_id": getattr(record, ID_ATTRS[kind]),
-                            "refers_to": target.value,
-                            "missing_id": target_id,
-                        })
+                        out.append(
+                            {
+                                "collection": kind.value,
+                                "record_id": getattr(record, ID_ATTRS[kind]),
+                                "refers_to": target.value,
+                                "missing_id": target_id,
+                            }
+                        )
     return out
 
 
@@ -115,8 +117,9 @@ def format_report(report: dict[str, Any], limit: int = 30) -> str:
     if report["dangling"]:
         lines += ["", f"Dangling references ({len(report['dangling'])}):"]
         for d in report["dangling"][:limit]:
-            lines.append(f"  {d['collection']} {d['record_id']} -> {d['refers_to']} {d['missing_id']}"
-                         " (not listed)")
+            lines.append(
+                f"  {d['collection']} {d['record_id']} -> {d['refers_to']} {d['missing_id']} (not listed)"
+            )
     return "\n".join(lines)
 
 

@@ -142,10 +142,15 @@ def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[P
                 found: list[str] = []
                 item = _without_surrogates(item, "", found)
                 problems.extend(
-                    Problem(kind.value, index, _id_of(kind, item), path or None,
-                            "an escaped unpaired surrogate (\\uD800-\\uDFFF: no character), shown"
-                            " as U+FFFD")
-                    for path in found)
+                    Problem(
+                        kind.value,
+                        index,
+                        _id_of(kind, item),
+                        path or None,
+                        "an escaped unpaired surrogate (\\uD800-\\uDFFF: no character), shown as U+FFFD",
+                    )
+                    for path in found
+                )
             records.append((index, adapter.validate_python(item)))
         except ValidationError as exc:
             problems.extend(_record_problems(kind, index, item, exc))
@@ -175,9 +180,7 @@ def _parse(kind: Kind, payload: bytes) -> tuple[list[Any], bool]:
     except ValueError as exc:
         raise DecodeError(f"{kind.value}: not valid JSON ({exc})") from None
     if not isinstance(items, list):
-        raise DecodeError(
-            f"{kind.value}: expected a JSON array of {kind.value}, got {_json_type(items)}"
-        )
+        raise DecodeError(f"{kind.value}: expected a JSON array of {kind.value}, got {_json_type(items)}")
     return items, lenient
 
 
@@ -325,7 +328,10 @@ def _duplicate_problems(kind: Kind, records: list[tuple[int, Any]], stats: Stats
             stats.duplicate_ids.append(record_id)
             problems.append(
                 Problem(
-                    kind.value, index, record_id, kind.id_field,
+                    kind.value,
+                    index,
+                    record_id,
+                    kind.id_field,
                     f"duplicate id (also record {seen[record_id]}); both kept",
                 )
             )

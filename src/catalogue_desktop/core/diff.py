@@ -12,14 +12,20 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 _NESTED_IDS = (
-    "expertId", "topicId", "roleId", "situationId", "webinarId", "locationId", "optionId",
-    "trackId", "courseId", "id",
+    "expertId",
+    "topicId",
+    "roleId",
+    "situationId",
+    "webinarId",
+    "locationId",
+    "optionId",
+    "trackId",
+    "courseId",
+    "id",
 )
 
 
-def diff_snapshots(
-    old: Mapping[int, bytes], new: Iterable[tuple[int, bytes]]
-) -> dict[str, Any]:
+def diff_snapshots(old: Mapping[int, bytes], new: Iterable[tuple[int, bytes]]) -> dict[str, Any]:
     """``old`` maps id -> stored JSON; ``new`` yields (id, JSON). Returns the change summary."""
     seen: set[int] = set()
     added: list[int] = []

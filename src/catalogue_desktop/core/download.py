@@ -46,7 +46,6 @@ def size_text(limit: int) -> str:
     return f"{limit} bytes"
 
 
-
 def content_length(headers: httpx.Headers) -> int | None:
     value = headers.get("content-length")
     if value is None or "transfer-encoding" in headers:
@@ -56,7 +55,6 @@ def content_length(headers: httpx.Headers) -> int | None:
     except ValueError:
         return None
     return length if length >= 0 else None
-
 
 
 class Inflater:
@@ -99,7 +97,6 @@ class Inflater:
         if self._fed and not self._obj.eof:
             raise zlib.error("the compressed data ended early")
         return tail
-
 
 
 async def read_body(
@@ -225,7 +222,6 @@ async def read_body(
             f"the {encoding}-compressed response could not be decoded ({exc})", kind=kind, url=url
         ) from exc
     return b"".join(chunks) if sink is None else head
-
 
 
 def check_json_array(kind: Kind, url: str, body: bytes, content_type: str) -> bytes:

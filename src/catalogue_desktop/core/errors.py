@@ -75,9 +75,7 @@ class NotArray(FetchError):
 class TooLarge(FetchError):
     """The response exceeded the size limit ("the response exceeded the 256 MiB limit")."""
 
-    def __init__(
-        self, message: str, *, limit: int, kind: Kind | None = None, url: str = ""
-    ) -> None:
+    def __init__(self, message: str, *, limit: int, kind: Kind | None = None, url: str = "") -> None:
         super().__init__(message, kind=kind, url=url)
         self.limit = limit
 

@@ -32,8 +32,15 @@ class NothingToExport(CatalogueError):
     """The collection was never synced into this store."""
 
 
-def export_collection(store: Store, kind: Kind, fmt: str, out: TextIO,
-                      positions: Collection[int] | None = None, *, demo: bool = False) -> int:
+def export_collection(
+    store: Store,
+    kind: Kind,
+    fmt: str,
+    out: TextIO,
+    positions: Collection[int] | None = None,
+    *,
+    demo: bool = False,
+) -> int:
     """Write ``kind``'s current snapshot to ``out`` (only the records at ``positions``, the
     store's array positions, when given: ``core.finding.select``); returns the number of records
     written. ``demo``: ``store`` is the demo catalogue's (it only changes what a "never synced"

@@ -41,18 +41,31 @@ def _ids(items: Iterable[Any] | None, attr: str) -> list[int]:
 def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"id": r.webinar_id}
     _put(
-        out, sessionId=r.session_id, type=r.type, title=r.title, fee=r.fee,
-        cleAccreditation=r.cle_accreditation, cpeAccreditation=r.cpe_accreditation,
-        startDate=iso(r.start_date), endDate=iso(r.end_date), detailUrl=r.detail_url,
-        experts=_names(r.experts, "name"), topics=_names(r.topics, "title"),
-        roles=_names(r.roles, "title"), situations=_names(r.situations, "title"),
+        out,
+        sessionId=r.session_id,
+        type=r.type,
+        title=r.title,
+        fee=r.fee,
+        cleAccreditation=r.cle_accreditation,
+        cpeAccreditation=r.cpe_accreditation,
+        startDate=iso(r.start_date),
+        endDate=iso(r.end_date),
+        detailUrl=r.detail_url,
+        experts=_names(r.experts, "name"),
+        topics=_names(r.topics, "title"),
+        roles=_names(r.roles, "title"),
+        situations=_names(r.situations, "title"),
     )
     if not session:
         _put(
-            out, hasDescription=bool(r.description) or None,
-            productionDate=iso(r.production_date), accessUrl=r.access_url,
-            expertIds=_ids(r.experts, "expert_id"), topicIds=_ids(r.topics, "topic_id"),
-            roleIds=_ids(r.roles, "role_id"), situationIds=_ids(r.situations, "situation_id"),
+            out,
+            hasDescription=bool(r.description) or None,
+            productionDate=iso(r.production_date),
+            accessUrl=r.access_url,
+            expertIds=_ids(r.experts, "expert_id"),
+            topicIds=_ids(r.topics, "topic_id"),
+            roleIds=_ids(r.roles, "role_id"),
+            situationIds=_ids(r.situations, "situation_id"),
         )
     return out
 
@@ -60,29 +73,48 @@ def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
 def _series(r: Any) -> dict[str, Any]:
     sessions = r.sessions or []
     return _put(
-        {"id": r.series_id}, title=r.title, hasDescription=bool(r.description) or None, fee=r.fee,
-        detailUrl=r.detail_url, sessionCount=len(sessions),
+        {"id": r.series_id},
+        title=r.title,
+        hasDescription=bool(r.description) or None,
+        fee=r.fee,
+        detailUrl=r.detail_url,
+        sessionCount=len(sessions),
         sessions=[_webinar(s, session=True) for s in sessions],
     )
 
 
 def _location(loc: Any) -> dict[str, Any]:
     return _put(
-        {"id": loc.location_id}, venue=loc.venue, address=loc.address, city=loc.city,
-        state=loc.state, zip=loc.zip, startDate=iso(loc.start_date), endDate=iso(loc.end_date),
-        fee=loc.fee, detailUrl=loc.detail_url,
+        {"id": loc.location_id},
+        venue=loc.venue,
+        address=loc.address,
+        city=loc.city,
+        state=loc.state,
+        zip=loc.zip,
+        startDate=iso(loc.start_date),
+        endDate=iso(loc.end_date),
+        fee=loc.fee,
+        detailUrl=loc.detail_url,
     )
 
 
 def _course(r: Any) -> dict[str, Any]:
     locations = r.locations or []
     return _put(
-        {"id": r.course_id}, title=r.title, hasDescription=bool(r.description) or None,
-        hasCurriculum=bool(r.curriculum) or None, cleAccreditation=r.cle_accreditation,
-        cpeAccreditation=r.cpe_accreditation, level=r.level, url=r.url,
-        experts=_names(r.experts, "name"), expertIds=_ids(r.experts, "expert_id"),
-        topics=_names(r.topics, "title"), topicIds=_ids(r.topics, "topic_id"),
-        locationCount=len(locations), locations=[_location(loc) for loc in locations],
+        {"id": r.course_id},
+        title=r.title,
+        hasDescription=bool(r.description) or None,
+        hasCurriculum=bool(r.curriculum) or None,
+        cleAccreditation=r.cle_accreditation,
+        cpeAccreditation=r.cpe_accreditation,
+        level=r.level,
+        url=r.url,
+        experts=_names(r.experts, "name"),
+        expertIds=_ids(r.experts, "expert_id"),
+        topics=_names(r.topics, "title"),
+        topicIds=_ids(r.topics, "topic_id"),
+        locationCount=len(locations),
+        locations=[_location(loc) for loc in locations],
     )
 
 
@@ -91,16 +123,26 @@ def _certificate(r: Any) -> dict[str, Any]:
     course_ids = list(dict.fromkeys(c.course_id for lv in levels for c in lv.courses or ()))
     fee = r.fee
     return _put(
-        {"id": r.certificate_id}, title=r.title, description=r.description,
-        fee=str(fee) if isinstance(fee, Decimal) else fee, imageUrl=r.image_url,
-        levelCount=len(levels), courseCount=len(course_ids), courseIds=course_ids,
+        {"id": r.certificate_id},
+        title=r.title,
+        description=r.description,
+        fee=str(fee) if isinstance(fee, Decimal) else fee,
+        imageUrl=r.image_url,
+        levelCount=len(levels),
+        courseCount=len(course_ids),
+        courseIds=course_ids,
     )
 
 
 def _expert(r: Any) -> dict[str, Any]:
     return _put(
-        {"id": r.expert_id}, name=r.name, title=r.title, bio=r.bio, education=r.education,
-        imageUrl=r.image_url, image2xUrl=r.image2x_url,
+        {"id": r.expert_id},
+        name=r.name,
+        title=r.title,
+        bio=r.bio,
+        education=r.education,
+        imageUrl=r.image_url,
+        image2xUrl=r.image2x_url,
     )
 
 

@@ -33,25 +33,29 @@ def json_line(catalogue: Any, query: str, outcomes: Mapping[str, Outcome]) -> st
         else:
             counts.append(f"{key}: {outcome.count}")
             ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")  # type: ignore[arg-type]
-    return (f'{{"query": {json.dumps(query, ensure_ascii=False)}, "counts": {{{", ".join(counts)}}},'
-            f' "ids": {{{", ".join(ids)}}}}}')
+    return (
+        f'{{"query": {json.dumps(query, ensure_ascii=False)}, "counts": {{{", ".join(counts)}}},'
+        f' "ids": {{{", ".join(ids)}}}}}'
+    )
 
 
 def json_error(query: str, error: QueryError) -> str:
-    return json.dumps({"query": query, "error": {"position": error.position, "message": error.message}},
-                      ensure_ascii=False)
+    return json.dumps(
+        {"query": query, "error": {"position": error.position, "message": error.message}}, ensure_ascii=False
+    )
 
 
 def error_text(query: str, error: QueryError, number: int) -> str:
     """The error, the query and a caret under what is wrong (``position`` is 0-based)."""
     shown = "".join(" " if c in "\t\r\n\v\f" else c for c in query)
     end = min(max(error.end, error.position + 1), len(shown) + 1)
-    return (f"catalogue-desktop: query {number} does not parse: {error.message}\n"
-            f"  {shown}\n  {' ' * error.position}{'^' * (end - error.position)}")
+    return (
+        f"catalogue-desktop: query {number} does not parse: {error.message}\n"
+        f"  {shown}\n  {' ' * error.position}{'^' * (end - error.position)}"
+    )
 
 
-def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], number: int,
-               total: int) -> str:
+def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], number: int, total: int) -> str:
     """One query's answer for people: the count per kind (a kind lacking a field says why),
     then the first matches of each kind with id and title."""
     head = f"Query {number}" if total > 1 else "Query"
@@ -70,8 +74,9 @@ def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], numb
         table = catalogue.table(name)
         rows = bits.first_rows(outcome.bits, SHOWN)
         texts = catalogue.id_texts(name)
-        shown = [(json.loads(texts[row]) if name == OFFERINGS else texts[row], _title(table, row))
-                 for row in rows]
+        shown = [
+            (json.loads(texts[row]) if name == OFFERINGS else texts[row], _title(table, row)) for row in rows
+        ]
         id_width = max(len(str(i)) for i, _ in shown)
         lines += [f"    {i!s:<{id_width}}  {title}" for i, title in shown]
         if outcome.count > len(rows):

@@ -32,8 +32,12 @@ from catalogue_desktop.core.store import Store
 
 # A derived field's key (``fields.Field.key``) -> the kinds its values come from.
 SOURCES: dict[str, tuple[str, ...]] = {
-    "@series": ("series",), "@certificate": ("certificates",), "@course": ("courses",),
-    "@webinars": ("webinars",), "@courses": ("courses",), "@ondemand": (),
+    "@series": ("series",),
+    "@certificate": ("certificates",),
+    "@course": ("courses",),
+    "@webinars": ("webinars",),
+    "@courses": ("courses",),
+    "@ondemand": (),
 }
 OFFERING_SOURCES = ("courses", "series", "webinars")
 
@@ -119,8 +123,7 @@ def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
     if stale:
         from catalogue_desktop.core.relist import relist
 
-        note(f"listing {', '.join(k.value for k in stale)} again (stored by an older version); "
-             "once only")
+        note(f"listing {', '.join(k.value for k in stale)} again (stored by an older version); once only")
         for kind in stale:
             relist(str(store.path), kind.value)
 
@@ -130,8 +133,9 @@ def _id_texts(table: Table) -> list[str]:
         return [str(i) if type(i) is int else json.dumps(i) for i in table.ids]
     out = []
     columns = table.columns
-    for kind, rid, location, series in zip(columns["kind"], table.ids, columns["locationId"],
-                                           columns["seriesId"], strict=True):
+    for kind, rid, location, series in zip(
+        columns["kind"], table.ids, columns["locationId"], columns["seriesId"], strict=True
+    ):
         if kind == "course" and location is not None:
             out.append(f'"course:{rid}@{location}"')
         elif kind == "session" and series is not None:
@@ -149,8 +153,16 @@ def local_now() -> datetime:
 # -- find ----------------------------------------------------------------------------------------
 
 
-def find(store: Store, queries: Sequence[str], tables: Sequence[str] | None, *, as_json: bool,
-         out: TextIO, err: TextIO, now: datetime | None = None) -> int:
+def find(
+    store: Store,
+    queries: Sequence[str],
+    tables: Sequence[str] | None,
+    *,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    now: datetime | None = None,
+) -> int:
     """Evaluate each of ``queries`` on ``tables`` (default: every kind and the offerings) and write
     the results to ``out`` (errors in text mode to ``err``); the exit status: 0 when every query
     parsed, 2 when one did not. Raises ``NothingToFind`` when no table asked for was synced."""
@@ -229,5 +241,16 @@ def select(store: Store, kind: Kind, query: Parsed, err: TextIO, now: datetime |
     return bits.pick(catalogue.positions[kind.value], outcome.bits)  # type: ignore[return-value]
 
 
-__all__ = ["SOURCES", "Catalogue", "NothingToFind", "QueryError", "find", "kinds_needed", "load",
-           "local_now", "parse_or_report", "select", "table_name"]
+__all__ = [
+    "SOURCES",
+    "Catalogue",
+    "NothingToFind",
+    "QueryError",
+    "find",
+    "kinds_needed",
+    "load",
+    "local_now",
+    "parse_or_report",
+    "select",
+    "table_name",
+]

@@ -73,14 +73,15 @@ def seconds_text(value: float) -> str:
     return f"{value:g} s"
 
 
-
 def deadline_text(kind: Kind | None, url: str, limit: float, failures: list[str]) -> str:
     """Why a fetch gave up at its deadline: the collection, the time waited, what came before."""
     parsed = httpx.URL(url)
     where = f"{parsed.host}:{parsed.port or (443 if parsed.scheme == 'https' else 80)}"
     what = kind.value if kind is not None else url
-    text = (f"gave up on {what} after waiting {seconds_text(limit)} for {where} (the time allowed "
-            f"per collection, retries included)")
+    text = (
+        f"gave up on {what} after waiting {seconds_text(limit)} for {where} (the time allowed "
+        f"per collection, retries included)"
+    )
     if failures:
         tries = "1 earlier attempt" if len(failures) == 1 else f"{len(failures)} earlier attempts"
         text += f"; {tries}: {failures[-1]}"
@@ -157,4 +158,3 @@ def status_error(
         phrase = reason
     text = f"the service answered HTTP {status} {phrase}".rstrip()
     return HttpStatus(text, status=status, retry_after=parse_retry_after(retry_after), kind=kind, url=url)
-

@@ -85,12 +85,17 @@ def _ingest(
     problems = decoded.problems
     state = store.state(kind)
     if decoded.total and not decoded.records:
-        return _failed(kind, decoded.total, problems,
-                       f"all {decoded.total} records were rejected; kept the cached copy")
+        return _failed(
+            kind, decoded.total, problems, f"all {decoded.total} records were rejected; kept the cached copy"
+        )
     if not decoded.total and state.records:
-        return _failed(kind, 0, problems,
-                       f"the service sent an empty list where the cache holds {state.records}"
-                       f" {kind.value}; kept the cached copy")
+        return _failed(
+            kind,
+            0,
+            problems,
+            f"the service sent an empty list where the cache holds {state.records}"
+            f" {kind.value}; kept the cached copy",
+        )
 
     now_ms = int(time.time() * 1000)
     id_attr = ID_ATTRS[kind]
@@ -121,14 +126,25 @@ def _ingest(
     # (a record kept from an older listing has no facts yet: the snapshot is listed again later)
     version = listing.LISTING_VERSION if all(e.facts is not None for e in entries) else None
     store.replace_snapshot(
-        kind, entries, etag=etag, last_modified=last_modified, checked_at=checked_at,
-        rejected=decoded.rejected, problems=problem_dicts, changes=changes,
-        stats=decoded.stats.to_json(), listing=version,
+        kind,
+        entries,
+        etag=etag,
+        last_modified=last_modified,
+        checked_at=checked_at,
+        rejected=decoded.rejected,
+        problems=problem_dicts,
+        changes=changes,
+        stats=decoded.stats.to_json(),
+        listing=version,
     )
     return IngestReport(
-        kind.value, "partial" if decoded.rejected else "updated", records=len(entries),
-        rejected=decoded.rejected, problems=problem_dicts[:MAX_REPORTED_PROBLEMS],
-        changes=changes, stats=decoded.stats.to_json(),
+        kind.value,
+        "partial" if decoded.rejected else "updated",
+        records=len(entries),
+        rejected=decoded.rejected,
+        problems=problem_dicts[:MAX_REPORTED_PROBLEMS],
+        changes=changes,
+        stats=decoded.stats.to_json(),
     )
 
 
@@ -145,15 +161,22 @@ def _carry_over(
         if previous is None or p.field == kind.id_field:
             continue
         done.add(p.record)
-        kept.append(Entry(p.record, previous.record_id, previous.row, previous.links, previous.data,
-                          previous.facts))
-        problems.append(Problem(kind.value, p.record, p.record_id, None,
-                                "rejected in this refresh; kept the cached version"))
+        kept.append(
+            Entry(p.record, previous.record_id, previous.row, previous.links, previous.data, previous.facts)
+        )
+        problems.append(
+            Problem(
+                kind.value, p.record, p.record_id, None, "rejected in this refresh; kept the cached version"
+            )
+        )
     return kept
 
 
 def _failed(kind: Kind, total: int, problems: list[Problem], error: str) -> IngestReport:
     return IngestReport(
-        kind.value, "failed", rejected=total, error=error,
+        kind.value,
+        "failed",
+        rejected=total,
+        error=error,
         problems=[p.to_json() for p in problems[:MAX_REPORTED_PROBLEMS]],
     )

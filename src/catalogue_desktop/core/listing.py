@@ -37,41 +37,68 @@ class Column(NamedTuple):
 
 
 T, N, C, M, R, D, B = (
-    ColumnType.TEXT, ColumnType.INT, ColumnType.CODE, ColumnType.MONEY,
-    ColumnType.MONEY_RANGE, ColumnType.DATE, ColumnType.BOOL,
+    ColumnType.TEXT,
+    ColumnType.INT,
+    ColumnType.CODE,
+    ColumnType.MONEY,
+    ColumnType.MONEY_RANGE,
+    ColumnType.DATE,
+    ColumnType.BOOL,
 )
 
 COLUMNS: dict[Any, tuple[Column, ...]] = {
     Kind.WEBINARS: (
-        Column("title", "Title", T), Column("type", "Type", C), Column("start", "Start", D),
-        Column("end", "End", D, False), Column("fee", "Fee", M), Column("cle", "CLE", B),
-        Column("cpe", "CPE", B), Column("experts", "Experts", T),
-        Column("topics", "Topics", T, False), Column("production", "Produced", D, False),
-        Column("id", "ID", N, False), Column("session", "Session", N, False),
+        Column("title", "Title", T),
+        Column("type", "Type", C),
+        Column("start", "Start", D),
+        Column("end", "End", D, False),
+        Column("fee", "Fee", M),
+        Column("cle", "CLE", B),
+        Column("cpe", "CPE", B),
+        Column("experts", "Experts", T),
+        Column("topics", "Topics", T, False),
+        Column("production", "Produced", D, False),
+        Column("id", "ID", N, False),
+        Column("session", "Session", N, False),
     ),
     Kind.SERIES: (
-        Column("title", "Title", T), Column("sessions", "Sessions", N),
-        Column("first", "First session", D), Column("last", "Last session", D),
-        Column("fee", "Fee", M), Column("id", "ID", N, False),
+        Column("title", "Title", T),
+        Column("sessions", "Sessions", N),
+        Column("first", "First session", D),
+        Column("last", "Last session", D),
+        Column("fee", "Fee", M),
+        Column("id", "ID", N, False),
     ),
     Kind.COURSES: (
-        Column("title", "Title", T), Column("level", "Level", C), Column("next", "Next date", D),
-        Column("last", "Last date", D, False), Column("cities", "Cities", T),
-        Column("fee", "Fee", R), Column("cle", "CLE", B), Column("cpe", "CPE", B),
-        Column("experts", "Experts", T, False), Column("id", "ID", N, False),
+        Column("title", "Title", T),
+        Column("level", "Level", C),
+        Column("next", "Next date", D),
+        Column("last", "Last date", D, False),
+        Column("cities", "Cities", T),
+        Column("fee", "Fee", R),
+        Column("cle", "CLE", B),
+        Column("cpe", "CPE", B),
+        Column("experts", "Experts", T, False),
+        Column("id", "ID", N, False),
     ),
     Kind.CERTIFICATES: (
-        Column("title", "Title", T), Column("fee", "Fee", M), Column("levels", "Levels", N),
-        Column("courses", "Courses", N), Column("id", "ID", N, False),
+        Column("title", "Title", T),
+        Column("fee", "Fee", M),
+        Column("levels", "Levels", N),
+        Column("courses", "Courses", N),
+        Column("id", "ID", N, False),
     ),
     Kind.EXPERTS: (
-        Column("name", "Name", T), Column("title", "Title", T),
-        Column("education", "Education", T), Column("id", "ID", N, False),
+        Column("name", "Name", T),
+        Column("title", "Title", T),
+        Column("education", "Education", T),
+        Column("id", "ID", N, False),
     ),
 }
 for _kind in (Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS):
     COLUMNS[_kind] = (
-        Column("title", "Title", T), Column("description", "Description", T),
+        Column("title", "Title", T),
+        Column("description", "Description", T),
         Column("id", "ID", N, False),
     )
 
@@ -90,13 +117,24 @@ class Sheet(NamedTuple):
 # course's or webinar's id.
 DATES = Sheet("offerings", "Dates", "date")
 COLUMNS[DATES] = (
-    Column("title", "Title", T), Column("kind", "Kind", C), Column("start", "Start", D),
-    Column("end", "End", D, False), Column("city", "City", T), Column("state", "State", T),
-    Column("venue", "Venue", T), Column("fee", "Fee", M), Column("cle", "CLE", B),
-    Column("cpe", "CPE", B), Column("experts", "Experts", T), Column("topics", "Topics", T, False),
-    Column("series", "Series", T, False), Column("type", "Type", C, False),
-    Column("ondemand", "On demand", B, False), Column("record", "ID", N, False),
-    Column("series_id", "Series ID", N, False), Column("id", "Row", N, False),
+    Column("title", "Title", T),
+    Column("kind", "Kind", C),
+    Column("start", "Start", D),
+    Column("end", "End", D, False),
+    Column("city", "City", T),
+    Column("state", "State", T),
+    Column("venue", "Venue", T),
+    Column("fee", "Fee", M),
+    Column("cle", "CLE", B),
+    Column("cpe", "CPE", B),
+    Column("experts", "Experts", T),
+    Column("topics", "Topics", T, False),
+    Column("series", "Series", T, False),
+    Column("type", "Type", C, False),
+    Column("ondemand", "On demand", B, False),
+    Column("record", "ID", N, False),
+    Column("series_id", "Series ID", N, False),
+    Column("id", "Row", N, False),
 )
 
 LISTING_VERSION = 2
@@ -104,8 +142,7 @@ LISTING_VERSION = 2
 listed again from its records (``core.relist``). 1: no date offsets, no facts. 2: both."""
 
 # The date column after which a record counts as past (shown greyed).
-PAST_COLUMN: dict[Any, str] = {Kind.WEBINARS: "end", Kind.COURSES: "last", Kind.SERIES: "last",
-                               DATES: "end"}
+PAST_COLUMN: dict[Any, str] = {Kind.WEBINARS: "end", Kind.COURSES: "last", Kind.SERIES: "last", DATES: "end"}
 
 # Which kinds' ids each kind's links name, in the order of the links list.
 LINK_KINDS: dict[Kind, tuple[Kind, ...]] = {
@@ -183,9 +220,18 @@ _NONE = (None, None)
 
 def _webinar(r: Any, now_ms: int) -> list[Any]:
     return [
-        r.title, r.type, epoch_ms(r.start_date), epoch_ms(r.end_date), r.fee,
-        r.cle_accreditation, r.cpe_accreditation, _names(r.experts, "name"),
-        _names(r.topics, "title"), epoch_ms(r.production_date), r.webinar_id, r.session_id,
+        r.title,
+        r.type,
+        epoch_ms(r.start_date),
+        epoch_ms(r.end_date),
+        r.fee,
+        r.cle_accreditation,
+        r.cpe_accreditation,
+        _names(r.experts, "name"),
+        _names(r.topics, "title"),
+        epoch_ms(r.production_date),
+        r.webinar_id,
+        r.session_id,
         [offset(r.start_date), offset(r.end_date), offset(r.production_date)],
     ]
 
@@ -205,9 +251,17 @@ def _course(r: Any, now_ms: int) -> list[Any]:
     fees = [loc.fee for loc in r.locations or () if loc.fee is not None]
     cities = sorted({loc.city for loc in r.locations or () if loc.city})
     return [
-        r.title, r.level, nxt[0], last[0], "; ".join(cities) or None,
-        [min(fees), max(fees)] if fees else None, r.cle_accreditation, r.cpe_accreditation,
-        _names(r.experts, "name"), r.course_id, [nxt[1], last[1]],
+        r.title,
+        r.level,
+        nxt[0],
+        last[0],
+        "; ".join(cities) or None,
+        [min(fees), max(fees)] if fees else None,
+        r.cle_accreditation,
+        r.cpe_accreditation,
+        _names(r.experts, "name"),
+        r.course_id,
+        [nxt[1], last[1]],
     ]
 
 
@@ -250,8 +304,10 @@ def links(kind: Kind, record: Any) -> list[list[int]]:
     """Ids of the records this one refers to, one list per ``LINK_KINDS[kind]``."""
     if kind is Kind.WEBINARS:
         return [
-            _ids(record.experts, "expert_id"), _ids(record.topics, "topic_id"),
-            _ids(record.roles, "role_id"), _ids(record.situations, "situation_id"),
+            _ids(record.experts, "expert_id"),
+            _ids(record.topics, "topic_id"),
+            _ids(record.roles, "role_id"),
+            _ids(record.situations, "situation_id"),
         ]
     if kind is Kind.SERIES:
         return [_ids(record.sessions, "webinar_id")]

@@ -27,21 +27,31 @@ from catalogue_desktop.core.offers import (
 )
 
 HEADS = (("When", 36), ("Where", 23), ("Fee", 8), ("Credits", 10), ("Details", 23))  # (name, %)
-CSS = ("h1 { font-size: 17pt; margin-bottom: 2pt; } "
-       "h2 { font-size: 12.5pt; margin-top: 12pt; margin-bottom: 2pt; } "
-       "p.about { color: #444444; margin-top: 0; margin-bottom: 4pt; } "
-       "th { background-color: #e8e8e8; text-align: left; font-weight: bold; } "
-       "td, th { border: 0.5px solid #999999; padding: 3px; vertical-align: top; } "
-       "table { border-collapse: collapse; } p.age { color: #444444; font-size: 8pt; }")
+CSS = (
+    "h1 { font-size: 17pt; margin-bottom: 2pt; } "
+    "h2 { font-size: 12.5pt; margin-top: 12pt; margin-bottom: 2pt; } "
+    "p.about { color: #444444; margin-top: 0; margin-bottom: 4pt; } "
+    "th { background-color: #e8e8e8; text-align: left; font-weight: bold; } "
+    "td, th { border: 0.5px solid #999999; padding: 3px; vertical-align: top; } "
+    "table { border-collapse: collapse; } p.age { color: #444444; font-size: 8pt; }"
+)
 _BREAK = ' style="page-break-before: always"'
 
 
 class Sheet:
     """The sheet of ``items``: its groups, and its HTML with page breaks before given rows."""
 
-    def __init__(self, items: Sequence[Occasion], as_of: str | None, *, group: str = "course",
-                 title: str = "Offer", currency: str | None = None, local: bool = False,
-                 fee_text: Callable[[Any], str] | None = None) -> None:
+    def __init__(
+        self,
+        items: Sequence[Occasion],
+        as_of: str | None,
+        *,
+        group: str = "course",
+        title: str = "Offer",
+        currency: str | None = None,
+        local: bool = False,
+        fee_text: Callable[[Any], str] | None = None,
+    ) -> None:
         self.count = len(items)
         self.as_of = as_of
         self.title = title
@@ -71,8 +81,10 @@ class Sheet:
         """The sheet, a new page begun before each row in ``breaks`` (rows numbered 0, 1, ... in
         document order): before its group's heading if it is the group's first row."""
         n = self.count
-        parts = [f"<h1>{_text(self.title)}</h1>",
-                 f'<p class="about">{n:,} occasion{"s" if n != 1 else ""}</p>']
+        parts = [
+            f"<h1>{_text(self.title)}</h1>",
+            f'<p class="about">{n:,} occasion{"s" if n != 1 else ""}</p>',
+        ]
         if not n:
             parts.append("<p>No occasions to offer.</p>")
         row = 0
@@ -80,9 +92,11 @@ class Sheet:
             first = members[0]
             shared = not self.by_month and all(o.experts == first.experts for o in members)
             parts.append(f"<h2{_BREAK if row in breaks else ''}>{_text(heading)}</h2>")
-            about = [_kind_label(first, len(members)) if not self.by_month else "",
-                     f"Experts: {', '.join(first.experts)}" if shared and first.experts else "",
-                     f"Topics: {', '.join(first.topics)}" if not self.by_month and first.topics else ""]
+            about = [
+                _kind_label(first, len(members)) if not self.by_month else "",
+                f"Experts: {', '.join(first.experts)}" if shared and first.experts else "",
+                f"Topics: {', '.join(first.topics)}" if not self.by_month and first.topics else "",
+            ]
             if any(about):
                 parts.append(f'<p class="about">{_text(" · ".join(a for a in about if a))}</p>')
             parts.append(_TABLE)
@@ -104,15 +118,24 @@ class Sheet:
         dates = [_text(when(o.start, local=self.local))]
         if o.start and o.end:
             dates.append(_text(until(o.start, o.end, local=self.local)))
-        where = [_text(p) for p in (o.venue, o.address, _city_line(o)) if p] or \
-            [_text("Online, on demand" if o.on_demand else "Online")]
-        cells = ("<br>".join(what + dates), "<br>".join(where), _text(self.fee(o.fee)),
-                 _text(o.credits()), _text(short_url(o.url)))
+        where = [_text(p) for p in (o.venue, o.address, _city_line(o)) if p] or [
+            _text("Online, on demand" if o.on_demand else "Online")
+        ]
+        cells = (
+            "<br>".join(what + dates),
+            "<br>".join(where),
+            _text(self.fee(o.fee)),
+            _text(o.credits()),
+            _text(short_url(o.url)),
+        )
         return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
 
 
-_TABLE = ('<table width="100%" cellspacing="0" cellpadding="3"><thead><tr>'
-          + "".join(f'<th width="{w}%">{h}</th>' for h, w in HEADS) + "</tr></thead>")
+_TABLE = (
+    '<table width="100%" cellspacing="0" cellpadding="3"><thead><tr>'
+    + "".join(f'<th width="{w}%">{h}</th>' for h, w in HEADS)
+    + "</tr></thead>"
+)
 
 
 def sheet_html(items: Sequence[Occasion], as_of: str | None, **options: Any) -> str:

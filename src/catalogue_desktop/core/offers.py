@@ -25,9 +25,28 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.store import CollectionState
 
 _CREDITS = (("cle", "CLE"), ("cpe", "CPE"))
-JSON_KEYS = ("kind", "id", "locationId", "seriesId", "title", "start", "end", "city", "state",
-             "venue", "address", "zip", "fee", "cle", "cpe", "experts", "topics", "series", "onDemand",
-             "url")
+JSON_KEYS = (
+    "kind",
+    "id",
+    "locationId",
+    "seriesId",
+    "title",
+    "start",
+    "end",
+    "city",
+    "state",
+    "venue",
+    "address",
+    "zip",
+    "fee",
+    "cle",
+    "cpe",
+    "experts",
+    "topics",
+    "series",
+    "onDemand",
+    "url",
+)
 
 
 @dataclass(frozen=True)
@@ -72,23 +91,40 @@ def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion
     """The occasions of offerings rows ``rows`` (columns as ``query.offerings.columns`` makes)."""
     out = []
     for i in rows:
+
         def get(key: str, i: int = i) -> Any:
             return found[key][i]
 
-        out.append(Occasion(
-            kind=get("kind"), id=get("id"), title=get("title") or f"{get('kind').capitalize()} #{get('id')}",
-            start=get("startDate"), end=get("endDate"), location_id=get("locationId"),
-            series_id=get("seriesId"), series=(get("series") or [None])[0], venue=get("venue"),
-            address=get("address"), city=get("city"), state=get("state"), zip=get("zip"),
-            fee=get("fee"), cle=get("cleAccreditation"), cpe=get("cpeAccreditation"),
-            experts=list(get("experts") or ()), topics=list(get("topics") or ()), url=get("detailUrl"),
-            on_demand=bool(get("ondemand")),
-        ))
+        out.append(
+            Occasion(
+                kind=get("kind"),
+                id=get("id"),
+                title=get("title") or f"{get('kind').capitalize()} #{get('id')}",
+                start=get("startDate"),
+                end=get("endDate"),
+                location_id=get("locationId"),
+                series_id=get("seriesId"),
+                series=(get("series") or [None])[0],
+                venue=get("venue"),
+                address=get("address"),
+                city=get("city"),
+                state=get("state"),
+                zip=get("zip"),
+                fee=get("fee"),
+                cle=get("cleAccreditation"),
+                cpe=get("cpeAccreditation"),
+                experts=list(get("experts") or ()),
+                topics=list(get("topics") or ()),
+                url=get("detailUrl"),
+                on_demand=bool(get("ondemand")),
+            )
+        )
     return out
 
 
 def by_start(items: Sequence[Occasion]) -> list[Occasion]:
     """By start time, on-demand ones last (in their order)."""
+
     def key(o: Occasion) -> tuple[int, int]:
         moment = parse_date(o.start)
         return (0, moment[1]) if moment else (1, 0)
@@ -102,7 +138,7 @@ Text = Callable[[Any], str]
 
 
 def when(iso: str | None, *, local: bool = False) -> str:
-    """"Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset (with
+    """ "Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset (with
     ``local``, the same instant in the viewer's zone, with its offset)."""
     if not iso:
         return "on demand"
@@ -174,28 +210,45 @@ def _fees(fee_text: Text | None, currency: str | None) -> Text:
     return fee_text or (lambda fee: money(fee, currency))
 
 
-def email_lines(items: Sequence[Occasion], currency: str | None = None,
-                local: bool = False, fee_text: Text | None = None) -> list[str]:
+def email_lines(
+    items: Sequence[Occasion], currency: str | None = None, local: bool = False, fee_text: Text | None = None
+) -> list[str]:
     """One line per occasion: title — date — city — fee — credits — link."""
     fee = _fees(fee_text, currency)
     lines = []
     for o in items:
-        parts = [o.title, when(o.start, local=local), o.city or ("online" if o.kind != "course" else ""),
-                 fee(o.fee), o.credits(), o.url or ""]
+        parts = [
+            o.title,
+            when(o.start, local=local),
+            o.city or ("online" if o.kind != "course" else ""),
+            fee(o.fee),
+            o.credits(),
+            o.url or "",
+        ]
         lines.append(" — ".join(_one_line(p) for p in parts if p))
     return lines
 
 
-def email_text(items: Sequence[Occasion], as_of: str | None, currency: str | None = None,
-               local: bool = False, fee_text: Text | None = None) -> str:
+def email_text(
+    items: Sequence[Occasion],
+    as_of: str | None,
+    currency: str | None = None,
+    local: bool = False,
+    fee_text: Text | None = None,
+) -> str:
     return "\n".join([*email_lines(items, currency, local, fee_text), "", age_line(as_of)]) + "\n"
 
 
 EMAIL_HEADS = ("Title", "Date", "City", "Fee", "Credits", "Link")
 
 
-def email_html(items: Sequence[Occasion], as_of: str | None, currency: str | None = None,
-               local: bool = False, fee_text: Text | None = None) -> str:
+def email_html(
+    items: Sequence[Occasion],
+    as_of: str | None,
+    currency: str | None = None,
+    local: bool = False,
+    fee_text: Text | None = None,
+) -> str:
     """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
     table and into spreadsheets as rows and cells)."""
     fee = _fees(fee_text, currency)
@@ -203,12 +256,19 @@ def email_html(items: Sequence[Occasion], as_of: str | None, currency: str | Non
     rows = []
     for o in items:
         link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if is_web(o.url) else _text(o.url)
-        cells = (_text(o.title), _text(when(o.start, local=local)),
-                 _text(o.city or ("online" if o.kind != "course" else "")),
-                 _text(fee(o.fee)), _text(o.credits()), link)
+        cells = (
+            _text(o.title),
+            _text(when(o.start, local=local)),
+            _text(o.city or ("online" if o.kind != "course" else "")),
+            _text(fee(o.fee)),
+            _text(o.credits()),
+            link,
+        )
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return (f"<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\"><tr>{head}</tr>{''.join(rows)}"
-            f"</table><p><small>{_text(age_line(as_of))}</small></p>")
+    return (
+        f'<table border="1" cellspacing="0" cellpadding="4"><tr>{head}</tr>{"".join(rows)}'
+        f"</table><p><small>{_text(age_line(as_of))}</small></p>"
+    )
 
 
 # -- rows -----------------------------------------------------------------------------------
@@ -216,47 +276,93 @@ def email_html(items: Sequence[Occasion], as_of: str | None, currency: str | Non
 
 def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
     """What ``export offerings --format json`` writes: one object per occasion."""
-    return [{
-        "kind": o.kind, "id": o.id, "locationId": o.location_id, "seriesId": o.series_id,
-        "title": o.title, "start": o.start, "end": o.end, "city": o.city, "state": o.state,
-        "venue": o.venue, "address": o.address, "zip": o.zip,
-        "fee": o.fee if isinstance(o.fee, int | None) else str(o.fee), "cle": o.cle, "cpe": o.cpe,
-        "experts": o.experts, "topics": o.topics, "series": o.series, "onDemand": o.on_demand,
-        "url": o.url,
-    } for o in items]
+    return [
+        {
+            "kind": o.kind,
+            "id": o.id,
+            "locationId": o.location_id,
+            "seriesId": o.series_id,
+            "title": o.title,
+            "start": o.start,
+            "end": o.end,
+            "city": o.city,
+            "state": o.state,
+            "venue": o.venue,
+            "address": o.address,
+            "zip": o.zip,
+            "fee": o.fee if isinstance(o.fee, int | None) else str(o.fee),
+            "cle": o.cle,
+            "cpe": o.cpe,
+            "experts": o.experts,
+            "topics": o.topics,
+            "series": o.series,
+            "onDemand": o.on_demand,
+            "url": o.url,
+        }
+        for o in items
+    ]
 
 
 def write_csv(items: Sequence[Occasion], out: TextIO) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(JSON_KEYS)
     for row in json_rows(items):
-        writer.writerow(["; ".join(v) if isinstance(v, list) else "" if v is None
-                         else str(v).lower() if isinstance(v, bool) else v for v in row.values()])
+        writer.writerow(
+            [
+                "; ".join(v)
+                if isinstance(v, list)
+                else ""
+                if v is None
+                else str(v).lower()
+                if isinstance(v, bool)
+                else v
+                for v in row.values()
+            ]
+        )
 
 
 # -- calendar ---------------------------------------------------------------------------------
 
 
-def ics(items: Sequence[Occasion], as_of: str | None, now: datetime | None = None,
-        fee_text: Text | None = None) -> str:
+def ics(
+    items: Sequence[Occasion], as_of: str | None, now: datetime | None = None, fee_text: Text | None = None
+) -> str:
     """An iCalendar file: one VEVENT per dated occasion (on-demand ones have no time to put in a
     calendar and are left out), DTSTART/DTEND as exact UTC instants, a stable UID."""
     fee = _fees(fee_text, None)
     stamp = _utc(now or datetime.now(UTC))
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Catalogue Desktop//Offers//EN",
-             "CALSCALE:GREGORIAN", "METHOD:PUBLISH"]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Catalogue Desktop//Offers//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+    ]
     for o in items:
         start = instant(o.start)
         if start is None:
             continue
         end = instant(o.end) or start
-        description = "\n".join(p for p in (
-            f"Fee: {fee(o.fee)}" if o.fee is not None else "",
-            f"Credits: {o.credits()}" if o.credits() else "",
-            f"Experts: {', '.join(o.experts)}" if o.experts else "",
-            f"Series: {o.series}" if o.series else "", o.url or "", age_line(as_of)) if p)
-        lines += ["BEGIN:VEVENT", f"UID:{o.uid}", f"DTSTAMP:{stamp}", f"DTSTART:{_utc(start)}",
-                  f"DTEND:{_utc(max(end, start))}", f"SUMMARY:{_escape(o.title)}"]
+        description = "\n".join(
+            p
+            for p in (
+                f"Fee: {fee(o.fee)}" if o.fee is not None else "",
+                f"Credits: {o.credits()}" if o.credits() else "",
+                f"Experts: {', '.join(o.experts)}" if o.experts else "",
+                f"Series: {o.series}" if o.series else "",
+                o.url or "",
+                age_line(as_of),
+            )
+            if p
+        )
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{o.uid}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART:{_utc(start)}",
+            f"DTEND:{_utc(max(end, start))}",
+            f"SUMMARY:{_escape(o.title)}",
+        ]
         where = ", ".join(p for p in (o.venue, o.address, o.city, o.state, o.zip) if p)
         if where or o.kind != "course":
             lines.append(f"LOCATION:{_escape(where or 'Online')}")
@@ -290,8 +396,14 @@ def _utc(moment: datetime) -> str:
 
 def _escape(text: str) -> str:
     """TEXT as RFC 5545 §3.3.11 writes it."""
-    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n"))
+    return (
+        text.replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\n", "\\n")
+        .replace("\r", "\\n")
+    )
 
 
 def _fold(line: str) -> str:

@@ -48,8 +48,9 @@ class Selection:
         return offers.as_of_text(self.as_of)
 
 
-def select(store: Store, query: Parsed | None, *, include_past: bool, err: TextIO,
-           now: datetime | None = None) -> Selection:
+def select(
+    store: Store, query: Parsed | None, *, include_past: bool, err: TextIO, now: datetime | None = None
+) -> Selection:
     """The occasions matching ``query`` (which parsed), sorted by start, on-demand last. Raises
     ``NothingToOffer`` when courses, series and webinars were all never synced."""
 
@@ -59,8 +60,10 @@ def select(store: Store, query: Parsed | None, *, include_past: bool, err: TextI
     states = store.states()
     missing = [k.value for k in offers.SOURCES if not states[k].has_data]
     if len(missing) == len(offers.SOURCES):
-        raise NothingToOffer(f"nothing was ever synced into {store.path}: no occasions to export; "
-                             "run 'catalogue-desktop sync' first")
+        raise NothingToOffer(
+            f"nothing was ever synced into {store.path}: no occasions to export; "
+            "run 'catalogue-desktop sync' first"
+        )
     if missing:
         note(f"{' and '.join(missing)} were never synced into this cache: their occasions are missing")
     parsed = query or parse("")
@@ -82,9 +85,16 @@ def select(store: Store, query: Parsed | None, *, include_past: bool, err: TextI
     return Selection(items, as_of, reason)
 
 
-def document(selection: Selection, fmt: str, *, title: str = "Offer", group: str = "course",
-             paper: str = "A4", render_pdf: PdfRenderer | None = None,
-             now: datetime | None = None) -> str | bytes:
+def document(
+    selection: Selection,
+    fmt: str,
+    *,
+    title: str = "Offer",
+    group: str = "course",
+    paper: str = "A4",
+    render_pdf: PdfRenderer | None = None,
+    now: datetime | None = None,
+) -> str | bytes:
     """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF)."""
     items, as_of = selection.items, selection.as_of_text
     if fmt == "json":

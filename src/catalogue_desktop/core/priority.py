@@ -33,8 +33,7 @@ def lower_thread() -> None:
     with contextlib.suppress(OSError, AttributeError):
         if sys.platform.startswith("linux"):  # a thread's id is a PRIO_PROCESS target of its own
             tid = threading.get_native_id()
-            os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid)
-                           + BACKGROUND_NICENESS)
+            os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + BACKGROUND_NICENESS)
         elif sys.platform == "win32":
             import ctypes
 

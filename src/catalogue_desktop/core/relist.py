@@ -37,13 +37,22 @@ def relist(store_file: str, kind_value: str) -> dict[str, Any]:
         items = []
         for index, record in decoded.records:
             entry = entries[index]
-            items.append((entry.pos, json.dumps(listing.row(kind, record, now_ms), ensure_ascii=False),
-                          json.dumps(listing.links(kind, record)),
-                          json.dumps(facts(kind, record), ensure_ascii=False)))
+            items.append(
+                (
+                    entry.pos,
+                    json.dumps(listing.row(kind, record, now_ms), ensure_ascii=False),
+                    json.dumps(listing.links(kind, record)),
+                    json.dumps(facts(kind, record), ensure_ascii=False),
+                )
+            )
         version = listing.LISTING_VERSION if len(items) == len(entries) else None
         store.relisted(kind, snapshot, items, version or 0)
-    return {"kind": kind.value, "records": len(items), "seconds": time.perf_counter() - started,
-            "error": None if version else f"{len(entries) - len(items)} records could not be read again"}
+    return {
+        "kind": kind.value,
+        "records": len(items),
+        "seconds": time.perf_counter() - started,
+        "error": None if version else f"{len(entries) - len(items)} records could not be read again",
+    }
 
 
 def relist_stale(store_file: str) -> list[dict[str, Any]]:

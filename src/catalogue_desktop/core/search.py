@@ -185,8 +185,9 @@ class SortJob:
     goes where ``sorted_rows`` looks first, the row set's ``sort_cache``. The row set must not
     grow meanwhile."""
 
-    def __init__(self, rowset: RowSet, column: int, descending: bool = False,
-                 keys: list[Any] | None = None) -> None:
+    def __init__(
+        self, rowset: RowSet, column: int, descending: bool = False, keys: list[Any] | None = None
+    ) -> None:
         """``keys``: every row's sort key (None: blank), if the caller has them."""
         self.rowset = rowset
         self.column = column
@@ -228,8 +229,11 @@ class SortJob:
             return False
         if self._merge is None:
             runs = self._runs
-            self._merge = iter(runs[0]) if len(runs) == 1 else heapq.merge(
-                *runs, key=keys.__getitem__, reverse=self.descending)
+            self._merge = (
+                iter(runs[0])
+                if len(runs) == 1
+                else heapq.merge(*runs, key=keys.__getitem__, reverse=self.descending)
+            )
             self._runs = []
         order = self._order
         order.extend(islice(self._merge, _MERGE_SLICE))

@@ -108,7 +108,6 @@ class Store:
             self.recovered = move_aside(self.path, str(exc))
             self._db = open_db(self.path, busy_timeout)
 
-
     def close(self) -> None:
         self._db.close()
 
@@ -143,9 +142,9 @@ class Store:
     def states(self) -> dict[Kind, CollectionState]:
         return {kind: self.state(kind) for kind in Kind}
 
-    def iter_columns(self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False,
-                     snapshot: int | None = None
-                     ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
+    def iter_columns(
+        self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False, snapshot: int | None = None
+    ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
         """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as
         current) in array order, ``chunk`` at a time, each chunk as three parallel lists
         (positions, rows, links): the window's loader reads them this way.
@@ -209,8 +208,9 @@ class Store:
         for positions, rows, links in self.iter_columns(kind, chunk):
             yield [list(item) for item in zip(positions, rows, links, strict=True)]
 
-    def iter_facts(self, kind: Kind, snapshot: int | None = None
-                   ) -> Iterator[tuple[list[int], list[dict[str, Any] | None]]]:
+    def iter_facts(
+        self, kind: Kind, snapshot: int | None = None
+    ) -> Iterator[tuple[list[int], list[dict[str, Any] | None]]]:
         """The facts of the current snapshot (or of ``snapshot``) in array order, a page at a
         time as (positions, facts): from ``fact_pages`` while sound, then from ``rows``. A
         record listed before facts existed has None (``stale_listings`` names such kinds)."""
@@ -223,7 +223,9 @@ class Store:
             try:
                 found = self._query(
                     "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM fact_pages"
-                    " WHERE snapshot = ? AND page = ?", (snapshot, page))
+                    " WHERE snapshot = ? AND page = ?",
+                    (snapshot, page),
+                )
             except StoreError:
                 break
             unpacked = unpack_fact_page(*found[0]) if found else None
@@ -233,7 +235,8 @@ class Store:
             last = unpacked[0][-1]
         while found := self._query(
             "SELECT pos, coalesce(facts, 'null') FROM rows WHERE snapshot = ? AND pos > ?"
-            " ORDER BY pos LIMIT ?", (snapshot, last, store_pages.PAGE_ROWS),
+            " ORDER BY pos LIMIT ?",
+            (snapshot, last, store_pages.PAGE_ROWS),
         ):
             yield [pos for pos, _f in found], json_array([f for _pos, f in found])
             last = found[-1][0]
@@ -242,7 +245,9 @@ class Store:
         """Kinds whose current snapshot was listed (rows, links, facts) by an older version."""
         found = self._query(
             "SELECT c.name FROM collections c JOIN snapshots s ON s.id = c.snapshot"
-            " WHERE coalesce(s.listing, 0) < ?", (version,))
+            " WHERE coalesce(s.listing, 0) < ?",
+            (version,),
+        )
         return [Kind(name) for (name,) in found if name in {k.value for k in Kind}]
 
     def record_data(self, kind: Kind, record_id: int) -> bytes | None:
@@ -316,10 +321,14 @@ class Store:
                 "INSERT INTO snapshots (collection, created_at, record_count, rejected_count,"
                 " problem_count, problems, changes, stats, listing) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)",
                 (
-                    kind.value, checked_at, rejected, len(problems),
+                    kind.value,
+                    checked_at,
+                    rejected,
+                    len(problems),
                     json.dumps(problems[:_MAX_PROBLEMS]),
                     None if changes is None else json.dumps(changes),
-                    None if stats is None else json.dumps(stats), listing,
+                    None if stats is None else json.dumps(stats),
+                    listing,
                 ),
             )
             new = cur.lastrowid
@@ -342,8 +351,12 @@ class Store:
                 )
                 write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
                 for start in range(0, len(batch), fact_rows):
-                    write_fact_page(self._db, new, fact_pages,
-                                    [(e.pos, e.facts) for e in batch[start:start + fact_rows]])
+                    write_fact_page(
+                        self._db,
+                        new,
+                        fact_pages,
+                        [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
+                    )
                     fact_pages += 1
                 pages += 1
                 batch.clear()
@@ -380,25 +393,29 @@ class Store:
         assert new is not None
         return new
 
-    def relisted(self, kind: Kind, snapshot: int, items: Iterable[tuple[int, str, str, str | None]],
-                 listing: int) -> bool:
+    def relisted(
+        self, kind: Kind, snapshot: int, items: Iterable[tuple[int, str, str, str | None]], listing: int
+    ) -> bool:
         """Replace the rows, links and facts of ``snapshot`` (``(pos, row, links, facts)``, JSON,
         every position) and its pages, in one transaction; False if it is no longer current
         (a sync replaced it meanwhile: nothing is written)."""
         with self._transaction():
             current = self._db.execute(
-                "SELECT snapshot FROM collections WHERE name = ?", (kind.value,)).fetchone()
+                "SELECT snapshot FROM collections WHERE name = ?", (kind.value,)
+            ).fetchone()
             if not current or current[0] != snapshot:
                 return False
             self._db.executemany(
                 "UPDATE rows SET row = ?, links = ?, facts = ? WHERE snapshot = ? AND pos = ?",
-                [(row, links, facts, snapshot, pos) for pos, row, links, facts in items])
+                [(row, links, facts, snapshot, pos) for pos, row, links, facts in items],
+            )
             self._db.execute("DELETE FROM row_pages WHERE snapshot = ?", (snapshot,))
-            found = self._db.execute("SELECT pos, row, links FROM rows WHERE snapshot = ?"
-                                     " ORDER BY pos", (snapshot,)).fetchall()
+            found = self._db.execute(
+                "SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)
+            ).fetchall()
             page_rows = store_pages.PAGE_ROWS
             for page, start in enumerate(range(0, len(found), page_rows)):
-                write_page(self._db, snapshot, page, found[start:start + page_rows])
+                write_page(self._db, snapshot, page, found[start : start + page_rows])
             store_pages.write_fact_pages(self._db, snapshot)
             self._db.execute("UPDATE snapshots SET listing = ? WHERE id = ?", (listing, snapshot))
         return True
@@ -416,16 +433,12 @@ class Store:
 
     def mark_failed(self, kind: Kind, error: str, at: str) -> None:
         """A refresh failed: the snapshot stays as it was, the reason is kept."""
-        self._upsert(
-            kind, "last_status = 'failed', last_error = ?, last_error_at = ?", (error, at)
-        )
+        self._upsert(kind, "last_status = 'failed', last_error = ?, last_error_at = ?", (error, at))
 
     def _upsert(self, kind: Kind, assignments: str, params: tuple[Any, ...]) -> None:
         with self._transaction():
             self._db.execute("INSERT OR IGNORE INTO collections (name) VALUES (?)", (kind.value,))
-            self._db.execute(
-                f"UPDATE collections SET {assignments} WHERE name = ?", (*params, kind.value)
-            )
+            self._db.execute(f"UPDATE collections SET {assignments} WHERE name = ?", (*params, kind.value))
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:

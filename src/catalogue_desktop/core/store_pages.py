@@ -35,17 +35,20 @@ def json_array(texts: list[str]) -> list[Any]:
     return json.loads("[" + ",".join(texts) + "]")
 
 
-def write_page(db: sqlite3.Connection, snapshot: int, page: int,
-                listing: list[tuple[int, str, str]]) -> None:
+def write_page(db: sqlite3.Connection, snapshot: int, page: int, listing: list[tuple[int, str, str]]) -> None:
     """Pack ``(pos, row JSON, links JSON)`` items as page ``page`` of ``snapshot``: positions and
     rows, and the links packed again on their own (see ``PackedLinks``)."""
-    data = marshal.dumps((
-        [pos for pos, _row, _links in listing],
-        json_array([row for _pos, row, _links in listing]),
-        marshal.dumps(json_array([links for _pos, _row, links in listing])),
-    ))
-    db.execute("INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
-               (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data))
+    data = marshal.dumps(
+        (
+            [pos for pos, _row, _links in listing],
+            json_array([row for _pos, row, _links in listing]),
+            marshal.dumps(json_array([links for _pos, _row, links in listing])),
+        )
+    )
+    db.execute(
+        "INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
+        (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data),
+    )
 
 
 class PackedLinks:
@@ -71,8 +74,7 @@ class PackedLinks:
         return links
 
 
-def unpack_page(fmt: bytes, crc: int, data: bytes
-            ) -> tuple[list[int], list[list[Any]], PackedLinks] | None:
+def unpack_page(fmt: bytes, crc: int, data: bytes) -> tuple[list[int], list[list[Any]], PackedLinks] | None:
     """A page's (positions, rows, links), or None if it is not one this app wrote intact."""
     if fmt != _PAGE_FORMAT_BYTES or not isinstance(data, bytes) or zlib.crc32(data) != crc:
         return None
@@ -80,22 +82,32 @@ def unpack_page(fmt: bytes, crc: int, data: bytes
         value = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return None
-    if (type(value) is not tuple or len(value) != 3 or type(value[0]) is not list
-            or type(value[1]) is not list or type(value[2]) is not bytes
-            or not 0 < len(value[0]) == len(value[1])):
+    if (
+        type(value) is not tuple
+        or len(value) != 3
+        or type(value[0]) is not list
+        or type(value[1]) is not list
+        or type(value[2]) is not bytes
+        or not 0 < len(value[0]) == len(value[1])
+    ):
         return None
     return value[0], value[1], PackedLinks(value[2], len(value[0]))
 
 
-def write_fact_page(db: sqlite3.Connection, snapshot: int, page: int,
-                    facts: list[tuple[int, str | None]]) -> None:
+def write_fact_page(
+    db: sqlite3.Connection, snapshot: int, page: int, facts: list[tuple[int, str | None]]
+) -> None:
     """Pack ``(pos, facts JSON or None)`` items as fact page ``page`` of ``snapshot``."""
-    data = marshal.dumps((
-        [pos for pos, _facts in facts],
-        json_array([text or "null" for _pos, text in facts]),
-    ))
-    db.execute("INSERT INTO fact_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
-               (snapshot, page, FACT_FORMAT, zlib.crc32(data), data))
+    data = marshal.dumps(
+        (
+            [pos for pos, _facts in facts],
+            json_array([text or "null" for _pos, text in facts]),
+        )
+    )
+    db.execute(
+        "INSERT INTO fact_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
+        (snapshot, page, FACT_FORMAT, zlib.crc32(data), data),
+    )
 
 
 def write_fact_pages(db: sqlite3.Connection, snapshot: int) -> None:
@@ -103,7 +115,7 @@ def write_fact_pages(db: sqlite3.Connection, snapshot: int) -> None:
     db.execute("DELETE FROM fact_pages WHERE snapshot = ?", (snapshot,))
     found = db.execute("SELECT pos, facts FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)).fetchall()
     for page, start in enumerate(range(0, len(found), FACT_PAGE_ROWS)):
-        write_fact_page(db, snapshot, page, found[start:start + FACT_PAGE_ROWS])
+        write_fact_page(db, snapshot, page, found[start : start + FACT_PAGE_ROWS])
 
 
 def unpack_fact_page(fmt: bytes, crc: int, data: bytes) -> tuple[list[int], list[Any]] | None:
@@ -114,7 +126,12 @@ def unpack_fact_page(fmt: bytes, crc: int, data: bytes) -> tuple[list[int], list
         value = marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return None
-    if (type(value) is not tuple or len(value) != 2 or type(value[0]) is not list
-            or type(value[1]) is not list or not 0 < len(value[0]) == len(value[1])):
+    if (
+        type(value) is not tuple
+        or len(value) != 2
+        or type(value[0]) is not list
+        or type(value[1]) is not list
+        or not 0 < len(value[0]) == len(value[1])
+    ):
         return None
     return value[0], value[1]

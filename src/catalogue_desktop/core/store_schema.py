@@ -102,9 +102,7 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
             db.execute("PRAGMA synchronous=NORMAL")
         if version is None:
             db.executescript(SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";")
-            db.execute(
-                "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-            )
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif version in MIGRATED:
             migrate(db, version)
         elif version != SCHEMA_VERSION:
@@ -114,9 +112,7 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
     except sqlite3.OperationalError as exc:
         db.close()
         if "locked" in str(exc) or "busy" in str(exc):
-            raise StoreError(
-                f"the cache {path} is locked by another process; try again later"
-            ) from None
+            raise StoreError(f"the cache {path} is locked by another process; try again later") from None
         raise Unusable(str(exc)) from None
     except sqlite3.DatabaseError as exc:
         db.close()
@@ -154,8 +150,9 @@ def move_aside(path: Path, reason: str) -> str:
             try:
                 os.replace(src, Path(str(aside) + suffix))
             except OSError as exc:
-                raise StoreError(f"the cache {path} is unusable ({reason}) and "
-                                 f"could not be moved aside: {exc}") from None
+                raise StoreError(
+                    f"the cache {path} is unusable ({reason}) and could not be moved aside: {exc}"
+                ) from None
     return (
         f"The cache file {path} could not be used ({reason}). It was moved to "
         f"{aside} and a fresh cache was started."
@@ -197,15 +194,24 @@ def repack(db: sqlite3.Connection, busy_timeout: float) -> None:
     page_rows = pages.PAGE_ROWS
     db.execute("PRAGMA busy_timeout = 0")
     try:
-        stale = [snapshot for (snapshot,) in db.execute(
-            "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
-            " WHERE s.record_count > 0 AND NOT EXISTS (SELECT 1 FROM row_pages p"
-            " WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)", (pages.PAGE_FORMAT,))]
-        stale_facts = [snapshot for (snapshot,) in db.execute(
-            "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
-            " WHERE s.record_count > 0 AND s.listing IS NOT NULL AND NOT EXISTS (SELECT 1"
-            " FROM fact_pages p WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)",
-            (pages.FACT_FORMAT,))]
+        stale = [
+            snapshot
+            for (snapshot,) in db.execute(
+                "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+                " WHERE s.record_count > 0 AND NOT EXISTS (SELECT 1 FROM row_pages p"
+                " WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)",
+                (pages.PAGE_FORMAT,),
+            )
+        ]
+        stale_facts = [
+            snapshot
+            for (snapshot,) in db.execute(
+                "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+                " WHERE s.record_count > 0 AND s.listing IS NOT NULL AND NOT EXISTS (SELECT 1"
+                " FROM fact_pages p WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)",
+                (pages.FACT_FORMAT,),
+            )
+        ]
         if not stale and not stale_facts:
             return
         with immediate(db):
@@ -215,7 +221,7 @@ def repack(db: sqlite3.Connection, busy_timeout: float) -> None:
                     "SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)
                 ).fetchall()
                 for page, start in enumerate(range(0, len(listing), page_rows)):
-                    pages.write_page(db, snapshot, page, listing[start:start + page_rows])
+                    pages.write_page(db, snapshot, page, listing[start : start + page_rows])
             for snapshot in stale_facts:
                 pages.write_fact_pages(db, snapshot)
     except (sqlite3.Error, ValueError):  # ValueError: a row that is not JSON (damaged text)

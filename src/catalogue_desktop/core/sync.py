@@ -106,8 +106,7 @@ class Ingestor:
             if self._pool is None:
                 # spawn, not fork: forking a process that runs Qt or threads is unsafe.
                 context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 initializer=init_worker)
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
                 for _ in range(self.workers):  # start the workers now, from this thread
                     self._pool.submit(_noop)
             return self._pool
@@ -129,8 +128,7 @@ class Ingestor:
         self, store_file: Path, kind: Kind, body: Path, validators: Validators, checked_at: str
     ) -> IngestReport:
         """Ingest the body in ``body`` (a file, deleted afterwards) into the store."""
-        args = (str(store_file), kind.value, body, validators.etag, validators.last_modified,
-                checked_at)
+        args = (str(store_file), kind.value, body, validators.etag, validators.last_modified, checked_at)
         try:
             # A thread for small payloads, unless the workers already run: validation in a
             # thread holds the GIL (tens of ms even for a small collection), a worker does not.
@@ -205,8 +203,9 @@ async def sync_catalogue(
         await ingestor.prewarm()
 
     async def one(kind: Kind) -> tuple[Kind, CollectionOutcome]:
-        outcome = await _sync_one(client, store_file, kind, states[kind], ingestor, on_progress,
-                                  deadline, on_phase or _no_phase)
+        outcome = await _sync_one(
+            client, store_file, kind, states[kind], ingestor, on_progress, deadline, on_phase or _no_phase
+        )
         if on_outcome is not None:
             on_outcome(kind, outcome)
         return kind, outcome
@@ -232,13 +231,15 @@ async def _sync_one(
     validators = Validators(state.etag, state.last_modified) if state.has_data else Validators()
     try:
         on_phase(kind, "waiting")
-        result = await client.fetch(kind, validators, on_progress, spool_dir=store_file.parent,
-                                    deadline=deadline)
+        result = await client.fetch(
+            kind, validators, on_progress, spool_dir=store_file.parent, deadline=deadline
+        )
         checked_at = utc_now()
         if result.not_modified:
             await asyncio.to_thread(_mark_unchanged, store_file, kind, result.validators, checked_at)
-            return CollectionOutcome("unchanged", state.records, state.rejected, None,
-                                     state.fetched_at, checked_at)
+            return CollectionOutcome(
+                "unchanged", state.records, state.rejected, None, state.fetched_at, checked_at
+            )
         assert result.body_file is not None
         on_phase(kind, "validating")
         report = await ingestor.run(store_file, kind, result.body_file, result.validators, checked_at)
@@ -247,14 +248,23 @@ async def _sync_one(
         outcome.http_status = exc.status if isinstance(exc, HttpStatus) else None
         return outcome
     except Exception as exc:  # a bug or an unexpected environment failure: report, keep data
-        return await _failed(store_file, kind, state,
-                             f"unexpected error: {type(exc).__name__}: {exc}", "error")
+        return await _failed(
+            store_file, kind, state, f"unexpected error: {type(exc).__name__}: {exc}", "error"
+        )
     if report.status == "failed":  # the ingest recorded the failure in the store itself
         outcome = _kept(state, report.error, "bad-data")
         outcome.problems = report.problems
         return outcome
-    return CollectionOutcome(report.status, report.records, report.rejected, None, checked_at,
-                             checked_at, report.problems, report.changes)
+    return CollectionOutcome(
+        report.status,
+        report.records,
+        report.rejected,
+        None,
+        checked_at,
+        checked_at,
+        report.problems,
+        report.changes,
+    )
 
 
 def _no_phase(kind: Kind, phase: str) -> None:
@@ -287,8 +297,9 @@ async def _failed(
 
 def _kept(state: CollectionState, error: str | None, cause: str) -> CollectionOutcome:
     """A failed outcome: the cached copy's counts and times stay as they were."""
-    return CollectionOutcome("failed", state.records, state.rejected, error, state.fetched_at,
-                             state.checked_at, cause=cause)
+    return CollectionOutcome(
+        "failed", state.records, state.rejected, error, state.fetched_at, state.checked_at, cause=cause
+    )
 
 
 def _states(store_file: Path) -> dict[Kind, CollectionState]:
@@ -311,8 +322,9 @@ def _remove_stale_bodies(folder: Path) -> None:
 
 def _mark_unchanged(store_file: Path, kind: Kind, validators: Validators, at: str) -> None:
     with Store(store_file) as store:
-        store.mark_unchanged(kind, etag=validators.etag, last_modified=validators.last_modified,
-                             checked_at=at)
+        store.mark_unchanged(
+            kind, etag=validators.etag, last_modified=validators.last_modified, checked_at=at
+        )
 
 
 def _mark_failed(store_file: Path, kind: Kind, error: str) -> None:

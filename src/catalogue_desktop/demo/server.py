@@ -49,10 +49,7 @@ def compact_json(text: bytes) -> bytes:
 
 def load_sample() -> dict[Kind, bytes]:
     """The bundled sample catalogue (``resources/demo/<kind>.json``) as compact JSON bytes."""
-    return {
-        kind: compact_json(resource_path("demo", f"{kind.value}.json").read_bytes())
-        for kind in Kind
-    }
+    return {kind: compact_json(resource_path("demo", f"{kind.value}.json").read_bytes()) for kind in Kind}
 
 
 class _Version:
@@ -252,9 +249,7 @@ class DemoServer:
     ...     urllib.request.urlopen(server.base_url + "/v1/webinars")
     """
 
-    def __init__(
-        self, payloads: Mapping[Kind, bytes], host: str = "127.0.0.1", port: int = 0
-    ) -> None:
+    def __init__(self, payloads: Mapping[Kind, bytes], host: str = "127.0.0.1", port: int = 0) -> None:
         missing = [kind.value for kind in Kind if kind not in payloads]
         if missing:
             raise ValueError(f"payloads missing for: {', '.join(missing)}")

@@ -118,8 +118,7 @@ def install_asyncgen_finalizer() -> Callable[[], None]:
     previous = sys.get_asyncgen_hooks()
     # The finalizer only: registering generators too (firstiter) would make asyncio.Runner's
     # shutdown_asyncgens run on a loop that qasync has already stopped.
-    sys.set_asyncgen_hooks(firstiter=previous.firstiter,
-                           finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+    sys.set_asyncgen_hooks(firstiter=previous.firstiter, finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
     return lambda: sys.set_asyncgen_hooks(*previous)
 
 

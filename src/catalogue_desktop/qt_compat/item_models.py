@@ -31,13 +31,13 @@ LAYOUT_SIGNATURE = ("QList<QPersistentModelIndex>", "QAbstractItemModel::LayoutC
 SORT_HINT = QAbstractItemModel.LayoutChangeHint.VerticalSortHint
 
 
-def layout_about_to_be_changed(model: QAbstractItemModel,
-                               hint: QAbstractItemModel.LayoutChangeHint = SORT_HINT) -> None:
+def layout_about_to_be_changed(
+    model: QAbstractItemModel, hint: QAbstractItemModel.LayoutChangeHint = SORT_HINT
+) -> None:
     """``model.layoutAboutToBeChanged(parents=[], hint)``: the overload that carries the hint."""
     model.layoutAboutToBeChanged[LAYOUT_SIGNATURE].emit([], hint)
 
 
-def layout_changed(model: QAbstractItemModel,
-                   hint: QAbstractItemModel.LayoutChangeHint = SORT_HINT) -> None:
+def layout_changed(model: QAbstractItemModel, hint: QAbstractItemModel.LayoutChangeHint = SORT_HINT) -> None:
     """``model.layoutChanged(parents=[], hint)``: the overload that carries the hint."""
     model.layoutChanged[LAYOUT_SIGNATURE].emit([], hint)

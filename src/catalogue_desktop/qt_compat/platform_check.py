@@ -96,8 +96,7 @@ def _fails(name: str, env: Mapping[str, str], verdict: Verdict) -> bool:
     """Add why platform ``name`` cannot start to ``verdict``; False if it may start."""
     from catalogue_desktop.qt_compat.shared_libs import missing_libraries
 
-    plugin = next((d / f for d in plugin_dirs(env) for f in _PLUGIN_FILES[name] if (d / f).is_file()),
-                  None)
+    plugin = next((d / f for d in plugin_dirs(env) for f in _PLUGIN_FILES[name] if (d / f).is_file()), None)
     missing = missing_libraries(plugin) if plugin is not None else None
     if missing is None:  # no plugin file, or not one it can read: Qt will say
         return False
@@ -163,19 +162,25 @@ def paragraph(reasons: Sequence[str], missing: Sequence[str], qt_said: str = "")
     if missing:
         debian, fedora, unknown = packages(missing)
         if debian:
-            parts.append(f"Install {'it' if len(debian) + len(unknown) == 1 else 'them'} with "
-                         f"{_command('sudo apt-get install ' + ' '.join(debian))} (Debian, Ubuntu) or "
-                         f"{_command('sudo dnf install ' + ' '.join(fedora))} (Fedora).")
+            parts.append(
+                f"Install {'it' if len(debian) + len(unknown) == 1 else 'them'} with "
+                f"{_command('sudo apt-get install ' + ' '.join(debian))} (Debian, Ubuntu) or "
+                f"{_command('sudo dnf install ' + ' '.join(fedora))} (Fedora)."
+            )
         if unknown:
-            parts.append(f"For {', '.join(unknown)}: {_command('apt-file search NAME')} (Debian, "
-                         f"Ubuntu) or {_command('dnf provides */NAME')} (Fedora) names the package.")
-    parts.append(f"Without a display, run the window offscreen "
-                 f"({_command('QT_QPA_PLATFORM=offscreen catalogue-desktop ...', quote=False)}: "
-                 f"nothing is shown; for --self-test and scripts) or on a virtual display "
-                 f"({_command('xvfb-run -a catalogue-desktop ...', quote=False)}; xvfb-run comes with "
-                 f"{_command('sudo apt-get install xvfb xauth')} or "
-                 f"{_command('sudo dnf install xorg-x11-server-Xvfb xauth')}). The commands sync, "
-                 f"check and export need no display.")
+            parts.append(
+                f"For {', '.join(unknown)}: {_command('apt-file search NAME')} (Debian, "
+                f"Ubuntu) or {_command('dnf provides */NAME')} (Fedora) names the package."
+            )
+    parts.append(
+        f"Without a display, run the window offscreen "
+        f"({_command('QT_QPA_PLATFORM=offscreen catalogue-desktop ...', quote=False)}: "
+        f"nothing is shown; for --self-test and scripts) or on a virtual display "
+        f"({_command('xvfb-run -a catalogue-desktop ...', quote=False)}; xvfb-run comes with "
+        f"{_command('sudo apt-get install xvfb xauth')} or "
+        f"{_command('sudo dnf install xorg-x11-server-Xvfb xauth')}). The commands sync, "
+        f"check and export need no display."
+    )
     wrapped = textwrap.fill(" ".join(parts), width=100, break_on_hyphens=False, break_long_words=False)
     return wrapped.replace(_KEEP, " ")
 
@@ -244,12 +249,15 @@ def fatal_paragraph(said: Sequence[str], fatal: str) -> str:
     reasons = list(verdict.reasons) if verdict else []
     missing = list(verdict.missing) if verdict else []
     # Qt's own lines, without its generic advice ("Reinstalling the application may fix this")
-    lines = [s.split(": ", 1)[-1].rstrip(".") for s in said
-             if s.startswith("qt.qpa") and "From 6.5.0" not in s]
+    lines = [
+        s.split(": ", 1)[-1].rstrip(".") for s in said if s.startswith("qt.qpa") and "From 6.5.0" not in s
+    ]
     qt_said = "; ".join(lines or [fatal.split("\n")[0].split(". ")[0]])
     available = re.search(r"Available platform plugins are: ([^.\n]*)", fatal)
     if not reasons:
         platforms = ", ".join(f'"{p}"' for p in requested_platforms(os.environ))
-        reasons.append(f"Qt could not start its platform plugin {platforms}"
-                       + (f" (the plugins there are: {available.group(1).strip()})" if available else ""))
+        reasons.append(
+            f"Qt could not start its platform plugin {platforms}"
+            + (f" (the plugins there are: {available.group(1).strip()})" if available else "")
+        )
     return paragraph(reasons, missing, qt_said)

@@ -64,6 +64,7 @@ def _qt_modules() -> list[str]:
             relative = os.path.relpath(folder, top)
             name = package if relative == os.curdir else f"{package}.{relative.replace(os.sep, '.')}"
             names.append(name)
-            names += [f"{name}.{file[:-3]}" for file in files
-                      if file.endswith(".py") and file != "__init__.py"]
+            names += [
+                f"{name}.{file[:-3]}" for file in files if file.endswith(".py") and file != "__init__.py"
+            ]
     return names

@@ -51,8 +51,16 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "libzstd.so.1": ("libzstd1", "libzstd"),
 }
 # The C runtime: always there where Python runs.
-RUNTIME = ("libc.so", "libm.so", "libdl.so", "libpthread.so", "librt.so", "libstdc++.so",
-           "libgcc_s.so", "ld-linux")
+RUNTIME = (
+    "libc.so",
+    "libm.so",
+    "libdl.so",
+    "libpthread.so",
+    "librt.so",
+    "libstdc++.so",
+    "libgcc_s.so",
+    "ld-linux",
+)
 _DT_NEEDED, _DT_STRTAB, _DT_STRSZ, _DT_RPATH, _DT_RUNPATH = 1, 5, 10, 15, 29
 _PT_LOAD, _PT_DYNAMIC = 1, 2
 _SYSTEM_DIRS = ("/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib")
@@ -77,10 +85,10 @@ def read_elf(path: Path) -> ElfInfo | None:
                 return None
             wide, end = ident[4] == 2, "<" if ident[5] == 1 else ">"
             if wide:
-                phoff, = struct.unpack_from(end + "Q", ident, 32)
+                (phoff,) = struct.unpack_from(end + "Q", ident, 32)
                 phentsize, phnum = struct.unpack_from(end + "HH", ident, 54)
             else:
-                phoff, = struct.unpack_from(end + "I", ident, 28)
+                (phoff,) = struct.unpack_from(end + "I", ident, 28)
                 phentsize, phnum = struct.unpack_from(end + "HH", ident, 42)
             f.seek(phoff)
             table = f.read(phentsize * phnum)
@@ -88,10 +96,12 @@ def read_elf(path: Path) -> ElfInfo | None:
             for i in range(phnum):
                 if wide:
                     p_type, _, p_offset, p_vaddr, _, p_filesz = struct.unpack_from(
-                        end + "IIQQQQ", table, i * phentsize)
+                        end + "IIQQQQ", table, i * phentsize
+                    )
                 else:
                     p_type, p_offset, p_vaddr, _, p_filesz = struct.unpack_from(
-                        end + "IIIII", table, i * phentsize)
+                        end + "IIIII", table, i * phentsize
+                    )
                 if p_type == _PT_LOAD:
                     loads.append((p_vaddr, p_offset, p_filesz))
                 elif p_type == _PT_DYNAMIC:
@@ -109,8 +119,9 @@ def read_elf(path: Path) -> ElfInfo | None:
                 tags.append((tag, value))
             strtab = next((v for t, v in tags if t == _DT_STRTAB), None)
             strsz = next((v for t, v in tags if t == _DT_STRSZ), 0)
-            where = next((o + strtab - v for v, o, s in loads if strtab is not None
-                          and v <= strtab < v + s), None)
+            where = next(
+                (o + strtab - v for v, o, s in loads if strtab is not None and v <= strtab < v + s), None
+            )
             if where is None:
                 return None
             f.seek(where)
@@ -119,12 +130,16 @@ def read_elf(path: Path) -> ElfInfo | None:
         return None
 
     def text(offset: int) -> str:
-        return strings[offset:strings.index(b"\0", offset)].decode("utf-8", "replace")
+        return strings[offset : strings.index(b"\0", offset)].decode("utf-8", "replace")
 
     origin = str(path.resolve().parent)
     paths = [text(v) for t, v in tags if t in (_DT_RUNPATH, _DT_RPATH)]
-    runpath = [p.replace("$ORIGIN", origin).replace("${ORIGIN}", origin)
-               for entry in paths for p in entry.split(":") if p]
+    runpath = [
+        p.replace("$ORIGIN", origin).replace("${ORIGIN}", origin)
+        for entry in paths
+        for p in entry.split(":")
+        if p
+    ]
     return ElfInfo([text(v) for t, v in tags if t == _DT_NEEDED], runpath)
 
 
@@ -172,8 +187,11 @@ class Resolver:
         if b"\0" + key + b"\0" in cache or b"/" + key + b"\0" in cache:
             return True
         machine = os.uname().machine  # (not in the cache: the loader's default folders)
-        return any(name in self.names(folder) for base in _SYSTEM_DIRS
-                   for folder in (base, f"{base}/{machine}-linux-gnu"))
+        return any(
+            name in self.names(folder)
+            for base in _SYSTEM_DIRS
+            for folder in (base, f"{base}/{machine}-linux-gnu")
+        )
 
 
 def missing_libraries(plugin: Path, resolver: Resolver | None = None) -> list[str] | None:
@@ -190,8 +208,9 @@ def missing_libraries(plugin: Path, resolver: Resolver | None = None) -> list[st
             if name.startswith("libQt6") and ("Qpa" in name or "Wayland" in name):
                 inner = read_elf(Path(folder, name))  # the platform's own Qt library
                 if inner is not None:
-                    missing += [n for n in inner.needed
-                                if not resolver.found(n, inner.runpath) and n not in missing]
+                    missing += [
+                        n for n in inner.needed if not resolver.found(n, inner.runpath) and n not in missing
+                    ]
             continue
         if not resolver.found(name, info.runpath) and name not in missing:
             missing.append(name)

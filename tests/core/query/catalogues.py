@@ -54,7 +54,7 @@ def finder_of(catalogue: Facts, vocabulary: Vocabulary | None = None, page: int 
             continue
         builder = TableBuilder(name)
         for start in range(0, len(rows), page):
-            builder.add(rows[start:start + page])
+            builder.add(rows[start : start + page])
         finder.set_table(builder.finish())
     offerings.refresh(finder)
     return finder

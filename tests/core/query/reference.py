@@ -22,8 +22,9 @@ CHILD_KEY = {"courses": "locations", "series": "sessions"}
 
 
 class Reference:
-    def __init__(self, facts: dict[str, list[dict[str, Any]]], now: datetime,
-                 vocabulary: Vocabulary | None = None) -> None:
+    def __init__(
+        self, facts: dict[str, list[dict[str, Any]]], now: datetime, vocabulary: Vocabulary | None = None
+    ) -> None:
         self.facts = facts
         self.now = now
         self.vocabulary = vocabulary or Vocabulary()
@@ -56,14 +57,16 @@ class Reference:
                 if any(not isinstance(c, Not) for c in group):
                     joined = group + [c for c in children if isinstance(c, Term) and c.op == "word"]
                     rest = [c for c in children if c not in joined]
-                    found = any(all(self.child(j, table, rec, kid) for j in joined)
-                                for kid in self.kids(table, rec))
+                    found = any(
+                        all(self.child(j, table, rec, kid) for j in joined) for kid in self.kids(table, rec)
+                    )
                     return found and all(self.record(c, table, rec) for c in rest)
             return all(self.record(c, table, rec) for c in children)
         term: Term = node
         if term.op == "word":
             return self.has_word(term.value, table, rec, "record") or any(
-                self.has_word(term.value, table, kid, "child") for kid in self.kids(table, rec))
+                self.has_word(term.value, table, kid, "child") for kid in self.kids(table, rec)
+            )
         f = self.field_of(term, table)
         if f.scope != "record":
             return any(self.child(term, table, rec, kid) for kid in self.kids(table, rec))
@@ -71,8 +74,9 @@ class Reference:
 
     def child_only(self, node: Any, table: str) -> bool:
         terms = walk(node)
-        return bool(terms) and all(t.op != "word" and self.field_of(t, table).scope != "record"
-                                   for t in terms)
+        return bool(terms) and all(
+            t.op != "word" and self.field_of(t, table).scope != "record" for t in terms
+        )
 
     def kids(self, table: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
         return [k for k in rec.get(CHILD_KEY.get(table, ""), ()) if isinstance(k, dict)]
@@ -92,8 +96,9 @@ class Reference:
         if isinstance(node, And):
             return all(self.child(c, table, rec, kid) for c in node.children)
         if node.op == "word":
-            return self.has_word(node.value, table, kid, "child") or \
-                self.has_word(node.value, table, rec, "record")
+            return self.has_word(node.value, table, kid, "child") or self.has_word(
+                node.value, table, rec, "record"
+            )
         return self.test(node, self.field_of(node, table), table, kid, rec)
 
     # -- one value ---------------------------------------------------------------------------
@@ -104,8 +109,10 @@ class Reference:
             if not f.searched or (f.scope == "record") != (level == "record"):
                 continue
             if f.type is FieldType.CODE:
-                if any(fold(str(v)) == w or w in fold(self.vocabulary.label(f.name, v))
-                       for v in self.texts(f, table, rec)):
+                if any(
+                    fold(str(v)) == w or w in fold(self.vocabulary.label(f.name, v))
+                    for v in self.texts(f, table, rec)
+                ):
                     return True
             elif f.type in (FieldType.ID, FieldType.NUMBER, FieldType.MONEY):
                 value = self.value(f, table, rec)
@@ -126,8 +133,7 @@ class Reference:
             return self.derived(f.key, table, rec)
         return rec.get(f.key)
 
-    def test(self, term: Term, f: Field, table: str, rec: dict[str, Any],
-             record: dict[str, Any]) -> bool:
+    def test(self, term: Term, f: Field, table: str, rec: dict[str, Any], record: dict[str, Any]) -> bool:
         if term.op == "date" and term.value.text in ("past", "future"):
             past = self.past(table, rec)
             return past if term.value.text == "past" else not past
@@ -222,10 +228,20 @@ class Reference:
             hi_b = hi_spec.bounds(now) if hi_spec else None
             if {b.mode for b in (lo_b, hi_b) if b} == {"local"}:
                 return (lo_b is None or day >= lo_b.lo) and (hi_b is None or day <= hi_b.hi)
-            lo = None if lo_b is None else lo_b.lo if lo_b.mode == "instant" else \
-                literals.local_day_bounds_ms(lo_b.lo, lo_b.hi, now)[0]
-            hi = None if hi_b is None else hi_b.hi if hi_b.mode == "instant" else \
-                literals.local_day_bounds_ms(hi_b.lo, hi_b.hi, now)[1]
+            lo = (
+                None
+                if lo_b is None
+                else lo_b.lo
+                if lo_b.mode == "instant"
+                else literals.local_day_bounds_ms(lo_b.lo, lo_b.hi, now)[0]
+            )
+            hi = (
+                None
+                if hi_b is None
+                else hi_b.hi
+                if hi_b.mode == "instant"
+                else literals.local_day_bounds_ms(hi_b.lo, hi_b.hi, now)[1]
+            )
             return (lo is None or ms >= lo) and (hi is None or ms <= hi)
         b = term.value.bounds(now)
         x = day if b.mode == "local" else ms
@@ -254,21 +270,33 @@ class Reference:
     def derived(self, key: str, table: str, rec: dict[str, Any]) -> Any:
         facts = self.facts
         rid = rec.get("id")
-        counts = {("@webinars", "experts"): ("webinars", "expertIds"),
-                  ("@courses", "experts"): ("courses", "expertIds"),
-                  ("@webinars", "topics"): ("webinars", "topicIds"),
-                  ("@courses", "topics"): ("courses", "topicIds"),
-                  ("@webinars", "roles"): ("webinars", "roleIds"),
-                  ("@webinars", "situations"): ("webinars", "situationIds")}
+        counts = {
+            ("@webinars", "experts"): ("webinars", "expertIds"),
+            ("@courses", "experts"): ("courses", "expertIds"),
+            ("@webinars", "topics"): ("webinars", "topicIds"),
+            ("@courses", "topics"): ("courses", "topicIds"),
+            ("@webinars", "roles"): ("webinars", "roleIds"),
+            ("@webinars", "situations"): ("webinars", "situationIds"),
+        }
         if (key, table) in counts:
             source, column = counts[(key, table)]
             return sum(1 for r in facts.get(source, ()) if rid in (r.get(column) or ()))
         if key == "@series":
-            return _unique(s.get("title") or "" for s in facts.get("series", ())
-                           if any(k.get("id") == rid for k in s.get("sessions", ())))
+            return _unique(
+                s.get("title") or ""
+                for s in facts.get("series", ())
+                if any(k.get("id") == rid for k in s.get("sessions", ()))
+            )
         if key == "@certificate":
-            return _unique(c.get("title") or "" for c in facts.get("certificates", ())
-                           for i in c.get("courseIds", ()) if i == rid) or None
+            return (
+                _unique(
+                    c.get("title") or ""
+                    for c in facts.get("certificates", ())
+                    for i in c.get("courseIds", ())
+                    if i == rid
+                )
+                or None
+            )
         if key == "@course":
             titles = {c["id"]: c.get("title") for c in facts.get("courses", ())}
             ids = rec.get("courseIds") or []

@@ -22,11 +22,33 @@ from catalogue_desktop.core.query.text import fold
 from tests.core.query.catalogues import Facts, demo_facts, finder_of, synthetic_facts, with_offerings
 from tests.core.query.reference import CHILD_KEY, Reference
 
-NOWS = (datetime(2026, 11, 24, 12, 0, tzinfo=UTC),
-        datetime(2027, 3, 1, 23, 30, tzinfo=timezone(timedelta(hours=-8))))
-DATES = ("2026", "2027", "2027-03", "2027-3", "2027-03-15", "2026-12-09", "today", "tomorrow",
-         "this-week", "next-week", "this-month", "next-month", "last-month", "next7d", "next30d",
-         "next3m", "last30d", "past", "future", "next1y", "this-year")
+NOWS = (
+    datetime(2026, 11, 24, 12, 0, tzinfo=UTC),
+    datetime(2027, 3, 1, 23, 30, tzinfo=timezone(timedelta(hours=-8))),
+)
+DATES = (
+    "2026",
+    "2027",
+    "2027-03",
+    "2027-3",
+    "2027-03-15",
+    "2026-12-09",
+    "today",
+    "tomorrow",
+    "this-week",
+    "next-week",
+    "this-month",
+    "next-month",
+    "last-month",
+    "next7d",
+    "next30d",
+    "next3m",
+    "last30d",
+    "past",
+    "future",
+    "next1y",
+    "this-year",
+)
 OPS = ("", "<", "<=", ">", ">=", "=")
 
 
@@ -45,8 +67,24 @@ def clause_pool(which: str) -> list[str]:
     """Clauses drawn from the catalogue's own values, for every table's every field."""
     catalogue = demo_facts() if which == "demo" else synthetic_facts()
     rng = random.Random(which)
-    pool: list[str] = ["tax", "TAX", "muller", "zzz", "a", "e", "2027", "live", "dallas", "partner",
-                       '"estate planning"', "c.p.a", "&", "50007", "o'", "7001"]
+    pool: list[str] = [
+        "tax",
+        "TAX",
+        "muller",
+        "zzz",
+        "a",
+        "e",
+        "2027",
+        "live",
+        "dallas",
+        "partner",
+        '"estate planning"',
+        "c.p.a",
+        "&",
+        "50007",
+        "o'",
+        "7001",
+    ]
     for table, fields in FIELDS.items():
         for f in fields:
             if f.key.startswith("@"):
@@ -69,8 +107,12 @@ def clause_pool(which: str) -> list[str]:
                 digits = [str(v) for v in sample if str(v).replace(".", "").isdigit()]
                 numbers = [int(Decimal(v)) for v in digits] or [0, 3]
                 for v in numbers:
-                    pool += [f"{name}:{rng.choice(OPS)}{v}", f"{name}:{v}..{v + rng.randint(0, 300)}",
-                             f"{name}:..{v}", f"{name}:{v}.."]
+                    pool += [
+                        f"{name}:{rng.choice(OPS)}{v}",
+                        f"{name}:{v}..{v + rng.randint(0, 300)}",
+                        f"{name}:..{v}",
+                        f"{name}:{v}..",
+                    ]
                 if f.type is FieldType.MONEY:
                     pool += [f"{name}:<$1,300", f"{name}:(<200 OR >400)", f"{name}:99.50.."]
             elif f.type is FieldType.DATE:
@@ -80,8 +122,13 @@ def clause_pool(which: str) -> list[str]:
             elif f.type is FieldType.BOOL:
                 pool += [f"{name}:yes", f"{name}:no", f"{name}:TRUE"]
             elif f.type is FieldType.CODE:
-                pool += [f"{name}:{v}" for v in sample[:3]] + [f"{name}:live", f'{name}:"on demand"',
-                                                               f"{name}:>1", f"{name}:1..2", f"{name}:7"]
+                pool += [f"{name}:{v}" for v in sample[:3]] + [
+                    f"{name}:live",
+                    f'{name}:"on demand"',
+                    f"{name}:>1",
+                    f"{name}:1..2",
+                    f"{name}:7",
+                ]
     pool += [*list(DATES[:8]), "2027-04", "past", "future"]
     return sorted(set(pool))
 
@@ -130,8 +177,10 @@ def cached_finder(key: int, vocabulary: Vocabulary | None) -> Any:
 def _diff(got: list[int] | None, want: list[int] | None) -> Any:
     if got is None or want is None:
         return got, want
-    return {"engine only": sorted(set(got) - set(want))[:5],
-            "reference only": sorted(set(want) - set(got))[:5]}
+    return {
+        "engine only": sorted(set(got) - set(want))[:5],
+        "reference only": sorted(set(want) - set(got))[:5],
+    }
 
 
 SLOW = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -161,13 +210,23 @@ def test_every_single_clause_agrees(which: str) -> None:
 
 def test_other_labels_and_on_demand_codes() -> None:
     vocabulary = Vocabulary({"1": "Recorded", "2": "Live stream", "3": "Hybrid"}, frozenset({"1", "3"}))
-    for query in ("type:recorded", "type:hybrid", "live", "ondemand:yes", "past", "future cle:yes",
-                  "type:3", "Type", "stream"):
+    for query in (
+        "type:recorded",
+        "type:hybrid",
+        "live",
+        "ondemand:yes",
+        "past",
+        "future cle:yes",
+        "type:3",
+        "Type",
+        "stream",
+    ):
         for now in NOWS:
             check(demo_facts(), query, now, vocabulary)
 
 
 # -- what a user asks, on the demo catalogue ---------------------------------------------------
+
 
 def test_same_location_needs_one_location_to_satisfy_every_location_clause() -> None:
     catalogue = demo_facts()
@@ -178,14 +237,21 @@ def test_same_location_needs_one_location_to_satisfy_every_location_clause() -> 
     courses = catalogue["courses"]
     assert outcome.rows, "the demo has a Dallas course in April under 1,300"
     for row in range(len(courses)):
-        good = [loc for loc in courses[row]["locations"] if "dallas" in fold(loc.get("city", ""))
-                and loc.get("startDate", "").startswith("2027-04") and loc.get("fee", 10**9) < 1300]
+        good = [
+            loc
+            for loc in courses[row]["locations"]
+            if "dallas" in fold(loc.get("city", ""))
+            and loc.get("startDate", "").startswith("2027-04")
+            and loc.get("fee", 10**9) < 1300
+        ]
         assert (row in outcome.rows) == bool(good)
     # ... and the locations reported are exactly those, so a row can show their date and fee
     child = finder.tables["courses"].child
     hits = bits.to_rows(outcome.child_bits, child.n)
-    assert all(child.columns["city"][i] == "Dallas" and child.columns["startDate"][i].startswith("2027-04")
-               for i in hits)
+    assert all(
+        child.columns["city"][i] == "Dallas" and child.columns["startDate"][i].startswith("2027-04")
+        for i in hits
+    )
     # a course in Dallas (another month) and in April (another city) is not a match
     loose = finder.evaluate("city:dallas fee:<1300", "courses", now).count
     assert loose > outcome.count or loose == outcome.count
@@ -198,15 +264,22 @@ def test_a_table_without_a_field_shows_nothing_and_says_why() -> None:
     assert outcome.message() == "webinars have no field 'city'"
     assert finder.evaluate("session:70003", "courses", NOWS[0]).message() == "courses have no field 'session'"
     assert finder.evaluate("description:tax", "webinars", NOWS[0]).message() == (
-        "the description of webinars is not searchable: use has:description or no:description")
+        "the description of webinars is not searchable: use has:description or no:description"
+    )
     assert finder.evaluate("next30d", "experts", NOWS[0]).message() == "experts have no dates"
     counts = finder.counts("city:dallas", NOWS[0])
     assert counts["courses"] and counts["webinars"] is None
 
 
 def test_words_ignore_case_and_accents() -> None:
-    catalogue = {"experts": [{"id": 1, "name": "Jürgen Müller"}, {"id": 2, "name": "Ana Muller"},
-                             {"id": 3, "name": "Strauß"}, {"id": 4, "name": "MÜLLER-LÜDENSCHEID"}]}
+    catalogue = {
+        "experts": [
+            {"id": 1, "name": "Jürgen Müller"},
+            {"id": 2, "name": "Ana Muller"},
+            {"id": 3, "name": "Strauß"},
+            {"id": 4, "name": "MÜLLER-LÜDENSCHEID"},
+        ]
+    }
     finder = finder_of(catalogue)
     assert finder.evaluate("muller", "experts", NOWS[0]).rows == [0, 1, 3]
     assert finder.evaluate("MÜLLER", "experts", NOWS[0]).rows == [0, 1, 3]
@@ -229,5 +302,6 @@ def test_clause_counts_show_which_clause_emptied_the_result() -> None:
     assert [c for _clause, c in counts][:3] == [
         sum(1 for w in demo_facts()["webinars"] if w.get("cleAccreditation") is True),
         sum(1 for w in demo_facts()["webinars"] if w.get("fee") is not None),
-        0]
+        0,
+    ]
     assert counts[3][1] is None and n > 0

@@ -16,15 +16,18 @@ from tests.core.query.reference import Reference
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize(("table", "query"), [
-    ("webinars", ""),
-    ("webinars", "cle:yes fee:<300"),
-    ("webinars", 'cle:yes topic:(="Estate Planning and Trusts" OR ="Tax") -type:2'),
-    ("courses", "city:dallas starts:2027-04"),
-    ("courses", "cpe:yes fee:1000..1499"),
-    ("series", "type:live"),
-    ("offerings", "cle:yes"),
-])
+@pytest.mark.parametrize(
+    ("table", "query"),
+    [
+        ("webinars", ""),
+        ("webinars", "cle:yes fee:<300"),
+        ("webinars", 'cle:yes topic:(="Estate Planning and Trusts" OR ="Tax") -type:2'),
+        ("courses", "city:dallas starts:2027-04"),
+        ("courses", "cpe:yes fee:1000..1499"),
+        ("series", "type:live"),
+        ("offerings", "cle:yes"),
+    ],
+)
 def test_each_count_is_what_selecting_that_value_would_show(table: str, query: str) -> None:
     catalogue = demo_facts()
     finder = finder_of(catalogue)
@@ -33,8 +36,7 @@ def test_each_count_is_what_selecting_that_value_would_show(table: str, query: s
     assert found, "every table here has facets"
     text = parse(query).text
     for facet in found:
-        others = [text[c.start:c.end] for c in top_clauses(parse(query).root)
-                  if not _on(c, facet.field)]
+        others = [text[c.start : c.end] for c in top_clauses(parse(query).root) if not _on(c, facet.field)]
         for value in facet.values:
             composed = " ".join([*others, f"{facet.field}:{value.clause}"])
             want = reference.ids(composed, table)
@@ -56,7 +58,16 @@ def _on(node: object, name: str) -> bool:
 def test_facets_per_table_are_the_fields_it_has() -> None:
     finder = finder_of(demo_facts())
     assert [f for f, _ in available(finder, "courses")] == [
-        "topic", "expert", "cle", "cpe", "level", "city", "state", "starts", "fee"]
+        "topic",
+        "expert",
+        "cle",
+        "cpe",
+        "level",
+        "city",
+        "state",
+        "starts",
+        "fee",
+    ]
     assert [f for f, _ in available(finder, "roles")] == []
     assert facets(finder, "city:x", "webinars", NOW) == []  # webinars lack city: no counts
     assert facets(finder, "(broken", "webinars", NOW) == []
@@ -79,8 +90,7 @@ def test_selecting_excluding_and_taking_back_edit_the_query_text() -> None:
     assert toggle("(broken", "cle", "yes") is None
     # the selection shows in the facet
     finder = finder_of(demo_facts())
-    topic = facets(finder, '-cle:yes topic:="Federal Taxation"', "webinars", NOW,
-                   only=["topic", "cle"])
+    topic = facets(finder, '-cle:yes topic:="Federal Taxation"', "webinars", NOW, only=["topic", "cle"])
     assert [v.state for v in topic[1].values] == ["excluded", None]
     assert [v.state for v in topic[0].values if v.label == "Federal Taxation"] == ["included"]
 
@@ -118,8 +128,12 @@ def test_names_counts_by_rows_or_bitsets_are_the_rows_holding_each_name(query: s
     finder = finder_of(catalogue)
     rows = Reference(catalogue, NOW).ids(query, "webinars")
     assert rows is not None
-    for field, key in (("topic", "topics"), ("expert", "experts"), ("role", "roles"),
-                       ("situation", "situations")):
+    for field, key in (
+        ("topic", "topics"),
+        ("expert", "experts"),
+        ("role", "roles"),
+        ("situation", "situations"),
+    ):
         (facet,) = facets(finder, query, "webinars", NOW, limit=10_000, only=[field])
         want: dict[str, int] = {}
         for row in rows:

@@ -26,19 +26,22 @@ def test_bitsets_round_trip(case: tuple[int, list[int]]) -> None:
     mask = bits.to_mask(b, n)
     assert len(mask) == n and [i for i in range(n) if mask[i]] == want
     assert bits.from_mask(mask) == b
-    assert bits.from_many([rows[: len(rows) // 2], rows[len(rows) // 2:]], n) == b
+    assert bits.from_many([rows[: len(rows) // 2], rows[len(rows) // 2 :]], n) == b
     assert bits.pick(list(range(100, 100 + n)), b) == [100 + i for i in want]
 
 
-NUMBERS = st.lists(st.none() | st.integers(-50, 50) | st.integers(-10**12, 10**12)
-                   | st.decimals(-100, 100, places=2), max_size=700)
+NUMBERS = st.lists(
+    st.none() | st.integers(-50, 50) | st.integers(-(10**12), 10**12) | st.decimals(-100, 100, places=2),
+    max_size=700,
+)
 BOUND = st.none() | st.integers(-60, 60) | st.decimals(-100, 100, places=1)
 
 
 @settings(max_examples=300, deadline=None)
 @given(NUMBERS, BOUND, BOUND, st.booleans(), st.booleans())
-def test_range_index_selects_what_a_scan_selects(values: list[Any], lo: Any, hi: Any,
-                                                  lo_open: bool, hi_open: bool) -> None:
+def test_range_index_selects_what_a_scan_selects(
+    values: list[Any], lo: Any, hi: Any, lo_open: bool, hi_open: bool
+) -> None:
     index = RangeIndex(values)
     index.ensure()
 
@@ -57,7 +60,8 @@ def test_range_index_selects_what_a_scan_selects(values: list[Any], lo: Any, hi:
 @settings(max_examples=200, deadline=None)
 @given(NUMBERS, BOUND, BOUND, st.booleans(), st.booleans())
 def test_a_scanning_range_index_selects_as_the_built_one_before_and_after_it_is_built(
-        values: list[Any], lo: Any, hi: Any, lo_open: bool, hi_open: bool) -> None:
+    values: list[Any], lo: Any, hi: Any, lo_open: bool, hi_open: bool
+) -> None:
     built = RangeIndex(values)
     built.ensure()
     want = built.select(lo, hi, lo_open, hi_open)
@@ -76,24 +80,56 @@ def test_range_index_with_many_distinct_values_tests_edge_buckets() -> None:
     index = RangeIndex(values)
     index.ensure()
     assert not index.exact
-    for lo, hi in ((-10, 0), (100, 100), (5000, 5003), (3, 4), (None, -1), (10006, None),
-                   (Decimal("3.5"), 4000), (77, 9000), (None, None)):
+    for lo, hi in (
+        (-10, 0),
+        (100, 100),
+        (5000, 5003),
+        (3, 4),
+        (None, -1),
+        (10006, None),
+        (Decimal("3.5"), 4000),
+        (77, 9000),
+        (None, None),
+    ):
         for lo_open in (False, True):
             for hi_open in (False, True):
-                want = [i for i, v in enumerate(values) if v is not None
-                        and (lo is None or v > lo or (v == lo and not lo_open))
-                        and (hi is None or v < hi or (v == hi and not hi_open))]
+                want = [
+                    i
+                    for i, v in enumerate(values)
+                    if v is not None
+                    and (lo is None or v > lo or (v == lo and not lo_open))
+                    and (hi is None or v < hi or (v == hi and not hi_open))
+                ]
                 got = bits.to_rows(index.select(lo, hi, lo_open, hi_open), len(values))
                 assert got == want, (lo, hi, lo_open, hi_open)
 
 
-WORDS = st.sampled_from(["Tax", "estate", "Müller", "muller", "Lease", "ASC 842", "a-b", "x", "", "über",
-                         "Estate Tax Planning", "taxation", "STRAUSS", "Strauß", "o'neil"])
+WORDS = st.sampled_from(
+    [
+        "Tax",
+        "estate",
+        "Müller",
+        "muller",
+        "Lease",
+        "ASC 842",
+        "a-b",
+        "x",
+        "",
+        "über",
+        "Estate Tax Planning",
+        "taxation",
+        "STRAUSS",
+        "Strauß",
+        "o'neil",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.none() | WORDS | st.lists(WORDS, max_size=3), max_size=80),
-       st.lists(WORDS | st.sampled_from(["ta", "t", "x", "-", "'", " ", "ss", "842", "e t"]), max_size=6))
+@given(
+    st.lists(st.none() | WORDS | st.lists(WORDS, max_size=3), max_size=80),
+    st.lists(WORDS | st.sampled_from(["ta", "t", "x", "-", "'", " ", "ss", "842", "e t"]), max_size=6),
+)
 def test_text_index_finds_what_a_scan_finds(values: list[Any], words: list[str]) -> None:
     index = TextIndex(values)
     index.ensure()

@@ -38,7 +38,12 @@ def test_rows_carry_the_location_or_session_and_its_record() -> None:
         for loc in course["locations"]:
             row = by_location[loc["id"]]
             assert (row["id"], row["title"], row.get("city"), row.get("fee"), row.get("startDate")) == (
-                course["id"], course["title"], loc.get("city"), loc.get("fee"), loc.get("startDate"))
+                course["id"],
+                course["title"],
+                loc.get("city"),
+                loc.get("fee"),
+                loc.get("startDate"),
+            )
             assert row.get("experts") == course.get("experts")
     sessions = [r for r in rows if r["kind"] == "session"]
     titles = {s["id"]: s["title"] for s in catalogue["series"]}
@@ -100,12 +105,27 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
         for i, row in enumerate(rows):
             (b, bz), (e, ez) = moment(found["startDate"][i]), moment(found["endDate"][i])
             names = [n for n in found["experts"][i] or () if n]
-            want = (found["title"][i], found["kind"][i].capitalize(), b, e, found["city"][i],
-                    found["state"][i], found["venue"][i], found["fee"][i], found["cleAccreditation"][i],
-                    found["cpeAccreditation"][i], "; ".join(names) or None,
-                    "; ".join(found["topics"][i] or ()) or None,
-                    (found["series"][i] or [None])[0], found["type"][i], bool(found["ondemand"][i]),
-                    found["id"][i], found["seriesId"][i], i, (bz, ez))
+            want = (
+                found["title"][i],
+                found["kind"][i].capitalize(),
+                b,
+                e,
+                found["city"][i],
+                found["state"][i],
+                found["venue"][i],
+                found["fee"][i],
+                found["cleAccreditation"][i],
+                found["cpeAccreditation"][i],
+                "; ".join(names) or None,
+                "; ".join(found["topics"][i] or ()) or None,
+                (found["series"][i] or [None])[0],
+                found["type"][i],
+                bool(found["ondemand"][i]),
+                found["id"][i],
+                found["seriesId"][i],
+                i,
+                (bz, ez),
+            )
             assert tuple(row) == want, i
             assert len(row) == len(COLUMNS[DATES]) + 1
         assert rows.ended == [r[3] if r[3] is not None else r[2] for r in rows]
@@ -113,7 +133,8 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
 
 @pytest.mark.parametrize("built", [False, True], ids=["parsed", "from-the-sources-indexes"])
 def test_the_dates_rows_read_in_any_order_before_their_columns_are_made(
-        monkeypatch: Any, built: bool) -> None:
+    monkeypatch: Any, built: bool
+) -> None:
     """Rows read one by one, in slices and backwards, across chunk and source boundaries, from
     columns not made yet, are the rows of the columns made whole; the columns made meanwhile
     are only those the rows show."""

@@ -52,10 +52,18 @@ def test_field_names_are_case_insensitive_with_spec_names_and_aliases() -> None:
 
 def test_values_by_type() -> None:
     assert terms("fee:<300 fee:>=1,300 fee:$99.50 fee:200..400 fee:..400 fee:200..") == [
-        ("fee", "lt", 300), ("fee", "ge", 1300), ("fee", "eq", __import__("decimal").Decimal("99.50")),
-        ("fee", "range", (200, 400)), ("fee", "range", (None, 400)), ("fee", "range", (200, None))]
+        ("fee", "lt", 300),
+        ("fee", "ge", 1300),
+        ("fee", "eq", __import__("decimal").Decimal("99.50")),
+        ("fee", "range", (200, 400)),
+        ("fee", "range", (None, 400)),
+        ("fee", "range", (200, None)),
+    ]
     assert terms('title:=tax title:"estate tax" title:="Estate Tax"') == [
-        ("title", "exact", "tax"), ("title", "contains", "estate tax"), ("title", "exact", "Estate Tax")]
+        ("title", "exact", "tax"),
+        ("title", "contains", "estate tax"),
+        ("title", "exact", "Estate Tax"),
+    ]
     assert terms("cle:no has:accessUrl")[0] == ("cle", "eq", False)
     assert terms("fee<300") == [("fee", "lt", 300)]
 
@@ -72,27 +80,30 @@ def test_bare_dates_and_windows() -> None:
     assert [t[1] for t in terms("2027-03 today next30d past 2027")] == ["date"] * 4 + ["word"]
 
 
-@pytest.mark.parametrize(("query", "message", "position"), [
-    ("fees:<300", "unknown field 'fees' — did you mean 'fee'?", 0),
-    ("cle:yes startz:2027", "unknown field 'startz' — did you mean 'starts'?", 8),
-    ("2027-13", "'2027-13': month must be 1-12", 0),
-    ("starts:2027-02-29", "starts: '2027-02-29': day must be 1-28 in February 2027", 7),
-    ("(a OR b", "')' missing: this '(' is not closed", 0),
-    ("a) b", "')' has no '(' before it", 1),
-    ('title:"estate', 'closing quote (") missing', 6),
-    ("fee:", "'fee:' needs a value, e.g. fee:<300", 0),
-    ("fee:abc", "fee: 'abc' is not a number", 4),
-    ("cle:maybe", "cle: 'maybe': write yes or no", 4),
-    ("title:>3", "title: is text: comparisons (<, >) work on numbers and dates; write title:word", 6),
-    ("fee:400..300", "fee: '400..300': the range's start is after its end", 4),
-    ("a OR", "nothing after OR: write a OR b", 2),
-    ("OR a", "nothing before OR: write a OR b", 0),
-    ("a -", "nothing after '-': write -word to leave out what matches", 2),
-    ("()", "empty parentheses", 0),
-    ("has:acessUrl", "unknown field 'acessUrl' — did you mean 'access'?", 4),
-    ("asc:842", "unknown field 'asc' — to search for text with ':' in it, put it in quotes", 0),
-    ("description:tax", None, None),
-])
+@pytest.mark.parametrize(
+    ("query", "message", "position"),
+    [
+        ("fees:<300", "unknown field 'fees' — did you mean 'fee'?", 0),
+        ("cle:yes startz:2027", "unknown field 'startz' — did you mean 'starts'?", 8),
+        ("2027-13", "'2027-13': month must be 1-12", 0),
+        ("starts:2027-02-29", "starts: '2027-02-29': day must be 1-28 in February 2027", 7),
+        ("(a OR b", "')' missing: this '(' is not closed", 0),
+        ("a) b", "')' has no '(' before it", 1),
+        ('title:"estate', 'closing quote (") missing', 6),
+        ("fee:", "'fee:' needs a value, e.g. fee:<300", 0),
+        ("fee:abc", "fee: 'abc' is not a number", 4),
+        ("cle:maybe", "cle: 'maybe': write yes or no", 4),
+        ("title:>3", "title: is text: comparisons (<, >) work on numbers and dates; write title:word", 6),
+        ("fee:400..300", "fee: '400..300': the range's start is after its end", 4),
+        ("a OR", "nothing after OR: write a OR b", 2),
+        ("OR a", "nothing before OR: write a OR b", 0),
+        ("a -", "nothing after '-': write -word to leave out what matches", 2),
+        ("()", "empty parentheses", 0),
+        ("has:acessUrl", "unknown field 'acessUrl' — did you mean 'access'?", 4),
+        ("asc:842", "unknown field 'asc' — to search for text with ':' in it, put it in quotes", 0),
+        ("description:tax", None, None),
+    ],
+)
 def test_errors_name_position_and_fix(query: str, message: str | None, position: int | None) -> None:
     parsed = parse(query)
     if message is None:

@@ -19,9 +19,11 @@ def matching(rowset: RowSet, query: str) -> Matches | None:
     if not words:
         return None
     columns = [i for i, c in enumerate(COLUMNS[rowset.kind]) if c.type in _TEXT]
-    rows = [i for i, row in enumerate(rowset.rows)
-            if all(any(w in str(row[c]).casefold() for c in columns if row[c] is not None)
-                   for w in words)]
+    rows = [
+        i
+        for i, row in enumerate(rowset.rows)
+        if all(any(w in str(row[c]).casefold() for c in columns if row[c] is not None) for w in words)
+    ]
     return Matches(len(rowset), rows=rows)
 
 

@@ -25,8 +25,9 @@ NOW = int(datetime(2026, 6, 1, tzinfo=UTC).timestamp() * 1000)
 DISPLAY = Qt.ItemDataRole.DisplayRole
 
 
-def _webinar(wid: int, title: str, fee: int | None, start: str | None, end: str | None = None,
-             **kw: Any) -> models.Webinar:
+def _webinar(
+    wid: int, title: str, fee: int | None, start: str | None, end: str | None = None, **kw: Any
+) -> models.Webinar:
     return models.Webinar.model_validate(
         {"webinarId": wid, "title": title, "fee": fee, "startDate": start, "endDate": end, **kw}
     )
@@ -34,20 +35,27 @@ def _webinar(wid: int, title: str, fee: int | None, start: str | None, end: str 
 
 def _rowset(kind: Kind, records: list[Any]) -> RowSet:
     rowset = RowSet(kind)
-    rowset.extend([pos, listing.row(kind, r, NOW), listing.links(kind, r)]
-                  for pos, r in enumerate(records))
+    rowset.extend([pos, listing.row(kind, r, NOW), listing.links(kind, r)] for pos, r in enumerate(records))
     return rowset
 
 
 def hand_records() -> list[models.Webinar]:
     return [
         _webinar(1, "Zeta", 1000, "2026-03-01T10:00:00Z", "2026-03-01T11:00:00Z"),
-        _webinar(2, "alpha", 99, "2027-01-05T10:00:00Z", "2027-01-05T11:00:00Z",
-                 description="ignored", cleAccreditation=True),
+        _webinar(
+            2,
+            "alpha",
+            99,
+            "2027-01-05T10:00:00Z",
+            "2027-01-05T11:00:00Z",
+            description="ignored",
+            cleAccreditation=True,
+        ),
         _webinar(3, "Beta", 219, "2026-12-31T23:00:00Z", None),
         _webinar(4, "gamma", None, None, None),
-        _webinar(5, "Delta" * 20, 5, "2026-07-01T10:00:00-05:00", "2026-07-01T12:00:00-05:00",
-                 type="webcast"),
+        _webinar(
+            5, "Delta" * 20, 5, "2026-07-01T10:00:00-05:00", "2026-07-01T12:00:00-05:00", type="webcast"
+        ),
     ]
 
 
@@ -58,8 +66,7 @@ def hand_rowset() -> RowSet:
 def hand_items() -> list[list[Any]]:
     """``hand_rowset``'s rows as the store yields them, to add to a row set a few at a time."""
     kind = Kind.WEBINARS
-    return [[pos, listing.row(kind, r, NOW), listing.links(kind, r)]
-            for pos, r in enumerate(hand_records())]
+    return [[pos, listing.row(kind, r, NOW), listing.links(kind, r)] for pos, r in enumerate(hand_records())]
 
 
 def _read_so_far(items: list[list[Any]]) -> RowSet:
@@ -80,8 +87,9 @@ def _ids(model: RowSetTableModel) -> list[int]:
 def test_model_tester_every_state(qtmodeltester: Any, en_formatter: Formatter) -> None:
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
     qtmodeltester.check(model)  # empty
-    model.set_rowset(hand_rowset(), {"added": [2], "removed": [9], "changed": [
-        {"id": 3, "fields": {"fee": [199, 219]}}]})
+    model.set_rowset(
+        hand_rowset(), {"added": [2], "removed": [9], "changed": [{"id": 3, "fields": {"fee": [199, 219]}}]}
+    )
     model.set_now_ms(NOW)
     qtmodeltester.check(model)  # populated
     model.sort(_column(model, "start"), Qt.SortOrder.DescendingOrder)
@@ -194,11 +202,10 @@ def test_sort_demo_fees_numerically(demo: DemoCatalogue, en_formatter: Formatter
         model.set_rowset(demo.rowsets[kind])
         column = _column(model, "fee")
         model.sort(column, Qt.SortOrder.AscendingOrder)
-        fees = [model.data(model.index(r, column), Qt.ItemDataRole.UserRole)
-                for r in range(model.rowCount())]
+        fees = [model.data(model.index(r, column), Qt.ItemDataRole.UserRole) for r in range(model.rowCount())]
         present = [float(f) for f in fees if f is not None]
         assert present == sorted(present) and len(present) > 3
-        assert all(f is None for f in fees[len(present):])
+        assert all(f is None for f in fees[len(present) :])
 
 
 def test_matches_narrow_and_count(qtbot: Any, en_formatter: Formatter) -> None:
@@ -248,10 +255,14 @@ def test_display_alignment_and_raw_values(en_formatter: Formatter) -> None:
 
 def test_change_markers_and_tooltips(en_formatter: Formatter) -> None:
     model = RowSetTableModel(Kind.WEBINARS, en_formatter)
-    model.set_rowset(hand_rowset(), {
-        "added": [2], "removed": [],
-        "changed": [{"id": 3, "fields": {"fee": [199, 219], "title": ["Old", "Beta"]}}],
-    })
+    model.set_rowset(
+        hand_rowset(),
+        {
+            "added": [2],
+            "removed": [],
+            "changed": [{"id": 3, "fields": {"fee": [199, 219], "title": ["Old", "Beta"]}}],
+        },
+    )
     added, changed, plain = model.view_row_of(2), model.view_row_of(3), model.view_row_of(1)
     assert isinstance(model.data(model.index(added, 0), Qt.ItemDataRole.DecorationRole), QIcon)
     assert isinstance(model.data(model.index(changed, 0), Qt.ItemDataRole.DecorationRole), QIcon)
@@ -323,8 +334,10 @@ def test_large_rowset_sorts_and_filters(en_formatter: Formatter) -> None:
     model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)
     set_query(model, "zeta")
     assert model.visible_count() == 4000
-    starts = [model.index(r, _column(model, "start")).data(Qt.ItemDataRole.UserRole)
-              for r in range(model.rowCount())]
+    starts = [
+        model.index(r, _column(model, "start")).data(Qt.ItemDataRole.UserRole)
+        for r in range(model.rowCount())
+    ]
     present = [s for s in starts if s is not None]
     assert present == sorted(present) and starts[: len(present)] == present
 
@@ -333,8 +346,9 @@ def test_large_rowset_sorts_and_filters(en_formatter: Formatter) -> None:
 
 _TITLES = ["Lease accounting", "lease ASC 842", "Tax update", "tax law", "Revenue", "Ethics", ""]
 _SORTS = st.sampled_from([None, "title", "type", "start", "fee", "cle", "session"])
-_QUERIES = st.lists(st.sampled_from(["le", "lease", "a", "tax", "ta", "e", " ", "x", "842", "rev"]),
-                    max_size=4).map("".join)
+_QUERIES = st.lists(
+    st.sampled_from(["le", "lease", "a", "tax", "ta", "e", " ", "x", "842", "rev"]), max_size=4
+).map("".join)
 
 
 def _random_rowset(seed: int, n: int) -> RowSet:
@@ -371,8 +385,11 @@ class _Reference:
 def _reference_order(rowset: RowSet, column: int, descending: bool) -> list[int]:
     def key(i: int) -> Any:
         value = rowset.rows[i][column]
-        return (0, value.casefold()) if isinstance(value, str) and column == 0 else (
-            (0, value) if isinstance(value, int) else (1, str(value)))
+        return (
+            (0, value.casefold())
+            if isinstance(value, str) and column == 0
+            else ((0, value) if isinstance(value, int) else (1, str(value)))
+        )
 
     present = [i for i in range(len(rowset)) if rowset.rows[i][column] is not None]
     present.sort(key=key, reverse=descending)
@@ -380,10 +397,15 @@ def _reference_order(rowset: RowSet, column: int, descending: bool) -> list[int]
 
 
 @settings(max_examples=80, deadline=None)
-@given(seed=st.integers(0, 2**16), n=st.sampled_from([0, 1, 2, 7, 120]),
-       ops=st.lists(st.tuples(_SORTS, st.booleans()) | _QUERIES, max_size=8), prepared=st.booleans())
-def test_filtered_and_sorted_rows_equal_a_reference(qapp: Any, seed: int, n: int,
-                                                    ops: list[Any], prepared: bool) -> None:
+@given(
+    seed=st.integers(0, 2**16),
+    n=st.sampled_from([0, 1, 2, 7, 120]),
+    ops=st.lists(st.tuples(_SORTS, st.booleans()) | _QUERIES, max_size=8),
+    prepared=st.booleans(),
+)
+def test_filtered_and_sorted_rows_equal_a_reference(
+    qapp: Any, seed: int, n: int, ops: list[Any], prepared: bool
+) -> None:
     """Both ways of putting matches in sort order: by the matches' mask picked in sort order,
     and (``prepared``: rows' positions in the sort order noted, as in idle time) few matches by
     their positions."""
@@ -421,7 +443,8 @@ def test_filtered_and_sorted_rows_equal_a_reference(qapp: Any, seed: int, n: int
         shown = set(range(n)) if matched is None else set(matched)
         expected = list(range(n)) if sort is None else _reference_order(rowset, *sort)
         assert [model.source_row(r) for r in range(model.rowCount())] == [
-            i for i in expected if i in shown], op
+            i for i in expected if i in shown
+        ], op
         assert model.visible_count() == len(shown) and model.total_count() == n
     view.deleteLater()
 
@@ -442,8 +465,10 @@ def test_few_and_many_matches_in_sort_order_both_ways(qapp: Any, seed: int, prep
     assert min(counts) * 8 < n and max(counts) * 8 >= n  # both ways are taken
     for key in ("title", "start", "fee", "session"):
         for descending in (False, True):
-            model.sort(_column(model, key), Qt.SortOrder.DescendingOrder if descending
-                       else Qt.SortOrder.AscendingOrder)
+            model.sort(
+                _column(model, key),
+                Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder,
+            )
             if prepared:
                 model.prepare_now()
             expected = _reference_order(rowset, _column(model, key), descending)
@@ -452,13 +477,15 @@ def test_few_and_many_matches_in_sort_order_both_ways(qapp: Any, seed: int, prep
                 matched = reference.matches(query)
                 shown = set(range(n)) if matched is None else set(matched)
                 assert [model.source_row(r) for r in range(model.rowCount())] == [
-                    i for i in expected if i in shown], (key, descending, query)
+                    i for i in expected if i in shown
+                ], (key, descending, query)
 
 
 def test_one_row_sorted_and_filtered(qapp: Any) -> None:
     rowset = _random_rowset(3, 1)
-    model = RowSetTableModel(Kind.WEBINARS, Formatter(QLocale(QLocale.Language.English,
-                                                              QLocale.Country.UnitedStates)))
+    model = RowSetTableModel(
+        Kind.WEBINARS, Formatter(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+    )
     model.set_rowset(rowset)
     model.sort(_column(model, "title"), Qt.SortOrder.DescendingOrder)
     set_query(model, "0")  # its id
@@ -497,6 +524,8 @@ def test_idle_work_is_done_in_passes_bounded_by_time_not_rows(qapp: Any, monkeyp
     for model in (slow, fast):
         set_query(model, "tax")
         assert [model.source_row(r) for r in range(model.rowCount())] == [
-            i for i in _reference_order(rowset, _column(model, "start"), False)
-            if i in set(m.rows if (m := matching(rowset, "tax")) else [])]
+            i
+            for i in _reference_order(rowset, _column(model, "start"), False)
+            if i in set(m.rows if (m := matching(rowset, "tax")) else [])
+        ]
         assert model.rowCount() > 0

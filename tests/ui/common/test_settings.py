@@ -52,8 +52,7 @@ def test_window_and_tab_layout_unchanged_since_the_start_are_not_written_again(
     written = ini.stat().st_mtime_ns, ini.read_text()
 
     again = Settings()  # the next run, closed without changing anything
-    assert (again.window_geometry(), again.window_state()) == (QByteArray(b"geometry"),
-                                                               QByteArray(b"state"))
+    assert (again.window_geometry(), again.window_state()) == (QByteArray(b"geometry"), QByteArray(b"state"))
     assert (again.last_tab, again.sort(Kind.WEBINARS)) == (3, (4, 1))
     again.save_window(again.window_geometry() or QByteArray(), again.window_state() or QByteArray())
     again.last_tab = 3

@@ -39,8 +39,9 @@ def test_the_loop_runs_between_the_modules_and_missing_ones_are_skipped(package:
 
         task = asyncio.ensure_future(ticker())
         await asyncio.sleep(0)
-        await import_in_steps(["steppkg.deep", "steppkg.not_installed", "steppkg.top", "steppkg.deep",
-                               "steppkg.other"])
+        await import_in_steps(
+            ["steppkg.deep", "steppkg.not_installed", "steppkg.top", "steppkg.deep", "steppkg.other"]
+        )
         task.cancel()
         return list(steppkg.EVENTS)
 
@@ -48,7 +49,7 @@ def test_the_loop_runs_between_the_modules_and_missing_ones_are_skipped(package:
     assert [e for e in events if e != "tick"] == ["deep", "top", "other"]
     # the loop ran between each import: a tick between deep and top, and between top and other
     for a, b in (("deep", "top"), ("top", "other")):
-        assert "tick" in events[events.index(a):events.index(b)], events
+        assert "tick" in events[events.index(a) : events.index(b)], events
     assert all(f"steppkg.{m}" in sys.modules for m in ("deep", "top", "other"))
 
 

@@ -17,25 +17,49 @@ TITLES = {6101: "Lease Accounting", 6102: "Fraud Basics", 6103: "Data Analytics"
 
 
 def certificate() -> models.Certificate:
-    return models.Certificate.model_validate({
-        "certificateId": 1, "title": "Cert", "fee": "2495.00",
-        "levels": [
-            {"id": 11, "type": 2, "selection": 1, "optionsMin": 1, "coursesMin": 3,
-             "options": [
-                 {"optionId": 21, "num": 2, "coursesMin": 2, "coursesTotal": 4, "coursesOperator": "AND"},
-                 {"optionId": 22, "num": 1, "coursesMin": 1, "coursesTotal": 1, "coursesOperator": "XOR?"},
-             ],
-             "tracks": [{"trackId": 32, "name": "Second", "displayOrder": 2},
-                        {"trackId": 31, "name": "First", "displayOrder": 1}],
-             "courses": [
-                 {"courseId": 6101, "optionId": 21, "trackId": 31},
-                 {"courseId": 6102, "optionId": 22, "trackId": 32},
-                 {"courseId": 6077, "optionId": 21, "trackId": 31},  # not in the catalogue
-                 {"courseId": 6103, "optionId": 99, "trackId": None},  # unknown option
-             ]},
-            {"id": 12, "courses": [{"courseId": 6101}]},
-        ],
-    })
+    return models.Certificate.model_validate(
+        {
+            "certificateId": 1,
+            "title": "Cert",
+            "fee": "2495.00",
+            "levels": [
+                {
+                    "id": 11,
+                    "type": 2,
+                    "selection": 1,
+                    "optionsMin": 1,
+                    "coursesMin": 3,
+                    "options": [
+                        {
+                            "optionId": 21,
+                            "num": 2,
+                            "coursesMin": 2,
+                            "coursesTotal": 4,
+                            "coursesOperator": "AND",
+                        },
+                        {
+                            "optionId": 22,
+                            "num": 1,
+                            "coursesMin": 1,
+                            "coursesTotal": 1,
+                            "coursesOperator": "XOR?",
+                        },
+                    ],
+                    "tracks": [
+                        {"trackId": 32, "name": "Second", "displayOrder": 2},
+                        {"trackId": 31, "name": "First", "displayOrder": 1},
+                    ],
+                    "courses": [
+                        {"courseId": 6101, "optionId": 21, "trackId": 31},
+                        {"courseId": 6102, "optionId": 22, "trackId": 32},
+                        {"courseId": 6077, "optionId": 21, "trackId": 31},  # not in the catalogue
+                        {"courseId": 6103, "optionId": 99, "trackId": None},  # unknown option
+                    ],
+                },
+                {"id": 12, "courses": [{"courseId": 6101}]},
+            ],
+        }
+    )
 
 
 def _texts(model: CertificateTreeModel, parent: QModelIndex, column: int = 0) -> list[str]:

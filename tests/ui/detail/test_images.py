@@ -41,8 +41,9 @@ def server() -> Iterator[FaultServer]:
 
 
 @pytest.fixture
-def loader(qapp: Any, async_loop: asyncio.AbstractEventLoop, tmp_path: Path,
-           qtbot: Any) -> Iterator[ImageLoader]:
+def loader(
+    qapp: Any, async_loop: asyncio.AbstractEventLoop, tmp_path: Path, qtbot: Any
+) -> Iterator[ImageLoader]:
     images = ImageLoader(ImageCache(tmp_path / "images"))
     yield images
     task = async_loop.create_task(images.aclose())
@@ -93,8 +94,14 @@ def test_requests_are_deduplicated(qtbot: Any, server: FaultServer, loader: Imag
 
 
 def test_non_http_refused_without_request(qtbot: Any, server: FaultServer, loader: ImageLoader) -> None:
-    for url in ("file:///etc/passwd", "javascript:alert(1)", "data:image/png;base64,AAAA",
-                "ftp://127.0.0.1/x.png", "", "//127.0.0.1/x.png"):
+    for url in (
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "data:image/png;base64,AAAA",
+        "ftp://127.0.0.1/x.png",
+        "",
+        "//127.0.0.1/x.png",
+    ):
         with qtbot.waitSignal(loader.failed, timeout=100) as blocker:
             loader.request(url, 32)
         assert blocker.args[0] == url
@@ -102,8 +109,7 @@ def test_non_http_refused_without_request(qtbot: Any, server: FaultServer, loade
     assert server.requests == []
 
 
-def test_oversize_bytes_refused(qtbot: Any, server: FaultServer, tmp_path: Path,
-                                async_loop: Any) -> None:
+def test_oversize_bytes_refused(qtbot: Any, server: FaultServer, tmp_path: Path, async_loop: Any) -> None:
     images = ImageLoader(ImageCache(tmp_path / "small"), max_bytes=10_000)
     pixels = os.urandom(200 * 200 * 3)  # noise does not compress: the PNG is > 10 kB
     noisy = QImage(pixels, 200, 200, 600, QImage.Format.Format_RGB888).copy()
@@ -180,15 +186,19 @@ def jpeg(width: int, height: int) -> bytes:
     return bytes(array.data())
 
 
-@pytest.mark.parametrize(("make", "size", "fit", "expected"), [
-    (png, (400, 200), 96, (96, 48)),
-    (jpeg, (300, 400), 72, (54, 72)),  # JPEG decodes straight at a fraction of its size
-    (jpeg, (300, 400), 144, (108, 144)),
-    (png, (50, 30), 96, (50, 30)),  # never enlarged
-    (png, (400, 200), 0, (400, 200)),  # no fit: full size
-])
-def test_decode_fits_the_size_shown(qapp: Any, make: Callable[[int, int], bytes], size: tuple[int, int],
-                                    fit: int, expected: tuple[int, int]) -> None:
+@pytest.mark.parametrize(
+    ("make", "size", "fit", "expected"),
+    [
+        (png, (400, 200), 96, (96, 48)),
+        (jpeg, (300, 400), 72, (54, 72)),  # JPEG decodes straight at a fraction of its size
+        (jpeg, (300, 400), 144, (108, 144)),
+        (png, (50, 30), 96, (50, 30)),  # never enlarged
+        (png, (400, 200), 0, (400, 200)),  # no fit: full size
+    ],
+)
+def test_decode_fits_the_size_shown(
+    qapp: Any, make: Callable[[int, int], bytes], size: tuple[int, int], fit: int, expected: tuple[int, int]
+) -> None:
     image = decode_image(make(*size), fit=fit)
     assert (image.width(), image.height()) == expected
 

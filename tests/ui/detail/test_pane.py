@@ -75,8 +75,9 @@ def all_text(pane: DetailPane) -> str:
     return "\n".join(parts)
 
 
-def show(pane: DetailPane, demo: DemoCatalogue, kind: Kind, record_id: int,
-         changes: dict[str, Any] | None = None) -> Any:
+def show(
+    pane: DetailPane, demo: DemoCatalogue, kind: Kind, record_id: int, changes: dict[str, Any] | None = None
+) -> Any:
     record = demo.record(kind, record_id)
     pane.show_record(kind, record, ctx(demo, changes))
     return record
@@ -241,13 +242,25 @@ def test_html_is_shown_literally_and_never_fetched(
     pane = DetailPane(en_formatter, images)
     qtbot.addWidget(pane)
     pane.show()
-    webinar = models.Webinar.model_validate({
-        "webinarId": 1, "title": "<i>Title</i>", "description": f"<b>bold</b> {img}",
-        "detailUrl": "javascript:alert(1)", "accessUrl": "file:///etc/passwd",
-        "experts": [{"expertId": 5, "name": "<u>Ann</u>", "bio": f"Bio {img}",
-                     "imageUrl": "file:///etc/passwd", "image2xUrl": "javascript:x"}],
-        "topics": [{"topicId": 9, "title": '<a href="javascript:alert(1)">evil</a>'}],
-    })
+    webinar = models.Webinar.model_validate(
+        {
+            "webinarId": 1,
+            "title": "<i>Title</i>",
+            "description": f"<b>bold</b> {img}",
+            "detailUrl": "javascript:alert(1)",
+            "accessUrl": "file:///etc/passwd",
+            "experts": [
+                {
+                    "expertId": 5,
+                    "name": "<u>Ann</u>",
+                    "bio": f"Bio {img}",
+                    "imageUrl": "file:///etc/passwd",
+                    "image2xUrl": "javascript:x",
+                }
+            ],
+            "topics": [{"topicId": 9, "title": '<a href="javascript:alert(1)">evil</a>'}],
+        }
+    )
     pane.show_record(Kind.WEBINARS, webinar, ctx())
     description = label(pane, "text_description")
     assert description.textFormat() == Qt.TextFormat.PlainText
@@ -259,7 +272,7 @@ def test_html_is_shown_literally_and_never_fetched(
     # links we build escape server text: no markup of the server survives as markup
     topics = label(pane, "links_topics").text()
     assert "&lt;a href=&quot;javascript:alert(1)&quot;&gt;evil&lt;/a&gt;" in topics
-    assert "<a href=\"javascript" not in topics
+    assert '<a href="javascript' not in topics
     # javascript: and file: URLs are inert text, not links
     for name in ("detail_url", "access_url"):
         widget = label(pane, name)
@@ -310,8 +323,9 @@ def test_added_banner_and_blank_values(pane: DetailPane) -> None:
 # -- photos -----------------------------------------------------------------------------------
 
 
-def test_photo_from_disk_cache_is_synchronous(qtbot: Any, en_formatter: Formatter, tmp_path: Path,
-                                              async_loop: Any) -> None:
+def test_photo_from_disk_cache_is_synchronous(
+    qtbot: Any, en_formatter: Formatter, tmp_path: Path, async_loop: Any
+) -> None:
     url = "https://images.example.org/experts/1.jpg"
     cache = ImageCache(tmp_path / "img")
     cache.put(url, png(200, 200))
@@ -339,11 +353,17 @@ def test_photo_loads_later_or_keeps_placeholder(
     pane = DetailPane(en_formatter, images)
     qtbot.addWidget(pane)
     pane.show()
-    webinar = models.Webinar.model_validate({"webinarId": 1, "title": "T", "experts": [
-        {"expertId": 1, "name": "A", "imageUrl": server.url("/a.png")},
-        {"expertId": 2, "name": "B", "imageUrl": server.url("/missing.png")},
-        {"expertId": 3, "name": "C"},
-    ]})
+    webinar = models.Webinar.model_validate(
+        {
+            "webinarId": 1,
+            "title": "T",
+            "experts": [
+                {"expertId": 1, "name": "A", "imageUrl": server.url("/a.png")},
+                {"expertId": 2, "name": "B", "imageUrl": server.url("/missing.png")},
+                {"expertId": 3, "name": "C"},
+            ],
+        }
+    )
     pane.show_record(Kind.WEBINARS, webinar, ctx())
     photos = page(pane).findChildren(PhotoLabel)
     assert len(photos) == 3 and not any(p.has_photo for p in photos)
@@ -361,19 +381,34 @@ def test_loop_fixture_runs_the_loop(async_loop: asyncio.AbstractEventLoop) -> No
 # -- one page per kind, filled again in place ----------------------------------------------------
 
 RICH = {  # every block, a long description (a text box), unknown fields, an inert and a web URL
-    "webinarId": 1, "title": "Rich webinar", "description": "long words " * 700,
-    "detailUrl": "javascript:alert(1)", "accessUrl": "https://example.org/live/1", "fee": 199,
-    "startDate": "2020-01-01T10:00:00Z", "language": "fr", "ratings": {"stars": 4},
-    "topics": [{"topicId": 201, "title": "Ethics"}], "roles": [{"roleId": 99999, "title": "Nobody"}],
+    "webinarId": 1,
+    "title": "Rich webinar",
+    "description": "long words " * 700,
+    "detailUrl": "javascript:alert(1)",
+    "accessUrl": "https://example.org/live/1",
+    "fee": 199,
+    "startDate": "2020-01-01T10:00:00Z",
+    "language": "fr",
+    "ratings": {"stars": 4},
+    "topics": [{"topicId": 201, "title": "Ethics"}],
+    "roles": [{"roleId": 99999, "title": "Nobody"}],
     "experts": [
-        {"expertId": 3101, "name": "Ann Listed", "title": "Partner", "education": "J.D.",
-         "bio": "Short bio.", "imageUrl": "https://images.example.org/a.jpg"},
+        {
+            "expertId": 3101,
+            "name": "Ann Listed",
+            "title": "Partner",
+            "education": "J.D.",
+            "bio": "Short bio.",
+            "imageUrl": "https://images.example.org/a.jpg",
+        },
         {"expertId": 99998, "name": "Bo Unlisted", "bio": "bio " * 2000},
         {"expertId": 99997, "name": "Cy Third", "education": "B.A."},
     ],
 }
 SPARSE = {  # almost nothing: no title, description, URLs or topics; one bare expert; other extras
-    "webinarId": 2, "experts": [{"expertId": 99996}], "level": "advanced",
+    "webinarId": 2,
+    "experts": [{"expertId": 99996}],
+    "level": "advanced",
 }
 
 
@@ -387,9 +422,17 @@ def rendering(pane: DetailPane) -> tuple[list[str], list[tuple[Any, ...]]]:
         cls = next(c for c in type(w).__mro__ if c.__module__ != __name__)  # not this file's stand-ins
         facts: list[Any] = [cls.__name__, w.objectName(), w.toolTip()]
         if isinstance(w, QLabel):
-            facts += [w.text(), w.textFormat(), w.property("inert"), w.font().bold(), w.font().italic(),
-                      w.font().pointSizeF(), w.palette().color(QPalette.ColorRole.WindowText).name(),
-                      w.textInteractionFlags(), w.wordWrap()]
+            facts += [
+                w.text(),
+                w.textFormat(),
+                w.property("inert"),
+                w.font().bold(),
+                w.font().italic(),
+                w.font().pointSizeF(),
+                w.palette().color(QPalette.ColorRole.WindowText).name(),
+                w.textInteractionFlags(),
+                w.wordWrap(),
+            ]
         if isinstance(w, QPlainTextEdit):
             facts += [w.toPlainText(), w.isReadOnly()]
         if isinstance(w, PhotoLabel):
@@ -405,12 +448,14 @@ def rendering(pane: DetailPane) -> tuple[list[str], list[tuple[Any, ...]]]:
 @pytest.fixture
 def fresh_pane(qtbot: Any, en_formatter: Formatter) -> Callable[[], DetailPane]:
     """Makes a new pane like ``pane``: what a page looks like when built from nothing."""
+
     def make() -> DetailPane:
         widget = DetailPane(en_formatter, None)
         qtbot.addWidget(widget)
         widget.resize(720, 900)
         widget.show()
         return widget
+
     return make
 
 
@@ -419,9 +464,13 @@ def test_switching_records_shows_exactly_what_a_fresh_page_shows(
 ) -> None:
     rich, sparse = models.Webinar.model_validate(RICH), models.Webinar.model_validate(SPARSE)
     steps: list[tuple[Any, dict[str, Any] | None]] = [
-        (rich, {"added": True}), (sparse, None), (demo.record(Kind.WEBINARS, 50007), {"id": 50007,
-         "fields": {"fee": [199, 249]}}), (demo.record(Kind.WEBINARS, 50014), None), (sparse, None),
-        (rich, None), (rich, None),
+        (rich, {"added": True}),
+        (sparse, None),
+        (demo.record(Kind.WEBINARS, 50007), {"id": 50007, "fields": {"fee": [199, 249]}}),
+        (demo.record(Kind.WEBINARS, 50014), None),
+        (sparse, None),
+        (rich, None),
+        (rich, None),
     ]
     content = None
     for record, changes in steps:
@@ -443,15 +492,40 @@ def test_a_reused_page_keeps_nothing_of_the_record_before(pane: DetailPane, demo
     pane.show_record(Kind.WEBINARS, sparse, ctx(demo))
     assert label(pane, "title") is title and title.text() == "Webinar #2"  # reused, refilled
     text = all_text(pane)
-    for old in ("Rich", "long words", "Ann", "Bo ", "Cy ", "Partner", "J.D.", "Ethics", "Nobody",
-                "example.org", "fr", "stars", "New in last refresh", "199"):
+    for old in (
+        "Rich",
+        "long words",
+        "Ann",
+        "Bo ",
+        "Cy ",
+        "Partner",
+        "J.D.",
+        "Ethics",
+        "Nobody",
+        "example.org",
+        "fr",
+        "stars",
+        "New in last refresh",
+        "199",
+    ):
         assert old not in text, old
-    for gone in ("changes", "section_description", "section_topics", "links_roles", "value_extra_language",
-                 "detail_url", "access_url", "expert_title", "expert_education", "expert_bio"):
+    for gone in (
+        "changes",
+        "section_description",
+        "section_topics",
+        "links_roles",
+        "value_extra_language",
+        "detail_url",
+        "access_url",
+        "expert_title",
+        "expert_education",
+        "expert_bio",
+    ):
         assert page(pane).findChild(QWidget, gone) is None, gone
     assert page(pane).findChild(QPlainTextEdit) is None
-    assert [w.objectName() for w in page(pane).findChildren(QFrame, QRegularExpression("^expert_\\d+$"))] \
-        == ["expert_99996"]
+    assert [w.objectName() for w in page(pane).findChildren(QFrame, QRegularExpression("^expert_\\d+$"))] == [
+        "expert_99996"
+    ]
     photos = page(pane).findChildren(PhotoLabel)
     assert len(photos) == 1 and photos[0].failure == "no image" and photos[0].url is None
     assert label(pane, "value_extra_level").text() == "advanced"
@@ -552,7 +626,9 @@ class _QtHintCard(ExpertCard):
 
 @pytest.mark.parametrize("kind", list(Kind))
 def test_container_size_hints_leave_the_layout_as_it_was(
-    fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue, kind: Kind,
+    fresh_pane: Callable[[], DetailPane],
+    demo: DemoCatalogue,
+    kind: Kind,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """WrapBox skips the height-for-width pass of ``QWidget.sizeHint``: pages look the same."""
@@ -614,7 +690,10 @@ def test_wrapped_text_is_never_cut_in_a_narrow_pane(
 @pytest.mark.parametrize("width", [720, 280])
 @pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.COURSES, Kind.EXPERTS])
 def test_remembered_label_heights_leave_the_layout_as_it_was(
-    fresh_pane: Callable[[], DetailPane], demo: DemoCatalogue, kind: Kind, width: int,
+    fresh_pane: Callable[[], DetailPane],
+    demo: DemoCatalogue,
+    kind: Kind,
+    width: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """TextLabel remembers QLabel's heights for width: pages look as with QLabel's own, refilled."""

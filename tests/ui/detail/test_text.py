@@ -10,8 +10,10 @@ from PySide6.QtWidgets import QLabel
 from catalogue_desktop.ui.detail.links import Link, link_label
 from catalogue_desktop.ui.detail.text import TextLabel, plain_label
 
-_WORDS = ("Lucas mentors new professionals in the Single Audit practice and leads its internal "
-          "training; before that he spent 25 years in the commercial leasing group of a firm. ")
+_WORDS = (
+    "Lucas mentors new professionals in the Single Audit practice and leads its internal "
+    "training; before that he spent 25 years in the commercial leasing group of a firm. "
+)
 
 
 def _qlabel_height(label: QLabel, width: int) -> int:

@@ -22,8 +22,7 @@ def select_rows(tab: Any, rows: list[int]) -> None:
 def test_ctrl_c_copies_selected_rows_as_tsv_with_a_header(
     make_session: Any, filled_cache: Any, qtbot: Any
 ) -> None:
-    tab = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready").window.tab(
-        Kind.WEBINARS)
+    tab = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready").window.tab(Kind.WEBINARS)
     QApplication.clipboard().clear()
     select_rows(tab, [0, 2])
     tab.view.setFocus()

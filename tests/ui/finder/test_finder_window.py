@@ -85,8 +85,11 @@ def test_a_course_row_shows_the_location_that_matched(session: Any, sample: Any)
     assert tab.model.rowCount() > 0
     for row in range(tab.model.rowCount()):
         course = courses[tab.model.record_id(row)]
-        dallas = [loc for loc in course["locations"] if loc["city"] == "Dallas"
-                  and loc["startDate"].startswith("2027-04")]
+        dallas = [
+            loc
+            for loc in course["locations"]
+            if loc["city"] == "Dallas" and loc["startDate"].startswith("2027-04")
+        ]
         assert dallas
         cities = tab.model.index(row, column_index(Kind.COURSES, "cities")).data()
         assert cities == "Dallas"  # not every city of the course
@@ -94,8 +97,9 @@ def test_a_course_row_shows_the_location_that_matched(session: Any, sample: Any)
         assert fee.replace(",", "") == str(dallas[0]["fee"])
         start = tab.model.index(row, column_index(Kind.COURSES, "next")).data()
         month, day = int(dallas[0]["startDate"][5:7]), int(dallas[0]["startDate"][8:10])
-        assert start.startswith(f"{month}/{day}/27") and start.endswith(dallas[0]["startDate"][-6:]
-                                                                        .replace("-", "−"))
+        assert start.startswith(f"{month}/{day}/27") and start.endswith(
+            dallas[0]["startDate"][-6:].replace("-", "−")
+        )
 
 
 def _paused(session: Any, qtbot: Any) -> None:
@@ -128,8 +132,10 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
     label, count = value.data(), int(model.index(0, 1, topics).data().replace(",", ""))
     assert count > 0
     panel.value_toggled.emit("topic", model.value_at(value)[1].clause, False)
-    assert window.query_box.text() == f'cle:yes topic:="{label}"' or \
-        window.query_box.text() == f"cle:yes topic:={label}"
+    assert (
+        window.query_box.text() == f'cle:yes topic:="{label}"'
+        or window.query_box.text() == f"cle:yes topic:={label}"
+    )
     assert tab.model.rowCount() == count  # the count said what selecting it would show
     _paused(session, qtbot)
     cle = model.index(titles.index("CLE"), 0)
@@ -137,8 +143,10 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
     assert yes.data() == "✓ Yes"  # the query's own cle:yes is the CLE facet's selection
     panel.value_toggled.emit("cle", "yes", True)  # Ctrl+click: leave it out instead
     assert window.query_box.text().endswith("-cle:yes")
-    assert all(tab.model.index(r, column_index(Kind.WEBINARS, "cle")).data() == "No"
-               for r in range(tab.model.rowCount()))
+    assert all(
+        tab.model.index(r, column_index(Kind.WEBINARS, "cle")).data() == "No"
+        for r in range(tab.model.rowCount())
+    )
 
 
 def test_the_facet_model_passes_the_model_tester(session: Any, qtmodeltester: Any, qtbot: Any) -> None:
@@ -153,11 +161,11 @@ def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypa
     window = session.window
     window.show_tab(Kind.COURSES)
     window.query_box.set_text("city:dallas fee:<1300")
-    monkeypatch.setattr("PySide6.QtWidgets.QInputDialog.getText",
-                        lambda *a, **k: ("Dallas deals", True))
+    monkeypatch.setattr("PySide6.QtWidgets.QInputDialog.getText", lambda *a, **k: ("Dallas deals", True))
     window.save_search()
     assert window.settings.saved_searches() == [
-        {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses"}]
+        {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses"}
+    ]
     window.show_tab(Kind.EXPERTS)
     window.query_box.clear()
     window.fill_searches_menu()
@@ -178,8 +186,9 @@ def test_the_palette_opens_a_record_of_any_kind(session: Any, qtbot: Any) -> Non
     assert items and items[0].what == "Expert" and "Reyes" in items[0].title
     palette.run_current()
     assert window.current_kind() is Kind.EXPERTS
-    assert "Reyes" in window.current_tab().model.index(
-        window.current_tab().view.currentIndex().row(), 0).data()
+    assert (
+        "Reyes" in window.current_tab().model.index(window.current_tab().view.currentIndex().row(), 0).data()
+    )
     palette = Palette(window, session.finder)
     palette.line.setText("go dates")
     palette.update_hits()
@@ -205,18 +214,21 @@ def test_completion_offers_the_tab_s_fields_then_values(session: Any, qtbot: Any
     QApplication.processEvents()
 
 
-def test_a_query_on_the_command_line_opens_the_window_with_it(make_session: Any, filled_cache: Any,
-                                                              qtbot: Any) -> None:
-    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready",
-                           query="cle:yes fee:<200")
+def test_a_query_on_the_command_line_opens_the_window_with_it(
+    make_session: Any, filled_cache: Any, qtbot: Any
+) -> None:
+    session = make_session(
+        base_url="http://127.0.0.1:9", offline=True, wait="ready", query="cle:yes fee:<200"
+    )
     assert session.window.query_box.text() == "cle:yes fee:<200"
     qtbot.waitUntil(lambda: not session.finder.indexer.busy, timeout=10000)
     tab = session.window.tab(Kind.WEBINARS)
     qtbot.waitUntil(lambda: tab.model.filtered, timeout=5000)
     fee = column_index(Kind.WEBINARS, "fee")
     assert tab.model.rowCount() > 0
-    assert all(tab.model.index(r, fee).data(Qt.ItemDataRole.UserRole) < 200
-               for r in range(tab.model.rowCount()))
+    assert all(
+        tab.model.index(r, fee).data(Qt.ItemDataRole.UserRole) < 200 for r in range(tab.model.rowCount())
+    )
 
 
 def test_the_detail_pane_follows_the_query(session: Any) -> None:
@@ -251,11 +263,13 @@ def test_typed_queries_show_rows_at_once_and_facets_once_typing_pauses(session: 
     before = panel.model.rowCount()
     shown: list[int] = []
     window.facet_panel.show_facets = (lambda real: lambda *a: (shown.append(1), real(*a))[1])(
-        panel.show_facets)
+        panel.show_facets
+    )
     box.edit.setFocus()
     qtbot.keyClicks(box.edit, "city:dallas")
-    qtbot.waitUntil(lambda: box.text() == "city:dallas" and tab.model.rowCount() < tab.model.total_count(),
-                    timeout=3000)
+    qtbot.waitUntil(
+        lambda: box.text() == "city:dallas" and tab.model.rowCount() < tab.model.total_count(), timeout=3000
+    )
     assert shown == []  # the rows came; the facets wait for a pause
     assert box.edit.toolTip().startswith("city:dallas  —  ")  # (each clause's count at once)
     qtbot.wait(controller.FACETS_DELAY_MS + 100)

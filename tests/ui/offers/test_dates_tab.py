@@ -33,8 +33,10 @@ def dated_cache(cache_dir: Path, sample: dict[Kind, bytes]) -> Path:
             w["startDate"], w["endDate"] = "2025-05-06T13:00:00.000-05:00", "2025-05-06T14:30:00.000-05:00"
     payloads = {**sample, Kind.WEBINARS: json.dumps(webinars).encode()}
     for kind, payload in payloads.items():
-        assert ingest(str(cache_dir / FILE_NAME), kind.value, payload, None, None,
-                      "2026-11-01T00:00:00Z").status == "updated"
+        assert (
+            ingest(str(cache_dir / FILE_NAME), kind.value, payload, None, None, "2026-11-01T00:00:00Z").status
+            == "updated"
+        )
     return cache_dir
 
 
@@ -88,8 +90,7 @@ def test_past_occasions_appear_when_asked(window: Any) -> None:
     assert [r[RECORD] for r in _rows(tab)] == [PAST_WEBINAR]
 
 
-def test_the_query_picks_occasions_and_a_row_opens_its_record(window: Any,
-                                                              sample: dict[Kind, bytes]) -> None:
+def test_the_query_picks_occasions_and_a_row_opens_its_record(window: Any, sample: dict[Kind, bytes]) -> None:
     tab = window.show_tab(DATES)
     window.query_box.set_text("city:dallas")
     courses = json.loads(sample[Kind.COURSES])

@@ -62,16 +62,30 @@ def catalogue(sample: dict[Kind, bytes]) -> dict[tuple[str, int], list[dict[str,
     out: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for c in json.loads(sample[Kind.COURSES]):
         out[("Course", c["courseId"])] = [
-            {"title": c["title"], "start": loc["startDate"], "end": loc["endDate"], "fee": loc["fee"],
-             "city": loc["city"], "url": loc.get("detailUrl") or c["url"]} for loc in c["locations"]]
+            {
+                "title": c["title"],
+                "start": loc["startDate"],
+                "end": loc["endDate"],
+                "fee": loc["fee"],
+                "city": loc["city"],
+                "url": loc.get("detailUrl") or c["url"],
+            }
+            for loc in c["locations"]
+        ]
     series = {w["webinarId"]: s for s in json.loads(sample[Kind.SERIES]) for w in s["sessions"]}
     for w in json.loads(sample[Kind.WEBINARS]):
         s = series.get(w["webinarId"], {})
         live = w["type"] != 1
         out[("Session" if s else "Webinar", w["webinarId"])] = [
-            {"title": w["title"], "start": w["startDate"] if live else None,
-             "end": w["endDate"] if live else None, "fee": w["fee"] if w.get("fee") is not None else s["fee"],
-             "city": None, "url": w.get("detailUrl") or s.get("detailUrl")}]
+            {
+                "title": w["title"],
+                "start": w["startDate"] if live else None,
+                "end": w["endDate"] if live else None,
+                "fee": w["fee"] if w.get("fee") is not None else s["fee"],
+                "city": None,
+                "url": w.get("detailUrl") or s.get("detailUrl"),
+            }
+        ]
     return out
 
 
@@ -81,8 +95,10 @@ def shown(tab: Any, rows: list[int], sample: dict[Kind, bytes]) -> list[dict[str
     out = []
     for r in rows:
         values = tab.model.rowset.rows[tab.model.source_row(r)]
-        starts = {(o["start"] and datetime.fromisoformat(o["start"]).timestamp() * 1000): o
-                  for o in known[(values[KIND], values[RECORD])]}
+        starts = {
+            (o["start"] and datetime.fromisoformat(o["start"]).timestamp() * 1000): o
+            for o in known[(values[KIND], values[RECORD])]
+        }
         out.append(starts[values[column_index(DATES, "start")]])
     return out
 
@@ -93,8 +109,10 @@ def select(tab: Any, rows: list[int]) -> None:
     selection = tab.view.selectionModel()
     selection.clearSelection()
     for r in rows:
-        selection.select(tab.model.index(r, 0), QItemSelectionModel.SelectionFlag.Select
-                         | QItemSelectionModel.SelectionFlag.Rows)
+        selection.select(
+            tab.model.index(r, 0),
+            QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+        )
 
 
 def money(fee: int) -> str:
@@ -181,8 +199,9 @@ def messages(window: Any) -> str:
 # -- copy for e-mail ---------------------------------------------------------------------------
 
 
-def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(qtbot: Any, window_of: Any,
-                                                                 sample: dict[Kind, bytes]) -> None:
+def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
+    qtbot: Any, window_of: Any, sample: dict[Kind, bytes]
+) -> None:
     window = window_of()
     tab = window.current_tab()
     rows = [0, 3, 5]
@@ -201,14 +220,15 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(qtbot: Any, wi
     table = _Table()
     table.feed(mime.html())
     assert table.rows[0] == list(offers.EMAIL_HEADS) and len(table.rows) == len(rows) + 1
-    assert [r[0] for r in table.rows[1:]] == [line.split(" — ")[0] for line in lines[:len(rows)]]
+    assert [r[0] for r in table.rows[1:]] == [line.split(" — ")[0] for line in lines[: len(rows)]]
     assert table.links == [o["url"] for o in shown(tab, rows, sample)]
     assert age in mime.html()
     assert messages(window) == "Copied 3 selected occasions for an e-mail (text and table)"
 
 
 def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_currency(
-        qtbot: Any, window_of: Any, sample: dict[Kind, bytes]) -> None:
+    qtbot: Any, window_of: Any, sample: dict[Kind, bytes]
+) -> None:
     window = window_of()
     window.formatter.set_currency("USD")
     window.query_box.set_text("city:dallas")
@@ -219,8 +239,9 @@ def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_cur
     window.offer_actions[3].trigger()  # File ▸ Offer from Dates ▸ Copy for email
     lines = QApplication.clipboard().text().splitlines()[:-2]
     assert len(lines) == len(dallas) and all(" — Dallas — USD\u00a0" in line for line in lines)
-    assert messages(window) == (f"Copied all {len(dallas)} occasions the query shows for an e-mail "
-                                "(text and table)")
+    assert messages(window) == (
+        f"Copied all {len(dallas)} occasions the query shows for an e-mail (text and table)"
+    )
 
 
 def test_other_tabs_still_copy_rows_as_tsv(qtbot: Any, window_of: Any) -> None:
@@ -235,8 +256,9 @@ def test_other_tabs_still_copy_rows_as_tsv(qtbot: Any, window_of: Any) -> None:
 # -- the calendar file --------------------------------------------------------------------------------
 
 
-def test_calendar_file_of_the_selection(qtbot: Any, window_of: Any, saved: dict[str, Any],
-                                        sample: dict[Kind, bytes], tmp_path: Path) -> None:
+def test_calendar_file_of_the_selection(
+    qtbot: Any, window_of: Any, saved: dict[str, Any], sample: dict[Kind, bytes], tmp_path: Path
+) -> None:
     window = window_of()
     tab = window.current_tab()
     rows = list(range(0, 12, 2))
@@ -260,9 +282,14 @@ def test_calendar_file_of_the_selection(qtbot: Any, window_of: Any, saved: dict[
 # -- the offer sheet, saved and printed ------------------------------------------------------------
 
 
-def test_offer_sheet_pdf_of_the_selection(qtbot: Any, window_of: Any, saved: dict[str, Any],
-                                          sheet_options: dict[str, Any], sample: dict[Kind, bytes],
-                                          tmp_path: Path) -> None:
+def test_offer_sheet_pdf_of_the_selection(
+    qtbot: Any,
+    window_of: Any,
+    saved: dict[str, Any],
+    sheet_options: dict[str, Any],
+    sample: dict[Kind, bytes],
+    tmp_path: Path,
+) -> None:
     window = window_of()
     tab = window.current_tab()
     rows = [1, 2, 4, 7, 9]
@@ -283,8 +310,9 @@ def test_offer_sheet_pdf_of_the_selection(qtbot: Any, window_of: Any, saved: dic
     assert messages(window).startswith("Wrote the offer sheet of 5 selected occasions (Letter) to ")
 
 
-def test_print_opens_a_preview_of_the_sheet(qtbot: Any, window_of: Any, sheet_options: dict[str, Any],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_print_opens_a_preview_of_the_sheet(
+    qtbot: Any, window_of: Any, sheet_options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from PySide6.QtPrintSupport import QPrintPreviewDialog, QPrintPreviewWidget
 
     seen: dict[str, Any] = {}
@@ -292,8 +320,11 @@ def test_print_opens_a_preview_of_the_sheet(qtbot: Any, window_of: Any, sheet_op
     def execute(dialog: QPrintPreviewDialog) -> int:
         preview = dialog.findChild(QPrintPreviewWidget)
         preview.updatePreview()  # what showing it does: the sheet painted on the printer's pages
-        seen.update(pages=preview.pageCount(), title=dialog.windowTitle(),
-                    paper=dialog.printer.pageLayout().pageSize().name())
+        seen.update(
+            pages=preview.pageCount(),
+            title=dialog.windowTitle(),
+            paper=dialog.printer.pageLayout().pageSize().name(),
+        )
         return 0
 
     monkeypatch.setattr(QPrintPreviewDialog, "exec", execute)
@@ -308,8 +339,13 @@ def test_print_opens_a_preview_of_the_sheet(qtbot: Any, window_of: Any, sheet_op
     assert seen["title"] == f"Print preview — Offer for Whitfield & Crane (all {n} occasions the query shows)"
 
 
-def test_a_very_long_sheet_is_asked_about_first(qtbot: Any, window_of: Any, sheet_options: dict[str, Any],
-                                               warnings: Boxes, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_very_long_sheet_is_asked_about_first(
+    qtbot: Any,
+    window_of: Any,
+    sheet_options: dict[str, Any],
+    warnings: Boxes,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(desk, "BIG_SHEET", 5)
     window = window_of()
     warnings.answers.append("Cancel")
@@ -350,14 +386,20 @@ def test_fresh_data_is_not_warned_about(qtbot: Any, window_of: Any, warnings: Bo
     assert window.current_tab().offer("copy") == 1 and warnings == []
 
 
-def test_the_rows_context_menu_offers_the_same(qtbot: Any, window_of: Any, saved: dict[str, Any],
-                                               tmp_path: Path) -> None:
+def test_the_rows_context_menu_offers_the_same(
+    qtbot: Any, window_of: Any, saved: dict[str, Any], tmp_path: Path
+) -> None:
     window = window_of()
     tab = window.current_tab()
     menu = tab.rows_menu()
     actions = [a for a in menu.actions() if not a.isSeparator()]
-    assert [a.text() for a in actions] == ["Offer sheet (PDF)…", "Print…", "Calendar file (.ics)…",
-                                           "Copy for email", "Copy rows as TSV"]
+    assert [a.text() for a in actions] == [
+        "Offer sheet (PDF)…",
+        "Print…",
+        "Calendar file (.ics)…",
+        "Copy for email",
+        "Copy rows as TSV",
+    ]
     select(tab, [0, 1])
     actions[2].trigger()
     assert len(icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")) == 2

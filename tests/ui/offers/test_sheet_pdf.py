@@ -41,8 +41,9 @@ def _laid_out(sheet: Sheet) -> tuple[QTextDocument, float, frozenset[int], Any]:
 
 
 @pytest.mark.parametrize(("rows", "group"), [(40, "course"), (60, "month"), (160, "course")])
-def test_no_row_is_cut_by_a_page_s_end(qapp: Any, items: list[offers.Occasion], rows: int,
-                                       group: str) -> None:
+def test_no_row_is_cut_by_a_page_s_end(
+    qapp: Any, items: list[offers.Occasion], rows: int, group: str
+) -> None:
     sheet = Sheet((items * 4)[:rows], "Mon 5 Jan 2026, 09:30 (UTC+00:00)", group=group)
     doc, page_h, breaks, _keep = _laid_out(sheet)
     assert doc.pageCount() > 2 and breaks  # long enough to need breaks

@@ -43,8 +43,10 @@ def unnamed(window: Any) -> list[str]:
             continue
         iface = QAccessible.queryAccessibleInterface(widget)
         if iface is None or not iface.text(QAccessible.Text.Name).strip():
-            found.append(f"{type(widget).__name__} {widget.objectName()!r} in "
-                         f"{type(widget.parent()).__name__} {widget.parent().objectName()!r}")
+            found.append(
+                f"{type(widget).__name__} {widget.objectName()!r} in "
+                f"{type(widget.parent()).__name__} {widget.parent().objectName()!r}"
+            )
     return found
 
 

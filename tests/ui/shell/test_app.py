@@ -27,8 +27,9 @@ from tests.ui.conftest import SMALL_PAGES
 
 
 def args(**values: Any) -> argparse.Namespace:
-    base = dict(base_url=None, demo=False, offline=False, cache_dir=None, open=None,
-                self_test=False, currency=None)
+    base = dict(
+        base_url=None, demo=False, offline=False, cache_dir=None, open=None, self_test=False, currency=None
+    )
     base.update(values)
     return argparse.Namespace(**base)
 
@@ -57,15 +58,12 @@ def test_self_test_passes_on_the_demo_catalogue(qapp: Any, capsys: Any) -> None:
     assert "details of" in out
 
 
-def test_run_opens_the_window_and_returns_when_it_closes(
-    qapp: Any, filled_cache: Any
-) -> None:
+def test_run_opens_the_window_and_returns_when_it_closes(qapp: Any, filled_cache: Any) -> None:
     gc.collect()
     seen: list[str] = []
 
     def close_window() -> None:
-        windows = [w for w in QApplication.topLevelWidgets()
-                   if isinstance(w, MainWindow) and w.isVisible()]
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
         if not windows or windows[-1].current_tab().model.rowCount() == 0:
             QTimer.singleShot(50, close_window)
             return
@@ -106,9 +104,14 @@ def test_cold_start_shows_cached_rows_before_importing_pydantic_or_httpx(
         with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
             print(json.dumps(runner.run(main())))
     """)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     rows, loaded = json.loads(result.stdout.strip().splitlines()[-1])
     assert rows == 60
@@ -124,8 +127,7 @@ def test_run_refreshes_on_asyncio_started_after_the_window_shows(
     seen: list[int] = []
 
     def close_when_refreshed() -> None:
-        windows = [w for w in QApplication.topLevelWidgets()
-                   if isinstance(w, MainWindow) and w.isVisible()]
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
         rows = windows[-1].tab(Kind.WEBINARS).model.rowCount() if windows else 0
         if rows == 0:
             QTimer.singleShot(50, close_when_refreshed)
@@ -146,7 +148,8 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -
     plus the exit code (``"code"``) and whether the cyclic GC ran while the window was made
     (``"gc_at_start"``)."""
     body = textwrap.indent(textwrap.dedent(on_ready).strip(), " " * 4)
-    code = textwrap.dedent(f"""
+    code = (
+        textwrap.dedent(f"""
         import gc, json, sys
         from PySide6.QtCore import QSettings, QTimer
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(settings_dir)!r})
@@ -169,22 +172,48 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -
                                  "--cache-dir", {str(cache)!r}])
         {{after}}
         print(json.dumps(seen))
-    """).replace("{body}", body).replace("{after}", textwrap.dedent(after).strip())
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-                            check=False)
+    """)
+        .replace("{body}", body)
+        .replace("{after}", textwrap.dedent(after).strip())
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def _exit_when_ready(cache: Any, home: Any, value: str) -> dict[str, Any]:
     """The shipped command, offline on ``cache``, with ``EXIT_WHEN_READY=value``: its report."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", EXIT_WHEN_READY: value,
-           "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config")}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        EXIT_WHEN_READY: value,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+    }
     result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", "--offline", "--base-url", "http://127.0.0.1:9",
-         "--cache-dir", str(cache)],
-        capture_output=True, text=True, timeout=60, env=env, check=False)
+        [
+            sys.executable,
+            "-m",
+            "catalogue_desktop",
+            "--offline",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--cache-dir",
+            str(cache),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
     return report
@@ -256,9 +285,17 @@ def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
     resets: list[int] = []
     model.modelReset.connect(lambda: resets.append(model.rowCount()))
     at_populated: list[Any] = []
-    session.populated.connect(lambda: at_populated.append(
-        (model.rowCount(), model.loading, tab.count_label.text(), window.tab_widget.tabText(0),
-         session.loaded)))
+    session.populated.connect(
+        lambda: at_populated.append(
+            (
+                model.rowCount(),
+                model.loading,
+                tab.count_label.text(),
+                window.tab_widget.tabText(0),
+                session.loaded,
+            )
+        )
+    )
     label_size = tab.count_label.size()
     with qtbot.waitSignal(session.ready, timeout=10000):
         pass
@@ -343,8 +380,9 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
         count = QLocale().toString(states[kind].records)
         assert titles[ALL_KINDS.index(kind)] == f"{kind.label} ({count})"
     assert window.banner.isVisibleTo(window)
-    assert window.banner.text().startswith("Offline mode — the service is not contacted. Showing the "
-                                           "cached catalogue as of ")
+    assert window.banner.text().startswith(
+        "Offline mode — the service is not contacted. Showing the cached catalogue as of "
+    )
     assert "no cached data yet" not in window.banner.label.text()
     tab = window.current_tab()
     QApplication.sendPostedEvents()  # the first layout
@@ -360,8 +398,9 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
     assert [tabs.tabText(i) for i in range(tabs.count())] == titles
 
 
-def test_a_count_label_keeps_its_size_whatever_it_says(make_session: Any, filled_cache: Any,
-                                                       qtbot: Any) -> None:
+def test_a_count_label_keeps_its_size_whatever_it_says(
+    make_session: Any, filled_cache: Any, qtbot: Any
+) -> None:
     """The count above the table has a fixed size that fits its longest text: a new count
     (every keystroke of a query) repaints the label alone, without laying out the tab again.
     A count of millions widens it, once."""
@@ -388,7 +427,10 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
     """Until the window is ready the cyclic GC is held off; dialogs, the changes view and the Qt
     classes with the most enums (``QStyle``) are not made; closing the window does not make
     PySide create every QtCore type (a ``destroyed`` slot taking the object did)."""
-    seen = entry_point(filled_cache, tmp_path, """
+    seen = entry_point(
+        filled_cache,
+        tmp_path,
+        """
         from PySide6 import QtWidgets
         seen["gc_at_ready"] = gc.isenabled()
         seen["made"] = sorted(name for name in ("QStyle", "QFileDialog", "QInputDialog",
@@ -396,13 +438,21 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
                               if name in vars(QtWidgets))
         seen["changes_view"] = "catalogue_desktop.ui.sync.changes_view" in sys.modules
         QTimer.singleShot(0, window.close)
-    """, after="""
+    """,
+        after="""
         from PySide6 import QtCore
         seen["qtcore_after"] = [name for name in ("QSharedMemory", "QProcess", "QLibrary")
                                 if name in vars(QtCore)]
-    """)
-    assert seen == {"gc_at_start": False, "gc_at_ready": True, "made": [], "changes_view": False,
-                    "qtcore_after": [], "code": 0}
+    """,
+    )
+    assert seen == {
+        "gc_at_start": False,
+        "gc_at_ready": True,
+        "made": [],
+        "changes_view": False,
+        "qtcore_after": [],
+        "code": 0,
+    }
 
 
 def test_offline_the_decoder_is_imported_in_the_background_after_ready(
@@ -410,7 +460,10 @@ def test_offline_the_decoder_is_imported_in_the_background_after_ready(
 ) -> None:
     """No refresh imports pydantic offline: it is imported on a thread after ``ready``, so the
     first detail pane does not wait for it; nothing was selected meanwhile."""
-    seen = entry_point(filled_cache, tmp_path, """
+    seen = entry_point(
+        filled_cache,
+        tmp_path,
+        """
         seen["at_ready"] = "pydantic" in sys.modules
         polls = [0]
 
@@ -424,6 +477,6 @@ def test_offline_the_decoder_is_imported_in_the_background_after_ready(
             QTimer.singleShot(50, poll)
 
         QTimer.singleShot(0, poll)
-    """)
-    assert seen == {"at_ready": False, "decoder": True, "detail_made": False, "code": 0,
-                    "gc_at_start": False}
+    """,
+    )
+    assert seen == {"at_ready": False, "decoder": True, "detail_made": False, "code": 0, "gc_at_start": False}

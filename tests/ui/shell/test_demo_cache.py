@@ -16,9 +16,15 @@ from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([sys.executable, "-m", "catalogue_desktop", *args], capture_output=True,
-                            text=True, encoding="utf-8", timeout=120, check=False,
-                            env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    result = subprocess.run(
+        [sys.executable, "-m", "catalogue_desktop", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert "Traceback" not in result.stderr, result.stderr
     return result
 
@@ -55,7 +61,8 @@ def test_a_demo_export_before_the_window_ran_says_how_to_fill_it(tmp_path: Path)
     assert result.stderr.strip() == (
         f"catalogue-desktop: webinars are not in the demo catalogue's cache {demo_file} yet: open the "
         f"window on the demo catalogue once ('catalogue-desktop --demo') to fill it. Without --demo, "
-        f"commands read the service's cache ({service_file}); --cache-dir DIR picks another one")
+        f"commands read the service's cache ({service_file}); --cache-dir DIR picks another one"
+    )
 
 
 def test_help_says_which_cache_each_command_reads() -> None:

@@ -38,17 +38,23 @@ TIP = Qt.ItemDataRole.ToolTipRole
 CONTROL = "".join(chr(c) for c in range(32)) + "\x7f"
 RLO = "\u202etxt.exe\u202c"
 MB = 1_000_000
-BAD_URLS = ("javascript:alert(document.cookie)", "file:///etc/passwd", "JavaScript:alert(1)",
-            "file://localhost/home/user/.ssh/id_rsa")
+BAD_URLS = (
+    "javascript:alert(document.cookie)",
+    "file:///etc/passwd",
+    "JavaScript:alert(1)",
+    "file://localhost/home/user/.ssh/id_rsa",
+)
 
 WEBINAR_HTML, WEBINAR_CTRL, WEBINAR_HUGE = 990001, 990003, 990004
 EXPERT, TOPIC, CERTIFICATE, COURSE, SERIES = 990002, 990005, 990006, 990007, 990008
 
 
 def hostile_html(pixel: str) -> str:
-    return (f'<b>bold</b> <script>alert("x")</script> <img src="{pixel}"> '
-            f'<a href="javascript:alert(1)">click me</a> <a href="file:///etc/passwd">passwd</a> '
-            f'<iframe src="{pixel}"></iframe> <style>body {{ background: url({pixel}) }}</style>')
+    return (
+        f'<b>bold</b> <script>alert("x")</script> <img src="{pixel}"> '
+        f'<a href="javascript:alert(1)">click me</a> <a href="file:///etc/passwd">passwd</a> '
+        f'<iframe src="{pixel}"></iframe> <style>body {{ background: url({pixel}) }}</style>'
+    )
 
 
 def hostile_payloads(sample: dict[Kind, bytes], pixel: str) -> dict[Kind, bytes]:
@@ -56,36 +62,91 @@ def hostile_payloads(sample: dict[Kind, bytes], pixel: str) -> dict[Kind, bytes]
     html = hostile_html(pixel)
     img = f'<img src="{pixel}">'
     title = f"<b>Hostile</b> {img} <script>alert(1)</script> with a title long enough for a tooltip"
-    expert = {"expertId": EXPERT, "name": f"<i>Eve</i> {img}", "title": f"Counsel {RLO}",
-              "education": html, "bio": html + " " + "b" * MB, "imageUrl": BAD_URLS[1],
-              "image2xUrl": BAD_URLS[0]}
+    expert = {
+        "expertId": EXPERT,
+        "name": f"<i>Eve</i> {img}",
+        "title": f"Counsel {RLO}",
+        "education": html,
+        "bio": html + " " + "b" * MB,
+        "imageUrl": BAD_URLS[1],
+        "image2xUrl": BAD_URLS[0],
+    }
     webinars = [
-        {"webinarId": WEBINAR_HTML, "sessionId": 1, "type": 1, "title": title, "description": html,
-         "fee": 10, "startDate": "2030-01-01T10:00:00Z", "detailUrl": BAD_URLS[0],
-         "accessUrl": BAD_URLS[1], "experts": [expert],
-         "topics": [{"topicId": TOPIC, "title": html}]},
-        {"webinarId": WEBINAR_CTRL, "type": 1, "title": f"Control {CONTROL} and {RLO} marks",
-         "description": (CONTROL + RLO) * 50, "startDate": "2030-01-01T10:00:00Z",
-         "detailUrl": BAD_URLS[2], "accessUrl": BAD_URLS[3]},
-        {"webinarId": WEBINAR_HUGE, "type": 1, "title": "Huge " + "W" * MB,
-         "description": img + " " + "d" * MB, "startDate": "2030-01-01T10:00:00Z"},
+        {
+            "webinarId": WEBINAR_HTML,
+            "sessionId": 1,
+            "type": 1,
+            "title": title,
+            "description": html,
+            "fee": 10,
+            "startDate": "2030-01-01T10:00:00Z",
+            "detailUrl": BAD_URLS[0],
+            "accessUrl": BAD_URLS[1],
+            "experts": [expert],
+            "topics": [{"topicId": TOPIC, "title": html}],
+        },
+        {
+            "webinarId": WEBINAR_CTRL,
+            "type": 1,
+            "title": f"Control {CONTROL} and {RLO} marks",
+            "description": (CONTROL + RLO) * 50,
+            "startDate": "2030-01-01T10:00:00Z",
+            "detailUrl": BAD_URLS[2],
+            "accessUrl": BAD_URLS[3],
+        },
+        {
+            "webinarId": WEBINAR_HUGE,
+            "type": 1,
+            "title": "Huge " + "W" * MB,
+            "description": img + " " + "d" * MB,
+            "startDate": "2030-01-01T10:00:00Z",
+        },
     ]
     extra: dict[Kind, list[dict[str, Any]]] = {
         Kind.WEBINARS: webinars,
         Kind.EXPERTS: [expert],
         Kind.TOPICS: [{"topicId": TOPIC, "title": title, "description": html + CONTROL}],
-        Kind.CERTIFICATES: [{"certificateId": CERTIFICATE, "title": title, "description": html,
-                             "imageUrl": BAD_URLS[0],
-                             "levels": [{"id": 1, "courses": [{"courseId": COURSE}]}]}],
-        Kind.COURSES: [{"courseId": COURSE, "title": title, "description": html, "curriculum": html,
-                        "url": BAD_URLS[1], "experts": [expert],
-                        "locations": [{"locationId": 1, "venue": html, "city": f"{RLO} city",
-                                       "detailUrl": BAD_URLS[0], "travelInfo": html,
-                                       "startDate": "2030-01-01"}],
-                        "schedule": [{"day": 1, "title": html, "description": html}]}],
-        Kind.SERIES: [{"seriesId": SERIES, "title": title, "description": html, "detailUrl": BAD_URLS[3],
-                       "sessions": [{"webinarId": WEBINAR_HTML, "title": title,
-                                     "startDate": "2030-01-01T10:00:00Z"}]}],
+        Kind.CERTIFICATES: [
+            {
+                "certificateId": CERTIFICATE,
+                "title": title,
+                "description": html,
+                "imageUrl": BAD_URLS[0],
+                "levels": [{"id": 1, "courses": [{"courseId": COURSE}]}],
+            }
+        ],
+        Kind.COURSES: [
+            {
+                "courseId": COURSE,
+                "title": title,
+                "description": html,
+                "curriculum": html,
+                "url": BAD_URLS[1],
+                "experts": [expert],
+                "locations": [
+                    {
+                        "locationId": 1,
+                        "venue": html,
+                        "city": f"{RLO} city",
+                        "detailUrl": BAD_URLS[0],
+                        "travelInfo": html,
+                        "startDate": "2030-01-01",
+                    }
+                ],
+                "schedule": [{"day": 1, "title": html, "description": html}],
+            }
+        ],
+        Kind.SERIES: [
+            {
+                "seriesId": SERIES,
+                "title": title,
+                "description": html,
+                "detailUrl": BAD_URLS[3],
+                "sessions": [
+                    {"webinarId": WEBINAR_HTML, "title": title, "startDate": "2030-01-01T10:00:00Z"}
+                ],
+            }
+        ],
     }
     out = {}
     for kind, payload in sample.items():
@@ -94,9 +155,16 @@ def hostile_payloads(sample: dict[Kind, bytes], pixel: str) -> dict[Kind, bytes]
     return out
 
 
-TARGETS = [(Kind.WEBINARS, WEBINAR_HTML), (Kind.WEBINARS, WEBINAR_CTRL), (Kind.WEBINARS, WEBINAR_HUGE),
-           (Kind.EXPERTS, EXPERT), (Kind.TOPICS, TOPIC), (Kind.CERTIFICATES, CERTIFICATE),
-           (Kind.COURSES, COURSE), (Kind.SERIES, SERIES)]
+TARGETS = [
+    (Kind.WEBINARS, WEBINAR_HTML),
+    (Kind.WEBINARS, WEBINAR_CTRL),
+    (Kind.WEBINARS, WEBINAR_HUGE),
+    (Kind.EXPERTS, EXPERT),
+    (Kind.TOPICS, TOPIC),
+    (Kind.CERTIFICATES, CERTIFICATE),
+    (Kind.COURSES, COURSE),
+    (Kind.SERIES, SERIES),
+]
 
 
 def rendered(text: str) -> str:
@@ -122,7 +190,8 @@ def check_inert(widget: QWidget) -> int:
         text = label.text()
         checked += 1
         rich = label.textFormat() == Qt.TextFormat.RichText or (
-            label.textFormat() == Qt.TextFormat.AutoText and GuiQt.mightBeRichText(text))
+            label.textFormat() == Qt.TextFormat.AutoText and GuiQt.mightBeRichText(text)
+        )
         if rich:  # our own rich text: the server's markup only escaped, links only ours
             assert not TAGS.search(text), (label.objectName(), text[:300])
             for href in hrefs(text):
@@ -172,15 +241,15 @@ def image_requests(monkeypatch: pytest.MonkeyPatch, pixels: FaultServer) -> list
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
-    monkeypatch.setattr("PySide6.QtGui.QDesktopServices.openUrl",
-                        lambda url: calls.append(url.toString()) or True)
+    monkeypatch.setattr(
+        "PySide6.QtGui.QDesktopServices.openUrl", lambda url: calls.append(url.toString()) or True
+    )
     return calls
 
 
 @pytest.fixture
 def session(make_session: Any, catalogue: FaultServer, image_requests: list[str]) -> Any:
-    session = make_session(base_url=catalogue.base_url,
-                           client_options={"retries": 0, "read_timeout": 20.0})
+    session = make_session(base_url=catalogue.base_url, client_options={"retries": 0, "read_timeout": 20.0})
     report = session.sync.last_report
     for kind, outcome in report.collections.items():
         assert outcome.status == "updated", (kind, outcome.error, outcome.problems[:3])
@@ -265,8 +334,10 @@ def test_hostile_records_are_shown_inert_and_fetch_nothing(
 
     qtbot.wait(200)  # let any stray request arrive
     assert pixels.requests == []
-    assert not any(u.startswith(pixels.base_url) or u.lower().startswith(("file:", "javascript:"))
-                   for u in image_requests), image_requests
+    assert not any(
+        u.startswith(pixels.base_url) or u.lower().startswith(("file:", "javascript:"))
+        for u in image_requests
+    ), image_requests
     assert opened == []
     message = window.statusBar().currentMessage()
     assert "Internal error" not in message
@@ -291,8 +362,12 @@ def test_huge_and_odd_records_keep_the_window_responsive(session: Any, qtbot: An
     timer.start()
     qtbot.wait(50)
     try:
-        for kind, record_id in [(Kind.WEBINARS, WEBINAR_HUGE), (Kind.EXPERTS, EXPERT),
-                                (Kind.WEBINARS, WEBINAR_CTRL), (Kind.COURSES, COURSE)]:
+        for kind, record_id in [
+            (Kind.WEBINARS, WEBINAR_HUGE),
+            (Kind.EXPERTS, EXPERT),
+            (Kind.WEBINARS, WEBINAR_CTRL),
+            (Kind.COURSES, COURSE),
+        ]:
             gaps.clear()
             last[0] = time.perf_counter()
             started = time.perf_counter()
@@ -320,15 +395,17 @@ def test_huge_and_odd_records_keep_the_window_responsive(session: Any, qtbot: An
     assert len(box.toPlainText()) < 250_000
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("hostile", {WEBINAR_HTML}),
-    ("<script>", {WEBINAR_HTML}),
-    ("control marks", {WEBINAR_CTRL}),
-    ("txt.exe", {WEBINAR_CTRL}),
-    ("WWWWWWWW", {WEBINAR_HUGE}),
-])
-def test_the_query_works_over_hostile_rows(session: Any, qtbot: Any, query: str,
-                                            expected: set[int]) -> None:
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("hostile", {WEBINAR_HTML}),
+        ("<script>", {WEBINAR_HTML}),
+        ("control marks", {WEBINAR_CTRL}),
+        ("txt.exe", {WEBINAR_CTRL}),
+        ("WWWWWWWW", {WEBINAR_HUGE}),
+    ],
+)
+def test_the_query_works_over_hostile_rows(session: Any, qtbot: Any, query: str, expected: set[int]) -> None:
     window = session.window
     tab = window.show_tab(Kind.WEBINARS)
     total = tab.model.total_count()

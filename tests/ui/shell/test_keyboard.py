@@ -19,8 +19,13 @@ def window(make_session: Any, filled_cache: Any) -> Any:
     return session.window
 
 
-@pytest.mark.parametrize("keys", [(Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier),
-                                  (Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)])
+@pytest.mark.parametrize(
+    "keys",
+    [
+        (Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier),
+        (Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier),
+    ],
+)
 def test_next_tab_from_the_table_the_query_box_and_the_facets(window: Any, qtbot: Any, keys: Any) -> None:
     tab = window.show_tab(Kind.WEBINARS)
     for widget in (tab.view, window.query_box.edit, window.facet_panel.tree):
@@ -38,8 +43,11 @@ def test_previous_tab_goes_back_and_wraps(window: Any, qtbot: Any) -> None:
     tab.view.setFocus()
     qtbot.keyClick(tab.view, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
     assert window.tab_widget.currentIndex() == window.tab_widget.count() - 1
-    qtbot.keyClick(window.current_tab().view, Qt.Key.Key_Backtab,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window.current_tab().view,
+        Qt.Key.Key_Backtab,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     assert window.tab_widget.currentIndex() == window.tab_widget.count() - 2
 
 

@@ -18,8 +18,14 @@ from tests.ui.conftest import POPUP_NOISE, wait_rows_loaded
 
 RAW = Qt.ItemDataRole.UserRole
 SAMPLE_COUNTS = {
-    Kind.WEBINARS: 60, Kind.SERIES: 10, Kind.COURSES: 20, Kind.CERTIFICATES: 6,
-    Kind.EXPERTS: 24, Kind.TOPICS: 16, Kind.ROLES: 8, Kind.SITUATIONS: 8,
+    Kind.WEBINARS: 60,
+    Kind.SERIES: 10,
+    Kind.COURSES: 20,
+    Kind.CERTIFICATES: 6,
+    Kind.EXPERTS: 24,
+    Kind.TOPICS: 16,
+    Kind.ROLES: 8,
+    Kind.SITUATIONS: 8,
 }
 
 
@@ -212,8 +218,9 @@ def test_keyboard_switches_tabs_and_focuses_the_query(
 def test_only_web_links_are_opened(make_session: Any, demo_server: Any, monkeypatch: Any) -> None:
     window = make_session(base_url=demo_server.base_url, wait="ready").window
     opened: list[str] = []
-    monkeypatch.setattr("PySide6.QtGui.QDesktopServices.openUrl",
-                        lambda url: opened.append(url.toString()) or True)
+    monkeypatch.setattr(
+        "PySide6.QtGui.QDesktopServices.openUrl", lambda url: opened.append(url.toString()) or True
+    )
     assert not window.open_url("file:///etc/passwd")
     assert not window.open_url("javascript:alert(1)")
     assert window.open_url("https://catalogue.example.org/webinars/50007")
@@ -245,9 +252,7 @@ def test_offline_start_from_the_cache_with_the_service_down(
         assert window.status.retry_visible(kind)
 
 
-def test_offline_option_never_contacts_the_service(
-    make_session: Any, filled_cache: Any, qtbot: Any
-) -> None:
+def test_offline_option_never_contacts_the_service(make_session: Any, filled_cache: Any, qtbot: Any) -> None:
     with FaultServer() as server:
         session = make_session(base_url=server.base_url, offline=True, wait="ready")
         qtbot.wait(200)
@@ -289,8 +294,13 @@ def test_toolbar_icons_come_from_the_theme_or_qt_s_own_images(make_session: Any)
     """Not from ``QStyle`` (its enums cost ~8 ms at start-up): the images behind its standard
     icons must still be found, or the toolbar would show text only."""
     window = make_session(offline=True, wait="ready").window
-    actions = [window.back_action, window.forward_action, window.refresh_action,
-               window.changes_action, window.export_action]
+    actions = [
+        window.back_action,
+        window.forward_action,
+        window.refresh_action,
+        window.changes_action,
+        window.export_action,
+    ]
     assert all(not action.icon().isNull() for action in actions)
     assert all(action.icon().pixmap(16, 16).width() == 16 for action in actions)
 
@@ -367,9 +377,7 @@ def test_layout_sort_and_tab_are_remembered_across_two_windows(
 
 
 @pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.COURSES])
-def test_a_refresh_keeps_the_selection(
-    make_session: Any, demo_server: Any, qtbot: Any, kind: Kind
-) -> None:
+def test_a_refresh_keeps_the_selection(make_session: Any, demo_server: Any, qtbot: Any, kind: Kind) -> None:
     session = make_session(base_url=demo_server.base_url)
     tab = session.window.tab(kind)
     record_id = tab.model.record_id(5)
@@ -448,5 +456,7 @@ def test_service_url_dialog_leaves_the_demo_catalogue_for_the_given_service(
 def test_the_empty_detail_pane_says_what_to_select(make_session: Any) -> None:
     window = make_session(offline=True, wait="ready").window
     texts = {kind: window.tab(kind)._placeholder.text() for kind in (Kind.EXPERTS, Kind.WEBINARS)}
-    assert texts == {Kind.EXPERTS: "Select an expert to see its details.",
-                     Kind.WEBINARS: "Select a webinar to see its details."}
+    assert texts == {
+        Kind.EXPERTS: "Select an expert to see its details.",
+        Kind.WEBINARS: "Select a webinar to see its details.",
+    }

@@ -37,13 +37,16 @@ def test_readme_s_example_selects_its_webinar_on_the_demo_catalogue(make_session
 def test_an_id_that_is_not_there_gets_a_lasting_notice(make_session: Any, qtbot: Any) -> None:
     session = make_session(open="webinar:7001", wait="ready")  # a first run: nothing cached
     status = session.window.status
-    assert status.notice() == ("Webinar #7001 is not in the cached demo catalogue: looking for it again "
-                               "once the refresh is done.")
+    assert status.notice() == (
+        "Webinar #7001 is not in the cached demo catalogue: looking for it again once the refresh is done."
+    )
     with qtbot.waitSignal(session.synced, timeout=20000):
         pass
     ids = demo_ids()
-    final = ("Webinar #7001 is not in the demo catalogue: nothing was selected. Its 60 webinars have "
-             f"ids {min(ids)} to {max(ids)} (for example --open webinar:{ids[0]}).")
+    final = (
+        "Webinar #7001 is not in the demo catalogue: nothing was selected. Its 60 webinars have "
+        f"ids {min(ids)} to {max(ids)} (for example --open webinar:{ids[0]})."
+    )
     assert status.notice() == final
     assert status.message.isVisible() and status.dismiss.isVisible()
     assert session.window.tab(W).selected_record_id() is None
@@ -68,4 +71,5 @@ def test_a_record_the_refresh_brings_is_selected_and_the_wait_notice_goes(
 def test_offline_an_id_that_is_not_cached_is_final_at_once(make_session: Any, filled_cache: Path) -> None:
     session = make_session(base_url="http://127.0.0.1:9", offline=True, open="course:1", wait="ready")
     assert session.window.status.notice().startswith(
-        "Course #1 is not in the catalogue: nothing was selected. Its 20 courses have ids ")
+        "Course #1 is not in the catalogue: nothing was selected. Its 20 courses have ids "
+    )

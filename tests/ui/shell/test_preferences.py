@@ -27,8 +27,9 @@ def session(make_session: Any, filled_cache: Any) -> Any:
     return found
 
 
-def _edit(monkeypatch: pytest.MonkeyPatch, change: Callable[[Preferences], None],
-          accept: bool = True) -> list[Preferences]:
+def _edit(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[Preferences], None], accept: bool = True
+) -> list[Preferences]:
     """Make Preferences' exec() apply ``change`` as the user would, then press OK (or Cancel)."""
     shown: list[Preferences] = []
 
@@ -48,8 +49,10 @@ def _row_of_code(dialog: Preferences, code: str) -> int:
 def _cells(tab: Any, key: str) -> dict[int, Any]:
     """record id -> (text, foreground) of one column for every row of a tab."""
     model, column = tab.model, column_index(tab.kind, key)
-    return {model.record_id(r): (model.index(r, column).data(), model.index(r, 0).data(FG))
-            for r in range(model.rowCount())}
+    return {
+        model.record_id(r): (model.index(r, column).data(), model.index(r, 0).data(FG))
+        for r in range(model.rowCount())
+    }
 
 
 def test_type_labels_show_in_table_detail_query_and_settings_file(
@@ -137,8 +140,9 @@ def test_dates_in_the_events_offset_or_local_time(session: Any, monkeypatch: pyt
         assert moment.isValid(), stamp
         moment = moment.addYears(100) if moment.date().year() < 2000 else moment
         moment.setTimeZone(QTimeZone.fromSecondsAheadOfUtc(sign * (hours * 3600 + minutes * 60)))
-        expected = locale.toString(QDateTime.fromMSecsSinceEpoch(moment.toMSecsSinceEpoch()),
-                                   QLocale.FormatType.ShortFormat)
+        expected = locale.toString(
+            QDateTime.fromMSecsSinceEpoch(moment.toMSecsSinceEpoch()), QLocale.FormatType.ShortFormat
+        )
         assert local_texts[record_id][0] == expected, (record_id, event)
 
 

@@ -31,11 +31,16 @@ from tests.ui.conftest import wait_rows_loaded
 T, W = Kind.TOPICS, Kind.WEBINARS
 RAW = Qt.ItemDataRole.UserRole
 MAX_BYTES = 4 * 1024 * 1024
-CLIENT = {"connect_timeout": 2.0, "read_timeout": 0.5, "retries": 1, "backoff": 0.01,
-          "max_bytes": MAX_BYTES}
+CLIENT = {"connect_timeout": 2.0, "read_timeout": 0.5, "retries": 1, "backoff": 0.01, "max_bytes": MAX_BYTES}
 SAMPLE_COUNTS = {
-    Kind.WEBINARS: 60, Kind.SERIES: 10, Kind.COURSES: 20, Kind.CERTIFICATES: 6,
-    Kind.EXPERTS: 24, Kind.TOPICS: 16, Kind.ROLES: 8, Kind.SITUATIONS: 8,
+    Kind.WEBINARS: 60,
+    Kind.SERIES: 10,
+    Kind.COURSES: 20,
+    Kind.CERTIFICATES: 6,
+    Kind.EXPERTS: 24,
+    Kind.TOPICS: 16,
+    Kind.ROLES: 8,
+    Kind.SITUATIONS: 8,
 }
 
 
@@ -51,50 +56,113 @@ class Case:
     rejected: int = 0  # partial: "N rejected records skipped"
 
 
-
 MAY_1_10H_UTC_MS = 1777629600000  # 2026-05-01T10:00:00Z
 
 CASES: dict[str, Case] = {
     # Headers never come within read_timeout (retried once): failed "timed out".
-    "slow headers (timeout)": Case(T, "slow_headers", {"delay": 3.0, "body": NEW_TOPICS},
-                                   words=("timed out",), label="no answer"),
-    "HTTP 500": Case(T, "status", {"status": 500}, words=("HTTP 500", "Internal Server Error"),
-                     label="service error"),
+    "slow headers (timeout)": Case(
+        T, "slow_headers", {"delay": 3.0, "body": NEW_TOPICS}, words=("timed out",), label="no answer"
+    ),
+    "HTTP 500": Case(
+        T, "status", {"status": 500}, words=("HTTP 500", "Internal Server Error"), label="service error"
+    ),
     # Retry-After: 1 is honoured once (retries=1), then the collection is given up.
-    "HTTP 503 with Retry-After": Case(T, "status", {"status": 503, "headers": {"Retry-After": "1"}},
-                                      words=("HTTP 503", "Service Unavailable"), label="service error"),
-    "HTTP 404": Case(T, "status", {"status": 404, "body": '{"error": "gone"}',
-                                   "content_type": "application/json"}, words=("HTTP 404", "Not Found"),
-                     label="service error"),
+    "HTTP 503 with Retry-After": Case(
+        T,
+        "status",
+        {"status": 503, "headers": {"Retry-After": "1"}},
+        words=("HTTP 503", "Service Unavailable"),
+        label="service error",
+    ),
+    "HTTP 404": Case(
+        T,
+        "status",
+        {"status": 404, "body": '{"error": "gone"}', "content_type": "application/json"},
+        words=("HTTP 404", "Not Found"),
+        label="service error",
+    ),
     "HTML page with 200": Case(T, "html200", words=("HTML page", "instead of JSON")),
     "not an array": Case(T, "not_array", words=("JSON array", "JSON object")),
     # Server text in the reason: shown, never interpreted as markup (see test below).
-    "text body with markup": Case(T, "wrong_content_type", {
-        "body": 'Down <img src="http://127.0.0.1:9/x.png"> until <b>10:00</b>', "content_type": "text/plain"},
-        words=("text/plain instead of JSON", "<img src=")),
-    "truncated body": Case(T, "truncated", {"body": NEW_TOPICS[:-10]}, words=("closed before the whole",),
-                           label="connection lost"),
+    "text body with markup": Case(
+        T,
+        "wrong_content_type",
+        {
+            "body": 'Down <img src="http://127.0.0.1:9/x.png"> until <b>10:00</b>',
+            "content_type": "text/plain",
+        },
+        words=("text/plain instead of JSON", "<img src="),
+    ),
+    "truncated body": Case(
+        T,
+        "truncated",
+        {"body": NEW_TOPICS[:-10]},
+        words=("closed before the whole",),
+        label="connection lost",
+    ),
     "bad gzip": Case(T, "bad_gzip", words=("gzip", "could not be decoded")),
     "endless body over the size cap": Case(T, "endless", {"chunk": 65536}, words=("exceeded", "4 MiB")),
     "invalid UTF-8": Case(T, "json", {"body": BAD_UTF8, "etag": '"t2"'}, words=("not valid UTF-8",)),
     "deeply nested JSON": Case(T, "json", {"body": DEEP, "etag": '"t2"'}, words=("nested too deeply",)),
-    "sudden empty collection": Case(T, "json", {"body": [], "etag": '"t2"'},
-                                    words=("empty list", "where the cache holds 16 topics")),
+    "sudden empty collection": Case(
+        T, "json", {"body": [], "etag": '"t2"'}, words=("empty list", "where the cache holds 16 topics")
+    ),
     # Some records invalid: the valid ones shown, the rejected ones counted.
-    "some records invalid": Case(T, "json", {"body": [
-        *topics(1), {"topicId": "2"}, {"topicId": None}, 5, None, {"title": "no id"}, *topics(3)],
-        "etag": '"t2"'}, status="partial", ids=[1, 3], rejected=5),
+    "some records invalid": Case(
+        T,
+        "json",
+        {
+            "body": [
+                *topics(1),
+                {"topicId": "2"},
+                {"topicId": None},
+                5,
+                None,
+                {"title": "no id"},
+                *topics(3),
+            ],
+            "etag": '"t2"',
+        },
+        status="partial",
+        ids=[1, 3],
+        rejected=5,
+    ),
     # Repeated ids are the service's data: all rows shown.
-    "duplicate ids": Case(T, "json", {"body": [*topics(1), {"topicId": 7, "title": "first"}, *topics(2),
-                                               {"topicId": 7, "title": "second"}], "etag": '"t2"'},
-                          status="updated", ids=[1, 7, 2, 7]),
+    "duplicate ids": Case(
+        T,
+        "json",
+        {
+            "body": [
+                *topics(1),
+                {"topicId": 7, "title": "first"},
+                *topics(2),
+                {"topicId": 7, "title": "second"},
+            ],
+            "etag": '"t2"',
+        },
+        status="updated",
+        ids=[1, 7, 2, 7],
+    ),
     # Unknown Webinar.type codes and fields the spec does not list: accepted as they come.
-    "unknown codes and fields": Case(W, "json", {"body": [
-        webinar(1, type=99, colour="teal"), webinar(2, type="x", nested={"a": [1]}), webinar(3, type=-1),
-        webinar(4, type=2)], "etag": '"w2"'}, status="updated", ids=[1, 2, 3, 4]),
+    "unknown codes and fields": Case(
+        W,
+        "json",
+        {
+            "body": [
+                webinar(1, type=99, colour="teal"),
+                webinar(2, type="x", nested={"a": [1]}),
+                webinar(3, type=-1),
+                webinar(4, type=2),
+            ],
+            "etag": '"w2"',
+        },
+        status="updated",
+        ids=[1, 2, 3, 4],
+    ),
     # Date variants real servers send: accepted, each the right instant.
-    "date variants": Case(W, "json", {"body": DATES, "etag": '"w2"'}, status="updated",
-                          ids=[1, 2, 3, 4, 5, 6, 7]),
+    "date variants": Case(
+        W, "json", {"body": DATES, "etag": '"w2"'}, status="updated", ids=[1, 2, 3, 4, 5, 6, 7]
+    ),
 }
 
 
@@ -150,8 +218,14 @@ def assert_others_up_to_date(window: Any, faulty: Kind | None) -> None:
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_one_collection_fault(name: str, make_session: Any, filled_cache: Any, server: FaultServer,
-                              sample: dict[Kind, bytes], qtbot: Any) -> None:
+def test_one_collection_fault(
+    name: str,
+    make_session: Any,
+    filled_cache: Any,
+    server: FaultServer,
+    sample: dict[Kind, bytes],
+    qtbot: Any,
+) -> None:
     case = CASES[name]
     kind = case.kind
     session = make_session(base_url=server.base_url, client_options=CLIENT)
@@ -195,8 +269,10 @@ def test_one_collection_fault(name: str, make_session: Any, filled_cache: Any, s
         noun = kind.singular if len(case.ids) == 1 else kind.value
         assert tab.count_label.text() == f"{len(case.ids)} {noun}"
         if case.status == "partial":
-            assert text == (f"{len(case.ids)} up to date — bad data: {case.rejected} rejected records "
-                            f"skipped: topics[1] (id 2), topics[2], topics[3] and 2 more")
+            assert text == (
+                f"{len(case.ids)} up to date — bad data: {case.rejected} rejected records "
+                f"skipped: topics[1] (id 2), topics[2], topics[3] and 2 more"
+            )
             assert window.status.details_visible(kind)
             details = window.status.details_text(kind)
             assert f"Problems (5, {case.rejected} records rejected):" in details
@@ -205,12 +281,20 @@ def test_one_collection_fault(name: str, make_session: Any, filled_cache: Any, s
             assert text == f"{len(case.ids)} up to date"
         if name == "date variants":
             start = column_index(W, "start")
-            by_id = {tab.model.record_id(r): tab.model.index(r, start).data(RAW)
-                     for r in range(tab.model.rowCount())}
+            by_id = {
+                tab.model.record_id(r): tab.model.index(r, start).data(RAW)
+                for r in range(tab.model.rowCount())
+            }
             hour = 3600 * 1000
-            assert by_id == {1: MAY_1_10H_UTC_MS + 123, 2: MAY_1_10H_UTC_MS, 3: MAY_1_10H_UTC_MS + 123,
-                             4: MAY_1_10H_UTC_MS - 10 * hour, 5: MAY_1_10H_UTC_MS - 2 * hour + 500,
-                             6: MAY_1_10H_UTC_MS, 7: MAY_1_10H_UTC_MS + 5 * hour}
+            assert by_id == {
+                1: MAY_1_10H_UTC_MS + 123,
+                2: MAY_1_10H_UTC_MS,
+                3: MAY_1_10H_UTC_MS + 123,
+                4: MAY_1_10H_UTC_MS - 10 * hour,
+                5: MAY_1_10H_UTC_MS - 2 * hour + 500,
+                6: MAY_1_10H_UTC_MS,
+                7: MAY_1_10H_UTC_MS + 5 * hour,
+            }
         # The record shows in the detail pane without trouble.
         assert window.navigate(kind, case.ids[-1])
         assert tab.detail.current == (kind, case.ids[-1])
@@ -281,8 +365,10 @@ def test_offline_banner_shows_the_services_text_literally(
     assert window.banner.isVisible()
     assert window.banner.label.textFormat() == Qt.TextFormat.PlainText
     shown = window.banner.text()
-    assert shown.startswith("Bad data — the service sent text/plain instead of JSON (it starts with "
-                            "'Down: <img src=\"http://127.0.0.1:9/x.png")
+    assert shown.startswith(
+        "Bad data — the service sent text/plain instead of JSON (it starts with "
+        "'Down: <img src=\"http://127.0.0.1:9/x.png"
+    )
     for kind in ALL_KINDS:
         assert window.tab(kind).model.rowCount() == SAMPLE_COUNTS[kind]
     serve_sample(server, sample)

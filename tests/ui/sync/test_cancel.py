@@ -72,8 +72,9 @@ def test_cancel_while_receiving_keeps_the_cached_copy_and_leaves_no_file(
     qtbot: Any, qloop: Any, fault_server: FaultServer, sample: dict[Kind, bytes], cache_dir: Path
 ) -> None:
     store_file = cache_dir / FILE_NAME
-    controller = SyncController(fault_server.base_url, store_file,
-                                client_options={"retries": 0, "read_timeout": 10.0})
+    controller = SyncController(
+        fault_server.base_url, store_file, client_options={"retries": 0, "read_timeout": 10.0}
+    )
     events = record(controller)
     try:
         with qtbot.waitSignal(controller.finished, timeout=20000):
@@ -83,8 +84,9 @@ def test_cancel_while_receiving_keeps_the_cached_copy_and_leaves_no_file(
         changed = sample[W].replace(b'"fee": 199', b'"fee": 249')
         fault_server.set(W.path, "slow_body", body=changed, chunk=512, interval=0.05)  # ~20 s
         events.clear()
-        with qtbot.waitSignal(controller.progress, timeout=10000,
-                              check_params_cb=lambda kind, n, total: kind is W and n > 0):
+        with qtbot.waitSignal(
+            controller.progress, timeout=10000, check_params_cb=lambda kind, n, total: kind is W and n > 0
+        ):
             controller.refresh()
         others = set(ALL_KINDS) - {W}
         qtbot.waitUntil(lambda: {e[1] for e in events if e[0] == "done"} == others, timeout=10000)
@@ -142,8 +144,7 @@ def test_cancel_while_a_worker_validates_kills_it_and_keeps_the_cached_copy(
 
 
 def test_the_window_s_cancel_button_stops_the_refresh_and_keeps_what_it_shows(
-    make_session: Any, filled_cache: Path, fault_server: FaultServer, sample: dict[Kind, bytes],
-    qtbot: Any
+    make_session: Any, filled_cache: Path, fault_server: FaultServer, sample: dict[Kind, bytes], qtbot: Any
 ) -> None:
     session = make_session(base_url=fault_server.base_url)
     window = session.window
@@ -154,8 +155,9 @@ def test_the_window_s_cancel_button_stops_the_refresh_and_keeps_what_it_shows(
     fault_server.set(W.path, "slow_body", body=sample[W][:-1] + b", {}]", chunk=512, interval=0.05)
     window.refresh_requested.emit()
     qtbot.waitUntil(lambda: window.status.text(W).startswith("receiving… "), timeout=10000)
-    qtbot.waitUntil(lambda: all(window.status.status(k) == "current" for k in ALL_KINDS if k is not W),
-                    timeout=10000)
+    qtbot.waitUntil(
+        lambda: all(window.status.status(k) == "current" for k in ALL_KINDS if k is not W), timeout=10000
+    )
     assert window.status.cancel_visible()
     with qtbot.waitSignal(session.synced, timeout=10000):
         qtbot.mouseClick(window.status.cancel, Qt.MouseButton.LeftButton)

@@ -54,9 +54,7 @@ def test_load_all_reads_every_collection_in_the_given_order_then_builds_the_inde
     assert gc.isenabled()  # ... and on again afterwards
 
 
-def test_links_come_packed_and_are_unpacked_in_the_passes_after_loading(
-    qtbot: Any, store: Store
-) -> None:
+def test_links_come_packed_and_are_unpacked_in_the_passes_after_loading(qtbot: Any, store: Store) -> None:
     """Reading links packed halves the cost of a page while the window starts; the loader then
     unpacks them a page per loop pass, so the first detail pane does not pay for it."""
     loader = CatalogueLoader(store)
@@ -66,7 +64,8 @@ def test_links_come_packed_and_are_unpacked_in_the_passes_after_loading(
     qtbot.waitUntil(lambda: not any(r.packed_links for r in loader.rowsets.values()), timeout=5000)
     for kind in ALL_KINDS:
         assert loader.rowsets[kind]._links == [
-            links for _, _, chunk in store.iter_columns(kind) for links in chunk]
+            links for _, _, chunk in store.iter_columns(kind) for links in chunk
+        ]
 
 
 def test_a_snapshot_replaced_while_reading_is_read_again(
@@ -81,15 +80,22 @@ def test_a_snapshot_replaced_while_reading_is_read_again(
         for i, columns in enumerate(real_iter_columns(kind, chunk, **options)):
             yield columns
             if i == 0 and len(calls) == 1:  # a refresh lands after the first chunk was read
-                report = ingest(str(store.path), kind.value, json.dumps(replacement).encode(),
-                                None, None, "2026-02-01T00:00:00Z")
+                report = ingest(
+                    str(store.path),
+                    kind.value,
+                    json.dumps(replacement).encode(),
+                    None,
+                    None,
+                    "2026-02-01T00:00:00Z",
+                )
                 assert report.status == "updated"
 
     monkeypatch.setattr(store, "iter_columns", iter_columns)
     loader = CatalogueLoader(store, chunk=5)
     published: list[list[str]] = []
     loader.rowset_loaded.connect(
-        lambda _kind, rowset, _changes: published.append([rowset.title(i) for i in range(len(rowset))]))
+        lambda _kind, rowset, _changes: published.append([rowset.title(i) for i in range(len(rowset))])
+    )
     loader.reload(Kind.WEBINARS)
     qtbot.waitUntil(lambda: loader.idle, timeout=5000)
     assert calls == [Kind.WEBINARS, Kind.WEBINARS]
@@ -156,9 +162,7 @@ def test_a_replaced_row_set_still_shown_elsewhere_is_left_alone(
     assert len(still_shown) == count
 
 
-def test_the_early_collection_is_shown_as_it_is_read_first_page_first(
-    qtbot: Any, paged_cache: Path
-) -> None:
+def test_the_early_collection_is_shown_as_it_is_read_first_page_first(qtbot: Any, paged_cache: Path) -> None:
     """``load_all(early=...)``: the collection the window shows is also emitted as it is read
     (``rowset_growing``: the same row set, a page longer each time, and how many rows are coming);
     its first page at once, in the call (for the window's first paint), then nothing on the next
@@ -168,10 +172,11 @@ def test_the_early_collection_is_shown_as_it_is_read_first_page_first(
         loader = CatalogueLoader(store)
         events: list[tuple[Any, ...]] = []
         loader.rowset_growing.connect(
-            lambda kind, rows, expected, _changes: events.append(("growing", kind, rows, len(rows),
-                                                                  expected)))
+            lambda kind, rows, expected, _changes: events.append(("growing", kind, rows, len(rows), expected))
+        )
         loader.rowset_loaded.connect(
-            lambda kind, rows, _changes: events.append(("loaded", kind, rows, len(rows))))
+            lambda kind, rows, _changes: events.append(("loaded", kind, rows, len(rows)))
+        )
         order = [Kind.WEBINARS, *(kind for kind in ALL_KINDS if kind is not Kind.WEBINARS)]
         loader.load_all(order, early=Kind.WEBINARS)
         assert [event[:2] for event in events] == [("growing", Kind.WEBINARS)]
@@ -191,7 +196,7 @@ def test_the_early_collection_is_shown_as_it_is_read_first_page_first(
     assert events[len(growing)] == ("loaded", Kind.WEBINARS, rows, expected)
     assert rows.rows == webinars and loader.rowsets[Kind.WEBINARS] is rows
     assert [event[1] for event in events if event[0] == "loaded"] == order
-    assert not [event for event in events[len(growing):] if event[0] == "growing"]
+    assert not [event for event in events[len(growing) :] if event[0] == "growing"]
 
 
 def test_without_an_early_collection_nothing_is_shown_before_it_is_read(
@@ -232,8 +237,9 @@ def test_a_reloaded_row_set_is_sorted_as_its_tab_shows_it_before_it_is_published
         loader.load_all([Kind.WEBINARS, Kind.TOPICS])
     assert asked == []  # the start-up publishes as it reads
     published: list[tuple[Kind, Any]] = []
-    loader.rowset_loaded.connect(lambda kind, rowset, _changes: published.append(
-        (kind, dict(rowset.sort_cache))))
+    loader.rowset_loaded.connect(
+        lambda kind, rowset, _changes: published.append((kind, dict(rowset.sort_cache)))
+    )
     passes = 0
     real_step = loader._step
 
@@ -255,5 +261,6 @@ def test_a_reloaded_row_set_is_sorted_as_its_tab_shows_it_before_it_is_published
     assert published[0][1] == {}  # unsorted: nothing made ahead
     assert list(published[1][1]) == [(start, True)]  # the order was there when it was published
     assert list(published[1][1][(start, True)]) == search.sorted_rows(
-        search.RowSet(Kind.WEBINARS, rows=list(rowset.rows)), start, True)
+        search.RowSet(Kind.WEBINARS, rows=list(rowset.rows)), start, True
+    )
     assert topic_passes < 10 < len(rowset) // 2 <= passes  # in slices: a run of 2 rows per pass

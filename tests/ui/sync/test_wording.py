@@ -33,10 +33,17 @@ CACHED = CollectionState(T, snapshot=4, records=1600, fetched_at=THREE_HOURS_AGO
 EMPTY = CollectionState(T)
 CAUSES = {
     "offline": ("cannot connect to 127.0.0.1:9: connection refused", "offline", "Offline"),
-    "no-answer": ("gave up on topics after waiting 60 s for 127.0.0.1:80 (the time allowed per "
-                  "collection, retries included)", "no answer", "No answer"),
-    "connection-lost": ("the connection closed before the whole response arrived", "connection lost",
-                        "Connection lost"),
+    "no-answer": (
+        "gave up on topics after waiting 60 s for 127.0.0.1:80 (the time allowed per "
+        "collection, retries included)",
+        "no answer",
+        "No answer",
+    ),
+    "connection-lost": (
+        "the connection closed before the whole response arrived",
+        "connection lost",
+        "Connection lost",
+    ),
     "service": ("the service answered HTTP 503 Service Unavailable", "service error", "Service error"),
     "bad-data": ("the service sent an HTML page instead of JSON", "bad data", "Bad data"),
     "error": ("unexpected error: OSError: disk full", "refresh failed", "Refresh failed"),
@@ -100,31 +107,46 @@ def test_each_failure_says_what_failed_and_what_is_shown(panel: StatusPanel, cau
 
 def test_a_service_error_says_its_code() -> None:
     assert wording.failure(failed("service")) == (
-        "service error: the service answered HTTP 503 Service Unavailable")
+        "service error: the service answered HTTP 503 Service Unavailable"
+    )
 
 
 def test_bad_data_says_how_many_records_were_rejected_and_where(panel: StatusPanel) -> None:
-    problems = [{"collection": "topics", "record": 2, "record_id": 7, "field": "title",
-                 "message": "expected text"},
-                {"collection": "topics", "record": 2, "record_id": 7, "field": "description",
-                 "message": "expected text"},
-                {"collection": "topics", "record": 9, "record_id": None, "field": "topicId",
-                 "message": "missing (required)"}]
+    problems = [
+        {"collection": "topics", "record": 2, "record_id": 7, "field": "title", "message": "expected text"},
+        {
+            "collection": "topics",
+            "record": 2,
+            "record_id": 7,
+            "field": "description",
+            "message": "expected text",
+        },
+        {
+            "collection": "topics",
+            "record": 9,
+            "record_id": None,
+            "field": "topicId",
+            "message": "missing (required)",
+        },
+    ]
     panel.set_outcome(T, CollectionOutcome("partial", 14, 2, problems=problems), CACHED)
-    assert panel.text(T) == ("14 up to date — bad data: 2 rejected records skipped: topics[2] (id 7), "
-                             "topics[9]")
+    assert panel.text(T) == (
+        "14 up to date — bad data: 2 rejected records skipped: topics[2] (id 7), topics[9]"
+    )
     assert panel.details_visible(T)
     assert panel.details_text(T) == (
         "Topics: 14 up to date — bad data: 2 rejected records skipped: topics[2] (id 7), topics[9]\n\n"
         "Problems (3, 2 records rejected):\n"
         "topics[2] (id 7) title: expected text\n"
         "topics[2] (id 7) description: expected text\n"
-        "topics[9] topicId: missing (required)")
+        "topics[9] topicId: missing (required)"
+    )
     many = [{**problems[2], "record": i} for i in range(10)]
     one = CollectionOutcome("partial", 5, 10, problems=many)
     assert wording.done(one).endswith("skipped: topics[0], topics[1], topics[2] and 7 more")
     assert wording.done(CollectionOutcome("partial", 5, 1, problems=many[:1])) == (
-        "5 up to date — bad data: 1 rejected record skipped: topics[0]")
+        "5 up to date — bad data: 1 rejected record skipped: topics[0]"
+    )
 
 
 def test_all_records_rejected_is_bad_data_said_once(panel: StatusPanel) -> None:
@@ -196,8 +218,9 @@ def test_the_banner_names_what_failed_and_how_old_the_data_is(qtbot: Any, cause:
     assert banner.label.toolTip() == details
 
     banner.show_failure(outcomes, None)  # a first run: nothing cached
-    assert banner.text() == (f"{title} — {error}. No cached data yet: the catalogue appears here once "
-                             f"a refresh succeeds.")
+    assert banner.text() == (
+        f"{title} — {error}. No cached data yet: the catalogue appears here once a refresh succeeds."
+    )
 
 
 def test_the_banner_with_mixed_failures_and_in_offline_mode(qtbot: Any) -> None:
@@ -206,12 +229,15 @@ def test_the_banner_with_mixed_failures_and_in_offline_mode(qtbot: Any) -> None:
     banner.show_failure([(T, failed("offline")), (Kind.ROLES, failed("service"))], THREE_HOURS_AGO)
     assert banner.text().startswith("Refresh failed — cannot connect to 127.0.0.1:9")
     banner.show_offline_mode(THREE_HOURS_AGO)
-    assert banner.text() == (f"Offline mode — the service is not contacted. Showing the cached catalogue "
-                             f"{AS_OF}.")
+    assert banner.text() == (
+        f"Offline mode — the service is not contacted. Showing the cached catalogue {AS_OF}."
+    )
     assert not banner.retry.isVisibleTo(banner)
     banner.show_offline_mode(None)
-    assert banner.text() == ("Offline mode — the service is not contacted, and there is no cached data "
-                             "yet: start once without --offline to fetch the catalogue.")
+    assert banner.text() == (
+        "Offline mode — the service is not contacted, and there is no cached data "
+        "yet: start once without --offline to fetch the catalogue."
+    )
 
 
 def test_no_state_reads_like_a_broken_sentence(qtbot: Any) -> None:

@@ -15,8 +15,19 @@ from catalogue_desktop.core.query.syntax import quote
 from catalogue_desktop.core.query.text import fold
 
 FEW = 2000  # fields with more distinct values than this get no value completion
-DATE_WORDS = ("today", "tomorrow", "this-week", "next-week", "this-month", "next-month", "next7d",
-              "next30d", "next3m", "past", "future")
+DATE_WORDS = (
+    "today",
+    "tomorrow",
+    "this-week",
+    "next-week",
+    "this-month",
+    "next-month",
+    "next7d",
+    "next30d",
+    "next3m",
+    "past",
+    "future",
+)
 
 
 def completions(finder: Any, table: str, token: str, limit: int = 25) -> list[str]:
@@ -30,8 +41,9 @@ def completions(finder: Any, table: str, token: str, limit: int = 25) -> list[st
         found += [w for w in DATE_WORDS if w.startswith(folded) and schema.field(table, "starts")]
         return found[:limit]
     if name.lower() in ("has", "no"):
-        return [f"{name}:{f.name}" for f in schema.fields.get(table, ())
-                if f.name.startswith(prefix.lower())][:limit]
+        return [
+            f"{name}:{f.name}" for f in schema.fields.get(table, ()) if f.name.startswith(prefix.lower())
+        ][:limit]
     f = schema.field(table, name)
     if f is None or table not in finder.tables:
         return []

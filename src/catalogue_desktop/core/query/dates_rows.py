@@ -30,8 +30,14 @@ Moment = tuple[int | None, int | None]  # (epoch ms, UTC offset minutes)
 class DatesRows(Sequence[tuple[Any, ...]]):
     """The rows, each made (with its chunk) when first read; tuples, never changed."""
 
-    def __init__(self, found: Any, begin_ms: list[int | None], end_ms: list[int | None],
-                 zones: list[tuple[int | None, int | None]] | None, moments: dict[Any, Moment]) -> None:
+    def __init__(
+        self,
+        found: Any,
+        begin_ms: list[int | None],
+        end_ms: list[int | None],
+        zones: list[tuple[int | None, int | None]] | None,
+        moments: dict[Any, Moment],
+    ) -> None:
         self._found = found
         self.begin_ms, self.end_ms = begin_ms, end_ms
         self._zones = zones  # (None: each chunk's made from its texts)
@@ -56,7 +62,7 @@ class DatesRows(Sequence[tuple[Any, ...]]):
             out: list[tuple[Any, ...]] = []
             while start < stop:
                 c, k = divmod(start, CHUNK)
-                part = self._chunk(c)[k:k + stop - start]
+                part = self._chunk(c)[k : k + stop - start]
                 out += part
                 start += len(part)
             return out
@@ -101,19 +107,35 @@ class DatesRows(Sequence[tuple[Any, ...]]):
 
     def _make(self, lo: int, hi: int) -> list[tuple[Any, ...]]:
         """Rows ``lo:hi``, column-wise: each derived column made whole, then zipped."""
+
         def get(key: str) -> list[Any]:
             return self._found.values_of(key, lo, hi)
 
         labels = _KIND_LABELS
         kinds = [labels.get(k, k) for k in get("kind")]
         series = [s[0] if s else None for s in get("series")]
-        columns = (get("title"), kinds, self.begin_ms[lo:hi], self.end_ms[lo:hi], get("city"),
-                   get("state"), get("venue"), get("fee"), get("cleAccreditation"),
-                   get("cpeAccreditation"), _joined_all(get("experts")), _joined_all(get("topics")),
-                   series, get("type"), list(map(bool, get("ondemand"))), get("id"), get("seriesId"),
-                   range(lo, hi), self._zones[lo:hi] if self._zones is not None else self._offsets(lo, hi))
+        columns = (
+            get("title"),
+            kinds,
+            self.begin_ms[lo:hi],
+            self.end_ms[lo:hi],
+            get("city"),
+            get("state"),
+            get("venue"),
+            get("fee"),
+            get("cleAccreditation"),
+            get("cpeAccreditation"),
+            _joined_all(get("experts")),
+            _joined_all(get("topics")),
+            series,
+            get("type"),
+            list(map(bool, get("ondemand"))),
+            get("id"),
+            get("seriesId"),
+            range(lo, hi),
+            self._zones[lo:hi] if self._zones is not None else self._offsets(lo, hi),
+        )
         return list(zip(*columns, strict=True))
-
 
     def _offsets(self, lo: int, hi: int) -> list[tuple[int | None, int | None]]:
         """Rows ``lo:hi``'s start and end UTC offsets, from their texts (each parsed once)."""
@@ -123,11 +145,10 @@ class DatesRows(Sequence[tuple[Any, ...]]):
             if text not in known:
                 _moment(known, text)
         offsets = list(map(itemgetter(1), map(known.__getitem__, texts)))
-        return list(zip(offsets[:hi - lo], offsets[hi - lo:], strict=True))
+        return list(zip(offsets[: hi - lo], offsets[hi - lo :], strict=True))
 
 
-def rows_steps(found: Any, moments: dict[Any, Moment] | None = None
-               ) -> Generator[None, None, DatesRows]:
+def rows_steps(found: Any, moments: dict[Any, Moment] | None = None) -> Generator[None, None, DatesRows]:
     """The rows of ``found`` (an ``OfferingColumns``), what showing them needs made a step at a
     time: the dates' columns, their distinct texts parsed (``moments``: texts parsed before, kept
     across builds by the caller), the instants. The rows themselves are made when read."""
@@ -148,7 +169,7 @@ def rows_steps(found: Any, moments: dict[Any, Moment] | None = None
     yield
     pending = [t for t in texts if t not in known]
     for start in range(0, len(pending), 4096):
-        for text in pending[start:start + 4096]:
+        for text in pending[start : start + 4096]:
             _moment(known, text)
         yield
     # (a step each: ~5-10 ms at 133,000 rows, more while a refresh's workers share the CPU)

@@ -41,16 +41,19 @@ def derive(finder: Any, table: Table, key: str) -> list[Any]:
         found: dict[Any, list[str]] = {}
         certificates = tables.get("certificates")
         if certificates is not None:
-            for title, ids in zip(certificates.column("title"), certificates.column("courseIds"),
-                                  strict=True):
+            for title, ids in zip(
+                certificates.column("title"), certificates.column("courseIds"), strict=True
+            ):
                 for course_id in ids or ():
                     found.setdefault(course_id, []).append(title or "")
         return _names_by_id(table.ids, found)
     if key == "@course":  # certificates: the titles of the courses they name
         courses = tables.get("courses")
         titles = dict(zip(courses.ids, courses.column("title"), strict=True)) if courses else {}
-        return [[titles.get(i) or f"Course #{i}" for i in ids] if ids else None
-                for ids in table.column("courseIds")]
+        return [
+            [titles.get(i) or f"Course #{i}" for i in ids] if ids else None
+            for ids in table.column("courseIds")
+        ]
     if key == "@ondemand":
         codes = finder.vocabulary.on_demand
         return [v is not None and str(v) in codes for v in table.column("type")]

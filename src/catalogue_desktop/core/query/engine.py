@@ -166,8 +166,9 @@ class Finder:
         run = _Run(now)
         return Outcome(table, t.n, self._eval(root, t, run, True), child_bits=run.child_hits)
 
-    def counts(self, query: str | Parsed, now: datetime,
-               tables: Iterable[str] | None = None) -> dict[str, int | None]:
+    def counts(
+        self, query: str | Parsed, now: datetime, tables: Iterable[str] | None = None
+    ) -> dict[str, int | None]:
         """Each table's count of matches (None: it lacks a field the query names)."""
         parsed = parse(query, self.schema) if isinstance(query, str) else query
         out: dict[str, int | None] = {}
@@ -199,8 +200,10 @@ class Finder:
                 if f is None:
                     return term.field, f"{table} have no field '{term.field}'"
                 if f.type is FieldType.PRESENCE and term.op != "has":
-                    return term.field, (f"the {term.field} of {table} is not searchable: "
-                                        f"use has:{term.field} or no:{term.field}")
+                    return term.field, (
+                        f"the {term.field} of {table} is not searchable: "
+                        f"use has:{term.field} or no:{term.field}"
+                    )
             elif term.op == "date" and self.schema.field(table, "starts") is None:
                 return "dates", f"{table} have no dates"
         return None
@@ -323,9 +326,15 @@ class Finder:
     def _digits(self, t: Table, f: Any, folded: str) -> int:
         """Rows whose number holds the digits ``folded`` (an id typed in part): a scan in C of
         the numbers' texts, made at the first such word (100,000 ids: ~4 ms, not ~11)."""
+
         def scan() -> int:
-            texts = self._remember(t, ("texts", f.key), lambda: [  # type: ignore[arg-type, return-value]
-                "" if v is None else str(v) for v in t.column(f.key)])
+            texts = self._remember(
+                t,
+                ("texts", f.key),
+                lambda: [  # type: ignore[arg-type, return-value]
+                    "" if v is None else str(v) for v in t.column(f.key)
+                ],
+            )
             hits = compress(range(len(texts)), map(contains, texts, repeat(folded)))
             return bits.from_rows(list(hits), t.n)
 
@@ -335,8 +344,11 @@ class Finder:
         """Rows whose code is ``folded``, or (not ``exact``) whose label contains it."""
         index = t.index(f)
         label = self.vocabulary.label
-        tids = [tid for tid, code in enumerate(index.originals)
-                if fold(code) == folded or (not exact and folded in fold(label(f.name, code)))]
+        tids = [
+            tid
+            for tid, code in enumerate(index.originals)
+            if fold(code) == folded or (not exact and folded in fold(label(f.name, code)))
+        ]
         return index.rows_of(tids)
 
     def _leaf(self, term: Term, t: Table, now: datetime) -> int:
@@ -380,13 +392,15 @@ class Finder:
     def _on_demand(self, t: Table) -> int:
         """Rows that are on demand: a webinar or session whose type is marked so, or an offering
         without a date because it is on demand."""
+
         def make() -> int:
             if "ondemand" in t.columns:
                 return bits.from_rows([i for i, v in enumerate(t.columns["ondemand"]) if v], t.n)
             if "type" in t.columns:
                 codes = self.vocabulary.on_demand
-                return bits.from_rows([i for i, v in enumerate(t.columns["type"])
-                                       if v is not None and str(v) in codes], t.n)
+                return bits.from_rows(
+                    [i for i, v in enumerate(t.columns["type"]) if v is not None and str(v) in codes], t.n
+                )
             return 0
 
         return self._remember(t, ("ondemand", self.vocabulary.key()), make)

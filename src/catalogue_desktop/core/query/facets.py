@@ -26,9 +26,19 @@ from catalogue_desktop.core.query.index import _Built
 from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
 
 FACETS: tuple[tuple[str, str], ...] = (
-    ("topic", "Topics"), ("role", "Roles"), ("situation", "Situations"), ("expert", "Experts"),
-    ("type", "Type"), ("kind", "Kind"), ("cle", "CLE"), ("cpe", "CPE"), ("level", "Level"),
-    ("city", "City"), ("state", "State"), ("starts", "Start month"), ("fee", "Fee"),
+    ("topic", "Topics"),
+    ("role", "Roles"),
+    ("situation", "Situations"),
+    ("expert", "Experts"),
+    ("type", "Type"),
+    ("kind", "Kind"),
+    ("cle", "CLE"),
+    ("cpe", "CPE"),
+    ("level", "Level"),
+    ("city", "City"),
+    ("state", "State"),
+    ("starts", "Start month"),
+    ("fee", "Fee"),
 )
 FEE_BANDS = (0, 100, 200, 300, 500, 1000, 1500, 2000)
 _FIELD_PREFIX = re.compile(r"^-?[A-Za-z][A-Za-z0-9_]*:")
@@ -61,8 +71,14 @@ def available(finder: Finder, table: str) -> list[tuple[str, str]]:
     return out
 
 
-def facets(finder: Finder, query: str | Parsed, table: str, now: datetime, limit: int = 10,
-           only: Iterable[str] | None = None) -> list[Facet]:
+def facets(
+    finder: Finder,
+    query: str | Parsed,
+    table: str,
+    now: datetime,
+    limit: int = 10,
+    only: Iterable[str] | None = None,
+) -> list[Facet]:
     """The facets of ``table`` for ``query`` (``only``: just these fields). An unparsable query
     or one naming a field the table lacks gives no facets."""
     parsed = parse(query, finder.schema) if isinstance(query, str) else query
@@ -91,8 +107,14 @@ def facets(finder: Finder, query: str | Parsed, table: str, now: datetime, limit
     return out
 
 
-def _facet(name: str, title: str, values: list[tuple[str, str | None, Any, int]],
-           selected: dict[Any, tuple[str, str]], limit: int, ordered: bool) -> Facet:
+def _facet(
+    name: str,
+    title: str,
+    values: list[tuple[str, str | None, Any, int]],
+    selected: dict[Any, tuple[str, str]],
+    limit: int,
+    ordered: bool,
+) -> Facet:
     """Values with rows: the most first, at most ``limit`` of them (dates, fees and yes/no: all,
     in their own order); selected values always, even without rows (to be taken back)."""
     shown: list[FacetValue] = []
@@ -156,8 +178,9 @@ def _clause_key(name: str, clause: str) -> Any:
     return _key(root)
 
 
-def _values(finder: Finder, table: str, name: str, base: list[Node],
-            now: datetime) -> list[tuple[str, str | None, Any, int]]:
+def _values(
+    finder: Finder, table: str, name: str, base: list[Node], now: datetime
+) -> list[tuple[str, str | None, Any, int]]:
     """(label, clause, key, count) of every value of the facet ``name`` (clause None: a text
     value, ``="label"``)."""
     t = finder.tables[table]
@@ -166,17 +189,27 @@ def _values(finder: Finder, table: str, name: str, base: list[Node],
     scoped = f.scope != "record"
     level = t.child if scoped and t.child is not None else t
     if scoped:
-        return [(label, clause, _clause_key(name, clause),
-                 finder.evaluate_nodes([*base, _term(name, clause)], table, now).count)
-                for label, clause, _rows in _options(finder, level, f, now)]
+        return [
+            (
+                label,
+                clause,
+                _clause_key(name, clause),
+                finder.evaluate_nodes([*base, _term(name, clause)], table, now).count,
+            )
+            for label, clause, _rows in _options(finder, level, f, now)
+        ]
     matched = finder.evaluate_nodes(base, table, now).bits
     if f.type in (FieldType.TEXT, FieldType.NAMES):  # the clause is written when shown (_facet)
         index = level.index(f)
         counts = _text_counts(index, matched, level.all)
-        return [(index.originals[tid], None, (name, "exact", index.texts[tid]), counts[tid])
-                for tid in range(len(index.texts))]
-    return [(label, clause, _clause_key(name, clause), (matched & rows).bit_count())
-            for label, clause, rows in _options(finder, level, f, now)]
+        return [
+            (index.originals[tid], None, (name, "exact", index.texts[tid]), counts[tid])
+            for tid in range(len(index.texts))
+        ]
+    return [
+        (label, clause, _clause_key(name, clause), (matched & rows).bit_count())
+        for label, clause, rows in _options(finder, level, f, now)
+    ]
 
 
 def _text_counts(index: Any, matched: int, everything: int) -> list[int]:
@@ -209,16 +242,20 @@ def _options(finder: Finder, t: Any, f: Any, now: datetime) -> list[tuple[str, s
     """(label, clause, rows) of a facet's values at the level ``t`` holds them."""
     if f.type in (FieldType.TEXT, FieldType.NAMES):
         index = t.index(f)
-        return [(index.originals[tid], "=" + quote(index.originals[tid]), index.rows_of([tid]))
-                for tid in range(len(index.texts))]
+        return [
+            (index.originals[tid], "=" + quote(index.originals[tid]), index.rows_of([tid]))
+            for tid in range(len(index.texts))
+        ]
     if f.type is FieldType.BOOL:
         index = t.index(f)
         return [("Yes", "yes", index.true), ("No", "no", index.false)]
     if f.type is FieldType.CODE:
         index = t.index(f)
         label = finder.vocabulary.label
-        return [(label(f.name, code), quote(str(code)), index.rows_of([tid]))
-                for tid, code in enumerate(index.originals)]
+        return [
+            (label(f.name, code), quote(str(code)), index.rows_of([tid]))
+            for tid, code in enumerate(index.originals)
+        ]
     if f.type is FieldType.DATE:
         index = t.index(f)
         return t.extra_index(f"@months:{f.key}", lambda: _Months(index)).options
@@ -251,8 +288,13 @@ class _Months(_Built):
         for year, month in months:
             first = date(year, month, 1).toordinal()
             last = date(year, month, calendar.monthrange(year, month)[1]).toordinal()
-            self.options.append((f"{calendar.month_abbr[month]} {year}", f"{year}-{month:02d}",
-                                 index.local.select(first, last)))
+            self.options.append(
+                (
+                    f"{calendar.month_abbr[month]} {year}",
+                    f"{year}-{month:02d}",
+                    index.local.select(first, last),
+                )
+            )
             yield
 
 
@@ -269,7 +311,7 @@ def toggle(text: str, name: str, clause: str, *, exclude: bool = False) -> str |
     for node in top_clauses(parsed.root):
         values = _own_values(node, name, text)
         if values is None:
-            keep.append(text[node.start:node.end])
+            keep.append(text[node.start : node.end])
         else:
             (excluded if isinstance(node, Not) else included).extend(values)
     inc = {_clause_key(name, c): c for c in included}
@@ -282,8 +324,9 @@ def toggle(text: str, name: str, clause: str, *, exclude: bool = False) -> str |
         other.pop(key, None)
     for values, sign in ((inc, ""), (exc, "-")):
         if values:
-            body = next(iter(values.values())) if len(values) == 1 else \
-                "(" + " OR ".join(values.values()) + ")"
+            body = (
+                next(iter(values.values())) if len(values) == 1 else "(" + " OR ".join(values.values()) + ")"
+            )
             keep.append(f"{sign}{name}:{body}")
     return " ".join(keep)
 
@@ -292,7 +335,6 @@ def _own_values(node: Node, name: str, text: str) -> list[str] | None:
     """The value clauses of a facet-written clause (``f:v``, ``f:(v OR w)``, negated), else None."""
     inner = node.child if isinstance(node, Not) else node
     terms = inner.children if isinstance(inner, Or) else (inner,)
-    if not all(isinstance(t, Term) and t.field == name and t.op in ("exact", "eq", "range")
-               for t in terms):
+    if not all(isinstance(t, Term) and t.field == name and t.op in ("exact", "eq", "range") for t in terms):
         return None
-    return [_FIELD_PREFIX.sub("", text[t.start:t.end], count=1) for t in terms]
+    return [_FIELD_PREFIX.sub("", text[t.start : t.end], count=1) for t in terms]

@@ -14,7 +14,14 @@ from dataclasses import dataclass
 
 OFFERINGS = "offerings"
 TABLES: tuple[str, ...] = (
-    "webinars", "series", "courses", "certificates", "experts", "topics", "roles", "situations",
+    "webinars",
+    "series",
+    "courses",
+    "certificates",
+    "experts",
+    "topics",
+    "roles",
+    "situations",
     OFFERINGS,
 )
 
@@ -35,9 +42,15 @@ NUMERIC = frozenset({FieldType.ID, FieldType.NUMBER, FieldType.MONEY})
 TEXTUAL = frozenset({FieldType.TEXT, FieldType.NAMES})
 
 _TYPE_WORDS = {
-    FieldType.TEXT: "text", FieldType.NAMES: "names", FieldType.ID: "id",
-    FieldType.NUMBER: "number", FieldType.MONEY: "fee", FieldType.DATE: "date",
-    FieldType.BOOL: "yes/no", FieldType.CODE: "code", FieldType.PRESENCE: "has:/no: only",
+    FieldType.TEXT: "text",
+    FieldType.NAMES: "names",
+    FieldType.ID: "id",
+    FieldType.NUMBER: "number",
+    FieldType.MONEY: "fee",
+    FieldType.DATE: "date",
+    FieldType.BOOL: "yes/no",
+    FieldType.CODE: "code",
+    FieldType.PRESENCE: "has:/no: only",
 }
 
 
@@ -70,13 +83,28 @@ class Field:
 
 
 T, NM, ID, N, M, D, B, C, P = (
-    FieldType.TEXT, FieldType.NAMES, FieldType.ID, FieldType.NUMBER, FieldType.MONEY,
-    FieldType.DATE, FieldType.BOOL, FieldType.CODE, FieldType.PRESENCE,
+    FieldType.TEXT,
+    FieldType.NAMES,
+    FieldType.ID,
+    FieldType.NUMBER,
+    FieldType.MONEY,
+    FieldType.DATE,
+    FieldType.BOOL,
+    FieldType.CODE,
+    FieldType.PRESENCE,
 )
 
 
-def _f(name: str, type_: FieldType, doc: str, spec: str | None = None, *aliases: str,
-       key: str | None = None, scope: str = "record", searched: bool = False) -> Field:
+def _f(
+    name: str,
+    type_: FieldType,
+    doc: str,
+    spec: str | None = None,
+    *aliases: str,
+    key: str | None = None,
+    scope: str = "record",
+    searched: bool = False,
+) -> Field:
     # Links are nearly all distinct (100,000 texts to index): asked for rarely, indexed then.
     ahead = not (spec or "").lower().endswith("url")
     return Field(name, type_, key or spec or name, doc, spec, aliases, scope, searched, ahead)
@@ -126,8 +154,11 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         _f("sessions", N, "number of sessions", "sessions", key="sessionCount"),
         _f("webinar", ID, "a session's webinar id", "webinarId", key="id", scope="session"),
         _f("session", ID, "a session's session id", "sessionId", scope="session"),
-        *(dataclasses.replace(f, doc=f"a session's {f.doc}", scope="session")
-          for f in _WEBINAR_COMMON if f.name != "type"),
+        *(
+            dataclasses.replace(f, doc=f"a session's {f.doc}", scope="session")
+            for f in _WEBINAR_COMMON
+            if f.name != "type"
+        ),
         _f("type", C, "a session's type code or label", "type", scope="session"),
         _f("expert", NM, "a session's experts", "experts", key="experts", scope="session"),
         _f("topic", NM, "a session's topics", "topics", key="topics", scope="session"),
@@ -175,15 +206,19 @@ FIELDS: dict[str, tuple[Field, ...]] = {
         _f("courses", N, "number of courses naming the expert", key="@courses"),
     ),
     "topics": _titled(
-        "topic", "topicId",
+        "topic",
+        "topicId",
         _f("webinars", N, "number of webinars with this topic", key="@webinars"),
         _f("courses", N, "number of courses with this topic", key="@courses"),
     ),
-    "roles": _titled("role", "roleId", _f("webinars", N, "number of webinars for this role",
-                                          key="@webinars")),
-    "situations": _titled("situation", "situationId",
-                          _f("webinars", N, "number of webinars for this situation",
-                             key="@webinars")),
+    "roles": _titled(
+        "role", "roleId", _f("webinars", N, "number of webinars for this role", key="@webinars")
+    ),
+    "situations": _titled(
+        "situation",
+        "situationId",
+        _f("webinars", N, "number of webinars for this situation", key="@webinars"),
+    ),
     OFFERINGS: (
         _f("kind", C, "course, webinar or session", key="kind", searched=True),
         _f("id", ID, "the course's or webinar's id", key="id", searched=True),
@@ -212,9 +247,22 @@ FIELDS: dict[str, tuple[Field, ...]] = {
 }
 
 # Bare words that are dates: the table's start date (``past``/``future``: whether it has ended).
-DATE_WORDS = ("today", "tomorrow", "yesterday", "this-week", "next-week", "last-week",
-              "this-month", "next-month", "last-month", "this-year", "next-year", "last-year",
-              "past", "future")
+DATE_WORDS = (
+    "today",
+    "tomorrow",
+    "yesterday",
+    "this-week",
+    "next-week",
+    "last-week",
+    "this-month",
+    "next-month",
+    "last-month",
+    "this-year",
+    "next-year",
+    "last-year",
+    "past",
+    "future",
+)
 SPECIAL = {"has": "has:FIELD — the field has a value", "no": "no:FIELD — the field has none"}
 
 

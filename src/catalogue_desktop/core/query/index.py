@@ -285,7 +285,7 @@ class RangeIndex(_Built):
         edges = self.edges
         self._rows = [array("i") for _ in edges]
         for start in range(0, len(present_rows), _CHUNK):
-            chunk = present_rows[start:start + _CHUNK]
+            chunk = present_rows[start : start + _CHUNK]
             found = map(bisect_right, repeat(edges), map(values.__getitem__, chunk))
             for row, b in zip(chunk, found, strict=True):
                 self._rows[b - 1 if b else 0].append(row)
@@ -369,9 +369,13 @@ class ScanningRangeIndex(RangeIndex):
             assert self._filled is not None
             found: Any = list(compress(range(self.n), map(lt if hi_open else le, self._filled, repeat(hi))))
         else:
-            found = [i for i, v in enumerate(self.values) if v is not None
-                     and (lo is None or v > lo or (v == lo and not lo_open))
-                     and (hi is None or v < hi or (v == hi and not hi_open))]
+            found = [
+                i
+                for i, v in enumerate(self.values)
+                if v is not None
+                and (lo is None or v > lo or (v == lo and not lo_open))
+                and (hi is None or v < hi or (v == hi and not hi_open))
+            ]
         return bits.from_rows(found, self.n)
 
 

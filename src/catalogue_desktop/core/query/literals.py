@@ -19,8 +19,20 @@ _YMD = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _WINDOW = re.compile(r"(next|last)(\d{1,4})(d|w|m|y)")
 TRUE_WORDS = ("yes", "true", "y", "1")
 FALSE_WORDS = ("no", "false", "n", "0")
-_CALENDAR = ("today", "tomorrow", "yesterday", "this-week", "next-week", "last-week",
-             "this-month", "next-month", "last-month", "this-year", "next-year", "last-year")
+_CALENDAR = (
+    "today",
+    "tomorrow",
+    "yesterday",
+    "this-week",
+    "next-week",
+    "last-week",
+    "this-month",
+    "next-month",
+    "last-month",
+    "this-year",
+    "next-year",
+    "last-year",
+)
 _UNITS = {"d": "days", "w": "weeks", "m": "months", "y": "years"}
 
 
@@ -117,7 +129,8 @@ def _ymd_range(text: str) -> tuple[date, date]:
     if not match:
         raise LiteralError(
             f"'{text}' is not a date: write 2027, 2027-03 or 2027-03-15, or a window such as "
-            "today, this-month, next30d, past")
+            "today, this-month, next30d, past"
+        )
     year, month, day = (int(g) if g else None for g in match.groups())
     assert year is not None
     if not 1 <= year <= 9999:

@@ -23,8 +23,9 @@ def table_from_store(store: Store, kind: Kind, snapshot: int | None = None) -> T
     return builder.finish()
 
 
-def finder_from_store(store: Store, vocabulary: Vocabulary | None = None,
-                      kinds: Iterable[Kind] = ALL_KINDS) -> Finder:
+def finder_from_store(
+    store: Store, vocabulary: Vocabulary | None = None, kinds: Iterable[Kind] = ALL_KINDS
+) -> Finder:
     """A finder over every kind in ``kinds`` and the offerings."""
     finder = Finder(vocabulary)
     for kind in kinds:

@@ -4,21 +4,30 @@ finds. The fields per kind come from ``fields.reference_markdown``."""
 from __future__ import annotations
 
 SYNTAX: tuple[tuple[str, str], ...] = (
-    ('`tax "estate planning"`', "words anywhere in the title, names and listed columns (case and "
-     "accents ignored: `muller` finds Müller)"),
+    (
+        '`tax "estate planning"`',
+        "words anywhere in the title, names and listed columns (case and "
+        "accents ignored: `muller` finds Müller)",
+    ),
     ("`city:dallas`", 'a field containing the text; `title:="Exact Title"` the exact text'),
-    ("`fee:<300` `fee:>=1,300` `fee:200..400` `fee:..400`", "numbers: comparisons and ranges "
-     "(inclusive)"),
-    ("`starts:2027-03` `starts:2027-03..2027-05` `starts:>2027-03-01`", "dates as the service wrote "
-     "them, in the event's own UTC offset"),
-    ("`today` `this-week` `next-month` `next30d` `next3m` `last30d`", "windows relative to now (a bare "
-     "date or window means the start date)"),
+    ("`fee:<300` `fee:>=1,300` `fee:200..400` `fee:..400`", "numbers: comparisons and ranges (inclusive)"),
+    (
+        "`starts:2027-03` `starts:2027-03..2027-05` `starts:>2027-03-01`",
+        "dates as the service wrote them, in the event's own UTC offset",
+    ),
+    (
+        "`today` `this-week` `next-month` `next30d` `next3m` `last30d`",
+        "windows relative to now (a bare date or window means the start date)",
+    ),
     ("`past` `future`", "occasions that have ended, or not (on-demand ones are never past)"),
     ("`cle:yes` `cpe:no` `has:accessUrl` `no:experts`", "yes/no fields; whether a field has a value"),
     ('`expert:nakamura` `topic:"estate tax"` `series:tax`', "related records by their names"),
     ("`webinars:>5` `courses:0`", "counts of linked records (experts, topics, roles, situations)"),
-    ("`a OR b` `a | b` `-word` `NOT (a b)` `(a OR b) c`", "OR, leave out, group; clauses side by side "
-     "must all hold; OR binds tighter: `a OR b c` is `(a OR b) c`"),
+    (
+        "`a OR b` `a | b` `-word` `NOT (a b)` `(a OR b) c`",
+        "OR, leave out, group; clauses side by side "
+        "must all hold; OR binds tighter: `a OR b c` is `(a OR b) c`",
+    ),
 )
 
 NOTES = """\
@@ -35,5 +44,7 @@ Ctrl+K."""
 
 def syntax_markdown() -> str:
     rows = "\n".join(f"| {write} | {finds} |" for write, finds in SYNTAX)
-    return ("**Query language** — one query for every tab (Ctrl+F); each tab's title shows its "
-            f"count.\n\n| you write | it finds |\n|---|---|\n{rows}\n\n{NOTES}\n")
+    return (
+        "**Query language** — one query for every tab (Ctrl+F); each tab's title shows its "
+        f"count.\n\n| you write | it finds |\n|---|---|\n{rows}\n\n{NOTES}\n"
+    )

@@ -20,13 +20,45 @@ from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.table import Table
 
-__all__ = ["KEYS", "OFFERINGS", "OfferingColumns", "as_facts", "columns", "lazy_columns", "refresh",
-           "table", "upcoming"]
+__all__ = [
+    "KEYS",
+    "OFFERINGS",
+    "OfferingColumns",
+    "as_facts",
+    "columns",
+    "lazy_columns",
+    "refresh",
+    "table",
+    "upcoming",
+]
 
-KEYS = ("kind", "id", "locationId", "sessionId", "seriesId", "title", "type", "level",
-        "startDate", "endDate", "venue", "address", "city", "state", "zip", "fee",
-        "cleAccreditation", "cpeAccreditation", "experts", "topics", "roles", "situations",
-        "series", "ondemand", "detailUrl")
+KEYS = (
+    "kind",
+    "id",
+    "locationId",
+    "sessionId",
+    "seriesId",
+    "title",
+    "type",
+    "level",
+    "startDate",
+    "endDate",
+    "venue",
+    "address",
+    "city",
+    "state",
+    "zip",
+    "fee",
+    "cleAccreditation",
+    "cpeAccreditation",
+    "experts",
+    "topics",
+    "roles",
+    "situations",
+    "series",
+    "ondemand",
+    "detailUrl",
+)
 
 
 def columns(tables: Mapping[str, Table], vocabulary: Vocabulary) -> OfferingColumns:
@@ -135,16 +167,21 @@ def _locations(courses: Table) -> Part:
 
     def urls(lo: int, hi: int) -> list[Any]:
         course_urls = courses.column("url")
-        return [u or course_urls[p]
-                for u, p in zip(loc.column("detailUrl")[lo:hi], parent[lo:hi], strict=True)]
+        return [
+            u or course_urls[p] for u, p in zip(loc.column("detailUrl")[lo:hi], parent[lo:hi], strict=True)
+        ]
 
     return {
         **_instants(loc, lambda values, lo, hi: values[lo:hi]),
-        "kind": lambda lo, hi: ["course"] * (hi - lo), "id": up("id"), "locationId": own("id"),
-        "title": up("title"), "level": up("level"),
+        "kind": lambda lo, hi: ["course"] * (hi - lo),
+        "id": up("id"),
+        "locationId": own("id"),
+        "title": up("title"),
+        "level": up("level"),
         **{k: own(k) for k in ("startDate", "endDate", "venue", "address", "city", "state", "zip", "fee")},
         **{k: up(k) for k in ("cleAccreditation", "cpeAccreditation", "experts", "topics")},
-        "ondemand": lambda lo, hi: [False] * (hi - lo), "detailUrl": urls,
+        "ondemand": lambda lo, hi: [False] * (hi - lo),
+        "detailUrl": urls,
     }
 
 
@@ -159,22 +196,32 @@ def _sessions(series: Table, on_demand: frozenset[str]) -> Part:
         return lambda lo, hi: ses.column(key)[lo:hi]
 
     def inherit(key: str, values: list[Any]) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: [v if v is not None else values[p]
-                               for v, p in zip(ses.column(key)[lo:hi], parent[lo:hi], strict=True)]
+        return lambda lo, hi: [
+            v if v is not None else values[p]
+            for v, p in zip(ses.column(key)[lo:hi], parent[lo:hi], strict=True)
+        ]
 
     def dated(key: str) -> Callable[[int, int], list[Any]]:
         return lambda lo, hi: _dated(ses.column(key)[lo:hi], live[lo:hi])
 
     return {
         **_instants(ses, lambda values, lo, hi: _dated(values[lo:hi], live[lo:hi])),
-        "kind": lambda lo, hi: ["session"] * (hi - lo), "id": own("id"), "sessionId": own("sessionId"),
+        "kind": lambda lo, hi: ["session"] * (hi - lo),
+        "id": own("id"),
+        "sessionId": own("sessionId"),
         "seriesId": lambda lo, hi: [series.ids[p] for p in parent[lo:hi]],
         "series": lambda lo, hi: [[titles[p]] if titles[p] else None for p in parent[lo:hi]],
-        "title": inherit("title", titles), "type": own("type"),
-        "startDate": dated("startDate"), "endDate": dated("endDate"), "fee": inherit("fee", fees),
-        **{k: own(k) for k in ("cleAccreditation", "cpeAccreditation", "experts", "topics", "roles",
-                               "situations")},
-        "ondemand": lambda lo, hi: [not x for x in live[lo:hi]], "detailUrl": inherit("detailUrl", urls),
+        "title": inherit("title", titles),
+        "type": own("type"),
+        "startDate": dated("startDate"),
+        "endDate": dated("endDate"),
+        "fee": inherit("fee", fees),
+        **{
+            k: own(k)
+            for k in ("cleAccreditation", "cpeAccreditation", "experts", "topics", "roles", "situations")
+        },
+        "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
+        "detailUrl": inherit("detailUrl", urls),
     }
 
 
@@ -198,11 +245,26 @@ def _webinars(webinars: Table, keep: list[int] | None, on_demand: frozenset[str]
 
     return {
         **_instants(webinars, picked),
-        "kind": lambda lo, hi: ["webinar"] * (hi - lo), "id": pick("id"), "sessionId": pick("sessionId"),
-        "title": pick("title"), "type": pick("type"), "startDate": dated("startDate"),
+        "kind": lambda lo, hi: ["webinar"] * (hi - lo),
+        "id": pick("id"),
+        "sessionId": pick("sessionId"),
+        "title": pick("title"),
+        "type": pick("type"),
+        "startDate": dated("startDate"),
         "endDate": dated("endDate"),
-        **{k: pick(k) for k in ("fee", "cleAccreditation", "cpeAccreditation", "experts", "topics",
-                                "roles", "situations", "detailUrl")},
+        **{
+            k: pick(k)
+            for k in (
+                "fee",
+                "cleAccreditation",
+                "cpeAccreditation",
+                "experts",
+                "topics",
+                "roles",
+                "situations",
+                "detailUrl",
+            )
+        },
         "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
     }
 
@@ -232,8 +294,10 @@ def refresh(finder: Any) -> None:
 def as_facts(found: dict[str, list[Any]]) -> list[dict[str, Any]]:
     """The offerings as one dict per row (values that are None left out)."""
     keys = list(found)
-    return [{k: v for k, v in zip(keys, row, strict=True) if v is not None}
-            for row in zip(*(found[k] for k in keys), strict=True)]
+    return [
+        {k: v for k, v in zip(keys, row, strict=True) if v is not None}
+        for row in zip(*(found[k] for k in keys), strict=True)
+    ]
 
 
 def upcoming(parsed: Any) -> Any:

@@ -72,8 +72,10 @@ def _exact(finder: Finder, name: str, query: str, words: list[str], limit: int) 
         candidates = found if candidates is None else candidates & found
         if not candidates:
             return out
-    ranked = sorted(((_score(index.texts[tid], query, words), tid)
-                     for tid in sorted(candidates or ())[:_SCORED]), reverse=True)
+    ranked = sorted(
+        ((_score(index.texts[tid], query, words), tid) for tid in sorted(candidates or ())[:_SCORED]),
+        reverse=True,
+    )
     for score, tid in ranked:
         rows = index.rows_of([tid])
         for row in bits.first_rows(rows, limit - len(out)):
@@ -103,8 +105,9 @@ def _fuzzy(finder: Finder, name: str, query: str, limit: int) -> list[Hit]:
     if index is None or not index.texts:
         return []
     out = []
-    for _text, score, tid in process.extract(query, index.texts, scorer=fuzz.WRatio,
-                                             limit=limit, score_cutoff=70):
+    for _text, score, tid in process.extract(
+        query, index.texts, scorer=fuzz.WRatio, limit=limit, score_cutoff=70
+    ):
         for row in bits.first_rows(index.rows_of([tid]), 3):
             out.append(Hit(name, row, t.ids[row], index.originals[tid], round(score * 0.59, 1)))
     return out

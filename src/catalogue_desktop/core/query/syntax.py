@@ -28,9 +28,15 @@ _FIELD = re.compile(r"([A-Za-z][A-Za-z0-9_]*)(:|<=|>=|<|>)(.*)", re.S)
 _COMPARE = (">=", "<=", ">", "<")
 _OPS = {">=": "ge", "<=": "le", ">": "gt", "<": "lt"}
 _EXAMPLES = {
-    FieldType.TEXT: "{f}:tax", FieldType.NAMES: "{f}:tax", FieldType.ID: "{f}:1234",
-    FieldType.NUMBER: "{f}:>5", FieldType.MONEY: "{f}:<300", FieldType.DATE: "{f}:2027-03",
-    FieldType.BOOL: "{f}:yes", FieldType.CODE: "{f}:2", FieldType.PRESENCE: "has:{f}",
+    FieldType.TEXT: "{f}:tax",
+    FieldType.NAMES: "{f}:tax",
+    FieldType.ID: "{f}:1234",
+    FieldType.NUMBER: "{f}:>5",
+    FieldType.MONEY: "{f}:<300",
+    FieldType.DATE: "{f}:2027-03",
+    FieldType.BOOL: "{f}:yes",
+    FieldType.CODE: "{f}:2",
+    FieldType.PRESENCE: "has:{f}",
 }
 
 
@@ -270,8 +276,9 @@ class _Parser:
             nxt = self.peek()
             if tok.text == "=" and nxt.kind == "QUOTED" and nxt.start == tok.end:  # ="two words"
                 self.take()
-                return self.value(self.group, nxt.text, nxt.start, nxt.end, quoted=True,
-                                  exact=True, begin=tok.start)
+                return self.value(
+                    self.group, nxt.text, nxt.start, nxt.end, quoted=True, exact=True, begin=tok.start
+                )
             return self.value(self.group, tok.text, tok.start, tok.end)
         if literals.is_date_word(tok.text):
             try:
@@ -325,13 +332,25 @@ class _Parser:
         canonical = self.schema.canonical(name)
         if canonical is None:
             close = difflib.get_close_matches(name.lower(), self.schema.names(), n=1, cutoff=0.6)
-            hint = (f" — did you mean '{self.schema.canonical(close[0])}'?" if close else
-                    " — to search for text with ':' in it, put it in quotes")
+            hint = (
+                f" — did you mean '{self.schema.canonical(close[0])}'?"
+                if close
+                else " — to search for text with ':' in it, put it in quotes"
+            )
             raise _Fail(start, end, f"unknown field '{name}'{hint}")
         return canonical
 
-    def value(self, field: str, text: str, start: int, end: int, *, quoted: bool = False,
-              exact: bool = False, begin: int | None = None) -> Term:
+    def value(
+        self,
+        field: str,
+        text: str,
+        start: int,
+        end: int,
+        *,
+        quoted: bool = False,
+        exact: bool = False,
+        begin: int | None = None,
+    ) -> Term:
         """The value ``text`` of ``field`` (written from ``start``; the clause from ``begin``): a
         Term, or an error naming what the field takes."""
         begin = start if begin is None else begin
@@ -342,8 +361,7 @@ class _Parser:
             raise _Fail(start, end, f"{field}: {exc}") from None
         return Term(field, op, value, begin, end)
 
-    def _typed(self, field: str, ftype: FieldType, text: str, quoted: bool,
-               exact: bool) -> tuple[str, Any]:
+    def _typed(self, field: str, ftype: FieldType, text: str, quoted: bool, exact: bool) -> tuple[str, Any]:
         """(op, value) of a value as written: a quoted text is taken as it is (``exact`` when it
         followed ``=``); a bare one may start with =, <, <=, >, >= or hold a range A..B."""
         if ftype is FieldType.PRESENCE:
@@ -352,13 +370,14 @@ class _Parser:
         if not quoted:
             compare = next((c for c in _COMPARE if text.startswith(c)), None)
             exact = compare is None and text.startswith("=")
-        body = text[len(compare):] if compare else text[1:] if exact and not quoted else text
+        body = text[len(compare) :] if compare else text[1:] if exact and not quoted else text
         if not body.strip():
             raise literals.LiteralError(f"'{text}' needs a value after it")
         if ftype in (FieldType.TEXT, FieldType.NAMES):
             if compare:
                 raise literals.LiteralError(
-                    f"is text: comparisons (<, >) work on numbers and dates; write {field}:word")
+                    f"is text: comparisons (<, >) work on numbers and dates; write {field}:word"
+                )
             return ("exact" if exact else "contains"), body
         if ftype is FieldType.BOOL:
             if compare or ".." in body:
@@ -402,7 +421,12 @@ def top_clauses(node: Node | None) -> list[Node]:
 
 def quote(value: str) -> str:
     """A value as a query writes it: bare when it is one plain word, else in quotes."""
-    if value and re.fullmatch(r"[\w.@'&/+-]+", value) and not value.startswith("-") \
-            and value.upper() not in ("OR", "AND", "NOT") and ":" not in value:
+    if (
+        value
+        and re.fullmatch(r"[\w.@'&/+-]+", value)
+        and not value.startswith("-")
+        and value.upper() not in ("OR", "AND", "NOT")
+        and ":" not in value
+    ):
         return value
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

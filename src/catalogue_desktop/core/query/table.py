@@ -75,7 +75,7 @@ class DateIndex(_Built):
         days, ms = self.days, self.ms
         known: dict[Any, tuple[int, int] | None] = {None: None}  # events share their hours
         for start in range(0, self.n, _CHUNK):
-            for text in self._texts[start:start + _CHUNK]:
+            for text in self._texts[start : start + _CHUNK]:
                 parsed = known.get(text, False)
                 if parsed is False:
                     parsed = known[text] = parse_date(text)
@@ -128,8 +128,15 @@ class FlagIndex(_Built):
 class Table:
     """One kind's columns (raw values from the facts, by key) and the indexes built on them."""
 
-    def __init__(self, name: str, scope: str, columns: dict[str, list[Any]], n: int,
-                 child: Table | None = None, parent_of: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        scope: str,
+        columns: dict[str, list[Any]],
+        n: int,
+        child: Table | None = None,
+        parent_of: list[int] | None = None,
+    ) -> None:
         self.name = name
         self.scope = scope  # record, location or session
         self.n = n
@@ -351,8 +358,14 @@ class TableBuilder:
 
     def finish(self) -> Table:
         child = self.child.finish() if self.child is not None else None
-        return Table(self.name, self.scope, self.columns, self.n, child,
-                     self.parent_of if self.scope != "record" else None)
+        return Table(
+            self.name,
+            self.scope,
+            self.columns,
+            self.n,
+            child,
+            self.parent_of if self.scope != "record" else None,
+        )
 
 
 def _child_keys(name: str) -> set[str]:

@@ -46,6 +46,7 @@ from catalogue_desktop.ui.export import table_rows as export
 if TYPE_CHECKING:
     from catalogue_desktop.ui.detail.pane import DetailPane
 
+
 class CollectionTab(QWidget):
     """Rows of one kind with filter, sorting, column choice and the selected record's details."""
 
@@ -84,7 +85,8 @@ class CollectionTab(QWidget):
         self.view.setAccessibleName(f"{kind.label} table")
         self.view.setAccessibleDescription(
             f"The {kind.value} the query matches, one per row; Enter or selecting a row shows its "
-            "details; click a column's header to sort")
+            "details; click a column's header to sort"
+        )
         self.view.horizontalHeader().setAccessibleName(f"{kind.label} columns")
         self.view.verticalHeader().setAccessibleName(f"{kind.label} rows")
         self.view.setModel(self.model)
@@ -232,9 +234,11 @@ class CollectionTab(QWidget):
         repainted the filter line) on every count that changed width."""
         label, big = self.count_label, QLocale().toString(888_888)
         metrics = label.fontMetrics()
-        width = max(metrics.horizontalAdvance(f"{big} {self.kind.value}"),
-                    metrics.horizontalAdvance(f"loading {big} of {big}"),
-                    metrics.horizontalAdvance(text))
+        width = max(
+            metrics.horizontalAdvance(f"{big} {self.kind.value}"),
+            metrics.horizontalAdvance(f"loading {big} of {big}"),
+            metrics.horizontalAdvance(text),
+        )
         label.setFixedSize(width + 2 * label.margin() + 4, label.sizeHint().height())
 
     def _counts_changed(self, visible: int, total: int) -> None:
@@ -281,8 +285,7 @@ class CollectionTab(QWidget):
 
     def _select_row(self, row: int, *, emit: bool) -> None:
         index = self.model.index(row, self._first_visible_column())
-        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
-                 | QItemSelectionModel.SelectionFlag.Rows)
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         record_id = self.model.record_id(row)
         self._shown_id = None  # render it once, fresh (the record may have changed)
         self._emit_selection = emit
@@ -395,5 +398,6 @@ class CollectionTab(QWidget):
     def save_state(self, settings: Settings) -> None:
         header = self.view.horizontalHeader()
         order = 1 if self.model.sort_order == Qt.SortOrder.DescendingOrder else 0
-        settings.save_tab(self.kind, header.saveState(), self.splitter.saveState(),
-                          (self.model.sort_column, order))
+        settings.save_tab(
+            self.kind, header.saveState(), self.splitter.saveState(), (self.model.sort_column, order)
+        )

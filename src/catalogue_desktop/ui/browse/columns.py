@@ -16,8 +16,13 @@ from catalogue_desktop.core.listing import COLUMNS, ColumnType
 
 # Default widths in average character widths, per column type (the title column: at least).
 WIDTH_CHARS = {
-    ColumnType.TEXT: 24, ColumnType.INT: 8, ColumnType.CODE: 12, ColumnType.MONEY: 10,
-    ColumnType.MONEY_RANGE: 16, ColumnType.DATE: 25, ColumnType.BOOL: 5,
+    ColumnType.TEXT: 24,
+    ColumnType.INT: 8,
+    ColumnType.CODE: 12,
+    ColumnType.MONEY: 10,
+    ColumnType.MONEY_RANGE: 16,
+    ColumnType.DATE: 25,
+    ColumnType.BOOL: 5,
 }
 TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00

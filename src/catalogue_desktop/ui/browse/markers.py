@@ -58,8 +58,9 @@ def bold_font() -> QFont:
     return font
 
 
-def cell_tooltip(column: Column, value: Any, added: bool, changed: str | None,
-                 past: str | None) -> str | None:
+def cell_tooltip(
+    column: Column, value: Any, added: bool, changed: str | None, past: str | None
+) -> str | None:
     """A cell's tooltip: a text in full (up to 2,000 characters: a column may be too narrow for
     it), what the last refresh did to its record (added, or what changed: ``changed``, e.g. "fee
     199 -> 219"), and ``past``: that the occasion has ended, in words (greyed is not enough)."""
@@ -82,7 +83,7 @@ def header_tip(column: Column) -> str:
 
 _HEADER_TIPS = {
     ColumnType.DATE: "{header}: date and time as the service wrote them, with their UTC offset "
-                     "(Preferences: or in your time zone)",
+    "(Preferences: or in your time zone)",
     ColumnType.MONEY: "{header}: the fee as the service sends it",
     ColumnType.MONEY_RANGE: "{header}: lowest – highest fee over all locations",
     ColumnType.CODE: "{header}: the service's code, by the label set in Preferences",

@@ -43,7 +43,7 @@ class PastRows:
         return known
 
     def sentence(self, rows: list[list[Any]], source: int) -> str | None:
-        """"Past: ended 3/9/27 …" for a past row, else None."""
+        """ "Past: ended 3/9/27 …" for a past row, else None."""
         if not self.is_past(rows, source):
             return None
         found = self._when(rows[source])

@@ -133,8 +133,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         """The rows shown are the first of a row set still being read (``show_growing``)."""
         return self._growing is not None
 
-    def show_growing(self, rowset: RowSet, expected: int,
-                     changes: dict[str, Any] | None = None) -> None:
+    def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None = None) -> None:
         """Show a row set while it is read, ``expected`` rows in all: its first rows at once (a
         model reset), then at each later call the rows read since (appended, in the service's
         order). :meth:`set_rowset` with the same row set says it is complete. A sort or filter
@@ -169,16 +168,19 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             self._growing = count
             self.endInsertRows()
 
-    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None = None,
-                   result: tuple[Matches | None, Any, str | None] | None = None) -> None:
+    def set_rowset(
+        self,
+        rowset: RowSet,
+        changes: dict[str, Any] | None = None,
+        result: tuple[Matches | None, Any, str | None] | None = None,
+    ) -> None:
         """Show another row set (model reset); the current sort stays applied, and ``result``
         (matches, overlay, note: see ``set_result``) says which of its rows to show (None: all).
 
         The row set shown while it was read (``show_growing``), now complete, is not shown
         anew: its last rows are appended, unless a sort or a result waited for them."""
         matches, overlay, note = result or (None, None, None)
-        if rowset is self._rowset and self._growing is not None and self._sort_column < 0 \
-                and matches is None:
+        if rowset is self._rowset and self._growing is not None and self._sort_column < 0 and matches is None:
             self._append_read_rows()
             self._growing = None
             self._emit_counts()
@@ -227,7 +229,8 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         self._past.forget(ms)
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(
-                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1),
+                self.index(0, 0),
+                self.index(self.rowCount() - 1, self.columnCount() - 1),
                 [Qt.ItemDataRole.ForegroundRole],
             )
 
@@ -327,8 +330,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             return None
         view_row, column = index.row(), index.column()
         visible = self._visible
-        if (view_row < 0 or column < 0 or column >= len(self._columns)
-                or view_row >= self.visible_count()):
+        if view_row < 0 or column < 0 or column >= len(self._columns) or view_row >= self.visible_count():
             return None  # also an invalid index (-1, -1)
         source = view_row if visible is None else visible[view_row]
         if role == DISPLAY:
@@ -367,8 +369,13 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
     def _tooltip(self, source: int, column: int) -> str | None:
         row = self._rowset.rows[source]
         record_id = row[self._id_column]
-        return cell_tooltip(self._columns[column], row[column], record_id in self._added,
-                            self._changed.get(record_id), self._past.sentence(self._rowset.rows, source))
+        return cell_tooltip(
+            self._columns[column],
+            row[column],
+            record_id in self._added,
+            self._changed.get(record_id),
+            self._past.sentence(self._rowset.rows, source),
+        )
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -407,14 +414,14 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         sources: list[tuple[int, int] | None] = []  # (row-set index, column)
         for index in persistent:
             row = index.row()  # -1 if invalid
-            sources.append(((row if shown is None else shown[row]), index.column())
-                           if 0 <= row < count else None)
+            sources.append(
+                ((row if shown is None else shown[row]), index.column()) if 0 <= row < count else None
+            )
         self._sort_column = column
         self._sort_order = order
         self._set_order(self._compute_order())
         self._update_visible()
-        rows = view_rows(self._visible, {item[0] for item in sources if item is not None},
-                         len(self._rowset))
+        rows = view_rows(self._visible, {item[0] for item in sources if item is not None}, len(self._rowset))
         new = []
         for item in sources:
             view = None if item is None else rows.get(item[0])

@@ -37,7 +37,8 @@ class TableView(QTableView):
                 self.rows_painted.emit()
             return
         note = getattr(model, "note", None) or (
-            "No rows match the query." if getattr(model, "filtered", False) else None)
+            "No rows match the query." if getattr(model, "filtered", False) else None
+        )
         if note:
             from PySide6.QtGui import QPainter
 

@@ -30,8 +30,11 @@ def contrast(a: QColor, b: QColor) -> float:
 
 def _blend(a: QColor, b: QColor, t: float) -> QColor:
     """``a`` moved towards ``b`` by ``t`` (0: a, 1: b)."""
-    return QColor(round(a.red() + (b.red() - a.red()) * t), round(a.green() + (b.green() - a.green()) * t),
-                  round(a.blue() + (b.blue() - a.blue()) * t))
+    return QColor(
+        round(a.red() + (b.red() - a.red()) * t),
+        round(a.green() + (b.green() - a.green()) * t),
+        round(a.blue() + (b.blue() - a.blue()) * t),
+    )
 
 
 def is_dark(palette: QPalette) -> bool:

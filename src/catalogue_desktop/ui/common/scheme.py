@@ -15,10 +15,20 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from catalogue_desktop.ui.common.colors import is_dark
 
 _DARK = {
-    "Window": "#2b2b2b", "WindowText": "#e8e8e8", "Base": "#1e1e1e", "AlternateBase": "#262626",
-    "Text": "#e8e8e8", "Button": "#353535", "ButtonText": "#e8e8e8", "ToolTipBase": "#2b2b2b",
-    "ToolTipText": "#e8e8e8", "Highlight": "#2f65ca", "HighlightedText": "#ffffff",
-    "Link": "#8ab4f8", "LinkVisited": "#c58af9", "PlaceholderText": "#a0a0a0",
+    "Window": "#2b2b2b",
+    "WindowText": "#e8e8e8",
+    "Base": "#1e1e1e",
+    "AlternateBase": "#262626",
+    "Text": "#e8e8e8",
+    "Button": "#353535",
+    "ButtonText": "#e8e8e8",
+    "ToolTipBase": "#2b2b2b",
+    "ToolTipText": "#e8e8e8",
+    "Highlight": "#2f65ca",
+    "HighlightedText": "#ffffff",
+    "Link": "#8ab4f8",
+    "LinkVisited": "#c58af9",
+    "PlaceholderText": "#a0a0a0",
 }
 
 

@@ -38,9 +38,7 @@ class Settings:
     layout."""
 
     def __init__(self, qsettings: QSettings | None = None) -> None:
-        self.q = qsettings or QSettings(
-            QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG, APP
-        )
+        self.q = qsettings or QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG, APP)
 
     def sync(self) -> None:
         self.q.sync()
@@ -80,8 +78,7 @@ class Settings:
         """Remember ``seconds`` (None, or the default: forget it). ValueError unless above 0."""
         if seconds is not None and not 0 < seconds < float("inf"):
             raise ValueError(f"a sync timeout is a number of seconds above 0, not {seconds!r}")
-        self._set("service/sync_timeout",
-                  None if seconds in (None, DEFAULT_SYNC_TIMEOUT) else f"{seconds:g}")
+        self._set("service/sync_timeout", None if seconds in (None, DEFAULT_SYNC_TIMEOUT) else f"{seconds:g}")
 
     def _set(self, key: str, value: QByteArray | int | str | None) -> None:
         """Set ``key`` (remove it for no value) unless it holds that already: QSettings rewrites
@@ -91,8 +88,9 @@ class Settings:
         if value is None or value == "":
             if current is not None:
                 self.q.remove(key)
-        elif current is None or (current != value if isinstance(value, QByteArray)
-                                 else str(current) != str(value)):
+        elif current is None or (
+            current != value if isinstance(value, QByteArray) else str(current) != str(value)
+        ):
             self.q.setValue(key, value)
 
     # -- window ----------------------------------------------------------------------------
@@ -130,9 +128,7 @@ class Settings:
             _int(self.q.value(f"tabs/{kind.value}/sort_order"), 0),
         )
 
-    def save_tab(
-        self, kind: Kind, header: QByteArray, splitter: QByteArray, sort: tuple[int, int]
-    ) -> None:
+    def save_tab(self, kind: Kind, header: QByteArray, splitter: QByteArray, sort: tuple[int, int]) -> None:
         self._set(f"tabs/{kind.value}/header", header)
         self._set(f"tabs/{kind.value}/splitter", splitter)
         self._set(f"tabs/{kind.value}/sort_column", sort[0])
@@ -146,8 +142,15 @@ class Settings:
             found = json.loads(str(self.q.value("finder/saved") or "[]"))
         except ValueError:
             return []
-        return [s for s in found if isinstance(s, dict) and isinstance(s.get("name"), str)
-                and isinstance(s.get("query"), str)] if isinstance(found, list) else []
+        return (
+            [
+                s
+                for s in found
+                if isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("query"), str)
+            ]
+            if isinstance(found, list)
+            else []
+        )
 
     def set_saved_searches(self, searches: list[dict[str, str]]) -> None:
         self._set("finder/saved", json.dumps(searches, ensure_ascii=False) if searches else None)
@@ -162,8 +165,11 @@ class Settings:
         try:
             codes = self.q.childGroups()
             labels = {code: str(self.q.value(f"{code}/label") or "") for code in codes}
-            on_demand = {code for code in codes
-                         if str(self.q.value(f"{code}/on_demand") or "").lower() in ("true", "1", "yes")}
+            on_demand = {
+                code
+                for code in codes
+                if str(self.q.value(f"{code}/on_demand") or "").lower() in ("true", "1", "yes")
+            }
         finally:
             self.q.endGroup()
         if not codes:

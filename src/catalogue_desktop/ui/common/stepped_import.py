@@ -22,17 +22,42 @@ from collections.abc import Iterable
 # What a refresh imports (``core.sync``: the client, httpx and its backends; the ingest's
 # pydantic models). httpx imports its command line's click and rich when they are installed
 # (a development environment has them).
-_PYDANTIC = ("annotated_types", "pydantic_core", "pydantic", "pydantic.types",
-             "pydantic.json_schema", "pydantic._internal._generate_schema",
-             "pydantic._internal._model_construction", "catalogue_desktop.core.models",
-             "catalogue_desktop.core.decode")
+_PYDANTIC = (
+    "annotated_types",
+    "pydantic_core",
+    "pydantic",
+    "pydantic.types",
+    "pydantic.json_schema",
+    "pydantic._internal._generate_schema",
+    "pydantic._internal._model_construction",
+    "catalogue_desktop.core.models",
+    "catalogue_desktop.core.decode",
+)
 DECODER = _PYDANTIC
 REFRESH = (
-    "email.parser", "http.client", "urllib.request", "h11", "anyio", "anyio._backends._asyncio",
-    "anyio.streams.memory", "anyio.streams.stapled", "anyio.streams.tls", "anyio.lowlevel",
-    "anyio.to_thread", "httpcore", "httpcore._backends.anyio", "pygments.lexers", "rich.console",
-    "rich.progress", "click", "httpx", *_PYDANTIC, "catalogue_desktop.core.ingest",
-    "multiprocessing.popen_spawn_posix", "concurrent.futures.process", "catalogue_desktop.core.sync",
+    "email.parser",
+    "http.client",
+    "urllib.request",
+    "h11",
+    "anyio",
+    "anyio._backends._asyncio",
+    "anyio.streams.memory",
+    "anyio.streams.stapled",
+    "anyio.streams.tls",
+    "anyio.lowlevel",
+    "anyio.to_thread",
+    "httpcore",
+    "httpcore._backends.anyio",
+    "pygments.lexers",
+    "rich.console",
+    "rich.progress",
+    "click",
+    "httpx",
+    *_PYDANTIC,
+    "catalogue_desktop.core.ingest",
+    "multiprocessing.popen_spawn_posix",
+    "concurrent.futures.process",
+    "catalogue_desktop.core.sync",
 )
 RELIST = (*_PYDANTIC, "catalogue_desktop.core.relist")
 

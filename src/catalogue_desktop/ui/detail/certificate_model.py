@@ -102,18 +102,22 @@ class CertificateTreeModel(QAbstractItemModel):
             self._problems.extend(resolved.problems)
             courses = len(level.courses or ())
             level_id = self._add(
-                _ROOT, "level", level_label(number, level),
+                _ROOT,
+                "level",
+                level_label(number, level),
                 details=f"id {level.id} · {courses} course{'s' if courses != 1 else ''}",
                 tooltip="\n".join(resolved.problems) or None,
             )
             options = {o.option_id: o for o, _ in resolved.options}
             tracks = {t.track_id: t for t, _ in resolved.tracks}
             if resolved.options:
-                group = self._add(level_id, "group", "Options",
-                                  details=_count(len(resolved.options), "option"))
+                group = self._add(
+                    level_id, "group", "Options", details=_count(len(resolved.options), "option")
+                )
                 for option, members in resolved.options:
-                    node = self._add(group, "option", option_label(option),
-                                     details=f"option id {option.option_id}")
+                    node = self._add(
+                        group, "option", option_label(option), details=f"option id {option.option_id}"
+                    )
                     for course in members:
                         track = tracks.get(course.track_id)
                         where = f"track {track.name}" if track is not None and track.name else ""
@@ -122,7 +126,9 @@ class CertificateTreeModel(QAbstractItemModel):
                 group = self._add(level_id, "group", "Tracks", details=_count(len(resolved.tracks), "track"))
                 for track, members in resolved.tracks:
                     node = self._add(
-                        group, "track", f"Track: {track.name or f'#{track.track_id}'}",
+                        group,
+                        "track",
+                        f"Track: {track.name or f'#{track.track_id}'}",
                         details=f"display order {_v(track.display_order)} · track id {track.track_id}",
                     )
                     for course in members:
@@ -130,8 +136,9 @@ class CertificateTreeModel(QAbstractItemModel):
                         where = f"option {_v(option.num)}" if option is not None else ""
                         self._add_course(node, course, where)
             if resolved.other:
-                group = self._add(level_id, "group", "Other courses",
-                                  details="in no option or track of this level")
+                group = self._add(
+                    level_id, "group", "Other courses", details="in no option or track of this level"
+                )
                 for course in resolved.other:
                     self._add_course(group, course, "")
 
@@ -139,10 +146,18 @@ class CertificateTreeModel(QAbstractItemModel):
         details = f"course #{course.course_id}" + (f" · {where}" if where else "")
         tooltip = None
         if not course.in_catalogue:
-            tooltip = ("The catalogue does not list this course "
-                       "(the courses endpoint lists only upcoming courses).")
-        self._add(parent, "course", course.label, details=details, tooltip=tooltip,
-                  course_id=course.course_id, in_catalogue=course.in_catalogue)
+            tooltip = (
+                "The catalogue does not list this course (the courses endpoint lists only upcoming courses)."
+            )
+        self._add(
+            parent,
+            "course",
+            course.label,
+            details=details,
+            tooltip=tooltip,
+            course_id=course.course_id,
+            in_catalogue=course.in_catalogue,
+        )
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -237,7 +252,10 @@ class CertificateTreeModel(QAbstractItemModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(HEADERS)):
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(HEADERS)
+        ):
             return HEADERS[section]
         return None

@@ -53,8 +53,12 @@ def make_page(pane: PageHost, kind: Kind) -> Page:
 
 def _webinar(p: Page, r: Any) -> None:
     p.title(r.title, f"Webinar #{r.webinar_id}")
-    p.subtitle(join_nonblank([f"Webinar #{r.webinar_id}",
-                              f"session {r.session_id}" if r.session_id is not None else None], " · "))
+    p.subtitle(
+        join_nonblank(
+            [f"Webinar #{r.webinar_id}", f"session {r.session_id}" if r.session_id is not None else None],
+            " · ",
+        )
+    )
     p.changes_banner()
     end = r.end_date or r.start_date
     if p.fmt.on_demand(r.type):
@@ -76,8 +80,9 @@ def _webinar(p: Page, r: Any) -> None:
     p.links("Part of series", [p.record_link(Kind.SERIES, i, None) for i in series], "series")
     p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
     p.links("Roles", [p.record_link(Kind.ROLES, t.role_id, t.title) for t in r.roles or ()])
-    p.links("Situations",
-            [p.record_link(Kind.SITUATIONS, t.situation_id, t.title) for t in r.situations or ()])
+    p.links(
+        "Situations", [p.record_link(Kind.SITUATIONS, t.situation_id, t.title) for t in r.situations or ()]
+    )
     p.expert_cards(r.experts)
 
 
@@ -221,8 +226,7 @@ def _schedule(p: Page, items: list[Any]) -> QWidget:
     for item in items:
         days.setdefault(item.day, []).append(item)
     for day in sorted(days, key=lambda d: (d is None, d or 0)):
-        label = heading(f"Day {day}" if day is not None else "Day not given", "schedule_day",
-                        size_delta=0)
+        label = heading(f"Day {day}" if day is not None else "Day not given", "schedule_day", size_delta=0)
         label.setContentsMargins(0, 6 if row else 0, 0, 0)
         grid.addWidget(label, row, 0, 1, 3)
         row += 1
@@ -366,12 +370,15 @@ def _titled(kind: Kind, id_attr: str) -> Callable[[Page, Any], None]:
         p.changes_banner()
         p.text("Description", r.description)
         webinars = p.referrer_links(kind, record_id, Kind.WEBINARS)
-        p.links(f"Webinars ({len(webinars)})", webinars, "webinars",
-                empty=f"No webinars carry this {kind.singular}.")
+        p.links(
+            f"Webinars ({len(webinars)})",
+            webinars,
+            "webinars",
+            empty=f"No webinars carry this {kind.singular}.",
+        )
         if kind is Kind.TOPICS:
             courses = p.referrer_links(kind, record_id, Kind.COURSES)
-            p.links(f"Courses ({len(courses)})", courses, "courses",
-                    empty="No courses carry this topic.")
+            p.links(f"Courses ({len(courses)})", courses, "courses", empty="No courses carry this topic.")
 
     return build
 

@@ -28,7 +28,15 @@ from catalogue_desktop.ui.detail.text import (
 )
 
 __all__ = [
-    "FormGrid", "PageBox", "Slots", "W", "WrapBox", "discard", "settle", "show_added", "wrap_size_hint",
+    "FormGrid",
+    "PageBox",
+    "Slots",
+    "W",
+    "WrapBox",
+    "discard",
+    "settle",
+    "show_added",
+    "wrap_size_hint",
 ]
 
 W = TypeVar("W", bound=QWidget)
@@ -197,8 +205,7 @@ class FormGrid(WrapBox):
         widget.setObjectName(f"value_{slug}")
         return widget
 
-    def add_url(self, key: str, url: str | None, name: str,
-                activate: Callable[[str], None]) -> QWidget:
+    def add_url(self, key: str, url: str | None, name: str, activate: Callable[[str], None]) -> QWidget:
         """Add a row with a :func:`url_label` (named ``name``; "—" without a URL); its links call
         ``activate(href)``."""
         if not url:
@@ -209,11 +216,16 @@ class FormGrid(WrapBox):
             label.linkActivated.connect(activate)
             return label
 
-        return self._row(key, _slug(key), f"url_{url_variant(url)}", make,
-                         lambda w: set_url(w, url))  # type: ignore[arg-type]
+        return self._row(key, _slug(key), f"url_{url_variant(url)}", make, lambda w: set_url(w, url))  # type: ignore[arg-type]
 
-    def _row(self, key: str, slug: str, variant: str | None, make: Callable[[], QWidget],
-             fill: Callable[[QWidget], None] | None) -> QWidget:
+    def _row(
+        self,
+        key: str,
+        slug: str,
+        variant: str | None,
+        make: Callable[[], QWidget],
+        fill: Callable[[QWidget], None] | None,
+    ) -> QWidget:
         row = self.rows
         if row == len(self._cells):
             key_label = muted(plain_label(key, f"key_{slug}", wrap=False))
@@ -241,10 +253,10 @@ class FormGrid(WrapBox):
 
     def finish(self) -> None:
         """Remove the rows beyond those added since :meth:`restart`."""
-        for key_label, widget, _ in self._cells[self.rows:]:
+        for key_label, widget, _ in self._cells[self.rows :]:
             discard(key_label)
             discard(widget)
-        del self._cells[self.rows:]
+        del self._cells[self.rows :]
 
 
 def _slug(text: str) -> str:

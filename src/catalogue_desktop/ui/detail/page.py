@@ -47,17 +47,25 @@ class PageHost(Protocol):
 
     def activate_href(self, href: str) -> None: ...
 
-    def photo(self, size: int, image_url: str | None, image2x_url: str | None = None,
-              placeholder_text: str = "") -> PhotoLabel: ...
+    def photo(
+        self, size: int, image_url: str | None, image2x_url: str | None = None, placeholder_text: str = ""
+    ) -> PhotoLabel: ...
 
-    def load_photo(self, label: PhotoLabel, image_url: str | None, image2x_url: str | None = None,
-                   placeholder_text: str = "") -> None: ...
+    def load_photo(
+        self,
+        label: PhotoLabel,
+        image_url: str | None,
+        image2x_url: str | None = None,
+        placeholder_text: str = "",
+    ) -> None: ...
 
 
 PHOTO = 96
 SMALL_PHOTO = 72
-_BANNER_STYLE = ("QLabel#changes { background: #fff4d6; color: #5c4300; border: 1px solid #e8c872;"
-                 " border-radius: 4px; padding: 4px 8px; }")
+_BANNER_STYLE = (
+    "QLabel#changes { background: #fff4d6; color: #5c4300; border: 1px solid #e8c872;"
+    " border-radius: 4px; padding: 4px 8px; }"
+)
 
 
 class Page:
@@ -150,8 +158,9 @@ class Page:
         self._grids.append(grid)
         return grid
 
-    def links(self, heading_text: str, links: list[Link], slug: str | None = None,
-              empty: str | None = None) -> None:
+    def links(
+        self, heading_text: str, links: list[Link], slug: str | None = None, empty: str | None = None
+    ) -> None:
         slug = slug or _slug(heading_text)
         if not links and empty is None:
             return
@@ -163,6 +172,7 @@ class Page:
 
     def link_list(self, key: Hashable, links: list[Link], name: str) -> QLabel:
         """A kept label listing ``links``; its links are activated through the pane."""
+
         def make() -> QLabel:
             label = link_label([], name)
             label.linkActivated.connect(self.pane.activate_href)

@@ -46,8 +46,9 @@ class DetailPane(QWidget):
     open_url = Signal(str)  # an http(s) URL the user clicked
     leave_requested = Signal()  # Escape in the pane: back to the table
 
-    def __init__(self, formatter: Formatter, images: ImageLoader | None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, formatter: Formatter, images: ImageLoader | None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.formatter = formatter
         self.images = images
@@ -148,15 +149,21 @@ class DetailPane(QWidget):
         elif is_web_url(href):
             self.open_url.emit(href.strip())
 
-    def photo(self, size: int, image_url: str | None, image2x_url: str | None = None,
-              placeholder_text: str = "") -> PhotoLabel:
+    def photo(
+        self, size: int, image_url: str | None, image2x_url: str | None = None, placeholder_text: str = ""
+    ) -> PhotoLabel:
         """A photo label: from the cache at once, else a placeholder replaced when it loads."""
         label = PhotoLabel(size, placeholder_text)
         self.load_photo(label, image_url, image2x_url, placeholder_text)
         return label
 
-    def load_photo(self, label: PhotoLabel, image_url: str | None, image2x_url: str | None = None,
-                   placeholder_text: str = "") -> None:
+    def load_photo(
+        self,
+        label: PhotoLabel,
+        image_url: str | None,
+        image2x_url: str | None = None,
+        placeholder_text: str = "",
+    ) -> None:
         """Show a photo in ``label`` (new or shown before): from the cache at once, else a
         placeholder replaced when it loads. The 2x image is chosen on high-density screens."""
         label.reset()

@@ -73,8 +73,9 @@ class PhotoLabel(QLabel):
         dpr = self.devicePixelRatioF()
         target = round(self.photo_size * dpr)
         if pixmap.width() > target or pixmap.height() > target:
-            pixmap = pixmap.scaled(target, target, Qt.AspectRatioMode.KeepAspectRatio,
-                                   Qt.TransformationMode.SmoothTransformation)
+            pixmap = pixmap.scaled(
+                target, target, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+            )
         else:
             pixmap = QPixmap(pixmap)
         pixmap.setDevicePixelRatio(dpr)

@@ -91,9 +91,7 @@ def csv_header(kind: Kind, columns: Sequence[int]) -> list[str]:
     return out
 
 
-def export_csv(
-    path: str | Path, kind: Kind, model: QAbstractItemModel, columns: Sequence[int]
-) -> int:
+def export_csv(path: str | Path, kind: Kind, model: QAbstractItemModel, columns: Sequence[int]) -> int:
     """Write the model's rows (view order) to ``path`` as CSV; returns the number of rows."""
     types = [COLUMNS[kind][c].type for c in columns]
     count = model.rowCount()

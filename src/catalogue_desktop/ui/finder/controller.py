@@ -43,8 +43,9 @@ class FinderController(QObject):
 
     evaluated = Signal()  # results (counts, matches) were brought up to date
 
-    def __init__(self, window: Any, loader: Any, vocabulary: Vocabulary | None = None,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, window: Any, loader: Any, vocabulary: Vocabulary | None = None, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.window = window
         self.indexer = FinderIndexer(vocabulary, lambda: loader.store, self)
@@ -201,8 +202,9 @@ class FinderController(QObject):
             return Matches(len(rowset), rows=[]), None, outcome.message()
         overlay = None
         if outcome.child_bits and ChildOverlay.applies(kind):
-            overlay = ChildOverlay(kind, self.finder.tables[kind.value], outcome.child_bits,
-                                   int(when.timestamp() * 1000))
+            overlay = ChildOverlay(
+                kind, self.finder.tables[kind.value], outcome.child_bits, int(when.timestamp() * 1000)
+            )
         if outcome.everything:
             return None, None, None
         return Matches(len(rowset), mask=outcome.mask), overlay, None
@@ -239,7 +241,7 @@ class FinderController(QObject):
         parsed = self._effective(kind)
         lines = []
         for clause, count in self.finder.clause_counts(parsed, kind.value, now()):
-            text = parsed.text[clause.start:clause.end] or "(past occasions hidden)"
+            text = parsed.text[clause.start : clause.end] or "(past occasions hidden)"
             lines.append(f"{text}  —  {'no such field here' if count is None else f'{count:,} rows'}")
         box.set_clause_counts(lines)
         if not facets:

@@ -108,12 +108,15 @@ class FacetModel(QAbstractItemModel):
             return font
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             state = f" ({_STATE_WORDS[value.state]})" if value.state else ""
-            return (f"{facet.title}: {value.label}{state} — {value.count:,} rows. "
-                    "Click (Enter) to select or take back; Ctrl+click (Ctrl+Enter) to leave out.")
+            return (
+                f"{facet.title}: {value.label}{state} — {value.count:,} rows. "
+                "Click (Enter) to select or take back; Ctrl+click (Ctrl+Enter) to leave out."
+            )
         return None
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return ("Value", "Rows")[section] if 0 <= section < 2 else None
         return None
@@ -150,8 +153,10 @@ class FacetPanel(QWidget):
         self.tree = _FacetTree()
         self.tree.setObjectName("facets")
         self.tree.setAccessibleName("Facets")
-        self.tree.setAccessibleDescription("Values of the current tab's rows with their counts. Enter "
-                                           "selects a value, Ctrl+Enter leaves it out.")
+        self.tree.setAccessibleDescription(
+            "Values of the current tab's rows with their counts. Enter "
+            "selects a value, Ctrl+Enter leaves it out."
+        )
         self.tree.setModel(self.model)
         self.tree.header().setAccessibleName("Facet columns")
         self.tree.setUniformRowHeights(True)
@@ -176,8 +181,11 @@ class FacetPanel(QWidget):
             self._kind = kind
         self._remember_expanded()
         if note is None:
-            note = (f"{kind.label}: values of the rows shown. Click to select, Ctrl+click to leave out."
-                    if facets else f"{kind.label} have no facets.")
+            note = (
+                f"{kind.label}: values of the rows shown. Click to select, Ctrl+click to leave out."
+                if facets
+                else f"{kind.label} have no facets."
+            )
         self.heading.setText(note)
         current = self.tree.currentIndex()
         where = (current.parent().row(), current.row()) if current.isValid() else None

@@ -149,8 +149,12 @@ class FinderIndexer(QObject):
         read = 0
         for positions, facts in store.iter_facts(kind, rowset.snapshot):
             # (a record listed before facts existed has none yet: the listing is redone soon)
-            builder.add([f if isinstance(f, dict) else {"id": rowset.record_id(read + i)}
-                         for i, f in enumerate(facts)])
+            builder.add(
+                [
+                    f if isinstance(f, dict) else {"id": rowset.record_id(read + i)}
+                    for i, f in enumerate(facts)
+                ]
+            )
             read += len(positions)
             yield
         if read != len(rowset):  # the store moved on meanwhile: a reload will come

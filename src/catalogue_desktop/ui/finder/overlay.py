@@ -15,8 +15,12 @@ from catalogue_desktop.core.query.table import Table, parse_date
 
 # kind -> (column key, child column, what): what the row shows from the matched child row
 _SHOWN = {
-    Kind.COURSES: (("next", "startDate", "date"), ("last", "endDate", "date"),
-                   ("cities", "city", "text"), ("fee", "fee", "range")),
+    Kind.COURSES: (
+        ("next", "startDate", "date"),
+        ("last", "endDate", "date"),
+        ("cities", "city", "text"),
+        ("fee", "fee", "range"),
+    ),
     Kind.SERIES: (("first", "startDate", "date"), ("last", "endDate", "date")),
 }
 

@@ -47,8 +47,11 @@ class PaletteModel(QAbstractListModel):
             return None
         item = self.items[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return f"{item.what}  ·  {item.title}  ·  {item.detail}" if item.detail else \
-                f"{item.what}  ·  {item.title}"
+            return (
+                f"{item.what}  ·  {item.title}  ·  {item.detail}"
+                if item.detail
+                else f"{item.what}  ·  {item.title}"
+            )
         if role == Qt.ItemDataRole.ToolTipRole:
             return item.title
         return None
@@ -65,8 +68,9 @@ class _Line(QLineEdit):
         if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
             model = self._view.model()
             if model.rowCount():
-                step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -8,
-                        Qt.Key.Key_PageDown: 8}[Qt.Key(event.key())]
+                step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -8, Qt.Key.Key_PageDown: 8}[
+                    Qt.Key(event.key())
+                ]
                 row = max(0, min(model.rowCount() - 1, self._view.currentIndex().row() + step))
                 self._view.setCurrentIndex(model.index(row, 0))
             event.accept()
@@ -111,8 +115,14 @@ class Palette(QDialog):
             for hit in search(self.controller.finder, text, limit=30):
                 if hit.table in _SINGULAR:
                     kind = Kind(hit.table)
-                    items.append(Item(_SINGULAR[hit.table], hit.title, f"#{hit.record_id}",
-                                      lambda k=kind, r=hit.record_id: self.window_.navigate(k, r)))
+                    items.append(
+                        Item(
+                            _SINGULAR[hit.table],
+                            hit.title,
+                            f"#{hit.record_id}",
+                            lambda k=kind, r=hit.record_id: self.window_.navigate(k, r),
+                        )
+                    )
         self.model.set_items(items)
         if items:
             self.list.setCurrentIndex(self.model.index(0, 0))
@@ -126,10 +136,14 @@ class Palette(QDialog):
             Item("Command", "Save search…", "Ctrl+D", w.save_search),
             Item("Command", "Query language and fields", "Help", w.query_help),
             Item("Command", "Keyboard shortcuts", "Help", w.shortcuts_help),
-            *(Item("Go to", kind.label, f"Ctrl+{i + 1}", lambda k=kind: w.show_tab(k))
-              for i, kind in enumerate(w.tab_kinds())),
-            *(Item("Search", s["name"], s["query"], lambda s=s: _apply(w, s))
-              for s in w.settings.saved_searches()),
+            *(
+                Item("Go to", kind.label, f"Ctrl+{i + 1}", lambda k=kind: w.show_tab(k))
+                for i, kind in enumerate(w.tab_kinds())
+            ),
+            *(
+                Item("Search", s["name"], s["query"], lambda s=s: _apply(w, s))
+                for s in w.settings.saved_searches()
+            ),
         ]
         words = fold(text).split()
         if not words:

@@ -55,13 +55,16 @@ class QueryBox(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.edit = QueryEdit(placeholderText="Find: words, field:value, e.g. city:dallas fee:<1300 "
-                                              "starts:2027-03 — Ctrl+F; Help ▸ Query language",
-                              clearButtonEnabled=True)
+        self.edit = QueryEdit(
+            placeholderText="Find: words, field:value, e.g. city:dallas fee:<1300 "
+            "starts:2027-03 — Ctrl+F; Help ▸ Query language",
+            clearButtonEnabled=True,
+        )
         self.edit.setObjectName("query")
         self.edit.setAccessibleName("Query")
         self.edit.setAccessibleDescription(
-            "Find records on every tab: words, field:value clauses, OR, -word, parentheses")
+            "Find records on every tab: words, field:value clauses, OR, -word, parentheses"
+        )
         self.edit.setMinimumWidth(420)
         self.error = QLabel()
         self.error.setObjectName("query-error")
@@ -141,7 +144,7 @@ class QueryBox(QObject):
         red = error_color(QApplication.palette()).name()  # AA on the palette, light or dark
         self.edit.setStyleSheet(f"QLineEdit {{ border: 2px solid {red}; border-radius: 3px; }}")
         self.error.setStyleSheet(f"QLabel {{ color: {red}; }}")
-        shown = parsed.text[error.position:error.end] or "end"
+        shown = parsed.text[error.position : error.end] or "end"
         self.error.setText(f"{error.describe()}: “{shown}”. The tables show the last valid query.")
         self.error.setToolTip(self.error.text())
         self.error.show()

@@ -17,8 +17,9 @@ def save_current(window: Any) -> None:
         window.show_message("Type a query first: the search saves the query and its tab")
         return
     kind = window.current_kind()
-    name, ok = QInputDialog.getText(window, "Save search", f"Name for “{query}” on {kind.label}:",
-                                    text=query[:60])
+    name, ok = QInputDialog.getText(
+        window, "Save search", f"Name for “{query}” on {kind.label}:", text=query[:60]
+    )
     name = name.strip()
     if not ok or not name:
         return
@@ -98,7 +99,8 @@ def organize(window: Any) -> None:
         name = selected()
         if name is not None:
             window.settings.set_saved_searches(
-                [s for s in window.settings.saved_searches() if s["name"] != name])
+                [s for s in window.settings.saved_searches() if s["name"] != name]
+            )
             fill()
 
     def open_() -> None:

@@ -40,8 +40,12 @@ class DatesTableModel(RowSetTableModel):
     """Rows of occasions: "On demand" where an on-demand occasion has no start."""
 
     def data(self, index: Any, role: int = DISPLAY) -> Any:
-        if role == DISPLAY and index.column() == _START and index.isValid() \
-                and 0 <= index.row() < self.visible_count():
+        if (
+            role == DISPLAY
+            and index.column() == _START
+            and index.isValid()
+            and 0 <= index.row() < self.visible_count()
+        ):
             row = self.rowset.rows[self.source_row(index.row())]
             if row[_START] is None and row[_ON_DEMAND]:
                 return "On demand"

@@ -71,8 +71,11 @@ class OfferDesk:
         if not rows:
             rows = list(range(model.rowCount()))
         if not rows or model.loading:
-            self.say("No occasions to offer: the Dates tab shows none" if not rows
-                     else "The Dates are still being read; try again in a moment")
+            self.say(
+                "No occasions to offer: the Dates tab shows none"
+                if not rows
+                else "The Dates are still being read; try again in a moment"
+            )
             return None
         engine = self.source.engine()
         table = engine.tables.get(DATES.value) if engine is not None else None
@@ -81,8 +84,11 @@ class OfferDesk:
             self.say("The Dates are being made again from the refreshed catalogue; try again in a moment")
             return None
         n = len(keys)
-        words = (f"{n:,} selected occasion{'s' if n != 1 else ''}" if selected
-                 else f"all {n:,} occasion{'s' if n != 1 else ''} the query shows")
+        words = (
+            f"{n:,} selected occasion{'s' if n != 1 else ''}"
+            if selected
+            else f"all {n:,} occasion{'s' if n != 1 else ''} the query shows"
+        )
         items = offers.occasions(table.columns, keys)
         return Chosen(items, words, offers.data_as_of(self.source.states()))
 
@@ -93,8 +99,11 @@ class OfferDesk:
         n = len(found["id"])
         for key, row in zip(keys, rows, strict=True):
             values = model.rowset.rows[model.source_row(row)]
-            if not 0 <= key < n or found["id"][key] != values[_RECORD] or \
-                    (found["title"][key] or None) != (values[_TITLE] or None):
+            if (
+                not 0 <= key < n
+                or found["id"][key] != values[_RECORD]
+                or (found["title"][key] or None) != (values[_TITLE] or None)
+            ):
                 return False
         return True
 
@@ -108,12 +117,16 @@ class OfferDesk:
         if age is None:
             text = "The catalogue's data is of unknown age."
         else:
-            text = (f"The catalogue was last confirmed by the service {_days(age)} ago "
-                    f"({offers.as_of_text(chosen.as_of)}), more than the {limit} day"
-                    f"{'s' if limit != 1 else ''} set in Preferences.")
-        text += ("\n\nFees and dates may have changed since. Refresh the catalogue first "
-                 "(Catalogue ▸ Refresh, F5), or make the offer from this data? It will say how old "
-                 "the data is.")
+            text = (
+                f"The catalogue was last confirmed by the service {_days(age)} ago "
+                f"({offers.as_of_text(chosen.as_of)}), more than the {limit} day"
+                f"{'s' if limit != 1 else ''} set in Preferences."
+            )
+        text += (
+            "\n\nFees and dates may have changed since. Refresh the catalogue first "
+            "(Catalogue ▸ Refresh, F5), or make the offer from this data? It will say how old "
+            "the data is."
+        )
         if not ask_to_continue(self.tab, text):
             self.say("No offer made: the catalogue's data is older than the limit")
             return False
@@ -130,8 +143,9 @@ class OfferDesk:
 
     def offer(self, what: str) -> Any:
         """Make the offer ``what`` (one of ``WHATS``)."""
-        return {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics,
-                "copy": self.copy}[what]()
+        return {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics, "copy": self.copy}[
+            what
+        ]()
 
     def copy(self) -> int:
         """Copy the occasions as lines of text and as an HTML table (one line or row each:
@@ -155,16 +169,22 @@ class OfferDesk:
         if not events:
             self.say(f"No calendar file: {chosen.words} are on demand, with no date")
             return None
-        path = ask_path(self.tab, f"Calendar file of {chosen.words}", f"offer-{date.today()}.ics",
-                        "Calendar files (*.ics)")
+        path = ask_path(
+            self.tab,
+            f"Calendar file of {chosen.words}",
+            f"offer-{date.today()}.ics",
+            "Calendar files (*.ics)",
+        )
         if path is None:
             return None
         text = offers.ics(chosen.items, offers.as_of_text(chosen.as_of), fee_text=self.formatter.money)
         if not self._write(path, text.encode("utf-8")):
             return None
         left = len(chosen.items) - events
-        self.say(f"Wrote {events:,} event{'s' if events != 1 else ''} of {chosen.words} to {path}"
-                 + (f" ({left:,} on demand, with no date, left out)" if left else ""))
+        self.say(
+            f"Wrote {events:,} event{'s' if events != 1 else ''} of {chosen.words} to {path}"
+            + (f" ({left:,} on demand, with no date, left out)" if left else "")
+        )
         return path
 
     def _sheet_options(self, chosen: Chosen, action: str) -> Any:
@@ -172,9 +192,11 @@ class OfferDesk:
 
         n = len(chosen.items)
         if n > BIG_SHEET and not ask_to_continue(
-                self.tab, f"An offer sheet of {chosen.words} would be about {n // 6 + 1:,} pages. "
-                "Select the occasions to offer (or narrow the query) to make a shorter one.\n\n"
-                "Make it anyway?"):
+            self.tab,
+            f"An offer sheet of {chosen.words} would be about {n // 6 + 1:,} pages. "
+            "Select the occasions to offer (or narrow the query) to make a shorter one.\n\n"
+            "Make it anyway?",
+        ):
             return None
         return SheetDialog.ask(self.tab, chosen.words, action)
 
@@ -188,8 +210,9 @@ class OfferDesk:
         options = None if chosen is None else self._sheet_options(chosen, "Save PDF…")
         if chosen is None or options is None:
             return None
-        path = ask_path(self.tab, f"Offer sheet of {chosen.words}", f"offer-{date.today()}.pdf",
-                        "PDF files (*.pdf)")
+        path = ask_path(
+            self.tab, f"Offer sheet of {chosen.words}", f"offer-{date.today()}.pdf", "PDF files (*.pdf)"
+        )
         if path is None:
             return None
         from catalogue_desktop.ui.offers import sheet_pdf
@@ -252,8 +275,9 @@ class OfferDesk:
 
 def ask_to_continue(parent: QWidget, text: str) -> bool:
     """A warning with Continue and Cancel (Cancel the default); True if Continue was chosen."""
-    box = QMessageBox(QMessageBox.Icon.Warning, "Catalogue Desktop", text,
-                      QMessageBox.StandardButton.Cancel, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning, "Catalogue Desktop", text, QMessageBox.StandardButton.Cancel, parent
+    )
     go = box.addButton("Continue", QMessageBox.ButtonRole.AcceptRole)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.exec()

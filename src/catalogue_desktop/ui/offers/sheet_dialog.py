@@ -62,8 +62,9 @@ class SheetDialog(QDialog):
         layout.addWidget(buttons)
 
     def options(self) -> SheetOptions:
-        return SheetOptions(self.title.text().strip() or "Offer", str(self.group.currentData()),
-                            self.paper.currentText())
+        return SheetOptions(
+            self.title.text().strip() or "Offer", str(self.group.currentData()), self.paper.currentText()
+        )
 
     @classmethod
     def ask(cls, parent: QWidget | None, words: str, action: str) -> Any:

@@ -52,8 +52,12 @@ def gui_application() -> Any:
 
 
 def page_layout(paper: str) -> QPageLayout:
-    return QPageLayout(QPageSize(PAPERS.get(paper, QPageSize.PageSizeId.A4)),
-                       QPageLayout.Orientation.Portrait, MARGINS_MM, QPageLayout.Unit.Millimeter)
+    return QPageLayout(
+        QPageSize(PAPERS.get(paper, QPageSize.PageSizeId.A4)),
+        QPageLayout.Orientation.Portrait,
+        MARGINS_MM,
+        QPageLayout.Unit.Millimeter,
+    )
 
 
 def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
@@ -99,8 +103,9 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
             doc.documentLayout().draw(painter, context)
             painter.restore()
             lines = metrics.height() * 2.2
-            _footer(painter, small, QRectF(0, body.height() - lines, body.width(), lines), footer,
-                    page + 1, pages)
+            _footer(
+                painter, small, QRectF(0, body.height() - lines, body.width(), lines), footer, page + 1, pages
+            )
     finally:
         painter.end()
     return pages
@@ -149,8 +154,9 @@ def _row_extents(doc: QTextDocument) -> list[tuple[float, float, float]]:
     return out
 
 
-def _cut_rows(rows: list[tuple[float, float, float]], page_h: float, breaks: set[int],
-              first_only: bool) -> set[int]:
+def _cut_rows(
+    rows: list[tuple[float, float, float]], page_h: float, breaks: set[int], first_only: bool
+) -> set[int]:
     """The rows (not yet in ``breaks``) that begin on one page and end on another, or that Qt
     moved to the next page whole, away from what is above them (their heading, the row before);
     only the first (``first_only``), or all, the later ones where they would be once earlier
@@ -182,8 +188,9 @@ def _footer(painter: QPainter, font: QFont, rect: QRectF, text: str, page: int, 
     metrics = QFontMetricsF(font, painter.device())
     room = rect.width() - metrics.horizontalAdvance(number) - metrics.horizontalAdvance("MMMM")
     left = QRectF(rect.left(), rect.top(), room, rect.height())
-    painter.drawText(left, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom
-                               | Qt.TextFlag.TextWordWrap), text)  # whole: it is the data's age
+    painter.drawText(
+        left, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap), text
+    )  # whole: it is the data's age
     painter.drawText(rect, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom), number)
     painter.restore()
 

@@ -54,9 +54,13 @@ def _report_ready_and_close(session: AppSession) -> None:
     session.loader.stop()
     QApplication.sendPostedEvents()
     tab = window.current_tab()
-    report = {"ready_at": time.time(), "tab": tab.kind.value, "rows_shown": tab.model.rowCount(),
-              "rows": tab.model.total_count(),
-              "imported": [name for name in _AVOIDED_AT_START if name in sys.modules]}
+    report = {
+        "ready_at": time.time(),
+        "tab": tab.kind.value,
+        "rows_shown": tab.model.rowCount(),
+        "rows": tab.model.total_count(),
+        "imported": [name for name in _AVOIDED_AT_START if name in sys.modules],
+    }
     print(json.dumps(report), flush=True)
     QTimer.singleShot(0, window.close)
 

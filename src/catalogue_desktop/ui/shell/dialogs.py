@@ -23,9 +23,11 @@ def export_visible_rows(window: Any) -> None:
     if path:
         model = tab.model
         if model.loading:  # the rest are not read yet, and a filter applies once they are
-            window.show_message(f"Not exported: {tab.kind.value} are still being read from the "
-                                f"cache ({model.visible_count():,} of {model.total_count():,}). "
-                                "Try again in a moment.")
+            window.show_message(
+                f"Not exported: {tab.kind.value} are still being read from the "
+                f"cache ({model.visible_count():,} of {model.total_count():,}). "
+                "Try again in a moment."
+            )
             return
         try:
             count = tab.export_visible(path)
@@ -40,7 +42,9 @@ def ask_service_url(window: Any) -> None:
     from PySide6.QtWidgets import QInputDialog
 
     url, ok = QInputDialog.getText(
-        window, "Service URL", "Base URL of the catalogue service (the part before /v1):",
+        window,
+        "Service URL",
+        "Base URL of the catalogue service (the part before /v1):",
         text=window.settings.base_url or "",
     )
     if ok and url.strip():
@@ -52,7 +56,9 @@ def ask_currency(window: Any) -> None:
     from PySide6.QtWidgets import QInputDialog
 
     code, ok = QInputDialog.getText(
-        window, "Currency", "ISO currency code for fees (e.g. USD, EUR):",
+        window,
+        "Currency",
+        "ISO currency code for fees (e.g. USD, EUR):",
         text=window.settings.currency or "USD",
     )
     if ok and code.strip():
@@ -63,7 +69,8 @@ def about(window: Any, title: str) -> None:
     from PySide6.QtWidgets import QMessageBox
 
     QMessageBox.about(
-        window, f"About {title}",
+        window,
+        f"About {title}",
         f"<b>{title}</b> {catalogue_desktop.__version__}<br>"
         "Browse the seminar catalogue, online or from the local cache.",
     )
@@ -74,18 +81,24 @@ def query_help(window: Any) -> None:
     from catalogue_desktop.core.query.fields import reference_markdown
     from catalogue_desktop.core.query.manual import syntax_markdown
 
-    _markdown(window, "Query language and fields", (860, 720),
-              syntax_markdown() + "\n\n**Fields per kind** (names are case-insensitive; the spec's "
-              "names work too)\n\n" + reference_markdown())
+    _markdown(
+        window,
+        "Query language and fields",
+        (860, 720),
+        syntax_markdown() + "\n\n**Fields per kind** (names are case-insensitive; the spec's "
+        "names work too)\n\n" + reference_markdown(),
+    )
 
 
 def shortcuts(window: Any, rows: list[tuple[str, str]]) -> None:
     """Help ▸ Keyboard shortcuts: the window's actions and their keys (``menus.shortcut_rows``)."""
-    extra = [("Down (in the query box)", "Go to the results, on their first row"),
-             ("Enter (in a table)", "Go into the row's details: arrows scroll, Tab walks its links"),
-             ("Enter (in the palette)", "Open the hit"),
-             ("Escape", "In the query box: clear the query; in the details: back to the table"),
-             ("Tab / Shift+Tab", "Move between toolbar, query, facets, table and details")]
+    extra = [
+        ("Down (in the query box)", "Go to the results, on their first row"),
+        ("Enter (in a table)", "Go into the row's details: arrows scroll, Tab walks its links"),
+        ("Enter (in the palette)", "Open the hit"),
+        ("Escape", "In the query box: clear the query; in the details: back to the table"),
+        ("Tab / Shift+Tab", "Move between toolbar, query, facets, table and details"),
+    ]
     lines = ["| keys | what |", "|---|---|"] + [f"| {k} | {w} |" for k, w in sorted(rows) + extra]
     _markdown(window, "Keyboard shortcuts", (520, 560), "\n".join(lines))
 

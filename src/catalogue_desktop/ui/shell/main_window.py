@@ -52,8 +52,14 @@ class MainWindow(QMainWindow):
     preferences_changed = Signal()
     closed = Signal()
 
-    def __init__(self, settings: Settings, formatter: Any, images: Callable[[], Any], loader: Any,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        formatter: Any,
+        images: Callable[[], Any],
+        loader: Any,
+        parent: QWidget | None = None,
+    ) -> None:
         """``images() -> ImageLoader | None`` is called when a tab first shows a record."""
         super().__init__(parent)
         self.settings = settings
@@ -119,8 +125,9 @@ class MainWindow(QMainWindow):
         """What the last refresh changed (the view is made on first use)."""
         return self.changes_dock.view
 
-    def set_changes(self, kind: Kind, changes: dict[str, Any] | None,
-                    title: Callable[[Kind, int], str | None]) -> None:
+    def set_changes(
+        self, kind: Kind, changes: dict[str, Any] | None, title: Callable[[Kind, int], str | None]
+    ) -> None:
         self.changes_dock.set_changes(kind, changes, title)
 
     def fill_columns_menu(self) -> None:
@@ -136,11 +143,17 @@ class MainWindow(QMainWindow):
             if kind is DATES:
                 from catalogue_desktop.ui.offers.dates_tab import DatesTab
 
-                tab = DatesTab(self.formatter, self._images, self._loader.record, self._detail_context,
-                               offers=self._offer_source())
+                tab = DatesTab(
+                    self.formatter,
+                    self._images,
+                    self._loader.record,
+                    self._detail_context,
+                    offers=self._offer_source(),
+                )
             else:
-                tab = CollectionTab(kind, self.formatter, self._images, self._loader.record,
-                                    self._detail_context)
+                tab = CollectionTab(
+                    kind, self.formatter, self._images, self._loader.record, self._detail_context
+                )
             tab.counts_changed.connect(self._counts_changed)
             tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
             tab.link_activated.connect(self.navigate)
@@ -161,8 +174,11 @@ class MainWindow(QMainWindow):
         """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""
         from catalogue_desktop.ui.offers.desk import OfferSource
 
-        return OfferSource(lambda: getattr(self, "finder_engine", lambda: None)(), self._loader.states,
-                           lambda: self.settings.offer_max_age_days)
+        return OfferSource(
+            lambda: getattr(self, "finder_engine", lambda: None)(),
+            self._loader.states,
+            lambda: self.settings.offer_max_age_days,
+        )
 
     def offer(self, what: str) -> None:
         """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
@@ -174,8 +190,12 @@ class MainWindow(QMainWindow):
         from catalogue_desktop.ui.detail.context import DetailContext
 
         loader = self._loader
-        return DetailContext(index=loader.index, changes=loader.record_changes(kind, record_id),
-                             course_title=loader.course_title, now_ms=int(time.time() * 1000))
+        return DetailContext(
+            index=loader.index,
+            changes=loader.record_changes(kind, record_id),
+            course_title=loader.course_title,
+            now_ms=int(time.time() * 1000),
+        )
 
     def sort_of(self, kind: Kind) -> tuple[int, bool] | None:
         """The column ``kind``'s tab is sorted by and whether descending; None if unsorted (or
@@ -212,16 +232,16 @@ class MainWindow(QMainWindow):
         count = self.tab_widget.count()
         self.tab_widget.setCurrentIndex((self.tab_widget.currentIndex() + step) % count)
 
-    def show_rowset(self, kind: Any, rowset: RowSet, changes: dict[str, Any] | None,
-                    result: Any = None) -> None:
+    def show_rowset(
+        self, kind: Any, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None
+    ) -> None:
         tab = self._tabs.get(kind)
         if tab is not None:
             tab.set_rowset(rowset, changes, result)
         else:
             self._waiting_rows[kind] = (rowset, changes)
 
-    def show_growing(self, kind: Kind, rowset: RowSet, expected: int,
-                     changes: dict[str, Any] | None) -> None:
+    def show_growing(self, kind: Kind, rowset: RowSet, expected: int, changes: dict[str, Any] | None) -> None:
         """The first rows of a collection still being read (then more): shown if its tab is."""
         tab = self._tabs.get(kind)
         if tab is not None:
@@ -265,8 +285,9 @@ class MainWindow(QMainWindow):
             self.show_message(f"{kind.singular.capitalize()} #{record_id} is not in the catalogue")
             return False
         if found is None:
-            self.show_message(f"{kind.singular.capitalize()} #{record_id} is shown in the details; "
-                              "the query hides its row")
+            self.show_message(
+                f"{kind.singular.capitalize()} #{record_id} is shown in the details; the query hides its row"
+            )
         tab.view.setFocus()
         if remember:
             self.history.visit(Place(kind, record_id))
@@ -318,8 +339,9 @@ class MainWindow(QMainWindow):
         from catalogue_desktop.ui.shell.preferences import Preferences, codes_seen
 
         engine = getattr(self, "finder_engine", lambda: None)()
-        dialog = Preferences(self.settings, self.formatter.vocabulary,
-                             codes_seen(engine) if engine is not None else [], self)
+        dialog = Preferences(
+            self.settings, self.formatter.vocabulary, codes_seen(engine) if engine is not None else [], self
+        )
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()

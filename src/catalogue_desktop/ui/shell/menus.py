@@ -30,8 +30,9 @@ def toolbar_icon(name: str) -> QIcon:
     return theme_icon(*TOOLBAR_ICONS[name])
 
 
-def action(window: Any, text: str, slot: Callable[[], Any], shortcut: Any = None, tip: str = "",
-           *, extra: Any = None) -> QAction:
+def action(
+    window: Any, text: str, slot: Callable[[], Any], shortcut: Any = None, tip: str = "", *, extra: Any = None
+) -> QAction:
     """An action of the window (its shortcut works wherever the focus is in the window)."""
     act = QAction(text, window)
     keys = [QKeySequence(k) for k in ([shortcut] if shortcut is not None else []) + list(extra or ())]
@@ -51,31 +52,59 @@ def build(window: Any) -> None:
     quit_action = action(w, "Quit", w.close, "Ctrl+Q")
     w.back_action = action(w, "Back", w.go_back, "Alt+Left")
     w.forward_action = action(w, "Forward", w.go_forward, "Alt+Right")
-    w.refresh_action = action(w, "Refresh", w.refresh_requested.emit, "F5",
-                              "Refresh the catalogue from the service (F5)")
+    w.refresh_action = action(
+        w, "Refresh", w.refresh_requested.emit, "F5", "Refresh the catalogue from the service (F5)"
+    )
     w.changes_action = w.changes_dock.toggleViewAction()
     w.changes_action.setText("Changes")
     w.find_action = action(w, "Find…", w.query_box.focus, "Ctrl+F", "Type a query for every tab (Ctrl+F)")
-    w.quick_action = action(w, "Quick open…", w.quick_open, "Ctrl+K",
-                            "Open any record by title, name or id, or run a command (Ctrl+K)")
+    w.quick_action = action(
+        w,
+        "Quick open…",
+        w.quick_open,
+        "Ctrl+K",
+        "Open any record by title, name or id, or run a command (Ctrl+K)",
+    )
     w.next_tab_action = action(w, "Next tab", lambda: w.step_tab(1), "Ctrl+Tab", extra=["Ctrl+PgDown"])
-    w.previous_tab_action = action(w, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab",
-                                   extra=["Ctrl+PgUp"])
-    w.tab_actions = [action(w, kind.label, lambda k=kind: w.show_tab(k), f"Ctrl+{i + 1}")
-                     for i, kind in enumerate(w.tab_kinds())]
-    w.save_search_action = action(w, "Save search…", w.save_search, "Ctrl+D",
-                                  "Remember this query and tab under a name (Ctrl+D)")
+    w.previous_tab_action = action(
+        w, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab", extra=["Ctrl+PgUp"]
+    )
+    w.tab_actions = [
+        action(w, kind.label, lambda k=kind: w.show_tab(k), f"Ctrl+{i + 1}")
+        for i, kind in enumerate(w.tab_kinds())
+    ]
+    w.save_search_action = action(
+        w, "Save search…", w.save_search, "Ctrl+D", "Remember this query and tab under a name (Ctrl+D)"
+    )
     w.organize_searches_action = action(w, "Organize searches…", w.organize_searches)
 
     w.offer_actions = [  # the Dates tab's offers (ui.offers.desk)
-        action(w, "Offer sheet (PDF)…", lambda: w.offer("pdf"), tip="Save an offer sheet of the Dates "
-               "tab's selected occasions (or all it shows) as a PDF file"),
-        action(w, "Print offer sheet…", lambda: w.offer("print"), "Ctrl+P",
-               "Print the offer sheet of the Dates tab's selected occasions, with a preview (Ctrl+P)"),
-        action(w, "Calendar file (.ics)…", lambda: w.offer("ics"), tip="Save the Dates tab's selected "
-               "occasions (or all it shows) as calendar events"),
-        action(w, "Copy for email", lambda: w.offer("copy"), tip="Copy the Dates tab's selected "
-               "occasions as text and a table for an e-mail (Ctrl+C in the Dates table)"),
+        action(
+            w,
+            "Offer sheet (PDF)…",
+            lambda: w.offer("pdf"),
+            tip="Save an offer sheet of the Dates tab's selected occasions (or all it shows) as a PDF file",
+        ),
+        action(
+            w,
+            "Print offer sheet…",
+            lambda: w.offer("print"),
+            "Ctrl+P",
+            "Print the offer sheet of the Dates tab's selected occasions, with a preview (Ctrl+P)",
+        ),
+        action(
+            w,
+            "Calendar file (.ics)…",
+            lambda: w.offer("ics"),
+            tip="Save the Dates tab's selected occasions (or all it shows) as calendar events",
+        ),
+        action(
+            w,
+            "Copy for email",
+            lambda: w.offer("copy"),
+            tip="Copy the Dates tab's selected "
+            "occasions as text and a table for an e-mail (Ctrl+C in the Dates table)",
+        ),
     ]
 
     bar = w.menuBar()
@@ -96,8 +125,7 @@ def build(window: Any) -> None:
     w.columns_menu = view_menu.addMenu("Columns")
     w.columns_menu.aboutToShow.connect(w.fill_columns_menu)
     go_menu = bar.addMenu("&Go")
-    for act in (w.back_action, w.forward_action, w.quick_action, w.next_tab_action,
-                w.previous_tab_action):
+    for act in (w.back_action, w.forward_action, w.quick_action, w.next_tab_action, w.previous_tab_action):
         go_menu.addAction(act)
     go_menu.addSeparator()
     for act in w.tab_actions:
@@ -108,8 +136,13 @@ def build(window: Any) -> None:
     catalogue_menu.addAction(w.refresh_action)
     catalogue_menu.addAction("Service URL…", w.service_url_dialog)
     catalogue_menu.addAction("Currency…", w.currency_dialog)
-    w.preferences_action = action(w, "Preferences…", w.preferences_dialog, "Ctrl+,",
-                                  "Type labels, on-demand codes, time zones, currency (Ctrl+,)")
+    w.preferences_action = action(
+        w,
+        "Preferences…",
+        w.preferences_dialog,
+        "Ctrl+,",
+        "Type labels, on-demand codes, time zones, currency (Ctrl+,)",
+    )
     catalogue_menu.addAction(w.preferences_action)
     help_menu = bar.addMenu("&Help")
     help_menu.addAction("Query language and fields", w.query_help)
@@ -121,9 +154,13 @@ def build(window: Any) -> None:
     toolbar.setObjectName("toolbar-main")
     toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-    for act, icon in ((w.back_action, "back"), (w.forward_action, "forward"),
-                      (w.refresh_action, "refresh"), (w.changes_action, "changes"),
-                      (w.export_action, "export")):
+    for act, icon in (
+        (w.back_action, "back"),
+        (w.forward_action, "forward"),
+        (w.refresh_action, "refresh"),
+        (w.changes_action, "changes"),
+        (w.export_action, "export"),
+    ):
         act.setIcon(toolbar_icon(icon))
         toolbar.addAction(act)
     toolbar.addSeparator()

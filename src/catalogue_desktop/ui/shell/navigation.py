@@ -36,8 +36,10 @@ def not_found(place: Place, ids: list[int], where: str, *, final: bool = True) -
         return f"{what} is not in the cached {where}: looking for it again once the refresh is done."
     if not ids:
         return f"{what} is not in the {where}: nothing was selected (no {place.kind.value} are cached yet)."
-    return (f"{what} is not in the {where}: nothing was selected. Its {len(ids):,} {place.kind.value} "
-            f"have ids {min(ids)} to {max(ids)} (for example --open {place.kind.singular}:{ids[0]}).")
+    return (
+        f"{what} is not in the {where}: nothing was selected. Its {len(ids):,} {place.kind.value} "
+        f"have ids {min(ids)} to {max(ids)} (for example --open {place.kind.singular}:{ids[0]})."
+    )
 
 
 class History(QObject):

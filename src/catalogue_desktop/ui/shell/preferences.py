@@ -33,8 +33,9 @@ from PySide6.QtWidgets import (
 
 
 class Preferences(QDialog):
-    def __init__(self, settings: Any, vocabulary: Any, codes_seen: list[str],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: Any, vocabulary: Any, codes_seen: list[str], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Preferences")
         self.settings = settings
@@ -50,8 +51,10 @@ class Preferences(QDialog):
         self.types.setHorizontalHeaderLabels(["Code", "Label", "On demand"])
         self.types.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.types.verticalHeader().hide()
-        codes = sorted(set(codes_seen) | set(vocabulary.type_labels) | set(vocabulary.on_demand),
-                       key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c))
+        codes = sorted(
+            set(codes_seen) | set(vocabulary.type_labels) | set(vocabulary.on_demand),
+            key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c),
+        )
         for code in codes:
             self._add_row(code, vocabulary.type_labels.get(code, ""), code in vocabulary.on_demand)
         add = QPushButton("Add a code")
@@ -93,8 +96,9 @@ class Preferences(QDialog):
             form.addRow("Give up on a collection after:", self.timeout)
         layout.addLayout(form)
 
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

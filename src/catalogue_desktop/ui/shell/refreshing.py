@@ -76,8 +76,13 @@ class Refreshing:
 
         window = self.window
         assert window is not None
-        sync = SyncController(base_url, self.store_file, client_options=self.client_options,
-                              timeout=self.settings.sync_timeout, parent=self)
+        sync = SyncController(
+            base_url,
+            self.store_file,
+            client_options=self.client_options,
+            timeout=self.settings.sync_timeout,
+            parent=self,
+        )
         sync.started.connect(lambda kinds: [window.status.set_loading(k) for k in kinds])
         sync.progress.connect(window.status.set_progress)
         sync.phase.connect(window.status.set_phase)
@@ -154,4 +159,3 @@ class Refreshing:
         server, self.demo_server = self.demo_server, None
         if server is not None:
             await asyncio.to_thread(server.stop)
-

@@ -75,8 +75,12 @@ async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
     started = time.perf_counter()
     settings = Settings(QSettings(str(cache_dir / "settings.ini"), QSettings.Format.IniFormat))
     base_url = getattr(args, "base_url", None)
-    options = Options(base_url=base_url, demo=not base_url, cache_dir=str(cache_dir),
-                      currency=getattr(args, "currency", None))
+    options = Options(
+        base_url=base_url,
+        demo=not base_url,
+        cache_dir=str(cache_dir),
+        currency=getattr(args, "currency", None),
+    )
     session = AppSession(options, settings=settings)
     try:
         window = session.start()
@@ -88,10 +92,14 @@ async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
             return False
         statuses = {k.value: o.status for k, o in sync_report.collections.items()} if sync_report else {}
         ok = bool(statuses) and all(s in ("updated", "unchanged", "partial") for s in statuses.values())
-        failed = {k: o.error for k, o in (sync_report.collections.items() if sync_report else [])
-                  if o.status == "failed"}
-        report.check(ok, f"sync: {len(statuses)} collections refreshed"
-                     + (f"; failed: {failed}" if failed else ""))
+        failed = {
+            k: o.error
+            for k, o in (sync_report.collections.items() if sync_report else [])
+            if o.status == "failed"
+        }
+        report.check(
+            ok, f"sync: {len(statuses)} collections refreshed" + (f"; failed: {failed}" if failed else "")
+        )
         await asyncio.sleep(0.3)  # the reloads after the outcomes (chunked, on the loop)
         for _ in range(100):
             if all(session.loader.rowsets[k] for k in ALL_KINDS):  # type: ignore[union-attr]
@@ -108,8 +116,10 @@ async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
             await asyncio.sleep(0)
             text = rendered_text(tab.detail)
             title = tab.model.rowset.title(tab.model.source_row(0))
-            report.check(len(text.strip()) > 20 and title in text,
-                         f"{kind.label}: details of #{record_id} render ({len(text):,} characters)")
+            report.check(
+                len(text.strip()) > 20 and title in text,
+                f"{kind.label}: details of #{record_id} render ({len(text):,} characters)",
+            )
     finally:
         await session.aclose()
     report.check(True, f"finished in {time.perf_counter() - started:.1f} s")

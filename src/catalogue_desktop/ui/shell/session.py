@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.sync.sync_controller import SyncController
 
 
-
 class Options(NamedTuple):
     """What the command line asks of the window (see ``cli.py``)."""
 
@@ -56,8 +55,9 @@ class Options(NamedTuple):
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
-        return cls(**{name: getattr(args, name, None) or default
-                      for name, default in cls._field_defaults.items()})
+        return cls(
+            **{name: getattr(args, name, None) or default for name, default in cls._field_defaults.items()}
+        )
 
 
 async def _offline_fetch(url: str, max_bytes: int) -> bytes:
@@ -156,8 +156,7 @@ class AppSession(QObject, Refreshing):
         # The current tab's rows are shown as they are read, its first page read now: the first
         # paint shows it. Unless a restored sort needs every row first.
         early = current if tab.model.sort_column < 0 else None
-        loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)],
-                        early=early)
+        loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)], early=early)
         # populated once they are painted (queued: after the paint); the loader reads on then
         tab.view.rows_painted.connect(self._populate, Qt.ConnectionType.QueuedConnection)
         tab.view.rows_painted.connect(loader.first_page_painted, Qt.ConnectionType.QueuedConnection)

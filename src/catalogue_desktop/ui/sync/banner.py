@@ -55,8 +55,9 @@ class OfflineBanner(QFrame):
         if dark == self._dark:
             return
         self._dark = dark
-        background, border, text = ("#4a3b0b", "#7a6420", "#ffe6a3") if dark else (
-            "#fff3cd", "#e0c36c", "#5c4400")
+        background, border, text = (
+            ("#4a3b0b", "#7a6420", "#ffe6a3") if dark else ("#fff3cd", "#e0c36c", "#5c4400")
+        )
         # Bold by style sheet, not a QFont: making QFont's enums costs ~1 ms of a start-up.
         self.setStyleSheet(
             f"#offlineBanner {{ background: {background}; border-bottom: 1px solid {border}; }}"
@@ -81,8 +82,9 @@ class OfflineBanner(QFrame):
         self.retry.setVisible(can_retry)
         self.show()
 
-    def show_offline(self, reason: str, data_stamp: str | None, *, can_retry: bool = True,
-                     cause: str | None = "offline") -> None:
+    def show_offline(
+        self, reason: str, data_stamp: str | None, *, can_retry: bool = True, cause: str | None = "offline"
+    ) -> None:
         """The service could not be used for ``reason`` (a ``core.sync`` failure ``cause``)."""
         title, text = wording.banner(cause, reason, data_stamp, self.date_text)
         self._show(title, text, "", can_retry=can_retry)

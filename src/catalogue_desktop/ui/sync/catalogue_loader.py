@@ -39,8 +39,18 @@ class _Job:
     """One collection being read: the snapshot it started on and the rows read so far.
     (A plain class: a dataclass costs ~0.5 ms to make, at start-up.)"""
 
-    __slots__ = ("changes", "chunk", "chunks", "done", "early", "expected", "kind", "rowset",
-                 "snapshot", "sort")
+    __slots__ = (
+        "changes",
+        "chunk",
+        "chunks",
+        "done",
+        "early",
+        "expected",
+        "kind",
+        "rowset",
+        "snapshot",
+        "sort",
+    )
 
     def __init__(self, kind: Kind, chunk: int, early: bool = False) -> None:
         self.kind = kind
@@ -66,8 +76,13 @@ class CatalogueLoader(QObject):
     index_changed = Signal(object)  # CatalogueIndex
     all_loaded = Signal()  # the reads started by ``load_all`` are done and the index is built
 
-    def __init__(self, store: Store, chunk: int = CHUNK, parent: QObject | None = None,
-                 reload_chunk: int = RELOAD_CHUNK) -> None:
+    def __init__(
+        self,
+        store: Store,
+        chunk: int = CHUNK,
+        parent: QObject | None = None,
+        reload_chunk: int = RELOAD_CHUNK,
+    ) -> None:
         super().__init__(parent)
         self.store = store
         self.chunk = chunk
@@ -146,8 +161,12 @@ class CatalogueLoader(QObject):
             started = time.perf_counter()
             self._read_chunk(next(iter(self._jobs.values())))
             # (an early collection's first page ends the pass: it is painted before more is read)
-            while (self._starting and self._jobs and not self._first_page_read
-                   and time.perf_counter() - started < START_PASS_S):
+            while (
+                self._starting
+                and self._jobs
+                and not self._first_page_read
+                and time.perf_counter() - started < START_PASS_S
+            ):
                 self._read_chunk(next(iter(self._jobs.values())))
         elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):
             packed.unpack_links(1)  # ~1 ms a page: links are first needed by a detail pane
@@ -171,8 +190,9 @@ class CatalogueLoader(QObject):
             job.snapshot = state.snapshot
             job.rowset = RowSet(job.kind)
             job.rowset.snapshot = state.snapshot
-            job.chunks = self.store.iter_columns(job.kind, job.chunk, packed_links=True,
-                                                 snapshot=job.snapshot)
+            job.chunks = self.store.iter_columns(
+                job.kind, job.chunk, packed_links=True, snapshot=job.snapshot
+            )
             job.sort = None
             if job.early:
                 job.expected = state.records
@@ -212,8 +232,12 @@ class CatalogueLoader(QObject):
         done or not needed (small, unsorted, or while the window starts: it waits for all rows)."""
         assert job.rowset is not None
         if job.sort is None:
-            if (self.sort_of is None or job.kind in self._starting or job.early
-                    or len(job.rowset) < PRESORT_ROWS):
+            if (
+                self.sort_of is None
+                or job.kind in self._starting
+                or job.early
+                or len(job.rowset) < PRESORT_ROWS
+            ):
                 return True
             wanted = self.sort_of(job.kind)
             if wanted is None:

@@ -44,8 +44,9 @@ class ChangesDock(QDockWidget):
             placeholder.deleteLater()
         return self._view
 
-    def set_changes(self, kind: Kind, changes: dict[str, Any] | None,
-                    title: Callable[[Kind, int], str | None]) -> None:
+    def set_changes(
+        self, kind: Kind, changes: dict[str, Any] | None, title: Callable[[Kind, int], str | None]
+    ) -> None:
         """Show what the last refresh changed in ``kind`` (kept for later if the view is not
         made yet)."""
         if self._view is None:

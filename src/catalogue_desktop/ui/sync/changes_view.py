@@ -51,22 +51,26 @@ class ChangesView(QWidget):
         removed = list(changes.get("removed") or ()) if changes else []
         changed = list(changes.get("changed") or ()) if changes else []
         if added or removed or changed:
-            item = QTreeWidgetItem([
-                kind.label,
-                f"{len(added)} added, {len(removed)} removed, {len(changed)} changed",
-            ])
+            item = QTreeWidgetItem(
+                [
+                    kind.label,
+                    f"{len(added)} added, {len(removed)} removed, {len(changed)} changed",
+                ]
+            )
             name = kind.singular.capitalize()
             for record_id in added:
                 label = title(kind, record_id) or f"{name} #{record_id}"
                 self._child(item, kind, record_id, label, "added")
             for record_id in removed:
-                self._child(item, None, record_id, f"{name} #{record_id}",
-                            "removed (no longer in the catalogue)")
+                self._child(
+                    item, None, record_id, f"{name} #{record_id}", "removed (no longer in the catalogue)"
+                )
             for entry in changed:
                 record_id = entry.get("id")
                 label = title(kind, record_id) or f"{name} #{record_id}"
-                self._child(item, kind, record_id, label,
-                            "changed: " + describe_fields(entry.get("fields") or {}))
+                self._child(
+                    item, kind, record_id, label, "changed: " + describe_fields(entry.get("fields") or {})
+                )
             position = sum(1 for k in ALL_KINDS[: ALL_KINDS.index(kind)] if k in self._items)
             self.tree.insertTopLevelItem(position, item)
             item.setExpanded(True)
@@ -85,8 +89,7 @@ class ChangesView(QWidget):
         return item.childCount() if item is not None else 0
 
     @staticmethod
-    def _child(parent: QTreeWidgetItem, kind: Kind | None, record_id: Any, label: str,
-               what: str) -> None:
+    def _child(parent: QTreeWidgetItem, kind: Kind | None, record_id: Any, label: str, what: str) -> None:
         child = QTreeWidgetItem(parent, [label, what])
         child.setToolTip(1, what)
         if kind is not None and isinstance(record_id, int):

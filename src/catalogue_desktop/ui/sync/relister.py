@@ -27,13 +27,17 @@ async def relist_stale(store_file: Path, loader: Any, say: Callable[[str], None]
     await import_in_steps(RELIST)  # core.relist imports pydantic (~100 ms): a module at a time
     from catalogue_desktop.core.priority import lower_process
     from catalogue_desktop.core.relist import relist
-    pool = await asyncio.to_thread(ProcessPoolExecutor, 1, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=lower_process)
+
+    pool = await asyncio.to_thread(
+        ProcessPoolExecutor, 1, mp_context=multiprocessing.get_context("spawn"), initializer=lower_process
+    )
     loop = asyncio.get_running_loop()
     try:
         for i, kind in enumerate(stale, 1):
-            say(f"Updating the cache for the finder (made by an older version): {kind.label}, "
-                f"{i} of {len(stale)}…")
+            say(
+                f"Updating the cache for the finder (made by an older version): {kind.label}, "
+                f"{i} of {len(stale)}…"
+            )
             report = await loop.run_in_executor(pool, relist, str(store_file), kind.value)
             if report.get("error"):
                 say(f"{kind.label}: {report['error']}")

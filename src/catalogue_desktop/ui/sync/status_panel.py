@@ -32,8 +32,7 @@ from catalogue_desktop.ui.sync import wording
 from catalogue_desktop.ui.sync.banner import OfflineBanner
 from catalogue_desktop.ui.sync.wording import DateText, as_of, data_time, format_age, parse_time
 
-__all__ = ["DateText", "OfflineBanner", "StatusPanel", "as_of", "data_time", "format_age",
-           "parse_time"]
+__all__ = ["DateText", "OfflineBanner", "StatusPanel", "as_of", "data_time", "format_age", "parse_time"]
 
 
 def _local_date(ms: int) -> str:
@@ -183,8 +182,17 @@ class StatusPanel(QWidget):
     def cancel_visible(self) -> bool:
         return not self.cancel.isHidden()
 
-    def _set(self, kind: Kind, status: str, text: str, *, retry: bool = False,
-             busy: bool = False, tip: str = "", extra: str = "") -> None:
+    def _set(
+        self,
+        kind: Kind,
+        status: str,
+        text: str,
+        *,
+        retry: bool = False,
+        busy: bool = False,
+        tip: str = "",
+        extra: str = "",
+    ) -> None:
         row = self._rows[kind]
         self._status[kind] = status
         row.full_text = text
@@ -243,8 +251,7 @@ class StatusPanel(QWidget):
         another snapshot than the one shown (an ingest finished as the cancel came): reload it."""
         before = self._states.get(kind)
         self._states[kind] = state
-        self._set(kind, "cached" if state.has_data else "empty",
-                  wording.cancelled(state, self.date_text))
+        self._set(kind, "cached" if state.has_data else "empty", wording.cancelled(state, self.date_text))
         return before is None or before.snapshot != state.snapshot
 
     def set_offline_mode(self) -> None:
@@ -258,8 +265,13 @@ class StatusPanel(QWidget):
         for kind in ALL_KINDS:
             status = self.status(kind)
             counts[status] = counts.get(status, 0) + 1
-        names = {"current": "up to date", "cached": "from cache", "failed": "failed",
-                 "loading": "refreshing", "empty": "not cached"}
+        names = {
+            "current": "up to date",
+            "cached": "from cache",
+            "failed": "failed",
+            "loading": "refreshing",
+            "empty": "not cached",
+        }
         return ", ".join(f"{n} {names[s]}" for s, n in counts.items())
 
     def oldest_data_time(self) -> str | None:

@@ -113,8 +113,13 @@ class SyncController(QObject):
         try:
             sync = await self._ensure()
             report = await sync.sync_catalogue(
-                self._client, self.store_file, kinds=kinds, ingestor=self._ingestor,
-                on_progress=self._on_progress, on_outcome=self._on_outcome, deadline=self.timeout,
+                self._client,
+                self.store_file,
+                kinds=kinds,
+                ingestor=self._ingestor,
+                on_progress=self._on_progress,
+                on_outcome=self._on_outcome,
+                deadline=self.timeout,
                 on_phase=self._on_phase,
             )
         except asyncio.CancelledError:

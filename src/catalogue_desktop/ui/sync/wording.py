@@ -186,10 +186,15 @@ def banner(cause: str | None, why: str, data_stamp: str | None, date_text: DateT
 def offline_mode(data_stamp: str | None, date_text: DateText) -> tuple[str, str]:
     """(title, text) of the banner with ``--offline``."""
     if data_stamp:
-        return ("Offline mode", f"— the service is not contacted. Showing the cached catalogue "
-                f"{as_of(data_stamp, date_text)}.")
-    return ("Offline mode", "— the service is not contacted, and there is no cached data yet: "
-            "start once without --offline to fetch the catalogue.")
+        return (
+            "Offline mode",
+            f"— the service is not contacted. Showing the cached catalogue {as_of(data_stamp, date_text)}.",
+        )
+    return (
+        "Offline mode",
+        "— the service is not contacted, and there is no cached data yet: "
+        "start once without --offline to fetch the catalogue.",
+    )
 
 
 def common_cause(outcomes: Iterable[Any]) -> str | None:
