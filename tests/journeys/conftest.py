@@ -139,3 +139,37 @@ def preferences_ok(qtbot: Any, window: Any) -> None:
     window.preferences_action.trigger()
     assert done, "Preferences did not open"
     QApplication.processEvents()
+
+
+def quick_open(qtbot: Any, window: Any, text: str, downs: int = 0, *, first: str | None = None) -> Any:
+    """Ctrl+K, type ``text``, Down ``downs`` times (or to the ``first`` item that is a "Course",
+    "Command"...), Enter; returns the palette."""
+    window.activateWindow()
+    focus = QApplication.focusWidget() or window
+    key(focus, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    palette = QApplication.activeModalWidget()
+    assert palette is not None and palette.windowTitle() == "Quick open"
+    QTest.keyClicks(palette.line, text)
+    palette.update_hits()  # (the palette looks after 15 ms of no typing)
+    if first is not None:
+        downs = next(i for i, item in enumerate(palette.model.items) if item.what == first)
+    palette.chosen = palette.model.items[downs]
+    for _ in range(downs):
+        key(palette.line, Qt.Key.Key_Down)
+    key(palette.line, Qt.Key.Key_Return)
+    return palette
+
+
+def shown_record(tab: Any) -> Any:
+    """(kind, id) the detail pane shows, or None."""
+    return tab.detail.current
+
+
+def pane_text(tab: Any) -> str:
+    """The detail pane's message, or its record page's label texts."""
+    from PySide6.QtWidgets import QLabel
+
+    page = tab.detail.current_page()
+    if isinstance(page, QLabel):
+        return str(page.text())
+    return "\n".join(label.text() for label in page.findChildren(QLabel))

@@ -72,6 +72,9 @@ class CollectionTab(QWidget):
         self._record = record
         self._context = context
         self._shown_id: int | None = None
+        # a record shown in the details though the query hides its row (``select_record``): it
+        # stays shown while the rows change, and is selected once they list it again
+        self._pinned: int | None = None
         self._keep: int | None = None
         self._emit_selection = True
 
@@ -119,6 +122,7 @@ class CollectionTab(QWidget):
         self.model.counts_changed.connect(self._counts_changed)
         self.model.modelReset.connect(self._reselect)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.view.copy_requested.connect(self.copy_selection)
         self.view.enter_pressed.connect(lambda: self.detail.focus_record())
         self._counts_changed(0, 0)
@@ -209,7 +213,7 @@ class CollectionTab(QWidget):
     def _keeping_selection(self, show: Callable[..., None], *args: Any) -> None:
         """``show(*args)``: the model's change of rows. If it resets the model, ``_reselect``
         selects again the record selected (or shown) before."""
-        self._keep = self.selected_record_id() or self._shown_id
+        self._keep = self._pinned or self.selected_record_id() or self._shown_id
         show(*args)  # modelReset -> _reselect
         self._keep = None  # (no reset: e.g. the rows shown while read were completed in place)
 
@@ -221,6 +225,9 @@ class CollectionTab(QWidget):
         if row is not None:
             self._select_row(row, emit=False)
             return
+        if keep == self._pinned and self.model.rowset.rows_by_id().get(keep) is not None:
+            return  # still shown in the details only, as asked
+        self._pinned = None
         self._shown_id = None
         if self.model.rowset.rows_by_id().get(keep) is None:
             self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
@@ -271,8 +278,9 @@ class CollectionTab(QWidget):
         if row is None:
             if self.model.rowset.rows_by_id().get(record_id) is None:
                 return False
-            self.view.selectionModel().clearSelection()
+            self.view.selectionModel().clear()  # no row selected, none current: none is this record
             self.show_record(record_id)
+            self._pinned = record_id
             return None
         self._select_row(row, emit=emit)
         return True
@@ -287,6 +295,7 @@ class CollectionTab(QWidget):
         index = self.model.index(row, self._first_visible_column())
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         record_id = self.model.record_id(row)
+        self._pinned = None
         self._shown_id = None  # render it once, fresh (the record may have changed)
         self._emit_selection = emit
         try:
@@ -304,11 +313,24 @@ class CollectionTab(QWidget):
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not current.isValid():
             return
+        if self._pinned is not None and not self.view.selectionModel().isRowSelected(current.row()):
+            # made current without being chosen (the table focused makes its first row
+            # current): the record shown in the details stays
+            return
         record_id = self.model.record_id(current.row())
+        self._pinned = None
         if record_id != self._shown_id:
             self.show_record(record_id)
         if self._emit_selection:
             self.record_selected.emit(self.kind, record_id)
+
+    def _selection_changed(self, *_changed: Any) -> None:
+        """A click on the current row (made current without being chosen, ``_current_changed``)
+        selects it: its record is shown now."""
+        current = self.view.currentIndex()
+        if self._pinned is not None and current.isValid():
+            if self.view.selectionModel().isRowSelected(current.row()):
+                self._current_changed(current, current)
 
     def show_record(self, record_id: int) -> None:
         self._shown_id = record_id

@@ -288,7 +288,10 @@ class MainWindow(QMainWindow):
             self.show_message(
                 f"{kind.singular.capitalize()} #{record_id} is shown in the details; the query hides its row"
             )
-        tab.view.setFocus()
+            # (the table focused would make its first row current, and show that row instead)
+            tab.detail.setFocus()
+        else:
+            tab.view.setFocus()
         if remember:
             self.history.visit(Place(kind, record_id))
         return True
