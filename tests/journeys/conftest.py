@@ -173,3 +173,38 @@ def pane_text(tab: Any) -> str:
     if isinstance(page, QLabel):
         return str(page.text())
     return "\n".join(label.text() for label in page.findChildren(QLabel))
+
+
+def click_row(tab: Any, row: int, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    """Click a row of ``tab``'s table (on its first visible cell)."""
+    view = tab.view
+    column = view.horizontalHeader().logicalIndexAt(5)
+    view.scrollTo(tab.model.index(row, column))
+    point = view.visualRect(tab.model.index(row, column)).center()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, point)
+    QApplication.processEvents()
+
+
+def choose_in_next_popup_menu(text: str) -> list[str]:
+    """When the next popup menu opens, click its entry ``text`` (returns [text] once done)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMenu
+
+    done: list[str] = []
+
+    def choose() -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            QTimer.singleShot(20, choose)
+            return
+        action = next(a for a in menu.actions() if a.text() == text)
+        done.append(text)
+        QTest.mouseClick(
+            menu,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+            menu.actionGeometry(action).center(),
+        )
+
+    QTimer.singleShot(0, choose)
+    return done
