@@ -208,3 +208,43 @@ def choose_in_next_popup_menu(text: str) -> list[str]:
 
     QTimer.singleShot(0, choose)
     return done
+
+
+def facet_index(window: Any, title: str, value: str | None = None, column: int = 0) -> Any:
+    """The facet panel's row of facet ``title`` (its title as shown starts with it), or of its
+    value ``value`` (as shown, without its ✓/✗ mark)."""
+    model = window.facet_panel.model
+    for row in range(model.rowCount()):
+        parent = model.index(row, 0)
+        if not str(parent.data()).startswith(title):
+            continue
+        if value is None:
+            return model.index(row, column)
+        for r in range(model.rowCount(parent)):
+            shown = str(model.index(r, 0, parent).data()).lstrip("✓✗ ")
+            if shown == value:
+                return model.index(r, column, parent)
+    raise AssertionError(f"no facet {title!r} value {value!r} in {facet_rows(window)}")
+
+
+def click_facet(window: Any, title: str, value: str | None = None, column: int = 0) -> None:
+    """Click a facet value (or a facet's row, at ``column``: 1 is its "+N more")."""
+    tree = window.facet_panel.tree
+    index = facet_index(window, title, value, column)
+    tree.scrollTo(index)
+    QTest.mouseClick(
+        tree.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        tree.visualRect(index).center(),
+    )
+    QApplication.processEvents()
+
+
+def show_facets(qtbot: Any, window: Any) -> None:
+    """View ▸ Facets shown, the panel filled for the current tab."""
+    window.facet_dock.show()
+    panel = window.facet_panel
+    qtbot.waitUntil(
+        lambda: "Preparing" not in panel.heading.text() and panel.model.rowCount() > 0, timeout=5000
+    )
