@@ -113,3 +113,12 @@ def test_enter_without_choosing_applies_the_query_as_typed(start: Any, qtbot: An
     key(window.query_box.edit, Qt.Key.Key_Return)
     assert window.query_box.text() == "ci" and _list(window) is None
     assert window.query_box.parsed is not None and window.query_box.parsed.text == "ci"
+
+
+def test_tab_inserts_the_chosen_completion(start: Any, qtbot: Any) -> None:
+    window = start().window
+    _typing(window, "ci")
+    edit = window.query_box.edit
+    key(edit, Qt.Key.Key_Down)
+    key(edit, Qt.Key.Key_Tab)
+    assert edit.text() == "city:" and _list(window) is None

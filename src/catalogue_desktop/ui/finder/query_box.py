@@ -65,13 +65,22 @@ class QueryEdit(QLineEdit):
         if key == Qt.Key.Key_Escape:
             self.completions.hide()
             return True
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab):
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             chosen = self.completions.current_text()
             self.completions.hide()
             if chosen is not None:
                 self.completions.chosen.emit(chosen)
                 return True
         return False
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab while a completion is chosen inserts it (the focus stays)."""
+        chosen = self.completions.current_text() if next else None
+        if chosen is not None:
+            self.completions.hide()
+            self.completions.chosen.emit(chosen)
+            return True
+        return super().focusNextPrevChild(next)
 
     def focusOutEvent(self, event: object) -> None:
         self.completions.hide()  # (a click in the list itself takes no focus)
