@@ -60,7 +60,8 @@ class FinderController(QObject):
         # Facets follow a typed query once typing pauses: counting every facet's values is the
         # costliest part of a keystroke (~19 ms of ~30 on the Dates tab at 100,000 webinars).
         self._facets_later = QTimer(self, singleShot=True, interval=FACETS_DELAY_MS)
-        self._facets_later.timeout.connect(self.refresh_panel)
+        self._facets_later.timeout.connect(self._typing_paused)
+        self._moved_from: set[Any] = set()  # tabs left for the results elsewhere (this query)
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
         window.query_box.query_changed.connect(self.set_query)
@@ -143,10 +144,44 @@ class FinderController(QObject):
                 self._stale.add(kind)
                 self._title(kind)
         typed = getattr(self.window.query_box, "typed", False)
+        if not self.active:
+            self._moved_from.clear()
         self.refresh_panel(facets=not typed)
         if typed:
             self._facets_later.start()
+        else:
+            self.show_results_tab()
         self.evaluated.emit()
+
+    def _typing_paused(self) -> None:
+        self.refresh_panel()
+        self.show_results_tab()
+
+    def show_results_tab(self) -> None:
+        """When the current tab shows nothing under the query (no match, or a field its kind
+        lacks) and another tab has matches, show that one and say how to come back. A tab the
+        user came back to is not left again while the query is set."""
+        current = self.window.current_kind()
+        if not self.active or current in self._moved_from or self._matched(current) != 0:
+            return
+        found = next((k for k in self.window.tab_kinds() if k is not current and self._matched(k)), None)
+        if found is None:
+            return
+        self._moved_from.add(current)
+        number = self.window.tab_kinds().index(current) + 1
+        why = self.finder.evaluate(self._effective(current), current.value, now()).message()
+        self.window.show_tab(found)
+        self.window.show_message(
+            f"No {current.label.lower()} match{': ' + why if why else ''}; showing {found.label}. "
+            f"Ctrl+{number} goes back to {current.label}."
+        )
+
+    def _matched(self, kind: Any) -> int | None:
+        """How many rows ``kind``'s tab shows under the query (None: not known yet)."""
+        if not self._ready(kind) or not self.active:
+            return None
+        outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
+        return 0 if outcome.missing is not None else outcome.count
 
     def set_show_past(self, show: bool) -> None:
         self.show_past = show

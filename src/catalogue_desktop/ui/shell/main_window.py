@@ -265,6 +265,15 @@ class MainWindow(QMainWindow):
             text = f"{kind.label} {locale.toString(matched)} / {locale.toString(total)}"
         if self.tab_widget.tabText(index) != text:
             self.tab_widget.setTabText(index, text)
+        # a tab whose rows the query leaves none of is dimmed: the results are elsewhere
+        from PySide6.QtGui import QColor, QPalette
+
+        bar = self.tab_widget.tabBar()
+        none = matched == 0
+        dim = bar.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
+        if bar.tabTextColor(index) != (dim if none else QColor()):
+            bar.setTabTextColor(index, dim if none else QColor())
+            bar.setTabToolTip(index, f"No {kind.label.lower()} match the query" if none else "")
 
     def refresh_details(self) -> None:
         for tab in self._tabs.values():
