@@ -7,8 +7,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.conftest import click_facet, click_tab, facet_rows, show_facets, type_query
 
 

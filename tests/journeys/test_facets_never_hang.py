@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
 from tests.journeys.conftest import click_tab, preferences_ok
 
 PREPARING = "Preparing the"

@@ -12,8 +12,8 @@ from PySide6.QtGui import QFocusEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.conftest import (
     click_tab,
     key,

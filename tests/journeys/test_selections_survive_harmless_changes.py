@@ -8,8 +8,8 @@ from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QFocusEvent
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, DATES
+from catalogue_desktop.core.listing.rows import COLUMNS, DATES
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.conftest import (
     choose_in_next_popup_menu,
     click_row,

@@ -7,8 +7,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.conftest import click_tab, type_query
 
 HORIZONTAL = Qt.Orientation.Horizontal

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.conftest import click_tab, type_query
 
 
