@@ -52,3 +52,9 @@ def test_no_match_on_this_tab_moves_to_a_tab_with_matches(start: Any, qtbot: Any
     click_tab(qtbot, window, Kind.COURSES)
     type_query(qtbot, window, "zzqqxx")  # nothing anywhere: the tab stays
     assert window.current_kind() is Kind.COURSES
+
+
+def test_a_query_given_at_start_shows_the_tab_with_its_results(start: Any, qtbot: Any) -> None:
+    window = start(query="city:dallas").window
+    qtbot.waitUntil(lambda: window.current_kind() is Kind.COURSES, timeout=5000)
+    assert window.current_tab().model.rowCount() > 0

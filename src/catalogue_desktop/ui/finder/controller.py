@@ -62,6 +62,7 @@ class FinderController(QObject):
         self._facets_later = QTimer(self, singleShot=True, interval=FACETS_DELAY_MS)
         self._facets_later.timeout.connect(self._typing_paused)
         self._moved_from: set[Any] = set()  # tabs left for the results elsewhere (this query)
+        self._results_pending = False  # ``show_results_tab`` waits for tables being built
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
         window.query_box.query_changed.connect(self.set_query)
@@ -118,6 +119,8 @@ class FinderController(QObject):
             self._refresh(kind)
         if kind is self.window.current_kind():
             self.refresh_panel()
+        if self._results_pending:
+            self.show_results_tab()
         self.evaluated.emit()
 
     def _dates_ready(self, rowset: RowSet) -> None:
@@ -161,11 +164,19 @@ class FinderController(QObject):
         """When the current tab shows nothing under the query (no match, or a field its kind
         lacks) and another tab has matches, show that one and say how to come back. A tab the
         user came back to is not left again while the query is set."""
+        self._results_pending = False
         current = self.window.current_kind()
-        if not self.active or current in self._moved_from or self._matched(current) != 0:
+        if not self.active or current in self._moved_from:
+            return
+        matched = self._matched(current)
+        if matched is None:  # its table is being built (a query given at start-up): then
+            self._results_pending = True
+            return
+        if matched:
             return
         found = next((k for k in self.window.tab_kinds() if k is not current and self._matched(k)), None)
         if found is None:
+            self._results_pending = self.indexer.busy  # (maybe a table still being built)
             return
         self._moved_from.add(current)
         number = self.window.tab_kinds().index(current) + 1
@@ -194,6 +205,7 @@ class FinderController(QObject):
             self.set_query(self.parsed)
 
     def _current_changed(self) -> None:
+        self._results_pending = False  # (the user chose a tab)
         kind = self.window.current_kind()
         if kind in self._stale:
             self._refresh(kind)
