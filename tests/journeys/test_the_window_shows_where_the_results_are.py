@@ -58,3 +58,13 @@ def test_a_query_given_at_start_shows_the_tab_with_its_results(start: Any, qtbot
     window = start(query="city:dallas").window
     qtbot.waitUntil(lambda: window.current_kind() is Kind.COURSES, timeout=5000)
     assert window.current_tab().model.rowCount() > 0
+
+
+def test_a_query_given_at_a_first_start_shows_its_results_once_the_catalogue_came(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    """A first start: the cache is empty, the rows come with the refresh (the tables are built
+    twice): the tab with the results is shown once they are known."""
+    window = make_session(base_url=demo_server.base_url, wait="synced", query="city:dallas").window
+    qtbot.waitUntil(lambda: window.current_kind() is Kind.COURSES, timeout=10000)
+    assert window.current_tab().model.rowCount() > 0

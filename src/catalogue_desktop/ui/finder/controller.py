@@ -175,8 +175,8 @@ class FinderController(QObject):
         if matched:
             return
         found = next((k for k in self.window.tab_kinds() if k is not current and self._matched(k)), None)
-        if found is None:
-            self._results_pending = self.indexer.busy  # (maybe a table still being built)
+        if found is None:  # maybe later: a table being built, rows reloaded after a refresh
+            self._results_pending = True
             return
         self._moved_from.add(current)
         number = self.window.tab_kinds().index(current) + 1
