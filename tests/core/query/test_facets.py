@@ -195,3 +195,16 @@ def test_a_value_chosen_replaces_the_field_s_typed_clauses_and_says_them() -> No
     assert toggle("city:dal", "city", '="Houston"', exclude=True) == 'city:dal -city:="Houston"'
     city = next(f for f in facets(finder, "city:dal", "offerings", NOW) if f.field == "city")
     assert city.chosen == "city:dal"
+
+
+def test_a_whole_value_typed_is_the_facet_value_and_a_part_is_not() -> None:
+    from catalogue_desktop.core.query.facet_keys import ValueKeys
+
+    finder = finder_of(demo_facts())
+    city = next(f for f in facets(finder, "city:dallas", "offerings", NOW) if f.field == "city")
+    assert [v.label for v in city.values if v.state] == ["Dallas"] and city.chosen == ""
+    keys = ValueKeys(finder, "offerings", NOW)
+    assert toggle("city:dallas cle:yes", "city", '="Dallas"', keys=keys) == "cle:yes"
+    assert toggle("city:dallas", "city", '="Houston"', keys=keys) == 'city:(dallas OR ="Houston")'
+    part = next(f for f in facets(finder, "city:dal", "offerings", NOW) if f.field == "city")
+    assert not any(v.state for v in part.values) and part.chosen == "city:dal"

@@ -34,10 +34,12 @@ class ValueKeys:
         value = term.value
         if term.op == "exact" and isinstance(value, str):
             return (term.field, "exact", fold(value))
-        if term.op != "eq":
-            return term.key
         f = self._finder.schema.field(self._table, term.field or "")
         if f is None:
+            return term.key
+        if term.op == "contains" and isinstance(value, str) and self._is_value(f, fold(value)):
+            return (term.field, "exact", fold(value))  # city:dallas: the value Dallas, whole
+        if term.op != "eq":
             return term.key
         if f.type is FieldType.CODE and isinstance(value, str):
             codes = self._codes(f, fold(value.strip()))
@@ -48,6 +50,14 @@ class ValueKeys:
             if month is not None:
                 return (term.field, "month", month)
         return term.key
+
+    def _is_value(self, f: Any, folded: str) -> bool:
+        """Whether a text field holds ``folded`` as a whole value somewhere."""
+        table = self._finder.tables.get(self._table)
+        if table is None or f.type not in (FieldType.TEXT, FieldType.NAMES) or f.key.startswith("@"):
+            return False
+        level = table.child if f.scope != "record" and table.child is not None else table
+        return bool(level.index(f).exact(folded))
 
     def _codes(self, f: Any, folded: str) -> list[str]:
         """The codes a typed code value names (its code, or the codes whose label contains it:

@@ -102,7 +102,7 @@ def facets(
         base = [c for c in clauses if not _about(c, name)]
         values = _values(finder, table, name, base, now, keys)
         selected = _selected(own, name, parsed.text, keys)
-        typed = [parsed.text[c.start : c.end] for c in own if _own_values(c, name, parsed.text) is None]
+        typed = [parsed.text[c.start : c.end] for c in own if _own_values(c, name, parsed.text, keys) is None]
         listed = {v[2] for v in values}
         for key, (clause, _state) in selected.items():  # typed values no listed one equals
             if key not in listed:
@@ -164,7 +164,7 @@ def _selected(own: list[Node], name: str, text: str, keys: ValueKeys) -> dict[An
     a facet's own (``f:v``, ``f:(v OR w)``, ``-f:v``)."""
     found: dict[Any, tuple[str, str]] = {}
     for clause in own:
-        values = _own_values(clause, name, text)
+        values = _own_values(clause, name, text, keys)
         state = "excluded" if isinstance(clause, Not) else "included"
         for value in values or ():
             found[keys.key(name, value)] = (value, state)
@@ -322,7 +322,7 @@ def toggle(
     excluded: list[str] = []
     kept: list[tuple[str, bool]] = []  # (clause, whether it is the field's and no facet's)
     for node in top_clauses(parsed.root):
-        values = _own_values(node, name, text)
+        values = _own_values(node, name, text, keys)
         if values is None:
             kept.append((text[node.start : node.end], _about(node, name) and not isinstance(node, Not)))
         else:
@@ -346,10 +346,17 @@ def toggle(
     return " ".join(keep)
 
 
-def _own_values(node: Node, name: str, text: str) -> list[str] | None:
-    """The value clauses of a facet-written clause (``f:v``, ``f:(v OR w)``, negated), else None."""
+def _chooses_a_value(term: Term, keys: ValueKeys | None) -> bool:
+    if term.op in ("exact", "eq", "range"):
+        return True
+    return term.op == "contains" and keys is not None and keys.term_key(term)[1] == "exact"
+
+
+def _own_values(node: Node, name: str, text: str, keys: ValueKeys | None = None) -> list[str] | None:
+    """The value clauses of a facet-written clause (``f:v``, ``f:(v OR w)``, negated), else None.
+    With ``keys``, a text typed whole (``city:dallas``, a value the field has) is one too."""
     inner = node.child if isinstance(node, Not) else node
     terms = inner.children if isinstance(inner, Or) else (inner,)
-    if not all(isinstance(t, Term) and t.field == name and t.op in ("exact", "eq", "range") for t in terms):
+    if not all(isinstance(t, Term) and t.field == name and _chooses_a_value(t, keys) for t in terms):
         return None
     return [_FIELD_PREFIX.sub("", text[t.start : t.end], count=1) for t in terms]

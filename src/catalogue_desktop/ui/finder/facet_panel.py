@@ -198,7 +198,7 @@ class FacetPanel(QWidget):
         where = (current.parent().row(), current.row()) if current.isValid() else None
         self.model.set_facets(facets)
         for row, facet in enumerate(facets):
-            selected = any(v.state for v in facet.values)
+            selected = facet.chosen or any(v.state for v in facet.values)
             if facet.field in self._expanded or selected or (not self._expanded and row < 4):
                 self.tree.expand(self.model.index(row, 0))
         if where is not None:  # keyboard users keep their place
