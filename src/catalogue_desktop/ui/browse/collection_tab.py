@@ -337,7 +337,11 @@ class CollectionTab(QWidget):
         self._pinned = None
         self.show_record(record_id)
         if self._emit_selection:
-            self.record_selected.emit(self.kind, record_id)
+            self.emit_selected(record_id)
+
+    def emit_selected(self, record_id: int) -> None:
+        """A record was chosen: for Back/Forward (a tab of another list may name another)."""
+        self.record_selected.emit(self.kind, record_id)
 
     def show_record(self, record_id: int) -> None:
         self._shown_id = record_id
