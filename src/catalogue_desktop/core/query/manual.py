@@ -43,10 +43,13 @@ NOTES = """\
 ends, fee) hold for one location: `city:dallas starts:2027-03 fee:<1300` finds a course with a
 Dallas date in March 2027 under 1,300, and its row shows that location's date, city and fee. The
 same holds for the sessions of a series. A tab whose kind has no field the query names shows no
-rows and says why.
+rows and says why; when the tab you are on shows nothing and another has matches, the window shows
+that one (the status line says how to go back) and dims the tabs without matches.
 
 **Facets** (View ▸ Facets): click a value to select it, Ctrl+click to leave it out; the selection
-is written into the query. Save a query with Searches ▸ Save search (Ctrl+D); open anything with
+is written into the query. A value you typed is the facet's value, ticked (`type:live`: "✓ Live");
+a clause that names no one value (`city:dal`, `fee:<300`) is shown in the facet's title, and a click
+on a value replaces it. Save a query with Searches ▸ Save search (Ctrl+D); open anything with
 Ctrl+K."""
 
 
