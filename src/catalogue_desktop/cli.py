@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import catalogue_desktop
+from catalogue_desktop import cli_connection
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
@@ -107,20 +108,35 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="open the window, load the catalogue, check every tab, exit 0 or 1",
     )
+    cli_connection.add_connection(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")
-    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
     _add_timeout(p)
+    cli_connection.add_connection(p)
+    p.set_defaults(command_parser=p)
 
     p = sub.add_parser("check", help="report how the service's data conforms to the spec")
-    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
     _add_timeout(p)
+    cli_connection.add_connection(p)
+    p.set_defaults(command_parser=p)
+
+    p = sub.add_parser(
+        "doctor",
+        help="walk the path to the service step by step and say what is wrong (README: At work)",
+    )
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--timeout", type=_seconds, default=20.0, metavar="SECONDS", help="per step (default 20)")
+    cli_connection.add_connection(p)
+    p.set_defaults(command_parser=p)
 
     p = sub.add_parser(
         "export",
@@ -143,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    cli_connection.add_profile(p)
     p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
     offer = p.add_argument_group("offerings")
     offer.add_argument(
@@ -184,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    cli_connection.add_profile(p)
 
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")
@@ -232,12 +250,17 @@ def _table_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _client(args: argparse.Namespace) -> Any:
+def _client(args: argparse.Namespace, base_url: str, connection_of: Callable[[str], Any]) -> Any:
     from catalogue_desktop.core.client import CatalogueClient
+    from catalogue_desktop.core.http_errors import normalise_base_url
 
     if args.max_size < 1:
         raise SystemExit("catalogue-desktop: --max-size must be at least 1 (MiB)")
-    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024, deadline=args.timeout)
+    connection = connection_of(normalise_base_url(base_url))
+    cli_connection.say_connection(connection)
+    return CatalogueClient(
+        base_url, max_bytes=args.max_size * 1024 * 1024, deadline=args.timeout, connection=connection
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -246,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         multiprocessing.freeze_support()
     args = build_parser().parse_args(argv)
+    if getattr(args, "command_parser", None) is not None:
+        cli_connection.usage_error(args.command_parser, args)
     try:
         if args.command == "sync":
             return _sync(args)
@@ -253,6 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args)
         if args.command == "export":
             return _export(args)
+        if args.command == "doctor":
+            return cli_connection.doctor(args)
         if args.command == "find":
             return _find(args)
         if args.command == "serve-demo":
@@ -290,7 +317,7 @@ def entry() -> NoReturn:
     leave(main())
 
 
-def _open_store(cache_dir: str | None, *, demo: bool = False) -> Any:
+def _open_store(cache_dir: str | None, demo: bool = False) -> Any:
     from catalogue_desktop.core.caches import store_file
     from catalogue_desktop.core.store import Store
 
@@ -305,14 +332,15 @@ def _sync(args: argparse.Namespace) -> int:
 
     from catalogue_desktop.core.sync import sync_catalogue
 
-    with _open_store(args.sync_cache_dir) as store:
-        path = store.path
+    with cli_connection.service(args) as (base_url, connection_of, profile):
+        with _open_store(cli_connection.cache_base(args, profile)) as store:
+            path = store.path
 
-    async def run() -> Any:
-        async with _client(args) as client:
-            return await sync_catalogue(client, path)
+        async def run() -> Any:
+            async with _client(args, base_url, connection_of) as client:
+                return await sync_catalogue(client, path)
 
-    report = asyncio.run(run())
+        report = asyncio.run(run())
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -359,11 +387,13 @@ def _check(args: argparse.Namespace) -> int:
 
     from catalogue_desktop.core.conformance import check_service, format_report
 
-    async def run() -> dict[str, Any]:
-        async with _client(args) as client:
-            return await check_service(client)
+    with cli_connection.service(args) as (base_url, connection_of, _profile):
 
-    report = asyncio.run(run())
+        async def run() -> dict[str, Any]:
+            async with _client(args, base_url, connection_of) as client:
+                return await check_service(client)
+
+        report = asyncio.run(run())
     print(json.dumps(report, indent=2, default=str) if args.json else format_report(report))
     return 0 if report["conformant"] else 1
 
@@ -372,7 +402,7 @@ def _find(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.finding import find
 
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with _open_store(*cli_connection.offline_cache(args)) as store:
         return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 
@@ -397,7 +427,7 @@ def _export(args: argparse.Namespace) -> int:
     parsed, query = _query_of(args)
     if not parsed:
         return 2
-    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with _open_store(*cli_connection.offline_cache(args)) as store:
         positions = None
         if query is not None:
             from catalogue_desktop.core import finding
@@ -434,7 +464,7 @@ def _export_offerings(args: argparse.Namespace) -> int:
     parsed, query = _query_of(args)
     if not parsed:
         return 2
-    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with _open_store(*cli_connection.offline_cache(args)) as store:
         selection = offers_export.select(store, query, include_past=args.include_past, err=sys.stderr)
     render = paper = None
     if args.format == "pdf":
