@@ -12,12 +12,25 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 CONNECTION_HELP = "connection (README: At work)"
+_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
+
+
+def variable_name(text: str) -> str:
+    """An environment variable's name; a value that is not one (a secret given by mistake, say) is
+    refused without being repeated."""
+    if not _VARIABLE.match(text):
+        raise argparse.ArgumentTypeError(
+            "expected the NAME of an environment variable (letters, digits, _) that holds the secret, "
+            "never the secret itself"
+        )
+    return text
 
 
 def add_profile(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +58,7 @@ def add_connection(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--token-env",
+        type=variable_name,
         metavar="VAR",
         help="send the bearer token held in the environment "
         "variable VAR (with --auth-header: that header's value)",
@@ -59,6 +73,7 @@ def add_connection(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--password-env",
+        type=variable_name,
         metavar="VAR",
         help="basic authentication's password, from the environment variable VAR",
     )

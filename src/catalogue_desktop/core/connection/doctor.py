@@ -287,6 +287,7 @@ async def run_doctor(base_url: str, connection_of: Any, timeout: float = 20.0) -
         base = normalise_base_url(base_url)
     except CatalogueError as exc:
         report.steps.append(Step("address", False, str(exc), FIXES["address"]))
+        _not_tried(report)
         return report
     report.base_url = base
     report.steps.append(Step("address", True, f"{base}/v1"))
@@ -294,6 +295,7 @@ async def run_doctor(base_url: str, connection_of: Any, timeout: float = 20.0) -
         connection: Connection = connection_of(base)
     except CatalogueError as exc:
         report.steps.append(Step("proxy", False, str(exc), FIXES["proxy"]))
+        _not_tried(report)
         return report
     if not await asyncio.to_thread(_walk, base, connection, timeout, report):
         _not_tried(report)
