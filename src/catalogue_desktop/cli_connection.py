@@ -182,7 +182,7 @@ def service(args: argparse.Namespace) -> Iterator[tuple[str, Any, Any]]:
 def doctor(args: argparse.Namespace) -> int:
     import asyncio
 
-    from catalogue_desktop.core.connection.doctor import run_doctor
+    from catalogue_desktop.core.doctor import run_doctor
 
     with service(args) as (base_url, connection_of, _profile):
         report = asyncio.run(run_doctor(base_url, connection_of, timeout=args.timeout))
