@@ -15,7 +15,6 @@ import json
 import re
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 CONNECTION_HELP = "connection (README: At work)"
@@ -102,20 +101,17 @@ def profile_of(name: str | None) -> Any:
 
 def settings_of(args: argparse.Namespace, profile: Any) -> Any:
     """The profile's connection settings with the command line's on top."""
-    from catalogue_desktop.core.connection.settings import ConnectionSettings
+    from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden
 
-    settings = profile.connection if profile is not None else ConnectionSettings()
-    changes: dict[str, str] = {}
-    if args.proxy:
-        changes["proxy"] = args.proxy
-    if args.ca_file:
-        changes["ca_file"] = str(Path(args.ca_file).expanduser().resolve())
-    if args.token_env:
-        changes.update(auth="header" if args.auth_header else "bearer", secret_env=args.token_env)
-        changes["header"] = args.auth_header or ""
-    if args.user:
-        changes.update(auth="basic", username=args.user, secret_env=args.password_env)
-    return settings.but(**changes)
+    return overridden(
+        profile.connection if profile is not None else ConnectionSettings(),
+        proxy=args.proxy,
+        ca_file=args.ca_file,
+        token_env=args.token_env,
+        auth_header=args.auth_header,
+        user=args.user,
+        password_env=args.password_env,
+    )
 
 
 def target_of(args: argparse.Namespace) -> tuple[str | None, Any, Any]:

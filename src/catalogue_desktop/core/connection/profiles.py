@@ -177,6 +177,8 @@ class Profiles:
         if name in self.names:
             raise ProfileError(f"there is a catalogue named {name!r} already")
         folders = {p.cache for p in self.profiles}
+        if name == DEFAULT and "" not in folders:  # the single service of old: the cache it had
+            return self.put(Profile(name, base_url.strip(), False, ""))
         folder = cache_folder(name)
         while folder in folders:
             folder += "-"

@@ -45,3 +45,30 @@ class ConnectionSettings:
     def but(self, **changes: str) -> ConnectionSettings:
         """A copy with ``changes``."""
         return replace(self, **changes)
+
+
+def overridden(
+    settings: ConnectionSettings,
+    *,
+    proxy: str | None = None,
+    ca_file: str | None = None,
+    token_env: str | None = None,
+    auth_header: str | None = None,
+    user: str | None = None,
+    password_env: str | None = None,
+) -> ConnectionSettings:
+    """``settings`` with the command line's options on top (``--proxy``, ``--ca-file``,
+    ``--token-env`` [+ ``--auth-header``], ``--user`` + ``--password-env``)."""
+    from pathlib import Path
+
+    changes: dict[str, str] = {}
+    if proxy:
+        changes["proxy"] = proxy
+    if ca_file:
+        changes["ca_file"] = str(Path(ca_file).expanduser().resolve())
+    if token_env:
+        kind = "header" if auth_header else "bearer"
+        changes.update(auth=kind, secret_env=token_env, header=auth_header or "")
+    if user and password_env:
+        changes.update(auth="basic", username=user, secret_env=password_env)
+    return settings.but(**changes)
