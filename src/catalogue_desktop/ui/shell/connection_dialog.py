@@ -68,7 +68,7 @@ class ConnectionDialog(QDialog):
         self.profiles = Profiles.load(profiles_path)
         self.profile: Profile = self.profiles.get(name) if name else self.profiles.current_profile()
         self.setWindowTitle(f"Connection — {self.profile.name}")
-        self.resize(640, 680)
+        self.resize(680, 820)
         self._pool: ThreadPoolExecutor | None = None
         self._running: Future[dict[str, Any]] | None = None
         self._poll = QTimer(self, interval=POLL_MS)
@@ -182,6 +182,7 @@ class ConnectionDialog(QDialog):
         self.secret_note = QLabel(self.keyring_problem or "")
         self.secret_note.setWordWrap(True)
         self.secret_note.setObjectName("secret-note")
+        self.secret_note.setVisible(bool(self.keyring_problem))
         form.addRow(self.secret_note)
         return box
 
@@ -259,6 +260,7 @@ class ConnectionDialog(QDialog):
                 secrets.store(secrets.account(self.profile.name, origin(url)), typed)
             except CatalogueError as exc:
                 self.secret_note.setText(str(exc))
+                self.secret_note.show()
                 return False
         self.profile = self.profiles.put(replace(self.profile, base_url=url, connection=settings))
         self.profiles.save()
