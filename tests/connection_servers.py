@@ -21,7 +21,7 @@ from typing import Any, Self
 
 import trustme
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from tests.faultserver import FaultServer
 
 IDLE = 5.0  # s a tunnel may sit idle before the proxy closes it

@@ -19,7 +19,7 @@ from catalogue_desktop.core.connection import secrets
 from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profiles
 from catalogue_desktop.core.connection.settings import ConnectionSettings
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from tests.connection_servers import ConnectProxy, tls_server
 from tests.faultserver import FaultServer, refused_port
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QDialog
 
 from catalogue_desktop.core.connection.profiles import Profiles
 from catalogue_desktop.core.connection.settings import ConnectionSettings
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.connection_dialog import ConnectionDialog
 from tests.connection_servers import ConnectProxy, tls_server

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.records.errors import CatalogueError
 
 
 class CredentialsIncomplete(CatalogueError):

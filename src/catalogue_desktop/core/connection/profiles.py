@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue_desktop.core.connection.settings import ConnectionSettings
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.records.errors import CatalogueError
 
 ENV_CONFIG_DIR = "CATALOGUE_DESKTOP_CONFIG_DIR"
 APP_FOLDER = "catalogue-desktop"

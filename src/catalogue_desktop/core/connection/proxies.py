@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-from catalogue_desktop.core.errors import InvalidUrl
+from catalogue_desktop.core.records.errors import InvalidUrl
 
 DIRECT = "none"  # a profile's proxy setting meaning: never use a proxy
 PROXY_SCHEMES = ("http", "https")

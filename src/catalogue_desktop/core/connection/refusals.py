@@ -11,8 +11,8 @@ import ssl
 from catalogue_desktop.core.connection.probes import ProbeError, Target, open_socket
 from catalogue_desktop.core.connection.resolved import Connection
 from catalogue_desktop.core.connection.tls import explain_refusal, presented_certificate
-from catalogue_desktop.core.errors import CredentialsRefused, CredentialsWanted, HttpStatus
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.errors import CredentialsRefused, CredentialsWanted, HttpStatus
+from catalogue_desktop.core.records.kinds import Kind
 
 PROBE_TIMEOUT = 10.0
 ASKS = "the service asks for credentials"

@@ -1,4 +1,4 @@
-"""One catalogue's connection made concrete for its base URL: what ``core.client`` is given.
+"""One catalogue's connection made concrete for its base URL: what ``core.service.client`` is given.
 
 :func:`resolve` picks the proxy (``proxies``), finds the secret (environment variable first, then
 the keyring: ``secrets``) and keeps the extra CA file for the TLS context (``tls``).

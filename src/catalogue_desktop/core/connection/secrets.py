@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.records.errors import CatalogueError
 
 KEYRING_SERVICE = "catalogue-desktop"
 NO_KEYRING = (

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.records.errors import CatalogueError
 
 # OpenSSL's X509_V_ERR_* codes (what ``SSLCertVerificationError.verify_code`` holds on Linux)
 _UNTRUSTED = {2, 18, 19, 20, 21, 27, 30}

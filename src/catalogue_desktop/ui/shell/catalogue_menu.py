@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QMenu, QWidget
 
 from catalogue_desktop.core.connection.profiles import Profiles
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.records.errors import CatalogueError
 
 
 class CatalogueMenu(QMenu):
@@ -84,7 +84,7 @@ class AddCatalogue(QDialog):
         form.addRow(buttons)
 
     def accept(self) -> None:
-        from catalogue_desktop.core.http_errors import normalise_base_url
+        from catalogue_desktop.core.service.failures import normalise_base_url
 
         try:
             url = normalise_base_url(self.url.text())

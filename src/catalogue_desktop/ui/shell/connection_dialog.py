@@ -39,7 +39,7 @@ from catalogue_desktop.core.connection import secrets
 from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profile, Profiles
 from catalogue_desktop.core.connection.settings import AUTH_KINDS, AUTH_NAMES, ConnectionSettings
-from catalogue_desktop.core.errors import CatalogueError
+from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.ui.shell.connection_report import ConnectionReport
 
 POLL_MS = 50  # how often the window looks whether the Test has finished
@@ -48,7 +48,7 @@ POLL_MS = 50  # how often the window looks whether the Test has finished
 def _test(base_url: str, settings: ConnectionSettings, profile: str, typed_secret: str) -> dict[str, Any]:
     """The doctor's report as JSON (on a worker thread: no Qt here)."""
     from catalogue_desktop.core.connection.resolved import resolve
-    from catalogue_desktop.core.doctor import run_doctor
+    from catalogue_desktop.core.service.doctor import run_doctor
 
     def connection_of(url: str) -> Any:
         found = resolve(url, settings, profile=profile)

@@ -11,17 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from catalogue_desktop.core import caches
+from catalogue_desktop.core.cache import location as caches
+from catalogue_desktop.core.cache.store import Store, store_path
 from catalogue_desktop.core.connection.profiles import DEFAULT, Profile
-from catalogue_desktop.core.errors import CatalogueError
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import Store, store_path
+from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.shell import profile_choice
 from catalogue_desktop.ui.shell.main_window import APP_TITLE
 
 if TYPE_CHECKING:
+    from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
     from catalogue_desktop.ui.shell.main_window import MainWindow
-    from catalogue_desktop.ui.sync.catalogue_loader import CatalogueLoader
     from catalogue_desktop.ui.sync.sync_controller import SyncController
 
 DEMO_TITLE = "Demo catalogue"
@@ -72,7 +72,7 @@ class Refreshing:
         """The catalogue's connection (and the command line's options) for ``base_url``; on a
         worker thread: it may look in the keyring."""
         from catalogue_desktop.core.connection.resolved import resolve
-        from catalogue_desktop.core.http_errors import normalise_base_url
+        from catalogue_desktop.core.service.failures import normalise_base_url
 
         settings = profile_choice.connection_settings(self.profile, self.options)
         return resolve(normalise_base_url(base_url), settings, profile=self.profile.name)
