@@ -18,12 +18,12 @@ import httpx
 import pytest
 import trustme
 
-from catalogue_desktop.core.service.client import CatalogueClient, FetchResult
 from catalogue_desktop.core.connection.resolved import resolve
 from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.connection.tls import CaFileError, ssl_context
 from catalogue_desktop.core.records.errors import CertificateRefused, FetchError
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.service.client import CatalogueClient, FetchResult
 from catalogue_desktop.core.sync.runner import cause_of
 from tests.connection_servers import tls_server
 
