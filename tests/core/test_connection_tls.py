@@ -161,3 +161,21 @@ def test_a_ca_in_the_system_store_is_trusted_where_certifi_alone_refuses(
 def test_the_os_store_test_leaves_no_ca_behind() -> None:
     leftovers = list(OS_CA_FOLDER.glob("catalogue-desktop-test-*.crt")) if OS_CA_FOLDER.is_dir() else []
     assert leftovers == []
+
+
+def test_the_certificate_reads_the_same_without_cryptography(
+    ca: trustme.CA, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bundle leaves cryptography out (packaging/catalogue-desktop.spec): Python's own decoder
+    then names the presented certificate."""
+    from catalogue_desktop.core.connection.tls import decode_der
+
+    leaf = ca.issue_cert("catalogue.example.com", "127.0.0.1")
+    der = ssl.PEM_cert_to_DER_cert(leaf.cert_chain_pems[0].bytes().decode())
+    with_cryptography = decode_der(der)
+    monkeypatch.setitem(sys.modules, "cryptography", None)
+    plain = decode_der(der)
+    assert plain.not_before == with_cryptography.not_before
+    assert plain.not_after == with_cryptography.not_after
+    assert plain.names == ("catalogue.example.com", "127.0.0.1") == with_cryptography.names
+    assert "trustme" in plain.subject and "Testing CA" in plain.issuer

@@ -52,10 +52,14 @@ def credentials_error(
         text = f"{ASKS} (HTTP 401 {phrase})"
         if credentials is not None and credentials.kind != "none" and connection is not None:
             text += f": {credentials.describe()}, {connection.secret_note}"
-        return CredentialsWanted(f"{text}; {HOW_TO_GIVE}", status=status, kind=kind, url=url)
+        wanted = CredentialsWanted(f"{text}; {HOW_TO_GIVE}", status=status, kind=kind, url=url)
+        wanted.what = text
+        return wanted
     sent = credentials.describe() if credentials is not None else "no credentials"
     text = f"{REFUSED} (HTTP {status} {phrase}: the service refused {sent})"
     if credentials is None or not credentials.sent:
         text = f"{REFUSED} (HTTP {status} {phrase}: the service refuses access without credentials)"
     fix = "check the token or password in Preferences ▸ Connection, or ask the service's operators for access"
-    return CredentialsRefused(f"{text}; {fix}", status=status, kind=kind, url=url)
+    refused = CredentialsRefused(f"{text}; {fix}", status=status, kind=kind, url=url)
+    refused.what = text
+    return refused

@@ -77,5 +77,8 @@ def find_secret(settings: ConnectionSettings, profile: str, where: str) -> tuple
                 return value, "from the keyring"
             missing = "; ".join(filter(None, [missing, "none is kept in the keyring for this catalogue"]))
         else:
-            missing = "; ".join(filter(None, [missing, problem]))
+            short = (
+                "no keyring is available on this computer: only an environment variable can hold the secret"
+            )
+            missing = "; ".join(filter(None, [missing, short]))
     return None, missing or "no secret was given"

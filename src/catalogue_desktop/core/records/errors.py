@@ -67,9 +67,13 @@ class HttpStatus(FetchError):
 class CredentialsWanted(HttpStatus):
     """HTTP 401 with no credentials sent: "the service asks for credentials"."""
 
+    what = ""  # the message without its remedy (the doctor gives its own)
+
 
 class CredentialsRefused(HttpStatus):
     """HTTP 403, or 401 although credentials were sent: "these credentials are refused"."""
+
+    what = ""  # the message without its remedy (the doctor gives its own)
 
 
 class CertificateRefused(FetchError):

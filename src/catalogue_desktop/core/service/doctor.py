@@ -54,6 +54,10 @@ FIXES = {
     "set the company's proxy in Preferences ▸ Connection (or --proxy http://host:port)",
     "tls_other": "check that the address's port speaks https (or use http://), and that no proxy "
     "interferes with the connection",
+    "credentials-wanted": "set the credentials in Preferences ▸ Connection (the secret kept in the system's "
+    "keyring, or in an environment variable named there), or on the command line with --token-env VAR",
+    "credentials-refused": "check the token or password in Preferences ▸ Connection, or ask the service's "
+    "operators for access",
     "http": "the service has a problem: try again later, or tell its operators what this report says",
     "body": "the address answers, but not with the catalogue: check the base URL (the part before "
     "/v1); a proxy's or a login page answers instead of the service?",
@@ -250,8 +254,10 @@ def _collection_steps(connection: Connection, report: DoctorReport, failures: di
     note = f" ({connection.secret_note})" if connection.secret_note else ""
     refused = failures.get("credentials")
     if refused is not None:
-        text, _, fix = str(refused).partition("; ")
-        report.steps.append(Step("credentials", False, f"{text}; sent: {sent}{note}", fix))
+        text = getattr(refused, "what", "") or str(refused)
+        wanted = isinstance(refused, CredentialsWanted)
+        fix = FIXES["credentials-wanted" if wanted else "credentials-refused"]
+        report.steps.append(Step("credentials", False, text, fix))
     else:
         report.steps.append(Step("credentials", True, f"sent: {sent}{note}; none was refused"))
     answered = [c for c in report.collections if c.status is not None and 200 <= c.status < 300]
