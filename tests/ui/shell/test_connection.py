@@ -176,3 +176,64 @@ def test_the_proxy_is_named_in_the_status_message(
         assert message.endswith(f"— through the proxy {proxy.url} (set for this catalogue)"), message
         assert proxy.tunnels and set(proxy.tunnels) == {f"127.0.0.1:{server.port}"}
         assert all(session.window.status.text(k).endswith("up to date") for k in ALL_KINDS)
+
+
+def test_preferences_opens_the_connection_of_the_catalogue_shown(
+    make_session: Any, demo_server: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from catalogue_desktop.ui.shell.preferences import Preferences
+
+    session = make_session(base_url=demo_server.base_url)
+    opened: list[ConnectionDialog] = []
+
+    def prefs_exec(dialog: Preferences) -> int:
+        button = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Connection…")
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        return int(QDialog.DialogCode.Rejected)
+
+    def connection_exec(dialog: ConnectionDialog) -> int:
+        opened.append(dialog)
+        assert dialog.windowTitle() == "Connection — default"
+        assert dialog.base_url.text() == demo_server.base_url and dialog.test_button.isEnabled()
+        return int(QDialog.DialogCode.Rejected)
+
+    monkeypatch.setattr(Preferences, "exec", prefs_exec)
+    monkeypatch.setattr(ConnectionDialog, "exec", connection_exec)
+    session.window.preferences_action.trigger()
+    assert len(opened) == 1
+
+
+def test_without_a_keyring_the_dialog_says_so(qtbot: Any) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    before = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        dialog = ConnectionDialog(Settings().profiles_path, None)
+    finally:
+        keyring.set_keyring(before)
+    qtbot.addWidget(dialog)
+    dialog.auth.setCurrentIndex(dialog.auth.findData("bearer"))
+    assert not dialog.secret.isEnabled() and dialog.secret_env.isEnabled()
+    assert dialog.secret_note.text().startswith("no keyring is available on this computer")
+    assert not dialog.secret_note.isHidden()
+
+
+def test_the_report_shows_service_text_as_text(qtbot: Any) -> None:
+    from catalogue_desktop.ui.shell.connection_report import ConnectionReport
+
+    hostile = '<img src="x"><b>Evil CA</b> & co'
+    report = {
+        "base_url": "https://x.example",
+        "ok": False,
+        "steps": [{"step": "tls", "title": "TLS handshake", "ok": False, "detail": hostile, "fix": hostile}],
+        "collections": [],
+        "problem": {"step": "tls", "title": "TLS handshake", "detail": hostile, "fix": hostile},
+    }
+    widget = ConnectionReport()
+    qtbot.addWidget(widget)
+    widget.show_report(report)
+    assert widget.toPlainText().count(hostile) == 3
