@@ -79,6 +79,18 @@ def test_a_bad_proxy_fails_the_proxy_step(capsys: pytest.CaptureFixture[str], se
     assert code == 1 and failed_step(report) == "proxy"
 
 
+def test_a_proxy_that_is_down_fails_the_tcp_step_and_names_the_proxy(
+    capsys: pytest.CaptureFixture[str], service: FaultServer
+) -> None:
+    proxy = f"http://127.0.0.1:{refused_port()}"
+    code, report = doctor(capsys, "--base-url", "https://catalogue.example.com", "--proxy", proxy)
+    assert code == 1 and failed_step(report) == "tcp"
+    steps = {s["step"]: s for s in report["steps"]}
+    assert steps["proxy"]["detail"] == f"through the proxy {proxy} (set for this catalogue)"
+    assert "the proxy's name 127.0.0.1" in steps["name"]["detail"]
+    assert "refused the connection" in report["problem"]["detail"] and "proxy" in report["problem"]["fix"]
+
+
 def test_an_unknown_name_fails_the_name_step(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = doctor(capsys, "--base-url", "https://no-such-host.invalid")
     assert code == 1 and failed_step(report) == "name"
