@@ -45,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from catalogue_desktop.cli import doctor
 
             return doctor.run(args)
+        if args.command == "profile":
+            from catalogue_desktop.cli import profile
+
+            return profile.run(args)
         if args.command == "find":
             from catalogue_desktop.cli import find
 

@@ -130,6 +130,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(command_parser=p)
 
     p = sub.add_parser(
+        "profile",
+        help="list the catalogues (profiles), or add or change one (README: At work)",
+        description="Without NAME, list the catalogues; with NAME, add it (with --base-url) or change it.",
+    )
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p.add_argument("--base-url", metavar="URL", help="the service's address, the part before /v1")
+    p.add_argument("--proxy", metavar="URL", help="a proxy URL, 'none', or 'system' (the default)")
+    p.add_argument("--ca-file", metavar="FILE", help="an extra CA file (PEM) to trust; '' for none")
+    p.add_argument("--auth", choices=["none", "bearer", "basic", "header"], help="the credentials to send")
+    p.add_argument("--user", metavar="NAME", help="basic authentication's user name")
+    p.add_argument("--auth-header", metavar="NAME", help="the header of --auth header (e.g. X-Api-Key)")
+    p.add_argument("--secret-env", metavar="VAR", type=connection.variable_name,
+                   help="read the secret from the environment variable VAR (before the keyring)")  # fmt: skip
+    p.add_argument("--secret-stdin", action="store_true",
+                   help="read the secret from standard input into the keyring (not an argument)")  # fmt: skip
+
+    p = sub.add_parser(
         "export",
         help="write a cached collection as CSV or JSON, or the occasions "
         "(offerings) as CSV, JSON, a calendar file or an offer sheet (offline)",
