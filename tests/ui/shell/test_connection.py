@@ -237,3 +237,16 @@ def test_the_report_shows_service_text_as_text(qtbot: Any) -> None:
     qtbot.addWidget(widget)
     widget.show_report(report)
     assert widget.toPlainText().count(hostile) == 3
+
+
+def test_profile_on_the_command_line_opens_that_catalogue(
+    make_session: Any, demo_server: Any, cache_dir: Path
+) -> None:
+    profiles = Profiles.load(Settings().profiles_path)
+    profiles.add("production", demo_server.base_url)
+    profiles.save()
+    session = make_session(profile="production")
+    assert session.cache_dir == cache_dir / "profiles" / "production"
+    assert session.window.windowTitle().endswith(f"production ({demo_server.base_url})")
+    assert all(session.window.status.text(k).endswith("up to date") for k in ALL_KINDS)
+    assert Profiles.load(Settings().profiles_path).current == "production"
