@@ -74,6 +74,7 @@ class CollectionTab(QWidget):
         self._shown_id: int | None = None
         self._keep: int | None = None
         self._emit_selection = True
+        self._fit_title = False  # fit the title column when next shown (``_default_columns``)
 
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
@@ -187,7 +188,7 @@ class CollectionTab(QWidget):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if getattr(self, "_fit_title", False):
+        if self._fit_title:
             self._fit_title = False
             QTimer.singleShot(0, self.fit_title_column)  # after the layout gave the view its width
 

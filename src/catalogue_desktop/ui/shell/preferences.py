@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -30,6 +30,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.engine import Finder
 
 
 class Preferences(QDialog):
@@ -144,12 +147,12 @@ class Preferences(QDialog):
         self.settings.sync()
 
 
-def codes_seen(finder: Any) -> list[str]:
+def codes_seen(finder: Finder) -> list[str]:
     """The webinar type codes the loaded catalogue uses."""
     found: set[str] = set()
     for name in ("webinars", "series"):
-        table = getattr(finder, "tables", {}).get(name)
-        for t in (table, getattr(table, "child", None)):
+        table = finder.tables.get(name)
+        for t in (table, None if table is None else table.child):
             if t is not None and "type" in t.columns:
                 found |= {str(v) for v in t.columns["type"] if v is not None}
     return sorted(found)
