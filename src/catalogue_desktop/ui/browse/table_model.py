@@ -25,7 +25,8 @@ from PySide6.QtGui import QColor, QGuiApplication
 
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index, zone
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.listing.sorting import Matches, sorted_rows
+from catalogue_desktop.core.listing.sorting import sorted_rows
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.diff import describe_fields
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import (

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.listing.sorting import Matches
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
 
@@ -241,7 +241,7 @@ class FinderController(QObject):
             )
         if outcome.everything:
             return None, None, None
-        return Matches(len(rowset), mask=outcome.mask), overlay, None
+        return outcome, overlay, None  # (a Matches)
 
     def _effective(self, kind: Any) -> Parsed:
         """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless
