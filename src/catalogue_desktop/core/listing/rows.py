@@ -11,7 +11,7 @@ shows as the service wrote it. This module does not import pydantic.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -164,7 +164,7 @@ DATE_COLUMNS: dict[Any, tuple[int, ...]] = {
 }
 
 
-def zone(kind: Any, row: list[Any], column: int) -> int | None:
+def zone(kind: Any, row: Sequence[Any], column: int) -> int | None:
     """The UTC offset (minutes) the service wrote the date of ``column`` with; None if unknown
     (a row listed before offsets were kept)."""
     zones = row[len(COLUMNS[kind])] if len(row) > len(COLUMNS[kind]) else None

@@ -99,8 +99,7 @@ def prepare_sort_keys(rowset: RowSet, column: int, rows: int | None = None) -> b
 def _values(rowset: RowSet, column: int, start: int = 0, stop: int | None = None) -> list[Any]:
     """Rows ``start:stop``'s values in ``column`` (the Dates rows give their instants without
     making the rows)."""
-    dated = getattr(rowset.rows, "dated_column", None)
-    whole = dated(column) if dated is not None else None
+    whole = None if rowset.source is None else rowset.source.dated_column(column)
     if whole is not None:
         return whole[start:stop]
     return list(map(itemgetter(column), rowset.rows[start:stop]))

@@ -190,7 +190,7 @@ class FinderIndexer(QObject):
         found["id"]
         yield
         table = Table(OFFERINGS, "record", found, found.n)
-        rowset = RowSet(DATES, rows, [()] * found.n, list(range(found.n)))  # type: ignore[arg-type]
+        rowset = RowSet(DATES, None, [[]] * found.n, list(range(found.n)), source=rows)
         yield
         yield from finder.past_steps(table, rows.ended)
         sort = self.sort_of(DATES)
@@ -221,15 +221,7 @@ class FinderIndexer(QObject):
 def _dispose(rowset: RowSet) -> Iterator[None]:
     """Free the rows of a row set no longer shown a slice at a time (133,000 rows at once: ~50 ms
     of the event loop)."""
-    rows = rowset.rows
-    rowset.forget_derived()
-    yield
-    if not isinstance(rows, list):  # the Dates rows: their chunks, a few at a time
-        yield from rows.clear_steps()
-        return
-    while rows:
-        del rows[-16_384:]
-        yield
+    yield from rowset.drain(16_384)  # (the Dates rows: their chunks, a few at a time)
 
 
 def _steps(gen: Generator[None, None, Any]) -> Generator[None, None, Any]:
