@@ -94,7 +94,7 @@ class CatalogueSync(QObject):
             base_url = self.place.base_url or await self._start_demo_server()
             self.controller = self._make_controller(base_url)
         self.controller.timeout = self._settings.sync_timeout  # (the preference may have changed)
-        task = self.controller.refresh(kinds)
+        task = self.controller.sync(kinds)
         if task is not None:
             await task
 
