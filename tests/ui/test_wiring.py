@@ -14,7 +14,7 @@ UI = Path(catalogue_desktop.ui.__file__).parent
 # Probes left, by file and the probed name: the command line's namespace (each command defines
 # its own options), read in one place (``Options.from_args``); Preferences asking whether its
 # settings have a sync timeout (they always do: left while another branch changes that dialog).
-ALLOWED_PROBES = {("shell/session.py", "args"), ("shell/preferences.py", "settings")}
+ALLOWED_PROBES = {("shell/options.py", "args"), ("shell/preferences.py", "settings")}
 
 
 def _modules() -> Iterator[tuple[str, ast.Module]]:

@@ -345,13 +345,16 @@ class MainWindow(QMainWindow):
         """Catalogue ▸ Preferences: type labels and on-demand codes, time zones, currency, ..."""
         from catalogue_desktop.ui.shell.preferences import Preferences, codes_seen
 
-        engine = self._engine()
+        engine, catalogues = self._engine(), self.menu_actions.catalogue_menu
+        codes = codes_seen(engine) if engine is not None else []
         dialog = Preferences(
-            self.settings, self.formatter.vocabulary, codes_seen(engine) if engine is not None else [], self
+            self.settings, self.formatter.vocabulary, codes, self, catalogue=catalogues.current
         )
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()
+        if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
+            catalogues.connection_changed.emit()
 
     def refresh_display(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""

@@ -18,6 +18,8 @@ from catalogue_desktop.qt_compat.icons import theme_icon
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMenu
 
+    from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
+
 # Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (not QStyle:
 # see ``qt_compat.icons``).
 TOOLBAR_ICONS = {
@@ -68,6 +70,7 @@ class WindowActions:
     offer_actions: list[QAction]
     columns_menu: QMenu
     searches_menu: QMenu
+    catalogue_menu: CatalogueMenu
     preferences_action: QAction
 
 
@@ -136,6 +139,10 @@ def build(window: Any) -> WindowActions:
 
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
+    from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
+
+    catalogues = CatalogueMenu(w)  # File ▸ Catalogue: the catalogues (profiles)
+    file_menu.addMenu(catalogues)
     file_menu.addAction(export_action)
     offer_menu = file_menu.addMenu("&Offer from Dates")
     for act in offer_actions:
@@ -210,6 +217,7 @@ def build(window: Any) -> WindowActions:
         columns_menu=columns_menu,
         searches_menu=searches_menu,
         preferences_action=preferences_action,
+        catalogue_menu=catalogues,
     )
 
 

@@ -74,7 +74,19 @@ async def self_test(asked: Options, cache_dir: Path) -> bool:
     started = time.perf_counter()
     settings = Settings(QSettings(str(cache_dir / "settings.ini"), QSettings.Format.IniFormat))
     base_url = asked.base_url
-    options = Options(base_url=base_url, demo=not base_url, cache_dir=str(cache_dir), currency=asked.currency)
+    options = Options(
+        base_url=base_url,
+        demo=not base_url,
+        cache_dir=str(cache_dir),
+        currency=asked.currency,
+        # the connection options (README: At work), so that a self-test goes the way the window would
+        proxy=asked.proxy,
+        ca_file=asked.ca_file,
+        token_env=asked.token_env,
+        auth_header=asked.auth_header,
+        user=asked.user,
+        password_env=asked.password_env,
+    )
     session = AppSession(options, settings=settings)
     try:
         window = session.start()

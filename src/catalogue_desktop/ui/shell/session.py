@@ -12,15 +12,13 @@ for it. The asyncio loop is closed before the QApplication goes away.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.cache import location as caches
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
@@ -29,37 +27,20 @@ from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
-from catalogue_desktop.ui.shell.main_window import APP_TITLE, MainWindow
+from catalogue_desktop.ui.shell import profile_choice
+from catalogue_desktop.ui.shell.main_window import MainWindow
 from catalogue_desktop.ui.shell.navigation import not_found, parse_target
-from catalogue_desktop.ui.shell.syncing import DEMO_TITLE, CatalogueSync, ServicePlace
+from catalogue_desktop.ui.shell.options import Options
+from catalogue_desktop.ui.shell.syncing import CatalogueSync, ServicePlace
 
 if TYPE_CHECKING:
     import asyncio
     from pathlib import Path
 
+    from catalogue_desktop.core.connection.profiles import Profile
     from catalogue_desktop.core.records.kinds import Kind
     from catalogue_desktop.ui.detail.images import ImageLoader
     from catalogue_desktop.ui.sync.sync_controller import SyncController
-
-
-class Options(NamedTuple):
-    """What the command line asks of the window (see ``cli.py``)."""
-
-    base_url: str | None = None
-    demo: bool = False
-    offline: bool = False
-    cache_dir: str | None = None
-    open: str | None = None
-    self_test: bool = False
-    currency: str | None = None
-    max_size: int = 256  # MiB per collection response
-    query: str | None = None  # the finder's query to start with
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> Options:
-        return cls(
-            **{name: getattr(args, name, None) or default for name, default in cls._field_defaults.items()}
-        )
 
 
 async def _offline_fetch(url: str, max_bytes: int) -> bytes:
@@ -93,10 +74,11 @@ class AppSession(QObject):
         self.client_options = client_options or {"max_bytes": options.max_size * 1024 * 1024}
         if options.base_url and not options.demo:
             self.settings.base_url = options.base_url
-        base_url = None if options.demo else (options.base_url or self.settings.base_url)
+        # The catalogue (profile) to open: its address, connection and cache folder.
+        profiles, profile = profile_choice.choose(self.settings, options)
         # Demo data lives in its own store, never mixed with a real service's data (the CLI's --demo).
-        cache_dir = caches.cache_dir(options.cache_dir, demo=base_url is None)
-        self.place = ServicePlace(base_url, cache_dir)  # the syncing's, once it is made (``switched``)
+        self.place = ServicePlace.of(profile, options.cache_dir)  # the syncing's once made (``switched``)
+        self._profiles = profiles
         self._image_fetch = _offline_fetch if options.offline else image_fetch
         self._images: ImageLoader | None = None
         self.window: MainWindow | None = None
@@ -110,6 +92,11 @@ class AppSession(QObject):
         self._async_started = False
         self._closed = False
         self._restore_asyncgen_hooks: Callable[[], None] = lambda: None
+
+    @property
+    def profile(self) -> Profile:
+        """The catalogue open."""
+        return self.place.profile
 
     @property
     def base_url(self) -> str | None:
@@ -141,8 +128,7 @@ class AppSession(QObject):
         self.formatter = Formatter(currency=currency)
         self._apply_display_settings()
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
-        mode = DEMO_TITLE if self.demo else self.base_url
-        window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
+        window.setWindowTitle(self.place.title() + (" (offline)" if self.options.offline else ""))
         loader.presort_as(window.sort_of)
         from catalogue_desktop.ui.finder.wiring import connect_finder
 
@@ -154,12 +140,13 @@ class AppSession(QObject):
         loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
         self.syncing = syncing = CatalogueSync(
             self.place,
+            self._profiles,
             window,
             loader,
             self.settings,
+            self.options,
             self.client_options,
             self._spawn,
-            offline=self.options.offline,
             parent=self,
         )
         syncing.switched.connect(self._switched)
@@ -167,6 +154,8 @@ class AppSession(QObject):
         window.refresh_requested.connect(self.sync)
         window.retry_requested.connect(lambda kind: self.sync([kind]))
         window.base_url_chosen.connect(syncing.choose_service)
+        window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
+        window.menu_actions.catalogue_menu.connection_changed.connect(syncing.connection_changed)
         window.currency_chosen.connect(self._currency_chosen)
         if store.recovered:
             window.status.show_message(store.recovered)
