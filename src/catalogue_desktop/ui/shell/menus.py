@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -100,7 +101,7 @@ def build(window: Any) -> WindowActions:
         w, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab", extra=["Ctrl+PgUp"]
     )
     tab_actions = [
-        action(w, kind.label, lambda k=kind: w.show_tab(k), f"Ctrl+{i + 1}")
+        action(w, kind.label, partial(w.show_tab, kind), f"Ctrl+{i + 1}")
         for i, kind in enumerate(w.tab_kinds())
     ]
     save_search_action = action(
