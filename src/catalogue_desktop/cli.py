@@ -8,11 +8,12 @@ Exit status: 0 success, 1 a collection partial/failed or an operation failed, 2 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 import catalogue_desktop
 from catalogue_desktop.core.errors import CatalogueError
@@ -247,16 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         multiprocessing.freeze_support()
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "sync":
-            return _sync(args)
-        if args.command == "check":
-            return _check(args)
-        if args.command == "export":
-            return _export(args)
-        if args.command == "find":
-            return _find(args)
-        if args.command == "serve-demo":
-            return _serve_demo(args)
+        commands = {"sync": _sync, "check": _check, "export": _export, "find": _find}
+        commands["serve-demo"] = _serve_demo
+        if args.command in commands:
+            return _run(args, commands[args.command])
         import gc
 
         from catalogue_desktop.qt_compat import platform_check
@@ -277,11 +272,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # e.g. `catalogue-desktop export webinars | head`
-        import os
+    except OSError as exc:  # a closed pipe (`| head`), a full disk (`> /dev/full`): one line, exit 1
+        if exc.errno not in _STDOUT_ERRORS:
+            raise
+        return _stdout_failed(exc)
 
+
+_STDOUT_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF})
+
+
+def _run(args: argparse.Namespace, command: Callable[[argparse.Namespace], int]) -> int:
+    """A command, then its standard output flushed (so that a full or closed one is said here)."""
+    code = command(args)
+    sys.stdout.flush()
+    return code
+
+
+def _stdout_failed(exc: OSError) -> int:
+    """Say that standard output failed, once, and make later flushes harmless; exit status 1."""
+    import os
+
+    from catalogue_desktop.core.output_file import stdout_failed
+
+    with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    print(stdout_failed(exc), file=sys.stderr)
+    return 1
 
 
 def entry() -> NoReturn:
@@ -290,11 +306,22 @@ def entry() -> NoReturn:
     leave(main())
 
 
-def _open_store(cache_dir: str | None, *, demo: bool = False) -> Any:
+def _open_store(cache_dir: str | None, *, demo: bool = False, reading: bool = False) -> Any:
+    """The cache's store; with ``reading`` (find, export), one this process may not write is
+    opened read-only, with a note, rather than blamed as unusable."""
+    import os
+
     from catalogue_desktop.core.caches import store_file
     from catalogue_desktop.core.store import Store
 
-    store = Store(store_file(cache_dir, demo=demo))
+    path = store_file(cache_dir, demo=demo)
+    if reading and path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        print(
+            f"catalogue-desktop: the cache {path} cannot be written here: read as it is (read-only)",
+            file=sys.stderr,
+        )
+        return Store(path, read_only=True)
+    store = Store(path)
     if store.recovered:
         print(f"catalogue-desktop: {store.recovered}", file=sys.stderr)
     return store
@@ -372,7 +399,7 @@ def _find(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.finding import find
 
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with _open_store(args.sync_cache_dir, demo=args.cache_demo, reading=True) as store:
         return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 
@@ -397,27 +424,26 @@ def _export(args: argparse.Namespace) -> int:
     parsed, query = _query_of(args)
     if not parsed:
         return 2
-    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with _open_store(args.sync_cache_dir, demo=args.cache_demo, reading=True) as store:
         positions = None
         if query is not None:
             from catalogue_desktop.core import finding
 
             positions = finding.select(store, Kind(args.kind), query, sys.stderr)
         if args.output:
-            target = Path(args.output)
+            from catalogue_desktop.core.output_file import text_writer, write_output
+
             counted: list[int] = []
 
-            def write(tmp: Path) -> None:
-                with tmp.open("w", encoding="utf-8", newline="") as out:
-                    counted.append(
-                        export_collection(
-                            store, Kind(args.kind), args.format, out, positions, demo=args.cache_demo
-                        )
-                    )
+            def write(out: TextIO) -> None:
+                kind = Kind(args.kind)
+                counted.append(
+                    export_collection(store, kind, args.format, out, positions, demo=args.cache_demo)
+                )
 
-            if not _write_whole(target, write):
-                return 1
-            print(f"Wrote {counted[0]} {args.kind} to {target}", file=sys.stderr)
+            target = write_output(args.output, text_writer(write))
+            if target is not None:
+                print(f"Wrote {counted[0]} {args.kind} to {args.output}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
             export_collection(
@@ -434,7 +460,7 @@ def _export_offerings(args: argparse.Namespace) -> int:
     parsed, query = _query_of(args)
     if not parsed:
         return 2
-    with _open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with _open_store(args.sync_cache_dir, demo=args.cache_demo, reading=True) as store:
         selection = offers_export.select(store, query, include_past=args.include_past, err=sys.stderr)
     render = paper = None
     if args.format == "pdf":
@@ -447,16 +473,18 @@ def _export_offerings(args: argparse.Namespace) -> int:
     )
     if selection.empty_reason:
         print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
+    for note in offers_export.notes(selection, args.format):
+        print(f"catalogue-desktop: {note}", file=sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
     if not args.output:
         sys.stdout.flush()
         sys.stdout.buffer.write(raw)
         sys.stdout.buffer.flush()
         return 0
-    target = Path(args.output)
-    if not _write_whole(target, lambda tmp: tmp.write_bytes(raw)):
-        return 1
-    print(f"Wrote {offers_export.summary(selection, args.format)} to {target}", file=sys.stderr)
+    from catalogue_desktop.core.output_file import write_output
+
+    if write_output(args.output, lambda out: out.write(raw)) is not None:
+        print(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", file=sys.stderr)
     return 0
 
 
@@ -469,21 +497,6 @@ def _query_of(args: argparse.Namespace) -> tuple[bool, Any]:
 
     query = finding.parse_or_report(args.query, sys.stderr)
     return query is not None, query
-
-
-def _write_whole(target: Path, write: Callable[[Path], object]) -> bool:
-    """``write`` a file beside ``target`` that replaces it once complete (a failed export leaves
-    the old file as it was); False, said on stderr, if it cannot be written."""
-    tmp = target.with_name(target.name + ".part")
-    try:
-        write(tmp)
-        tmp.replace(target)
-    except OSError as exc:
-        print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
-        return False
-    finally:
-        tmp.unlink(missing_ok=True)
-    return True
 
 
 def _serve_demo(args: argparse.Namespace) -> int:

@@ -11,16 +11,16 @@ Qt-free.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from catalogue_desktop.core.formats.links import is_web
+from catalogue_desktop.core.formats.text import html_text
 from catalogue_desktop.core.offers import (
     Occasion,
     age_line,
     by_start,
     instant,
-    is_web,
     money,
     until,
     when,
@@ -171,4 +171,6 @@ def _city_line(o: Occasion) -> str:
 
 
 def _text(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=False)
+    """Every text the sheet draws: capped, its bidi controls made visible, escaped
+    (``formats.text.html_text``): no field can reverse its text or make the layout slow."""
+    return html_text(value)
