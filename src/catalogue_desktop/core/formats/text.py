@@ -5,7 +5,8 @@ service wrote, but never let it steer the drawing.
   ``[U+202E]``: a title with U+202E cannot be drawn reversed ("evil.exe" as "exe.live").
 * Other control characters (C0 but tab and line feed, DEL, C1) are shown as Unicode's control
   pictures (U+2400...) or ``[U+0085]``: nothing invisible, nothing that moves the text.
-* At most ``DRAWN_LIMIT`` characters of one field are drawn: a longer text is cut with "…" and
+* At most ``DRAWN_LIMIT`` characters of one field are drawn (``SHORT_LIMIT`` of places, names
+  and links): a longer text is cut with "…" and
   its full length noted, so that laying out a page never takes long whatever the data (Qt's text
   layout grows faster than the text: 300,000 characters took 16 s). The cache keeps data whole.
 """
@@ -15,7 +16,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-DRAWN_LIMIT = 2000  # characters drawn of one field
+DRAWN_LIMIT = 2000  # characters drawn of one field: a title, a description, a fee
+SHORT_LIMIT = 300  # ... of a field that is short by nature: a place, a name, a link
 
 # U+202A-202E (embeddings, overrides), U+2066-2069 (isolates), U+200E/F (LRM, RLM), U+061C (ALM)
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
