@@ -3,7 +3,7 @@ in the tests): one VEVENT per ``Event``.
 
 Every text value is TEXT (§3.3.11): the library escapes backslash, ``;``, ``,`` and line breaks
 (CR, LF, CRLF: one ``\\n``); the control characters TEXT may not hold (§3.3.11: all but tab) are
-shown as control pictures first (``text.visible``), so no value can end its line and begin a
+shown as control pictures first (``text.visible_controls``), so no value can end its line and begin a
 property or a component. A URL is written only if it is a web link (``links.web_link``: no
 control character, no space); else it is left out and counted (``Calendar.links_left_out``). UIDs
 are unique within the file: a repeated one (a service that repeats a course, location or session
@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 import icalendar
 
 from catalogue_desktop.core.formats.links import web_link
-from catalogue_desktop.core.formats.text import visible
+from catalogue_desktop.core.formats.text import visible_controls
 
 PRODID = "-//Catalogue Desktop//Offers//EN"
 
@@ -50,7 +50,7 @@ class Calendar:
 
 def text_value(text: str) -> str:
     """A TEXT value's content before the library's escaping: no character TEXT may not hold."""
-    return visible(text).replace("\t", " ")
+    return visible_controls(text)
 
 
 def unique_uids(uids: Iterable[str]) -> list[str]:

@@ -22,12 +22,18 @@ SHORT_LIMIT = 300  # ... of a field that is short by nature: a place, a name, a 
 # U+202A-202E (embeddings, overrides), U+2066-2069 (isolates), U+200E/F (LRM, RLM), U+061C (ALM)
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
-_VISIBLE: dict[int, str] = {ord(c): f"[U+{ord(c):04X}]" for c in BIDI_CONTROLS}
-_VISIBLE.update({c: chr(0x2400 + c) for c in range(0x20) if c not in (0x09, 0x0A)})
-_VISIBLE[0x0D] = "\n"  # a line break, whichever way it was written (CRLF: see ``visible``)
-_VISIBLE[0x7F] = "\u2421"
-_VISIBLE.update({c: f"[U+{c:04X}]" for c in range(0x80, 0xA0)})
+_CONTROLS: dict[int, str] = {c: chr(0x2400 + c) for c in range(0x20) if c not in (0x09, 0x0A)}
+_CONTROLS[0x0D] = "\n"  # a line break, whichever way it was written (CRLF: see ``visible``)
+_CONTROLS[0x7F] = "\u2421"
+_CONTROLS.update({c: f"[U+{c:04X}]" for c in range(0x80, 0xA0)})
+_VISIBLE: dict[int, str] = {**_CONTROLS, **{ord(c): f"[U+{ord(c):04X}]" for c in BIDI_CONTROLS}}
 _VISIBLE.update({c: " " for c in (0x2028, 0x2029)})  # line and paragraph separators
+
+
+def visible_controls(text: str) -> str:
+    """``text`` with control characters (but tab and line feed) made visible, CR and CRLF as
+    LF: what a calendar's TEXT may hold (bidi controls are kept: data, not drawn here)."""
+    return text.replace("\r\n", "\n").translate(_CONTROLS)
 
 
 def visible(text: str) -> str:
