@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.store import FILE_NAME
+from catalogue_desktop.core.cache.store import FILE_NAME
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
 
 AT = "2026-11-20T09:30:00Z"
@@ -51,7 +51,7 @@ def test_output_to_a_fifo_streams_to_its_reader_and_leaves_it_a_fifo(cache: Path
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     result = run("export", "courses", "--cache-dir", str(cache), "--output", str(fifo))
     reader.join(30)
@@ -59,7 +59,7 @@ def test_output_to_a_fifo_streams_to_its_reader_and_leaves_it_a_fifo(cache: Path
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert got and got[0].startswith(b"courseId,") and got[0].count(b"\n") > 20
     got.clear()
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     result = run("export", "offerings", "--format", "ics", "--cache-dir", str(cache), "-o", str(fifo))
     reader.join(30)
@@ -67,16 +67,26 @@ def test_output_to_a_fifo_streams_to_its_reader_and_leaves_it_a_fifo(cache: Path
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
-def test_output_to_a_full_device_fails_with_one_line_not_success(cache: Path) -> None:
-    if not os.path.exists("/dev/full"):
-        pytest.skip("no /dev/full")
+def _full_device(tmp_path: Path) -> Path:
+    """A private /dev/full (a character device whose writes fail with ENOSPC): code that wrongly
+    replaces what --output names then replaces this one, never the system's."""
+    node = tmp_path / "full"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except (OSError, AttributeError):
+        pytest.skip("cannot make a device node here")
+    return node
+
+
+def test_output_to_a_full_device_fails_with_one_line_not_success(cache: Path, tmp_path: Path) -> None:
+    full = _full_device(tmp_path)
     for args in (("courses",), ("offerings", "--format", "csv")):
-        result = run("export", *args, "--cache-dir", str(cache), "--output", "/dev/full")
+        result = run("export", *args, "--cache-dir", str(cache), "--output", str(full))
         assert result.returncode == 1
         assert result.stderr.strip().splitlines() == [
-            "catalogue-desktop: cannot write /dev/full: No space left on device"
+            f"catalogue-desktop: cannot write {full}: No space left on device"
         ]
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    assert stat.S_ISCHR(full.stat().st_mode)
 
 
 def test_output_through_a_symlink_writes_its_target_and_keeps_the_link(cache: Path, tmp_path: Path) -> None:
@@ -94,12 +104,11 @@ def test_output_through_a_symlink_writes_its_target_and_keeps_the_link(cache: Pa
     assert result.returncode == 1 and "it is a folder" in result.stderr
 
 
-def test_a_full_standard_output_gives_one_line_and_exit_1(cache: Path) -> None:
-    if not os.path.exists("/dev/full"):
-        pytest.skip("no /dev/full")
+def test_a_full_standard_output_gives_one_line_and_exit_1(cache: Path, tmp_path: Path) -> None:
+    full = _full_device(tmp_path)
     for args in (("find", "fee:>0"), ("export", "courses"), ("export", "offerings", "--format", "ics")):
-        with open("/dev/full", "w") as full:
-            result = run(*args, "--cache-dir", str(cache), stdout=full)
+        with open(full, "w") as out:
+            result = run(*args, "--cache-dir", str(cache), stdout=out)
         assert result.returncode == 1, args
         assert result.stderr.strip().splitlines()[-1] == (
             "catalogue-desktop: cannot write to standard output: No space left on device"

@@ -14,13 +14,13 @@ from typing import Any
 
 import icalendar
 
-from catalogue_desktop.core import offers
-from catalogue_desktop.core.decode import decode_collection
-from catalogue_desktop.core.export import export_collection
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.offer_sheet import Sheet
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.export.records import export_collection
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.sheet import Sheet
+from catalogue_desktop.core.records.decode import decode_collection
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from tests.records import webinar
 
 AT = "2026-11-20T09:30:00Z"

@@ -24,12 +24,13 @@ import pypdf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalogue_desktop.core import offers, offers_export
-from catalogue_desktop.core.export import export_collection
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.export.records import export_collection
 from catalogue_desktop.core.formats.text import drawn
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.offers import export as offers_export
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
 from catalogue_desktop.ui.offers import sheet_pdf
 
@@ -180,7 +181,7 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
         return result
 
     with Store(store_path) as store:
-        selection = offers_export.select(store, None, include_past=True, err=io.StringIO())
+        selection = offers_export.select(store, None, include_past=True, note=lambda text: None)
         for kind in (Kind.COURSES, Kind.SERIES, Kind.WEBINARS, Kind.CERTIFICATES, Kind.EXPERTS):
             if not store.state(kind).has_data:
                 continue

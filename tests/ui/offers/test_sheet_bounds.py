@@ -9,9 +9,9 @@ from typing import Any
 
 import pypdf
 
-from catalogue_desktop.core import offers
-from catalogue_desktop.core.listing import Column, ColumnType
-from catalogue_desktop.core.offer_sheet import Sheet
+from catalogue_desktop.core.listing.rows import Column, ColumnType
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.sheet import Sheet
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.offers import sheet_pdf
 

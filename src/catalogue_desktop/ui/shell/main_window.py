@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.settings import Settings
@@ -51,6 +51,8 @@ class MainWindow(QMainWindow):
     currency_chosen = Signal(str)
     preferences_changed = Signal()
     closed = Signal()
+    profile_name: str | None = None  # the catalogue open (the session's); File ▸ Catalogue: menus
+    catalogue_menu: Any
 
     def __init__(
         self,
@@ -345,6 +347,8 @@ class MainWindow(QMainWindow):
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()
+        if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
+            self.catalogue_menu.connection_changed.emit()
 
     def refresh_display(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""

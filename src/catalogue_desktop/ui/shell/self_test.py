@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QAbstractButton, QLabel, QTextBrowser, QTextEdit, QTreeView, QWidget
 
-from catalogue_desktop.core.kinds import ALL_KINDS
+from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.session import AppSession, Options
 
@@ -80,6 +80,11 @@ async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
         demo=not base_url,
         cache_dir=str(cache_dir),
         currency=getattr(args, "currency", None),
+        # the connection options (README: At work), so that a self-test goes the way the window would
+        **{
+            k: getattr(args, k, None)
+            for k in ("proxy", "ca_file", "token_env", "auth_header", "user", "password_env")
+        },
     )
     session = AppSession(options, settings=settings)
     try:

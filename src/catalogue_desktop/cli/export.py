@@ -1,0 +1,96 @@
+"""``catalogue-desktop export``: a cached collection as CSV or JSON, or the occasions (offerings)
+as CSV, JSON, a calendar file or the offer sheet, offline."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from catalogue_desktop.cli.common import note, open_store, query_of
+from catalogue_desktop.cli.connection import offline_cache
+from catalogue_desktop.core.records.kinds import Kind
+
+
+def run(args: argparse.Namespace) -> int:
+    from catalogue_desktop.core.export.records import export_collection
+
+    if args.kind == "offerings":
+        return run_offerings(args)
+    if (
+        args.format not in ("csv", "json")
+        or args.include_past
+        or args.paper
+        or args.title != "Offer"
+        or args.group != "course"
+    ):
+        print(
+            "catalogue-desktop export: --format ics and pdf, --include-past, --title, --group and "
+            "--paper are for offerings only",
+            file=sys.stderr,
+        )
+        return 2
+    parsed, query = query_of(args)
+    if not parsed:
+        return 2
+    with open_store(*offline_cache(args), reading=True) as store:
+        positions = None
+        if query is not None:
+            from catalogue_desktop.core.query import stored as finding
+
+            positions = finding.select(store, Kind(args.kind), query, note)
+        if args.output:
+            from catalogue_desktop.cli.output import text_writer, write_output
+
+            counted: list[int] = []
+
+            def write(out: TextIO) -> None:
+                kind = Kind(args.kind)
+                counted.append(
+                    export_collection(store, kind, args.format, out, positions, demo=args.cache_demo)
+                )
+
+            if write_output(args.output, text_writer(write)) is not None:
+                print(f"Wrote {counted[0]} {args.kind} to {args.output}", file=sys.stderr)
+        else:
+            sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+            export_collection(
+                store, Kind(args.kind), args.format, sys.stdout, positions, demo=args.cache_demo
+            )
+    return 0
+
+
+def run_offerings(args: argparse.Namespace) -> int:
+    """``export offerings``: ``core.offers.export`` does the work; the PDF is drawn with Qt
+    (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
+    from catalogue_desktop.core.offers import export as offers_export
+
+    parsed, query = query_of(args)
+    if not parsed:
+        return 2
+    with open_store(*offline_cache(args), reading=True) as store:
+        selection = offers_export.select(store, query, include_past=args.include_past, note=note)
+    render = paper = None
+    if args.format == "pdf":
+        from catalogue_desktop.ui.offers import sheet_pdf
+
+        render = sheet_pdf.pdf_bytes
+        paper = {"a4": "A4", "letter": "Letter"}.get(args.paper or "") or sheet_pdf.default_paper()
+    data = offers_export.document(
+        selection, args.format, title=args.title, group=args.group, paper=paper or "A4", render_pdf=render
+    )
+    if selection.empty_reason:
+        print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
+    for text in offers_export.notes(selection, args.format):
+        print(f"catalogue-desktop: {text}", file=sys.stderr)
+    raw = data if isinstance(data, bytes) else data.encode("utf-8")
+    if not args.output:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+        return 0
+    from catalogue_desktop.cli.output import write_output
+
+    if write_output(args.output, lambda out: out.write(raw)) is not None:
+        print(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", file=sys.stderr)
+    return 0

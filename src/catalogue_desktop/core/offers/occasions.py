@@ -1,0 +1,418 @@
+"""Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows, a
+calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet is
+``offer_sheet``'s (the window and the command line render it to PDF with Qt).
+
+Every output names the data's age (``age_line``: "Catalogue as of …", the oldest of the courses',
+series' and webinars' last sync that reached the service: ``data_as_of``). Server text is data:
+each format's encoder in ``core.formats`` handles it (CSV and e-mail cells made inert to
+spreadsheets, HTML escaped, drawn text capped and its bidi controls made visible, the calendar
+written by ``icalendar``). Times are the exact instants the service wrote, shown in the event's
+own UTC offset (or, ``local``, the viewer's). Qt-free.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TextIO
+
+from catalogue_desktop.core.formats import ics as ics_format
+from catalogue_desktop.core.formats.csv_cells import CsvWriter, inert
+from catalogue_desktop.core.formats.links import left_out, web_link
+from catalogue_desktop.core.formats.numbers import plain_number
+from catalogue_desktop.core.formats.text import html_attribute, html_text, one_line
+from catalogue_desktop.core.query.table import parse_date
+from catalogue_desktop.core.records.kinds import Kind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.store import CollectionState
+
+_CREDITS = (("cle", "CLE"), ("cpe", "CPE"))
+JSON_KEYS = (
+    "kind",
+    "id",
+    "locationId",
+    "seriesId",
+    "title",
+    "start",
+    "end",
+    "city",
+    "state",
+    "venue",
+    "address",
+    "zip",
+    "fee",
+    "cle",
+    "cpe",
+    "experts",
+    "topics",
+    "series",
+    "onDemand",
+    "url",
+)
+
+
+@dataclass(frozen=True)
+class Occasion:
+    """One bookable occasion: a course location, a series session or a webinar."""
+
+    kind: str  # course, session, webinar
+    id: Any  # the course's or webinar's id
+    title: str
+    start: str | None = None  # ISO 8601 with the service's offset; None: on demand
+    end: str | None = None
+    location_id: Any = None
+    series_id: Any = None
+    series: str | None = None
+    venue: str | None = None
+    address: str | None = None
+    city: str | None = None
+    state: str | None = None
+    zip: str | None = None
+    fee: Any = None
+    cle: bool | None = None
+    cpe: bool | None = None
+    experts: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    url: str | None = None
+    on_demand: bool = False
+
+    @property
+    def uid(self) -> str:
+        """Stable across exports (re-importing updates the event): from the kind and the ids."""
+        key = f"{self.kind}:{self.id}:{self.location_id or ''}:{self.series_id or ''}"
+        return f"{hashlib.sha1(key.encode()).hexdigest()[:20]}@catalogue-desktop"
+
+    def credits(self) -> str:
+        return ", ".join(name for attr, name in _CREDITS if getattr(self, attr)) or ""
+
+    def place(self) -> str:
+        return ", ".join(p for p in (self.venue, self.city, self.state) if p)
+
+
+def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion]:
+    """The occasions of offerings rows ``rows`` (columns as ``query.offerings.columns`` makes)."""
+    out = []
+    for i in rows:
+
+        def get(key: str, i: int = i) -> Any:
+            return found[key][i]
+
+        out.append(
+            Occasion(
+                kind=get("kind"),
+                id=get("id"),
+                title=get("title") or f"{get('kind').capitalize()} #{get('id')}",
+                start=get("startDate"),
+                end=get("endDate"),
+                location_id=get("locationId"),
+                series_id=get("seriesId"),
+                series=(get("series") or [None])[0],
+                venue=get("venue"),
+                address=get("address"),
+                city=get("city"),
+                state=get("state"),
+                zip=get("zip"),
+                fee=get("fee"),
+                cle=get("cleAccreditation"),
+                cpe=get("cpeAccreditation"),
+                experts=list(get("experts") or ()),
+                topics=list(get("topics") or ()),
+                url=get("detailUrl"),
+                on_demand=bool(get("ondemand")),
+            )
+        )
+    return out
+
+
+def by_start(items: Sequence[Occasion]) -> list[Occasion]:
+    """By start time, on-demand ones last (in their order)."""
+
+    def key(o: Occasion) -> tuple[int, int]:
+        moment = parse_date(o.start)
+        return (0, moment[1]) if moment else (1, 0)
+
+    return sorted(items, key=key)
+
+
+# -- text -------------------------------------------------------------------------------------
+
+Text = Callable[[Any], str]
+
+
+def when(iso: str | None, *, local: bool = False) -> str:
+    """ "Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset (with
+    ``local``, the same instant in the viewer's zone, with its offset)."""
+    if not iso:
+        return "on demand"
+    moment = instant(iso)
+    if moment is None:
+        return iso
+    if local:
+        moment = _local(moment)
+    offset = moment.utcoffset()
+    minutes = 0 if offset is None else int(offset.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "−"
+    zone = f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} ({zone})"
+
+
+def until(start: str | None, end: str | None, *, local: bool = False) -> str:
+    """When an occasion ends, after ``when(start)``: "until 16:30" the same day (and offset),
+    else "until " and the end as ``when`` writes it; "" without an end."""
+    begin, finish = instant(start), instant(end)
+    if finish is None:
+        return ""
+    if begin is not None:
+        if local:
+            begin, finish = _local(begin), _local(finish)
+        if begin.date() == finish.date() and begin.utcoffset() == finish.utcoffset():
+            return f"until {finish:%H:%M}"
+    return f"until {when(end, local=local)}"
+
+
+def _local(moment: datetime) -> datetime:
+    """``moment`` in the viewer's zone; in its own offset when that would leave years 1-9999."""
+    try:
+        return moment.astimezone()
+    except (OverflowError, ValueError):
+        return moment
+
+
+def money(fee: Any, currency: str | None = None) -> str:
+    """A fee as written: plain digits (never an exponent), thousands grouped for whole numbers."""
+    if fee is None:
+        return ""
+    text = f"{fee:,}" if isinstance(fee, int) and not isinstance(fee, bool) else plain_number(fee)
+    return f"{currency} {text}" if currency else text
+
+
+SOURCES = (Kind.COURSES, Kind.SERIES, Kind.WEBINARS)  # what the occasions are made of
+MEANING = "last confirmed by the service"  # what the footer's time is
+
+
+def data_as_of(states: Mapping[Kind, CollectionState]) -> str | None:
+    """The time an offer's data is as of: for each source (courses, series, webinars) the last
+    sync that reached the service (its ``checked_at``: a 304 counts; else when it was fetched),
+    and of those the oldest, since an offer may mix them. None when none was ever synced."""
+    stamps = [s.checked_at or s.fetched_at for k, s in states.items() if k in SOURCES and s.has_data]
+    known = [t for t in stamps if t]
+    return min(known, key=lambda t: instant(t) or datetime.min.replace(tzinfo=UTC)) if known else None
+
+
+def age(stamp: str | None, now: datetime | None = None) -> timedelta | None:
+    """How old data of time ``stamp`` is (None: unknown)."""
+    moment = instant(stamp)
+    return None if moment is None else (now or datetime.now(UTC)) - moment
+
+
+def as_of_text(stamp: str | None) -> str | None:
+    """The footer's time: the viewer's local time, its offset written out."""
+    return when(stamp, local=True) if instant(stamp) is not None else stamp
+
+
+def age_line(as_of: str | None) -> str:
+    """The footer every output carries (``as_of``: a time as people read it)."""
+    if not as_of:
+        return "Catalogue of unknown age — fees and dates may have changed since."
+    return f"Catalogue as of {as_of} ({MEANING}) — fees and dates may have changed since."
+
+
+def _fees(fee_text: Text | None, currency: str | None) -> Text:
+    return fee_text or (lambda fee: money(fee, currency))
+
+
+def email_lines(
+    items: Sequence[Occasion], currency: str | None = None, local: bool = False, fee_text: Text | None = None
+) -> list[str]:
+    """One line per occasion: title — date — city — fee — credits — link (each part on one
+    line, drawn as ``formats.text.one_line`` says, and inert to a spreadsheet it is pasted in)."""
+    fee = _fees(fee_text, currency)
+    lines = []
+    for o in items:
+        parts = [
+            o.title,
+            when(o.start, local=local),
+            o.city or ("online" if o.kind != "course" else ""),
+            fee(o.fee),
+            o.credits(),
+            o.url or "",
+        ]
+        lines.append(" — ".join(inert(one_line(p)) for p in parts if p and one_line(p)))
+    return lines
+
+
+def email_text(
+    items: Sequence[Occasion],
+    as_of: str | None,
+    currency: str | None = None,
+    local: bool = False,
+    fee_text: Text | None = None,
+) -> str:
+    return "\n".join([*email_lines(items, currency, local, fee_text), "", age_line(as_of)]) + "\n"
+
+
+EMAIL_HEADS = ("Title", "Date", "City", "Fee", "Credits", "Link")
+
+
+def email_html(
+    items: Sequence[Occasion],
+    as_of: str | None,
+    currency: str | None = None,
+    local: bool = False,
+    fee_text: Text | None = None,
+) -> str:
+    """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
+    table and into spreadsheets as rows and cells: every cell escaped, capped and inert)."""
+    fee = _fees(fee_text, currency)
+    head = "".join(f"<th>{h}</th>" for h in EMAIL_HEADS)
+    rows = []
+    for o in items:
+        url = web_link(o.url)
+        link = f'<a href="{html_attribute(url)}">{_cell(url)}</a>' if url else _cell(o.url)
+        cells = (
+            _cell(o.title),
+            _cell(when(o.start, local=local)),
+            _cell(o.city or ("online" if o.kind != "course" else "")),
+            _cell(fee(o.fee)),
+            _cell(o.credits()),
+            link,
+        )
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return (
+        f'<table border="1" cellspacing="0" cellpadding="4"><tr>{head}</tr>{"".join(rows)}'
+        f"</table><p><small>{html_text(age_line(as_of))}</small></p>"
+    )
+
+
+# -- rows -----------------------------------------------------------------------------------
+
+
+def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
+    """What ``export offerings --format json`` writes: one object per occasion."""
+    return [
+        {
+            "kind": o.kind,
+            "id": o.id,
+            "locationId": o.location_id,
+            "seriesId": o.series_id,
+            "title": o.title,
+            "start": o.start,
+            "end": o.end,
+            "city": o.city,
+            "state": o.state,
+            "venue": o.venue,
+            "address": o.address,
+            "zip": o.zip,
+            "fee": o.fee if isinstance(o.fee, int | None) else plain_number(o.fee),
+            "cle": o.cle,
+            "cpe": o.cpe,
+            "experts": o.experts,
+            "topics": o.topics,
+            "series": o.series,
+            "onDemand": o.on_demand,
+            "url": o.url,
+        }
+        for o in items
+    ]
+
+
+def write_csv(items: Sequence[Occasion], out: TextIO) -> None:
+    writer = CsvWriter(out)
+    writer.writerow(JSON_KEYS)
+    for row in json_rows(items):
+        writer.writerow(
+            [
+                "; ".join(v)
+                if isinstance(v, list)
+                else ""
+                if v is None
+                else str(v).lower()
+                if isinstance(v, bool)
+                else v
+                for v in row.values()
+            ]
+        )
+
+
+# -- calendar ---------------------------------------------------------------------------------
+
+
+def ics(
+    items: Sequence[Occasion], as_of: str | None, now: datetime | None = None, fee_text: Text | None = None
+) -> str:
+    """An iCalendar file: one VEVENT per dated occasion (on-demand ones have no time to put in a
+    calendar and are left out), DTSTART/DTEND as exact UTC instants, a stable UID."""
+    return calendar_file(items, as_of, now, fee_text).text
+
+
+def calendar_file(
+    items: Sequence[Occasion], as_of: str | None, now: datetime | None = None, fee_text: Text | None = None
+) -> ics_format.Calendar:
+    """``ics``'s file with what was left out or changed to write it (``formats.ics.Calendar``)."""
+    fee = _fees(fee_text, None)
+    events = []
+    for o in items:
+        start = instant(o.start)
+        if start is None:
+            continue
+        description = "\n".join(
+            p
+            for p in (
+                f"Fee: {fee(o.fee)}" if o.fee is not None else "",
+                f"Credits: {o.credits()}" if o.credits() else "",
+                f"Experts: {', '.join(o.experts)}" if o.experts else "",
+                f"Series: {o.series}" if o.series else "",
+                o.url or "",
+                age_line(as_of),
+            )
+            if p
+        )
+        where = ", ".join(p for p in (o.venue, o.address, o.city, o.state, o.zip) if p)
+        events.append(
+            ics_format.Event(
+                uid=o.uid,
+                start=start,
+                end=instant(o.end) or start,
+                summary=o.title,
+                description=description,
+                location=(where or "Online") if where or o.kind != "course" else None,
+                url=o.url,
+            )
+        )
+    return ics_format.calendar(events, now or datetime.now(UTC))
+
+
+def links_left_out(items: Sequence[Occasion]) -> int:
+    """How many of ``items`` have a link that is not a web link (no output makes it one)."""
+    return sum(1 for o in items if left_out(o.url))
+
+
+def dated(items: Sequence[Occasion]) -> int:
+    """How many of ``items`` have a date (an event in the calendar file)."""
+    return sum(1 for o in items if instant(o.start) is not None)
+
+
+def instant(iso: Any) -> datetime | None:
+    """ISO 8601 text as an aware datetime (UTC if it has no offset); None if not a date, or if
+    its UTC instant falls outside years 1-9999 (no output can show it: the decoder rejects it)."""
+    if not iso or not isinstance(iso, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        return None
+    return moment
+
+
+def _cell(value: Any) -> str:
+    """An e-mail table's cell: drawn, inert to a spreadsheet, escaped."""
+    return html_text(inert(one_line(value)))
