@@ -25,6 +25,7 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QTableWidget, QToolTip, QWidget
 
 import tests.ui.conftest as ui_conftest
+from catalogue_desktop.core.formats.text import visible
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.detail.photo import PhotoLabel
@@ -320,11 +321,13 @@ def test_hostile_records_are_shown_inert_and_fetch_nothing(
     assert description.text() == hostile_html(pixels.url("/x.png"))
     title = page.findChild(QLabel, "title")
     assert title.text().startswith("<b>Hostile</b> <img src=") and "<script>" in title.text()
-    # Control characters and the RLO mark arrive intact and are shown as text.
+    # Control characters and the RLO mark are shown as visible marks: nothing invisible, nothing
+    # that draws the text reversed (core.formats.text.visible; issue 25)
     window.navigate(Kind.WEBINARS, WEBINAR_CTRL)
     page = window.tab(Kind.WEBINARS).detail.current_page()
-    assert page.findChild(QLabel, "title").text() == f"Control {CONTROL} and {RLO} marks"
-    assert "\u202e" in page.findChild(QLabel, "text_description").text()
+    assert page.findChild(QLabel, "title").text() == visible(f"Control {CONTROL} and {RLO} marks")
+    assert "[U+202E]" in page.findChild(QLabel, "title").text()
+    assert "\u202e" not in page.findChild(QLabel, "title").text()
     # Series sessions table: the title cell and its tooltip are text.
     window.navigate(Kind.SERIES, SERIES)
     table = window.tab(Kind.SERIES).detail.current_page().findChild(QTableWidget, "sessions")
