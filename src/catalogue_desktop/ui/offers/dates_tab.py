@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QToolButton
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import DISPLAY
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
