@@ -5,15 +5,15 @@ ids, different content; the two big collections still go through ingest worker p
 served by two demo services in this process. A first ``catalogue-desktop sync`` completes; then,
 30 times, a sync towards the other catalogue is started in its own process group (so its ingest
 worker processes die with it) and killed with SIGKILL after a delay in the i-th of 30 equal parts
-of a measured sync's duration (at random within it; the parts in a random order). The delay counts
-from the sync's first request to the service (the readiness signal: from then on it may write), not
-from the process's start, so no kill is spent on Python's start-up, however busy the machine. The
-killed syncs run ``python -m catalogue_desktop sync`` in processes forked from a warm process that
-has imported the package (``ZYGOTE``: the command's own code, without paying a second of imports
-each time); the complete syncs around them are the real command. After every kill the store must
-open without being moved aside, pass SQLite's quick check, and hold for every collection exactly
-one of the two catalogues - every record id, position and stored record of one of them, never a mix
-and never nothing.
+of 1.25 times a measured sync's duration (at random within each; the parts in a random order).
+The delay counts from the sync's first request to the service (the readiness signal: from then on
+it may write), not from the process's start, so no kill is spent on Python's start-up, however busy
+the machine. The killed syncs run ``python -m catalogue_desktop sync`` in processes forked from a
+warm process that has imported the package (``ZYGOTE``: the command's own code, without paying a
+second of imports each time); the complete syncs around them are the real command. After every
+kill the store must open without being moved aside, pass SQLite's quick check, and hold for every
+collection exactly one of the two catalogues - every record id, position and stored record of one
+of them, never a mix and never nothing.
 
 The damaged-file cases add to ``test_store.py`` (which covers truncated, random, text, foreign and
 schema-version files and the lock held in either journal mode) only what it does not cover.
@@ -50,6 +50,7 @@ from tests.sqlite_lock import lock_held
 
 SIZE = 300  # webinars 1.5 MB and series 0.7 MB: above the worker-process threshold (256 KB)
 RUNS = 30  # stratified over the sync's duration (below): as dense as 50 uniform draws, or denser
+REACH = 1.25  # the kills reach past the measured duration: a busy machine makes some syncs slower
 T = Kind.TOPICS
 
 Fingerprint = tuple[int, str]  # (record count, digest of every (pos, id, data) in order)
@@ -272,7 +273,7 @@ def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
     parts = rng.sample(range(RUNS), RUNS)
     for run, part in enumerate(parts):
         target = 1 - held if run % 5 else held ^ (run % 2)  # mostly towards the other catalogue
-        delay = (part + rng.random()) / RUNS * duration * 1.05
+        delay = (part + rng.random()) / RUNS * duration * REACH
         services[target].requested.clear()
         pid = zygote.start(sync_args(services[target].base_url, cache), errors)
         assert services[target].requested.wait(60), errors.read_text()  # the sync has begun
@@ -308,12 +309,13 @@ def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
 
     assert all(group_gone(pgid, timeout=30) for pgid in groups), "processes outlived SIGKILL"
     # The kills were spread over the sync: many landed mid-sync, and both outcomes happened.
-    assert killed_mid_sync >= RUNS // 2, (killed_mid_sync, duration)
-    assert seen[Kind.WEBINARS] == {0, 1}
+    summary = f"{killed_mid_sync} of {RUNS} killed mid-sync, seen {seen}, duration {duration:.2f} s"
+    assert killed_mid_sync >= RUNS // 2, summary
+    assert seen[Kind.WEBINARS] == {0, 1}, summary
 
     # Killed syncs leave downloaded bodies behind; the next sync clears the stale ones.
     leftovers = list(cache.glob("body-*"))
-    assert leftovers, "no kill landed between download and ingest: the kills were not spread"
+    assert leftovers, f"no kill landed between download and ingest: the kills were not spread; {summary}"
     old = time.time() - 2 * 3600
     for p in leftovers:
         os.utime(p, (old, old))
