@@ -6,7 +6,9 @@ first on ``QT_PLUGIN_PATH``: what Qt tries on every machine, with or without the
 platform that does not exist; with the check before Qt (layer 1) and with Qt's own failure caught
 (layer 2, the check turned off). What Qt itself logs depends on the machine (with the X libraries,
 PySide's own xcb plugin loads and says it cannot connect); the tests assert what the user is told
-(one paragraph, status 2, Qt's own words inside it), not Qt's exact lines."""
+(one paragraph, status 2, Qt's own words inside it), not Qt's exact lines. To run them as on a
+machine without the X libraries (root; a private mount namespace, nothing changes outside it):
+``tests/qt_compat/without_x_libraries.sh .venv/bin/python -m pytest tests/qt_compat``."""
 
 from __future__ import annotations
 
