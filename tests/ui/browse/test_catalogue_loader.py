@@ -14,8 +14,8 @@ import pytest
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.sync.ingest import ingest
-from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.browse import catalogue_loader
+from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from tests.records import webinar
 from tests.ui.conftest import SMALL_PAGES
 
@@ -232,7 +232,7 @@ def test_a_reloaded_row_set_is_sorted_as_its_tab_shows_it_before_it_is_published
         return (start, True) if kind is Kind.WEBINARS else None
 
     loader = CatalogueLoader(store, chunk=100)
-    loader.sort_of = sort_of
+    loader.presort_as(sort_of)
     with qtbot.waitSignal(loader.all_loaded, timeout=5000):
         loader.load_all([Kind.WEBINARS, Kind.TOPICS])
     assert asked == []  # the start-up publishes as it reads
