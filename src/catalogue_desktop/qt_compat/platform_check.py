@@ -59,15 +59,17 @@ def requested_platforms(env: Mapping[str, str]) -> list[str]:
 
 
 def plugin_dirs(env: Mapping[str, str]) -> list[Path]:
-    """Where Qt looks for platform plugins: ``QT_QPA_PLATFORM_PLUGIN_PATH``, ``QT_PLUGIN_PATH``'s
-    ``platforms`` folders, then PySide6's own (found without importing it)."""
-    dirs = [Path(p) for p in env.get("QT_QPA_PLATFORM_PLUGIN_PATH", "").split(os.pathsep) if p]
-    dirs += [Path(p) / "platforms" for p in env.get("QT_PLUGIN_PATH", "").split(os.pathsep) if p]
+    """Where Qt looks for platform plugins, in Qt's order (the first plugin file of a platform is
+    the one Qt loads; with ``QT_DEBUG_PLUGINS=1``, Qt 6.11): ``QT_PLUGIN_PATH``'s ``platforms``
+    folders, PySide6's own (found without importing it), then ``QT_QPA_PLATFORM_PLUGIN_PATH``
+    (searched last: a plugin there is used only for a platform the others lack)."""
+    dirs = [Path(p) / "platforms" for p in env.get("QT_PLUGIN_PATH", "").split(os.pathsep) if p]
     import importlib.util
 
     spec = importlib.util.find_spec("PySide6")
     for location in (spec.submodule_search_locations or []) if spec else []:
         dirs.append(Path(location) / "Qt" / "plugins" / "platforms")
+    dirs += [Path(p) for p in env.get("QT_QPA_PLATFORM_PLUGIN_PATH", "").split(os.pathsep) if p]
     return dirs
 
 
@@ -250,9 +252,13 @@ def fatal_paragraph(said: Sequence[str], fatal: str) -> str:
     missing = list(verdict.missing) if verdict else []
     # Qt's own lines, without its generic advice ("Reinstalling the application may fix this")
     lines = [
-        s.split(": ", 1)[-1].rstrip(".") for s in said if s.startswith("qt.qpa") and "From 6.5.0" not in s
+        s.split(": ", 1)[-1].strip().rstrip(".")
+        for s in said
+        if s.startswith("qt.qpa") and "From 6.5.0" not in s
     ]
-    qt_said = "; ".join(lines or [fatal.split("\n")[0].split(". ")[0]])
+    qt_said = "; ".join(
+        dict.fromkeys(line for line in lines if line) or [fatal.split("\n")[0].split(". ")[0]]
+    )
     available = re.search(r"Available platform plugins are: ([^.\n]*)", fatal)
     if not reasons:
         platforms = ", ".join(f'"{p}"' for p in requested_platforms(os.environ))
