@@ -2,22 +2,23 @@
 
 One :class:`Formatter` per window, shared by the item models and the detail panes, so that a
 locale or currency change shows everywhere. Money is a plain grouped number unless the user chose
-a currency (the spec does not say which currency fees are in). Dates show as the service wrote
-them, in the event's own UTC offset with the offset written out ("3/9/27 8:30 AM UTC−05:00"),
-unless the user chose the viewer's local time (``event_zones`` False).
+a currency (the spec does not say which currency fees are in). Dates and times are written by
+``common.times`` alone: in the event's own UTC offset with the offset written out ("3/9/27 8:30 AM
+UTC−05:00"), or in the viewer's local time, labelled too (``event_zones`` False).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from PySide6.QtCore import QDateTime, QLocale, QTimeZone
+from PySide6.QtCore import QLocale
 
 from catalogue_desktop.core.listing import Column, ColumnType
+from catalogue_desktop.ui.common import times
+from catalogue_desktop.ui.common.times import utc_label
 
-__all__ = ["BLANK", "Formatter"]
+__all__ = ["BLANK", "Formatter", "utc_label"]
 
 BLANK = "—"  # shown for a blank value in detail panes (tables show an empty cell)
 _DASH = "–"
@@ -116,56 +117,43 @@ class Formatter:
     # -- dates ---------------------------------------------------------------------------------
 
     def date(self, ms: Any, offset: int | None = None) -> str:
-        """Epoch milliseconds (UTC) -> short date and time: at the UTC ``offset`` (minutes) the
-        event was written with, which is then shown ("3/9/27 8:30 AM UTC−05:00"); in the
-        viewer's zone without one (or when the user chose local time)."""
+        """Epoch milliseconds (UTC) -> short date, time and zone: at the UTC ``offset`` (minutes)
+        the event was written with ("3/9/27 8:30 AM UTC−05:00"), or in the viewer's zone,
+        labelled too, without one or when the user chose local time (``common.times``)."""
         if ms is None or isinstance(ms, bool):
             return ""
         try:
             ms = int(ms)
         except (TypeError, ValueError, OverflowError):
             return str(ms)
-        if offset is None or not self.event_zones:
-            return self.locale.toString(QDateTime.fromMSecsSinceEpoch(ms), QLocale.FormatType.ShortFormat)
-        dt = QDateTime.fromMSecsSinceEpoch(ms, QTimeZone.fromSecondsAheadOfUtc(offset * 60))
-        return f"{self.locale.toString(dt, QLocale.FormatType.ShortFormat)} {utc_label(offset)}"
+        return times.short(self.locale, ms, offset, self.event_zones)
+
+    def moment(self, value: Any) -> str:
+        """An aware datetime, ISO text or epoch ms -> as ``date`` writes it (a datetime's or
+        text's own offset kept)."""
+        found = times.moment_of(value)
+        return "" if found is None else times.short(self.locale, found[0], found[1], self.event_zones)
 
     def date_long(self, value: Any) -> str:
-        """Epoch ms or an aware datetime -> long date, time and zone: a datetime at the offset
-        the service wrote it with (unless the user chose local time), epoch ms in the viewer's
-        zone. "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
-        if value is None:
-            return ""
-        offset = None
-        if isinstance(value, datetime):
-            if value.tzinfo is None:
-                from datetime import UTC
+        """Epoch ms, ISO text or an aware datetime -> long date, time and zone, as ``date``
+        chooses the zone. "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
+        found = times.moment_of(value)
+        if found is None:
+            return "" if value is None else str(value)
+        return times.long(self.locale, found[0], found[1], self.event_zones)
 
-                value = value.replace(tzinfo=UTC)
-            ms = int(value.timestamp() * 1000)
-            delta = value.utcoffset()
-            offset = None if delta is None else int(delta.total_seconds()) // 60
-        else:
-            try:
-                ms = int(value)
-            except (TypeError, ValueError):
-                return str(value)
-        if offset is not None and self.event_zones:
-            dt = QDateTime.fromMSecsSinceEpoch(ms, QTimeZone.fromSecondsAheadOfUtc(offset * 60))
-            day = self.locale.toString(dt.date(), QLocale.FormatType.LongFormat)
-            time = self.locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
-            return f"{day} {time} {utc_label(offset)}"
-        dt = QDateTime.fromMSecsSinceEpoch(ms)
-        day = self.locale.toString(dt.date(), QLocale.FormatType.LongFormat)
-        time = self.locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
-        offset = dt.offsetFromUtc()
-        sign = "+" if offset >= 0 else "−"
-        hours, minutes = divmod(abs(offset) // 60, 60)
-        zone = f"UTC{sign}{hours:02d}:{minutes:02d}"
-        abbreviation = dt.timeZoneAbbreviation()
-        if abbreviation and abbreviation != zone and not abbreviation.startswith(("UTC", "GMT+", "GMT-")):
-            zone = f"{abbreviation} ({zone})"
-        return f"{day} {time} {zone}"
+    def day(self, value: Any, offset: int | None = None) -> str:
+        """The day alone ("3/9/27"), in the zone ``date`` would show it in."""
+        found = times.moment_of(value)
+        if found is None:
+            return ""
+        return times.day(self.locale, found[0], found[1] if offset is None else offset, self.event_zones)
+
+    def on_demand_text(self, recorded: Any = None, offset: int | None = None) -> str:
+        """What an on-demand webinar shows where a start would be: "On demand", and the day it
+        was recorded ("On demand · recorded 3/9/26"), never a past start that looks missed."""
+        day = self.day(recorded, offset)
+        return f"On demand · recorded {day}" if day else "On demand"
 
     # -- any column ----------------------------------------------------------------------------
 
@@ -195,13 +183,6 @@ class Formatter:
         if type_ is ColumnType.CODE and column.key in ("type", "level"):
             return self.code(column.key, value)
         return str(value)  # INT, other codes (shown as they come)
-
-
-def utc_label(offset: int) -> str:
-    """UTC offset minutes as people read them: "UTC−05:00", "UTC+05:30", "UTC+00:00"."""
-    sign = "+" if offset >= 0 else "−"
-    hours, minutes = divmod(abs(offset), 60)
-    return f"UTC{sign}{hours:02d}:{minutes:02d}"
 
 
 def _is_number(value: Any) -> bool:

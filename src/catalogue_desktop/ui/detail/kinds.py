@@ -70,9 +70,13 @@ def _webinar(p: Page, r: Any) -> None:
     grid.add("Fee", p.fmt.money(r.fee) or None)
     grid.add("CLE", p.bool_text(r.cle_accreditation))
     grid.add("CPE", p.bool_text(r.cpe_accreditation))
-    grid.add("Starts", p.date_text(r.start_date), "start")
-    grid.add("Ends", p.date_text(r.end_date), "end")
-    grid.add("Produced", p.date_text(r.production_date), "production")
+    if p.fmt.on_demand(r.type):  # its start is when it was recorded, not a missed event
+        grid.add("Starts", p.fmt.on_demand_text(), "start")
+        grid.add("Recorded", p.date_text(r.production_date or r.start_date), "production")
+    else:
+        grid.add("Starts", p.date_text(r.start_date), "start")
+        grid.add("Ends", p.date_text(r.end_date), "end")
+        grid.add("Produced", p.date_text(r.production_date), "production")
     grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
     grid.add_url("Access", r.access_url, "access_url", p.pane.activate_href)
     p.text("Description", r.description)
@@ -128,7 +132,9 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     table.setAlternatingRowColors(True)
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     for row, s in enumerate(ordered):
-        start = QTableWidgetItem(p.fmt.date(_ms(s.start_date)))
+        start = QTableWidgetItem(
+            p.fmt.on_demand_text(s.start_date) if p.fmt.on_demand(s.type) else p.fmt.moment(s.start_date)
+        )
         start.setData(Qt.ItemDataRole.UserRole, s.webinar_id)
         start.setTextAlignment(right)
         title = QTableWidgetItem(s.title or f"Webinar #{s.webinar_id}")

@@ -68,6 +68,8 @@ class Preferences(QDialog):
         times_box = QVBoxLayout(times)
         self.event_zone = QRadioButton("As the service wrote them, in the event's own UTC offset")
         self.local_zone = QRadioButton("In my local time zone")
+        self.event_zone.setObjectName("event-zone")
+        self.local_zone.setObjectName("local-zone")
         group = QButtonGroup(self)
         for button in (self.event_zone, self.local_zone):
             group.addButton(button)
