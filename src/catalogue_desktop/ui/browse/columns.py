@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QTableView
 
-from catalogue_desktop.core.listing import COLUMNS, ColumnType
+from catalogue_desktop.core.listing import COLUMNS, DATES, ColumnType, column_index
 
 # Default widths in average character widths, per column type (the title column: at least).
 WIDTH_CHARS = {
@@ -24,7 +24,18 @@ WIDTH_CHARS = {
     ColumnType.DATE: 25,
     ColumnType.BOOL: 5,
 }
-TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
+TITLE_CHARS = 40  # the title's default: it gets what the other columns leave of the view
+TITLE_MIN_CHARS = 18  # ... down to this in a narrow view, before the table scrolls sideways
+# Columns whose values are shorter than their type's default (Dates: "Course", "IL", a city).
+WIDTH_CHARS_OF = {
+    (DATES, "kind"): 8,
+    (DATES, "city"): 14,
+    (DATES, "state"): 8,
+    (DATES, "venue"): 18,
+    (DATES, "experts"): 18,
+}
+# The order columns are shown in, where it is not the listing's: what a person reads first first.
+SHOWN_ORDER = {DATES: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "experts")}
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
 _MARGIN = 24  # the vertical scroll bar and the frame, roughly
 
@@ -39,23 +50,27 @@ def default_widths(view: QTableView, kind: Any, formatter: Any) -> None:
     char = _char(view)
     widest_date = view.fontMetrics().horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 16
     for i, column in enumerate(COLUMNS[kind]):
-        width = (TITLE_CHARS if i == 0 else WIDTH_CHARS[column.type]) * char + 16
+        chars = WIDTH_CHARS_OF.get((kind, column.key), WIDTH_CHARS[column.type])
+        width = (TITLE_CHARS if i == 0 else chars) * char + 16
         if column.type is ColumnType.DATE:
             width = max(width, widest_date)
         header.resizeSection(i, width)
         header.setSectionHidden(i, not column.visible)
+    for visual, key in enumerate(SHOWN_ORDER.get(kind, ())):
+        header.moveSection(header.visualIndex(column_index(kind, key)), visual)
 
 
 def fit_title(view: QTableView) -> None:
     """Give the title column the width the other shown columns leave (titles get the room),
-    unless that is less than its default."""
+    down to ``TITLE_MIN_CHARS`` in a narrow view (the other columns stay in view)."""
     header = view.horizontalHeader()
     others = sum(header.sectionSize(i) for i in range(1, header.count()) if not header.isSectionHidden(i))
     # (not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
     # start-up; the view's size less a scroll bar's width is as good)
     room = view.maximumViewportSize().width() - others - _MARGIN
-    if room > header.sectionSize(0):
-        header.resizeSection(0, room)
+    width = max(room, TITLE_MIN_CHARS * _char(view) + 16)
+    if width != header.sectionSize(0):
+        header.resizeSection(0, width)
 
 
 def make_room(view: QTableView, width: int) -> None:

@@ -66,7 +66,6 @@ class MainWindow(QMainWindow):
         self.formatter = formatter
         self.history = History(parent=self)
         self.setWindowTitle(APP_TITLE)
-        self.resize(1280, 800)
 
         self._images = images
         self._loader = loader
@@ -106,8 +105,11 @@ class MainWindow(QMainWindow):
         self.changes_dock.record_activated.connect(self.navigate)
         self.facet_panel = FacetPanel()
         self.facet_dock = self._dock("Facets", self.facet_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.facet_dock.setMinimumWidth(240)
+        self.facet_dock.setMinimumWidth(200)
 
+        from catalogue_desktop.ui.shell.window_layout import WindowLayout
+
+        self.window_layout = WindowLayout(self)
         menus.build(self)
         self.history.changed.connect(self._history_changed)
         self._history_changed()
@@ -161,6 +163,7 @@ class MainWindow(QMainWindow):
             tab.message.connect(self.show_message)
             self._tabs[kind] = tab
             tab.restore_state(self.settings)
+            self.window_layout.attach(tab)
             if self.ready:  # (while the window starts, ``name_inner_buttons`` waits: see it)
                 name_inner_buttons(tab)
             self.tab_made.emit(kind, tab)
@@ -408,12 +411,7 @@ class MainWindow(QMainWindow):
     # -- window state ------------------------------------------------------------------------
 
     def _restore(self) -> None:
-        geometry = self.settings.window_geometry()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        state = self.settings.window_state()
-        if state is not None:
-            self.restoreState(state)
+        self.window_layout.restore_geometry()
         last = self.settings.last_tab
         if 0 <= last < self.tab_widget.count():
             self.tab_widget.setCurrentIndex(last)
@@ -432,6 +430,7 @@ class MainWindow(QMainWindow):
     def save_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState())
         self.settings.last_tab = self.tab_widget.currentIndex()
+        self.window_layout.save()
         for tab in self._tabs.values():
             tab.save_state(self.settings)
         self.settings.sync()

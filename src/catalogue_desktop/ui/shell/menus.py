@@ -121,6 +121,16 @@ def build(window: Any) -> None:
     facets = w.facet_dock.toggleViewAction()
     facets.setText("Facets")
     view_menu.addAction(facets)
+    w.details_action = action(
+        w,
+        "Details pane",
+        lambda: w.window_layout.set_details_shown(w.details_action.isChecked()),
+        "Ctrl+Shift+D",
+        "Show or hide the selected record's details beside the table (Ctrl+Shift+D)",
+    )
+    w.details_action.setCheckable(True)
+    w.details_action.setChecked(w.window_layout.details_shown)
+    view_menu.addAction(w.details_action)
     view_menu.addAction(w.find_action)
     w.columns_menu = view_menu.addMenu("Columns")
     w.columns_menu.aboutToShow.connect(w.fill_columns_menu)
@@ -163,6 +173,9 @@ def build(window: Any) -> None:
     ):
         act.setIcon(toolbar_icon(icon))
         toolbar.addAction(act)
+        if icon in ("back", "forward"):  # arrows say it (and their tips): room for the query
+            toolbar.widgetForAction(act).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+    w.export_action.setIconText("Export")
     toolbar.addSeparator()
     toolbar.addWidget(w.query_box.edit)
     toolbar.setAccessibleName("Main toolbar")
