@@ -79,6 +79,10 @@ def click_row(tab: Any, row: int, column: int = 0) -> None:
 def key(
     widget: QWidget, name: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
 ) -> None:
+    """A key pressed in ``widget``'s window, which is the active one (as when a person types)."""
+    if QApplication.activeWindow() is not widget.window():
+        widget.window().activateWindow()
+        QApplication.processEvents()
     QTest.keyClick(widget, name, modifier)
     QApplication.processEvents()
 
@@ -130,7 +134,11 @@ def when_dialog_opens(act: Any, timeout_ms: int = 5000) -> list[Any]:
                 QTimer.singleShot(20, poll)
             return
         done.append(dialog)
-        act(dialog)
+        try:
+            act(dialog)
+        except BaseException:
+            dialog.reject()  # a dialog that is not as expected: closed, the test fails (no hang)
+            raise
 
     QTimer.singleShot(0, poll)
     return done

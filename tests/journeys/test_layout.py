@@ -160,3 +160,48 @@ def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(open_
     again = open_window().window
     _screen_sized(again, 1280, 800)
     assert click_tab(again, Kind.TOPICS).splitter.sizes() == moved
+
+
+def test_the_details_reflow_to_their_width_and_never_stay_scrolled_sideways(open_window: Any) -> None:
+    window = open_window().window
+    _screen_sized(window, 1024, 700)
+    for kind in (Kind.WEBINARS, Kind.SERIES, Kind.COURSES, Kind.CERTIFICATES, Kind.EXPERTS):
+        tab = click_tab(window, kind)
+        for row in range(min(tab.model.rowCount(), 6)):
+            click_row(tab, row)
+            scroll = tab.detail.current_page()
+            while scroll is not None and not hasattr(scroll, "horizontalScrollBar"):
+                scroll = scroll.parentWidget()
+            content = scroll.widget()
+            assert content.width() <= scroll.viewport().width(), (kind.label, row)  # nothing cut on the right
+            for _ in range(6):  # Tab walks the details' links
+                key(QApplication.focusWidget() or tab.view, Qt.Key.Key_Tab)
+            click_row(tab, row + 1)
+            assert scroll.horizontalScrollBar().value() == 0, (kind.label, row)
+
+
+def test_dialogs_fit_the_screen_with_their_buttons_on_it(open_window: Any) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from tests.journeys.h31b_window import when_dialog_opens
+
+    window = open_window().window
+    window.show()
+    screen = window.screen().availableGeometry()
+    seen: list[str] = []
+
+    def check(dialog: Any) -> None:
+        QApplication.processEvents()
+        buttons = dialog.findChild(QDialogButtonBox)
+        box = QRect(buttons.mapToGlobal(QPoint(0, 0)), buttons.size())
+        seen.append(dialog.windowTitle())
+        assert dialog.height() <= screen.height() and box.bottom() <= screen.bottom(), (
+            dialog.windowTitle(),
+            box,
+        )
+        dialog.reject()
+
+    for act in ("Query language and fields", "Keyboard shortcuts", "Preferences…"):
+        when_dialog_opens(check)
+        next(a for a in window.findChildren(type(window.find_action)) if a.text() == act).trigger()
+    assert len(seen) == 3, seen

@@ -80,3 +80,29 @@ def test_on_demand_webinars_say_on_demand_and_recorded_never_a_past_start(open_w
     assert ZONE.search(_label(window, "value_production"))
     page = window.current_tab().detail.current_page()
     assert page.findChild(QLabel, "value_end") is None or not page.findChild(QLabel, "value_end").isVisible()
+
+
+def test_an_offer_for_email_writes_times_as_the_window_does(open_window: Any) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QAbstractButton, QApplication
+
+    from catalogue_desktop.core.listing import DATES
+
+    window = open_window().window
+    tab = click_tab(window, DATES)
+    start = column_index(DATES, "start")
+    row = next(r for r in range(tab.model.rowCount()) if ZONE.search(tab.model.index(r, start).data() or ""))
+    click_row(tab, row)
+    shown = tab.model.index(row, start).data()  # "3/9/27 8:30 AM UTC−05:00"
+
+    def go_on(box: Any) -> None:  # the demo data is old: "make the offer from this data?"
+        next(b for b in box.findChildren(QAbstractButton) if b.text() == "Continue").click()
+
+    when_dialog_opens(go_on)
+    QTest.mouseClick(tab.offer_buttons["copy"], Qt.MouseButton.LeftButton)
+    QApplication.processEvents()
+    line = QGuiApplication.clipboard().text().splitlines()[0]
+    clock, zone = shown.split(" ", 1)[1].rsplit(" ", 1)  # "8:30 AM", "UTC−05:00"
+    assert f"{clock} {zone}" in line, (line, shown)  # the locale's clock, the same zone label

@@ -210,16 +210,25 @@ def _fees(fee_text: Text | None, currency: str | None) -> Text:
     return fee_text or (lambda fee: money(fee, currency))
 
 
+def _whens(when_text: Text | None, local: bool) -> Text:
+    return when_text or (lambda iso: when(iso, local=local))
+
+
 def email_lines(
-    items: Sequence[Occasion], currency: str | None = None, local: bool = False, fee_text: Text | None = None
+    items: Sequence[Occasion],
+    currency: str | None = None,
+    local: bool = False,
+    fee_text: Text | None = None,
+    when_text: Text | None = None,
 ) -> list[str]:
-    """One line per occasion: title — date — city — fee — credits — link."""
-    fee = _fees(fee_text, currency)
+    """One line per occasion: title — date — city — fee — credits — link (``when_text``: how
+    the window writes a start, else ``when``)."""
+    fee, start = _fees(fee_text, currency), _whens(when_text, local)
     lines = []
     for o in items:
         parts = [
             o.title,
-            when(o.start, local=local),
+            start(o.start),
             o.city or ("online" if o.kind != "course" else ""),
             fee(o.fee),
             o.credits(),
@@ -235,8 +244,10 @@ def email_text(
     currency: str | None = None,
     local: bool = False,
     fee_text: Text | None = None,
+    when_text: Text | None = None,
 ) -> str:
-    return "\n".join([*email_lines(items, currency, local, fee_text), "", age_line(as_of)]) + "\n"
+    lines = email_lines(items, currency, local, fee_text, when_text)
+    return "\n".join([*lines, "", age_line(as_of)]) + "\n"
 
 
 EMAIL_HEADS = ("Title", "Date", "City", "Fee", "Credits", "Link")
@@ -248,17 +259,18 @@ def email_html(
     currency: str | None = None,
     local: bool = False,
     fee_text: Text | None = None,
+    when_text: Text | None = None,
 ) -> str:
     """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
     table and into spreadsheets as rows and cells)."""
-    fee = _fees(fee_text, currency)
+    fee, start = _fees(fee_text, currency), _whens(when_text, local)
     head = "".join(f"<th>{h}</th>" for h in EMAIL_HEADS)
     rows = []
     for o in items:
         link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if is_web(o.url) else _text(o.url)
         cells = (
             _text(o.title),
-            _text(when(o.start, local=local)),
+            _text(start(o.start)),
             _text(o.city or ("online" if o.kind != "course" else "")),
             _text(fee(o.fee)),
             _text(o.credits()),

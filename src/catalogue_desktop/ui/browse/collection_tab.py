@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.catalogue import RowSet
 from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS
+from catalogue_desktop.core.listing import COLUMNS, column_index
 from catalogue_desktop.ui.browse import columns
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
@@ -422,6 +422,8 @@ class CollectionTab(QWidget):
             header.restoreState(state)
             self._fit_title = self._auto_title = False  # the user's widths
         column, order = settings.sort(self.kind)
+        if column < 0 and self.kind in columns.DEFAULT_SORT:  # never sorted by the user
+            column, order = column_index(self.kind, columns.DEFAULT_SORT[self.kind]), 0
         qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
         header.setSortIndicator(column, qt_order)
         self.model.sort(column, qt_order)

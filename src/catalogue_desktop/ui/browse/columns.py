@@ -37,6 +37,15 @@ WIDTH_CHARS_OF = {
 # The order columns are shown in, where it is not the listing's: what a person reads first first.
 SHOWN_ORDER = {DATES: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "experts")}
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
+# A tab's order until the user sorts otherwise (Dates: by start, past occasions hidden); the order
+# the user chooses is remembered instead. (The
+# collections keep the service's order by default: a sorted tab waits for all its rows at start,
+# where an unsorted one paints its first page at once — see ``catalogue_loader``.)
+DEFAULT_SORT = {DATES: "start"}
+_WIDEST_MONEY = {
+    ColumnType.MONEY: lambda f: f.money("88888.88"),
+    ColumnType.MONEY_RANGE: lambda f: f.money_range([8888, 88888]),
+}
 _MARGIN = 24  # the vertical scroll bar and the frame, roughly
 
 
@@ -54,6 +63,9 @@ def default_widths(view: QTableView, kind: Any, formatter: Any) -> None:
         width = (TITLE_CHARS if i == 0 else chars) * char + 16
         if column.type is ColumnType.DATE:
             width = max(width, widest_date)
+        elif column.type in _WIDEST_MONEY:  # the currency and the grouping, whatever they are
+            widest = _WIDEST_MONEY[column.type](formatter)
+            width = max(width, view.fontMetrics().horizontalAdvance(widest) + 16)
         header.resizeSection(i, width)
         header.setSectionHidden(i, not column.visible)
     for visual, key in enumerate(SHOWN_ORDER.get(kind, ())):

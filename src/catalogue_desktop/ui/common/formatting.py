@@ -87,9 +87,11 @@ class Formatter:
         return out
 
     def money(self, value: Any) -> str:
-        """A fee: int or decimal text. Decimals are kept as sent ("1,899.50")."""
+        """A fee, one way everywhere: whole amounts without cents ("2250.00" -> "2,250"), others
+        with two decimals ("1899.5" -> "1,899.50")."""
         if value is None or value == "":
             return ""
+        value = _money_value(value)
         text = self.number(value)
         if not self.currency or not _is_number(value):
             return text
@@ -149,6 +151,31 @@ class Formatter:
             return ""
         return times.day(self.locale, found[0], found[1] if offset is None else offset, self.event_zones)
 
+    def occasion_start(self, iso: Any) -> str:
+        """An offer's start, as the window writes times (long day, the locale's clock, the zone);
+        "on demand" for none."""
+        return self.date_long(iso) if iso else "on demand"
+
+    def occasion_until(self, start: Any, end: Any) -> str:
+        """After ``occasion_start``: "until 4:30 PM" the same day and zone, else "until " and
+        the end in full; "" without an end."""
+        begin, finish = times.moment_of(start), times.moment_of(end)
+        if finish is None:
+            return ""
+        end_at, end_zone = times.at(finish[0], finish[1], self.event_zones)
+        if begin is not None:
+            start_at, start_zone = times.at(begin[0], begin[1], self.event_zones)
+            if start_at.date() == end_at.date() and start_zone == end_zone:
+                return f"until {self.locale.toString(end_at.time(), QLocale.FormatType.ShortFormat)}"
+        return f"until {self.date_long(end)}"
+
+    def data_time(self, iso: Any) -> str | None:
+        """When data was fetched: the viewer's local time, labelled (None stays None)."""
+        found = times.moment_of(iso)
+        if found is None:
+            return None if iso is None else str(iso)
+        return times.long(self.locale, found[0], None, False)
+
     def on_demand_text(self, recorded: Any = None, offset: int | None = None) -> str:
         """What an on-demand webinar shows where a start would be: "On demand", and the day it
         was recorded ("On demand · recorded 3/9/26"), never a past start that looks missed."""
@@ -183,6 +210,21 @@ class Formatter:
         if type_ is ColumnType.CODE and column.key in ("type", "level"):
             return self.code(column.key, value)
         return str(value)  # INT, other codes (shown as they come)
+
+
+def _money_value(value: Any) -> Any:
+    """An int for a whole amount, decimal text with two decimals for another; else as given."""
+    if isinstance(value, (bool, int)):
+        return value
+    try:
+        number = Decimal(repr(value) if isinstance(value, float) else str(value).strip())
+    except InvalidOperation:
+        return value
+    if not number.is_finite():
+        return value
+    if number == number.to_integral_value():
+        return int(number)
+    return f"{number.quantize(Decimal('0.01')) if -number.as_tuple().exponent <= 2 else number}"
 
 
 def _is_number(value: Any) -> bool:

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -30,6 +29,7 @@ from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from catalogue_desktop.ui.detail.layout import FormGrid
 from catalogue_desktop.ui.detail.links import Link
 from catalogue_desktop.ui.detail.page import PHOTO, Page, PageHost
+from catalogue_desktop.ui.detail.photo_row import PhotoRow
 from catalogue_desktop.ui.detail.text import (
     BLANK,
     cap_text,
@@ -248,31 +248,25 @@ def _schedule(p: Page, items: list[Any]) -> QWidget:
             column.addWidget(title)
             if item.description:
                 column.addWidget(text_widget(item.description, "schedule_description"))
-            grid.addLayout(column, row, 1)
-            if item.break_mins:
-                brk = plain_label(f"break {item.break_mins} min", "schedule_break", wrap=False)
+            if item.break_mins:  # under the title (a third column made a narrow pane cut it off)
+                brk = plain_label(f"break {item.break_mins} min", "schedule_break")
                 muted(brk)
-                grid.addWidget(brk, row, 2, Qt.AlignmentFlag.AlignTop)
+                column.addWidget(brk)
+            grid.addLayout(column, row, 1)
             row += 1
     return box
 
 
 def _certificate(p: Page, r: Any) -> None:
-    top = QWidget()
-    row = QHBoxLayout(top)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.setSpacing(12)
     photo = p.pane.photo(PHOTO, r.image_url, None, r.title or "")
     photo.setObjectName("certificate_image")
-    row.addWidget(photo, 0, Qt.AlignmentFlag.AlignTop)
     column = QVBoxLayout()
     column.addWidget(heading(r.title or f"Certificate #{r.certificate_id}", "title", size_delta=5))
     sub = plain_label(f"Certificate #{r.certificate_id}", "subtitle")
     muted(sub)
     column.addWidget(sub)
     column.addStretch(1)
-    row.addLayout(column, 1)
-    p.add(top)
+    p.add(PhotoRow(photo, column, 12))
     p.changes_banner()
     grid = p.form()
     grid.add("Fee", p.fmt.money(None if r.fee is None else str(r.fee)) or None)
@@ -326,11 +320,7 @@ def _visible_rows(model: CertificateTreeModel) -> int:
 
 
 def _expert(p: Page, r: Any) -> None:
-    top = QWidget()
-    row = QHBoxLayout(top)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.setSpacing(14)
-    row.addWidget(p.pane.photo(PHOTO, r.image_url, r.image2x_url, r.name or ""), 0, Qt.AlignmentFlag.AlignTop)
+    photo = p.pane.photo(PHOTO, r.image_url, r.image2x_url, r.name or "")
     column = QVBoxLayout()
     column.setSpacing(3)
     column.addWidget(heading(r.name or f"Expert #{r.expert_id}", "title", size_delta=5))
@@ -341,8 +331,7 @@ def _expert(p: Page, r: Any) -> None:
         muted(edu)
         column.addWidget(edu)
     column.addStretch(1)
-    row.addLayout(column, 1)
-    p.add(top)
+    p.add(PhotoRow(photo, column, 14))
     p.changes_banner()
     p.text("Biography", r.bio, "bio")
     webinars = p.referrer_links(Kind.EXPERTS, r.expert_id, Kind.WEBINARS)

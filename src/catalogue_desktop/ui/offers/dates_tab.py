@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QToolBar, QToolButton
 
 from catalogue_desktop.core.kinds import Kind
@@ -162,10 +162,3 @@ class DatesTab(CollectionTab):
             self.detail.clear("This occasion's record is not in the cache.")
             return
         self._show_in_detail(*target)
-
-    def restore_state(self, settings: Any) -> None:
-        """As any tab, but sorted by start when nothing was saved."""
-        super().restore_state(settings)
-        if settings.sort(DATES)[0] < 0:
-            self.view.horizontalHeader().setSortIndicator(_START, Qt.SortOrder.AscendingOrder)
-            self.model.sort(_START, Qt.SortOrder.AscendingOrder)

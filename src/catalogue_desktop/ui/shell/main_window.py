@@ -48,7 +48,6 @@ class MainWindow(QMainWindow):
     refresh_requested = Signal()
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
-    currency_chosen = Signal(str)
     preferences_changed = Signal()
     closed = Signal()
 
@@ -364,11 +363,6 @@ class MainWindow(QMainWindow):
             if self.query_box.has_error:
                 self.query_box.apply()  # its red again
             self.refresh_display()
-
-    def currency_dialog(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.ask_currency(self)
 
     def about(self) -> None:
         from catalogue_desktop.ui.shell import dialogs

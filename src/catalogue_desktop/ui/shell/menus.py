@@ -35,7 +35,10 @@ def action(
 ) -> QAction:
     """An action of the window (its shortcut works wherever the focus is in the window)."""
     act = QAction(text, window)
-    keys = [QKeySequence(k) for k in ([shortcut] if shortcut is not None else []) + list(extra or ())]
+    if isinstance(shortcut, QKeySequence.StandardKey):  # the platform's keys (Copy: Ctrl+C, Ctrl+Ins…)
+        keys = QKeySequence.keyBindings(shortcut)
+    else:
+        keys = [QKeySequence(k) for k in ([shortcut] if shortcut is not None else []) + list(extra or ())]
     if keys:
         act.setShortcuts(keys)
     act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -57,7 +60,19 @@ def build(window: Any) -> None:
     )
     w.changes_action = w.changes_dock.toggleViewAction()
     w.changes_action.setText("Changes")
-    w.find_action = action(w, "Find…", w.query_box.focus, "Ctrl+F", "Type a query for every tab (Ctrl+F)")
+    find_keys = QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.NativeText)
+    find_tip = f"Type a query for every tab ({find_keys})"
+    w.find_action = action(w, "Find…", w.query_box.focus, QKeySequence.StandardKey.Find, find_tip)
+    w.copy_action = action(
+        w,
+        "Copy",
+        lambda: w.current_tab().copy_selection(),
+        QKeySequence.StandardKey.Copy,
+        "Copy the selected rows (on Dates: for an e-mail)",
+    )
+    w.select_all_action = action(
+        w, "Select All", lambda: w.current_tab().view.selectAll(), QKeySequence.StandardKey.SelectAll
+    )
     w.quick_action = action(
         w,
         "Quick open…",
@@ -115,6 +130,11 @@ def build(window: Any) -> None:
         offer_menu.addAction(act)
     file_menu.addSeparator()
     file_menu.addAction(quit_action)
+    edit_menu = bar.addMenu("&Edit")
+    for act in (w.copy_action, w.select_all_action):
+        edit_menu.addAction(act)
+    edit_menu.addSeparator()
+    edit_menu.addAction(w.find_action)
     view_menu = bar.addMenu("&View")
     view_menu.addAction(w.changes_action)
     view_menu.addAction(w.status_dock.toggleViewAction())
@@ -131,7 +151,6 @@ def build(window: Any) -> None:
     w.details_action.setCheckable(True)
     w.details_action.setChecked(w.window_layout.details_shown)
     view_menu.addAction(w.details_action)
-    view_menu.addAction(w.find_action)
     w.columns_menu = view_menu.addMenu("Columns")
     w.columns_menu.aboutToShow.connect(w.fill_columns_menu)
     go_menu = bar.addMenu("&Go")
@@ -145,7 +164,6 @@ def build(window: Any) -> None:
     catalogue_menu = bar.addMenu("&Catalogue")
     catalogue_menu.addAction(w.refresh_action)
     catalogue_menu.addAction("Service URL…", w.service_url_dialog)
-    catalogue_menu.addAction("Currency…", w.currency_dialog)
     w.preferences_action = action(
         w,
         "Preferences…",

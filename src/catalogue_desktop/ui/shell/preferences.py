@@ -39,10 +39,12 @@ class Preferences(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Preferences")
         self.settings = settings
-        self.resize(560, 560)
+        from catalogue_desktop.ui.shell.dialogs import fit_to_screen
+
+        fit_to_screen(self, parent, 560, 560)
         layout = QVBoxLayout(self)
 
-        types = QGroupBox("Webinar types (the spec gives no meanings for the codes)")
+        types = QGroupBox("Webinar types (the service sends numbers without saying what they mean)")
         box = QVBoxLayout(types)
         self.types = QTableWidget(0, 3)
         self.types.setObjectName("type-labels")
@@ -55,8 +57,8 @@ class Preferences(QDialog):
             set(codes_seen) | set(vocabulary.type_labels) | set(vocabulary.on_demand),
             key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c),
         )
-        for code in codes:
-            self._add_row(code, vocabulary.type_labels.get(code, ""), code in vocabulary.on_demand)
+        for code in codes:  # a code without a label of the user's shows the one the window uses
+            self._add_row(code, vocabulary.label("type", code), code in vocabulary.on_demand)
         add = QPushButton("Add a code")
         add.setAccessibleName("Add a webinar type code")
         add.clicked.connect(lambda: self._add_row("", "", False, edit=True))

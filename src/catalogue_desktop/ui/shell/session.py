@@ -135,7 +135,6 @@ class AppSession(QObject, Refreshing):
         window.refresh_requested.connect(self.refresh)
         window.retry_requested.connect(lambda kind: self.refresh([kind]))
         window.base_url_chosen.connect(self._base_url_chosen)
-        window.currency_chosen.connect(self._currency_chosen)
         if store.recovered:
             window.status.show_message(store.recovered)
         # What the store's metadata says is shown from the first paint: each collection's cached
@@ -288,12 +287,6 @@ class AppSession(QObject, Refreshing):
         self.formatter.set_currency(self.settings.currency)
         self.finder.set_vocabulary(self.formatter.vocabulary)
         self.window.refresh_display()
-
-    def _currency_chosen(self, code: str) -> None:
-        self.settings.currency = code
-        self.formatter.set_currency(code)
-        assert self.window is not None
-        self.window.refresh_details()
 
     @property
     def async_started(self) -> bool:
