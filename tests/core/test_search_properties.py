@@ -1,4 +1,4 @@
-"""Property tests of ``core.search`` against brute-force references: sort orders (float keys,
+"""Property tests of ``core.listing.sorting`` against brute-force references: sort orders (float keys,
 the other direction reusing kept keys, blanks, decimal text, ints beyond 2**53) and narrowing
 over remembered results."""
 
@@ -10,14 +10,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogue_desktop.core import search
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.search import (
-    Matches,
+from catalogue_desktop.core.listing import sorting as search
+from catalogue_desktop.core.listing.sorting import (
     SortJob,
     prepare_sort_keys,
     sorted_rows,
 )
+from catalogue_desktop.core.records.kinds import Kind
 from tests.core.test_catalogue_search import rowset_of as _rowset
 
 
@@ -121,13 +120,3 @@ def test_a_sort_job_in_slices_gives_the_order_of_one_sort(
     fresh, _ = _rowset(Kind.WEBINARS, key, values)
     assert got == sorted_rows(fresh, column, descending)
     assert sorted(got) == list(range(len(values)))
-
-
-@given(st.lists(st.booleans(), max_size=50))
-def test_matches_mask_and_rows_agree(flags: list[bool]) -> None:
-    mask = bytes(flags)
-    rows = [i for i, f in enumerate(flags) if f]
-    from_mask, from_rows = Matches(len(flags), mask=mask), Matches(len(flags), rows=rows)
-    assert from_mask.rows == rows and from_rows.mask == mask
-    assert from_mask.count == from_rows.count == len(rows)
-    assert from_mask.mask is mask and from_rows.rows is rows  # kept, not copied

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QTreeView,
 )
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.h31b_window import (  # noqa: F401  (fixtures)
     NOISE,
     _no_keys_held,
@@ -69,9 +69,9 @@ def test_the_edit_menu_copies_and_selects_all_rows_with_the_platforms_keys(open_
     window = open_window().window
     assert menu_items(window, "Edit") == ["Copy", "Select All", "Find…"]
     for act, standard in (
-        (window.copy_action, QKeySequence.StandardKey.Copy),
-        (window.select_all_action, QKeySequence.StandardKey.SelectAll),
-        (window.find_action, QKeySequence.StandardKey.Find),
+        (window.menu_actions.copy_action, QKeySequence.StandardKey.Copy),
+        (window.menu_actions.select_all_action, QKeySequence.StandardKey.SelectAll),
+        (window.menu_actions.find_action, QKeySequence.StandardKey.Find),
     ):
         assert act.shortcuts() == QKeySequence.keyBindings(standard), act.text()
     tab = click_tab(window, Kind.TOPICS)
@@ -127,7 +127,7 @@ def test_quick_open_reaches_every_menu_action(open_window: Any) -> None:
     palette = _palette_items(window, "details pane")
     QTest.keyClick(palette.line, Qt.Key.Key_Return)  # runs the menu's own action
     QApplication.processEvents()
-    assert not window.details_action.isChecked()
+    assert not window.menu_actions.details_action.isChecked()
 
 
 def _save_search(window: Any, name: str, keep_tab: bool) -> None:
@@ -177,7 +177,7 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
         _press(dialog, "Close")
 
     opened = when_dialog_opens(edit)
-    window.organize_searches_action.trigger()
+    window.menu_actions.organize_searches_action.trigger()
     assert opened
     assert session.settings.saved_searches()[0]["query"] == "ethics cpe:yes"
 
@@ -216,7 +216,7 @@ def test_preferences_speak_plainly_and_an_unknown_code_shows_its_label(open_wind
         dialog.findChild(QDialogButtonBox).rejected.emit()
 
     when_dialog_opens(read)
-    window.preferences_action.trigger()
+    window.menu_actions.preferences_action.trigger()
     assert texts and not any("spec" in t.lower().split() for t in texts), texts
     assert "3=Type 3" in texts and "1=On demand" in texts
 

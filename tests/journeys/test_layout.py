@@ -11,8 +11,8 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.h31b_window import (  # noqa: F401  (fixtures)
     NOISE,
     _no_keys_held,
@@ -109,8 +109,11 @@ def test_dates_at_1024x700_shows_title_start_place_and_fee_without_scrolling(ope
 
 
 def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(open_window: Any) -> None:
+    from catalogue_desktop.ui.shell.window_layout import first_geometry
+
     window = open_window().window
-    _screen_sized(window, 1920, 1080)
+    frame = first_geometry(QRect(0, 0, 1920, 1080), (800, 600))  # as a first start opens there
+    _screen_sized(window, frame.width(), frame.height())
     for kind in window.tab_kinds():
         tab = click_tab(window, kind)
         QApplication.processEvents()
@@ -125,7 +128,7 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
     click_row(tab, 0)
     assert tab.detail.isVisible()
     key(tab.view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
-    assert not tab.detail.isVisible() and not window.details_action.isChecked()
+    assert not tab.detail.isVisible() and not window.menu_actions.details_action.isChecked()
     courses = click_tab(window, Kind.COURSES)
     click_row(courses, 0)
     assert not courses.detail.isVisible()  # one setting for every tab
@@ -135,7 +138,7 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
     tab = click_tab(again, Kind.WEBINARS)
     click_row(tab, 0)
     assert not tab.detail.isVisible()
-    again.details_action.trigger()  # View ▸ Details pane
+    again.menu_actions.details_action.trigger()  # View ▸ Details pane
     assert tab.detail.isVisible()
 
 
@@ -203,5 +206,7 @@ def test_dialogs_fit_the_screen_with_their_buttons_on_it(open_window: Any) -> No
 
     for act in ("Query language and fields", "Keyboard shortcuts", "Preferences…"):
         when_dialog_opens(check)
-        next(a for a in window.findChildren(type(window.find_action)) if a.text() == act).trigger()
+        next(
+            a for a in window.findChildren(type(window.menu_actions.find_action)) if a.text() == act
+        ).trigger()
     assert len(seen) == 3, seen

@@ -9,8 +9,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QLabel, QRadioButton, QTableWidget
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.h31b_window import (  # noqa: F401  (fixtures)
     NOISE,
     ZONE,
@@ -52,7 +52,7 @@ def test_a_series_sessions_show_their_zone_as_its_first_session_does(open_window
 def test_local_time_is_labelled_in_tables_and_details(open_window: Any) -> None:
     window = open_window().window
     when_dialog_opens(lambda d: (d.findChild(QRadioButton, "local-zone").click(), d.accept()))
-    window.preferences_action.trigger()
+    window.menu_actions.preferences_action.trigger()
     tab = click_tab(window, Kind.WEBINARS)
     start = column_index(Kind.WEBINARS, "start")
     texts = [tab.model.index(r, start).data() for r in range(tab.model.rowCount())]
@@ -88,7 +88,7 @@ def test_an_offer_for_email_writes_times_as_the_window_does(open_window: Any) ->
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QAbstractButton, QApplication
 
-    from catalogue_desktop.core.listing import DATES
+    from catalogue_desktop.core.listing.rows import DATES
 
     window = open_window().window
     tab = click_tab(window, DATES)

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, ColumnType, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index
+from catalogue_desktop.core.records.kinds import Kind
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_an_added_column_lands_in_view(window: Any) -> None:
     QApplication.processEvents()
     tab.fit_title_column()
     header = tab.view.horizontalHeader()
-    topics = column_index(Kind.WEBINARS, "topics")
+    topics = column_index(Kind.WEBINARS, "topic")
     assert header.isSectionHidden(topics)
     title_before = header.sectionSize(0)
     tab.set_column_visible(topics, True)
@@ -72,7 +72,7 @@ def test_in_a_narrow_window_an_added_column_is_scrolled_into_view(window: Any) -
     tab = window.show_tab(Kind.WEBINARS)
     QApplication.processEvents()
     header = tab.view.horizontalHeader()
-    topics = column_index(Kind.WEBINARS, "topics")
+    topics = column_index(Kind.WEBINARS, "topic")
     tab.set_column_visible(topics, True)
     QApplication.processEvents()
     left = header.sectionViewportPosition(topics)

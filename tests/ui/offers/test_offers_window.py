@@ -18,11 +18,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from catalogue_desktop.core import offers
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
-from catalogue_desktop.core.offer_sheet import short_url
-from catalogue_desktop.core.store import FILE_NAME
+from catalogue_desktop.core.cache.store import FILE_NAME
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.sheet import short_url
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.offers import desk
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
@@ -31,7 +31,7 @@ RECORD = column_index(DATES, "record")
 
 
 def _ingest(cache_dir: Path, sample: dict[Kind, bytes], days_old: float) -> str:
-    from catalogue_desktop.core.ingest import ingest
+    from catalogue_desktop.core.sync.ingest import ingest
 
     stamp = (datetime.now(UTC) - timedelta(days=days_old)).strftime("%Y-%m-%dT%H:%M:%SZ")
     for kind, payload in sample.items():
@@ -237,7 +237,7 @@ def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_cur
     tab.view.selectionModel().clearSelection()
     dallas = [o for occasions in catalogue(sample).values() for o in occasions if o["city"] == "Dallas"]
     assert tab.model.rowCount() == len(dallas) > 1
-    window.offer_actions[3].trigger()  # File ▸ Offer from Dates ▸ Copy for email
+    window.menu_actions.offer_actions[3].trigger()  # File ▸ Offer from Dates ▸ Copy for email
     lines = QApplication.clipboard().text().splitlines()[:-2]
     assert len(lines) == len(dallas) and all(" — Dallas — USD\u00a0" in line for line in lines)
     assert messages(window) == (

@@ -25,8 +25,8 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QTableWidget, QToolTip, QWidget
 
 import tests.ui.conftest as ui_conftest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 from tests.faultserver import FaultServer
 from tests.ui.conftest import OFFSCREEN_NOISE, wait_rows_loaded
@@ -250,7 +250,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def session(make_session: Any, catalogue: FaultServer, image_requests: list[str]) -> Any:
     session = make_session(base_url=catalogue.base_url, client_options={"retries": 0, "read_timeout": 20.0})
-    report = session.sync.last_report
+    report = session.sync_controller.last_report
     for kind, outcome in report.collections.items():
         assert outcome.status == "updated", (kind, outcome.error, outcome.problems[:3])
     return session

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, column_index, zone
+from catalogue_desktop.core.listing.rows import COLUMNS, column_index, zone
+from catalogue_desktop.core.records.kinds import Kind
 
 
 class OnDemandCells:
@@ -21,12 +21,12 @@ class OnDemandCells:
         self.formatter = formatter
         self.applies = kind is Kind.WEBINARS
         keys = {c.key for c in COLUMNS[kind]}
-        wanted = ("type", "start", "end", "production")
+        wanted = ("type", "start", "end", "produced")
         index = {key: column_index(kind, key) for key in wanted if key in keys}
         self._type = index.get("type")
         self._start = index.get("start")
         self._end = index.get("end")
-        self._production = index.get("production")
+        self._production = index.get("produced")
 
     def text(self, row: list[Any], column: int) -> str | None:
         """The text of date ``column`` of an on-demand ``row``; None for any other cell."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QLocale
 
-from catalogue_desktop.core.listing import Column, ColumnType
+from catalogue_desktop.core.listing.rows import Column, ColumnType
 from catalogue_desktop.ui.common import times
 from catalogue_desktop.ui.common.times import utc_label
 

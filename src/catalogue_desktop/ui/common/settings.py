@@ -7,15 +7,16 @@ Always an explicit ``QSettings(IniFormat, UserScope, ORG, APP)``: tests redirect
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 
 ORG = "catalogue-desktop"
 APP = "catalogue-desktop"
-DEFAULT_SYNC_TIMEOUT = 60.0  # s per collection (core.client.DEFAULT_DEADLINE; not imported: httpx)
+DEFAULT_SYNC_TIMEOUT = 60.0  # s per collection (core.service.client.DEFAULT_DEADLINE; not imported: httpx)
 
 
 def _bytes(value: Any) -> QByteArray | None:
@@ -42,6 +43,11 @@ class Settings:
 
     def sync(self) -> None:
         self.q.sync()
+
+    @property
+    def profiles_path(self) -> Path:
+        """The catalogues' file (``core.connection.profiles``), beside this settings file."""
+        return Path(self.q.fileName()).parent / "profiles.json"
 
     # -- service ---------------------------------------------------------------------------
 

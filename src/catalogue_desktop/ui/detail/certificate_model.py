@@ -1,7 +1,7 @@
 """A certificate's levels as a tree: Level -> Options / Tracks / Other courses -> courses.
 
-Built from ``core.certificates.resolve_certificate``. A course the catalogue does not list (the
-courses endpoint lists only upcoming courses) is shown as "Course #ID (not in this catalogue)", grey
+Built from ``core.records.certificates.resolve_certificate``. A course the catalogue does not list
+(the courses endpoint lists only upcoming courses) is shown as "Course #ID (not in this catalogue)", grey
 and italic. What a level asks is said in words; codes the service sends without saying what they
 mean (Level.type, selection) are labelled as such, and an option's operator is shown as it comes.
 """
@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 
-from catalogue_desktop.core.certificates import ResolvedCourse, resolve_certificate
+from catalogue_desktop.core.records.certificates import ResolvedCourse, resolve_certificate
 
 __all__ = ["CertificateTreeModel"]
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
@@ -237,8 +237,8 @@ def _schedule(p: Page, items: list[Any]) -> QWidget:
         grid.addWidget(label, row, 0, 1, 3)
         row += 1
         for item in days[day]:
-            time = join_nonblank([item.start_time, item.end_time], "–") or BLANK
-            grid.addWidget(plain_label(time, "schedule_time", wrap=False), row, 0, Qt.AlignmentFlag.AlignTop)
+            time = join_nonblank([item.start_time, item.end_time], "–\u200b") or BLANK  # (may wrap)
+            grid.addWidget(plain_label(time, "schedule_time"), row, 0, Qt.AlignmentFlag.AlignTop)
             column = QVBoxLayout()
             column.setSpacing(1)
             title = plain_label(item.title or BLANK, "schedule_title")

@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QToolBar, QToolButton
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import DISPLAY
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
@@ -125,18 +125,12 @@ class DatesTab(CollectionTab):
         menu.exec(self.view.viewport().mapToGlobal(pos))
         menu.deleteLater()
 
-    def _current_changed(self, current: Any, previous: Any) -> None:
+    def emit_selected(self, row_key: int) -> None:
         """As any tab, but the history remembers the record a row opens, not the row (rows are
         made anew on every refresh)."""
-        emit, self._emit_selection = self._emit_selection, False
-        try:
-            super()._current_changed(current, previous)
-        finally:
-            self._emit_selection = emit
-        if emit and current.isValid():
-            target = self.target(self.model.record_id(current.row()))
-            if target is not None:
-                self.record_selected.emit(*target)
+        target = self.target(row_key)
+        if target is not None:
+            self.record_selected.emit(*target)
 
     def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
         return DatesTableModel(kind, formatter, self)

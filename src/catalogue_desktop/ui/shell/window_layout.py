@@ -14,17 +14,21 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRect, Qt
 
-SCREEN_SHARE = 0.88  # of the available area, on a first start
-DETAIL_SHARE = 0.33  # of a tab's width, for the detail pane, until the user moves the split
-FACETS_SHARE, FACETS_MIN, FACETS_MAX = 0.16, 200, 320  # the facets' width on a first start
+SCREEN_SHARE = 0.88  # of the available area, on a first start ...
+SMALL_SCREEN = 1300  # ... all of it on a screen narrower than this (a 1024x700 laptop), less
+FRAME_ALLOWANCE = (4, 28)  # px: the window manager's frame and title bar (not known before shown)
+DETAIL_SHARE = 0.30  # of a tab's width, for the detail pane, until the user moves the split
+FACETS_SHARE, FACETS_MIN, FACETS_MAX = 0.14, 200, 300  # the facets' width on a first start
 DETAIL_MIN = 260  # px: narrower, the detail pane is hard to read
 
 
 def first_geometry(available: QRect, minimum: tuple[int, int]) -> QRect:
-    """A first start's frame: ``SCREEN_SHARE`` of ``available``, centred (never below the
-    window's ``minimum`` width and height, never above the available area)."""
-    width = min(available.width(), max(minimum[0], round(available.width() * SCREEN_SHARE)))
-    height = min(available.height(), max(minimum[1], round(available.height() * SCREEN_SHARE)))
+    """A first start's frame: ``SCREEN_SHARE`` of ``available`` (all of a small screen),
+    centred (never below the window's ``minimum`` width and height, never above the available
+    area)."""
+    share = 1.0 if available.width() < SMALL_SCREEN else SCREEN_SHARE
+    width = min(available.width(), max(minimum[0], round(available.width() * share)))
+    height = min(available.height(), max(minimum[1], round(available.height() * share)))
     left = available.x() + (available.width() - width) // 2
     top = available.y() + (available.height() - height) // 2
     return QRect(left, top, width, height)
@@ -63,9 +67,14 @@ class WindowLayout(QObject):
         else:
             hint = window.minimumSizeHint()
             frame = first_geometry(available, (hint.width(), hint.height()))
+            if frame.size() == available.size():  # a small screen: all of it, the frame within
+                side, top = FRAME_ALLOWANCE
+                frame = frame.adjusted(side, top, -side, -side)
             window.setGeometry(frame)
             facets = max(FACETS_MIN, min(FACETS_MAX, round(frame.width() * FACETS_SHARE)))
             window.resizeDocks([window.facet_dock], [facets], Qt.Orientation.Horizontal)
+            status = window.status_dock  # as short as it can be: the rows get the height
+            window.resizeDocks([status], [status.minimumSizeHint().height()], Qt.Orientation.Vertical)
         state = self.settings.window_state()
         if state is not None:
             window.restoreState(state)
@@ -108,7 +117,8 @@ class WindowLayout(QObject):
         self.details_shown = shown
         for tab in self._tabs:
             tab.set_detail_visible(shown)
-        action = getattr(self.window, "details_action", None)
+        actions = getattr(self.window, "menu_actions", None)
+        action = getattr(actions, "details_action", None)
         if action is not None and action.isChecked() != shown:
             action.setChecked(shown)
 

@@ -13,7 +13,10 @@ done                ``60 up to date`` (and ``— bad data: 3 rejected records sk
 failed              ``<label>: <reason> — showing 60 from cache as of …`` (or ``— no cached data
                     yet``); the label says what failed: ``offline`` (no connection), ``no answer``,
                     ``connection lost``, ``service error`` (an HTTP status: its code is in the
-                    reason), ``bad data`` (what came was unusable), ``refresh failed`` (else)
+                    reason), ``bad data`` (what came was unusable), ``certificate refused``
+                    (TLS: why, and what to do), ``credentials needed`` (401: "the service asks
+                    for credentials…"), ``credentials refused`` (403, or a 401 to credentials
+                    sent: "these credentials are refused…"), ``refresh failed`` (else)
 cancelled           ``refresh cancelled — showing 60 from cache as of …``
 ==================  =========================================================================
 """
@@ -24,18 +27,21 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from catalogue_desktop.core.store import CollectionState
+from catalogue_desktop.core.cache.store import CollectionState
 
 DateText = Callable[[int], str]  # epoch ms -> text (the window passes its Formatter's ``date``)
 
 NO_CACHE = "no cached data yet"
 WAITING = "waiting for the service…"
-LABELS = {  # a failed outcome's ``cause`` (core.sync) -> what the status line calls it
+LABELS = {  # a failed outcome's ``cause`` (core.sync.runner) -> what the status line calls it
     "offline": "offline",
     "no-answer": "no answer",
     "connection-lost": "connection lost",
     "service": "service error",
     "bad-data": "bad data",
+    "certificate": "certificate refused",
+    "credentials-wanted": "credentials needed",
+    "credentials-refused": "credentials refused",
     "error": "refresh failed",
 }
 TITLES = {  # ... and the banner's title, when every collection failed that way
@@ -44,6 +50,9 @@ TITLES = {  # ... and the banner's title, when every collection failed that way
     "connection-lost": "Connection lost",
     "service": "Service error",
     "bad-data": "Bad data",
+    "certificate": "Certificate refused",
+    "credentials-wanted": "Credentials needed",
+    "credentials-refused": "Credentials refused",
     "error": "Refresh failed",
 }
 _KEPT = "; kept the cached copy"  # the ingest's own words; the status line says it its own way
@@ -162,7 +171,7 @@ def reason(error: str | None) -> str:
 
 def problem_lines(problems: Sequence[Mapping[str, Any]], rejected: int = 0) -> list[str]:
     """The problems of a refresh, one line each (``topics[2] (id 7) title: …``), for the details."""
-    from catalogue_desktop.core.problems import Problem
+    from catalogue_desktop.core.records.problems import Problem
 
     lines = [str(Problem.from_json(dict(p))) for p in problems]
     if lines:

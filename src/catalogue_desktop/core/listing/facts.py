@@ -1,0 +1,202 @@
+"""What the finder and the sales desk need of a record, beyond the row a list shows.
+
+``facts(kind, record)`` is computed once, when a snapshot is stored (like ``listing.row``), and
+kept in the store as JSON: a dict with the spec's field names as keys, absent where the value is
+null. Dates are ISO 8601 text in the event's own UTC offset, as the service wrote them (the row
+keeps only the instant); linked records appear by name and id; course locations and series
+sessions are lists of such dicts. Long texts (webinar, series and course descriptions, course
+curricula) appear only as "has one". No pydantic import: records are models passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from catalogue_desktop.core.records.field_names import CHILD_KEYS, fact_keys
+from catalogue_desktop.core.records.kinds import Kind
+
+
+def iso(value: datetime | None) -> str | None:
+    """A date-time as the service writes it: milliseconds and the UTC offset kept."""
+    return None if value is None else value.isoformat(timespec="milliseconds")
+
+
+# Name -> the facts' key, per table and scope (``core.records.field_names``): the writers below
+# name each value as a query does (``produced``), the stored key is the registry's (``productionDate``).
+_WEBINAR = fact_keys("webinars")
+_SERIES = fact_keys("series")
+_SESSION = fact_keys("series", "session")
+_COURSE = fact_keys("courses")
+_LOCATION = fact_keys("courses", "location")
+_CERTIFICATE = fact_keys("certificates")
+_EXPERT = fact_keys("experts")
+_SESSIONS, _LOCATIONS = CHILD_KEYS[("series", "session")], CHILD_KEYS[("courses", "location")]
+
+
+def _put(out: dict[str, Any], keys: dict[str, str], **values: Any) -> dict[str, Any]:
+    """``out`` with each value (but None and []) under its name's facts key (``keys``)."""
+    for name, value in values.items():
+        if value is not None and value != []:
+            out[keys[name]] = value
+    return out
+
+
+def _names(items: Iterable[Any] | None, attr: str) -> list[str]:
+    return [str(v) for i in items or () if (v := getattr(i, attr, None))]
+
+
+def _ids(items: Iterable[Any] | None, attr: str) -> list[int]:
+    return [getattr(i, attr) for i in items or ()]
+
+
+def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
+    keys = _SESSION if session else _WEBINAR
+    out: dict[str, Any] = {keys["webinar" if session else "id"]: r.webinar_id}
+    _put(
+        out,
+        keys,
+        session=r.session_id,
+        type=r.type,
+        title=r.title,
+        fee=r.fee,
+        cle=r.cle_accreditation,
+        cpe=r.cpe_accreditation,
+        starts=iso(r.start_date),
+        ends=iso(r.end_date),
+        url=r.detail_url,
+        expert=_names(r.experts, "name"),
+        topic=_names(r.topics, "title"),
+        role=_names(r.roles, "title"),
+        situation=_names(r.situations, "title"),
+    )
+    if not session:
+        _put(
+            out,
+            keys,
+            description=bool(r.description) or None,
+            produced=iso(r.production_date),
+            access=r.access_url,
+            expertIds=_ids(r.experts, "expert_id"),
+            topicIds=_ids(r.topics, "topic_id"),
+            roleIds=_ids(r.roles, "role_id"),
+            situationIds=_ids(r.situations, "situation_id"),
+        )
+    return out
+
+
+def _series(r: Any) -> dict[str, Any]:
+    sessions = r.sessions or []
+    return _put(
+        {},
+        _SERIES,
+        id=r.series_id,
+        title=r.title,
+        description=bool(r.description) or None,
+        fee=r.fee,
+        url=r.detail_url,
+        sessions=len(sessions),
+    ) | _children(_SESSIONS, [_webinar(s, session=True) for s in sessions])
+
+
+def _children(key: str, children: list[dict[str, Any]]) -> dict[str, Any]:
+    """A record's child dicts (locations, sessions) under their key; none: nothing."""
+    return {key: children} if children else {}
+
+
+def _location(loc: Any) -> dict[str, Any]:
+    return _put(
+        {},
+        _LOCATION,
+        location=loc.location_id,
+        venue=loc.venue,
+        address=loc.address,
+        city=loc.city,
+        state=loc.state,
+        zip=loc.zip,
+        starts=iso(loc.start_date),
+        ends=iso(loc.end_date),
+        fee=loc.fee,
+        url=loc.detail_url,
+    )
+
+
+def _course(r: Any) -> dict[str, Any]:
+    locations = r.locations or []
+    return _put(
+        {},
+        _COURSE,
+        id=r.course_id,
+        title=r.title,
+        description=bool(r.description) or None,
+        curriculum=bool(r.curriculum) or None,
+        cle=r.cle_accreditation,
+        cpe=r.cpe_accreditation,
+        level=r.level,
+        url=r.url,
+        expert=_names(r.experts, "name"),
+        expertIds=_ids(r.experts, "expert_id"),
+        topic=_names(r.topics, "title"),
+        topicIds=_ids(r.topics, "topic_id"),
+        locations=len(locations),
+    ) | _children(_LOCATIONS, [_location(loc) for loc in locations])
+
+
+def _certificate(r: Any) -> dict[str, Any]:
+    levels = r.levels or []
+    course_ids = list(dict.fromkeys(c.course_id for lv in levels for c in lv.courses or ()))
+    fee = r.fee
+    return _put(
+        {},
+        _CERTIFICATE,
+        id=r.certificate_id,
+        title=r.title,
+        description=r.description,
+        fee=str(fee) if isinstance(fee, Decimal) else fee,
+        image=r.image_url,
+        levels=len(levels),
+        courses=len(course_ids),
+        courseIds=course_ids,
+    )
+
+
+def _expert(r: Any) -> dict[str, Any]:
+    return _put(
+        {},
+        _EXPERT,
+        id=r.expert_id,
+        name=r.name,
+        title=r.title,
+        bio=r.bio,
+        education=r.education,
+        image=r.image_url,
+        image2x=r.image2x_url,
+    )
+
+
+def _titled(kind: Kind, id_attr: str) -> Any:
+    keys = fact_keys(kind.value)
+
+    def facts(r: Any) -> dict[str, Any]:
+        return _put({}, keys, id=getattr(r, id_attr), title=r.title, description=r.description)
+
+    return facts
+
+
+_FACTS = {
+    Kind.WEBINARS: _webinar,
+    Kind.SERIES: _series,
+    Kind.COURSES: _course,
+    Kind.CERTIFICATES: _certificate,
+    Kind.EXPERTS: _expert,
+    Kind.TOPICS: _titled(Kind.TOPICS, "topic_id"),
+    Kind.ROLES: _titled(Kind.ROLES, "role_id"),
+    Kind.SITUATIONS: _titled(Kind.SITUATIONS, "situation_id"),
+}
+
+
+def facts(kind: Kind, record: Any) -> dict[str, Any]:
+    """The facts of one record (a model of ``kind``)."""
+    return _FACTS[kind](record)
