@@ -37,11 +37,17 @@ def _label(window: Any, name: str) -> str:
 
 
 def test_a_series_sessions_show_their_zone_as_its_first_session_does(open_window: Any) -> None:
+    from PySide6.QtWidgets import QApplication
+
     window = open_window().window
+    window.show()
+    window.resize(1024, 700)
     tab = click_tab(window, Kind.SERIES)
     click_row(tab, 0)
     first = _label(window, "value_first")
     sessions = window.current_tab().detail.current_page().findChild(QTableWidget, "sessions")
+    QApplication.processEvents()
+    assert sessions.columnWidth(1) >= 60  # the session's title is readable beside its start
     starts = [sessions.item(r, 0).text() for r in range(sessions.rowCount())]
     assert starts and all(ZONE.search(s) or s.startswith("On demand") for s in starts), starts
     zone = ZONE.search(first).group(1)  # the first session's zone, as the form above says it

@@ -30,8 +30,8 @@ def utc_label(offset: int) -> str:
 def at(ms: int, offset: int | None, event_zones: bool) -> tuple[QDateTime, str]:
     """The moment as a QDateTime in the zone it is shown in, and that zone's label."""
     if offset is not None and event_zones:
-        zone = QTimeZone.fromSecondsAheadOfUtc(offset * 60)
-        return QDateTime.fromMSecsSinceEpoch(ms, zone), utc_label(offset)
+        written = QTimeZone.fromSecondsAheadOfUtc(offset * 60)
+        return QDateTime.fromMSecsSinceEpoch(ms, written), utc_label(offset)
     local = QDateTime.fromMSecsSinceEpoch(ms)
     zone = utc_label(local.offsetFromUtc() // 60)
     abbreviation = local.timeZoneAbbreviation()

@@ -128,7 +128,10 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.verticalHeader().setVisible(False)
-    table.setWordWrap(False)
+    # Two lines a row: a start ("12/9/26 1:00 PM" / "UTC−05:00") and a title wrap in a narrow
+    # details pane instead of pushing the title out of sight.
+    table.setWordWrap(True)
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     table.setAlternatingRowColors(True)
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     for row, s in enumerate(ordered):
@@ -148,11 +151,15 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
                 item.setToolTip("This webinar is not in the webinars list")
             table.setItem(row, column, item)
     header = table.horizontalHeader()
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    metrics = table.fontMetrics()
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+    header.resizeSection(0, metrics.horizontalAdvance("12/28/26 10:00 PM") + 16)
     header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
     header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-    table.resizeRowsToContents()
+    rows = table.verticalHeader()
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(2 * metrics.lineSpacing() + 8)
     shown = min(len(ordered), 15)
     height = header.sizeHint().height() + 2 * table.frameWidth()
     height += sum(table.rowHeight(i) for i in range(shown))

@@ -116,6 +116,7 @@ def build(window: Any) -> WindowActions:
     )
     details_action.setCheckable(True)
     details_action.setChecked(w.window_layout.details_shown)
+    w.window_layout.details_shown_changed.connect(details_action.setChecked)
     quick_action = action(
         w,
         "Quick open…",

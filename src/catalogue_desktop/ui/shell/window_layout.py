@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, QRect, Qt
+from PySide6.QtCore import QObject, QRect, Qt, Signal
 
 SCREEN_SHARE = 0.88  # of the available area, on a first start ...
 SMALL_SCREEN = 1300  # ... all of it on a screen narrower than this (a 1024x700 laptop), less
@@ -44,6 +44,8 @@ def onto(frame: QRect, available: QRect) -> QRect:
 
 class WindowLayout(QObject):
     """The window's geometry on start, and the detail split and visibility of all its tabs."""
+
+    details_shown_changed = Signal(bool)  # (View ▸ Details pane's tick follows)
 
     def __init__(self, window: Any) -> None:
         super().__init__(window)
@@ -117,10 +119,7 @@ class WindowLayout(QObject):
         self.details_shown = shown
         for tab in self._tabs:
             tab.set_detail_visible(shown)
-        actions = getattr(self.window, "menu_actions", None)
-        action = getattr(actions, "details_action", None)
-        if action is not None and action.isChecked() != shown:
-            action.setChecked(shown)
+        self.details_shown_changed.emit(shown)
 
     def save(self) -> None:
         self.settings.detail_split = self.split
