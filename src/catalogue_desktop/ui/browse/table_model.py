@@ -45,6 +45,7 @@ from catalogue_desktop.qt_compat.item_models import (
 )
 from catalogue_desktop.ui.browse.idle_work import IdleWork
 from catalogue_desktop.ui.browse.markers import bold_font, cell_text, cell_tooltip, header_tip, marker_icon
+from catalogue_desktop.ui.browse.on_demand import OnDemandCells
 from catalogue_desktop.ui.browse.past_rows import PastRows
 from catalogue_desktop.ui.browse.row_order import RowOrder, view_rows
 from catalogue_desktop.ui.common.colors import muted
@@ -88,6 +89,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._added: set[int] = set()
         self._changed: dict[int, str] = {}  # record id -> "fee 199 -> 219"
         self._past = PastRows(kind, formatter, int(time.time() * 1000))
+        self._on_demand = OnDemandCells(kind, formatter)
         self._id_column = column_index(kind, "id")
         self._grey: QColor | None = None  # past rows' text (``colors.muted``)
         self.idle_work = IdleWork(self._rowset, self._presorted, self)
@@ -342,7 +344,11 @@ class RowSetTableModel(QAbstractTableModel):
             else:
                 row = self._rowset.rows[source]
                 value = row[column]
-                offset = zone(self._kind, row, column) if col.type is ColumnType.DATE else None
+                offset = None
+                if col.type is ColumnType.DATE:
+                    offset = zone(self._kind, row, column)
+                    if self._on_demand.applies and (special := self._on_demand.text(row, column)) is not None:
+                        return special
             return cell_text(self._formatter, col, value, offset)
         if role == ALIGNMENT:
             return self._alignment[column]

@@ -112,6 +112,28 @@ class Settings:
         self._set("window/state", state)
 
     @property
+    def detail_split(self) -> list[int] | None:
+        """The table's and the detail pane's widths, one split for every tab (None: not moved)."""
+        try:
+            sizes = [int(p) for p in str(self.q.value("window/detail_split") or "").split(",")]
+        except ValueError:
+            return None
+        return sizes if len(sizes) == 2 and all(s > 0 for s in sizes) else None
+
+    @detail_split.setter
+    def detail_split(self, sizes: list[int] | None) -> None:
+        self._set("window/detail_split", ",".join(str(s) for s in sizes) if sizes else None)
+
+    @property
+    def details_shown(self) -> bool:
+        """Whether the tabs show their detail pane (View ▸ Details pane; default: shown)."""
+        return str(self.q.value("window/details_shown") or "true").lower() != "false"
+
+    @details_shown.setter
+    def details_shown(self, shown: bool) -> None:
+        self._set("window/details_shown", None if shown else "false")
+
+    @property
     def last_tab(self) -> int:
         return _int(self.q.value("window/last_tab"), 0)
 

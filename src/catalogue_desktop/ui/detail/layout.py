@@ -216,7 +216,9 @@ class FormGrid(WrapBox):
             label.linkActivated.connect(activate)
             return label
 
-        return self._row(key, _slug(key), f"url_{url_variant(url)}", make, lambda w: set_url(w, url))  # type: ignore[arg-type]
+        widget = self._row(key, _slug(key), f"url_{url_variant(url)}", make, lambda w: set_url(w, url))  # type: ignore[arg-type]
+        widget.setObjectName(name)  # (a row kept from the last record may have held another link)
+        return widget
 
     def _row(
         self,

@@ -99,6 +99,7 @@ class DetailPane(QWidget):
         # the page's own layout ran at the old height (squeezed for a frame): told here, at once.
         QApplication.sendEvent(scroll, QEvent(QEvent.Type.LayoutRequest))
         scroll.verticalScrollBar().setValue(0)
+        scroll.horizontalScrollBar().setValue(0)  # (a link reached by Tab may have moved it)
         self._stack.setCurrentWidget(scroll)
         self.current = (kind, _record_id(kind, record))
 

@@ -1,5 +1,6 @@
-"""Saved searches: a query and its tab under a name (Searches menu; Ctrl+D saves the current one),
-remembered in the settings; rename and delete them in "Organize searches…"."""
+"""Saved searches: a query under a name, and its tab only if the user asks (Searches menu; Ctrl+D
+saves the current one), remembered in the settings; edit the query, rename and delete them in
+"Organize searches…"."""
 
 from __future__ import annotations
 
@@ -9,25 +10,54 @@ from PySide6.QtWidgets import QMenu
 
 
 def save_current(window: Any) -> None:
-    """Ask a name and save the current query with the current tab (same name: replaced)."""
-    from PySide6.QtWidgets import QInputDialog
+    """Ask a name, and whether the search should also open the current tab (not unless asked),
+    and save the current query (same name: replaced)."""
+    from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit
 
     query = window.query_box.text().strip()
     if not query:
-        window.show_message("Type a query first: the search saves the query and its tab")
+        window.show_message("Type a query first: a saved search remembers a query")
         return
     kind = window.current_kind()
-    name, ok = QInputDialog.getText(
-        window, "Save search", f"Name for “{query}” on {kind.label}:", text=query[:60]
-    )
-    name = name.strip()
+    dialog = QDialog(window)
+    dialog.setWindowTitle("Save search")
+    name_edit = QLineEdit(query[:60])
+    name_edit.setObjectName("search-name")
+    name_edit.setAccessibleName("Name of the search")
+    name_edit.selectAll()
+    keep_tab = QCheckBox(f"Also switch to the {kind.label} tab when it is opened")
+    keep_tab.setObjectName("search-keeps-tab")
+    keep_tab.setToolTip("Unticked, the search runs on whatever tab is shown")
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    form = QFormLayout(dialog)
+    form.addRow("Query:", _plain_label(query))
+    form.addRow("Name:", name_edit)
+    form.addRow(keep_tab)
+    form.addRow(buttons)
+    ok = dialog.exec()
+    name = name_edit.text().strip()
     if not ok or not name:
         return
     searches = [s for s in window.settings.saved_searches() if s["name"] != name]
-    searches.append({"name": name, "query": query, "tab": kind.value})
+    search = {"name": name, "query": query}
+    if keep_tab.isChecked():
+        search["tab"] = kind.value
+    searches.append(search)
     window.settings.set_saved_searches(searches)
     window.settings.sync()
     window.show_message(f"Saved search “{name}”")
+
+
+def _plain_label(text: str) -> Any:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    return label
 
 
 def apply(window: Any, search: dict[str, str]) -> None:
@@ -47,7 +77,8 @@ def fill_menu(window: Any, menu: QMenu) -> None:
         menu.addSeparator()
     labels = {k.value: k.label for k in window.tab_kinds()}
     for search in searches:
-        act = menu.addAction(f"{search['name']}  —  {labels.get(search.get('tab', ''), '')}")
+        tab = labels.get(search.get("tab", ""))
+        act = menu.addAction(f"{search['name']}  —  {tab}" if tab else search["name"])
         act.setToolTip(search["query"])
         act.triggered.connect(lambda _checked=False, s=search: apply(window, s))
 
@@ -95,6 +126,20 @@ def organize(window: Any) -> None:
             window.settings.set_saved_searches(searches)
             fill()
 
+    def edit_query() -> None:
+        name = selected()
+        found = next((s for s in window.settings.saved_searches() if s["name"] == name), None)
+        if found is None:
+            return
+        query, ok = QInputDialog.getText(dialog, "Edit search", f"Query of “{name}”:", text=found["query"])
+        if ok and query.strip():
+            searches = window.settings.saved_searches()
+            for s in searches:
+                if s["name"] == name:
+                    s["query"] = query.strip()
+            window.settings.set_saved_searches(searches)
+            fill()
+
     def delete() -> None:
         name = selected()
         if name is not None:
@@ -111,7 +156,7 @@ def organize(window: Any) -> None:
             apply(window, found)
 
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=dialog)
-    for text, slot in (("Open", open_), ("Rename…", rename), ("Delete", delete)):
+    for text, slot in (("Open", open_), ("Edit query…", edit_query), ("Rename…", rename), ("Delete", delete)):
         button = QPushButton(text)
         button.clicked.connect(slot)
         buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)

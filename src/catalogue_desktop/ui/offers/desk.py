@@ -119,7 +119,7 @@ class OfferDesk:
         else:
             text = (
                 f"The catalogue was last confirmed by the service {_days(age)} ago "
-                f"({offers.as_of_text(chosen.as_of)}), more than the {limit} day"
+                f"({self.formatter.data_time(chosen.as_of)}), more than the {limit} day"
                 f"{'s' if limit != 1 else ''} set in Preferences."
             )
         text += (
@@ -153,7 +153,7 @@ class OfferDesk:
         chosen = self._prepared()
         if chosen is None:
             return 0
-        as_of, style = offers.as_of_text(chosen.as_of), self._style()
+        as_of, style = self.formatter.data_time(chosen.as_of), self._style()
         mime = QMimeData()
         mime.setText(offers.email_text(chosen.items, as_of, **style))
         mime.setHtml(offers.email_html(chosen.items, as_of, **style))
@@ -178,7 +178,7 @@ class OfferDesk:
         if path is None:
             return None
         calendar = offers.calendar_file(
-            chosen.items, offers.as_of_text(chosen.as_of), fee_text=self.formatter.money
+            chosen.items, self.formatter.data_time(chosen.as_of), fee_text=self.formatter.money
         )
         if not self._write(path, calendar.text.encode("utf-8")):
             return None
@@ -204,8 +204,9 @@ class OfferDesk:
         return SheetDialog.ask(self.tab, chosen.words, action)
 
     def _sheet(self, chosen: Chosen, options: Any) -> tuple[Sheet, str]:
-        as_of = offers.as_of_text(chosen.as_of)
-        sheet = Sheet(chosen.items, as_of, group=options.group, title=options.title, **self._style())
+        as_of = self.formatter.data_time(chosen.as_of)
+        style = {**self._style(), "until_text": self.formatter.occasion_until}
+        sheet = Sheet(chosen.items, as_of, group=options.group, title=options.title, **style)
         return sheet, offers.age_line(as_of)
 
     def save_sheet(self) -> Path | None:
@@ -256,9 +257,10 @@ class OfferDesk:
     # -- helpers ---------------------------------------------------------------------------------
 
     def _style(self) -> dict[str, Any]:
-        """Dates and fees as the window shows them: the event's offset or local time, the
-        chosen currency."""
-        return {"local": not self.formatter.event_zones, "fee_text": self.formatter.money}
+        """Dates and fees as the window shows them (its formatter: the event's offset or local
+        time, labelled, the locale's clock; the chosen currency)."""
+        f = self.formatter
+        return {"local": not f.event_zones, "fee_text": f.money, "when_text": f.occasion_start}
 
     def _write(self, path: Path, data: bytes) -> bool:
         tmp = path.with_name(path.name + ".part")

@@ -51,7 +51,6 @@ class MainWindow(QMainWindow):
     refresh_requested = Signal()
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
-    currency_chosen = Signal(str)
     preferences_changed = Signal()
     closed = Signal()
 
@@ -69,7 +68,6 @@ class MainWindow(QMainWindow):
         self.formatter = formatter
         self.history = History(parent=self)
         self.setWindowTitle(APP_TITLE)
-        self.resize(1280, 800)
 
         self._images = images
         self._loader = loader
@@ -108,8 +106,11 @@ class MainWindow(QMainWindow):
         self.changes_dock.record_activated.connect(self.navigate)
         self.facet_panel = FacetPanel()
         self.facet_dock = self._dock("Facets", self.facet_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.facet_dock.setMinimumWidth(240)
+        self.facet_dock.setMinimumWidth(200)
 
+        from catalogue_desktop.ui.shell.window_layout import WindowLayout
+
+        self.window_layout = WindowLayout(self)
         self.menu_actions = menus.build(self)
         self.history.changed.connect(self._history_changed)
         self._history_changed()
@@ -163,6 +164,7 @@ class MainWindow(QMainWindow):
             tab.message.connect(self.show_message)
             self._tabs[kind] = tab
             tab.restore_state(self.settings)
+            self.window_layout.attach(tab)
             if self.ready:  # (while the window starts, ``name_inner_buttons`` waits: see it)
                 name_inner_buttons(tab)
             self.tab_made.emit(kind, tab)
@@ -366,11 +368,6 @@ class MainWindow(QMainWindow):
                 self.query_box.apply()  # its red again
             self.refresh_display()
 
-    def currency_dialog(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.ask_currency(self)
-
     def about(self) -> None:
         from catalogue_desktop.ui.shell import dialogs
 
@@ -410,12 +407,7 @@ class MainWindow(QMainWindow):
     # -- window state ------------------------------------------------------------------------
 
     def _restore(self) -> None:
-        geometry = self.settings.window_geometry()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        state = self.settings.window_state()
-        if state is not None:
-            self.restoreState(state)
+        self.window_layout.restore_geometry()
         last = self.settings.last_tab
         if 0 <= last < self.tab_widget.count():
             self.tab_widget.setCurrentIndex(last)
@@ -434,6 +426,7 @@ class MainWindow(QMainWindow):
     def save_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState())
         self.settings.last_tab = self.tab_widget.currentIndex()
+        self.window_layout.save()
         for tab in self._tabs.values():
             tab.save_state(self.settings)
         self.settings.sync()

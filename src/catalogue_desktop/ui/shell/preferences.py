@@ -50,10 +50,12 @@ class Preferences(QDialog):
         self.catalogue = catalogue
         self.setWindowTitle("Preferences")
         self.settings = settings
-        self.resize(560, 560)
+        from catalogue_desktop.ui.shell.dialogs import fit_to_screen
+
+        fit_to_screen(self, parent, 560, 560)
         layout = QVBoxLayout(self)
 
-        types = QGroupBox("Webinar types (the spec gives no meanings for the codes)")
+        types = QGroupBox("Webinar types (the service sends numbers without saying what they mean)")
         box = QVBoxLayout(types)
         self.types = QTableWidget(0, 3)
         self.types.setObjectName("type-labels")
@@ -66,8 +68,8 @@ class Preferences(QDialog):
             set(codes_seen) | set(vocabulary.type_labels) | set(vocabulary.on_demand),
             key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c),
         )
-        for code in codes:
-            self._add_row(code, vocabulary.type_labels.get(code, ""), code in vocabulary.on_demand)
+        for code in codes:  # a code without a label of the user's shows the one the window uses
+            self._add_row(code, vocabulary.label("type", code), code in vocabulary.on_demand)
         add = QPushButton("Add a code")
         add.setAccessibleName("Add a webinar type code")
         add.clicked.connect(lambda: self._add_row("", "", False, edit=True))
@@ -79,6 +81,8 @@ class Preferences(QDialog):
         times_box = QVBoxLayout(times)
         self.event_zone = QRadioButton("As the service wrote them, in the event's own UTC offset")
         self.local_zone = QRadioButton("In my local time zone")
+        self.event_zone.setObjectName("event-zone")
+        self.local_zone.setObjectName("local-zone")
         group = QButtonGroup(self)
         for button in (self.event_zone, self.local_zone):
             group.addButton(button)

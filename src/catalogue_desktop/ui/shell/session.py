@@ -156,7 +156,6 @@ class AppSession(QObject):
         window.base_url_chosen.connect(syncing.choose_service)
         window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
         window.menu_actions.catalogue_menu.connection_changed.connect(syncing.connection_changed)
-        window.currency_chosen.connect(self._currency_chosen)
         if store.recovered:
             window.status.show_message(store.recovered)
         # What the store's metadata says is shown from the first paint: each collection's cached
@@ -326,12 +325,6 @@ class AppSession(QObject):
         self.formatter.set_currency(self.settings.currency)
         self.finder.set_vocabulary(self.formatter.vocabulary)
         self.window.refresh_display()
-
-    def _currency_chosen(self, code: str) -> None:
-        self.settings.currency = code
-        self.formatter.set_currency(code)
-        assert self.window is not None
-        self.window.refresh_details()
 
     @property
     def async_started(self) -> bool:
