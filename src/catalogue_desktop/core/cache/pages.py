@@ -32,7 +32,8 @@ _FACT_FORMAT_BYTES = FACT_FORMAT.encode()
 
 def json_array(texts: list[str]) -> list[Any]:
     """JSON values stored as text, decoded in one ``json.loads`` of the array they make."""
-    return json.loads("[" + ",".join(texts) + "]")
+    values: list[Any] = json.loads("[" + ",".join(texts) + "]")
+    return values
 
 
 def write_page(db: sqlite3.Connection, snapshot: int, page: int, listing: list[tuple[int, str, str]]) -> None:

@@ -332,6 +332,7 @@ class Store:
                 ),
             )
             new = cur.lastrowid
+            assert new is not None  # (an INSERT's row)
             count = pages = fact_pages = 0
             page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
             fact_rows = store_pages.FACT_PAGE_ROWS

@@ -10,7 +10,7 @@ curricula) appear only as "has one". No pydantic import: records are models pass
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -146,14 +146,14 @@ def _expert(r: Any) -> dict[str, Any]:
     )
 
 
-def _titled(id_attr: str) -> Any:
+def _titled(id_attr: str) -> Callable[[Any], dict[str, Any]]:
     def facts(r: Any) -> dict[str, Any]:
         return _put({"id": getattr(r, id_attr)}, title=r.title, description=r.description)
 
     return facts
 
 
-_FACTS = {
+_FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = {
     Kind.WEBINARS: _webinar,
     Kind.SERIES: _series,
     Kind.COURSES: _course,

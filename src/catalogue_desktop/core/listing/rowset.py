@@ -111,7 +111,8 @@ class RowSet:
                 yield
 
     def record_id(self, row: int) -> int:
-        return self.rows[row][self.id_column]
+        found: int = self.rows[row][self.id_column]
+        return found
 
     def rows_by_id(self) -> dict[int, int]:
         """Record id -> row index (the first row, if ids repeat); kept up to date as chunks are

@@ -74,7 +74,8 @@ def _number(value: Any) -> Decimal | int:
             return Decimal(value)
         except InvalidOperation:
             return 0
-    return value
+    number: Decimal | int = value
+    return number
 
 
 def sorted_rows(rowset: RowSet, column: int, descending: bool = False) -> list[int]:
@@ -134,7 +135,7 @@ def _values(rowset: RowSet, column: int, start: int = 0, stop: int | None = None
     """Rows ``start:stop``'s values in ``column`` (the Dates rows give their instants without
     making the rows)."""
     dated = getattr(rowset.rows, "dated_column", None)
-    whole = dated(column) if dated is not None else None
+    whole: list[Any] | None = dated(column) if dated is not None else None
     if whole is not None:
         return whole[start:stop]
     return list(map(itemgetter(column), rowset.rows[start:stop]))

@@ -411,7 +411,8 @@ def _fold(line: str) -> str:
     data = line.encode()
     if len(data) <= 75:
         return line
-    parts, chunk, size = [], "", 0
+    parts: list[str] = []
+    chunk, size = "", 0
     for ch in line:
         width = len(ch.encode())
         if size + width > (75 if not parts else 74):

@@ -13,6 +13,9 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, compress, repeat
 from operator import add
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 _TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 _NONZERO = re.compile(rb"[^\x00]")
@@ -102,7 +105,7 @@ def to_rows(bits: int, n: int) -> list[int]:
 def first_rows(bits: int, count: int) -> list[int]:
     """The lowest ``count`` rows of a bitset, ascending (a few rows of many: cheaper than
     ``to_rows``)."""
-    out = []
+    out: list[int] = []
     while bits and len(out) < count:
         low = bits & -bits
         out.append(low.bit_length() - 1)
@@ -110,7 +113,7 @@ def first_rows(bits: int, count: int) -> list[int]:
     return out
 
 
-def pick(values: Sequence[object], bits: int) -> list[object]:
+def pick(values: Sequence[_T], bits: int) -> list[_T]:
     """``values[i]`` for each row ``i`` of ``bits``, in row order."""
     n = len(values)
     if not bits:

@@ -17,6 +17,7 @@ from operator import itemgetter
 from typing import Any, overload
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.query.offerings import OfferingColumns
 
 # Rows made together when one of them is first read (~0.3 ms). The tab shows them sorted (by
 # start): a screen of rows falls in as many chunks as it has rows, 20 chunks of 1,024 took 70 ms.
@@ -32,7 +33,7 @@ class DatesRows(Sequence[tuple[Any, ...]]):
 
     def __init__(
         self,
-        found: Any,
+        found: OfferingColumns,
         begin_ms: list[int | None],
         end_ms: list[int | None],
         zones: list[tuple[int | None, int | None]] | None,

@@ -219,7 +219,7 @@ class CatalogueClient:
                     failures=failures,
                 )
         except TimeoutError:
-            if not within.expired():
+            if limit is None or not within.expired():
                 raise
             raise TimedOut(deadline_text(kind, url, limit, failures), kind=kind, url=url) from None
         elapsed = time.perf_counter() - started

@@ -55,8 +55,10 @@ def ingest(
     started = time.perf_counter()
     kind = Kind(kind_value)
     if isinstance(payload, Path):
+        body_file = payload
         try:
-            payload, _ = payload.read_bytes(), payload.unlink()
+            payload = body_file.read_bytes()
+            body_file.unlink()
         except OSError as exc:
             return IngestReport(kind.value, "failed", error=f"cannot read the downloaded body: {exc}")
     # Another worker may be writing a big snapshot: wait for it rather than fail. The cyclic GC
