@@ -35,9 +35,9 @@ def layout_about_to_be_changed(
     model: QAbstractItemModel, hint: QAbstractItemModel.LayoutChangeHint = SORT_HINT
 ) -> None:
     """``model.layoutAboutToBeChanged(parents=[], hint)``: the overload that carries the hint."""
-    model.layoutAboutToBeChanged[LAYOUT_SIGNATURE].emit([], hint)
+    model.layoutAboutToBeChanged[LAYOUT_SIGNATURE].emit([], hint)  # type: ignore[index]  # (stubs: no overloads)
 
 
 def layout_changed(model: QAbstractItemModel, hint: QAbstractItemModel.LayoutChangeHint = SORT_HINT) -> None:
     """``model.layoutChanged(parents=[], hint)``: the overload that carries the hint."""
-    model.layoutChanged[LAYOUT_SIGNATURE].emit([], hint)
+    model.layoutChanged[LAYOUT_SIGNATURE].emit([], hint)  # type: ignore[index]  # (stubs: no overloads)

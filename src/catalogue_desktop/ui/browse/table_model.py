@@ -426,7 +426,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         for item in sources:
             view = None if item is None else rows.get(item[0])
             # createIndex, not index(): no rowCount()/columnCount() call back per index.
-            new.append(QModelIndex() if view is None else self.createIndex(view, item[1]))
+            new.append(QModelIndex() if item is None or view is None else self.createIndex(view, item[1]))
         if persistent:
             self.changePersistentIndexList(persistent, new)
         layout_changed(self, SORT_HINT)

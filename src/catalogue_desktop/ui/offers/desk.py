@@ -57,6 +57,7 @@ class OfferDesk:
         self.source = source
         self.formatter = formatter
         self._accepted: set[str | None] = set()  # data times the user chose to offer from anyway
+        self._preview_printer: object = None  # the last print preview's QPrinter, kept alive with it
 
     # -- what an offer is made of -------------------------------------------------------------
 
@@ -245,7 +246,7 @@ class OfferDesk:
         dialog = QPrintPreviewDialog(printer, self.tab)
         dialog.setWindowTitle(f"Print preview — {options.title} ({chosen.words})")
         dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, footer))
-        dialog.printer = printer  # (kept alive with the dialog)
+        self._preview_printer = printer  # (the dialog does not own it)
         dialog.exec()
         self.say(f"Offer sheet of {chosen.words}: print preview closed")
         return dialog
