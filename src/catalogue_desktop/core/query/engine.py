@@ -91,7 +91,6 @@ class Finder:
         self.tables: dict[str, Table] = {}
         # per table: recent answers (a clause's or a word's rows; a number column's texts)
         self._caches: dict[int, OrderedDict[tuple[object, ...], _Remembered]] = {}
-        self._derivers: dict[str, Any] = {}
 
     # -- tables ----------------------------------------------------------------------------------
 

@@ -54,7 +54,6 @@ class _Built:
 
     def _build(self) -> Iterator[None]:  # pragma: no cover - overridden
         raise NotImplementedError
-        yield
 
 
 class _Cache(OrderedDict[_K, _V]):

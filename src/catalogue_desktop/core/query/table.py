@@ -391,10 +391,3 @@ def _child_keys(name: str) -> set[str]:
     if name == "courses":
         return {"venue", "address", "city", "state", "zip", "fee", "detailUrl"}
     return {"title", "fee", "detailUrl", "roles", "situations"}
-
-
-def table_of(name: str, facts: Iterable[dict[str, Any]]) -> Table:
-    """A table from all its facts at once (tests, the command line)."""
-    builder = TableBuilder(name)
-    builder.add(list(facts))
-    return builder.finish()

@@ -32,7 +32,6 @@ from catalogue_desktop.core.records.kinds import Kind
 _TITLE = column_index(DATES, "title")
 _RECORD = column_index(DATES, "record")
 BIG_SHEET = 300  # occasions: a sheet of more asks first (about 6 a page)
-WHATS = ("pdf", "print", "ics", "copy")
 
 
 class OfferSource(NamedTuple):
@@ -143,7 +142,7 @@ class OfferDesk:
     # -- the offers ------------------------------------------------------------------------------
 
     def offer(self, what: str) -> Any:
-        """Make the offer ``what`` (one of ``WHATS``)."""
+        """Make the offer ``what``: "pdf", "print", "ics" or "copy"."""
         return {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics, "copy": self.copy}[
             what
         ]()

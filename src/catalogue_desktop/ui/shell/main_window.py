@@ -205,10 +205,6 @@ class MainWindow(QMainWindow):
             return None
         return tab.model.sort_column, tab.model.sort_order == Qt.SortOrder.DescendingOrder
 
-    def made_tabs(self) -> list[CollectionTab]:
-        """The tabs made so far (the others have no widgets yet)."""
-        return list(self._tabs.values())
-
     def made_tab(self, kind: Any) -> CollectionTab | None:
         return self._tabs.get(kind)
 

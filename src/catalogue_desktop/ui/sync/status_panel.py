@@ -258,12 +258,6 @@ class StatusPanel(QWidget):
         self._set(kind, "cached" if state.has_data else "empty", wording.cancelled(state, self.date_text))
         return before is None or before.snapshot != state.snapshot
 
-    def set_offline_mode(self) -> None:
-        for kind in ALL_KINDS:
-            state = self._states.get(kind)
-            if state is not None:
-                self.set_cached(kind, state)
-
     def summary(self) -> str:
         counts: dict[str, int] = {}
         for kind in ALL_KINDS:
