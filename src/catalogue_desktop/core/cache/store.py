@@ -9,7 +9,7 @@ process writes. A corrupt or foreign file is moved aside and a fresh store creat
 saying where the old file went. Pydantic is not imported here.
 
 This module reads and writes snapshots; the schema, opening, upgrading and moving a bad file aside
-are ``store_schema``; the packed pages of the start-up read are ``store_pages``.
+are ``schema``; the packed pages of the start-up read are ``pages``.
 """
 
 from __future__ import annotations
@@ -313,7 +313,7 @@ class Store:
         listing: int | None = None,
     ) -> int:
         """Store a new current snapshot in one transaction; the old one becomes ``previous``.
-        ``listing``: the ``listing.LISTING_VERSION`` the entries' rows and facts were made by."""
+        ``listing``: the ``listing.rows.LISTING_VERSION`` the entries' rows and facts were made by."""
         problems = problems or []
         status = "partial" if rejected else "updated"
         with self._transaction():

@@ -21,8 +21,8 @@ _TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 _NONZERO = re.compile(rb"[^\x00]")
 _BYTE_ROWS = tuple(tuple(i for i in range(8) if value >> i & 1) for value in range(256))
 _FROM_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
-# Below this share of the rows, bits are set one by one (0.1 us a row); above it, through a byte
-# mask converted in C (~0.3 ms at 100,000 rows, then 40 ns a row). Crossover measured at ~5%.
+# Below this share of the rows, bits are set one by one; above it, through a byte mask converted in C (the
+# crossover measured: docs/decisions.md, "The finder's engine").
 _SPARSE = 20
 
 
@@ -76,12 +76,10 @@ def to_mask(bits: int, n: int) -> bytes:
 def to_rows(bits: int, n: int) -> list[int]:
     """The rows of a bitset, ascending.
 
-    A sparse set is read off the bitset itself, never a row at a time through big-int operations
-    (clearing the lowest bit costs O(n) per row: 19 ms for 4,900 rows of 100,000). Under 1% of
-    the rows: its non-zero bytes, found by a regular expression, each one's bits from a table
-    (0.25 ms for 1,000 rows of 100,000); up to 5%: the lengths of the runs of zeros between its
-    ones in its binary digits, summed up in C (0.6 ms for 4,900; 0.35 for 2,500, where reading
-    bytes takes 0.6)."""
+    A sparse set is read off the bitset itself, never a row at a time through big-int operations (clearing the
+    lowest bit costs O(n) per row). Under 1% of the rows: its non-zero bytes, found by a regular expression,
+    each one's bits from a table; up to 5%: the lengths of the runs of zeros between its ones in its binary
+    digits, summed up in C (see docs/decisions.md, "The finder's engine")."""
     if not bits:
         return []
     count = bits.bit_count()

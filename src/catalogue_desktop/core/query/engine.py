@@ -332,7 +332,7 @@ class Finder:
 
     def _digits(self, t: Table, f: Any, folded: str) -> int:
         """Rows whose number holds the digits ``folded`` (an id typed in part): a scan in C of
-        the numbers' texts, made at the first such word (100,000 ids: ~4 ms, not ~11)."""
+        the numbers' texts, made at the first such word (docs/decisions.md, "The finder's engine")."""
 
         def scan() -> int:
             texts = self._recall(

@@ -217,8 +217,7 @@ def _text_counts(index: TextIndex, matched: int, everything: int) -> list[int]:
     """How many ``matched`` rows hold each text of ``index``: the posting lists' lengths when
     every row matches; else row by row, over the matched rows or over the others (whichever
     are fewer), unless nearly every text has a bitset of its own (a frequent one: 12 roles).
-    Measured at 100,000 webinars: a text without a bitset costs ~30 us to count by bitset,
-    a row ~0.12 us to count by its texts (the 3,258 experts: 70 ms by bitsets, 4 ms by rows)."""
+    What each costs: docs/decisions.md, "The finder's engine"."""
     total = [index.count(tid) for tid in range(len(index.texts))]
     if matched == everything:
         return total
@@ -276,7 +275,7 @@ def _options(finder: Finder, t: Table, f: Field, now: datetime) -> list[tuple[st
 
 class _Months(_Built):
     """A date field's months with their rows (the start month facet's values), made once per
-    table like an index: they do not depend on the query (10 ms at 100,000 webinars)."""
+    table like an index: they do not depend on the query."""
 
     def __init__(self, index: DateIndex) -> None:
         super().__init__()

@@ -210,9 +210,9 @@ class TextIndex(_Built):
         return self._contains.get_or(word, lambda: self._rows_with(word))
 
     def _rows_with(self, word: str) -> int:
-        """A word of letters and digits alone lies inside one token of each text it is in: its
-        rows are those of the tokens containing it, a frequent token's as one bitset (``tax``
-        on 100,000 webinars: 0.2 ms, against 1.5 ms for the union of its 150 texts' rows)."""
+        """A word of letters and digits alone lies inside one token of each text it is in: its rows are those
+        of the tokens containing it, a frequent token's as one bitset (see docs/decisions.md, "The finder's
+        engine")."""
         parts = pieces(word)
         if len(parts) != 1 or parts[0] != word:  # spaces or punctuation: each text confirms it
             return self.rows_of(self.text_ids(word))
@@ -303,7 +303,7 @@ class RangeIndex(_Built):
                 ordered = sorted(bucket, key=values.__getitem__)
                 self._rows[k] = array("i", ordered)
                 self._values.append([values[r] for r in ordered])
-                if k % 4 == 3:  # ~1.5 ms a slice at 100,000 rows
+                if k % 4 == 3:  # a slice of 4 buckets
                     yield
         prefix = 0
         budget = 0
@@ -316,10 +316,9 @@ class RangeIndex(_Built):
                 yield
 
     def select(self, lo: Any = None, hi: Any = None, lo_open: bool = False, hi_open: bool = False) -> int:
-        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded): the buckets inside
-        the range from two prefixes, the rows of the (at most two) buckets at its edges found
-        by bisection in their values (testing each of their rows took 0.19 ms of a 0.23 ms
-        ``starts:next30d cle:yes`` at 100,000 webinars)."""
+        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded): the buckets inside the range from
+        two prefixes, the rows of the (at most two) buckets at its edges found by bisection in their values
+        (testing each of their rows took most of a query's time: docs/decisions.md, "The finder's engine")."""
         edges = self.edges
         if not edges:
             return 0
@@ -353,9 +352,9 @@ class RangeIndex(_Built):
 
 
 class ScanningRangeIndex(RangeIndex):
-    """A ``RangeIndex`` that answers at once, by a scan of its values (~10 ms at 133,000 rows),
-    until it is built (``build``, in idle time): what ``past`` needs of the Dates rows before
-    they are shown, without the ~60 ms of building it first. ``ensure`` does not build it."""
+    """A ``RangeIndex`` that answers at once, by a scan of its values, until it is built (``build``, in idle
+    time): what ``past`` needs of the Dates rows before they are shown, without building it first (the costs:
+    docs/decisions.md, "The finder's engine"). ``ensure`` does not build it."""
 
     _filled: list[Any] | None = None  # the values, a blank as +inf (for ``v < hi`` in C)
 
@@ -363,7 +362,7 @@ class ScanningRangeIndex(RangeIndex):
         pass
 
     def prepare(self) -> None:
-        """Make what the scan needs (~10 ms at 133,000 rows), ahead of the first ``select``."""
+        """Make what the scan needs, ahead of the first ``select``."""
         if self._filled is None:
             self._filled = [_INF if v is None else v for v in self.values]
 

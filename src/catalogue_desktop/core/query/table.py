@@ -262,8 +262,8 @@ class Table:
         return RangeIndex([v if type(v) is int else None for v in values])
 
     def dispose_steps(self) -> Iterator[None]:
-        """Drop this table's indexes and columns a few at a time (a table no longer used: freeing
-        133,000 rows' worth at once holds the event loop for ~60 ms)."""
+        """Drop this table's indexes and columns a few at a time (a table no longer used: see
+        docs/decisions.md, "Sorting and the tables")."""
         for index_key in list(self._indexes):
             del self._indexes[index_key]
             yield
@@ -310,7 +310,7 @@ class Table:
 def _compact(ids: list[Any]) -> list[Any]:
     """Ids as new int objects, made one after the other: the ints decoded from the facts lie
     scattered among their strings and dicts, and ``compress(table.ids, mask)`` touches every
-    one of them (a cache miss each): 4.3 ms for 100,000 rows, 0.7 ms over these."""
+    one of them (a cache miss each; see docs/decisions.md, "The finder's engine")."""
     try:
         return array("q", ids).tolist()
     except (TypeError, OverflowError):  # an id that is not an integer (none the spec allows)

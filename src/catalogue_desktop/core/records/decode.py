@@ -98,7 +98,8 @@ class Decoded:
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC around bulk allocation of acyclic objects (2-3x faster at 10k+)."""
+    """Pause the cyclic GC around bulk allocation of acyclic objects (see docs/decisions.md, "Downloads,
+    ingest and the cache")."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

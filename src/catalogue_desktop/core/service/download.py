@@ -27,8 +27,8 @@ ProgressCallback = Callable[[Kind, int, int | None], None]
 
 _PIECE = 256 * 1024  # largest piece of decompressed output produced at once
 _HEAD = 64 * 1024  # with a sink: bytes kept for the plausibility check
-# yield to the event loop after this many decoded bytes: ~0.5 ms of inflating here, so that
-# eight downloads at once add little to the window thread's longest stall
+# yield to the event loop after this many decoded bytes (see docs/decisions.md, "Downloads, ingest and the
+# cache"), so that eight downloads at once add little to the window thread's longest stall
 _YIELD_EVERY = _PIECE
 _WHITESPACE = re.compile(rb"[ \t\r\n]*")
 _UTF16_32_BOMS = (
@@ -136,7 +136,7 @@ async def read_body(
             received += len(raw)
             if sink is not None:
                 # Decoded and written off the loop's thread, below normal priority: zlib releases
-                # the GIL while it inflates (~800 MB at 100k webinars: seconds of CPU), and
+                # the GIL while it inflates (seconds of CPU for a big catalogue), and
                 # writing can block in the kernel (dirty page throttling) for tens of ms.
                 await loop.run_in_executor(writer, body.decode_and_write, raw)
             else:

@@ -45,7 +45,7 @@ class OfferSource(NamedTuple):
 class Chosen(NamedTuple):
     items: list[offers.Occasion]
     words: str  # "3 selected occasions", "all 57 occasions the query shows"
-    as_of: str | None  # the data's time (ISO 8601, ``offers.data_as_of``)
+    as_of: str | None  # the data's time (ISO 8601, ``core.offers.occasions.data_as_of``)
 
 
 class OfferDesk:
@@ -218,7 +218,8 @@ class OfferDesk:
         from catalogue_desktop.ui.offers import sheet_pdf
 
         sheet, footer = self._sheet(chosen, options)
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # (~0.3 s for 50 occasions)
+        # (a noticeable wait for a long sheet: docs/decisions.md, "Detail pane and offers")
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             data = sheet_pdf.pdf_bytes(sheet, options.title, footer, options.paper)
         finally:

@@ -111,17 +111,19 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     return pages
 
 
-EXACT_ROWS = 100  # up to this many rows, page breaks are found one layout at a time (~25 ms each)
+# up to this many rows, page breaks are found one layout at a time (docs/decisions.md, "Detail pane and
+# offers")
+EXACT_ROWS = 100
 
 
 def whole_rows(doc: QTextDocument, sheet: Sheet, page_h: float) -> frozenset[int]:
     """Give ``doc`` the sheet's HTML with a page break before each row that a page's end would
     cut (Qt's tables split rows line by line), and return those rows.
 
-    One break moves everything after it, so breaks are found in order: after each, the document
-    is laid out again (~25 ms for 50 rows). Past ``EXACT_ROWS`` rows, every cut row found in one
-    layout gets its break at once, the later ones' places estimated (a few layouts in all: 150
-    rows in 0.4 s, not 1.4; now and then a break comes a row early, a page a little emptier)."""
+    One break moves everything after it, so breaks are found in order: after each, the document is laid out
+    again. Past ``EXACT_ROWS`` rows, every cut row found in one layout gets its break at once, the later ones'
+    places estimated (a few layouts in all, a third of the time: docs/decisions.md, "Detail pane and offers";
+    now and then a break comes a row early, a page a little emptier)."""
     breaks: set[int] = set()
     doc.setHtml(sheet.html())
     for _ in range(sheet.rows + 1 if sheet.rows <= EXACT_ROWS else 4):

@@ -60,7 +60,7 @@ class OfflineBanner(QFrame):
         background, border, text = (
             ("#4a3b0b", "#7a6420", "#ffe6a3") if dark else ("#fff3cd", "#e0c36c", "#5c4400")
         )
-        # Bold by style sheet, not a QFont: making QFont's enums costs ~1 ms of a start-up.
+        # Bold by style sheet, not a QFont: making QFont's enums costs start-up time.
         self.setStyleSheet(
             f"#offlineBanner {{ background: {background}; border-bottom: 1px solid {border}; }}"
             f"#offlineBanner QLabel {{ color: {text}; }}"
