@@ -1,6 +1,6 @@
 """What the finder and the sales desk need of a record, beyond the row a list shows.
 
-``facts(kind, record)`` is computed once, when a snapshot is stored (like ``listing.row``), and
+``facts(kind, record)`` is computed once, when a snapshot is stored (like ``rows.row``), and
 kept in the store as JSON: a dict with the spec's field names as keys, absent where the value is
 null. Dates are ISO 8601 text in the event's own UTC offset, as the service wrote them (the row
 keeps only the instant); linked records appear by name and id; course locations and series

@@ -112,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     """Open the window (or run ``--self-test``); returns the process exit code.
 
     ``cli.main`` turns the cyclic GC off before importing the window: its collections over the
-    objects imports make cost ~10 ms of a start-up. It goes back on when the window is ready."""
+    objects imports make cost start-up time (docs/decisions.md, "Start-up and Qt"). It goes back on when the
+    window is ready."""
     gc_held = not gc.isenabled()
     app = QApplication.instance()
     if app is None:

@@ -4,11 +4,9 @@ view and menus (``menus``).
 It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes,
 and the finder (``ui.finder.controller``) which of them a query matches.
 
-Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the
-web-link opener are imported when first used. PySide creates a Qt class's Python enums when the class is
-first touched (``QStyle``'s ~500 members take ~8 ms, ``QFileDialog`` and ``QMessageBox`` ~1 ms
-each), and a window start-up is ~100 ms of Python.
-"""
+Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the web-link
+opener are imported when first used. PySide creates a Qt class's Python enums when the class is first touched
+(``QStyle``'s ~500 members, ``QFileDialog``, ``QMessageBox``: see docs/decisions.md, "Start-up and Qt")."""
 
 from __future__ import annotations
 

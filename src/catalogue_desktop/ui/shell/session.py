@@ -1,14 +1,13 @@
 """``AppSession``: one run of the window, fed from the store and the service.
 
-Start-up order: QApplication (``app.run``), store, the current tab's first page of cached rows read,
-window shown and painted (``populated``), then the other rows read in chunks on Qt timers (the
-tab's rows grow in, then the other collections come), ``--open`` applied, ``ready``: no network,
-no asyncio, no pydantic, no httpx until then. On the next event-loop pass, asyncio starts on the
-running Qt loop (``qt_compat.event_loop``) and the background refresh begins (with the demo
-service started in-process on loopback when no service is configured, or with ``--demo``).
-Importing asyncio and qasync costs ~50 ms, a third of a bare Qt start-up: the window does not wait
-for it. The asyncio loop is closed before the QApplication goes away.
-"""
+Start-up order: QApplication (``app.run``), store, the current tab's first page of cached rows read, window
+shown and painted (``populated``), then the other rows read in chunks on Qt timers (the tab's rows grow in,
+then the other collections come), ``--open`` applied, ``ready``: no network, no asyncio, no pydantic, no httpx
+until then. On the next event-loop pass, asyncio starts on the running Qt loop (``qt_compat.event_loop``) and
+the background refresh begins (with the demo service started in-process on loopback when no service is
+configured, or with ``--demo``). Importing asyncio and qasync costs a third of a bare Qt start-up
+(docs/decisions.md, "Start-up and Qt"): the window does not wait for it. The asyncio loop is closed before the
+QApplication goes away."""
 
 from __future__ import annotations
 
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
 
 
 class Options(NamedTuple):
-    """What the command line asks of the window (see ``cli.py``)."""
+    """What the command line asks of the window (see ``cli.parser``)."""
 
     base_url: str | None = None
     demo: bool = False
@@ -226,7 +225,7 @@ class AppSession(QObject, Refreshing):
         if self._closed:
             return
         # What ready changed (banner, statuses, rows) is painted first: a 0 ms timer may come
-        # before Qt's paint, and starting asyncio takes ~50 ms.
+        # before Qt's paint, and starting asyncio takes a while.
         QApplication.sendPostedEvents()
         self._start_async()
         if self.options.offline:
@@ -242,8 +241,8 @@ class AppSession(QObject, Refreshing):
         await relist_stale(self.store_file, self.loader, lambda text: self.window.show_message(text, 0))
 
     async def _import_decoder(self) -> None:
-        """Offline, no refresh imports pydantic: import it now, a module at a time, so that the
-        first detail pane does not stall the window for it (~150 ms)."""
+        """Offline, no refresh imports pydantic: import it now, a module at a time, so that the first detail
+        pane does not stall the window for it (docs/decisions.md, "Start-up and Qt")."""
         from catalogue_desktop.ui.common.stepped_import import DECODER, import_in_steps
 
         await import_in_steps(DECODER)
