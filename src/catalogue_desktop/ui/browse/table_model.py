@@ -384,7 +384,8 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
                 return None
             col = self._columns[section]
             if role == Qt.ItemDataRole.DisplayRole:
-                return col.header
+                heading = self._overlay.heading(section) if self._overlay is not None else None
+                return heading or col.header
             if role == Qt.ItemDataRole.ToolTipRole:
                 return header_tip(col)
             if role == Qt.ItemDataRole.TextAlignmentRole:

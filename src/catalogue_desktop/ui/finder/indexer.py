@@ -206,6 +206,9 @@ class FinderIndexer(QObject):
         self._done(OFFERINGS)
 
     def _done(self, name: str) -> None:
+        # The job ends here: no longer pending when the signal is heard (``ready`` is true for
+        # the slots; the Dates facets waited for another tab to be chosen when it was not).
+        self._jobs.pop(name, None)
         self._built += 1
         self.table_ready.emit(name)
         self.progress.emit(min(self._built, self._wanted), self._wanted)

@@ -13,6 +13,7 @@ def connect_finder(window: Any, loader: Any, settings: Any) -> FinderController:
     controller = FinderController(window, loader, settings_vocabulary(settings), parent=window)
     controller.indexer.sort_of = window.sort_of
     window.facet_panel.value_toggled.connect(controller.toggle_facet)
+    window.facet_panel.more_requested.connect(controller.widen_facet)
     window.facet_dock.visibilityChanged.connect(lambda visible: visible and controller.refresh_panel())
 
     def tab_made(kind: Any, tab: Any) -> None:

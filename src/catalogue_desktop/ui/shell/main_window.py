@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.listing.rows import DATES
@@ -26,7 +26,7 @@ from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.finder.facet_panel import FacetPanel
 from catalogue_desktop.ui.finder.query_box import QueryBox
-from catalogue_desktop.ui.shell import menus
+from catalogue_desktop.ui.shell import menus, tab_titles
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
@@ -49,6 +49,8 @@ class MainWindow(QMainWindow):
     currency_chosen = Signal(str)
     preferences_changed = Signal()
     closed = Signal()
+    profile_name: str | None = None  # the catalogue open (the session's); File ▸ Catalogue: menus
+    catalogue_menu: Any
 
     def __init__(
         self,
@@ -247,18 +249,9 @@ class MainWindow(QMainWindow):
 
     def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None:
         """Show ``kind``'s count in its tab's title: "Courses (240)", or under a query "Courses
-        12 / 240" (a new title lays out the tab bar again and repaints it, so an unchanged one
-        is not set)."""
+        12 / 240", dimmed at 0 (``tab_titles``)."""
         index = self.tab_widget.indexOf(self._pages[kind])
-        locale = QLocale()
-        if total is None:
-            text = kind.label
-        elif matched is None:
-            text = f"{kind.label} ({locale.toString(total)})"
-        else:
-            text = f"{kind.label} {locale.toString(matched)} / {locale.toString(total)}"
-        if self.tab_widget.tabText(index) != text:
-            self.tab_widget.setTabText(index, text)
+        tab_titles.show_count(self.tab_widget, index, kind.label, total, matched)
 
     def refresh_details(self) -> None:
         for tab in self._tabs.values():
@@ -282,7 +275,10 @@ class MainWindow(QMainWindow):
             self.show_message(
                 f"{kind.singular.capitalize()} #{record_id} is shown in the details; the query hides its row"
             )
-        tab.view.setFocus()
+            # (the table focused would make its first row current, and show that row instead)
+            tab.detail.setFocus()
+        else:
+            tab.view.setFocus()
         if remember:
             self.history.visit(Place(kind, record_id))
         return True
@@ -339,6 +335,8 @@ class MainWindow(QMainWindow):
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()
+        if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
+            self.catalogue_menu.connection_changed.emit()
 
     def refresh_display(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""

@@ -80,6 +80,13 @@ async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
         demo=not base_url,
         cache_dir=str(cache_dir),
         currency=getattr(args, "currency", None),
+        # the connection options (README: At work), so that a self-test goes the way the window would
+        proxy=getattr(args, "proxy", None),
+        ca_file=getattr(args, "ca_file", None),
+        token_env=getattr(args, "token_env", None),
+        auth_header=getattr(args, "auth_header", None),
+        user=getattr(args, "user", None),
+        password_env=getattr(args, "password_env", None),
     )
     session = AppSession(options, settings=settings)
     try:
