@@ -22,13 +22,9 @@ RATCHET = {
     "catalogue_desktop.ui.finder.controller",
     "catalogue_desktop.ui.finder.indexer",
     "catalogue_desktop.ui.finder.palette",
-    "catalogue_desktop.ui.finder.query_box",
     "catalogue_desktop.ui.finder.wiring",
     "catalogue_desktop.ui.offers.dates_tab",
-    "catalogue_desktop.ui.shell.app",
     "catalogue_desktop.ui.shell.main_window",
-    "catalogue_desktop.ui.shell.menus",
-    "catalogue_desktop.ui.shell.preferences",
     "catalogue_desktop.ui.shell.refreshing",
     "catalogue_desktop.ui.shell.session",
 }

@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.cache.store import StoreError
+from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.paths import resource_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop
 from catalogue_desktop.qt_compat.platform_check import explain_fatal_start
@@ -119,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     if app is None:
         with explain_fatal_start():  # Qt's abort (no platform plugin) -> one paragraph, exit 2
             app = QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)  # (ours, or a test's: never a bare QCoreApplication)
     app.setApplicationName(APP_TITLE)
     app.setDesktopFileName("catalogue-desktop")  # matches packaging/linux/*.desktop
     app.setWindowIcon(app_icon())

@@ -7,6 +7,7 @@ actions themselves (``shortcut_rows``), so the list cannot drift from what the k
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -70,7 +71,7 @@ def build(window: Any) -> None:
         w, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab", extra=["Ctrl+PgUp"]
     )
     w.tab_actions = [
-        action(w, kind.label, lambda k=kind: w.show_tab(k), f"Ctrl+{i + 1}")
+        action(w, kind.label, partial(w.show_tab, kind), f"Ctrl+{i + 1}")
         for i, kind in enumerate(w.tab_kinds())
     ]
     w.save_search_action = action(
