@@ -3,7 +3,8 @@ types (mypy, configured in pyproject.toml: the core strict, a ratchet list for t
 complexity (``ruff check``), formatting (``ruff format --check``) and dead code (``vulture``),
 each in a fresh process over this tree. .pre-commit-config.yaml runs the same before a commit.
 
-mypy keeps its cache in ``.mypy_cache`` (about 15 s the first time, 2-3 s after).
+mypy keeps its cache in ``.mypy_cache``: the whole file takes ~26 s the first time (mypy ~14 s), ~11 s
+after (vulture ~5 s, mypy under 1 s).
 """
 
 from __future__ import annotations
