@@ -261,8 +261,8 @@ class Finder:
             return self._word(term.value, t, run, positive)
         scope = self._scope(term, t)
         if scope != t.scope:
-            if t.scope == "record":  # a child field asked of the record: one of its child rows
-                child_bits = self._term(term, t.child, run, positive)  # type: ignore[arg-type]
+            if t.scope == "record" and t.child is not None:  # a child field: one of its child rows
+                child_bits = self._term(term, t.child, run, positive)
                 if positive:
                     run.child_hits |= child_bits
                 return t.project(child_bits)

@@ -60,5 +60,8 @@ def _instant(b: literals.Bounds | None, now: datetime, *, low: bool) -> int | No
         return None
     if b.mode == "instant":
         return b.lo if low else b.hi
-    first, last = literals.local_day_bounds_ms(b.lo, b.hi, now)  # type: ignore[arg-type]
+    day = b.lo if low else b.hi
+    if day is None:  # an open end
+        return None
+    first, last = literals.local_day_bounds_ms(day, day, now)
     return first if low else last

@@ -141,8 +141,8 @@ async def read_body(
                 await loop.run_in_executor(writer, body.decode_and_write, raw)
             else:
                 await body.decode_on_loop(raw)
-            if progress is not None:
-                progress(kind, received, total)  # type: ignore[arg-type]
+            if progress is not None and kind is not None:  # (only a collection's fetch reports)
+                progress(kind, received, total)
         if sink is not None:
             await loop.run_in_executor(writer, body.end)
         else:
@@ -257,7 +257,9 @@ def check_json_array(kind: Kind, url: str, body: bytes, content_type: str) -> by
     """Cheap plausibility check that ``body`` is a JSON array; returns it without a UTF-8 BOM."""
     if body.startswith(codecs.BOM_UTF8):
         body = body[len(codecs.BOM_UTF8) :]
-    start = _WHITESPACE.match(body).end()  # type: ignore[union-attr]
+    blank = _WHITESPACE.match(body)
+    assert blank is not None  # (the pattern matches the empty string)
+    start = blank.end()
     if start == len(body):
         raise NotJson("the service sent an empty response", kind=kind, url=url)
     head = body[start : start + 64]
