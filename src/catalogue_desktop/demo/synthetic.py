@@ -1,14 +1,11 @@
 """Deterministic synthetic catalogues of any size, for load tests and the ``--size`` demo.
 
-``generate(size, seed)`` returns the compact JSON payload of every collection. Records are built
-from domain word lists (no lorem ipsum), every embedded record is a full copy of the top-level one
-and the output is byte-identical for the same ``(size, seed)``.
-
-Speed matters (size=100,000 is about 800 MB of JSON in all): each expert, topic, role and situation
-is serialized once and its bytes are spliced into every record that embeds it, webinars are
-formatted directly as JSON text, and series sessions are slices of the webinars payload.
-
-Stdlib only: no pydantic at import time or run time. The word lists are ``demo.words``.
+``generate(size, seed)`` returns the compact JSON payload of every collection. Records are built from
+domain word lists (``demo.words``; no lorem ipsum), every embedded record is a full copy of the top-level
+one and the output is byte-identical for the same ``(size, seed)``. Speed matters (size=100,000 is about
+800 MB of JSON in all): each expert, topic, role and situation is serialized once and its bytes are
+spliced into every record that embeds it, webinars are formatted directly as JSON text, and series
+sessions are slices of the webinars payload. Stdlib only: no pydantic at import time or run time.
 """
 
 from __future__ import annotations
@@ -379,8 +376,7 @@ class _CertificateIds:
 
 
 def _certificates(words: _Writer, count: int, course_ids: list[int]) -> list[str]:
-    count_from = itertools.count
-    ids = _CertificateIds(count_from(910_001), count_from(920_001), count_from(930_001), count_from(599_001))
+    ids = _CertificateIds(*(itertools.count(first) for first in (910_001, 920_001, 930_001, 599_001)))
     rng = words.rng
     certificates: list[str] = []
     for i in range(count):

@@ -1,16 +1,13 @@
 """The offline store: one SQLite file holding the last good snapshot of every collection.
 
-Per collection: the current snapshot (rows for lists, also packed a page at a time for the
-window's start-up read; full records for details), the previous one (for change tracking), the
-HTTP validators, ``fetched_at`` (last change) and ``checked_at`` (last successful contact), the
-last error. A snapshot is replaced in ONE transaction, so a crash or a ``kill -9`` at any moment
-leaves either the old or the new snapshot, never a mix. WAL mode lets the window read while a sync
-process writes. A corrupt or foreign file is moved aside and a fresh store created, with a message
-saying where the old file went. Pydantic is not imported here.
-
-This module reads and writes snapshots; the schema, opening, upgrading and moving a bad file aside
-are ``schema``; the packed pages of the start-up read are ``pages``.
-"""
+Per collection: the current snapshot (rows for lists, also packed a page at a time for the window's
+start-up read; full records for details), the previous one (for change tracking), the HTTP validators,
+``fetched_at`` (last change) and ``checked_at`` (last successful contact), the last error. A snapshot is
+replaced in ONE transaction, so a crash or a ``kill -9`` at any moment leaves either the old or the new
+snapshot, never a mix. WAL mode lets the window read while a sync process writes. A corrupt or foreign
+file is moved aside and a fresh store created, with a message saying where the old file went. Pydantic
+is not imported here. This module reads and writes snapshots; the schema, opening, upgrading and moving
+a bad file aside are ``schema``; the packed pages of the start-up read are ``pages``."""
 
 from __future__ import annotations
 

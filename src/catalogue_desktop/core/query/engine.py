@@ -391,11 +391,8 @@ class Finder:
             return t.all
         if f.type in (FieldType.TEXT, FieldType.NAMES, FieldType.CODE):
             return t.index(f, FlagIndex, "present").true
-        if f.type is FieldType.DATE:
-            return t.index(f, DateIndex).present
-        if f.type in (FieldType.BOOL, FieldType.PRESENCE):
-            return t.index(f, FlagIndex).present
-        return t.index(f, RangeIndex).present
+        kind = {FieldType.DATE: DateIndex, FieldType.BOOL: FlagIndex, FieldType.PRESENCE: FlagIndex}
+        return t.index(f, kind.get(f.type, RangeIndex)).present
 
     def _on_demand(self, t: Table) -> int:
         """Rows that are on demand: a webinar or session whose type is marked so, or an offering
