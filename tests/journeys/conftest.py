@@ -136,7 +136,7 @@ def press_ok_in_next_dialog(qtbot: Any) -> list[str]:
 def preferences_ok(qtbot: Any, window: Any) -> None:
     """Catalogue ▸ Preferences…, then OK, nothing changed."""
     done = press_ok_in_next_dialog(qtbot)
-    window.preferences_action.trigger()
+    window.menu_actions.preferences_action.trigger()
     assert done, "Preferences did not open"
     QApplication.processEvents()
 

@@ -46,7 +46,7 @@ def test_turning_a_column_on_from_the_header_menu_selects_nothing_and_adds_no_hi
     window = start().window
     click_tab(qtbot, window, Kind.WEBINARS)
     click_row(window.current_tab(), 3)  # a record seen: Back would go to it
-    assert not window.back_action.isEnabled()
+    assert not window.menu_actions.back_action.isEnabled()
     for kind in (Kind.COURSES, DATES):
         click_tab(qtbot, window, kind)
         tab = window.current_tab()
@@ -65,4 +65,4 @@ def test_turning_a_column_on_from_the_header_menu_selects_nothing_and_adds_no_hi
         QApplication.processEvents()
         assert selected_ids(tab) == []
         assert tab._detail is None or tab.detail.current is None
-        assert not window.back_action.isEnabled()
+        assert not window.menu_actions.back_action.isEnabled()

@@ -29,12 +29,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import compress, repeat
 from operator import contains
-from typing import Any, TypeAlias
+from typing import Any
 
 from catalogue_desktop.core.query import bits, literals
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
 from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
 from catalogue_desktop.core.query.text import fold
@@ -44,32 +45,36 @@ __all__ = ["Finder", "Outcome", "Vocabulary"]
 
 _REMEMBERED = 512  # clause results kept per table
 _NUMERIC = (FieldType.ID, FieldType.NUMBER, FieldType.MONEY)
-_Remembered: TypeAlias = int | list[str]  # a clause's rows (a bitset), or a number column's texts
 
 
-@dataclass
-class Outcome:
-    """A query's rows in one table."""
+class Outcome(Matches):
+    """A query's rows in one table (``Matches``: count, bits, mask, rows), and why none matched
+    when the table lacks a field the query names."""
 
-    table: str
-    n: int
-    bits: int = 0
-    missing: str | None = None  # a field the table does not have (or only for has:/no:)
-    why: str | None = None  # ... and why it shows nothing, in words
-    child_bits: int = 0  # the child rows (locations, sessions) that satisfied the query
-    everything: bool = False  # an empty query
+    __slots__ = ("child_bits", "everything", "missing", "table", "why")
+
+    def __init__(
+        self,
+        table: str,
+        n: int,
+        bits: int = 0,
+        *,
+        missing: str | None = None,
+        why: str | None = None,
+        child_bits: int = 0,
+        everything: bool = False,
+    ) -> None:
+        super().__init__(n, bits=bits)
+        self.table = table
+        self.missing = missing  # a field the table does not have (or only for has:/no:)
+        self.why = why  # ... and why it shows nothing, in words
+        self.child_bits = child_bits  # the child rows (locations, sessions) that satisfied the query
+        self.everything = everything  # an empty query
 
     @property
-    def count(self) -> int:
-        return self.bits.bit_count()
-
-    @property
-    def mask(self) -> bytes:
-        return bits.to_mask(self.bits, self.n)
-
-    @property
-    def rows(self) -> list[int]:
-        return bits.to_rows(self.bits, self.n)
+    def n(self) -> int:
+        """The table's rows."""
+        return self.total
 
     def message(self) -> str | None:
         """Why the table shows nothing, when it lacks a field."""
@@ -89,8 +94,7 @@ class Finder:
         self.schema = schema
         self.vocabulary = vocabulary or Vocabulary()
         self.tables: dict[str, Table] = {}
-        # per table: recent answers (a clause's or a word's rows; a number column's texts)
-        self._caches: dict[int, OrderedDict[tuple[object, ...], _Remembered]] = {}
+        self._caches: dict[int, OrderedDict[tuple[object, ...], int]] = {}  # per table: rows by clause
 
     # -- tables ----------------------------------------------------------------------------------
 
@@ -131,7 +135,7 @@ class Finder:
         if table.child is not None:
             self._caches.pop(id(table.child), None)
 
-    def _cache(self, table: Table) -> OrderedDict[tuple[object, ...], _Remembered]:
+    def _cache(self, table: Table) -> OrderedDict[tuple[object, ...], int]:
         cache = self._caches.get(id(table))
         if cache is None:
             cache = self._caches[id(table)] = OrderedDict()
@@ -308,11 +312,6 @@ class Finder:
 
     def _remember(self, t: Table, key: tuple[object, ...], make: Callable[[], int]) -> int:
         """Rows ``make`` finds, remembered under ``key`` (the last ``_REMEMBERED`` per table)."""
-        found = self._recall(t, key, make)
-        assert isinstance(found, int)
-        return found
-
-    def _recall(self, t: Table, key: tuple[object, ...], make: Callable[[], _Remembered]) -> _Remembered:
         cache = self._cache(t)
         found = cache.get(key)
         if found is None:
@@ -335,10 +334,7 @@ class Finder:
         the numbers' texts, made at the first such word (docs/decisions.md, "The finder's engine")."""
 
         def scan() -> int:
-            texts = self._recall(
-                t, ("texts", f.key), lambda: ["" if v is None else str(v) for v in t.column(f.key)]
-            )
-            assert isinstance(texts, list)
+            texts = t.number_texts(f.key)
             hits = compress(range(len(texts)), map(contains, texts, repeat(folded)))
             return bits.from_rows(list(hits), t.n)
 

@@ -155,6 +155,7 @@ class Table:
         self._indexes: dict[tuple[str, str], _Built] = {}
         self._derived: dict[str, list[Any]] = {}
         self._row_by_id: dict[Any, int] | None = None
+        self._number_texts: dict[str, list[str]] = {}  # key -> a number column's values as texts
         if child is not None:
             self._first_child = _first_children(child.parent_of or [], n)
 
@@ -187,6 +188,7 @@ class Table:
     def forget_derived(self) -> None:
         """Drop derived columns and their indexes (another table they come from changed)."""
         self._derived.clear()
+        self._number_texts.clear()
         self._indexes = {k: v for k, v in self._indexes.items() if not k[0].startswith("@")}
         if self.child is not None:
             self.child.forget_derived()
@@ -200,7 +202,16 @@ class Table:
         found.ensure()
         return found
 
+    def number_texts(self, key: str) -> list[str]:
+        """Column ``key``'s numbers as texts ("" for none), made at the first call: an id typed in part
+        is looked for in them."""
+        found = self._number_texts.get(key)
+        if found is None:
+            found = self._number_texts[key] = ["" if v is None else str(v) for v in self.column(key)]
+        return found
+
     def forget_answers(self) -> None:
+        self._number_texts.clear()
         for index in self._indexes.values():
             forget = getattr(index, "forget_answers", None)
             if forget is not None:

@@ -78,6 +78,7 @@ class CollectionTab(QWidget):
         self._keep: int | None = None
         self._keep_also: list[int] = []  # the other selected records (``_keeping_selection``)
         self._emit_selection = True
+        self._fit_title = False  # fit the title column when next shown (``_default_columns``)
 
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
@@ -192,7 +193,7 @@ class CollectionTab(QWidget):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if getattr(self, "_fit_title", False):
+        if self._fit_title:
             self._fit_title = False
             QTimer.singleShot(0, self.fit_title_column)  # after the layout gave the view its width
 

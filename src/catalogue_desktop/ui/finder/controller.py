@@ -12,21 +12,28 @@ its table is rebuilt, with its matches: a tab never shows new rows unfiltered un
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.listing.sorting import Matches
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QTabWidget
+
+    from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.engine import Finder
     from catalogue_desktop.core.query.syntax import Parsed
     from catalogue_desktop.core.query.vocabulary import Vocabulary
+    from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+    from catalogue_desktop.ui.finder.facet_panel import FacetPanel
+    from catalogue_desktop.ui.finder.query_box import QueryBox
 
 Result = tuple[Matches | None, Any, str | None]  # matches, overlay, note (RowSetTableModel)
 NO_RESULT: Result = (None, None, None)
@@ -39,17 +46,45 @@ def now() -> datetime:
     return datetime.now().astimezone()
 
 
+class FinderWindow(Protocol):
+    """What the controller needs of the window (``ui.shell.main_window.MainWindow``): its query
+    box, facet panel and tabs."""
+
+    @property
+    def query_box(self) -> QueryBox: ...
+    @property
+    def facet_panel(self) -> FacetPanel: ...
+    @property
+    def tab_widget(self) -> QTabWidget: ...
+    def current_kind(self) -> Any: ...
+    def tab_kinds(self) -> tuple[Any, ...]: ...
+    def made_tab(self, kind: Any) -> CollectionTab | None: ...
+    def sort_of(self, kind: Kind) -> tuple[int, bool] | None: ...
+    def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None: ...
+    def show_rowset(
+        self, kind: Any, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None
+    ) -> None: ...
+    def show_growing(
+        self, kind: Kind, rowset: RowSet, expected: int, changes: dict[str, Any] | None
+    ) -> None: ...
+
+
 class FinderController(QObject):
     """Wires the query box, the tabs, the indexer and the facet panel (see the module doc)."""
 
     evaluated = Signal()  # results (counts, matches) were brought up to date
 
     def __init__(
-        self, window: Any, loader: Any, vocabulary: Vocabulary | None = None, parent: QObject | None = None
+        self,
+        window: FinderWindow,
+        store: Callable[[], Store],
+        vocabulary: Vocabulary | None = None,
+        parent: QObject | None = None,
     ) -> None:
+        """``store()``: the store the window's rows are read from (the GUI thread's)."""
         super().__init__(parent)
         self.window = window
-        self.indexer = FinderIndexer(vocabulary, lambda: loader.store, self)
+        self.indexer = FinderIndexer(vocabulary, store, window.sort_of, self)
         self.parsed: Parsed | None = None  # the query (None: none yet)
         self.show_past = False  # the Dates tab shows past occasions too
         self._held: dict[Any, tuple[RowSet, Any]] = {}  # reloads waiting for their table
@@ -66,9 +101,8 @@ class FinderController(QObject):
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
         window.query_box.query_changed.connect(self.set_query)
-        window.query_box.completions = self._completions
+        window.query_box.complete_with(self._completions)
         window.tab_widget.currentChanged.connect(lambda _i: self._current_changed())
-        window.result_for = self.result
 
     @property
     def finder(self) -> Finder:
@@ -146,7 +180,7 @@ class FinderController(QObject):
             else:
                 self._stale.add(kind)
                 self._title(kind)
-        typed = getattr(self.window.query_box, "typed", False)
+        typed = self.window.query_box.typed
         if not self.active:
             self._moved_from.clear()
         self.refresh_panel(facets=not typed)
@@ -256,7 +290,7 @@ class FinderController(QObject):
             )
         if outcome.everything:
             return None, None, None
-        return Matches(len(rowset), mask=outcome.mask), overlay, None
+        return outcome, overlay, None  # (a Matches)
 
     def _effective(self, kind: Any) -> Parsed:
         """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless

@@ -116,7 +116,7 @@ class QueryBox(QObject):
         self.error.setContentsMargins(8, 2, 8, 2)
         self.error.hide()
         self.parsed: Parsed | None = None  # the last valid query (the parser: at the first one)
-        self.completions: Callable[[str], list[str]] = lambda _token: []
+        self._completions: Callable[[str], list[str]] = lambda _token: []  # ``complete_with``
         self._timer = QTimer(self, singleShot=True, interval=DELAY_MS)
         self._timer.timeout.connect(self._apply_typed)
         self.typed = False  # the query being applied was typed (not set: a facet, a saved search)
@@ -190,6 +190,10 @@ class QueryBox(QObject):
     def has_error(self) -> bool:
         return self.error.isVisible() or bool(self.error.text())
 
+    def complete_with(self, completions: Callable[[str], list[str]]) -> None:
+        """Offer ``completions(token)`` for the word being typed (none by default)."""
+        self._completions = completions
+
     def set_clause_counts(self, lines: list[str]) -> None:
         """The tooltip: each clause and how many rows it matches alone."""
         self.edit.setToolTip("\n".join(lines) if lines else self.edit.accessibleDescription())
@@ -212,7 +216,7 @@ class QueryBox(QObject):
         start = cursor - len(token)
         self._token = (start, cursor)
         listed = self.edit.completions
-        found = self.completions(token) if token else []
+        found = self._completions(token) if token else []
         if not found:
             listed.hide()
             return
