@@ -59,6 +59,8 @@ class FinderWindow(Protocol):
     def current_kind(self) -> Any: ...
     def tab_kinds(self) -> tuple[Any, ...]: ...
     def made_tab(self, kind: Any) -> CollectionTab | None: ...
+    def show_tab(self, kind: Any) -> CollectionTab: ...
+    def show_message(self, text: str, timeout_ms: int = 8000) -> None: ...
     def sort_of(self, kind: Kind) -> tuple[int, bool] | None: ...
     def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None: ...
     def show_rowset(
@@ -334,10 +336,12 @@ class FinderController(QObject):
             # would build every one at once (docs/decisions.md, "The finder's engine").
             panel.show_facets(kind, [], "Preparing the facets…")
         elif panel.isVisible():
-            from catalogue_desktop.core.query.facets import facets
+            from catalogue_desktop.core.query.facets import facets as counted_facets
 
             limits = dict.fromkeys(self.facets_widened, MORE_VALUES)
-            panel.show_facets(kind, facets(self.finder, parsed, kind.value, now(), limits=limits), None)
+            panel.show_facets(
+                kind, counted_facets(self.finder, parsed, kind.value, now(), limits=limits), None
+            )
 
     def widen_facet(self, field: str) -> None:
         """ "+N more" clicked: the facet shows its other values too."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
@@ -120,7 +121,7 @@ class Palette(QDialog):
                             _SINGULAR[hit.table],
                             hit.title,
                             f"#{hit.record_id}",
-                            lambda k=kind, r=hit.record_id: self.window_.navigate(k, r),
+                            partial(self.window_.navigate, kind, hit.record_id),
                         )
                     )
         self.model.set_items(items)
@@ -137,11 +138,11 @@ class Palette(QDialog):
             Item("Command", "Query language and fields", "Help", w.query_help),
             Item("Command", "Keyboard shortcuts", "Help", w.shortcuts_help),
             *(
-                Item("Go to", kind.label, f"Ctrl+{i + 1}", lambda k=kind: w.show_tab(k))
+                Item("Go to", kind.label, f"Ctrl+{i + 1}", partial(w.show_tab, kind))
                 for i, kind in enumerate(w.tab_kinds())
             ),
             *(
-                Item("Search", s["name"], s["query"], lambda s=s: _apply(w, s))
+                Item("Search", s["name"], s["query"], partial(_apply, w, s))
                 for s in w.settings.saved_searches()
             ),
         ]

@@ -164,7 +164,9 @@ class MainWindow(QMainWindow):
             if self.ready:  # (while the window starts, ``name_inner_buttons`` waits: see it)
                 name_inner_buttons(tab)
             self.tab_made.emit(kind, tab)
-            self._pages[kind].layout().addWidget(tab)
+            page_layout = self._pages[kind].layout()
+            assert page_layout is not None  # (each page is made with its layout)
+            page_layout.addWidget(tab)
             waiting = self._waiting_rows.pop(kind, None)
             if waiting is not None:
                 tab.set_rowset(*waiting, self._finder.result(kind) if self._finder is not None else None)
@@ -187,7 +189,11 @@ class MainWindow(QMainWindow):
 
     def offer(self, what: str) -> None:
         """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
-        self.show_tab(DATES).offer(what)
+        from catalogue_desktop.ui.offers.dates_tab import DatesTab
+
+        tab = self.show_tab(DATES)
+        assert isinstance(tab, DatesTab)
+        tab.offer(what)
 
     def _detail_context(self, kind: Kind, record_id: int) -> Any:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the

@@ -233,8 +233,9 @@ class AppSession(QObject):
             if not self.open_target(self.options.open, final=self.options.offline):
                 self._pending_open = self.options.open  # maybe the sync brings it: try again
         self.loaded = True
-        self.window.mark_ready()
-        QTimer.singleShot(0, lambda: name_inner_buttons(self.window))  # after the first paints
+        window = self.window
+        window.mark_ready()
+        QTimer.singleShot(0, lambda: name_inner_buttons(window))  # after the first paints
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
         if self.options.query:
             self.window.query_box.set_text(self.options.query)
@@ -277,7 +278,8 @@ class AppSession(QObject):
         from catalogue_desktop.ui.sync.relister import relist_stale
 
         assert self.loader is not None and self.window is not None
-        await relist_stale(self.store_file, self.loader, lambda text: self.window.show_message(text, 0))
+        window = self.window
+        await relist_stale(self.store_file, self.loader, lambda text: window.show_message(text, 0))
 
     async def _import_decoder(self) -> None:
         """Offline, no sync imports pydantic: import it now, a module at a time, so that the
