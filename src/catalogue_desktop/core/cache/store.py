@@ -30,7 +30,7 @@ from catalogue_desktop.core.cache.pages import (
     write_fact_page,
     write_page,
 )
-from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db
+from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db, open_read_only
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -60,8 +60,7 @@ class CollectionState(NamedTuple):
 
 
 class Entry(NamedTuple):
-    """One record of a snapshot as stored: its array position, id, row, links, JSON and facts
-    (None: listed before facts existed)."""
+    """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing)."""
 
     pos: int
     record_id: int | None
@@ -77,8 +76,7 @@ def utc_now() -> str:
 
 def default_cache_dir() -> Path:
     """``$CATALOGUE_DESKTOP_CACHE_DIR``, else the platform's user cache dir."""
-    env = os.environ.get(ENV_CACHE_DIR)
-    if env:
+    if env := os.environ.get(ENV_CACHE_DIR):
         return Path(env).expanduser()
     import platformdirs
 
@@ -92,9 +90,13 @@ def store_path(cache_dir: str | Path | None = None) -> Path:
 class Store:
     """One SQLite store file. Not shared between threads: open one per thread or process."""
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 10.0) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 10.0, read_only: bool = False) -> None:
         self.path = Path(path)
         self.recovered: str | None = None  # set when a bad file was moved aside
+        self.read_only = read_only  # opened with mode=ro: find and export on a cache they cannot write
+        if read_only:
+            self._db = open_read_only(self.path)
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -142,13 +144,11 @@ class Store:
     def iter_columns(
         self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False, snapshot: int | None = None
     ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
-        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as
-        current) in array order, ``chunk`` at a time, each chunk as three parallel lists
-        (positions, rows, links): the window's loader reads them this way.
-
-        With ``packed_links`` a chunk is a stored page as it is (``PAGE_ROWS`` rows, or ``chunk``
-        rows read from ``rows``), and its links may come as ``PackedLinks``, unpacked when needed:
-        unpacking them is half the cost of reading a page."""
+        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as current) in
+        array order, ``chunk`` at a time, each chunk as three parallel lists (positions, rows, links): the
+        window's loader reads them this way. With ``packed_links`` a chunk is a stored page as it is
+        (``PAGE_ROWS`` rows, or ``chunk`` rows read from ``rows``), and its links may come as
+        ``PackedLinks``, unpacked when needed: unpacking them is half the cost of reading a page."""
         if snapshot is None:
             snapshot = self.state(kind).snapshot
         if snapshot is None:

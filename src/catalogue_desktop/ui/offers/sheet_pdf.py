@@ -111,23 +111,27 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     return pages
 
 
-# up to this many rows, page breaks are found one layout at a time (docs/decisions.md, "Detail pane and
-# offers")
+# Up to this many rows, page breaks are found one layout at a time (the costs: docs/decisions.md,
+# "Detail pane and offers").
 EXACT_ROWS = 100
+EXACT_PAGES = 24  # ... and this many pages: a long document (long texts) takes a few layouts in all
 
 
 def whole_rows(doc: QTextDocument, sheet: Sheet, page_h: float) -> frozenset[int]:
     """Give ``doc`` the sheet's HTML with a page break before each row that a page's end would
     cut (Qt's tables split rows line by line), and return those rows.
 
-    One break moves everything after it, so breaks are found in order: after each, the document is laid out
-    again. Past ``EXACT_ROWS`` rows, every cut row found in one layout gets its break at once, the later ones'
-    places estimated (a few layouts in all, a third of the time: docs/decisions.md, "Detail pane and offers";
-    now and then a break comes a row early, a page a little emptier)."""
+    One break moves everything after it, so breaks are found in order: after each, the document
+    is laid out again. Past ``EXACT_ROWS`` rows, every cut row found in one layout gets its break
+    at once, the later ones' places estimated (a few layouts in all; now and then a break comes a
+    row early, a page a little emptier). So does a document of more than ``EXACT_PAGES`` pages
+    (long texts: one layout at a time took far too long). The figures: docs/decisions.md, "Detail
+    pane and offers"."""
     breaks: set[int] = set()
     doc.setHtml(sheet.html())
-    for _ in range(sheet.rows + 1 if sheet.rows <= EXACT_ROWS else 4):
-        found = _cut_rows(_row_extents(doc), page_h, breaks, sheet.rows <= EXACT_ROWS)
+    exact = sheet.rows <= EXACT_ROWS and doc.pageCount() <= EXACT_PAGES
+    for _ in range(sheet.rows + 1 if exact else 4):
+        found = _cut_rows(_row_extents(doc), page_h, breaks, exact)
         if not found:
             break
         breaks |= found
