@@ -160,11 +160,6 @@ def quick_open(qtbot: Any, window: Any, text: str, downs: int = 0, *, first: str
     return palette
 
 
-def shown_record(tab: Any) -> Any:
-    """(kind, id) the detail pane shows, or None."""
-    return tab.detail.current
-
-
 def pane_text(tab: Any) -> str:
     """The detail pane's message, or its record page's label texts."""
     from PySide6.QtWidgets import QLabel

@@ -32,7 +32,7 @@ def json_line(catalogue: Any, query: str, outcomes: Mapping[str, Outcome]) -> st
             ids.append(f"{key}: []")
         else:
             counts.append(f"{key}: {outcome.count}")
-            ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")  # type: ignore[arg-type]
+            ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")
     return (
         f'{{"query": {json.dumps(query, ensure_ascii=False)}, "counts": {{{", ".join(counts)}}},'
         f' "ids": {{{", ".join(ids)}}}}}'

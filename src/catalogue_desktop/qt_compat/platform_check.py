@@ -9,10 +9,10 @@ the ways to run without a display (``QT_QPA_PLATFORM=offscreen``, ``xvfb-run -a`
    platform Qt will try (``QT_QPA_PLATFORM``; else xcb, after wayland in a Wayland session): is
    there a display (the X server's socket answers, the Wayland socket exists) and does the plugin
    find its libraries (``shared_libs``: its ELF ``DT_NEEDED`` looked up as the loader would)? No
-   child process (a probe would cost ~200 ms a start): ~1-2 ms of stat calls and small reads,
-   and nothing at all for ``offscreen`` or another platform it cannot judge. It speaks only when
-   every platform Qt will try surely fails; in doubt it stays silent, and layer 2 is there.
-   ``CATALOGUE_DESKTOP_PLATFORM_CHECK=0`` turns it off.
+   child process (a probe would cost far more a start): stat calls and small reads (see
+   docs/decisions.md, "Start-up and Qt"), and nothing at all for ``offscreen`` or another platform
+   it cannot judge. It speaks only when every platform Qt will try surely fails; in doubt it stays
+   silent, and layer 2 is there. ``CATALOGUE_DESKTOP_PLATFORM_CHECK=0`` turns it off.
 2. ``explain_fatal_start()``, around the QApplication's construction (``ui.shell.app.run``): a Qt
    message handler. A fatal message (Qt's "no Qt platform plugin could be initialized") prints the
    paragraph, with what Qt said, and ends the process with status 2 before Qt can abort: for what
@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 # (socket, textwrap and .shared_libs are imported where needed: offscreen, this module is all a
-# start-up imports of the check, ~0.3 ms)
+# start-up imports of the check)
 
 EXIT_CODE = 2
 _KEEP = "\x00"  # a space the line wrapping keeps (inside a command)

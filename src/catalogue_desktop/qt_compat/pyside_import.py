@@ -4,7 +4,7 @@ Why: once imported, PySide looks at every module imported after it, once per mod
 whether ``from __feature__ import snake_case`` may apply there: ``inspect.getsource(module)``,
 then ``"PySide6" in source`` (``feature_imported`` in shiboken's ``feature.py``): the file is
 read, decoded and split into lines. For the ~60 modules imported before the window shows, that
-was ~5 ms of a 200 ms start, and 20 million instructions (napari's issue 8584 is the same tax).
+was a tax on every start (docs/decisions.md, "Start-up and Qt"; napari's issue 8584 is the same tax).
 
 This app never selects a feature (``from __feature__ import ...``), and without one, a module's
 entry in PySide's table changes nothing it sees. So the core, and the standard library it uses,

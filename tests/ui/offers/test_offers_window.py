@@ -324,7 +324,7 @@ def test_print_opens_a_preview_of_the_sheet(
         seen.update(
             pages=preview.pageCount(),
             title=dialog.windowTitle(),
-            paper=dialog.printer.pageLayout().pageSize().name(),
+            paper=dialog.printer().pageLayout().pageSize().name(),
         )
         return 0
 

@@ -1,16 +1,13 @@
 """The offline store: one SQLite file holding the last good snapshot of every collection.
 
-Per collection: the current snapshot (rows for lists, also packed a page at a time for the
-window's start-up read; full records for details), the previous one (for change tracking), the
-HTTP validators, ``fetched_at`` (last change) and ``checked_at`` (last successful contact), the
-last error. A snapshot is replaced in ONE transaction, so a crash or a ``kill -9`` at any moment
-leaves either the old or the new snapshot, never a mix. WAL mode lets the window read while a sync
-process writes. A corrupt or foreign file is moved aside and a fresh store created, with a message
-saying where the old file went. Pydantic is not imported here.
-
-This module reads and writes snapshots; the schema, opening, upgrading and moving a bad file aside
-are ``store_schema``; the packed pages of the start-up read are ``store_pages``.
-"""
+Per collection: the current snapshot (rows for lists, also packed a page at a time for the window's
+start-up read; full records for details), the previous one (for change tracking), the HTTP validators,
+``fetched_at`` (last change) and ``checked_at`` (last successful contact), the last error. A snapshot is
+replaced in ONE transaction, so a crash or a ``kill -9`` at any moment leaves either the old or the new
+snapshot, never a mix. WAL mode lets the window read while a sync process writes. A corrupt or foreign
+file is moved aside and a fresh store created, with a message saying where the old file went. Pydantic
+is not imported here. This module reads and writes snapshots; the schema, opening, upgrading and moving
+a bad file aside are ``schema``; the packed pages of the start-up read are ``pages``."""
 
 from __future__ import annotations
 
@@ -63,8 +60,7 @@ class CollectionState(NamedTuple):
 
 
 class Entry(NamedTuple):
-    """One record of a snapshot as stored: its array position, id, row, links, JSON and facts
-    (None: listed before facts existed)."""
+    """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing)."""
 
     pos: int
     record_id: int | None
@@ -80,8 +76,7 @@ def utc_now() -> str:
 
 def default_cache_dir() -> Path:
     """``$CATALOGUE_DESKTOP_CACHE_DIR``, else the platform's user cache dir."""
-    env = os.environ.get(ENV_CACHE_DIR)
-    if env:
+    if env := os.environ.get(ENV_CACHE_DIR):
         return Path(env).expanduser()
     import platformdirs
 
@@ -149,13 +144,11 @@ class Store:
     def iter_columns(
         self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False, snapshot: int | None = None
     ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
-        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as
-        current) in array order, ``chunk`` at a time, each chunk as three parallel lists
-        (positions, rows, links): the window's loader reads them this way.
-
-        With ``packed_links`` a chunk is a stored page as it is (``PAGE_ROWS`` rows, or ``chunk``
-        rows read from ``rows``), and its links may come as ``PackedLinks``, unpacked when needed:
-        unpacking them is half the cost of reading a page."""
+        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as current) in
+        array order, ``chunk`` at a time, each chunk as three parallel lists (positions, rows, links): the
+        window's loader reads them this way. With ``packed_links`` a chunk is a stored page as it is
+        (``PAGE_ROWS`` rows, or ``chunk`` rows read from ``rows``), and its links may come as
+        ``PackedLinks``, unpacked when needed: unpacking them is half the cost of reading a page."""
         if snapshot is None:
             snapshot = self.state(kind).snapshot
         if snapshot is None:
@@ -317,7 +310,7 @@ class Store:
         listing: int | None = None,
     ) -> int:
         """Store a new current snapshot in one transaction; the old one becomes ``previous``.
-        ``listing``: the ``listing.LISTING_VERSION`` the entries' rows and facts were made by."""
+        ``listing``: the ``listing.rows.LISTING_VERSION`` the entries' rows and facts were made by."""
         problems = problems or []
         status = "partial" if rejected else "updated"
         with self._transaction():
@@ -336,6 +329,7 @@ class Store:
                 ),
             )
             new = cur.lastrowid
+            assert new is not None  # (an INSERT's row)
             count = pages = fact_pages = 0
             page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
             fact_rows = store_pages.FACT_PAGE_ROWS

@@ -1,6 +1,6 @@
 """Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows, a
 calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet is
-``offer_sheet``'s (the window and the command line render it to PDF with Qt).
+``sheet``'s (the window and the command line render it to PDF with Qt).
 
 Every output names the data's age (``age_line``: "Catalogue as of …", the oldest of the courses',
 series' and webinars' last sync that reached the service: ``data_as_of``). Server text is data:

@@ -1,7 +1,7 @@
 """The offer sheet's HTML, for Qt's rich text (``QTextDocument``; ``ui.offers.sheet_pdf`` lays it
 out on pages): a title, then the occasions grouped by course (a series' sessions under the series,
 a webinar alone) or by month, each with its dates, place, fee, credits, experts and link, and at
-the end the data's age (``offers.age_line``). Every server text is escaped.
+the end the data's age (``occasions.age_line``). Every server text is escaped.
 
 An occasion is one table row. Qt's pages would cut a row in two where a page ends; the renderer
 finds such rows and asks for the HTML again with a page break before them (``Sheet.html(breaks)``:

@@ -170,7 +170,7 @@ def select(
     if outcome.missing is not None:
         note(f"{outcome.message()}: no records match")
         return []
-    return bits.pick(catalogue.positions[kind.value], outcome.bits)  # type: ignore[return-value]
+    return bits.pick(catalogue.positions[kind.value], outcome.bits)
 
 
 __all__ = [

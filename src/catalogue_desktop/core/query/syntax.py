@@ -19,6 +19,7 @@ import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from catalogue_desktop.core.query import literals, regions
@@ -395,7 +396,7 @@ class _Parser:
                 raise literals.LiteralError("'..' needs a start, an end or both: A..B, ..B, A..")
             lo = parse_one(lo_text) if lo_text else None
             hi = parse_one(hi_text) if hi_text else None
-            if ftype is not FieldType.DATE and lo is not None and hi is not None and lo > hi:
+            if _numbers_reversed(lo, hi):
                 raise literals.LiteralError(f"'{body}': the range's start is after its end")
             return "range", (lo, hi)
         value = parse_one(body)
@@ -433,3 +434,8 @@ def quote(value: str) -> str:
     ):
         return value
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _numbers_reversed(lo: object, hi: object) -> bool:
+    """A range of numbers whose start is after its end (dates are compared when the query runs)."""
+    return isinstance(lo, int | Decimal) and isinstance(hi, int | Decimal) and lo > hi

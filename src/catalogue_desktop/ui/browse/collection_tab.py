@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.listing.rows import COLUMNS, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.browse import columns, kept_selection
@@ -163,7 +163,9 @@ class CollectionTab(QWidget):
     def set_detail_visible(self, visible: bool) -> None:
         """Show or hide the detail pane (the table takes its room)."""
         self._detail_visible = visible
-        self.splitter.widget(1).setVisible(visible)
+        pane = self.splitter.widget(1)
+        if pane is not None:
+            pane.setVisible(visible)
 
     def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
         """The table's model (a tab of another list may give its own)."""
@@ -412,29 +414,15 @@ class CollectionTab(QWidget):
     # -- menus ---------------------------------------------------------------------------------
 
     def column_actions(self, menu: QMenu) -> None:
-        """Add one checkable action per column to ``menu`` (show/hide)."""
-        header = self.view.horizontalHeader()
-        for i, column in enumerate(COLUMNS[self.kind]):
-            action = menu.addAction(column.header)
-            action.setCheckable(True)
-            action.setChecked(not header.isSectionHidden(i))
-            action.toggled.connect(lambda on, i=i: self.set_column_visible(i, on))
-        menu.addSeparator()
+        """Add one checkable action per column to ``menu`` (show/hide), and Reset columns."""
+        columns.add_column_actions(menu, self.view, COLUMNS[self.kind], self.set_column_visible)
         menu.addAction("Reset columns", self.reset_columns)
 
     def set_column_visible(self, column: int, visible: bool) -> None:
-        header = self.view.horizontalHeader()
-        if not visible and header.count() - header.hiddenSectionCount() <= 1:
-            return  # keep at least one column
-        header.setSectionHidden(column, not visible)
-        if visible and column != 0:
-            columns.make_room(self.view, header.sectionSize(column))
-            columns.scroll_to(self.view, column)
+        columns.set_column_visible(self.view, column, visible)
 
     def reset_columns(self) -> None:
-        header = self.view.horizontalHeader()
-        for visual, logical in enumerate(range(header.count())):
-            header.moveSection(header.visualIndex(logical), visual)
+        columns.reset_order(self.view)
         self._default_columns()
 
     def _header_menu(self, pos: QPoint) -> None:
@@ -450,17 +438,8 @@ class CollectionTab(QWidget):
     # -- settings ------------------------------------------------------------------------------
 
     def restore_state(self, settings: Settings) -> None:
-        header = self.view.horizontalHeader()
-        state = settings.header_state(self.kind)
-        if state is not None:
-            header.restoreState(state)
+        if columns.restore_header(self.view, settings, self.kind, self.model):
             self._fit_title = self._auto_title = False  # the user's widths
-        column, order = settings.sort(self.kind)
-        if column < 0 and self.kind in columns.DEFAULT_SORT:  # never sorted by the user
-            column, order = column_index(self.kind, columns.DEFAULT_SORT[self.kind]), 0
-        qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
-        header.setSortIndicator(column, qt_order)
-        self.model.sort(column, qt_order)
 
     def save_state(self, settings: Settings) -> None:
         header = self.view.horizontalHeader()

@@ -8,8 +8,10 @@ writes ("12/28/26 10:00 PM UTC−05:00").
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
 from catalogue_desktop.core.listing.rows import COLUMNS, DATES, ColumnType, column_index
@@ -44,7 +46,7 @@ _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
 # the user chooses is remembered instead. (The
 # collections keep the service's order by default: a sorted tab waits for all its rows at start,
 # where an unsorted one paints its first page at once — see ``catalogue_loader``.)
-DEFAULT_SORT = {DATES: "start"}
+DEFAULT_SORT: dict[Any, str] = {DATES: "start"}  # a Kind or the Dates sheet -> its column key
 _WIDEST_MONEY = {
     ColumnType.MONEY: lambda f: f.money("88888.88"),
     ColumnType.MONEY_RANGE: lambda f: f.money_range([8888, 88888]),
@@ -109,3 +111,53 @@ def scroll_to(view: QTableView, column: int) -> None:
     width = view.maximumViewportSize().width() - (vertical.width() if vertical.isVisible() else 0)
     if right - bar.value() > width:
         bar.setValue(right - width)
+
+
+# -- shown columns, their order and the saved header ---------------------------------------------
+
+
+def add_column_actions(
+    menu: Any, view: Any, kind_columns: Sequence[Any], set_visible: Callable[[int, bool], None]
+) -> None:
+    """One checkable action per column on ``menu`` (show/hide), then a separator."""
+    header = view.horizontalHeader()
+    for i, column in enumerate(kind_columns):
+        action = menu.addAction(column.header)
+        action.setCheckable(True)
+        action.setChecked(not header.isSectionHidden(i))
+        action.toggled.connect(lambda on, i=i: set_visible(i, on))
+    menu.addSeparator()
+
+
+def set_column_visible(view: Any, column: int, visible: bool) -> None:
+    """Show or hide a column (never the last one shown); one shown gets room and is scrolled to."""
+    header = view.horizontalHeader()
+    if not visible and header.count() - header.hiddenSectionCount() <= 1:
+        return  # keep at least one column
+    header.setSectionHidden(column, not visible)
+    if visible and column != 0:
+        make_room(view, header.sectionSize(column))
+        scroll_to(view, column)
+
+
+def reset_order(view: Any) -> None:
+    """The columns back in their own order."""
+    header = view.horizontalHeader()
+    for visual, logical in enumerate(range(header.count())):
+        header.moveSection(header.visualIndex(logical), visual)
+
+
+def restore_header(view: Any, settings: Any, kind: Any, model: Any) -> bool:
+    """The tab's saved header (widths, order, shown columns) and sort, or its default sort;
+    whether the widths were the user's."""
+    header = view.horizontalHeader()
+    state = settings.header_state(kind)
+    if state is not None:
+        header.restoreState(state)
+    column, order = settings.sort(kind)
+    if column < 0 and kind in DEFAULT_SORT:  # never sorted by the user
+        column, order = column_index(kind, DEFAULT_SORT[kind]), 0
+    qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
+    header.setSortIndicator(column, qt_order)
+    model.sort(column, qt_order)
+    return state is not None

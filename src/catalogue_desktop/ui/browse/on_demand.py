@@ -7,6 +7,7 @@ vocabulary on every call, so a change shows at the next repaint.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from catalogue_desktop.core.listing.rows import COLUMNS, column_index, zone
@@ -28,7 +29,7 @@ class OnDemandCells:
         self._end = index.get("end")
         self._production = index.get("produced")
 
-    def text(self, row: list[Any], column: int) -> str | None:
+    def text(self, row: Sequence[Any], column: int) -> str | None:
         """The text of date ``column`` of an on-demand ``row``; None for any other cell."""
         if not self.applies or column not in (self._start, self._end) or self._type is None:
             return None

@@ -231,7 +231,9 @@ def _money_value(value: Any) -> Any:
         return value
     if number == number.to_integral_value():
         return int(number)
-    return f"{number.quantize(Decimal('0.01')) if -number.as_tuple().exponent <= 2 else number}"
+    exponent = number.as_tuple().exponent
+    decimals = -exponent if isinstance(exponent, int) else 0
+    return f"{number.quantize(Decimal('0.01')) if decimals <= 2 else number}"
 
 
 def _is_number(value: Any) -> bool:

@@ -73,9 +73,12 @@ class Settings:
     def sync_timeout(self) -> float:
         """Seconds a refresh waits for one collection in all, retries included (default 60);
         a stored value that is not a number above 0 reads as the default."""
+        stored = self.q.value("service/sync_timeout", DEFAULT_SYNC_TIMEOUT)
+        if not isinstance(stored, str | int | float):
+            return DEFAULT_SYNC_TIMEOUT
         try:
-            value = float(self.q.value("service/sync_timeout", DEFAULT_SYNC_TIMEOUT))
-        except (TypeError, ValueError):
+            value = float(stored)
+        except ValueError:
             return DEFAULT_SYNC_TIMEOUT
         return value if 0 < value < float("inf") else DEFAULT_SYNC_TIMEOUT
 

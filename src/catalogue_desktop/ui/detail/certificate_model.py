@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
 
 from catalogue_desktop.core.records.certificates import ResolvedCourse, resolve_certificate
 
@@ -22,7 +22,6 @@ __all__ = ["CertificateTreeModel"]
 _Index = QModelIndex | QPersistentModelIndex
 _ROOT = 0
 HEADERS = ("Name", "Details")
-MUTED = QColor(108, 114, 124)
 
 
 @dataclass
@@ -213,13 +212,6 @@ class CertificateTreeModel(QAbstractItemModel):
         """True for a course node whose course the catalogue lists."""
         node = self._node(index)
         return node.course_id is not None and node.in_catalogue
-
-    def node_role(self, index: _Index) -> str:
-        """``level``, ``group``, ``option``, ``track`` or ``course`` (``root`` for invalid)."""
-        return self._node(index).role
-
-    def node_count(self) -> int:
-        return len(self._nodes) - 1
 
     # -- Qt model API --------------------------------------------------------------------------
 

@@ -167,7 +167,8 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     table.setToolTip("Double-click or press Enter to open a session")
 
     def activated(index: QModelIndex) -> None:
-        webinar_id = table.item(index.row(), 0).data(Qt.ItemDataRole.UserRole)
+        item = table.item(index.row(), 0)
+        webinar_id = None if item is None else item.data(Qt.ItemDataRole.UserRole)
         if webinar_id is not None:
             p.pane.link_activated.emit(Kind.WEBINARS, int(webinar_id))
 

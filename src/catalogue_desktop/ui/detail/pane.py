@@ -121,9 +121,10 @@ class DetailPane(QWidget):
 
     def focus_record(self) -> bool:
         """The keyboard to the shown record (arrows scroll, Tab walks its links); False if none."""
-        if self.current is None:
+        shown = self._stack.currentWidget()
+        if self.current is None or shown is None:
             return False
-        self._stack.currentWidget().setFocus(Qt.FocusReason.OtherFocusReason)
+        shown.setFocus(Qt.FocusReason.OtherFocusReason)
         return True
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -133,7 +134,7 @@ class DetailPane(QWidget):
             return
         super().keyPressEvent(event)
 
-    def current_page(self) -> QWidget:
+    def current_page(self) -> QWidget | None:
         """The content widget shown (for tests and screenshots)."""
         widget = self._stack.currentWidget()
         if isinstance(widget, QScrollArea):

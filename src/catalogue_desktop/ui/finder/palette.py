@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
@@ -119,7 +120,7 @@ class Palette(QDialog):
                             _SINGULAR[hit.table],
                             hit.title,
                             f"#{hit.record_id}",
-                            lambda k=kind, r=hit.record_id: self.window_.navigate(k, r),
+                            partial(self.window_.navigate, kind, hit.record_id),
                         )
                     )
         self.model.set_items(items)

@@ -119,25 +119,19 @@ def organize(window: Any) -> None:
         new, ok = QInputDialog.getText(dialog, "Rename search", "New name:", text=name)
         new = new.strip()
         if ok and new and new != name:
-            searches = [s for s in window.settings.saved_searches() if s["name"] != new]
-            for s in searches:
-                if s["name"] == name:
-                    s["name"] = new
-            window.settings.set_saved_searches(searches)
+            window.settings.set_saved_searches(_renamed(window.settings.saved_searches(), name, new))
             fill()
 
     def edit_query() -> None:
         name = selected()
         found = next((s for s in window.settings.saved_searches() if s["name"] == name), None)
-        if found is None:
+        if found is None or name is None:
             return
         query, ok = QInputDialog.getText(dialog, "Edit search", f"Query of “{name}”:", text=found["query"])
         if ok and query.strip():
-            searches = window.settings.saved_searches()
-            for s in searches:
-                if s["name"] == name:
-                    s["query"] = query.strip()
-            window.settings.set_saved_searches(searches)
+            window.settings.set_saved_searches(
+                _with_query(window.settings.saved_searches(), name, query.strip())
+            )
             fill()
 
     def delete() -> None:
@@ -168,3 +162,12 @@ def organize(window: Any) -> None:
     fill()
     dialog.exec()
     window.settings.sync()
+
+
+def _renamed(searches: list[dict[str, str]], old: str, new: str) -> list[dict[str, str]]:
+    """The searches with ``old`` named ``new`` (one already named ``new`` is replaced)."""
+    return [{**s, "name": new} if s["name"] == old else s for s in searches if s["name"] != new]
+
+
+def _with_query(searches: list[dict[str, str]], name: str, query: str) -> list[dict[str, str]]:
+    return [{**s, "query": query} if s["name"] == name else s for s in searches]

@@ -32,7 +32,6 @@ from catalogue_desktop.core.records.kinds import Kind
 _TITLE = column_index(DATES, "title")
 _RECORD = column_index(DATES, "record")
 BIG_SHEET = 300  # occasions: a sheet of more asks first (about 6 a page)
-WHATS = ("pdf", "print", "ics", "copy")
 
 
 class OfferSource(NamedTuple):
@@ -46,7 +45,7 @@ class OfferSource(NamedTuple):
 class Chosen(NamedTuple):
     items: list[offers.Occasion]
     words: str  # "3 selected occasions", "all 57 occasions the query shows"
-    as_of: str | None  # the data's time (ISO 8601, ``offers.data_as_of``)
+    as_of: str | None  # the data's time (ISO 8601, ``core.offers.occasions.data_as_of``)
 
 
 class OfferDesk:
@@ -57,6 +56,7 @@ class OfferDesk:
         self.source = source
         self.formatter = formatter
         self._accepted: set[str | None] = set()  # data times the user chose to offer from anyway
+        self._preview_printer: object = None  # the last print preview's QPrinter, kept alive with it
 
     # -- what an offer is made of -------------------------------------------------------------
 
@@ -142,7 +142,7 @@ class OfferDesk:
     # -- the offers ------------------------------------------------------------------------------
 
     def offer(self, what: str) -> Any:
-        """Make the offer ``what`` (one of ``WHATS``)."""
+        """Make the offer ``what``: "pdf", "print", "ics" or "copy"."""
         return {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics, "copy": self.copy}[
             what
         ]()
@@ -222,7 +222,8 @@ class OfferDesk:
         from catalogue_desktop.ui.offers import sheet_pdf
 
         sheet, footer = self._sheet(chosen, options)
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # (~0.3 s for 50 occasions)
+        # (a noticeable wait for a long sheet: docs/decisions.md, "Detail pane and offers")
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             data = sheet_pdf.pdf_bytes(sheet, options.title, footer, options.paper)
         finally:
@@ -249,7 +250,7 @@ class OfferDesk:
         dialog = QPrintPreviewDialog(printer, self.tab)
         dialog.setWindowTitle(f"Print preview — {options.title} ({chosen.words})")
         dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, footer))
-        dialog.printer = printer  # (kept alive with the dialog)
+        self._preview_printer = printer  # (the dialog does not own it)
         dialog.exec()
         self.say(f"Offer sheet of {chosen.words}: print preview closed")
         return dialog

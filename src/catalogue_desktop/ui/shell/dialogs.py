@@ -1,7 +1,7 @@
 """The main window's dialogs: export the visible rows, the service URL, About, the help pages.
 
 Each Qt dialog class is imported when its dialog first opens: PySide creates a class's Python enums
-when it is first touched (``QFileDialog`` and ``QMessageBox`` ~1 ms each), and start-up shows none.
+when it is first touched (docs/decisions.md, "Start-up and Qt"), and start-up shows none.
 ``window`` is the ``MainWindow`` (duck-typed: this module sits below it).
 """
 

@@ -4,11 +4,9 @@ view and menus (``menus``).
 It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes,
 and the finder (``ui.finder.controller``) which of them a query matches.
 
-Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the
-web-link opener are imported when first used. PySide creates a Qt class's Python enums when the class is
-first touched (``QStyle``'s ~500 members take ~8 ms, ``QFileDialog`` and ``QMessageBox`` ~1 ms
-each), and a window start-up is ~100 ms of Python.
-"""
+Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the web-link
+opener are imported when first used. PySide creates a Qt class's Python enums when the class is first touched
+(``QStyle``'s ~500 members, ``QFileDialog``, ``QMessageBox``: see docs/decisions.md, "Start-up and Qt")."""
 
 from __future__ import annotations
 
@@ -168,7 +166,9 @@ class MainWindow(QMainWindow):
             if self.ready:  # (while the window starts, ``name_inner_buttons`` waits: see it)
                 name_inner_buttons(tab)
             self.tab_made.emit(kind, tab)
-            self._pages[kind].layout().addWidget(tab)
+            page_layout = self._pages[kind].layout()
+            assert page_layout is not None  # (each page is made with its layout)
+            page_layout.addWidget(tab)
             waiting = self._waiting_rows.pop(kind, None)
             if waiting is not None:
                 tab.set_rowset(*waiting, self._finder.result(kind) if self._finder is not None else None)
@@ -191,7 +191,11 @@ class MainWindow(QMainWindow):
 
     def offer(self, what: str) -> None:
         """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
-        self.show_tab(DATES).offer(what)
+        from catalogue_desktop.ui.offers.dates_tab import DatesTab
+
+        tab = self.show_tab(DATES)
+        assert isinstance(tab, DatesTab)
+        tab.offer(what)
 
     def _detail_context(self, kind: Kind, record_id: int) -> Any:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the
@@ -213,10 +217,6 @@ class MainWindow(QMainWindow):
         if tab is None or tab.model.sort_column < 0:
             return None
         return tab.model.sort_column, tab.model.sort_order == Qt.SortOrder.DescendingOrder
-
-    def made_tabs(self) -> list[CollectionTab]:
-        """The tabs made so far (the others have no widgets yet)."""
-        return list(self._tabs.values())
 
     def made_tab(self, kind: Any) -> CollectionTab | None:
         return self._tabs.get(kind)

@@ -153,11 +153,12 @@ class Preferences(QDialog):
         labels: dict[str, str] = {}
         on_demand: set[str] = set()
         for row in range(self.types.rowCount()):
-            code = (self.types.item(row, 0).text() or "").strip()
+            code_item, label_item, check = (self.types.item(row, c) for c in range(3))
+            code = (code_item.text() if code_item is not None else "").strip()
             if not code:
                 continue
-            labels[code] = (self.types.item(row, 1).text() or "").strip()
-            if self.types.item(row, 2).checkState() == Qt.CheckState.Checked:
+            labels[code] = (label_item.text() if label_item is not None else "").strip()
+            if check is not None and check.checkState() == Qt.CheckState.Checked:
                 on_demand.add(code)
         return labels, on_demand
 
