@@ -97,10 +97,6 @@ def type_query(window: Any, text: str) -> None:
     QApplication.processEvents()
 
 
-def menu_titles(window: Any) -> list[str]:
-    return [a.text().replace("&", "") for a in window.menuBar().actions()]
-
-
 def menu_items(window: Any, title: str) -> list[str]:
     """The texts of a menu bar menu's items (submenus' items too, as "Sub ▸ Item")."""
     menu = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == title)

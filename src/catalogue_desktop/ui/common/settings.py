@@ -149,9 +149,6 @@ class Settings:
     def header_state(self, kind: Kind) -> QByteArray | None:
         return _bytes(self.q.value(f"tabs/{kind.value}/header"))
 
-    def splitter_state(self, kind: Kind) -> QByteArray | None:
-        return _bytes(self.q.value(f"tabs/{kind.value}/splitter"))
-
     def sort(self, kind: Kind) -> tuple[int, int]:
         """(column, 0 ascending / 1 descending); column -1 is the service's order."""
         return (
