@@ -35,6 +35,14 @@ NOISE = (
 )
 
 
+@pytest.fixture(autouse=True)
+def _no_poll_outlives_its_test() -> Any:
+    from tests.journeys.h31b_window import stop_polls
+
+    yield
+    stop_polls()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:

@@ -116,19 +116,36 @@ def menu_items(window: Any, title: str) -> list[str]:
     return walk(menu, "")
 
 
+_POLLS: list[QTimer] = []  # every dialog poll still running: stopped when its test ends
+
+
+def stop_polls() -> None:
+    """Stop the polls whose dialog never opened: one firing after its test (during teardown, or
+    at the interpreter's exit with its Python callable half torn down) crashed the run (exit
+    status 139). The journeys' conftest calls this after every test."""
+    for timer in _POLLS:
+        timer.stop()
+        timer.deleteLater()
+    _POLLS.clear()
+
+
 def when_dialog_opens(act: Any, timeout_ms: int = 5000) -> list[Any]:
     """Call ``act(dialog)`` once the next modal dialog (or message box) is open; returns
     [dialog] once done (empty if none opened)."""
     done: list[Any] = []
     waited = [0]
+    timer = QTimer()
+    timer.setInterval(20)
+    _POLLS.append(timer)
 
     def poll() -> None:
         dialog = QApplication.activeModalWidget()
         if dialog is None:
             waited[0] += 20
-            if waited[0] < timeout_ms:
-                QTimer.singleShot(20, poll)
+            if waited[0] >= timeout_ms:
+                timer.stop()
             return
+        timer.stop()
         done.append(dialog)
         try:
             act(dialog)
@@ -136,5 +153,6 @@ def when_dialog_opens(act: Any, timeout_ms: int = 5000) -> list[Any]:
             dialog.reject()  # a dialog that is not as expected: closed, the test fails (no hang)
             raise
 
-    QTimer.singleShot(0, poll)
+    timer.timeout.connect(poll)
+    timer.start()
     return done
