@@ -1,7 +1,8 @@
 """The conformance report: how far the service's data departs from the spec, and where.
 
 Covers rejected records, unknown fields, nulls per field, enum-like codes seen (Webinar.type,
-Course.level), duplicate ids and dangling references between collections. Writes nothing.
+Course.level), duplicate ids, dangling references between collections, and course dates whose
+written UTC offset is not their location's zone's on that date (``zones.check``). Writes nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from catalogue_desktop.core.client import CatalogueClient
 from catalogue_desktop.core.decode import ID_ATTRS, Decoded, decode_collection
 from catalogue_desktop.core.errors import CatalogueError
 from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.zones import check as zone_check
 
 
 async def check_service(client: CatalogueClient, kinds: Iterable[Kind] = ALL_KINDS) -> dict[str, Any]:
@@ -56,13 +58,40 @@ def build_report(results: dict[Kind, Decoded | str]) -> dict[str, Any]:
         }
         problems.extend(p.to_json() for p in result.problems)
     dangling = _dangling(results, ids)
+    courses = results.get(Kind.COURSES)
+    off_zone = _off_zone(courses.records) if courses is not None and not isinstance(courses, str) else []
     failed = any(isinstance(r, str) for r in results.values())
     return {
         "conformant": not (failed or problems),
         "collections": collections,
         "problems": problems,
         "dangling": dangling,
+        "off_zone": off_zone,
     }
+
+
+def _off_zone(records: Iterable[tuple[int, Any]]) -> list[dict[str, Any]]:
+    """Course dates written with an offset that is not their location's zone's on that date
+    (listed, not counted against conformance: the service may mean the offset)."""
+    out = []
+    for _, course in records:
+        for loc in course.locations or ():
+            for field, moment in (("startDate", loc.start_date), ("endDate", loc.end_date)):
+                found = zone_check(moment, loc.state) if moment is not None else None
+                if found is not None and not found.ok:
+                    out.append(
+                        {
+                            "course_id": course.course_id,
+                            "location_id": loc.location_id,
+                            "city": loc.city,
+                            "state": loc.state,
+                            "field": field,
+                            "value": moment.isoformat(),
+                            "zone": found.zone,
+                            "message": found.mismatch,
+                        }
+                    )
+    return out
 
 
 def _dangling(results: dict[Kind, Decoded | str], ids: dict[Kind, set[int]]) -> list[dict[str, Any]]:
@@ -120,6 +149,16 @@ def format_report(report: dict[str, Any], limit: int = 30) -> str:
             lines.append(
                 f"  {d['collection']} {d['record_id']} -> {d['refers_to']} {d['missing_id']} (not listed)"
             )
+    off_zone = report.get("off_zone") or []
+    if off_zone:
+        lines += ["", f"Times off their location's zone ({len(off_zone)}):"]
+        for z in off_zone[:limit]:
+            lines.append(
+                f"  course {z['course_id']} location {z['location_id']} ({z['city']}, {z['state']}) "
+                f"{z['field']} {z['value']}: {z['message']}"
+            )
+        if len(off_zone) > limit:
+            lines.append(f"  ... and {len(off_zone) - limit} more (use --json for all)")
     return "\n".join(lines)
 
 
