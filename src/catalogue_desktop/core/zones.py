@@ -39,8 +39,9 @@ REGION_ZONES: dict[str, tuple[str, ...]] = {
     "PR": ("America/Puerto_Rico",), "VI": ("America/St_Thomas",), "GU": ("Pacific/Guam",),
     "AS": ("Pacific/Pago_Pago",), "MP": ("Pacific/Saipan",),
     "AB": ("America/Edmonton",), "BC": ("America/Vancouver", "America/Creston"),
-    "MB": ("America/Winnipeg",), "NB": ("America/Moncton",), "NL": ("America/St_Johns", "America/Goose_Bay"),
-    "NS": ("America/Halifax",), "NT": ("America/Yellowknife",), "NU": ("America/Iqaluit", "America/Rankin_Inlet"),
+    "MB": ("America/Winnipeg",), "NB": ("America/Moncton",),
+    "NL": ("America/St_Johns", "America/Goose_Bay"), "NS": ("America/Halifax",),
+    "NT": ("America/Yellowknife",), "NU": ("America/Iqaluit", "America/Rankin_Inlet"),
     "ON": ("America/Toronto", "America/Winnipeg"), "PE": ("America/Halifax",),
     "QC": ("America/Toronto",), "SK": ("America/Regina",), "YT": ("America/Whitehorse",),
 }  # fmt: skip
@@ -113,7 +114,7 @@ class ZoneCheck(NamedTuple):
 
     @property
     def mismatch(self) -> str:
-        """"" when the offsets agree; else the disagreement in words ("written UTC−08:00, but
+        """ "" when the offsets agree; else the disagreement in words ("written UTC−08:00, but
         Pacific time on that date is PDT, UTC−07:00: the time may be an hour off")."""
         if self.ok:
             return ""
@@ -164,7 +165,7 @@ def check(moment: datetime, state: str | None) -> ZoneCheck | None:
 
 
 def offset_label(minutes: int) -> str:
-    """"UTC−05:00", "UTC+05:30" (a real minus sign)."""
+    """ "UTC−05:00", "UTC+05:30" (a real minus sign)."""
     sign = "+" if minutes >= 0 else "−"
     hours, rest = divmod(abs(minutes), 60)
     return f"UTC{sign}{hours:02d}:{rest:02d}"
