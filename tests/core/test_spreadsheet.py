@@ -50,7 +50,9 @@ def test_offerings_cells_are_typed(store_path: Path) -> None:
     assert all(c.font.bold for c in ws[1])
     col = {h: i for i, h in enumerate(heads)}
     chicago = next(
-        r for r in ws.iter_rows(min_row=2) if r[col["City"]].value == "Chicago" and r[col["Title"]].value.startswith("Advanced Lease")
+        r
+        for r in ws.iter_rows(min_row=2)
+        if r[col["City"]].value == "Chicago" and r[col["Title"]].value.startswith("Advanced Lease")
     )
     start = chicago[col["Start"]]
     assert start.is_date and start.value == datetime(2027, 2, 8, 8, 30)
@@ -90,14 +92,15 @@ def test_a_collection_as_a_spreadsheet(store_path: Path) -> None:
             written = datetime.fromisoformat(w["startDate"])
             assert row[col["startDate"]].value == written.replace(tzinfo=None, microsecond=0)
             assert row[col["startDate zone"]].value.startswith("UTC")
-        assert row[col["cleAccreditation"]].value == {True: "Yes", False: "No", None: None}[w.get("cleAccreditation")]
+        yes_no = {True: "Yes", False: "No", None: None}[w.get("cleAccreditation")]
+        assert row[col["cleAccreditation"]].value == yes_no
         if w.get("experts"):
             assert row[col["experts"]].value == "; ".join(e["name"] for e in w["experts"])
 
 
 def test_hostile_text_stays_text() -> None:
     item = offers.Occasion(
-        kind="webinar", id=1, title="=HYPERLINK(\"http://x\")", fee="1e400", url="javascript:alert(1)"
+        kind="webinar", id=1, title='=HYPERLINK("http://x")', fee="1e400", url="javascript:alert(1)"
     )
     ws = _sheet(spreadsheet.offerings_xlsx([item], [], "€"))["Occasions"]
     row = ws[2]

@@ -176,7 +176,8 @@ def collection_xlsx(kind: Any, records: Sequence[Any], about: Sequence[str], cur
             columns.append(Column(f"{head} zone", "text", lambda r, n=name: zone_text(getattr(r, n))))
         elif isinstance(sample, list):
             if name in REFERENCE_FIELDS:
-                columns.append(Column(head, "text", lambda r, n=name: [label(i) for i in getattr(r, n) or ()]))
+                names = lambda r, n=name: [label(i) for i in getattr(r, n) or ()]  # noqa: E731
+                columns.append(Column(head, "text", names))
             else:
                 columns.append(Column(head, "text", lambda r, n=name: _nested(getattr(r, n), json_lines)))
         else:
@@ -209,7 +210,7 @@ def offerings_xlsx(items: Sequence[Any], about: Sequence[str], currency: str | N
         Column("Title", "text", lambda o: o.title),
         Column("Start", "date", lambda o: instant(o.start)),
         Column("End", "date", lambda o: instant(o.end)),
-        Column("Zone", "text", lambda o: zone_text(instant(o.start), o.state if o.kind == "course" else None)),
+        Column("Zone", "text", lambda o: zone_text(instant(o.start), o.state if o.venue or o.city else None)),
         Column("Venue", "text", lambda o: o.venue),
         Column("Address", "text", lambda o: o.address),
         Column("City", "text", lambda o: o.city),
