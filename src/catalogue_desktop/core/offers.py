@@ -2,8 +2,9 @@
 calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet is
 ``offer_sheet``'s (the window and the command line render it to PDF with Qt).
 
-Every output names the data's age (``age_line``: "Catalogue as of …", the oldest of the courses',
-series' and webinars' last sync that reached the service: ``data_as_of``). Server text is data:
+Every output names the data's age (``age_line``: "Prices and dates as of Thu 26 Nov 2026, 5:01 PM",
+the oldest of the courses', series' and webinars' last sync that reached the service:
+``data_as_of``). Server text is data:
 HTML is escaped, calendar text is escaped as RFC 5545 says. Times are the exact instants the
 service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's). Qt-free.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TextIO
 
+from catalogue_desktop.core import zones
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.query.table import parse_date
 
@@ -73,11 +75,18 @@ class Occasion:
     topics: list[str] = field(default_factory=list)
     url: str | None = None
     on_demand: bool = False
+    # a session: every series it is a session of (titles, ids, fees, numbers of sessions)
+    all_series: tuple[str, ...] = ()
+    series_ids: tuple[Any, ...] = ()
+    series_fees: tuple[Any, ...] = ()
+    series_sizes: tuple[Any, ...] = ()
 
     @property
     def uid(self) -> str:
-        """Stable across exports (re-importing updates the event): from the kind and the ids."""
-        key = f"{self.kind}:{self.id}:{self.location_id or ''}:{self.series_id or ''}"
+        """Stable across exports (re-importing updates the event): from the course and location,
+        or the webinar (one event whether listed as a webinar or a session, of however many
+        series)."""
+        key = f"course:{self.id}:{self.location_id or ''}" if self.kind == "course" else f"webinar:{self.id}"
         return f"{hashlib.sha1(key.encode()).hexdigest()[:20]}@catalogue-desktop"
 
     def credits(self) -> str:
@@ -93,7 +102,8 @@ def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion
     for i in rows:
 
         def get(key: str, i: int = i) -> Any:
-            return found[key][i]
+            column = found.get(key)
+            return column[i] if column is not None else None
 
         out.append(
             Occasion(
@@ -105,6 +115,10 @@ def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion
                 location_id=get("locationId"),
                 series_id=get("seriesId"),
                 series=(get("series") or [None])[0],
+                all_series=tuple(get("series") or ()),
+                series_ids=tuple(get("seriesIds") or ()),
+                series_fees=tuple(get("seriesFees") or ()),
+                series_sizes=tuple(get("seriesSessions") or ()),
                 venue=get("venue"),
                 address=get("address"),
                 city=get("city"),
@@ -154,20 +168,6 @@ def when(iso: str | None, *, local: bool = False) -> str:
     return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} ({zone})"
 
 
-def until(start: str | None, end: str | None, *, local: bool = False) -> str:
-    """When an occasion ends, after ``when(start)``: "until 16:30" the same day (and offset),
-    else "until " and the end as ``when`` writes it; "" without an end."""
-    begin, finish = instant(start), instant(end)
-    if finish is None:
-        return ""
-    if begin is not None:
-        if local:
-            begin, finish = begin.astimezone(), finish.astimezone()
-        if begin.date() == finish.date() and begin.utcoffset() == finish.utcoffset():
-            return f"until {finish:%H:%M}"
-    return f"until {when(end, local=local)}"
-
-
 def money(fee: Any, currency: str | None = None) -> str:
     if fee is None:
         return ""
@@ -176,7 +176,6 @@ def money(fee: Any, currency: str | None = None) -> str:
 
 
 SOURCES = (Kind.COURSES, Kind.SERIES, Kind.WEBINARS)  # what the occasions are made of
-MEANING = "last confirmed by the service"  # what the footer's time is
 
 
 def data_as_of(states: Mapping[Kind, CollectionState]) -> str | None:
@@ -194,16 +193,20 @@ def age(stamp: str | None, now: datetime | None = None) -> timedelta | None:
     return None if moment is None else (now or datetime.now(UTC)) - moment
 
 
-def as_of_text(stamp: str | None) -> str | None:
-    """The footer's time: the viewer's local time, its offset written out."""
-    return when(stamp, local=True) if instant(stamp) is not None else stamp
+def as_of_text(stamp: str | None, hour12: bool = True) -> str | None:
+    """The data's time as people read it, in the viewer's time: "Thu 26 Nov 2026, 5:01 PM"."""
+    moment = instant(stamp)
+    if moment is None:
+        return stamp
+    local = moment.astimezone()
+    return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)}"
 
 
 def age_line(as_of: str | None) -> str:
-    """The footer every output carries (``as_of``: a time as people read it)."""
+    """The line every output carries (``as_of``: a time as people read it, ``as_of_text``)."""
     if not as_of:
-        return "Catalogue of unknown age — fees and dates may have changed since."
-    return f"Catalogue as of {as_of} ({MEANING}) — fees and dates may have changed since."
+        return "Prices and dates of unknown age: they may have changed since."
+    return f"Prices and dates as of {as_of}; they may have changed since."
 
 
 def _fees(fee_text: Text | None, currency: str | None) -> Text:

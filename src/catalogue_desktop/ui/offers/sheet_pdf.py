@@ -85,6 +85,7 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     if isinstance(sheet, str):
         doc.setHtml(sheet)
     else:
+        sheet.fee_width = fee_column(sheet, font, device, body.width())
         whole_rows(doc, sheet, page_h)
     pages = max(1, doc.pageCount())
     painter = QPainter()
@@ -109,6 +110,18 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     finally:
         painter.end()
     return pages
+
+
+def fee_column(sheet: Sheet, font: QFont, device: Any, width: float) -> float:
+    """The fee column's width, % of the page's: the widest fee (or its heading, in bold) on one
+    line, with the cell's padding and borders."""
+    bold = QFont(font)
+    bold.setBold(True)
+    metrics, heading = QFontMetricsF(font, device), QFontMetricsF(bold, device)
+    texts = sheet.fee_texts()
+    widest = max([heading.horizontalAdvance(texts[0])] + [metrics.horizontalAdvance(t) for t in texts[1:]])
+    room = widest + metrics.averageCharWidth() * 2.5  # padding both sides, borders, a little air
+    return room / width * 100
 
 
 EXACT_ROWS = 100  # up to this many rows, page breaks are found one layout at a time (~25 ms each)
