@@ -85,3 +85,16 @@ def test_check_report_lists_the_demo_courses_off_their_zone() -> None:
     text = format_report(report)
     assert "Times off their location's zone" in text
     assert "course 6112 location" in text and "(San Francisco, CA) startDate" in text
+
+
+def test_an_offers_file_name_is_its_title_and_months() -> None:
+    from catalogue_desktop.core.offer_text import file_name
+    from catalogue_desktop.core.offers import Occasion
+
+    dec = Occasion("webinar", 1, "A", start="2026-12-09T13:00:00-05:00")
+    feb = Occasion("course", 2, "B", start="2027-02-08T08:30:00-06:00")
+    ondemand = Occasion("webinar", 3, "C", on_demand=True)
+    assert file_name("Offer for Acme", [dec, ondemand], ".pdf") == "Offer for Acme (Dec 2026).pdf"
+    assert file_name("Offer", [feb, dec], ".ics") == "Offer (Dec 2026 – Feb 2027).ics"
+    assert file_name('a/b:c*?"<>|\\\n', [ondemand], ".pdf") == "a b c.pdf"
+    assert file_name(" .. ", [], ".xlsx") == "Offer.xlsx"

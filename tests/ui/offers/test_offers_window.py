@@ -16,13 +16,14 @@ import icalendar
 import pypdf
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
 from catalogue_desktop.core import offers
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import DATES, column_index
 from catalogue_desktop.core.offer_sheet import short_url
 from catalogue_desktop.core.store import FILE_NAME
+from catalogue_desktop.core.zones import clock
 from catalogue_desktop.ui.offers import desk
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
@@ -116,7 +117,8 @@ def select(tab: Any, rows: list[int]) -> None:
 
 
 def money(fee: int) -> str:
-    return f"{fee:,}"
+    """A fee as offers write it: with the currency asked for (``currency_asked``), unbroken."""
+    return f"USD\u00a0{fee:,}"
 
 
 class _Table(HTMLParser):
@@ -138,14 +140,28 @@ class _Table(HTMLParser):
             self.rows[-1][-1] += data
 
 
+@pytest.fixture(autouse=True)
+def currency_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The currency question (asked when none is set) answered "usd"; its texts noted."""
+    asked: list[str] = []
+
+    def ask(parent: Any, title: str, label: str, *args: Any, **kwargs: Any) -> tuple[str, bool]:
+        asked.append(f"{title}: {label} [{kwargs.get('text', '')}]")
+        return "usd", True
+
+    monkeypatch.setattr(QInputDialog, "getText", ask)
+    return asked
+
+
 @pytest.fixture
 def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
-    """File dialogs answer a path in tmp (the name offered, kept); what was asked is noted."""
+    """File dialogs answer a path in tmp (the name offered, kept; or in ``saved["into"]``);
+    what was asked is noted."""
     asked: dict[str, Any] = {}
 
     def save(parent: Any, caption: str, name: str, filters: str) -> tuple[str, str]:
         asked.update(caption=caption, name=Path(name).name, folder=Path(name).parent)
-        return str(tmp_path / Path(name).name), filters
+        return str(asked.get("into", tmp_path) / Path(name).name), filters
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
     return asked
@@ -154,10 +170,13 @@ def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
 @pytest.fixture
 def sheet_options(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """The offer sheet's dialog, answered as ``sheet_options`` says (title, group, paper)."""
-    answer = {"title": "Offer for Whitfield & Crane", "group": "By course", "paper": "A4"}
+    answer: dict[str, Any] = {"title": "Offer for Whitfield & Crane", "group": "By course", "paper": "A4"}
 
     def execute(dialog: SheetDialog) -> int:
         answer["what"] = dialog.findChild(object, "offer-sheet-what").text()
+        answer["default title"] = dialog.title.text()
+        answer["default zone"] = dialog.zone.currentData()
+        dialog.zone.setCurrentIndex(dialog.zone.findData(answer.get("zone")))  # None: as written
         dialog.title.setText(answer["title"])
         dialog.group.setCurrentText(answer["group"])
         dialog.paper.setCurrentText(answer["paper"])
@@ -264,7 +283,7 @@ def test_calendar_file_of_the_selection(
     rows = list(range(0, 12, 2))
     select(tab, rows)
     tab.offer_buttons["ics"].click()
-    assert saved["name"].startswith("offer-") and saved["name"].endswith(".ics")
+    assert saved["name"].startswith("Offer (") and saved["name"].endswith(").ics")
     events = icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")
     occasions = shown(tab, rows, sample)
     assert len(events) == len(occasions)  # (these are all dated)
@@ -304,9 +323,11 @@ def test_offer_sheet_pdf_of_the_selection(
     assert flat.startswith("Offer for Whitfield & Crane 5 occasions")
     for occasion in shown(tab, rows, sample):
         assert "".join(occasion["title"].split()) in packed
-        assert "".join(offers.when(occasion["start"]).split()) in packed
-        assert money(occasion["fee"]) in flat and short_url(occasion["url"]) in packed
+        start = datetime.fromisoformat(occasion["start"])
+        assert f"{start:%a}{start.day}" in packed and "".join(clock(start).split()) in packed
+        assert money(occasion["fee"]).replace("\u00a0", " ") in flat and short_url(occasion["url"]) in packed
     assert " ".join(offers.age_line(offers.as_of_text(window.synced_at)).split()) in flat
+    assert saved["name"] == "Offer for Whitfield & Crane (Dec 2026 – Jan 2027).pdf"  # its months
     assert messages(window).startswith("Wrote the offer sheet of 5 selected occasions (Letter) to ")
 
 
@@ -369,7 +390,7 @@ def test_old_data_is_warned_about_before_an_offer(qtbot: Any, window_of: Any, wa
     assert "more than the 7 days set in Preferences" in warnings[0]
     assert messages(window) == "No offer made: the catalogue's data is older than the limit"
     assert tab.offer("copy") == 1  # Continue this time
-    assert "Catalogue as of" in QApplication.clipboard().text()
+    assert "Prices and dates as of" in QApplication.clipboard().text()
     assert tab.offer("copy") == 1 and len(warnings) == 2  # asked once for this data
 
 

@@ -10,23 +10,27 @@ box asks before the first offer made from it (once per copy of the data: a refre
 newer data asks again when that is old too).
 
 Dates are written as the service wrote them, in the event's own UTC offset, or in the viewer's
-zone when Preferences say so; fees with the currency chosen in Preferences.
+zone when Preferences say so; on the sheet with a zone the customer knows (``core.offer_text``).
+Fees carry the currency chosen in Preferences: when none is set, the first offer asks for it
+once (remembered). Save dialogs start in the folder last used (the documents folder the first
+time) and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
+from PySide6.QtCore import QLocale, QMimeData, Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from catalogue_desktop.core import offers
 from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.listing import DATES, column_index
 from catalogue_desktop.core.offer_sheet import Sheet
+from catalogue_desktop.core.offer_text import Style, file_name
 from catalogue_desktop.core.store import CollectionState
 
 _TITLE = column_index(DATES, "title")
@@ -41,6 +45,7 @@ class OfferSource(NamedTuple):
     engine: Callable[[], Any]  # the finder (None until made): its ``offerings`` table's columns
     states: Callable[[], Mapping[Kind, CollectionState]]  # the store's collections (the data's age)
     max_age_days: Callable[[], int]  # warn before an offer from data older than this
+    settings: Any = None  # the window's Settings: the currency, and what offers remember
 
 
 class Chosen(NamedTuple):
@@ -135,9 +140,44 @@ class OfferDesk:
 
     def _prepared(self) -> Chosen | None:
         chosen = self.chosen()
-        if chosen is None or not self.fresh_enough(chosen):
+        if chosen is None or not self.fresh_enough(chosen) or not self.currency_known():
             return None
         return chosen
+
+    def currency_known(self) -> bool:
+        """True once fees have a currency: when none is set, asks for it (once: remembered, as
+        in Preferences); False if the user cancels."""
+        if self.formatter.currency:
+            return True
+        suggested = (
+            self.formatter.locale.currencySymbol(QLocale.CurrencySymbolFormat.CurrencyIsoCode) or "USD"
+        )
+        code, ok = QInputDialog.getText(
+            self.tab,
+            "Currency of fees",
+            "The catalogue does not say which currency its fees are in.\n"
+            "Which currency should offers show? (Remembered; Preferences can change it.)",
+            text=suggested,
+        )
+        code = " ".join(code.split()).upper()[:8] if ok else ""
+        if not code:
+            self.say("No offer made: offers need the fees' currency")
+            return False
+        self.formatter.set_currency(code)
+        if self.source.settings is not None:
+            self.source.settings.currency = code
+            self.source.settings.sync()
+        self.tab.model.layoutChanged.emit()  # the fees shown with it at once
+        return True
+
+    @property
+    def remembered(self) -> Any:
+        """What offers remember (``offer_settings.OfferSettings``); None without settings."""
+        if self.source.settings is None:
+            return None
+        from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+
+        return OfferSettings(self.source.settings)
 
     # -- the offers ------------------------------------------------------------------------------
 
@@ -153,7 +193,7 @@ class OfferDesk:
         chosen = self._prepared()
         if chosen is None:
             return 0
-        as_of, style = offers.as_of_text(chosen.as_of), self._style()
+        as_of, style = offers.as_of_text(chosen.as_of, self.hour12), self._style()
         mime = QMimeData()
         mime.setText(offers.email_text(chosen.items, as_of, **style))
         mime.setHtml(offers.email_html(chosen.items, as_of, **style))
@@ -172,12 +212,15 @@ class OfferDesk:
         path = ask_path(
             self.tab,
             f"Calendar file of {chosen.words}",
-            f"offer-{date.today()}.ics",
+            file_name("Offer", chosen.items, ".ics"),
             "Calendar files (*.ics)",
+            self.remembered,
         )
         if path is None:
             return None
-        text = offers.ics(chosen.items, offers.as_of_text(chosen.as_of), fee_text=self.formatter.money)
+        text = offers.ics(
+            chosen.items, offers.as_of_text(chosen.as_of, self.hour12), fee_text=self.formatter.money
+        )
         if not self._write(path, text.encode("utf-8")):
             return None
         left = len(chosen.items) - events
@@ -198,12 +241,32 @@ class OfferDesk:
             "Make it anyway?",
         ):
             return None
-        return SheetDialog.ask(self.tab, chosen.words, action)
+        return SheetDialog.ask(self.tab, chosen.words, action, self.remembered)
 
     def _sheet(self, chosen: Chosen, options: Any) -> tuple[Sheet, str]:
-        as_of = offers.as_of_text(chosen.as_of)
-        sheet = Sheet(chosen.items, as_of, group=options.group, title=options.title, **self._style())
+        as_of = offers.as_of_text(chosen.as_of, self.hour12)
+        remembered = self.remembered
+        sheet = Sheet(
+            chosen.items,
+            as_of,
+            group=options.group,
+            title=options.title,
+            style=Style(
+                fee_text=self.formatter.money,
+                hour12=self.hour12,
+                customer_zone=options.zone,
+                local=not self.formatter.event_zones,
+            ),
+            letterhead=remembered.letterhead() if remembered is not None else None,
+            note=options.note,
+            valid_until=options.valid_until,
+        )
         return sheet, offers.age_line(as_of)
+
+    @property
+    def hour12(self) -> bool:
+        """Whether the locale writes times with AM/PM (as the window shows them)."""
+        return "a" in self.formatter.locale.timeFormat(QLocale.FormatType.ShortFormat).lower()
 
     def save_sheet(self) -> Path | None:
         chosen = self._prepared()
@@ -211,7 +274,11 @@ class OfferDesk:
         if chosen is None or options is None:
             return None
         path = ask_path(
-            self.tab, f"Offer sheet of {chosen.words}", f"offer-{date.today()}.pdf", "PDF files (*.pdf)"
+            self.tab,
+            f"Offer sheet of {chosen.words}",
+            file_name(options.title, chosen.items, ".pdf"),
+            "PDF files (*.pdf)",
+            self.remembered,
         )
         if path is None:
             return None
@@ -284,17 +351,24 @@ def ask_to_continue(parent: QWidget, text: str) -> bool:
     return box.clickedButton() is go
 
 
-def ask_path(parent: QWidget, caption: str, name: str, filters: str) -> Path | None:
-    """Where to save (in the documents folder unless the user goes elsewhere); None: cancelled."""
-    from PySide6.QtCore import QStandardPaths
+def ask_path(parent: QWidget, caption: str, name: str, filters: str, remembered: Any = None) -> Path | None:
+    """Where to save: the dialog starts in the folder last used (the documents folder the first
+    time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
+    if remembered is not None:
+        folder = remembered.folder
+    else:
+        from PySide6.QtCore import QStandardPaths
 
-    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder or ".") / name), filters)
     if not path:
         return None
     suffix = Path(name).suffix
     out = Path(path)
-    return out if out.suffix.lower() == suffix else out.with_name(out.name + suffix)
+    out = out if out.suffix.lower() == suffix else out.with_name(out.name + suffix)
+    if remembered is not None:
+        remembered.folder = str(out.parent)
+    return out
 
 
 def _days(age: timedelta) -> str:

@@ -178,6 +178,7 @@ class MainWindow(QMainWindow):
             lambda: getattr(self, "finder_engine", lambda: None)(),
             self._loader.states,
             lambda: self.settings.offer_max_age_days,
+            self.settings,
         )
 
     def offer(self, what: str) -> None:
