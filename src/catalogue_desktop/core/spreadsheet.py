@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 import xlsxwriter
@@ -67,11 +68,17 @@ class Book:
         for col, c in enumerate(columns):
             ws.write_string(0, col, c.head, self.head)
         n = 0
+        cells = [(col, c.kind, c.get) for col, c in enumerate(columns)]
+        write = self._cell
         for n, row in enumerate(rows, start=1):
-            for col, c in enumerate(columns):
-                shown = self._cell(ws, n, col, c.kind, c.get(row))
-                if n <= MEASURED_ROWS and shown > widths[col]:
-                    widths[col] = shown
+            if n <= MEASURED_ROWS:
+                for col, kind, get in cells:
+                    shown = write(ws, n, col, kind, get(row), True)
+                    if shown > widths[col]:
+                        widths[col] = shown
+            else:
+                for col, kind, get in cells:
+                    write(ws, n, col, kind, get(row), False)
         for col, width in enumerate(widths):
             ws.set_column(col, col, min(max(width + 2, 8), 60))
         ws.freeze_panes(1, 0)
@@ -89,10 +96,16 @@ class Book:
         self.book.close()
         return self.data.getvalue()
 
-    def _cell(self, ws: Worksheet, row: int, col: int, kind: str, value: Any) -> int:
-        """Write one cell; returns its width in characters (about)."""
+    def _cell(self, ws: Worksheet, row: int, col: int, kind: str, value: Any, measure: bool) -> int:
+        """Write one cell; returns its width in characters (about) when ``measure``."""
         if value is None or value == "" or value == []:
             return 0
+        if type(value) is str and kind in ("text", "url"):
+            if kind == "url" and _is_web(value) and len(value) <= MAX_URL:
+                ws.write_url(row, col, value, self.link, string=value)
+            else:
+                ws.write_string(row, col, value[:MAX_TEXT])
+            return _width(value) if measure else 0
         if kind == "date" and isinstance(value, datetime):
             wall = value.replace(tzinfo=None)
             if _EXCEL_EPOCH <= wall <= _EXCEL_END:
@@ -102,20 +115,23 @@ class Book:
         elif kind == "bool" and isinstance(value, bool):
             ws.write_string(row, col, "Yes" if value else "No")
             return 3
-        elif kind in ("money", "number") and _is_number(value) and abs(Decimal(str(value))) < _BIGGEST:
-            number = Decimal(str(value))
-            cents = number != number.to_integral_value()
-            style = (self.money_cents if cents else self.money) if kind == "money" else None
-            ws.write_number(row, col, float(number), style)
-            return len(f"{number:,}") + (6 if kind == "money" else 0)
-        elif kind == "url" and _is_web(value) and len(value) <= MAX_URL:
-            ws.write_url(row, col, value, self.link, string=value)
-            return min(len(value), 60)
+        elif kind in ("money", "number") and _is_number(value):
+            number = value if type(value) is int else Decimal(str(value))
+            if abs(number) < _BIGGEST:
+                cents = type(number) is Decimal and number != number.to_integral_value()
+                style = (self.money_cents if cents else self.money) if kind == "money" else None
+                ws.write_number(row, col, number if type(number) is int else float(number), style)
+                return len(f"{number:,}") + (6 if kind == "money" else 0)
         text = _text(value)[:MAX_TEXT]
         ws.write_string(row, col, text)
-        return min(max((len(line) for line in text.splitlines()), default=0), 60)
+        return _width(text) if measure else 0
 
 
+def _width(text: str) -> int:
+    return min(max((len(line) for line in text.splitlines()), default=0), 60)
+
+
+@lru_cache(maxsize=4096)
 def zone_text(moment: Any, state: str | None = None) -> str | None:
     """A date's zone as its own column: the location's zone and offset when the written offset
     is that zone's ("CST (UTC−06:00)"), else the written offset ("UTC−08:00")."""
@@ -205,12 +221,13 @@ def offerings_xlsx(items: Sequence[Any], about: Sequence[str], currency: str | N
     """The occasions (``offers.Occasion``) as a workbook, one row each."""
     from catalogue_desktop.core.offers import instant
 
+    moment = lru_cache(maxsize=8192)(instant)  # occasions share their hours
     columns = [
         Column("Kind", "text", lambda o: o.kind.capitalize()),
         Column("Title", "text", lambda o: o.title),
-        Column("Start", "date", lambda o: instant(o.start)),
-        Column("End", "date", lambda o: instant(o.end)),
-        Column("Zone", "text", lambda o: zone_text(instant(o.start), o.state if o.venue or o.city else None)),
+        Column("Start", "date", lambda o: moment(o.start)),
+        Column("End", "date", lambda o: moment(o.end)),
+        Column("Zone", "text", lambda o: zone_text(moment(o.start), o.state if o.venue or o.city else None)),
         Column("Venue", "text", lambda o: o.venue),
         Column("Address", "text", lambda o: o.address),
         Column("City", "text", lambda o: o.city),
