@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pypdf
+import pytest
 
+from catalogue_desktop.core import user_settings
 from catalogue_desktop.core.listing import DATES, column_index
 from catalogue_desktop.core.offer_sheet import Letterhead
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
@@ -20,7 +22,11 @@ FEE = column_index(DATES, "fee")
 
 
 def test_the_currency_is_asked_once_and_remembered(
-    qtbot: Any, window_of: Any, currency_asked: list[str]
+    qtbot: Any,
+    window_of: Any,
+    currency_asked: list[str],
+    _private_settings_and_cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     window = window_of()
     assert window.formatter.currency is None and window.settings.currency is None
@@ -31,6 +37,9 @@ def test_the_currency_is_asked_once_and_remembered(
     assert window.settings.currency == "USD" and window.formatter.currency == "USD"
     assert "USD\u00a0" in tab.model.index(0, FEE).data()  # the window shows it too
     assert tab.offer("copy") == 1 and len(currency_asked) == 1  # not asked again
+    # the command line reads it from the same file, without Qt
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(_private_settings_and_cache))
+    assert user_settings.currency() == "USD"
 
 
 def test_save_dialogs_start_in_the_last_folder_and_the_sheet_remembers_its_options(
