@@ -172,7 +172,7 @@ class Sheet:
         ]
 
     def _table(self) -> str:
-        widths = list(WIDTHS)
+        widths = [float(w) for w in WIDTHS]
         if self.fee_width is not None:
             fee = max(6.0, min(self.fee_width, 30.0))
             rest = 100 - fee

@@ -21,8 +21,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-import xlsxwriter
-from xlsxwriter.worksheet import Worksheet
+import xlsxwriter  # type: ignore[import-untyped]
+from xlsxwriter.worksheet import Worksheet  # type: ignore[import-untyped]
 
 from catalogue_desktop.core.zones import check as zone_check
 from catalogue_desktop.core.zones import offset_label
@@ -116,8 +116,8 @@ class Book:
             ws.write_string(row, col, "Yes" if value else "No")
             return 3
         elif kind in ("money", "number") and _is_number(value):
-            number = value if type(value) is int else Decimal(str(value))
-            if abs(number) < _BIGGEST:
+            number: int | Decimal = value if type(value) is int else Decimal(str(value))
+            if abs(Decimal(number)) < _BIGGEST:
                 cents = type(number) is Decimal and number != number.to_integral_value()
                 style = (self.money_cents if cents else self.money) if kind == "money" else None
                 ws.write_number(row, col, number if type(number) is int else float(number), style)
@@ -183,19 +183,31 @@ def collection_xlsx(kind: Any, records: Sequence[Any], about: Sequence[str], cur
     from catalogue_desktop.core.decode import MODELS
     from catalogue_desktop.core.export import REFERENCE_FIELDS, json_lines, label
 
+    def attr(name: str) -> Callable[[Any], Any]:
+        return lambda r: getattr(r, name)
+
+    def zone_of(name: str) -> Callable[[Any], Any]:
+        return lambda r: zone_text(getattr(r, name))
+
+    def names_of(name: str) -> Callable[[Any], Any]:
+        return lambda r: [label(i) for i in getattr(r, name) or ()]
+
+    def nested_of(name: str) -> Callable[[Any], Any]:
+        return lambda r: _nested(getattr(r, name), json_lines)
+
+    def extra(key: str) -> Callable[[Any], Any]:
+        return lambda r: (r.model_extra or {}).get(key)
+
     columns: list[Column] = []
     for name, info in MODELS[kind].model_fields.items():
         head = info.alias or name
         sample = next((v for r in records if (v := getattr(r, name, None)) is not None), None)
         if isinstance(sample, datetime):
-            columns.append(Column(head, "date", lambda r, n=name: getattr(r, n)))
-            columns.append(Column(f"{head} zone", "text", lambda r, n=name: zone_text(getattr(r, n))))
+            columns += [Column(head, "date", attr(name)), Column(f"{head} zone", "text", zone_of(name))]
         elif isinstance(sample, list):
-            if name in REFERENCE_FIELDS:
-                names = lambda r, n=name: [label(i) for i in getattr(r, n) or ()]  # noqa: E731
-                columns.append(Column(head, "text", names))
-            else:
-                columns.append(Column(head, "text", lambda r, n=name: _nested(getattr(r, n), json_lines)))
+            columns.append(
+                Column(head, "text", names_of(name) if name in REFERENCE_FIELDS else nested_of(name))
+            )
         else:
             cell = (
                 "bool" if isinstance(sample, bool)
@@ -204,9 +216,9 @@ def collection_xlsx(kind: Any, records: Sequence[Any], about: Sequence[str], cur
                 else "url" if name.endswith("url")
                 else "text"
             )  # fmt: skip
-            columns.append(Column(head, cell, lambda r, n=name: getattr(r, n)))
-    extras = list(dict.fromkeys(k for r in records for k in (r.model_extra or {})))
-    columns += [Column(k, "text", lambda r, k=k: (r.model_extra or {}).get(k)) for k in extras]
+            columns.append(Column(head, cell, attr(name)))
+    keys = list(dict.fromkeys(k for r in records for k in (r.model_extra or {})))
+    columns += [Column(k, "text", extra(k)) for k in keys]
     book = Book(f"Catalogue: {kind.value}", currency)
     book.sheet(kind.value.capitalize(), columns, records)
     book.about(about)
