@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QWidget,
@@ -52,7 +53,9 @@ class OffersPage(QGroupBox):
         row = QHBoxLayout()
         row.addWidget(self.logo, 1)
         row.addWidget(browse)
-        form.addRow("&Logo:", row)
+        label = QLabel("&Logo:")
+        label.setBuddy(self.logo)
+        form.addRow(label, row)
 
     def _choose_logo(self) -> None:
         start = self.logo.text() or self.offer_settings.folder

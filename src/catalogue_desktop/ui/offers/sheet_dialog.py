@@ -68,6 +68,7 @@ class SheetDialog(QDialog):
         self.valid.setAccessibleName("The offer is valid until a date")
         self.until = QDateEdit(QDate.currentDate().addDays(30))
         self.until.setCalendarPopup(True)
+        self.until.setDisplayFormat("ddd d MMM yyyy")  # as the sheet prints it
         self.until.setMinimumDate(QDate.currentDate())
         self.until.setEnabled(False)
         self.until.setAccessibleName("Valid until")
