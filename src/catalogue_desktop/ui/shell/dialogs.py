@@ -11,15 +11,21 @@ from typing import Any
 
 import catalogue_desktop
 
+EXPORT_FILTERS = ("CSV files (*.csv)", "Excel workbooks (*.xlsx)")
+
 
 def export_visible_rows(window: Any) -> None:
-    """Ask where to write the current tab's visible rows as CSV, and write them."""
+    """Ask where to write the current tab's visible rows, as CSV or a spreadsheet (.xlsx), and
+    write them."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     tab = window.current_tab()
-    path, _ = QFileDialog.getSaveFileName(
-        window, "Export visible rows", f"{tab.kind.value}.csv", "CSV files (*.csv)"
+    path, chosen = QFileDialog.getSaveFileName(
+        window, "Export visible rows", f"{tab.kind.value}.csv", ";;".join(EXPORT_FILTERS)
     )
+    if path and chosen == EXPORT_FILTERS[1] and not path.lower().endswith(".xlsx"):
+        path = path[: -len(".csv")] if path.lower().endswith(".csv") else path
+        path += ".xlsx"
     if path:
         model = tab.model
         if model.loading:  # the rest are not read yet, and a filter applies once they are
@@ -30,7 +36,7 @@ def export_visible_rows(window: Any) -> None:
             )
             return
         try:
-            count = tab.export_visible(path)
+            count = tab.export_visible(path, currency=window.formatter.currency)
         except OSError as exc:
             QMessageBox.warning(window, "Export failed", f"Cannot write {path}: {exc}")
             return
