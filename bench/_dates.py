@@ -68,7 +68,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
     app = _gui._qapp()
     from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
-    from catalogue_desktop.core.listing import DATES
+    from catalogue_desktop.core.listing.rows import DATES
     from catalogue_desktop.ui.offers import desk
     from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog, SheetOptions
     from catalogue_desktop.ui.shell.session import AppSession, Options

@@ -91,8 +91,8 @@ async def _signal(signal: Any, timeout: float) -> Any:
 def stall(cache: str, url: str, timeout: float, max_mb: int, sort: str = "") -> dict[str, Any]:
     app = _qapp()
     from _stalls import StallMonitor
-    from catalogue_desktop.core.kinds import Kind
-    from catalogue_desktop.core.listing import column_index
+    from catalogue_desktop.core.listing.rows import column_index
+    from catalogue_desktop.core.records.kinds import Kind
     from catalogue_desktop.ui.common.settings import Settings
     from catalogue_desktop.ui.shell.session import AppSession, Options
 
@@ -298,8 +298,8 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
     app = _qapp()
     from PySide6.QtCore import QItemSelectionModel, Qt
 
-    from catalogue_desktop.core.kinds import Kind
-    from catalogue_desktop.core.listing import column_index
+    from catalogue_desktop.core.listing.rows import column_index
+    from catalogue_desktop.core.records.kinds import Kind
     from catalogue_desktop.ui.detail.images import ImageCache
     from catalogue_desktop.ui.shell.session import AppSession, Options
 

@@ -19,12 +19,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def occasions(size: int) -> list[Any]:
-    from catalogue_desktop.core import offers
-    from catalogue_desktop.core.decode import decode_collection
-    from catalogue_desktop.core.facts import facts
+    from catalogue_desktop.core.listing.facts import facts
+    from catalogue_desktop.core.offers import occasions as offers
     from catalogue_desktop.core.query import offerings
     from catalogue_desktop.core.query.engine import Finder
     from catalogue_desktop.core.query.table import TableBuilder
+    from catalogue_desktop.core.records.decode import decode_collection
     from catalogue_desktop.demo.synthetic import generate
 
     finder = Finder()
@@ -46,9 +46,10 @@ def timed(repeat: int, work: Any) -> dict[str, Any]:
 
 
 def main(size: int, repeat: int) -> dict[str, Any]:
-    from catalogue_desktop.core import offers, spreadsheet
-    from catalogue_desktop.core.offer_sheet import Letterhead, Sheet
-    from catalogue_desktop.core.offer_text import Style
+    from catalogue_desktop.core.export import spreadsheet
+    from catalogue_desktop.core.offers import occasions as offers
+    from catalogue_desktop.core.offers.sheet import Letterhead, Sheet
+    from catalogue_desktop.core.offers.text import Style
     from catalogue_desktop.ui.offers import sheet_pdf
 
     items = occasions(size)

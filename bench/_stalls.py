@@ -325,8 +325,8 @@ class _ThreadClock:
 def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -> Any:
     """Log the GUI thread's asyncio callbacks, loader passes and table models' idle passes over
     ``SLOW_CALL`` (wall and thread CPU time). Returns the function that undoes it."""
+    from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
     from catalogue_desktop.ui.browse.table_model import RowSetTableModel
-    from catalogue_desktop.ui.sync.catalogue_loader import CatalogueLoader
 
     def timed(real: Any, name: Any) -> Any:
         def call(self: Any, *args: Any) -> Any:

@@ -85,8 +85,8 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def load_finder(cache: Path) -> tuple[Any, dict[str, float]]:
+    from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query import loading
-    from catalogue_desktop.core.store import Store
 
     gc.disable()
     started = time.perf_counter()
@@ -496,7 +496,7 @@ def find_per_query(cache: Path, rounds: int) -> dict[str, Any]:
 def measure(cache: Path, repeat: int, rounds: int, log: Callable[[str], None] = print) -> dict[str, Any]:
     import duckdb
 
-    from catalogue_desktop.core.finding import local_now
+    from catalogue_desktop.core.query.stored import local_now
 
     out: dict[str, Any] = {"load_start": os.getloadavg(), "duckdb": duckdb.__version__}
     now = local_now()
@@ -614,7 +614,7 @@ def profile_missed(cache: Path, res: dict[str, Any], folder: Path) -> list[tuple
     import io
     import pstats
 
-    from catalogue_desktop.core.finding import local_now
+    from catalogue_desktop.core.query.stored import local_now
 
     missed = [name for name, r in res["engine"].items() if not r["ok"]]
     others = {
@@ -664,8 +664,8 @@ def profile_missed(cache: Path, res: dict[str, Any], folder: Path) -> list[tuple
 def _find_in_process(cache: Path) -> None:
     import io
 
-    from catalogue_desktop.core.finding import find
-    from catalogue_desktop.core.store import Store
+    from catalogue_desktop.cli.find import find
+    from catalogue_desktop.core.cache.store import Store
 
     with Store(cache / "catalogue.sqlite3") as store:
         find(store, find_queries(200), ["webinars"], as_json=True, out=io.StringIO(), err=sys.stderr)

@@ -134,7 +134,7 @@ def sync(url: str, repeat: int, commands: list[str]) -> dict[str, Any]:
         "TypeAdapter.validate_json of the 8 bodies"
     )
     commands.append(
-        f"{PY} bench/sync_bench.py --child sync URL   # core.sync.sync_catalogue into an empty store"
+        f"{PY} bench/sync_bench.py --child sync URL   # core.sync.runner.sync_catalogue into an empty store"
     )
     base, syn = [], []
     for _ in range(repeat):

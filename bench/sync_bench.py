@@ -5,7 +5,7 @@ For each size N (webinars; other kinds in proportion) it starts ``catalogue-desk
 
 * baseline: fetch the eight collections with httpx (concurrently, gzip) and
   ``TypeAdapter(list[Model]).validate_json`` each body: the bare minimum a sync must do;
-* sync: ``core.sync.sync_catalogue`` into an empty store (fetch, tolerant decode, listing rows,
+* sync: ``core.sync.runner.sync_catalogue`` into an empty store (fetch, tolerant decode, listing rows,
   links, SQLite snapshot), with a 5 ms asyncio timer measuring the longest event-loop stall.
 
 Prints medians of wall time, their ratio, peak RSS (the event-loop process and its worker
@@ -49,8 +49,8 @@ def run_baseline(base_url: str) -> dict[str, float]:
     import httpx
     from pydantic import TypeAdapter
 
-    from catalogue_desktop.core.decode import MODELS
-    from catalogue_desktop.core.kinds import Kind
+    from catalogue_desktop.core.records.decode import MODELS
+    from catalogue_desktop.core.records.kinds import Kind
 
     adapters = {k: TypeAdapter(list[m]) for k, m in MODELS.items()}
 
@@ -79,8 +79,8 @@ def run_baseline(base_url: str) -> dict[str, float]:
 
 
 def run_sync(base_url: str) -> dict[str, float]:
-    from catalogue_desktop.core.client import CatalogueClient
-    from catalogue_desktop.core.sync import sync_catalogue
+    from catalogue_desktop.core.service.client import CatalogueClient
+    from catalogue_desktop.core.sync.runner import sync_catalogue
 
     async def main(store: Path) -> tuple[float, float, bool]:
         stop = asyncio.Event()

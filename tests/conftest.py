@@ -24,7 +24,7 @@ def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 def env(tmp_path: Any) -> dict[str, str]:
     """The environment of a ``catalogue-desktop`` command a test runs: no proxy, the default cache
     in the test's own folder, UTF-8 output."""
-    from catalogue_desktop.core.store import ENV_CACHE_DIR
+    from catalogue_desktop.core.cache.store import ENV_CACHE_DIR
 
     out = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
     out[ENV_CACHE_DIR] = str(tmp_path / "default-cache")
@@ -52,7 +52,7 @@ def demo_server(sample: dict[Any, bytes]) -> Iterator[Any]:
 @pytest.fixture
 def fault_server(sample: dict[Any, bytes]) -> Iterator[Any]:
     """A fault server answering every endpoint with the sample and an ETag, until told otherwise."""
-    from catalogue_desktop.core.kinds import Kind
+    from catalogue_desktop.core.records.kinds import Kind
     from tests.faultserver import FaultServer
 
     with FaultServer() as server:

@@ -3,7 +3,7 @@ and property tests work without the spec file (``test_models_decode`` checks the
 
 from typing import Any
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 
 # The spec's record shapes (section 2), written out so that the property tests work without it.
 # Types: int, str, bool, date, decimal, code (Webinar.type), or ("list", RecordName).

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 
 from catalogue_desktop import __version__
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.server import DemoServer, load_sample
 from tests.faultserver import FaultServer
 

@@ -1,5 +1,5 @@
 """``catalogue-desktop find`` and ``export --query`` as a user runs them: subprocesses over real
-stores (the demo sample ingested by ``core.ingest``, or synced from the demo service on
+stores (the demo sample ingested by ``core.sync.ingest``, or synced from the demo service on
 loopback), checked against the plain record-by-record evaluation of ``tests/core/query``."""
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core import finding
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.query import stored as finding
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.fields import FIELDS, OFFERINGS, TABLES
 from catalogue_desktop.core.query.syntax import parse
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import DemoServer, load_sample
 from tests.core.query.catalogues import Facts, demo_facts, facts_of, with_offerings
 from tests.core.query.reference import Reference

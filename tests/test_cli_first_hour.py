@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from tests.faultserver import FaultServer
 
 

@@ -19,11 +19,11 @@ import icalendar
 import pypdf
 import pytest
 
-from catalogue_desktop.core import offers
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.offer_sheet import short_url
-from catalogue_desktop.core.store import FILE_NAME
+from catalogue_desktop.core.cache.store import FILE_NAME
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.sheet import short_url
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
 
 SAMPLE = load_sample()

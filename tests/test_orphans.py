@@ -1,5 +1,5 @@
 """No process of a sync stays behind when it is killed (``kill -9``, a crash): its ingest workers
-and multiprocessing's resource tracker end within seconds of it (``core.workers``).
+and multiprocessing's resource tracker end within seconds of it (``core.sync.workers``).
 
 Before: one ``kill -9`` of ``catalogue-desktop sync`` mid-way left 3 processes (2 workers, the
 resource tracker) idle forever. Each test starts the real thing as a subprocess, waits until its
@@ -141,7 +141,7 @@ def test_each_guard_alone_ends_the_workers(how: str, tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         import functools, multiprocessing, os, sys, time
         from concurrent.futures import ProcessPoolExecutor
-        from catalogue_desktop.core.workers import die_with_parent
+        from catalogue_desktop.core.sync.workers import die_with_parent
 
         if __name__ == "__main__":
             guard = functools.partial(die_with_parent, {other}=False)

@@ -18,17 +18,19 @@ import pytest
 import catalogue_desktop.core
 
 CORE_MODULES = sorted(
-    f"catalogue_desktop.core.{m.name}" for m in pkgutil.iter_modules(catalogue_desktop.core.__path__)
+    m.name
+    for m in pkgutil.walk_packages(catalogue_desktop.core.__path__, "catalogue_desktop.core.")
+    if not m.ispkg
 )
 DEMO_MODULES = ["catalogue_desktop.demo.server", "catalogue_desktop.demo.synthetic"]
 CLI_MODULE = "catalogue_desktop.cli"
 COLD_START = [
-    "catalogue_desktop.core.store",
-    "catalogue_desktop.core.listing",
-    "catalogue_desktop.core.catalogue",
-    "catalogue_desktop.core.search",
-    "catalogue_desktop.core.kinds",
-    "catalogue_desktop.core.errors",
+    "catalogue_desktop.core.cache.store",
+    "catalogue_desktop.core.listing.rows",
+    "catalogue_desktop.core.listing.rowset",
+    "catalogue_desktop.core.listing.sorting",
+    "catalogue_desktop.core.records.kinds",
+    "catalogue_desktop.core.records.errors",
 ]
 
 
@@ -61,22 +63,24 @@ def _top_level(loaded: set[str], package: str) -> list[str]:
 
 
 def test_the_core_has_the_expected_modules() -> None:
-    names = {m.rsplit(".", 1)[1] for m in CORE_MODULES}
+    names = {m.split("core.", 1)[1] for m in CORE_MODULES}
     expected = {
-        "kinds",
-        "errors",
-        "problems",
-        "models",
-        "decode",
-        "listing",
-        "store",
-        "diff",
-        "ingest",
-        "sync",
-        "client",
-        "catalogue",
-        "search",
-        "certificates",
+        "records.kinds",
+        "records.errors",
+        "records.problems",
+        "records.models",
+        "records.decode",
+        "records.diff",
+        "records.certificates",
+        "service.client",
+        "cache.store",
+        "listing.rows",
+        "listing.rowset",
+        "listing.sorting",
+        "sync.ingest",
+        "sync.runner",
+        "query.engine",
+        "offers.occasions",
     }
     assert expected <= names
 
@@ -113,7 +117,7 @@ def test_cold_start_path_imports_neither_pydantic_nor_httpx() -> None:
 
 def test_the_subprocess_check_can_fail() -> None:
     """Guard against a vacuous check: importing the client really does pull in httpx."""
-    loaded = _import_in_subprocess(["catalogue_desktop.core.client"])
+    loaded = _import_in_subprocess(["catalogue_desktop.core.service.client"])
     assert "httpx" in loaded
-    loaded = _import_in_subprocess(["catalogue_desktop.core.models"])
+    loaded = _import_in_subprocess(["catalogue_desktop.core.records.models"])
     assert "pydantic" in loaded

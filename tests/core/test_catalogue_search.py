@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.catalogue import MAPPED_LINKS, CatalogueIndex, Ref, RowSet
-from catalogue_desktop.core.certificates import resolve_certificate
-from catalogue_desktop.core.decode import decode_collection
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, LINK_KINDS, ColumnType, column_index
-from catalogue_desktop.core.search import sort_key, sorted_rows
-from catalogue_desktop.core.store import Store
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, ColumnType, column_index
+from catalogue_desktop.core.listing.rowset import MAPPED_LINKS, CatalogueIndex, Ref, RowSet
+from catalogue_desktop.core.listing.sorting import sort_key, sorted_rows
+from catalogue_desktop.core.records.certificates import resolve_certificate
+from catalogue_desktop.core.records.decode import decode_collection
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 
 ANN = {"expertId": 1, "name": "Ann Lee"}
 BO = {"expertId": 2, "name": "Bo Park"}

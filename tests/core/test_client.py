@@ -15,9 +15,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from catalogue_desktop.core import download
-from catalogue_desktop.core.client import CatalogueClient, FetchResult, Validators
-from catalogue_desktop.core.errors import (
+from catalogue_desktop.core.records.errors import (
     BadEncoding,
     CannotConnect,
     CatalogueError,
@@ -30,8 +28,10 @@ from catalogue_desktop.core.errors import (
     TooLarge,
     TooManyRedirects,
 )
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.priority import BACKGROUND_NICENESS
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.service import download
+from catalogue_desktop.core.service.client import CatalogueClient, FetchResult, Validators
+from catalogue_desktop.core.service.priority import BACKGROUND_NICENESS
 from tests.faultserver import FaultServer, refused_port
 
 T = TypeVar("T")
@@ -316,7 +316,7 @@ def test_slow_body_stalling_longer_than_read_timeout_times_out(server: FaultServ
 def test_truncated_body_is_a_fetch_error(server: FaultServer) -> None:
     server.set(WEBINARS, "truncated")
     err = fetch_error(server, **FAST)
-    assert type(err).__module__ == "catalogue_desktop.core.errors"
+    assert type(err).__module__ == "catalogue_desktop.core.records.errors"
     assert str(err) == "the connection closed before the whole response arrived"
     assert len(server.requests) == 3  # a lost connection is worth retrying
 
@@ -541,5 +541,5 @@ def test_concurrency_is_bounded(server: FaultServer) -> None:
 
 
 def test_errors_module_does_not_import_httpx() -> None:
-    code = "import sys, catalogue_desktop.core.errors; sys.exit('httpx' in sys.modules)"
+    code = "import sys, catalogue_desktop.core.records.errors; sys.exit('httpx' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.client import DEFAULT_DEADLINE, CatalogueClient
-from catalogue_desktop.core.errors import TimedOut
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import FILE_NAME, Store
-from catalogue_desktop.core.sync import sync_catalogue
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.records.errors import TimedOut
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.service.client import DEFAULT_DEADLINE, CatalogueClient
+from catalogue_desktop.core.sync.runner import sync_catalogue
 from tests.faultserver import FaultServer
 
 BODY = b'[{"webinarId": 1, "title": "Tax basics"}]'

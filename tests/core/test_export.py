@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.export import REFERENCE_FIELDS, export_collection
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.export.records import REFERENCE_FIELDS, export_collection
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.sync.ingest import ingest
 
 
 @pytest.fixture(scope="module")

@@ -27,11 +27,11 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.client import CatalogueClient
-from catalogue_desktop.core.decode import decode_record
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import Store
-from catalogue_desktop.core.sync import CollectionOutcome, SyncReport, sync_catalogue
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.records.decode import decode_record
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.service.client import CatalogueClient
+from catalogue_desktop.core.sync.runner import CollectionOutcome, SyncReport, sync_catalogue
 from catalogue_desktop.demo.server import load_sample
 from tests.faultserver import FaultServer, refused_port
 from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar

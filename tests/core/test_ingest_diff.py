@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.diff import describe_fields, diff_snapshots, diff_values
-from catalogue_desktop.core.ingest import IngestReport, ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import Store
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.records.diff import describe_fields, diff_snapshots, diff_values
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import IngestReport, ingest
 
 AT = "2026-05-01T12:00:00Z"
 

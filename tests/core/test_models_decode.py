@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from catalogue_desktop.core import models
-from catalogue_desktop.core.decode import (
+from catalogue_desktop.core.records import models
+from catalogue_desktop.core.records.decode import (
     MODELS,
     Decoded,
     DecodeError,
@@ -23,7 +23,7 @@ from catalogue_desktop.core.decode import (
     decode_record,
     format_loc,
 )
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from tests.spec_shapes import ID_FIELDS, KIND_RECORD, SHAPES
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "catalogue-api-v1.md"  # in the repository

@@ -8,11 +8,11 @@ from datetime import date, datetime, time, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from catalogue_desktop.core import offer_days
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.offers import Occasion
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.offers import days as offer_days
+from catalogue_desktop.core.offers.occasions import Occasion
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
 
 CHICAGO = Occasion(

@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 import icalendar
 import pytest
 
-from catalogue_desktop.core import offer_sheet, offers
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers import sheet as offer_sheet
 from catalogue_desktop.core.query import offerings
 from tests.core.query.catalogues import demo_facts, finder_of
 
@@ -139,8 +140,8 @@ def test_the_sheet_escapes_server_text_and_groups() -> None:
 
 
 def test_the_datas_age_is_the_oldest_last_contact_of_the_occasions_sources() -> None:
-    from catalogue_desktop.core.kinds import Kind
-    from catalogue_desktop.core.store import CollectionState
+    from catalogue_desktop.core.cache.store import CollectionState
+    from catalogue_desktop.core.records.kinds import Kind
 
     states = {
         Kind.COURSES: CollectionState(

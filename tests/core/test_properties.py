@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalogue_desktop.core.decode import decode_collection
-from catalogue_desktop.core.errors import CatalogueError
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import Store
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.records.decode import decode_collection
+from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from tests.spec_shapes import ID_FIELDS, KIND_RECORD, SHAPES
 
 # -- the spec's shapes ------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def test_broken_bytes_raise_only_typed_errors(data: st.DataObject, kind: Kind, h
 
 
 def _id_attr(kind: Kind) -> str:
-    from catalogue_desktop.core.decode import ID_ATTRS
+    from catalogue_desktop.core.records.decode import ID_ATTRS
 
     return ID_ATTRS[kind]
 

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.client import CatalogueClient
-from catalogue_desktop.core.errors import TooLarge
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.store import Store
-from catalogue_desktop.core.sync import sync_catalogue
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.records.errors import TooLarge
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.service.client import CatalogueClient
+from catalogue_desktop.core.sync.runner import sync_catalogue
 from catalogue_desktop.demo.server import load_sample
 from catalogue_desktop.ui.detail.images import ImageCache
 from tests.faultserver import FaultServer

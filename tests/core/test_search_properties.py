@@ -1,4 +1,4 @@
-"""Property tests of ``core.search`` against brute-force references: sort orders (float keys,
+"""Property tests of ``core.listing.sorting`` against brute-force references: sort orders (float keys,
 the other direction reusing kept keys, blanks, decimal text, ints beyond 2**53) and narrowing
 over remembered results."""
 
@@ -10,14 +10,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogue_desktop.core import search
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.search import (
+from catalogue_desktop.core.listing import sorting as search
+from catalogue_desktop.core.listing.sorting import (
     Matches,
     SortJob,
     prepare_sort_keys,
     sorted_rows,
 )
+from catalogue_desktop.core.records.kinds import Kind
 from tests.core.test_catalogue_search import rowset_of as _rowset
 
 

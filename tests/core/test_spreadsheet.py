@@ -13,12 +13,13 @@ from typing import Any
 import openpyxl
 import pytest
 
-from catalogue_desktop.core import offers, spreadsheet
-from catalogue_desktop.core.decode import decode_record
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.offers_export import select
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.export import spreadsheet
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.export import select
+from catalogue_desktop.core.records.decode import decode_record
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
 
 SAMPLE = load_sample()
@@ -40,7 +41,9 @@ def _sheet(data: bytes) -> Any:
 
 def test_offerings_cells_are_typed(store_path: Path) -> None:
     with Store(store_path) as store:
-        selection = select(store, None, include_past=True, err=io.StringIO(), now=datetime(2026, 11, 26))
+        selection = select(
+            store, None, include_past=True, note=lambda _text: None, now=datetime(2026, 11, 26)
+        )
     data = spreadsheet.offerings_xlsx(selection.items, ["Prices and dates as of then"], "USD")
     book = _sheet(data)
     ws = book["Occasions"]

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core import store as store_module
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import (
+from catalogue_desktop.core.cache import store as store_module
+from catalogue_desktop.core.cache.pages import PAGE_FORMAT, PAGE_ROWS, PackedLinks
+from catalogue_desktop.core.cache.schema import SCHEMA_VERSION
+from catalogue_desktop.core.cache.store import (
     ENV_CACHE_DIR,
     FILE_NAME,
     Entry,
@@ -26,8 +27,7 @@ from catalogue_desktop.core.store import (
     default_cache_dir,
     store_path,
 )
-from catalogue_desktop.core.store_pages import PAGE_FORMAT, PAGE_ROWS, PackedLinks
-from catalogue_desktop.core.store_schema import SCHEMA_VERSION
+from catalogue_desktop.core.records.kinds import Kind
 from tests.sqlite_lock import lock_held
 
 T = Kind.TOPICS
@@ -300,8 +300,8 @@ def test_another_process_reads_while_we_write(path: Path, store: Store) -> None:
     put(store, T, [entry(0, 1, "old")])
     reader = """
         import sys
-        from catalogue_desktop.core.kinds import Kind
-        from catalogue_desktop.core.store import Store
+        from catalogue_desktop.core.records.kinds import Kind
+        from catalogue_desktop.core.cache.store import Store
         with Store(sys.argv[1], busy_timeout=0.5) as s:
             print([r[1][0] for part in s.iter_rows(Kind.TOPICS) for r in part], s.recovered)
     """

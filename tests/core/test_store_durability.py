@@ -31,10 +31,10 @@ from pathlib import Path
 
 import pytest
 
-from catalogue_desktop.core.client import CatalogueClient
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import FILE_NAME, Entry, Store, StoreError
-from catalogue_desktop.core.sync import sync_catalogue
+from catalogue_desktop.core.cache.store import FILE_NAME, Entry, Store, StoreError
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.service.client import CatalogueClient
+from catalogue_desktop.core.sync.runner import sync_catalogue
 from catalogue_desktop.demo.server import DemoServer
 from catalogue_desktop.demo.synthetic import generate
 from tests.sqlite_lock import lock_held
@@ -323,7 +323,7 @@ def test_damaged_data_pages_fail_only_their_collections_with_a_clear_error(tmp_p
             assert sum(len(rows) for _, rows, _ in s.iter_columns(kind)) == 300
     assert 0 < len(damaged) < len(Kind)
 
-    from catalogue_desktop.core.ingest import ingest
+    from catalogue_desktop.core.sync.ingest import ingest
 
     refreshed: list[Kind] = []
     for kind in Kind:
@@ -362,9 +362,9 @@ def test_a_store_locked_exclusively_is_a_store_error_for_the_sync_and_not_moved(
 SYNC_SCRIPT = """
     import asyncio, sys
     from pathlib import Path
-    from catalogue_desktop.core import store
-    from catalogue_desktop.core.client import CatalogueClient
-    from catalogue_desktop.core.sync import sync_catalogue
+    from catalogue_desktop.core.cache import store
+    from catalogue_desktop.core.service.client import CatalogueClient
+    from catalogue_desktop.core.sync.runner import sync_catalogue
     store.Store.__init__.__kwdefaults__["busy_timeout"] = 0.3  # not 30 s of waiting in a test
 
     async def main():

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core import listing
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.relist import relist, relist_stale
-from catalogue_desktop.core.store import Store
-from catalogue_desktop.core.store_schema import SCHEMA_VERSION
+from catalogue_desktop.core.cache.schema import SCHEMA_VERSION
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.listing import rows as listing
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
+from catalogue_desktop.core.sync.relist import relist, relist_stale
 
 AT = "2026-11-24T12:00:00Z"
 
@@ -135,7 +135,7 @@ def test_facts_are_stored_in_pages_smaller_than_the_rows_pages(
 ) -> None:
     """The finder reads a fact page per step on the window's thread: pages of ``FACT_PAGE_ROWS``
     records, within the rows' pages, every record once and in order (also when packed again)."""
-    from catalogue_desktop.core import store_pages
+    from catalogue_desktop.core.cache import pages as store_pages
 
     monkeypatch.setattr(store_pages, "PAGE_ROWS", 20)
     monkeypatch.setattr(store_pages, "FACT_PAGE_ROWS", 7)

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.client import CatalogueClient
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.priority import BACKGROUND_NICENESS
-from catalogue_desktop.core.store import Store
-from catalogue_desktop.core.sync import (
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.service.client import CatalogueClient
+from catalogue_desktop.core.service.priority import BACKGROUND_NICENESS
+from catalogue_desktop.core.sync.runner import (
     PROCESS_THRESHOLD,
     Ingestor,
     SyncReport,

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from catalogue_desktop.core import zones
+from catalogue_desktop.core.records import zones
 
 
 def test_every_region_names_zones_that_exist() -> None:
@@ -70,9 +70,10 @@ def test_online_events_in_the_customers_zone() -> None:
 
 
 def test_check_report_lists_the_demo_courses_off_their_zone() -> None:
-    from catalogue_desktop.core.conformance import build_report, format_report
-    from catalogue_desktop.core.decode import decode_collection
-    from catalogue_desktop.core.kinds import Kind
+    from catalogue_desktop.cli.check import format_report
+    from catalogue_desktop.core.records.decode import decode_collection
+    from catalogue_desktop.core.records.kinds import Kind
+    from catalogue_desktop.core.sync.conformance import build_report
     from catalogue_desktop.paths import resource_path
 
     payload = resource_path("demo", "courses.json").read_bytes()
@@ -88,8 +89,8 @@ def test_check_report_lists_the_demo_courses_off_their_zone() -> None:
 
 
 def test_an_offers_file_name_is_its_title_and_months() -> None:
-    from catalogue_desktop.core.offer_text import file_name
-    from catalogue_desktop.core.offers import Occasion
+    from catalogue_desktop.core.offers.occasions import Occasion
+    from catalogue_desktop.core.offers.text import file_name
 
     dec = Occasion("webinar", 1, "A", start="2026-12-09T13:00:00-05:00")
     feb = Occasion("course", 2, "B", start="2027-02-08T08:30:00-06:00")

@@ -20,8 +20,8 @@ from decimal import Decimal
 import pytest
 from pydantic import TypeAdapter
 
-from catalogue_desktop.core.decode import MODELS
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.decode import MODELS
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.server import DemoServer, compact_json, load_sample, serve
 from catalogue_desktop.paths import resource_dir, resource_path
 

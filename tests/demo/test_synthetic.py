@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 from pydantic import TypeAdapter
 
-from catalogue_desktop.core import models
-from catalogue_desktop.core.decode import MODELS
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records import models
+from catalogue_desktop.core.records.decode import MODELS
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.synthetic import generate, plan
 
 EXPERT_FIELDS = {"expertId", "name", "title", "bio", "education", "imageUrl", "image2xUrl"}

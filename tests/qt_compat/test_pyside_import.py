@@ -24,7 +24,7 @@ _PROBED = textwrap.dedent("""
     table = sys.modules["PySide6.support.feature"].pyside_feature_dict
     print(json.dumps({"probed": probed,
                       "ui": table.get("catalogue_desktop.ui.shell.main_window"),
-                      "core": table.get("catalogue_desktop.core.store"),
+                      "core": table.get("catalogue_desktop.core.cache.store"),
                       "stdlib": table.get("sqlite3")}))
 """)
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.core.records.kinds import Kind
 
 _CLOSED_LOOPS: list[Any] = []
 FILLED_AT = "2026-01-05T09:30:00Z"  # when the pre-filled cache was "fetched"
@@ -113,7 +113,7 @@ def filled_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict
 
 
 def _store_sample(path: Path, sample: dict[Kind, bytes]) -> None:
-    from catalogue_desktop.core.ingest import ingest
+    from catalogue_desktop.core.sync.ingest import ingest
 
     for kind, payload in sample.items():
         report = ingest(str(path), kind.value, payload, None, None, FILLED_AT)
@@ -134,7 +134,7 @@ SMALL_PAGES = 16  # rows per stored page in ``paged_cache``
 def paged_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict[Kind, bytes]) -> Path:
     """The store of ``filled_store_template``, written in pages of ``SMALL_PAGES`` rows (not
     1,000): the loader reads a page per chunk, so each collection takes several (60 webinars: 4)."""
-    from catalogue_desktop.core import store_pages
+    from catalogue_desktop.core.cache import pages as store_pages
 
     path = tmp_path_factory.mktemp("paged") / FILE_NAME
     with pytest.MonkeyPatch.context() as patch:

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QLocale
 
-from catalogue_desktop.core.catalogue import CatalogueIndex, RowSet
-from catalogue_desktop.core.decode import decode_record
-from catalogue_desktop.core.ingest import ingest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import Store
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.listing.rowset import CatalogueIndex, RowSet
+from catalogue_desktop.core.records.decode import decode_record
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.paths import resource_path
 from catalogue_desktop.ui.common.formatting import Formatter
 

@@ -28,7 +28,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.paths import resource_path
 
 __all__ = ["DemoServer", "compact_json", "load_sample", "serve"]

@@ -17,7 +17,7 @@ import random
 from datetime import datetime, timedelta
 from json.encoder import encode_basestring_ascii as _q
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.words import (
     ANGLES,
     AREAS,

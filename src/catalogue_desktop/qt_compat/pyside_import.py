@@ -24,12 +24,12 @@ import os
 import sys
 
 # The Qt-free modules the window starts with (and the standard library they use): before PySide.
-import catalogue_desktop.core.caches
-import catalogue_desktop.core.catalogue
-import catalogue_desktop.core.diff
+import catalogue_desktop.core.cache.location
+import catalogue_desktop.core.cache.store
+import catalogue_desktop.core.listing.rowset
+import catalogue_desktop.core.listing.sorting
 import catalogue_desktop.core.query.vocabulary
-import catalogue_desktop.core.search
-import catalogue_desktop.core.store
+import catalogue_desktop.core.records.diff
 import catalogue_desktop.paths  # noqa: F401
 
 _QT_PACKAGES = ("catalogue_desktop.ui", "catalogue_desktop.qt_compat")

@@ -6,12 +6,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from catalogue_desktop.core.decode import decode_collection
-from catalogue_desktop.core.facts import facts
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing.facts import facts
 from catalogue_desktop.core.query import offerings
 from catalogue_desktop.core.query.engine import Finder, Vocabulary
 from catalogue_desktop.core.query.table import TableBuilder
+from catalogue_desktop.core.records.decode import decode_collection
+from catalogue_desktop.core.records.kinds import Kind
 
 Facts = dict[str, list[dict[str, Any]]]
 

@@ -96,7 +96,7 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
     columns, and read from the sources' date indexes once idle time has built them."""
     from datetime import UTC, datetime
 
-    from catalogue_desktop.core.listing import COLUMNS, DATES
+    from catalogue_desktop.core.listing.rows import COLUMNS, DATES
 
     def moment(text: Any) -> tuple[Any, Any]:
         if not text:

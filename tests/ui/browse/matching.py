@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.listing import COLUMNS, ColumnType
-from catalogue_desktop.core.search import Matches
+from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.listing.sorting import Matches
 
 _TEXT = (ColumnType.TEXT, ColumnType.CODE, ColumnType.INT, ColumnType.MONEY)
 

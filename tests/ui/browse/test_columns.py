@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, ColumnType, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index
+from catalogue_desktop.core.records.kinds import Kind
 
 
 @pytest.fixture

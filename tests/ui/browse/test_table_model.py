@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QFont, QIcon
 
-from catalogue_desktop.core import listing, models
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing import rows as listing
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.records import models
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.common.formatting import Formatter
 from tests.ui.browse.matching import matching, set_query

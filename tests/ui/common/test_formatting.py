@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from PySide6.QtCore import QLocale
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, Column, ColumnType
+from catalogue_desktop.core.listing.rows import COLUMNS, Column, ColumnType
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.formatting import Formatter
 from tests.ui.fixtures_components import *  # noqa: F403
 

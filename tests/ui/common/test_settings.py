@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.settings import Settings
 
 
@@ -71,7 +71,7 @@ def test_the_sync_timeout_is_remembered_defaults_to_a_minute_and_refuses_nonsens
 ) -> None:
     import pytest
 
-    from catalogue_desktop.core.client import DEFAULT_DEADLINE
+    from catalogue_desktop.core.service.client import DEFAULT_DEADLINE
     from catalogue_desktop.ui.common.settings import DEFAULT_SYNC_TIMEOUT
 
     assert Settings().sync_timeout == DEFAULT_SYNC_TIMEOUT == DEFAULT_DEADLINE == 60.0

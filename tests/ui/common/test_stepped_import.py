@@ -55,8 +55,8 @@ def test_the_loop_runs_between_the_modules_and_missing_ones_are_skipped(package:
 
 def test_the_lists_end_with_what_their_callers_import() -> None:
     """Each list ends with the module its caller imports afterwards, and names it once."""
-    assert stepped_import.REFRESH[-1] == "catalogue_desktop.core.sync"
-    assert stepped_import.DECODER[-1] == "catalogue_desktop.core.decode"
-    assert stepped_import.RELIST[-1] == "catalogue_desktop.core.relist"
+    assert stepped_import.REFRESH[-1] == "catalogue_desktop.core.sync.runner"
+    assert stepped_import.DECODER[-1] == "catalogue_desktop.core.records.decode"
+    assert stepped_import.RELIST[-1] == "catalogue_desktop.core.sync.relist"
     for steps in (stepped_import.REFRESH, stepped_import.DECODER, stepped_import.RELIST):
         assert len(set(steps)) == len(steps)

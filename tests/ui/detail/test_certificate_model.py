@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont
 
-from catalogue_desktop.core import models
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records import models
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from tests.ui.fixtures_components import *  # noqa: F403
 from tests.ui.fixtures_components import DemoCatalogue

@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core import models
-from catalogue_desktop.core.catalogue import CatalogueIndex
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.listing.rowset import CatalogueIndex
+from catalogue_desktop.core.records import models
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.detail import kinds
 from catalogue_desktop.ui.detail import page as page_module

@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from tests.ui.conftest import POPUP_NOISE
 
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
-from catalogue_desktop.core.store import FILE_NAME
+from catalogue_desktop.core.cache.store import FILE_NAME
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.records.kinds import Kind
 
 START = column_index(DATES, "start")
 KIND = column_index(DATES, "kind")
@@ -22,7 +22,7 @@ PAST_WEBINAR = 50035  # moved into 2025 below: over, live
 @pytest.fixture
 def dated_cache(cache_dir: Path, sample: dict[Kind, bytes]) -> Path:
     """The demo sample with one live webinar (no series' session) moved into the past."""
-    from catalogue_desktop.core.ingest import ingest
+    from catalogue_desktop.core.sync.ingest import ingest
 
     webinars = json.loads(sample[Kind.WEBINARS])
     in_series = {w["webinarId"] for s in json.loads(sample[Kind.SERIES]) for w in s["sessions"]}

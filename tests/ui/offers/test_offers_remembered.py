@@ -11,9 +11,9 @@ from typing import Any
 import pypdf
 import pytest
 
-from catalogue_desktop.core import user_settings
-from catalogue_desktop.core.listing import DATES, column_index
-from catalogue_desktop.core.offer_sheet import Letterhead
+from catalogue_desktop.cli import remembered as user_settings
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from catalogue_desktop.ui.offers.preferences_page import OffersPage
 from tests.ui.offers.test_offers_window import select

@@ -18,12 +18,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
-from catalogue_desktop.core import offers
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
-from catalogue_desktop.core.offer_sheet import short_url
-from catalogue_desktop.core.store import FILE_NAME
-from catalogue_desktop.core.zones import clock
+from catalogue_desktop.core.cache.store import FILE_NAME
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.sheet import short_url
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.ui.offers import desk
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
@@ -32,7 +32,7 @@ RECORD = column_index(DATES, "record")
 
 
 def _ingest(cache_dir: Path, sample: dict[Kind, bytes], days_old: float) -> str:
-    from catalogue_desktop.core.ingest import ingest
+    from catalogue_desktop.core.sync.ingest import ingest
 
     stamp = (datetime.now(UTC) - timedelta(days=days_old)).strftime("%Y-%m-%dT%H:%M:%SZ")
     for kind, payload in sample.items():

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import QBuffer, QLocale, QSizeF
 from PySide6.QtGui import QFont, QFontMetricsF, QTextDocument
 
-from catalogue_desktop.core import offers
-from catalogue_desktop.core.offer_sheet import Sheet
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.sheet import Sheet
 from catalogue_desktop.core.query import offerings
 from catalogue_desktop.ui.offers import sheet_pdf
 from tests.core.query.catalogues import demo_facts, finder_of

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common import colors
 from catalogue_desktop.ui.common.scheme import dark_palette
 

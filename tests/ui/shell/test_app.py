@@ -17,8 +17,8 @@ import pytest
 from PySide6.QtCore import QByteArray, QEvent, QLocale, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.shell.app import EXIT_WHEN_READY, run
 from catalogue_desktop.ui.shell.main_window import MainWindow
 from catalogue_desktop.ui.shell.navigation import Place, parse_target
@@ -86,7 +86,7 @@ def test_cold_start_shows_cached_rows_before_importing_pydantic_or_httpx(
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r})
         app = QApplication([])
         import qasync
-        from catalogue_desktop.core.kinds import Kind
+        from catalogue_desktop.core.records.kinds import Kind
         from catalogue_desktop.ui.shell.session import AppSession, Options
 
         async def main():
@@ -468,8 +468,8 @@ def test_offline_the_decoder_is_imported_in_the_background_after_ready(
         polls = [0]
 
         def poll():
-            if "catalogue_desktop.core.decode" in sys.modules or polls[0] > 200:
-                seen["decoder"] = "catalogue_desktop.core.decode" in sys.modules
+            if "catalogue_desktop.core.records.decode" in sys.modules or polls[0] > 200:
+                seen["decoder"] = "catalogue_desktop.core.records.decode" in sys.modules
                 seen["detail_made"] = window.current_tab()._detail is not None
                 window.close()
                 return

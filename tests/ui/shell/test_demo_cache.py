@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
+from catalogue_desktop.core.records.kinds import Kind
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

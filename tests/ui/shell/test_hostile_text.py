@@ -25,8 +25,8 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QTableWidget, QToolTip, QWidget
 
 import tests.ui.conftest as ui_conftest
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 from tests.faultserver import FaultServer
 from tests.ui.conftest import OFFSCREEN_NOISE, wait_rows_loaded

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QTreeView
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.listing import column_index
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from tests.faultserver import FaultServer, refused_port
 from tests.ui.conftest import POPUP_NOISE, wait_rows_loaded
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.paths import resource_path
 
 README = Path(__file__).resolve().parents[3] / "README.md"

@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import QDateTime, QLocale, QSettings, Qt, QTimeZone
 from PySide6.QtWidgets import QDialog
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.preferences import Preferences
 

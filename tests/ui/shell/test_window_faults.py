@@ -22,8 +22,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from tests.faultserver import FaultServer, refused_port
 from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar
 from tests.ui.conftest import wait_rows_loaded

@@ -10,8 +10,8 @@ from typing import Any
 import psutil
 from PySide6.QtCore import Qt
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.store import FILE_NAME, Store
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.demo.server import DemoServer
 from catalogue_desktop.demo.synthetic import generate
 from catalogue_desktop.ui.sync.sync_controller import SyncController

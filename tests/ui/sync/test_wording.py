@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPushButton
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.store import CollectionState
-from catalogue_desktop.core.sync import CollectionOutcome
+from catalogue_desktop.core.cache.store import CollectionState
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.sync.runner import CollectionOutcome
 from catalogue_desktop.ui.sync import wording
 from catalogue_desktop.ui.sync.banner import OfflineBanner
 from catalogue_desktop.ui.sync.status_details import StatusDetails

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Any, overload
 
-from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.listing.rows import DATES, column_index
 
 # Rows made together when one of them is first read (~0.3 ms). The tab shows them sorted (by
 # start): a screen of rows falls in as many chunks as it has rows, 20 chunks of 1,024 took 70 ms.

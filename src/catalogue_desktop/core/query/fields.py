@@ -58,7 +58,7 @@ _TYPE_WORDS = {
 class Field:
     """One field of one table.
 
-    ``key``: where the value comes from in the record's facts (``core.facts``), or ``@name`` for
+    ``key``: where the value comes from in the record's facts (``core.listing.facts``), or ``@name`` for
     a value the engine derives from other tables (names of linked records, counts of links).
     ``scope``: ``record``, or ``location`` (courses) / ``session`` (series): conditions on such
     fields in one AND group hold for the same location or session.

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.query import offerings
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.table import Table, TableBuilder
 from catalogue_desktop.core.query.vocabulary import Vocabulary
-from catalogue_desktop.core.store import Store
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 
 
 def table_from_store(store: Store, kind: Kind, snapshot: int | None = None) -> Table:
     """``kind``'s table from its facts (a record listed before facts existed has none: run
-    ``core.relist`` first)."""
+    ``core.sync.relist`` first)."""
     builder = TableBuilder(kind.value)
     for _positions, facts in store.iter_facts(kind, snapshot):
         builder.add([f if isinstance(f, dict) else {} for f in facts])

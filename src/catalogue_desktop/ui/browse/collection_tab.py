@@ -34,14 +34,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS
+from catalogue_desktop.core.listing.rows import COLUMNS
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.browse import columns
+from catalogue_desktop.ui.browse import table_rows as export
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
 from catalogue_desktop.ui.common.settings import Settings
-from catalogue_desktop.ui.export import table_rows as export
 
 if TYPE_CHECKING:
     from catalogue_desktop.ui.detail.pane import DetailPane
@@ -342,7 +342,7 @@ class CollectionTab(QWidget):
         """The visible rows written to ``path``: a spreadsheet for a .xlsx name, else CSV."""
         columns = export.visible_columns(self.view)
         if str(path).lower().endswith(".xlsx"):
-            from catalogue_desktop.ui.export.table_xlsx import export_xlsx
+            from catalogue_desktop.ui.browse.table_xlsx import export_xlsx
 
             return export_xlsx(path, self.kind, self.model, columns, currency)
         return export.export_csv(path, self.kind, self.model, columns)

@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QTableView
 
-from catalogue_desktop.core.listing import COLUMNS, ColumnType
+from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
 
 # Default widths in average character widths, per column type (the title column: at least).
 WIDTH_CHARS = {

@@ -11,12 +11,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from catalogue_desktop.core.search import prepare_sort_keys
+from catalogue_desktop.core.listing.sorting import prepare_sort_keys
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
 
-    from catalogue_desktop.core.catalogue import RowSet
+    from catalogue_desktop.core.listing.rowset import RowSet
     from catalogue_desktop.ui.browse.row_order import RowOrder
 
 # Idle work (``prepare_keys``) starts ``_PREPARE_DELAY_MS`` after rows arrive (not while the

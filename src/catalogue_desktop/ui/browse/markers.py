@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication
 
-from catalogue_desktop.core.listing import Column, ColumnType
+from catalogue_desktop.core.listing.rows import Column, ColumnType
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, PAST_COLUMN, column_index, zone
+from catalogue_desktop.core.listing.rows import COLUMNS, PAST_COLUMN, column_index, zone
+from catalogue_desktop.core.records.kinds import Kind
 
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 

@@ -24,11 +24,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QGuiApplication
 
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.diff import describe_fields
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import COLUMNS, ColumnType, column_index, zone
-from catalogue_desktop.core.search import Matches, sorted_rows
+from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index, zone
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.listing.sorting import Matches, sorted_rows
+from catalogue_desktop.core.records.diff import describe_fields
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import (
     ALIGNMENT,
     BACKGROUND,

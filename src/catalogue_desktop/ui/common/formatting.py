@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QDateTime, QLocale, QTimeZone
 
-from catalogue_desktop.core.listing import Column, ColumnType
+from catalogue_desktop.core.listing.rows import Column, ColumnType
 
 __all__ = ["BLANK", "Formatter"]
 

@@ -11,11 +11,11 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 
 ORG = "catalogue-desktop"
 APP = "catalogue-desktop"
-DEFAULT_SYNC_TIMEOUT = 60.0  # s per collection (core.client.DEFAULT_DEADLINE; not imported: httpx)
+DEFAULT_SYNC_TIMEOUT = 60.0  # s per collection (core.service.client.DEFAULT_DEADLINE; not imported: httpx)
 
 
 def _bytes(value: Any) -> QByteArray | None:

@@ -19,7 +19,7 @@ import importlib
 import sys
 from collections.abc import Iterable
 
-# What a refresh imports (``core.sync``: the client, httpx and its backends; the ingest's
+# What a refresh imports (``core.sync.runner``: the client, httpx and its backends; the ingest's
 # pydantic models). httpx imports its command line's click and rich when they are installed
 # (a development environment has them).
 _PYDANTIC = (
@@ -30,8 +30,8 @@ _PYDANTIC = (
     "pydantic.json_schema",
     "pydantic._internal._generate_schema",
     "pydantic._internal._model_construction",
-    "catalogue_desktop.core.models",
-    "catalogue_desktop.core.decode",
+    "catalogue_desktop.core.records.models",
+    "catalogue_desktop.core.records.decode",
 )
 DECODER = _PYDANTIC
 REFRESH = (
@@ -54,12 +54,12 @@ REFRESH = (
     "click",
     "httpx",
     *_PYDANTIC,
-    "catalogue_desktop.core.ingest",
+    "catalogue_desktop.core.sync.ingest",
     "multiprocessing.popen_spawn_posix",
     "concurrent.futures.process",
-    "catalogue_desktop.core.sync",
+    "catalogue_desktop.core.sync.runner",
 )
-RELIST = (*_PYDANTIC, "catalogue_desktop.core.relist")
+RELIST = (*_PYDANTIC, "catalogue_desktop.core.sync.relist")
 
 
 async def import_in_steps(names: Iterable[str]) -> None:

@@ -1,6 +1,6 @@
 """A certificate's levels as a tree: Level -> Options / Tracks / Other courses -> courses.
 
-Built from ``core.certificates.resolve_certificate``. A course the catalogue does not list (the
+Built from ``core.records.certificates.resolve_certificate``. A course the catalogue does not list (the
 courses endpoint lists only upcoming courses) is shown as "Course #ID (not in catalogue)", grey and
 italic. Codes the spec gives no meaning for (Level.type, selection, coursesOperator) are shown as
 they come.
@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 
-from catalogue_desktop.core.certificates import ResolvedCourse, resolve_certificate
+from catalogue_desktop.core.records.certificates import ResolvedCourse, resolve_certificate
 
 __all__ = ["CertificateTreeModel"]
 

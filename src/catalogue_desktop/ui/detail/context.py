@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogue_desktop.core.catalogue import CatalogueIndex
+from catalogue_desktop.core.listing.rowset import CatalogueIndex
 
 __all__ = ["DetailContext"]
 

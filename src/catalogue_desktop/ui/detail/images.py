@@ -213,7 +213,7 @@ class ImageLoader(QObject):
     ) -> None:
         super().__init__(parent)
         if cache is None:
-            from catalogue_desktop.core.store import default_cache_dir
+            from catalogue_desktop.core.cache.store import default_cache_dir
 
             cache = ImageCache(default_cache_dir() / "images")
         self.cache = cache
@@ -317,7 +317,7 @@ class ImageLoader(QObject):
         if self._fetch is not None:
             return await self._fetch(url, self.max_bytes)
         if self._client is None:
-            from catalogue_desktop.core.client import CatalogueClient
+            from catalogue_desktop.core.service.client import CatalogueClient
 
             # The base URL is unused: fetch_bytes takes absolute URLs.
             self._client = CatalogueClient("http://localhost", retries=1, read_timeout=20.0)

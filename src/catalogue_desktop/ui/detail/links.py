@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.detail.text import SELECTABLE, TextLabel, plain_label, set_plain_text, text_height
 

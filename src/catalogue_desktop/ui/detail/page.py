@@ -18,8 +18,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.diff import describe_fields
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.diff import describe_fields
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.detail.layout import FormGrid, PageBox, Slots, W, settle, wrap_size_hint
 from catalogue_desktop.ui.detail.links import Link, internal_href, link_label, set_links
 from catalogue_desktop.ui.detail.photo import PhotoLabel

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.lifetime import is_alive
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.urls import is_web_url

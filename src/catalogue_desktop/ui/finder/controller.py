@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES
-from catalogue_desktop.core.search import Matches
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.listing.sorting import Matches
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
 
 if TYPE_CHECKING:

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
@@ -171,9 +171,9 @@ class FinderIndexer(QObject):
         order if the tab is sorted), then the tab shows them (each row made when first read);
         then, in idle time, the offerings' other columns and their table's indexes for queries
         (one asked for meanwhile is made when asked)."""
+        from catalogue_desktop.core.listing.sorting import SortJob
         from catalogue_desktop.core.query import dates_rows, offerings
         from catalogue_desktop.core.query.table import Table
-        from catalogue_desktop.core.search import SortJob
 
         finder = self.finder
         found = offerings.lazy_columns(finder.tables, finder.vocabulary)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import column_index
+from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.query.table import Table, parse_date
+from catalogue_desktop.core.records.kinds import Kind
 
 # kind -> (column key, child column, what): what the row shows from the matched child row
 _SHOWN = {

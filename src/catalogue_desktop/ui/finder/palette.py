@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.kinds import Kind
 from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.records.kinds import Kind
 
 _Index = QModelIndex | QPersistentModelIndex
 _SINGULAR = {k.value: k.singular.capitalize() for k in Kind}

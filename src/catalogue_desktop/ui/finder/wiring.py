@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.ui.finder.controller import FinderController
 
 

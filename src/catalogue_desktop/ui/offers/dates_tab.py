@@ -16,8 +16,8 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QToolButton
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import DISPLAY, TOOLTIP
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
@@ -77,7 +77,7 @@ def zone_of(row: tuple[Any, ...]) -> Any:
 
 @lru_cache(maxsize=4096)
 def _zone_check(ms: int, offset: int, state: Any) -> Any:
-    from catalogue_desktop.core.zones import check
+    from catalogue_desktop.core.records.zones import check
 
     written = timezone(timedelta(minutes=offset))
     return check(datetime.fromtimestamp(ms / 1000, written), state if isinstance(state, str) else None)

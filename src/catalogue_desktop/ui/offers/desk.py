@@ -4,7 +4,7 @@ preview), a calendar file (.ics), and the rows copied for an e-mail (plain text 
 Each acts on the selected rows, or on every row the query shows when none is selected, and says
 which ("3 selected occasions", "all 57 occasions the query shows"). The occasions are read from
 the offerings' columns the tab's rows were made from (``OfferSource.engine``: the finder's
-``offerings`` table). Every output names the data's age (``core.offers.age_line``); when the data
+``offerings`` table). Every output names the data's age (``core.offers.occasions.age_line``); when the data
 is older than the limit set in Preferences (``offer_max_age_days``, 7 days by default), a message
 box asks before the first offer made from it (once per copy of the data: a refresh that brings
 newer data asks again when that is old too).
@@ -26,12 +26,12 @@ from typing import Any, NamedTuple
 from PySide6.QtCore import QLocale, QMimeData, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
 
-from catalogue_desktop.core import offers
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.listing import DATES, column_index
-from catalogue_desktop.core.offer_sheet import Sheet
-from catalogue_desktop.core.offer_text import Style, file_name
-from catalogue_desktop.core.store import CollectionState
+from catalogue_desktop.core.cache.store import CollectionState
+from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.sheet import Sheet
+from catalogue_desktop.core.offers.text import Style, file_name
+from catalogue_desktop.core.records.kinds import Kind
 
 _TITLE = column_index(DATES, "title")
 _RECORD = column_index(DATES, "record")
@@ -68,7 +68,7 @@ class OfferDesk:
     def chosen(self) -> Chosen | None:
         """The selected occasions, or all the query shows; None (saying why) if there are none
         or the rows are being made again."""
-        from catalogue_desktop.ui.export.table_rows import selected_view_rows
+        from catalogue_desktop.ui.browse.table_rows import selected_view_rows
 
         model = self.tab.model
         rows = selected_view_rows(self.tab.view)

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QStandardPaths, QTimeZone
 
-from catalogue_desktop.core.offer_sheet import Letterhead
+from catalogue_desktop.core.offers.sheet import Letterhead
 
 LETTERHEAD_KEYS = ("name", "company", "email", "phone", "logo")
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.offer_sheet import Letterhead
+from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
 IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.zones import CUSTOMER_ZONES, zone_label
+from catalogue_desktop.core.records.zones import CUSTOMER_ZONES, zone_label
 from catalogue_desktop.ui.offers.sheet_pdf import PAPERS, default_paper
 
 GROUPS = (("By course", "course"), ("By month", "month"))

@@ -1,4 +1,4 @@
-"""The offer sheet on paper: ``core.offer_sheet.Sheet`` laid out by Qt's rich text
+"""The offer sheet on paper: ``core.offers.sheet.Sheet`` laid out by Qt's rich text
 (``QTextDocument``) on A4 or Letter pages, each with a footer (the data's age, "Page 2 of 3"),
 painted into a PDF (``QPdfWriter``) or onto a printer (``QPrinter``, the print preview's).
 
@@ -27,7 +27,7 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
-from catalogue_desktop.core.offer_sheet import Sheet
+from catalogue_desktop.core.offers.sheet import Sheet
 
 PAPERS = {"A4": QPageSize.PageSizeId.A4, "Letter": QPageSize.PageSizeId.Letter}
 MARGINS_MM = QMarginsF(16, 14, 16, 12)  # left, top, right, bottom (the footer sits above it)

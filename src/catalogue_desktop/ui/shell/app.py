@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.store import StoreError
+from catalogue_desktop.core.cache.store import StoreError
 from catalogue_desktop.paths import resource_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop
 from catalogue_desktop.qt_compat.platform_check import explain_fatal_start

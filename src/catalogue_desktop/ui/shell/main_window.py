@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.catalogue import RowSet
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.listing import DATES
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.settings import Settings

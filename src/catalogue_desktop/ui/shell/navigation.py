@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from PySide6.QtCore import QObject, Signal
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 
 
 class Place(NamedTuple):

@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from catalogue_desktop.core.kinds import Kind
-from catalogue_desktop.core.store import Store, store_path
+from catalogue_desktop.core.cache.store import Store, store_path
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.shell.main_window import APP_TITLE
 
 if TYPE_CHECKING:
+    from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
     from catalogue_desktop.ui.shell.main_window import MainWindow
-    from catalogue_desktop.ui.sync.catalogue_loader import CatalogueLoader
     from catalogue_desktop.ui.sync.sync_controller import SyncController
 
 DEMO_TITLE = "Demo catalogue"

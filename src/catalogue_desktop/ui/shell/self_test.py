@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QAbstractButton, QLabel, QTextBrowser, QTextEdit, QTreeView, QWidget
 
-from catalogue_desktop.core.kinds import ALL_KINDS
+from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.session import AppSession, Options
 

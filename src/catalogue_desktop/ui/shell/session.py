@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core import caches
-from catalogue_desktop.core.kinds import ALL_KINDS
-from catalogue_desktop.core.store import Store, store_path
+from catalogue_desktop.core.cache import location as caches
+from catalogue_desktop.core.cache.store import Store, store_path
+from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
 from catalogue_desktop.qt_compat.lifetime import delete_later
+from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.main_window import APP_TITLE, MainWindow
 from catalogue_desktop.ui.shell.navigation import not_found, parse_target
 from catalogue_desktop.ui.shell.refreshing import DEMO_TITLE, Refreshing
-from catalogue_desktop.ui.sync.catalogue_loader import CatalogueLoader
 
 if TYPE_CHECKING:
     import asyncio

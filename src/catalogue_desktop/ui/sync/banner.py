@@ -85,7 +85,7 @@ class OfflineBanner(QFrame):
     def show_offline(
         self, reason: str, data_stamp: str | None, *, can_retry: bool = True, cause: str | None = "offline"
     ) -> None:
-        """The service could not be used for ``reason`` (a ``core.sync`` failure ``cause``)."""
+        """The service could not be used for ``reason`` (a ``core.sync.runner`` failure ``cause``)."""
         title, text = wording.banner(cause, reason, data_stamp, self.date_text)
         self._show(title, text, "", can_retry=can_retry)
 

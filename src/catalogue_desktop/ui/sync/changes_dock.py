@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:
     from catalogue_desktop.ui.sync.changes_view import ChangesView

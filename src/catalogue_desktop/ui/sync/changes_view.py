@@ -12,8 +12,8 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.diff import describe_fields
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.records.diff import describe_fields
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 
 _TARGET = Qt.ItemDataRole.UserRole
 

@@ -1,5 +1,5 @@
 """Lists again, in a worker process, the collections a cache of an older version holds without
-the finder's facts (``core.relist``), then reloads their rows: an upgrade needs no refresh from the
+the finder's facts (``core.sync.relist``), then reloads their rows: an upgrade needs no refresh from the
 service, and the window shows the old rows meanwhile. Pydantic holds the GIL while it decodes, so
 the work runs in a process, below normal priority, never on the window's thread."""
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from catalogue_desktop.core.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind
 
 
 async def relist_stale(store_file: Path, loader: Any, say: Callable[[str], None]) -> list[Kind]:
@@ -18,15 +18,15 @@ async def relist_stale(store_file: Path, loader: Any, say: Callable[[str], None]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from catalogue_desktop.core.listing import LISTING_VERSION
+    from catalogue_desktop.core.listing.rows import LISTING_VERSION
     from catalogue_desktop.ui.common.stepped_import import RELIST, import_in_steps
 
     stale = loader.store.stale_listings(LISTING_VERSION)
     if not stale:
         return []
-    await import_in_steps(RELIST)  # core.relist imports pydantic (~100 ms): a module at a time
-    from catalogue_desktop.core.priority import lower_process
-    from catalogue_desktop.core.relist import relist
+    await import_in_steps(RELIST)  # core.sync.relist imports pydantic (~100 ms): a module at a time
+    from catalogue_desktop.core.service.priority import lower_process
+    from catalogue_desktop.core.sync.relist import relist
 
     pool = await asyncio.to_thread(
         ProcessPoolExecutor, 1, mp_context=multiprocessing.get_context("spawn"), initializer=lower_process

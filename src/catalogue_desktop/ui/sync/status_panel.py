@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.store import CollectionState
+from catalogue_desktop.core.cache.store import CollectionState
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.sync import wording
 from catalogue_desktop.ui.sync.banner import OfflineBanner

@@ -2,7 +2,7 @@
 
 Per collection: ``started`` (waiting for the service), ``progress`` (bytes received), ``phase``
 ("validating"), ``outcome`` (done). A cancelled refresh says which collections it stopped
-(``cancelled``): their cached copy is as it was (``core.sync``: downloads stop, workers are killed
+(``cancelled``): their cached copy is as it was (``core.sync.runner``: downloads stop, workers are killed
 and their transactions roll back).
 
 One long-lived ``CatalogueClient`` and one ``Ingestor`` per controller (closed in ``aclose``).
@@ -22,14 +22,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalogue_desktop.core.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.stepped_import import REFRESH, import_in_steps
 
 PROGRESS_INTERVAL = 0.1  # s: progress signals per collection at most ~10/s (each repaints)
 
 
 class SyncController(QObject):
-    """Runs ``core.sync.sync_catalogue`` on the asyncio (qasync) loop and reports via signals."""
+    """Runs ``core.sync.runner.sync_catalogue`` on the asyncio (qasync) loop and reports via signals."""
 
     started = Signal(object)  # list[Kind] being refreshed (each waiting for the service)
     progress = Signal(object, int, object)  # Kind, bytes received, total bytes or None
@@ -78,7 +78,7 @@ class SyncController(QObject):
         # first use, httpcore would import anyio's backend during the first request; on a worker
         # thread the imports froze the window: ``stepped_import``).
         await import_in_steps(REFRESH)
-        from catalogue_desktop.core import sync
+        from catalogue_desktop.core.sync import runner as sync
 
         if self._client is None:
             # Building the httpx client (TLS context) takes tens of ms: off the loop's thread.

@@ -24,13 +24,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from catalogue_desktop.core.store import CollectionState
+from catalogue_desktop.core.cache.store import CollectionState
 
 DateText = Callable[[int], str]  # epoch ms -> text (the window passes its Formatter's ``date``)
 
 NO_CACHE = "no cached data yet"
 WAITING = "waiting for the service…"
-LABELS = {  # a failed outcome's ``cause`` (core.sync) -> what the status line calls it
+LABELS = {  # a failed outcome's ``cause`` (core.sync.runner) -> what the status line calls it
     "offline": "offline",
     "no-answer": "no answer",
     "connection-lost": "connection lost",
@@ -162,7 +162,7 @@ def reason(error: str | None) -> str:
 
 def problem_lines(problems: Sequence[Mapping[str, Any]], rejected: int = 0) -> list[str]:
     """The problems of a refresh, one line each (``topics[2] (id 7) title: …``), for the details."""
-    from catalogue_desktop.core.problems import Problem
+    from catalogue_desktop.core.records.problems import Problem
 
     lines = [str(Problem.from_json(dict(p))) for p in problems]
     if lines:

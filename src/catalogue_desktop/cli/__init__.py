@@ -1,0 +1,78 @@
+"""The ``catalogue-desktop`` command: the window by default, and sync/check/export/find/serve-demo,
+one module each (``parser`` declares them all).
+
+Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
+and ``export`` start fast. Expected failures print one clear line to stderr, never a traceback.
+Exit status: 0 success, 1 a collection partial/failed or an operation failed, 2 usage errors."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from catalogue_desktop.cli.parser import build_parser
+from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
+
+__all__ = ["build_parser", "entry", "main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # a PyInstaller bundle: worker processes start here too
+        import multiprocessing
+
+        multiprocessing.freeze_support()
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "sync":
+            from catalogue_desktop.cli import sync
+
+            return sync.run(args)
+        if args.command == "check":
+            from catalogue_desktop.cli import check
+
+            return check.run(args)
+        if args.command == "export":
+            from catalogue_desktop.cli import export
+
+            return export.run(args)
+        if args.command == "find":
+            from catalogue_desktop.cli import find
+
+            return find.run(args)
+        if args.command == "serve-demo":
+            from catalogue_desktop.cli import serve_demo
+
+            return serve_demo.run(args)
+        import gc
+
+        from catalogue_desktop.qt_compat import platform_check
+
+        try:  # no display, missing libraries: one paragraph and exit 2, not Qt's abort
+            platform_check.check_window_platform()
+            gc.disable()  # while the window starts: ``ui.shell.app.run`` turns it on again once ready
+            from catalogue_desktop.ui.shell.app import run
+        except (platform_check.PlatformMissing, ImportError) as exc:
+            text = platform_check.explain(exc)
+            if text is None:
+                raise
+            print(text, file=sys.stderr)
+            return platform_check.EXIT_CODE
+        return run(args)
+    except CatalogueError as exc:
+        print(f"catalogue-desktop: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `catalogue-desktop export webinars | head`
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def entry() -> NoReturn:
+    """The ``catalogue-desktop`` command, ``python -m catalogue_desktop`` and the bundle's
+    launcher: :func:`main`, then ``qt_compat.fast_exit.leave`` (no interpreter teardown)."""
+    leave(main())

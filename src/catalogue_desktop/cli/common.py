@@ -1,0 +1,72 @@
+"""What several commands share: the cache they read, the service client they make, whole-file
+writes and ``--query``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.syntax import Parsed
+
+
+def open_store(cache_dir: str | None, *, demo: bool = False) -> Any:
+    from catalogue_desktop.core.cache.location import store_file
+    from catalogue_desktop.core.cache.store import Store
+
+    store = Store(store_file(cache_dir, demo=demo))
+    if store.recovered:
+        print(f"catalogue-desktop: {store.recovered}", file=sys.stderr)
+    return store
+
+
+def service_client(args: argparse.Namespace) -> Any:
+    from catalogue_desktop.core.service.client import CatalogueClient
+
+    if args.max_size < 1:
+        raise SystemExit("catalogue-desktop: --max-size must be at least 1 (MiB)")
+    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024, deadline=args.timeout)
+
+
+def query_of(args: argparse.Namespace) -> tuple[bool, Any]:
+    """(whether it parsed, the query) of ``--query`` (None without one); an error is said on
+    stderr, with where it is."""
+    if args.query is None:
+        return True, None
+    query = parse_or_report(args.query, sys.stderr)
+    return query is not None, query
+
+
+def write_whole(target: Path, write: Callable[[Path], object]) -> bool:
+    """``write`` a file beside ``target`` that replaces it once complete (a failed export leaves
+    the old file as it was); False, said on stderr, if it cannot be written."""
+    tmp = target.with_name(target.name + ".part")
+    try:
+        write(tmp)
+        tmp.replace(target)
+    except OSError as exc:
+        print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
+        return False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True
+
+
+def note(text: str) -> None:
+    """A remark of a command's on stderr, named as the command's."""
+    sys.stderr.write(f"catalogue-desktop: {text}\n")
+
+
+def parse_or_report(text: str, err: TextIO) -> Parsed | None:
+    """``text`` parsed, or None after writing why it does not parse to ``err``."""
+    from catalogue_desktop.cli import find_output
+    from catalogue_desktop.core.query.syntax import parse
+
+    parsed = parse(text)
+    if parsed.error is None:
+        return parsed
+    err.write(find_output.error_text(text, parsed.error, 1) + "\n")
+    return None

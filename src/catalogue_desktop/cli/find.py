@@ -1,0 +1,84 @@
+"""``catalogue-desktop find``: evaluate queries on the cached catalogue, offline."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import TextIO
+
+from catalogue_desktop.cli import find_output
+from catalogue_desktop.cli.common import open_store
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
+from catalogue_desktop.core.query.stored import (
+    OFFERING_SOURCES,
+    NothingToFind,
+    kinds_needed,
+    load,
+    local_now,
+    relist_stale,
+)
+from catalogue_desktop.core.query.syntax import parse
+from catalogue_desktop.core.records.kinds import Kind
+
+
+def run(args: argparse.Namespace) -> int:
+    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    with open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+        return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout, err=sys.stderr)
+
+
+def find(
+    store: Store,
+    queries: Sequence[str],
+    tables: Sequence[str] | None,
+    *,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    now: datetime | None = None,
+) -> int:
+    """Evaluate each of ``queries`` on ``tables`` (default: every kind and the offerings) and write
+    the results to ``out`` (errors in text mode to ``err``); the exit status: 0 when every query
+    parsed, 2 when one did not. Raises ``NothingToFind`` when no table asked for was synced."""
+    tables = list(dict.fromkeys(tables or TABLES))
+    now = now or local_now()
+    parsed = [parse(q) for q in queries]
+    kinds = kinds_needed(tables, [p for p in parsed if p.ok])
+    unsynced = _unsynced(store, tables)
+    if len(unsynced) == len(tables):
+        what = "nothing was ever" if set(tables) == set(TABLES) else f"{' and '.join(tables)} were never"
+        raise NothingToFind(f"{what} synced into {store.path}; run 'catalogue-desktop sync' first")
+
+    def note(text: str) -> None:
+        err.write(f"catalogue-desktop: {text}\n")
+
+    for name in unsynced:
+        note(f"{name} were never synced into this cache: none are found")
+    catalogue = None
+    if any(p.ok for p in parsed):
+        relist_stale(store, kinds, note)
+        catalogue = load(store, kinds, tables)
+    failed = False
+    for number, p in enumerate(parsed, 1):
+        if p.error is not None:
+            failed = True
+            if as_json:
+                out.write(find_output.json_error(p.text, p.error) + "\n")
+            else:
+                err.write(find_output.error_text(p.text, p.error, number) + "\n")
+            continue
+        assert catalogue is not None
+        outcomes = {t: catalogue.finder.evaluate(p, t, now) for t in tables}
+        if as_json:
+            out.write(find_output.json_line(catalogue, p.text, outcomes) + "\n")
+        else:
+            out.write(find_output.text_block(catalogue, p.text, outcomes, number, len(parsed)))
+    return 2 if failed else 0
+
+
+def _unsynced(store: Store, tables: Iterable[str]) -> list[str]:
+    synced = {k.value for k in Kind if store.state(k).has_data}
+    return [t for t in tables if not synced & set(OFFERING_SOURCES if t == OFFERINGS else (t,))]

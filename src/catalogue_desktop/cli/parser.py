@@ -1,0 +1,223 @@
+"""The command line's words: every command, its options and their help (argparse)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import catalogue_desktop
+from catalogue_desktop.core.records.kinds import Kind
+
+KIND_NAMES = [k.value for k in Kind]
+CACHE_HELP = (
+    "the service's cache directory (default: the platform's cache dir, on Linux "
+    "~/.cache/catalogue-desktop, or $CATALOGUE_DESKTOP_CACHE_DIR)"
+)
+DEMO_CACHE_HELP = (
+    "read the demo catalogue's cache, the one the window fills when no service is set "
+    "(the demo/ folder of the cache directory)"
+)
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for (it costs ~35 ms)."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: Any = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=default,
+            help=help or "show program's version number and exit",
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
+        sys.stdout.write(f"catalogue-desktop {catalogue_desktop.__version__}\n")
+        parser.exit()
+
+
+_DASH_HINT = (
+    "a query that starts with '-' goes after '--' (catalogue-desktop find -- -cle:yes), "
+    "or after '=' (--query=-cle:yes)"
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a hint when a query that starts with '-' was taken for an option."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        argv = getattr(self, "_argv", [])
+        querying = self.prog.endswith((" find", " export")) or {"find", "--query"} & set(argv)
+        if (
+            querying
+            and any(a.startswith("-") and not a.startswith("--") for a in argv)
+            and (
+                message.startswith(("unrecognized arguments", "the following arguments are required"))
+                or "expected one argument" in message
+            )
+        ):
+            message += f"; {_DASH_HINT}"
+        super().error(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="catalogue-desktop",
+        description="Browse the seminar catalogue, online or from the local cache. "
+        "Without a command, opens the window (on the bundled demo catalogue when no "
+        "service is configured).",
+    )
+    parser.add_argument("--version", action=_VersionAction)
+    parser.add_argument("--base-url", help="service address, the part before /v1 (remembered)")
+    parser.add_argument("--demo", action="store_true", help="use the bundled demo catalogue")
+    parser.add_argument("--offline", action="store_true", help="never contact the service")
+    parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its demo/ folder")
+    parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:50007")
+    parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
+    parser.add_argument(
+        "--query",
+        metavar="Q",
+        help="open the window with this query, e.g. "
+        '"city:dallas starts:2027-03 fee:<1300" (Help > Query language)',
+    )
+    _add_max_size(parser)
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="open the window, load the catalogue, check every tab, exit 0 or 1",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("sync", help="refresh the local cache from the service")
+    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_max_size(p)
+    _add_timeout(p)
+
+    p = sub.add_parser("check", help="report how the service's data conforms to the spec")
+    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_max_size(p)
+    _add_timeout(p)
+
+    p = sub.add_parser(
+        "export",
+        help="write a cached collection as CSV or JSON, or the occasions "
+        "(offerings) as CSV, JSON, a calendar file or an offer sheet (offline)",
+    )
+    p.add_argument(
+        "kind",
+        choices=[*KIND_NAMES, "offerings"],
+        metavar="KIND",
+        help=" | ".join(KIND_NAMES) + " | offerings (one row per course location, series "
+        "session or other webinar: the window's Dates)",
+    )
+    p.add_argument(
+        "--format",
+        choices=["csv", "json", "ics", "pdf"],
+        default="csv",
+        help="csv | json; for offerings also ics (a calendar file) | pdf (the offer sheet)",
+    )
+    p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
+    offer = p.add_argument_group("offerings")
+    offer.add_argument(
+        "--include-past",
+        action="store_true",
+        help="also occasions that have ended (left out unless the query has a date)",
+    )
+    offer.add_argument("--title", default="Offer", help='the offer sheet\'s title (default "Offer")')
+    offer.add_argument(
+        "--group",
+        choices=["course", "month"],
+        default="course",
+        help="the offer sheet's occasions grouped by course or by month",
+    )
+    offer.add_argument(
+        "--paper",
+        choices=["a4", "letter"],
+        type=str.lower,
+        help="the offer sheet's paper, a4 | letter (default: the locale's)",
+    )
+
+    p = sub.add_parser(
+        "find",
+        help="find records in the cached catalogue (offline)",
+        description="Evaluate each QUERY on the cached catalogue, offline (README: Query language).",
+        epilog=f"Exit status 0 when every query parsed, 2 when one did not. Note: {_DASH_HINT}.",
+    )
+    p.add_argument("queries", nargs="+", metavar="QUERY")
+    p.add_argument(
+        "--kind",
+        action="append",
+        dest="find_kinds",
+        type=_table_name,
+        metavar="KIND",
+        help="search this kind only (repeatable): "
+        + " | ".join([*KIND_NAMES, "offerings"])
+        + " (default: all of them)",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+
+    p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--size", type=int, help="generate a synthetic catalogue with N webinars")
+    p.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def _add_max_size(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-size",
+        type=int,
+        default=256,
+        metavar="MB",
+        help="largest response accepted per collection, in MiB (default 256)",
+    )
+
+
+def _add_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="give up on a collection after this long in all, retries included (default 60)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
+def _table_name(text: str) -> str:
+    from catalogue_desktop.core.query.stored import table_name
+
+    try:
+        return table_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

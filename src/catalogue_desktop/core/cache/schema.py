@@ -1,0 +1,230 @@
+"""The store file's schema: creating it, checking a file is ours, upgrading it, moving it aside.
+
+``open_db`` opens a store file: a new one gets the schema, a version-2 one is upgraded in place
+(``migrate``), current snapshots without readable packed pages are packed again (``repack``), and a
+file that is not a store of this app raises ``Unusable`` (the store then moves it aside with
+``move_aside`` and starts a fresh one). WAL mode lets the window read while a sync process writes.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from catalogue_desktop.core.cache import pages as pages
+from catalogue_desktop.core.records.errors import StoreError
+
+SCHEMA_VERSION = 4
+# Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version).
+MIGRATED = {2, 3}
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS collections (
+    name TEXT PRIMARY KEY,
+    snapshot INTEGER,
+    previous INTEGER,
+    etag TEXT,
+    last_modified TEXT,
+    fetched_at TEXT,
+    checked_at TEXT,
+    last_status TEXT,
+    last_error TEXT,
+    last_error_at TEXT
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY,
+    collection TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    record_count INTEGER NOT NULL,
+    rejected_count INTEGER NOT NULL,
+    problem_count INTEGER NOT NULL,
+    problems TEXT NOT NULL,
+    changes TEXT,
+    stats TEXT,
+    listing INTEGER  -- the ``listing.LISTING_VERSION`` its rows, links and facts were made by
+);
+-- The listing (row and links, a few hundred bytes) apart from the full JSON (kilobytes): the
+-- window reads every row at start-up, and reading them next to ``data`` walked overflow pages.
+CREATE TABLE IF NOT EXISTS rows (
+    snapshot INTEGER NOT NULL,
+    pos INTEGER NOT NULL,
+    row TEXT NOT NULL,
+    links TEXT NOT NULL,
+    facts TEXT,  -- ``core.listing.facts``: what the finder and the sales desk need
+    PRIMARY KEY (snapshot, pos)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS records (
+    snapshot INTEGER NOT NULL,
+    pos INTEGER NOT NULL,
+    record_id INTEGER,
+    data BLOB NOT NULL,
+    PRIMARY KEY (snapshot, pos)
+);
+CREATE INDEX IF NOT EXISTS records_by_id ON records (snapshot, record_id);
+"""
+# The current snapshot's listing again, packed (see ``store_pages``): written with the snapshot,
+# in its transaction; ``rows`` stays the reference.
+_PAGES = """
+CREATE TABLE IF NOT EXISTS {} (
+    snapshot INTEGER NOT NULL,
+    page INTEGER NOT NULL,
+    format TEXT NOT NULL,
+    crc INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (snapshot, page)
+)"""
+ROW_PAGES = _PAGES.format("row_pages")
+# The current snapshot's facts, packed the same way (read in idle time, after the rows).
+FACT_PAGES = _PAGES.format("fact_pages")
+
+
+class Unusable(Exception):
+    """The file is not a usable store of this app (corrupt, foreign, other schema version)."""
+
+
+def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """Open (create, upgrade, repack) the store file at ``path``; ``Unusable`` if it is not a
+    store of this app, ``StoreError`` if it cannot be used now (locked, unreadable)."""
+    try:
+        db = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the cache {path}: {exc}") from None
+    try:
+        # Check the file is ours before changing it (WAL mode rewrites the file header).
+        version = schema_version(db)
+        if version is None or version == SCHEMA_VERSION or version in MIGRATED:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+        if version is None:
+            db.executescript(SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        elif version in MIGRATED:
+            migrate(db, version)
+        elif version != SCHEMA_VERSION:
+            raise Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
+        db.execute("SELECT count(*) FROM collections").fetchone()
+        repack(db, busy_timeout)
+    except sqlite3.OperationalError as exc:
+        db.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreError(f"the cache {path} is locked by another process; try again later") from None
+        raise Unusable(str(exc)) from None
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise Unusable(str(exc)) from None
+    except Unusable:
+        db.close()
+        raise
+    return db
+
+
+def schema_version(db: sqlite3.Connection) -> int | None:
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return None
+    if "meta" not in tables:
+        raise Unusable("it is not a Catalogue Desktop cache")
+    row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    try:
+        return int(row[0]) if row else -1
+    except ValueError:
+        return -1
+
+
+def move_aside(path: Path, reason: str) -> str:
+    """Move the unusable store file at ``path`` (and its WAL files) aside; the message saying where."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.unusable-{stamp}")
+    n = 1
+    while aside.exists():  # never overwrite an earlier moved-aside file (same second)
+        n += 1
+        aside = path.with_name(f"{path.name}.unusable-{stamp}-{n}")
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(path) + suffix)
+        if src.exists():
+            try:
+                os.replace(src, Path(str(aside) + suffix))
+            except OSError as exc:
+                raise StoreError(
+                    f"the cache {path} is unusable ({reason}) and could not be moved aside: {exc}"
+                ) from None
+    return (
+        f"The cache file {path} could not be used ({reason}). It was moved to "
+        f"{aside} and a fresh cache was started."
+    )
+
+
+@contextmanager
+def immediate(db: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any exception (re-raised as is)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def migrate(db: sqlite3.Connection, version: int) -> None:
+    """Upgrade a version-2 or -3 store in place: add ``row_pages`` (``repack`` fills it), then
+    the facts and each snapshot's listing version (left empty: ``core.sync.relist`` lists its
+    snapshots again, from their records, when the app next reads them)."""
+    with immediate(db):
+        if version < 3:
+            db.execute(ROW_PAGES)
+        if version < 4:
+            for table, column, kind in (("rows", "facts", "TEXT"), ("snapshots", "listing", "INTEGER")):
+                if column not in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+            db.execute(FACT_PAGES)
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+
+
+def repack(db: sqlite3.Connection, busy_timeout: float) -> None:
+    """Pack the current snapshots that have rows (or facts) but no pages this app reads: after
+    an upgrade, or pages of another format (a Python whose ``marshal`` differs). Reading
+    falls back to ``rows`` without them, so a failure here (a damaged file, or another process
+    writing: this does not wait for it) changes nothing: the next open tries again."""
+    page_rows = pages.PAGE_ROWS
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        stale = [
+            snapshot
+            for (snapshot,) in db.execute(
+                "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+                " WHERE s.record_count > 0 AND NOT EXISTS (SELECT 1 FROM row_pages p"
+                " WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)",
+                (pages.PAGE_FORMAT,),
+            )
+        ]
+        stale_facts = [
+            snapshot
+            for (snapshot,) in db.execute(
+                "SELECT c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+                " WHERE s.record_count > 0 AND s.listing IS NOT NULL AND NOT EXISTS (SELECT 1"
+                " FROM fact_pages p WHERE p.snapshot = c.snapshot AND p.page = 0 AND p.format = ?)",
+                (pages.FACT_FORMAT,),
+            )
+        ]
+        if not stale and not stale_facts:
+            return
+        with immediate(db):
+            for snapshot in stale:
+                db.execute("DELETE FROM row_pages WHERE snapshot = ?", (snapshot,))
+                listing = db.execute(
+                    "SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)
+                ).fetchall()
+                for page, start in enumerate(range(0, len(listing), page_rows)):
+                    pages.write_page(db, snapshot, page, listing[start : start + page_rows])
+            for snapshot in stale_facts:
+                pages.write_fact_pages(db, snapshot)
+    except (sqlite3.Error, ValueError):  # ValueError: a row that is not JSON (damaged text)
+        pass
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")

@@ -1,0 +1,452 @@
+"""The offline store: one SQLite file holding the last good snapshot of every collection.
+
+Per collection: the current snapshot (rows for lists, also packed a page at a time for the
+window's start-up read; full records for details), the previous one (for change tracking), the
+HTTP validators, ``fetched_at`` (last change) and ``checked_at`` (last successful contact), the
+last error. A snapshot is replaced in ONE transaction, so a crash or a ``kill -9`` at any moment
+leaves either the old or the new snapshot, never a mix. WAL mode lets the window read while a sync
+process writes. A corrupt or foreign file is moved aside and a fresh store created, with a message
+saying where the old file went. Pydantic is not imported here.
+
+This module reads and writes snapshots; the schema, opening, upgrading and moving a bad file aside
+are ``store_schema``; the packed pages of the start-up read are ``store_pages``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from catalogue_desktop.core.cache import pages as store_pages
+from catalogue_desktop.core.cache.pages import (
+    PackedLinks,
+    json_array,
+    unpack_fact_page,
+    unpack_page,
+    write_fact_page,
+    write_page,
+)
+from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db
+from catalogue_desktop.core.records.errors import StoreError
+from catalogue_desktop.core.records.kinds import Kind
+
+FILE_NAME = "catalogue.sqlite3"
+ENV_CACHE_DIR = "CATALOGUE_DESKTOP_CACHE_DIR"
+_MAX_PROBLEMS = 1000  # problems kept per snapshot (the count is always kept)
+
+
+class CollectionState(NamedTuple):
+    """What the store knows about one collection."""
+
+    kind: Kind
+    snapshot: int | None = None
+    records: int = 0
+    rejected: int = 0
+    etag: str | None = None
+    last_modified: str | None = None
+    fetched_at: str | None = None
+    checked_at: str | None = None
+    last_status: str | None = None
+    last_error: str | None = None
+    last_error_at: str | None = None
+
+    @property
+    def has_data(self) -> bool:
+        return self.snapshot is not None
+
+
+class Entry(NamedTuple):
+    """One record of a snapshot as stored: its array position, id, row, links, JSON and facts
+    (None: listed before facts existed)."""
+
+    pos: int
+    record_id: int | None
+    row: str
+    links: str
+    data: bytes
+    facts: str | None = None
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def default_cache_dir() -> Path:
+    """``$CATALOGUE_DESKTOP_CACHE_DIR``, else the platform's user cache dir."""
+    env = os.environ.get(ENV_CACHE_DIR)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("catalogue-desktop", appauthor=False))
+
+
+def store_path(cache_dir: str | Path | None = None) -> Path:
+    return Path(cache_dir).expanduser() / FILE_NAME if cache_dir else default_cache_dir() / FILE_NAME
+
+
+class Store:
+    """One SQLite store file. Not shared between threads: open one per thread or process."""
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        self.recovered: str | None = None  # set when a bad file was moved aside
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the cache directory {self.path.parent}: {exc}") from None
+        try:
+            self._db = open_db(self.path, busy_timeout)
+        except Unusable as exc:
+            self.recovered = move_aside(self.path, str(exc))
+            self._db = open_db(self.path, busy_timeout)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def _query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, tuple(params)).fetchall()
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot read the cache {self.path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
+
+    def state(self, kind: Kind) -> CollectionState:
+        rows = self._query(
+            "SELECT c.snapshot, s.record_count, s.rejected_count, c.etag, c.last_modified,"
+            " c.fetched_at, c.checked_at, c.last_status, c.last_error, c.last_error_at"
+            " FROM collections c LEFT JOIN snapshots s ON s.id = c.snapshot WHERE c.name = ?",
+            (kind.value,),
+        )
+        if not rows:
+            return CollectionState(kind)
+        snap, count, rejected, *rest = rows[0]
+        return CollectionState(kind, snap, count or 0, rejected or 0, *rest)
+
+    def states(self) -> dict[Kind, CollectionState]:
+        return {kind: self.state(kind) for kind in Kind}
+
+    def iter_columns(
+        self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False, snapshot: int | None = None
+    ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
+        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as
+        current) in array order, ``chunk`` at a time, each chunk as three parallel lists
+        (positions, rows, links): the window's loader reads them this way.
+
+        With ``packed_links`` a chunk is a stored page as it is (``PAGE_ROWS`` rows, or ``chunk``
+        rows read from ``rows``), and its links may come as ``PackedLinks``, unpacked when needed:
+        unpacking them is half the cost of reading a page."""
+        if snapshot is None:
+            snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            return
+        if packed_links:
+            yield from self._pages(snapshot, chunk)
+            return
+        positions: list[int] = []
+        rows: list[list[Any]] = []
+        links: list[list[list[int]]] = []
+        for page in self._pages(snapshot, chunk):
+            positions += page[0]
+            rows += page[1]
+            links += page[2].unpack() if isinstance(page[2], PackedLinks) else page[2]
+            while len(positions) >= chunk:
+                yield positions[:chunk], rows[:chunk], links[:chunk]
+                del positions[:chunk], rows[:chunk], links[:chunk]
+        if positions:
+            yield positions, rows, links
+
+    def _pages(self, snapshot: int, chunk: int) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
+        """A snapshot's rows in array order, a page at a time: from ``row_pages`` while its pages
+        are sound, then (a snapshot written before pages existed, a damaged or foreign page) from
+        ``rows``, after the last position read."""
+        last = -1
+        for page in itertools.count():
+            try:
+                found = self._query(
+                    # as blobs: a damaged value may have become text that is not even UTF-8
+                    "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM row_pages"
+                    " WHERE snapshot = ? AND page = ?",
+                    (snapshot, page),
+                )
+            except StoreError:  # a damaged page of the file itself: ``rows`` may still be sound
+                break
+            unpacked = unpack_page(*found[0]) if found else None
+            if unpacked is None or unpacked[0][0] <= last:
+                break
+            yield unpacked
+            last = unpacked[0][-1]
+        while found := self._query(
+            "SELECT pos, row, links FROM rows WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?",
+            (snapshot, last, chunk),
+        ):
+            yield (
+                [pos for pos, _row, _links in found],
+                json_array([row for _pos, row, _links in found]),
+                json_array([links for _pos, _row, links in found]),
+            )
+            last = found[-1][0]
+
+    def iter_rows(self, kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
+        """The same chunks as ``iter_columns``, as ``[pos, row, links]`` items."""
+        for positions, rows, links in self.iter_columns(kind, chunk):
+            yield [list(item) for item in zip(positions, rows, links, strict=True)]
+
+    def iter_facts(
+        self, kind: Kind, snapshot: int | None = None
+    ) -> Iterator[tuple[list[int], list[dict[str, Any] | None]]]:
+        """The facts of the current snapshot (or of ``snapshot``) in array order, a page at a
+        time as (positions, facts): from ``fact_pages`` while sound, then from ``rows``. A
+        record listed before facts existed has None (``stale_listings`` names such kinds)."""
+        if snapshot is None:
+            snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            return
+        last = -1
+        for page in itertools.count():
+            try:
+                found = self._query(
+                    "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM fact_pages"
+                    " WHERE snapshot = ? AND page = ?",
+                    (snapshot, page),
+                )
+            except StoreError:
+                break
+            unpacked = unpack_fact_page(*found[0]) if found else None
+            if unpacked is None or unpacked[0][0] <= last:
+                break
+            yield unpacked
+            last = unpacked[0][-1]
+        while found := self._query(
+            "SELECT pos, coalesce(facts, 'null') FROM rows WHERE snapshot = ? AND pos > ?"
+            " ORDER BY pos LIMIT ?",
+            (snapshot, last, store_pages.PAGE_ROWS),
+        ):
+            yield [pos for pos, _f in found], json_array([f for _pos, f in found])
+            last = found[-1][0]
+
+    def stale_listings(self, version: int) -> list[Kind]:
+        """Kinds whose current snapshot was listed (rows, links, facts) by an older version."""
+        found = self._query(
+            "SELECT c.name FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+            " WHERE coalesce(s.listing, 0) < ?",
+            (version,),
+        )
+        return [Kind(name) for (name,) in found if name in {k.value for k in Kind}]
+
+    def record_data(self, kind: Kind, record_id: int) -> bytes | None:
+        """The JSON of the current record with this id (the first one if ids repeat)."""
+        snapshot = self.state(kind).snapshot
+        if snapshot is None:
+            return None
+        rows = self._query(
+            "SELECT data FROM records INDEXED BY records_by_id WHERE snapshot = ? AND record_id = ?"
+            " ORDER BY pos LIMIT 1",
+            (snapshot, record_id),
+        )
+        return bytes(rows[0][0]) if rows else None
+
+    def entries(self, kind: Kind, *, previous: bool = False) -> Iterator[Entry]:
+        """Every stored record of the current (or previous) snapshot, in array order."""
+        column = "previous" if previous else "snapshot"
+        try:  # the query itself may hit a damaged page, not only the iteration
+            cursor = self._db.execute(
+                f"SELECT r.pos, r.record_id, l.row, l.links, r.data, l.facts FROM collections c"
+                f" JOIN records r ON r.snapshot = c.{column}"
+                f" JOIN rows l ON l.snapshot = r.snapshot AND l.pos = r.pos"
+                f" WHERE c.name = ? ORDER BY r.pos",
+                (kind.value,),
+            )
+            for pos, record_id, row, links, data, facts in cursor:
+                yield Entry(pos, record_id, row, links, bytes(data), facts)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
+
+    def snapshot_info(self, kind: Kind) -> dict[str, Any]:
+        """Problems, changes and decode statistics of the current snapshot."""
+        rows = self._query(
+            "SELECT s.problem_count, s.problems, s.changes, s.stats, s.created_at FROM snapshots s"
+            " JOIN collections c ON s.id = c.snapshot WHERE c.name = ?",
+            (kind.value,),
+        )
+        if not rows:
+            return {"problem_count": 0, "problems": [], "changes": None, "stats": None}
+        count, problems, changes, stats, created = rows[0]
+        return {
+            "problem_count": count,
+            "problems": json.loads(problems),
+            "changes": json.loads(changes) if changes else None,
+            "stats": json.loads(stats) if stats else None,
+            "created_at": created,
+        }
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def replace_snapshot(
+        self,
+        kind: Kind,
+        entries: Iterable[Entry],
+        *,
+        etag: str | None,
+        last_modified: str | None,
+        checked_at: str,
+        rejected: int = 0,
+        problems: list[dict[str, Any]] | None = None,
+        changes: dict[str, Any] | None = None,
+        stats: dict[str, Any] | None = None,
+        listing: int | None = None,
+    ) -> int:
+        """Store a new current snapshot in one transaction; the old one becomes ``previous``.
+        ``listing``: the ``listing.LISTING_VERSION`` the entries' rows and facts were made by."""
+        problems = problems or []
+        status = "partial" if rejected else "updated"
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO snapshots (collection, created_at, record_count, rejected_count,"
+                " problem_count, problems, changes, stats, listing) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind.value,
+                    checked_at,
+                    rejected,
+                    len(problems),
+                    json.dumps(problems[:_MAX_PROBLEMS]),
+                    None if changes is None else json.dumps(changes),
+                    None if stats is None else json.dumps(stats),
+                    listing,
+                ),
+            )
+            new = cur.lastrowid
+            count = pages = fact_pages = 0
+            page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
+            fact_rows = store_pages.FACT_PAGE_ROWS
+
+            # Two tables, one pass over ``entries`` (it may be a generator): batches of rows.
+            batch: list[Entry] = []
+
+            def flush() -> None:
+                nonlocal pages, fact_pages
+                self._db.executemany(
+                    "INSERT INTO records (snapshot, pos, record_id, data) VALUES (?, ?, ?, ?)",
+                    [(new, e.pos, e.record_id, e.data) for e in batch],
+                )
+                self._db.executemany(
+                    "INSERT INTO rows (snapshot, pos, row, links, facts) VALUES (?, ?, ?, ?, ?)",
+                    [(new, e.pos, e.row, e.links, e.facts) for e in batch],
+                )
+                write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
+                for start in range(0, len(batch), fact_rows):
+                    write_fact_page(
+                        self._db,
+                        new,
+                        fact_pages,
+                        [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
+                    )
+                    fact_pages += 1
+                pages += 1
+                batch.clear()
+
+            for e in entries:
+                count += 1
+                batch.append(e)
+                if len(batch) >= page_rows:
+                    flush()
+            if batch:
+                flush()
+            self._db.execute("UPDATE snapshots SET record_count = ? WHERE id = ?", (count, new))
+            old = self._db.execute(
+                "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
+            ).fetchone()
+            current, previous = old if old else (None, None)
+            if previous is not None:
+                self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
+                self._db.execute("DELETE FROM rows WHERE snapshot = ?", (previous,))
+                self._db.execute("DELETE FROM snapshots WHERE id = ?", (previous,))
+            if current is not None:  # only the current snapshot is read page-wise
+                self._db.execute("DELETE FROM row_pages WHERE snapshot = ?", (current,))
+                self._db.execute("DELETE FROM fact_pages WHERE snapshot = ?", (current,))
+            self._db.execute(
+                "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
+                " fetched_at, checked_at, last_status, last_error, last_error_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT(name) DO UPDATE SET"
+                " snapshot=excluded.snapshot, previous=excluded.previous, etag=excluded.etag,"
+                " last_modified=excluded.last_modified, fetched_at=excluded.fetched_at,"
+                " checked_at=excluded.checked_at, last_status=excluded.last_status,"
+                " last_error=NULL, last_error_at=NULL",
+                (kind.value, new, current, etag, last_modified, checked_at, checked_at, status),
+            )
+        assert new is not None
+        return new
+
+    def relisted(
+        self, kind: Kind, snapshot: int, items: Iterable[tuple[int, str, str, str | None]], listing: int
+    ) -> bool:
+        """Replace the rows, links and facts of ``snapshot`` (``(pos, row, links, facts)``, JSON,
+        every position) and its pages, in one transaction; False if it is no longer current
+        (a sync replaced it meanwhile: nothing is written)."""
+        with self._transaction():
+            current = self._db.execute(
+                "SELECT snapshot FROM collections WHERE name = ?", (kind.value,)
+            ).fetchone()
+            if not current or current[0] != snapshot:
+                return False
+            self._db.executemany(
+                "UPDATE rows SET row = ?, links = ?, facts = ? WHERE snapshot = ? AND pos = ?",
+                [(row, links, facts, snapshot, pos) for pos, row, links, facts in items],
+            )
+            self._db.execute("DELETE FROM row_pages WHERE snapshot = ?", (snapshot,))
+            found = self._db.execute(
+                "SELECT pos, row, links FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)
+            ).fetchall()
+            page_rows = store_pages.PAGE_ROWS
+            for page, start in enumerate(range(0, len(found), page_rows)):
+                write_page(self._db, snapshot, page, found[start : start + page_rows])
+            store_pages.write_fact_pages(self._db, snapshot)
+            self._db.execute("UPDATE snapshots SET listing = ? WHERE id = ?", (listing, snapshot))
+        return True
+
+    def mark_unchanged(
+        self, kind: Kind, *, etag: str | None, last_modified: str | None, checked_at: str
+    ) -> None:
+        """The service said 304 (or sent the same data): only the contact time moves."""
+        self._upsert(
+            kind,
+            "etag = coalesce(?, etag), last_modified = coalesce(?, last_modified), checked_at = ?,"
+            " last_status = 'unchanged', last_error = NULL, last_error_at = NULL",
+            (etag, last_modified, checked_at),
+        )
+
+    def mark_failed(self, kind: Kind, error: str, at: str) -> None:
+        """A refresh failed: the snapshot stays as it was, the reason is kept."""
+        self._upsert(kind, "last_status = 'failed', last_error = ?, last_error_at = ?", (error, at))
+
+    def _upsert(self, kind: Kind, assignments: str, params: tuple[Any, ...]) -> None:
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO collections (name) VALUES (?)", (kind.value,))
+            self._db.execute(f"UPDATE collections SET {assignments} WHERE name = ?", (*params, kind.value))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction: committed whole, or rolled back whole (also on a crash)."""
+        try:
+            with immediate(self._db):
+                yield
+        except sqlite3.Error as exc:
+            if type(exc) is sqlite3.DatabaseError:  # "malformed": a damaged page met on the way
+                raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
+            raise StoreError(f"cannot write the cache {self.path}: {exc}") from None

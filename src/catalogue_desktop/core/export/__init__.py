@@ -1,0 +1,2 @@
+"""Exporting stored collections: every record of a kind (or those a query selected) as CSV or
+JSON (``records``)."""

@@ -1,0 +1,261 @@
+"""Sorting of row sets on precomputed keys (50-100x faster than a Qt proxy model calling back into
+Python for every comparison; see the stack facts), and ``Matches``, the rows a query matched in the
+forms a table needs (the finder, ``core.query``, decides which rows match).
+"""
+
+from __future__ import annotations
+
+import heapq
+from array import array
+from collections import deque
+from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
+from itertools import compress, islice, repeat
+from operator import is_, is_not, itemgetter
+from typing import Any
+
+from catalogue_desktop.core.listing.rows import ColumnType
+from catalogue_desktop.core.listing.rowset import RowSet
+
+_EXACT_FLOAT = 2.0**53  # every int below this is exactly a float (dates in ms are ~2**41)
+
+
+class Matches:
+    """The rows matching one query, in the form the caller needs: ``mask`` (one byte per row, 1
+    for a match; mapped into a sort order in C) or ``rows`` (the indices in row order). Either is
+    built from the other on first use and kept. Read-only: do not change what they return."""
+
+    __slots__ = ("_mask", "_rows", "count", "total")
+
+    def __init__(self, total: int, *, mask: bytes | None = None, rows: list[int] | None = None) -> None:
+        self.total = total
+        self._mask = mask
+        self._rows = rows
+        if mask is not None:
+            self.count = mask.count(1)
+        elif rows is not None:
+            self.count = len(rows)
+        else:
+            raise ValueError("a mask or rows needed")
+
+    @property
+    def mask(self) -> bytes:
+        if self._mask is None:
+            mask = bytearray(self.total)
+            deque(map(mask.__setitem__, self.rows, repeat(1)), maxlen=0)  # in C, no loop here
+            self._mask = bytes(mask)
+        return self._mask
+
+    @property
+    def rows(self) -> list[int]:
+        if self._rows is None:
+            self._rows = list(compress(range(self.total), self.mask))
+        return self._rows
+
+
+def sort_key(type_: ColumnType, value: Any) -> tuple[int, Any]:
+    """Key that sorts dates and fees as dates and numbers, text case-insensitively, blanks last."""
+    if value is None:
+        return (1, 0)
+    if type_ is ColumnType.TEXT:
+        return (0, str(value).casefold())
+    if type_ is ColumnType.MONEY:
+        return (0, _number(value))
+    if type_ is ColumnType.MONEY_RANGE:
+        return (0, (_number(value[0]), _number(value[1])))
+    if type_ is ColumnType.CODE:
+        return (0, (0, value, "") if isinstance(value, int) else (1, 0, str(value)))
+    return (0, value)
+
+
+def _number(value: Any) -> Decimal | int:
+    if isinstance(value, str):
+        try:
+            return Decimal(value)
+        except InvalidOperation:
+            return 0
+    return value
+
+
+def sorted_rows(rowset: RowSet, column: int, descending: bool = False) -> list[int]:
+    """Row indices ordered by ``column`` (stable; blanks last in both directions).
+
+    The sort runs in C on a list of plain keys (no Python comparison callbacks). Integer columns
+    (dates in ms, fees, ids) are compared as floats when every value is exact as one: CPython
+    compares floats 2-3x faster than ints beyond 2**30. Those keys are kept on the row set (0.8 MB
+    per 100,000 rows; ``prepare_sort_keys`` builds them ahead, in idle time), so sorting the
+    other way only sorts; orders are remembered too, so sorting by a column again (a header
+    clicked back and forth) costs a list copy.
+    """
+    cache_key = (column, descending)
+    cached = rowset.sort_cache.get(cache_key)
+    if cached is not None:
+        return list(cached)
+    prepare_sort_keys(rowset, column)  # what idle time has not built yet
+    keys = rowset.sort_keys[column]
+    if keys is not False:
+        # The other direction, if known, is nearly sorted already (ties keep their row order).
+        start = rowset.sort_cache.get((column, not descending)) or range(len(keys))
+        order = sorted(start, key=keys.__getitem__, reverse=descending)
+    else:
+        order = _sort_with_blanks(_sort_keys(rowset, column), descending)
+    rowset.sort_cache[cache_key] = tuple(order)
+    return order
+
+
+def prepare_sort_keys(rowset: RowSet, column: int, rows: int | None = None) -> bool:
+    """Build up to ``rows`` more of ``column``'s compact sort keys (all by default): floats in an
+    array, kept on the row set, for columns of integers all exact as floats. True when done: the
+    keys are complete, or the column has none (text, blanks, decimal text, ints beyond 2**53;
+    marked False)."""
+    keys = rowset.sort_keys.get(column)
+    if keys is False:
+        return True
+    if keys is None:
+        if rowset.columns[column].type not in (ColumnType.DATE, ColumnType.INT, ColumnType.MONEY):
+            rowset.sort_keys[column] = False
+            return True
+        keys = rowset.sort_keys[column] = array("d")
+    total = len(rowset.rows)
+    stop = total if rows is None else min(total, len(keys) + rows)
+    if len(keys) < stop:
+        try:  # int.__float__ takes ints only: a blank, decimal text or a float raise TypeError
+            more = array("d", map(int.__float__, _values(rowset, column, len(keys), stop)))
+        except (TypeError, OverflowError):
+            more = None
+        if more is None or not (min(more) > -_EXACT_FLOAT and max(more) < _EXACT_FLOAT):
+            rowset.sort_keys[column] = False
+            return True
+        keys.extend(more)
+    return len(keys) >= total
+
+
+def _values(rowset: RowSet, column: int, start: int = 0, stop: int | None = None) -> list[Any]:
+    """Rows ``start:stop``'s values in ``column`` (the Dates rows give their instants without
+    making the rows)."""
+    dated = getattr(rowset.rows, "dated_column", None)
+    whole = dated(column) if dated is not None else None
+    if whole is not None:
+        return whole[start:stop]
+    return list(map(itemgetter(column), rowset.rows[start:stop]))
+
+
+def _split_blanks(keys: list[Any]) -> tuple[list[int], list[int]]:
+    """Rows with a key, and rows without (None), each in row order."""
+    n = len(keys)
+    present = list(compress(range(n), map(is_not, keys, repeat(None))))
+    blank = list(compress(range(n), map(is_, keys, repeat(None)))) if len(present) < n else []
+    return present, blank
+
+
+def _sort_with_blanks(keys: list[Any], descending: bool) -> list[int]:
+    present, blank = _split_blanks(keys)
+    try:
+        present.sort(key=keys.__getitem__, reverse=descending)
+    except TypeError:  # mixed types the spec did not foresee (a text fee): compare as text
+        present.sort(key=lambda i: str(keys[i]), reverse=descending)
+    return present + blank
+
+
+def _sort_keys(rowset: RowSet, column: int, start: int = 0, stop: int | None = None) -> list[Any]:
+    """The sort keys of rows ``start:stop`` (every row by default), None for blanks (columns
+    without compact keys)."""
+    type_ = rowset.columns[column].type
+    values = _values(rowset, column, start, stop)
+    if type_ is ColumnType.TEXT:
+        return [v.casefold() if v is not None else None for v in values]
+    if type_ in (ColumnType.DATE, ColumnType.INT, ColumnType.BOOL):
+        return values
+    if type_ is ColumnType.MONEY:  # fees are mostly ints: only decimal text needs converting
+        return [v if type(v) is int or v is None else _number(v) for v in values]
+    return [None if v is None else sort_key(type_, v)[1] for v in values]
+
+
+_KEY_SLICE = 8192  # rows whose sort keys a ``SortJob`` slice builds (~1-2 ms)
+_RUN = 8192  # rows a ``SortJob`` slice sorts into a run (~2-4 ms)
+_MERGE_SLICE = 4096  # rows a ``SortJob`` slice takes from the merge of its runs (~3-5 ms)
+
+
+class SortJob:
+    """``sorted_rows(rowset, column, descending)`` a slice at a time, for idle passes: at 100,000
+    rows one sort holds the GIL for 40-90 ms. Each ``step`` does one slice: keys for
+    ``_KEY_SLICE`` rows, or one run of ``_RUN`` rows sorted, or ``_MERGE_SLICE`` rows of the runs'
+    merge (``heapq.merge``: one pass, whose earlier runs win ties, so ties keep their row order,
+    as in ``sorted_rows``; in all about 2x the one-shot sort's CPU, in slices of a few ms). The result
+    goes where ``sorted_rows`` looks first, the row set's ``sort_cache``. The row set must not
+    grow meanwhile."""
+
+    def __init__(
+        self, rowset: RowSet, column: int, descending: bool = False, keys: list[Any] | None = None
+    ) -> None:
+        """``keys``: every row's sort key (None: blank), if the caller has them."""
+        self.rowset = rowset
+        self.column = column
+        self.descending = descending
+        self._keys: Any = None  # compact keys (array) or, for other columns, a list with blanks
+        self._text: list[Any] | None = None  # the latter while it is built
+        self._present: list[int] | None = None  # rows with a key (None: every row)
+        self._blank: list[int] = []
+        if keys is not None:
+            self._text = self._keys = keys
+            self._present, self._blank = _split_blanks(keys)
+        self._next = 0  # the next row (of ``_present``) to sort into a run
+        self._runs: list[list[int]] = []  # sorted runs, in row order
+        self._merge: Iterator[int] | None = None  # the runs merged, as they are consumed
+        self._order: list[int] = []  # what the merge gave so far
+
+    @property
+    def done(self) -> bool:
+        return (self.column, self.descending) in self.rowset.sort_cache
+
+    def step(self) -> bool:
+        """Do one slice; True once the order is in ``rowset.sort_cache``."""
+        if self.done:
+            return True
+        if self._keys is None:
+            self._build_keys()
+            return False
+        keys, present = self._keys, self._present
+        total = len(keys) if present is None else len(present)
+        if self._next < total:
+            start, stop = self._next, min(total, self._next + _RUN)
+            rows = range(start, stop) if present is None else present[start:stop]
+            try:
+                self._runs.append(sorted(rows, key=keys.__getitem__, reverse=self.descending))
+            except TypeError:  # mixed types the spec did not foresee: ``sorted_rows`` copes
+                sorted_rows(self.rowset, self.column, self.descending)
+                return True
+            self._next = stop
+            return False
+        if self._merge is None:
+            runs = self._runs
+            self._merge = (
+                iter(runs[0])
+                if len(runs) == 1
+                else heapq.merge(*runs, key=keys.__getitem__, reverse=self.descending)
+            )
+            self._runs = []
+        order = self._order
+        order.extend(islice(self._merge, _MERGE_SLICE))
+        if len(order) < total:
+            return False
+        self.rowset.sort_cache[(self.column, self.descending)] = tuple(order + self._blank)
+        return True
+
+    def _build_keys(self) -> None:
+        """One slice of keys: compact keys if the column has them, else keys with blanks."""
+        rowset, column = self.rowset, self.column
+        if self._text is None:
+            if not prepare_sort_keys(rowset, column, _KEY_SLICE):
+                return
+            keys = rowset.sort_keys[column]
+            if keys is not False:
+                self._keys = keys
+                return
+            self._text = []
+        text = self._text
+        text.extend(_sort_keys(rowset, column, len(text), len(text) + _KEY_SLICE))
+        if len(text) < len(rowset.rows):
+            return
+        self._present, self._blank = _split_blanks(text)
+        self._keys = text

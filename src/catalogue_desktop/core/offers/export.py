@@ -1,0 +1,128 @@
+"""``catalogue-desktop export offerings``: the Dates tab's occasions from the cache, offline, as
+CSV, JSON, an iCalendar file or the offer sheet (PDF), with the same code as the window.
+
+The occasions are the finder's ``offerings`` rows (``core.query.offerings``: one per course
+location, series session, or other webinar) matching ``--query``, past ones left out as on the
+Dates tab (an implicit ``future``, unless the query has a date clause or ``--include-past``),
+sorted by start, on-demand ones last. Every document names the data's age (``offers.age_line``).
+
+The PDF is rendered with Qt (``ui.offers.sheet_pdf``): the command line hands a renderer in, so
+that this module, and every other format, stays Qt-free.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers import sheet as offer_sheet
+from catalogue_desktop.core.query import stored as finding
+from catalogue_desktop.core.query.fields import OFFERINGS
+from catalogue_desktop.core.query.offerings import upcoming
+from catalogue_desktop.core.query.syntax import Parsed, parse
+from catalogue_desktop.core.records.errors import CatalogueError
+
+FORMATS = ("csv", "json", "ics", "pdf")
+# (sheet, title, footer, paper) -> the PDF's bytes
+PdfRenderer = Callable[[offer_sheet.Sheet, str, str, str], bytes]
+
+
+class NothingToOffer(CatalogueError):
+    """None of the occasions' sources (courses, series, webinars) was ever synced."""
+
+
+@dataclass
+class Selection:
+    """The occasions an export writes, how old their data is, and why there are none (if so)."""
+
+    items: list[offers.Occasion]
+    as_of: str | None  # the stamp (ISO 8601) of ``offers.data_as_of``
+    empty_reason: str | None = None
+
+    @property
+    def as_of_text(self) -> str | None:
+        return offers.as_of_text(self.as_of)
+
+
+def select(
+    store: Store,
+    query: Parsed | None,
+    *,
+    include_past: bool,
+    note: Callable[[str], None],
+    now: datetime | None = None,
+) -> Selection:
+    """The occasions matching ``query`` (which parsed), sorted by start, on-demand last. Raises
+    ``NothingToOffer`` when courses, series and webinars were all never synced."""
+
+    states = store.states()
+    missing = [k.value for k in offers.SOURCES if not states[k].has_data]
+    if len(missing) == len(offers.SOURCES):
+        raise NothingToOffer(
+            f"nothing was ever synced into {store.path}: no occasions to export; "
+            "run 'catalogue-desktop sync' first"
+        )
+    if missing:
+        note(f"{' and '.join(missing)} were never synced into this cache: their occasions are missing")
+    parsed = query or parse("")
+    kinds = finding.kinds_needed([OFFERINGS], [parsed])
+    finding.relist_stale(store, kinds, note)
+    catalogue = finding.load(store, kinds, [OFFERINGS])
+    effective = parsed if include_past else upcoming(parsed)
+    outcome = catalogue.finder.evaluate(effective, OFFERINGS, now or finding.local_now())
+    as_of = offers.data_as_of(states)
+    if outcome.missing is not None:
+        return Selection([], as_of, f"{outcome.message()}: no occasions match")
+    table = catalogue.table(OFFERINGS)
+    items = offers.by_start(offers.occasions(table.columns, outcome.rows))
+    reason = None
+    if not items:
+        what = f"no occasions match {parsed.text!r}" if parsed.root is not None else "no occasions"
+        left_out = effective is not parsed
+        reason = what + (" (past ones are left out: --include-past lists them)" if left_out else "")
+    return Selection(items, as_of, reason)
+
+
+def document(
+    selection: Selection,
+    fmt: str,
+    *,
+    title: str = "Offer",
+    group: str = "course",
+    paper: str = "A4",
+    render_pdf: PdfRenderer | None = None,
+    now: datetime | None = None,
+) -> str | bytes:
+    """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF)."""
+    items, as_of = selection.items, selection.as_of_text
+    if fmt == "json":
+        return json.dumps(offers.json_rows(items), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        out = io.StringIO()
+        offers.write_csv(items, out)
+        return out.getvalue()
+    if fmt == "ics":
+        return offers.ics(items, as_of, now)
+    if fmt == "pdf":
+        if render_pdf is None:
+            raise ValueError("a PDF needs a renderer (ui.offers.sheet_pdf)")
+        sheet = offer_sheet.Sheet(items, as_of, group=group, title=title)
+        return render_pdf(sheet, title, offers.age_line(as_of), paper)
+    raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+def summary(selection: Selection, fmt: str) -> str:
+    """What a written export holds, in words ("12 occasions (10 events: 2 on demand have no
+    date)")."""
+    n = len(selection.items)
+    text = f"{n:,} occasion{'s' if n != 1 else ''}"
+    if fmt == "ics":
+        events = offers.dated(selection.items)
+        if events != n:
+            text += f" ({events:,} events: {n - events:,} on demand have no date)"
+    return text

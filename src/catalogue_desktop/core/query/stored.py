@@ -1,0 +1,183 @@
+"""Finding records in the cached catalogue, offline: ``catalogue-desktop find`` and
+``export --query`` (the window's finder runs the same engine, ``core.query``).
+
+Queries are parsed before anything is read, so only the tables they need are loaded: the kinds
+asked for; for the offerings, the courses, series and webinars they are made of; and the tables a
+derived field of those kinds comes from (``SOURCES``: webinars' ``series`` needs the series,
+experts' ``webinars`` counts the webinars, ...). Rows are in the store's order (the order of the
+service's arrays), so ids come out in that order.
+
+Ids (``id_texts``): a record's own id; an offering, whose course or webinar repeats per location
+or session, as ``course:COURSE@LOCATION``, ``session:SERIES@WEBINAR`` or ``webinar:WEBINAR``.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.listing import rows as listing
+from catalogue_desktop.core.query import bits, offerings
+from catalogue_desktop.core.query.engine import Finder, Outcome
+from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, TABLES
+from catalogue_desktop.core.query.syntax import Parsed, QueryError, walk
+from catalogue_desktop.core.query.table import Table, TableBuilder
+from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.records.kinds import Kind
+
+# A derived field's key (``fields.Field.key``) -> the kinds its values come from.
+SOURCES: dict[str, tuple[str, ...]] = {
+    "@series": ("series",),
+    "@certificate": ("certificates",),
+    "@course": ("courses",),
+    "@webinars": ("webinars",),
+    "@courses": ("courses",),
+    "@ondemand": (),
+}
+OFFERING_SOURCES = ("courses", "series", "webinars")
+
+
+class NothingToFind(CatalogueError):
+    """None of the kinds asked for was ever synced into the store."""
+
+
+def table_name(text: str) -> str:
+    """A table as the command line names it: a kind (plural or singular, any case) or
+    ``offerings``."""
+    key = text.strip().lower()
+    if key in (OFFERINGS, "offering"):
+        return OFFERINGS
+    try:
+        return Kind.parse(key).value
+    except ValueError:
+        raise ValueError(f"unknown kind {text!r}: expected one of {', '.join(TABLES)}") from None
+
+
+def kinds_needed(tables: Iterable[str], queries: Iterable[Parsed]) -> list[Kind]:
+    """The kinds to read for ``queries`` on ``tables``, in ``Kind`` order."""
+    terms = [t for p in queries if p.root is not None for t in walk(p.root)]
+    needed: set[str] = set()
+    for table in tables:
+        needed.update(OFFERING_SOURCES if table == OFFERINGS else (table,))
+        for term in terms:
+            f = SCHEMA.field(table, term.field) if term.field is not None else None
+            if f is not None and f.key.startswith("@"):
+                needed.update(SOURCES[f.key])
+    return [k for k in Kind if k.value in needed]
+
+
+@dataclass
+class Catalogue:
+    """A finder over the tables read from a store, and each kind's store positions per row."""
+
+    finder: Finder
+    positions: dict[str, list[int]]
+    _ids: dict[str, list[str]]
+
+    def table(self, name: str) -> Table:
+        return self.finder.tables[name]
+
+    def id_texts(self, name: str) -> list[str]:
+        """Each row's id as JSON text (made once per table)."""
+        found = self._ids.get(name)
+        if found is None:
+            found = self._ids[name] = _id_texts(self.table(name))
+        return found
+
+
+def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Catalogue:
+    """The tables of ``kinds`` from the store's current snapshots (and the offerings, if
+    ``tables`` names them). Run ``relist_stale`` first: a snapshot listed by an older version has
+    no facts."""
+    finder = Finder()
+    positions: dict[str, list[int]] = {}
+    enabled = gc.isenabled()
+    gc.disable()  # millions of small objects, none in a cycle: as the window's loader does
+    try:
+        for kind in kinds:
+            builder = TableBuilder(kind.value)
+            rows: list[int] = []
+            for page, facts in store.iter_facts(kind, store.state(kind).snapshot):
+                builder.add([f if isinstance(f, dict) else {} for f in facts])
+                rows += page
+            finder.set_table(builder.finish())
+            positions[kind.value] = rows
+        if OFFERINGS in tables:
+            offerings.refresh(finder)
+        gc.freeze()  # later collections do not walk the tables
+    finally:
+        if enabled:
+            gc.enable()
+    return Catalogue(finder, positions, {})
+
+
+def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
+    """List again the snapshots of ``kinds`` stored by an older version (they have no facts),
+    saying so through ``note``."""
+    stale = [k for k in store.stale_listings(listing.LISTING_VERSION) if k in set(kinds)]
+    if stale:
+        from catalogue_desktop.core.sync.relist import relist
+
+        note(f"listing {', '.join(k.value for k in stale)} again (stored by an older version); once only")
+        for kind in stale:
+            relist(str(store.path), kind.value)
+
+
+def _id_texts(table: Table) -> list[str]:
+    if table.name != OFFERINGS:
+        return [str(i) if type(i) is int else json.dumps(i) for i in table.ids]
+    out = []
+    columns = table.columns
+    for kind, rid, location, series in zip(
+        columns["kind"], table.ids, columns["locationId"], columns["seriesId"], strict=True
+    ):
+        if kind == "course" and location is not None:
+            out.append(f'"course:{rid}@{location}"')
+        elif kind == "session" and series is not None:
+            out.append(f'"session:{series}@{rid}"')
+        else:
+            out.append(json.dumps(f"{kind}:{rid}"))
+    return out
+
+
+def local_now() -> datetime:
+    """Now, in the local time zone (relative dates such as ``today`` and ``next30d`` use it)."""
+    return datetime.now().astimezone()
+
+
+# -- export --query --------------------------------------------------------------------------------
+
+
+def select(
+    store: Store, kind: Kind, query: Parsed, note: Callable[[str], None], now: datetime | None = None
+) -> list[int]:
+    """The store positions of ``kind``'s records matching ``query`` (which parsed), in the
+    store's order; none, saying why to ``note``, when the kind lacks a field the query names."""
+    assert query.ok, query.error
+
+    kinds = kinds_needed([kind.value], [query])
+    relist_stale(store, kinds, note)
+    catalogue = load(store, kinds)
+    outcome: Outcome = catalogue.finder.evaluate(query, kind.value, now or local_now())
+    if outcome.missing is not None:
+        note(f"{outcome.message()}: no records match")
+        return []
+    return bits.pick(catalogue.positions[kind.value], outcome.bits)  # type: ignore[return-value]
+
+
+__all__ = [
+    "SOURCES",
+    "Catalogue",
+    "NothingToFind",
+    "QueryError",
+    "kinds_needed",
+    "load",
+    "local_now",
+    "select",
+    "table_name",
+]

@@ -1,0 +1,347 @@
+"""Decode one collection's JSON payload into models, one record at a time in spirit.
+
+A record with a wrong type or a missing/invalid id is rejected on its own, with a Problem naming the
+collection, record index and id, field path and reason; the rest of the collection is kept.
+The common all-valid case takes pydantic's whole-array fast path (one ``validate_json`` call).
+
+An escaped unpaired surrogate (``"\\ud800"``: grammatical JSON that encodes no character) makes
+pydantic's parser refuse the whole payload; Python's ``json`` reads it, the character is shown as
+U+FFFD and a Problem names the record and field, and the record is kept.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import pydantic_core
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from catalogue_desktop.core.records import models
+from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.problems import Problem
+
+MODELS: dict[Kind, type[models.Record]] = {
+    Kind.WEBINARS: models.Webinar,
+    Kind.SERIES: models.Series,
+    Kind.COURSES: models.Course,
+    Kind.CERTIFICATES: models.Certificate,
+    Kind.EXPERTS: models.Expert,
+    Kind.TOPICS: models.Topic,
+    Kind.ROLES: models.Role,
+    Kind.SITUATIONS: models.Situation,
+}
+
+# Built once: one adapter per collection (whole array) and per record.
+_LIST_ADAPTERS: dict[Kind, TypeAdapter[Any]] = {k: TypeAdapter(list[m]) for k, m in MODELS.items()}
+_ITEM_ADAPTERS: dict[Kind, TypeAdapter[Any]] = {k: TypeAdapter(m) for k, m in MODELS.items()}
+
+# Fields whose allowed values the spec does not give: the codes seen are reported.
+CODE_FIELDS: dict[Kind, tuple[str, ...]] = {
+    Kind.WEBINARS: ("type",),
+    Kind.COURSES: ("level",),
+}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class DecodeError(CatalogueError):
+    """The payload as a whole is unusable (not JSON, not an array, too deeply nested)."""
+
+
+@dataclass
+class Stats:
+    """What the conformance report needs to know about one decoded collection."""
+
+    valid: int = 0
+    unknown_fields: Counter[str] = field(default_factory=Counter)
+    nulls: Counter[str] = field(default_factory=Counter)
+    codes: dict[str, Counter[str]] = field(default_factory=dict)
+    duplicate_ids: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "unknown_fields": dict(self.unknown_fields),
+            "nulls": dict(self.nulls),
+            "codes": {name: dict(counts) for name, counts in self.codes.items()},
+            "duplicate_ids": self.duplicate_ids,
+        }
+
+
+@dataclass
+class Decoded:
+    """The valid records of one collection (with their array index) and what was rejected."""
+
+    kind: Kind
+    records: list[tuple[int, models.Record]]
+    problems: list[Problem]
+    stats: Stats
+    total: int  # elements in the payload's array, valid or not
+
+    @property
+    def rejected(self) -> int:
+        return self.total - len(self.records)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC around bulk allocation of acyclic objects (2-3x faster at 10k+)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def decode_record(kind: Kind, data: bytes | str) -> models.Record:
+    """Validate one stored record (already known to be valid) back into its model."""
+    if kind is Kind.CERTIFICATES:
+        return _ITEM_ADAPTERS[kind].validate_python(json.loads(data, parse_float=Decimal))
+    return _ITEM_ADAPTERS[kind].validate_json(data)
+
+
+def decode_collection(kind: Kind, payload: bytes) -> Decoded:
+    """Decode a whole collection; raises DecodeError only when the payload as a whole is unusable."""
+    with gc_paused():
+        records, problems, total = _validate(kind, payload)
+        stats = _stats(kind, records)
+    problems.extend(_duplicate_problems(kind, records, stats))
+    return Decoded(kind, records, problems, stats, total)
+
+
+def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[Problem], int]:
+    if kind is not Kind.CERTIFICATES:  # Certificate.fee must come from the exact number text
+        try:
+            valid = _LIST_ADAPTERS[kind].validate_json(payload)
+            return list(enumerate(valid)), [], len(valid)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            if first["type"] == "json_invalid" and not _maybe_surrogate(first["msg"]):
+                raise _invalid_json(kind, payload, first["msg"]) from None
+        except RecursionError:
+            raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
+    items, lenient = _parse(kind, payload)
+    adapter = _ITEM_ADAPTERS[kind]
+    records: list[tuple[int, Any]] = []
+    problems: list[Problem] = []
+    for index, item in enumerate(items):
+        try:
+            if lenient:  # walking a record nested too deeply is the RecursionError below
+                found: list[str] = []
+                item = _without_surrogates(item, "", found)
+                problems.extend(
+                    Problem(
+                        kind.value,
+                        index,
+                        _id_of(kind, item),
+                        path or None,
+                        "an escaped unpaired surrogate (\\uD800-\\uDFFF: no character), shown as U+FFFD",
+                    )
+                    for path in found
+                )
+            records.append((index, adapter.validate_python(item)))
+        except ValidationError as exc:
+            problems.extend(_record_problems(kind, index, item, exc))
+        except RecursionError:
+            problems.append(Problem(kind.value, index, _id_of(kind, item), None, "nested too deeply"))
+    return records, problems, len(items)
+
+
+def _parse(kind: Kind, payload: bytes) -> tuple[list[Any], bool]:
+    """The payload's array, and whether it had to be read by Python's ``json`` because
+    pydantic's parser refused an escaped unpaired surrogate (its strings may hold some)."""
+    lenient = kind is Kind.CERTIFICATES
+    try:
+        if lenient:
+            items = json.loads(payload, parse_float=Decimal)
+        else:
+            try:
+                items = pydantic_core.from_json(payload, cache_strings="keys")
+            except ValueError as exc:
+                if not _maybe_surrogate(str(exc)):
+                    raise
+                items, lenient = json.loads(payload), True
+    except RecursionError:
+        raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise DecodeError(f"{kind.value}: not valid UTF-8 (at byte {exc.start})") from None
+    except ValueError as exc:
+        raise DecodeError(f"{kind.value}: not valid JSON ({exc})") from None
+    if not isinstance(items, list):
+        raise DecodeError(f"{kind.value}: expected a JSON array of {kind.value}, got {_json_type(items)}")
+    return items, lenient
+
+
+def _maybe_surrogate(message: str) -> bool:
+    """Whether pydantic's parser may have refused an escaped unpaired surrogate ("lone leading
+    surrogate in hex escape", "unexpected end of hex escape"): Python's ``json`` then decides."""
+    return "surrogate" in message or "end of hex escape" in message
+
+
+def _without_surrogates(value: Any, path: str, found: list[str]) -> Any:
+    """``value`` with unpaired surrogates replaced by U+FFFD; their field paths go to ``found``."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value) is None:
+            return value
+        found.append(path)
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_surrogates(v, f"{path}[{i}]", found) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        out = {}
+        for key, child in value.items():
+            clean = _SURROGATE.sub("\ufffd", key)
+            child_path = f"{path}.{clean}" if path else clean
+            if clean != key:  # an unknown field's name
+                found.append(child_path)
+            out[clean] = _without_surrogates(child, child_path, found)
+        return out
+    return value
+
+
+def _invalid_json(kind: Kind, payload: bytes, message: str) -> DecodeError:
+    """The whole-payload error, in the same words whichever parser found it."""
+    if "recursion limit" in message:
+        return DecodeError(f"{kind.value}: JSON nested too deeply")
+    try:
+        payload.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return DecodeError(f"{kind.value}: not valid UTF-8 (at byte {exc.start})")
+    return DecodeError(f"{kind.value}: not valid JSON ({message})")
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a JSON object"
+    if isinstance(value, str):
+        return "a JSON string"
+    if value is None:
+        return "null"
+    return f"a JSON {type(value).__name__}"
+
+
+def _id_of(kind: Kind, item: Any) -> int | str | None:
+    value = item.get(kind.id_field) if isinstance(item, dict) else None
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return value if not isinstance(value, str) else value[:40]
+    return None
+
+
+def _record_problems(kind: Kind, index: int, item: Any, exc: ValidationError) -> list[Problem]:
+    record_id = _id_of(kind, item)
+    out = []
+    for error in exc.errors(include_url=False):
+        path = format_loc(error["loc"])
+        message = error["msg"]
+        if error["type"] == "missing":
+            message = "missing (required)"
+        elif "input" in error and error["type"] != "model_type":
+            message += f", got {_short(error['input'])}"
+        if not path:
+            message = f"not a record ({message})"
+        out.append(Problem(kind.value, index, record_id, path or None, message))
+    return out
+
+
+def format_loc(loc: tuple[int | str, ...]) -> str:
+    """``('experts', 0, 'expertId')`` -> ``experts[0].expertId``."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False) if value is not None else "null"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _stats(kind: Kind, records: list[tuple[int, Any]]) -> Stats:
+    stats = Stats(valid=len(records))
+    names = [(name, info.alias or name) for name, info in MODELS[kind].model_fields.items()]
+    code_fields = CODE_FIELDS.get(kind, ())
+    for name in code_fields:
+        stats.codes[name] = Counter()
+    for _, record in records:
+        values = record.__dict__
+        for name, alias in names:
+            if values[name] is None:
+                stats.nulls[alias] += 1
+        for name in code_fields:
+            stats.codes[name][json.dumps(values[name])] += 1
+        _count_unknown(record, "", stats.unknown_fields)
+    return stats
+
+
+def _count_unknown(model: BaseModel, prefix: str, counts: Counter[str]) -> None:
+    extra = model.__pydantic_extra__
+    if extra:
+        for key in extra:
+            counts[prefix + key] += 1
+    values = model.__dict__
+    for name, alias in _nested_fields(type(model)):
+        children = values[name]
+        if children:
+            child_prefix = f"{prefix}{alias}[]."
+            for child in children:
+                _count_unknown(child, child_prefix, counts)
+
+
+_NESTED: dict[type[BaseModel], tuple[tuple[str, str], ...]] = {}
+
+
+def _nested_fields(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """(attribute, JSON name) of the fields holding lists of nested records."""
+    found = _NESTED.get(cls)
+    if found is None:
+        found = tuple(
+            (name, info.alias or name)
+            for name, info in cls.model_fields.items()
+            if "list[" in str(info.annotation)
+        )
+        _NESTED[cls] = found
+    return found
+
+
+def _duplicate_problems(kind: Kind, records: list[tuple[int, Any]], stats: Stats) -> list[Problem]:
+    seen: dict[int, int] = {}
+    problems = []
+    id_attr = _id_attr(kind)
+    for index, record in records:
+        record_id = getattr(record, id_attr)
+        if record_id in seen:
+            stats.duplicate_ids.append(record_id)
+            problems.append(
+                Problem(
+                    kind.value,
+                    index,
+                    record_id,
+                    kind.id_field,
+                    f"duplicate id (also record {seen[record_id]}); both kept",
+                )
+            )
+        else:
+            seen[record_id] = index
+    return problems
+
+
+def _id_attr(kind: Kind) -> str:
+    return next(n for n, i in MODELS[kind].model_fields.items() if i.alias == kind.id_field)
+
+
+ID_ATTRS: dict[Kind, str] = {kind: _id_attr(kind) for kind in Kind}

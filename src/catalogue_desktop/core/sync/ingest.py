@@ -1,0 +1,182 @@
+"""Turn one fetched payload into a stored snapshot: decode, rows, links, diff, one transaction.
+
+``ingest`` is a plain function of picklable arguments returning a small JSON-able report, so that
+the sync can run it in a worker process (pydantic holds the GIL: a thread would freeze the loop)
+and never ship records back to the event loop's process.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalogue_desktop.core.cache.store import Entry, Store
+from catalogue_desktop.core.listing import rows as listing
+from catalogue_desktop.core.listing.facts import facts
+from catalogue_desktop.core.records.decode import ID_ATTRS, DecodeError, decode_collection, gc_paused
+from catalogue_desktop.core.records.diff import diff_snapshots
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.problems import Problem
+
+MAX_REPORTED_PROBLEMS = 1000
+
+
+@dataclass
+class IngestReport:
+    """The outcome of storing one collection: what the sync report and the window need."""
+
+    kind: str
+    status: str  # updated | partial | failed
+    records: int = 0
+    rejected: int = 0
+    error: str | None = None
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    changes: dict[str, Any] | None = None
+    stats: dict[str, Any] | None = None
+    seconds: float = 0.0
+
+
+def ingest(
+    store_file: str,
+    kind_value: str,
+    payload: bytes | Path,
+    etag: str | None,
+    last_modified: str | None,
+    checked_at: str,
+) -> IngestReport:
+    """Decode ``payload`` and, when it holds usable records, make it the current snapshot.
+
+    ``payload`` may be a file holding the body (it is deleted): handing a worker process a path
+    instead of pickling tens of MB through a pipe keeps the event loop's process responsive.
+    """
+    started = time.perf_counter()
+    kind = Kind(kind_value)
+    if isinstance(payload, Path):
+        try:
+            payload, _ = payload.read_bytes(), payload.unlink()
+        except OSError as exc:
+            return IngestReport(kind.value, "failed", error=f"cannot read the downloaded body: {exc}")
+    # Another worker may be writing a big snapshot: wait for it rather than fail. The cyclic GC
+    # stays off throughout: the decoded records are millions of live, acyclic objects, and its
+    # passes over them while rows, pages and the diff are made cost ~30% of a 10k ingest.
+    with Store(store_file, busy_timeout=600.0) as store, gc_paused():
+        report = _ingest(store, kind, payload, etag, last_modified, checked_at)
+        if report.status == "failed":
+            store.mark_failed(kind, report.error or "failed", checked_at)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _ingest(
+    store: Store,
+    kind: Kind,
+    payload: bytes,
+    etag: str | None,
+    last_modified: str | None,
+    checked_at: str,
+) -> IngestReport:
+    try:
+        decoded = decode_collection(kind, payload)
+    except DecodeError as exc:
+        return IngestReport(kind.value, "failed", error=str(exc))
+    problems = decoded.problems
+    state = store.state(kind)
+    if decoded.total and not decoded.records:
+        return _failed(
+            kind, decoded.total, problems, f"all {decoded.total} records were rejected; kept the cached copy"
+        )
+    if not decoded.total and state.records:
+        return _failed(
+            kind,
+            0,
+            problems,
+            f"the service sent an empty list where the cache holds {state.records}"
+            f" {kind.value}; kept the cached copy",
+        )
+
+    now_ms = int(time.time() * 1000)
+    id_attr = ID_ATTRS[kind]
+    entries = [
+        Entry(
+            pos,
+            getattr(record, id_attr),
+            json.dumps(listing.row(kind, record, now_ms), ensure_ascii=False),
+            json.dumps(listing.links(kind, record)),
+            record.model_dump_json(by_alias=True).encode(),
+            json.dumps(facts(kind, record), ensure_ascii=False),
+        )
+        for pos, record in decoded.records
+    ]
+    old: dict[int | None, Entry] = {}
+    if state.has_data:
+        for entry in store.entries(kind):
+            old.setdefault(entry.record_id, entry)  # ids repeat: the first copy, as lookups
+    entries.extend(_carry_over(kind, decoded.problems, old, problems))
+    entries.sort(key=lambda e: e.pos)
+    changes = None
+    if state.has_data:
+        changes = diff_snapshots(
+            {rid: e.data for rid, e in old.items() if rid is not None},
+            ((e.record_id, e.data) for e in entries if e.record_id is not None),
+        )
+    problem_dicts = [p.to_json() for p in problems]
+    # (a record kept from an older listing has no facts yet: the snapshot is listed again later)
+    version = listing.LISTING_VERSION if all(e.facts is not None for e in entries) else None
+    store.replace_snapshot(
+        kind,
+        entries,
+        etag=etag,
+        last_modified=last_modified,
+        checked_at=checked_at,
+        rejected=decoded.rejected,
+        problems=problem_dicts,
+        changes=changes,
+        stats=decoded.stats.to_json(),
+        listing=version,
+    )
+    return IngestReport(
+        kind.value,
+        "partial" if decoded.rejected else "updated",
+        records=len(entries),
+        rejected=decoded.rejected,
+        problems=problem_dicts[:MAX_REPORTED_PROBLEMS],
+        changes=changes,
+        stats=decoded.stats.to_json(),
+    )
+
+
+def _carry_over(
+    kind: Kind, rejected: list[Problem], old: dict[int | None, Entry], problems: list[Problem]
+) -> list[Entry]:
+    """Rejected records the cache already held in a good version keep that version."""
+    kept = []
+    done: set[int] = set()
+    for p in list(rejected):
+        if p.record is None or p.record in done or not isinstance(p.record_id, int):
+            continue
+        previous = old.get(p.record_id)
+        if previous is None or p.field == kind.id_field:
+            continue
+        done.add(p.record)
+        kept.append(
+            Entry(p.record, previous.record_id, previous.row, previous.links, previous.data, previous.facts)
+        )
+        problems.append(
+            Problem(
+                kind.value, p.record, p.record_id, None, "rejected in this refresh; kept the cached version"
+            )
+        )
+    return kept
+
+
+def _failed(kind: Kind, total: int, problems: list[Problem], error: str) -> IngestReport:
+    return IngestReport(
+        kind.value,
+        "failed",
+        rejected=total,
+        error=error,
+        problems=[p.to_json() for p in problems[:MAX_REPORTED_PROBLEMS]],
+    )

@@ -1,0 +1,71 @@
+"""The sync's worker processes end with the process that started them, however it ends.
+
+Measured before: ``kill -9`` of ``catalogue-desktop sync`` (or of the window) during a refresh left
+its two ingest workers and multiprocessing's resource tracker behind, idle forever (3 processes
+per kill). A ``ProcessPoolExecutor`` worker waits for work on a pipe whose write end every worker
+holds too (the call queue is handed to each child whole), so it never reads end-of-file when the
+parent dies; the resource tracker exits only once every holder of its own pipe is gone, the workers
+included. So each worker, as it starts (``init_worker``, the pool's initializer):
+
+* on Linux asks the kernel for SIGKILL when its parent goes (``PR_SET_PDEATHSIG``): immediate,
+  even while a validation holds the GIL for seconds. The signal comes when the *thread* that
+  started the worker ends, so ``core.sync.runner.Ingestor`` starts its workers from a thread of its own
+  that lives as long as the pool (or from the event loop's thread), never from a pooled thread;
+* everywhere (macOS and Windows have no such signal) watches its parent from a daemon thread:
+  ``multiprocessing.parent_process().sentinel`` (the read end of a pipe only the parent writes
+  to; on Windows the parent's process handle) is ready the moment the parent is gone, and the
+  worker then leaves with ``os._exit``. No polling; it needs the GIL, so a long validation
+  delays it.
+
+The resource tracker then sees its pipe close and exits by itself (tests/test_orphans.py counts).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import sys
+import threading
+from multiprocessing.connection import wait
+
+from catalogue_desktop.core.service.priority import lower_process
+
+PARENT_GONE = 70  # a worker's exit status when it ended because its parent had gone
+_PR_SET_PDEATHSIG = 1
+
+
+def init_worker() -> None:
+    """A sync worker's initializer: below normal priority, and ends when its parent does."""
+    lower_process()
+    die_with_parent()
+
+
+def die_with_parent(*, kernel_signal: bool = True, watch: bool = True) -> bool:
+    """End this process when the process that started it ends: by the kernel's parent-death
+    signal (Linux) and by a watching thread (see the module's docstring; the switches are for
+    the tests, which try each alone). False if multiprocessing did not start this process."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return False
+    if kernel_signal and sys.platform.startswith("linux"):
+        _parent_death_signal()
+    if watch:
+        sentinel = parent.sentinel
+
+        def watching() -> None:
+            wait([sentinel])
+            os._exit(PARENT_GONE)
+
+        # (a parent gone before the kernel's signal was asked for: its sentinel is ready already)
+        threading.Thread(target=watching, name="catalogue-parent-watch", daemon=True).start()
+    return True
+
+
+def _parent_death_signal() -> None:
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
