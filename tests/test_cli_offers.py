@@ -19,10 +19,11 @@ import icalendar
 import pypdf
 import pytest
 
-from catalogue_desktop.core.cache.store import FILE_NAME
+from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import short_url
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
 
@@ -99,8 +100,9 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def env(env: dict[str, str]) -> dict[str, str]:
-    """The command's environment (``conftest``) in a zone that is not UTC."""
-    return {**env, "TZ": "UTC+8"}
+    """The command's environment (``conftest``) in a zone that is not UTC, with no settings
+    remembered by a window (``XDG_CONFIG_HOME``: an empty folder)."""
+    return {**env, "TZ": "UTC+8", "XDG_CONFIG_HOME": str(Path(env[ENV_CACHE_DIR]).parent / "config")}
 
 
 def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
@@ -127,8 +129,9 @@ def key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def age_text() -> str:
-    """The footer's time as the subprocess (TZ=UTC+8) writes it."""
-    return offers.when(datetime.fromisoformat(AT).astimezone(ZONE).isoformat())
+    """The data's time as the subprocess (TZ=UTC+8) writes it: "Fri 20 Nov 2026, 1:30 AM"."""
+    local = datetime.fromisoformat(AT).astimezone(ZONE)
+    return f"{local:%a} {local.day} {local:%b %Y}, {clock(local)}"
 
 
 def flat(text: str) -> str:
@@ -222,7 +225,7 @@ def test_ics_is_one_event_per_dated_occasion_and_its_uids_are_stable(
         assert event.decoded("DTEND") == datetime.fromisoformat(row["end"])
         description = flat(str(event["DESCRIPTION"]))
         assert f"Fee: {row['fee']:,}" in description and row["url"] in description
-        assert f"Catalogue as of {age_text()}" in description
+        assert f"Prices and dates as of {age_text()}" in description
         assert str(event["URL"]) == row["url"]
         if row["kind"] == "course":
             assert row["city"] in str(event["LOCATION"]) and row["venue"] in str(event["LOCATION"])
@@ -266,13 +269,13 @@ def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(
     assert text.startswith("Offer for ACME & Co") and f"{len(rows)} occasions" in text
     for row in rows:  # (compared without spaces: titles wrap at hyphens, links anywhere)
         assert packed.count(squeeze(row["title"])) >= 1
-        assert squeeze(offers.when(row["start"])) in packed  # the date and time as written
-        assert f"{row['fee']:,}" in text
+        if row["start"]:
+            start = datetime.fromisoformat(row["start"])  # the date and time as written
+            assert f"{start:%a}{start.day}" in packed and squeeze(clock(start)) in packed
+        # a session of a series offered whole is "Included" in the series' price
+        assert f"{row['fee']:,}" in text or (row["kind"] == "session" and "Included" in text)
         assert short_url(row["url"]) in packed
-    footer = (
-        f"Catalogue as of {age_text()} (last confirmed by the service) — fees and dates may have "
-        "changed since."
-    )
+    footer = f"Prices and dates as of {age_text()}; they may have changed since."
     assert all(flat(footer) in flat(page) for page in pages)  # on every page
     assert all(f"Page {i} of {len(pages)}" in flat(page) for i, page in enumerate(pages, 1))
 
@@ -326,7 +329,7 @@ def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(
         assert icalendar.Calendar.from_ical(result.stdout).walk("VEVENT") == []
     else:
         text = flat(pypdf.PdfReader(io.BytesIO(result.stdout)).pages[0].extract_text())
-        assert "0 occasions" in text and "Catalogue as of" in text
+        assert "0 occasions" in text and "Prices and dates as of" in text
 
 
 def test_a_field_offerings_lack_matches_none(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
@@ -370,3 +373,84 @@ def test_only_the_pdf_imports_qt(env: dict[str, str], cache: Path, tmp_path: Pat
             check=False,
         )
         assert result.stderr.strip().endswith(str(qt)), (fmt, result.stderr)
+
+
+# -- spreadsheets and the currency ----------------------------------------------------------------
+
+
+def test_offerings_as_a_spreadsheet_with_the_currency_asked_for(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    import openpyxl
+
+    out = tmp_path / "offer.xlsx"
+    result = export(env, cache, tmp_path, "--format", "xlsx", "--currency", "eur", "--output", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
+    book = openpyxl.load_workbook(out)
+    ws = book["Occasions"]
+    heads = [c.value for c in ws[1]]
+    col = {h: i for i, h in enumerate(heads)}
+    body = list(ws.iter_rows(min_row=2))
+    assert len(body) == len(rows) and ws.freeze_panes == "A2"
+    for cells, row in zip(body, rows, strict=True):
+        assert cells[col["Title"]].value == row["title"]
+        if row["start"]:
+            written = datetime.fromisoformat(row["start"])
+            assert cells[col["Start"]].is_date
+            assert cells[col["Start"]].value == written.replace(tzinfo=None, microsecond=0)
+        fee = cells[col["Fee"]]
+        assert fee.value == row["fee"] and fee.data_type == "n" and fee.number_format == '"EUR" #,##0'
+        assert cells[col["On demand"]].value == ("Yes" if row["onDemand"] else "No")
+        if row["url"]:
+            assert cells[col["Link"]].hyperlink.target == row["url"]
+    assert book["About"]["A1"].value == f"Prices and dates as of {age_text()}; they may have changed since."
+
+
+def test_the_remembered_currency_is_the_default(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    settings = Path(env["XDG_CONFIG_HOME"]) / "catalogue-desktop" / "catalogue-desktop.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("[display]\ncurrency=CHF\n", encoding="utf-8")
+    out = tmp_path / "offer.pdf"
+    result = export(env, cache, tmp_path, "--format", "pdf", "--output", str(out), "--query", "city:chicago")
+    assert result.returncode == 0, result.stderr
+    text = flat(" ".join(p.extract_text() for p in pypdf.PdfReader(out).pages))
+    fees = [
+        r["fee"]
+        for r in json.loads(
+            export(env, cache, tmp_path, "--format", "json", "--query", "city:chicago").stdout
+        )
+    ]
+    assert fees and all(f"CHF {fee:,}" in text for fee in fees)
+    ics = export(env, cache, tmp_path, "--format", "ics", "--currency", "USD", "--query", "city:chicago")
+    descriptions = [
+        flat(str(e["DESCRIPTION"])) for e in icalendar.Calendar.from_ical(ics.stdout).walk("VEVENT")
+    ]
+    assert descriptions and all("Fee: USD " in d for d in descriptions)  # --currency wins
+
+
+def test_a_collection_as_a_spreadsheet(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    import openpyxl
+
+    out = tmp_path / "courses.xlsx"
+    result = run(
+        env, "export", "courses", "--cache-dir", str(cache), "--format", "xlsx", "-o", str(out), cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"Wrote {len(RAW[Kind.COURSES])} courses to " in result.stderr.decode()
+    ws = openpyxl.load_workbook(out)["Courses"]
+    heads = [c.value for c in ws[1]]
+    assert heads[0] == "courseId" and "locations" in heads and "url" in heads
+    by_id = {r[0].value: r for r in ws.iter_rows(min_row=2)}
+    col = {h: i for i, h in enumerate(heads)}
+    for course in RAW[Kind.COURSES]:
+        row = by_id[course["courseId"]]
+        assert row[0].data_type == "n" and row[col["title"]].value == course["title"]
+        assert row[col["cleAccreditation"]].value == ("Yes" if course["cleAccreditation"] else "No")
+        assert row[col["url"]].hyperlink.target == course["url"]
+        assert (
+            json.loads(row[col["locations"]].value)[0]["locationId"] == course["locations"][0]["locationId"]
+        )
+    # standard output works too (bytes of a zip)
+    piped = run(env, "export", "topics", "--cache-dir", str(cache), "--format", "xlsx", cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stdout[:2] == b"PK"

@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     if args.kind == "offerings":
         return run_offerings(args)
     if (
-        args.format not in ("csv", "json")
+        args.format not in ("csv", "json", "xlsx")
         or args.include_past
         or args.paper
         or args.title != "Offer"
@@ -38,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
             from catalogue_desktop.core.query import stored as finding
 
             positions = finding.select(store, Kind(args.kind), query, note)
+        if args.format == "xlsx":
+            from catalogue_desktop.cli.export_xlsx import write_collection
+
+            return write_collection(args, store, positions, currency(args))
         if args.output:
             target = Path(args.output)
             counted: list[int] = []
@@ -61,6 +65,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def currency(args: argparse.Namespace) -> str | None:
+    """``--currency``, else the one the window remembers (``cli.remembered``), else none."""
+    from catalogue_desktop.cli import remembered
+
+    chosen = (args.export_currency or "").strip().upper() or remembered.currency()
+    return chosen[:8] if chosen else None
+
+
 def run_offerings(args: argparse.Namespace) -> int:
     """``export offerings``: ``core.offers.export`` does the work; the PDF is drawn with Qt
     (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
@@ -77,9 +89,20 @@ def run_offerings(args: argparse.Namespace) -> int:
 
         render = sheet_pdf.pdf_bytes
         paper = {"a4": "A4", "letter": "Letter"}.get(args.paper or "") or sheet_pdf.default_paper()
-    data = offers_export.document(
-        selection, args.format, title=args.title, group=args.group, paper=paper or "A4", render_pdf=render
-    )
+    if args.format == "xlsx":
+        from catalogue_desktop.cli.export_xlsx import offerings_workbook
+
+        data: str | bytes = offerings_workbook(selection, currency(args))
+    else:
+        data = offers_export.document(
+            selection,
+            args.format,
+            title=args.title,
+            group=args.group,
+            paper=paper or "A4",
+            render_pdf=render,
+            currency=currency(args),
+        )
     if selection.empty_reason:
         print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")

@@ -21,6 +21,7 @@ from datetime import datetime
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
+from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.query import stored as finding
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.offerings import upcoming
@@ -97,8 +98,10 @@ def document(
     paper: str = "A4",
     render_pdf: PdfRenderer | None = None,
     now: datetime | None = None,
+    currency: str | None = None,
 ) -> str | bytes:
-    """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF)."""
+    """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF); fees in
+    ``currency`` in the calendar and on the sheet."""
     items, as_of = selection.items, selection.as_of_text
     if fmt == "json":
         return json.dumps(offers.json_rows(items), indent=2, ensure_ascii=False) + "\n"
@@ -107,11 +110,13 @@ def document(
         offers.write_csv(items, out)
         return out.getvalue()
     if fmt == "ics":
-        return offers.ics(items, as_of, now)
+        return offers.ics(
+            items, as_of, now, fee_text=(lambda fee: offers.money(fee, currency)) if currency else None
+        )
     if fmt == "pdf":
         if render_pdf is None:
             raise ValueError("a PDF needs a renderer (ui.offers.sheet_pdf)")
-        sheet = offer_sheet.Sheet(items, as_of, group=group, title=title)
+        sheet = offer_sheet.Sheet(items, as_of, group=group, title=title, style=Style(currency=currency))
         return render_pdf(sheet, title, offers.age_line(as_of), paper)
     raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
