@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import icalendar
 import pypdf
@@ -20,14 +21,17 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageB
 
 from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import short_url
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.ui.offers import desk
+from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
 KIND = column_index(DATES, "kind")
+NEW_YORK = ZoneInfo("America/New_York")
 RECORD = column_index(DATES, "record")
 
 
@@ -222,6 +226,7 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
     qtbot: Any, window_of: Any, sample: dict[Kind, bytes]
 ) -> None:
     window = window_of()
+    OfferSettings(window.settings).customer_zone = "America/New_York"  # online times for the customer
     tab = window.current_tab()
     rows = [0, 3, 5]
     select(tab, rows)
@@ -233,12 +238,19 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
     assert lines[-1] == age and lines[-2] == "" and len(lines) == len(rows) + 2
     for line, occasion in zip(lines, shown(tab, rows, sample), strict=False):
         parts = line.split(" — ")
-        assert parts[0] == occasion["title"] and parts[1] == offers.when(occasion["start"])
+        assert parts[0] == occasion["title"]
+        start, end = (datetime.fromisoformat(occasion[k]) for k in ("start", "end"))
+        if occasion["city"]:  # a course: at its location, as the service wrote it
+            assert occasion["city"] in parts[2]
+        else:  # online: in the zone picked for the customer
+            start, end = start.astimezone(NEW_YORK), end.astimezone(NEW_YORK)
+            assert parts[2] == "Online" and "ET (UTC−05:00)" in parts[1]
+        assert parts[1].startswith(f"{start:%a} {start.day}") and f"{end.day} {end:%b %Y}" in parts[1]
+        assert f"{clock(start)} – {clock(end)}" in parts[1]  # the time range, each day
         assert money(occasion["fee"]) in parts and parts[-1] == occasion["url"]
-        assert (occasion["city"] or "online") in parts
     table = _Table()
     table.feed(mime.html())
-    assert table.rows[0] == list(offers.EMAIL_HEADS) and len(table.rows) == len(rows) + 1
+    assert table.rows[0] == list(mail.HEADS) and len(table.rows) == len(rows) + 1
     assert [r[0] for r in table.rows[1:]] == [line.split(" — ")[0] for line in lines[: len(rows)]]
     assert table.links == [o["url"] for o in shown(tab, rows, sample)]
     assert age in mime.html()
@@ -257,7 +269,9 @@ def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_cur
     assert tab.model.rowCount() == len(dallas) > 1
     window.offer_actions[3].trigger()  # File ▸ Offer from Dates ▸ Copy for email
     lines = QApplication.clipboard().text().splitlines()[:-2]
-    assert len(lines) == len(dallas) and all(" — Dallas — USD\u00a0" in line for line in lines)
+    assert len(lines) == len(dallas) and all(
+        "Dallas, TX" in line and " — USD\u00a0" in line for line in lines
+    )
     assert messages(window) == (
         f"Copied all {len(dallas)} occasions the query shows for an e-mail (text and table)"
     )

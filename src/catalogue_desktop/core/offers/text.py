@@ -80,7 +80,8 @@ def _zone_name(o: Occasion, begin: datetime, style: Style) -> str:
         return f"{label} ({offset})" if label and label[0].isalpha() and label != "UTC" else offset
     if is_online(o):
         if style.customer_zone and zones.known_zone(style.customer_zone):
-            return f"{zones.zone_label(style.customer_zone, begin)} ({offset})"
+            label = zones.zone_label(style.customer_zone, begin)
+            return label if label == "UTC" else f"{label} ({offset})"
         return offset
     found = zones.check(begin, o.state)
     return found.abbreviation if found is not None and found.ok else offset

@@ -188,15 +188,21 @@ class OfferDesk:
         ]()
 
     def copy(self) -> int:
-        """Copy the occasions as lines of text and as an HTML table (one line or row each:
-        title — date — city — fee — credits — link), with the data's age; returns how many."""
+        """Copy the occasions as lines of text and as an HTML table (``core.offers.mail``: one
+        line or row each: title — dates and times with a zone — venue and address, or Online —
+        fee — credits — link), with the signature and the data's age; returns how many."""
+        from catalogue_desktop.core.offers import mail
+
         chosen = self._prepared()
         if chosen is None:
             return 0
-        as_of, style = offers.as_of_text(chosen.as_of, self.hour12), self._style()
+        as_of = offers.as_of_text(chosen.as_of, self.hour12)
+        remembered = self.remembered
+        style = self.text_style(remembered.customer_zone if remembered is not None else None)
+        letterhead = remembered.letterhead() if remembered is not None else None
         mime = QMimeData()
-        mime.setText(offers.email_text(chosen.items, as_of, **style))
-        mime.setHtml(offers.email_html(chosen.items, as_of, **style))
+        mime.setText(mail.plain(chosen.items, as_of, style, letterhead))
+        mime.setHtml(mail.table(chosen.items, as_of, style, letterhead))
         QApplication.clipboard().setMimeData(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
         return len(chosen.items)
@@ -251,17 +257,22 @@ class OfferDesk:
             as_of,
             group=options.group,
             title=options.title,
-            style=Style(
-                fee_text=self.formatter.money,
-                hour12=self.hour12,
-                customer_zone=options.zone,
-                local=not self.formatter.event_zones,
-            ),
+            style=self.text_style(options.zone),
             letterhead=remembered.letterhead() if remembered is not None else None,
             note=options.note,
             valid_until=options.valid_until,
         )
         return sheet, offers.age_line(as_of)
+
+    def text_style(self, customer_zone: str | None) -> Style:
+        """Fees and times as offers write them: the window's currency, the locale's clock, online
+        times in ``customer_zone``, everything in local time if Preferences say so."""
+        return Style(
+            fee_text=self.formatter.money,
+            hour12=self.hour12,
+            customer_zone=customer_zone,
+            local=not self.formatter.event_zones,
+        )
 
     @property
     def hour12(self) -> bool:
