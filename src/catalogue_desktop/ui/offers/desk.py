@@ -46,6 +46,7 @@ class OfferSource(NamedTuple):
     states: Callable[[], Mapping[Kind, CollectionState]]  # the store's collections (the data's age)
     max_age_days: Callable[[], int]  # warn before an offer from data older than this
     settings: Any = None  # the window's Settings: the currency, and what offers remember
+    store: Callable[[], Any] | None = None  # the window's store: the courses' schedules
 
 
 class Chosen(NamedTuple):

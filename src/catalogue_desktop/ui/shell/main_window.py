@@ -179,6 +179,7 @@ class MainWindow(QMainWindow):
             self._loader.states,
             lambda: self.settings.offer_max_age_days,
             self.settings,
+            lambda: self._loader.store,
         )
 
     def offer(self, what: str) -> None:
