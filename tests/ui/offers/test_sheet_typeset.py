@@ -128,3 +128,15 @@ def test_the_letterhead_note_and_validity_head_the_sheet(
     assert "This offer is valid until Thu 31 Dec 2026" in text
     xobjects = reader.pages[0]["/Resources"].get("/XObject") or {}
     assert any(x.get_object().get("/Subtype") == "/Image" for x in xobjects.values())
+
+
+def test_with_a_letterhead_no_row_is_cut_by_a_page_s_end(qapp: Any, items: list[offers.Occasion]) -> None:
+    from tests.ui.offers.test_sheet_pdf import _laid_out
+
+    head = Letterhead("Jane Seller", "Whitfield Training", "jane@example.com", "+1 312 555 0100")
+    sheet = Sheet(items[:40], AS_OF, letterhead=head, note="Dear Ms Acme,\nas promised.")
+    doc, page_h, breaks, _keep = _laid_out(sheet)
+    extents = sheet_pdf._row_extents(doc)
+    assert len(extents) == 40 and breaks  # the letterhead's table is no occasion's
+    for top, bottom, _above in extents:
+        assert int(top // page_h) == int((bottom - 1) // page_h)

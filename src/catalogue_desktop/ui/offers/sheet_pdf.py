@@ -153,8 +153,8 @@ def _row_extents(doc: QTextDocument) -> list[tuple[float, float, float]]:
     layout = doc.documentLayout()
     out = []
     for frame in doc.rootFrame().childFrames():
-        if not isinstance(frame, QTextTable):
-            continue
+        if not isinstance(frame, QTextTable) or not frame.format().headerRowCount():
+            continue  # (the letterhead's table has no header row: no occasion in it)
         above = layout.blockBoundingRect(doc.findBlock(frame.firstPosition() - 1)).bottom()
         for r in range(frame.format().headerRowCount(), frame.rows()):
             top, bottom = float("inf"), 0.0
