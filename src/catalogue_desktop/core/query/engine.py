@@ -35,6 +35,7 @@ from catalogue_desktop.core.query import bits, literals
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
 from catalogue_desktop.core.query.table import Table
 from catalogue_desktop.core.query.text import fold
@@ -46,29 +47,34 @@ _REMEMBERED = 512  # clause results kept per table
 _NUMERIC = (FieldType.ID, FieldType.NUMBER, FieldType.MONEY)
 
 
-@dataclass
-class Outcome:
-    """A query's rows in one table."""
+class Outcome(Matches):
+    """A query's rows in one table (``Matches``: count, bits, mask, rows), and why none matched
+    when the table lacks a field the query names."""
 
-    table: str
-    n: int
-    bits: int = 0
-    missing: str | None = None  # a field the table does not have (or only for has:/no:)
-    why: str | None = None  # ... and why it shows nothing, in words
-    child_bits: int = 0  # the child rows (locations, sessions) that satisfied the query
-    everything: bool = False  # an empty query
+    __slots__ = ("child_bits", "everything", "missing", "table", "why")
+
+    def __init__(
+        self,
+        table: str,
+        n: int,
+        bits: int = 0,
+        *,
+        missing: str | None = None,
+        why: str | None = None,
+        child_bits: int = 0,
+        everything: bool = False,
+    ) -> None:
+        super().__init__(n, bits=bits)
+        self.table = table
+        self.missing = missing  # a field the table does not have (or only for has:/no:)
+        self.why = why  # ... and why it shows nothing, in words
+        self.child_bits = child_bits  # the child rows (locations, sessions) that satisfied the query
+        self.everything = everything  # an empty query
 
     @property
-    def count(self) -> int:
-        return self.bits.bit_count()
-
-    @property
-    def mask(self) -> bytes:
-        return bits.to_mask(self.bits, self.n)
-
-    @property
-    def rows(self) -> list[int]:
-        return bits.to_rows(self.bits, self.n)
+    def n(self) -> int:
+        """The table's rows."""
+        return self.total
 
     def message(self) -> str | None:
         """Why the table shows nothing, when it lacks a field."""
