@@ -47,6 +47,7 @@ def timed(repeat: int, work: Any) -> dict[str, Any]:
 
 def main(size: int, repeat: int) -> dict[str, Any]:
     from catalogue_desktop.core.export import spreadsheet
+    from catalogue_desktop.core.offers import calendar as offer_calendar
     from catalogue_desktop.core.offers import occasions as offers
     from catalogue_desktop.core.offers.sheet import Letterhead, Sheet
     from catalogue_desktop.core.offers.text import Style
@@ -66,7 +67,7 @@ def main(size: int, repeat: int) -> dict[str, Any]:
     return {
         "occasions": len(items),
         "sheet_50": timed(repeat, sheet),
-        "ics_1000": timed(repeat, lambda: offers.ics(dated[:1000], as_of).encode()),
+        "ics_1000": timed(repeat, lambda: offer_calendar.ics(dated[:1000], as_of).encode()),
         "xlsx_10000": timed(repeat, lambda: spreadsheet.offerings_xlsx((items * 2)[:10_000], [as_of], "USD")),
     }
 

@@ -11,7 +11,7 @@ import io
 import json
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -205,33 +205,74 @@ def test_the_query_picks_occasions_as_the_finder_does(
 # -- the calendar file ----------------------------------------------------------------------------------
 
 
-def test_ics_is_one_event_per_dated_occasion_and_its_uids_are_stable(
+def test_ics_is_an_event_per_day_at_the_courses_schedule_and_its_uids_are_stable(
     env: dict[str, str], cache: Path, tmp_path: Path
 ) -> None:
+    """A course of several days: an event per day, that day's first start to last end in its
+    schedule, at the location; any other dated occasion: one event, its exact instants."""
     out = tmp_path / "offer.ics"
     result = export(env, cache, tmp_path, "--format", "ics", "--output", str(out))
     assert result.returncode == 0, result.stderr
     rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
     dated = [r for r in rows if r["start"]]
+    schedules = {c["courseId"]: c.get("schedule") or [] for c in RAW[Kind.COURSES]}
+    expected = []
+    for row in dated:
+        start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
+        span = (end.date() - start.date()).days + 1
+        if span == 1:
+            expected.append((row, row["title"], start, end))
+            continue
+        for n in range(1, span + 1):
+            on = start.date() + timedelta(days=n - 1)
+            day = [s for s in schedules[row["id"]] if s["day"] == n]
+            first = min(time.fromisoformat(s["startTime"]) for s in day)
+            last = max(time.fromisoformat(s["endTime"]) for s in day)
+            title = f"{row['title']} (day {n} of {span})"
+            expected.append(
+                (
+                    row,
+                    title,
+                    datetime.combine(on, first, start.tzinfo),
+                    datetime.combine(on, last, start.tzinfo),
+                )
+            )
+    said = result.stderr.decode()
     assert (
-        f"Wrote {len(rows)} occasions ({len(dated)} events: {len(rows) - len(dated)} on demand"
-        in result.stderr.decode()
+        f"Wrote {len(rows)} occasions ({len(expected)} events: a day each for courses of several days; "
+        in said
     )
+    assert f"{len(rows) - len(dated)} on demand have no date)" in said
     events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
-    assert len(events) == len(dated)
-    for event, row in zip(events, dated, strict=True):
-        assert str(event["SUMMARY"]) == row["title"]
-        assert event.decoded("DTSTART") == datetime.fromisoformat(row["start"])  # the exact instant
-        assert event.decoded("DTEND") == datetime.fromisoformat(row["end"])
+    assert len(events) == len(expected) > len(dated)
+    for event, (row, title, begin, finish) in zip(events, expected, strict=True):
+        assert str(event["SUMMARY"]) == title
+        # the instants (no demo course changes its offset between its days)
+        assert (event.decoded("DTSTART"), event.decoded("DTEND")) == (begin, finish)
         description = flat(str(event["DESCRIPTION"]))
         assert f"Fee: {row['fee']:,}" in description and row["url"] in description
         assert f"Prices and dates as of {age_text()}" in description
         assert str(event["URL"]) == row["url"]
         if row["kind"] == "course":
+            assert begin.date() == event.decoded("DTSTART").astimezone(begin.tzinfo).date()
             assert row["city"] in str(event["LOCATION"]) and row["venue"] in str(event["LOCATION"])
     again = icalendar.Calendar.from_ical(export(env, cache, tmp_path, "--format", "ics").stdout)
     assert [str(e["UID"]) for e in again.walk("VEVENT")] == [str(e["UID"]) for e in events]
     assert len({str(e["UID"]) for e in events}) == len(events)
+
+
+def test_csv_for_excel_begins_with_a_byte_order_mark(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    plain = export(env, cache, tmp_path, "--format", "csv")
+    excel = export(env, cache, tmp_path, "--format", "csv", "--excel")
+    assert not plain.stdout.startswith(b"\xef\xbb\xbf") and excel.stdout[:3] == b"\xef\xbb\xbf"
+    assert excel.stdout[3:] == plain.stdout
+    out = tmp_path / "experts.csv"
+    args = ("export", "experts", "--cache-dir", str(cache), "--excel", "-o", str(out))
+    assert run(env, *args, cwd=tmp_path).returncode == 0
+    data = out.read_bytes()
+    assert data[:3] == b"\xef\xbb\xbf" and data.decode("utf-8-sig").startswith("expertId,")
 
 
 # -- the offer sheet ----------------------------------------------------------------------------------

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+from typing import TextIO
 
-from catalogue_desktop.cli.common import note, open_store, query_of, write_whole
+from catalogue_desktop.cli.common import note, open_store, query_of
 from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     parsed, query = query_of(args)
     if not parsed:
         return 2
-    with open_store(*offline_cache(args)) as store:
+    with open_store(*offline_cache(args), reading=True) as store:
         positions = None
         if query is not None:
             from catalogue_desktop.core.query import stored as finding
@@ -44,26 +44,31 @@ def run(args: argparse.Namespace) -> int:
 
             return write_collection(args, store, positions, currency(args))
         if args.output:
-            target = Path(args.output)
+            from catalogue_desktop.cli.output import text_writer, write_output
+
             counted: list[int] = []
 
-            def write(tmp: Path) -> None:
-                with tmp.open("w", encoding="utf-8", newline="") as out:
-                    counted.append(
-                        export_collection(
-                            store, Kind(args.kind), args.format, out, positions, demo=args.cache_demo
-                        )
-                    )
+            def write(out: TextIO) -> None:
+                kind = Kind(args.kind)
+                if args.excel and args.format == "csv":
+                    out.write(BOM)
+                counted.append(
+                    export_collection(store, kind, args.format, out, positions, demo=args.cache_demo)
+                )
 
-            if not write_whole(target, write):
-                return 1
-            print(f"Wrote {counted[0]} {args.kind} to {target}", file=sys.stderr)
+            if write_output(args.output, text_writer(write)) is not None:
+                print(f"Wrote {counted[0]} {args.kind} to {args.output}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+            if args.excel and args.format == "csv":
+                sys.stdout.write(BOM)
             export_collection(
                 store, Kind(args.kind), args.format, sys.stdout, positions, demo=args.cache_demo
             )
     return 0
+
+
+BOM = "\ufeff"  # --excel: a UTF-8 byte-order mark first, so that Excel reads the CSV as UTF-8
 
 
 def currency(args: argparse.Namespace) -> str | None:
@@ -82,7 +87,7 @@ def run_offerings(args: argparse.Namespace) -> int:
     parsed, query = query_of(args)
     if not parsed:
         return 2
-    with open_store(*offline_cache(args)) as store:
+    with open_store(*offline_cache(args), reading=True) as store:
         selection = offers_export.select(store, query, include_past=args.include_past, note=note)
     render = paper = None
     if args.format == "pdf":
@@ -106,14 +111,18 @@ def run_offerings(args: argparse.Namespace) -> int:
         )
     if selection.empty_reason:
         print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
+    for text in offers_export.notes(selection, args.format):
+        print(f"catalogue-desktop: {text}", file=sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
+    if args.excel and args.format == "csv":
+        raw = BOM.encode("utf-8") + raw
     if not args.output:
         sys.stdout.flush()
         sys.stdout.buffer.write(raw)
         sys.stdout.buffer.flush()
         return 0
-    target = Path(args.output)
-    if not write_whole(target, lambda tmp: tmp.write_bytes(raw)):
-        return 1
-    print(f"Wrote {offers_export.summary(selection, args.format)} to {target}", file=sys.stderr)
+    from catalogue_desktop.cli.output import write_output
+
+    if write_output(args.output, lambda out: out.write(raw)) is not None:
+        print(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", file=sys.stderr)
     return 0

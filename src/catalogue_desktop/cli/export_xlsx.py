@@ -6,10 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Collection
-from pathlib import Path
 from typing import Any
 
-from catalogue_desktop.cli.common import write_whole
 from catalogue_desktop.core.export import spreadsheet
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -46,8 +44,8 @@ def write_collection(
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return 0
-    target = Path(args.output)
-    if not write_whole(target, lambda tmp: tmp.write_bytes(data)):
-        return 1
-    print(f"Wrote {len(records)} {args.kind} to {target}", file=sys.stderr)
+    from catalogue_desktop.cli.output import write_output
+
+    if write_output(args.output, lambda out: out.write(data)) is not None:  # (None: "-", stdout)
+        print(f"Wrote {len(records)} {args.kind} to {args.output}", file=sys.stderr)
     return 0

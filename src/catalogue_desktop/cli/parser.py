@@ -166,6 +166,11 @@ def build_parser() -> argparse.ArgumentParser:
         "file) | pdf (the offer sheet)",
     )
     p.add_argument(
+        "--excel",
+        action="store_true",
+        help="CSV for Excel: a UTF-8 byte-order mark first (else Excel on Windows misreads accented letters)",
+    )
+    p.add_argument(
         "--currency",
         dest="export_currency",
         metavar="CODE",

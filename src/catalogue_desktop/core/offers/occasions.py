@@ -1,24 +1,26 @@
-"""Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows, a
-calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet is
-``offer_sheet``'s (the window and the command line render it to PDF with Qt).
+"""Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows here;
+the calendar file is ``calendar``'s, the e-mail text ``mail``'s, the offer sheet ``sheet``'s (the
+window and the command line render it to PDF with Qt), their words ``text``'s.
 
 Every output names the data's age (``age_line``: "Prices and dates as of Thu 26 Nov 2026, 5:01 PM",
 the oldest of the courses', series' and webinars' last sync that reached the service:
-``data_as_of``). Server text is data:
-HTML is escaped, calendar text is escaped as RFC 5545 says. Times are the exact instants the
+``data_as_of``). Server text is data: each format's encoder in ``core.formats`` handles it (CSV
+and e-mail cells made inert to spreadsheets, HTML escaped, drawn text capped and its bidi
+controls made visible, the calendar written by ``icalendar``). Times are the exact instants the
 service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's). Qt-free.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import html
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TextIO
 
+from catalogue_desktop.core.formats.csv_cells import CsvWriter
+from catalogue_desktop.core.formats.links import left_out
+from catalogue_desktop.core.formats.numbers import plain_number
 from catalogue_desktop.core.query.table import parse_date
 from catalogue_desktop.core.records import zones
 from catalogue_desktop.core.records.kinds import Kind
@@ -148,8 +150,6 @@ def by_start(items: Sequence[Occasion]) -> list[Occasion]:
 
 # -- text -------------------------------------------------------------------------------------
 
-Text = Callable[[Any], str]
-
 
 def when(iso: str | None, *, local: bool = False) -> str:
     """ "Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset (with
@@ -160,7 +160,7 @@ def when(iso: str | None, *, local: bool = False) -> str:
     if moment is None:
         return iso
     if local:
-        moment = moment.astimezone()
+        moment = _local(moment)
     offset = moment.utcoffset()
     minutes = 0 if offset is None else int(offset.total_seconds()) // 60
     sign = "+" if minutes >= 0 else "−"
@@ -168,10 +168,19 @@ def when(iso: str | None, *, local: bool = False) -> str:
     return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} ({zone})"
 
 
+def _local(moment: datetime) -> datetime:
+    """``moment`` in the viewer's zone; in its own offset when that would leave years 1-9999."""
+    try:
+        return moment.astimezone()
+    except (OverflowError, ValueError):
+        return moment
+
+
 def money(fee: Any, currency: str | None = None) -> str:
+    """A fee as written: plain digits (never an exponent), thousands grouped for whole numbers."""
     if fee is None:
         return ""
-    text = f"{fee:,}" if isinstance(fee, int) else str(fee)
+    text = f"{fee:,}" if isinstance(fee, int) and not isinstance(fee, bool) else plain_number(fee)
     return f"{currency} {text}" if currency else text
 
 
@@ -198,7 +207,7 @@ def as_of_text(stamp: str | None, hour12: bool = True) -> str | None:
     moment = instant(stamp)
     if moment is None:
         return stamp
-    local = moment.astimezone()
+    local = _local(moment)
     return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)}"
 
 
@@ -207,71 +216,6 @@ def age_line(as_of: str | None) -> str:
     if not as_of:
         return "Prices and dates of unknown age: they may have changed since."
     return f"Prices and dates as of {as_of}; they may have changed since."
-
-
-def _fees(fee_text: Text | None, currency: str | None) -> Text:
-    return fee_text or (lambda fee: money(fee, currency))
-
-
-def email_lines(
-    items: Sequence[Occasion], currency: str | None = None, local: bool = False, fee_text: Text | None = None
-) -> list[str]:
-    """One line per occasion: title — date — city — fee — credits — link."""
-    fee = _fees(fee_text, currency)
-    lines = []
-    for o in items:
-        parts = [
-            o.title,
-            when(o.start, local=local),
-            o.city or ("online" if o.kind != "course" else ""),
-            fee(o.fee),
-            o.credits(),
-            o.url or "",
-        ]
-        lines.append(" — ".join(_one_line(p) for p in parts if p))
-    return lines
-
-
-def email_text(
-    items: Sequence[Occasion],
-    as_of: str | None,
-    currency: str | None = None,
-    local: bool = False,
-    fee_text: Text | None = None,
-) -> str:
-    return "\n".join([*email_lines(items, currency, local, fee_text), "", age_line(as_of)]) + "\n"
-
-
-EMAIL_HEADS = ("Title", "Date", "City", "Fee", "Credits", "Link")
-
-
-def email_html(
-    items: Sequence[Occasion],
-    as_of: str | None,
-    currency: str | None = None,
-    local: bool = False,
-    fee_text: Text | None = None,
-) -> str:
-    """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
-    table and into spreadsheets as rows and cells)."""
-    fee = _fees(fee_text, currency)
-    head = "".join(f"<th>{h}</th>" for h in EMAIL_HEADS)
-    rows = []
-    for o in items:
-        link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if is_web(o.url) else _text(o.url)
-        cells = (
-            _text(o.title),
-            _text(when(o.start, local=local)),
-            _text(o.city or ("online" if o.kind != "course" else "")),
-            _text(fee(o.fee)),
-            _text(o.credits()),
-            link,
-        )
-        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return (
-        f'<table border="1" cellspacing="0" cellpadding="4"><tr>{head}</tr>{"".join(rows)}'
-        f"</table><p><small>{_text(age_line(as_of))}</small></p>"
-    )
 
 
 # -- rows -----------------------------------------------------------------------------------
@@ -293,7 +237,7 @@ def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
             "venue": o.venue,
             "address": o.address,
             "zip": o.zip,
-            "fee": o.fee if isinstance(o.fee, int | None) else str(o.fee),
+            "fee": o.fee if isinstance(o.fee, int | None) else plain_number(o.fee),
             "cle": o.cle,
             "cpe": o.cpe,
             "experts": o.experts,
@@ -307,7 +251,7 @@ def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
 
 
 def write_csv(items: Sequence[Occasion], out: TextIO) -> None:
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     writer.writerow(JSON_KEYS)
     for row in json_rows(items):
         writer.writerow(
@@ -324,57 +268,12 @@ def write_csv(items: Sequence[Occasion], out: TextIO) -> None:
         )
 
 
-# -- calendar ---------------------------------------------------------------------------------
+# -- links and dates ------------------------------------------------------------------------------
 
 
-def ics(
-    items: Sequence[Occasion], as_of: str | None, now: datetime | None = None, fee_text: Text | None = None
-) -> str:
-    """An iCalendar file: one VEVENT per dated occasion (on-demand ones have no time to put in a
-    calendar and are left out), DTSTART/DTEND as exact UTC instants, a stable UID."""
-    fee = _fees(fee_text, None)
-    stamp = _utc(now or datetime.now(UTC))
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Catalogue Desktop//Offers//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-    ]
-    for o in items:
-        start = instant(o.start)
-        if start is None:
-            continue
-        end = instant(o.end) or start
-        description = "\n".join(
-            p
-            for p in (
-                f"Fee: {fee(o.fee)}" if o.fee is not None else "",
-                f"Credits: {o.credits()}" if o.credits() else "",
-                f"Experts: {', '.join(o.experts)}" if o.experts else "",
-                f"Series: {o.series}" if o.series else "",
-                o.url or "",
-                age_line(as_of),
-            )
-            if p
-        )
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{o.uid}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{_utc(start)}",
-            f"DTEND:{_utc(max(end, start))}",
-            f"SUMMARY:{_escape(o.title)}",
-        ]
-        where = ", ".join(p for p in (o.venue, o.address, o.city, o.state, o.zip) if p)
-        if where or o.kind != "course":
-            lines.append(f"LOCATION:{_escape(where or 'Online')}")
-        lines.append(f"DESCRIPTION:{_escape(description)}")
-        if is_web(o.url):
-            lines.append(f"URL:{o.url}")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "".join(_fold(line) + "\r\n" for line in lines)
+def links_left_out(items: Sequence[Occasion]) -> int:
+    """How many of ``items`` have a link that is not a web link (no output makes it one)."""
+    return sum(1 for o in items if left_out(o.url))
 
 
 def dated(items: Sequence[Occasion]) -> int:
@@ -383,62 +282,18 @@ def dated(items: Sequence[Occasion]) -> int:
 
 
 def instant(iso: Any) -> datetime | None:
-    """ISO 8601 text as an aware datetime (UTC if it has no offset); None if not a date."""
+    """ISO 8601 text as an aware datetime (UTC if it has no offset); None if not a date, or if
+    its UTC instant falls outside years 1-9999 (no output can show it: the decoder rejects it)."""
     if not iso or not isinstance(iso, str):
         return None
     try:
         moment = datetime.fromisoformat(iso)
     except ValueError:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _utc(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _escape(text: str) -> str:
-    """TEXT as RFC 5545 §3.3.11 writes it."""
-    return (
-        text.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n")
-    )
-
-
-def _fold(line: str) -> str:
-    """Lines of at most 75 octets, continued by CRLF and a space (never inside a character)."""
-    data = line.encode()
-    if len(data) <= 75:
-        return line
-    parts, chunk, size = [], "", 0
-    for ch in line:
-        width = len(ch.encode())
-        if size + width > (75 if not parts else 74):
-            parts.append(chunk)
-            chunk, size = "", 0
-        chunk += ch
-        size += width
-    parts.append(chunk)
-    return "\r\n ".join(parts)
-
-
-def _one_line(text: str) -> str:
-    """Text with its line breaks and tabs as spaces (one occasion, one line)."""
-    return " ".join(text.replace("\t", " ").splitlines()) if text.strip() else ""
-
-
-def _text(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=False)
-
-
-def _attr(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
-
-
-def is_web(url: Any) -> bool:
-    """Whether ``url`` is a web link (http or https): the only ones made clickable."""
-    return isinstance(url, str) and url.lower().startswith(("http://", "https://"))
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        return None
+    return moment

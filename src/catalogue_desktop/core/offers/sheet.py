@@ -19,13 +19,14 @@ Qt-free.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant, is_web
+from catalogue_desktop.core.formats.links import is_web
+from catalogue_desktop.core.formats.text import DRAWN_LIMIT, SHORT_LIMIT, html_attribute, html_text
+from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
 from catalogue_desktop.core.offers.text import (
     Style,
     place_lines,
@@ -49,6 +50,7 @@ CSS = (
 )
 _BREAK = ' style="page-break-before: always"'
 SHORT_LINK = 40  # characters a link is shown in, at most
+ABOUT_LIMIT = 600  # characters of a group's experts and topics line
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,8 @@ class Sheet:
                 f"Topics: {', '.join(first.topics)}" if not self.by_month and first.topics else "",
             ]
             if any(about_parts):
-                parts.append(f'<p class="about">{_text(" · ".join(a for a in about_parts if a))}</p>')
+                text = " · ".join(a for a in about_parts if a)
+                parts.append(f'<p class="about">{_text(text, ABOUT_LIMIT)}</p>')
             parts.append(table)
             for i, o in enumerate(members):
                 if i and row in breaks:
@@ -197,7 +200,7 @@ class Sheet:
         if self.by_month or o.title != heading:
             what.append(f"<b>{_text(o.title)}</b>")
         if o.experts and not shared:
-            what.append(f"<i>{_text(', '.join(o.experts))}</i>")
+            what.append(f"<i>{_text(', '.join(o.experts), SHORT_LIMIT)}</i>")
         what += [_text(line) for line in when_lines(o, self.style)]
         warning = zone_warning(o)
         if warning:
@@ -209,7 +212,7 @@ class Sheet:
             what.append(link(o.url))
         cells = (
             ("", "<br>".join(what)),
-            ("", "<br>".join(_text(p) for p in place_lines(o))),
+            ("", "<br>".join(_text(p, SHORT_LIMIT) for p in place_lines(o))),
             (' class="fee"', _text(self._fee(o))),
             ("", _text(o.credits())),
         )
@@ -219,7 +222,7 @@ class Sheet:
 def link(url: str) -> str:
     """A link as printed: an anchor with the full address (http or https; anything else is
     text), shown short and on one line."""
-    shown = _text(short_url(url)).replace(" ", "&nbsp;")
+    shown = _text(short_url(url), SHORT_LIMIT).replace(" ", "&nbsp;")
     if not is_web(url):
         return shown
     return f'<a href="{_attr(url)}" style="white-space: nowrap">{shown}</a>'
@@ -256,9 +259,11 @@ def _heading(key: Any, first: Occasion) -> str:
     return (first.series or first.title) if key[0] == "series" else first.title
 
 
-def _text(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=False)
+def _text(value: Any, limit: int = DRAWN_LIMIT) -> str:
+    """Every text the sheet draws: capped, its bidi controls made visible, escaped
+    (``formats.text.html_text``): no field can reverse its text or make the layout slow."""
+    return html_text(value, limit)
 
 
 def _attr(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+    return html_attribute(value, 8000)

@@ -209,11 +209,15 @@ class OfferDesk:
         return len(chosen.items)
 
     def save_ics(self) -> Path | None:
+        """The calendar file (``core.offers.calendar``): an event per day a course meets (its
+        schedule's hours), one per other dated occasion."""
+        from catalogue_desktop.core.offers import calendar
+
         chosen = self._prepared()
         if chosen is None:
             return None
-        events = offers.dated(chosen.items)
-        if not events:
+        dated = offers.dated(chosen.items)
+        if not dated:
             self.say(f"No calendar file: {chosen.words} are on demand, with no date")
             return None
         path = ask_path(
@@ -225,17 +229,33 @@ class OfferDesk:
         )
         if path is None:
             return None
-        text = offers.ics(
-            chosen.items, offers.as_of_text(chosen.as_of, self.hour12), fee_text=self.formatter.money
+        remembered = self.remembered
+        schedules = self._schedules(chosen.items)
+        written = calendar.calendar_file(
+            chosen.items,
+            offers.as_of_text(chosen.as_of, self.hour12),
+            style=self.text_style(remembered.customer_zone if remembered is not None else None),
+            schedules=schedules,
         )
-        if not self._write(path, text.encode("utf-8")):
+        if not self._write(path, written.text.encode("utf-8")):
             return None
-        left = len(chosen.items) - events
+        left = len(chosen.items) - dated
+        events = written.events
         self.say(
             f"Wrote {events:,} event{'s' if events != 1 else ''} of {chosen.words} to {path}"
+            + (" (a day each for courses of several days)" if events != dated else "")
             + (f" ({left:,} on demand, with no date, left out)" if left else "")
+            + "".join(f"; {note}" for note in written.notes)
         )
         return path
+
+    def _schedules(self, items: Sequence[offers.Occasion]) -> dict[Any, Any]:
+        """The schedules of the courses among ``items``, from the window's store."""
+        if self.source.store is None:
+            return {}
+        from catalogue_desktop.core.offers.days import schedules
+
+        return schedules(self.source.store(), [o.id for o in items if o.kind == "course"])
 
     def _sheet_options(self, chosen: Chosen, action: str) -> Any:
         from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
