@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import sys
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
@@ -110,15 +111,16 @@ def test_export_as_a_spreadsheet_from_the_window(
     visible = tab.model.rowCount()
     asked: dict[str, Any] = {}
 
-    def save(parent: Any, caption: str, name: str, filters: str) -> tuple[str, str]:
-        asked.update(name=name, filters=filters.split(";;"))
-        return str(tmp_path / "courses.csv"), "Excel workbooks (*.xlsx)"
+    def save(parent: Any, caption: str, name: str, filters: str, chosen: str = "") -> tuple[str, str]:
+        asked.update(name=name, filters=filters.split(";;"), chosen=chosen)
+        return str(tmp_path / "courses.csv"), asked.get("answer", "Excel workbooks (*.xlsx)")
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
     from catalogue_desktop.ui.shell import dialogs
 
     dialogs.export_visible_rows(window)
-    assert asked["filters"] == ["CSV files (*.csv)", "Excel workbooks (*.xlsx)"]
+    assert asked["filters"] == ["CSV files (*.csv)", "CSV for Excel (*.csv)", "Excel workbooks (*.xlsx)"]
+    assert asked["chosen"] == ("CSV for Excel (*.csv)" if sys.platform == "win32" else "CSV files (*.csv)")
     ws = openpyxl.load_workbook(tmp_path / "courses.xlsx")["Courses"]
     heads = [c.value for c in ws[1]]
     assert heads[:5] == ["Title", "Level", "Next date", "Next date zone", "Cities"]
@@ -131,3 +133,27 @@ def test_export_as_a_spreadsheet_from_the_window(
         assert (row[5].value, row[6].value) == (low, high) and row[5].number_format == '"EUR" #,##0'
         assert row[7].value in ("Yes", "No")
     assert f"Exported {visible:,} courses to " in window.statusBar().currentMessage()
+
+
+def test_csv_for_excel_from_the_window_begins_with_a_byte_order_mark(
+    make_session: Any, filled_cache: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    from catalogue_desktop.ui.shell import dialogs
+
+    session = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready")
+    window = session.window
+    tab = window.show_tab(Kind.EXPERTS)
+    answers = iter([("plain.csv", "CSV files (*.csv)"), ("excel.csv", "CSV for Excel (*.csv)")])
+
+    def save(parent: Any, caption: str, name: str, filters: str, chosen: str = "") -> tuple[str, str]:
+        file, kind = next(answers)
+        return str(tmp_path / file), kind
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    dialogs.export_visible_rows(window)
+    dialogs.export_visible_rows(window)
+    plain, excel = (tmp_path / "plain.csv").read_bytes(), (tmp_path / "excel.csv").read_bytes()
+    assert excel[:3] == b"\xef\xbb\xbf" and not plain.startswith(b"\xef\xbb\xbf")
+    assert excel[3:] == plain and tab.model.rowCount() > 0

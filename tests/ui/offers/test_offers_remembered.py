@@ -98,3 +98,33 @@ def test_the_letterhead_from_preferences_heads_the_sheet(
         "Jane Seller",
         "jane@example.com",
     ]
+
+
+def test_the_windows_calendar_gives_a_course_an_event_per_day_at_its_schedule(
+    qtbot: Any, window_of: Any, saved: dict[str, Any], sample: dict[Any, bytes], tmp_path: Path
+) -> None:
+    import json
+    from datetime import datetime, time, timedelta
+
+    import icalendar
+
+    from catalogue_desktop.core.records.kinds import Kind
+
+    window = window_of()
+    window.query_box.set_text("city:chicago starts:2027-02")
+    tab = window.current_tab()
+    assert tab.model.rowCount() == 1
+    select(tab, [0])
+    assert tab.offer("ics") is not None
+    course = next(c for c in json.loads(sample[Kind.COURSES]) if c["courseId"] == 6101)
+    location = next(loc for loc in course["locations"] if loc["city"] == "Chicago")
+    start = datetime.fromisoformat(location["startDate"])
+    events = icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")
+    assert len(events) == 2 and "Wrote 2 events of 1 selected occasion" in window.statusBar().currentMessage()
+    for n, event in enumerate(events, 1):
+        day = [s for s in course["schedule"] if s["day"] == n]
+        on = start.date() + timedelta(days=n - 1)
+        first = datetime.combine(on, min(time.fromisoformat(s["startTime"]) for s in day), start.tzinfo)
+        last = datetime.combine(on, max(time.fromisoformat(s["endTime"]) for s in day), start.tzinfo)
+        assert (event.decoded("DTSTART"), event.decoded("DTEND")) == (first, last)
+        assert str(event["SUMMARY"]) == f"{course['title']} (day {n} of 2)"

@@ -7,11 +7,15 @@ when it is first touched (``QFileDialog`` and ``QMessageBox`` ~1 ms each), and s
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import catalogue_desktop
 
-EXPORT_FILTERS = ("CSV files (*.csv)", "Excel workbooks (*.xlsx)")
+EXPORT_FILTERS = ("CSV files (*.csv)", "CSV for Excel (*.csv)", "Excel workbooks (*.xlsx)")
+# CSV for Excel (a UTF-8 byte-order mark) is the choice offered first on Windows, where Excel
+# reads a CSV without one in the system's code page ("MÃ¼ller" for "Müller")
+DEFAULT_FILTER = EXPORT_FILTERS[1] if sys.platform == "win32" else EXPORT_FILTERS[0]
 
 
 def export_visible_rows(window: Any) -> None:
@@ -21,9 +25,9 @@ def export_visible_rows(window: Any) -> None:
 
     tab = window.current_tab()
     path, chosen = QFileDialog.getSaveFileName(
-        window, "Export visible rows", f"{tab.kind.value}.csv", ";;".join(EXPORT_FILTERS)
+        window, "Export visible rows", f"{tab.kind.value}.csv", ";;".join(EXPORT_FILTERS), DEFAULT_FILTER
     )
-    if path and chosen == EXPORT_FILTERS[1] and not path.lower().endswith(".xlsx"):
+    if path and chosen == EXPORT_FILTERS[2] and not path.lower().endswith(".xlsx"):
         path = path[: -len(".csv")] if path.lower().endswith(".csv") else path
         path += ".xlsx"
     if path:
@@ -36,7 +40,9 @@ def export_visible_rows(window: Any) -> None:
             )
             return
         try:
-            count = tab.export_visible(path, currency=window.formatter.currency)
+            count = tab.export_visible(
+                path, currency=window.formatter.currency, excel=chosen == EXPORT_FILTERS[1]
+            )
         except OSError as exc:
             QMessageBox.warning(window, "Export failed", f"Cannot write {path}: {exc}")
             return
