@@ -53,9 +53,9 @@ class OffersPage(QGroupBox):
         row = QHBoxLayout()
         row.addWidget(self.logo, 1)
         row.addWidget(browse)
-        label = QLabel("&Logo:")
-        label.setBuddy(self.logo)
-        form.addRow(label, row)
+        logo_label = QLabel("&Logo:")
+        logo_label.setBuddy(self.logo)
+        form.addRow(logo_label, row)
 
     def _choose_logo(self) -> None:
         start = self.logo.text() or self.offer_settings.folder
