@@ -99,3 +99,12 @@ def test_schedules_are_read_from_the_stored_courses(tmp_path: Path) -> None:
         time.fromisoformat(min(s["startTime"] for s in day1)),
         time.fromisoformat(max(s["endTime"] for s in day1)),
     )
+
+
+def test_a_webinar_or_an_evening_into_the_night_is_one_event() -> None:
+    late = Occasion("webinar", 9, "Late", start="2027-05-01T23:00:00+00:00", end="2027-05-02T01:00:00+00:00")
+    assert [(d.number, d.end - d.start) for d in offer_days.days(late)] == [(0, timedelta(hours=2))]
+    evening = Occasion(
+        "course", 9, "Gala", start="2027-05-01T18:00:00+02:00", end="2027-05-02T02:00:00+02:00"
+    )
+    assert len(offer_days.days(evening)) == 1

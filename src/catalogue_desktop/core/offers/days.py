@@ -6,7 +6,8 @@ event runs from that day's first start to its last end, at the location: in its 
 offset the service wrote is the zone's (a course across a daylight-saving change keeps its wall
 clock), else in the written offset. Without one, each day runs from the written start time to
 the written end time when the end is later in the day, else each day is an all-day event.
-An occasion within one day is one event, start to end as written.
+An occasion within one day (or less than 24 hours), and any webinar, is one event, start to end
+as written.
 
 Each day's UID is the occasion's with the day's number (``uid``): stable across exports, so that
 importing a newer file updates the days instead of adding copies. The schedules are read from the
@@ -63,8 +64,8 @@ def days(o: Occasion, schedule: Schedule | None = None) -> list[Day]:
         return [Day(o.uid, 0, 1, begin, begin)]
     first, last = begin.date(), finish.astimezone(begin.tzinfo).date()
     span = (last - first).days + 1
-    if span == 1 or span > MAX_DAYS:
-        return [Day(o.uid, 0, 1, begin, finish)]
+    if o.kind != "course" or span == 1 or span > MAX_DAYS or finish - begin < timedelta(hours=24):
+        return [Day(o.uid, 0, 1, begin, finish)]  # a webinar, a day, an evening into the night
     zone = _zone(o, begin)
     out = []
     for n in range(1, span + 1):
