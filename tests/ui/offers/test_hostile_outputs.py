@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export.records import export_collection
 from catalogue_desktop.core.formats.text import drawn
+from catalogue_desktop.core.offers import days as offer_days
 from catalogue_desktop.core.offers import export as offers_export
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
@@ -213,12 +214,19 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
 
     ics_text = timed("offerings ics", lambda: offers_export.document(selection, "ics"))
     events = icalendar.Calendar.from_ical(ics_text).walk("VEVENT")
-    dated = [o for o in items if offers.instant(o.start) is not None]
-    assert len(events) == len(dated)  # exactly one event per dated occasion
+    # exactly one event per dated occasion, or per day of a course of several days
+    dated = [
+        (o, day)
+        for o in items
+        for day in offer_days.days(o, selection.schedules.get(o.id) if o.kind == "course" else None)
+    ]
+    assert len(events) == len(dated) >= len([o for o in items if offers.instant(o.start) is not None])
     assert len({str(e["UID"]) for e in events}) == len(events)
-    for event, o in zip(events, dated, strict=True):
+    for event, (o, day) in zip(events, dated, strict=True):
         summary = str(event["SUMMARY"])
         plain = o.title.replace("\r\n", "\n").replace("\r", "\n")
+        if day.of > 1:
+            plain += f" (day {day.number} of {day.of})"
         if not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", plain):
             assert summary == plain  # the original text
         assert not re.search(r"[\x00-\x08\x0a-\x1f\x7f]", summary.replace("\n", ""))
