@@ -5,6 +5,7 @@
   the catalogue are listed; any other can be added.
 * Dates and times: as the service wrote them, in the event's own UTC offset, or in local time.
 * The currency of fees, and the age of the data past which an offer is warned about.
+* Offers: the seller's letterhead (``ui.offers.preferences_page``).
 
 ``apply(window, settings, …)`` is the session's: it shows the changes everywhere at once.
 """
@@ -52,7 +53,7 @@ class Preferences(QDialog):
         self.settings = settings
         from catalogue_desktop.ui.shell.dialogs import fit_to_screen
 
-        fit_to_screen(self, parent, 560, 560)
+        fit_to_screen(self, parent, 560, 720)
         layout = QVBoxLayout(self)
 
         types = QGroupBox("Webinar types (the service sends numbers without saying what they mean)")
@@ -110,6 +111,10 @@ class Preferences(QDialog):
             self.timeout.setAccessibleName("Give up on a collection after")
             form.addRow("Give up on a collection after:", self.timeout)
         layout.addLayout(form)
+        from catalogue_desktop.ui.offers.preferences_page import OffersPage
+
+        self.offers = OffersPage(settings, self)
+        layout.addWidget(self.offers)
         if hasattr(settings, "profiles_path"):  # Preferences ▸ Connection (ui.shell.connection_dialog)
             connection = QPushButton("Connection…")
             connection.setAccessibleName("Connection: certificates, proxy, credentials, Test")
@@ -168,6 +173,7 @@ class Preferences(QDialog):
         self.settings.event_zones = self.event_zone.isChecked()
         self.settings.currency = self.currency.text().strip().upper() or None
         self.settings.offer_max_age_days = self.max_age.value()
+        self.offers.save()
         if self.timeout is not None:
             self.settings.sync_timeout = self.timeout.value()
         self.settings.sync()
