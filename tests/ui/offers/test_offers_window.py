@@ -234,8 +234,7 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
     qtbot.keyClick(tab.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     mime = QApplication.clipboard().mimeData()
     lines = mime.text().splitlines()
-    fmt = window.formatter  # times as the window writes them
-    age = offers.age_line(fmt.data_time(window.synced_at))
+    age = offers.age_line(offers.as_of_text(window.synced_at))
     assert lines[-1] == age and lines[-2] == "" and len(lines) == len(rows) + 2
     for line, occasion in zip(lines, shown(tab, rows, sample), strict=False):
         parts = line.split(" — ")
