@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QItemSelectionModel,
-    QLocale,
     QModelIndex,
     QPoint,
     Qt,
@@ -39,6 +38,7 @@ from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.browse import columns, kept_selection
 from catalogue_desktop.ui.browse import table_rows as export
+from catalogue_desktop.ui.browse.count_label import CountLabel
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
 from catalogue_desktop.ui.common.settings import Settings
@@ -82,10 +82,7 @@ class CollectionTab(QWidget):
         self._detail_visible = True
         self._fit_title = False  # fit the title column when next shown (``_default_columns``)
 
-        self.count_label = QLabel()
-        self.count_label.setObjectName(f"count-{kind.value}")
-        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self._fix_count_width()
+        self.count_label = CountLabel(kind.value, kind.singular, f"count-{kind.value}")
         self.model = self.make_model(kind, formatter)
         self.view = TableView()
         self.view.setObjectName(f"table-{kind.value}")
@@ -276,33 +273,8 @@ class CollectionTab(QWidget):
         else:
             self._clear_detail(f"The selected {self.kind.singular} is not among the rows the query shows.")
 
-    def _fix_count_width(self, text: str = "") -> None:
-        """Give the count a fixed size, wide enough for its longest text up to 999,999 records
-        ("loading 888,888 of 888,888"), or for ``text``: a fixed-size label's new text repaints
-        only the label, where one sized to its text laid out the tab again (and resized and
-        repainted the filter line) on every count that changed width."""
-        label, big = self.count_label, QLocale().toString(888_888)
-        metrics = label.fontMetrics()
-        width = max(
-            metrics.horizontalAdvance(f"{big} {self.kind.value}"),
-            metrics.horizontalAdvance(f"loading {big} of {big}"),
-            metrics.horizontalAdvance(text),
-        )
-        label.setFixedSize(width + 2 * label.margin() + 4, label.sizeHint().height())
-
     def _counts_changed(self, visible: int, total: int) -> None:
-        locale = QLocale()
-        if self.model.loading:
-            text = f"loading {locale.toString(visible)} of {locale.toString(total)}"
-        elif visible == total and not self.model.filtered:
-            noun = self.kind.singular if total == 1 else self.kind.value
-            text = f"{locale.toString(total)} {noun}"
-        else:
-            text = f"{locale.toString(visible)} of {locale.toString(total)}"
-        label = self.count_label
-        if label.fontMetrics().horizontalAdvance(text) > label.contentsRect().width():
-            self._fix_count_width(text)  # millions of records: wider, once
-        label.setText(text)
+        self.count_label.show_counts(visible, total, loading=self.model.loading, filtered=self.model.filtered)
         self.counts_changed.emit(self.kind, visible, total)
 
     # -- selection and details -----------------------------------------------------------------

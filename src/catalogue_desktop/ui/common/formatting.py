@@ -158,24 +158,6 @@ class Formatter:
             return ""
         return times.day(self.locale, found[0], found[1] if offset is None else offset, self.event_zones)
 
-    def occasion_start(self, iso: Any) -> str:
-        """An offer's start, as the window writes times (long day, the locale's clock, the zone);
-        "on demand" for none."""
-        return self.date_long(iso) if iso else "on demand"
-
-    def occasion_until(self, start: Any, end: Any) -> str:
-        """After ``occasion_start``: "until 4:30 PM" the same day and zone, else "until " and
-        the end in full; "" without an end."""
-        begin, finish = times.moment_of(start), times.moment_of(end)
-        if finish is None:
-            return ""
-        end_at, end_zone = times.at(finish[0], finish[1], self.event_zones)
-        if begin is not None:
-            start_at, start_zone = times.at(begin[0], begin[1], self.event_zones)
-            if start_at.date() == end_at.date() and start_zone == end_zone:
-                return f"until {self.locale.toString(end_at.time(), QLocale.FormatType.ShortFormat)}"
-        return f"until {self.date_long(end)}"
-
     def data_time(self, iso: Any) -> str | None:
         """When data was fetched: the viewer's local time, labelled (None stays None)."""
         found = times.moment_of(iso)

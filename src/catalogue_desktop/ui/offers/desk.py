@@ -352,12 +352,6 @@ class OfferDesk:
 
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _style(self) -> dict[str, Any]:
-        """Dates and fees as the window shows them (its formatter: the event's offset or local
-        time, labelled, the locale's clock; the chosen currency)."""
-        f = self.formatter
-        return {"local": not f.event_zones, "fee_text": f.money, "when_text": f.occasion_start}
-
     def _write(self, path: Path, data: bytes) -> bool:
         tmp = path.with_name(path.name + ".part")
         try:
