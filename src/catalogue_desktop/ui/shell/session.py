@@ -137,6 +137,7 @@ class AppSession(QObject):
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)
         loader.index_changed.connect(self._index_changed)
+        loader.counts_filled.connect(self._counts_filled)
         loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
         self.syncing = syncing = CatalogueSync(
             self.place,
@@ -314,6 +315,22 @@ class AppSession(QObject):
         for kind in ALL_KINDS:
             self.window.set_changes(kind, self.loader.changes[kind], index.title)
         self.window.current_tab().refresh_details()
+
+    def _counts_filled(self, kinds: list[Any]) -> None:
+        """The rows' counts of webinars and courses were filled: shown, and a tab sorted by one
+        of them sorted again."""
+        from catalogue_desktop.core.listing.counts import count_columns
+
+        for kind in kinds:
+            tab = None if self.window is None else self.window.made_tab(kind)
+            if tab is None:
+                continue  # (made later, with the values)
+            model = tab.model
+            if model.sort_column in count_columns(kind):
+                column, order = model.sort_column, model.sort_order
+                model.sort(-1, order)
+                model.sort(column, order)
+            model.refresh_display()
 
     # -- settings ------------------------------------------------------------------------------
 
