@@ -249,13 +249,12 @@ class CatalogueLoader(QObject):
 
     def _presorted(self, job: _Job) -> bool:
         """Sort a reloaded row set as its tab shows it, for up to ``PRESORT_PASS_S``; True when
-        done or not needed (small, unsorted, or while the window starts: it waits for all rows)."""
+        done or not needed (small, unsorted, or not the tab shown while the window starts)."""
         assert job.rowset is not None
         if job.sort is None:
             if (
                 self._sort_of is None
-                or job.kind in self._starting
-                or job.early
+                or (job.kind in self._starting and not job.early)  # (the shown one is sorted first)
                 or len(job.rowset) < PRESORT_ROWS
             ):
                 return True

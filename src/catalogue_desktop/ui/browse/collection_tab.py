@@ -456,15 +456,21 @@ class CollectionTab(QWidget):
             header.restoreState(state)
             self._fit_title = self._auto_title = False  # the user's widths
         column, order = settings.sort(self.kind)
-        if column < 0 and self.kind in columns.DEFAULT_SORT:  # never sorted by the user
+        default = column < 0 and self.kind in columns.DEFAULT_SORT  # never sorted by the user
+        if default:
             column, order = column_index(self.kind, columns.DEFAULT_SORT[self.kind]), 0
         qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
         header.setSortIndicator(column, qt_order)
+        self.model.upcoming_first = default  # until the user sorts (``_header_sorted``)
         self.model.sort(column, qt_order)
+        header.sortIndicatorChanged.connect(self._header_sorted, Qt.ConnectionType.UniqueConnection)
+
+    def _header_sorted(self, *_sort: Any) -> None:
+        """The user chose an order: plain from now on, and remembered (the default is not)."""
+        self.model.upcoming_first = False
 
     def save_state(self, settings: Settings) -> None:
         header = self.view.horizontalHeader()
         order = 1 if self.model.sort_order == Qt.SortOrder.DescendingOrder else 0
-        settings.save_tab(
-            self.kind, header.saveState(), self.splitter.saveState(), (self.model.sort_column, order)
-        )
+        column = -1 if self.model.upcoming_first else self.model.sort_column  # (-1: the default)
+        settings.save_tab(self.kind, header.saveState(), self.splitter.saveState(), (column, order))

@@ -43,6 +43,26 @@ class PastRows:
             known = self._known[source] = self._when(rows[source]) is not None
         return known
 
+    def upcoming_first(self, rows: Rows, order: list[int], column: int) -> list[int]:
+        """``order`` (by ``column``, ascending) with the past rows after the others, each in
+        that order, when ``column`` is the kind's start (webinars, series, courses: what is
+        coming first, as the Dates tab shows it); else ``order`` as it is."""
+        start, end = self._start, self._end
+        if self.kind not in _START_COLUMN or column != start or end is None or start is None:
+            return order
+        now, when = self.now_ms, self._when
+        # (a quick look at every row, the on-demand check only for those that look past)
+        past = {
+            i
+            for i, row in enumerate(rows)
+            if isinstance(ended := row[end] if row[end] is not None else row[start], int)
+            and ended < now
+            and when(row) is not None
+        }
+        if not past:
+            return order
+        return [i for i in order if i not in past] + [i for i in order if i in past]
+
     def sentence(self, rows: Rows, source: int) -> str | None:
         """ "Past: ended 3/9/27 …" for a past row, else None."""
         if not self.is_past(rows, source):

@@ -175,12 +175,12 @@ class AppSession(QObject):
         tab = window.current_tab()
         current = tab.kind
         # The current tab's rows are shown as they are read, its first page read now: the first
-        # paint shows it. Unless a restored sort needs every row first. The Dates tab's rows are
+        # paint shows it (a sorted tab is put in order once every row is read). The Dates tab's rows are
         # made by the finder from the collections, not read: the store has no such collection
         # (read as one, an empty "offerings" table was built, and the query's move to "the tab
         # with results" left a restored Dates tab before its rows were made).
         collection = current in ALL_KINDS
-        early = current if collection and tab.model.sort_column < 0 else None
+        early = current if collection else None
         first = [current] if collection else []
         loader.load_all([*first, *(kind for kind in ALL_KINDS if kind is not current)], early=early)
         # populated once they are painted (queued: after the paint); the loader reads on then
