@@ -31,6 +31,13 @@ def _indicator(tab: Any) -> tuple[int, Qt.SortOrder]:
     return header.sortIndicatorSection(), header.sortIndicatorOrder()
 
 
+def _group(model: Any, row: int, column: int) -> int:
+    """0: upcoming, 1: on demand, 2: past (greyed) — as the row shows it."""
+    if model.is_past(row):
+        return 2
+    return 1 if str(model.index(row, column).data()).startswith("On demand") else 0
+
+
 def test_each_tab_opens_in_a_sensible_order(start: Any, qtbot: Any) -> None:
     window = start().window
     for kind, key in ORDER.items():
@@ -43,11 +50,11 @@ def test_each_tab_opens_in_a_sensible_order(start: Any, qtbot: Any) -> None:
         values = [model.data(model.index(r, column), Qt.ItemDataRole.UserRole) for r in rows]
         past = [model.is_past(r) for r in rows]
         if kind in (Kind.WEBINARS, Kind.SERIES, Kind.COURSES):
-            # upcoming first (not greyed), by start; then the past ones, by start
-            assert past == sorted(past), kind
-            assert not past[0], kind
-            for group in (False, True):
-                starts = [v for v, p in zip(values, past, strict=True) if p is group and v is not None]
+            # upcoming first, by start; then on demand (bookable whenever); then past (greyed)
+            groups = [_group(model, r, column) for r in rows]
+            assert groups == sorted(groups) and groups[0] == 0, kind
+            for group in (0, 1, 2):
+                starts = [v for v, g in zip(values, groups, strict=True) if g == group and v is not None]
                 assert starts == sorted(starts), (kind, group)
         elif kind is DATES:
             assert not any(past) and values == sorted(values, key=lambda v: (v is None, v or 0))

@@ -309,8 +309,12 @@ def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
     assert tab.count_label.size() == label_size  # "loading 16 of 60" fitted, as "60 webinars" does
     # then in the tab's default order (by start, upcoming first), put so without a reset
     start = column_index(tab.kind, "start")
-    starts = [
-        (model.is_past(r), model.data(model.index(r, start), Qt.ItemDataRole.UserRole)) for r in range(60)
+    starts = [  # (0 upcoming, 1 on demand, 2 past; start)
+        (
+            2 if model.is_past(r) else int(str(model.index(r, start).data()).startswith("On demand")),
+            model.data(model.index(r, start), Qt.ItemDataRole.UserRole),
+        )
+        for r in range(60)
     ]
     assert starts == sorted(starts, key=lambda s: (s[0], s[1] is None, s[1] or 0))
     assert {model.record_id(row) for row in range(60)} == {
