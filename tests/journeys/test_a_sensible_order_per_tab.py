@@ -88,3 +88,22 @@ def test_the_sort_a_person_chooses_is_remembered(start: Any, qtbot: Any) -> None
     present = [f for f in fees if f is not None]
     descending = chosen[1] == Qt.SortOrder.DescendingOrder
     assert present == sorted(present, reverse=descending) and len(set(present)) > 1
+
+
+def test_under_a_query_courses_are_in_the_order_of_the_matching_dates_shown(start: Any, qtbot: Any) -> None:
+    """A course row shows its matching location's date under ``city:dallas``: the rows are in the
+    order of those dates (they were in the order of each course's next date, whatever its city)."""
+    from datetime import datetime
+
+    from tests.journeys.conftest import type_query
+
+    window = start().window
+    click_tab(qtbot, window, Kind.COURSES)
+    type_query(qtbot, window, "city:dallas")
+    tab = window.current_tab()
+    model = tab.model
+    column = column_index(Kind.COURSES, "next")
+    assert model.headerData(column, Qt.Orientation.Horizontal) == "Matching date"
+    shown = [str(model.index(r, column).data()).split()[0] for r in range(model.rowCount())]
+    dates = [datetime.strptime(d, "%m/%d/%y") for d in shown]
+    assert len(dates) > 2 and dates == sorted(dates), shown

@@ -51,8 +51,6 @@ from catalogue_desktop.ui.browse.row_order import RowOrder, view_rows
 from catalogue_desktop.ui.common.colors import muted
 from catalogue_desktop.ui.common.formatting import Formatter
 
-__all__ = ["RowSetTableModel"]
-
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 
@@ -294,16 +292,17 @@ class RowSetTableModel(QAbstractTableModel):
         if order is not None:
             self.idle_work.start_later()
 
-    def _update_visible(self) -> None:
-        # ``_visible`` is shared with the filter's and the sort's results: never changed in place.
+    def _update_visible(self) -> None:  # (``_visible``: shared with results, never changed in place)
         self._view_of = None
         matched, order = self._matched, self._order
         if matched is None:
             self._visible = None if order is None else order.rows
         elif order is None:
             self._visible = matched.rows
-        else:
-            self._visible = order.matching(matched)
+        else:  # (by the values shown: a course's matching date, not its next)
+            visible, overlay, rows = order.matching(matched), self._overlay, self._rowset.rows
+            column, descending = self._sort_column, self._sort_order == Qt.SortOrder.DescendingOrder
+            self._visible = visible if overlay is None else overlay.ordered(visible, column, descending, rows)
 
     def _emit_counts(self) -> None:
         self.counts_changed.emit(self.visible_count(), self.total_count())
