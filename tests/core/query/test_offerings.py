@@ -146,6 +146,7 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
                 bool(found["ondemand"][i]),
                 found["id"][i],
                 found["seriesId"][i],
+                found["locationId"][i],
                 i,
                 (bz, ez),
             )

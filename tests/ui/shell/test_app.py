@@ -307,14 +307,26 @@ def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
     assert model.rowCount() == 60 and not model.loading
     assert tab.count_label.text() == f"60 {tab.kind.value}" and window.tab_widget.tabText(0) == title
     assert tab.count_label.size() == label_size  # "loading 16 of 60" fitted, as "60 webinars" does
-    ids = [model.record_id(row) for row in range(60)]
-    assert ids == [row[model.rowset.id_column] for row in session.loader.rowsets[tab.kind].rows]
+    # then in the tab's default order (by start, upcoming first), put so without a reset
+    start = column_index(tab.kind, "start")
+    starts = [  # (0 upcoming, 1 on demand, 2 past; start)
+        (
+            2 if model.is_past(r) else int(str(model.index(r, start).data()).startswith("On demand")),
+            model.data(model.index(r, start), Qt.ItemDataRole.UserRole),
+        )
+        for r in range(60)
+    ]
+    assert starts == sorted(starts, key=lambda s: (s[0], s[1] is None, s[1] or 0))
+    assert {model.record_id(row) for row in range(60)} == {
+        row[model.rowset.id_column] for row in session.loader.rowsets[tab.kind].rows
+    }
 
 
 def test_a_tab_restored_sorted_shows_its_rows_once_all_are_read(
     make_session: Any, paged_cache: Any, qtbot: Any
 ) -> None:
-    """A sort needs every row: a tab that starts sorted is populated with all of them, sorted."""
+    """A tab that starts sorted paints the first page it reads at once, as an unsorted one does,
+    and is sorted once every row is read (a sort needs them all)."""
     from catalogue_desktop.ui.common.settings import Settings
 
     fee = column_index(ALL_KINDS[0], "fee")
@@ -325,7 +337,8 @@ def test_a_tab_restored_sorted_shows_its_rows_once_all_are_read(
     session.populated.connect(lambda: at_populated.append((model.rowCount(), model.loading)))
     with qtbot.waitSignal(session.ready, timeout=10000):
         pass
-    assert at_populated == [(60, False)]
+    assert at_populated == [(SMALL_PAGES, True)]
+    assert model.rowCount() == 60 and not model.loading
     fees = [model.data(model.index(row, fee), Qt.ItemDataRole.UserRole) for row in range(60)]
     present = [f for f in fees if f is not None]
     assert present == sorted(present, reverse=True) and len(present) > 3

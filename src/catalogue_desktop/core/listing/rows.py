@@ -94,13 +94,20 @@ COLUMNS: dict[Any, tuple[Column, ...]] = {
         Column("title", "Title", T),
         Column("education", "Education", T),
         Column("id", "ID", N, False),
+        Column("webinars", "Webinars", N),
+        Column("courses", "Courses", N),
     ),
 }
-for _kind in (Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS):
+# Who names a record is not in it: its counts of webinars and courses (after its id, so that rows
+# listed before them keep their other columns' places) are blank in a stored row and filled from
+# the loaded links (``core.listing.counts``).
+for _kind, _counts in ((Kind.TOPICS, 2), (Kind.ROLES, 1), (Kind.SITUATIONS, 1)):
     COLUMNS[_kind] = (
         Column("title", "Title", T),
         Column("description", "Description", T),
         Column("id", "ID", N, False),
+        Column("webinars", "Webinars", N),
+        *((Column("courses", "Courses", N),) if _counts == 2 else ()),
     )
 
 
@@ -135,6 +142,7 @@ COLUMNS[DATES] = (
     Column("ondemand", "On demand", B, False),
     Column("record", "ID", N, False),
     Column("series_id", "Series ID", N, False),
+    Column("location", "Location ID", N, False),  # a course's location (what a booking names)
     Column("id", "Row", N, False),
 )
 
@@ -290,12 +298,12 @@ def _certificate(r: Any, now_ms: int) -> list[Any]:
 
 
 def _expert(r: Any, now_ms: int) -> list[Any]:
-    return [r.name, r.title, _one_line(r.education), r.expert_id, []]
+    return [r.name, r.title, _one_line(r.education), r.expert_id, None, None, []]
 
 
-def _titled(id_attr: str) -> Callable[[Any, int], list[Any]]:
+def _titled(id_attr: str, counts: int) -> Callable[[Any, int], list[Any]]:
     def row(r: Any, now_ms: int) -> list[Any]:
-        return [r.title, _one_line(r.description), getattr(r, id_attr), []]
+        return [r.title, _one_line(r.description), getattr(r, id_attr), *[None] * counts, []]
 
     return row
 
@@ -306,9 +314,9 @@ _ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = {
     Kind.COURSES: _course,
     Kind.CERTIFICATES: _certificate,
     Kind.EXPERTS: _expert,
-    Kind.TOPICS: _titled("topic_id"),
-    Kind.ROLES: _titled("role_id"),
-    Kind.SITUATIONS: _titled("situation_id"),
+    Kind.TOPICS: _titled("topic_id", 2),
+    Kind.ROLES: _titled("role_id", 1),
+    Kind.SITUATIONS: _titled("situation_id", 1),
 }
 
 

@@ -133,6 +133,7 @@ class DatesRows(Sequence[tuple[Any, ...]]):
             list(map(bool, get("ondemand"))),
             get("id"),
             get("seriesId"),
+            get("locationId"),
             range(lo, hi),
             self._zones[lo:hi] if self._zones is not None else self._offsets(lo, hi),
         )

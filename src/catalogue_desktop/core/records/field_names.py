@@ -151,18 +151,22 @@ FIELD_NAMES: dict[tuple[str, str], tuple[FieldName, ...]] = {
         _n("education", "education", column=True),
         _n("image", "imageUrl"),
         _n("image2x", "image2xUrl"),
-        _n("webinars", derived=True),
-        _n("courses", derived=True),
+        _n("webinars", derived=True, column=True),
+        _n("courses", derived=True, column=True),
     ),
-    ("topics", "record"): (*_titled("topicId"), _n("webinars", derived=True), _n("courses", derived=True)),
-    ("roles", "record"): (*_titled("roleId"), _n("webinars", derived=True)),
-    ("situations", "record"): (*_titled("situationId"), _n("webinars", derived=True)),
+    ("topics", "record"): (
+        *_titled("topicId"),
+        _n("webinars", derived=True, column=True),
+        _n("courses", derived=True, column=True),
+    ),
+    ("roles", "record"): (*_titled("roleId"), _n("webinars", derived=True, column=True)),
+    ("situations", "record"): (*_titled("situationId"), _n("webinars", derived=True, column=True)),
     # The Dates tab's occasions (``core.query.offerings``; their facts made there, not stored).
     ("offerings", "record"): (
         _n("kind", fact="kind", column=True),
         _n("id", fact="id", column="record"),  # the course's or webinar's id
         _n("row", column="id", derived=True),  # the occasion's own number (``RowSet.id_column``)
-        _n("location", "locationId"),
+        _n("location", "locationId", column=True),
         _n("session", "sessionId"),
         _n("title", "title", column=True),
         _n("type", "type", column=True),

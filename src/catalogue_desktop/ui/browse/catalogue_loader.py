@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalogue_desktop.core.cache.store import CollectionState, Store
+from catalogue_desktop.core.listing import counts
 from catalogue_desktop.core.listing.rowset import CatalogueIndex, RowSet
 from catalogue_desktop.core.listing.sorting import SortJob
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
@@ -75,6 +76,9 @@ class CatalogueLoader(QObject):
     rowset_growing = Signal(object, object, int, object)
     index_changed = Signal(object)  # CatalogueIndex
     all_loaded = Signal()  # the reads started by ``load_all`` are done and the index is built
+    # The kinds whose rows' counts of webinars and courses naming them were (re)filled
+    # (``core.listing.counts``): their tables show the new values.
+    counts_filled = Signal(list)
 
     def __init__(
         self,
@@ -96,6 +100,9 @@ class CatalogueLoader(QObject):
         self._gc_was_enabled: bool | None = None  # set while ``load_all`` holds the GC off
         self._retired: list[RowSet] = []  # replaced row sets, freed a slice at a time
         self._disposing: Iterator[None] | None = None
+        self._counting: Iterator[None] | None = None  # the counts being filled (``_count_step``)
+        self._counts_due = False  # rows were published since the counts were last filled
+        self._counted: list[Kind] = []
         self._pump = QTimer(self, interval=0)  # one chunk of work per event-loop pass
         self._pump.timeout.connect(self._step)
         # After an early collection's first page, reading pauses until the window painted it
@@ -180,6 +187,8 @@ class CatalogueLoader(QObject):
         elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):
             packed.unpack_links(1)  # a page at a time: links are first needed by a detail pane
             gc.freeze()  # as rows are: else full collections walk every link list unpacked so far
+        elif self._counts_due or self._counting is not None:
+            self._count_step()  # (after the links: counting reads them all)
         elif (self._retired or self._disposing is not None) and not self._index_timer.isActive():
             self._dispose_step()  # only once the index no longer holds the replaced rows
         else:
@@ -209,6 +218,8 @@ class CatalogueLoader(QObject):
         assert job.rowset is not None
         chunk = next(job.chunks, None)
         if chunk is not None:
+            if job.kind in counts.COUNTED:
+                counts.make_room(job.kind, chunk[1])  # (rows listed before the counts existed)
             job.rowset.extend_columns(*chunk)
             # These rows live as long as the window shows them. Without freezing, every ~25% growth of the
             # heap triggers a full collection walking all rows loaded so far (docs/decisions.md, "Sorting and
@@ -237,13 +248,12 @@ class CatalogueLoader(QObject):
 
     def _presorted(self, job: _Job) -> bool:
         """Sort a reloaded row set as its tab shows it, for up to ``PRESORT_PASS_S``; True when
-        done or not needed (small, unsorted, or while the window starts: it waits for all rows)."""
+        done or not needed (small, unsorted, or not the tab shown while the window starts)."""
         assert job.rowset is not None
         if job.sort is None:
             if (
                 self._sort_of is None
-                or job.kind in self._starting
-                or job.early
+                or (job.kind in self._starting and not job.early)  # (the shown one is sorted first)
                 or len(job.rowset) < PRESORT_ROWS
             ):
                 return True
@@ -263,8 +273,22 @@ class CatalogueLoader(QObject):
             self._retired.append(old)
         self.rowsets[kind] = rowset
         self.changes[kind] = changes
+        self._counts_due = True
         self.rowset_loaded.emit(kind, rowset, changes)
         self._index_timer.start()
+
+    def _count_step(self) -> None:
+        """One slice of filling the rows' counts of webinars and courses (``counts.fill_steps``),
+        started anew when rows were published meanwhile; ``counts_filled`` once done."""
+        if self._counts_due:
+            self._counts_due = False
+            self._counted = []
+            self._counting = counts.fill_steps(dict(self.rowsets), self._counted)
+        assert self._counting is not None
+        if next(self._counting, StopIteration) is StopIteration:
+            self._counting = None
+            if self._counted and not self._counts_due:
+                self.counts_filled.emit(self._counted)
 
     def _restore_gc(self) -> None:
         if self._gc_was_enabled:
@@ -347,6 +371,8 @@ class CatalogueLoader(QObject):
         self._starting.clear()
         self._restore_gc()
         self._disposing = None
+        self._counting = None
+        self._counts_due = False
         self._retired.clear()
         self._pump.stop()
         self._index_timer.stop()

@@ -419,10 +419,15 @@ class CollectionTab(QWidget):
     def restore_state(self, settings: Settings) -> None:
         if columns.restore_header(self.view, settings, self.kind, self.model):
             self._fit_title = self._auto_title = False  # the user's widths
+        header = self.view.horizontalHeader()
+        header.sortIndicatorChanged.connect(self._header_sorted, Qt.ConnectionType.UniqueConnection)
+
+    def _header_sorted(self, *_sort: Any) -> None:
+        """The user chose an order: plain from now on, and remembered (the default is not)."""
+        self.model.upcoming_first = False
 
     def save_state(self, settings: Settings) -> None:
         header = self.view.horizontalHeader()
         order = 1 if self.model.sort_order == Qt.SortOrder.DescendingOrder else 0
-        settings.save_tab(
-            self.kind, header.saveState(), self.splitter.saveState(), (self.model.sort_column, order)
-        )
+        column = -1 if self.model.upcoming_first else self.model.sort_column  # (-1: the default)
+        settings.save_tab(self.kind, header.saveState(), self.splitter.saveState(), (column, order))

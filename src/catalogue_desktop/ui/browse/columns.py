@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
 from catalogue_desktop.core.listing.rows import COLUMNS, DATES, ColumnType, column_index
+from catalogue_desktop.core.records.kinds import Kind
 
 # Default widths in average character widths, per column type (the title column: at least).
 WIDTH_CHARS = {
@@ -42,11 +43,21 @@ HIDDEN = {(DATES, "expert")}
 # The order columns are shown in, where it is not the listing's: what a person reads first first.
 SHOWN_ORDER = {DATES: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "expert")}
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
-# A tab's order until the user sorts otherwise (Dates: by start, past occasions hidden); the order
-# the user chooses is remembered instead. (The
-# collections keep the service's order by default: a sorted tab waits for all its rows at start,
-# where an unsorted one paints its first page at once — see ``catalogue_loader``.)
-DEFAULT_SORT: dict[Any, str] = {DATES: "start"}  # a Kind or the Dates sheet -> its column key
+# A tab's order until the user sorts otherwise; the order the user chooses is remembered instead.
+# Dated kinds by start, upcoming first (``past_rows.upcoming_first``; Dates: past occasions
+# hidden), the others by title or name. (A sorted tab still paints the first page it reads at once,
+# then its rows are put in order once all are read: ``RowSetTableModel.set_rowset``.)
+DEFAULT_SORT: dict[Any, str] = {  # a Kind or the Dates sheet -> its column key
+    Kind.WEBINARS: "start",
+    Kind.SERIES: "first",
+    Kind.COURSES: "next",
+    Kind.CERTIFICATES: "title",
+    Kind.EXPERTS: "name",
+    Kind.TOPICS: "title",
+    Kind.ROLES: "title",
+    Kind.SITUATIONS: "title",
+    DATES: "start",
+}
 _WIDEST_MONEY = {
     ColumnType.MONEY: lambda f: f.money("88888.88"),
     ColumnType.MONEY_RANGE: lambda f: f.money_range([8888, 88888]),
@@ -155,9 +166,11 @@ def restore_header(view: Any, settings: Any, kind: Any, model: Any) -> bool:
     if state is not None:
         header.restoreState(state)
     column, order = settings.sort(kind)
-    if column < 0 and kind in DEFAULT_SORT:  # never sorted by the user
+    default = column < 0 and kind in DEFAULT_SORT  # never sorted by the user
+    if default:
         column, order = column_index(kind, DEFAULT_SORT[kind]), 0
     qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
     header.setSortIndicator(column, qt_order)
+    model.upcoming_first = default  # until the user sorts (the tab's ``_header_sorted``)
     model.sort(column, qt_order)
     return state is not None

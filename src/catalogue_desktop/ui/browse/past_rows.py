@@ -43,6 +43,31 @@ class PastRows:
             known = self._known[source] = self._when(rows[source]) is not None
         return known
 
+    def upcoming_first(self, rows: Rows, order: list[int], column: int) -> list[int]:
+        """``order`` (by ``column``, ascending) as upcoming rows first, then on-demand ones
+        (bookable whenever: their start is a recording's), then past ones, each in that order,
+        when ``column`` is the kind's start (webinars, series, courses; the Dates tab hides past
+        occasions and lists on-demand ones last); else ``order`` as it is."""
+        start, end = self._start, self._end
+        if self.kind not in _START_COLUMN or column != start or end is None or start is None:
+            return order
+        now, on_demand = self.now_ms, self.formatter.on_demand
+        kind_of = self._type
+        late = {  # 1: on demand, 2: past
+            i: 1 if kind_of is not None and on_demand(row[kind_of]) else 2
+            for i, row in enumerate(rows)
+            if (kind_of is not None and on_demand(row[kind_of]))
+            or (isinstance(ended := row[end] if row[end] is not None else row[start], int) and ended < now)
+        }
+        if not late:
+            return order
+        get = late.get
+        return (
+            [i for i in order if i not in late]
+            + [i for i in order if get(i) == 1]
+            + [i for i in order if get(i) == 2]
+        )
+
     def sentence(self, rows: Rows, source: int) -> str | None:
         """ "Past: ended 3/9/27 …" for a past row, else None."""
         if not self.is_past(rows, source):

@@ -50,8 +50,6 @@ from catalogue_desktop.ui.browse.row_order import RowOrder, view_rows
 from catalogue_desktop.ui.common.colors import muted
 from catalogue_desktop.ui.common.formatting import Formatter
 
-__all__ = ["RowSetTableModel"]
-
 _RIGHT = {ColumnType.MONEY, ColumnType.MONEY_RANGE, ColumnType.INT, ColumnType.DATE}
 _PRESORTED = {ColumnType.MONEY, ColumnType.INT, ColumnType.DATE}  # sort keys built in idle time
 
@@ -64,8 +62,7 @@ _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 
 class RowSetTableModel(QAbstractTableModel):
-    """Rows of one kind, formatted by a shared :class:`Formatter`. Read-only. What it builds in
-    idle time (sort keys, positions in the sort order) is its ``IdleWork``'s."""
+    """Rows of one kind, formatted by a shared :class:`Formatter`; read-only; ``IdleWork``: see it."""
 
     counts_changed = Signal(int, int)  # visible, total
 
@@ -82,6 +79,7 @@ class RowSetTableModel(QAbstractTableModel):
         self.note: str | None = None  # why no row matches (a field the kind lacks), if so
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
+        self.upcoming_first = False  # the tab's default order: by start ascending, upcoming first
         self._order: RowOrder | None = None  # the sort order (None: as sent)
         self._visible: list[int] | None = None  # None: every row, in row-set order
         self._view_of: dict[int, int] | None = None  # row-set index -> view row (lazy)
@@ -92,13 +90,9 @@ class RowSetTableModel(QAbstractTableModel):
         self._id_column = column_index(kind, "id")
         self._grey: QColor | None = None  # past rows' text (``colors.muted``)
         self.idle_work = IdleWork(self._rowset, self._presorted, self)
-        # While a row set is shown as it is read (``show_growing``): the rows the view knows of
-        # (the row set may already hold more); None otherwise. And how many are coming.
+        # Rows the view knows of while a row set is shown as read (``show_growing``), how many come
         self._growing: int | None = None
         self._expected = 0
-
-    def _column(self, key: str | None) -> int | None:
-        return None if key is None else column_index(self._kind, key)
 
     # -- public API ----------------------------------------------------------------------------
 
@@ -135,9 +129,8 @@ class RowSetTableModel(QAbstractTableModel):
 
     def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None = None) -> None:
         """Show a row set while it is read, ``expected`` rows in all: its first rows at once (a
-        model reset), then at each later call the rows read since (appended, in the service's
-        order). :meth:`set_rowset` with the same row set says it is complete. A sort or filter
-        asked for meanwhile is noted, and applied then: it needs every row."""
+        reset), then the rows read since (appended, as read). :meth:`set_rowset` with the same
+        row set says it is complete: a sort (or filter) needs every row, applied then."""
         self._expected = expected
         if rowset is self._rowset and self._growing is not None:
             self._append_read_rows()
@@ -178,12 +171,15 @@ class RowSetTableModel(QAbstractTableModel):
         """Show another row set (model reset); the current sort stays applied, and ``result``
         (matches, overlay, note: see ``set_result``) says which of its rows to show (None: all).
 
-        The row set shown while it was read (``show_growing``), now complete, is not shown
-        anew: its last rows are appended, unless a sort or a result waited for them."""
+        The row set shown while read (``show_growing``), complete, is not reset: its last rows
+        are appended, then sorted (unless a result waited for them)."""
         matches, overlay, note = result or (None, None, None)
-        if rowset is self._rowset and self._growing is not None and self._sort_column < 0 and matches is None:
+        if rowset is self._rowset and self._growing is not None and matches is None:
             self._append_read_rows()
             self._growing = None
+            if self._sort_column >= 0:  # in its order now (a layout change: nothing reset)
+                column, self._sort_column = self._sort_column, -1
+                self.sort(column, self._sort_order)
             self._emit_counts()
             self.idle_work.start_later()
             return
@@ -281,8 +277,12 @@ class RowSetTableModel(QAbstractTableModel):
     def _compute_order(self) -> list[int] | None:
         if self._sort_column < 0 or self._sort_column >= len(self._columns):
             return None
-        descending = self._sort_order == Qt.SortOrder.DescendingOrder
-        return sorted_rows(self._rowset, self._sort_column, descending)
+        if self._sort_order == Qt.SortOrder.DescendingOrder:
+            return sorted_rows(self._rowset, self._sort_column, True)
+        order = sorted_rows(self._rowset, self._sort_column)
+        if not self.upcoming_first:
+            return order
+        return self._past.upcoming_first(self._rowset.rows, order, self._sort_column)
 
     def _set_order(self, order: list[int] | None) -> None:
         """A new sort order: positions in it are noted again in idle time."""
@@ -291,16 +291,17 @@ class RowSetTableModel(QAbstractTableModel):
         if order is not None:
             self.idle_work.start_later()
 
-    def _update_visible(self) -> None:
-        # ``_visible`` is shared with the filter's and the sort's results: never changed in place.
+    def _update_visible(self) -> None:  # (``_visible``: shared with results, never changed in place)
         self._view_of = None
         matched, order = self._matched, self._order
         if matched is None:
             self._visible = None if order is None else order.rows
         elif order is None:
             self._visible = matched.rows
-        else:
-            self._visible = order.matching(matched)
+        else:  # (by the values shown: a course's matching date, not its next)
+            visible, overlay, rows = order.matching(matched), self._overlay, self._rowset.rows
+            column, descending = self._sort_column, self._sort_order == Qt.SortOrder.DescendingOrder
+            self._visible = visible if overlay is None else overlay.ordered(visible, column, descending, rows)
 
     def _emit_counts(self) -> None:
         self.counts_changed.emit(self.visible_count(), self.total_count())

@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
 
 from catalogue_desktop.core.records.certificates import ResolvedCourse, resolve_certificate
+from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
 __all__ = ["CertificateTreeModel"]
 
@@ -258,7 +259,7 @@ class CertificateTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return node.name if column == 0 else node.details
         if role == Qt.ItemDataRole.ToolTipRole:  # the whole text, for narrow panes
-            return node.tooltip or " — ".join(t for t in (node.name, node.details) if t)
+            return plain_tooltip(node.tooltip or " — ".join(t for t in (node.name, node.details) if t))
         if role == Qt.ItemDataRole.UserRole:
             return node.course_id
         if role == Qt.ItemDataRole.FontRole:

@@ -60,6 +60,26 @@ class ChildOverlay:
                 return headings.get(key)
         return None
 
+    def ordered(self, rows: list[int], column: int, descending: bool, own: Any) -> list[int]:
+        """``rows`` (ordered by their records' own values of ``column``) ordered by the values the
+        rows show there, when ``column`` shows matched ones (blanks last): a course sorted by date
+        under ``city:dallas`` lists its Dallas dates in order, not its next dates'; ``own``: the
+        rows' own values (the row set's rows)."""
+        if all(index != column for index, _key, _what in self._columns):
+            return rows
+
+        def shown(row: int) -> Any:
+            values = self.values(row)
+            return values[column][0] if values and column in values else own[row][column]
+
+        keys = {row: shown(row) for row in rows}
+        present = [row for row in rows if keys[row] is not None]
+        try:
+            present.sort(key=keys.__getitem__, reverse=descending)
+        except TypeError:  # (values of other types the spec did not foresee: as they were)
+            return rows
+        return present + [row for row in rows if keys[row] is None]
+
     def values(self, row: int) -> dict[int, tuple[Any, int | None]] | None:
         """Column -> (value, UTC offset of a date) for ``row``, or None (its own values)."""
         if row in self._known:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex
 _SINGULAR = {k.value: k.singular.capitalize() for k in Kind}
@@ -53,7 +54,7 @@ class PaletteModel(QAbstractListModel):
                 else f"{item.what}  ·  {item.title}"
             )
         if role == Qt.ItemDataRole.ToolTipRole:
-            return item.title
+            return plain_tooltip(item.title)  # a record's title: server text
         return None
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit
 
+from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.finder.completion_list import CompletionList
 
 if TYPE_CHECKING:
@@ -183,7 +184,7 @@ class QueryBox(QObject):
         self.error.setStyleSheet(f"QLabel {{ color: {red}; }}")
         shown = parsed.text[error.position : error.end] or "end"
         self.error.setText(f"{error.describe()}: “{shown}”. The tables show the last valid query.")
-        self.error.setToolTip(self.error.text())
+        self.error.setToolTip(plain_tooltip(self.error.text()))  # (the query's text in it)
         self.error.show()
 
     @property

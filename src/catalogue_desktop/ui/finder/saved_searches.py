@@ -8,6 +8,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QMenu
 
+from catalogue_desktop.ui.common.plain_text import plain_tooltip
+
 
 def save_current(window: Any) -> None:
     """Ask a name, and whether the search should also open the current tab (not unless asked),
@@ -79,7 +81,7 @@ def fill_menu(window: Any, menu: QMenu) -> None:
     for search in searches:
         tab = labels.get(search.get("tab", ""))
         act = menu.addAction(f"{search['name']}  —  {tab}" if tab else search["name"])
-        act.setToolTip(search["query"])
+        act.setToolTip(plain_tooltip(search["query"]))
         act.triggered.connect(lambda _checked=False, s=search: apply(window, s))
 
 

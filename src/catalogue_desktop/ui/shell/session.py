@@ -137,6 +137,7 @@ class AppSession(QObject):
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)
         loader.index_changed.connect(self._index_changed)
+        loader.counts_filled.connect(self._counts_filled)
         loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
         self.syncing = syncing = CatalogueSync(
             self.place,
@@ -174,9 +175,14 @@ class AppSession(QObject):
         tab = window.current_tab()
         current = tab.kind
         # The current tab's rows are shown as they are read, its first page read now: the first
-        # paint shows it. Unless a restored sort needs every row first.
-        early = current if tab.model.sort_column < 0 else None
-        loader.load_all([current, *(kind for kind in ALL_KINDS if kind is not current)], early=early)
+        # paint shows it (a sorted tab is put in order once every row is read). The Dates tab's rows are
+        # made by the finder from the collections, not read: the store has no such collection
+        # (read as one, an empty "offerings" table was built, and the query's move to "the tab
+        # with results" left a restored Dates tab before its rows were made).
+        collection = current in ALL_KINDS
+        early = current if collection else None
+        first = [current] if collection else []
+        loader.load_all([*first, *(kind for kind in ALL_KINDS if kind is not current)], early=early)
         # populated once they are painted (queued: after the paint); the loader reads on then
         tab.view.rows_painted.connect(self._populate, Qt.ConnectionType.QueuedConnection)
         tab.view.rows_painted.connect(loader.first_page_painted, Qt.ConnectionType.QueuedConnection)
@@ -311,6 +317,22 @@ class AppSession(QObject):
         for kind in ALL_KINDS:
             self.window.set_changes(kind, self.loader.changes[kind], index.title)
         self.window.current_tab().refresh_details()
+
+    def _counts_filled(self, kinds: list[Any]) -> None:
+        """The rows' counts of webinars and courses were filled: shown, and a tab sorted by one
+        of them sorted again."""
+        from catalogue_desktop.core.listing.counts import count_columns
+
+        for kind in kinds:
+            tab = None if self.window is None else self.window.made_tab(kind)
+            if tab is None:
+                continue  # (made later, with the values)
+            model = tab.model
+            if model.sort_column in count_columns(kind):
+                column, order = model.sort_column, model.sort_order
+                model.sort(-1, order)
+                model.sort(column, order)
+            model.refresh_display()
 
     # -- settings ------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 
 from catalogue_desktop.core.records.diff import describe_fields
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
 _TARGET = Qt.ItemDataRole.UserRole
 
@@ -91,7 +92,7 @@ class ChangesView(QWidget):
     @staticmethod
     def _child(parent: QTreeWidgetItem, kind: Kind | None, record_id: Any, label: str, what: str) -> None:
         child = QTreeWidgetItem(parent, [label, what])
-        child.setToolTip(1, what)
+        child.setToolTip(1, plain_tooltip(what))
         if kind is not None and isinstance(record_id, int):
             child.setData(0, _TARGET, (kind, record_id))
 
