@@ -264,13 +264,15 @@ class CollectionTab(QWidget):
             self._select_row(row, emit=False)
             kept_selection.select_also(self.view, self.model, [i for i in also if i != keep])
             return
-        if keep == self._pinned and self.model.rowset.rows_by_id().get(keep) is not None:
+        listed = self.model.rowset.rows_by_id().get(keep) is not None
+        if keep == self._pinned and listed:
             return  # still shown in the details only, as asked
-        self._pinned = None
         self._shown_id = None
-        if self.model.rowset.rows_by_id().get(keep) is None:
+        if not listed:
+            self._pinned = None
             self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
-        else:
+        else:  # kept: selected again when the query lists it (an answer may come for rows half read)
+            self._pinned = keep
             self._clear_detail(f"The selected {self.kind.singular} is not among the rows the query shows.")
 
     def _counts_changed(self, visible: int, total: int) -> None:
