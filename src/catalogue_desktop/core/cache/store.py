@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from catalogue_desktop.core.cache import history
 from catalogue_desktop.core.cache import pages as store_pages
 from catalogue_desktop.core.cache.pages import (
     PackedLinks,
@@ -373,6 +374,9 @@ class Store:
                 "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
             ).fetchone()
             current, previous = old if old else (None, None)
+            if changes is not None:  # each record's history, in this same transaction
+                removed = self._data_by_id(current, changes.get("removed", ())) if current else {}
+                history.record(self._db, kind.value, changes, checked_at, removed)
             if previous is not None:
                 self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
                 self._db.execute("DELETE FROM rows WHERE snapshot = ?", (previous,))
@@ -392,6 +396,45 @@ class Store:
             )
         assert new is not None
         return new
+
+    def _data_by_id(self, snapshot: int, record_ids: Iterable[int]) -> dict[int, bytes]:
+        ids = list(record_ids)
+        found: dict[int, bytes] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for rid, data in self._db.execute(
+                f"SELECT record_id, data FROM records WHERE snapshot = ? AND record_id IN ({marks})",
+                (snapshot, *part),
+            ):
+                found.setdefault(rid, bytes(data))
+        return found
+
+    # -- history -----------------------------------------------------------------------------
+
+    def history(self, kind: Kind, record_id: int) -> list[history.Event]:
+        """What the syncs kept in the span changed in this record, oldest first."""
+        return history.events(self._db, kind.value, record_id)
+
+    def history_since(
+        self, kind: Kind, start: str, end: str | None = None
+    ) -> list[tuple[int, history.Event]]:
+        """Every change to ``kind``'s records from ``start`` (ISO 8601 UTC) on, oldest first."""
+        return list(history.since(self._db, kind.value, start, end))
+
+    def withdrawn(self, kind: Kind) -> list[history.Withdrawn]:
+        """``kind``'s records the service stopped listing within the span, newest first."""
+        return history.withdrawn(self._db, kind.value)
+
+    @property
+    def history_days(self) -> int:
+        return history.span_days(self._db)
+
+    def set_history_days(self, days: int) -> None:
+        """Keep history for ``days`` (at least 1); older entries go at once."""
+        with self._transaction():
+            history.set_span_days(self._db, days)
+            history.prune(self._db, utc_now())
 
     def relisted(
         self, kind: Kind, snapshot: int, items: Iterable[tuple[int, str, str, str | None]], listing: int
