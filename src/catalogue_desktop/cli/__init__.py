@@ -1,4 +1,4 @@
-"""The ``catalogue-desktop`` command: the window by default, and sync/check/export/find/serve-demo,
+"""The ``catalogue-desktop`` command: the window by default, and sync/check/export/find/history/serve-demo,
 one module each (``parser`` declares them all).
 
 Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
@@ -41,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from catalogue_desktop.cli import find
 
             return find.run(args)
+        if args.command == "history":
+            from catalogue_desktop.cli import history
+
+            return history.run(args)
         if args.command == "serve-demo":
             from catalogue_desktop.cli import serve_demo
 

@@ -176,6 +176,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
 
+    p = sub.add_parser(
+        "history",
+        help="what the syncs changed in one record (offline)",
+        description="Every change the syncs recorded in one record, oldest first: added, withdrawn, "
+        "and each changed field with its old and new value (nested ones by path, e.g. "
+        "locations/7114/fee). History is kept for the span set in the cache (default 400 days).",
+    )
+    p.add_argument("history_kind", metavar="KIND", type=_kind_name, help=" | ".join(KIND_NAMES))
+    p.add_argument("record_id", metavar="ID", type=int, help="the record's id, e.g. 6101")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='a JSON list of {"at", "change": added|removed|changed, "fields": {NAME: [old, new]}}',
+    )
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
@@ -212,6 +229,15 @@ def _seconds(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
     return value
+
+
+def _kind_name(text: str) -> str:
+    try:
+        return Kind.parse(text.strip().lower()).value
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown kind {text!r}: expected one of {', '.join(KIND_NAMES)}"
+        ) from None
 
 
 def _table_name(text: str) -> str:

@@ -14,8 +14,8 @@ import pytest
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.sync.ingest import ingest
-from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.browse import catalogue_loader
+from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from tests.records import webinar
 from tests.ui.conftest import SMALL_PAGES
 
