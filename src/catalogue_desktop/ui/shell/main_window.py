@@ -195,6 +195,7 @@ class MainWindow(QMainWindow):
             changes=loader.record_changes(kind, record_id),
             course_title=loader.course_title,
             now_ms=int(time.time() * 1000),
+            history=loader.record_history(kind, record_id),
         )
 
     def sort_of(self, kind: Kind) -> tuple[int, bool] | None:
