@@ -48,7 +48,7 @@ def test_syncs_record_what_changed_per_record_nested_fields_by_path(
     courses = courses_of(sample)
     first, second, third = courses[0], courses[1], courses[2]
     with Store(store_file) as s:
-        assert s.history(Kind.COURSES, first["courseId"]) == []  # the first sync is no change
+        assert s.history.events(Kind.COURSES, first["courseId"]) == []  # the first sync is no change
 
     # v2: a location's fee changes, a location is added, a course is withdrawn, one is added
     v2 = json.loads(json.dumps(courses))
@@ -66,15 +66,15 @@ def test_syncs_record_what_changed_per_record_nested_fields_by_path(
     assert report.collections[Kind.COURSES].status == "updated"
 
     with Store(store_file) as s:
-        events = s.history(Kind.COURSES, first["courseId"])
+        events = s.history.events(Kind.COURSES, first["courseId"])
         assert [e.change for e in events] == ["changed"]
         fields = events[0].fields
         assert fields[f"locations/{loc['locationId']}/fee"] == [old_fee, old_fee + 100]
         assert fields["locations/99001"][0] is None and fields["locations/99001"][1]
-        assert [e.change for e in s.history(Kind.COURSES, withdrawn["courseId"])] == ["removed"]
-        assert [e.change for e in s.history(Kind.COURSES, 99500)] == ["added"]
-        assert s.history(Kind.COURSES, second["courseId"]) == []  # untouched
-        gone = s.withdrawn(Kind.COURSES)
+        assert [e.change for e in s.history.events(Kind.COURSES, withdrawn["courseId"])] == ["removed"]
+        assert [e.change for e in s.history.events(Kind.COURSES, 99500)] == ["added"]
+        assert s.history.events(Kind.COURSES, second["courseId"]) == []  # untouched
+        gone = s.history.withdrawn(Kind.COURSES)
         assert [w.record_id for w in gone] == [third["courseId"]]
         assert json.loads(gone[0].data)["title"] == third["title"]  # still findable as it was
 
@@ -88,17 +88,20 @@ def test_syncs_record_what_changed_per_record_nested_fields_by_path(
     report = sync(demo_server.base_url, store_file)
     assert report.collections[Kind.COURSES].status == "partial"
     with Store(store_file) as s:
-        assert [e.change for e in s.history(Kind.COURSES, withdrawn["courseId"])] == ["removed", "added"]
-        assert s.withdrawn(Kind.COURSES) == []
-        assert s.history(Kind.COURSES, second["courseId"]) == []  # rejected, kept: no "removed"
+        assert [e.change for e in s.history.events(Kind.COURSES, withdrawn["courseId"])] == [
+            "removed",
+            "added",
+        ]
+        assert s.history.withdrawn(Kind.COURSES) == []
+        assert s.history.events(Kind.COURSES, second["courseId"]) == []  # rejected, kept: no "removed"
 
     # a failed sync (every record rejected) records nothing
     with Store(store_file) as s:
-        before = len(s.history_since(Kind.COURSES, "2000-01-01T00:00:00Z"))
+        before = len(s.history.since(Kind.COURSES, "2000-01-01T00:00:00Z"))
     serve(demo_server, Kind.COURSES, [{"courseId": "x"}])
     assert sync(demo_server.base_url, store_file).collections[Kind.COURSES].status == "failed"
     with Store(store_file) as s:
-        assert len(s.history_since(Kind.COURSES, "2000-01-01T00:00:00Z")) == before
+        assert len(s.history.since(Kind.COURSES, "2000-01-01T00:00:00Z")) == before
 
 
 def test_series_sessions_are_named_by_their_webinar_id(
@@ -111,7 +114,7 @@ def test_series_sessions_are_named_by_their_webinar_id(
     serve(demo_server, Kind.SERIES, series)
     sync(demo_server.base_url, store_file)
     with Store(store_file) as s:
-        (event,) = s.history(Kind.SERIES, series[0]["seriesId"])
+        (event,) = s.history.events(Kind.SERIES, series[0]["seriesId"])
     assert event.fields == {
         f"sessions/{session['webinarId']}/startDate": [
             "2026-12-09T13:00:00-05:00",
@@ -131,19 +134,21 @@ def test_history_older_than_the_span_is_pruned(store_file: Path) -> None:
 
     with Store(store_file) as s:
         db = s._db
-        assert s.history_days == history.DEFAULT_SPAN_DAYS == 400
+        assert s.history.span_days == history.DEFAULT_SPAN_DAYS == 400
         write(1, "2025-01-01T00:00:00Z")
         write(2, "2025-06-01T00:00:00Z")  # 151 days later: both within the span
         assert kept() == [1, 2]
         write(3, "2026-03-01T00:00:00Z")  # 424 days after the first: it goes
         assert kept() == [2, 3]
-        s.set_history_days(30)  # prunes at once, from now (all three are older than 30 days)
-        assert s.history_days == 30
+        s.history.set_span_days(
+            30, "2026-11-26T00:00:00Z"
+        )  # prunes at once, from now (all three are older than 30 days)
+        assert s.history.span_days == 30
         assert kept() == []
     with Store(store_file) as s:
-        assert s.history_days == 30  # kept in the file: the window and the command line agree
+        assert s.history.span_days == 30  # kept in the file: the window and the command line agree
         with pytest.raises(ValueError):
-            s.set_history_days(0)
+            s.history.set_span_days(0, "2026-11-26T00:00:00Z")
 
 
 def test_an_upgrade_from_schema_4_keeps_the_data_and_begins_history_with_the_last_change(
@@ -162,7 +167,7 @@ def test_an_upgrade_from_schema_4_keeps_the_data_and_begins_history_with_the_las
     db.close()
     with Store(store_file) as s:
         assert s.state(Kind.COURSES).records == len(courses)
-        (event,) = s.history(Kind.COURSES, courses[0]["courseId"])
+        (event,) = s.history.events(Kind.COURSES, courses[0]["courseId"])
         assert event.change == "changed" and event.fields["title"][1] == "Renamed"
         assert event.at == s.state(Kind.COURSES).fetched_at
         version = s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]

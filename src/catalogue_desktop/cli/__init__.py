@@ -1,5 +1,5 @@
-"""The ``catalogue-desktop`` command: the window by default, and sync/check/export/find/history/serve-demo,
-one module each (``parser`` declares them all).
+"""The ``catalogue-desktop`` command: the window by default, and the commands (sync, check, export,
+find, history, watch, serve-demo), one module each (``parser`` declares them all).
 
 Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
 and ``export`` start fast. Expected failures print one clear line to stderr, never a traceback.
@@ -45,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from catalogue_desktop.cli import history
 
             return history.run(args)
+        if args.command == "watch":
+            from catalogue_desktop.cli import watch
+
+            return watch.run(args)
         if args.command == "serve-demo":
             from catalogue_desktop.cli import serve_demo
 

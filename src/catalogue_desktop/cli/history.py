@@ -19,17 +19,17 @@ class UnknownRecord(CatalogueError):
 def run(args: argparse.Namespace) -> int:
     kind = Kind(args.history_kind)
     with open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
-        events = store.history(kind, args.record_id)
+        events = store.history.events(kind, args.record_id)
         data = store.record_data(kind, args.record_id)
-        withdrawn = next((w for w in store.withdrawn(kind) if w.record_id == args.record_id), None)
+        withdrawn = next((w for w in store.history.withdrawn(kind) if w.record_id == args.record_id), None)
         if data is None and withdrawn is not None:
             data = withdrawn.data
         if data is None and not events:
             raise UnknownRecord(
                 f"no {kind.singular} {args.record_id} in the cache {store.path}, nor in its history "
-                f"(kept {store.history_days} days)"
+                f"(kept {store.history.span_days} days)"
             )
-        days = store.history_days
+        days = store.history.span_days
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     if args.json:
         print(json.dumps([e.to_json() for e in events], ensure_ascii=False, indent=1))

@@ -193,6 +193,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
 
+    p = sub.add_parser(
+        "watch",
+        help="watched searches: what newly matches, changed or went since you last looked (offline)",
+        description="catalogue-desktop watch [--json] [--mark-seen]: per watched search, the records "
+        "that newly match, changed in a shown field (fee, dates, place) or no longer match (or were "
+        "withdrawn) since it was last marked seen. 'watch add NAME QUERY [--kind KIND]' watches a "
+        "search from now on, 'watch list' lists them, 'watch remove NAME' forgets one. The window's "
+        "saved searches are the same ones (per catalogue).",
+    )
+    p.add_argument("action", nargs="?", choices=["add", "list", "remove"], help="add | list | remove")
+    p.add_argument("words", nargs="*", metavar="NAME [QUERY]", help="add: NAME QUERY; remove: NAME")
+    p.add_argument("--kind", dest="watch_kind", type=_kind_name, metavar="KIND", help="add: this kind only")
+    p.add_argument("--json", action="store_true", help="one JSON list of {name, query, new, changed, gone}")
+    p.add_argument("--mark-seen", action="store_true", help="then make what matches now the baseline")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)

@@ -19,12 +19,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from catalogue_desktop.core.records.diff import diff_snapshots
+from catalogue_desktop.core.records.kinds import Kind
 
 DEFAULT_SPAN_DAYS = 400
 SPAN_KEY = "history_days"
@@ -200,3 +202,35 @@ def _parse(iso: str) -> datetime:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class History:
+    """A store's history, as its ``history`` attribute: reading it, and its span."""
+
+    def __init__(
+        self, db: sqlite3.Connection, transaction: Callable[[], AbstractContextManager[None]]
+    ) -> None:
+        self._db = db
+        self._transaction = transaction
+
+    def events(self, kind: Kind, record_id: int) -> list[Event]:
+        """What the syncs kept in the span changed in this record, oldest first."""
+        return events(self._db, kind.value, record_id)
+
+    def since(self, kind: Kind, start: str, end: str | None = None) -> list[tuple[int, Event]]:
+        """Every change to ``kind``'s records from ``start`` (ISO 8601 UTC) on, oldest first."""
+        return list(since(self._db, kind.value, start, end))
+
+    def withdrawn(self, kind: Kind) -> list[Withdrawn]:
+        """``kind``'s records the service stopped listing within the span, newest first."""
+        return withdrawn(self._db, kind.value)
+
+    @property
+    def span_days(self) -> int:
+        return span_days(self._db)
+
+    def set_span_days(self, days: int, now: str) -> None:
+        """Keep history for ``days`` (at least 1); what is older than that before ``now`` goes."""
+        with self._transaction():
+            set_span_days(self._db, days)
+            prune(self._db, now)

@@ -15,13 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from catalogue_desktop.core.cache import history
+from catalogue_desktop.core.cache import history, saved_searches
 from catalogue_desktop.core.cache import pages as pages
 from catalogue_desktop.core.records.errors import StoreError
 
 SCHEMA_VERSION = 5
 # Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version;
-# 4: no history).
+# 4: no history, no saved searches).
 MIGRATED = {2, 3, 4}
 
 SCHEMA = """
@@ -103,7 +103,9 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
         if version is None:
-            db.executescript(SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";" + history.SCHEMA)
+            db.executescript(
+                SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";" + history.SCHEMA + saved_searches.SCHEMA
+            )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif version in MIGRATED:
             migrate(db, version)
@@ -189,6 +191,7 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
         if version < 5:
             for statement in history.statements():  # (not executescript: it would commit)
                 db.execute(statement)
+            db.execute(saved_searches.SCHEMA)
             history.seed(db)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from catalogue_desktop.core.cache import history
 from catalogue_desktop.core.cache import pages as store_pages
+from catalogue_desktop.core.cache.history import History
 from catalogue_desktop.core.cache.pages import (
     PackedLinks,
     json_array,
@@ -34,6 +35,7 @@ from catalogue_desktop.core.cache.pages import (
     write_fact_page,
     write_page,
 )
+from catalogue_desktop.core.cache.saved_searches import SavedSearches
 from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import Kind
@@ -108,6 +110,8 @@ class Store:
         except Unusable as exc:
             self.recovered = move_aside(self.path, str(exc))
             self._db = open_db(self.path, busy_timeout)
+        self.history = History(self._db, self._transaction)  # each record's changes
+        self.searches = SavedSearches(self._db, self._transaction)  # saved (and watched) searches
 
     def close(self) -> None:
         self._db.close()
@@ -409,32 +413,6 @@ class Store:
             ):
                 found.setdefault(rid, bytes(data))
         return found
-
-    # -- history -----------------------------------------------------------------------------
-
-    def history(self, kind: Kind, record_id: int) -> list[history.Event]:
-        """What the syncs kept in the span changed in this record, oldest first."""
-        return history.events(self._db, kind.value, record_id)
-
-    def history_since(
-        self, kind: Kind, start: str, end: str | None = None
-    ) -> list[tuple[int, history.Event]]:
-        """Every change to ``kind``'s records from ``start`` (ISO 8601 UTC) on, oldest first."""
-        return list(history.since(self._db, kind.value, start, end))
-
-    def withdrawn(self, kind: Kind) -> list[history.Withdrawn]:
-        """``kind``'s records the service stopped listing within the span, newest first."""
-        return history.withdrawn(self._db, kind.value)
-
-    @property
-    def history_days(self) -> int:
-        return history.span_days(self._db)
-
-    def set_history_days(self, days: int) -> None:
-        """Keep history for ``days`` (at least 1); older entries go at once."""
-        with self._transaction():
-            history.set_span_days(self._db, days)
-            history.prune(self._db, utc_now())
 
     def relisted(
         self, kind: Kind, snapshot: int, items: Iterable[tuple[int, str, str, str | None]], listing: int

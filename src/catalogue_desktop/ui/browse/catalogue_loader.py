@@ -320,7 +320,7 @@ class CatalogueLoader(QObject):
         """What the kept history says the syncs changed in this record, oldest first (an indexed
         read of a few rows); empty if the cache cannot say."""
         try:
-            return list(self.store.history(kind, record_id))
+            return list(self.store.history.events(kind, record_id))
         except StoreError:
             return []
 

@@ -4,10 +4,10 @@ over time drawn with QPainter (``FeeChart``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QDate, QLocale, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
@@ -17,13 +17,23 @@ from catalogue_desktop.core.cache.history import Event, slash_path
 from catalogue_desktop.core.records.history_words import describe, fee_points
 from catalogue_desktop.ui.detail.text import plain_label, set_plain_text
 
-if TYPE_CHECKING:
-    from catalogue_desktop.ui.detail.page import Page
+
+class HistoryPage(Protocol):
+    """What the History section asks of the page it is on (``page.Page``)."""
+
+    ctx: Any  # the ``DetailContext``: its ``history``
+    record: Any
+    fmt: Any  # the ``Formatter``: its ``locale`` and ``money``
+
+    def section(self, text: str, slug: str | None = None) -> QLabel: ...
+    def take(self, key: Any, make: Callable[[], Any]) -> Any: ...
+    def note(self, key: str, text: str) -> None: ...
+
 
 MAX_LINES = 40  # the newest; the command line's ``history`` shows them all
 
 
-def fill_history(page: Page) -> None:
+def fill_history(page: HistoryPage) -> None:
     """The History section of ``page``'s record, when the kept history has anything for it."""
     events = page.ctx.history
     if not events:
