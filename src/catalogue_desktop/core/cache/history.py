@@ -125,7 +125,10 @@ def record(
 
 def prune(db: sqlite3.Connection, now: str) -> int:
     """Forget what is older than the span before ``now`` (ISO 8601); the rows removed."""
-    cutoff = _iso(_parse(now) - timedelta(days=span_days(db)))
+    try:
+        cutoff = _iso(_parse(now) - timedelta(days=span_days(db)))
+    except ValueError:  # not a time (a caller's own stamp): nothing is pruned
+        return 0
     return db.execute("DELETE FROM history WHERE at < ?", (cutoff,)).rowcount
 
 
