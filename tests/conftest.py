@@ -20,6 +20,19 @@ def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _test_keyring(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Secrets go to a test keyring in the test's folder (``tests/keyring_backend.py``), never the
+    user's; the settings (``profiles.json``) to the test's folder too."""
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "tests.keyring_backend.FileKeyring")
+    monkeypatch.setenv("CATALOGUE_TEST_KEYRING", str(tmp_path / "test-keyring.json"))
+    monkeypatch.setenv("CATALOGUE_DESKTOP_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+
+
 @pytest.fixture
 def env(tmp_path: Any) -> dict[str, str]:
     """The environment of a ``catalogue-desktop`` command a test runs: no proxy, the default cache

@@ -26,6 +26,8 @@ Modes (``server.set(path, mode, **params)``; unknown paths answer 404):
   client disconnects or after ``max_seconds`` (10) / ``max_bytes`` (64 MiB), then closes.
   ``gzip=True`` sends an endless gzip stream (for decoded-size caps).
 * ``redirect``: ``status`` (302) with ``Location: location``.
+* ``auth``: 401 (with ``WWW-Authenticate: Bearer``) unless the request's ``header``
+  (``authorization``) is ``value``; then like ``json`` (other params).
 * ``close``: read the request, then close without answering.
 * ``raw``: exactly ``body`` (bytes) with ``status`` (200) and ``headers`` (a list of name/value
   pairs, sent as given, repeats allowed); ``length`` overrides Content-Length (None: the body's
@@ -38,7 +40,8 @@ Modes (``server.set(path, mode, **params)``; unknown paths answer 404):
 
 ``server.in_flight`` is how many requests are being answered right now and ``server.max_in_flight``
 the most there ever were at once (for concurrency bounds). ``FaultServer(port=N)`` listens on a
-given port (default: any free one), e.g. to come back where a stopped server was.
+given port (default: any free one), e.g. to come back where a stopped server was;
+``FaultServer(tls=context)`` speaks https with that server context (``base_url`` says https).
 
 Every wait is bounded and wakes up on shutdown; handler threads are daemons and are joined on exit.
 """
@@ -48,6 +51,7 @@ from __future__ import annotations
 import gzip as gzip_module
 import json
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -63,6 +67,7 @@ __all__ = ["FaultServer", "Recorded", "refused_port"]
 
 MODES = frozenset(
     {
+        "auth",
         "json",
         "status",
         "html200",
@@ -141,12 +146,19 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128  # a refresh makes 8 requests at once (socketserver's default: 5)
 
-    def __init__(self, owner: FaultServer, port: int = 0) -> None:
+    def __init__(self, owner: FaultServer, port: int = 0, tls: ssl.SSLContext | None = None) -> None:
         self.owner = owner
+        self.tls = tls
         self.stopping = threading.Event()
         self.connections: set[socket.socket] = set()
         self.connections_lock = threading.Lock()
         super().__init__(("127.0.0.1", port), _Handler)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        conn, address = super().get_request()
+        if self.tls is not None:  # the handshake happens on the handler's thread, at its first read
+            conn = self.tls.wrap_socket(conn, server_side=True, do_handshake_on_connect=False)
+        return conn, address
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self.connections_lock:
@@ -272,6 +284,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         self._send_chunked(data[i : i + 16384] for i in range(0, len(data), 16384))
+
+    def _mode_auth(self, value: str = "", header: str = "authorization", **params: Any) -> None:
+        if self.headers.get(header) != value:
+            self._send(401, b'{"error": "unauthorized"}', "application/json", {"WWW-Authenticate": "Bearer"})
+            return
+        self._mode_json(**params)
 
     def _mode_status(
         self,
@@ -407,7 +425,8 @@ class _Handler(BaseHTTPRequestHandler):
 class FaultServer:
     """Context manager running a fault-serving HTTP/1.1 server on 127.0.0.1 (random port)."""
 
-    def __init__(self, port: int = 0) -> None:
+    def __init__(self, port: int = 0, tls: ssl.SSLContext | None = None) -> None:
+        self._tls = tls
         self._routes: dict[str, _Route] = {}
         self._lock = threading.Lock()
         self._port = port
@@ -448,12 +467,12 @@ class FaultServer:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self._tls else 'http'}://127.0.0.1:{self.port}"
 
     # -- lifetime ---------------------------------------------------------------------------
 
     def start(self) -> Self:
-        self._server = _Server(self, self._port)
+        self._server = _Server(self, self._port, self._tls)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},

@@ -1,5 +1,6 @@
-"""The ``catalogue-desktop`` command: the window by default, and the commands (sync, check, export,
-find, history, watch, serve-demo), one module each (``parser`` declares them all).
+"""The ``catalogue-desktop`` command: the window by default, and the commands (sync, check,
+doctor, profile, export, find, history, watch, serve-demo), one module each (``parser`` declares
+them all).
 
 Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
 and ``export`` start fast. Expected failures print one clear line to stderr, never a traceback.
@@ -24,6 +25,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         multiprocessing.freeze_support()
     args = build_parser().parse_args(argv)
+    if getattr(args, "command_parser", None) is not None:
+        from catalogue_desktop.cli.connection import usage_error
+
+        usage_error(args.command_parser, args)
     try:
         if args.command == "sync":
             from catalogue_desktop.cli import sync
@@ -37,6 +42,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from catalogue_desktop.cli import export
 
             return export.run(args)
+        if args.command == "doctor":
+            from catalogue_desktop.cli import doctor
+
+            return doctor.run(args)
+        if args.command == "profile":
+            from catalogue_desktop.cli import profile
+
+            return profile.run(args)
         if args.command == "find":
             from catalogue_desktop.cli import find
 

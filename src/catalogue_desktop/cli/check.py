@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from catalogue_desktop.cli import connection
 from catalogue_desktop.cli.common import service_client
 
 
@@ -14,11 +15,13 @@ def run(args: argparse.Namespace) -> int:
 
     from catalogue_desktop.core.sync.conformance import check_service
 
-    async def fetch() -> dict[str, Any]:
-        async with service_client(args) as client:
-            return await check_service(client)
+    with connection.service(args) as (base_url, connection_of, _profile):
 
-    report = asyncio.run(fetch())
+        async def fetch() -> dict[str, Any]:
+            async with service_client(args, base_url, connection_of) as client:
+                return await check_service(client)
+
+        report = asyncio.run(fetch())
     print(json.dumps(report, indent=2, default=str) if args.json else format_report(report))
     return 0 if report["conformant"] else 1
 

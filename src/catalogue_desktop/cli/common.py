@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.query.syntax import Parsed
 
 
-def open_store(cache_dir: str | None, *, demo: bool = False) -> Any:
+def open_store(cache_dir: str | None, demo: bool = False) -> Any:
     from catalogue_desktop.core.cache.location import store_file
     from catalogue_desktop.core.cache.store import Store
 
@@ -23,12 +23,19 @@ def open_store(cache_dir: str | None, *, demo: bool = False) -> Any:
     return store
 
 
-def service_client(args: argparse.Namespace) -> Any:
+def service_client(args: argparse.Namespace, base_url: str, connection_of: Callable[[str], Any]) -> Any:
+    """The client of ``sync`` and ``check``, over ``connection_of(base_url)`` (``cli.connection``)."""
+    from catalogue_desktop.cli.connection import say_connection
     from catalogue_desktop.core.service.client import CatalogueClient
+    from catalogue_desktop.core.service.failures import normalise_base_url
 
     if args.max_size < 1:
         raise SystemExit("catalogue-desktop: --max-size must be at least 1 (MiB)")
-    return CatalogueClient(args.sync_base_url, max_bytes=args.max_size * 1024 * 1024, deadline=args.timeout)
+    connection = connection_of(normalise_base_url(base_url))
+    say_connection(connection)
+    return CatalogueClient(
+        base_url, max_bytes=args.max_size * 1024 * 1024, deadline=args.timeout, connection=connection
+    )
 
 
 def query_of(args: argparse.Namespace) -> tuple[bool, Any]:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from catalogue_desktop.cli.common import note, open_store, query_of, write_whole
+from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.core.records.kinds import Kind
 
 
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     parsed, query = query_of(args)
     if not parsed:
         return 2
-    with open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with open_store(*offline_cache(args)) as store:
         positions = None
         if query is not None:
             from catalogue_desktop.core.query import stored as finding
@@ -69,7 +70,7 @@ def run_offerings(args: argparse.Namespace) -> int:
     parsed, query = query_of(args)
     if not parsed:
         return 2
-    with open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with open_store(*offline_cache(args)) as store:
         selection = offers_export.select(store, query, include_past=args.include_past, note=note)
     render = paper = None
     if args.format == "pdf":

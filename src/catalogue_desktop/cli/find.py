@@ -10,6 +10,7 @@ from typing import TextIO
 
 from catalogue_desktop.cli import find_output
 from catalogue_desktop.cli.common import open_store
+from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
 from catalogue_desktop.core.query.stored import (
@@ -26,7 +27,7 @@ from catalogue_desktop.core.records.kinds import Kind
 
 def run(args: argparse.Namespace) -> int:
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    with open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with open_store(*offline_cache(args)) as store:
         return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 

@@ -7,6 +7,7 @@ import json
 import sys
 
 from catalogue_desktop.cli.common import open_store
+from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.history_words import as_text, describe
 from catalogue_desktop.core.records.kinds import Kind
@@ -18,7 +19,7 @@ class UnknownRecord(CatalogueError):
 
 def run(args: argparse.Namespace) -> int:
     kind = Kind(args.history_kind)
-    with open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with open_store(*offline_cache(args)) as store:
         events = store.history.events(kind, args.record_id)
         data = store.record_data(kind, args.record_id)
         withdrawn = next((w for w in store.history.withdrawn(kind) if w.record_id == args.record_id), None)

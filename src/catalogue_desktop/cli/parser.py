@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import catalogue_desktop
+from catalogue_desktop.cli import connection
 from catalogue_desktop.core.records.kinds import Kind
 
 KIND_NAMES = [k.value for k in Kind]
@@ -98,20 +99,52 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="open the window, load the catalogue, check every tab, exit 0 or 1",
     )
+    connection.add_connection(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")
-    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
     _add_timeout(p)
+    connection.add_connection(p)
+    p.set_defaults(command_parser=p)
 
     p = sub.add_parser("check", help="report how the service's data conforms to the spec")
-    p.add_argument("--base-url", required=True, dest="sync_base_url", metavar="URL")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
     _add_timeout(p)
+    connection.add_connection(p)
+    p.set_defaults(command_parser=p)
+
+    p = sub.add_parser(
+        "doctor",
+        help="walk the path to the service step by step and say what is wrong (README: At work)",
+    )
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--timeout", type=_seconds, default=20.0, metavar="SECONDS", help="per step (default 20)")
+    connection.add_connection(p)
+    p.set_defaults(command_parser=p)
+
+    p = sub.add_parser(
+        "profile",
+        help="list the catalogues (profiles), or add or change one (README: At work)",
+        description="Without NAME, list the catalogues; with NAME, add it (with --base-url) or change it.",
+    )
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p.add_argument("--base-url", metavar="URL", help="the service's address, the part before /v1")
+    p.add_argument("--proxy", metavar="URL", help="a proxy URL, 'none', or 'system' (the default)")
+    p.add_argument("--ca-file", metavar="FILE", help="an extra CA file (PEM) to trust; '' for none")
+    p.add_argument("--auth", choices=["none", "bearer", "basic", "header"], help="the credentials to send")
+    p.add_argument("--user", metavar="NAME", help="basic authentication's user name")
+    p.add_argument("--auth-header", metavar="NAME", help="the header of --auth header (e.g. X-Api-Key)")
+    p.add_argument("--secret-env", metavar="VAR", type=connection.variable_name,
+                   help="read the secret from the environment variable VAR (before the keyring)")  # fmt: skip
+    p.add_argument("--secret-stdin", action="store_true",
+                   help="read the secret from standard input into the keyring (not an argument)")  # fmt: skip
 
     p = sub.add_parser(
         "export",
@@ -134,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    connection.add_profile(p)
     p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
     offer = p.add_argument_group("offerings")
     offer.add_argument(
@@ -175,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    connection.add_profile(p)
 
     p = sub.add_parser(
         "history",
@@ -192,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    connection.add_profile(p)
 
     p = sub.add_parser(
         "watch",
@@ -209,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mark-seen", action="store_true", help="then make what matches now the baseline")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    connection.add_profile(p)
 
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from catalogue_desktop.cli import connection
 from catalogue_desktop.cli.common import open_store, service_client
 
 
@@ -14,14 +15,15 @@ def run(args: argparse.Namespace) -> int:
 
     from catalogue_desktop.core.sync.runner import sync_catalogue
 
-    with open_store(args.sync_cache_dir) as store:
-        path = store.path
+    with connection.service(args) as (base_url, connection_of, profile):
+        with open_store(connection.cache_base(args, profile)) as store:
+            path = store.path
 
-    async def fetch() -> Any:
-        async with service_client(args) as client:
-            return await sync_catalogue(client, path)
+        async def fetch() -> Any:
+            async with service_client(args, base_url, connection_of) as client:
+                return await sync_catalogue(client, path)
 
-    report = asyncio.run(fetch())
+        report = asyncio.run(fetch())
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -8,6 +8,7 @@ import json
 import sys
 
 from catalogue_desktop.cli.common import open_store
+from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.core.cache.store import utc_now
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -16,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.watch import news as watching
 
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    with open_store(args.sync_cache_dir, demo=args.cache_demo) as store:
+    with open_store(*offline_cache(args)) as store:
         if args.action == "add":
             if len(args.words) != 2:
                 print(

@@ -64,6 +64,22 @@ class HttpStatus(FetchError):
         self.retry_after = retry_after
 
 
+class CredentialsWanted(HttpStatus):
+    """HTTP 401 with no credentials sent: "the service asks for credentials"."""
+
+    what = ""  # the message without its remedy (the doctor gives its own)
+
+
+class CredentialsRefused(HttpStatus):
+    """HTTP 403, or 401 although credentials were sent: "these credentials are refused"."""
+
+    what = ""  # the message without its remedy (the doctor gives its own)
+
+
+class CertificateRefused(FetchError):
+    """The service's TLS certificate failed verification (said in words: ``core.connection.tls``)."""
+
+
 class NotJson(FetchError):
     """The body is not JSON (an HTML page, plain text, an empty response)."""
 

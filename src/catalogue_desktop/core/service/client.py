@@ -22,9 +22,14 @@ from typing import Any, BinaryIO, Self
 import httpx
 
 from catalogue_desktop import __version__
+from catalogue_desktop.core.connection.credentials import origin_hook
+from catalogue_desktop.core.connection.refusals import certificate_text, credentials_error
+from catalogue_desktop.core.connection.resolved import Connection
+from catalogue_desktop.core.connection.tls import certificate_error, ssl_context
 from catalogue_desktop.core.records.errors import (
     BadEncoding,
     CannotConnect,
+    CertificateRefused,
     ConnectionLost,
     FetchError,
     HttpStatus,
@@ -124,10 +129,14 @@ class CatalogueClient:
         max_concurrency: int = 8,
         user_agent: str | None = None,
         deadline: float | None = DEFAULT_DEADLINE,
+        connection: Connection | None = None,
     ) -> None:
         """``deadline``: seconds a :meth:`fetch` may take in all, retries included (None: no
-        limit beyond the per-request timeouts)."""
+        limit beyond the per-request timeouts). ``connection``: the proxy, trust and credentials
+        (``core.connection.resolved``); without one, the environment's proxies and the system's
+        certificate store, no credentials."""
         self.base_url = normalise_base_url(base_url)
+        self.connection = connection
         self.deadline = deadline
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout
@@ -141,7 +150,17 @@ class CatalogueClient:
         self._writer = ThreadPoolExecutor(
             1, thread_name_prefix="catalogue-body-writer", initializer=lower_thread
         )
+        if connection is not None:  # its proxy (named in reports), nothing from httpx's own lookup
+            routing: dict[str, Any] = {
+                "verify": connection.ssl_context(),
+                "proxy": connection.proxy.url,
+                "trust_env": False,
+                "event_hooks": {"request": [origin_hook(connection.credentials, connection.origin)]},
+            }
+        else:
+            routing = {"verify": ssl_context()}
         self._http = httpx.AsyncClient(
+            **routing,
             timeout=httpx.Timeout(
                 connect=connect_timeout, read=read_timeout, write=read_timeout, pool=read_timeout
             ),
@@ -326,6 +345,9 @@ class CatalogueClient:
                     if status == 304:
                         return _Raw(status, str(resp.url), resp.headers, None)
                     if not 200 <= status < 300:
+                        refused = credentials_error(status, self.connection, kind, url)
+                        if refused is not None:
+                            raise refused
                         raise status_error(
                             status, resp.reason_phrase, resp.headers.get("retry-after"), kind, url
                         )
@@ -333,6 +355,10 @@ class CatalogueClient:
                     body = await read_body(resp, kind, url, max_bytes, progress, sink, self._writer)
                     return _Raw(status, str(resp.url), resp.headers, body)
             except httpx.HTTPError as exc:
+                refusal = certificate_error(exc) if isinstance(exc, httpx.ConnectError) else None
+                if refusal is not None:  # said in words, with the certificate presented
+                    text = await asyncio.to_thread(certificate_text, refusal, url, self.connection)
+                    raise CertificateRefused(text, kind=kind, url=url) from exc
                 raise self._translate(exc, kind, url, in_body) from exc
             except httpx.InvalidURL as exc:
                 raise InvalidUrl(f"not a usable address: {exc}", kind=kind, url=url) from exc

@@ -2,7 +2,8 @@
 
 Outcomes: ``updated``, ``unchanged`` (304), ``partial`` (some records rejected, the valid ones
 stored) or ``failed`` (the last good copy kept, the reason given, and its ``cause``: ``offline``,
-``no-answer``, ``connection-lost``, ``service`` (an HTTP error status), ``bad-data`` or ``error``).
+``no-answer``, ``connection-lost``, ``service`` (an HTTP error status), ``bad-data``, ``certificate``
+(refused), ``credentials-wanted`` (401), ``credentials-refused`` (403) or ``error``).
 Fetching runs on the event loop; decoding and storing run off it (a worker process for big
 payloads, whose validation would hold the GIL; a thread for small ones), so the loop never stalls
 on pydantic. Each collection goes through the phases ``waiting`` (for the service), receiving
@@ -29,7 +30,10 @@ from catalogue_desktop.core.records.errors import (
     BadEncoding,
     CannotConnect,
     CatalogueError,
+    CertificateRefused,
     ConnectionLost,
+    CredentialsRefused,
+    CredentialsWanted,
     HttpStatus,
     NotArray,
     NotJson,
@@ -273,6 +277,12 @@ def _no_phase(kind: Kind, phase: str) -> None:
 
 def cause_of(exc: CatalogueError) -> str:
     """What kind of failure ``exc`` is, for words such as "offline" or "bad data"."""
+    if isinstance(exc, CertificateRefused):
+        return "certificate"
+    if isinstance(exc, CredentialsWanted):
+        return "credentials-wanted"
+    if isinstance(exc, CredentialsRefused):
+        return "credentials-refused"
     if isinstance(exc, CannotConnect):
         return "offline"
     if isinstance(exc, TimedOut):

@@ -7,6 +7,7 @@ Always an explicit ``QSettings(IniFormat, UserScope, ORG, APP)``: tests redirect
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
@@ -42,6 +43,11 @@ class Settings:
 
     def sync(self) -> None:
         self.q.sync()
+
+    @property
+    def profiles_path(self) -> Path:
+        """The catalogues' file (``core.connection.profiles``), beside this settings file."""
+        return Path(self.q.fileName()).parent / "profiles.json"
 
     # -- service ---------------------------------------------------------------------------
 

@@ -51,6 +51,8 @@ class MainWindow(QMainWindow):
     currency_chosen = Signal(str)
     preferences_changed = Signal()
     closed = Signal()
+    profile_name: str | None = None  # the catalogue open (the session's); File ▸ Catalogue: menus
+    catalogue_menu: Any
 
     def __init__(
         self,
@@ -346,6 +348,8 @@ class MainWindow(QMainWindow):
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()
+        if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
+            self.catalogue_menu.connection_changed.emit()
 
     def refresh_display(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""

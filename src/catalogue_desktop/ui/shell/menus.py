@@ -109,6 +109,10 @@ def build(window: Any) -> None:
 
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
+    from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
+
+    w.catalogue_menu = CatalogueMenu(w)  # File ▸ Catalogue: the catalogues (profiles)
+    file_menu.addMenu(w.catalogue_menu)
     file_menu.addAction(w.export_action)
     offer_menu = file_menu.addMenu("&Offer from Dates")
     for act in w.offer_actions:

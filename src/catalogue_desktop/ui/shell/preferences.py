@@ -95,6 +95,12 @@ class Preferences(QDialog):
             self.timeout.setAccessibleName("Give up on a collection after")
             form.addRow("Give up on a collection after:", self.timeout)
         layout.addLayout(form)
+        if hasattr(settings, "profiles_path"):  # Preferences ▸ Connection (ui.shell.connection_dialog)
+            connection = QPushButton("Connection…")
+            connection.setAccessibleName("Connection: certificates, proxy, credentials, Test")
+            connection.clicked.connect(self.connection_dialog)
+            layout.addWidget(connection, 0, Qt.AlignmentFlag.AlignLeft)
+        self.connection_saved = False
 
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
@@ -102,6 +108,14 @@ class Preferences(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def connection_dialog(self) -> None:
+        """The connection of the catalogue open in the window (its ``profile_name``)."""
+        from catalogue_desktop.ui.shell.connection_dialog import ConnectionDialog
+
+        name = getattr(self.parent(), "profile_name", None)
+        dialog = ConnectionDialog(self.settings.profiles_path, name, self)
+        self.connection_saved |= dialog.exec() == QDialog.DialogCode.Accepted
 
     def _add_row(self, code: str, label: str, on_demand: bool, *, edit: bool = False) -> None:
         row = self.types.rowCount()

@@ -80,6 +80,11 @@ async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
         demo=not base_url,
         cache_dir=str(cache_dir),
         currency=getattr(args, "currency", None),
+        # the connection options (README: At work), so that a self-test goes the way the window would
+        **{
+            k: getattr(args, k, None)
+            for k in ("proxy", "ca_file", "token_env", "auth_header", "user", "password_env")
+        },
     )
     session = AppSession(options, settings=settings)
     try:

@@ -29,9 +29,10 @@ from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
-from catalogue_desktop.ui.shell.main_window import APP_TITLE, MainWindow
+from catalogue_desktop.ui.shell import profile_choice
+from catalogue_desktop.ui.shell.main_window import MainWindow
 from catalogue_desktop.ui.shell.navigation import not_found, parse_target
-from catalogue_desktop.ui.shell.refreshing import DEMO_TITLE, Refreshing
+from catalogue_desktop.ui.shell.refreshing import Refreshing
 
 if TYPE_CHECKING:
     import asyncio
@@ -52,6 +53,13 @@ class Options(NamedTuple):
     currency: str | None = None
     max_size: int = 256  # MiB per collection response
     query: str | None = None  # the finder's query to start with
+    profile: str | None = None  # the catalogue to open (ui.shell.profile_choice)
+    proxy: str | None = None  # --proxy, --ca-file, --token-env...: on top of its connection
+    ca_file: str | None = None
+    token_env: str | None = None
+    auth_header: str | None = None
+    user: str | None = None
+    password_env: str | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Options:
@@ -90,10 +98,13 @@ class AppSession(QObject, Refreshing):
         self.client_options = client_options or {"max_bytes": options.max_size * 1024 * 1024}
         if options.base_url and not options.demo:
             self.settings.base_url = options.base_url
-        self.base_url = None if options.demo else (options.base_url or self.settings.base_url)
+        # The catalogue (profile) to open: its address, connection and cache folder.
+        self.profiles, self.profile = profile_choice.choose(self.settings, options)
+        self.base_url = None if self.profile.demo else self.profile.base_url
         self.demo = self.base_url is None
         # Demo data lives in its own store, never mixed with a real service's data (the CLI's --demo).
-        self.cache_dir = caches.cache_dir(options.cache_dir, demo=self.demo)
+        base = caches.cache_dir(options.cache_dir)
+        self.cache_dir = caches.cache_dir(base, demo=True) if self.demo else self.profile.cache_dir(base)
         self.store_file = store_path(self.cache_dir)
         self._image_fetch = _offline_fetch if options.offline else image_fetch
         self._images: ImageLoader | None = None
@@ -120,8 +131,10 @@ class AppSession(QObject, Refreshing):
         self.formatter = Formatter(currency=currency)
         self._apply_display_settings()
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
-        mode = DEMO_TITLE if self.demo else self.base_url
-        window.setWindowTitle(f"{APP_TITLE} — {mode}" + (" (offline)" if self.options.offline else ""))
+        window.setWindowTitle(self.title() + (" (offline)" if self.options.offline else ""))
+        window.profile_name = self.profile.name
+        window.catalogue_menu.chosen.connect(self._profile_chosen)
+        window.catalogue_menu.connection_changed.connect(self._connection_changed)
         loader.sort_of = window.sort_of
         from catalogue_desktop.ui.finder.wiring import connect_finder
 

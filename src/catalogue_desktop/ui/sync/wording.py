@@ -13,7 +13,10 @@ done                ``60 up to date`` (and ``— bad data: 3 rejected records sk
 failed              ``<label>: <reason> — showing 60 from cache as of …`` (or ``— no cached data
                     yet``); the label says what failed: ``offline`` (no connection), ``no answer``,
                     ``connection lost``, ``service error`` (an HTTP status: its code is in the
-                    reason), ``bad data`` (what came was unusable), ``refresh failed`` (else)
+                    reason), ``bad data`` (what came was unusable), ``certificate refused``
+                    (TLS: why, and what to do), ``credentials needed`` (401: "the service asks
+                    for credentials…"), ``credentials refused`` (403, or a 401 to credentials
+                    sent: "these credentials are refused…"), ``refresh failed`` (else)
 cancelled           ``refresh cancelled — showing 60 from cache as of …``
 ==================  =========================================================================
 """
@@ -36,6 +39,9 @@ LABELS = {  # a failed outcome's ``cause`` (core.sync.runner) -> what the status
     "connection-lost": "connection lost",
     "service": "service error",
     "bad-data": "bad data",
+    "certificate": "certificate refused",
+    "credentials-wanted": "credentials needed",
+    "credentials-refused": "credentials refused",
     "error": "refresh failed",
 }
 TITLES = {  # ... and the banner's title, when every collection failed that way
@@ -44,6 +50,9 @@ TITLES = {  # ... and the banner's title, when every collection failed that way
     "connection-lost": "Connection lost",
     "service": "Service error",
     "bad-data": "Bad data",
+    "certificate": "Certificate refused",
+    "credentials-wanted": "Credentials needed",
+    "credentials-refused": "Credentials refused",
     "error": "Refresh failed",
 }
 _KEPT = "; kept the cached copy"  # the ingest's own words; the status line says it its own way

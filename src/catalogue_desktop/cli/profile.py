@@ -1,0 +1,112 @@
+"""``catalogue-desktop profile``: the catalogues (profiles) listed, one added or changed, its
+secret put in the keyring (read from standard input, never an argument). The window's File ▸
+Catalogue and Preferences ▸ Connection edit the same ``profiles.json``."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from dataclasses import replace
+from typing import Any
+
+
+def run(args: argparse.Namespace) -> int:
+    from catalogue_desktop.core.connection import profiles as store
+
+    folder = store.config_dir()
+    path = folder / store.FILE_NAME
+    existed = path.exists()
+    found = store.Profiles.load(path, store.legacy_base_url(folder / store.SETTINGS_FILE))
+    if not args.name:
+        print(listing(found))
+        return 0
+    profile = changed(found, args)
+    if profile is None:
+        return 2
+    if changes_asked(args) or not existed:
+        found.save(path)
+    print(listing(found, only=profile.name))
+    return 1 if args.secret_stdin and not keep_secret(profile) else 0
+
+
+def changes_asked(args: argparse.Namespace) -> bool:
+    names = ("base_url", "proxy", "ca_file", "auth", "user", "auth_header", "secret_env")
+    return any(getattr(args, n) is not None for n in names)
+
+
+def changed(found: Any, args: argparse.Namespace) -> Any:
+    """The profile ``args.name`` with the options given (made if missing); None after an error."""
+    from catalogue_desktop.core.connection.proxies import check_proxy_url
+    from catalogue_desktop.core.service.failures import normalise_base_url
+
+    url = normalise_base_url(args.base_url) if args.base_url else None
+    if args.name in found.names:
+        profile = found.get(args.name)
+        if url:
+            profile = found.with_base_url(args.name, url)
+    elif url:
+        profile = found.add(args.name, url)
+    else:
+        print(f"catalogue-desktop: a new catalogue needs --base-url URL; there are: {', '.join(found.names)}",
+              file=sys.stderr)  # fmt: skip
+        return None
+    settings = profile.connection
+    changes: dict[str, str] = {}
+    if args.proxy is not None:
+        proxy = args.proxy.strip()
+        changes["proxy"] = "" if proxy == "system" else proxy if proxy == "none" else check_proxy_url(proxy)
+    if args.ca_file is not None:
+        changes["ca_file"] = args.ca_file
+    if args.auth is not None:
+        changes["auth"] = args.auth
+    if args.user is not None:
+        changes["username"] = args.user
+    if args.auth_header is not None:
+        changes["header"] = args.auth_header
+    if args.secret_env is not None:
+        changes["secret_env"] = args.secret_env
+    return found.put(replace(profile, connection=settings.but(**changes)))
+
+
+def keep_secret(profile: Any) -> bool:
+    """Read the secret from standard input (without echo on a terminal) into the keyring."""
+    from catalogue_desktop.core.connection import secrets
+    from catalogue_desktop.core.connection.credentials import origin
+
+    if profile.base_url is None:
+        print("catalogue-desktop: the demo catalogue takes no credentials", file=sys.stderr)
+        return False
+    if sys.stdin.isatty():
+        secret = getpass.getpass(f"Secret for {profile.name} ({profile.base_url}): ")
+    else:
+        secret = sys.stdin.readline().rstrip("\r\n")
+    try:
+        secrets.store(secrets.account(profile.name, origin(profile.base_url)), secret)
+    except secrets.KeyringMissing as exc:
+        print(f"catalogue-desktop: {exc}", file=sys.stderr)
+        return False
+    print(f"Kept the secret of {profile.name} in the keyring", file=sys.stderr)
+    return True
+
+
+def listing(found: Any, only: str | None = None) -> str:
+    """One line per catalogue: name (``*`` the window's), address, cache folder, connection."""
+    lines = []
+    for p in found.profiles:
+        if only is not None and p.name != only:
+            continue
+        mark = "*" if p.name == found.current else " "
+        where = "the bundled demo catalogue" if p.demo else (p.base_url or "no address")
+        c = p.connection
+        parts = [f"cache {p.cache or '(the cache directory)'}"]
+        if c.proxy:
+            parts.append(f"proxy {c.proxy}")
+        if c.ca_file:
+            parts.append(f"extra CA file {c.ca_file}")
+        if c.auth != "none":
+            who = {"basic": f" as {c.username}", "header": f" in {c.header}"}.get(c.auth, "")
+            source = f" from ${c.secret_env}" if c.secret_env else " from the keyring"
+            parts.append(f"credentials {c.auth}{who}{source}")
+        lines.append(f"{mark} {p.name:12} {where} ({'; '.join(parts)})")
+    return "\n".join(lines)

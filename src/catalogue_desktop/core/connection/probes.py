@@ -1,0 +1,123 @@
+"""The path to the service at the socket level: a name looked up, a TCP connection (straight, or
+a tunnel through an HTTP proxy with CONNECT), a TLS handshake. Blocking calls: run them on a
+thread. Used by the doctor (each step reported) and to read a refused certificate."""
+
+from __future__ import annotations
+
+import base64
+import socket
+import ssl
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from catalogue_desktop.core.connection.tls import CertFacts, decode_der, facts_of
+
+MAX_HEAD = 16 * 1024
+
+
+class ProbeError(Exception):
+    """A step failed; ``str()`` says how, in words."""
+
+
+@dataclass(frozen=True)
+class Target:
+    host: str
+    port: int
+    tls: bool
+
+    @classmethod
+    def of(cls, url: str) -> Target:
+        parts = urlsplit(url)
+        tls = parts.scheme.lower() == "https"
+        return cls(parts.hostname or "", parts.port or (443 if tls else 80), tls)
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def resolve_name(host: str, port: int) -> list[str]:
+    """The addresses ``host`` resolves to; ProbeError if it does not."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ProbeError(f"the name {host} could not be resolved ({exc.strerror})") from None
+    except UnicodeError:
+        raise ProbeError(f"the name {host!r} is not a valid host name") from None
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+def connect(host: str, port: int, timeout: float) -> socket.socket:
+    try:
+        return socket.create_connection((host, port), timeout=timeout)
+    except TimeoutError:
+        raise ProbeError(f"no answer from {host}:{port} within {timeout:g} s") from None
+    except ConnectionRefusedError:
+        raise ProbeError(f"{host}:{port} refused the connection") from None
+    except OSError as exc:
+        raise ProbeError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+
+
+def open_socket(target: Target, proxy: str | None, timeout: float) -> socket.socket:
+    """A socket to ``target``: straight, or through ``proxy`` (a tunnel, for https)."""
+    if proxy is None:
+        return connect(target.host, target.port, timeout)
+    parts = urlsplit(proxy)
+    if parts.scheme.lower() == "https":
+        raise ProbeError("a proxy reached over https cannot be probed step by step")
+    sock = connect(parts.hostname or "", parts.port or 80, timeout)
+    if not target.tls:
+        return sock  # plain http goes to the proxy as it is
+    try:
+        tunnel(sock, target, parts.username, parts.password)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def tunnel(sock: socket.socket, target: Target, user: str | None, password: str | None) -> None:
+    """Ask the proxy on ``sock`` for a tunnel to ``target`` (CONNECT); ProbeError unless 200."""
+    lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}"]
+    if user is not None:
+        pair = f"{unquote(user)}:{unquote(password or '')}".encode()
+        lines.append("Proxy-Authorization: Basic " + base64.b64encode(pair).decode("ascii"))
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+    head = b""
+    try:
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(1024)
+            if not chunk:
+                break
+            head += chunk
+            if len(head) > MAX_HEAD:
+                break
+    except OSError as exc:
+        raise ProbeError(f"the proxy did not answer the tunnel request ({exc})") from None
+    status_line = head.split(b"\r\n", 1)[0].decode("latin-1", "replace")
+    fields = status_line.split(" ", 2)
+    if len(fields) < 2 or not fields[1].isdigit():
+        raise ProbeError("the proxy gave no usable answer to the tunnel request (CONNECT)")
+    code = int(fields[1])
+    if code == 407:
+        raise ProbeError(
+            "the proxy asks for credentials (HTTP 407): give them in the proxy address, "
+            "http://user:password@proxy:port, in Preferences ▸ Connection"
+        )
+    if code != 200:
+        raise ProbeError(f"the proxy refused a tunnel to {target} (HTTP {code})")
+
+
+@dataclass(frozen=True)
+class Handshake:
+    version: str
+    facts: CertFacts
+
+
+def handshake(sock: socket.socket, host: str, context: ssl.SSLContext) -> Handshake:
+    """A verified TLS handshake on ``sock``; ssl.SSLCertVerificationError if refused."""
+    with context.wrap_socket(sock, server_hostname=host) as tls:
+        info = tls.getpeercert()
+        if info:
+            return Handshake(tls.version() or "TLS", facts_of(dict(info)))
+        der = tls.getpeercert(binary_form=True) or b""  # truststore on macOS and Windows
+        return Handshake(tls.version() or "TLS", decode_der(der))

@@ -1,0 +1,193 @@
+"""Named catalogues ("production", "staging", the demo...): each with its base URL, connection
+settings and a cache folder of its own, in ``profiles.json`` beside the window's settings file.
+
+The file holds no secret (those are in the keyring: ``secrets``). The first time it is read, the
+single service of earlier versions (``[service] base_url`` of the settings file) becomes the
+profile ``default``, which keeps the cache it had (the cache directory itself); the demo catalogue
+is the profile ``demo`` (its ``demo/`` folder, as before); new profiles get ``profiles/<name>/``.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from catalogue_desktop.core.connection.settings import ConnectionSettings
+from catalogue_desktop.core.records.errors import CatalogueError
+
+ENV_CONFIG_DIR = "CATALOGUE_DESKTOP_CONFIG_DIR"
+APP_FOLDER = "catalogue-desktop"
+FILE_NAME = "profiles.json"
+SETTINGS_FILE = "catalogue-desktop.ini"  # the window's QSettings file (ui.common.settings)
+DEMO = "demo"
+DEFAULT = "default"
+_NAME = re.compile(r"^[\w][\w .-]{0,39}$")
+
+
+class ProfileError(CatalogueError):
+    """A profile that does not exist, or a name or address that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A catalogue: ``base_url`` (None for the demo, served in-process), ``cache`` (its folder
+    under the cache directory: "" the directory itself), ``connection``."""
+
+    name: str
+    base_url: str | None = None
+    demo: bool = False
+    cache: str = ""
+    connection: ConnectionSettings = field(default_factory=ConnectionSettings)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "cache": self.cache}
+        if self.demo:
+            out["demo"] = True
+        if self.base_url:
+            out["base_url"] = self.base_url
+        connection = self.connection.to_json()
+        if connection:
+            out["connection"] = connection
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Profile | None:
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
+            return None
+        url = data.get("base_url")
+        cache = data.get("cache")
+        return cls(
+            data["name"],
+            url if isinstance(url, str) and url else None,
+            data.get("demo") is True,
+            cache if isinstance(cache, str) and ".." not in Path(cache).parts else cache_folder(data["name"]),
+            ConnectionSettings.from_json(data.get("connection")),
+        )
+
+    def cache_dir(self, base: Path) -> Path:
+        """This profile's cache folder under the cache directory ``base``."""
+        return base / self.cache if self.cache else base
+
+
+def demo_profile() -> Profile:
+    return Profile(DEMO, None, True, DEMO, ConnectionSettings(proxy="none"))
+
+
+def cache_folder(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-") or "catalogue"
+    return f"profiles/{slug}"
+
+
+def config_dir() -> Path:
+    """Where the window's settings file and ``profiles.json`` are (Qt's INI place for the user:
+    ``$XDG_CONFIG_HOME`` or ``~/.config``, ``%APPDATA%`` on Windows), or ``$CATALOGUE_DESKTOP_CONFIG_DIR``."""
+    if os.environ.get(ENV_CONFIG_DIR):
+        return Path(os.environ[ENV_CONFIG_DIR]).expanduser()
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / APP_FOLDER
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / APP_FOLDER
+
+
+def legacy_base_url(settings_file: Path) -> str | None:
+    """The single service address earlier versions kept (``[service] base_url``), if any."""
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(settings_file, encoding="utf-8")
+    except (OSError, configparser.Error, UnicodeDecodeError):
+        return None
+    value = parser.get("service", "base_url", fallback="").strip()
+    return value or None
+
+
+@dataclass
+class Profiles:
+    """Every profile, and which the window opens."""
+
+    profiles: list[Profile]
+    current: str
+    path: Path | None = None
+
+    @classmethod
+    def load(cls, path: Path, legacy_url: str | None = None) -> Profiles:
+        """Read ``path``; without one, the demo and (``legacy_url``) the ``default`` profile."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        found = [p for p in map(Profile.from_json, (data or {}).get("profiles", [])) if p is not None]
+        if not isinstance(data, dict) or not found:
+            found = [demo_profile()]
+            if legacy_url:
+                found.insert(0, Profile(DEFAULT, legacy_url))
+            return cls(found, found[0].name, path)
+        names = [p.name for p in found]
+        unique = [p for i, p in enumerate(found) if p.name not in names[:i]]
+        if not any(p.demo for p in unique):
+            unique.append(demo_profile())
+        current = data.get("current")
+        return cls(unique, current if current in names else unique[0].name, path)
+
+    def save(self, path: Path | None = None) -> None:
+        """Write the file whole (a new file moved over the old one)."""
+        target = path or self.path
+        if target is None:
+            raise ProfileError("no file to save the catalogues in")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".part")
+        body = {"current": self.current, "profiles": [p.to_json() for p in self.profiles]}
+        tmp.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(target)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.profiles]
+
+    def get(self, name: str) -> Profile:
+        for p in self.profiles:
+            if p.name == name:
+                return p
+        raise ProfileError(f"there is no catalogue named {name!r}; there are: {', '.join(self.names)}")
+
+    def current_profile(self) -> Profile:
+        return self.get(self.current)
+
+    def put(self, profile: Profile) -> Profile:
+        """Add ``profile``, or replace the one of its name."""
+        for i, p in enumerate(self.profiles):
+            if p.name == profile.name:
+                self.profiles[i] = profile
+                return profile
+        self.profiles.append(profile)
+        return profile
+
+    def add(self, name: str, base_url: str) -> Profile:
+        """A new profile ``name`` for ``base_url`` (its own cache folder)."""
+        name = name.strip()
+        if not _NAME.match(name):
+            raise ProfileError(
+                f"a catalogue's name is 1 to 40 letters, digits, spaces, dots, dashes, not {name!r}"
+            )
+        if name in self.names:
+            raise ProfileError(f"there is a catalogue named {name!r} already")
+        folders = {p.cache for p in self.profiles}
+        if name == DEFAULT and "" not in folders:  # the single service of old: the cache it had
+            return self.put(Profile(name, base_url.strip(), False, ""))
+        folder = cache_folder(name)
+        while folder in folders:
+            folder += "-"
+        return self.put(Profile(name, base_url.strip(), False, folder))
+
+    def with_base_url(self, name: str, base_url: str) -> Profile:
+        """The profile ``name`` (created if missing) now for ``base_url``."""
+        try:
+            found = self.get(name)
+        except ProfileError:
+            return self.add(name, base_url)
+        return self.put(replace(found, base_url=base_url))

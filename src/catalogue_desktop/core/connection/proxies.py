@@ -1,0 +1,156 @@
+"""Which proxy a request to the service goes through, and why (said in status texts and reports).
+
+In order: the profile's own choice (a manual proxy URL, or ``none``: always direct); else the
+environment (``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``ALL_PROXY``, upper or lower case, with
+``NO_PROXY``); else, on Windows and macOS, the system's proxy settings (what
+``urllib.request.getproxies`` reads from the registry or System Settings). On Linux desktops
+without those variables there is no standard place to read (GNOME and KDE keep their own), so the
+connection is direct unless a proxy is set in Preferences ▸ Connection or with ``--proxy URL``.
+The client is given the choice made here (httpx's own environment lookup is off), so that what
+the app says is what it does.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+from catalogue_desktop.core.records.errors import InvalidUrl
+
+DIRECT = "none"  # a profile's proxy setting meaning: never use a proxy
+PROXY_SCHEMES = ("http", "https")
+
+
+@dataclass(frozen=True)
+class ProxyChoice:
+    """``url``: the proxy used (None: direct); ``source``: where that came from; ``note``: why
+    there is none when one was set (``NO_PROXY covers …``)."""
+
+    url: str | None
+    source: str
+    note: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The proxy's address without any user name or password in it."""
+        return shown_url(self.url) if self.url else ""
+
+    def describe(self) -> str:
+        """``through the proxy http://proxy:3128 (from HTTPS_PROXY)`` or ``direct (…)``."""
+        if self.url:
+            return f"through the proxy {self.shown} ({self.source})"
+        return f"direct ({self.note or self.source})"
+
+
+def shown_url(url: str) -> str:
+    """``url`` without user info (a proxy URL may hold a password)."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def check_proxy_url(url: str) -> str:
+    """``url`` if it is a usable proxy address (http(s)://host[:port]); else InvalidUrl."""
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        raise InvalidUrl(f"not a usable proxy address: {shown_url(text)!r}", url="") from None
+    if parts.scheme.lower() not in PROXY_SCHEMES or not parts.hostname:
+        raise InvalidUrl(
+            f"a proxy is given as http://host:port (or https://), not {shown_url(text)!r}", url=""
+        )
+    return text
+
+
+def choose_proxy(url: str, setting: str = "", environ: Mapping[str, str] | None = None) -> ProxyChoice:
+    """The proxy for requests to ``url`` given a profile's ``setting`` ("" system, ``none``, a URL)."""
+    setting = setting.strip()
+    if setting.lower() == DIRECT:
+        return ProxyChoice(None, "no proxy, as set for this catalogue")
+    if setting:
+        return ProxyChoice(check_proxy_url(setting), "set for this catalogue")
+    env = os.environ if environ is None else environ
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    port = parts.port or (443 if scheme == "https" else 80)
+    for name in (f"{scheme}_proxy", "all_proxy"):
+        for variable in (name.upper(), name):
+            value = env.get(variable, "").strip()
+            if value:
+                if "://" not in value:
+                    value = "http://" + value
+                bypass = _no_proxy(env)
+                if bypass and covers(bypass, host, port):
+                    return ProxyChoice(None, "no proxy", f"NO_PROXY covers {host}")
+                return ProxyChoice(check_proxy_url(value), f"from {variable}")
+    return _system_proxy(scheme, host)
+
+
+def _no_proxy(env: Mapping[str, str]) -> str:
+    return env.get("NO_PROXY", "") or env.get("no_proxy", "")
+
+
+def covers(no_proxy: str, host: str, port: int) -> bool:
+    """Whether a ``NO_PROXY`` list covers ``host:port`` (``*``, names and their subdomains with or
+    without a leading dot, ``host:port``, IP addresses and networks)."""
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        address = None
+    for raw in no_proxy.split(","):
+        entry = raw.strip().lower()
+        if not entry:
+            continue
+        if entry == "*":
+            return True
+        name, _, entry_port = entry.rpartition(":") if entry.count(":") == 1 else (entry, "", "")
+        if entry_port and entry_port.isdigit():
+            if int(entry_port) != port:
+                continue
+            entry = name
+        if address is not None:
+            try:
+                if address in ipaddress.ip_network(entry.strip("[]"), strict=False):
+                    return True
+            except ValueError:
+                pass
+            continue
+        entry = entry.lstrip(".").lstrip("*.")
+        if host == entry or host.endswith("." + entry):
+            return True
+    return False
+
+
+def _system_proxy(scheme: str, host: str) -> ProxyChoice:
+    """Windows' and macOS's own proxy settings (not the environment: looked at above)."""
+    if sys.platform not in ("win32", "darwin"):
+        return ProxyChoice(None, "no proxy set in the environment or for this catalogue")
+    import urllib.request
+
+    try:
+        if sys.platform == "win32":
+            found = urllib.request.getproxies_registry()  # type: ignore[attr-defined]
+        else:
+            found = urllib.request.getproxies_macosx_sysconf()  # type: ignore[attr-defined]
+    except OSError:
+        found = {}
+    value = found.get(scheme) or found.get("all")
+    if not value:
+        return ProxyChoice(None, "no proxy in the system's settings")
+    if urllib.request.proxy_bypass(host):
+        return ProxyChoice(None, "no proxy", f"the system's proxy settings exempt {host}")
+    if "://" not in value:
+        value = "http://" + value
+    return ProxyChoice(check_proxy_url(value), "from the system's proxy settings")

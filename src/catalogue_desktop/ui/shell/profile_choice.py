@@ -1,0 +1,64 @@
+"""Which catalogue (profile) the window opens, and its connection as the command line adjusts it.
+
+The catalogues are in ``profiles.json`` beside the settings file (``core.connection.profiles``);
+the first start after an update makes it from the single service address kept before.
+``--profile NAME`` opens that one (and the window remembers it), ``--base-url URL`` sets the
+address of the ``default`` catalogue (or of ``--profile``'s), ``--demo`` opens the demo without
+making it the one remembered.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any
+
+from catalogue_desktop.core.connection.profiles import DEFAULT, Profile, Profiles
+from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden
+
+
+def open_profiles(settings: Any) -> Profiles:
+    """The catalogues (written at once when made from the old single address)."""
+    path = settings.profiles_path
+    existed = path.exists()
+    profiles = Profiles.load(path, settings.base_url)
+    if not existed:
+        with suppress(OSError):
+            profiles.save()
+    return profiles
+
+
+def choose(settings: Any, options: Any) -> tuple[Profiles, Profile]:
+    """(the catalogues, the one to open) for the window's command line ``options``."""
+    profiles = open_profiles(settings)
+    if options.demo:
+        return profiles, next(p for p in profiles.profiles if p.demo)
+    if options.profile:
+        profile = profiles.get(options.profile)  # ProfileError: said by the command, exit 1
+        if options.base_url:
+            profile = profiles.with_base_url(profile.name, options.base_url)
+    elif options.base_url:
+        profile = profiles.with_base_url(DEFAULT, options.base_url)
+    else:
+        profile = profiles.current_profile()
+    remember(profiles, profile.name)
+    return profiles, profile
+
+
+def remember(profiles: Profiles, name: str) -> None:
+    """Make ``name`` the catalogue the window opens next time (best effort)."""
+    profiles.current = name
+    with suppress(OSError):
+        profiles.save()
+
+
+def connection_settings(profile: Profile, options: Any) -> ConnectionSettings:
+    """The profile's connection settings with the window's command-line options on top."""
+    return overridden(
+        profile.connection,
+        proxy=getattr(options, "proxy", None),
+        ca_file=getattr(options, "ca_file", None),
+        token_env=getattr(options, "token_env", None),
+        auth_header=getattr(options, "auth_header", None),
+        user=getattr(options, "user", None),
+        password_env=getattr(options, "password_env", None),
+    )
