@@ -224,6 +224,22 @@ class History:
         """Every change to ``kind``'s records from ``start`` (ISO 8601 UTC) on, oldest first."""
         return list(since(self._db, kind.value, start, end))
 
+    def mark(self) -> int:
+        """Where the history stands: entries written later have a greater ``after`` mark."""
+        row = self._db.execute("SELECT coalesce(max(rowid), 0) FROM history").fetchone()
+        return int(row[0])
+
+    def after(self, kind: Kind, mark: int) -> list[tuple[int, Event]]:
+        """Every change to ``kind``'s records written after ``mark`` (``mark()``), oldest first."""
+        return [
+            (rid, Event(at, change, json.loads(fields) if fields else {}))
+            for rid, at, change, fields in self._db.execute(
+                "SELECT record_id, at, change, fields FROM history WHERE collection = ? AND rowid > ?"
+                " ORDER BY rowid",
+                (kind.value, mark),
+            )
+        ]
+
     def withdrawn(self, kind: Kind) -> list[Withdrawn]:
         """``kind``'s records the service stopped listing within the span, newest first."""
         return withdrawn(self._db, kind.value)

@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS saved_searches (
     kind TEXT,
     watched INTEGER NOT NULL DEFAULT 0,
     seen_at TEXT,
+    seen_mark INTEGER,
     baseline TEXT
 )
 """
@@ -30,6 +31,7 @@ class SavedSearch:
     kind: str | None = None  # the kind it was saved on; None: every kind
     watched: bool = False
     seen_at: str | None = None  # when its news were last looked at (ISO 8601 UTC)
+    seen_mark: int = 0  # the history's ``History.mark()`` then: later entries are news
     baseline: dict[str, list[int]] = field(default_factory=dict)  # kind -> ids it matched then
 
 
@@ -45,9 +47,11 @@ class SavedSearches:
     def all(self) -> list[SavedSearch]:
         """Every saved search, by name."""
         return [
-            SavedSearch(name, query, kind, bool(watched), seen_at, json.loads(baseline) if baseline else {})
-            for name, query, kind, watched, seen_at, baseline in self._db.execute(
-                "SELECT name, query, kind, watched, seen_at, baseline FROM saved_searches"
+            SavedSearch(
+                name, query, kind, bool(watched), seen_at, mark or 0, json.loads(baseline) if baseline else {}
+            )
+            for name, query, kind, watched, seen_at, mark, baseline in self._db.execute(
+                "SELECT name, query, kind, watched, seen_at, seen_mark, baseline FROM saved_searches"
                 " ORDER BY name COLLATE NOCASE"
             )
         ]
@@ -59,14 +63,15 @@ class SavedSearches:
         """Add ``search``, or replace the one of the same name."""
         with self._transaction():
             self._db.execute(
-                "INSERT OR REPLACE INTO saved_searches (name, query, kind, watched, seen_at, baseline)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO saved_searches (name, query, kind, watched, seen_at, seen_mark,"
+                " baseline) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     search.name,
                     search.query,
                     search.kind,
                     int(search.watched),
                     search.seen_at,
+                    search.seen_mark,
                     json.dumps(search.baseline),
                 ),
             )
@@ -75,10 +80,11 @@ class SavedSearches:
         with self._transaction():
             return self._db.execute("DELETE FROM saved_searches WHERE name = ?", (name,)).rowcount > 0
 
-    def set_seen(self, seen: dict[str, dict[str, list[int]]], at: str) -> None:
-        """Each named search's news looked at ``at``: what it matches now is its new baseline."""
+    def set_seen(self, seen: dict[str, dict[str, list[int]]], at: str, mark: int) -> None:
+        """Each named search's news looked at ``at`` (the history's ``mark`` then): what it
+        matches now is its new baseline."""
         with self._transaction():
             self._db.executemany(
-                "UPDATE saved_searches SET seen_at = ?, baseline = ? WHERE name = ?",
-                [(at, json.dumps(baseline), name) for name, baseline in seen.items()],
+                "UPDATE saved_searches SET seen_at = ?, seen_mark = ?, baseline = ? WHERE name = ?",
+                [(at, mark, json.dumps(baseline), name) for name, baseline in seen.items()],
             )

@@ -3,7 +3,7 @@ when the user last looked (its baseline, kept with the saved search in the cache
 
 * ``new``: records it matches now and did not then (added, or changed so that they match);
 * ``changed``: records it matched then and now whose shown fields (fee, dates, place, title)
-  changed since, as the kept history says;
+  changed since, as the history written after its mark says;
 * ``gone``: records it matched then and does not now (changed so they no longer match, or
   withdrawn by the service).
 
@@ -108,8 +108,8 @@ def news(store: Any, searches: Iterable[SavedSearch], now: datetime | None = Non
             if lost := sorted(before - now_set):
                 gone[key] = lost
             kept = before & now_set
-            if kept and search.seen_at:
-                touched = _shown_changes(store.history.since(kind, search.seen_at))
+            if kept:
+                touched = _shown_changes(store.history.after(kind, search.seen_mark))
                 if moved := [i for i in now_ids if i in kept and i in touched]:
                     changed[key] = moved
         out.append(News(search, new, changed, gone, current))
@@ -118,7 +118,7 @@ def news(store: Any, searches: Iterable[SavedSearch], now: datetime | None = Non
 
 def mark_seen(store: Any, items: Iterable[News], at: str) -> None:
     """The present becomes each search's baseline: its news are seen."""
-    store.searches.set_seen({item.search.name: item.matches for item in items}, at)
+    store.searches.set_seen({item.search.name: item.matches for item in items}, at, store.history.mark())
 
 
 def watch(
@@ -135,8 +135,9 @@ def watch(
             f"the query does not parse: {parsed.error.message} (at character {parsed.error.position + 1})"
         )
     search = SavedSearch(name, query, kind, watched=True)
+    mark = store.history.mark()
     (baseline,) = matches(store, [search], now)
-    search = SavedSearch(name, query, kind, True, at, baseline)
+    search = SavedSearch(name, query, kind, True, at, mark, baseline)
     store.searches.put(search)
     return search
 
