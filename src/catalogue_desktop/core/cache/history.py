@@ -240,6 +240,14 @@ class History:
             )
         ]
 
+    def rows(self, kind: Kind) -> list[tuple[int, str, str, str | None]]:
+        """Every (record id, at, change, fields JSON) of ``kind`` kept, oldest first: what the
+        finder indexes (``core.query.timeline``), unparsed."""
+        return self._db.execute(
+            "SELECT record_id, at, change, fields FROM history WHERE collection = ? ORDER BY rowid",
+            (kind.value,),
+        ).fetchall()
+
     def withdrawn(self, kind: Kind) -> list[Withdrawn]:
         """``kind``'s records the service stopped listing within the span, newest first."""
         return withdrawn(self._db, kind.value)

@@ -2,6 +2,7 @@
 
 Semantics, beyond the syntax (``syntax``):
 
+* ``added:``/``changed:``/``removed:`` ask the table's history (``Table.history``: ``timeline``).
 * A free word is looked for (folded, as a substring) in the table's searched fields; a bare date
   (``2027-03``, ``today``, ``next30d``) means the table's start date; bare ``past`` means the
   occasion has ended (its end, else its start, is before now, and it is not on demand) and
@@ -31,7 +32,7 @@ from itertools import compress, repeat
 from operator import contains
 from typing import Any
 
-from catalogue_desktop.core.query import bits, literals
+from catalogue_desktop.core.query import bits, literals, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
@@ -195,7 +196,10 @@ class Finder:
         """The first field ``root`` names that ``table`` lacks ("dates" for a bare date), or has
         for has:/no: only, and a sentence saying so."""
         for term in walk(root):
-            if term.field is not None:
+            if term.op == timeline.TIME_OP:
+                if (why := timeline.supports(table, term.value, self.schema)) is not None:
+                    return why
+            elif term.field is not None:
                 f = self.schema.field(table, term.field)
                 if f is None:
                     return term.field, f"{table} have no field '{term.field}'"
@@ -249,7 +253,7 @@ class Finder:
         return bool(terms) and all(self._scope(term, t) != "record" for term in terms)
 
     def _scope(self, term: Term, t: Table) -> str:
-        if term.op == "word":
+        if term.op in ("word", timeline.TIME_OP):
             return "record"
         name = term.field if term.field is not None else "starts"
         f = self.schema.field(t.name, name)
@@ -271,6 +275,8 @@ class Finder:
 
     def _now_key(self, term: Term, now: datetime) -> Any:
         """What of ``now`` a clause's rows depend on (relative dates), for the cache key."""
+        if term.op == timeline.TIME_OP:
+            return now.isoformat(timespec="minutes") if term.value.relative else None
         values = term.value if isinstance(term.value, tuple) else (term.value,)
         if any(isinstance(v, literals.DateSpec) for v in values):
             return (now.isoformat(timespec="minutes"), self.vocabulary.key())
@@ -352,6 +358,8 @@ class Finder:
         return index.rows_of(tids)
 
     def _leaf(self, term: Term, t: Table, now: datetime) -> int:
+        if term.op == timeline.TIME_OP:
+            return 0 if t.history is None else t.history.select(term.value, now)
         if term.op == "date":
             spec = term.value
             if spec.text in ("past", "future"):

@@ -6,6 +6,7 @@
     unary    := ("-" | "NOT") unary | primary
     primary  := "(" and ")" | clause
     clause   := word | "quoted words" | FIELD ":" value | FIELD ":(" values ")" | has:FIELD | no:FIELD
+              | added:WINDOW | changed:WINDOW | changed:FIELD | changed:FIELD@WINDOW | removed:WINDOW
     value    := text | =exact | >N | >=N | <N | <=N | A..B | ..B | A..
 
 ``OR`` and ``AND`` may be written in any case, ``NOT`` in capitals (a lower-case "not" is a word).
@@ -21,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue_desktop.core.query import literals
+from catalogue_desktop.core.query import literals, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 
 _FIELD = re.compile(r"([A-Za-z][A-Za-z0-9_]*)(:|<=|>=|<|>)(.*)", re.S)
@@ -294,6 +295,8 @@ class _Parser:
             field = self.field_name(rest, value_at, tok.end, what="has:/no: need a field")
             term = Term(field, "has", None, tok.start, tok.end)
             return term if name.lower() == "has" else Not(term, tok.start, tok.end)
+        if timeline.is_time_clause(name, op):
+            return self.time_clause(tok, name, rest, value_at)
         field = self.field_name(name, tok.start, tok.start + len(name))
         if op != ":":
             return self.value(field, op + rest, value_at - len(op), tok.end, begin=tok.start)
@@ -309,6 +312,17 @@ class _Parser:
             example = _EXAMPLES[self.schema.value_type(field)].format(f=field)
             raise _Fail(tok.start, tok.end, f"'{tok.text}' needs a value, e.g. {example}")
         return self.value(field, rest, value_at, tok.end, begin=tok.start)
+
+    def time_clause(self, tok: _Tok, name: str, rest: str, value_at: int) -> Term:
+        """``added:WINDOW``, ``changed:WINDOW``, ``changed:FIELD[@WINDOW]``, ``removed:WINDOW``
+        (``core.query.timeline``)."""
+        if not rest:
+            raise _Fail(tok.start, tok.end, f"'{tok.text}' needs a window, e.g. {name.lower()}:last30d")
+        try:
+            spec = timeline.parse_value(name, rest, self.schema)
+        except literals.LiteralError as exc:
+            raise _Fail(value_at, tok.end, f"{name.lower()}: {exc}") from None
+        return Term(None, timeline.TIME_OP, spec, tok.start, tok.end)
 
     def group_of(self, field: str, tok: _Tok) -> Node:
         if self.group is not None:
