@@ -10,6 +10,7 @@ Such a row is shown flagged "withdrawn DAY" (``day_of``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,6 +39,18 @@ def attach_history(store: Store, kind: Kind, table: Table) -> list[timeline.Time
     events = events_of(store, kind)
     table.history = timeline.HistoryIndex(table.ids, events)
     return events
+
+
+def attach_history_steps(store: Store, kind: Kind, table: Table, chunk: int = 2000) -> Iterator[None]:
+    """``attach_history`` a slice at a time (the window's indexer: 30,000 events parsed at once
+    would hold its event loop ~100 ms)."""
+    rows = store.history.rows(kind)
+    yield
+    events: list[timeline.TimedEvent] = []
+    for start in range(0, len(rows), chunk):
+        events += timeline.events_from_rows(kind.value, rows[start : start + chunk])
+        yield
+    table.history = timeline.HistoryIndex(table.ids, events)
 
 
 @dataclass

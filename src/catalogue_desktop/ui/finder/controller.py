@@ -22,6 +22,7 @@ from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.listing.sorting import Matches
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
+from catalogue_desktop.ui.finder.withdrawn_note import WithdrawnNote
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
@@ -49,6 +50,7 @@ class FinderController(QObject):
         super().__init__(parent)
         self.window = window
         self.indexer = FinderIndexer(vocabulary, lambda: loader.store, self)
+        self.withdrawn = WithdrawnNote(lambda: loader.store)  # what removed: queries match
         self.parsed: Parsed | None = None  # the query (None: none yet)
         self.show_past = False  # the Dates tab shows past occasions too
         self._held: dict[Any, tuple[RowSet, Any]] = {}  # reloads waiting for their table
@@ -207,7 +209,8 @@ class FinderController(QObject):
             )
         if outcome.everything:
             return None, None, None
-        return Matches(len(rowset), mask=outcome.mask), overlay, None
+        note = None if outcome.bits else self.withdrawn.note(self.parsed, kind.value, when)
+        return Matches(len(rowset), mask=outcome.mask), overlay, note
 
     def _effective(self, kind: Any) -> Parsed:
         """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless
