@@ -326,7 +326,7 @@ def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -
     """Log the GUI thread's asyncio callbacks, loader passes and table models' idle passes over
     ``SLOW_CALL`` (wall and thread CPU time). Returns the function that undoes it."""
     from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
-    from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+    from catalogue_desktop.ui.browse.idle_work import IdleWork
 
     def timed(real: Any, name: Any) -> Any:
         def call(self: Any, *args: Any) -> Any:
@@ -346,7 +346,7 @@ def _time_callbacks(into: list[tuple[float, float, float, str]], main_id: int) -
         (asyncio.events.Handle, "_run", _handle_name),
         (CatalogueLoader, "_step", lambda _: "CatalogueLoader._step"),
         (CatalogueLoader, "rebuild_index", lambda _: "CatalogueLoader.rebuild_index"),
-        (RowSetTableModel, "_prepare_step", lambda m: f"RowSetTableModel._prepare_step {m.kind.value}"),
+        (IdleWork, "step", lambda w: f"IdleWork.step {w.rowset.kind.value}"),
     ]
     saved = [(cls, attr, getattr(cls, attr)) for cls, attr, _ in patched]
     for cls, attr, name in patched:

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from catalogue_desktop.core.listing import sorting as search
 from catalogue_desktop.core.listing.sorting import (
-    Matches,
     SortJob,
     prepare_sort_keys,
     sorted_rows,
@@ -121,13 +120,3 @@ def test_a_sort_job_in_slices_gives_the_order_of_one_sort(
     fresh, _ = _rowset(Kind.WEBINARS, key, values)
     assert got == sorted_rows(fresh, column, descending)
     assert sorted(got) == list(range(len(values)))
-
-
-@given(st.lists(st.booleans(), max_size=50))
-def test_matches_mask_and_rows_agree(flags: list[bool]) -> None:
-    mask = bytes(flags)
-    rows = [i for i, f in enumerate(flags) if f]
-    from_mask, from_rows = Matches(len(flags), mask=mask), Matches(len(flags), rows=rows)
-    assert from_mask.rows == rows and from_rows.mask == mask
-    assert from_mask.count == from_rows.count == len(rows)
-    assert from_mask.mask is mask and from_rows.rows is rows  # kept, not copied

@@ -49,6 +49,15 @@ DATES = (
     "future",
     "next1y",
     "this-year",
+    "march",
+    "sept",
+    "mar-2027",
+    "2027-february",
+    "2027-Q1",
+    "q4-2026",
+    "this-quarter",
+    "next-quarter",
+    "last-quarter",
 )
 OPS = ("", "<", "<=", ">", ">=", "=")
 TIME_CLAUSES = [
@@ -175,8 +184,10 @@ def clause_pool(which: str) -> list[str]:
                     f"{name}:1..2",
                     f"{name}:7",
                 ]
-    pool += [*list(DATES[:8]), "2027-04", "past", "future"]
-    pool += TIME_CLAUSES
+    pool += [*list(DATES[:8]), "2027-04", "past", "future", "mar-2027", "2027-Q1", "next-quarter"]
+    pool += ['starts:"march 2027"', "starts:jan..mar", "state:illinois", "state:IL", "state:il"]
+    pool += ['state:"new york"', "state:tennessee", "state:ontario", "feldman ethics"]
+    pool += [*TIME_CLAUSES, "changed:march", "added:2026-Q4", "changed:fee@this-quarter"]
     return sorted(set(pool))
 
 

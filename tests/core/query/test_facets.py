@@ -162,3 +162,49 @@ def test_a_facet_shows_the_top_values_and_every_selected_one() -> None:
     assert labels == [*want, "Nobody Atall"]  # typed, no rows: last
     assert all(v.count == base.get(v.label, 0) for v in shown.values)
     assert shown.more == len([v for v in full if v.count > 0]) - len(want)
+
+
+@pytest.mark.parametrize(
+    ("table", "field", "typed", "ticked"),
+    [
+        ("webinars", "type", "type:live", "Live"),
+        ("webinars", "type", 'type:"on demand"', "On demand"),
+        ("offerings", "state", "state:illinois", "IL"),
+        ("offerings", "state", "state:il", "IL"),
+        ("offerings", "starts", "starts:march", "Mar 2027"),
+        ("offerings", "starts", "starts:mar-2027", "Mar 2027"),
+    ],
+)
+def test_a_typed_value_is_its_facet_value_ticked_once(
+    table: str, field: str, typed: str, ticked: str
+) -> None:
+    from catalogue_desktop.core.query.facet_keys import ValueKeys
+
+    finder = finder_of(demo_facts())
+    facet = next(f for f in facets(finder, typed, table, NOW, limit=50) if f.field == field)
+    assert [v.label for v in facet.values if v.state] == [ticked]
+    value = next(v for v in facet.values if v.label == ticked)
+    keys = ValueKeys(finder, table, NOW)
+    assert toggle(typed, field, value.clause, keys=keys) == ""  # a click takes it back
+
+
+def test_a_value_chosen_replaces_the_field_s_typed_clauses_and_says_them() -> None:
+    finder = finder_of(demo_facts())
+    assert toggle("cle:yes city:dal tax", "city", '="Houston"') == 'cle:yes tax city:="Houston"'
+    assert toggle("fee:<300 cle:yes", "fee", "300..499") == "cle:yes fee:300..499"
+    assert toggle("city:dal", "city", '="Houston"', exclude=True) == 'city:dal -city:="Houston"'
+    city = next(f for f in facets(finder, "city:dal", "offerings", NOW) if f.field == "city")
+    assert city.chosen == "city:dal"
+
+
+def test_a_whole_value_typed_is_the_facet_value_and_a_part_is_not() -> None:
+    from catalogue_desktop.core.query.facet_keys import ValueKeys
+
+    finder = finder_of(demo_facts())
+    city = next(f for f in facets(finder, "city:dallas", "offerings", NOW) if f.field == "city")
+    assert [v.label for v in city.values if v.state] == ["Dallas"] and city.chosen == ""
+    keys = ValueKeys(finder, "offerings", NOW)
+    assert toggle("city:dallas cle:yes", "city", '="Dallas"', keys=keys) == "cle:yes"
+    assert toggle("city:dallas", "city", '="Houston"', keys=keys) == 'city:(dallas OR ="Houston")'
+    part = next(f for f in facets(finder, "city:dal", "offerings", NOW) if f.field == "city")
+    assert not any(v.state for v in part.values) and part.chosen == "city:dal"

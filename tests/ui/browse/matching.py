@@ -8,7 +8,7 @@ from typing import Any
 
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.listing.sorting import Matches
+from catalogue_desktop.core.query.matches import Matches
 
 _TEXT = (ColumnType.TEXT, ColumnType.CODE, ColumnType.INT, ColumnType.MONEY)
 

@@ -232,7 +232,7 @@ def test_a_reloaded_row_set_is_sorted_as_its_tab_shows_it_before_it_is_published
         return (start, True) if kind is Kind.WEBINARS else None
 
     loader = CatalogueLoader(store, chunk=100)
-    loader.sort_of = sort_of
+    loader.presort_as(sort_of)
     with qtbot.waitSignal(loader.all_loaded, timeout=5000):
         loader.load_all([Kind.WEBINARS, Kind.TOPICS])
     assert asked == []  # the start-up publishes as it reads

@@ -417,7 +417,7 @@ def test_filtered_and_sorted_rows_equal_a_reference(
     model = RowSetTableModel(Kind.WEBINARS, formatter)
     model.set_rowset(rowset)
     if prepared:
-        model.prepare_now()
+        model.idle_work.finish()
     view = QTableView()
     view.setModel(model)
     reference = _Reference(rowset)
@@ -436,7 +436,7 @@ def test_filtered_and_sorted_rows_equal_a_reference(
             order = Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder
             model.sort(-1 if sort is None else sort[0], order)
             if prepared:
-                model.prepare_now()
+                model.idle_work.finish()
             if kept is not None:  # the selection follows its record
                 (selected,) = {i.row() for i in view.selectionModel().selectedRows()}
                 assert model.record_id(selected) == kept
@@ -471,7 +471,7 @@ def test_few_and_many_matches_in_sort_order_both_ways(qapp: Any, seed: int, prep
                 Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder,
             )
             if prepared:
-                model.prepare_now()
+                model.idle_work.finish()
             expected = _reference_order(rowset, _column(model, key), descending)
             for query in queries:
                 set_query(model, query)
@@ -511,8 +511,8 @@ def test_idle_work_is_done_in_passes_bounded_by_time_not_rows(qapp: Any, monkeyp
         model.set_rowset(rowset)
         model.sort(_column(model, "start"), Qt.SortOrder.AscendingOrder)
         count = 0
-        while model._prepare_timer.isActive():
-            model._prepare_step()
+        while model.idle_work.pending:
+            model.idle_work.step()
             count += 1
         return count, model
 

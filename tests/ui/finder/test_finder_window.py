@@ -169,7 +169,9 @@ def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypa
     window.show_tab(Kind.EXPERTS)
     window.query_box.clear()
     window.fill_searches_menu()
-    entry = next(a for a in window.searches_menu.actions() if a.text().startswith("Dallas deals"))
+    entry = next(
+        a for a in window.menu_actions.searches_menu.actions() if a.text().startswith("Dallas deals")
+    )
     entry.trigger()
     assert window.current_kind() is Kind.COURSES
     assert window.query_box.text() == "city:dallas fee:<1300"

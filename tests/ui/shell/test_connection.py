@@ -77,7 +77,7 @@ def test_a_token_entered_in_preferences_opens_a_guarded_service(
 
     shown = run_dialog(monkeypatch, enter_token)
     with qtbot.waitSignal(session.synced, timeout=20000):
-        window.catalogue_menu.edit_connection()
+        window.menu_actions.catalogue_menu.edit_connection()
     wait_rows_loaded(qtbot, session)
     assert len(shown) == 1 and shown[0].result() == QDialog.DialogCode.Accepted
     assert all(window.status.text(kind).endswith("up to date") for kind in ALL_KINDS)
@@ -141,7 +141,7 @@ def test_file_catalogue_switches_between_catalogues_and_their_caches(
     session = make_session(base_url=demo_server.base_url)
     window = session.window
     assert session.profile.name == "default" and session.cache_dir == cache_dir
-    menu = window.catalogue_menu
+    menu = window.menu_actions.catalogue_menu
     menu.fill()
     names = [a.text() for a in menu.actions() if a.isCheckable()]
     assert names == [f"default — {demo_server.base_url}", "demo — the bundled demo catalogue"]
@@ -201,7 +201,7 @@ def test_preferences_opens_the_connection_of_the_catalogue_shown(
 
     monkeypatch.setattr(Preferences, "exec", prefs_exec)
     monkeypatch.setattr(ConnectionDialog, "exec", connection_exec)
-    session.window.preferences_action.trigger()
+    session.window.menu_actions.preferences_action.trigger()
     assert len(opened) == 1
 
 

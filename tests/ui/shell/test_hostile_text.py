@@ -250,7 +250,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.fixture
 def session(make_session: Any, catalogue: FaultServer, image_requests: list[str]) -> Any:
     session = make_session(base_url=catalogue.base_url, client_options={"retries": 0, "read_timeout": 20.0})
-    report = session.sync.last_report
+    report = session.sync_controller.last_report
     for kind, outcome in report.collections.items():
         assert outcome.status == "updated", (kind, outcome.error, outcome.problems[:3])
     return session

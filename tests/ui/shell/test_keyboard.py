@@ -58,7 +58,7 @@ def test_the_shortcut_list_comes_from_the_actions(window: Any) -> None:
     assert rows["Find"] == "Ctrl+F" and rows["Quick open"] == "Ctrl+K" and rows["Refresh"] == "F5"
     assert rows["Back"] == "Alt+Left" and rows["Next tab"].startswith("Ctrl+Tab")
     assert rows["Dates"] == "Ctrl+9"
-    window.find_action.setShortcut("Ctrl+Shift+F")  # changed: the list follows
+    window.menu_actions.find_action.setShortcut("Ctrl+Shift+F")  # changed: the list follows
     assert dict((w, k) for k, w in menus.shortcut_rows(window))["Find"] == "Ctrl+Shift+F"
 
 

@@ -148,12 +148,12 @@ def test_cross_link_from_webinar_to_expert_then_back_and_forward(
     assert window.current_tab() is experts
     assert experts.selected_record_id() == 3109
     assert experts.detail.current == (Kind.EXPERTS, 3109)
-    assert window.back_action.isEnabled() and not window.forward_action.isEnabled()
+    assert window.menu_actions.back_action.isEnabled() and not window.menu_actions.forward_action.isEnabled()
 
     qtbot.keyClick(window, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
     assert window.current_tab() is webinars
     assert webinars.selected_record_id() == 50007
-    assert window.forward_action.isEnabled()
+    assert window.menu_actions.forward_action.isEnabled()
     qtbot.keyClick(window, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
     assert window.current_tab() is experts
     assert experts.selected_record_id() == 3109
@@ -260,7 +260,7 @@ def test_offline_option_never_contacts_the_service(make_session: Any, filled_cac
         window = session.window
         assert window.banner.isVisible()
         assert window.banner.text().startswith("Offline mode — the service is not contacted.")
-        assert not window.refresh_action.isEnabled()
+        assert not window.menu_actions.refresh_action.isEnabled()
         assert window.tab(Kind.EXPERTS).model.rowCount() == 24
         assert "from cache" in window.status.text(Kind.EXPERTS)
 
@@ -295,11 +295,11 @@ def test_toolbar_icons_come_from_the_theme_or_qt_s_own_images(make_session: Any)
     icons must still be found, or the toolbar would show text only."""
     window = make_session(offline=True, wait="ready").window
     actions = [
-        window.back_action,
-        window.forward_action,
-        window.refresh_action,
-        window.changes_action,
-        window.export_action,
+        window.menu_actions.back_action,
+        window.menu_actions.forward_action,
+        window.menu_actions.refresh_action,
+        window.menu_actions.changes_action,
+        window.menu_actions.export_action,
     ]
     assert all(not action.icon().isNull() for action in actions)
     assert all(action.icon().pixmap(16, 16).width() == 16 for action in actions)
@@ -318,7 +318,7 @@ def test_changes_view_lists_a_changed_record_and_navigates_to_it(
         qtbot.keyClick(window, Qt.Key.Key_F5)
     wait_rows_loaded(qtbot, session)
     assert window.changes_dock._view is None  # made when its dock first shows, with what came meanwhile
-    window.changes_action.trigger()
+    window.menu_actions.changes_action.trigger()
     assert window.changes_dock.isVisible() and window.changes_dock._view is not None
     assert window.changes_dock.widget() is window.changes
     entries = window.changes.entries(Kind.WEBINARS)
@@ -386,7 +386,7 @@ def test_a_refresh_keeps_the_selection(make_session: Any, demo_server: Any, qtbo
     payload[0]["title"] = "Renamed by the service"
     demo_server.set_payload(kind, json.dumps(payload).encode())
     with qtbot.waitSignal(session.synced, timeout=10000):
-        session.refresh()
+        session.sync()
     wait_rows_loaded(qtbot, session)
     assert "Renamed by the service" in column_values(tab, "title")
     assert tab.selected_record_id() == record_id

@@ -66,7 +66,7 @@ def test_type_labels_show_in_table_detail_query_and_settings_file(
         dialog.types.item(_row_of_code(dialog, "3"), 1).setText("Recorded replay")
 
     shown = _edit(monkeypatch, relabel)
-    window.preferences_action.trigger()
+    window.menu_actions.preferences_action.trigger()
     assert len(shown) == 1
     tab = window.show_tab(Kind.WEBINARS)
     texts = _cells(tab, "type")
@@ -89,7 +89,7 @@ def test_cancel_changes_nothing(session: Any, monkeypatch: pytest.MonkeyPatch) -
     tab = window.show_tab(Kind.WEBINARS)
     before = _cells(tab, "type")
     _edit(monkeypatch, lambda d: d.types.item(_row_of_code(d, "1"), 1).setText("Nope"), accept=False)
-    window.preferences_action.trigger()
+    window.menu_actions.preferences_action.trigger()
     assert _cells(tab, "type") == before
     kept = _reread(session).vocabulary()
     assert kept is None or "Nope" not in kept.type_labels.values()
@@ -115,7 +115,7 @@ def test_on_demand_codes_are_never_past(session: Any, monkeypatch: pytest.Monkey
         dialog.types.item(_row_of_code(dialog, "1"), 2).setCheckState(Qt.CheckState.Unchecked)
 
     _edit(monkeypatch, one_is_not_on_demand)
-    window.preferences_action.trigger()
+    window.menu_actions.preferences_action.trigger()
     greyed = {i for i, (_, fg) in _cells(tab, "start").items() if fg is not None}
     assert greyed == {w["webinarId"] for w in webinars if _past(w, now)}
     assert "1" not in _reread(session).vocabulary().on_demand
@@ -128,7 +128,7 @@ def test_dates_in_the_events_offset_or_local_time(session: Any, monkeypatch: pyt
     assert event_texts and all(" UTC" in t for t in event_texts.values())  # "3/9/27 8:30 AM UTC−05:00"
 
     _edit(monkeypatch, lambda d: d.local_zone.setChecked(True))
-    window.preferences_action.trigger()
+    window.menu_actions.preferences_action.trigger()
     assert session.settings.event_zones is False and _reread(session).event_zones is False
     locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
     local_texts = _cells(tab, "next")

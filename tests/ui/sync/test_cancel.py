@@ -56,7 +56,7 @@ def test_each_collection_goes_waiting_receiving_validating_done(
     events = record(controller)
     try:
         with qtbot.waitSignal(controller.finished, timeout=20000):
-            controller.refresh()
+            controller.sync()
     finally:
         close(qtbot, controller)
     for kind in ALL_KINDS:
@@ -78,7 +78,7 @@ def test_cancel_while_receiving_keeps_the_cached_copy_and_leaves_no_file(
     events = record(controller)
     try:
         with qtbot.waitSignal(controller.finished, timeout=20000):
-            controller.refresh()
+            controller.sync()
         before = snapshot(store_file, W)
         assert len(before[1]) == 60
         changed = sample[W].replace(b'"fee": 199', b'"fee": 249')
@@ -87,7 +87,7 @@ def test_cancel_while_receiving_keeps_the_cached_copy_and_leaves_no_file(
         with qtbot.waitSignal(
             controller.progress, timeout=10000, check_params_cb=lambda kind, n, total: kind is W and n > 0
         ):
-            controller.refresh()
+            controller.sync()
         others = set(ALL_KINDS) - {W}
         qtbot.waitUntil(lambda: {e[1] for e in events if e[0] == "done"} == others, timeout=10000)
         assert controller.cancel()
@@ -102,7 +102,7 @@ def test_cancel_while_receiving_keeps_the_cached_copy_and_leaves_no_file(
 
         fault_server.set(W.path, "json", body=changed, etag='"w2"')  # the next refresh works
         with qtbot.waitSignal(controller.finished, timeout=20000) as again:
-            controller.refresh([W])
+            controller.sync([W])
         assert again.args[0].collections[W].status == "updated"
         assert snapshot(store_file, W) != before
     finally:
@@ -117,7 +117,7 @@ def test_cancel_while_a_worker_validates_kills_it_and_keeps_the_cached_copy(
         controller = SyncController(server.base_url, store_file)
         try:
             with qtbot.waitSignal(controller.finished, timeout=60000):
-                controller.refresh([W])
+                controller.sync([W])
             before = snapshot(store_file, W)
             server.set_payload(W, generate(3000, 1)[W])  # ~16 MB: ingested by a worker process
             workers: list[Any] = []
@@ -129,14 +129,14 @@ def test_cancel_while_a_worker_validates_kills_it_and_keeps_the_cached_copy(
 
             controller.phase.connect(validating)
             with qtbot.waitSignal(controller.cancelled, timeout=60000) as cancelled:
-                controller.refresh([W])
+                controller.sync([W])
             assert cancelled.args == [[W]]
             assert len(workers) == 2
             qtbot.waitUntil(lambda: not any(alive(pid) for pid in workers), timeout=5000)  # killed
             assert snapshot(store_file, W) == before
             controller.phase.disconnect(validating)
             with qtbot.waitSignal(controller.finished, timeout=60000) as again:
-                controller.refresh([W])  # new workers
+                controller.sync([W])  # new workers
             assert again.args[0].collections[W].status == "updated"
             assert snapshot(store_file, W) != before
         finally:

@@ -29,9 +29,9 @@ def test_a_refresh_reports_progress_and_one_outcome_per_collection(
     controller.outcome.connect(outcomes.__setitem__)
     try:
         with qtbot.waitSignal(controller.finished, timeout=20000) as finished:
-            assert controller.refresh() is not None
+            assert controller.sync() is not None
             assert controller.running
-            assert controller.refresh() is None  # one refresh at a time
+            assert controller.sync() is None  # one refresh at a time
         report = finished.args[0]
         assert report.ok
         assert started == [list(ALL_KINDS)]
@@ -43,14 +43,14 @@ def test_a_refresh_reports_progress_and_one_outcome_per_collection(
 
         outcomes.clear()  # a second refresh: the service answers 304
         with qtbot.waitSignal(controller.finished, timeout=20000):
-            controller.refresh([Kind.TOPICS])
+            controller.sync([Kind.TOPICS])
         assert list(outcomes) == [Kind.TOPICS]
         assert outcomes[Kind.TOPICS].status == "unchanged"
         assert controller.client is not None
     finally:
         close(qtbot, controller)
     assert controller.client is None
-    assert controller.refresh() is None  # closed
+    assert controller.sync() is None  # closed
 
 
 def test_an_unusable_address_is_reported_not_raised(qtbot: Any, qloop: Any, cache_dir: Any) -> None:
@@ -59,7 +59,7 @@ def test_an_unusable_address_is_reported_not_raised(qtbot: Any, qloop: Any, cach
     controller.error.connect(errors.append)
     try:
         with qtbot.waitSignal(controller.finished, timeout=10000) as finished:
-            controller.refresh()
+            controller.sync()
         assert finished.args == [None]
         assert errors and "ftp" in errors[0]
     finally:

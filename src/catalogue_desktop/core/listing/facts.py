@@ -15,6 +15,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from catalogue_desktop.core.records.field_names import CHILD_KEYS, fact_keys
 from catalogue_desktop.core.records.kinds import Kind
 
 
@@ -23,10 +24,23 @@ def iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat(timespec="milliseconds")
 
 
-def _put(out: dict[str, Any], **values: Any) -> dict[str, Any]:
-    for key, value in values.items():
+# Name -> the facts' key, per table and scope (``core.records.field_names``): the writers below
+# name each value as a query does (``produced``), the stored key is the registry's (``productionDate``).
+_WEBINAR = fact_keys("webinars")
+_SERIES = fact_keys("series")
+_SESSION = fact_keys("series", "session")
+_COURSE = fact_keys("courses")
+_LOCATION = fact_keys("courses", "location")
+_CERTIFICATE = fact_keys("certificates")
+_EXPERT = fact_keys("experts")
+_SESSIONS, _LOCATIONS = CHILD_KEYS[("series", "session")], CHILD_KEYS[("courses", "location")]
+
+
+def _put(out: dict[str, Any], keys: dict[str, str], **values: Any) -> dict[str, Any]:
+    """``out`` with each value (but None and []) under its name's facts key (``keys``)."""
+    for name, value in values.items():
         if value is not None and value != []:
-            out[key] = value
+            out[keys[name]] = value
     return out
 
 
@@ -39,29 +53,32 @@ def _ids(items: Iterable[Any] | None, attr: str) -> list[int]:
 
 
 def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": r.webinar_id}
+    keys = _SESSION if session else _WEBINAR
+    out: dict[str, Any] = {keys["webinar" if session else "id"]: r.webinar_id}
     _put(
         out,
-        sessionId=r.session_id,
+        keys,
+        session=r.session_id,
         type=r.type,
         title=r.title,
         fee=r.fee,
-        cleAccreditation=r.cle_accreditation,
-        cpeAccreditation=r.cpe_accreditation,
-        startDate=iso(r.start_date),
-        endDate=iso(r.end_date),
-        detailUrl=r.detail_url,
-        experts=_names(r.experts, "name"),
-        topics=_names(r.topics, "title"),
-        roles=_names(r.roles, "title"),
-        situations=_names(r.situations, "title"),
+        cle=r.cle_accreditation,
+        cpe=r.cpe_accreditation,
+        starts=iso(r.start_date),
+        ends=iso(r.end_date),
+        url=r.detail_url,
+        expert=_names(r.experts, "name"),
+        topic=_names(r.topics, "title"),
+        role=_names(r.roles, "title"),
+        situation=_names(r.situations, "title"),
     )
     if not session:
         _put(
             out,
-            hasDescription=bool(r.description) or None,
-            productionDate=iso(r.production_date),
-            accessUrl=r.access_url,
+            keys,
+            description=bool(r.description) or None,
+            produced=iso(r.production_date),
+            access=r.access_url,
             expertIds=_ids(r.experts, "expert_id"),
             topicIds=_ids(r.topics, "topic_id"),
             roleIds=_ids(r.roles, "role_id"),
@@ -73,49 +90,58 @@ def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
 def _series(r: Any) -> dict[str, Any]:
     sessions = r.sessions or []
     return _put(
-        {"id": r.series_id},
+        {},
+        _SERIES,
+        id=r.series_id,
         title=r.title,
-        hasDescription=bool(r.description) or None,
+        description=bool(r.description) or None,
         fee=r.fee,
-        detailUrl=r.detail_url,
-        sessionCount=len(sessions),
-        sessions=[_webinar(s, session=True) for s in sessions],
-    )
+        url=r.detail_url,
+        sessions=len(sessions),
+    ) | _children(_SESSIONS, [_webinar(s, session=True) for s in sessions])
+
+
+def _children(key: str, children: list[dict[str, Any]]) -> dict[str, Any]:
+    """A record's child dicts (locations, sessions) under their key; none: nothing."""
+    return {key: children} if children else {}
 
 
 def _location(loc: Any) -> dict[str, Any]:
     return _put(
-        {"id": loc.location_id},
+        {},
+        _LOCATION,
+        location=loc.location_id,
         venue=loc.venue,
         address=loc.address,
         city=loc.city,
         state=loc.state,
         zip=loc.zip,
-        startDate=iso(loc.start_date),
-        endDate=iso(loc.end_date),
+        starts=iso(loc.start_date),
+        ends=iso(loc.end_date),
         fee=loc.fee,
-        detailUrl=loc.detail_url,
+        url=loc.detail_url,
     )
 
 
 def _course(r: Any) -> dict[str, Any]:
     locations = r.locations or []
     return _put(
-        {"id": r.course_id},
+        {},
+        _COURSE,
+        id=r.course_id,
         title=r.title,
-        hasDescription=bool(r.description) or None,
-        hasCurriculum=bool(r.curriculum) or None,
-        cleAccreditation=r.cle_accreditation,
-        cpeAccreditation=r.cpe_accreditation,
+        description=bool(r.description) or None,
+        curriculum=bool(r.curriculum) or None,
+        cle=r.cle_accreditation,
+        cpe=r.cpe_accreditation,
         level=r.level,
         url=r.url,
-        experts=_names(r.experts, "name"),
+        expert=_names(r.experts, "name"),
         expertIds=_ids(r.experts, "expert_id"),
-        topics=_names(r.topics, "title"),
+        topic=_names(r.topics, "title"),
         topicIds=_ids(r.topics, "topic_id"),
-        locationCount=len(locations),
-        locations=[_location(loc) for loc in locations],
-    )
+        locations=len(locations),
+    ) | _children(_LOCATIONS, [_location(loc) for loc in locations])
 
 
 def _certificate(r: Any) -> dict[str, Any]:
@@ -123,32 +149,38 @@ def _certificate(r: Any) -> dict[str, Any]:
     course_ids = list(dict.fromkeys(c.course_id for lv in levels for c in lv.courses or ()))
     fee = r.fee
     return _put(
-        {"id": r.certificate_id},
+        {},
+        _CERTIFICATE,
+        id=r.certificate_id,
         title=r.title,
         description=r.description,
         fee=str(fee) if isinstance(fee, Decimal) else fee,
-        imageUrl=r.image_url,
-        levelCount=len(levels),
-        courseCount=len(course_ids),
+        image=r.image_url,
+        levels=len(levels),
+        courses=len(course_ids),
         courseIds=course_ids,
     )
 
 
 def _expert(r: Any) -> dict[str, Any]:
     return _put(
-        {"id": r.expert_id},
+        {},
+        _EXPERT,
+        id=r.expert_id,
         name=r.name,
         title=r.title,
         bio=r.bio,
         education=r.education,
-        imageUrl=r.image_url,
-        image2xUrl=r.image2x_url,
+        image=r.image_url,
+        image2x=r.image2x_url,
     )
 
 
-def _titled(id_attr: str) -> Any:
+def _titled(kind: Kind, id_attr: str) -> Any:
+    keys = fact_keys(kind.value)
+
     def facts(r: Any) -> dict[str, Any]:
-        return _put({"id": getattr(r, id_attr)}, title=r.title, description=r.description)
+        return _put({}, keys, id=getattr(r, id_attr), title=r.title, description=r.description)
 
     return facts
 
@@ -159,9 +191,9 @@ _FACTS = {
     Kind.COURSES: _course,
     Kind.CERTIFICATES: _certificate,
     Kind.EXPERTS: _expert,
-    Kind.TOPICS: _titled("topic_id"),
-    Kind.ROLES: _titled("role_id"),
-    Kind.SITUATIONS: _titled("situation_id"),
+    Kind.TOPICS: _titled(Kind.TOPICS, "topic_id"),
+    Kind.ROLES: _titled(Kind.ROLES, "role_id"),
+    Kind.SITUATIONS: _titled(Kind.SITUATIONS, "situation_id"),
 }
 
 

@@ -11,11 +11,12 @@ shows as the service wrote it. This module does not import pydantic.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, NamedTuple
 
+from catalogue_desktop.core.records.field_names import column_keys
 from catalogue_desktop.core.records.kinds import Kind
 
 
@@ -55,9 +56,9 @@ COLUMNS: dict[Any, tuple[Column, ...]] = {
         Column("fee", "Fee", M),
         Column("cle", "CLE", B),
         Column("cpe", "CPE", B),
-        Column("experts", "Experts", T),
-        Column("topics", "Topics", T, False),
-        Column("production", "Produced", D, False),
+        Column("expert", "Experts", T),
+        Column("topic", "Topics", T, False),
+        Column("produced", "Produced", D, False),
         Column("id", "ID", N, False),
         Column("session", "Session", N, False),
     ),
@@ -78,7 +79,7 @@ COLUMNS: dict[Any, tuple[Column, ...]] = {
         Column("fee", "Fee", R),
         Column("cle", "CLE", B),
         Column("cpe", "CPE", B),
-        Column("experts", "Experts", T, False),
+        Column("expert", "Experts", T, False),
         Column("id", "ID", N, False),
     ),
     Kind.CERTIFICATES: (
@@ -127,8 +128,8 @@ COLUMNS[DATES] = (
     Column("fee", "Fee", M),
     Column("cle", "CLE", B),
     Column("cpe", "CPE", B),
-    Column("experts", "Experts", T),
-    Column("topics", "Topics", T, False),
+    Column("expert", "Experts", T),
+    Column("topic", "Topics", T, False),
     Column("series", "Series", T, False),
     Column("type", "Type", C, False),
     Column("ondemand", "On demand", B, False),
@@ -136,6 +137,18 @@ COLUMNS[DATES] = (
     Column("series_id", "Series ID", N, False),
     Column("id", "Row", N, False),
 )
+
+
+def _check_columns() -> None:
+    """Each list's columns are the fields the registry says it shows, under the keys it gives
+    (``core.records.field_names``): a column added here without a name there stops the import."""
+    for kind, columns in COLUMNS.items():
+        keys, declared = sorted(c.key for c in columns), sorted(column_keys(kind.value))
+        if keys != declared:
+            raise ValueError(f"{kind.value}: columns {keys} but the field names say {declared}")
+
+
+_check_columns()
 
 LISTING_VERSION = 2
 """What ``row``, ``links`` and ``core.listing.facts.facts`` make: a snapshot stored by an older version is
@@ -164,7 +177,7 @@ DATE_COLUMNS: dict[Any, tuple[int, ...]] = {
 }
 
 
-def zone(kind: Any, row: list[Any], column: int) -> int | None:
+def zone(kind: Any, row: Sequence[Any], column: int) -> int | None:
     """The UTC offset (minutes) the service wrote the date of ``column`` with; None if unknown
     (a row listed before offsets were kept)."""
     zones = row[len(COLUMNS[kind])] if len(row) > len(COLUMNS[kind]) else None

@@ -3,19 +3,54 @@
 ``RowSet`` holds one collection's rows (see ``listing``) and links; ``CatalogueIndex`` answers
 lookups by id, reverse links (which webinars and courses an expert appears in, which series hold a
 webinar, which certificates name a course) and dangling references. No pydantic, no Qt.
+
+A row set's rows (``Rows``) are a list of the rows read from the store, or a ``RowSource``: rows
+made when first read (the Dates rows, ``core.query.dates_rows``), given as ``source``, which
+answers what a row set asks of every row (ids, a date column's instants) without making them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, SupportsIndex, overload
 
 from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, column_index
 from catalogue_desktop.core.records.kinds import Kind
 
+Row = Sequence[Any]  # the columns' values (``listing.COLUMNS[kind]``), then the dates' offsets
+
+
+class Rows(Protocol):
+    """A row set's rows, by index (a list is one)."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> Row: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Row]: ...
+    def __iter__(self) -> Iterator[Row]: ...
+
+
+class RowSource(Rows, Protocol):
+    """Rows made when first read, and what a row set needs of all of them without making them."""
+
+    @property
+    def ids(self) -> Sequence[int]:
+        """Each row's id (its ``id`` column)."""
+        ...
+
+    def dated_column(self, column: int) -> list[int | None] | None:
+        """Every row's instant (epoch ms) in the date column ``column``; None: not one of those
+        the source has without making rows (the caller reads the rows)."""
+        ...
+
+    def clear_steps(self) -> Iterator[None]:
+        """Forget the rows made, a slice per step."""
+        ...
+
 
 class RowSet:
-    """One collection's rows, in the order the service sent them.
+    """One collection's rows, in the order the service sent them (or the Dates rows: ``source``).
 
     Links can arrive packed (``Store.iter_columns(packed_links=True)``: a page's link lists as
     one blob, half the cost of reading the page). ``links`` unpacks what is left when asked;
@@ -28,10 +63,15 @@ class RowSet:
         rows: list[list[Any]] | None = None,
         links: list[list[list[int]]] | None = None,
         positions: list[int] | None = None,
+        *,
+        source: RowSource | None = None,
     ) -> None:
+        """``source``: rows made when read (then ``rows`` is None, and the row set does not grow)."""
         self.kind = kind
         self.snapshot: int | None = None  # the store's snapshot the rows were read from
-        self.rows: list[list[Any]] = [] if rows is None else rows
+        self._listed: list[list[Any]] = [] if rows is None else rows  # rows read as lists
+        self.source = source
+        self.rows: Rows = self._listed if source is None else source
         self._links: list[list[list[int]]] = [] if links is None else links
         self._packed: list[Any] = []  # the links of the rows after ``_links``, packed, in order
         self.positions: list[int] = [] if positions is None else positions
@@ -85,10 +125,12 @@ class RowSet:
         as lists or packed (anything with ``len()`` and ``unpack()``)."""
         if not len(positions) == len(rows) == len(links):
             raise ValueError("positions, rows and links differ in length")
+        if self.source is not None:
+            raise TypeError("rows made when read do not grow")
         self.sort_cache.clear()
         self.sort_keys.clear()
         self.positions.extend(positions)
-        self.rows.extend(rows)
+        self._listed.extend(rows)
         if isinstance(links, list):
             if self._packed:
                 self.unpack_links()
@@ -98,14 +140,20 @@ class RowSet:
         if self._by_id is not None:  # keep the id lookup current, a chunk at a time
             self.rows_by_id()
 
-    def drain(self, step: int) -> Iterator[None]:
-        """Empty this row set ``step`` rows at a time, one slice per ``next()``: dropping 100k
-        rows at once (millions of objects) takes ~150 ms."""
+    def forget_derived(self) -> None:
+        """Drop what was derived from the rows (sort orders and keys, the id lookup)."""
         self.sort_cache.clear()
         self.sort_keys.clear()
         self._by_id = None
+
+    def drain(self, step: int) -> Iterator[None]:
+        """Empty this row set ``step`` rows at a time, one slice per ``next()``: dropping 100k
+        rows at once (millions of objects) takes ~150 ms."""
+        self.forget_derived()
         self._packed.clear()
-        for seq in (self.rows, self._links, self.positions):
+        if self.source is not None:
+            yield from self.source.clear_steps()
+        for seq in (self._listed, self._links, self.positions):
             while seq:
                 del seq[-step:]
                 yield
@@ -122,8 +170,8 @@ class RowSet:
             self._by_id, self._indexed = {}, 0
         by_id = self._by_id
         if self._indexed < len(rows):
-            ids = getattr(rows, "ids", None)  # rows made when read (the Dates rows) know them
-            if ids is not None:
+            if self.source is not None:  # rows made when read know their ids
+                ids = self.source.ids
                 for i, record_id in enumerate(ids[self._indexed :], self._indexed):
                     by_id.setdefault(record_id, i)
             else:

@@ -1,13 +1,12 @@
 """Sorting of row sets on precomputed keys (50-100x faster than a Qt proxy model calling back into
-Python for every comparison; see the stack facts), and ``Matches``, the rows a query matched in the
-forms a table needs (the finder, ``core.query``, decides which rows match).
+Python for every comparison; see docs/decisions.md). Which rows a query matched is
+``core.query.matches.Matches``.
 """
 
 from __future__ import annotations
 
 import heapq
 from array import array
-from collections import deque
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 from itertools import compress, islice, repeat
@@ -18,39 +17,6 @@ from catalogue_desktop.core.listing.rows import ColumnType
 from catalogue_desktop.core.listing.rowset import RowSet
 
 _EXACT_FLOAT = 2.0**53  # every int below this is exactly a float (dates in ms are ~2**41)
-
-
-class Matches:
-    """The rows matching one query, in the form the caller needs: ``mask`` (one byte per row, 1
-    for a match; mapped into a sort order in C) or ``rows`` (the indices in row order). Either is
-    built from the other on first use and kept. Read-only: do not change what they return."""
-
-    __slots__ = ("_mask", "_rows", "count", "total")
-
-    def __init__(self, total: int, *, mask: bytes | None = None, rows: list[int] | None = None) -> None:
-        self.total = total
-        self._mask = mask
-        self._rows = rows
-        if mask is not None:
-            self.count = mask.count(1)
-        elif rows is not None:
-            self.count = len(rows)
-        else:
-            raise ValueError("a mask or rows needed")
-
-    @property
-    def mask(self) -> bytes:
-        if self._mask is None:
-            mask = bytearray(self.total)
-            deque(map(mask.__setitem__, self.rows, repeat(1)), maxlen=0)  # in C, no loop here
-            self._mask = bytes(mask)
-        return self._mask
-
-    @property
-    def rows(self) -> list[int]:
-        if self._rows is None:
-            self._rows = list(compress(range(self.total), self.mask))
-        return self._rows
 
 
 def sort_key(type_: ColumnType, value: Any) -> tuple[int, Any]:
@@ -133,8 +99,7 @@ def prepare_sort_keys(rowset: RowSet, column: int, rows: int | None = None) -> b
 def _values(rowset: RowSet, column: int, start: int = 0, stop: int | None = None) -> list[Any]:
     """Rows ``start:stop``'s values in ``column`` (the Dates rows give their instants without
     making the rows)."""
-    dated = getattr(rowset.rows, "dated_column", None)
-    whole = dated(column) if dated is not None else None
+    whole = None if rowset.source is None else rowset.source.dated_column(column)
     if whole is not None:
         return whole[start:stop]
     return list(map(itemgetter(column), rowset.rows[start:stop]))

@@ -28,6 +28,14 @@ def full(n: int) -> int:
     return (1 << n) - 1
 
 
+def rows_mask(rows: Iterable[int], n: int, mask: bytearray | None = None) -> bytearray:
+    """A byte mask of ``n`` rows with ``rows`` set to 1 (in ``mask``, if given), in C (no loop
+    here)."""
+    mask = bytearray(n) if mask is None else mask
+    deque(map(mask.__setitem__, rows, repeat(1)), maxlen=0)
+    return mask
+
+
 def from_rows(rows: Iterable[int], n: int) -> int:
     """The bitset of ``rows`` (indices below ``n``; repeats allowed)."""
     if not isinstance(rows, Sequence):
@@ -37,9 +45,7 @@ def from_rows(rows: Iterable[int], n: int) -> int:
         for r in rows:
             packed[r >> 3] |= 1 << (r & 7)
         return int.from_bytes(packed, "little")
-    mask = bytearray(n)
-    deque(map(mask.__setitem__, rows, repeat(1)), maxlen=0)
-    return from_mask(mask)
+    return from_mask(rows_mask(rows, n))
 
 
 def from_many(groups: Iterable[Sequence[int]], n: int) -> int:
@@ -54,7 +60,7 @@ def from_many(groups: Iterable[Sequence[int]], n: int) -> int:
         return int.from_bytes(packed, "little")
     mask = bytearray(n)
     for rows in groups:
-        deque(map(mask.__setitem__, rows, repeat(1)), maxlen=0)
+        rows_mask(rows, n, mask)
     return from_mask(mask)
 
 

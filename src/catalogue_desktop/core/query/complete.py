@@ -7,8 +7,10 @@ come from the loaded catalogue (the texts its indexes hold), the most frequent f
 
 from __future__ import annotations
 
+import calendar
 from typing import Any
 
+from catalogue_desktop.core.query import regions
 from catalogue_desktop.core.query.fields import FieldType
 from catalogue_desktop.core.query.literals import FALSE_WORDS, TRUE_WORDS
 from catalogue_desktop.core.query.syntax import quote
@@ -22,12 +24,16 @@ DATE_WORDS = (
     "next-week",
     "this-month",
     "next-month",
+    "this-quarter",
+    "next-quarter",
+    "last-quarter",
     "next7d",
     "next30d",
     "next3m",
     "past",
     "future",
 )
+MONTHS = tuple(calendar.month_name[m].lower() for m in range(1, 13))  # starts:march, the coming one
 
 
 def completions(finder: Any, table: str, token: str, limit: int = 25) -> list[str]:
@@ -56,7 +62,7 @@ def _values(finder: Any, table: str, f: Any) -> list[str]:
     if f.type is FieldType.BOOL:
         return [TRUE_WORDS[0], FALSE_WORDS[0]]
     if f.type is FieldType.DATE:
-        return list(DATE_WORDS)
+        return [*DATE_WORDS, *MONTHS]
     t = finder.tables[table]
     level = t.child if f.scope != "record" and t.child is not None else t
     if f.type is FieldType.CODE:
@@ -68,5 +74,8 @@ def _values(finder: Any, table: str, f: Any) -> list[str]:
         if len(index.texts) > FEW:
             return []
         ranked = sorted(range(len(index.texts)), key=lambda tid: -index.count(tid))
-        return [index.originals[tid] for tid in ranked]
+        found = [index.originals[tid] for tid in ranked]
+        if f.name == "state":  # state:illi -> state:Illinois (read as IL)
+            found += [n for n in map(regions.name_of, found) if n is not None]
+        return found
     return []

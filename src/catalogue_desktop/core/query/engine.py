@@ -2,7 +2,6 @@
 
 Semantics, beyond the syntax (``syntax``):
 
-* ``added:``/``changed:``/``removed:`` ask the table's history (``Table.history``: ``timeline``).
 * A free word is looked for (folded, as a substring) in the table's searched fields; a bare date
   (``2027-03``, ``today``, ``next30d``) means the table's start date; bare ``past`` means the
   occasion has ended (its end, else its start, is before now, and it is not on demand) and
@@ -36,6 +35,7 @@ from catalogue_desktop.core.query import bits, literals, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
 from catalogue_desktop.core.query.table import Table
 from catalogue_desktop.core.query.text import fold
@@ -47,29 +47,34 @@ _REMEMBERED = 512  # clause results kept per table
 _NUMERIC = (FieldType.ID, FieldType.NUMBER, FieldType.MONEY)
 
 
-@dataclass
-class Outcome:
-    """A query's rows in one table."""
+class Outcome(Matches):
+    """A query's rows in one table (``Matches``: count, bits, mask, rows), and why none matched
+    when the table lacks a field the query names."""
 
-    table: str
-    n: int
-    bits: int = 0
-    missing: str | None = None  # a field the table does not have (or only for has:/no:)
-    why: str | None = None  # ... and why it shows nothing, in words
-    child_bits: int = 0  # the child rows (locations, sessions) that satisfied the query
-    everything: bool = False  # an empty query
+    __slots__ = ("child_bits", "everything", "missing", "table", "why")
+
+    def __init__(
+        self,
+        table: str,
+        n: int,
+        bits: int = 0,
+        *,
+        missing: str | None = None,
+        why: str | None = None,
+        child_bits: int = 0,
+        everything: bool = False,
+    ) -> None:
+        super().__init__(n, bits=bits)
+        self.table = table
+        self.missing = missing  # a field the table does not have (or only for has:/no:)
+        self.why = why  # ... and why it shows nothing, in words
+        self.child_bits = child_bits  # the child rows (locations, sessions) that satisfied the query
+        self.everything = everything  # an empty query
 
     @property
-    def count(self) -> int:
-        return self.bits.bit_count()
-
-    @property
-    def mask(self) -> bytes:
-        return bits.to_mask(self.bits, self.n)
-
-    @property
-    def rows(self) -> list[int]:
-        return bits.to_rows(self.bits, self.n)
+    def n(self) -> int:
+        """The table's rows."""
+        return self.total
 
     def message(self) -> str | None:
         """Why the table shows nothing, when it lacks a field."""
@@ -140,8 +145,7 @@ class Finder:
     # -- queries ---------------------------------------------------------------------------------
 
     def evaluate(self, query: str | Parsed, table: str, now: datetime) -> Outcome:
-        """The rows of ``table`` matching ``query`` (an unparsable query matches nothing: check
-        ``parse(query).error`` first)."""
+        """The rows of ``table`` matching ``query`` (none if it does not parse: see ``parse().error``)."""
         parsed = parse(query, self.schema) if isinstance(query, str) else query
         t = self.tables[table]
         if parsed.error is not None:
@@ -196,10 +200,9 @@ class Finder:
         """The first field ``root`` names that ``table`` lacks ("dates" for a bare date), or has
         for has:/no: only, and a sentence saying so."""
         for term in walk(root):
-            if term.op == timeline.TIME_OP:
-                if (why := timeline.supports(table, term.value, self.schema)) is not None:
-                    return why
-            elif term.field is not None:
+            if term.op == timeline.TIME_OP and (why := timeline.supports(table, term.value, self.schema)):
+                return why
+            if term.field is not None:
                 f = self.schema.field(table, term.field)
                 if f is None:
                     return term.field, f"{table} have no field '{term.field}'"
@@ -260,6 +263,8 @@ class Finder:
         return "record" if f is None else f.scope
 
     def _term(self, term: Term, t: Table, run: _Run, positive: bool) -> int:
+        if term.op == timeline.TIME_OP:  # added:, changed:, removed: (``timeline``)
+            return self._remember(t, term.value.key(run.now), lambda: timeline.select(t, term.value, run.now))
         if term.op == "word":
             return self._word(term.value, t, run, positive)
         scope = self._scope(term, t)
@@ -275,8 +280,6 @@ class Finder:
 
     def _now_key(self, term: Term, now: datetime) -> Any:
         """What of ``now`` a clause's rows depend on (relative dates), for the cache key."""
-        if term.op == timeline.TIME_OP:
-            return now.isoformat(timespec="minutes") if term.value.relative else None
         values = term.value if isinstance(term.value, tuple) else (term.value,)
         if any(isinstance(v, literals.DateSpec) for v in values):
             return (now.isoformat(timespec="minutes"), self.vocabulary.key())
@@ -358,8 +361,6 @@ class Finder:
         return index.rows_of(tids)
 
     def _leaf(self, term: Term, t: Table, now: datetime) -> int:
-        if term.op == timeline.TIME_OP:
-            return 0 if t.history is None else t.history.select(term.value, now)
         if term.op == "date":
             spec = term.value
             if spec.text in ("past", "future"):
@@ -398,8 +399,7 @@ class Finder:
         return t.index(f).present
 
     def _on_demand(self, t: Table) -> int:
-        """Rows that are on demand: a webinar or session whose type is marked so, or an offering
-        without a date because it is on demand."""
+        """Rows on demand: a webinar or session of a type marked so, or an offering dated so."""
 
         def make() -> int:
             if "ondemand" in t.columns:

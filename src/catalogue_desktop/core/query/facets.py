@@ -10,10 +10,11 @@ be copied, saved and given to the command line.
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import heapq
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain
@@ -21,6 +22,7 @@ from typing import Any
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
+from catalogue_desktop.core.query.facet_keys import ValueKeys
 from catalogue_desktop.core.query.fields import FieldType
 from catalogue_desktop.core.query.index import _Built
 from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
@@ -59,6 +61,7 @@ class Facet:
     title: str
     values: tuple[FacetValue, ...]
     more: int = 0  # values with rows that are not shown (beyond the limit)
+    chosen: str = ""  # the query's own clauses on the field that no value shown stands for
 
 
 def available(finder: Finder, table: str) -> list[tuple[str, str]]:
@@ -78,9 +81,11 @@ def facets(
     now: datetime,
     limit: int = 10,
     only: Iterable[str] | None = None,
+    limits: Mapping[str, int] | None = None,
 ) -> list[Facet]:
-    """The facets of ``table`` for ``query`` (``only``: just these fields). An unparsable query
-    or one naming a field the table lacks gives no facets."""
+    """The facets of ``table`` for ``query`` (``only``: just these fields; ``limits``: values
+    shown of some fields, else ``limit``). An unparsable query or one naming a field the table
+    lacks gives no facets."""
     parsed = parse(query, finder.schema) if isinstance(query, str) else query
     if parsed.error is not None:
         return []
@@ -88,14 +93,16 @@ def facets(
     if parsed.root is not None and finder.missing(parsed.root, table) is not None:
         return []
     wanted = None if only is None else set(only)
+    keys = ValueKeys(finder, table, now)
     out = []
     for name, title in available(finder, table):
         if wanted is not None and name not in wanted:
             continue
         own = [c for c in clauses if _about(c, name)]
         base = [c for c in clauses if not _about(c, name)]
-        values = _values(finder, table, name, base, now)
-        selected = _selected(own, name, parsed.text)
+        values = _values(finder, table, name, base, now, keys)
+        selected = _selected(own, name, parsed.text, keys)
+        typed = [parsed.text[c.start : c.end] for c in own if _own_values(c, name, parsed.text, keys) is None]
         listed = {v[2] for v in values}
         for key, (clause, _state) in selected.items():  # typed values no listed one equals
             if key not in listed:
@@ -103,7 +110,8 @@ def facets(
                 values.append((clause.lstrip("=").strip('"'), clause, key, count))
         f = finder.schema.field(table, name)
         ordered = f is not None and f.type in (FieldType.DATE, FieldType.MONEY, FieldType.BOOL)
-        out.append(_facet(name, title, values, selected, limit, ordered))
+        facet = _facet(name, title, values, selected, (limits or {}).get(name, limit), ordered)
+        out.append(dataclasses.replace(facet, chosen=" ".join(typed)) if typed else facet)
     return out
 
 
@@ -151,15 +159,15 @@ def _about(node: Node, name: str) -> bool:
     return all(_about(c, name) for c in node.children)
 
 
-def _selected(own: list[Node], name: str, text: str) -> dict[Any, tuple[str, str]]:
+def _selected(own: list[Node], name: str, text: str, keys: ValueKeys) -> dict[Any, tuple[str, str]]:
     """Value key -> (its clause, "included" or "excluded"), for the facet-written clauses among
     a facet's own (``f:v``, ``f:(v OR w)``, ``-f:v``)."""
     found: dict[Any, tuple[str, str]] = {}
     for clause in own:
-        values = _own_values(clause, name, text)
+        values = _own_values(clause, name, text, keys)
         state = "excluded" if isinstance(clause, Not) else "included"
         for value in values or ():
-            found[_clause_key(name, value)] = (value, state)
+            found[keys.key(name, value)] = (value, state)
     return found
 
 
@@ -179,7 +187,7 @@ def _clause_key(name: str, clause: str) -> Any:
 
 
 def _values(
-    finder: Finder, table: str, name: str, base: list[Node], now: datetime
+    finder: Finder, table: str, name: str, base: list[Node], now: datetime, keys: ValueKeys
 ) -> list[tuple[str, str | None, Any, int]]:
     """(label, clause, key, count) of every value of the facet ``name`` (clause None: a text
     value, ``="label"``)."""
@@ -193,7 +201,7 @@ def _values(
             (
                 label,
                 clause,
-                _clause_key(name, clause),
+                keys.key(name, clause),
                 finder.evaluate_nodes([*base, _term(name, clause)], table, now).count,
             )
             for label, clause, _rows in _options(finder, level, f, now)
@@ -207,7 +215,7 @@ def _values(
             for tid in range(len(index.texts))
         ]
     return [
-        (label, clause, _clause_key(name, clause), (matched & rows).bit_count())
+        (label, clause, keys.key(name, clause), (matched & rows).bit_count())
         for label, clause, rows in _options(finder, level, f, now)
     ]
 
@@ -298,43 +306,57 @@ class _Months(_Built):
             yield
 
 
-def toggle(text: str, name: str, clause: str, *, exclude: bool = False) -> str | None:
+def toggle(
+    text: str, name: str, clause: str, *, exclude: bool = False, keys: ValueKeys | None = None
+) -> str | None:
     """``text`` with the value ``clause`` of facet ``name`` selected (or excluded), or that
-    selection taken back if it was there; None if ``text`` does not parse."""
+    selection taken back if it was there; None if ``text`` does not parse. A value selected
+    replaces the field's other clauses (``city:dal``, ``fee:<300``), which would contradict it.
+    ``keys``: which typed values are the same choice (``type:live`` and ``type:2``)."""
     parsed = parse(text)
     if parsed.error is not None:
         return None
-    key = _clause_key(name, clause)
+    same = keys.key if keys is not None else _clause_key
+    key = same(name, clause)
     included: list[str] = []
     excluded: list[str] = []
-    keep: list[str] = []
+    kept: list[tuple[str, bool]] = []  # (clause, whether it is the field's and no facet's)
     for node in top_clauses(parsed.root):
-        values = _own_values(node, name, text)
+        values = _own_values(node, name, text, keys)
         if values is None:
-            keep.append(text[node.start : node.end])
+            kept.append((text[node.start : node.end], _about(node, name) and not isinstance(node, Not)))
         else:
             (excluded if isinstance(node, Not) else included).extend(values)
-    inc = {_clause_key(name, c): c for c in included}
-    exc = {_clause_key(name, c): c for c in excluded}
+    inc = {same(name, c): c for c in included}
+    exc = {same(name, c): c for c in excluded}
     target, other = (exc, inc) if exclude else (inc, exc)
+    replaced = key not in target and not exclude
     if key in target:
         del target[key]
     else:
         target[key] = clause
         other.pop(key, None)
-    for values, sign in ((inc, ""), (exc, "-")):
-        if values:
+    keep = [c for c, typed in kept if not (typed and replaced)]
+    for chosen, sign in ((inc, ""), (exc, "-")):
+        if chosen:
             body = (
-                next(iter(values.values())) if len(values) == 1 else "(" + " OR ".join(values.values()) + ")"
+                next(iter(chosen.values())) if len(chosen) == 1 else "(" + " OR ".join(chosen.values()) + ")"
             )
             keep.append(f"{sign}{name}:{body}")
     return " ".join(keep)
 
 
-def _own_values(node: Node, name: str, text: str) -> list[str] | None:
-    """The value clauses of a facet-written clause (``f:v``, ``f:(v OR w)``, negated), else None."""
+def _chooses_a_value(term: Term, keys: ValueKeys | None) -> bool:
+    if term.op in ("exact", "eq", "range"):
+        return True
+    return term.op == "contains" and keys is not None and keys.term_key(term)[1] == "exact"
+
+
+def _own_values(node: Node, name: str, text: str, keys: ValueKeys | None = None) -> list[str] | None:
+    """The value clauses of a facet-written clause (``f:v``, ``f:(v OR w)``, negated), else None.
+    With ``keys``, a text typed whole (``city:dallas``, a value the field has) is one too."""
     inner = node.child if isinstance(node, Not) else node
     terms = inner.children if isinstance(inner, Or) else (inner,)
-    if not all(isinstance(t, Term) and t.field == name and t.op in ("exact", "eq", "range") for t in terms):
+    if not all(isinstance(t, Term) and t.field == name and _chooses_a_value(t, keys) for t in terms):
         return None
     return [_FIELD_PREFIX.sub("", text[t.start : t.end], count=1) for t in terms]

@@ -12,6 +12,8 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from catalogue_desktop.core.records.field_names import named
+
 OFFERINGS = "offerings"
 TABLES: tuple[str, ...] = (
     "webinars",
@@ -99,151 +101,161 @@ def _f(
     name: str,
     type_: FieldType,
     doc: str,
-    spec: str | None = None,
-    *aliases: str,
+    *,
     key: str | None = None,
     scope: str = "record",
     searched: bool = False,
 ) -> Field:
+    """A field; its other names and its facts' key are the registry's (``_named``). ``key``: only
+    ``@name``, a value the engine derives."""
+    return Field(name, type_, key or "", doc, scope=scope, searched=searched)
+
+
+def _named(table: str, f: Field) -> Field:
+    """``f`` with the names the registry (``core.records.field_names``) gives it: the spec's
+    name, aliases and where its facts keep its value."""
+    names = named(table, f.scope, f.name)
+    key = f.key or names.fact
+    if key is None:
+        raise ValueError(f"{table}.{f.name}: no fact holds it and the engine derives no '@' key")
     # Links are nearly all distinct (100,000 texts to index): asked for rarely, indexed then.
-    ahead = not (spec or "").lower().endswith("url")
-    return Field(name, type_, key or spec or name, doc, spec, aliases, scope, searched, ahead)
+    ahead = not (names.spec or "").lower().endswith("url")
+    return dataclasses.replace(f, key=key, spec=names.spec, aliases=names.aliases, ahead=ahead)
 
 
-def _titled(kind: str, id_spec: str, *extra: Field) -> tuple[Field, ...]:
+def _titled(kind: str, *extra: Field) -> tuple[Field, ...]:
     return (
-        _f("id", ID, f"the {kind}'s id", id_spec, key="id", searched=True),
-        _f("title", T, "title", "title", searched=True),
-        _f("description", T, "description", "description", searched=True),
+        _f("id", ID, f"the {kind}'s id", searched=True),
+        _f("title", T, "title", searched=True),
+        _f("description", T, "description", searched=True),
         *extra,
     )
 
 
 _WEBINAR_COMMON = (
-    _f("type", C, "webinar type code, or its label (type:live)", "type", searched=True),
-    _f("cle", B, "CLE accreditation", "cleAccreditation"),
-    _f("cpe", B, "CPE accreditation", "cpeAccreditation"),
-    _f("starts", D, "start date", "startDate", "start", "date"),
-    _f("ends", D, "end date", "endDate", "end"),
+    _f("type", C, "webinar type code, or its label (type:live)", searched=True),
+    _f("cle", B, "CLE accreditation"),
+    _f("cpe", B, "CPE accreditation"),
+    _f("starts", D, "start date"),
+    _f("ends", D, "end date"),
 )
 
-FIELDS: dict[str, tuple[Field, ...]] = {
+_FIELDS: dict[str, tuple[Field, ...]] = {
     "webinars": (
-        _f("id", ID, "the webinar's id", "webinarId", key="id", searched=True),
-        _f("session", ID, "session id", "sessionId"),
-        _f("title", T, "title", "title", searched=True),
-        _f("description", P, "has a description", "description", key="hasDescription"),
+        _f("id", ID, "the webinar's id", searched=True),
+        _f("session", ID, "session id"),
+        _f("title", T, "title", searched=True),
+        _f("description", P, "has a description"),
         *_WEBINAR_COMMON,
-        _f("fee", M, "fee", "fee"),
-        _f("produced", D, "production date", "productionDate", "production"),
-        _f("url", T, "detail page link", "detailUrl", "detail"),
-        _f("access", T, "access link", "accessUrl"),
-        _f("expert", NM, "experts' names", "experts", key="experts", searched=True),
-        _f("topic", NM, "topics' titles", "topics", key="topics", searched=True),
-        _f("role", NM, "roles' titles", "roles", key="roles"),
-        _f("situation", NM, "situations' titles", "situations", key="situations"),
+        _f("fee", M, "fee"),
+        _f("produced", D, "production date"),
+        _f("url", T, "detail page link"),
+        _f("access", T, "access link"),
+        _f("expert", NM, "experts' names", searched=True),
+        _f("topic", NM, "topics' titles", searched=True),
+        _f("role", NM, "roles' titles"),
+        _f("situation", NM, "situations' titles"),
         _f("series", NM, "titles of the series it is a session of", key="@series"),
         _f("ondemand", B, "on demand (its type is marked on demand)", key="@ondemand"),
     ),
     "series": (
-        _f("id", ID, "the series' id", "seriesId", key="id", searched=True),
-        _f("title", T, "title", "title", searched=True),
-        _f("description", P, "has a description", "description", key="hasDescription"),
-        _f("fee", M, "the series' fee", "fee"),
-        _f("url", T, "detail page link", "detailUrl", "detail"),
-        _f("sessions", N, "number of sessions", "sessions", key="sessionCount"),
-        _f("webinar", ID, "a session's webinar id", "webinarId", key="id", scope="session"),
-        _f("session", ID, "a session's session id", "sessionId", scope="session"),
+        _f("id", ID, "the series' id", searched=True),
+        _f("title", T, "title", searched=True),
+        _f("description", P, "has a description"),
+        _f("fee", M, "the series' fee"),
+        _f("url", T, "detail page link"),
+        _f("sessions", N, "number of sessions"),
+        _f("webinar", ID, "a session's webinar id", scope="session"),
+        _f("session", ID, "a session's session id", scope="session"),
         *(
             dataclasses.replace(f, doc=f"a session's {f.doc}", scope="session")
             for f in _WEBINAR_COMMON
             if f.name != "type"
         ),
-        _f("type", C, "a session's type code or label", "type", scope="session"),
-        _f("expert", NM, "a session's experts", "experts", key="experts", scope="session"),
-        _f("topic", NM, "a session's topics", "topics", key="topics", scope="session"),
+        _f("type", C, "a session's type code or label", scope="session"),
+        _f("expert", NM, "a session's experts", scope="session"),
+        _f("topic", NM, "a session's topics", scope="session"),
     ),
     "courses": (
-        _f("id", ID, "the course's id", "courseId", key="id", searched=True),
-        _f("title", T, "title", "title", searched=True),
-        _f("description", P, "has a description", "description", key="hasDescription"),
-        _f("curriculum", P, "has a curriculum", "curriculum", key="hasCurriculum"),
-        _f("cle", B, "CLE accreditation", "cleAccreditation"),
-        _f("cpe", B, "CPE accreditation", "cpeAccreditation"),
-        _f("level", C, "level code", "level"),
-        _f("url", T, "detail page link", "url", "detail"),
-        _f("expert", NM, "experts' names", "experts", key="experts", searched=True),
-        _f("topic", NM, "topics' titles", "topics", key="topics"),
-        _f("locations", N, "number of locations", "locations", key="locationCount"),
+        _f("id", ID, "the course's id", searched=True),
+        _f("title", T, "title", searched=True),
+        _f("description", P, "has a description"),
+        _f("curriculum", P, "has a curriculum"),
+        _f("cle", B, "CLE accreditation"),
+        _f("cpe", B, "CPE accreditation"),
+        _f("level", C, "level code"),
+        _f("url", T, "detail page link"),
+        _f("expert", NM, "experts' names", searched=True),
+        _f("topic", NM, "topics' titles", searched=True),
+        _f("locations", N, "number of locations"),
         _f("certificate", NM, "titles of the certificates that include it", key="@certificate"),
-        _f("location", ID, "a location's id", "locationId", key="id", scope="location"),
-        _f("venue", T, "a location's venue", "venue", scope="location"),
-        _f("address", T, "a location's street address", "address", scope="location"),
-        _f("city", T, "a location's city", "city", scope="location", searched=True),
-        _f("state", T, "a location's state", "state", scope="location"),
-        _f("zip", T, "a location's zip code", "zip", scope="location"),
-        _f("starts", D, "a location's start date", "startDate", "start", "date", scope="location"),
-        _f("ends", D, "a location's end date", "endDate", "end", scope="location"),
-        _f("fee", M, "a location's fee", "fee", scope="location"),
+        _f("location", ID, "a location's id", scope="location"),
+        _f("venue", T, "a location's venue", scope="location"),
+        _f("address", T, "a location's street address", scope="location"),
+        _f("city", T, "a location's city", scope="location", searched=True),
+        _f("state", T, "a location's state (code or name: IL, illinois)", scope="location"),
+        _f("zip", T, "a location's zip code", scope="location"),
+        _f("starts", D, "a location's start date", scope="location"),
+        _f("ends", D, "a location's end date", scope="location"),
+        _f("fee", M, "a location's fee", scope="location"),
     ),
     "certificates": (
-        *_titled("certificate", "certificateId"),
-        _f("fee", M, "fee (a decimal number)", "fee"),
-        _f("image", T, "image link", "imageUrl"),
-        _f("levels", N, "number of levels", "levels", key="levelCount"),
-        _f("courses", N, "number of courses named in its levels", key="courseCount"),
+        *_titled("certificate"),
+        _f("fee", M, "fee (a decimal number)"),
+        _f("image", T, "image link"),
+        _f("levels", N, "number of levels"),
+        _f("courses", N, "number of courses named in its levels"),
         _f("course", NM, "titles of the courses named in its levels", key="@course"),
     ),
     "experts": (
-        _f("id", ID, "the expert's id", "expertId", key="id", searched=True),
-        _f("name", T, "name", "name", searched=True),
-        _f("title", T, "job title", "title", searched=True),
-        _f("bio", T, "biography", "bio"),
-        _f("education", T, "education", "education", searched=True),
-        _f("image", T, "photo link", "imageUrl"),
-        _f("image2x", T, "large photo link", "image2xUrl"),
+        _f("id", ID, "the expert's id", searched=True),
+        _f("name", T, "name", searched=True),
+        _f("title", T, "job title", searched=True),
+        _f("bio", T, "biography"),
+        _f("education", T, "education", searched=True),
+        _f("image", T, "photo link"),
+        _f("image2x", T, "large photo link"),
         _f("webinars", N, "number of webinars naming the expert", key="@webinars"),
         _f("courses", N, "number of courses naming the expert", key="@courses"),
     ),
     "topics": _titled(
         "topic",
-        "topicId",
         _f("webinars", N, "number of webinars with this topic", key="@webinars"),
         _f("courses", N, "number of courses with this topic", key="@courses"),
     ),
-    "roles": _titled(
-        "role", "roleId", _f("webinars", N, "number of webinars for this role", key="@webinars")
-    ),
+    "roles": _titled("role", _f("webinars", N, "number of webinars for this role", key="@webinars")),
     "situations": _titled(
         "situation",
-        "situationId",
         _f("webinars", N, "number of webinars for this situation", key="@webinars"),
     ),
     OFFERINGS: (
-        _f("kind", C, "course, webinar or session", key="kind", searched=True),
-        _f("id", ID, "the course's or webinar's id", key="id", searched=True),
-        _f("location", ID, "a course location's id", "locationId", key="locationId"),
-        _f("title", T, "title", "title", searched=True),
-        _f("type", C, "webinar type code or label", "type"),
-        _f("level", C, "course level code", "level"),
-        _f("starts", D, "start date (none when on demand)", "startDate", "start", "date"),
-        _f("ends", D, "end date", "endDate", "end"),
-        _f("venue", T, "venue", "venue", searched=True),
-        _f("address", T, "street address", "address"),
-        _f("city", T, "city", "city", searched=True),
-        _f("state", T, "state", "state", searched=True),
-        _f("zip", T, "zip code", "zip"),
-        _f("fee", M, "fee", "fee"),
-        _f("cle", B, "CLE accreditation", "cleAccreditation"),
-        _f("cpe", B, "CPE accreditation", "cpeAccreditation"),
-        _f("expert", NM, "experts' names", "experts", key="experts", searched=True),
-        _f("topic", NM, "topics' titles", "topics", key="topics", searched=True),
-        _f("role", NM, "roles' titles", "roles", key="roles"),
-        _f("situation", NM, "situations' titles", "situations", key="situations"),
-        _f("series", NM, "the series a session belongs to", key="series", searched=True),
-        _f("ondemand", B, "on demand (bookable, no date)", key="ondemand"),
-        _f("url", T, "detail page link", "detailUrl", "detail"),
+        _f("kind", C, "course, webinar or session", searched=True),
+        _f("id", ID, "the course's or webinar's id", searched=True),
+        _f("location", ID, "a course location's id"),
+        _f("title", T, "title", searched=True),
+        _f("type", C, "webinar type code or label"),
+        _f("level", C, "course level code"),
+        _f("starts", D, "start date (none when on demand)"),
+        _f("ends", D, "end date"),
+        _f("venue", T, "venue", searched=True),
+        _f("address", T, "street address"),
+        _f("city", T, "city", searched=True),
+        _f("state", T, "state (code or name: IL, illinois)", searched=True),
+        _f("zip", T, "zip code"),
+        _f("fee", M, "fee"),
+        _f("cle", B, "CLE accreditation"),
+        _f("cpe", B, "CPE accreditation"),
+        _f("expert", NM, "experts' names", searched=True),
+        _f("topic", NM, "topics' titles", searched=True),
+        _f("role", NM, "roles' titles"),
+        _f("situation", NM, "situations' titles"),
+        _f("series", NM, "the series a session belongs to", searched=True),
+        _f("ondemand", B, "on demand (bookable, no date)"),
+        _f("url", T, "detail page link"),
     ),
+}
+FIELDS: dict[str, tuple[Field, ...]] = {
+    table: tuple(_named(table, f) for f in fields) for table, fields in _FIELDS.items()
 }
 
 # Bare words that are dates: the table's start date (``past``/``future``: whether it has ended).
@@ -260,6 +272,9 @@ DATE_WORDS = (
     "this-year",
     "next-year",
     "last-year",
+    "this-quarter",
+    "next-quarter",
+    "last-quarter",
     "past",
     "future",
 )

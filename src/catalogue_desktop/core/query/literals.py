@@ -1,5 +1,9 @@
 """The values a query writes: numbers, yes/no, dates and windows of time.
 
+Dates are written as people write them too: month names (``march``: the coming March, this one
+while it lasts; ``"march 2027"``, ``mar-2027``, ``2027-march``) and quarters (``2027-Q1``,
+``q1-2027``, ``this-quarter``, ``next-quarter``, ``last-quarter``).
+
 Parsing checks them when the query is typed (``'2027-13': month must be 1-12``); dates relative to
 now are resolved when the query runs (``DateSpec.bounds``). Calendar dates compare with the date the
 service wrote for the event, in the event's own UTC offset ("local"); windows such as ``next30d``,
@@ -32,7 +36,19 @@ _CALENDAR = (
     "this-year",
     "next-year",
     "last-year",
+    "this-quarter",
+    "next-quarter",
+    "last-quarter",
 )
+_MONTHS = {
+    name: number
+    for number in range(1, 13)
+    for name in {calendar.month_name[number].lower(), calendar.month_abbr[number].lower()}
+} | {"sept": 9}
+_MONTH_NAME = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + ")"
+_MONTH_YEAR = re.compile(rf"{_MONTH_NAME}(?:[ -](\d{{4}}))?")  # march, mar-2027, "march 2027"
+_YEAR_MONTH = re.compile(rf"(\d{{4}})-{_MONTH_NAME}")  # 2027-march
+_QUARTER = re.compile(r"(?:(\d{4})-q([1-4])|q([1-4])-(\d{4}))")  # 2027-q1, q1-2027
 _UNITS = {"d": "days", "w": "weeks", "m": "months", "y": "years"}
 
 
@@ -67,6 +83,11 @@ def is_date_word(text: str) -> bool:
     """A bare word that means a date (``today``, ``next30d``, ``past``, ``2027-03``)."""
     word = text.lower()
     if word in _CALENDAR or word in ("past", "future") or _WINDOW.fullmatch(word):
+        return True
+    if _QUARTER.fullmatch(word) or _YEAR_MONTH.fullmatch(word):
+        return True
+    month = _MONTH_YEAR.fullmatch(word)
+    if month and month.group(2) and "-" in word:  # mar-2027 (a month alone may be a word: may)
         return True
     return bool(_YMD.fullmatch(word)) and "-" in word
 
@@ -106,7 +127,8 @@ class DateSpec:
         if word in _CALENDAR:
             first, last = _calendar_range(word, today)
             return Bounds("local", first.toordinal(), last.toordinal())
-        first, last = _ymd_range(self.text)
+        named = _named_range(word, today)
+        first, last = named if named is not None else _ymd_range(self.text)
         return Bounds("local", first.toordinal(), last.toordinal())
 
 
@@ -120,16 +142,47 @@ def date_spec(text: str) -> DateSpec:
         if int(window.group(2)) == 0:
             raise LiteralError(f"'{text}': the number of {_UNITS[window.group(3)]} must be 1 or more")
         return DateSpec(word)
+    word = " ".join(word.split())
+    if _named_range(word, date.today()) is not None:
+        return DateSpec(word)
     _ymd_range(word)
     return DateSpec(word)
+
+
+def _named_range(word: str, today: date) -> tuple[date, date] | None:
+    """The days of a month named in words or of a quarter (None: neither)."""
+    quarter = _QUARTER.fullmatch(word)
+    if quarter:
+        year, q = (quarter.group(1), quarter.group(2)) if quarter.group(1) else quarter.group(4, 3)
+        return _quarter_range(int(year), int(q))
+    by_year = _YEAR_MONTH.fullmatch(word)
+    named = _MONTH_YEAR.fullmatch(word)
+    if by_year:
+        year, month = int(by_year.group(1)), _MONTHS[by_year.group(2)]
+    elif named:
+        month = _MONTHS[named.group(1)]
+        year = int(named.group(2)) if named.group(2) else today.year + (month < today.month)
+    else:
+        return None
+    if not 1 <= year <= 9999:
+        raise LiteralError(f"'{word}': year must be 1-9999")
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _quarter_range(year: int, quarter: int) -> tuple[date, date]:
+    if not 1 <= year <= 9999:
+        raise LiteralError(f"year must be 1-9999 in Q{quarter} {year}")
+    first_month = 3 * (quarter - 1) + 1
+    last_month = first_month + 2
+    return date(year, first_month, 1), date(year, last_month, calendar.monthrange(year, last_month)[1])
 
 
 def _ymd_range(text: str) -> tuple[date, date]:
     match = _YMD.fullmatch(text)
     if not match:
         raise LiteralError(
-            f"'{text}' is not a date: write 2027, 2027-03 or 2027-03-15, or a window such as "
-            "today, this-month, next30d, past"
+            f"'{text}' is not a date: write 2027, 2027-03, 2027-03-15, march, mar-2027, 2027-Q1, "
+            "or a window such as today, this-month, this-quarter, next30d, past"
         )
     year, month, day = (int(g) if g else None for g in match.groups())
     assert year is not None
@@ -154,6 +207,9 @@ def _calendar_range(word: str, today: date) -> tuple[date, date]:
         return day, day
     step = {"this": 0, "next": 1, "last": -1}[word.split("-")[0]]
     unit = word.split("-")[1]
+    if unit == "quarter":
+        index = today.year * 4 + (today.month - 1) // 3 + step
+        return _quarter_range(index // 4, index % 4 + 1)
     if unit == "week":  # weeks start on Monday (ISO 8601)
         monday = today - timedelta(days=today.weekday()) + timedelta(weeks=step)
         return monday, monday + timedelta(days=6)

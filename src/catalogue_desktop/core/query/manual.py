@@ -5,8 +5,8 @@ from __future__ import annotations
 
 SYNTAX: tuple[tuple[str, str], ...] = (
     (
-        '`tax "estate planning"`',
-        "words anywhere in the title, names and listed columns (case and "
+        '`tax "estate planning"` `feldman ethics`',
+        "words anywhere in the title, names, topics and listed columns (case and "
         "accents ignored: `muller` finds Müller)",
     ),
     ("`city:dallas`", 'a field containing the text; `title:="Exact Title"` the exact text'),
@@ -16,8 +16,16 @@ SYNTAX: tuple[tuple[str, str], ...] = (
         "dates as the service wrote them, in the event's own UTC offset",
     ),
     (
-        "`today` `this-week` `next-month` `next30d` `next3m` `last30d`",
+        '`starts:march` `starts:"march 2027"` `mar-2027` `2027-Q1`',
+        "months by name (`march`: the coming March, this one while it lasts) and quarters",
+    ),
+    (
+        "`today` `this-week` `next-month` `this-quarter` `next-quarter` `next30d` `last30d`",
         "windows relative to now (a bare date or window means the start date)",
+    ),
+    (
+        '`state:illinois` `state:IL` `state:"british columbia"`',
+        "US states and Canadian provinces by name or postal code, alike",
     ),
     ("`past` `future`", "occasions that have ended, or not (on-demand ones are never past)"),
     ("`cle:yes` `cpe:no` `has:accessUrl` `no:experts`", "yes/no fields; whether a field has a value"),
@@ -35,10 +43,13 @@ NOTES = """\
 ends, fee) hold for one location: `city:dallas starts:2027-03 fee:<1300` finds a course with a
 Dallas date in March 2027 under 1,300, and its row shows that location's date, city and fee. The
 same holds for the sessions of a series. A tab whose kind has no field the query names shows no
-rows and says why.
+rows and says why; when the tab you are on shows nothing and another has matches, the window shows
+that one (the status line says how to go back) and dims the tabs without matches.
 
 **Facets** (View ▸ Facets): click a value to select it, Ctrl+click to leave it out; the selection
-is written into the query. Save a query with Searches ▸ Save search (Ctrl+D); open anything with
+is written into the query. A value you typed is the facet's value, ticked (`type:live`: "✓ Live");
+a clause that names no one value (`city:dal`, `fee:<300`) is shown in the facet's title, and a click
+on a value replaces it. Save a query with Searches ▸ Save search (Ctrl+D); open anything with
 Ctrl+K."""
 
 

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue_desktop.core.query import literals, timeline
+from catalogue_desktop.core.query import literals, regions, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 
 _FIELD = re.compile(r"([A-Za-z][A-Za-z0-9_]*)(:|<=|>=|<|>)(.*)", re.S)
@@ -392,6 +392,9 @@ class _Parser:
                 raise literals.LiteralError(
                     f"is text: comparisons (<, >) work on numbers and dates; write {field}:word"
                 )
+            region = regions.region_code(body) if field == "state" else None
+            if region is not None:  # state:illinois is state:il is state:=IL (the service's codes)
+                return "exact", region
             return ("exact" if exact else "contains"), body
         if ftype is FieldType.BOOL:
             if compare or ".." in body:

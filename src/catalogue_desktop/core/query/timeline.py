@@ -60,10 +60,10 @@ class TimeSpec:
             out += ("@" if self.field else "") + span
         return out
 
-    @property
-    def relative(self) -> bool:
-        """Its rows depend on the time of asking."""
-        return self.window is not None
+    def key(self, now: datetime) -> tuple[Any, ...]:
+        """What its rows depend on, for the finder's cache: itself, and the minute of asking when
+        it has a window (relative ones move with the clock)."""
+        return ("time", self, None if self.window is None else now.isoformat(timespec="minutes"))
 
 
 def is_time_clause(name: str, op: str) -> bool:
@@ -252,6 +252,12 @@ class HistoryIndex:
             return 0
         lo, hi = (None, None) if spec.window is None else window_ms(spec.window, now)
         return bits.from_rows(timeline.rows_within(lo, hi), self.n)
+
+
+def select(table: Any, spec: TimeSpec, now: datetime) -> int:
+    """The rows of ``table`` (a ``Table``) whose records ``spec`` holds for (none without a
+    history)."""
+    return 0 if table.history is None else table.history.select(spec, now)
 
 
 def supports(table: str, spec: TimeSpec, schema: Schema) -> tuple[str, str] | None:

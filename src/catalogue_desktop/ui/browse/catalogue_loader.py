@@ -106,10 +106,19 @@ class CatalogueLoader(QObject):
         self._paint_wait.timeout.connect(self.first_page_painted)
         self._index_timer = QTimer(self, singleShot=True, interval=30)
         self._index_timer.timeout.connect(self.rebuild_index)
-        # kind -> (column, descending) its tab is sorted by, or None: set by the window's owner.
-        # A reloaded row set is sorted so ahead, a slice per pass, before it is published: the
-        # tab would sort 100k rows in one go (40-90 ms) as it takes them.
-        self.sort_of: Callable[[Kind], tuple[int, bool] | None] | None = None
+        # kind -> (column, descending) its tab is sorted by, or None (``presort_as``).
+        self._sort_of: Callable[[Kind], tuple[int, bool] | None] | None = None
+
+    def switch_store(self, store: Store) -> None:
+        """Read ``store`` from now on (the one read until now is closed); ``load_all`` reads it."""
+        self.store.close()
+        self.store = store
+
+    def presort_as(self, sort_of: Callable[[Kind], tuple[int, bool] | None]) -> None:
+        """Sort a reloaded row set as ``sort_of(kind)`` says its tab shows it ((column,
+        descending), or None), a slice per pass, before it is published: the tab would sort 100k
+        rows in one go (40-90 ms) as it takes them."""
+        self._sort_of = sort_of
 
     # -- rows ------------------------------------------------------------------------------
 
@@ -234,13 +243,13 @@ class CatalogueLoader(QObject):
         assert job.rowset is not None
         if job.sort is None:
             if (
-                self.sort_of is None
+                self._sort_of is None
                 or job.kind in self._starting
                 or job.early
                 or len(job.rowset) < PRESORT_ROWS
             ):
                 return True
-            wanted = self.sort_of(job.kind)
+            wanted = self._sort_of(job.kind)
             if wanted is None:
                 return True
             job.sort = SortJob(job.rowset, *wanted)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.listing.rows import COLUMNS
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.ui.browse import columns
+from catalogue_desktop.ui.browse import columns, kept_selection
 from catalogue_desktop.ui.browse import table_rows as export
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
@@ -72,8 +72,13 @@ class CollectionTab(QWidget):
         self._record = record
         self._context = context
         self._shown_id: int | None = None
+        # a record shown in the details though the query hides its row (``select_record``): it
+        # stays shown while the rows change, and is selected once they list it again
+        self._pinned: int | None = None
         self._keep: int | None = None
+        self._keep_also: list[int] = []  # the other selected records (``_keeping_selection``)
         self._emit_selection = True
+        self._fit_title = False  # fit the title column when next shown (``_default_columns``)
 
         self.count_label = QLabel()
         self.count_label.setObjectName(f"count-{kind.value}")
@@ -119,6 +124,7 @@ class CollectionTab(QWidget):
         self.model.counts_changed.connect(self._counts_changed)
         self.model.modelReset.connect(self._reselect)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.view.copy_requested.connect(self.copy_selection)
         self.view.enter_pressed.connect(lambda: self.detail.focus_record())
         self._counts_changed(0, 0)
@@ -187,7 +193,7 @@ class CollectionTab(QWidget):
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if getattr(self, "_fit_title", False):
+        if self._fit_title:
             self._fit_title = False
             QTimer.singleShot(0, self.fit_title_column)  # after the layout gave the view its width
 
@@ -209,18 +215,25 @@ class CollectionTab(QWidget):
     def _keeping_selection(self, show: Callable[..., None], *args: Any) -> None:
         """``show(*args)``: the model's change of rows. If it resets the model, ``_reselect``
         selects again the record selected (or shown) before."""
-        self._keep = self.selected_record_id() or self._shown_id
+        self._keep = self._pinned or self.selected_record_id() or self._shown_id
+        self._keep_also = kept_selection.selected_ids(self.view, self.model)
         show(*args)  # modelReset -> _reselect
         self._keep = None  # (no reset: e.g. the rows shown while read were completed in place)
+        self._keep_also = []
 
     def _reselect(self) -> None:
         keep, self._keep = self._keep, None
+        also, self._keep_also = self._keep_also, []
         if keep is None:
             return
         row = self.model.view_row_of(keep)
         if row is not None:
             self._select_row(row, emit=False)
+            kept_selection.select_also(self.view, self.model, [i for i in also if i != keep])
             return
+        if keep == self._pinned and self.model.rowset.rows_by_id().get(keep) is not None:
+            return  # still shown in the details only, as asked
+        self._pinned = None
         self._shown_id = None
         if self.model.rowset.rows_by_id().get(keep) is None:
             self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
@@ -262,6 +275,8 @@ class CollectionTab(QWidget):
         current = self.view.selectionModel().currentIndex()
         if not current.isValid() or current.row() >= self.model.rowCount():
             return None
+        if not self.view.selectionModel().isRowSelected(current.row()):
+            return None  # current, not chosen (``_follow_current``)
         return self.model.record_id(current.row())
 
     def select_record(self, record_id: int, *, emit: bool = True) -> bool | None:
@@ -271,8 +286,9 @@ class CollectionTab(QWidget):
         if row is None:
             if self.model.rowset.rows_by_id().get(record_id) is None:
                 return False
-            self.view.selectionModel().clearSelection()
+            self.view.selectionModel().clear()  # no row selected, none current: none is this record
             self.show_record(record_id)
+            self._pinned = record_id
             return None
         self._select_row(row, emit=emit)
         return True
@@ -287,6 +303,7 @@ class CollectionTab(QWidget):
         index = self.model.index(row, self._first_visible_column())
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         record_id = self.model.record_id(row)
+        self._pinned = None
         self._shown_id = None  # render it once, fresh (the record may have changed)
         self._emit_selection = emit
         try:
@@ -301,14 +318,31 @@ class CollectionTab(QWidget):
         columns = export.visible_columns(self.view)
         return columns[0] if columns else 0
 
-    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if not current.isValid():
+    def _current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
+        self._follow_current()
+
+    def _selection_changed(self, *_changed: Any) -> None:
+        self._follow_current()  # (a click on the current row selects it: it is chosen now)
+
+    def _follow_current(self) -> None:
+        """The details show the current row's record once it is chosen (selected). A row made
+        current without being selected is not chosen: a table focused without a current row
+        (after a menu closes, after quick open) makes its first row current, and showing it
+        replaced the record shown and added it to Back/Forward."""
+        current = self.view.currentIndex()
+        if not current.isValid() or not self.view.selectionModel().isRowSelected(current.row()):
             return
         record_id = self.model.record_id(current.row())
-        if record_id != self._shown_id:
-            self.show_record(record_id)
+        if record_id == self._shown_id:
+            return
+        self._pinned = None
+        self.show_record(record_id)
         if self._emit_selection:
-            self.record_selected.emit(self.kind, record_id)
+            self.emit_selected(record_id)
+
+    def emit_selected(self, record_id: int) -> None:
+        """A record was chosen: for Back/Forward (a tab of another list may name another)."""
+        self.record_selected.emit(self.kind, record_id)
 
     def show_record(self, record_id: int) -> None:
         self._shown_id = record_id

@@ -2,8 +2,8 @@
 
 The sort keys of the date, fee and number columns shown by default (their first sort then only
 sorts), then each row's position in the current sort order (a query with few matches then orders
-them by it). ``IdleWork`` is a mixin of ``RowSetTableModel``: its passes run on the model's
-``_prepare_timer`` over the model's row set, presorted columns and sort order.
+them by it). ``IdleWork`` runs the passes on its own timer, over the row set and sort order the
+table model gives it (``work_on``) and the columns it was made for.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject, QTimer
+
 from catalogue_desktop.core.listing.sorting import prepare_sort_keys
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import QTimer
-
     from catalogue_desktop.core.listing.rowset import RowSet
     from catalogue_desktop.ui.browse.row_order import RowOrder
 
@@ -29,47 +29,54 @@ _PREPARE_RANK_ROWS = 4000  # a slice of positions in the sort order (~0.8 ms)
 
 
 class IdleWork:
-    """Idle-time building for ``RowSetTableModel`` (a mixin: the attributes below are the model's)."""
+    """Idle-time building for one table: the sort keys of ``presorted`` columns, then the
+    positions in the sort order, of the row set and order last given (``work_on``)."""
 
-    _prepare_timer: QTimer  # runs the passes (interval 0 once started)
-    _rowset: RowSet
-    _presorted: list[int]  # the columns whose sort keys are built ahead
-    _order: RowOrder | None
+    def __init__(self, rowset: RowSet, presorted: list[int], parent: QObject) -> None:
+        self.rowset = rowset
+        self._presorted = presorted  # the columns whose sort keys are built ahead
+        self._order: RowOrder | None = None
+        self._timer = QTimer(parent, singleShot=False, interval=0)  # interval 0 once started
+        self._timer.timeout.connect(self.step)
 
-    def prepare_keys(self) -> None:
+    def work_on(self, rowset: RowSet, order: RowOrder | None) -> None:
+        """Build for ``rowset`` in ``order`` (None: as sent) from now on."""
+        self.rowset, self._order = rowset, order
+
+    @property
+    def pending(self) -> bool:
+        """Work is left (a pass is due)."""
+        return self._timer.isActive()
+
+    def start_later(self) -> None:
         """Build in idle time, up to 4 ms per event-loop pass, the sort keys of the date, fee and
         number columns shown by default (their first sort then only sorts: ~30 ms less at 100k
         rows), then each row's position in the current sort order (a query with few matches
-        then orders them by it: ~20 ms less). It starts ``_PREPARE_DELAY_MS`` after rows
-        arrive, not amid the window's start-up."""
-        self._prepare_later()
+        then orders them by it: ~20 ms less). It starts ``_PREPARE_DELAY_MS`` from now (if
+        there are rows), not amid the window's start-up."""
+        if len(self.rowset):
+            self._timer.start(_PREPARE_DELAY_MS)
 
-    def _prepare_later(self) -> None:
-        """Start the idle work ``_PREPARE_DELAY_MS`` from now (if there are rows)."""
-        if len(self._rowset):
-            self._prepare_timer.start(_PREPARE_DELAY_MS)
+    def stop(self) -> None:
+        self._timer.stop()
 
-    def prepare_now(self) -> None:
+    def finish(self) -> None:
         """Build at once what idle time has not built yet (for tests)."""
-        while self._prepare_timer.isActive():
-            self._prepare_step()
+        while self._timer.isActive():
+            self.step()
 
-    def _prepare_step(self) -> None:
+    def step(self) -> None:
         """One event-loop pass of idle work: slices until ``_PREPARE_PASS_S`` is spent."""
-        self._prepare_timer.setInterval(0)
+        self._timer.setInterval(0)
         deadline = time.perf_counter() + _PREPARE_PASS_S
-        while not self._prepare_slice():
+        while not self._slice():
             if time.perf_counter() >= deadline:
                 return
-        self._prepare_timer.stop()
+        self._timer.stop()
 
-    def _prepare_slice(self) -> bool:
+    def _slice(self) -> bool:
         """One slice of idle work; True when nothing is left."""
         for column in self._presorted:
-            if not prepare_sort_keys(self._rowset, column, _PREPARE_SORT_ROWS):
+            if not prepare_sort_keys(self.rowset, column, _PREPARE_SORT_ROWS):
                 return False
-        return self._prepare_rank(_PREPARE_RANK_ROWS)
-
-    def _prepare_rank(self, rows: int) -> bool:
-        """Note the positions of up to ``rows`` more rows in the sort order; True when done."""
-        return self._order is None or self._order.note_positions(rows)
+        return self._order is None or self._order.note_positions(_PREPARE_RANK_ROWS)

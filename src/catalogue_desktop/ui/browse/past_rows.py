@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue_desktop.core.listing.rows import COLUMNS, PAST_COLUMN, column_index, zone
+from catalogue_desktop.core.listing.rowset import Row, Rows
 from catalogue_desktop.core.records.kinds import Kind
 
 _START_COLUMN = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
@@ -34,7 +35,7 @@ class PastRows:
             self.now_ms = now_ms
         self._known = {}
 
-    def is_past(self, rows: list[list[Any]], source: int) -> bool:
+    def is_past(self, rows: Rows, source: int) -> bool:
         if self._end is None:
             return False
         known = self._known.get(source)
@@ -42,7 +43,7 @@ class PastRows:
             known = self._known[source] = self._when(rows[source]) is not None
         return known
 
-    def sentence(self, rows: list[list[Any]], source: int) -> str | None:
+    def sentence(self, rows: Rows, source: int) -> str | None:
         """ "Past: ended 3/9/27 …" for a past row, else None."""
         if not self.is_past(rows, source):
             return None
@@ -51,7 +52,7 @@ class PastRows:
         column, when = found
         return f"Past: ended {self.formatter.date(when, zone(self.kind, rows[source], column))}"
 
-    def _when(self, row: list[Any]) -> tuple[int, int] | None:
+    def _when(self, row: Row) -> tuple[int, int] | None:
         """(column, ms) of the end (else start) that has passed; None if not past."""
         if self._on_demand is not None and row[self._on_demand]:
             return None

@@ -12,7 +12,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import Any
 
-from catalogue_desktop.core.listing.sorting import Matches
+from catalogue_desktop.core.query.matches import Matches
 
 FEW = 8  # fewer matches than 1/FEW of the rows are put in sort order by their positions
 

@@ -19,14 +19,14 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
-    QTimer,
     Signal,
 )
 from PySide6.QtGui import QColor, QGuiApplication
 
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index, zone
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.listing.sorting import Matches, sorted_rows
+from catalogue_desktop.core.listing.sorting import sorted_rows
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.diff import describe_fields
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import (
@@ -63,9 +63,9 @@ _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 
-class RowSetTableModel(QAbstractTableModel, IdleWork):
+class RowSetTableModel(QAbstractTableModel):
     """Rows of one kind, formatted by a shared :class:`Formatter`. Read-only. What it builds in
-    idle time (filter keys, sort keys, positions in the sort order) is ``IdleWork``'s."""
+    idle time (sort keys, positions in the sort order) is its ``IdleWork``'s."""
 
     counts_changed = Signal(int, int)  # visible, total
 
@@ -90,8 +90,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         self._past = PastRows(kind, formatter, int(time.time() * 1000))
         self._id_column = column_index(kind, "id")
         self._grey: QColor | None = None  # past rows' text (``colors.muted``)
-        self._prepare_timer = QTimer(self, singleShot=False, interval=0)
-        self._prepare_timer.timeout.connect(self._prepare_step)
+        self.idle_work = IdleWork(self._rowset, self._presorted, self)
         # While a row set is shown as it is read (``show_growing``): the rows the view knows of
         # (the row set may already hold more); None otherwise. And how many are coming.
         self._growing: int | None = None
@@ -144,7 +143,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             self._emit_counts()
             return
         self.beginResetModel()
-        self._prepare_timer.stop()
+        self.idle_work.stop()
         self._take(rowset, changes)
         self._set_order(None)
         self._matched = None
@@ -157,6 +156,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
     def _take(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """Hold ``rowset`` and forget what was derived from the previous one (in a reset)."""
         self._rowset = rowset
+        self.idle_work.work_on(rowset, self._order)
         self._past.forget()
         self._grey = None
         self._set_changes(changes)
@@ -184,7 +184,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
             self._append_read_rows()
             self._growing = None
             self._emit_counts()
-            self.prepare_keys()
+            self.idle_work.start_later()
             return
         self._growing = None
         self.beginResetModel()
@@ -194,7 +194,7 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
         self._update_visible()
         self.endResetModel()
         self._emit_counts()
-        self.prepare_keys()
+        self.idle_work.start_later()
 
     def set_changes(self, changes: dict[str, Any] | None) -> None:
         """Change markers only (the rows stay)."""
@@ -286,8 +286,9 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
     def _set_order(self, order: list[int] | None) -> None:
         """A new sort order: positions in it are noted again in idle time."""
         self._order = None if order is None else RowOrder(order)
+        self.idle_work.work_on(self._rowset, self._order)
         if order is not None:
-            self._prepare_later()
+            self.idle_work.start_later()
 
     def _update_visible(self) -> None:
         # ``_visible`` is shared with the filter's and the sort's results: never changed in place.
@@ -385,7 +386,8 @@ class RowSetTableModel(QAbstractTableModel, IdleWork):
                 return None
             col = self._columns[section]
             if role == Qt.ItemDataRole.DisplayRole:
-                return col.header
+                heading = self._overlay.heading(section) if self._overlay is not None else None
+                return heading or col.header
             if role == Qt.ItemDataRole.ToolTipRole:
                 return header_tip(col)
             if role == Qt.ItemDataRole.TextAlignmentRole:

@@ -14,6 +14,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QTableView
 
+from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+
 if TYPE_CHECKING:
     # (QKeyEvent: QEvent's 179 enum members, made at the first key press)
     from PySide6.QtGui import QKeyEvent, QPaintEvent
@@ -36,9 +38,9 @@ class TableView(QTableView):
                 self._painted_rows = True
                 self.rows_painted.emit()
             return
-        note = getattr(model, "note", None) or (
-            "No rows match the query." if getattr(model, "filtered", False) else None
-        )
+        if not isinstance(model, RowSetTableModel):
+            return
+        note = model.note or ("No rows match the query." if model.filtered else None)
         if note:
             from PySide6.QtGui import QPainter
 

@@ -197,7 +197,7 @@ class Page:
         return sorted(links, key=lambda link: link.text.casefold())
 
     def other_fields(self) -> None:
-        extra = getattr(self.record, "model_extra", None) or {}
+        extra = self.record.model_extra or {}  # (a pydantic model: the fields it did not know)
         if not extra:
             return
         self.section("Other fields", "other_fields")

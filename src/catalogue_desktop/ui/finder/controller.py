@@ -12,31 +12,62 @@ its table is rebuilt, with its matches: a tab never shows new rows unfiltered un
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.listing.sorting import Matches
+from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
 from catalogue_desktop.ui.finder.withdrawn_note import WithdrawnNote
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QTabWidget
+
+    from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.engine import Finder
     from catalogue_desktop.core.query.syntax import Parsed
     from catalogue_desktop.core.query.vocabulary import Vocabulary
+    from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+    from catalogue_desktop.ui.finder.facet_panel import FacetPanel
+    from catalogue_desktop.ui.finder.query_box import QueryBox
 
 Result = tuple[Matches | None, Any, str | None]  # matches, overlay, note (RowSetTableModel)
 NO_RESULT: Result = (None, None, None)
 FACETS_DELAY_MS = 150  # after the last typed change
+MORE_VALUES = 500  # values a facet shows once its "+N more" was clicked
 
 
 def now() -> datetime:
     """The viewer's time (relative dates: today, next30d)."""
     return datetime.now().astimezone()
+
+
+class FinderWindow(Protocol):
+    """What the controller needs of the window (``ui.shell.main_window.MainWindow``): its query
+    box, facet panel and tabs."""
+
+    @property
+    def query_box(self) -> QueryBox: ...
+    @property
+    def facet_panel(self) -> FacetPanel: ...
+    @property
+    def tab_widget(self) -> QTabWidget: ...
+    def current_kind(self) -> Any: ...
+    def tab_kinds(self) -> tuple[Any, ...]: ...
+    def made_tab(self, kind: Any) -> CollectionTab | None: ...
+    def sort_of(self, kind: Kind) -> tuple[int, bool] | None: ...
+    def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None: ...
+    def show_rowset(
+        self, kind: Any, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None
+    ) -> None: ...
+    def show_growing(
+        self, kind: Kind, rowset: RowSet, expected: int, changes: dict[str, Any] | None
+    ) -> None: ...
 
 
 class FinderController(QObject):
@@ -45,28 +76,35 @@ class FinderController(QObject):
     evaluated = Signal()  # results (counts, matches) were brought up to date
 
     def __init__(
-        self, window: Any, loader: Any, vocabulary: Vocabulary | None = None, parent: QObject | None = None
+        self,
+        window: FinderWindow,
+        store: Callable[[], Store],
+        vocabulary: Vocabulary | None = None,
+        parent: QObject | None = None,
     ) -> None:
+        """``store()``: the store the window's rows are read from (the GUI thread's)."""
         super().__init__(parent)
         self.window = window
-        self.indexer = FinderIndexer(vocabulary, lambda: loader.store, self)
-        self.withdrawn = WithdrawnNote(lambda: loader.store)  # what removed: queries match
+        self.indexer = FinderIndexer(vocabulary, store, window.sort_of, self)
+        self.withdrawn = WithdrawnNote(store)  # what removed: queries match
         self.parsed: Parsed | None = None  # the query (None: none yet)
         self.show_past = False  # the Dates tab shows past occasions too
         self._held: dict[Any, tuple[RowSet, Any]] = {}  # reloads waiting for their table
         self._built_for: dict[str, RowSet] = {}  # the row set each table was built for
         self._shown: dict[str, RowSet] = {}  # the row set each tab shows
         self._stale: set[Any] = set()  # made tabs whose rows are not yet the current query's
+        self.facets_widened: set[str] = set()  # fields whose "+N more" was clicked
         # Facets follow a typed query once typing pauses: counting every facet's values is the
         # costliest part of a keystroke (~19 ms of ~30 on the Dates tab at 100,000 webinars).
         self._facets_later = QTimer(self, singleShot=True, interval=FACETS_DELAY_MS)
-        self._facets_later.timeout.connect(self.refresh_panel)
+        self._facets_later.timeout.connect(self._typing_paused)
+        self._moved_from: set[Any] = set()  # tabs left for the results elsewhere (this query)
+        self._results_pending = False  # ``show_results_tab`` waits for tables being built
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
         window.query_box.query_changed.connect(self.set_query)
-        window.query_box.completions = self._completions
+        window.query_box.complete_with(self._completions)
         window.tab_widget.currentChanged.connect(lambda _i: self._current_changed())
-        window.result_for = self.result
 
     @property
     def finder(self) -> Finder:
@@ -117,6 +155,8 @@ class FinderController(QObject):
             self._refresh(kind)
         if kind is self.window.current_kind():
             self.refresh_panel()
+        if self._results_pending:
+            self.show_results_tab()
         self.evaluated.emit()
 
     def _dates_ready(self, rowset: RowSet) -> None:
@@ -142,11 +182,53 @@ class FinderController(QObject):
             else:
                 self._stale.add(kind)
                 self._title(kind)
-        typed = getattr(self.window.query_box, "typed", False)
+        typed = self.window.query_box.typed
+        if not self.active:
+            self._moved_from.clear()
         self.refresh_panel(facets=not typed)
         if typed:
             self._facets_later.start()
+        else:
+            self.show_results_tab()
         self.evaluated.emit()
+
+    def _typing_paused(self) -> None:
+        self.refresh_panel()
+        self.show_results_tab()
+
+    def show_results_tab(self) -> None:
+        """When the current tab shows nothing under the query (no match, or a field its kind
+        lacks) and another tab has matches, show that one and say how to come back. A tab the
+        user came back to is not left again while the query is set."""
+        self._results_pending = False
+        current = self.window.current_kind()
+        if not self.active or current in self._moved_from:
+            return
+        matched = self._matched(current)
+        if matched is None:  # its table is being built (a query given at start-up): then
+            self._results_pending = True
+            return
+        if matched:
+            return
+        found = next((k for k in self.window.tab_kinds() if k is not current and self._matched(k)), None)
+        if found is None:  # maybe later: a table being built, rows reloaded after a refresh
+            self._results_pending = True
+            return
+        self._moved_from.add(current)
+        number = self.window.tab_kinds().index(current) + 1
+        why = self.finder.evaluate(self._effective(current), current.value, now()).message()
+        self.window.show_tab(found)
+        self.window.show_message(
+            f"No {current.label.lower()} match{': ' + why if why else ''}; showing {found.label}. "
+            f"Ctrl+{number} goes back to {current.label}."
+        )
+
+    def _matched(self, kind: Any) -> int | None:
+        """How many rows ``kind``'s tab shows under the query (None: not known yet)."""
+        if not self._ready(kind) or not self.active:
+            return None
+        outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
+        return 0 if outcome.missing is not None else outcome.count
 
     def set_show_past(self, show: bool) -> None:
         self.show_past = show
@@ -159,6 +241,7 @@ class FinderController(QObject):
             self.set_query(self.parsed)
 
     def _current_changed(self) -> None:
+        self._results_pending = False  # (the user chose a tab)
         kind = self.window.current_kind()
         if kind in self._stale:
             self._refresh(kind)
@@ -210,7 +293,7 @@ class FinderController(QObject):
         if outcome.everything:
             return None, None, None
         note = None if outcome.bits else self.withdrawn.note(self.parsed, kind.value, when)
-        return Matches(len(rowset), mask=outcome.mask), overlay, note
+        return outcome, overlay, note  # (a Matches)
 
     def _effective(self, kind: Any) -> Parsed:
         """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless
@@ -256,13 +339,21 @@ class FinderController(QObject):
         elif panel.isVisible():
             from catalogue_desktop.core.query.facets import facets
 
-            panel.show_facets(kind, facets(self.finder, parsed, kind.value, now()), None)
+            limits = dict.fromkeys(self.facets_widened, MORE_VALUES)
+            panel.show_facets(kind, facets(self.finder, parsed, kind.value, now(), limits=limits), None)
+
+    def widen_facet(self, field: str) -> None:
+        """ "+N more" clicked: the facet shows its other values too."""
+        self.facets_widened.add(field)
+        self.refresh_panel()
 
     def toggle_facet(self, field: str, clause: str, exclude: bool) -> None:
         """A facet value clicked (Ctrl: excluded): written into the query text."""
+        from catalogue_desktop.core.query.facet_keys import ValueKeys
         from catalogue_desktop.core.query.facets import toggle
 
-        text = toggle(self.window.query_box.text(), field, clause, exclude=exclude)
+        keys = ValueKeys(self.finder, self.window.current_kind().value, now())
+        text = toggle(self.window.query_box.text(), field, clause, exclude=exclude, keys=keys)
         if text is not None:
             self.window.query_box.set_text(text)
 

@@ -84,14 +84,19 @@ class FacetModel(QAbstractItemModel):
             facet = self.facets[index.row()]
             if role == Qt.ItemDataRole.DisplayRole:
                 if index.column() == 0:
-                    return facet.title
+                    return f"{facet.title}: {facet.chosen}" if facet.chosen else facet.title
                 return f"+{facet.more} more" if facet.more else None
             if role == Qt.ItemDataRole.FontRole and index.column() == 0:
                 font = QFont()
                 font.setBold(True)
                 return font
+            if role == Qt.ItemDataRole.ToolTipRole and facet.chosen:
+                return (
+                    f"The query chooses {facet.chosen}; each value's count is what choosing it "
+                    "instead would give, and a click replaces that clause"
+                )
             if role == Qt.ItemDataRole.ToolTipRole and facet.more:
-                return f"{facet.more} more values have rows; type {facet.field}: to find them"
+                return f"{facet.more} more values have rows: click to show them"
             return None
         found = self.value_at(index)
         assert found is not None
@@ -131,7 +136,7 @@ class _FacetTree(QTreeView):
     def keyPressEvent(self, event: Any) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
             index = self.currentIndex()
-            if index.isValid() and index.internalId() != _NO_PARENT:
+            if index.isValid():
                 ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
                 self.activated_value.emit(index, ctrl)
                 event.accept()
@@ -143,6 +148,7 @@ class FacetPanel(QWidget):
     """The side panel (a dock): a line naming the tab, then the facet tree."""
 
     value_toggled = Signal(str, str, bool)  # field, value clause, exclude
+    more_requested = Signal(str)  # field: its "+N more" clicked (Enter on the facet's row)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -173,6 +179,7 @@ class FacetPanel(QWidget):
         self.tree.clicked.connect(self._clicked)
         self.tree.activated_value.connect(self._activate)
         self._expanded: set[str] = set()
+        self._clicking = False  # (``_activate`` from a click, not a key)
         self._kind: Any = None
 
     def show_facets(self, kind: Any, facets: list[Facet], note: str | None) -> None:
@@ -191,7 +198,7 @@ class FacetPanel(QWidget):
         where = (current.parent().row(), current.row()) if current.isValid() else None
         self.model.set_facets(facets)
         for row, facet in enumerate(facets):
-            selected = any(v.state for v in facet.values)
+            selected = facet.chosen or any(v.state for v in facet.values)
             if facet.field in self._expanded or selected or (not self._expanded and row < 4):
                 self.tree.expand(self.model.index(row, 0))
         if where is not None:  # keyboard users keep their place
@@ -209,11 +216,23 @@ class FacetPanel(QWidget):
 
     def _clicked(self, index: QModelIndex) -> None:
         ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
-        self._activate(index, ctrl)
+        self._clicking = True
+        try:
+            self._activate(index, ctrl)
+        finally:
+            self._clicking = False
+
+    def _more(self, row: int) -> None:
+        facet = self.model.facets[row]
+        if facet.more:
+            self._expanded.add(facet.field)
+            self.more_requested.emit(facet.field)
 
     def _activate(self, index: QModelIndex, exclude: bool) -> None:
         found = self.model.value_at(index)
         if found is None:
+            if index.isValid() and (index.column() == 1 or not self._clicking):
+                self._more(index.row())  # its "+N more" clicked, or Enter on its row
             return
         facet, value = found
         self.value_toggled.emit(facet.field, value.clause, exclude)

@@ -38,7 +38,13 @@ class FinderIndexer(QObject):
     dates_ready = Signal(object)  # the Dates tab's RowSet (made with the offerings table)
     progress = Signal(int, int)  # tables built, tables wanted (for "preparing the finder")
 
-    def __init__(self, vocabulary: Any, store: Callable[[], Any], parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        vocabulary: Any,
+        store: Callable[[], Any],
+        sort_of: Callable[[Any], tuple[int, bool] | None] = lambda _kind: None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self._vocabulary = vocabulary
         self._finder: Finder | None = None
@@ -52,7 +58,7 @@ class FinderIndexer(QObject):
         self._built = 0
         # (kind) -> (column, descending) its tab is sorted by, or None: the Dates rows are put in
         # that order before they are shown (the window's ``sort_of``)
-        self.sort_of: Callable[[Any], tuple[int, bool] | None] = lambda _kind: None
+        self.sort_of = sort_of
         self._pump = QTimer(self, interval=0)
         self._pump.timeout.connect(self._pass)
 
@@ -186,7 +192,7 @@ class FinderIndexer(QObject):
         found["id"]
         yield
         table = Table(OFFERINGS, "record", found, found.n)
-        rowset = RowSet(DATES, rows, [()] * found.n, list(range(found.n)))  # type: ignore[arg-type]
+        rowset = RowSet(DATES, None, [[]] * found.n, list(range(found.n)), source=rows)
         yield
         yield from finder.past_steps(table, rows.ended)
         sort = self.sort_of(DATES)
@@ -209,6 +215,9 @@ class FinderIndexer(QObject):
         self._done(OFFERINGS)
 
     def _done(self, name: str) -> None:
+        # The job ends here: no longer pending when the signal is heard (``ready`` is true for
+        # the slots; the Dates facets waited for another tab to be chosen when it was not).
+        self._jobs.pop(name, None)
         self._built += 1
         self.table_ready.emit(name)
         self.progress.emit(min(self._built, self._wanted), self._wanted)
@@ -217,17 +226,7 @@ class FinderIndexer(QObject):
 def _dispose(rowset: RowSet) -> Iterator[None]:
     """Free the rows of a row set no longer shown a slice at a time (133,000 rows at once: ~50 ms
     of the event loop)."""
-    rows = rowset.rows
-    rowset.sort_cache.clear()
-    rowset.sort_keys.clear()
-    rowset._by_id = None
-    yield
-    if not isinstance(rows, list):  # the Dates rows: their chunks, a few at a time
-        yield from rows.clear_steps()
-        return
-    while rows:
-        del rows[-16_384:]
-        yield
+    yield from rowset.drain(16_384)  # (the Dates rows: their chunks, a few at a time)
 
 
 def _steps(gen: Generator[None, None, Any]) -> Generator[None, None, Any]:

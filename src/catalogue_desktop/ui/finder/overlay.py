@@ -1,5 +1,7 @@
 """What a course's (or series') row shows under a query on its locations (sessions): the matching
-location's date, city and fee, not the course's earliest date elsewhere.
+location's date, city and fee, not the course's earliest date elsewhere; a series' first and last
+matching sessions. The columns say so in their headings ("Matching date", "First matching
+session"): the same heading never means two things.
 
 ``ChildOverlay.values(row)`` gives, for a row whose locations matched, the values to show instead
 of the row's own, by column: made for the rows the view paints, and remembered.
@@ -21,7 +23,17 @@ _SHOWN = {
         ("cities", "city", "text"),
         ("fee", "fee", "range"),
     ),
-    Kind.SERIES: (("first", "startDate", "date"), ("last", "endDate", "date")),
+    Kind.SERIES: (("first", "startDate", "date"), ("last", "startDate", "date")),
+}
+# kind -> column key -> its heading while the column shows the matched child rows' values
+HEADINGS = {
+    Kind.COURSES: {
+        "next": "Matching date",
+        "last": "Matching date ends",
+        "cities": "Matching city",
+        "fee": "Matching fee",
+    },
+    Kind.SERIES: {"first": "First matching session", "last": "Last matching session"},
 }
 
 
@@ -29,6 +41,7 @@ class ChildOverlay:
     """The matched child rows of a result, shown in their parents' rows."""
 
     def __init__(self, kind: Kind, table: Table, child_bits: int, now_ms: int) -> None:
+        self._kind = kind
         self._table = table
         self._bits = child_bits
         self._now_ms = now_ms
@@ -39,6 +52,14 @@ class ChildOverlay:
     def applies(kind: Any) -> bool:
         return kind in _SHOWN
 
+    def heading(self, column: int) -> str | None:
+        """``column``'s heading while it shows matched values (None: its own heading)."""
+        headings = HEADINGS[self._kind]
+        for index, (key, _child, _what) in zip(self._columns, _SHOWN[self._kind], strict=True):
+            if index[0] == column:
+                return headings.get(key)
+        return None
+
     def values(self, row: int) -> dict[int, tuple[Any, int | None]] | None:
         """Column -> (value, UTC offset of a date) for ``row``, or None (its own values)."""
         if row in self._known:
@@ -47,7 +68,9 @@ class ChildOverlay:
         found = None
         if child is not None and row < self._table.n:
             hits = [c for c in self._table.children_of(row) if (self._bits >> c) & 1]
-            if hits:
+            if hits and self._kind is Kind.SERIES:
+                found = self._first_and_last(child, hits)
+            elif hits:
                 found = self._shown(child, self._pick(child, hits))
         self._known[row] = found
         return found
@@ -58,6 +81,16 @@ class ChildOverlay:
         dated = sorted((m[1], c) for c in hits if (m := parse_date(starts[c])) is not None)
         upcoming = [c for ms, c in dated if ms >= self._now_ms]
         return upcoming[0] if upcoming else (dated[-1][1] if dated else hits[0])
+
+    def _first_and_last(self, child: Table, hits: list[int]) -> dict[int, tuple[Any, int | None]]:
+        """A series' first and last matching sessions' starts (its columns' meaning, among the
+        sessions that match)."""
+        starts = child.column("startDate")
+        dated = sorted((m[1], c) for c in hits if (m := parse_date(starts[c])) is not None)
+        if not dated:
+            return {}
+        (first, _key, _what), (last, _key2, _what2) = self._columns
+        return {first: _moment(starts[dated[0][1]]), last: _moment(starts[dated[-1][1]])}
 
     def _shown(self, child: Table, c: int) -> dict[int, tuple[Any, int | None]]:
         out: dict[int, tuple[Any, int | None]] = {}

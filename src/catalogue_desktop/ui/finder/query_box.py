@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QStringListModel, Qt, QTimer, Signal
-from PySide6.QtWidgets import QCompleter, QLabel, QLineEdit
+from PySide6.QtCore import QObject, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QLineEdit
+
+from catalogue_desktop.ui.finder.completion_list import CompletionList
 
 if TYPE_CHECKING:
     # (QKeyEvent: QEvent's 179 enum members, made at the first key press)
@@ -26,16 +28,23 @@ _SEPARATORS = " ()|"
 
 class QueryEdit(QLineEdit):
     """The line itself: Escape clears it (also where no shortcut can fire); Enter applies at once;
-    Down goes to the results (``down_pressed``) unless completions are offered.
+    Down goes to the results (``down_pressed``). While completions are offered (``completions``)
+    Up/Down choose one, Enter or Tab insert it and Escape closes the list.
 
     A ``keyPressEvent`` override, not an event filter (``qt_compat``'s notes)."""
 
     escape_pressed = Signal()
     down_pressed = Signal()
 
+    def __init__(self, placeholder: str) -> None:
+        super().__init__(placeholderText=placeholder, clearButtonEnabled=True)
+        self.completions = CompletionList(self)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        popup = self.completer().popup() if self.completer() is not None else None
-        offering = bool(popup and popup.isVisible())
+        offering = self.completions.isVisible()
+        if offering and self._drive_completions(event):
+            event.accept()
+            return
         if event.key() == Qt.Key.Key_Escape and self.text() and not offering:
             self.escape_pressed.emit()
             event.accept()
@@ -45,6 +54,41 @@ class QueryEdit(QLineEdit):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def _drive_completions(self, event: QKeyEvent) -> bool:
+        """A key for the completion list: handled (True), or for the line."""
+        key = event.key()
+        steps = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -8, Qt.Key.Key_PageDown: 8}
+        if key in steps:
+            self.completions.step(steps[Qt.Key(key)])
+            return True
+        if key == Qt.Key.Key_Escape:
+            self.completions.hide()
+            return True
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            chosen = self.completions.current_text()
+            self.completions.hide()
+            if chosen is not None:
+                self.completions.chosen.emit(chosen)
+                return True
+        return False
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab while a completion is chosen inserts it (the focus stays)."""
+        chosen = self.completions.current_text() if next else None
+        if chosen is not None:
+            self.completions.hide()
+            self.completions.chosen.emit(chosen)
+            return True
+        return super().focusNextPrevChild(next)
+
+    def focusOutEvent(self, event: object) -> None:
+        self.completions.hide()  # (a click in the list itself takes no focus)
+        super().focusOutEvent(event)  # type: ignore[arg-type]
+
+    def hideEvent(self, event: object) -> None:
+        self.completions.hide()
+        super().hideEvent(event)  # type: ignore[arg-type]
 
 
 class QueryBox(QObject):
@@ -56,9 +100,8 @@ class QueryBox(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.edit = QueryEdit(
-            placeholderText="Find: words, field:value, e.g. city:dallas fee:<1300 "
-            "starts:2027-03 — Ctrl+F; Help ▸ Query language",
-            clearButtonEnabled=True,
+            "Find: words, field:value, e.g. city:dallas fee:<1300 starts:2027-03 — Ctrl+F; "
+            "Help ▸ Query language"
         )
         self.edit.setObjectName("query")
         self.edit.setAccessibleName("Query")
@@ -73,7 +116,7 @@ class QueryBox(QObject):
         self.error.setContentsMargins(8, 2, 8, 2)
         self.error.hide()
         self.parsed: Parsed | None = None  # the last valid query (the parser: at the first one)
-        self.completions: Callable[[str], list[str]] = lambda _token: []
+        self._completions: Callable[[str], list[str]] = lambda _token: []  # ``complete_with``
         self._timer = QTimer(self, singleShot=True, interval=DELAY_MS)
         self._timer.timeout.connect(self._apply_typed)
         self.typed = False  # the query being applied was typed (not set: a facet, a saved search)
@@ -81,15 +124,9 @@ class QueryBox(QObject):
         self.edit.textEdited.connect(self._complete)
         self.edit.returnPressed.connect(self.apply)
         self.edit.escape_pressed.connect(self.clear)
-        self._model = QStringListModel(self)
-        completer = QCompleter(self._model, self.edit)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        # (the candidates come filtered and ranked: the popup shows them as they are)
-        completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
-        completer.setWidget(self.edit)
-        completer.activated[str].connect(self._insert)
-        self.completer = completer
-        self.edit.setCompleter(None)
+        self.edit.textChanged.connect(self._hide_completions_when_empty)
+        self.edit.completions.chosen.connect(self._insert)
+        self._model = self.edit.completions.model_  # (the candidates, filtered and ranked)
         self._token: tuple[int, int] = (0, 0)
 
     # -- text ----------------------------------------------------------------------------------
@@ -153,11 +190,19 @@ class QueryBox(QObject):
     def has_error(self) -> bool:
         return self.error.isVisible() or bool(self.error.text())
 
+    def complete_with(self, completions: Callable[[str], list[str]]) -> None:
+        """Offer ``completions(token)`` for the word being typed (none by default)."""
+        self._completions = completions
+
     def set_clause_counts(self, lines: list[str]) -> None:
         """The tooltip: each clause and how many rows it matches alone."""
         self.edit.setToolTip("\n".join(lines) if lines else self.edit.accessibleDescription())
 
     # -- completion ----------------------------------------------------------------------------
+
+    def _hide_completions_when_empty(self, text: str) -> None:
+        if not text:
+            self.edit.completions.hide()
 
     def _complete(self, text: str) -> None:
         cursor = self.edit.cursorPosition()
@@ -170,17 +215,18 @@ class QueryBox(QObject):
         token = text[start:cursor].lstrip("-")
         start = cursor - len(token)
         self._token = (start, cursor)
-        if not token:
-            self.completer.popup().hide()
-            return
-        found = self.completions(token)
+        listed = self.edit.completions
+        found = self._completions(token) if token else []
         if not found:
-            self.completer.popup().hide()
+            listed.hide()
             return
-        self._model.setStringList(found)
-        rect = self.edit.cursorRect()
-        rect.setWidth(max(260, self.completer.popup().sizeHintForColumn(0) + 24))
-        self.completer.complete(rect)
+        # under the word typed, or under the error line while it shows (never over it)
+        cursor_rect = self.edit.cursorRect()
+        below = QRect(self.edit.mapToGlobal(cursor_rect.topLeft()), cursor_rect.size())
+        if self.error.isVisible():
+            error_bottom = self.error.mapToGlobal(QPoint(0, self.error.height()))
+            below.moveBottom(max(below.bottom(), error_bottom.y()))
+        listed.offer(found, below)
 
     def _insert(self, completion: str) -> None:
         text = self.edit.text()
@@ -189,4 +235,5 @@ class QueryBox(QObject):
         spacer = "" if completion.endswith(":") or tail.startswith(" ") else " "
         self.edit.setText(text[:start] + completion + spacer + tail)
         self.edit.setCursorPosition(start + len(completion) + len(spacer))
+        self.edit.completions.hide()
         self._timer.start()

@@ -40,8 +40,8 @@ def apply(window: Any, search: dict[str, str]) -> None:
 
 def fill_menu(window: Any, menu: QMenu) -> None:
     menu.clear()
-    menu.addAction(window.save_search_action)
-    menu.addAction(window.organize_searches_action)
+    menu.addAction(window.menu_actions.save_search_action)
+    menu.addAction(window.menu_actions.organize_searches_action)
     searches = window.settings.saved_searches()
     if searches:
         menu.addSeparator()

@@ -119,18 +119,12 @@ class DatesTab(CollectionTab):
         menu.exec(self.view.viewport().mapToGlobal(pos))
         menu.deleteLater()
 
-    def _current_changed(self, current: Any, previous: Any) -> None:
+    def emit_selected(self, row_key: int) -> None:
         """As any tab, but the history remembers the record a row opens, not the row (rows are
         made anew on every refresh)."""
-        emit, self._emit_selection = self._emit_selection, False
-        try:
-            super()._current_changed(current, previous)
-        finally:
-            self._emit_selection = emit
-        if emit and current.isValid():
-            target = self.target(self.model.record_id(current.row()))
-            if target is not None:
-                self.record_selected.emit(*target)
+        target = self.target(row_key)
+        if target is not None:
+            self.record_selected.emit(*target)
 
     def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
         return DatesTableModel(kind, formatter, self)

@@ -125,11 +125,12 @@ def run(args: argparse.Namespace) -> int:
     from catalogue_desktop.ui.common import scheme
 
     scheme.follow(app)  # light or dark, as the system says
-    if not getattr(args, "self_test", False):
-        return _run_window(app, Options.from_args(args), release_gc=gc_held)
+    options = Options.from_args(args)
+    if not options.self_test:
+        return _run_window(app, options, release_gc=gc_held)
     if gc_held:
         gc.enable()
     from catalogue_desktop.qt_compat.event_loop import run_on_qt
     from catalogue_desktop.ui.shell.self_test import run_self_test
 
-    return int(run_on_qt(app, run_self_test(args)))
+    return int(run_on_qt(app, run_self_test(options)))

@@ -24,14 +24,19 @@ class CatalogueMenu(QMenu):
         super().__init__("C&atalogue", window)
         self.setObjectName("catalogue-menu")
         self.window_ = window
+        self.current: str | None = None  # the catalogue open (``set_current``)
         self.aboutToShow.connect(self.fill)
+
+    def set_current(self, name: str) -> None:
+        """The catalogue ``name`` is the one open (ticked; its connection is the one edited)."""
+        self.current = name
 
     def _profiles(self) -> Profiles:
         return Profiles.load(self.window_.settings.profiles_path)
 
     def fill(self) -> None:
         self.clear()
-        current = getattr(self.window_, "profile_name", None)
+        current = self.current
         for profile in self._profiles().profiles:
             where = "the bundled demo catalogue" if profile.demo else (profile.base_url or "no address yet")
             act = QAction(f"{profile.name} — {where}", self)
@@ -51,8 +56,7 @@ class CatalogueMenu(QMenu):
     def edit_connection(self) -> None:
         from catalogue_desktop.ui.shell.connection_dialog import ConnectionDialog
 
-        name = getattr(self.window_, "profile_name", None)
-        dialog = ConnectionDialog(self.window_.settings.profiles_path, name, self.window_)
+        dialog = ConnectionDialog(self.window_.settings.profiles_path, self.current, self.window_)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.connection_changed.emit()
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.listing.rows import DATES
@@ -28,7 +28,7 @@ from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.finder.facet_panel import FacetPanel
 from catalogue_desktop.ui.finder.query_box import QueryBox
-from catalogue_desktop.ui.shell import menus
+from catalogue_desktop.ui.shell import menus, tab_titles
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
@@ -36,6 +36,8 @@ from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
 
+    from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.ui.shell.window_finder import WindowFinder
     from catalogue_desktop.ui.sync.changes_view import ChangesView
 
 APP_TITLE = "Catalogue Desktop"
@@ -45,14 +47,13 @@ toolbar_icon = menus.toolbar_icon
 
 class MainWindow(QMainWindow):
     tab_made = Signal(object, object)  # kind, its CollectionTab (made when first shown)
+    quick_open_requested = Signal()  # Ctrl+K (the finder opens its palette)
     refresh_requested = Signal()
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
     currency_chosen = Signal(str)
     preferences_changed = Signal()
     closed = Signal()
-    profile_name: str | None = None  # the catalogue open (the session's); File ▸ Catalogue: menus
-    catalogue_menu: Any
 
     def __init__(
         self,
@@ -72,9 +73,8 @@ class MainWindow(QMainWindow):
 
         self._images = images
         self._loader = loader
-        self.ready = False  # every cached row shown (the session says)
-        # kind -> what its tab shows under the current query (the finder sets it)
-        self.result_for: Callable[[Any], Any] = lambda _kind: None
+        self.ready = False  # every cached row shown (the session says: ``mark_ready``)
+        self._finder: WindowFinder | None = None  # what a tab shows under the query (``use_finder``)
         self.banner = OfflineBanner(formatter.date)
         self.query_box = QueryBox(self)
         self.tab_widget = QTabWidget(documentMode=True)
@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         self.facet_dock = self._dock("Facets", self.facet_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.facet_dock.setMinimumWidth(240)
 
-        menus.build(self)
+        self.menu_actions = menus.build(self)
         self.history.changed.connect(self._history_changed)
         self._history_changed()
         self._restore()
@@ -133,8 +133,8 @@ class MainWindow(QMainWindow):
         self.changes_dock.set_changes(kind, changes, title)
 
     def fill_columns_menu(self) -> None:
-        self.columns_menu.clear()
-        self.current_tab().column_actions(self.columns_menu)
+        self.menu_actions.columns_menu.clear()
+        self.current_tab().column_actions(self.menu_actions.columns_menu)
 
     # -- tabs and rows ---------------------------------------------------------------------
 
@@ -169,18 +169,23 @@ class MainWindow(QMainWindow):
             self._pages[kind].layout().addWidget(tab)
             waiting = self._waiting_rows.pop(kind, None)
             if waiting is not None:
-                tab.set_rowset(*waiting, self.result_for(kind))
+                tab.set_rowset(*waiting, self._finder.result(kind) if self._finder is not None else None)
         return tab
+
+    def use_finder(self, finder: WindowFinder) -> None:
+        self._finder = finder
+
+    def mark_ready(self) -> None:
+        self.ready = True
+
+    def _engine(self) -> Finder | None:
+        return None if self._finder is None else self._finder.finder_if_made
 
     def _offer_source(self) -> Any:
         """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""
         from catalogue_desktop.ui.offers.desk import OfferSource
 
-        return OfferSource(
-            lambda: getattr(self, "finder_engine", lambda: None)(),
-            self._loader.states,
-            lambda: self.settings.offer_max_age_days,
-        )
+        return OfferSource(self._engine, self._loader.states, lambda: self.settings.offer_max_age_days)
 
     def offer(self, what: str) -> None:
         """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
@@ -256,18 +261,9 @@ class MainWindow(QMainWindow):
 
     def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None:
         """Show ``kind``'s count in its tab's title: "Courses (240)", or under a query "Courses
-        12 / 240" (a new title lays out the tab bar again and repaints it, so an unchanged one
-        is not set)."""
+        12 / 240", dimmed at 0 (``tab_titles``)."""
         index = self.tab_widget.indexOf(self._pages[kind])
-        locale = QLocale()
-        if total is None:
-            text = kind.label
-        elif matched is None:
-            text = f"{kind.label} ({locale.toString(total)})"
-        else:
-            text = f"{kind.label} {locale.toString(matched)} / {locale.toString(total)}"
-        if self.tab_widget.tabText(index) != text:
-            self.tab_widget.setTabText(index, text)
+        tab_titles.show_count(self.tab_widget, index, kind.label, total, matched)
 
     def refresh_details(self) -> None:
         for tab in self._tabs.values():
@@ -291,7 +287,10 @@ class MainWindow(QMainWindow):
             self.show_message(
                 f"{kind.singular.capitalize()} #{record_id} is shown in the details; the query hides its row"
             )
-        tab.view.setFocus()
+            # (the table focused would make its first row current, and show that row instead)
+            tab.detail.setFocus()
+        else:
+            tab.view.setFocus()
         if remember:
             self.history.visit(Place(kind, record_id))
         return True
@@ -307,8 +306,8 @@ class MainWindow(QMainWindow):
             self.navigate(place.kind, place.record_id, remember=False)
 
     def _history_changed(self) -> None:
-        self.back_action.setEnabled(self.history.can_back())
-        self.forward_action.setEnabled(self.history.can_forward())
+        self.menu_actions.back_action.setEnabled(self.history.can_back())
+        self.menu_actions.forward_action.setEnabled(self.history.can_forward())
 
     def open_url(self, url: str) -> bool:
         """Open web links in the browser; anything but http/https is refused (the same test as
@@ -341,15 +340,16 @@ class MainWindow(QMainWindow):
         """Catalogue ▸ Preferences: type labels and on-demand codes, time zones, currency, ..."""
         from catalogue_desktop.ui.shell.preferences import Preferences, codes_seen
 
-        engine = getattr(self, "finder_engine", lambda: None)()
+        engine, catalogues = self._engine(), self.menu_actions.catalogue_menu
+        codes = codes_seen(engine) if engine is not None else []
         dialog = Preferences(
-            self.settings, self.formatter.vocabulary, codes_seen(engine) if engine is not None else [], self
+            self.settings, self.formatter.vocabulary, codes, self, catalogue=catalogues.current
         )
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()
         if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
-            self.catalogue_menu.connection_changed.emit()
+            catalogues.connection_changed.emit()
 
     def refresh_display(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""
@@ -390,10 +390,8 @@ class MainWindow(QMainWindow):
     # -- the finder's menus ----------------------------------------------------------------
 
     def quick_open(self) -> None:
-        """Ctrl+K: the palette (made by the finder's controller: ``open_palette``)."""
-        opener = getattr(self, "open_palette", None)
-        if opener is not None:
-            opener()
+        """Ctrl+K: the palette (the finder's, ``ui.finder.wiring``)."""
+        self.quick_open_requested.emit()
 
     def save_search(self) -> None:
         from catalogue_desktop.ui.finder import saved_searches
@@ -408,7 +406,7 @@ class MainWindow(QMainWindow):
     def fill_searches_menu(self) -> None:
         from catalogue_desktop.ui.finder import saved_searches
 
-        saved_searches.fill_menu(self, self.searches_menu)
+        saved_searches.fill_menu(self, self.menu_actions.searches_menu)
 
     # -- window state ------------------------------------------------------------------------
 

@@ -7,12 +7,19 @@ actions themselves (``shortcut_rows``), so the list cannot drift from what the k
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 
 from catalogue_desktop.qt_compat.icons import theme_icon
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMenu
+
+    from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
 
 # Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (not QStyle:
 # see ``qt_compat.icons``).
@@ -45,40 +52,64 @@ def action(
     return act
 
 
-def build(window: Any) -> None:
-    """Make the window's actions (as attributes of it), its menus and its toolbar."""
+@dataclass(frozen=True)
+class WindowActions:
+    """The window's actions and menus that it (or a test) uses after ``build``."""
+
+    export_action: QAction
+    back_action: QAction
+    forward_action: QAction
+    refresh_action: QAction
+    changes_action: QAction
+    find_action: QAction
+    quick_action: QAction
+    next_tab_action: QAction
+    previous_tab_action: QAction
+    tab_actions: list[QAction]
+    save_search_action: QAction
+    organize_searches_action: QAction
+    offer_actions: list[QAction]
+    columns_menu: QMenu
+    searches_menu: QMenu
+    catalogue_menu: CatalogueMenu
+    preferences_action: QAction
+
+
+def build(window: Any) -> WindowActions:
+    """Make the window's actions, its menus and its toolbar; returns the actions the window
+    uses again (``MainWindow.menu_actions``)."""
     w = window
-    w.export_action = action(w, "Export visible rows…", w.export_dialog)
+    export_action = action(w, "Export visible rows…", w.export_dialog)
     quit_action = action(w, "Quit", w.close, "Ctrl+Q")
-    w.back_action = action(w, "Back", w.go_back, "Alt+Left")
-    w.forward_action = action(w, "Forward", w.go_forward, "Alt+Right")
-    w.refresh_action = action(
+    back_action = action(w, "Back", w.go_back, "Alt+Left")
+    forward_action = action(w, "Forward", w.go_forward, "Alt+Right")
+    refresh_action = action(
         w, "Refresh", w.refresh_requested.emit, "F5", "Refresh the catalogue from the service (F5)"
     )
-    w.changes_action = w.changes_dock.toggleViewAction()
-    w.changes_action.setText("Changes")
-    w.find_action = action(w, "Find…", w.query_box.focus, "Ctrl+F", "Type a query for every tab (Ctrl+F)")
-    w.quick_action = action(
+    changes_action = w.changes_dock.toggleViewAction()
+    changes_action.setText("Changes")
+    find_action = action(w, "Find…", w.query_box.focus, "Ctrl+F", "Type a query for every tab (Ctrl+F)")
+    quick_action = action(
         w,
         "Quick open…",
         w.quick_open,
         "Ctrl+K",
         "Open any record by title, name or id, or run a command (Ctrl+K)",
     )
-    w.next_tab_action = action(w, "Next tab", lambda: w.step_tab(1), "Ctrl+Tab", extra=["Ctrl+PgDown"])
-    w.previous_tab_action = action(
+    next_tab_action = action(w, "Next tab", lambda: w.step_tab(1), "Ctrl+Tab", extra=["Ctrl+PgDown"])
+    previous_tab_action = action(
         w, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab", extra=["Ctrl+PgUp"]
     )
-    w.tab_actions = [
-        action(w, kind.label, lambda k=kind: w.show_tab(k), f"Ctrl+{i + 1}")
+    tab_actions = [
+        action(w, kind.label, partial(w.show_tab, kind), f"Ctrl+{i + 1}")
         for i, kind in enumerate(w.tab_kinds())
     ]
-    w.save_search_action = action(
+    save_search_action = action(
         w, "Save search…", w.save_search, "Ctrl+D", "Remember this query and tab under a name (Ctrl+D)"
     )
-    w.organize_searches_action = action(w, "Organize searches…", w.organize_searches)
+    organize_searches_action = action(w, "Organize searches…", w.organize_searches)
 
-    w.offer_actions = [  # the Dates tab's offers (ui.offers.desk)
+    offer_actions = [  # the Dates tab's offers (ui.offers.desk)
         action(
             w,
             "Offer sheet (PDF)…",
@@ -111,43 +142,43 @@ def build(window: Any) -> None:
     file_menu = bar.addMenu("&File")
     from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
 
-    w.catalogue_menu = CatalogueMenu(w)  # File ▸ Catalogue: the catalogues (profiles)
-    file_menu.addMenu(w.catalogue_menu)
-    file_menu.addAction(w.export_action)
+    catalogues = CatalogueMenu(w)  # File ▸ Catalogue: the catalogues (profiles)
+    file_menu.addMenu(catalogues)
+    file_menu.addAction(export_action)
     offer_menu = file_menu.addMenu("&Offer from Dates")
-    for act in w.offer_actions:
+    for act in offer_actions:
         offer_menu.addAction(act)
     file_menu.addSeparator()
     file_menu.addAction(quit_action)
     view_menu = bar.addMenu("&View")
-    view_menu.addAction(w.changes_action)
+    view_menu.addAction(changes_action)
     view_menu.addAction(w.status_dock.toggleViewAction())
     facets = w.facet_dock.toggleViewAction()
     facets.setText("Facets")
     view_menu.addAction(facets)
-    view_menu.addAction(w.find_action)
-    w.columns_menu = view_menu.addMenu("Columns")
-    w.columns_menu.aboutToShow.connect(w.fill_columns_menu)
+    view_menu.addAction(find_action)
+    columns_menu = view_menu.addMenu("Columns")
+    columns_menu.aboutToShow.connect(w.fill_columns_menu)
     go_menu = bar.addMenu("&Go")
-    for act in (w.back_action, w.forward_action, w.quick_action, w.next_tab_action, w.previous_tab_action):
+    for act in (back_action, forward_action, quick_action, next_tab_action, previous_tab_action):
         go_menu.addAction(act)
     go_menu.addSeparator()
-    for act in w.tab_actions:
+    for act in tab_actions:
         go_menu.addAction(act)
-    w.searches_menu = bar.addMenu("&Searches")
-    w.searches_menu.aboutToShow.connect(w.fill_searches_menu)
+    searches_menu = bar.addMenu("&Searches")
+    searches_menu.aboutToShow.connect(w.fill_searches_menu)
     catalogue_menu = bar.addMenu("&Catalogue")
-    catalogue_menu.addAction(w.refresh_action)
+    catalogue_menu.addAction(refresh_action)
     catalogue_menu.addAction("Service URL…", w.service_url_dialog)
     catalogue_menu.addAction("Currency…", w.currency_dialog)
-    w.preferences_action = action(
+    preferences_action = action(
         w,
         "Preferences…",
         w.preferences_dialog,
         "Ctrl+,",
         "Type labels, on-demand codes, time zones, currency (Ctrl+,)",
     )
-    catalogue_menu.addAction(w.preferences_action)
+    catalogue_menu.addAction(preferences_action)
     help_menu = bar.addMenu("&Help")
     help_menu.addAction("Query language and fields", w.query_help)
     help_menu.addAction("Keyboard shortcuts", w.shortcuts_help)
@@ -159,17 +190,36 @@ def build(window: Any) -> None:
     toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     for act, icon in (
-        (w.back_action, "back"),
-        (w.forward_action, "forward"),
-        (w.refresh_action, "refresh"),
-        (w.changes_action, "changes"),
-        (w.export_action, "export"),
+        (back_action, "back"),
+        (forward_action, "forward"),
+        (refresh_action, "refresh"),
+        (changes_action, "changes"),
+        (export_action, "export"),
     ):
         act.setIcon(toolbar_icon(icon))
         toolbar.addAction(act)
     toolbar.addSeparator()
     toolbar.addWidget(w.query_box.edit)
     toolbar.setAccessibleName("Main toolbar")
+    return WindowActions(
+        export_action=export_action,
+        back_action=back_action,
+        forward_action=forward_action,
+        refresh_action=refresh_action,
+        changes_action=changes_action,
+        find_action=find_action,
+        quick_action=quick_action,
+        next_tab_action=next_tab_action,
+        previous_tab_action=previous_tab_action,
+        tab_actions=tab_actions,
+        save_search_action=save_search_action,
+        organize_searches_action=organize_searches_action,
+        offer_actions=offer_actions,
+        columns_menu=columns_menu,
+        searches_menu=searches_menu,
+        preferences_action=preferences_action,
+        catalogue_menu=catalogues,
+    )
 
 
 def shortcut_rows(window: Any) -> list[tuple[str, str]]:

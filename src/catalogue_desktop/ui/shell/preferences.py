@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -31,12 +31,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.engine import Finder
+
 
 class Preferences(QDialog):
     def __init__(
-        self, settings: Any, vocabulary: Any, codes_seen: list[str], parent: QWidget | None = None
+        self,
+        settings: Any,
+        vocabulary: Any,
+        codes_seen: list[str],
+        parent: QWidget | None = None,
+        *,
+        catalogue: str | None = None,
     ) -> None:
+        """``catalogue``: the name of the catalogue open (its connection is the one edited)."""
         super().__init__(parent)
+        self.catalogue = catalogue
         self.setWindowTitle("Preferences")
         self.settings = settings
         self.resize(560, 560)
@@ -110,11 +121,10 @@ class Preferences(QDialog):
         layout.addWidget(buttons)
 
     def connection_dialog(self) -> None:
-        """The connection of the catalogue open in the window (its ``profile_name``)."""
+        """The connection of the catalogue open in the window (``catalogue``)."""
         from catalogue_desktop.ui.shell.connection_dialog import ConnectionDialog
 
-        name = getattr(self.parent(), "profile_name", None)
-        dialog = ConnectionDialog(self.settings.profiles_path, name, self)
+        dialog = ConnectionDialog(self.settings.profiles_path, self.catalogue, self)
         self.connection_saved |= dialog.exec() == QDialog.DialogCode.Accepted
 
     def _add_row(self, code: str, label: str, on_demand: bool, *, edit: bool = False) -> None:
@@ -158,12 +168,12 @@ class Preferences(QDialog):
         self.settings.sync()
 
 
-def codes_seen(finder: Any) -> list[str]:
+def codes_seen(finder: Finder) -> list[str]:
     """The webinar type codes the loaded catalogue uses."""
     found: set[str] = set()
     for name in ("webinars", "series"):
-        table = getattr(finder, "tables", {}).get(name)
-        for t in (table, getattr(table, "child", None)):
+        table = finder.tables.get(name)
+        for t in (table, None if table is None else table.child):
             if t is not None and "type" in t.columns:
                 found |= {str(v) for v in t.columns["type"] if v is not None}
     return sorted(found)

@@ -10,10 +10,13 @@ making it the one remembered.
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.connection.profiles import DEFAULT, Profile, Profiles
 from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.shell.options import Options
 
 
 def open_profiles(settings: Any) -> Profiles:
@@ -27,7 +30,7 @@ def open_profiles(settings: Any) -> Profiles:
     return profiles
 
 
-def choose(settings: Any, options: Any) -> tuple[Profiles, Profile]:
+def choose(settings: Any, options: Options) -> tuple[Profiles, Profile]:
     """(the catalogues, the one to open) for the window's command line ``options``."""
     profiles = open_profiles(settings)
     if options.demo:
@@ -51,14 +54,14 @@ def remember(profiles: Profiles, name: str) -> None:
         profiles.save()
 
 
-def connection_settings(profile: Profile, options: Any) -> ConnectionSettings:
+def connection_settings(profile: Profile, options: Options) -> ConnectionSettings:
     """The profile's connection settings with the window's command-line options on top."""
     return overridden(
         profile.connection,
-        proxy=getattr(options, "proxy", None),
-        ca_file=getattr(options, "ca_file", None),
-        token_env=getattr(options, "token_env", None),
-        auth_header=getattr(options, "auth_header", None),
-        user=getattr(options, "user", None),
-        password_env=getattr(options, "password_env", None),
+        proxy=options.proxy,
+        ca_file=options.ca_file,
+        token_env=options.token_env,
+        auth_header=options.auth_header,
+        user=options.user,
+        password_env=options.password_env,
     )

@@ -7,7 +7,6 @@ never touches the user's cache or settings.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import tempfile
 import time
@@ -70,21 +69,23 @@ class Report:
         return passed
 
 
-async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
+async def self_test(asked: Options, cache_dir: Path) -> bool:
     report = Report()
     started = time.perf_counter()
     settings = Settings(QSettings(str(cache_dir / "settings.ini"), QSettings.Format.IniFormat))
-    base_url = getattr(args, "base_url", None)
+    base_url = asked.base_url
     options = Options(
         base_url=base_url,
         demo=not base_url,
         cache_dir=str(cache_dir),
-        currency=getattr(args, "currency", None),
+        currency=asked.currency,
         # the connection options (README: At work), so that a self-test goes the way the window would
-        **{
-            k: getattr(args, k, None)
-            for k in ("proxy", "ca_file", "token_env", "auth_header", "user", "password_env")
-        },
+        proxy=asked.proxy,
+        ca_file=asked.ca_file,
+        token_env=asked.token_env,
+        auth_header=asked.auth_header,
+        user=asked.user,
+        password_env=asked.password_env,
     )
     session = AppSession(options, settings=settings)
     try:
@@ -131,8 +132,9 @@ async def self_test(args: argparse.Namespace, cache_dir: Path) -> bool:
     return report.ok
 
 
-async def run_self_test(args: argparse.Namespace) -> int:
+async def run_self_test(asked: Options) -> int:
+    """The self-test with the service (and currency) ``asked`` names, on a cache of its own."""
     with tempfile.TemporaryDirectory(prefix="catalogue-self-test-") as tmp:
-        ok = await self_test(args, Path(tmp))
+        ok = await self_test(asked, Path(tmp))
     print("self-test passed" if ok else "self-test FAILED", flush=True)
     return 0 if ok else 1

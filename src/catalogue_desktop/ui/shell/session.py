@@ -4,7 +4,7 @@ Start-up order: QApplication (``app.run``), store, the current tab's first page 
 window shown and painted (``populated``), then the other rows read in chunks on Qt timers (the
 tab's rows grow in, then the other collections come), ``--open`` applied, ``ready``: no network,
 no asyncio, no pydantic, no httpx until then. On the next event-loop pass, asyncio starts on the
-running Qt loop (``qt_compat.event_loop``) and the background refresh begins (with the demo
+running Qt loop (``qt_compat.event_loop``) and the background sync begins (with the demo
 service started in-process on loopback when no service is configured, or with ``--demo``).
 Importing asyncio and qasync costs ~50 ms, a third of a bare Qt start-up: the window does not wait
 for it. The asyncio loop is closed before the QApplication goes away.
@@ -12,16 +12,14 @@ for it. The asyncio loop is closed before the QApplication goes away.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.cache import location as caches
-from catalogue_desktop.core.cache.store import Store, store_path
+from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
 from catalogue_desktop.qt_compat.lifetime import delete_later
@@ -32,54 +30,32 @@ from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell import profile_choice
 from catalogue_desktop.ui.shell.main_window import MainWindow
 from catalogue_desktop.ui.shell.navigation import not_found, parse_target
-from catalogue_desktop.ui.shell.refreshing import Refreshing
+from catalogue_desktop.ui.shell.options import Options
+from catalogue_desktop.ui.shell.syncing import CatalogueSync, ServicePlace
 
 if TYPE_CHECKING:
     import asyncio
+    from pathlib import Path
 
+    from catalogue_desktop.core.connection.profiles import Profile
+    from catalogue_desktop.core.records.kinds import Kind
     from catalogue_desktop.ui.detail.images import ImageLoader
     from catalogue_desktop.ui.sync.sync_controller import SyncController
-
-
-class Options(NamedTuple):
-    """What the command line asks of the window (see ``cli.py``)."""
-
-    base_url: str | None = None
-    demo: bool = False
-    offline: bool = False
-    cache_dir: str | None = None
-    open: str | None = None
-    self_test: bool = False
-    currency: str | None = None
-    max_size: int = 256  # MiB per collection response
-    query: str | None = None  # the finder's query to start with
-    profile: str | None = None  # the catalogue to open (ui.shell.profile_choice)
-    proxy: str | None = None  # --proxy, --ca-file, --token-env...: on top of its connection
-    ca_file: str | None = None
-    token_env: str | None = None
-    auth_header: str | None = None
-    user: str | None = None
-    password_env: str | None = None
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> Options:
-        return cls(
-            **{name: getattr(args, name, None) or default for name, default in cls._field_defaults.items()}
-        )
 
 
 async def _offline_fetch(url: str, max_bytes: int) -> bytes:
     raise ConnectionError("offline mode: images are not downloaded")
 
 
-class AppSession(QObject, Refreshing):
-    """One run of the window: store, loader, window, refresh, demo service; closed by ``aclose``."""
+class AppSession(QObject):
+    """One run of the window: store, loader, window, finder, sync (``syncing``); closed by
+    ``aclose``."""
 
     # The window has painted the current tab's cached rows (the first page of them, if it starts
     # unsorted: the rest grow in as they are read) and takes input; at ``ready`` at the latest.
     populated = Signal()
     ready = Signal()  # every cached row read and shown, --open applied
-    synced = Signal(object)  # a refresh finished: SyncReport (or None if it could not run)
+    synced = Signal(object)  # a sync finished: SyncReport (or None if it could not run)
 
     def __init__(
         self,
@@ -99,20 +75,16 @@ class AppSession(QObject, Refreshing):
         if options.base_url and not options.demo:
             self.settings.base_url = options.base_url
         # The catalogue (profile) to open: its address, connection and cache folder.
-        self.profiles, self.profile = profile_choice.choose(self.settings, options)
-        self.base_url = None if self.profile.demo else self.profile.base_url
-        self.demo = self.base_url is None
+        profiles, profile = profile_choice.choose(self.settings, options)
         # Demo data lives in its own store, never mixed with a real service's data (the CLI's --demo).
-        base = caches.cache_dir(options.cache_dir)
-        self.cache_dir = caches.cache_dir(base, demo=True) if self.demo else self.profile.cache_dir(base)
-        self.store_file = store_path(self.cache_dir)
+        self.place = ServicePlace.of(profile, options.cache_dir)  # the syncing's once made (``switched``)
+        self._profiles = profiles
         self._image_fetch = _offline_fetch if options.offline else image_fetch
         self._images: ImageLoader | None = None
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
         self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
-        self.sync: SyncController | None = None
-        self.demo_server: Any = None
+        self.syncing: CatalogueSync | None = None  # made by ``start``
         self.loaded = False
         self.is_populated = False
         self._pending_open: str | None = None
@@ -120,6 +92,31 @@ class AppSession(QObject, Refreshing):
         self._async_started = False
         self._closed = False
         self._restore_asyncgen_hooks: Callable[[], None] = lambda: None
+
+    @property
+    def profile(self) -> Profile:
+        """The catalogue open."""
+        return self.place.profile
+
+    @property
+    def base_url(self) -> str | None:
+        return self.place.base_url
+
+    @property
+    def demo(self) -> bool:
+        return self.place.demo
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.place.cache_dir
+
+    @property
+    def store_file(self) -> Path:
+        return self.place.store_file
+
+    @property
+    def sync_controller(self) -> SyncController | None:
+        return None if self.syncing is None else self.syncing.controller
 
     # -- start ---------------------------------------------------------------------------------
 
@@ -131,23 +128,34 @@ class AppSession(QObject, Refreshing):
         self.formatter = Formatter(currency=currency)
         self._apply_display_settings()
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
-        window.setWindowTitle(self.title() + (" (offline)" if self.options.offline else ""))
-        window.profile_name = self.profile.name
-        window.catalogue_menu.chosen.connect(self._profile_chosen)
-        window.catalogue_menu.connection_changed.connect(self._connection_changed)
-        loader.sort_of = window.sort_of
+        window.setWindowTitle(self.place.title() + (" (offline)" if self.options.offline else ""))
+        loader.presort_as(window.sort_of)
         from catalogue_desktop.ui.finder.wiring import connect_finder
 
         self.finder = connect_finder(window, loader, self.settings)
-        window.finder_engine = lambda: self.finder.finder_if_made
         window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)
         loader.index_changed.connect(self._index_changed)
         loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
-        window.refresh_requested.connect(self.refresh)
-        window.retry_requested.connect(lambda kind: self.refresh([kind]))
-        window.base_url_chosen.connect(self._base_url_chosen)
+        self.syncing = syncing = CatalogueSync(
+            self.place,
+            self._profiles,
+            window,
+            loader,
+            self.settings,
+            self.options,
+            self.client_options,
+            self._spawn,
+            parent=self,
+        )
+        syncing.switched.connect(self._switched)
+        syncing.synced.connect(self._synced)
+        window.refresh_requested.connect(self.sync)
+        window.retry_requested.connect(lambda kind: self.sync([kind]))
+        window.base_url_chosen.connect(syncing.choose_service)
+        window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
+        window.menu_actions.catalogue_menu.connection_changed.connect(syncing.connection_changed)
         window.currency_chosen.connect(self._currency_chosen)
         if store.recovered:
             window.status.show_message(store.recovered)
@@ -161,7 +169,7 @@ class AppSession(QObject, Refreshing):
             if states[kind].has_data:
                 window.set_tab_count(kind, states[kind].records)
         if self.options.offline:
-            window.refresh_action.setEnabled(False)
+            window.menu_actions.refresh_action.setEnabled(False)
             window.banner.show_offline_mode(window.status.oldest_data_time())
             window.show_message("Offline mode: showing the cached catalogue", 0)
         tab = window.current_tab()
@@ -223,16 +231,16 @@ class AppSession(QObject, Refreshing):
         if self.options.open:
             self._start_async()  # its photos may have to be fetched
             if not self.open_target(self.options.open, final=self.options.offline):
-                self._pending_open = self.options.open  # maybe the refresh brings it: try again
+                self._pending_open = self.options.open  # maybe the sync brings it: try again
         self.loaded = True
-        self.window.ready = True
+        self.window.mark_ready()
         QTimer.singleShot(0, lambda: name_inner_buttons(self.window))  # after the first paints
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
         if self.options.query:
             self.window.query_box.set_text(self.options.query)
         self._populate()
         self.ready.emit()
-        # Next loop pass, after the first paint: asyncio, then the refresh.
+        # Next loop pass, after the first paint: asyncio, then the sync.
         QTimer.singleShot(0, self._after_ready)
 
     def _after_ready(self) -> None:
@@ -245,7 +253,24 @@ class AppSession(QObject, Refreshing):
         if self.options.offline:
             self._spawn(self._import_decoder())
         self._spawn(self._relist())
-        self.refresh()
+        self.sync()
+
+    # -- sync ----------------------------------------------------------------------------------
+
+    def sync(self, kinds: list[Kind] | None = None) -> None:
+        """Sync ``kinds`` (all by default) with the service, in the background (not offline)."""
+        if self.syncing is not None and not self._closed:
+            self.syncing.sync(kinds)
+
+    def _switched(self, place: ServicePlace) -> None:
+        self.place = place
+
+    def _synced(self, report: Any) -> None:
+        """A sync's rows are shown: the record ``--open`` asked for, if it brought it; ``synced``."""
+        if self._pending_open:
+            self.open_target(self._pending_open)
+            self._pending_open = None
+        self.synced.emit(report)
 
     async def _relist(self) -> None:
         """A cache written by an older version gets the finder's facts (offline, in a worker)."""
@@ -255,7 +280,7 @@ class AppSession(QObject, Refreshing):
         await relist_stale(self.store_file, self.loader, lambda text: self.window.show_message(text, 0))
 
     async def _import_decoder(self) -> None:
-        """Offline, no refresh imports pydantic: import it now, a module at a time, so that the
+        """Offline, no sync imports pydantic: import it now, a module at a time, so that the
         first detail pane does not stall the window for it (~150 ms)."""
         from catalogue_desktop.ui.common.stepped_import import DECODER, import_in_steps
 
@@ -263,7 +288,7 @@ class AppSession(QObject, Refreshing):
 
     def open_target(self, text: str, *, final: bool = True) -> bool:
         """Select ``text`` (KIND:ID); if it is not there, a notice says so until dismissed (not
-        ``final``: that it is looked for again after the refresh)."""
+        ``final``: that it is looked for again after the sync)."""
         assert self.window is not None and self.loader is not None
         try:
             place = parse_target(text)
@@ -271,7 +296,7 @@ class AppSession(QObject, Refreshing):
             self.window.status.show_notice(f"Cannot open {text!r}: {exc}")
             return False
         if self.window.navigate(place.kind, place.record_id):
-            if self._pending_open is not None:  # found after the refresh: the wait is over
+            if self._pending_open is not None:  # found after the sync: the wait is over
                 self.window.status.show_notice("")
             return True
         rows = self.loader.rowsets[place.kind]
@@ -334,7 +359,7 @@ class AppSession(QObject, Refreshing):
             delete_later(self.window)
 
     async def aclose(self) -> None:
-        """Stop refreshing and loading, close the client, workers, demo service and store."""
+        """Stop syncing and loading, close the client, workers, demo service and store."""
         import asyncio
 
         if self._closed:
@@ -350,10 +375,9 @@ class AppSession(QObject, Refreshing):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self.sync is not None:
-            await self.sync.aclose()
+        if self.syncing is not None:
+            await self.syncing.aclose()
         if self._images is not None:
             await self._images.aclose()
-        await self._stop_demo_server()
         self._close_window_and_store()
         self._restore_asyncgen_hooks()  # generators started meanwhile keep the loop's finalizer

@@ -1,12 +1,12 @@
-"""Background refresh of the store from the service, as Qt signals; ``cancel`` stops one.
+"""Background sync of the store from the service, as Qt signals; ``cancel`` stops one.
 
 Per collection: ``started`` (waiting for the service), ``progress`` (bytes received), ``phase``
-("validating"), ``outcome`` (done). A cancelled refresh says which collections it stopped
+("validating"), ``outcome`` (done). A cancelled sync says which collections it stopped
 (``cancelled``): their cached copy is as it was (``core.sync.runner``: downloads stop, workers are killed
 and their transactions roll back).
 
 One long-lived ``CatalogueClient`` and one ``Ingestor`` per controller (closed in ``aclose``).
-The network modules (httpx, pydantic via the ingest path) are imported on the first refresh, after
+The network modules (httpx, pydantic via the ingest path) are imported on the first sync, after
 the window has shown the cached rows, a module at a time (``ui.common.stepped_import``): start-up
 never waits for them, and the GUI keeps painting while they load.
 """
@@ -31,13 +31,13 @@ PROGRESS_INTERVAL = 0.1  # s: progress signals per collection at most ~10/s (eac
 class SyncController(QObject):
     """Runs ``core.sync.runner.sync_catalogue`` on the asyncio (qasync) loop and reports via signals."""
 
-    started = Signal(object)  # list[Kind] being refreshed (each waiting for the service)
+    started = Signal(object)  # list[Kind] being synced (each waiting for the service)
     progress = Signal(object, int, object)  # Kind, bytes received, total bytes or None
     phase = Signal(object, str)  # Kind, "waiting" | "validating"
     outcome = Signal(object, object)  # Kind, CollectionOutcome
     cancelled = Signal(object)  # list[Kind] stopped by ``cancel`` before their outcome
-    finished = Signal(object)  # SyncReport, or None when the refresh broke or was cancelled
-    error = Signal(str)  # the refresh could not run at all (a bug, a bad URL)
+    finished = Signal(object)  # SyncReport, or None when the sync broke or was cancelled
+    error = Signal(str)  # the sync could not run at all (a bug, a bad URL)
 
     def __init__(
         self,
@@ -48,8 +48,8 @@ class SyncController(QObject):
         timeout: float | None = None,
         parent: QObject | None = None,
     ) -> None:
-        """``timeout``: seconds a refresh waits for one collection in all, retries included
-        (None: the client's default, 60 s); ``self.timeout`` may change between refreshes."""
+        """``timeout``: seconds a sync waits for one collection in all, retries included
+        (None: the client's default, 60 s); ``self.timeout`` may change between syncs."""
         super().__init__(parent)
         self.base_url = base_url
         self.store_file = Path(store_file)
@@ -60,7 +60,7 @@ class SyncController(QObject):
         self._task: asyncio.Task[Any] | None = None
         self._closed = False
         self._cancelling = False
-        self._done: set[Kind] = set()  # collections of the running refresh with an outcome
+        self._done: set[Kind] = set()  # collections of the running sync with an outcome
         self.last_report: Any = None
         self._last_progress: dict[Kind, float] = {}
 
@@ -70,11 +70,11 @@ class SyncController(QObject):
 
     @property
     def client(self) -> Any:
-        """The ``CatalogueClient`` (None before the first refresh)."""
+        """The ``CatalogueClient`` (None before the first sync)."""
         return self._client
 
     async def _ensure(self) -> Any:
-        # Everything a refresh imports, before it starts, a module at a time on this thread (on
+        # Everything a sync imports, before it starts, a module at a time on this thread (on
         # first use, httpcore would import anyio's backend during the first request; on a worker
         # thread the imports froze the window: ``stepped_import``).
         await import_in_steps(REFRESH)
@@ -88,15 +88,15 @@ class SyncController(QObject):
             self._ingestor = sync.Ingestor()
         return sync
 
-    def refresh(self, kinds: Iterable[Kind] | None = None) -> asyncio.Task[Any] | None:
-        """Start refreshing ``kinds`` (all by default); None if a refresh is already running."""
+    def sync(self, kinds: Iterable[Kind] | None = None) -> asyncio.Task[Any] | None:
+        """Start syncing ``kinds`` (all by default); None if a sync is already running."""
         if self.running or self._closed:
             return None
         self._task = asyncio.ensure_future(self.run(list(kinds or ALL_KINDS)))
         return self._task
 
     def cancel(self) -> bool:
-        """Stop the running refresh (``cancelled``, then ``finished(None)``, once it stopped);
+        """Stop the running sync (``cancelled``, then ``finished(None)``, once it stopped);
         False if none runs."""
         if not self.running or self._closed:
             return False
@@ -151,7 +151,7 @@ class SyncController(QObject):
         self.outcome.emit(kind, outcome)
 
     async def aclose(self) -> None:
-        """Stop a running refresh and close the HTTP client and the worker processes."""
+        """Stop a running sync and close the HTTP client and the worker processes."""
         self._closed = True
         if self._task is not None and not self._task.done():
             self._task.cancel()

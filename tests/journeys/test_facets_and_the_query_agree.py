@@ -1,0 +1,77 @@
+"""A value typed in the query and the same value in its facet are one entry, ticked; a click on a
+facet of a field the query constrains replaces the clause; "+N more" shows the other values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QApplication
+
+from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.records.kinds import Kind
+from tests.journeys.conftest import click_facet, click_tab, facet_rows, show_facets, type_query
+
+
+def _settle(qtbot: Any, session: Any) -> None:
+    qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=3000)
+    QApplication.processEvents()
+
+
+def test_type_live_typed_is_the_type_facet_s_live_ticked_once(start: Any, qtbot: Any) -> None:
+    session = start()
+    window = session.window
+    click_tab(qtbot, window, Kind.WEBINARS)
+    show_facets(qtbot, window)
+    type_query(qtbot, window, "type:live")
+    _settle(qtbot, session)
+    types = facet_rows(window)["Type"]
+    live = [t for t in types if "live" in t.lower()]
+    assert len(live) == 1 and live[0].startswith("✓ Live"), types
+    click_facet(window, "Type", "Live")  # taken back
+    assert window.query_box.text() == ""
+
+
+def test_state_illinois_is_the_ticked_il_and_a_click_on_il_takes_it_back(start: Any, qtbot: Any) -> None:
+    session = start()
+    window = session.window
+    click_tab(qtbot, window, DATES)
+    show_facets(qtbot, window)
+    type_query(qtbot, window, "state:illinois")
+    _settle(qtbot, session)
+    rows = window.current_tab().model.rowCount()
+    assert rows > 0
+    states = facet_rows(window)["State"]
+    assert [s for s in states if s.startswith("✓")] == [f"✓ IL  {rows:,}"], states
+    click_facet(window, "State", "IL")
+    assert window.query_box.text() == ""
+    assert window.current_tab().model.rowCount() > rows
+
+
+def test_a_value_clicked_replaces_the_field_s_typed_clause(start: Any, qtbot: Any) -> None:
+    session = start()
+    window = session.window
+    click_tab(qtbot, window, DATES)
+    show_facets(qtbot, window)
+    type_query(qtbot, window, "city:dal")
+    _settle(qtbot, session)
+    assert "City: city:dal" in facet_rows(window)
+    other = next(v for v in facet_rows(window)["City: city:dal"] if not v.startswith("Dallas"))
+    city, count = other.rsplit("  ", 1)
+    click_facet(window, "City", city)
+    assert window.query_box.text() == f'city:="{city}"' or window.query_box.text() == f"city:={city}"
+    assert window.current_tab().model.rowCount() == int(count.replace(",", ""))
+
+
+def test_more_values_shows_the_facet_s_other_values(start: Any, qtbot: Any) -> None:
+    session = start()
+    window = session.window
+    click_tab(qtbot, window, Kind.WEBINARS)
+    show_facets(qtbot, window)
+    model = window.facet_panel.model
+    row = next(r for r, f in enumerate(model.facets) if f.more)
+    facet = model.facets[row]
+    before, more = len(facet.values), facet.more
+    assert model.index(row, 1).data() == f"+{more} more"
+    click_facet(window, facet.title, None, column=1)
+    widened = next(f for f in model.facets if f.field == facet.field)
+    assert widened.more == 0 and len(widened.values) == before + more
