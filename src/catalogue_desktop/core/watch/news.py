@@ -93,27 +93,46 @@ def news(store: Any, searches: Iterable[SavedSearch], now: datetime | None = Non
     ``seen_at``."""
     watched = [s for s in searches if s.watched]
     found = matches(store, watched, now)
-    out = []
-    for search, current in zip(watched, found, strict=True):
-        new: dict[str, list[int]] = {}
-        changed: dict[str, list[int]] = {}
-        gone: dict[str, list[int]] = {}
-        for kind in kinds_of(search):
-            key = kind.value
-            before = set(search.baseline.get(key, ()))
-            now_ids = current.get(key, [])
-            now_set = set(now_ids)
-            if fresh := [i for i in now_ids if i not in before]:
-                new[key] = fresh
-            if lost := sorted(before - now_set):
-                gone[key] = lost
-            kept = before & now_set
-            if kept:
-                touched = _shown_changes(store.history.after(kind, search.seen_mark))
-                if moved := [i for i in now_ids if i in kept and i in touched]:
-                    changed[key] = moved
-        out.append(News(search, new, changed, gone, current))
-    return out
+    touched = Touched(store)
+    return [compare(search, current, touched) for search, current in zip(watched, found, strict=True)]
+
+
+class Touched:
+    """The records whose shown fields the history changed after a mark, per kind (read once per
+    kind and mark: watched searches seen together share it)."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._found: dict[tuple[Kind, int], set[int]] = {}
+
+    def after(self, kind: Kind, mark: int) -> set[int]:
+        found = self._found.get((kind, mark))
+        if found is None:
+            found = self._found[(kind, mark)] = _shown_changes(self._store.history.after(kind, mark))
+        return found
+
+
+def compare(search: SavedSearch, current: dict[str, list[int]], touched: Touched) -> News:
+    """One watched search's news: what it matches now (``current``, per kind) against its
+    baseline, and the shown fields the history changed since its mark."""
+    new: dict[str, list[int]] = {}
+    changed: dict[str, list[int]] = {}
+    gone: dict[str, list[int]] = {}
+    for kind in kinds_of(search):
+        key = kind.value
+        before = set(search.baseline.get(key, ()))
+        now_ids = current.get(key, [])
+        now_set = set(now_ids)
+        if fresh := [i for i in now_ids if i not in before]:
+            new[key] = fresh
+        if lost := sorted(before - now_set):
+            gone[key] = lost
+        kept = before & now_set
+        if kept:
+            moved_ids = touched.after(kind, search.seen_mark)
+            if moved := [i for i in now_ids if i in kept and i in moved_ids]:
+                changed[key] = moved
+    return News(search, new, changed, gone, current)
 
 
 def mark_seen(store: Any, items: Iterable[News], at: str) -> None:

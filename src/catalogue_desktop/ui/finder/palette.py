@@ -140,10 +140,7 @@ class Palette(QDialog):
                 Item("Go to", kind.label, f"Ctrl+{i + 1}", lambda k=kind: w.show_tab(k))
                 for i, kind in enumerate(w.tab_kinds())
             ),
-            *(
-                Item("Search", s["name"], s["query"], lambda s=s: _apply(w, s))
-                for s in w.settings.saved_searches()
-            ),
+            *(Item("Search", s["name"], s["query"], lambda s=s: _apply(w, s)) for s in w.search_book.all()),
         ]
         words = fold(text).split()
         if not words:

@@ -1,10 +1,13 @@
 """Saved searches: a query and its tab under a name (Searches menu; Ctrl+D saves the current one),
-remembered in the settings; rename and delete them in "Organize searches…"."""
+kept in the catalogue's store (``ui.watch.search_book``: the command line's ``watch`` sees them);
+rename, delete and watch them in "Organize searches…", or watch one from its menu entry (its
+news then show in What's new, ``ui.watch``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
 
@@ -23,10 +26,7 @@ def save_current(window: Any) -> None:
     name = name.strip()
     if not ok or not name:
         return
-    searches = [s for s in window.settings.saved_searches() if s["name"] != name]
-    searches.append({"name": name, "query": query, "tab": kind.value})
-    window.settings.set_saved_searches(searches)
-    window.settings.sync()
+    window.search_book.save(name, query, kind.value)
     window.show_message(f"Saved search “{name}”")
 
 
@@ -42,7 +42,7 @@ def fill_menu(window: Any, menu: QMenu) -> None:
     menu.clear()
     menu.addAction(window.menu_actions.save_search_action)
     menu.addAction(window.menu_actions.organize_searches_action)
-    searches = window.settings.saved_searches()
+    searches = window.search_book.all()
     if searches:
         menu.addSeparator()
     labels = {k.value: k.label for k in window.tab_kinds()}
@@ -50,6 +50,23 @@ def fill_menu(window: Any, menu: QMenu) -> None:
         act = menu.addAction(f"{search['name']}  —  {labels.get(search.get('tab', ''), '')}")
         act.setToolTip(search["query"])
         act.triggered.connect(lambda _checked=False, s=search: apply(window, s))
+    if searches:
+        watch = menu.addMenu("Watch")  # a watched search's news show in What's new
+        watch.setToolTipsVisible(True)
+        for search in searches:
+            act = watch.addAction(search["name"])
+            act.setCheckable(True)
+            act.setChecked(bool(search.get("watched")))
+            act.setToolTip("Show what newly matches after each refresh, in What's new")
+            act.toggled.connect(lambda on, s=search: set_watched(window, s["name"], on))
+
+
+def set_watched(window: Any, name: str, watched: bool) -> None:
+    engine = window.finder_engine()
+    window.search_book.set_watched(name, watched, engine)
+    window.show_message(
+        f"Watching “{name}”: its news show in What's new" if watched else f"Not watching “{name}”"
+    )
 
 
 def organize(window: Any) -> None:
@@ -72,10 +89,18 @@ def organize(window: Any) -> None:
 
     def fill() -> None:
         listing.clear()
-        for search in window.settings.saved_searches():
+        listing.blockSignals(True)
+        for search in window.search_book.all():
             item = QListWidgetItem(f"{search['name']}  —  {search['query']}")
             item.setData(256, search["name"])
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if search.get("watched") else Qt.CheckState.Unchecked)
+            item.setToolTip("Ticked: watched (its news show in What's new after each refresh)")
             listing.addItem(item)
+        listing.blockSignals(False)
+
+    def ticked(item: QListWidgetItem) -> None:
+        set_watched(window, str(item.data(256)), item.checkState() == Qt.CheckState.Checked)
 
     def selected() -> str | None:
         item = listing.currentItem()
@@ -88,24 +113,18 @@ def organize(window: Any) -> None:
         new, ok = QInputDialog.getText(dialog, "Rename search", "New name:", text=name)
         new = new.strip()
         if ok and new and new != name:
-            searches = [s for s in window.settings.saved_searches() if s["name"] != new]
-            for s in searches:
-                if s["name"] == name:
-                    s["name"] = new
-            window.settings.set_saved_searches(searches)
+            window.search_book.rename(name, new)
             fill()
 
     def delete() -> None:
         name = selected()
         if name is not None:
-            window.settings.set_saved_searches(
-                [s for s in window.settings.saved_searches() if s["name"] != name]
-            )
+            window.search_book.remove(name)
             fill()
 
     def open_() -> None:
         name = selected()
-        found = next((s for s in window.settings.saved_searches() if s["name"] == name), None)
+        found = next((s for s in window.search_book.all() if s["name"] == name), None)
         if found is not None:
             dialog.accept()
             apply(window, found)
@@ -117,6 +136,7 @@ def organize(window: Any) -> None:
         buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
     buttons.rejected.connect(dialog.reject)
     listing.itemActivated.connect(lambda _item: open_())
+    listing.itemChanged.connect(ticked)
     layout = QVBoxLayout(dialog)
     layout.addWidget(listing)
     layout.addWidget(buttons)

@@ -32,6 +32,7 @@ from catalogue_desktop.ui.shell import menus, tab_titles
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
+from catalogue_desktop.ui.watch.search_book import SearchBook
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
 
         self._images = images
         self._loader = loader
+        self.search_book = SearchBook(lambda: loader.store, settings)  # saved searches, in the store
         self.ready = False  # every cached row shown (the session says: ``mark_ready``)
         self._finder: WindowFinder | None = None  # what a tab shows under the query (``use_finder``)
         self.banner = OfflineBanner(formatter.date)
@@ -180,6 +182,8 @@ class MainWindow(QMainWindow):
 
     def _engine(self) -> Finder | None:
         return None if self._finder is None else self._finder.finder_if_made
+
+    finder_engine = _engine  # the finder's engine, if made (a watched search's baseline)
 
     def _offer_source(self) -> Any:
         """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""

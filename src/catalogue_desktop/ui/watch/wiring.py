@@ -1,0 +1,22 @@
+"""The watched searches joined to a running session: the What's new dock and badge (``Watcher``),
+worked out when the cache is read and after each sync, and the word said when a refresh brings
+news (``notice``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue_desktop.ui.watch.notice import Notifier
+from catalogue_desktop.ui.watch.watcher import Watcher
+
+
+def connect_watch(session: Any) -> Watcher:
+    """Make the session's watcher (``session.watcher``) and its notifier."""
+    window, loader = session.window, session.loader
+    watcher = Watcher(window, session.finder, lambda kind, rid: loader.index.title(kind, rid), session)
+    notifier = Notifier(window, watcher.show, session)
+    watcher.news_arrived.connect(lambda count: notifier.say(count, watcher.news))
+    session.ready.connect(lambda: watcher.after_sync(announce=False))
+    session.synced.connect(lambda _report: watcher.after_sync())
+    session.notifier = notifier
+    return watcher
