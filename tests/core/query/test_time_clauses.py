@@ -170,3 +170,38 @@ def test_find_lists_withdrawn_ids_apart_and_export_selects_by_time(versions: dic
 def test_time_clauses_that_do_not_parse_say_why(query: str, message: str) -> None:
     parsed = parse(query)
     assert parsed.error is not None and message in parsed.error.message
+
+
+def test_a_large_history_answers_windows_as_a_plain_scan_does() -> None:
+    """Timelines long enough to be cut in blocks (their rows' bitsets ORed for whole blocks):
+    every window agrees with a plain look at each event."""
+    import random
+
+    from catalogue_desktop.core.query import bits, timeline
+    from catalogue_desktop.core.query.fields import SCHEMA
+
+    rng = random.Random(29)
+    n = 3000
+    base = int(datetime(2026, 1, 1, tzinfo=UTC).timestamp() * 1000)
+    events = [
+        timeline.TimedEvent(
+            rng.randrange(n), base + rng.randrange(300) * 86_400_000, "changed", frozenset({"fee"})
+        )
+        for _ in range(20_000)
+    ]
+    index = timeline.HistoryIndex(list(range(n)), events)
+    steps = sum(1 for _ in index.build())
+    assert steps >= 2 and index._fields["fee"].blocks  # cut in blocks
+    now = datetime(2026, 11, 1, tzinfo=UTC)
+    for lo_day, hi_day in [(0, 299), (5, 6), (100, 180), (17, 17), (250, 400), (-5, 3)]:
+        window_lo = base + lo_day * 86_400_000
+        window_hi = base + hi_day * 86_400_000 + 86_399_999
+        want = sorted({e.record_id for e in events if window_lo <= e.ms <= window_hi})
+        got = index._fields["fee"].select(window_lo, window_hi)
+        assert bits.to_rows(got, n) == want, (lo_day, hi_day)
+        assert bits.to_rows(index._changes["changed"].select(window_lo, window_hi), n) == want
+    spec = timeline.parse_value("changed", "last30d", SCHEMA)
+    cutoff = int(now.timestamp() * 1000) - 30 * 86_400_000
+    assert bits.to_rows(index.select(spec, now), n) == sorted(
+        {e.record_id for e in events if cutoff <= e.ms <= int(now.timestamp() * 1000)}
+    )

@@ -50,7 +50,10 @@ def attach_history_steps(store: Store, kind: Kind, table: Table, chunk: int = 20
     for start in range(0, len(rows), chunk):
         events += timeline.events_from_rows(kind.value, rows[start : start + chunk])
         yield
-    table.history = timeline.HistoryIndex(table.ids, events)
+    index = timeline.HistoryIndex(table.ids, events)
+    yield
+    yield from index.build()
+    table.history = index
 
 
 @dataclass
