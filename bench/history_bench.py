@@ -99,7 +99,7 @@ def bench_sync(rounds: int) -> dict[str, Any]:
             ingest(path, "webinars", payloads[0], None, None, _iso(NOW - timedelta(days=1)))
             if mode == "without":
                 history.record = lambda *a, **k: 0  # type: ignore[assignment]
-                Store._data_by_id = lambda self, snapshot, ids: {}  # type: ignore[method-assign]
+                Store._data_by_id = lambda self, snapshot, record_ids: {}  # type: ignore[method-assign]
             else:
                 own.append(0.0)
                 history.record, Store._data_by_id = timed(record), timed(lookup)  # type: ignore[method-assign]
@@ -294,7 +294,8 @@ def bench_size() -> dict[str, Any]:
             with store._transaction():
                 history.record(store._db, "webinars", changes, at, {})
         pages = store._db.execute(
-            "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN ('history', 'history_by_record', 'history_by_time')"
+            "SELECT coalesce(sum(pgsize), 0) FROM dbstat"
+            " WHERE name IN ('history', 'history_by_record', 'history_by_time')"
         ).fetchone()[0]
         rows = len(store.history.rows(Kind.WEBINARS))
         store.close()
@@ -352,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     figures.append(
         (
-            f"watch evaluation, 20 watched searches after a sync, 100,000 webinars ({engine['watch_news']:,} news)",
+            "watch evaluation, 20 watched searches after a sync, 100,000 webinars"
+            f" ({engine['watch_news']:,} news)",
             f"{engine['watch_ms']:.0f} ms (longest step {engine['watch_step_ms']:.0f} ms)",
             "—",
             "< 200 ms, steps < 50 ms",

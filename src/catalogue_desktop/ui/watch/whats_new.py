@@ -72,8 +72,8 @@ class WhatsNewDock(QDockWidget):
                         row.setData(0, _PLACE, (kind, record_id))
                         group.addChild(row)
             head.setExpanded(True)
-            for i in range(head.childCount()):
-                head.child(i).setExpanded(True)
+            for group in _children(head):
+                group.setExpanded(True)
 
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         place = item.data(0, _PLACE)
@@ -83,14 +83,17 @@ class WhatsNewDock(QDockWidget):
     def records(self) -> list[tuple[str, Kind, int]]:
         """(part label, kind, id) of every record listed (for tests and accessibility)."""
         out = []
-        for i in range(self.tree.topLevelItemCount()):
-            head = self.tree.topLevelItem(i)
-            for j in range(head.childCount()):
-                group = head.child(j)
-                for k in range(group.childCount()):
-                    kind, rid = group.child(k).data(0, _PLACE)
+        root = self.tree.invisibleRootItem()
+        for head in _children(root):
+            for group in _children(head):
+                for row in _children(group):
+                    kind, rid = row.data(0, _PLACE)
                     out.append((group.text(0).split(" (")[0], kind, rid))
         return out
+
+
+def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    return [child for i in range(item.childCount()) if (child := item.child(i)) is not None]
 
 
 def _counts(item: Any) -> str:
