@@ -349,6 +349,7 @@ class MainWindow(QMainWindow):
         dialog = Preferences(
             self.settings, self.formatter.vocabulary, codes, self, catalogue=catalogues.current
         )
+        dialog.over_time.show_history(self.search_book.history())  # (kept in the catalogue's store)
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()

@@ -86,6 +86,7 @@ class AppSession(QObject):
         self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
         self.watcher: Any = None  # ui.watch.watcher.Watcher, made by ``start``
         self.notifier: Any = None  # ui.watch.notice.Notifier, made with it
+        self.auto_refresh: Any = None  # ui.watch.auto_refresh.AutoRefresh (not --offline)
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.loaded = False
         self.is_populated = False
@@ -355,6 +356,8 @@ class AppSession(QObject):
             self.finder.indexer.stop()  # it reads the store in idle passes
         if self.watcher is not None:
             self.watcher.stop()  # so does the watched searches' evaluation
+        if self.auto_refresh is not None:
+            self.auto_refresh.stop()
         if self.loader is not None:
             self.loader.stop()
         if self.window is not None and self.window.isVisible():

@@ -54,6 +54,11 @@ class SearchBook:
         self._settings.sync()
         return moved
 
+    def history(self) -> Any:
+        """The open catalogue's ``store.history`` (None: no store)."""
+        store = self.store()
+        return None if store is None else store.history
+
     def all(self) -> list[dict[str, Any]]:
         store = self.store()
         if store is None:

@@ -1,11 +1,12 @@
 """The watched searches joined to a running session: the What's new dock and badge (``Watcher``),
 worked out when the cache is read and after each sync, and the word said when a refresh brings
-news (``notice``)."""
+news (``notice``); the refresh on its own (``auto_refresh``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from catalogue_desktop.ui.watch.auto_refresh import AutoRefresh, refresh_hours
 from catalogue_desktop.ui.watch.notice import Notifier
 from catalogue_desktop.ui.watch.watcher import Watcher
 
@@ -19,4 +20,10 @@ def connect_watch(session: Any) -> Watcher:
     session.ready.connect(lambda: watcher.after_sync(announce=False))
     session.synced.connect(lambda _report: watcher.after_sync())
     session.notifier = notifier
+    if not session.options.offline:  # refresh on its own (the same refresh as F5)
+        auto = AutoRefresh(session.sync, lambda: refresh_hours(session.settings), session)
+        session.ready.connect(auto.start)
+        session.synced.connect(auto.synced)
+        window.preferences_changed.connect(auto.start)
+        session.auto_refresh = auto
     return watcher
