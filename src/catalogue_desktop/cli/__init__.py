@@ -8,6 +8,8 @@ Exit status: 0 success, 1 a collection partial/failed or an operation failed, 2 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -33,39 +35,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "sync":
             from catalogue_desktop.cli import sync
 
-            return sync.run(args)
+            return _flushed(sync.run(args))
         if args.command == "check":
             from catalogue_desktop.cli import check
 
-            return check.run(args)
+            return _flushed(check.run(args))
         if args.command == "export":
             from catalogue_desktop.cli import export
 
-            return export.run(args)
+            return _flushed(export.run(args))
         if args.command == "doctor":
             from catalogue_desktop.cli import doctor
 
-            return doctor.run(args)
+            return _flushed(doctor.run(args))
         if args.command == "profile":
             from catalogue_desktop.cli import profile
 
-            return profile.run(args)
+            return _flushed(profile.run(args))
         if args.command == "find":
             from catalogue_desktop.cli import find
 
-            return find.run(args)
+            return _flushed(find.run(args))
         if args.command == "history":
             from catalogue_desktop.cli import history
 
-            return history.run(args)
+            return _flushed(history.run(args))
         if args.command == "watch":
             from catalogue_desktop.cli import watch
 
-            return watch.run(args)
+            return _flushed(watch.run(args))
         if args.command == "serve-demo":
             from catalogue_desktop.cli import serve_demo
 
-            return serve_demo.run(args)
+            return _flushed(serve_demo.run(args))
         import gc
 
         from catalogue_desktop.qt_compat import platform_check
@@ -86,11 +88,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # e.g. `catalogue-desktop export webinars | head`
-        import os
+    except OSError as exc:  # a closed pipe (`| head`), a full disk (`> /dev/full`): one line, exit 1
+        if exc.errno not in _STDOUT_ERRORS:
+            raise
+        return _stdout_failed(exc)
 
+
+_STDOUT_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF})
+
+
+def _flushed(code: int) -> int:
+    """A command's exit status, once its standard output is flushed (so that a full or closed
+    one is said here, not lost at exit)."""
+    sys.stdout.flush()
+    return code
+
+
+def _stdout_failed(exc: OSError) -> int:
+    """Say that standard output failed, once, and make later flushes harmless; exit status 1."""
+    import os
+
+    from catalogue_desktop.cli.output import stdout_failed
+
+    with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    print(stdout_failed(exc), file=sys.stderr)
+    return 1
 
 
 def entry() -> NoReturn:

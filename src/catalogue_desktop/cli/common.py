@@ -6,18 +6,28 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.syntax import Parsed
 
 
-def open_store(cache_dir: str | None, demo: bool = False) -> Any:
+def open_store(cache_dir: str | None, demo: bool = False, *, reading: bool = False) -> Any:
+    """The cache's store; with ``reading`` (find, export), one this process may not write is
+    opened read-only, with a note, rather than blamed as unusable."""
+    import os
+
     from catalogue_desktop.core.cache.location import store_file
     from catalogue_desktop.core.cache.store import Store
 
-    store = Store(store_file(cache_dir, demo=demo))
+    path = store_file(cache_dir, demo=demo)
+    if reading and path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        print(
+            f"catalogue-desktop: the cache {path} cannot be written here: read as it is (read-only)",
+            file=sys.stderr,
+        )
+        return Store(path, read_only=True)
+    store = Store(path)
     if store.recovered:
         print(f"catalogue-desktop: {store.recovered}", file=sys.stderr)
     return store
@@ -45,21 +55,6 @@ def query_of(args: argparse.Namespace) -> tuple[bool, Any]:
         return True, None
     query = parse_or_report(args.query, sys.stderr)
     return query is not None, query
-
-
-def write_whole(target: Path, write: Callable[[Path], object]) -> bool:
-    """``write`` a file beside ``target`` that replaces it once complete (a failed export leaves
-    the old file as it was); False, said on stderr, if it cannot be written."""
-    tmp = target.with_name(target.name + ".part")
-    try:
-        write(tmp)
-        tmp.replace(target)
-    except OSError as exc:
-        print(f"catalogue-desktop: cannot write {target}: {exc.strerror}", file=sys.stderr)
-        return False
-    finally:
-        tmp.unlink(missing_ok=True)
-    return True
 
 
 def note(text: str) -> None:

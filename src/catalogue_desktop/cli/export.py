@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+from typing import TextIO
 
-from catalogue_desktop.cli.common import note, open_store, query_of, write_whole
+from catalogue_desktop.cli.common import note, open_store, query_of
 from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -33,27 +33,25 @@ def run(args: argparse.Namespace) -> int:
     parsed, query = query_of(args)
     if not parsed:
         return 2
-    with open_store(*offline_cache(args)) as store:
+    with open_store(*offline_cache(args), reading=True) as store:
         positions = None
         if query is not None:
             from catalogue_desktop.core.query import stored as finding
 
             positions = finding.select(store, Kind(args.kind), query, note)
         if args.output:
-            target = Path(args.output)
+            from catalogue_desktop.cli.output import text_writer, write_output
+
             counted: list[int] = []
 
-            def write(tmp: Path) -> None:
-                with tmp.open("w", encoding="utf-8", newline="") as out:
-                    counted.append(
-                        export_collection(
-                            store, Kind(args.kind), args.format, out, positions, demo=args.cache_demo
-                        )
-                    )
+            def write(out: TextIO) -> None:
+                kind = Kind(args.kind)
+                counted.append(
+                    export_collection(store, kind, args.format, out, positions, demo=args.cache_demo)
+                )
 
-            if not write_whole(target, write):
-                return 1
-            print(f"Wrote {counted[0]} {args.kind} to {target}", file=sys.stderr)
+            if write_output(args.output, text_writer(write)) is not None:
+                print(f"Wrote {counted[0]} {args.kind} to {args.output}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
             export_collection(
@@ -70,7 +68,7 @@ def run_offerings(args: argparse.Namespace) -> int:
     parsed, query = query_of(args)
     if not parsed:
         return 2
-    with open_store(*offline_cache(args)) as store:
+    with open_store(*offline_cache(args), reading=True) as store:
         selection = offers_export.select(store, query, include_past=args.include_past, note=note)
     render = paper = None
     if args.format == "pdf":
@@ -83,14 +81,16 @@ def run_offerings(args: argparse.Namespace) -> int:
     )
     if selection.empty_reason:
         print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
+    for text in offers_export.notes(selection, args.format):
+        print(f"catalogue-desktop: {text}", file=sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
     if not args.output:
         sys.stdout.flush()
         sys.stdout.buffer.write(raw)
         sys.stdout.buffer.flush()
         return 0
-    target = Path(args.output)
-    if not write_whole(target, lambda tmp: tmp.write_bytes(raw)):
-        return 1
-    print(f"Wrote {offers_export.summary(selection, args.format)} to {target}", file=sys.stderr)
+    from catalogue_desktop.cli.output import write_output
+
+    if write_output(args.output, lambda out: out.write(raw)) is not None:
+        print(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", file=sys.stderr)
     return 0

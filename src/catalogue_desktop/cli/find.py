@@ -27,7 +27,7 @@ from catalogue_desktop.core.records.kinds import Kind
 
 def run(args: argparse.Namespace) -> int:
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-    with open_store(*offline_cache(args)) as store:
+    with open_store(*offline_cache(args), reading=True) as store:
         return find(store, args.queries, args.find_kinds, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -125,6 +126,29 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """Open the store file at ``path`` for reading only (SQLite ``mode=ro``; ``immutable`` when
+    even the WAL's shared memory cannot be made, as in a read-only folder): for ``find`` and
+    ``export`` on a cache they may not write. Nothing is created, upgraded or repacked."""
+    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
+    last: sqlite3.Error | None = None
+    for suffix in ("", "&immutable=1"):
+        try:
+            db = sqlite3.connect(uri + suffix, uri=True, isolation_level=None, check_same_thread=True)
+            version = schema_version(db)
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        if version != SCHEMA_VERSION:
+            db.close()
+            raise StoreError(
+                f"the cache {path} is read-only here and was written by another version "
+                f"(schema {version}, this app reads {SCHEMA_VERSION}): open it where it can be written"
+            )
+        return db
+    raise StoreError(f"cannot read the cache {path}: {last}")
 
 
 def schema_version(db: sqlite3.Connection) -> int | None:

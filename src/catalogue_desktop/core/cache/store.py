@@ -36,7 +36,7 @@ from catalogue_desktop.core.cache.pages import (
     write_page,
 )
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
-from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db
+from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db, open_read_only
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -98,9 +98,13 @@ def store_path(cache_dir: str | Path | None = None) -> Path:
 class Store:
     """One SQLite store file. Not shared between threads: open one per thread or process."""
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 10.0) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 10.0, read_only: bool = False) -> None:
         self.path = Path(path)
         self.recovered: str | None = None  # set when a bad file was moved aside
+        self.read_only = read_only  # opened with mode=ro: find and export on a cache they cannot write
+        if read_only:
+            self._db = open_read_only(self.path)
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

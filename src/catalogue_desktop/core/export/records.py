@@ -6,19 +6,24 @@ references to other collections (experts, topics, roles, situations) are readabl
 names or titles; nested records that live only inside their parent (a course's locations and
 schedule, a certificate's levels, a series' sessions) and unknown extra fields that hold lists or
 objects are JSON text - the same objects, field for field, as the JSON export, one item per line.
+Cells are written by ``formats.csv_cells`` (inert to spreadsheets, quoted when they hold a line
+break: one record, one row) and fees by ``formats.numbers`` (no exponent).
 """
 
 from __future__ import annotations
 
-import csv
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TextIO
 
+from pydantic import ValidationError
+
 from catalogue_desktop.core.cache.location import never_synced
 from catalogue_desktop.core.cache.store import Entry, Store
+from catalogue_desktop.core.formats.csv_cells import CsvWriter
+from catalogue_desktop.core.formats.numbers import plain_number
 from catalogue_desktop.core.records.decode import MODELS, decode_record
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
@@ -69,9 +74,9 @@ def _export_json(entries: Iterable[Entry], out: TextIO) -> int:
 
 def _export_csv(kind: Kind, entries: Iterable[Entry], out: TextIO) -> int:
     fields = [(name, info.alias or name) for name, info in MODELS[kind].model_fields.items()]
-    records = [decode_record(kind, entry.data) for entry in entries]
+    records = list(_decodable(kind, entries))
     extras = list(dict.fromkeys(k for r in records for k in (r.model_extra or {})))
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     writer.writerow([alias for _, alias in fields] + extras)
     for record in records:
         extra = record.model_extra or {}
@@ -80,6 +85,16 @@ def _export_csv(kind: Kind, entries: Iterable[Entry], out: TextIO) -> int:
             + [cell(extra.get(k)) for k in extras]
         )
     return len(records)
+
+
+def _decodable(kind: Kind, entries: Iterable[Entry]) -> Iterator[Record]:
+    """The entries' records; one stored before a rule that now rejects it (a date outside
+    years 1-9999) is left out of the CSV (the JSON export writes it as stored)."""
+    for entry in entries:
+        try:
+            yield decode_record(kind, entry.data)
+        except ValidationError:
+            continue
 
 
 def cell(value: Any, *, names: bool = False) -> str:
@@ -91,8 +106,10 @@ def cell(value: Any, *, names: bool = False) -> str:
         return "true" if value else "false"
     if isinstance(value, datetime):
         return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if isinstance(value, (int, Decimal, str)):
-        return str(value)
+    if isinstance(value, (int, Decimal)):
+        return plain_number(value)
+    if isinstance(value, str):
+        return value
     if isinstance(value, list):
         if names:
             return "; ".join(label(item) for item in value)

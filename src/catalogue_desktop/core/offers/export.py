@@ -116,6 +116,17 @@ def document(
     raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
 
+def notes(selection: Selection, fmt: str) -> list[str]:
+    """What the export of ``selection`` as ``fmt`` left out or changed, in words: links that are
+    not web links (a control character, a space) and, in a calendar, UIDs made unique."""
+    if fmt == "ics":
+        return offers.calendar_file(selection.items, selection.as_of_text).notes
+    bad = offers.links_left_out(selection.items)
+    if bad and fmt == "pdf":
+        return [f"{bad:,} link{'s' if bad != 1 else ''} printed as text: not a web link"]
+    return []
+
+
 def summary(selection: Selection, fmt: str) -> str:
     """What a written export holds, in words ("12 occasions (10 events: 2 on demand have no
     date)")."""

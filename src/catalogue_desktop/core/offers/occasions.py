@@ -4,20 +4,25 @@ calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet
 
 Every output names the data's age (``age_line``: "Catalogue as of …", the oldest of the courses',
 series' and webinars' last sync that reached the service: ``data_as_of``). Server text is data:
-HTML is escaped, calendar text is escaped as RFC 5545 says. Times are the exact instants the
-service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's). Qt-free.
+each format's encoder in ``core.formats`` handles it (CSV and e-mail cells made inert to
+spreadsheets, HTML escaped, drawn text capped and its bidi controls made visible, the calendar
+written by ``icalendar``). Times are the exact instants the service wrote, shown in the event's
+own UTC offset (or, ``local``, the viewer's). Qt-free.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TextIO
 
+from catalogue_desktop.core.formats import ics as ics_format
+from catalogue_desktop.core.formats.csv_cells import CsvWriter, inert
+from catalogue_desktop.core.formats.links import left_out, web_link
+from catalogue_desktop.core.formats.numbers import plain_number
+from catalogue_desktop.core.formats.text import html_attribute, html_text, one_line
 from catalogue_desktop.core.query.table import parse_date
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -146,7 +151,7 @@ def when(iso: str | None, *, local: bool = False) -> str:
     if moment is None:
         return iso
     if local:
-        moment = moment.astimezone()
+        moment = _local(moment)
     offset = moment.utcoffset()
     minutes = 0 if offset is None else int(offset.total_seconds()) // 60
     sign = "+" if minutes >= 0 else "−"
@@ -162,16 +167,25 @@ def until(start: str | None, end: str | None, *, local: bool = False) -> str:
         return ""
     if begin is not None:
         if local:
-            begin, finish = begin.astimezone(), finish.astimezone()
+            begin, finish = _local(begin), _local(finish)
         if begin.date() == finish.date() and begin.utcoffset() == finish.utcoffset():
             return f"until {finish:%H:%M}"
     return f"until {when(end, local=local)}"
 
 
+def _local(moment: datetime) -> datetime:
+    """``moment`` in the viewer's zone; in its own offset when that would leave years 1-9999."""
+    try:
+        return moment.astimezone()
+    except (OverflowError, ValueError):
+        return moment
+
+
 def money(fee: Any, currency: str | None = None) -> str:
+    """A fee as written: plain digits (never an exponent), thousands grouped for whole numbers."""
     if fee is None:
         return ""
-    text = f"{fee:,}" if isinstance(fee, int) else str(fee)
+    text = f"{fee:,}" if isinstance(fee, int) and not isinstance(fee, bool) else plain_number(fee)
     return f"{currency} {text}" if currency else text
 
 
@@ -213,7 +227,8 @@ def _fees(fee_text: Text | None, currency: str | None) -> Text:
 def email_lines(
     items: Sequence[Occasion], currency: str | None = None, local: bool = False, fee_text: Text | None = None
 ) -> list[str]:
-    """One line per occasion: title — date — city — fee — credits — link."""
+    """One line per occasion: title — date — city — fee — credits — link (each part on one
+    line, drawn as ``formats.text.one_line`` says, and inert to a spreadsheet it is pasted in)."""
     fee = _fees(fee_text, currency)
     lines = []
     for o in items:
@@ -225,7 +240,7 @@ def email_lines(
             o.credits(),
             o.url or "",
         ]
-        lines.append(" — ".join(_one_line(p) for p in parts if p))
+        lines.append(" — ".join(inert(one_line(p)) for p in parts if p and one_line(p)))
     return lines
 
 
@@ -250,24 +265,25 @@ def email_html(
     fee_text: Text | None = None,
 ) -> str:
     """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
-    table and into spreadsheets as rows and cells)."""
+    table and into spreadsheets as rows and cells: every cell escaped, capped and inert)."""
     fee = _fees(fee_text, currency)
     head = "".join(f"<th>{h}</th>" for h in EMAIL_HEADS)
     rows = []
     for o in items:
-        link = f'<a href="{_attr(o.url)}">{_text(o.url)}</a>' if is_web(o.url) else _text(o.url)
+        url = web_link(o.url)
+        link = f'<a href="{html_attribute(url)}">{_cell(url)}</a>' if url else _cell(o.url)
         cells = (
-            _text(o.title),
-            _text(when(o.start, local=local)),
-            _text(o.city or ("online" if o.kind != "course" else "")),
-            _text(fee(o.fee)),
-            _text(o.credits()),
+            _cell(o.title),
+            _cell(when(o.start, local=local)),
+            _cell(o.city or ("online" if o.kind != "course" else "")),
+            _cell(fee(o.fee)),
+            _cell(o.credits()),
             link,
         )
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     return (
         f'<table border="1" cellspacing="0" cellpadding="4"><tr>{head}</tr>{"".join(rows)}'
-        f"</table><p><small>{_text(age_line(as_of))}</small></p>"
+        f"</table><p><small>{html_text(age_line(as_of))}</small></p>"
     )
 
 
@@ -290,7 +306,7 @@ def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
             "venue": o.venue,
             "address": o.address,
             "zip": o.zip,
-            "fee": o.fee if isinstance(o.fee, int | None) else str(o.fee),
+            "fee": o.fee if isinstance(o.fee, int | None) else plain_number(o.fee),
             "cle": o.cle,
             "cpe": o.cpe,
             "experts": o.experts,
@@ -304,7 +320,7 @@ def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
 
 
 def write_csv(items: Sequence[Occasion], out: TextIO) -> None:
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     writer.writerow(JSON_KEYS)
     for row in json_rows(items):
         writer.writerow(
@@ -329,20 +345,19 @@ def ics(
 ) -> str:
     """An iCalendar file: one VEVENT per dated occasion (on-demand ones have no time to put in a
     calendar and are left out), DTSTART/DTEND as exact UTC instants, a stable UID."""
+    return calendar_file(items, as_of, now, fee_text).text
+
+
+def calendar_file(
+    items: Sequence[Occasion], as_of: str | None, now: datetime | None = None, fee_text: Text | None = None
+) -> ics_format.Calendar:
+    """``ics``'s file with what was left out or changed to write it (``formats.ics.Calendar``)."""
     fee = _fees(fee_text, None)
-    stamp = _utc(now or datetime.now(UTC))
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Catalogue Desktop//Offers//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-    ]
+    events = []
     for o in items:
         start = instant(o.start)
         if start is None:
             continue
-        end = instant(o.end) or start
         description = "\n".join(
             p
             for p in (
@@ -355,23 +370,24 @@ def ics(
             )
             if p
         )
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{o.uid}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{_utc(start)}",
-            f"DTEND:{_utc(max(end, start))}",
-            f"SUMMARY:{_escape(o.title)}",
-        ]
         where = ", ".join(p for p in (o.venue, o.address, o.city, o.state, o.zip) if p)
-        if where or o.kind != "course":
-            lines.append(f"LOCATION:{_escape(where or 'Online')}")
-        lines.append(f"DESCRIPTION:{_escape(description)}")
-        if is_web(o.url):
-            lines.append(f"URL:{o.url}")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "".join(_fold(line) + "\r\n" for line in lines)
+        events.append(
+            ics_format.Event(
+                uid=o.uid,
+                start=start,
+                end=instant(o.end) or start,
+                summary=o.title,
+                description=description,
+                location=(where or "Online") if where or o.kind != "course" else None,
+                url=o.url,
+            )
+        )
+    return ics_format.calendar(events, now or datetime.now(UTC))
+
+
+def links_left_out(items: Sequence[Occasion]) -> int:
+    """How many of ``items`` have a link that is not a web link (no output makes it one)."""
+    return sum(1 for o in items if left_out(o.url))
 
 
 def dated(items: Sequence[Occasion]) -> int:
@@ -380,62 +396,23 @@ def dated(items: Sequence[Occasion]) -> int:
 
 
 def instant(iso: Any) -> datetime | None:
-    """ISO 8601 text as an aware datetime (UTC if it has no offset); None if not a date."""
+    """ISO 8601 text as an aware datetime (UTC if it has no offset); None if not a date, or if
+    its UTC instant falls outside years 1-9999 (no output can show it: the decoder rejects it)."""
     if not iso or not isinstance(iso, str):
         return None
     try:
         moment = datetime.fromisoformat(iso)
     except ValueError:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        return None
+    return moment
 
 
-def _utc(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _escape(text: str) -> str:
-    """TEXT as RFC 5545 §3.3.11 writes it."""
-    return (
-        text.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n")
-    )
-
-
-def _fold(line: str) -> str:
-    """Lines of at most 75 octets, continued by CRLF and a space (never inside a character)."""
-    data = line.encode()
-    if len(data) <= 75:
-        return line
-    parts, chunk, size = [], "", 0
-    for ch in line:
-        width = len(ch.encode())
-        if size + width > (75 if not parts else 74):
-            parts.append(chunk)
-            chunk, size = "", 0
-        chunk += ch
-        size += width
-    parts.append(chunk)
-    return "\r\n ".join(parts)
-
-
-def _one_line(text: str) -> str:
-    """Text with its line breaks and tabs as spaces (one occasion, one line)."""
-    return " ".join(text.replace("\t", " ").splitlines()) if text.strip() else ""
-
-
-def _text(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=False)
-
-
-def _attr(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
-
-
-def is_web(url: Any) -> bool:
-    """Whether ``url`` is a web link (http or https): the only ones made clickable."""
-    return isinstance(url, str) and url.lower().startswith(("http://", "https://"))
+def _cell(value: Any) -> str:
+    """An e-mail table's cell: drawn, inert to a spreadsheet, escaped."""
+    return html_text(inert(one_line(value)))

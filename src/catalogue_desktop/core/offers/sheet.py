@@ -11,16 +11,16 @@ Qt-free.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from catalogue_desktop.core.formats.links import is_web
+from catalogue_desktop.core.formats.text import DRAWN_LIMIT, SHORT_LIMIT, html_text
 from catalogue_desktop.core.offers.occasions import (
     Occasion,
     age_line,
     by_start,
     instant,
-    is_web,
     money,
     until,
     when,
@@ -36,6 +36,7 @@ CSS = (
     "table { border-collapse: collapse; } p.age { color: #444444; font-size: 8pt; }"
 )
 _BREAK = ' style="page-break-before: always"'
+ABOUT_LIMIT = 600  # characters of a group's experts and topics line
 
 
 class Sheet:
@@ -98,7 +99,7 @@ class Sheet:
                 f"Topics: {', '.join(first.topics)}" if not self.by_month and first.topics else "",
             ]
             if any(about):
-                parts.append(f'<p class="about">{_text(" · ".join(a for a in about if a))}</p>')
+                parts.append(f'<p class="about">{_text(" · ".join(a for a in about if a), ABOUT_LIMIT)}</p>')
             parts.append(_TABLE)
             for i, o in enumerate(members):
                 if i and row in breaks:
@@ -114,11 +115,11 @@ class Sheet:
         if self.by_month or o.title != heading:
             what.append(f"<b>{_text(o.title)}</b>")
         if o.experts and not shared:
-            what.append(f"<i>{_text(', '.join(o.experts))}</i>")
+            what.append(f"<i>{_text(', '.join(o.experts), SHORT_LIMIT)}</i>")
         dates = [_text(when(o.start, local=self.local))]
         if o.start and o.end:
             dates.append(_text(until(o.start, o.end, local=self.local)))
-        where = [_text(p) for p in (o.venue, o.address, _city_line(o)) if p] or [
+        where = [_text(p, SHORT_LIMIT) for p in (o.venue, o.address, _city_line(o)) if p] or [
             _text("Online, on demand" if o.on_demand else "Online")
         ]
         cells = (
@@ -126,7 +127,7 @@ class Sheet:
             "<br>".join(where),
             _text(self.fee(o.fee)),
             _text(o.credits()),
-            _text(short_url(o.url)),
+            _text(short_url(o.url), SHORT_LIMIT),
         )
         return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
 
@@ -170,5 +171,7 @@ def _city_line(o: Occasion) -> str:
     return f"{place} {o.zip}".strip() if o.zip else place
 
 
-def _text(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=False)
+def _text(value: Any, limit: int = DRAWN_LIMIT) -> str:
+    """Every text the sheet draws: capped, its bidi controls made visible, escaped
+    (``formats.text.html_text``): no field can reverse its text or make the layout slow."""
+    return html_text(value, limit)

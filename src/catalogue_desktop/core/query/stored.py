@@ -125,6 +125,9 @@ def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
     """List again the snapshots of ``kinds`` stored by an older version (they have no facts),
     saying so through ``note``."""
     stale = [k for k in store.stale_listings(listing.LISTING_VERSION) if k in set(kinds)]
+    if stale and getattr(store, "read_only", False):
+        note(f"{', '.join(k.value for k in stale)} stored by an older version: found as listed then")
+        return
     if stale:
         from catalogue_desktop.core.sync.relist import relist
 

@@ -332,12 +332,50 @@ def _duplicate_problems(kind: Kind, records: list[tuple[int, Any]], stats: Stats
                     index,
                     record_id,
                     kind.id_field,
-                    f"duplicate id (also record {seen[record_id]}); both kept",
+                    f"duplicate id (also record {seen[record_id]}); both kept, "
+                    "their calendar events given distinct UIDs",
                 )
             )
         else:
             seen[record_id] = index
+        problems.extend(_nested_duplicates(kind, index, record_id, record))
     return problems
+
+
+# Nested records whose ids make an occasion's calendar UID: a course's locations, a series' sessions.
+_NESTED_IDS: dict[Kind, tuple[str, str, str]] = {
+    Kind.COURSES: ("locations", "location_id", "locationId"),
+    Kind.SERIES: ("sessions", "webinar_id", "webinarId"),
+}
+
+
+def _nested_duplicates(kind: Kind, index: int, record_id: Any, record: Any) -> list[Problem]:
+    """Problems for ids repeated within one record's locations or sessions (both kept: the
+    offers' calendar gives their events distinct UIDs)."""
+    nested = _NESTED_IDS.get(kind)
+    if nested is None:
+        return []
+    attr, id_attr, name = nested
+    seen: dict[Any, int] = {}
+    out = []
+    for i, child in enumerate(getattr(record, attr) or ()):
+        child_id = getattr(child, id_attr)
+        if child_id is None:
+            continue
+        if child_id in seen:
+            out.append(
+                Problem(
+                    kind.value,
+                    index,
+                    record_id,
+                    f"{attr}[{i}].{name}",
+                    f"duplicate {name} {child_id} (also {attr}[{seen[child_id]}]); both kept, "
+                    "their calendar events given distinct UIDs",
+                )
+            )
+        else:
+            seen[child_id] = i
+    return out
 
 
 def _id_attr(kind: Kind) -> str:

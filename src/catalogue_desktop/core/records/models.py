@@ -46,7 +46,11 @@ def _aware_datetime(value: Any, handler: Any) -> datetime:
         value = value + "T00:00:00Z"
     parsed: datetime = handler(value)
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
+        return parsed.replace(tzinfo=UTC)
+    try:
+        parsed.astimezone(UTC)
+    except OverflowError:  # e.g. 9999-12-31T20:00-12:00: no output could show or convert it
+        raise ValueError("the date's UTC instant falls outside years 1-9999") from None
     return parsed
 
 

@@ -5,6 +5,9 @@
 * ``export_csv``: every visible (filtered) row in view order, UTF-8, a header row, raw sortable
   values: ISO 8601 dates (UTC), plain numbers, ``true``/``false``; a fee range becomes two
   columns (min, max).
+
+Both write cells by ``core.formats.csv_cells``' rules: no cell a spreadsheet would evaluate, a
+cell with a line break quoted (CSV) or flattened (TSV): one record, one row.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtWidgets import QApplication, QTableView
 
+from catalogue_desktop.core.formats.csv_cells import CsvWriter, inert
+from catalogue_desktop.core.formats.numbers import plain_number
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -52,7 +57,7 @@ def rows_as_tsv(model: QAbstractItemModel, rows: Sequence[int], columns: Sequenc
     horizontal = Qt.Orientation.Horizontal
     lines = ["\t".join(_clean(model.headerData(c, horizontal)) for c in columns)]
     for row in rows:
-        lines.append("\t".join(_clean(model.index(row, c).data()) for c in columns))
+        lines.append("\t".join(inert(_clean(model.index(row, c).data())) for c in columns))
     return "\n".join(lines) + "\n"
 
 
@@ -70,14 +75,14 @@ def raw_text(type_: ColumnType, value: Any) -> list[str]:
     if type_ is ColumnType.MONEY_RANGE:
         if not value:
             return ["", ""]
-        return [str(value[0]), str(value[1])]
+        return [plain_number(value[0]), plain_number(value[1])]
     if value is None:
         return [""]
     if type_ is ColumnType.DATE:
         return [datetime.fromtimestamp(value / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")]
     if type_ is ColumnType.BOOL:
         return ["true" if value else "false"]
-    return [str(value)]
+    return [plain_number(value)]
 
 
 def csv_header(kind: Kind, columns: Sequence[int]) -> list[str]:
@@ -96,9 +101,7 @@ def export_csv(path: str | Path, kind: Kind, model: QAbstractItemModel, columns:
     types = [COLUMNS[kind][c].type for c in columns]
     count = model.rowCount()
     with open(path, "w", encoding="utf-8", newline="") as handle:
-        import csv  # only when exporting: not on the window's start-up path
-
-        writer = csv.writer(handle)
+        writer = CsvWriter(handle, line_end="\r\n")
         writer.writerow(csv_header(kind, columns))
         for row in range(count):
             cells: list[str] = []

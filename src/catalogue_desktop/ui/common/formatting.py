@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QDateTime, QLocale, QTimeZone
 
+from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.listing.rows import Column, ColumnType
 
 __all__ = ["BLANK", "Formatter"]
@@ -64,7 +65,7 @@ class Formatter:
         if isinstance(value, bool):
             return str(value)
         if isinstance(value, int):
-            return self.locale.toString(value)
+            return self.locale.toString(value) if abs(value) < 2**63 else self._grouped(value)
         if isinstance(value, float):
             value = Decimal(repr(value))
         text = str(value).strip()
@@ -77,13 +78,17 @@ class Formatter:
         sign, _digits, exponent = number.as_tuple()
         decimals = max(0, -int(exponent))
         whole = int(abs(number))
-        out = self.locale.toString(whole)
+        out = self.locale.toString(whole) if whole < 2**63 else self._grouped(whole)
         if decimals:
             fraction = f"{abs(number):.{decimals}f}".split(".")[1]
             out += self.locale.decimalPoint() + fraction
         if sign:
             out = self.locale.negativeSign() + out
         return out
+
+    def _grouped(self, whole: int) -> str:
+        """A whole number beyond QLocale's 64 bits (a fee of 1e308), grouped as the locale does."""
+        return f"{whole:,}".replace(",", self.locale.groupSeparator())
 
     def money(self, value: Any) -> str:
         """A fee: int or decimal text. Decimals are kept as sent ("1,899.50")."""
@@ -94,9 +99,11 @@ class Formatter:
             return text
         if self.currency.isalpha():  # an ISO code: "USD 1,299"
             return f"{self.currency}\u00a0{text}"
-        if isinstance(value, int):
+        if isinstance(value, int) and abs(value) < 2**63:
             return self.locale.toCurrencyString(value, self.currency)
         number = Decimal(str(value))
+        if abs(number) >= 2**53:  # beyond a double's exact digits: Qt would write an exponent
+            return f"{self.currency}{text}"
         decimals = max(0, -int(number.as_tuple().exponent))
         return self.locale.toCurrencyString(float(number), self.currency, decimals)
 
@@ -188,8 +195,8 @@ class Formatter:
         if type_ is ColumnType.BOOL:
             return self.boolean(value) if isinstance(value, bool) else str(value)
         if type_ is ColumnType.TEXT:
-            text = value if isinstance(value, str) else str(value)
-            if "\n" in text or "\r" in text:
+            text = drawn(value)  # bidi controls visible, capped (core.formats.text)
+            if "\n" in text:
                 text = " ".join(text.split())
             return text
         if type_ is ColumnType.CODE and column.key in ("type", "level"):

@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from catalogue_desktop.core.formats.links import web_link
+
 
 def is_web_url(url: Any) -> bool:
-    """True for an absolute http:// or https:// URL with a host."""
-    if not isinstance(url, str) or not url:
+    """True for an absolute http:// or https:// URL with a host and no space, control or bidi
+    character (``core.formats.links``)."""
+    if not isinstance(url, str) or not url or web_link(url.strip()) is None:
         return False
     try:
         parts = urlsplit(url.strip())

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from catalogue_desktop.core.formats.text import visible
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.detail.text import SELECTABLE, TextLabel, plain_label, set_plain_text, text_height
@@ -80,10 +81,10 @@ def set_links(label: QLabel, links: Sequence[Link], *, separator: str = "<br>") 
     """Set the links of a :func:`link_label`."""
     parts = []
     for link in links:
-        text = html.escape(link.text)
+        text = html.escape(visible(link.text))
         part = f'<a href="{html.escape(link.href, quote=True)}">{text}</a>' if link.href else text
         if link.note:
-            part += f' <span style="color: gray">{html.escape(link.note)}</span>'
+            part += f' <span style="color: gray">{html.escape(visible(link.note))}</span>'
         parts.append(part)
     label.setText(separator.join(parts))
 

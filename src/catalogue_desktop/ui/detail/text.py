@@ -4,7 +4,9 @@ a scrollable box for long text, headings and muted notes.
 Pages are filled again for every record shown, so most widgets come as a pair: a function that
 makes one (``plain_label``) and one that sets its content (``set_plain_text``).
 
-SAFETY: server text is data. Every label that shows server text uses ``Qt.PlainText``.
+SAFETY: server text is data. Every label that shows server text uses ``Qt.PlainText``, and its
+bidi and other control characters are made visible (``core.formats.text.visible``: U+202E cannot
+draw a title reversed).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Iterable
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFont, QPalette, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSizePolicy, QWidget
+
+from catalogue_desktop.core.formats.text import visible
 
 __all__ = [
     "BLANK",
@@ -121,7 +125,7 @@ def plain_label(text: str, name: str | None = None, *, wrap: bool = True) -> QLa
 
 def set_plain_text(label: QLabel, text: str) -> None:
     """Set the text of a :func:`plain_label` (capped: laying out a wrapped 1 MB label takes seconds)."""
-    label.setText(cap_text(text, LONG_TEXT))
+    label.setText(visible(cap_text(text, LONG_TEXT)))
 
 
 def text_height(label: QLabel, wrap: bool) -> None:
@@ -168,7 +172,7 @@ def fill_text(widget: QWidget, text: str) -> None:
     """Show ``text`` (capped) in a widget made by :func:`new_text_widget`."""
     text = cap_text(text)
     if isinstance(widget, QPlainTextEdit):
-        widget.setPlainText(text)
+        widget.setPlainText(visible(text))
     elif isinstance(widget, QLabel):
         set_plain_text(widget, text)
 

@@ -177,13 +177,16 @@ class OfferDesk:
         )
         if path is None:
             return None
-        text = offers.ics(chosen.items, offers.as_of_text(chosen.as_of), fee_text=self.formatter.money)
-        if not self._write(path, text.encode("utf-8")):
+        calendar = offers.calendar_file(
+            chosen.items, offers.as_of_text(chosen.as_of), fee_text=self.formatter.money
+        )
+        if not self._write(path, calendar.text.encode("utf-8")):
             return None
         left = len(chosen.items) - events
         self.say(
             f"Wrote {events:,} event{'s' if events != 1 else ''} of {chosen.words} to {path}"
             + (f" ({left:,} on demand, with no date, left out)" if left else "")
+            + "".join(f"; {note}" for note in calendar.notes)
         )
         return path
 
