@@ -73,7 +73,10 @@ def test_a_watched_search_shows_what_a_refresh_brought(
     assert ("New", Kind.COURSES, 99700) in listed
     assert ("Changed", Kind.COURSES, dearer["courseId"]) in listed
     assert ("No longer matching or withdrawn", Kind.COURSES, withdrawn["courseId"]) in listed
-    assert "New in Chicago" in watcher.dock.tree.topLevelItem(0).child(0).child(0).text(0)
+    head = watcher.dock.tree.topLevelItem(0)
+    assert head.text(0) == "Chicago courses — 1 new, 1 changed, 1 gone"
+    assert "New in Chicago" in head.child(0).child(0).text(0)
+    assert head.child(2).child(0).text(0).startswith(f"{withdrawn['title']} — withdrawn ")
     assert watcher.unseen == 0 and watcher.action.text() == "What's new"
     assert window.menu_actions.searches_menu.title() == "&Searches"
     (seen,) = window.search_book.searches()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem,
 from catalogue_desktop.core.records.kinds import Kind
 
 PARTS = (("new", "New"), ("changed", "Changed"), ("gone", "No longer matching or withdrawn"))
+_SHORT = {"new": "new", "changed": "changed", "gone": "gone"}
 _PLACE = Qt.ItemDataRole.UserRole
 
 
@@ -69,6 +70,7 @@ class WhatsNewDock(QDockWidget):
                     for record_id in ids:
                         name = title(kind, record_id) or f"{kind.singular.capitalize()} #{record_id}"
                         row = QTreeWidgetItem([f"{name}  ({kind.singular} {record_id})"])
+                        row.setToolTip(0, row.text(0))
                         row.setData(0, _PLACE, (kind, record_id))
                         group.addChild(row)
             head.setExpanded(True)
@@ -98,8 +100,8 @@ def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
 
 def _counts(item: Any) -> str:
     parts = [
-        f"{sum(len(v) for v in getattr(item, part).values())} {label.split()[0].lower()}"
-        for part, label in PARTS
+        f"{sum(len(v) for v in getattr(item, part).values())} {_SHORT[part]}"
+        for part, _label in PARTS
         if getattr(item, part)
     ]
     return ", ".join(parts) if parts else "nothing new"

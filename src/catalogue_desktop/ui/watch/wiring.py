@@ -15,7 +15,13 @@ from catalogue_desktop.ui.watch.watcher import Watcher
 def connect_watch(session: Any) -> Watcher:
     """Make the session's watcher (``session.watcher``) and its notifier."""
     window, loader = session.window, session.loader
-    watcher = Watcher(window, session.finder, lambda kind, rid: loader.index.title(kind, rid), session)
+    gone = WithdrawnTitles(lambda: loader.store)
+    watcher = Watcher(
+        window,
+        session.finder,
+        lambda kind, rid: loader.index.title(kind, rid) or gone.title(kind, rid),
+        session,
+    )
     notifier = Notifier(window, watcher.show, session)
     watcher.news_arrived.connect(lambda count: notifier.say(count, watcher.news))
     session.ready.connect(lambda: watcher.after_sync(announce=False))
@@ -48,3 +54,31 @@ def matching(controller: Any, kind: Kind) -> set[int] | None:
     if outcome.missing is not None:
         return set()
     return set(bits.pick(engine.tables[kind.value].ids, outcome.bits))  # type: ignore[arg-type]
+
+
+class WithdrawnTitles:
+    """The last title of a withdrawn record and the day it went ("… — withdrawn 14 Nov 2026"),
+    from the history (read once per kind and history mark)."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._found: dict[tuple[Kind, int], dict[int, str]] = {}
+
+    def title(self, kind: Kind, record_id: int) -> str | None:
+        import json
+        from datetime import date
+
+        store = self._store()
+        key = (kind, store.history.mark())
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = {}
+            for gone in store.history.withdrawn(kind):
+                try:
+                    data = json.loads(gone.data)
+                except ValueError:
+                    continue
+                name = data.get("title") or data.get("name") if isinstance(data, dict) else None
+                day = date.fromisoformat(gone.at[:10]).strftime("%-d %b %Y")
+                found[gone.record_id] = f"{name or f'#{gone.record_id}'} — withdrawn {day}"
+        return found.get(record_id)
