@@ -22,7 +22,6 @@ from catalogue_desktop.core.query.engine import Finder, Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.syntax import Parsed
 from catalogue_desktop.core.query.table import Table, TableBuilder
-from catalogue_desktop.core.records.decode import decode_record
 from catalogue_desktop.core.records.kinds import Kind
 
 log = logging.getLogger(__name__)
@@ -74,6 +73,8 @@ def withdrawn_table(
 ) -> WithdrawnTable:
     """``kind``'s withdrawn records as a table with its history (a record whose JSON no longer
     decodes is left out, logged)."""
+    from catalogue_desktop.core.records.decode import decode_record  # (pydantic: when asked only)
+
     builder = TableBuilder(kind.value)
     removed_at: list[str] = []
     ids: list[Any] = []

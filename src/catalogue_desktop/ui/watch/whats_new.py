@@ -5,10 +5,13 @@ at. A click opens the record in its tab; showing the dock marks the news seen (`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:  # (made when the dock first shows: start-up makes no tree widget)
+    from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -26,24 +29,46 @@ class WhatsNewDock(QDockWidget):
         super().__init__("What's new", parent)
         self.setObjectName("dock-whats-new")
         self.setMinimumWidth(380)
-        body = QWidget()
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(6, 6, 6, 6)
-        self.summary = QLabel("No watched searches yet: tick one in Searches ▸ Watch.")
-        self.summary.setTextFormat(Qt.TextFormat.PlainText)
-        self.summary.setWordWrap(True)
-        self.tree = QTreeWidget()
-        self.tree.setHeaderHidden(True)
-        self.tree.setAccessibleName("What's new")
-        self.tree.itemActivated.connect(self._activated)
-        self.tree.itemClicked.connect(self._activated)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.tree, 1)
-        self.setWidget(body)
+        self.setWidget(QWidget())  # the list is made when the dock first shows
+        self._tree: QTreeWidget | None = None
+        self._pending: tuple[Sequence[Any], Callable[[Kind, int], str | None], int] = ((), _none, 0)
+        self.visibilityChanged.connect(lambda visible: visible and self.tree)
+
+    @property
+    def tree(self) -> QTreeWidget:
+        """The list (made on first use, with the news given meanwhile)."""
+        if self._tree is None:
+            from PySide6.QtWidgets import QTreeWidget
+
+            body = QWidget()
+            layout = QVBoxLayout(body)
+            layout.setContentsMargins(6, 6, 6, 6)
+            self.summary = QLabel()
+            self.summary.setTextFormat(Qt.TextFormat.PlainText)
+            self.summary.setWordWrap(True)
+            tree = self._tree = QTreeWidget()
+            tree.setHeaderHidden(True)
+            tree.setAccessibleName("What's new")
+            tree.itemActivated.connect(self._activated)
+            tree.itemClicked.connect(self._activated)
+            layout.addWidget(self.summary)
+            layout.addWidget(tree, 1)
+            placeholder = self.widget()
+            self.setWidget(body)
+            placeholder.deleteLater()
+            self._show(*self._pending)
+        return self._tree
 
     def set_news(self, items: Sequence[Any], title: Callable[[Kind, int], str | None], watched: int) -> None:
         """Show ``items`` (``core.watch.news.News``, one per watched search); ``watched``: how
-        many searches are watched."""
+        many searches are watched. Kept for later if the list is not made yet."""
+        self._pending = (items, title, watched)
+        if self._tree is not None:
+            self._show(items, title, watched)
+
+    def _show(self, items: Sequence[Any], title: Callable[[Kind, int], str | None], watched: int) -> None:
+        from PySide6.QtWidgets import QTreeWidgetItem
+
         self.tree.clear()
         total = sum(item.count for item in items)
         if not watched:
@@ -96,6 +121,10 @@ class WhatsNewDock(QDockWidget):
 
 def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
     return [child for i in range(item.childCount()) if (child := item.child(i)) is not None]
+
+
+def _none(_kind: Kind, _record_id: int) -> str | None:
+    return None
 
 
 def _counts(item: Any) -> str:
