@@ -27,8 +27,17 @@ def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
     window.query_box.set_text("cle:yes")
     rows = tab.model.rowCount()
     assert rows > 2
-    chosen = tab.model.record_id(2)
-    tab.select_record(chosen)
+    window.resize(900, 420)  # rows to scroll
+    chosen = tab.model.record_id(rows - 1)
+    tab.select_record(chosen)  # the last row, scrolled to
+    bar = tab.view.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    scrolled = bar.value()
+    assert scrolled > 0
+    from catalogue_desktop.ui.shell.preferences import Preferences
+
+    dialog = Preferences(window.settings, window.formatter.vocabulary, [], window)
+    dialog.open()  # a dialog the user left open
     webinars = json.loads(demo_server.payload(Kind.WEBINARS))
     webinars[0]["title"] = "Retitled while nobody looked"
     demo_server.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
@@ -39,6 +48,8 @@ def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
     assert report.collections[Kind.WEBINARS].status == "updated"
     assert window.query_box.text() == "cle:yes"
     assert tab.selected_record_id() == chosen
+    assert dialog.isVisible() and bar.value() == scrolled
+    dialog.reject()
     assert session.auto_refresh.timer.isActive()  # and the next one is counted from now
 
     # the network gone, then back: a refresh at once
