@@ -78,11 +78,10 @@ class Watcher(QObject):
         self._start_when_ready()
 
     def _start_when_ready(self) -> None:
-        indexer = self._controller.indexer
-        engine = self._controller.finder_if_made
-        if indexer.busy or engine is None or not self.window.ready:
+        if self._controller.indexer.busy or not self.window.ready:
             return
         self._wait.stop()
+        engine = self._controller.finder  # (its tables are the rows shown: the indexer is idle)
         store = self.window.search_book.store()
         if store is None:
             return
