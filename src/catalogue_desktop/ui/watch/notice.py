@@ -39,7 +39,7 @@ class Notifier(QObject):
         self.last = text
         if self.tray_available():
             if self._tray is None:
-                self._tray = QSystemTrayIcon(QApplication.windowIcon(), self)
+                self._tray = QSystemTrayIcon(self._icon(), self)
                 self._tray.messageClicked.connect(self.open)
                 self._tray.activated.connect(lambda _reason: self.open())
             self._tray.show()
@@ -48,6 +48,15 @@ class Notifier(QObject):
 
         self.notice.setText(f'<a href="whats-new">{escape(text)} — show</a>')
         self.notice.show()
+
+    def _icon(self) -> Any:
+        """The app's icon, else the style's information icon (a tray icon must have one)."""
+        icon = QApplication.windowIcon()
+        if icon.isNull():
+            from PySide6.QtWidgets import QStyle
+
+            icon = self._window.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation)
+        return icon
 
     def open(self) -> None:
         self.notice.hide()
