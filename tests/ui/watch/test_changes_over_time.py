@@ -70,3 +70,28 @@ def test_the_changes_panel_shows_a_period_narrowed_by_the_query(
     assert view.summary.text() == "1 records changed in the last 30 days that the query finds."
     window.query_box.set_text(f"id:{dearer['courseId']}")  # the panel follows the query
     assert shown() == [dearer["courseId"]]
+
+
+def test_a_period_s_events_merge_into_one_entry_per_record() -> None:
+    from catalogue_desktop.core.cache.history import Event
+    from catalogue_desktop.ui.sync.changes_period import merge, narrowed
+
+    events = [
+        (1, Event("t1", "added")),
+        (1, Event("t2", "changed", {"fee": [100, 120]})),  # added in the period: just "added"
+        (2, Event("t1", "changed", {"fee": [100, 120]})),
+        (2, Event("t2", "changed", {"fee": [120, 150], "title": ["A", "B"]})),
+        (3, Event("t1", "changed", {"fee": [100, 120]})),
+        (3, Event("t2", "changed", {"fee": [120, 100]})),  # back as it was: no change
+        (4, Event("t1", "removed")),
+        (5, Event("t1", "added")),
+        (5, Event("t2", "removed")),  # came and went within the period: nothing to show
+    ]
+    summary = merge(events)
+    assert summary == {
+        "added": [1],
+        "removed": [4],
+        "changed": [{"id": 2, "fields": {"fee": [100, 150], "title": ["A", "B"]}}],
+    }
+    assert narrowed(summary, {2, 4}) == {"added": [], "removed": [], "changed": summary["changed"]}
+    assert narrowed(summary, None) is summary
