@@ -167,7 +167,3 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
     return ordered[rank - 1]
-
-
-def loadavg() -> tuple[float, float, float]:
-    return os.getloadavg()

@@ -134,6 +134,7 @@ def duck(finder: Any) -> Any:
     import numpy as np
 
     from catalogue_desktop.core.query.fields import SCHEMA
+    from catalogue_desktop.core.query.table import DateIndex
     from catalogue_desktop.core.query.text import fold
 
     con = duckdb.connect()
@@ -158,7 +159,7 @@ def duck(finder: Any) -> Any:
         return np.ma.masked_array(np.array([bool(v) for v in values]), mask=mask)
 
     def day_and_ms(t: Any, name: str) -> tuple[Any, Any]:
-        index = t.index(SCHEMA.field(t.name, name))
+        index = t.index(SCHEMA.field(t.name, name), DateIndex)
         return ints(index.days, np.int32), ints(index.ms)
 
     w = finder.tables["webinars"]

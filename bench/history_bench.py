@@ -49,7 +49,6 @@ from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.core.watch.evaluate import matches_in, news_steps
 
-DAY_MS = 86_400_000
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 
 
@@ -77,7 +76,7 @@ def bench_sync(rounds: int) -> dict[str, Any]:
     webinars = json.loads(generate(10_000, 1)[Kind.WEBINARS])
     v2 = _version(webinars, random.Random(2))
     payloads = json.dumps(webinars).encode(), json.dumps(v2).encode()
-    record, lookup = history.record, Store._data_by_id
+    record, lookup = history.record, history.data_by_id
     times: dict[str, list[float]] = {"with": [], "without": []}
     own: list[float] = []  # history's own time within a "with" ingest
 
@@ -99,15 +98,15 @@ def bench_sync(rounds: int) -> dict[str, Any]:
             ingest(path, "webinars", payloads[0], None, None, _iso(NOW - timedelta(days=1)))
             if mode == "without":
                 history.record = lambda *a, **k: 0  # type: ignore[assignment]
-                Store._data_by_id = lambda self, snapshot, record_ids: {}  # type: ignore[method-assign]
+                history.data_by_id = lambda db, snapshot, record_ids: {}
             else:
                 own.append(0.0)
-                history.record, Store._data_by_id = timed(record), timed(lookup)  # type: ignore[method-assign]
+                history.record, history.data_by_id = timed(record), timed(lookup)
             try:
                 gc.collect()
                 report = ingest(path, "webinars", payloads[1], None, None, _iso(NOW))
             finally:
-                history.record, Store._data_by_id = record, lookup  # type: ignore[method-assign]
+                history.record, history.data_by_id = record, lookup
             times[mode].append(report.seconds)
             if mode == "with":
                 with Store(path) as s:

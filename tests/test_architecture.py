@@ -3,7 +3,7 @@ they hold, and they fail when someone breaks them.
 
 ``lint-imports`` runs in a fresh process, on this tree, then on copies of the package with one
 forbidden import added: the Qt layer's features import each other only downwards (shell on top,
-qt_compat at the bottom), detail, sync and export not at all; core and demo import no Qt; shiboken6
+qt_compat at the bottom), detail and sync not at all; core and demo import no Qt; shiboken6
 and qasync come only through qt_compat; no import cycle.
 """
 

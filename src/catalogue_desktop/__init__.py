@@ -4,8 +4,9 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    # ``__version__`` is read from the installed metadata on first use only: importlib.metadata
-    # costs ~35 ms at start-up, and the window does not need the version to show its rows.
+    # ``__version__`` is read from the installed metadata on first use only: importlib.metadata costs a
+    # start-up noticeably (docs/decisions.md, "Start-up and Qt"), and the window does not need the version to
+    # show its rows.
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 

@@ -1,13 +1,19 @@
 """The cache survives ``kill -9`` of a sync at any moment, and damaged files are handled as specified.
 
-The kill runs: two synthetic catalogues of the same shape (size 1000; seed 0 and seed 1: the same
-ids, different content) are served by two demo services in this process. A first
-``catalogue-desktop sync`` completes; then, 50 times, a sync towards the other catalogue is started
-as a subprocess (its own process group, so its ingest worker processes die with it) and killed with
-SIGKILL after a random delay spread over a measured sync's duration. After every kill the store must
-open without being moved aside, pass SQLite's quick check, and hold for every collection exactly one
-of the two catalogues - every record id, position and stored record of one of them, never a mix and
-never nothing.
+The kill runs: two synthetic catalogues of the same shape (size 300; seed 0 and seed 1: the same
+ids, different content; the two big collections still go through ingest worker processes) are
+served by two demo services in this process. A first ``catalogue-desktop sync`` completes; then,
+30 times, a sync towards the other catalogue is started in its own process group (so its ingest
+worker processes die with it) and killed with SIGKILL after a delay in the i-th of 30 equal parts
+of 1.25 times a measured sync's duration (at random within each; the parts in a random order).
+The delay counts from the sync's first request to the service (the readiness signal: from then on
+it may write), not from the process's start, so no kill is spent on Python's start-up, however busy
+the machine. The killed syncs run ``python -m catalogue_desktop sync`` in processes forked from a
+warm process that has imported the package (``ZYGOTE``: the command's own code, without paying a
+second of imports each time); the complete syncs around them are the real command. After every
+kill the store must open without being moved aside, pass SQLite's quick check, and hold for every
+collection exactly one of the two catalogues - every record id, position and stored record of one
+of them, never a mix and never nothing.
 
 The damaged-file cases add to ``test_store.py`` (which covers truncated, random, text, foreign and
 schema-version files and the lock held in either journal mode) only what it does not cover.
@@ -17,13 +23,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import random
+import select
 import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import suppress
@@ -39,8 +48,9 @@ from catalogue_desktop.demo.server import DemoServer
 from catalogue_desktop.demo.synthetic import generate
 from tests.sqlite_lock import lock_held
 
-SIZE = 1000  # 2000 fits in ~60 s on an idle 2-core machine, not under a loaded one
-RUNS = 50
+SIZE = 300  # webinars 1.5 MB and series 0.7 MB: above the worker-process threshold (256 KB)
+RUNS = 30  # stratified over the sync's duration (below): as dense as 50 uniform draws, or denser
+REACH = 1.25  # the kills reach past the measured duration: a busy machine makes some syncs slower
 T = Kind.TOPICS
 
 Fingerprint = tuple[int, str]  # (record count, digest of every (pos, id, data) in order)
@@ -84,9 +94,23 @@ def group_gone(pgid: int, timeout: float = 10.0) -> bool:
     return False
 
 
+class WatchedServer(DemoServer):
+    """A demo service that signals each request it serves (``requested``): the readiness signal."""
+
+    def __init__(self, payloads: dict[Kind, bytes]) -> None:
+        super().__init__(payloads)
+        self.requested = threading.Event()
+
+    def version(self, kind: Kind) -> object:  # type: ignore[override]
+        self.requested.set()  # (called for every request to a collection, in the server's thread)
+        return super().version(kind)
+
+
 @pytest.fixture(scope="module")
-def services() -> Iterator[list[DemoServer]]:
-    servers = [DemoServer(generate(SIZE, seed)).start() for seed in (0, 1)]
+def services() -> Iterator[list[WatchedServer]]:
+    servers = [WatchedServer(generate(SIZE, seed)) for seed in (0, 1)]
+    for server in servers:
+        server.start()
     try:
         yield servers
     finally:
@@ -100,19 +124,14 @@ def env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k.lower() not in proxies}
 
 
+def sync_args(base_url: str, cache: Path) -> list[str]:
+    return ["sync", "--base-url", base_url, "--cache-dir", str(cache), "--json"]
+
+
 def cli_sync(base_url: str, cache: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """The real command, as a user starts it (its own process group)."""
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "catalogue_desktop",
-            "sync",
-            "--base-url",
-            base_url,
-            "--cache-dir",
-            str(cache),
-            "--json",
-        ],
+        [sys.executable, "-m", "catalogue_desktop", *sync_args(base_url, cache)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,
@@ -120,9 +139,99 @@ def cli_sync(base_url: str, cache: Path, env: dict[str, str]) -> subprocess.Pope
     )
 
 
+# A warm process: imports the package's command-line and core modules once (no Qt, no threads),
+# then for each line on stdin (JSON: the command's arguments and a file for its stderr) forks a
+# child in a session of its own that runs ``python -m catalogue_desktop ARGS`` (runpy: the
+# command's entry point, as the interpreter runs it), prints "pid N", reaps it, prints "exit N CODE".
+ZYGOTE = """
+    import importlib, json, os, pkgutil, runpy, sys
+    import catalogue_desktop, catalogue_desktop.cli
+    for package in ("catalogue_desktop.core", "catalogue_desktop.cli"):
+        module = importlib.import_module(package)
+        for info in pkgutil.walk_packages(getattr(module, "__path__", []), package + "."):
+            importlib.import_module(info.name)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        args, err = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            os.setsid()
+            null = os.open(os.devnull, os.O_RDWR)
+            os.dup2(null, 0)
+            os.dup2(null, 1)
+            os.dup2(os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
+            sys.argv = ["catalogue-desktop", *args]
+            code = 70
+            try:
+                runpy.run_module("catalogue_desktop", run_name="__main__", alter_sys=True)
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            finally:
+                os._exit(code)
+        print("pid", pid, flush=True)
+        _, status = os.waitpid(pid, 0)
+        print("exit", pid, os.waitstatus_to_exitcode(status), flush=True)
+"""
+
+
+class Zygote:
+    """The warm process above, and the syncs it forks."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(ZYGOTE)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+        self.ready = False
+
+    def line(self, timeout: float) -> list[str]:
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        assert ready, f"the warm process said nothing in {timeout} s"
+        return self.proc.stdout.readline().split()
+
+    def start(self, args: list[str], err: Path) -> int:
+        """Fork a child running the command with ``args``; its pid (and process group)."""
+        if not self.ready:  # (its imports ran meanwhile)
+            assert self.line(120) == ["ready"]
+            self.ready = True
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps([args, str(err)]) + "\n")
+        self.proc.stdin.flush()
+        word, pid = self.line(30)
+        assert word == "pid"
+        return int(pid)
+
+    def ended(self, pid: int, timeout: float = 120) -> int:
+        """The exit status of child ``pid`` (negative: the signal that ended it)."""
+        word, which, code = self.line(timeout)
+        assert (word, int(which)) == ("exit", pid)
+        return int(code)
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+@pytest.fixture
+def zygote(env: dict[str, str]) -> Iterator[Zygote]:
+    warm = Zygote(env)
+    try:
+        yield warm
+    finally:
+        warm.close()
+
+
 @pytest.mark.slow
 def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
-    services: list[DemoServer], tmp_path: Path, env: dict[str, str]
+    services: list[WatchedServer], tmp_path: Path, env: dict[str, str], zygote: Zygote
 ) -> None:
     # The two catalogues as the store holds them, from clean syncs.
     expected: list[dict[Kind, Fingerprint]] = []
@@ -136,34 +245,49 @@ def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
 
     cache = tmp_path / "cache"
     path = cache / FILE_NAME
+    errors = tmp_path / "stderr.txt"
+    with cli_sync(services[0].base_url, cache, env) as proc:  # the real command fills the store
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert fingerprints(path) == expected[0]
     durations = []
-    for seed in (0, 1):  # complete syncs: the first fills the store, both measure the duration
+    for seed in (1, 0):  # complete syncs from the warm process: from the first request to the end
+        services[seed].requested.clear()
+        pid = zygote.start(sync_args(services[seed].base_url, cache), errors)
+        assert services[seed].requested.wait(60), errors.read_text()
         started = time.perf_counter()
-        with cli_sync(services[seed].base_url, cache, env) as proc:
-            _, err = proc.communicate(timeout=120)
+        assert zygote.ended(pid) == 0, errors.read_text()
         durations.append(time.perf_counter() - started)
-        assert proc.returncode == 0, err.decode()
         assert fingerprints(path) == expected[seed]
     duration = max(durations)
 
     seed_value = int.from_bytes(os.urandom(4), "big")
     rng = random.Random(seed_value)
-    held = 1  # the catalogue the store holds in full (after the last complete sync)
+    held = 0  # the catalogue the store holds in full (after the last complete sync)
     killed_mid_sync = 0
     seen: dict[Kind, set[int]] = {kind: set() for kind in Kind}
     groups: list[int] = []
-    for run in range(RUNS):
+    # Stratified: run i is killed in the i-th of RUNS equal parts of the sync (in a random order),
+    # so the kills cover it evenly (no gap between them over 2/RUNS of it; 50 uniform draws leave
+    # one of ~8% on average).
+    parts = rng.sample(range(RUNS), RUNS)
+    for run, part in enumerate(parts):
         target = 1 - held if run % 5 else held ^ (run % 2)  # mostly towards the other catalogue
-        delay = rng.uniform(0.0, duration * 1.05)
-        with cli_sync(services[target].base_url, cache, env) as proc:
-            time.sleep(delay)
-            if proc.poll() is None:
-                killed_mid_sync += 1
-            with suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
-            groups.append(proc.pid)  # orphaned workers are reaped by init, slowly: checked at the end
-            err = proc.stderr.read().decode() if proc.stderr else ""
+        delay = (part + rng.random()) / RUNS * duration * REACH
+        services[target].requested.clear()
+        pid = zygote.start(sync_args(services[target].base_url, cache), errors)
+        assert services[target].requested.wait(60), errors.read_text()  # the sync has begun
+        began = time.perf_counter()
+        time.sleep(delay)
+        with suppress(ProcessLookupError):
+            os.killpg(pid, SIGKILL)
+        code = zygote.ended(pid, timeout=30)
+        if code == -SIGKILL:
+            killed_mid_sync += 1
+        elif target != held:  # a whole sync of the other catalogue: the next kills spread over it
+            duration = max(duration, time.perf_counter() - began)
+        groups.append(pid)  # orphaned workers are reaped by init, slowly: checked at the end
+        err = errors.read_text()
         assert "Traceback" not in err, err
         where = f"run {run} (rng seed {seed_value}, delay {delay:.3f} s of {duration:.2f} s)"
 
@@ -185,12 +309,13 @@ def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
 
     assert all(group_gone(pgid, timeout=30) for pgid in groups), "processes outlived SIGKILL"
     # The kills were spread over the sync: many landed mid-sync, and both outcomes happened.
-    assert killed_mid_sync >= RUNS // 2, (killed_mid_sync, duration)
-    assert seen[Kind.WEBINARS] == {0, 1}
+    summary = f"{killed_mid_sync} of {RUNS} killed mid-sync, seen {seen}, duration {duration:.2f} s"
+    assert killed_mid_sync >= RUNS // 2, summary
+    assert seen[Kind.WEBINARS] == {0, 1}, summary
 
     # Killed syncs leave downloaded bodies behind; the next sync clears the stale ones.
     leftovers = list(cache.glob("body-*"))
-    assert leftovers, "no kill landed between download and ingest: the kills were not spread"
+    assert leftovers, f"no kill landed between download and ingest: the kills were not spread; {summary}"
     old = time.time() - 2 * 3600
     for p in leftovers:
         os.utime(p, (old, old))
@@ -199,6 +324,9 @@ def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
     assert proc.returncode == 0, err.decode()
     assert list(cache.glob("body-*")) == []
     assert fingerprints(path) == expected[held]
+
+
+SIGKILL = signal.SIGKILL
 
 
 # -- damaged files not covered by test_store.py ---------------------------------------------------------

@@ -35,6 +35,14 @@ NOISE = (
 )
 
 
+@pytest.fixture(autouse=True)
+def _no_poll_outlives_its_test() -> Any:
+    from tests.journeys.h31b_window import stop_polls
+
+    yield
+    stop_polls()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
@@ -158,11 +166,6 @@ def quick_open(qtbot: Any, window: Any, text: str, downs: int = 0, *, first: str
         key(palette.line, Qt.Key.Key_Down)
     key(palette.line, Qt.Key.Key_Return)
     return palette
-
-
-def shown_record(tab: Any) -> Any:
-    """(kind, id) the detail pane shows, or None."""
-    return tab.detail.current
 
 
 def pane_text(tab: Any) -> str:

@@ -1,9 +1,14 @@
 """Start-up on a machine that lacks something: a platform that cannot load gets one paragraph and
 exit status 2, never Qt's abort (status 134, a core dump). Each case forces a platform that
 cannot load on the real command: no display, a display nothing answers on, a plugin whose
-library is missing (a copy of PySide's xcb plugin needing a library that does not exist), a
+library is missing (a copy of PySide's xcb plugin needing a library that does not exist, put
+first on ``QT_PLUGIN_PATH``: what Qt tries on every machine, with or without the X libraries), a
 platform that does not exist; with the check before Qt (layer 1) and with Qt's own failure caught
-(layer 2, the check turned off)."""
+(layer 2, the check turned off). What Qt itself logs depends on the machine (with the X libraries,
+PySide's own xcb plugin loads and says it cannot connect); the tests assert what the user is told
+(one paragraph, status 2, Qt's own words inside it), not Qt's exact lines. To run them as on a
+machine without the X libraries (root; a private mount namespace, nothing changes outside it):
+``tests/qt_compat/without_x_libraries.sh .venv/bin/python -m pytest tests/qt_compat``."""
 
 from __future__ import annotations
 
@@ -99,7 +104,8 @@ def listening_display() -> Iterator[str]:
 
 @pytest.fixture
 def broken_plugin(tmp_path: Path) -> Path:
-    """A copy of PySide's xcb plugin that needs a library no machine has (its DT_NEEDED entry for
+    """A plugins folder for ``QT_PLUGIN_PATH`` (searched before PySide's own, so the one Qt tries):
+    a copy of PySide's xcb plugin that needs a library no machine has (its DT_NEEDED entry for
     libxcb-cursor.so.0 renamed, same length), its Qt libraries where its RUNPATH looks."""
     if not XCB.is_file():
         pytest.skip("PySide6 has no xcb plugin here")
@@ -109,7 +115,7 @@ def broken_plugin(tmp_path: Path) -> Path:
     data = XCB.read_bytes()
     assert data.count(b"libxcb-cursor.so.0\0") == 1
     (folder / XCB.name).write_bytes(data.replace(b"libxcb-cursor.so.0\0", b"libxcb-absent.so.0\0"))
-    return folder
+    return folder.parent
 
 
 # -- the real command, forced onto a platform that cannot load ---------------------------------------
@@ -136,7 +142,7 @@ def test_a_plugin_library_that_is_missing_is_named_with_how_to_find_its_package(
 ) -> None:
     env = {
         "QT_QPA_PLATFORM": "xcb",
-        "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken_plugin),
+        "QT_PLUGIN_PATH": str(broken_plugin),
         "DISPLAY": listening_display,
     }
     text = said(window(env, tmp_path))
@@ -149,18 +155,43 @@ def test_a_plugin_library_that_is_missing_is_named_with_how_to_find_its_package(
     ) in text
 
 
+def qt_s_words(text: str) -> str:
+    """What the paragraph quotes of Qt ("(Qt said: ...)"); it is there, and not empty."""
+    assert "(Qt said: " in text, text
+    words = text.split("(Qt said: ", 1)[1].split(".)", 1)[0]
+    assert words.strip() and " ;" not in words and ";;" not in words, words
+    return words
+
+
 @linux
 def test_qt_s_own_failure_is_caught_too_layer_2(tmp_path: Path, broken_plugin: Path) -> None:
     """The check turned off: Qt tries the plugin, fails and would abort; the message handler
     around the QApplication says the same paragraph, with what Qt said, and exits 2."""
     env = {
         "QT_QPA_PLATFORM": "xcb",
-        "QT_QPA_PLATFORM_PLUGIN_PATH": str(broken_plugin),
+        "QT_PLUGIN_PATH": str(broken_plugin),
         platform_check.SWITCH: "0",
     }
     text = said(window(env, tmp_path))
     assert "libxcb-absent.so.0" in text and "there is no display (DISPLAY is not set)" in text
-    assert '(Qt said: Could not load the Qt platform plugin "xcb" in ' in text
+    assert 'Qt platform plugin "xcb"' in qt_s_words(text)
+    assert text.endswith(ALTERNATIVES)
+
+
+@linux
+def test_qt_s_own_failure_with_this_machine_s_own_plugin_layer_2(tmp_path: Path) -> None:
+    """The check turned off, no display, PySide's own xcb plugin: with the X libraries Qt loads it
+    and it cannot connect; without them it cannot load. Either way one paragraph, status 2, what
+    Qt said; and the libraries this machine lacks, if any, named with their packages."""
+    if not XCB.is_file():
+        pytest.skip("PySide6 has no xcb plugin here")
+    text = said(window({"QT_QPA_PLATFORM": "xcb", platform_check.SWITCH: "0"}, tmp_path))
+    assert "there is no display (DISPLAY is not set)" in text
+    assert 'Qt platform plugin "xcb"' in qt_s_words(text)
+    lacking = missing_libraries(XCB)
+    for name in lacking or []:
+        assert name in text
+    assert ("which this machine lacks" in text) == bool(lacking)
     assert text.endswith(ALTERNATIVES)
 
 
@@ -175,6 +206,15 @@ def test_a_platform_that_does_not_exist(tmp_path: Path) -> None:
 
 
 # -- the parts ---------------------------------------------------------------------------------------
+
+
+def test_plugin_folders_are_searched_in_qt_s_order(tmp_path: Path) -> None:
+    """QT_PLUGIN_PATH's, PySide's own, then QT_QPA_PLATFORM_PLUGIN_PATH (Qt loads the first)."""
+    first, last = tmp_path / "first", tmp_path / "last"
+    dirs = platform_check.plugin_dirs(
+        {"QT_QPA_PLATFORM_PLUGIN_PATH": str(last), "QT_PLUGIN_PATH": str(first)}
+    )
+    assert dirs == [first / "platforms", QT / "plugins" / "platforms", last]
 
 
 def test_the_platforms_qt_tries() -> None:

@@ -54,7 +54,7 @@ def json_line(
             ids.append(f"{key}: []")
         else:
             counts.append(f"{key}: {outcome.count}")
-            ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")  # type: ignore[arg-type]
+            ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")
     extra = ""
     if gone:
         extra = ', "withdrawn": ' + json.dumps({k: [g[0] for g in v] for k, v in gone.items()})

@@ -23,7 +23,7 @@ DEMO_CACHE_HELP = (
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: the version is looked up only when asked for (it costs ~35 ms)."""
+    """``--version``: the version is looked up only when asked for (docs/decisions.md, "Start-up and Qt")."""
 
     def __init__(
         self,

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _text(items: list) -> str:  # type: ignore[type-arg]
+def _text(items: list) -> str:
     lines = []
     for item in items:
         lines.append(

@@ -8,37 +8,37 @@ possible that the quirk behind it is still there. On an upgrade: run those tests
 and remove what is no longer needed.
 
 ==================  ============================================================================
-``pyside_import``   PySide's source probe answered for the modules already loaded (~5 ms a start)
+``pyside_import``   PySide's source probe answered for the modules already loaded
 ``lifetime``        parentless Qt objects deleted on the GUI thread (``delete_later``), and
                     ``is_alive`` (the one use of shiboken6)
 ``event_loop``      asyncio joined to the running Qt loop late (``LateEventLoop``), closing a qasync
                     loop by hand (``release_loop``), its async-generator finalizer; the one place
                     that imports qasync
 ``item_models``     roles as plain ints in ``data()``; the layout signals of a sort with their hint
-``icons``           toolbar icons from the theme or Qt's images, not ``QStyle`` (its enums, ~8 ms)
-``fast_exit``       ``leave``: no interpreter teardown at exit (~8 ms); imports no Qt, every CLI
+``icons``           toolbar icons from the theme or Qt's images, not ``QStyle`` (its enums)
+``fast_exit``       ``leave``: no interpreter teardown at exit; imports no Qt, every CLI
                     command ends through it
 ``platform_check``  a platform plugin that cannot load (no display, missing xcb libraries): one
                     paragraph and exit 2 instead of Qt's abort; checked before Qt is imported
-                    (~2 ms, no child process; ``shared_libs`` reads the plugin's ELF needs) and
+                    (no child process; ``shared_libs`` reads the plugin's ELF needs) and
                     caught by a fatal-message handler around the QApplication's construction
 ==================  ============================================================================
 
-Patterns the Qt layer follows where they apply (habits, not helpers; measured on the same versions).
-PySide6 creates a Qt class's Python enums when the class is first used (``Qt`` itself: 93 enums,
-~15-20 ms; ``QStyle`` ~8 ms; ``QEvent`` ~3 ms), so the first screen avoids what it does not show:
+Patterns the Qt layer follows where they apply (habits, not helpers; measured on the same versions,
+the figures in docs/decisions.md, "Start-up and Qt"). PySide6 creates a Qt class's Python enums when
+the class is first used, so the first screen avoids what it does not show:
 
 * no Python event filter on a widget shown at start-up: override its handler (``keyPressEvent``,
   ``paintEvent``) instead; a filter receives every event, and converting each to its Python type
   made PySide create ~40 event types and their enums (``ui/finder/query_box.py``,
   ``ui/browse/table_view.py``);
 * no slot taking the ``QObject*`` of ``destroyed``: PySide looks up its most derived type, which
-  created every QtCore type not made yet (~15 ms at exit; ``lifetime.delete_later``);
+  created every QtCore type not made yet (``lifetime.delete_later``);
 * a ``QColor``, not a ``QBrush``, for greyed rows (QBrush's constructors made QGradient's and
-  QImage's enums, ~4 ms; ``ui/browse/table_model.py``); the offline banner's bold title by style
-  sheet, not a ``QFont`` (~1 ms; ``ui/sync/status_panel.py``);
-* classes with many enums imported where first used: dialogs (``QFileDialog``, ``QMessageBox``
-  ~1 ms each; ``ui/shell/dialogs.py``), ``QPainter`` (~1 ms; ``ui/browse/markers.py``).
+  QImage's enums; ``ui/browse/table_model.py``); the offline banner's bold title by style sheet,
+  not a ``QFont`` (``ui/sync/banner.py``);
+* classes with many enums imported where first used: dialogs (``QFileDialog``, ``QMessageBox``:
+  ``ui/shell/dialogs.py``), ``QPainter`` (``ui/browse/markers.py``).
 
 ``tests/ui/shell/test_app.py`` checks which Qt classes exist when the window is ready and after it
 closed; this package's imports are enforced by the contracts in ``pyproject.toml``: the Qt layer

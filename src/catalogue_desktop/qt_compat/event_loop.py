@@ -20,10 +20,10 @@ from PySide6.QtWidgets import QApplication
 if TYPE_CHECKING:
     import asyncio
 
-# Why the loop joins late (``LateEventLoop``): importing asyncio and qasync costs ~50 ms, a third
-# of a bare PySide6 start-up (bench/RESULTS.md), and the window shows its cached rows without
-# them. qasync supports a loop on an already running QApplication (``already_running=True``), but
-# leaves stopping and closing such a loop to its owner: see ``release_loop``.
+# Why the loop joins late (``LateEventLoop``): importing asyncio and qasync costs a third of a bare PySide6
+# start-up (docs/decisions.md, "Start-up and Qt"), and the window shows its cached rows without them. qasync
+# supports a loop on an already running QApplication (``already_running=True``), but leaves stopping and
+# closing such a loop to its owner: see ``release_loop``.
 
 # Why closed loops are kept (``release_loop``): a closed qasync loop collected by the cyclic GC on
 # a worker thread (an ingest or HTTP thread) stopped its Qt timers from that thread ("Timers

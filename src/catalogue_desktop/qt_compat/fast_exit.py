@@ -1,13 +1,11 @@
 """Leaving the process without the interpreter's teardown (imports no PySide6: every command uses it).
 
 ``leave(code)`` ends the process once everything is closed: it runs the exit handlers (PySide6
-destroys the QApplication in one, ``logging`` flushes in another), flushes stdout and stderr, and
-calls ``os._exit``. Why: the interpreter's own exit then tears down every module and object one by
-one, ~8 ms of a 200 ms start and close of the window; ``multiprocessing``
-ends its workers the same way. While a non-daemon thread still runs, the interpreter's own exit is
-used: it waits for it. Measured on PySide6 6.11.3 (Python 3.11); ``tests/qt_compat/test_fast_exit.py``
-shows it still does what it claims.
-"""
+destroys the QApplication in one, ``logging`` flushes in another), flushes stdout and stderr, and calls
+``os._exit``. Why: the interpreter's own exit then tears down every module and object one by one
+(docs/decisions.md, "Start-up and Qt"); ``multiprocessing`` ends its workers the same way. While a non-daemon
+thread still runs, the interpreter's own exit is used: it waits for it. Measured on PySide6 6.11.3 (Python
+3.11); ``tests/qt_compat/test_fast_exit.py`` shows it still does what it claims."""
 
 from __future__ import annotations
 

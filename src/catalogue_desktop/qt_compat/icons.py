@@ -1,11 +1,9 @@
 """Standard icons without ``QStyle``: from the desktop's icon theme, else from Qt's own images.
 
-Why: ``QStyle.standardIcon`` makes PySide6 create ``QStyle``'s Python enums, ~500 members, ~8 ms
-of a window start-up; the theme, or the image files behind Qt's standard icons (the ones
-``QStyle.standardIcon`` shows for SP_ArrowBack ... SP_DialogSaveButton without a theme), cost
-nothing extra. Measured on PySide6 6.11.3 (Python 3.11); ``tests/qt_compat/test_icons.py`` shows
-it still does what it claims.
-"""
+Why: ``QStyle.standardIcon`` makes PySide6 create ``QStyle``'s Python enums, ~500 members (docs/decisions.md,
+"Start-up and Qt"); the theme, or the image files behind Qt's standard icons (the ones ``QStyle.standardIcon``
+shows for SP_ArrowBack ... SP_DialogSaveButton without a theme), cost nothing extra. Measured on PySide6
+6.11.3 (Python 3.11); ``tests/qt_compat/test_icons.py`` shows it still does what it claims."""
 
 from __future__ import annotations
 

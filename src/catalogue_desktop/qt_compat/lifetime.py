@@ -11,7 +11,7 @@ thread ("QObject::~QObject: Timers cannot be stopped from another thread"), whic
 the event loop. So objects handed to ``delete_later`` are held here until Qt itself deleted them.
 Its slot on ``destroyed`` takes no argument. Why: a Python slot that takes the destroyed
 ``QObject*`` makes PySide look up the object's most derived Python type, which created every
-QtCore type and enum not made yet (~15 ms at exit).
+QtCore type and enum not made yet (docs/decisions.md, "Start-up and Qt").
 
 ``is_alive(obj)``. Why: a wrapper outlives its C++ object once Qt deleted it (a photo label of a
 page refilled for another record, say); calling it then raises "Internal C++ object already

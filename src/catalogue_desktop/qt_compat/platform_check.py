@@ -9,10 +9,10 @@ the ways to run without a display (``QT_QPA_PLATFORM=offscreen``, ``xvfb-run -a`
    platform Qt will try (``QT_QPA_PLATFORM``; else xcb, after wayland in a Wayland session): is
    there a display (the X server's socket answers, the Wayland socket exists) and does the plugin
    find its libraries (``shared_libs``: its ELF ``DT_NEEDED`` looked up as the loader would)? No
-   child process (a probe would cost ~200 ms a start): ~1-2 ms of stat calls and small reads,
-   and nothing at all for ``offscreen`` or another platform it cannot judge. It speaks only when
-   every platform Qt will try surely fails; in doubt it stays silent, and layer 2 is there.
-   ``CATALOGUE_DESKTOP_PLATFORM_CHECK=0`` turns it off.
+   child process (a probe would cost far more a start): stat calls and small reads (see
+   docs/decisions.md, "Start-up and Qt"), and nothing at all for ``offscreen`` or another platform
+   it cannot judge. It speaks only when every platform Qt will try surely fails; in doubt it stays
+   silent, and layer 2 is there. ``CATALOGUE_DESKTOP_PLATFORM_CHECK=0`` turns it off.
 2. ``explain_fatal_start()``, around the QApplication's construction (``ui.shell.app.run``): a Qt
    message handler. A fatal message (Qt's "no Qt platform plugin could be initialized") prints the
    paragraph, with what Qt said, and ends the process with status 2 before Qt can abort: for what
@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 # (socket, textwrap and .shared_libs are imported where needed: offscreen, this module is all a
-# start-up imports of the check, ~0.3 ms)
+# start-up imports of the check)
 
 EXIT_CODE = 2
 _KEEP = "\x00"  # a space the line wrapping keeps (inside a command)
@@ -59,15 +59,17 @@ def requested_platforms(env: Mapping[str, str]) -> list[str]:
 
 
 def plugin_dirs(env: Mapping[str, str]) -> list[Path]:
-    """Where Qt looks for platform plugins: ``QT_QPA_PLATFORM_PLUGIN_PATH``, ``QT_PLUGIN_PATH``'s
-    ``platforms`` folders, then PySide6's own (found without importing it)."""
-    dirs = [Path(p) for p in env.get("QT_QPA_PLATFORM_PLUGIN_PATH", "").split(os.pathsep) if p]
-    dirs += [Path(p) / "platforms" for p in env.get("QT_PLUGIN_PATH", "").split(os.pathsep) if p]
+    """Where Qt looks for platform plugins, in Qt's order (the first plugin file of a platform is
+    the one Qt loads; with ``QT_DEBUG_PLUGINS=1``, Qt 6.11): ``QT_PLUGIN_PATH``'s ``platforms``
+    folders, PySide6's own (found without importing it), then ``QT_QPA_PLATFORM_PLUGIN_PATH``
+    (searched last: a plugin there is used only for a platform the others lack)."""
+    dirs = [Path(p) / "platforms" for p in env.get("QT_PLUGIN_PATH", "").split(os.pathsep) if p]
     import importlib.util
 
     spec = importlib.util.find_spec("PySide6")
     for location in (spec.submodule_search_locations or []) if spec else []:
         dirs.append(Path(location) / "Qt" / "plugins" / "platforms")
+    dirs += [Path(p) for p in env.get("QT_QPA_PLATFORM_PLUGIN_PATH", "").split(os.pathsep) if p]
     return dirs
 
 
@@ -250,9 +252,13 @@ def fatal_paragraph(said: Sequence[str], fatal: str) -> str:
     missing = list(verdict.missing) if verdict else []
     # Qt's own lines, without its generic advice ("Reinstalling the application may fix this")
     lines = [
-        s.split(": ", 1)[-1].rstrip(".") for s in said if s.startswith("qt.qpa") and "From 6.5.0" not in s
+        s.split(": ", 1)[-1].strip().rstrip(".")
+        for s in said
+        if s.startswith("qt.qpa") and "From 6.5.0" not in s
     ]
-    qt_said = "; ".join(lines or [fatal.split("\n")[0].split(". ")[0]])
+    qt_said = "; ".join(
+        dict.fromkeys(line for line in lines if line) or [fatal.split("\n")[0].split(". ")[0]]
+    )
     available = re.search(r"Available platform plugins are: ([^.\n]*)", fatal)
     if not reasons:
         platforms = ", ".join(f'"{p}"' for p in requested_platforms(os.environ))

@@ -4,7 +4,7 @@ Why: once imported, PySide looks at every module imported after it, once per mod
 whether ``from __feature__ import snake_case`` may apply there: ``inspect.getsource(module)``,
 then ``"PySide6" in source`` (``feature_imported`` in shiboken's ``feature.py``): the file is
 read, decoded and split into lines. For the ~60 modules imported before the window shows, that
-was ~5 ms of a 200 ms start, and 20 million instructions (napari's issue 8584 is the same tax).
+was a tax on every start (docs/decisions.md, "Start-up and Qt"; napari's issue 8584 is the same tax).
 
 This app never selects a feature (``from __feature__ import ...``), and without one, a module's
 entry in PySide's table changes nothing it sees. So the core, and the standard library it uses,
@@ -26,8 +26,15 @@ import sys
 # The Qt-free modules the window starts with (and the standard library they use): before PySide.
 import catalogue_desktop.core.cache.location
 import catalogue_desktop.core.cache.store
+import catalogue_desktop.core.connection.profiles
+import catalogue_desktop.core.connection.settings
+import catalogue_desktop.core.formats.csv_cells
+import catalogue_desktop.core.formats.links
+import catalogue_desktop.core.formats.numbers
+import catalogue_desktop.core.formats.text
 import catalogue_desktop.core.listing.rowset
 import catalogue_desktop.core.listing.sorting
+import catalogue_desktop.core.query.matches
 import catalogue_desktop.core.query.vocabulary
 import catalogue_desktop.core.records.diff
 import catalogue_desktop.paths  # noqa: F401

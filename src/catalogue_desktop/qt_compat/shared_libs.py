@@ -154,7 +154,6 @@ class Resolver:
             self.dirs.append(bundle)
         self._cache: bytes | None = None
         self._listings: dict[str, frozenset[str]] = {}
-        self.cache_read = False
 
     def names(self, folder: str) -> frozenset[str]:
         """The file names in ``folder`` (listed once: one call, not a stat per library)."""
@@ -173,7 +172,6 @@ class Resolver:
         if self._cache is None:
             try:
                 self._cache = Path(_LD_CACHE).read_bytes()
-                self.cache_read = True
             except OSError:
                 self._cache = b""
         return self._cache

@@ -77,7 +77,7 @@ def test_an_export_asked_for_while_the_rows_are_read_is_refused_until_all_are(
     from tests.ui.conftest import SMALL_PAGES
 
     path = tmp_path / "rows.csv"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(path), ""))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **_kwargs: (str(path), ""))
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait=None)
     window = session.window
     tab = window.current_tab()

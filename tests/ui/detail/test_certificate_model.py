@@ -79,8 +79,8 @@ def test_structure(qapp: Any) -> None:
     model.set_certificate(certificate(), TITLES.get)
     root = QModelIndex()
     assert _texts(model, root) == [
-        "Level 1 — type 2, selection 1, options min 1, courses min 3",
-        "Level 2 — type —, selection —, options min —, courses min —",
+        "Level 1 — at least 1 option and 3 courses",
+        "Level 2",
     ]
     level = model.index(0, 0, root)
     assert _texts(model, level) == ["Options", "Tracks", "Other courses"]
@@ -90,14 +90,15 @@ def test_structure(qapp: Any) -> None:
         "Option 1 — at least 1 of 1 courses (XOR?)",  # operator shown as it comes
     ]
     option2 = model.index(0, 0, options)
-    assert _texts(model, option2) == ["Lease Accounting", "Course #6077 (not in catalogue)"]
+    assert _texts(model, option2) == ["Lease Accounting", "Course #6077 (not in this catalogue)"]
     tracks = _find(model, level, "Tracks")
     assert _texts(model, tracks) == ["Track: First", "Track: Second"]  # by displayOrder
     other = _find(model, level, "Other courses")
     assert _texts(model, other) == ["Data Analytics"]
     level2 = model.index(1, 0, root)
     assert _texts(model, _find(model, level2, "Other courses")) == ["Lease Accounting"]
-    assert any("6103" in p and "option 99" in p for p in model.problems)
+    assert any("6103" in p and "option #99" in p for p in model.problems)
+    assert "codes the service does not explain: type 2, selection 1" in model.index(0, 1, root).data()
 
 
 def test_courses_and_dangling(qapp: Any) -> None:
@@ -143,6 +144,6 @@ def test_demo_dangling_courses(qapp: Any, demo: DemoCatalogue) -> None:
                 index = model.index(r, 0, parent)
                 stack.append(index)
                 if model.course_id(index) is not None and not model.in_catalogue(index):
-                    assert index.data() == f"Course #{model.course_id(index)} (not in catalogue)"
+                    assert index.data() == f"Course #{model.course_id(index)} (not in this catalogue)"
                     seen.add(model.course_id(index))
     assert seen == {6077, 6085, 6090}

@@ -161,7 +161,19 @@ def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypa
     window = session.window
     window.show_tab(Kind.COURSES)
     window.query_box.set_text("city:dallas fee:<1300")
-    monkeypatch.setattr("PySide6.QtWidgets.QInputDialog.getText", lambda *a, **k: ("Dallas deals", True))
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QCheckBox, QLineEdit
+
+    def answer() -> None:  # name it, and ask for its tab too (not saved unless asked)
+        dialog = QApplication.activeModalWidget()
+        if dialog is None:
+            QTimer.singleShot(10, answer)
+            return
+        dialog.findChild(QLineEdit, "search-name").setText("Dallas deals")
+        dialog.findChild(QCheckBox, "search-keeps-tab").setChecked(True)
+        dialog.accept()
+
+    QTimer.singleShot(0, answer)
     window.save_search()
     assert window.search_book.all() == [  # kept in the catalogue's store, where `watch` reads them
         {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses", "watched": False}

@@ -210,11 +210,12 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
     qtbot.keyClick(tab.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     mime = QApplication.clipboard().mimeData()
     lines = mime.text().splitlines()
-    age = offers.age_line(offers.as_of_text(window.synced_at))
+    fmt = window.formatter  # times as the window writes them
+    age = offers.age_line(fmt.data_time(window.synced_at))
     assert lines[-1] == age and lines[-2] == "" and len(lines) == len(rows) + 2
     for line, occasion in zip(lines, shown(tab, rows, sample), strict=False):
         parts = line.split(" — ")
-        assert parts[0] == occasion["title"] and parts[1] == offers.when(occasion["start"])
+        assert parts[0] == occasion["title"] and parts[1] == fmt.occasion_start(occasion["start"])
         assert money(occasion["fee"]) in parts and parts[-1] == occasion["url"]
         assert (occasion["city"] or "online") in parts
     table = _Table()
@@ -304,9 +305,9 @@ def test_offer_sheet_pdf_of_the_selection(
     assert flat.startswith("Offer for Whitfield & Crane 5 occasions")
     for occasion in shown(tab, rows, sample):
         assert "".join(occasion["title"].split()) in packed
-        assert "".join(offers.when(occasion["start"]).split()) in packed
+        assert "".join(window.formatter.occasion_start(occasion["start"]).split()) in packed
         assert money(occasion["fee"]) in flat and short_url(occasion["url"]) in packed
-    assert " ".join(offers.age_line(offers.as_of_text(window.synced_at)).split()) in flat
+    assert " ".join(offers.age_line(window.formatter.data_time(window.synced_at)).split()) in flat
     assert messages(window).startswith("Wrote the offer sheet of 5 selected occasions (Letter) to ")
 
 
@@ -323,7 +324,7 @@ def test_print_opens_a_preview_of_the_sheet(
         seen.update(
             pages=preview.pageCount(),
             title=dialog.windowTitle(),
-            paper=dialog.printer.pageLayout().pageSize().name(),
+            paper=dialog.printer().pageLayout().pageSize().name(),
         )
         return 0
 

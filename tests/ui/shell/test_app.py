@@ -239,7 +239,7 @@ class _PaintCounter(QObject):
         self.paints = 0
         widget.installEventFilter(self)
 
-    def eventFilter(self, watched: Any, event: Any) -> bool:
+    def eventFilter(self, _watched: Any, event: Any) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.paints += 1
         return False
@@ -264,7 +264,7 @@ class _RowsAtPaint(QObject):
         self.rows: list[int] = []
         widget.installEventFilter(self)
 
-    def eventFilter(self, watched: Any, event: Any) -> bool:
+    def eventFilter(self, _watched: Any, event: Any) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.rows.append(self.model.rowCount())
         return False

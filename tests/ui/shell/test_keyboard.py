@@ -55,7 +55,7 @@ def test_the_shortcut_list_comes_from_the_actions(window: Any) -> None:
     from catalogue_desktop.ui.shell import menus
 
     rows = dict((what, keys) for keys, what in menus.shortcut_rows(window))
-    assert rows["Find"] == "Ctrl+F" and rows["Quick open"] == "Ctrl+K" and rows["Refresh"] == "F5"
+    assert rows["Find"].startswith("Ctrl+F") and rows["Quick open"] == "Ctrl+K" and rows["Refresh"] == "F5"
     assert rows["Back"] == "Alt+Left" and rows["Next tab"].startswith("Ctrl+Tab")
     assert rows["Dates"] == "Ctrl+9"
     window.menu_actions.find_action.setShortcut("Ctrl+Shift+F")  # changed: the list follows

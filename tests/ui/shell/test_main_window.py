@@ -416,22 +416,6 @@ def _answer_dialogs(monkeypatch: Any, answers: list[tuple[str, bool]]) -> list[s
     return asked
 
 
-def test_currency_dialog_shows_fees_in_the_chosen_currency_and_remembers_it(
-    make_session: Any, demo_server: Any, monkeypatch: Any
-) -> None:
-    session = make_session(base_url=demo_server.base_url)
-    window, tab = session.window, session.window.tab(Kind.WEBINARS)
-    fee = column_index(Kind.WEBINARS, "fee")
-    plain = tab.model.index(0, fee).data()
-    asked = _answer_dialogs(monkeypatch, [(" eur ", True), ("GBP", False)])
-    window.currency_dialog()
-    assert tab.model.index(0, fee).data() == f"EUR\u00a0{plain}"
-    assert session.settings.currency == "EUR"
-    window.currency_dialog()  # cancelled: nothing changes
-    assert tab.model.index(0, fee).data() == f"EUR\u00a0{plain}"
-    assert session.settings.currency == "EUR" and asked == ["Currency", "Currency"]
-
-
 def test_service_url_dialog_leaves_the_demo_catalogue_for_the_given_service(
     make_session: Any, demo_server: Any, cache_dir: Any, qtbot: Any, monkeypatch: Any
 ) -> None:

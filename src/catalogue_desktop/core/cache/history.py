@@ -123,6 +123,30 @@ def record(
     return len(rows)
 
 
+def record_sync(
+    db: sqlite3.Connection, collection: str, changes: Mapping[str, Any], at: str, current: int | None
+) -> int:
+    """``record`` one sync's changes to ``collection``, the removed records' last JSON read from
+    the ``current`` snapshot (the one being replaced)."""
+    removed = data_by_id(db, current, changes.get("removed", ())) if current else {}
+    return record(db, collection, changes, at, removed)
+
+
+def data_by_id(db: sqlite3.Connection, snapshot: int, record_ids: Iterable[int]) -> dict[int, bytes]:
+    """The stored JSON of ``record_ids`` in ``snapshot`` (the first copy of an id repeated)."""
+    ids = list(record_ids)
+    found: dict[int, bytes] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for rid, data in db.execute(
+            f"SELECT record_id, data FROM records WHERE snapshot = ? AND record_id IN ({marks})",
+            (snapshot, *part),
+        ):
+            found.setdefault(rid, bytes(data))
+    return found
+
+
 def prune(db: sqlite3.Connection, now: str) -> int:
     """Forget what is older than the span before ``now`` (ISO 8601); the rows removed."""
     try:

@@ -1,12 +1,11 @@
 """Packed pages of a snapshot's listing, for the window's start-up read.
 
-Besides the ``rows`` table (one JSON row per record, the reference), the current snapshot's listing
-is stored as ``row_pages``: ``marshal`` of (positions, rows, links marshalled again on their own)
-per ``PAGE_ROWS`` rows, with a CRC-32 and the format. The window reads every row at start-up:
-pages cost a fifth of reading the same rows as JSON text from ``rows`` (10,000 webinars: ~10 ms
-instead of ~50), the links left packed (``PackedLinks``) until needed. A page that is damaged, or
-of another format (a Python whose ``marshal`` differs), is not used: reading falls back to ``rows``.
-"""
+Besides the ``rows`` table (one JSON row per record, the reference), the current snapshot's listing is stored
+as ``row_pages``: ``marshal`` of (positions, rows, links marshalled again on their own) per ``PAGE_ROWS``
+rows, with a CRC-32 and the format. The window reads every row at start-up: pages cost a fraction of reading
+the same rows as JSON text from ``rows`` (see docs/decisions.md, "Downloads, ingest and the cache"), the links
+left packed (``PackedLinks``) until needed. A page that is damaged, or of another format (a Python whose
+``marshal`` differs), is not used: reading falls back to ``rows``."""
 
 from __future__ import annotations
 
@@ -19,9 +18,8 @@ from typing import Any
 from catalogue_desktop.core.records.errors import StoreError
 
 PAGE_ROWS = 1000  # rows per packed page (``row_pages``)
-# Records per fact page: the finder's indexer reads a page per step on the window's thread. A page
-# of 1,000 series with their sessions took 26 ms to read and 12 ms to add to the finder's table
-# (10,000 webinars; 60+ ms while a refresh's workers shared the CPU); a quarter of it, ~10.
+# Records per fact page: the finder's indexer reads a page per step on the window's thread, so a page is a
+# step's worth (see docs/decisions.md, "Downloads, ingest and the cache").
 FACT_PAGE_ROWS = 250
 # marshal's format may change with Python; pages of another format are ignored (rows are read).
 PAGE_FORMAT = f"marshal-{marshal.version}/links-apart"
@@ -32,7 +30,8 @@ _FACT_FORMAT_BYTES = FACT_FORMAT.encode()
 
 def json_array(texts: list[str]) -> list[Any]:
     """JSON values stored as text, decoded in one ``json.loads`` of the array they make."""
-    return json.loads("[" + ",".join(texts) + "]")
+    values: list[Any] = json.loads("[" + ",".join(texts) + "]")
+    return values
 
 
 def write_page(db: sqlite3.Connection, snapshot: int, page: int, listing: list[tuple[int, str, str]]) -> None:

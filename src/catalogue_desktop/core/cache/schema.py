@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_by_id ON records (snapshot, record_id);
 """
-# The current snapshot's listing again, packed (see ``store_pages``): written with the snapshot,
+# The current snapshot's listing again, packed (see ``pages``): written with the snapshot,
 # in its transaction; ``rows`` stays the reference.
 _PAGES = """
 CREATE TABLE IF NOT EXISTS {} (

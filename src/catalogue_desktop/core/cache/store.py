@@ -1,16 +1,13 @@
 """The offline store: one SQLite file holding the last good snapshot of every collection.
 
-Per collection: the current snapshot (rows for lists, also packed a page at a time for the
-window's start-up read; full records for details), the previous one (for change tracking), the
-HTTP validators, ``fetched_at`` (last change) and ``checked_at`` (last successful contact), the
-last error. A snapshot is replaced in ONE transaction, so a crash or a ``kill -9`` at any moment
-leaves either the old or the new snapshot, never a mix. WAL mode lets the window read while a sync
-process writes. A corrupt or foreign file is moved aside and a fresh store created, with a message
-saying where the old file went. Pydantic is not imported here.
-
-This module reads and writes snapshots; the schema, opening, upgrading and moving a bad file aside
-are ``store_schema``; the packed pages of the start-up read are ``store_pages``.
-"""
+Per collection: the current snapshot (rows for lists, also packed a page at a time for the window's
+start-up read; full records for details), the previous one (for change tracking), the HTTP validators,
+``fetched_at`` (last change) and ``checked_at`` (last successful contact), the last error. A snapshot is
+replaced in ONE transaction, so a crash or a ``kill -9`` at any moment leaves either the old or the new
+snapshot, never a mix. WAL mode lets the window read while a sync process writes. A corrupt or foreign
+file is moved aside and a fresh store created, with a message saying where the old file went. Pydantic
+is not imported here. This module reads and writes snapshots; the schema, opening, upgrading and moving
+a bad file aside are ``schema``; the packed pages of the start-up read are ``pages``."""
 
 from __future__ import annotations
 
@@ -24,17 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from catalogue_desktop.core.cache import history
 from catalogue_desktop.core.cache import pages as store_pages
-from catalogue_desktop.core.cache.history import History
-from catalogue_desktop.core.cache.pages import (
-    PackedLinks,
-    json_array,
-    unpack_fact_page,
-    unpack_page,
-    write_fact_page,
-    write_page,
-)
+from catalogue_desktop.core.cache.history import History, record_sync
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
 from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db, open_read_only
 from catalogue_desktop.core.records.errors import StoreError
@@ -66,8 +54,7 @@ class CollectionState(NamedTuple):
 
 
 class Entry(NamedTuple):
-    """One record of a snapshot as stored: its array position, id, row, links, JSON and facts
-    (None: listed before facts existed)."""
+    """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing)."""
 
     pos: int
     record_id: int | None
@@ -83,8 +70,7 @@ def utc_now() -> str:
 
 def default_cache_dir() -> Path:
     """``$CATALOGUE_DESKTOP_CACHE_DIR``, else the platform's user cache dir."""
-    env = os.environ.get(ENV_CACHE_DIR)
-    if env:
+    if env := os.environ.get(ENV_CACHE_DIR):
         return Path(env).expanduser()
     import platformdirs
 
@@ -154,13 +140,11 @@ class Store:
     def iter_columns(
         self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False, snapshot: int | None = None
     ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
-        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as
-        current) in array order, ``chunk`` at a time, each chunk as three parallel lists
-        (positions, rows, links): the window's loader reads them this way.
-
-        With ``packed_links`` a chunk is a stored page as it is (``PAGE_ROWS`` rows, or ``chunk``
-        rows read from ``rows``), and its links may come as ``PackedLinks``, unpacked when needed:
-        unpacking them is half the cost of reading a page."""
+        """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as current) in
+        array order, ``chunk`` at a time, each chunk as three parallel lists (positions, rows, links): the
+        window's loader reads them this way. With ``packed_links`` a chunk is a stored page as it is
+        (``PAGE_ROWS`` rows, or ``chunk`` rows read from ``rows``), and its links may come as
+        ``PackedLinks``, unpacked when needed: unpacking them is half the cost of reading a page."""
         if snapshot is None:
             snapshot = self.state(kind).snapshot
         if snapshot is None:
@@ -174,7 +158,7 @@ class Store:
         for page in self._pages(snapshot, chunk):
             positions += page[0]
             rows += page[1]
-            links += page[2].unpack() if isinstance(page[2], PackedLinks) else page[2]
+            links += page[2].unpack() if isinstance(page[2], store_pages.PackedLinks) else page[2]
             while len(positions) >= chunk:
                 yield positions[:chunk], rows[:chunk], links[:chunk]
                 del positions[:chunk], rows[:chunk], links[:chunk]
@@ -196,7 +180,7 @@ class Store:
                 )
             except StoreError:  # a damaged page of the file itself: ``rows`` may still be sound
                 break
-            unpacked = unpack_page(*found[0]) if found else None
+            unpacked = store_pages.unpack_page(*found[0]) if found else None
             if unpacked is None or unpacked[0][0] <= last:
                 break
             yield unpacked
@@ -207,8 +191,8 @@ class Store:
         ):
             yield (
                 [pos for pos, _row, _links in found],
-                json_array([row for _pos, row, _links in found]),
-                json_array([links for _pos, _row, links in found]),
+                store_pages.json_array([row for _pos, row, _links in found]),
+                store_pages.json_array([links for _pos, _row, links in found]),
             )
             last = found[-1][0]
 
@@ -237,7 +221,7 @@ class Store:
                 )
             except StoreError:
                 break
-            unpacked = unpack_fact_page(*found[0]) if found else None
+            unpacked = store_pages.unpack_fact_page(*found[0]) if found else None
             if unpacked is None or unpacked[0][0] <= last:
                 break
             yield unpacked
@@ -247,7 +231,7 @@ class Store:
             " ORDER BY pos LIMIT ?",
             (snapshot, last, store_pages.PAGE_ROWS),
         ):
-            yield [pos for pos, _f in found], json_array([f for _pos, f in found])
+            yield [pos for pos, _f in found], store_pages.json_array([f for _pos, f in found])
             last = found[-1][0]
 
     def stale_listings(self, version: int) -> list[Kind]:
@@ -322,7 +306,7 @@ class Store:
         listing: int | None = None,
     ) -> int:
         """Store a new current snapshot in one transaction; the old one becomes ``previous``.
-        ``listing``: the ``listing.LISTING_VERSION`` the entries' rows and facts were made by."""
+        ``listing``: the ``listing.rows.LISTING_VERSION`` the entries' rows and facts were made by."""
         problems = problems or []
         status = "partial" if rejected else "updated"
         with self._transaction():
@@ -341,6 +325,7 @@ class Store:
                 ),
             )
             new = cur.lastrowid
+            assert new is not None  # (an INSERT's row)
             count = pages = fact_pages = 0
             page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
             fact_rows = store_pages.FACT_PAGE_ROWS
@@ -358,9 +343,9 @@ class Store:
                     "INSERT INTO rows (snapshot, pos, row, links, facts) VALUES (?, ?, ?, ?, ?)",
                     [(new, e.pos, e.row, e.links, e.facts) for e in batch],
                 )
-                write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
+                store_pages.write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
                 for start in range(0, len(batch), fact_rows):
-                    write_fact_page(
+                    store_pages.write_fact_page(
                         self._db,
                         new,
                         fact_pages,
@@ -383,8 +368,7 @@ class Store:
             ).fetchone()
             current, previous = old if old else (None, None)
             if changes is not None:  # each record's history, in this same transaction
-                removed = self._data_by_id(current, changes.get("removed", ())) if current else {}
-                history.record(self._db, kind.value, changes, checked_at, removed)
+                record_sync(self._db, kind.value, changes, checked_at, current)
             if previous is not None:
                 self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
                 self._db.execute("DELETE FROM rows WHERE snapshot = ?", (previous,))
@@ -404,19 +388,6 @@ class Store:
             )
         assert new is not None
         return new
-
-    def _data_by_id(self, snapshot: int, record_ids: Iterable[int]) -> dict[int, bytes]:
-        ids = list(record_ids)
-        found: dict[int, bytes] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            for rid, data in self._db.execute(
-                f"SELECT record_id, data FROM records WHERE snapshot = ? AND record_id IN ({marks})",
-                (snapshot, *part),
-            ):
-                found.setdefault(rid, bytes(data))
-        return found
 
     def relisted(
         self, kind: Kind, snapshot: int, items: Iterable[tuple[int, str, str, str | None]], listing: int
@@ -440,7 +411,7 @@ class Store:
             ).fetchall()
             page_rows = store_pages.PAGE_ROWS
             for page, start in enumerate(range(0, len(found), page_rows)):
-                write_page(self._db, snapshot, page, found[start : start + page_rows])
+                store_pages.write_page(self._db, snapshot, page, found[start : start + page_rows])
             store_pages.write_fact_pages(self._db, snapshot)
             self._db.execute("UPDATE snapshots SET listing = ? WHERE id = ?", (listing, snapshot))
         return True

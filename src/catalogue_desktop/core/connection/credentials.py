@@ -14,12 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from catalogue_desktop.core.records.errors import CatalogueError
-
-
-class CredentialsIncomplete(CatalogueError):
-    """The credentials asked for cannot be sent (no secret found, no header name)."""
-
 
 @dataclass(frozen=True)
 class Credentials:

@@ -143,7 +143,7 @@ def _system_proxy(scheme: str, host: str) -> ProxyChoice:
         if sys.platform == "win32":
             found = urllib.request.getproxies_registry()  # type: ignore[attr-defined]
         else:
-            found = urllib.request.getproxies_macosx_sysconf()  # type: ignore[attr-defined]
+            found = urllib.request.getproxies_macosx_sysconf()  # type: ignore[attr-defined,unused-ignore]
     except OSError:
         found = {}
     value = found.get(scheme) or found.get("all")

@@ -58,15 +58,6 @@ def keyring_problem() -> str | None:
     return None
 
 
-def keyring_name() -> str:
-    """The keyring in use, for reports (``SecretService Keyring``), or ``none``."""
-    try:
-        backend = _backend()
-    except KeyringMissing:
-        return "none"
-    return str(getattr(backend, "name", type(backend).__name__))
-
-
 def load(name: str) -> str | None:
     """The secret kept for ``name`` (:func:`account`), or None (none kept, or no keyring)."""
     try:

@@ -25,11 +25,6 @@ def inert(text: str) -> str:
     return text
 
 
-def evaluates(text: str) -> bool:
-    """Whether a spreadsheet could take the cell ``text`` for a formula (what ``inert`` prevents)."""
-    return text.startswith(FORMULA_STARTS) and _PLAIN_NUMBER.fullmatch(text) is None
-
-
 def quoted(text: str, separator: str = ",") -> str:
     """One cell as CSV writes it: quoted when it holds the separator, a quote, CR or LF."""
     if separator in text or '"' in text or "\n" in text or "\r" in text:

@@ -44,7 +44,6 @@ class Calendar:
     text: str
     events: int
     links_left_out: int = 0
-    uids_made_unique: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -99,7 +98,7 @@ def calendar(events: Iterable[Event], now: datetime) -> Calendar:
             left_out += 1
         cal.add_component(vevent)
     made_unique = sum(1 for event, uid in zip(items, uids, strict=True) if event.uid != uid)
-    result = Calendar(cal.to_ical().decode("utf-8"), len(items), left_out, made_unique)
+    result = Calendar(cal.to_ical().decode("utf-8"), len(items), left_out)
     if left_out:
         result.notes.append(
             f"{left_out:,} link{'s' if left_out != 1 else ''} left out of the calendar: not a web "

@@ -21,14 +21,3 @@ def plain_number(value: Any) -> str:
     if isinstance(value, Decimal):
         return format(value, "f") if value.is_finite() else str(value)
     return str(value)
-
-
-def grouped(value: Any) -> str:
-    """``plain_number`` with thousands separators ("1,250"; "1,234.5")."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
-        return str(value)
-    if isinstance(value, Decimal) and not value.is_finite():
-        return str(value)
-    if isinstance(value, float):
-        value = Decimal(repr(value))
-    return format(value, ",f") if isinstance(value, Decimal) else f"{value:,}"

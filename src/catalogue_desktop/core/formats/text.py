@@ -8,7 +8,8 @@ service wrote, but never let it steer the drawing.
 * At most ``DRAWN_LIMIT`` characters of one field are drawn (``SHORT_LIMIT`` of places, names
   and links): a longer text is cut with "…" and
   its full length noted, so that laying out a page never takes long whatever the data (Qt's text
-  layout grows faster than the text: 300,000 characters took 16 s). The cache keeps data whole.
+  layout grows faster than the text: docs/decisions.md, "Detail pane and offers"). The cache keeps
+  data whole.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the finder and the sales desk need of a record, beyond the row a list shows.
 
-``facts(kind, record)`` is computed once, when a snapshot is stored (like ``listing.row``), and
+``facts(kind, record)`` is computed once, when a snapshot is stored (like ``rows.row``), and
 kept in the store as JSON: a dict with the spec's field names as keys, absent where the value is
 null. Dates are ISO 8601 text in the event's own UTC offset, as the service wrote them (the row
 keeps only the instant); linked records appear by name and id; course locations and series
@@ -10,7 +10,7 @@ curricula) appear only as "has one". No pydantic import: records are models pass
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -185,7 +185,7 @@ def _titled(kind: Kind, id_attr: str) -> Any:
     return facts
 
 
-_FACTS = {
+_FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = {
     Kind.WEBINARS: _webinar,
     Kind.SERIES: _series,
     Kind.COURSES: _course,

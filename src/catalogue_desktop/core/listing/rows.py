@@ -184,13 +184,18 @@ def zone(kind: Any, row: Sequence[Any], column: int) -> int | None:
     if not zones:
         return None
     try:
-        return zones[DATE_COLUMNS[kind].index(column)]
+        found: int | None = zones[DATE_COLUMNS[kind].index(column)]
+        return found
     except (ValueError, IndexError):
         return None
 
 
 def epoch_ms(value: datetime | None) -> int | None:
-    return None if value is None else int(value.timestamp() * 1000)
+    return None if value is None else _ms(value)
+
+
+def _ms(value: datetime) -> int:
+    return int(value.timestamp() * 1000)
 
 
 def offset(value: datetime | None) -> int | None:
@@ -201,8 +206,8 @@ def offset(value: datetime | None) -> int | None:
 
 def _moments(items: Iterable[Any] | None, attr: str) -> list[tuple[int, int | None]]:
     """(epoch ms, offset) of each item's date ``attr``, by time."""
-    found = [(epoch_ms(d), offset(d)) for i in items or () if (d := getattr(i, attr)) is not None]
-    return sorted(found, key=lambda m: m[0])  # type: ignore[arg-type,return-value]
+    found = [(_ms(d), offset(d)) for i in items or () if (d := getattr(i, attr)) is not None]
+    return sorted(found, key=lambda m: m[0])
 
 
 def money(value: int | Decimal | None) -> int | str | None:

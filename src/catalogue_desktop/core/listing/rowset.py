@@ -1,6 +1,6 @@
 """The catalogue as lists show it: per-kind row sets loaded from the store, and an index over them.
 
-``RowSet`` holds one collection's rows (see ``listing``) and links; ``CatalogueIndex`` answers
+``RowSet`` holds one collection's rows (see ``rows``) and links; ``CatalogueIndex`` answers
 lookups by id, reverse links (which webinars and courses an expert appears in, which series hold a
 webinar, which certificates name a course) and dangling references. No pydantic, no Qt.
 
@@ -75,9 +75,9 @@ class RowSet:
         self._links: list[list[list[int]]] = [] if links is None else links
         self._packed: list[Any] = []  # the links of the rows after ``_links``, packed, in order
         self.positions: list[int] = [] if positions is None else positions
-        # Orders computed by ``search.sorted_rows``, by (column, descending); emptied by ``extend``.
+        # Orders computed by ``sorting.sorted_rows``, by (column, descending); emptied by ``extend``.
         self.sort_cache: dict[tuple[int, bool], tuple[int, ...]] = {}
-        # Sort keys kept by ``search.sorted_rows`` (numeric columns, or False: none), by column;
+        # Sort keys kept by ``sorting.sorted_rows`` (numeric columns, or False: none), by column;
         # emptied by ``extend``.
         self.sort_keys: dict[int, Any] = {}
         self.id_column = column_index(kind, "id")
@@ -147,8 +147,8 @@ class RowSet:
         self._by_id = None
 
     def drain(self, step: int) -> Iterator[None]:
-        """Empty this row set ``step`` rows at a time, one slice per ``next()``: dropping 100k
-        rows at once (millions of objects) takes ~150 ms."""
+        """Empty this row set ``step`` rows at a time, one slice per ``next()``: dropping a big row set at
+        once (millions of objects) holds the thread (docs/decisions.md, "Sorting and the tables")."""
         self.forget_derived()
         self._packed.clear()
         if self.source is not None:
@@ -159,7 +159,8 @@ class RowSet:
                 yield
 
     def record_id(self, row: int) -> int:
-        return self.rows[row][self.id_column]
+        found: int = self.rows[row][self.id_column]
+        return found
 
     def rows_by_id(self) -> dict[int, int]:
         """Record id -> row index (the first row, if ids repeat); kept up to date as chunks are
@@ -193,10 +194,10 @@ class RowSet:
         return COLUMNS[self.kind]
 
 
-# Reverse links answered from a map built on first use (and rebuilt when the referring row set
-# changes) instead of a scan: (referring kind, target kind). Which series hold a webinar is asked
-# for every webinar the detail pane shows; scanning 10,000 series' link lists took 1-2.5 ms each
-# time, the map takes ~7 ms to build once and ~2 MB (one int per webinar in a single series).
+# Reverse links answered from a map built on first use (and rebuilt when the referring row set changes)
+# instead of a scan: (referring kind, target kind). Which series hold a webinar is asked for every webinar the
+# detail pane shows: a scan each time costs more than the map, built once (one int per webinar in a single
+# series; docs/decisions.md, "Sorting and the tables").
 MAPPED_LINKS: frozenset[tuple[Kind, Kind]] = frozenset({(Kind.SERIES, Kind.WEBINARS)})
 
 
@@ -212,11 +213,10 @@ class Ref(NamedTuple):
 class CatalogueIndex:
     """Lookups over the loaded row sets.
 
-    Id lookups use a dict per kind, built eagerly (about 10 ms per 100,000 rows). Reverse links are
-    answered by scanning the referring kind's link lists on demand (about 10 ms per 100,000 rows,
-    no memory held) rather than by reverse maps that would cost a second at start-up; only the
-    links in ``MAPPED_LINKS`` get a map, built the first time they are asked for.
-    """
+    Id lookups use a dict per kind, built eagerly. Reverse links are answered by scanning the referring kind's
+    link lists on demand (no memory held; the costs: docs/decisions.md, "Sorting and the tables") rather than
+    by reverse maps that would cost a second at start-up; only the links in ``MAPPED_LINKS`` get a map, built
+    the first time they are asked for."""
 
     def __init__(self, rowsets: Mapping[Kind, RowSet]) -> None:
         self.rowsets: dict[Kind, RowSet] = {}

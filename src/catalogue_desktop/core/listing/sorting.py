@@ -1,5 +1,5 @@
-"""Sorting of row sets on precomputed keys (50-100x faster than a Qt proxy model calling back into
-Python for every comparison; see docs/decisions.md). Which rows a query matched is
+"""Sorting of row sets on precomputed keys (far faster than a Qt proxy model calling back into
+Python for every comparison; see docs/decisions.md, "Sorting and the tables"). Which rows a query matched is
 ``core.query.matches.Matches``.
 """
 
@@ -40,19 +40,18 @@ def _number(value: Any) -> Decimal | int:
             return Decimal(value)
         except InvalidOperation:
             return 0
-    return value
+    number: Decimal | int = value
+    return number
 
 
 def sorted_rows(rowset: RowSet, column: int, descending: bool = False) -> list[int]:
     """Row indices ordered by ``column`` (stable; blanks last in both directions).
 
-    The sort runs in C on a list of plain keys (no Python comparison callbacks). Integer columns
-    (dates in ms, fees, ids) are compared as floats when every value is exact as one: CPython
-    compares floats 2-3x faster than ints beyond 2**30. Those keys are kept on the row set (0.8 MB
-    per 100,000 rows; ``prepare_sort_keys`` builds them ahead, in idle time), so sorting the
-    other way only sorts; orders are remembered too, so sorting by a column again (a header
-    clicked back and forth) costs a list copy.
-    """
+    The sort runs in C on a list of plain keys (no Python comparison callbacks). Integer columns (dates in ms,
+    fees, ids) are compared as floats when every value is exact as one: CPython compares floats faster than
+    ints beyond 2**30 (docs/decisions.md, "Sorting and the tables"). Those keys are kept on the row set
+    (``prepare_sort_keys`` builds them ahead, in idle time), so sorting the other way only sorts; orders are
+    remembered too, so sorting by a column again (a header clicked back and forth) costs a list copy."""
     cache_key = (column, descending)
     cached = rowset.sort_cache.get(cache_key)
     if cached is not None:
@@ -136,19 +135,19 @@ def _sort_keys(rowset: RowSet, column: int, start: int = 0, stop: int | None = N
     return [None if v is None else sort_key(type_, v)[1] for v in values]
 
 
-_KEY_SLICE = 8192  # rows whose sort keys a ``SortJob`` slice builds (~1-2 ms)
-_RUN = 8192  # rows a ``SortJob`` slice sorts into a run (~2-4 ms)
-_MERGE_SLICE = 4096  # rows a ``SortJob`` slice takes from the merge of its runs (~3-5 ms)
+# a SortJob slice's work, each a few milliseconds (docs/decisions.md, "Sorting and the tables"):
+_KEY_SLICE = 8192  # rows whose sort keys a ``SortJob`` slice builds
+_RUN = 8192  # rows a ``SortJob`` slice sorts into a run
+_MERGE_SLICE = 4096  # rows a ``SortJob`` slice takes from the merge of its runs
 
 
 class SortJob:
-    """``sorted_rows(rowset, column, descending)`` a slice at a time, for idle passes: at 100,000
-    rows one sort holds the GIL for 40-90 ms. Each ``step`` does one slice: keys for
-    ``_KEY_SLICE`` rows, or one run of ``_RUN`` rows sorted, or ``_MERGE_SLICE`` rows of the runs'
-    merge (``heapq.merge``: one pass, whose earlier runs win ties, so ties keep their row order,
-    as in ``sorted_rows``; in all about 2x the one-shot sort's CPU, in slices of a few ms). The result
-    goes where ``sorted_rows`` looks first, the row set's ``sort_cache``. The row set must not
-    grow meanwhile."""
+    """``sorted_rows(rowset, column, descending)`` a slice at a time, for idle passes: one sort of a big row
+    set holds the GIL for tens of ms (docs/decisions.md, "Sorting and the tables"). Each ``step`` does one
+    slice: keys for ``_KEY_SLICE`` rows, or one run of ``_RUN`` rows sorted, or ``_MERGE_SLICE`` rows of the
+    runs' merge (``heapq.merge``: one pass, whose earlier runs win ties, so ties keep their row order, as in
+    ``sorted_rows``; in all about 2x the one-shot sort's CPU, in slices of a few ms). The result goes where
+    ``sorted_rows`` looks first, the row set's ``sort_cache``. The row set must not grow meanwhile."""
 
     def __init__(
         self, rowset: RowSet, column: int, descending: bool = False, keys: list[Any] | None = None

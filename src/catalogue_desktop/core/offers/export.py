@@ -4,7 +4,7 @@ CSV, JSON, an iCalendar file or the offer sheet (PDF), with the same code as the
 The occasions are the finder's ``offerings`` rows (``core.query.offerings``: one per course
 location, series session, or other webinar) matching ``--query``, past ones left out as on the
 Dates tab (an implicit ``future``, unless the query has a date clause or ``--include-past``),
-sorted by start, on-demand ones last. Every document names the data's age (``offers.age_line``).
+sorted by start, on-demand ones last. Every document names the data's age (``occasions.age_line``).
 
 The PDF is rendered with Qt (``ui.offers.sheet_pdf``): the command line hands a renderer in, so
 that this module, and every other format, stays Qt-free.
@@ -41,7 +41,7 @@ class Selection:
     """The occasions an export writes, how old their data is, and why there are none (if so)."""
 
     items: list[offers.Occasion]
-    as_of: str | None  # the stamp (ISO 8601) of ``offers.data_as_of``
+    as_of: str | None  # the stamp (ISO 8601) of ``occasions.data_as_of``
     empty_reason: str | None = None
 
     @property

@@ -1,6 +1,6 @@
 """Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows, a
 calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet is
-``offer_sheet``'s (the window and the command line render it to PDF with Qt).
+``sheet``'s (the window and the command line render it to PDF with Qt).
 
 Every output names the data's age (``age_line``: "Catalogue as of …", the oldest of the courses',
 series' and webinars' last sync that reached the service: ``data_as_of``). Server text is data:
@@ -224,17 +224,26 @@ def _fees(fee_text: Text | None, currency: str | None) -> Text:
     return fee_text or (lambda fee: money(fee, currency))
 
 
+def _whens(when_text: Text | None, local: bool) -> Text:
+    return when_text or (lambda iso: when(iso, local=local))
+
+
 def email_lines(
-    items: Sequence[Occasion], currency: str | None = None, local: bool = False, fee_text: Text | None = None
+    items: Sequence[Occasion],
+    currency: str | None = None,
+    local: bool = False,
+    fee_text: Text | None = None,
+    when_text: Text | None = None,
 ) -> list[str]:
     """One line per occasion: title — date — city — fee — credits — link (each part on one
-    line, drawn as ``formats.text.one_line`` says, and inert to a spreadsheet it is pasted in)."""
-    fee = _fees(fee_text, currency)
+    line, drawn as ``formats.text.one_line`` says, and inert to a spreadsheet it is pasted in;
+    ``when_text``: how the window writes a start, else ``when``)."""
+    fee, start = _fees(fee_text, currency), _whens(when_text, local)
     lines = []
     for o in items:
         parts = [
             o.title,
-            when(o.start, local=local),
+            start(o.start),
             o.city or ("online" if o.kind != "course" else ""),
             fee(o.fee),
             o.credits(),
@@ -250,8 +259,10 @@ def email_text(
     currency: str | None = None,
     local: bool = False,
     fee_text: Text | None = None,
+    when_text: Text | None = None,
 ) -> str:
-    return "\n".join([*email_lines(items, currency, local, fee_text), "", age_line(as_of)]) + "\n"
+    lines = email_lines(items, currency, local, fee_text, when_text)
+    return "\n".join([*lines, "", age_line(as_of)]) + "\n"
 
 
 EMAIL_HEADS = ("Title", "Date", "City", "Fee", "Credits", "Link")
@@ -263,10 +274,11 @@ def email_html(
     currency: str | None = None,
     local: bool = False,
     fee_text: Text | None = None,
+    when_text: Text | None = None,
 ) -> str:
     """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
     table and into spreadsheets as rows and cells: every cell escaped, capped and inert)."""
-    fee = _fees(fee_text, currency)
+    fee, start = _fees(fee_text, currency), _whens(when_text, local)
     head = "".join(f"<th>{h}</th>" for h in EMAIL_HEADS)
     rows = []
     for o in items:
@@ -274,7 +286,7 @@ def email_html(
         link = f'<a href="{html_attribute(url)}">{_cell(url)}</a>' if url else _cell(o.url)
         cells = (
             _cell(o.title),
-            _cell(when(o.start, local=local)),
+            _cell(start(o.start)),
             _cell(o.city or ("online" if o.kind != "course" else "")),
             _cell(fee(o.fee)),
             _cell(o.credits()),

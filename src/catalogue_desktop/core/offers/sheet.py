@@ -1,7 +1,7 @@
 """The offer sheet's HTML, for Qt's rich text (``QTextDocument``; ``ui.offers.sheet_pdf`` lays it
 out on pages): a title, then the occasions grouped by course (a series' sessions under the series,
 a webinar alone) or by month, each with its dates, place, fee, credits, experts and link, and at
-the end the data's age (``offers.age_line``). Every server text is escaped.
+the end the data's age (``occasions.age_line``). Every server text is escaped.
 
 An occasion is one table row. Qt's pages would cut a row in two where a page ends; the renderer
 finds such rows and asks for the HTML again with a page break before them (``Sheet.html(breaks)``:
@@ -52,8 +52,14 @@ class Sheet:
         currency: str | None = None,
         local: bool = False,
         fee_text: Callable[[Any], str] | None = None,
+        when_text: Callable[[Any], str] | None = None,
+        until_text: Callable[[Any, Any], str] | None = None,
     ) -> None:
+        """``when_text(start)`` and ``until_text(start, end)``: how the window writes times
+        (its locale and zone labels); else ``offers.when`` and ``offers.until``."""
         self.count = len(items)
+        self.when = when_text or (lambda iso: when(iso, local=local))
+        self.until = until_text or (lambda start, end: until(start, end, local=local))
         self.as_of = as_of
         self.title = title
         self.by_month = group == "month"
@@ -116,9 +122,9 @@ class Sheet:
             what.append(f"<b>{_text(o.title)}</b>")
         if o.experts and not shared:
             what.append(f"<i>{_text(', '.join(o.experts), SHORT_LIMIT)}</i>")
-        dates = [_text(when(o.start, local=self.local))]
+        dates = [_text(self.when(o.start))]
         if o.start and o.end:
-            dates.append(_text(until(o.start, o.end, local=self.local)))
+            dates.append(_text(self.until(o.start, o.end)))
         where = [_text(p, SHORT_LIMIT) for p in (o.venue, o.address, _city_line(o)) if p] or [
             _text("Online, on demand" if o.on_demand else "Online")
         ]

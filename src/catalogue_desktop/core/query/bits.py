@@ -13,13 +13,16 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, compress, repeat
 from operator import add
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 _TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 _NONZERO = re.compile(rb"[^\x00]")
 _BYTE_ROWS = tuple(tuple(i for i in range(8) if value >> i & 1) for value in range(256))
 _FROM_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
-# Below this share of the rows, bits are set one by one (0.1 us a row); above it, through a byte
-# mask converted in C (~0.3 ms at 100,000 rows, then 40 ns a row). Crossover measured at ~5%.
+# Below this share of the rows, bits are set one by one; above it, through a byte mask converted in C (the
+# crossover measured: docs/decisions.md, "The finder's engine").
 _SPARSE = 20
 
 
@@ -79,12 +82,10 @@ def to_mask(bits: int, n: int) -> bytes:
 def to_rows(bits: int, n: int) -> list[int]:
     """The rows of a bitset, ascending.
 
-    A sparse set is read off the bitset itself, never a row at a time through big-int operations
-    (clearing the lowest bit costs O(n) per row: 19 ms for 4,900 rows of 100,000). Under 1% of
-    the rows: its non-zero bytes, found by a regular expression, each one's bits from a table
-    (0.25 ms for 1,000 rows of 100,000); up to 5%: the lengths of the runs of zeros between its
-    ones in its binary digits, summed up in C (0.6 ms for 4,900; 0.35 for 2,500, where reading
-    bytes takes 0.6)."""
+    A sparse set is read off the bitset itself, never a row at a time through big-int operations (clearing the
+    lowest bit costs O(n) per row). Under 1% of the rows: its non-zero bytes, found by a regular expression,
+    each one's bits from a table; up to 5%: the lengths of the runs of zeros between its ones in its binary
+    digits, summed up in C (see docs/decisions.md, "The finder's engine")."""
     if not bits:
         return []
     count = bits.bit_count()
@@ -108,7 +109,7 @@ def to_rows(bits: int, n: int) -> list[int]:
 def first_rows(bits: int, count: int) -> list[int]:
     """The lowest ``count`` rows of a bitset, ascending (a few rows of many: cheaper than
     ``to_rows``)."""
-    out = []
+    out: list[int] = []
     while bits and len(out) < count:
         low = bits & -bits
         out.append(low.bit_length() - 1)
@@ -116,7 +117,7 @@ def first_rows(bits: int, count: int) -> list[int]:
     return out
 
 
-def pick(values: Sequence[object], bits: int) -> list[object]:
+def pick(values: Sequence[_T], bits: int) -> list[_T]:
     """``values[i]`` for each row ``i`` of ``bits``, in row order."""
     n = len(values)
     if not bits:

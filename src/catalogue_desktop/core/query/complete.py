@@ -12,6 +12,7 @@ from typing import Any
 
 from catalogue_desktop.core.query import regions
 from catalogue_desktop.core.query.fields import FieldType
+from catalogue_desktop.core.query.index import TextIndex
 from catalogue_desktop.core.query.literals import FALSE_WORDS, TRUE_WORDS
 from catalogue_desktop.core.query.syntax import quote
 from catalogue_desktop.core.query.text import fold
@@ -66,11 +67,11 @@ def _values(finder: Any, table: str, f: Any) -> list[str]:
     t = finder.tables[table]
     level = t.child if f.scope != "record" and t.child is not None else t
     if f.type is FieldType.CODE:
-        index = level.index(f)
-        labels = [finder.vocabulary.label(f.name, code) for code in index.originals]
-        return list(dict.fromkeys([*labels, *index.originals]))
+        codes = level.index(f, TextIndex)
+        labels = [finder.vocabulary.label(f.name, code) for code in codes.originals]
+        return list(dict.fromkeys([*labels, *codes.originals]))
     if f.type in (FieldType.TEXT, FieldType.NAMES) and not f.key.startswith("@"):
-        index = level.index(f)
+        index = level.index(f, TextIndex)
         if len(index.texts) > FEW:
             return []
         ranked = sorted(range(len(index.texts)), key=lambda tid: -index.count(tid))

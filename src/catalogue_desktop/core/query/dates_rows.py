@@ -17,9 +17,10 @@ from operator import itemgetter
 from typing import Any, overload
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.query.offerings import OfferingColumns
 
-# Rows made together when one of them is first read (~0.3 ms). The tab shows them sorted (by
-# start): a screen of rows falls in as many chunks as it has rows, 20 chunks of 1,024 took 70 ms.
+# Rows made together when one of them is first read. The tab shows them sorted (by start): a screen of rows
+# falls in as many chunks as it has rows, so chunks are small (docs/decisions.md, "The finder's engine").
 CHUNK = 128
 _KIND_LABELS = {"course": "Course", "webinar": "Webinar", "session": "Session"}
 _START, _END = column_index(DATES, "start"), column_index(DATES, "end")
@@ -32,7 +33,7 @@ class DatesRows(Sequence[tuple[Any, ...]]):
 
     def __init__(
         self,
-        found: Any,
+        found: OfferingColumns,
         begin_ms: list[int | None],
         end_ms: list[int | None],
         zones: list[tuple[int | None, int | None]] | None,
@@ -172,7 +173,7 @@ def rows_steps(found: Any, moments: dict[Any, Moment] | None = None) -> Generato
         for text in pending[start : start + 4096]:
             _moment(known, text)
         yield
-    # (a step each: ~5-10 ms at 133,000 rows, more while a refresh's workers share the CPU)
+    # (a step each)
     begins = list(map(known.__getitem__, starts))
     yield
     finishes = list(map(known.__getitem__, ends))

@@ -24,7 +24,7 @@ data reloads), so a keystroke that changes one clause re-evaluates that clause a
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import compress, repeat
@@ -33,11 +33,11 @@ from typing import Any
 
 from catalogue_desktop.core.query import bits, literals, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
-from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex
+from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
 from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
-from catalogue_desktop.core.query.table import Table
+from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
 from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.query.vocabulary import Vocabulary
 
@@ -94,8 +94,7 @@ class Finder:
         self.schema = schema
         self.vocabulary = vocabulary or Vocabulary()
         self.tables: dict[str, Table] = {}
-        self._caches: dict[int, OrderedDict[Any, int]] = {}
-        self._derivers: dict[str, Any] = {}
+        self._caches: dict[int, OrderedDict[tuple[object, ...], int]] = {}  # per table: rows by clause
 
     # -- tables ----------------------------------------------------------------------------------
 
@@ -136,7 +135,7 @@ class Finder:
         if table.child is not None:
             self._caches.pop(id(table.child), None)
 
-    def _cache(self, table: Table) -> OrderedDict[Any, int]:
+    def _cache(self, table: Table) -> OrderedDict[tuple[object, ...], int]:
         cache = self._caches.get(id(table))
         if cache is None:
             cache = self._caches[id(table)] = OrderedDict()
@@ -269,8 +268,8 @@ class Finder:
             return self._word(term.value, t, run, positive)
         scope = self._scope(term, t)
         if scope != t.scope:
-            if t.scope == "record":  # a child field asked of the record: one of its child rows
-                child_bits = self._term(term, t.child, run, positive)  # type: ignore[arg-type]
+            if t.scope == "record" and t.child is not None:  # a child field: one of its child rows
+                child_bits = self._term(term, t.child, run, positive)
                 if positive:
                     run.child_hits |= child_bits
                 return t.project(child_bits)
@@ -314,7 +313,8 @@ class Finder:
 
         return self._remember(t, ("word", folded, self.vocabulary.key()), scan)
 
-    def _remember(self, t: Table, key: Any, make: Any) -> int:
+    def _remember(self, t: Table, key: tuple[object, ...], make: Callable[[], int]) -> int:
+        """Rows ``make`` finds, remembered under ``key`` (the last ``_REMEMBERED`` per table)."""
         cache = self._cache(t)
         found = cache.get(key)
         if found is None:
@@ -330,20 +330,14 @@ class Finder:
             return self._code_text(t, f, folded, exact=False)
         if f.type in _NUMERIC:
             return self._digits(t, f, folded) if folded.isdigit() else 0
-        return t.index(f).contains(folded)
+        return t.index(f, TextIndex).contains(folded)
 
     def _digits(self, t: Table, f: Any, folded: str) -> int:
         """Rows whose number holds the digits ``folded`` (an id typed in part): a scan in C of
-        the numbers' texts, made at the first such word (100,000 ids: ~4 ms, not ~11)."""
+        the numbers' texts, made at the first such word (docs/decisions.md, "The finder's engine")."""
 
         def scan() -> int:
-            texts = self._remember(
-                t,
-                ("texts", f.key),
-                lambda: [  # type: ignore[arg-type, return-value]
-                    "" if v is None else str(v) for v in t.column(f.key)
-                ],
-            )
+            texts = t.number_texts(f.key)
             hits = compress(range(len(texts)), map(contains, texts, repeat(folded)))
             return bits.from_rows(list(hits), t.n)
 
@@ -351,7 +345,7 @@ class Finder:
 
     def _code_text(self, t: Table, f: Any, folded: str, *, exact: bool) -> int:
         """Rows whose code is ``folded``, or (not ``exact``) whose label contains it."""
-        index = t.index(f)
+        index = t.index(f, TextIndex)
         label = self.vocabulary.label
         tids = [
             tid
@@ -376,27 +370,28 @@ class Finder:
             return on_demand if term.value else t.all ^ on_demand
         kind = f.type
         if kind in (FieldType.TEXT, FieldType.NAMES):
-            index = t.index(f)
+            text = t.index(f, TextIndex)
             word = fold(term.value)
-            return index.exact(word) if term.op == "exact" else index.contains(word)
+            return text.exact(word) if term.op == "exact" else text.contains(word)
         if kind is FieldType.BOOL:
-            index = t.index(f)
-            return index.true if term.value else index.false
+            flag = t.index(f, FlagIndex)
+            return flag.true if term.value else flag.false
         if kind is FieldType.CODE:
             if term.op == "eq":
                 value = str(term.value)
                 return self._code_text(t, f, fold(value), exact=value.strip().isdigit())
-            return numeric(term, t.index(f, "int"))
+            return numeric(term, t.index(f, RangeIndex, "int"))
         if kind is FieldType.DATE:
-            return dates(term, t.index(f), now)
-        return numeric(term, t.index(f))
+            return dates(term, t.index(f, DateIndex), now)
+        return numeric(term, t.index(f, RangeIndex))
 
     def _present(self, t: Table, f: Any) -> int:
         if f.key == "@ondemand":
             return t.all
         if f.type in (FieldType.TEXT, FieldType.NAMES, FieldType.CODE):
-            return t.index(f, "present").true
-        return t.index(f).present
+            return t.index(f, FlagIndex, "present").true
+        kind = {FieldType.DATE: DateIndex, FieldType.BOOL: FlagIndex, FieldType.PRESENCE: FlagIndex}
+        return t.index(f, kind.get(f.type, RangeIndex)).present
 
     def _on_demand(self, t: Table) -> int:
         """Rows on demand: a webinar or session of a type marked so, or an offering dated so."""
@@ -415,7 +410,7 @@ class Finder:
 
     def _past(self, t: Table, now: datetime) -> int:
         """Rows whose occasion has ended (end, else start, before now), not on demand."""
-        ended = t.extra_index("@ended", lambda: self._ended(t))
+        ended = t.extra_index("@ended", RangeIndex, lambda: self._ended(t))
         past = ended.select(None, literals.epoch_ms(now), hi_open=True)
         return past & ~self._on_demand(t)
 
@@ -423,8 +418,8 @@ class Finder:
         f_start = self.schema.field(t.name, "starts")
         f_end = self.schema.field(t.name, "ends")
         assert f_start is not None
-        starts = t.index(f_start).ms
-        ends = t.index(f_end).ms if f_end is not None else starts
+        starts = t.index(f_start, DateIndex).ms
+        ends = t.index(f_end, DateIndex).ms if f_end is not None else starts
         return RangeIndex([e if e is not None else s for s, e in zip(starts, ends, strict=True)])
 
     def past_steps(self, t: Table, ended: list[int | None] | None = None) -> Iterator[None]:
@@ -440,7 +435,9 @@ class Finder:
                     yield from t.index_steps(f)
             yield from t.extra_index_steps("@ended", lambda: self._ended(t))
         else:
-            t.extra_index("@ended", lambda: ScanningRangeIndex(ended)).prepare()
+            scanning = t.extra_index("@ended", RangeIndex, lambda: ScanningRangeIndex(ended))
+            if isinstance(scanning, ScanningRangeIndex):  # (not if built already)
+                scanning.prepare()
             yield
         self._on_demand(t)
         yield

@@ -12,7 +12,9 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from catalogue_desktop.core.query.fields import FieldType
+from catalogue_desktop.core.query.engine import Finder
+from catalogue_desktop.core.query.fields import Field, FieldType
+from catalogue_desktop.core.query.index import TextIndex
 from catalogue_desktop.core.query.literals import DateSpec
 from catalogue_desktop.core.query.syntax import Term, parse
 from catalogue_desktop.core.query.text import fold
@@ -21,7 +23,7 @@ from catalogue_desktop.core.query.text import fold
 class ValueKeys:
     """Keys of a facet's value clauses in one table, at one moment (for relative dates)."""
 
-    def __init__(self, finder: Any, table: str, now: datetime) -> None:
+    def __init__(self, finder: Finder, table: str, now: datetime) -> None:
         self._finder = finder
         self._table = table
         self._now = now
@@ -51,15 +53,15 @@ class ValueKeys:
                 return (term.field, "month", month)
         return term.key
 
-    def _is_value(self, f: Any, folded: str) -> bool:
+    def _is_value(self, f: Field, folded: str) -> bool:
         """Whether a text field holds ``folded`` as a whole value somewhere."""
         table = self._finder.tables.get(self._table)
         if table is None or f.type not in (FieldType.TEXT, FieldType.NAMES) or f.key.startswith("@"):
             return False
         level = table.child if f.scope != "record" and table.child is not None else table
-        return bool(level.index(f).exact(folded))
+        return bool(level.index(f, TextIndex).exact(folded))
 
-    def _codes(self, f: Any, folded: str) -> list[str]:
+    def _codes(self, f: Field, folded: str) -> list[str]:
         """The codes a typed code value names (its code, or the codes whose label contains it:
         as the engine reads it)."""
         table = self._finder.tables.get(self._table)
@@ -67,7 +69,7 @@ class ValueKeys:
             return []
         level = table.child if f.scope != "record" and table.child is not None else table
         label = self._finder.vocabulary.label
-        originals = level.index(f).originals
+        originals = level.index(f, TextIndex).originals
         exact = [str(c) for c in originals if fold(str(c)) == folded]
         return exact or [str(c) for c in originals if folded in fold(label(f.name, c))]
 

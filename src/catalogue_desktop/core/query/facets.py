@@ -23,9 +23,10 @@ from typing import Any
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.facet_keys import ValueKeys
-from catalogue_desktop.core.query.fields import FieldType
-from catalogue_desktop.core.query.index import _Built
+from catalogue_desktop.core.query.fields import Field, FieldType
+from catalogue_desktop.core.query.index import RangeIndex, TextIndex, _Built
 from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
+from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
 
 FACETS: tuple[tuple[str, str], ...] = (
     ("topic", "Topics"),
@@ -208,7 +209,7 @@ def _values(
         ]
     matched = finder.evaluate_nodes(base, table, now).bits
     if f.type in (FieldType.TEXT, FieldType.NAMES):  # the clause is written when shown (_facet)
-        index = level.index(f)
+        index = level.index(f, TextIndex)
         counts = _text_counts(index, matched, level.all)
         return [
             (index.originals[tid], None, (name, "exact", index.texts[tid]), counts[tid])
@@ -220,12 +221,11 @@ def _values(
     ]
 
 
-def _text_counts(index: Any, matched: int, everything: int) -> list[int]:
+def _text_counts(index: TextIndex, matched: int, everything: int) -> list[int]:
     """How many ``matched`` rows hold each text of ``index``: the posting lists' lengths when
     every row matches; else row by row, over the matched rows or over the others (whichever
     are fewer), unless nearly every text has a bitset of its own (a frequent one: 12 roles).
-    Measured at 100,000 webinars: a text without a bitset costs ~30 us to count by bitset,
-    a row ~0.12 us to count by its texts (the 3,258 experts: 70 ms by bitsets, 4 ms by rows)."""
+    What each costs: docs/decisions.md, "The finder's engine"."""
     total = [index.count(tid) for tid in range(len(index.texts))]
     if matched == everything:
         return total
@@ -246,29 +246,29 @@ def _term(name: str, clause: str) -> Node:
     return root
 
 
-def _options(finder: Finder, t: Any, f: Any, now: datetime) -> list[tuple[str, str, int]]:
+def _options(finder: Finder, t: Table, f: Field, now: datetime) -> list[tuple[str, str, int]]:
     """(label, clause, rows) of a facet's values at the level ``t`` holds them."""
     if f.type in (FieldType.TEXT, FieldType.NAMES):
-        index = t.index(f)
+        texts = t.index(f, TextIndex)
         return [
-            (index.originals[tid], "=" + quote(index.originals[tid]), index.rows_of([tid]))
-            for tid in range(len(index.texts))
+            (texts.originals[tid], "=" + quote(texts.originals[tid]), texts.rows_of([tid]))
+            for tid in range(len(texts.texts))
         ]
     if f.type is FieldType.BOOL:
-        index = t.index(f)
-        return [("Yes", "yes", index.true), ("No", "no", index.false)]
+        flag = t.index(f, FlagIndex)
+        return [("Yes", "yes", flag.true), ("No", "no", flag.false)]
     if f.type is FieldType.CODE:
-        index = t.index(f)
+        codes = t.index(f, TextIndex)
         label = finder.vocabulary.label
         return [
-            (label(f.name, code), quote(str(code)), index.rows_of([tid]))
-            for tid, code in enumerate(index.originals)
+            (label(f.name, code), quote(str(code)), codes.rows_of([tid]))
+            for tid, code in enumerate(codes.originals)
         ]
     if f.type is FieldType.DATE:
-        index = t.index(f)
-        return t.extra_index(f"@months:{f.key}", lambda: _Months(index)).options
+        dates = t.index(f, DateIndex)
+        return t.extra_index(f"@months:{f.key}", _Months, lambda: _Months(dates)).options
     if f.type is FieldType.MONEY:
-        index = t.index(f)
+        index = t.index(f, RangeIndex)
         decimal = any(not isinstance(v, int) for v in index.edges)
         out = []
         for lo, hi in zip(FEE_BANDS, (*FEE_BANDS[1:], None), strict=True):
@@ -283,16 +283,17 @@ def _options(finder: Finder, t: Any, f: Any, now: datetime) -> list[tuple[str, s
 
 class _Months(_Built):
     """A date field's months with their rows (the start month facet's values), made once per
-    table like an index: they do not depend on the query (10 ms at 100,000 webinars)."""
+    table like an index: they do not depend on the query."""
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: DateIndex) -> None:
         super().__init__()
         self._index = index
         self.options: list[tuple[str, str, int]] = []
 
     def _build(self) -> Iterator[None]:
         index = self._index
-        months = sorted({(d.year, d.month) for d in map(date.fromordinal, set(index.days) - {None})})
+        days = {day for day in index.days if day is not None}
+        months = sorted({(d.year, d.month) for d in map(date.fromordinal, days)})
         for year, month in months:
             first = date(year, month, 1).toordinal()
             last = date(year, month, calendar.monthrange(year, month)[1]).toordinal()

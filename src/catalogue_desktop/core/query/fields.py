@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from catalogue_desktop.core.records.field_names import named
@@ -39,9 +38,6 @@ class FieldType(enum.Enum):
     CODE = "code"  # a code the spec gives no meanings for (Webinar.type, Course.level)
     PRESENCE = "presence"  # only has:/no: (long texts that are not indexed)
 
-
-NUMERIC = frozenset({FieldType.ID, FieldType.NUMBER, FieldType.MONEY})
-TEXTUAL = frozenset({FieldType.TEXT, FieldType.NAMES})
 
 _TYPE_WORDS = {
     FieldType.TEXT: "text",
@@ -278,7 +274,6 @@ DATE_WORDS = (
     "past",
     "future",
 )
-SPECIAL = {"has": "has:FIELD — the field has a value", "no": "no:FIELD — the field has none"}
 
 
 class Schema:
@@ -318,18 +313,8 @@ class Schema:
         """Every accepted name (for suggestions)."""
         return sorted(self._canonical)
 
-    def table_names(self, table: str) -> list[str]:
-        """The canonical names of one table's fields, in their order (for completion)."""
-        return [f.name for f in self.fields[table]]
-
 
 SCHEMA = Schema()
-
-
-def reference_rows() -> Iterator[tuple[str, Field]]:
-    for table in TABLES:
-        for f in FIELDS[table]:
-            yield table, f
 
 
 def reference_markdown() -> str:

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, repeat
 from operator import contains, le, lt
-from typing import Any
+from typing import Any, TypeVar
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.text import fold, pieces, tokens
@@ -28,7 +28,10 @@ _CHUNK = 4096  # rows per build step
 _FREQUENT = 64  # a text on more than 1/_FREQUENT of the rows keeps its own bitset
 _EXACT_BUCKETS = 256  # up to this many distinct values: one bucket each (no edge tests)
 _BUCKETS = 128
-_REMEMBERED = 256  # recent answers kept per index
+_REMEMBERED = 256  # recent answers kept per index and question
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 class _Built:
@@ -51,11 +54,12 @@ class _Built:
 
     def _build(self) -> Iterator[None]:  # pragma: no cover - overridden
         raise NotImplementedError
-        yield
 
 
-class _Cache(OrderedDict[Any, Any]):
-    def get_or(self, key: Any, make: Callable[[], Any]) -> Any:
+class _Cache(OrderedDict[_K, _V]):
+    """The last ``_REMEMBERED`` answers, the least recently used dropped first."""
+
+    def get_or(self, key: _K, make: Callable[[], _V]) -> _V:
         found = self.get(key)
         if found is not None:
             self.move_to_end(key)
@@ -84,8 +88,9 @@ class TextIndex(_Built):
         self.present = 0
         self.row_texts: list[tuple[int, ...]] = []  # per row, its text ids
         self._by_text: dict[str, int] = {}
-        self._pieces: _Cache = _Cache()
-        self._answers: _Cache = _Cache()
+        self._pieces: _Cache[str, tuple[list[int], frozenset[int]]] = _Cache()
+        self._text_ids: _Cache[str, list[int]] = _Cache()  # word -> ids of the texts containing it
+        self._contains: _Cache[str, int] = _Cache()  # word -> rows with a text containing it
 
     def _build(self) -> Iterator[None]:
         ids: dict[Any, int] = {}
@@ -152,13 +157,14 @@ class TextIndex(_Built):
 
     def forget_answers(self) -> None:
         self._pieces.clear()
-        self._answers.clear()
+        self._text_ids.clear()
+        self._contains.clear()
 
     def text_ids(self, word: str) -> list[int]:
         """Ids of the texts containing ``word`` (folded)."""
-        found = self._answers.get(("ids", word))
-        if found is not None:
-            return found
+        known = self._text_ids.get(word)
+        if known is not None:
+            return known
         parts = pieces(word)
         if not parts:
             found = [t for t, text in enumerate(self.texts) if word in text]
@@ -173,7 +179,7 @@ class TextIndex(_Built):
             if not (len(parts) == 1 and parts[0] == word):
                 texts = self.texts
                 found = [t for t in found if word in texts[t]]
-        self._answers[("ids", word)] = found
+        self._text_ids[word] = found
         return found
 
     def _with_piece(self, part: str) -> frozenset[int]:
@@ -185,7 +191,7 @@ class TextIndex(_Built):
         for only among the tokens of a shorter one it contains, if known ("ta" -> "tax")."""
         known = self._pieces.get(part)
         if known is not None:
-            return known  # type: ignore[no-any-return]
+            return known
         scope: Sequence[int] | None = None
         for other, (token_ids, _texts) in self._pieces.items():
             if other in part and (scope is None or len(token_ids) < len(scope)):
@@ -197,16 +203,16 @@ class TextIndex(_Built):
             hits = [k for k in scope if part in tokens_[k]]
         token_texts = self._token_texts
         texts = frozenset(t for k in hits for t in token_texts[k])
-        return self._pieces.get_or(part, lambda: (hits, texts))  # type: ignore[no-any-return]
+        return self._pieces.get_or(part, lambda: (hits, texts))
 
     def contains(self, word: str) -> int:
         """Rows with a text containing ``word`` (folded)."""
-        return self._answers.get_or(("contains", word), lambda: self._rows_with(word))
+        return self._contains.get_or(word, lambda: self._rows_with(word))
 
     def _rows_with(self, word: str) -> int:
-        """A word of letters and digits alone lies inside one token of each text it is in: its
-        rows are those of the tokens containing it, a frequent token's as one bitset (``tax``
-        on 100,000 webinars: 0.2 ms, against 1.5 ms for the union of its 150 texts' rows)."""
+        """A word of letters and digits alone lies inside one token of each text it is in: its rows are those
+        of the tokens containing it, a frequent token's as one bitset (see docs/decisions.md, "The finder's
+        engine")."""
         parts = pieces(word)
         if len(parts) != 1 or parts[0] != word:  # spaces or punctuation: each text confirms it
             return self.rows_of(self.text_ids(word))
@@ -293,27 +299,26 @@ class RangeIndex(_Built):
         self.present = bits.from_rows(present_rows, n)
         yield
         if not self.exact:  # an edge bucket's rows in range are then one slice (``select``)
-            for k, rows in enumerate(self._rows):
-                ordered = sorted(rows, key=values.__getitem__)
+            for k, bucket in enumerate(self._rows):
+                ordered = sorted(bucket, key=values.__getitem__)
                 self._rows[k] = array("i", ordered)
                 self._values.append([values[r] for r in ordered])
-                if k % 4 == 3:  # ~1.5 ms a slice at 100,000 rows
+                if k % 4 == 3:  # a slice of 4 buckets
                     yield
         prefix = 0
         budget = 0
-        for rows in self._rows:
-            prefix |= bits.from_rows(rows, n)
+        for bucket in self._rows:
+            prefix |= bits.from_rows(bucket, n)
             self._prefix.append(prefix)
-            budget += len(rows) + 1000
+            budget += len(bucket) + 1000
             if budget > _CHUNK * 4:
                 budget = 0
                 yield
 
     def select(self, lo: Any = None, hi: Any = None, lo_open: bool = False, hi_open: bool = False) -> int:
-        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded): the buckets inside
-        the range from two prefixes, the rows of the (at most two) buckets at its edges found
-        by bisection in their values (testing each of their rows took 0.19 ms of a 0.23 ms
-        ``starts:next30d cle:yes`` at 100,000 webinars)."""
+        """Rows with ``lo <= v <= hi`` (``<`` where open; None: unbounded): the buckets inside the range from
+        two prefixes, the rows of the (at most two) buckets at its edges found by bisection in their values
+        (testing each of their rows took most of a query's time: docs/decisions.md, "The finder's engine")."""
         edges = self.edges
         if not edges:
             return 0
@@ -347,9 +352,9 @@ class RangeIndex(_Built):
 
 
 class ScanningRangeIndex(RangeIndex):
-    """A ``RangeIndex`` that answers at once, by a scan of its values (~10 ms at 133,000 rows),
-    until it is built (``build``, in idle time): what ``past`` needs of the Dates rows before
-    they are shown, without the ~60 ms of building it first. ``ensure`` does not build it."""
+    """A ``RangeIndex`` that answers at once, by a scan of its values, until it is built (``build``, in idle
+    time): what ``past`` needs of the Dates rows before they are shown, without building it first (the costs:
+    docs/decisions.md, "The finder's engine"). ``ensure`` does not build it."""
 
     _filled: list[Any] | None = None  # the values, a blank as +inf (for ``v < hi`` in C)
 
@@ -357,7 +362,7 @@ class ScanningRangeIndex(RangeIndex):
         pass
 
     def prepare(self) -> None:
-        """Make what the scan needs (~10 ms at 133,000 rows), ahead of the first ``select``."""
+        """Make what the scan needs, ahead of the first ``select``."""
         if self._filled is None:
             self._filled = [_INF if v is None else v for v in self.values]
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from catalogue_desktop.core.query import literals
 from catalogue_desktop.core.query.index import RangeIndex
 from catalogue_desktop.core.query.syntax import Term
+from catalogue_desktop.core.query.table import DateIndex
 
 
 def numeric(term: Term, index: RangeIndex) -> int:
@@ -28,7 +28,7 @@ def numeric(term: Term, index: RangeIndex) -> int:
     raise AssertionError(op)
 
 
-def dates(term: Term, index: Any, now: datetime) -> int:
+def dates(term: Term, index: DateIndex, now: datetime) -> int:
     op, value = term.op, term.value
     if op == "range":
         lo_spec, hi_spec = value
@@ -60,5 +60,8 @@ def _instant(b: literals.Bounds | None, now: datetime, *, low: bool) -> int | No
         return None
     if b.mode == "instant":
         return b.lo if low else b.hi
-    first, last = literals.local_day_bounds_ms(b.lo, b.hi, now)  # type: ignore[arg-type]
+    day = b.lo if low else b.hi
+    if day is None:  # an open end
+        return None
+    first, last = literals.local_day_bounds_ms(day, day, now)
     return first if low else last

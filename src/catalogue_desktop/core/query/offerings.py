@@ -18,7 +18,7 @@ from typing import Any
 
 from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import OFFERINGS
-from catalogue_desktop.core.query.table import Table
+from catalogue_desktop.core.query.table import DateIndex, Table
 
 __all__ = [
     "KEYS",
@@ -105,7 +105,7 @@ class OfferingColumns(dict[str, list[Any]]):
     def __contains__(self, key: object) -> bool:
         return key in KEYS
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         return self[key] if key in KEYS else default
 
     def made(self, key: str) -> bool:
@@ -275,7 +275,7 @@ def _instants(source: Table, take: Callable[[list[Any], int, int], list[Any]]) -
     rows), so that the Dates rows need not parse every date again; none otherwise."""
     out: Part = {}
     for key, name in (("@startMs", "starts"), ("@endMs", "ends")):
-        index = source.built_index(name)
+        index = source.built_index(name, DateIndex)
         if index is not None:
             out[key] = (lambda ms: lambda lo, hi: take(ms, lo, hi))(index.ms)
     return out

@@ -13,6 +13,8 @@ from typing import Any
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
+from catalogue_desktop.core.query.index import TextIndex
+from catalogue_desktop.core.query.table import Table
 from catalogue_desktop.core.query.text import fold, tokens
 
 TITLE_FIELD = {"experts": "name"}  # the others: "title"
@@ -52,17 +54,18 @@ def search(finder: Finder, text: str, limit: int = 20, tables: list[str] | None 
     return hits[:limit]
 
 
-def _title_index(finder: Finder, name: str) -> Any:
+def _title_index(finder: Finder, name: str) -> tuple[Table, TextIndex | None]:
     t = finder.tables[name]
     f = finder.schema.field(name, TITLE_FIELD.get(name, "title"))
-    return t, (t.index(f) if f is not None else None)
+    return t, (t.index(f, TextIndex) if f is not None else None)
 
 
 def _exact(finder: Finder, name: str, query: str, words: list[str], limit: int) -> list[Hit]:
     t, index = _title_index(finder, name)
     out: list[Hit] = []
     if query.isdigit():  # an id
-        for row in _rows_with_id(t, int(query)):
+        row = t.row_of_id(int(query))
+        if row is not None:
             out.append(Hit(name, row, t.ids[row], _title(t, index, row), 100.0))
     if index is None:
         return out
@@ -104,7 +107,7 @@ def _fuzzy(finder: Finder, name: str, query: str, limit: int) -> list[Hit]:
     t, index = _title_index(finder, name)
     if index is None or not index.texts:
         return []
-    out = []
+    out: list[Hit] = []
     for _text, score, tid in process.extract(
         query, index.texts, scorer=fuzz.WRatio, limit=limit, score_cutoff=70
     ):
@@ -113,18 +116,7 @@ def _fuzzy(finder: Finder, name: str, query: str, limit: int) -> list[Hit]:
     return out
 
 
-def _rows_with_id(t: Any, record_id: int) -> list[int]:
-    by_id = getattr(t, "_rows_by_id", None)
-    if by_id is None:
-        by_id = {}
-        for row, rid in enumerate(t.ids):
-            by_id.setdefault(rid, row)
-        t._rows_by_id = by_id
-    row = by_id.get(record_id)
-    return [] if row is None else [row]
-
-
-def _title(t: Any, index: Any, row: int) -> str:
+def _title(t: Table, index: TextIndex | None, row: int) -> str:
     if index is None:
         return str(t.ids[row])
     texts = index.row_texts[row]

@@ -179,7 +179,7 @@ def select(
         query, kind.value, now or local_now()
     ):
         note("withdrawn records (removed:) are no longer in the catalogue and are not exported; see find")
-    return bits.pick(catalogue.positions[kind.value], outcome.bits)  # type: ignore[return-value]
+    return bits.pick(catalogue.positions[kind.value], outcome.bits)
 
 
 __all__ = [

@@ -20,6 +20,7 @@ import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from catalogue_desktop.core.query import literals, regions, timeline
@@ -295,8 +296,13 @@ class _Parser:
             field = self.field_name(rest, value_at, tok.end, what="has:/no: need a field")
             term = Term(field, "has", None, tok.start, tok.end)
             return term if name.lower() == "has" else Not(term, tok.start, tok.end)
-        if timeline.is_time_clause(name, op):
-            return self.time_clause(tok, name, rest, value_at)
+        if timeline.is_time_clause(name, op):  # added:, changed:, removed: (``timeline``)
+            try:
+                return Term(
+                    None, timeline.TIME_OP, timeline.parse_value(name, rest, self.schema), tok.start, tok.end
+                )
+            except literals.LiteralError as exc:
+                raise _Fail(value_at, tok.end, f"{name.lower()}: {exc}") from None
         field = self.field_name(name, tok.start, tok.start + len(name))
         if op != ":":
             return self.value(field, op + rest, value_at - len(op), tok.end, begin=tok.start)
@@ -312,17 +318,6 @@ class _Parser:
             example = _EXAMPLES[self.schema.value_type(field)].format(f=field)
             raise _Fail(tok.start, tok.end, f"'{tok.text}' needs a value, e.g. {example}")
         return self.value(field, rest, value_at, tok.end, begin=tok.start)
-
-    def time_clause(self, tok: _Tok, name: str, rest: str, value_at: int) -> Term:
-        """``added:WINDOW``, ``changed:WINDOW``, ``changed:FIELD[@WINDOW]``, ``removed:WINDOW``
-        (``core.query.timeline``)."""
-        if not rest:
-            raise _Fail(tok.start, tok.end, f"'{tok.text}' needs a window, e.g. {name.lower()}:last30d")
-        try:
-            spec = timeline.parse_value(name, rest, self.schema)
-        except literals.LiteralError as exc:
-            raise _Fail(value_at, tok.end, f"{name.lower()}: {exc}") from None
-        return Term(None, timeline.TIME_OP, spec, tok.start, tok.end)
 
     def group_of(self, field: str, tok: _Tok) -> Node:
         if self.group is not None:
@@ -409,7 +404,7 @@ class _Parser:
                 raise literals.LiteralError("'..' needs a start, an end or both: A..B, ..B, A..")
             lo = parse_one(lo_text) if lo_text else None
             hi = parse_one(hi_text) if hi_text else None
-            if ftype is not FieldType.DATE and lo is not None and hi is not None and lo > hi:
+            if _numbers_reversed(lo, hi):
                 raise literals.LiteralError(f"'{body}': the range's start is after its end")
             return "range", (lo, hi)
         value = parse_one(body)
@@ -447,3 +442,8 @@ def quote(value: str) -> str:
     ):
         return value
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _numbers_reversed(lo: object, hi: object) -> bool:
+    """A range of numbers whose start is after its end (dates are compared when the query runs)."""
+    return isinstance(lo, int | Decimal) and isinstance(hi, int | Decimal) and lo > hi

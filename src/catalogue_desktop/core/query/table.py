@@ -12,7 +12,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeVar
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.fields import FIELDS, Field, FieldType
@@ -60,6 +60,9 @@ def money(value: Any) -> int | Decimal | None:
     return None
 
 
+_I = TypeVar("_I", bound=_Built)
+
+
 class DateIndex(_Built):
     """A date column: the written calendar day (``local``) and the instant, each a RangeIndex."""
 
@@ -77,8 +80,9 @@ class DateIndex(_Built):
         known: dict[Any, tuple[int, int] | None] = {None: None}  # events share their hours
         for start in range(0, self.n, _CHUNK):
             for text in self._texts[start : start + _CHUNK]:
-                parsed = known.get(text, False)
-                if parsed is False:
+                try:
+                    parsed = known[text]
+                except KeyError:
                     parsed = known[text] = parse_date(text)
                 if parsed is None:
                     days.append(None)
@@ -152,6 +156,8 @@ class Table:
         self.all = bits.full(n)
         self._indexes: dict[tuple[str, str], _Built] = {}
         self._derived: dict[str, list[Any]] = {}
+        self._row_by_id: dict[Any, int] | None = None
+        self._number_texts: dict[str, list[str]] = {}  # key -> a number column's values as texts
         if child is not None:
             self._first_child = _first_children(child.parent_of or [], n)
 
@@ -161,6 +167,14 @@ class Table:
     @property
     def ids(self) -> list[Any]:
         return self.columns["id"]
+
+    def row_of_id(self, record_id: Any) -> int | None:
+        """The first row of the record ``record_id`` (the ids' rows are listed at the first call)."""
+        if self._row_by_id is None:
+            self._row_by_id = {}
+            for row, rid in enumerate(self.ids):
+                self._row_by_id.setdefault(rid, row)
+        return self._row_by_id.get(record_id)
 
     def column(self, key: str) -> list[Any]:
         """A column of raw values; ``@name`` columns are derived (by the catalogue) on first use."""
@@ -176,36 +190,50 @@ class Table:
     def forget_derived(self) -> None:
         """Drop derived columns and their indexes (another table they come from changed)."""
         self._derived.clear()
+        self._number_texts.clear()
         self._indexes = {k: v for k, v in self._indexes.items() if not k[0].startswith("@")}
         if self.child is not None:
             self.child.forget_derived()
 
-    def index(self, field: Field, variant: str = "") -> Any:
-        """The index of ``field`` (``variant``: "int" for a code's numeric one), built now if
-        idle time has not built it yet."""
+    def index(self, field: Field, kind: type[_I], variant: str = "") -> _I:
+        """The index of ``field``, a ``kind`` (the field's type decides which: ``_make``;
+        ``variant``: "int" for a code's numeric one, "present" for has:), built now if idle time
+        has not built it yet."""
         found = self._index(field, variant)
+        assert isinstance(found, kind), (self.name, field.key, variant, type(found).__name__)
         found.ensure()
         return found
 
+    def number_texts(self, key: str) -> list[str]:
+        """Column ``key``'s numbers as texts ("" for none), made at the first call: an id typed in part
+        is looked for in them."""
+        found = self._number_texts.get(key)
+        if found is None:
+            found = self._number_texts[key] = ["" if v is None else str(v) for v in self.column(key)]
+        return found
+
     def forget_answers(self) -> None:
+        self._number_texts.clear()
         for index in self._indexes.values():
             forget = getattr(index, "forget_answers", None)
             if forget is not None:
                 forget()
 
-    def extra_index(self, key: str, make: Callable[[], _Built]) -> Any:
-        """An index the engine makes of several columns (``key`` starts with "@")."""
+    def extra_index(self, key: str, kind: type[_I], make: Callable[[], _I]) -> _I:
+        """An index the engine makes of several columns (``key`` starts with "@"), a ``kind``."""
         found = self._indexes.get((key, ""))
         if found is None:
             found = self._indexes[(key, "")] = make()
+        assert isinstance(found, kind), (self.name, key, type(found).__name__)
         found.ensure()
         return found
 
-    def built_index(self, name: str) -> Any:
-        """Field ``name``'s index if idle time has built it, else None (nothing is built here)."""
+    def built_index(self, name: str, kind: type[_I]) -> _I | None:
+        """Field ``name``'s index (a ``kind``) if idle time has built it, else None (nothing is
+        built here)."""
         field = self.fields.get(name)
         found = None if field is None else self._indexes.get((field.key, ""))
-        return found if found is not None and found.ready else None
+        return found if isinstance(found, kind) and found.ready else None
 
     def index_steps(self, field: Field) -> Iterator[None]:
         """Build ``field``'s index a slice at a time (as ``build`` does for every field)."""
@@ -247,13 +275,13 @@ class Table:
         return RangeIndex([v if type(v) is int else None for v in values])
 
     def dispose_steps(self) -> Iterator[None]:
-        """Drop this table's indexes and columns a few at a time (a table no longer used: freeing
-        133,000 rows' worth at once holds the event loop for ~60 ms)."""
-        for key in list(self._indexes):
-            del self._indexes[key]
+        """Drop this table's indexes and columns a few at a time (a table no longer used: see
+        docs/decisions.md, "Sorting and the tables")."""
+        for index_key in list(self._indexes):
+            del self._indexes[index_key]
             yield
-        for key in list(self.columns):
-            del self.columns[key]
+        for column_key in list(self.columns):
+            del self.columns[column_key]
             yield
 
     def build(self) -> Iterator[None]:
@@ -295,7 +323,7 @@ class Table:
 def _compact(ids: list[Any]) -> list[Any]:
     """Ids as new int objects, made one after the other: the ints decoded from the facts lie
     scattered among their strings and dicts, and ``compress(table.ids, mask)`` touches every
-    one of them (a cache miss each): 4.3 ms for 100,000 rows, 0.7 ms over these."""
+    one of them (a cache miss each; see docs/decisions.md, "The finder's engine")."""
     try:
         return array("q", ids).tolist()
     except (TypeError, OverflowError):  # an id that is not an integer (none the spec allows)
@@ -348,10 +376,11 @@ class TableBuilder:
         if parents is not None:
             self.parent_of.extend(parents)
         if self.child is not None:
-            key = self._child_key
-            kids, owners = [], []
+            child_key = self._child_key
+            kids: list[dict[str, Any]] = []
+            owners: list[int] = []
             for row, f in enumerate(chunk, self.n):
-                for kid in f.get(key) or ():  # type: ignore[arg-type]
+                for kid in f.get(child_key or "") or ():
                     if isinstance(kid, dict):
                         kids.append(kid)
                         owners.append(row)
@@ -375,10 +404,3 @@ def _child_keys(name: str) -> set[str]:
     if name == "courses":
         return {"venue", "address", "city", "state", "zip", "fee", "detailUrl"}
     return {"title", "fee", "detailUrl", "roles", "situations"}
-
-
-def table_of(name: str, facts: Iterable[dict[str, Any]]) -> Table:
-    """A table from all its facts at once (tests, the command line)."""
-    builder = TableBuilder(name)
-    builder.add(list(facts))
-    return builder.finish()

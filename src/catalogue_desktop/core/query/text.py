@@ -3,7 +3,7 @@
 ``fold`` is applied to both the catalogue's text and the query's words; a word matches text that
 contains it. ``pieces`` are the runs of letters and digits a word is made of: a word occurs in a
 text only where each of its pieces occurs inside one of the text's tokens, which is what the
-token index of ``values.TextValues`` looks up before it confirms a match on the whole text.
+token index of ``index.TextIndex`` looks up before it confirms a match on the whole text.
 """
 
 from __future__ import annotations

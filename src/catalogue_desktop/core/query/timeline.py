@@ -77,6 +77,8 @@ def is_time_clause(name: str, op: str) -> bool:
 def parse_value(change: str, text: str, schema: Schema) -> TimeSpec:
     """``added:``/``changed:``/``removed:``'s value as written; raises ``LiteralError``."""
     change = change.lower()
+    if not text:
+        raise literals.LiteralError(f"needs a window, e.g. {change}:last30d")
     field: str | None = None
     window_text: str | None = text
     if change == "changed":

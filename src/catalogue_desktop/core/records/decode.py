@@ -41,8 +41,11 @@ MODELS: dict[Kind, type[models.Record]] = {
 }
 
 # Built once: one adapter per collection (whole array) and per record.
-_LIST_ADAPTERS: dict[Kind, TypeAdapter[Any]] = {k: TypeAdapter(list[m]) for k, m in MODELS.items()}
-_ITEM_ADAPTERS: dict[Kind, TypeAdapter[Any]] = {k: TypeAdapter(m) for k, m in MODELS.items()}
+_LIST_ADAPTERS: dict[Kind, TypeAdapter[list[models.Record]]] = {
+    k: TypeAdapter(list[m])  # type: ignore[valid-type]  # (a list of the kind's own model)
+    for k, m in MODELS.items()
+}
+_ITEM_ADAPTERS: dict[Kind, TypeAdapter[models.Record]] = {k: TypeAdapter(m) for k, m in MODELS.items()}
 
 # Fields whose allowed values the spec does not give: the codes seen are reported.
 CODE_FIELDS: dict[Kind, tuple[str, ...]] = {
@@ -95,7 +98,8 @@ class Decoded:
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC around bulk allocation of acyclic objects (2-3x faster at 10k+)."""
+    """Pause the cyclic GC around bulk allocation of acyclic objects (see docs/decisions.md, "Downloads,
+    ingest and the cache")."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -90,7 +90,7 @@ def as_text(lines: Iterable[Line], date_text: DateText = day_text) -> list[str]:
     return [f"{date_text(line.day) if line.day else '?'}: {line.text}" for line in lines]
 
 
-def fee_points(events: Iterable[EventLike], current_fee: Any = None) -> dict[str, list[tuple[str, Decimal]]]:
+def fee_points(events: Iterable[EventLike]) -> dict[str, list[tuple[str, Decimal]]]:
     """The fee over time, per priced item (``""`` for the record's own fee, else the nested
     record's path, e.g. ``locations/7114``): (day of change, new fee) points, starting from the
     first old value seen; only items whose fee changed."""

@@ -144,9 +144,9 @@ class CatalogueClient:
         self.backoff = max(0.0, backoff)
         self.max_bytes = max_bytes
         self._semaphore = asyncio.Semaphore(max(1, max_concurrency))
-        # Downloads spooled to files are inflated and written by one thread below normal
-        # priority: at 100k webinars ~800 MB, seconds of CPU that would otherwise run on the
-        # event loop's thread or beside it at its priority (made on first use).
+        # Downloads spooled to files are inflated and written by one thread below normal priority: seconds of
+        # CPU for a big catalogue (docs/decisions.md, "Downloads, ingest and the cache") that would otherwise
+        # run on the event loop's thread or beside it at its priority (made on first use).
         self._writer = ThreadPoolExecutor(
             1, thread_name_prefix="catalogue-body-writer", initializer=lower_thread
         )
@@ -190,7 +190,7 @@ class CatalogueClient:
 
     async def __aexit__(
         self,
-        exc_type: type[BaseException] | None,
+        _exc_type: type[BaseException] | None,
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
@@ -238,7 +238,7 @@ class CatalogueClient:
                     failures=failures,
                 )
         except TimeoutError:
-            if not within.expired():
+            if limit is None or not within.expired():
                 raise
             raise TimedOut(deadline_text(kind, url, limit, failures), kind=kind, url=url) from None
         elapsed = time.perf_counter() - started

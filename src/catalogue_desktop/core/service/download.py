@@ -27,8 +27,8 @@ ProgressCallback = Callable[[Kind, int, int | None], None]
 
 _PIECE = 256 * 1024  # largest piece of decompressed output produced at once
 _HEAD = 64 * 1024  # with a sink: bytes kept for the plausibility check
-# yield to the event loop after this many decoded bytes: ~0.5 ms of inflating here, so that
-# eight downloads at once add little to the window thread's longest stall
+# yield to the event loop after this many decoded bytes (see docs/decisions.md, "Downloads, ingest and the
+# cache"), so that eight downloads at once add little to the window thread's longest stall
 _YIELD_EVERY = _PIECE
 _WHITESPACE = re.compile(rb"[ \t\r\n]*")
 _UTF16_32_BOMS = (
@@ -128,107 +128,138 @@ async def read_body(
     if total is not None and total > max_bytes:
         raise too_large()
     encoding = resp.headers.get("content-encoding", "").strip().lower()
-    inflater: Inflater | None = None
-    if encoding in ("gzip", "x-gzip", "deflate"):
-        inflater = Inflater(encoding)
-    elif encoding not in ("", "identity"):
-        raise BadEncoding(
-            f"the service used an unsupported content encoding {encoding!r}", kind=kind, url=url
-        )
-    chunks: list[bytes] = []
-    head = b""
-    size = 0
-    received = 0
-    since_yield = 0
-
-    pending = b""  # with a sink: the body's first bytes, held until a BOM can be ruled out
-    started = False
-
-    def keep(piece: bytes, last: bool = False) -> None:
-        nonlocal head, pending, started
-        if sink is None:
-            chunks.append(piece)
-            return
-        if not started:
-            pending += piece
-            if not last and len(pending) < len(codecs.BOM_UTF8) and codecs.BOM_UTF8.startswith(pending):
-                return
-            started = True
-            bom = pending.startswith(codecs.BOM_UTF8)
-            piece, pending = (pending[len(codecs.BOM_UTF8) :] if bom else pending), b""
-        if len(head) < _HEAD:
-            head += piece[: _HEAD - len(head)]
-        if piece:
-            unwritten.append(piece)
-
-    unwritten: list[bytes] = []  # with a sink: decoded bytes not yet written
-
-    def write() -> None:
-        assert sink is not None
-        if unwritten:
-            data = b"".join(unwritten)
-            unwritten.clear()
-            sink.write(data)
-
-    def decode(raw: bytes) -> None:
-        """(With a sink, in the writer thread.) Decode ``raw``; write what it gives."""
-        nonlocal size
-        for piece in inflater.feed(raw) if inflater else (raw,):
-            size += len(piece)
-            if size > max_bytes:
-                raise too_large()
-            keep(piece)
-            write()  # a piece at a time: a highly compressed chunk is never held whole
-
-    def end() -> None:
-        nonlocal size
-        if inflater is not None:
-            tail = inflater.finish()
-            size += len(tail)
-            if size > max_bytes:
-                raise too_large()
-            keep(tail)
-        keep(b"", last=True)
-        if sink is not None:
-            write()
-
+    body = _DecodedBody(_inflater_for(encoding, kind, url), max_bytes, too_large, sink)
     loop = asyncio.get_running_loop()
+    received = 0
     try:
         async for raw in resp.aiter_raw():
             received += len(raw)
             if sink is not None:
                 # Decoded and written off the loop's thread, below normal priority: zlib releases
-                # the GIL while it inflates (~800 MB at 100k webinars: seconds of CPU), and
+                # the GIL while it inflates (seconds of CPU for a big catalogue), and
                 # writing can block in the kernel (dirty page throttling) for tens of ms.
-                await loop.run_in_executor(writer, decode, raw)
+                await loop.run_in_executor(writer, body.decode_and_write, raw)
             else:
-                for piece in inflater.feed(raw) if inflater else (raw,):
-                    size += len(piece)
-                    if size > max_bytes:
-                        raise too_large()
-                    keep(piece)
-                    since_yield += len(piece)
-                    if since_yield >= _YIELD_EVERY:
-                        since_yield = 0
-                        await asyncio.sleep(0)
-            if progress is not None:
-                progress(kind, received, total)  # type: ignore[arg-type]
+                await body.decode_on_loop(raw)
+            if progress is not None and kind is not None:  # (only a collection's fetch reports)
+                progress(kind, received, total)
         if sink is not None:
-            await loop.run_in_executor(writer, end)
+            await loop.run_in_executor(writer, body.end)
         else:
-            end()
+            body.end()
     except zlib.error as exc:
         raise BadEncoding(
             f"the {encoding}-compressed response could not be decoded ({exc})", kind=kind, url=url
         ) from exc
-    return b"".join(chunks) if sink is None else head
+    return body.result()
+
+
+def _inflater_for(encoding: str, kind: Kind | None, url: str) -> Inflater | None:
+    """What inflates a body sent with ``Content-Encoding: encoding`` (None: sent as it is)."""
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        return Inflater(encoding)
+    if encoding not in ("", "identity"):
+        raise BadEncoding(
+            f"the service used an unsupported content encoding {encoding!r}", kind=kind, url=url
+        )
+    return None
+
+
+class _DecodedBody:
+    """A body's decoded bytes as they come, counted against the size cap: kept in memory, or
+    (with a ``sink``) written there with a leading UTF-8 BOM dropped, its first bytes kept for the
+    plausibility check."""
+
+    def __init__(
+        self,
+        inflater: Inflater | None,
+        max_bytes: int,
+        too_large: Callable[[], TooLarge],
+        sink: BinaryIO | None,
+    ) -> None:
+        self._inflater = inflater
+        self._max_bytes = max_bytes
+        self._too_large = too_large
+        self._sink = sink
+        self.size = 0  # decoded bytes so far
+        self._chunks: list[bytes] = []  # without a sink: the body
+        self._head = b""  # with a sink: its first bytes
+        self._pending = b""  # with a sink: the body's first bytes, held until a BOM can be ruled out
+        self._started = False
+        self._unwritten: list[bytes] = []  # with a sink: decoded bytes not yet written
+        self._since_yield = 0  # without a sink: bytes decoded since the loop last had a pass
+
+    def decode_and_write(self, raw: bytes) -> None:
+        """(With a sink, in the writer thread.) Decode ``raw``; write what it gives."""
+        for piece in self._pieces(raw):
+            self._keep(piece)
+            self._write()  # a piece at a time: a highly compressed chunk is never held whole
+
+    async def decode_on_loop(self, raw: bytes) -> None:
+        """(Without a sink.) Decode ``raw``, giving the loop a pass every ``_YIELD_EVERY`` bytes."""
+        for piece in self._pieces(raw):
+            self._keep(piece)
+            self._since_yield += len(piece)
+            if self._since_yield >= _YIELD_EVERY:
+                self._since_yield = 0
+                await asyncio.sleep(0)
+
+    def end(self) -> None:
+        """The body is all read: what the inflater still holds, and the last write."""
+        if self._inflater is not None:
+            tail = self._inflater.finish()
+            self._count(tail)
+            self._keep(tail)
+        self._keep(b"", last=True)
+        if self._sink is not None:
+            self._write()
+
+    def result(self) -> bytes:
+        """The body (without a sink), or its first bytes (with one)."""
+        return b"".join(self._chunks) if self._sink is None else self._head
+
+    def _pieces(self, raw: bytes) -> Iterator[bytes]:
+        for piece in self._inflater.feed(raw) if self._inflater else (raw,):
+            self._count(piece)
+            yield piece
+
+    def _count(self, piece: bytes) -> None:
+        self.size += len(piece)
+        if self.size > self._max_bytes:
+            raise self._too_large()
+
+    def _keep(self, piece: bytes, last: bool = False) -> None:
+        if self._sink is None:
+            self._chunks.append(piece)
+            return
+        if not self._started:
+            self._pending += piece
+            pending = self._pending
+            if not last and len(pending) < len(codecs.BOM_UTF8) and codecs.BOM_UTF8.startswith(pending):
+                return
+            self._started = True
+            piece = pending[len(codecs.BOM_UTF8) :] if pending.startswith(codecs.BOM_UTF8) else pending
+            self._pending = b""
+        if len(self._head) < _HEAD:
+            self._head += piece[: _HEAD - len(self._head)]
+        if piece:
+            self._unwritten.append(piece)
+
+    def _write(self) -> None:
+        assert self._sink is not None
+        if self._unwritten:
+            data = b"".join(self._unwritten)
+            self._unwritten.clear()
+            self._sink.write(data)
 
 
 def check_json_array(kind: Kind, url: str, body: bytes, content_type: str) -> bytes:
     """Cheap plausibility check that ``body`` is a JSON array; returns it without a UTF-8 BOM."""
     if body.startswith(codecs.BOM_UTF8):
         body = body[len(codecs.BOM_UTF8) :]
-    start = _WHITESPACE.match(body).end()  # type: ignore[union-attr]
+    blank = _WHITESPACE.match(body)
+    assert blank is not None  # (the pattern matches the empty string)
+    start = blank.end()
     if start == len(body):
         raise NotJson("the service sent an empty response", kind=kind, url=url)
     head = body[start : start + 64]

@@ -55,13 +55,15 @@ def ingest(
     started = time.perf_counter()
     kind = Kind(kind_value)
     if isinstance(payload, Path):
+        body_file = payload
         try:
-            payload, _ = payload.read_bytes(), payload.unlink()
+            payload = body_file.read_bytes()
+            body_file.unlink()
         except OSError as exc:
             return IngestReport(kind.value, "failed", error=f"cannot read the downloaded body: {exc}")
-    # Another worker may be writing a big snapshot: wait for it rather than fail. The cyclic GC
-    # stays off throughout: the decoded records are millions of live, acyclic objects, and its
-    # passes over them while rows, pages and the diff are made cost ~30% of a 10k ingest.
+    # Another worker may be writing a big snapshot: wait for it rather than fail. The cyclic GC stays off
+    # throughout: the decoded records are millions of live, acyclic objects, and its passes over them while
+    # rows, pages and the diff are made are costly (see docs/decisions.md, "Downloads, ingest and the cache").
     with Store(store_file, busy_timeout=600.0) as store, gc_paused():
         report = _ingest(store, kind, payload, etag, last_modified, checked_at)
         if report.status == "failed":

@@ -62,7 +62,6 @@ class CollectionOutcome:
     problems: list[dict[str, Any]] = field(default_factory=list, repr=False)
     changes: dict[str, Any] | None = field(default=None, repr=False)
     cause: str | None = field(default=None, repr=False)  # failed: what kind of failure (above)
-    http_status: int | None = field(default=None, repr=False)  # cause "service": the status code
 
 
 @dataclass
@@ -79,7 +78,7 @@ class SyncReport:
             data = asdict(outcome)
             problems = data.pop("problems")
             changes = data.pop("changes")
-            del data["cause"], data["http_status"]  # (the window's; not part of sync --json)
+            del data["cause"]  # (the window's; not part of sync --json)
             out["collections"][kind.value] = data
             if changes is not None:
                 out["changes"][kind.value] = changes
@@ -248,9 +247,7 @@ async def _sync_one(
         on_phase(kind, "validating")
         report = await ingestor.run(store_file, kind, result.body_file, result.validators, checked_at)
     except CatalogueError as exc:
-        outcome = await _failed(store_file, kind, state, str(exc), cause_of(exc))
-        outcome.http_status = exc.status if isinstance(exc, HttpStatus) else None
-        return outcome
+        return await _failed(store_file, kind, state, str(exc), cause_of(exc))
     except Exception as exc:  # a bug or an unexpected environment failure: report, keep data
         return await _failed(
             store_file, kind, state, f"unexpected error: {type(exc).__name__}: {exc}", "error"

@@ -28,7 +28,7 @@ def matches_in(finder: Any, search: SavedSearch, now: datetime) -> dict[str, lis
             continue
         outcome = finder.evaluate(parsed, kind.value, now)
         if outcome.missing is None:
-            found[kind.value] = list(bits.pick(table.ids, outcome.bits))  # type: ignore[arg-type]
+            found[kind.value] = list(bits.pick(table.ids, outcome.bits))
     return found
 
 
@@ -71,18 +71,18 @@ def compare_in(finder: Any, search: SavedSearch, now: datetime, touched: Touched
         base_rows = [row_of.get(i) for i in before]
         base_bits = bits.from_rows([r for r in base_rows if r is not None], n)
         unlisted = [i for i, r in zip(before, base_rows, strict=True) if r is None]
-        current[key] = list(bits.pick(ids, now_bits))  # type: ignore[arg-type]
+        current[key] = list(bits.pick(ids, now_bits))
         if fresh := now_bits & ~base_bits:
-            new[key] = list(bits.pick(ids, fresh))  # type: ignore[arg-type]
+            new[key] = list(bits.pick(ids, fresh))
         if (lost := base_bits & ~now_bits) or unlisted:
-            gone[key] = sorted([*bits.pick(ids, lost), *unlisted])  # type: ignore[list-item]
+            gone[key] = sorted([*bits.pick(ids, lost), *unlisted])
         kept = base_bits & now_bits
         if kept:
             moved_rows = [
                 r for i in touched.after(kind, search.seen_mark) if (r := row_of.get(i)) is not None
             ]
             if moved := kept & bits.from_rows(moved_rows, n):
-                changed[key] = list(bits.pick(ids, moved))  # type: ignore[arg-type]
+                changed[key] = list(bits.pick(ids, moved))
     return News(search, new, changed, gone, current)
 
 

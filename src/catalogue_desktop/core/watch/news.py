@@ -83,7 +83,7 @@ def matches(
                 continue
             outcome = catalogue.finder.evaluate(query, kind.value, now)
             if outcome.missing is None:
-                found[kind.value] = list(bits.pick(catalogue.table(kind.value).ids, outcome.bits))  # type: ignore[arg-type]
+                found[kind.value] = list(bits.pick(catalogue.table(kind.value).ids, outcome.bits))
         out.append(found)
     return out
 

@@ -37,8 +37,8 @@ FIRST_PAINT_WAIT_MS = 150  # after an early first page, reading waits for its pa
 
 
 class _Job:
-    """One collection being read: the snapshot it started on and the rows read so far.
-    (A plain class: a dataclass costs ~0.5 ms to make, at start-up.)"""
+    """One collection being read: the snapshot it started on and the rows read so far. (A plain class: a
+    dataclass costs time to make at start-up; docs/decisions.md, "Start-up and Qt".)"""
 
     __slots__ = (
         "changes",
@@ -116,8 +116,8 @@ class CatalogueLoader(QObject):
 
     def presort_as(self, sort_of: Callable[[Kind], tuple[int, bool] | None]) -> None:
         """Sort a reloaded row set as ``sort_of(kind)`` says its tab shows it ((column,
-        descending), or None), a slice per pass, before it is published: the tab would sort 100k
-        rows in one go (40-90 ms) as it takes them."""
+        descending), or None), a slice per pass, before it is published: the tab would sort all
+        its rows in one go as it takes them (docs/decisions.md, "Sorting and the tables")."""
         self._sort_of = sort_of
 
     # -- rows ------------------------------------------------------------------------------
@@ -139,8 +139,8 @@ class CatalogueLoader(QObject):
     def load_all(self, kinds: Iterable[Kind] = ALL_KINDS, *, early: Kind | None = None) -> None:
         """Load collections one after another (in the given order), then build the index and
         emit ``all_loaded``. The ``early`` one (the window shows it: put it first) is also shown
-        as it is read (``rowset_growing``): its first page now, in this call (~1 ms for 1,000
-        rows), the rest from the second pass of the event loop (the window paints the first
+        as it is read (``rowset_growing``): its first page now, in this call, the rest from the second pass of
+        the event loop (the window paints the first
         page in between)."""
         kinds = list(dict.fromkeys(kinds))
         self._starting = set(kinds)
@@ -179,7 +179,7 @@ class CatalogueLoader(QObject):
             ):
                 self._read_chunk(next(iter(self._jobs.values())))
         elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):
-            packed.unpack_links(1)  # ~1 ms a page: links are first needed by a detail pane
+            packed.unpack_links(1)  # a page at a time: links are first needed by a detail pane
             gc.freeze()  # as rows are: else full collections walk every link list unpacked so far
         elif (self._retired or self._disposing is not None) and not self._index_timer.isActive():
             self._dispose_step()  # only once the index no longer holds the replaced rows
@@ -211,10 +211,9 @@ class CatalogueLoader(QObject):
         chunk = next(job.chunks, None)
         if chunk is not None:
             job.rowset.extend_columns(*chunk)
-            # These rows live as long as the window shows them. Without freezing, every ~25%
-            # growth of the heap triggers a full collection walking all rows loaded so far:
-            # loading 100k webinars paid 7 of them (19..126 ms each) and took 2.6 s, not 0.9 s.
-            # Frozen objects are still freed by reference counting (rows hold no cycles).
+            # These rows live as long as the window shows them. Without freezing, every ~25% growth of the
+            # heap triggers a full collection walking all rows loaded so far (docs/decisions.md, "Sorting and
+            # the tables"). Frozen objects are still freed by reference counting (rows hold no cycles).
             gc.freeze()
             if job.early:
                 self.rowset_growing.emit(job.kind, job.rowset, job.expected, job.changes)
@@ -304,9 +303,9 @@ class CatalogueLoader(QObject):
             self._disposing = None
 
     def _dispose(self, old: RowSet) -> Iterator[None]:
-        """Free a replaced row set a slice per loop pass (``RowSet.drain``): dropping 100k rows
-        at once froze the window for ~150 ms after a refresh. Only row sets nothing else holds
-        any more are emptied; others are left to reference counting."""
+        """Free a replaced row set a slice per loop pass (``RowSet.drain``): dropping them all at once froze
+        the window after a refresh (docs/decisions.md, "Sorting and the tables"). Only row sets nothing else
+        holds any more are emptied; others are left to reference counting."""
         if sys.getrefcount(old) > 2:  # this frame's variable and getrefcount's argument
             return
         yield from old.drain(DISPOSE_CHUNK)

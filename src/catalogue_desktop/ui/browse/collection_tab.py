@@ -55,6 +55,7 @@ class CollectionTab(QWidget):
     link_activated = Signal(object, int)  # from the detail pane
     open_url = Signal(str)
     message = Signal(str)  # for the status bar
+    resized = Signal()  # the tab got another size (the window's split may follow)
 
     def __init__(
         self,
@@ -78,6 +79,7 @@ class CollectionTab(QWidget):
         self._keep: int | None = None
         self._keep_also: list[int] = []  # the other selected records (``_keeping_selection``)
         self._emit_selection = True
+        self._detail_visible = True
         self._fit_title = False  # fit the title column when next shown (``_default_columns``)
 
         self.count_label = QLabel()
@@ -95,7 +97,10 @@ class CollectionTab(QWidget):
         self.view.horizontalHeader().setAccessibleName(f"{kind.label} columns")
         self.view.verticalHeader().setAccessibleName(f"{kind.label} rows")
         self.view.setModel(self.model)
+        self._auto_title = False
         self._setup_view()
+        self.view.resized.connect(self._view_resized)
+        self.view.horizontalHeader().sectionResized.connect(self._title_resized)
         self._detail: DetailPane | None = None
         article = "an" if kind.singular[0] in "aeiou" else "a"  # "an expert"
         self._placeholder = QLabel(f"Select {article} {kind.singular} to see its details.")
@@ -103,7 +108,7 @@ class CollectionTab(QWidget):
         self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._placeholder.setWordWrap(True)
         self._placeholder.setEnabled(False)  # muted, as the pane's own message
-        self._placeholder.setMinimumWidth(280)
+        self._placeholder.setMinimumWidth(260)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.view)
@@ -136,18 +141,31 @@ class CollectionTab(QWidget):
             from catalogue_desktop.ui.detail.pane import DetailPane
 
             pane = DetailPane(self._formatter, self._images())
-            pane.setMinimumWidth(280)
+            pane.setMinimumWidth(260)
             pane.link_activated.connect(self.link_activated)
             pane.open_url.connect(self.open_url)
             pane.clear(self._placeholder.text())
             sizes = self.splitter.sizes()
             self.splitter.replaceWidget(1, pane)
             self.splitter.setSizes(sizes)
+            pane.setVisible(self._detail_visible)
             self._placeholder.deleteLater()
             self.setTabOrder(self.view, pane)
             pane.leave_requested.connect(lambda: self.view.setFocus(Qt.FocusReason.OtherFocusReason))
             self._detail = pane
         return self._detail
+
+    def set_split(self, sizes: list[int]) -> None:
+        """The table's and the detail pane's widths (the window's one split: ``window_layout``)."""
+        if self.splitter.sizes() != sizes:
+            self.splitter.setSizes(sizes)
+
+    def set_detail_visible(self, visible: bool) -> None:
+        """Show or hide the detail pane (the table takes its room)."""
+        self._detail_visible = visible
+        pane = self.splitter.widget(1)
+        if pane is not None:
+            pane.setVisible(visible)
 
     def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
         """The table's model (a tab of another list may give its own)."""
@@ -185,11 +203,29 @@ class CollectionTab(QWidget):
         self._default_columns()
 
     def _default_columns(self) -> None:
+        self._auto_title = False
         columns.default_widths(self.view, self.kind, self._formatter)
         self._fit_title = True  # once the view has its width (``showEvent``)
+        self._auto_title = True  # and again whenever it gets another, until the user sizes it
 
     def fit_title_column(self) -> None:
-        columns.fit_title(self.view)
+        auto, self._auto_title = self._auto_title, False
+        try:
+            columns.fit_title(self.view)
+        finally:
+            self._auto_title = auto
+
+    def _title_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == 0 and self._auto_title and self.view.isVisible():
+            self._auto_title = False  # the user's width from now on
+
+    def _view_resized(self) -> None:
+        if self._auto_title and self.view.isVisible():
+            self.fit_title_column()
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.resized.emit()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
@@ -378,29 +414,15 @@ class CollectionTab(QWidget):
     # -- menus ---------------------------------------------------------------------------------
 
     def column_actions(self, menu: QMenu) -> None:
-        """Add one checkable action per column to ``menu`` (show/hide)."""
-        header = self.view.horizontalHeader()
-        for i, column in enumerate(COLUMNS[self.kind]):
-            action = menu.addAction(column.header)
-            action.setCheckable(True)
-            action.setChecked(not header.isSectionHidden(i))
-            action.toggled.connect(lambda on, i=i: self.set_column_visible(i, on))
-        menu.addSeparator()
+        """Add one checkable action per column to ``menu`` (show/hide), and Reset columns."""
+        columns.add_column_actions(menu, self.view, COLUMNS[self.kind], self.set_column_visible)
         menu.addAction("Reset columns", self.reset_columns)
 
     def set_column_visible(self, column: int, visible: bool) -> None:
-        header = self.view.horizontalHeader()
-        if not visible and header.count() - header.hiddenSectionCount() <= 1:
-            return  # keep at least one column
-        header.setSectionHidden(column, not visible)
-        if visible and column != 0:
-            columns.make_room(self.view, header.sectionSize(column))
-            columns.scroll_to(self.view, column)
+        columns.set_column_visible(self.view, column, visible)
 
     def reset_columns(self) -> None:
-        header = self.view.horizontalHeader()
-        for visual, logical in enumerate(range(header.count())):
-            header.moveSection(header.visualIndex(logical), visual)
+        columns.reset_order(self.view)
         self._default_columns()
 
     def _header_menu(self, pos: QPoint) -> None:
@@ -416,18 +438,8 @@ class CollectionTab(QWidget):
     # -- settings ------------------------------------------------------------------------------
 
     def restore_state(self, settings: Settings) -> None:
-        header = self.view.horizontalHeader()
-        state = settings.header_state(self.kind)
-        if state is not None:
-            header.restoreState(state)
-            self._fit_title = False  # the user's widths
-        splitter = settings.splitter_state(self.kind)
-        if splitter is not None:
-            self.splitter.restoreState(splitter)
-        column, order = settings.sort(self.kind)
-        qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
-        header.setSortIndicator(column, qt_order)
-        self.model.sort(column, qt_order)
+        if columns.restore_header(self.view, settings, self.kind, self.model):
+            self._fit_title = self._auto_title = False  # the user's widths
 
     def save_state(self, settings: Settings) -> None:
         header = self.view.horizontalHeader()

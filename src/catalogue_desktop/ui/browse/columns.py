@@ -8,11 +8,13 @@ writes ("12/28/26 10:00 PM UTC−05:00").
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
-from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
+from catalogue_desktop.core.listing.rows import COLUMNS, DATES, ColumnType, column_index
 
 # Default widths in average character widths, per column type (the title column: at least).
 WIDTH_CHARS = {
@@ -24,8 +26,31 @@ WIDTH_CHARS = {
     ColumnType.DATE: 25,
     ColumnType.BOOL: 5,
 }
-TITLE_CHARS = 40  # at least: the title gets what the other columns leave of the view
+TITLE_CHARS = 40  # the title's default: it gets what the other columns leave of the view
+TITLE_MIN_CHARS = 18  # ... down to this in a narrow view, before the table scrolls sideways
+# Columns whose values are shorter than their type's default (Dates: "Course", "IL", a city).
+WIDTH_CHARS_OF = {
+    (DATES, "kind"): 8,
+    (DATES, "city"): 14,
+    (DATES, "state"): 8,
+    (DATES, "venue"): 18,
+    (DATES, "expert"): 18,
+}
+# Columns hidden by default beyond the listing's own choice (Dates' experts: the facets and the
+# details name them; shown, no tab of a 1920 px screen's window fitted its columns).
+HIDDEN = {(DATES, "expert")}
+# The order columns are shown in, where it is not the listing's: what a person reads first first.
+SHOWN_ORDER = {DATES: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "expert")}
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
+# A tab's order until the user sorts otherwise (Dates: by start, past occasions hidden); the order
+# the user chooses is remembered instead. (The
+# collections keep the service's order by default: a sorted tab waits for all its rows at start,
+# where an unsorted one paints its first page at once — see ``catalogue_loader``.)
+DEFAULT_SORT: dict[Any, str] = {DATES: "start"}  # a Kind or the Dates sheet -> its column key
+_WIDEST_MONEY = {
+    ColumnType.MONEY: lambda f: f.money("88888.88"),
+    ColumnType.MONEY_RANGE: lambda f: f.money_range([8888, 88888]),
+}
 _MARGIN = 24  # the vertical scroll bar and the frame, roughly
 
 
@@ -39,23 +64,30 @@ def default_widths(view: QTableView, kind: Any, formatter: Any) -> None:
     char = _char(view)
     widest_date = view.fontMetrics().horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 16
     for i, column in enumerate(COLUMNS[kind]):
-        width = (TITLE_CHARS if i == 0 else WIDTH_CHARS[column.type]) * char + 16
+        chars = WIDTH_CHARS_OF.get((kind, column.key), WIDTH_CHARS[column.type])
+        width = (TITLE_CHARS if i == 0 else chars) * char + 16
         if column.type is ColumnType.DATE:
             width = max(width, widest_date)
+        elif column.type in _WIDEST_MONEY:  # the currency and the grouping, whatever they are
+            widest = _WIDEST_MONEY[column.type](formatter)
+            width = max(width, view.fontMetrics().horizontalAdvance(widest) + 16)
         header.resizeSection(i, width)
-        header.setSectionHidden(i, not column.visible)
+        header.setSectionHidden(i, not column.visible or (kind, column.key) in HIDDEN)
+    for visual, key in enumerate(SHOWN_ORDER.get(kind, ())):
+        header.moveSection(header.visualIndex(column_index(kind, key)), visual)
 
 
 def fit_title(view: QTableView) -> None:
     """Give the title column the width the other shown columns leave (titles get the room),
-    unless that is less than its default."""
+    down to ``TITLE_MIN_CHARS`` in a narrow view (the other columns stay in view)."""
     header = view.horizontalHeader()
     others = sum(header.sectionSize(i) for i in range(1, header.count()) if not header.isSectionHidden(i))
     # (not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
     # start-up; the view's size less a scroll bar's width is as good)
     room = view.maximumViewportSize().width() - others - _MARGIN
-    if room > header.sectionSize(0):
-        header.resizeSection(0, room)
+    width = max(room, TITLE_MIN_CHARS * _char(view) + 16)
+    if width != header.sectionSize(0):
+        header.resizeSection(0, width)
 
 
 def make_room(view: QTableView, width: int) -> None:
@@ -79,3 +111,53 @@ def scroll_to(view: QTableView, column: int) -> None:
     width = view.maximumViewportSize().width() - (vertical.width() if vertical.isVisible() else 0)
     if right - bar.value() > width:
         bar.setValue(right - width)
+
+
+# -- shown columns, their order and the saved header ---------------------------------------------
+
+
+def add_column_actions(
+    menu: Any, view: Any, kind_columns: Sequence[Any], set_visible: Callable[[int, bool], None]
+) -> None:
+    """One checkable action per column on ``menu`` (show/hide), then a separator."""
+    header = view.horizontalHeader()
+    for i, column in enumerate(kind_columns):
+        action = menu.addAction(column.header)
+        action.setCheckable(True)
+        action.setChecked(not header.isSectionHidden(i))
+        action.toggled.connect(lambda on, i=i: set_visible(i, on))
+    menu.addSeparator()
+
+
+def set_column_visible(view: Any, column: int, visible: bool) -> None:
+    """Show or hide a column (never the last one shown); one shown gets room and is scrolled to."""
+    header = view.horizontalHeader()
+    if not visible and header.count() - header.hiddenSectionCount() <= 1:
+        return  # keep at least one column
+    header.setSectionHidden(column, not visible)
+    if visible and column != 0:
+        make_room(view, header.sectionSize(column))
+        scroll_to(view, column)
+
+
+def reset_order(view: Any) -> None:
+    """The columns back in their own order."""
+    header = view.horizontalHeader()
+    for visual, logical in enumerate(range(header.count())):
+        header.moveSection(header.visualIndex(logical), visual)
+
+
+def restore_header(view: Any, settings: Any, kind: Any, model: Any) -> bool:
+    """The tab's saved header (widths, order, shown columns) and sort, or its default sort;
+    whether the widths were the user's."""
+    header = view.horizontalHeader()
+    state = settings.header_state(kind)
+    if state is not None:
+        header.restoreState(state)
+    column, order = settings.sort(kind)
+    if column < 0 and kind in DEFAULT_SORT:  # never sorted by the user
+        column, order = column_index(kind, DEFAULT_SORT[kind]), 0
+    qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
+    header.setSortIndicator(column, qt_order)
+    model.sort(column, qt_order)
+    return state is not None

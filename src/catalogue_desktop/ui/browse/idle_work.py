@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 # by time, not rows, so a slower or busier CPU does smaller passes, not longer ones.
 _PREPARE_DELAY_MS = 300
 _PREPARE_PASS_S = 0.004
-_PREPARE_SORT_ROWS = 4000  # a slice of one column's sort keys (~1 ms)
-_PREPARE_RANK_ROWS = 4000  # a slice of positions in the sort order (~0.8 ms)
+_PREPARE_SORT_ROWS = 4000  # a slice of one column's sort keys (docs/decisions.md, "Sorting and the tables")
+_PREPARE_RANK_ROWS = 4000  # a slice of positions in the sort order
 
 
 class IdleWork:
@@ -49,10 +49,10 @@ class IdleWork:
         return self._timer.isActive()
 
     def start_later(self) -> None:
-        """Build in idle time, up to 4 ms per event-loop pass, the sort keys of the date, fee and
-        number columns shown by default (their first sort then only sorts: ~30 ms less at 100k
-        rows), then each row's position in the current sort order (a query with few matches
-        then orders them by it: ~20 ms less). It starts ``_PREPARE_DELAY_MS`` from now (if
+        """Build in idle time, a few milliseconds per event-loop pass, the sort keys of the date, fee
+        and number columns shown by default (their first sort then only sorts), then each row's
+        position in the current sort order (a query with few matches then orders them by it; the
+        gains: docs/decisions.md, "Sorting and the tables"). It starts ``_PREPARE_DELAY_MS`` from now (if
         there are rows), not amid the window's start-up."""
         if len(self.rowset):
             self._timer.start(_PREPARE_DELAY_MS)

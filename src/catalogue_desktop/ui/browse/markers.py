@@ -1,8 +1,8 @@
 """How the table marks rows: records added or changed by the last refresh get a dot (green, amber),
 a bold title and a tooltip saying what changed; and what its column headers' tooltips say.
 
-The dot is drawn, and the bold font made, on first use: ``QPainter``'s enums alone take ~1 ms to
-create, and most starts show no marker.
+The dot is drawn, and the bold font made, on first use: ``QPainter``'s enums alone take time to
+create (docs/decisions.md, "Start-up and Qt"), and most starts show no marker.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def marker_icon(state: str) -> QIcon | None:
     if icon is None:
         if QGuiApplication.instance() is None:
             return None
-        # only now: QPainter's enums alone take ~1 ms to create, and most starts show no marker
+        # only now: QPainter's enums take time to create, and most starts show no marker
         from PySide6.QtGui import QIcon, QPainter, QPixmap
 
         size = 10
@@ -96,7 +96,7 @@ _CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip s
 
 def cell_text(formatter: Any, column: Any, value: Any, offset: int | None) -> str:
     """A cell's text: a date at its UTC ``offset``; long text cut (eliding a 1 MB title on
-    every repaint took 0.3 s)."""
+    every repaint was slow: docs/decisions.md, "Sorting and the tables")."""
     if column.type is ColumnType.DATE:
         return formatter.date(value, offset)
     text = formatter.value(column, value)

@@ -48,8 +48,8 @@ class RowOrder:
             return sorted(matched.rows, key=self._rank.__getitem__)
         if len(order) < 2:  # itemgetter() of one index returns no tuple
             return [i for i in order if matched.mask[i]]
-        # The matches' mask bytes in sort order, picked in C (itemgetter(*order)), keep their
-        # rows: ~3 ms for 100,000 rows (a loop here took 10-20 ms).
+        # The matches' mask bytes in sort order, picked in C (itemgetter(*order)), keep their rows (a Python
+        # loop here: several times slower, docs/decisions.md, "Sorting and the tables").
         if self._pick is None:
             self._pick = itemgetter(*order)
         return list(compress(order, self._pick(matched.mask)))

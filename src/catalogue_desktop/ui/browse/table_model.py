@@ -1,12 +1,11 @@
 """A table model over one collection's ``RowSet``: sorting on precomputed keys, showing the rows
 the finder matched.
 
-No ``QSortFilterProxyModel``: it calls back into Python for every comparison (50-100x slower at
-10k rows, see the stack facts). The model keeps ``visible``, the row-set indices shown, in order:
-the matched rows in the current sort order. The view only asks ``data()`` for visible rows. Which
-rows match is the finder's answer (``set_result``); a result may carry an overlay (the matching
-location's date, city and fee shown in a course's row) and a note (why nothing matches).
-"""
+No ``QSortFilterProxyModel``: it calls back into Python for every comparison (see docs/decisions.md, "No
+QSortFilterProxyModel", and docs/decisions.md, "Sorting and the tables"). The model keeps ``visible``, the
+row-set indices shown, in order: the matched rows in the current sort order. The view only asks ``data()`` for
+visible rows. Which rows match is the finder's answer (``set_result``); a result may carry an overlay (the
+matching location's date, city and fee shown in a course's row) and a note (why nothing matches)."""
 
 from __future__ import annotations
 
@@ -45,6 +44,7 @@ from catalogue_desktop.qt_compat.item_models import (
 )
 from catalogue_desktop.ui.browse.idle_work import IdleWork
 from catalogue_desktop.ui.browse.markers import bold_font, cell_text, cell_tooltip, header_tip, marker_icon
+from catalogue_desktop.ui.browse.on_demand import OnDemandCells
 from catalogue_desktop.ui.browse.past_rows import PastRows
 from catalogue_desktop.ui.browse.row_order import RowOrder, view_rows
 from catalogue_desktop.ui.common.colors import muted
@@ -88,6 +88,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._added: set[int] = set()
         self._changed: dict[int, str] = {}  # record id -> "fee 199 -> 219"
         self._past = PastRows(kind, formatter, int(time.time() * 1000))
+        self._on_demand = OnDemandCells(kind, formatter)
         self._id_column = column_index(kind, "id")
         self._grey: QColor | None = None  # past rows' text (``colors.muted``)
         self.idle_work = IdleWork(self._rowset, self._presorted, self)
@@ -305,8 +306,8 @@ class RowSetTableModel(QAbstractTableModel):
         self.counts_changed.emit(self.visible_count(), self.total_count())
 
     def _grey_color(self) -> QColor:
-        # A QColor, not a QBrush: the view takes either, and QBrush's constructors make PySide
-        # create QGradient's and QImage's enums (~4 ms at start-up).
+        # A QColor, not a QBrush: the view takes either, and QBrush's constructors make PySide create
+        # QGradient's and QImage's enums (docs/decisions.md, "Start-up and Qt").
         if self._grey is None:
             self._grey = muted(QGuiApplication.palette())
         return self._grey
@@ -342,7 +343,11 @@ class RowSetTableModel(QAbstractTableModel):
             else:
                 row = self._rowset.rows[source]
                 value = row[column]
-                offset = zone(self._kind, row, column) if col.type is ColumnType.DATE else None
+                offset = None
+                if col.type is ColumnType.DATE:
+                    offset = zone(self._kind, row, column)
+                    if self._on_demand.applies and (special := self._on_demand.text(row, column)) is not None:
+                        return special
             return cell_text(self._formatter, col, value, offset)
         if role == ALIGNMENT:
             return self._alignment[column]
@@ -408,8 +413,9 @@ class RowSetTableModel(QAbstractTableModel):
         if self._growing is not None:  # applied by ``set_rowset``, to every row
             self._sort_column, self._sort_order = column, order
             return
-        # A sort hint: the selection model then keeps one persistent index per selected row, not
-        # one per selected cell (a 20,000-row selection made a sort take ~3 s).
+        # A sort hint: the selection model then keeps one persistent index per selected row, not one per
+        # selected cell (a big selection made a sort take seconds: docs/decisions.md, "Sorting and the
+        # tables").
         layout_about_to_be_changed(self, SORT_HINT)
         persistent = self.persistentIndexList()
         shown, count = self._visible, self.rowCount()
@@ -428,7 +434,7 @@ class RowSetTableModel(QAbstractTableModel):
         for item in sources:
             view = None if item is None else rows.get(item[0])
             # createIndex, not index(): no rowCount()/columnCount() call back per index.
-            new.append(QModelIndex() if view is None else self.createIndex(view, item[1]))
+            new.append(QModelIndex() if item is None or view is None else self.createIndex(view, item[1]))
         if persistent:
             self.changePersistentIndexList(persistent, new)
         layout_changed(self, SORT_HINT)

@@ -8,7 +8,7 @@ receives every event of the widget, and PySide6 converting each to its Python ty
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence
@@ -28,7 +28,12 @@ class TableView(QTableView):
     copy_requested = Signal()
     rows_painted = Signal()
     enter_pressed = Signal()  # Enter on a row: its details get the focus
+    resized = Signal()  # the view got another size (the title column may take the room)
     _painted_rows = False
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.resized.emit()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)

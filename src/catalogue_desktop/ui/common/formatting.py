@@ -2,23 +2,24 @@
 
 One :class:`Formatter` per window, shared by the item models and the detail panes, so that a
 locale or currency change shows everywhere. Money is a plain grouped number unless the user chose
-a currency (the spec does not say which currency fees are in). Dates show as the service wrote
-them, in the event's own UTC offset with the offset written out ("3/9/27 8:30 AM UTC−05:00"),
-unless the user chose the viewer's local time (``event_zones`` False).
+a currency (the spec does not say which currency fees are in). Dates and times are written by
+``common.times`` alone: in the event's own UTC offset with the offset written out ("3/9/27 8:30 AM
+UTC−05:00"), or in the viewer's local time, labelled too (``event_zones`` False).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from PySide6.QtCore import QDateTime, QLocale, QTimeZone
+from PySide6.QtCore import QLocale
 
 from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.listing.rows import Column, ColumnType
+from catalogue_desktop.ui.common import times
+from catalogue_desktop.ui.common.times import utc_label
 
-__all__ = ["BLANK", "Formatter"]
+__all__ = ["BLANK", "Formatter", "utc_label"]
 
 BLANK = "—"  # shown for a blank value in detail panes (tables show an empty cell)
 _DASH = "–"
@@ -91,9 +92,11 @@ class Formatter:
         return f"{whole:,}".replace(",", self.locale.groupSeparator())
 
     def money(self, value: Any) -> str:
-        """A fee: int or decimal text. Decimals are kept as sent ("1,899.50")."""
+        """A fee, one way everywhere: whole amounts without cents ("2250.00" -> "2,250"), others
+        with two decimals ("1899.5" -> "1,899.50")."""
         if value is None or value == "":
             return ""
+        value = _money_value(value)
         text = self.number(value)
         if not self.currency or not _is_number(value):
             return text
@@ -123,56 +126,68 @@ class Formatter:
     # -- dates ---------------------------------------------------------------------------------
 
     def date(self, ms: Any, offset: int | None = None) -> str:
-        """Epoch milliseconds (UTC) -> short date and time: at the UTC ``offset`` (minutes) the
-        event was written with, which is then shown ("3/9/27 8:30 AM UTC−05:00"); in the
-        viewer's zone without one (or when the user chose local time)."""
+        """Epoch milliseconds (UTC) -> short date, time and zone: at the UTC ``offset`` (minutes)
+        the event was written with ("3/9/27 8:30 AM UTC−05:00"), or in the viewer's zone,
+        labelled too, without one or when the user chose local time (``common.times``)."""
         if ms is None or isinstance(ms, bool):
             return ""
         try:
             ms = int(ms)
         except (TypeError, ValueError, OverflowError):
             return str(ms)
-        if offset is None or not self.event_zones:
-            return self.locale.toString(QDateTime.fromMSecsSinceEpoch(ms), QLocale.FormatType.ShortFormat)
-        dt = QDateTime.fromMSecsSinceEpoch(ms, QTimeZone.fromSecondsAheadOfUtc(offset * 60))
-        return f"{self.locale.toString(dt, QLocale.FormatType.ShortFormat)} {utc_label(offset)}"
+        return times.short(self.locale, ms, offset, self.event_zones)
+
+    def moment(self, value: Any) -> str:
+        """An aware datetime, ISO text or epoch ms -> as ``date`` writes it (a datetime's or
+        text's own offset kept)."""
+        found = times.moment_of(value)
+        return "" if found is None else times.short(self.locale, found[0], found[1], self.event_zones)
 
     def date_long(self, value: Any) -> str:
-        """Epoch ms or an aware datetime -> long date, time and zone: a datetime at the offset
-        the service wrote it with (unless the user chose local time), epoch ms in the viewer's
-        zone. "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
-        if value is None:
-            return ""
-        offset = None
-        if isinstance(value, datetime):
-            if value.tzinfo is None:
-                from datetime import UTC
+        """Epoch ms, ISO text or an aware datetime -> long date, time and zone, as ``date``
+        chooses the zone. "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
+        found = times.moment_of(value)
+        if found is None:
+            return "" if value is None else str(value)
+        return times.long(self.locale, found[0], found[1], self.event_zones)
 
-                value = value.replace(tzinfo=UTC)
-            ms = int(value.timestamp() * 1000)
-            delta = value.utcoffset()
-            offset = None if delta is None else int(delta.total_seconds()) // 60
-        else:
-            try:
-                ms = int(value)
-            except (TypeError, ValueError):
-                return str(value)
-        if offset is not None and self.event_zones:
-            dt = QDateTime.fromMSecsSinceEpoch(ms, QTimeZone.fromSecondsAheadOfUtc(offset * 60))
-            day = self.locale.toString(dt.date(), QLocale.FormatType.LongFormat)
-            time = self.locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
-            return f"{day} {time} {utc_label(offset)}"
-        dt = QDateTime.fromMSecsSinceEpoch(ms)
-        day = self.locale.toString(dt.date(), QLocale.FormatType.LongFormat)
-        time = self.locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
-        offset = dt.offsetFromUtc()
-        sign = "+" if offset >= 0 else "−"
-        hours, minutes = divmod(abs(offset) // 60, 60)
-        zone = f"UTC{sign}{hours:02d}:{minutes:02d}"
-        abbreviation = dt.timeZoneAbbreviation()
-        if abbreviation and abbreviation != zone and not abbreviation.startswith(("UTC", "GMT+", "GMT-")):
-            zone = f"{abbreviation} ({zone})"
-        return f"{day} {time} {zone}"
+    def day(self, value: Any, offset: int | None = None) -> str:
+        """The day alone ("3/9/27"), in the zone ``date`` would show it in."""
+        found = times.moment_of(value)
+        if found is None:
+            return ""
+        return times.day(self.locale, found[0], found[1] if offset is None else offset, self.event_zones)
+
+    def occasion_start(self, iso: Any) -> str:
+        """An offer's start, as the window writes times (long day, the locale's clock, the zone);
+        "on demand" for none."""
+        return self.date_long(iso) if iso else "on demand"
+
+    def occasion_until(self, start: Any, end: Any) -> str:
+        """After ``occasion_start``: "until 4:30 PM" the same day and zone, else "until " and
+        the end in full; "" without an end."""
+        begin, finish = times.moment_of(start), times.moment_of(end)
+        if finish is None:
+            return ""
+        end_at, end_zone = times.at(finish[0], finish[1], self.event_zones)
+        if begin is not None:
+            start_at, start_zone = times.at(begin[0], begin[1], self.event_zones)
+            if start_at.date() == end_at.date() and start_zone == end_zone:
+                return f"until {self.locale.toString(end_at.time(), QLocale.FormatType.ShortFormat)}"
+        return f"until {self.date_long(end)}"
+
+    def data_time(self, iso: Any) -> str | None:
+        """When data was fetched: the viewer's local time, labelled (None stays None)."""
+        found = times.moment_of(iso)
+        if found is None:
+            return None if iso is None else str(iso)
+        return times.long(self.locale, found[0], None, False)
+
+    def on_demand_text(self, recorded: Any = None, offset: int | None = None) -> str:
+        """What an on-demand webinar shows where a start would be: "On demand", and the day it
+        was recorded ("On demand · recorded 3/9/26"), never a past start that looks missed."""
+        day = self.day(recorded, offset)
+        return f"On demand · recorded {day}" if day else "On demand"
 
     # -- any column ----------------------------------------------------------------------------
 
@@ -204,11 +219,21 @@ class Formatter:
         return str(value)  # INT, other codes (shown as they come)
 
 
-def utc_label(offset: int) -> str:
-    """UTC offset minutes as people read them: "UTC−05:00", "UTC+05:30", "UTC+00:00"."""
-    sign = "+" if offset >= 0 else "−"
-    hours, minutes = divmod(abs(offset), 60)
-    return f"UTC{sign}{hours:02d}:{minutes:02d}"
+def _money_value(value: Any) -> Any:
+    """An int for a whole amount, decimal text with two decimals for another; else as given."""
+    if isinstance(value, (bool, int)):
+        return value
+    try:
+        number = Decimal(repr(value) if isinstance(value, float) else str(value).strip())
+    except InvalidOperation:
+        return value
+    if not number.is_finite():
+        return value
+    if number == number.to_integral_value():
+        return int(number)
+    exponent = number.as_tuple().exponent
+    decimals = -exponent if isinstance(exponent, int) else 0
+    return f"{number.quantize(Decimal('0.01')) if decimals <= 2 else number}"
 
 
 def _is_number(value: Any) -> bool:

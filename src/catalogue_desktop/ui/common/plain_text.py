@@ -6,9 +6,15 @@ nor ``html`` at start-up.
 
 from __future__ import annotations
 
+from typing import overload
+
 from PySide6.QtGui import Qt as GuiQt
 
 
+@overload
+def plain_tooltip(text: str) -> str: ...
+@overload
+def plain_tooltip(text: None) -> None: ...
 def plain_tooltip(text: str | None) -> str | None:
     """``text`` as a tooltip that shows literally: Qt renders a tooltip that looks like HTML
     (``Qt.mightBeRichText``) as rich text, so such text is escaped into rich text of itself."""

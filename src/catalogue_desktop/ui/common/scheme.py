@@ -35,8 +35,8 @@ _DARK = {
 def dark_palette() -> QPalette:
     """A dark palette (Fusion's colours), every text colour AA on its background."""
     p = QPalette()
-    for role, color in _DARK.items():
-        p.setColor(getattr(QPalette.ColorRole, role), QColor(color))
+    for name, color in _DARK.items():
+        p.setColor(getattr(QPalette.ColorRole, name), QColor(color))
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText):
         p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#8a8a8a"))
     return p

@@ -73,9 +73,12 @@ class Settings:
     def sync_timeout(self) -> float:
         """Seconds a refresh waits for one collection in all, retries included (default 60);
         a stored value that is not a number above 0 reads as the default."""
+        stored = self.q.value("service/sync_timeout", DEFAULT_SYNC_TIMEOUT)
+        if not isinstance(stored, str | int | float):
+            return DEFAULT_SYNC_TIMEOUT
         try:
-            value = float(self.q.value("service/sync_timeout", DEFAULT_SYNC_TIMEOUT))
-        except (TypeError, ValueError):
+            value = float(stored)
+        except ValueError:
             return DEFAULT_SYNC_TIMEOUT
         return value if 0 < value < float("inf") else DEFAULT_SYNC_TIMEOUT
 
@@ -112,6 +115,28 @@ class Settings:
         self._set("window/state", state)
 
     @property
+    def detail_split(self) -> list[int] | None:
+        """The table's and the detail pane's widths, one split for every tab (None: not moved)."""
+        try:
+            sizes = [int(p) for p in str(self.q.value("window/detail_split") or "").split(",")]
+        except ValueError:
+            return None
+        return sizes if len(sizes) == 2 and all(s > 0 for s in sizes) else None
+
+    @detail_split.setter
+    def detail_split(self, sizes: list[int] | None) -> None:
+        self._set("window/detail_split", ",".join(str(s) for s in sizes) if sizes else None)
+
+    @property
+    def details_shown(self) -> bool:
+        """Whether the tabs show their detail pane (View ▸ Details pane; default: shown)."""
+        return str(self.q.value("window/details_shown") or "true").lower() != "false"
+
+    @details_shown.setter
+    def details_shown(self, shown: bool) -> None:
+        self._set("window/details_shown", None if shown else "false")
+
+    @property
     def last_tab(self) -> int:
         return _int(self.q.value("window/last_tab"), 0)
 
@@ -123,9 +148,6 @@ class Settings:
 
     def header_state(self, kind: Kind) -> QByteArray | None:
         return _bytes(self.q.value(f"tabs/{kind.value}/header"))
-
-    def splitter_state(self, kind: Kind) -> QByteArray | None:
-        return _bytes(self.q.value(f"tabs/{kind.value}/splitter"))
 
     def sort(self, kind: Kind) -> tuple[int, int]:
         """(column, 0 ascending / 1 descending); column -1 is the service's order."""

@@ -1,12 +1,9 @@
 """Heavy modules imported on the window's thread a module at a time, the event loop running
 between them, instead of on a worker thread.
 
-Measured (PySide6 6.11.3, Python 3.11, 10,000 webinars, the Webinars tab current,
-``bench/_gui.py stall``): the refresh's modules imported on a worker thread (~230 ms of
-importing: httpx, pydantic, the models) froze the window 118-246 ms while they loaded; a
-smaller ``sys.setswitchinterval`` did not cure it (40-195 ms). Imported before the refresh the
-same run stalled 39-58 ms. In the steps below none takes over ~26 ms on this machine
-(``tests/ui/common/test_stepped_import.py`` checks the loop runs between them).
+Measured (docs/decisions.md, "Start-up and Qt"): the refresh's modules (httpx, pydantic, the models) imported
+on a worker thread froze the window while they loaded, a smaller ``sys.setswitchinterval`` did not cure it,
+and no step below is long (``tests/ui/common/test_stepped_import.py`` checks the loop runs between them).
 
 Each list names modules deepest first, so that importing one brings few others with it; a name
 already imported costs nothing, one that is not installed is skipped.

@@ -1,9 +1,9 @@
 """A certificate's levels as a tree: Level -> Options / Tracks / Other courses -> courses.
 
-Built from ``core.records.certificates.resolve_certificate``. A course the catalogue does not list (the
-courses endpoint lists only upcoming courses) is shown as "Course #ID (not in catalogue)", grey and
-italic. Codes the spec gives no meaning for (Level.type, selection, coursesOperator) are shown as
-they come.
+Built from ``core.records.certificates.resolve_certificate``. A course the catalogue does not list
+(the courses endpoint lists only upcoming courses) is shown as "Course #ID (not in this catalogue)", grey
+and italic. What a level asks is said in words; codes the service sends without saying what they
+mean (Level.type, selection) are labelled as such, and an option's operator is shown as it comes.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
 
 from catalogue_desktop.core.records.certificates import ResolvedCourse, resolve_certificate
 
@@ -22,7 +22,6 @@ __all__ = ["CertificateTreeModel"]
 _Index = QModelIndex | QPersistentModelIndex
 _ROOT = 0
 HEADERS = ("Name", "Details")
-MUTED = QColor(108, 114, 124)
 
 
 @dataclass
@@ -44,10 +43,47 @@ def _v(value: Any) -> str:
 
 
 def level_label(number: int, level: Any) -> str:
-    return (
-        f"Level {number} — type {_v(level.type)}, selection {_v(level.selection)}, "
-        f"options min {_v(level.options_min)}, courses min {_v(level.courses_min)}"
-    )
+    """ "Level 1 — at least 1 option and 3 courses": what the level asks, in words."""
+    asks = []
+    if level.options_min is not None:
+        asks.append(_count(level.options_min, "option"))
+    if level.courses_min is not None:
+        asks.append(_count(level.courses_min, "course"))
+    return f"Level {number} — at least {' and '.join(asks)}" if asks else f"Level {number}"
+
+
+def level_codes(level: Any) -> str:
+    """The level's codes the service sends without saying what they mean, labelled so."""
+    pairs = (("type", level.type), ("selection", level.selection))
+    shown = [f"{name} {value}" for name, value in pairs if value is not None]
+    return f"codes the service does not explain: {', '.join(shown)}" if shown else ""
+
+
+def course_label(course: ResolvedCourse) -> str:
+    """A course by its title, else "Course #6085 (not in this catalogue)"."""
+    return course.title or f"Course #{course.course_id} (not in this catalogue)"
+
+
+def level_notes(number: int, resolved: Any) -> list[str]:
+    """What a person should know about a level's references, in words: courses the catalogue
+    does not list, options and tracks the level does not have."""
+    level = resolved.level
+    options = {o.option_id for o in level.options or ()}
+    tracks = {t.track_id for t in level.tracks or ()}
+    listed: dict[int, bool] = {}
+    for _group, members in (*resolved.options, *resolved.tracks):
+        listed.update({c.course_id: c.in_catalogue for c in members})
+    listed.update({c.course_id: c.in_catalogue for c in resolved.other})
+    notes = []
+    for course in level.courses or ():
+        name = f"Course #{course.course_id}"
+        if not listed.get(course.course_id, True):
+            notes.append(f"Level {number}: {name} (not in this catalogue)")
+        if course.option_id is not None and course.option_id not in options:
+            notes.append(f"Level {number}: {name} names option #{course.option_id}, not in the level")
+        if course.track_id is not None and course.track_id not in tracks:
+            notes.append(f"Level {number}: {name} names track #{course.track_id}, not in the level")
+    return notes
 
 
 def option_label(option: Any) -> str:
@@ -99,14 +135,16 @@ class CertificateTreeModel(QAbstractItemModel):
     def _build(self, certificate: Any, course_title: Callable[[int], str | None]) -> None:
         for number, resolved in enumerate(resolve_certificate(certificate, course_title), start=1):
             level = resolved.level
-            self._problems.extend(resolved.problems)
+            notes = level_notes(number, resolved)
+            self._problems.extend(notes)
             courses = len(level.courses or ())
+            details = [f"level id {level.id}", _count(courses, "course"), level_codes(level)]
             level_id = self._add(
                 _ROOT,
                 "level",
                 level_label(number, level),
-                details=f"id {level.id} · {courses} course{'s' if courses != 1 else ''}",
-                tooltip="\n".join(resolved.problems) or None,
+                details=" · ".join(d for d in details if d),
+                tooltip="\n".join(notes) or None,
             )
             options = {o.option_id: o for o, _ in resolved.options}
             tracks = {t.track_id: t for t, _ in resolved.tracks}
@@ -146,13 +184,11 @@ class CertificateTreeModel(QAbstractItemModel):
         details = f"course #{course.course_id}" + (f" · {where}" if where else "")
         tooltip = None
         if not course.in_catalogue:
-            tooltip = (
-                "The catalogue does not list this course (the courses endpoint lists only upcoming courses)."
-            )
+            tooltip = "This catalogue does not list this course (it lists only upcoming courses)."
         self._add(
             parent,
             "course",
-            course.label,
+            course_label(course),
             details=details,
             tooltip=tooltip,
             course_id=course.course_id,
@@ -176,13 +212,6 @@ class CertificateTreeModel(QAbstractItemModel):
         """True for a course node whose course the catalogue lists."""
         node = self._node(index)
         return node.course_id is not None and node.in_catalogue
-
-    def node_role(self, index: _Index) -> str:
-        """``level``, ``group``, ``option``, ``track`` or ``course`` (``root`` for invalid)."""
-        return self._node(index).role
-
-    def node_count(self) -> int:
-        return len(self._nodes) - 1
 
     # -- Qt model API --------------------------------------------------------------------------
 

@@ -87,7 +87,7 @@ def _lines_label() -> QLabel:
 
 def _record_json(record: Any) -> dict[str, Any] | None:
     """The record (a pydantic model of ``core.records.models``) as the service's JSON."""
-    return None if record is None else record.model_dump(mode="json", by_alias=True)  # type: ignore[no-any-return]
+    return None if record is None else record.model_dump(mode="json", by_alias=True)
 
 
 def _plain(value: Decimal) -> int | str:

@@ -164,8 +164,9 @@ class ImageRefused(Exception):
 def decode_image(data: bytes, max_dimension: int = MAX_DIMENSION, fit: int = 0) -> QImage:
     """Decode image bytes, refusing images larger than ``max_dimension`` on a side.
 
-    With ``fit`` > 0, a larger image is decoded straight to fit a ``fit`` x ``fit`` square when
-    its header gives its size (JPEG decodes at a fraction of its size: 4x faster for a photo)."""
+    With ``fit`` > 0, a larger image is decoded straight to fit a ``fit`` x ``fit`` square when its header
+    gives its size (JPEG decodes at a fraction of its size, faster: docs/decisions.md, "Detail pane and
+    offers")."""
     array = QByteArray(data)
     buffer = QBuffer(array)
     buffer.open(QIODevice.OpenModeFlag.ReadOnly)

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QGridLayout,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -30,6 +29,7 @@ from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from catalogue_desktop.ui.detail.layout import FormGrid
 from catalogue_desktop.ui.detail.links import Link
 from catalogue_desktop.ui.detail.page import PHOTO, Page, PageHost
+from catalogue_desktop.ui.detail.photo_row import PhotoRow
 from catalogue_desktop.ui.detail.text import (
     BLANK,
     cap_text,
@@ -70,9 +70,13 @@ def _webinar(p: Page, r: Any) -> None:
     grid.add("Fee", p.fmt.money(r.fee) or None)
     grid.add("CLE", p.bool_text(r.cle_accreditation))
     grid.add("CPE", p.bool_text(r.cpe_accreditation))
-    grid.add("Starts", p.date_text(r.start_date), "start")
-    grid.add("Ends", p.date_text(r.end_date), "end")
-    grid.add("Produced", p.date_text(r.production_date), "production")
+    if p.fmt.on_demand(r.type):  # its start is when it was recorded, not a missed event
+        grid.add("Starts", p.fmt.on_demand_text(), "start")
+        grid.add("Recorded", p.date_text(r.production_date or r.start_date), "production")
+    else:
+        grid.add("Starts", p.date_text(r.start_date), "start")
+        grid.add("Ends", p.date_text(r.end_date), "end")
+        grid.add("Produced", p.date_text(r.production_date), "production")
     grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
     grid.add_url("Access", r.access_url, "access_url", p.pane.activate_href)
     p.text("Description", r.description)
@@ -124,11 +128,16 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.verticalHeader().setVisible(False)
-    table.setWordWrap(False)
+    # Two lines a row: a start ("12/9/26 1:00 PM" / "UTC−05:00") and a title wrap in a narrow
+    # details pane instead of pushing the title out of sight.
+    table.setWordWrap(True)
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     table.setAlternatingRowColors(True)
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     for row, s in enumerate(ordered):
-        start = QTableWidgetItem(p.fmt.date(_ms(s.start_date)))
+        start = QTableWidgetItem(
+            p.fmt.on_demand_text(s.start_date) if p.fmt.on_demand(s.type) else p.fmt.moment(s.start_date)
+        )
         start.setData(Qt.ItemDataRole.UserRole, s.webinar_id)
         start.setTextAlignment(right)
         title = QTableWidgetItem(s.title or f"Webinar #{s.webinar_id}")
@@ -142,11 +151,15 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
                 item.setToolTip("This webinar is not in the webinars list")
             table.setItem(row, column, item)
     header = table.horizontalHeader()
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    metrics = table.fontMetrics()
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+    header.resizeSection(0, metrics.horizontalAdvance("12/28/26 10:00 PM") + 16)
     header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
     header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-    table.resizeRowsToContents()
+    rows = table.verticalHeader()
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(2 * metrics.lineSpacing() + 8)
     shown = min(len(ordered), 15)
     height = header.sizeHint().height() + 2 * table.frameWidth()
     height += sum(table.rowHeight(i) for i in range(shown))
@@ -154,7 +167,8 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     table.setToolTip("Double-click or press Enter to open a session")
 
     def activated(index: QModelIndex) -> None:
-        webinar_id = table.item(index.row(), 0).data(Qt.ItemDataRole.UserRole)
+        item = table.item(index.row(), 0)
+        webinar_id = None if item is None else item.data(Qt.ItemDataRole.UserRole)
         if webinar_id is not None:
             p.pane.link_activated.emit(Kind.WEBINARS, int(webinar_id))
 
@@ -231,8 +245,8 @@ def _schedule(p: Page, items: list[Any]) -> QWidget:
         grid.addWidget(label, row, 0, 1, 3)
         row += 1
         for item in days[day]:
-            time = join_nonblank([item.start_time, item.end_time], "–") or BLANK
-            grid.addWidget(plain_label(time, "schedule_time", wrap=False), row, 0, Qt.AlignmentFlag.AlignTop)
+            time = join_nonblank([item.start_time, item.end_time], "–\u200b") or BLANK  # (may wrap)
+            grid.addWidget(plain_label(time, "schedule_time"), row, 0, Qt.AlignmentFlag.AlignTop)
             column = QVBoxLayout()
             column.setSpacing(1)
             title = plain_label(item.title or BLANK, "schedule_title")
@@ -242,31 +256,25 @@ def _schedule(p: Page, items: list[Any]) -> QWidget:
             column.addWidget(title)
             if item.description:
                 column.addWidget(text_widget(item.description, "schedule_description"))
-            grid.addLayout(column, row, 1)
-            if item.break_mins:
-                brk = plain_label(f"break {item.break_mins} min", "schedule_break", wrap=False)
+            if item.break_mins:  # under the title (a third column made a narrow pane cut it off)
+                brk = plain_label(f"break {item.break_mins} min", "schedule_break")
                 muted(brk)
-                grid.addWidget(brk, row, 2, Qt.AlignmentFlag.AlignTop)
+                column.addWidget(brk)
+            grid.addLayout(column, row, 1)
             row += 1
     return box
 
 
 def _certificate(p: Page, r: Any) -> None:
-    top = QWidget()
-    row = QHBoxLayout(top)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.setSpacing(12)
     photo = p.pane.photo(PHOTO, r.image_url, None, r.title or "")
     photo.setObjectName("certificate_image")
-    row.addWidget(photo, 0, Qt.AlignmentFlag.AlignTop)
     column = QVBoxLayout()
     column.addWidget(heading(r.title or f"Certificate #{r.certificate_id}", "title", size_delta=5))
     sub = plain_label(f"Certificate #{r.certificate_id}", "subtitle")
     muted(sub)
     column.addWidget(sub)
     column.addStretch(1)
-    row.addLayout(column, 1)
-    p.add(top)
+    p.add(PhotoRow(photo, column, 12))
     p.changes_banner()
     grid = p.form()
     grid.add("Fee", p.fmt.money(None if r.fee is None else str(r.fee)) or None)
@@ -320,11 +328,7 @@ def _visible_rows(model: CertificateTreeModel) -> int:
 
 
 def _expert(p: Page, r: Any) -> None:
-    top = QWidget()
-    row = QHBoxLayout(top)
-    row.setContentsMargins(0, 0, 0, 0)
-    row.setSpacing(14)
-    row.addWidget(p.pane.photo(PHOTO, r.image_url, r.image2x_url, r.name or ""), 0, Qt.AlignmentFlag.AlignTop)
+    photo = p.pane.photo(PHOTO, r.image_url, r.image2x_url, r.name or "")
     column = QVBoxLayout()
     column.setSpacing(3)
     column.addWidget(heading(r.name or f"Expert #{r.expert_id}", "title", size_delta=5))
@@ -335,8 +339,7 @@ def _expert(p: Page, r: Any) -> None:
         muted(edu)
         column.addWidget(edu)
     column.addStretch(1)
-    row.addLayout(column, 1)
-    p.add(top)
+    p.add(PhotoRow(photo, column, 14))
     p.changes_banner()
     p.text("Biography", r.bio, "bio")
     webinars = p.referrer_links(Kind.EXPERTS, r.expert_id, Kind.WEBINARS)

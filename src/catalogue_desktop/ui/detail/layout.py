@@ -1,10 +1,9 @@
 """A detail page's layout, kept from one record to the next: ``Slots`` keeps a box layout's widgets,
 ``FormGrid`` reuses its key/value rows, ``WrapBox`` skips a pass of text layout in its size hint.
 
-Showing another record sets texts and photos in the kept widgets instead of building, polishing
-and laying out a new widget tree (a webinar with 3 experts: ~20 ms instead of 63 ms at 100,000
-webinars). Widgets no longer shown are deleted through ``qt_compat.lifetime.delete_later``.
-"""
+Showing another record sets texts and photos in the kept widgets instead of building, polishing and laying out
+a new widget tree (see docs/decisions.md, "Detail pages are built once per kind"). Widgets no longer shown are
+deleted through ``qt_compat.lifetime.delete_later``."""
 
 from __future__ import annotations
 
@@ -216,7 +215,9 @@ class FormGrid(WrapBox):
             label.linkActivated.connect(activate)
             return label
 
-        return self._row(key, _slug(key), f"url_{url_variant(url)}", make, lambda w: set_url(w, url))  # type: ignore[arg-type]
+        widget = self._row(key, _slug(key), f"url_{url_variant(url)}", make, lambda w: set_url(w, url))  # type: ignore[arg-type]
+        widget.setObjectName(name)  # (a row kept from the last record may have held another link)
+        return widget
 
     def _row(
         self,

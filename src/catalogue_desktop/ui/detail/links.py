@@ -110,4 +110,11 @@ def set_url(label: QLabel, url: str) -> None:
     if label.property("inert") is True:
         set_plain_text(label, f"{url} (not a web address; not opened)")
     else:
-        set_links(label, [Link(url, url.strip())])
+        set_links(label, [Link(breakable(url), url.strip())])
+
+
+def breakable(url: str) -> str:
+    """``url`` as shown: a zero-width space after each "/", ".", "-", "?", "&" and "=", where a narrow
+    details pane may wrap it (a long address made the page wider than the pane: cut on the
+    right). The link's target stays the address itself."""
+    return re.sub(r"([/.\-?&=])(?=.)", "\\1\u200b", url.strip())

@@ -189,7 +189,7 @@ class Page:
         shown = title or index.title(kind, record_id) or f"{kind.singular.capitalize()} #{record_id}"
         if index.has(kind, record_id):
             return Link(shown, internal_href(kind, record_id))
-        return Link(shown, None, "(not in catalogue)")
+        return Link(shown, None, "(not in this catalogue)")
 
     def referrer_links(self, target: Kind, record_id: int, source: Kind) -> list[Link]:
         ids = self.ctx.index.referrers(target, record_id).get(source, [])

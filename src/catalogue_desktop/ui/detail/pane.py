@@ -99,6 +99,7 @@ class DetailPane(QWidget):
         # the page's own layout ran at the old height (squeezed for a frame): told here, at once.
         QApplication.sendEvent(scroll, QEvent(QEvent.Type.LayoutRequest))
         scroll.verticalScrollBar().setValue(0)
+        scroll.horizontalScrollBar().setValue(0)  # (a link reached by Tab may have moved it)
         self._stack.setCurrentWidget(scroll)
         self.current = (kind, _record_id(kind, record))
 
@@ -120,9 +121,10 @@ class DetailPane(QWidget):
 
     def focus_record(self) -> bool:
         """The keyboard to the shown record (arrows scroll, Tab walks its links); False if none."""
-        if self.current is None:
+        shown = self._stack.currentWidget()
+        if self.current is None or shown is None:
             return False
-        self._stack.currentWidget().setFocus(Qt.FocusReason.OtherFocusReason)
+        shown.setFocus(Qt.FocusReason.OtherFocusReason)
         return True
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -132,7 +134,7 @@ class DetailPane(QWidget):
             return
         super().keyPressEvent(event)
 
-    def current_page(self) -> QWidget:
+    def current_page(self) -> QWidget | None:
         """The content widget shown (for tests and screenshots)."""
         widget = self._stack.currentWidget()
         if isinstance(widget, QScrollArea):

@@ -157,8 +157,8 @@ def new_text_widget(variant: str, name: str | None = None) -> QWidget:
         return plain_label("", name)
     box = QPlainTextEdit()
     box.setReadOnly(True)
-    # Word boundaries only: the default (word boundary, else anywhere) takes seconds to lay out
-    # a long unbroken run (5 s for 200,000 characters); such a run scrolls sideways instead.
+    # Word boundaries only: the default (word boundary, else anywhere) takes seconds to lay out a long
+    # unbroken run (docs/decisions.md, "Detail pane and offers"); such a run scrolls sideways instead.
     box.setWordWrapMode(QTextOption.WrapMode.WordWrap)
     box.setMinimumHeight(240)
     box.setMaximumHeight(360)

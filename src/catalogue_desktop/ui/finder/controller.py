@@ -1,7 +1,7 @@
 """The finder in the window: one query for every tab, its counts in the tab titles, facets.
 
 The query engine (``core.query``) is imported when the finder is first needed, after the window
-shows its rows: its ~20 ms of imports are no part of the start-up.
+shows its rows: its imports are no part of the start-up (docs/decisions.md, "Start-up and Qt").
 
 ``FinderController`` takes the row sets the loader reads (and has the indexer build their tables),
 evaluates the query box's query on every table (a few ms each), shows the current tab's matches at
@@ -60,6 +60,8 @@ class FinderWindow(Protocol):
     def current_kind(self) -> Any: ...
     def tab_kinds(self) -> tuple[Any, ...]: ...
     def made_tab(self, kind: Any) -> CollectionTab | None: ...
+    def show_tab(self, kind: Any) -> CollectionTab: ...
+    def show_message(self, text: str, timeout_ms: int = 8000) -> None: ...
     def sort_of(self, kind: Kind) -> tuple[int, bool] | None: ...
     def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None: ...
     def show_rowset(
@@ -94,8 +96,8 @@ class FinderController(QObject):
         self._shown: dict[str, RowSet] = {}  # the row set each tab shows
         self._stale: set[Any] = set()  # made tabs whose rows are not yet the current query's
         self.facets_widened: set[str] = set()  # fields whose "+N more" was clicked
-        # Facets follow a typed query once typing pauses: counting every facet's values is the
-        # costliest part of a keystroke (~19 ms of ~30 on the Dates tab at 100,000 webinars).
+        # Facets follow a typed query once typing pauses: counting every facet's values is the costliest part
+        # of a keystroke (docs/decisions.md, "The finder's engine").
         self._facets_later = QTimer(self, singleShot=True, interval=FACETS_DELAY_MS)
         self._facets_later.timeout.connect(self._typing_paused)
         self._moved_from: set[Any] = set()  # tabs left for the results elsewhere (this query)
@@ -333,14 +335,16 @@ class FinderController(QObject):
         if not facets:
             return
         if panel.isVisible() and kind is DATES and not self.indexer.ready(DATES.value):
-            # The Dates rows are shown before their table's indexes are all built (in idle time
-            # after): facets would build every one at once (~2 s at 100,000 webinars).
+            # The Dates rows are shown before their table's indexes are all built (in idle time after): facets
+            # would build every one at once (docs/decisions.md, "The finder's engine").
             panel.show_facets(kind, [], "Preparing the facets…")
         elif panel.isVisible():
-            from catalogue_desktop.core.query.facets import facets
+            from catalogue_desktop.core.query.facets import facets as counted_facets
 
             limits = dict.fromkeys(self.facets_widened, MORE_VALUES)
-            panel.show_facets(kind, facets(self.finder, parsed, kind.value, now(), limits=limits), None)
+            panel.show_facets(
+                kind, counted_facets(self.finder, parsed, kind.value, now(), limits=limits), None
+            )
 
     def widen_facet(self, field: str) -> None:
         """ "+N more" clicked: the facet shows its other values too."""

@@ -2,12 +2,11 @@
 its columns and indexes a slice at a time, then the offerings (the Dates tab's rows) from the
 courses, series and webinars.
 
-Each pass of the Qt event loop runs steps for up to ``PASS_S`` (a step is a few milliseconds at
-100,000 rows), so the window stays responsive while 100,000 webinars are indexed (~2 s of work).
-The tables follow the rows the window shows: a kind is indexed from the snapshot its row set was
-read from, and a reloaded kind replaces its table once the new one is complete. The engine is
-imported when the finder is first used (``finder``), not while the window starts.
-"""
+Each pass of the Qt event loop runs steps for up to ``PASS_S`` (a step is a few milliseconds at 100,000 rows),
+so the window stays responsive while a big catalogue is indexed (docs/decisions.md, "The finder's engine").
+The tables follow the rows the window shows: a kind is indexed from the snapshot its row set was read from,
+and a reloaded kind replaces its table once the new one is complete. The engine is imported when the finder is
+first used (``finder``), not while the window starts."""
 
 from __future__ import annotations
 
@@ -132,9 +131,9 @@ class FinderIndexer(QObject):
                     return
             self._pump.stop()
         finally:
-            # What the steps made lives as long as its table: frozen, later collections do not walk
-            # it (freed by reference counting; tables hold no cycles). Without this, building the
-            # offerings at 100,000 webinars triggered three full collections of 420-580 ms each.
+            # What the steps made lives as long as its table: frozen, later collections do not walk it (freed
+            # by reference counting; tables hold no cycles). Without this, building the offerings of a big
+            # catalogue triggered full collections (docs/decisions.md, "The finder's engine").
             gc.freeze()
             if enabled:
                 gc.enable()
@@ -224,8 +223,8 @@ class FinderIndexer(QObject):
 
 
 def _dispose(rowset: RowSet) -> Iterator[None]:
-    """Free the rows of a row set no longer shown a slice at a time (133,000 rows at once: ~50 ms
-    of the event loop)."""
+    """Free the rows of a row set no longer shown a slice at a time (at once, they hold the
+    event loop: docs/decisions.md, "Sorting and the tables")."""
     yield from rowset.drain(16_384)  # (the Dates rows: their chunks, a few at a time)
 
 

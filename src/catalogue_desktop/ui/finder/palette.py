@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.records.kinds import Kind
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -120,7 +120,7 @@ class Palette(QDialog):
                             _SINGULAR[hit.table],
                             hit.title,
                             f"#{hit.record_id}",
-                            lambda k=kind, r=hit.record_id: self.window_.navigate(k, r),
+                            partial(self.window_.navigate, kind, hit.record_id),
                         )
                     )
         self.model.set_items(items)
@@ -128,24 +128,11 @@ class Palette(QDialog):
             self.list.setCurrentIndex(self.model.index(0, 0))
 
     def _commands(self, text: str) -> list[Item]:
-        w = self.window_
-        commands = [
-            Item("Command", "Refresh the catalogue now", "F5", w.refresh_requested.emit),
-            Item("Command", "Export visible rows…", "", w.export_dialog),
-            Item("Command", "Find (query box)", "Ctrl+F", w.query_box.focus),
-            Item("Command", "Save search…", "Ctrl+D", w.save_search),
-            Item("Command", "Query language and fields", "Help", w.query_help),
-            Item("Command", "Keyboard shortcuts", "Help", w.shortcuts_help),
-            *(
-                Item("Go to", kind.label, f"Ctrl+{i + 1}", lambda k=kind: w.show_tab(k))
-                for i, kind in enumerate(w.tab_kinds())
-            ),
-            *(Item("Search", s["name"], s["query"], lambda s=s: _apply(w, s)) for s in w.search_book.all()),
-        ]
-        words = fold(text).split()
-        if not words:
-            return commands
-        return [c for c in commands if all(word in fold(f"{c.what} {c.title}") for word in words)]
+        """The window's menu actions (``commands``: read from the menus themselves) and tabs."""
+        from catalogue_desktop.ui.finder.commands import matching, menu_commands
+
+        found = matching(menu_commands(self.window_.menuBar()), text)
+        return [Item(c.path, c.text, c.keys, c.action.trigger) for c in found]
 
     def run_current(self) -> None:
         index = self.list.currentIndex()
@@ -154,12 +141,6 @@ class Palette(QDialog):
         item = self.model.items[index.row()]
         self.accept()
         item.run()
-
-
-def _apply(window: Any, search: dict[str, str]) -> None:
-    from catalogue_desktop.ui.finder.saved_searches import apply
-
-    apply(window, search)
 
 
 def open_palette(window: Any, controller: Any) -> Palette:

@@ -108,7 +108,7 @@ class QueryBox(QObject):
         self.edit.setAccessibleDescription(
             "Find records on every tab: words, field:value clauses, OR, -word, parentheses"
         )
-        self.edit.setMinimumWidth(420)
+        self.edit.setMinimumWidth(300)  # (wider: in a small window it went behind the tool bar's »)
         self.error = QLabel()
         self.error.setObjectName("query-error")
         self.error.setTextFormat(Qt.TextFormat.PlainText)

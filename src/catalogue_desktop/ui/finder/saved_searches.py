@@ -1,7 +1,7 @@
-"""Saved searches: a query and its tab under a name (Searches menu; Ctrl+D saves the current one),
-kept in the catalogue's store (``ui.watch.search_book``: the command line's ``watch`` sees them);
-rename, delete and watch them in "Organize searches…", or watch one from its menu entry (its
-news then show in What's new, ``ui.watch``)."""
+"""Saved searches: a query under a name, and its tab only if the user asks (Searches menu; Ctrl+D
+saves the current one), kept in the catalogue's store (``ui.watch.search_book``: the command
+line's ``watch`` sees them); edit the query, rename, delete and watch them in "Organize
+searches…", or watch one from Searches ▸ Watch (its news then show in What's new, ``ui.watch``)."""
 
 from __future__ import annotations
 
@@ -12,22 +12,48 @@ from PySide6.QtWidgets import QMenu
 
 
 def save_current(window: Any) -> None:
-    """Ask a name and save the current query with the current tab (same name: replaced)."""
-    from PySide6.QtWidgets import QInputDialog
+    """Ask a name, and whether the search should also open the current tab (not unless asked),
+    and save the current query (same name: replaced)."""
+    from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit
 
     query = window.query_box.text().strip()
     if not query:
-        window.show_message("Type a query first: the search saves the query and its tab")
+        window.show_message("Type a query first: a saved search remembers a query")
         return
     kind = window.current_kind()
-    name, ok = QInputDialog.getText(
-        window, "Save search", f"Name for “{query}” on {kind.label}:", text=query[:60]
-    )
-    name = name.strip()
+    dialog = QDialog(window)
+    dialog.setWindowTitle("Save search")
+    name_edit = QLineEdit(query[:60])
+    name_edit.setObjectName("search-name")
+    name_edit.setAccessibleName("Name of the search")
+    name_edit.selectAll()
+    keep_tab = QCheckBox(f"Also switch to the {kind.label} tab when it is opened")
+    keep_tab.setObjectName("search-keeps-tab")
+    keep_tab.setToolTip("Unticked, the search runs on whatever tab is shown")
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    form = QFormLayout(dialog)
+    form.addRow("Query:", _plain_label(query))
+    form.addRow("Name:", name_edit)
+    form.addRow(keep_tab)
+    form.addRow(buttons)
+    ok = dialog.exec()
+    name = name_edit.text().strip()
     if not ok or not name:
         return
-    window.search_book.save(name, query, kind.value)
+    window.search_book.save(name, query, kind.value if keep_tab.isChecked() else "")
     window.show_message(f"Saved search “{name}”")
+
+
+def _plain_label(text: str) -> Any:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    return label
 
 
 def apply(window: Any, search: dict[str, str]) -> None:
@@ -47,7 +73,8 @@ def fill_menu(window: Any, menu: QMenu) -> None:
         menu.addSeparator()
     labels = {k.value: k.label for k in window.tab_kinds()}
     for search in searches:
-        act = menu.addAction(f"{search['name']}  —  {labels.get(search.get('tab', ''), '')}")
+        tab = labels.get(search.get("tab", ""))
+        act = menu.addAction(f"{search['name']}  —  {tab}" if tab else search["name"])
         act.setToolTip(search["query"])
         act.triggered.connect(lambda _checked=False, s=search: apply(window, s))
     if searches:
@@ -62,8 +89,7 @@ def fill_menu(window: Any, menu: QMenu) -> None:
 
 
 def set_watched(window: Any, name: str, watched: bool) -> None:
-    engine = window.finder_engine()
-    window.search_book.set_watched(name, watched, engine)
+    window.search_book.set_watched(name, watched, window.finder_engine())
     window.show_message(
         f"Watching “{name}”: its news show in What's new" if watched else f"Not watching “{name}”"
     )
@@ -88,8 +114,8 @@ def organize(window: Any) -> None:
     listing.setAccessibleName("Saved searches")
 
     def fill() -> None:
-        listing.clear()
         listing.blockSignals(True)
+        listing.clear()
         for search in window.search_book.all():
             item = QListWidgetItem(f"{search['name']}  —  {search['query']}")
             item.setData(256, search["name"])
@@ -116,6 +142,16 @@ def organize(window: Any) -> None:
             window.search_book.rename(name, new)
             fill()
 
+    def edit_query() -> None:
+        name = selected()
+        found = next((s for s in window.search_book.all() if s["name"] == name), None)
+        if found is None or name is None:
+            return
+        query, ok = QInputDialog.getText(dialog, "Edit search", f"Query of “{name}”:", text=found["query"])
+        if ok and query.strip():
+            window.search_book.save(name, query.strip(), found.get("tab") or "")
+            fill()
+
     def delete() -> None:
         name = selected()
         if name is not None:
@@ -130,7 +166,7 @@ def organize(window: Any) -> None:
             apply(window, found)
 
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, parent=dialog)
-    for text, slot in (("Open", open_), ("Rename…", rename), ("Delete", delete)):
+    for text, slot in (("Open", open_), ("Edit query…", edit_query), ("Rename…", rename), ("Delete", delete)):
         button = QPushButton(text)
         button.clicked.connect(slot)
         buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)

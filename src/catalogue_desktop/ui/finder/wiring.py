@@ -37,7 +37,12 @@ def connect_finder(window: WiredWindow, loader: CatalogueLoader, settings: Setti
     window.use_finder(controller)
     window.facet_panel.value_toggled.connect(controller.toggle_facet)
     window.facet_panel.more_requested.connect(controller.widen_facet)
-    window.facet_dock.visibilityChanged.connect(lambda visible: visible and controller.refresh_panel())
+
+    def dock_shown_or_hidden(visible: bool) -> None:
+        if visible:
+            controller.refresh_panel()
+
+    window.facet_dock.visibilityChanged.connect(dock_shown_or_hidden)
 
     def tab_made(kind: Any, tab: Any) -> None:
         if kind is DATES:

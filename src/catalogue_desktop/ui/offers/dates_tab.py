@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QCheckBox, QToolButton
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QCheckBox, QToolBar, QToolButton
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.records.kinds import Kind
@@ -65,19 +65,25 @@ class DatesTab(CollectionTab):
         self.show_past.setAccessibleName("Show past occasions")
         self.show_past.setToolTip("Also list occasions that have ended (or type past, or a date)")
         self.show_past.toggled.connect(self.show_past_changed)
-        self.top.insertWidget(0, self.show_past)
+        # A tool bar, not a row: in a narrow window what does not fit goes behind its » button
+        # (a row of buttons made the window at least 960 px wide).
+        self.bar = QToolBar("Dates")
+        self.bar.setObjectName("dates-bar")
+        self.bar.setAccessibleName("Dates tools")
+        self.bar.addWidget(self.show_past)
+        self.top.insertWidget(0, self.bar, 1)
         self._offers = offers
         self._desk: Any = None
         self.offer_buttons: dict[str, QToolButton] = {}
         if offers is not None:
-            for i, (what, text, tip) in enumerate(OFFER_BUTTONS, 1):
+            for what, text, tip in OFFER_BUTTONS:
                 button = QToolButton()
                 button.setText(text)
                 button.setObjectName(f"dates-offer-{what}")
                 button.setToolTip(tip + " (the selected occasions, or all the query shows)")
                 button.setAccessibleName(text.replace("…", ""))
                 button.clicked.connect(lambda _checked=False, what=what: self.offer(what))
-                self.top.insertWidget(i, button)
+                self.bar.addWidget(button)
                 self.offer_buttons[what] = button
 
     @property
@@ -150,10 +156,3 @@ class DatesTab(CollectionTab):
             self.detail.clear("This occasion's record is not in the cache.")
             return
         self._show_in_detail(*target)
-
-    def restore_state(self, settings: Any) -> None:
-        """As any tab, but sorted by start when nothing was saved."""
-        super().restore_state(settings)
-        if settings.sort(DATES)[0] < 0:
-            self.view.horizontalHeader().setSortIndicator(_START, Qt.SortOrder.AscendingOrder)
-            self.model.sort(_START, Qt.SortOrder.AscendingOrder)

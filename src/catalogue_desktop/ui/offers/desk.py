@@ -32,7 +32,6 @@ from catalogue_desktop.core.records.kinds import Kind
 _TITLE = column_index(DATES, "title")
 _RECORD = column_index(DATES, "record")
 BIG_SHEET = 300  # occasions: a sheet of more asks first (about 6 a page)
-WHATS = ("pdf", "print", "ics", "copy")
 
 
 class OfferSource(NamedTuple):
@@ -46,7 +45,7 @@ class OfferSource(NamedTuple):
 class Chosen(NamedTuple):
     items: list[offers.Occasion]
     words: str  # "3 selected occasions", "all 57 occasions the query shows"
-    as_of: str | None  # the data's time (ISO 8601, ``offers.data_as_of``)
+    as_of: str | None  # the data's time (ISO 8601, ``core.offers.occasions.data_as_of``)
 
 
 class OfferDesk:
@@ -57,6 +56,7 @@ class OfferDesk:
         self.source = source
         self.formatter = formatter
         self._accepted: set[str | None] = set()  # data times the user chose to offer from anyway
+        self._preview_printer: object = None  # the last print preview's QPrinter, kept alive with it
 
     # -- what an offer is made of -------------------------------------------------------------
 
@@ -119,7 +119,7 @@ class OfferDesk:
         else:
             text = (
                 f"The catalogue was last confirmed by the service {_days(age)} ago "
-                f"({offers.as_of_text(chosen.as_of)}), more than the {limit} day"
+                f"({self.formatter.data_time(chosen.as_of)}), more than the {limit} day"
                 f"{'s' if limit != 1 else ''} set in Preferences."
             )
         text += (
@@ -142,7 +142,7 @@ class OfferDesk:
     # -- the offers ------------------------------------------------------------------------------
 
     def offer(self, what: str) -> Any:
-        """Make the offer ``what`` (one of ``WHATS``)."""
+        """Make the offer ``what``: "pdf", "print", "ics" or "copy"."""
         return {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics, "copy": self.copy}[
             what
         ]()
@@ -153,7 +153,7 @@ class OfferDesk:
         chosen = self._prepared()
         if chosen is None:
             return 0
-        as_of, style = offers.as_of_text(chosen.as_of), self._style()
+        as_of, style = self.formatter.data_time(chosen.as_of), self._style()
         mime = QMimeData()
         mime.setText(offers.email_text(chosen.items, as_of, **style))
         mime.setHtml(offers.email_html(chosen.items, as_of, **style))
@@ -178,7 +178,7 @@ class OfferDesk:
         if path is None:
             return None
         calendar = offers.calendar_file(
-            chosen.items, offers.as_of_text(chosen.as_of), fee_text=self.formatter.money
+            chosen.items, self.formatter.data_time(chosen.as_of), fee_text=self.formatter.money
         )
         if not self._write(path, calendar.text.encode("utf-8")):
             return None
@@ -204,8 +204,9 @@ class OfferDesk:
         return SheetDialog.ask(self.tab, chosen.words, action)
 
     def _sheet(self, chosen: Chosen, options: Any) -> tuple[Sheet, str]:
-        as_of = offers.as_of_text(chosen.as_of)
-        sheet = Sheet(chosen.items, as_of, group=options.group, title=options.title, **self._style())
+        as_of = self.formatter.data_time(chosen.as_of)
+        style = {**self._style(), "until_text": self.formatter.occasion_until}
+        sheet = Sheet(chosen.items, as_of, group=options.group, title=options.title, **style)
         return sheet, offers.age_line(as_of)
 
     def save_sheet(self) -> Path | None:
@@ -221,7 +222,8 @@ class OfferDesk:
         from catalogue_desktop.ui.offers import sheet_pdf
 
         sheet, footer = self._sheet(chosen, options)
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # (~0.3 s for 50 occasions)
+        # (a noticeable wait for a long sheet: docs/decisions.md, "Detail pane and offers")
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             data = sheet_pdf.pdf_bytes(sheet, options.title, footer, options.paper)
         finally:
@@ -248,7 +250,7 @@ class OfferDesk:
         dialog = QPrintPreviewDialog(printer, self.tab)
         dialog.setWindowTitle(f"Print preview — {options.title} ({chosen.words})")
         dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, footer))
-        dialog.printer = printer  # (kept alive with the dialog)
+        self._preview_printer = printer  # (the dialog does not own it)
         dialog.exec()
         self.say(f"Offer sheet of {chosen.words}: print preview closed")
         return dialog
@@ -256,9 +258,10 @@ class OfferDesk:
     # -- helpers ---------------------------------------------------------------------------------
 
     def _style(self) -> dict[str, Any]:
-        """Dates and fees as the window shows them: the event's offset or local time, the
-        chosen currency."""
-        return {"local": not self.formatter.event_zones, "fee_text": self.formatter.money}
+        """Dates and fees as the window shows them (its formatter: the event's offset or local
+        time, labelled, the locale's clock; the chosen currency)."""
+        f = self.formatter
+        return {"local": not f.event_zones, "fee_text": f.money, "when_text": f.occasion_start}
 
     def _write(self, path: Path, data: bytes) -> bool:
         tmp = path.with_name(path.name + ".part")

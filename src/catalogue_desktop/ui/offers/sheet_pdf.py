@@ -111,7 +111,9 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     return pages
 
 
-EXACT_ROWS = 100  # up to this many rows, page breaks are found one layout at a time (~25 ms each)
+# Up to this many rows, page breaks are found one layout at a time (the costs: docs/decisions.md,
+# "Detail pane and offers").
+EXACT_ROWS = 100
 EXACT_PAGES = 24  # ... and this many pages: a long document (long texts) takes a few layouts in all
 
 
@@ -120,11 +122,11 @@ def whole_rows(doc: QTextDocument, sheet: Sheet, page_h: float) -> frozenset[int
     cut (Qt's tables split rows line by line), and return those rows.
 
     One break moves everything after it, so breaks are found in order: after each, the document
-    is laid out again (~25 ms for 50 rows). Past ``EXACT_ROWS`` rows, every cut row found in one
-    layout gets its break at once, the later ones' places estimated (a few layouts in all: 150
-    rows in 0.4 s, not 1.4; now and then a break comes a row early, a page a little emptier). So
-    does a document of more than ``EXACT_PAGES`` pages (100 occasions with 2,000-character titles
-    and places took 28 s, one layout at a time)."""
+    is laid out again. Past ``EXACT_ROWS`` rows, every cut row found in one layout gets its break
+    at once, the later ones' places estimated (a few layouts in all; now and then a break comes a
+    row early, a page a little emptier). So does a document of more than ``EXACT_PAGES`` pages
+    (long texts: one layout at a time took far too long). The figures: docs/decisions.md, "Detail
+    pane and offers"."""
     breaks: set[int] = set()
     doc.setHtml(sheet.html())
     exact = sheet.rows <= EXACT_ROWS and doc.pageCount() <= EXACT_PAGES

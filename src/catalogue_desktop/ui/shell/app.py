@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.cache.store import StoreError
+from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.paths import resource_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop
 from catalogue_desktop.qt_compat.platform_check import explain_fatal_start
@@ -112,12 +112,14 @@ def run(args: argparse.Namespace) -> int:
     """Open the window (or run ``--self-test``); returns the process exit code.
 
     ``cli.main`` turns the cyclic GC off before importing the window: its collections over the
-    objects imports make cost ~10 ms of a start-up. It goes back on when the window is ready."""
+    objects imports make cost start-up time (docs/decisions.md, "Start-up and Qt"). It goes back on when the
+    window is ready."""
     gc_held = not gc.isenabled()
     app = QApplication.instance()
     if app is None:
         with explain_fatal_start():  # Qt's abort (no platform plugin) -> one paragraph, exit 2
             app = QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)  # (ours, or a test's: never a bare QCoreApplication)
     app.setApplicationName(APP_TITLE)
     app.setDesktopFileName("catalogue-desktop")  # matches packaging/linux/*.desktop
     app.setWindowIcon(app_icon())

@@ -1,7 +1,7 @@
-"""The main window's dialogs: export the visible rows, the service URL, the currency, About.
+"""The main window's dialogs: export the visible rows, the service URL, About, the help pages.
 
 Each Qt dialog class is imported when its dialog first opens: PySide creates a class's Python enums
-when it is first touched (``QFileDialog`` and ``QMessageBox`` ~1 ms each), and start-up shows none.
+when it is first touched (docs/decisions.md, "Start-up and Qt"), and start-up shows none.
 ``window`` is the ``MainWindow`` (duck-typed: this module sits below it).
 """
 
@@ -51,20 +51,6 @@ def ask_service_url(window: Any) -> None:
         window.base_url_chosen.emit(url.strip())
 
 
-def ask_currency(window: Any) -> None:
-    """Ask for the currency of fees; ``window.currency_chosen`` says which (unless empty)."""
-    from PySide6.QtWidgets import QInputDialog
-
-    code, ok = QInputDialog.getText(
-        window,
-        "Currency",
-        "ISO currency code for fees (e.g. USD, EUR):",
-        text=window.settings.currency or "USD",
-    )
-    if ok and code.strip():
-        window.currency_chosen.emit(code.strip().upper())
-
-
 def about(window: Any, title: str) -> None:
     from PySide6.QtWidgets import QMessageBox
 
@@ -85,8 +71,8 @@ def query_help(window: Any) -> None:
         window,
         "Query language and fields",
         (860, 720),
-        syntax_markdown() + "\n\n**Fields per kind** (names are case-insensitive; the spec's "
-        "names work too)\n\n" + reference_markdown(),
+        syntax_markdown() + "\n\n**Fields per kind** (names are case-insensitive; the service's "
+        "own field names work too)\n\n" + reference_markdown(),
     )
 
 
@@ -109,7 +95,7 @@ def _markdown(window: Any, title: str, size: tuple[int, int], markdown: str) -> 
 
     dialog = QDialog(window)
     dialog.setWindowTitle(title)
-    dialog.resize(*size)
+    fit_to_screen(dialog, window, *size)
     text = QTextBrowser(dialog)
     text.setAccessibleName(title)
     text.setOpenExternalLinks(False)
@@ -120,3 +106,13 @@ def _markdown(window: Any, title: str, size: tuple[int, int], markdown: str) -> 
     layout.addWidget(text)
     layout.addWidget(buttons)
     dialog.exec()
+
+
+def fit_to_screen(dialog: Any, window: Any, width: int, height: int) -> None:
+    """Size ``dialog`` ``width`` x ``height``, or less where the window's screen is smaller (a
+    dialog taller than a 700 px screen had its buttons cut off at the bottom)."""
+    screen = window.screen() if window is not None else None
+    if screen is not None:
+        room = screen.availableGeometry()
+        width, height = min(width, room.width() * 9 // 10), min(height, room.height() * 9 // 10)
+    dialog.resize(width, height)

@@ -4,11 +4,9 @@ view and menus (``menus``).
 It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes,
 and the finder (``ui.finder.controller``) which of them a query matches.
 
-Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the
-web-link opener are imported when first used. PySide creates a Qt class's Python enums when the class is
-first touched (``QStyle``'s ~500 members take ~8 ms, ``QFileDialog`` and ``QMessageBox`` ~1 ms
-each), and a window start-up is ~100 ms of Python.
-"""
+Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the web-link
+opener are imported when first used. PySide creates a Qt class's Python enums when the class is first touched
+(``QStyle``'s ~500 members, ``QFileDialog``, ``QMessageBox``: see docs/decisions.md, "Start-up and Qt")."""
 
 from __future__ import annotations
 
@@ -52,7 +50,6 @@ class MainWindow(QMainWindow):
     refresh_requested = Signal()
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
-    currency_chosen = Signal(str)
     preferences_changed = Signal()
     closed = Signal()
 
@@ -70,7 +67,6 @@ class MainWindow(QMainWindow):
         self.formatter = formatter
         self.history = History(parent=self)
         self.setWindowTitle(APP_TITLE)
-        self.resize(1280, 800)
 
         self._images = images
         self._loader = loader
@@ -110,8 +106,11 @@ class MainWindow(QMainWindow):
         self.changes_dock.record_activated.connect(self.navigate)
         self.facet_panel = FacetPanel()
         self.facet_dock = self._dock("Facets", self.facet_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.facet_dock.setMinimumWidth(240)
+        self.facet_dock.setMinimumWidth(200)
 
+        from catalogue_desktop.ui.shell.window_layout import WindowLayout
+
+        self.window_layout = WindowLayout(self)
         self.menu_actions = menus.build(self)
         self.history.changed.connect(self._history_changed)
         self._history_changed()
@@ -165,10 +164,13 @@ class MainWindow(QMainWindow):
             tab.message.connect(self.show_message)
             self._tabs[kind] = tab
             tab.restore_state(self.settings)
+            self.window_layout.attach(tab)
             if self.ready:  # (while the window starts, ``name_inner_buttons`` waits: see it)
                 name_inner_buttons(tab)
             self.tab_made.emit(kind, tab)
-            self._pages[kind].layout().addWidget(tab)
+            page_layout = self._pages[kind].layout()
+            assert page_layout is not None  # (each page is made with its layout)
+            page_layout.addWidget(tab)
             waiting = self._waiting_rows.pop(kind, None)
             if waiting is not None:
                 tab.set_rowset(*waiting, self._finder.result(kind) if self._finder is not None else None)
@@ -193,7 +195,11 @@ class MainWindow(QMainWindow):
 
     def offer(self, what: str) -> None:
         """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
-        self.show_tab(DATES).offer(what)
+        from catalogue_desktop.ui.offers.dates_tab import DatesTab
+
+        tab = self.show_tab(DATES)
+        assert isinstance(tab, DatesTab)
+        tab.offer(what)
 
     def _detail_context(self, kind: Kind, record_id: int) -> Any:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the
@@ -216,10 +222,6 @@ class MainWindow(QMainWindow):
         if tab is None or tab.model.sort_column < 0:
             return None
         return tab.model.sort_column, tab.model.sort_order == Qt.SortOrder.DescendingOrder
-
-    def made_tabs(self) -> list[CollectionTab]:
-        """The tabs made so far (the others have no widgets yet)."""
-        return list(self._tabs.values())
 
     def made_tab(self, kind: Any) -> CollectionTab | None:
         return self._tabs.get(kind)
@@ -372,11 +374,6 @@ class MainWindow(QMainWindow):
                 self.query_box.apply()  # its red again
             self.refresh_display()
 
-    def currency_dialog(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.ask_currency(self)
-
     def about(self) -> None:
         from catalogue_desktop.ui.shell import dialogs
 
@@ -416,12 +413,7 @@ class MainWindow(QMainWindow):
     # -- window state ------------------------------------------------------------------------
 
     def _restore(self) -> None:
-        geometry = self.settings.window_geometry()
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        state = self.settings.window_state()
-        if state is not None:
-            self.restoreState(state)
+        self.window_layout.restore_geometry()
         last = self.settings.last_tab
         if 0 <= last < self.tab_widget.count():
             self.tab_widget.setCurrentIndex(last)
@@ -440,6 +432,7 @@ class MainWindow(QMainWindow):
     def save_state(self) -> None:
         self.settings.save_window(self.saveGeometry(), self.saveState())
         self.settings.last_tab = self.tab_widget.currentIndex()
+        self.window_layout.save()
         for tab in self._tabs.values():
             tab.save_state(self.settings)
         self.settings.sync()

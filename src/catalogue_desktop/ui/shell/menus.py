@@ -42,7 +42,10 @@ def action(
 ) -> QAction:
     """An action of the window (its shortcut works wherever the focus is in the window)."""
     act = QAction(text, window)
-    keys = [QKeySequence(k) for k in ([shortcut] if shortcut is not None else []) + list(extra or ())]
+    if isinstance(shortcut, QKeySequence.StandardKey):  # the platform's keys (Copy: Ctrl+C, Ctrl+Ins…)
+        keys = QKeySequence.keyBindings(shortcut)
+    else:
+        keys = [QKeySequence(k) for k in ([shortcut] if shortcut is not None else []) + list(extra or ())]
     if keys:
         act.setShortcuts(keys)
     act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -73,6 +76,9 @@ class WindowActions:
     searches_menu: QMenu
     catalogue_menu: CatalogueMenu
     preferences_action: QAction
+    details_action: QAction
+    copy_action: QAction
+    select_all_action: QAction
 
 
 def build(window: Any) -> WindowActions:
@@ -88,7 +94,29 @@ def build(window: Any) -> WindowActions:
     )
     changes_action = w.changes_dock.toggleViewAction()
     changes_action.setText("Changes")
-    find_action = action(w, "Find…", w.query_box.focus, "Ctrl+F", "Type a query for every tab (Ctrl+F)")
+    find_keys = QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.NativeText)
+    find_tip = f"Type a query for every tab ({find_keys})"
+    find_action = action(w, "Find…", w.query_box.focus, QKeySequence.StandardKey.Find, find_tip)
+    copy_action = action(
+        w,
+        "Copy",
+        lambda: w.current_tab().copy_selection(),
+        QKeySequence.StandardKey.Copy,
+        "Copy the selected rows (on Dates: for an e-mail)",
+    )
+    select_all_action = action(
+        w, "Select All", lambda: w.current_tab().view.selectAll(), QKeySequence.StandardKey.SelectAll
+    )
+    details_action = action(
+        w,
+        "Details pane",
+        lambda: w.window_layout.set_details_shown(details_action.isChecked()),
+        "Ctrl+Shift+D",
+        "Show or hide the selected record's details beside the table (Ctrl+Shift+D)",
+    )
+    details_action.setCheckable(True)
+    details_action.setChecked(w.window_layout.details_shown)
+    w.window_layout.details_shown_changed.connect(details_action.setChecked)
     quick_action = action(
         w,
         "Quick open…",
@@ -150,13 +178,18 @@ def build(window: Any) -> WindowActions:
         offer_menu.addAction(act)
     file_menu.addSeparator()
     file_menu.addAction(quit_action)
+    edit_menu = bar.addMenu("&Edit")
+    for act in (copy_action, select_all_action):
+        edit_menu.addAction(act)
+    edit_menu.addSeparator()
+    edit_menu.addAction(find_action)
     view_menu = bar.addMenu("&View")
     view_menu.addAction(changes_action)
     view_menu.addAction(w.status_dock.toggleViewAction())
     facets = w.facet_dock.toggleViewAction()
     facets.setText("Facets")
     view_menu.addAction(facets)
-    view_menu.addAction(find_action)
+    view_menu.addAction(details_action)
     columns_menu = view_menu.addMenu("Columns")
     columns_menu.aboutToShow.connect(w.fill_columns_menu)
     go_menu = bar.addMenu("&Go")
@@ -170,7 +203,6 @@ def build(window: Any) -> WindowActions:
     catalogue_menu = bar.addMenu("&Catalogue")
     catalogue_menu.addAction(refresh_action)
     catalogue_menu.addAction("Service URL…", w.service_url_dialog)
-    catalogue_menu.addAction("Currency…", w.currency_dialog)
     preferences_action = action(
         w,
         "Preferences…",
@@ -198,6 +230,9 @@ def build(window: Any) -> WindowActions:
     ):
         act.setIcon(toolbar_icon(icon))
         toolbar.addAction(act)
+        if icon in ("back", "forward"):  # arrows say it (and their tips): room for the query
+            toolbar.widgetForAction(act).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+    export_action.setIconText("Export")
     toolbar.addSeparator()
     toolbar.addWidget(w.query_box.edit)
     toolbar.setAccessibleName("Main toolbar")
@@ -219,6 +254,9 @@ def build(window: Any) -> WindowActions:
         searches_menu=searches_menu,
         preferences_action=preferences_action,
         catalogue_menu=catalogues,
+        details_action=details_action,
+        copy_action=copy_action,
+        select_all_action=select_all_action,
     )
 
 

@@ -10,7 +10,7 @@ __all__ = ["Options"]
 
 
 class Options(NamedTuple):
-    """What the command line asks of the window (see ``cli.py``)."""
+    """What the command line asks of the window (see ``cli.parser``)."""
 
     base_url: str | None = None
     demo: bool = False

@@ -52,10 +52,12 @@ class Preferences(QDialog):
         self.catalogue = catalogue
         self.setWindowTitle("Preferences")
         self.settings = settings
-        self.resize(560, 560)
+        from catalogue_desktop.ui.shell.dialogs import fit_to_screen
+
+        fit_to_screen(self, parent, 560, 560)
         layout = QVBoxLayout(self)
 
-        types = QGroupBox("Webinar types (the spec gives no meanings for the codes)")
+        types = QGroupBox("Webinar types (the service sends numbers without saying what they mean)")
         box = QVBoxLayout(types)
         self.types = QTableWidget(0, 3)
         self.types.setObjectName("type-labels")
@@ -68,8 +70,8 @@ class Preferences(QDialog):
             set(codes_seen) | set(vocabulary.type_labels) | set(vocabulary.on_demand),
             key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c),
         )
-        for code in codes:
-            self._add_row(code, vocabulary.type_labels.get(code, ""), code in vocabulary.on_demand)
+        for code in codes:  # a code without a label of the user's shows the one the window uses
+            self._add_row(code, vocabulary.label("type", code), code in vocabulary.on_demand)
         add = QPushButton("Add a code")
         add.setAccessibleName("Add a webinar type code")
         add.clicked.connect(lambda: self._add_row("", "", False, edit=True))
@@ -81,6 +83,8 @@ class Preferences(QDialog):
         times_box = QVBoxLayout(times)
         self.event_zone = QRadioButton("As the service wrote them, in the event's own UTC offset")
         self.local_zone = QRadioButton("In my local time zone")
+        self.event_zone.setObjectName("event-zone")
+        self.local_zone.setObjectName("local-zone")
         group = QButtonGroup(self)
         for button in (self.event_zone, self.local_zone):
             group.addButton(button)
@@ -153,11 +157,12 @@ class Preferences(QDialog):
         labels: dict[str, str] = {}
         on_demand: set[str] = set()
         for row in range(self.types.rowCount()):
-            code = (self.types.item(row, 0).text() or "").strip()
+            code_item, label_item, check = (self.types.item(row, c) for c in range(3))
+            code = (code_item.text() if code_item is not None else "").strip()
             if not code:
                 continue
-            labels[code] = (self.types.item(row, 1).text() or "").strip()
-            if self.types.item(row, 2).checkState() == Qt.CheckState.Checked:
+            labels[code] = (label_item.text() if label_item is not None else "").strip()
+            if check is not None and check.checkState() == Qt.CheckState.Checked:
                 on_demand.add(code)
         return labels, on_demand
 

@@ -6,8 +6,8 @@ tab's rows grow in, then the other collections come), ``--open`` applied, ``read
 no asyncio, no pydantic, no httpx until then. On the next event-loop pass, asyncio starts on the
 running Qt loop (``qt_compat.event_loop``) and the background sync begins (with the demo
 service started in-process on loopback when no service is configured, or with ``--demo``).
-Importing asyncio and qasync costs ~50 ms, a third of a bare Qt start-up: the window does not wait
-for it. The asyncio loop is closed before the QApplication goes away.
+Importing asyncio and qasync costs a third of a bare Qt start-up (docs/decisions.md, "Start-up and Qt"): the
+window does not wait for it. The asyncio loop is closed before the QApplication goes away.
 """
 
 from __future__ import annotations
@@ -162,7 +162,6 @@ class AppSession(QObject):
         window.base_url_chosen.connect(syncing.choose_service)
         window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
         window.menu_actions.catalogue_menu.connection_changed.connect(syncing.connection_changed)
-        window.currency_chosen.connect(self._currency_chosen)
         if store.recovered:
             window.status.show_message(store.recovered)
         # What the store's metadata says is shown from the first paint: each collection's cached
@@ -239,8 +238,9 @@ class AppSession(QObject):
             if not self.open_target(self.options.open, final=self.options.offline):
                 self._pending_open = self.options.open  # maybe the sync brings it: try again
         self.loaded = True
-        self.window.mark_ready()
-        QTimer.singleShot(0, lambda: name_inner_buttons(self.window))  # after the first paints
+        window = self.window
+        window.mark_ready()
+        QTimer.singleShot(0, lambda: name_inner_buttons(window))  # after the first paints
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
         if self.options.query:
             self.window.query_box.set_text(self.options.query)
@@ -253,7 +253,7 @@ class AppSession(QObject):
         if self._closed:
             return
         # What ready changed (banner, statuses, rows) is painted first: a 0 ms timer may come
-        # before Qt's paint, and starting asyncio takes ~50 ms.
+        # before Qt's paint, and starting asyncio takes a while.
         QApplication.sendPostedEvents()
         self._start_async()
         if self.options.offline:
@@ -283,11 +283,12 @@ class AppSession(QObject):
         from catalogue_desktop.ui.sync.relister import relist_stale
 
         assert self.loader is not None and self.window is not None
-        await relist_stale(self.store_file, self.loader, lambda text: self.window.show_message(text, 0))
+        window = self.window
+        await relist_stale(self.store_file, self.loader, lambda text: window.show_message(text, 0))
 
     async def _import_decoder(self) -> None:
         """Offline, no sync imports pydantic: import it now, a module at a time, so that the
-        first detail pane does not stall the window for it (~150 ms)."""
+        first detail pane does not stall the window for it (docs/decisions.md, "Start-up and Qt")."""
         from catalogue_desktop.ui.common.stepped_import import DECODER, import_in_steps
 
         await import_in_steps(DECODER)
@@ -332,12 +333,6 @@ class AppSession(QObject):
         self.formatter.set_currency(self.settings.currency)
         self.finder.set_vocabulary(self.formatter.vocabulary)
         self.window.refresh_display()
-
-    def _currency_chosen(self, code: str) -> None:
-        self.settings.currency = code
-        self.formatter.set_currency(code)
-        assert self.window is not None
-        self.window.refresh_details()
 
     @property
     def async_started(self) -> bool:

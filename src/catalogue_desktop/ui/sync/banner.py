@@ -29,11 +29,13 @@ class OfflineBanner(QFrame):
         self.follow_scheme()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
-        self.title = QLabel("Offline", objectName="offlineTitle")
+        self.title = QLabel("Offline")
+        self.title.setObjectName("offlineTitle")
         self.label = QLabel(wordWrap=True)  # the reason quotes the service: plain text only
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details = QPushButton("Details…", objectName="bannerDetails")
+        self.details = QPushButton("Details…")
+        self.details.setObjectName("bannerDetails")
         self.details.clicked.connect(lambda _checked=False: self.show_details())
         self.retry = QPushButton("Try again")
         self.retry.clicked.connect(lambda _checked=False: self.retry_requested.emit())
@@ -58,7 +60,7 @@ class OfflineBanner(QFrame):
         background, border, text = (
             ("#4a3b0b", "#7a6420", "#ffe6a3") if dark else ("#fff3cd", "#e0c36c", "#5c4400")
         )
-        # Bold by style sheet, not a QFont: making QFont's enums costs ~1 ms of a start-up.
+        # Bold by style sheet, not a QFont: making QFont's enums costs start-up time.
         self.setStyleSheet(
             f"#offlineBanner {{ background: {background}; border-bottom: 1px solid {border}; }}"
             f"#offlineBanner QLabel {{ color: {text}; }}"

@@ -154,13 +154,16 @@ class ChangesView(QWidget):
         item = self._items.get(kind)
         if item is None:
             return []
-        return [(item.child(i).text(0), item.child(i).text(1)) for i in range(item.childCount())]
+        children = [item.child(i) for i in range(item.childCount())]
+        return [(child.text(0), child.text(1)) for child in children if child is not None]
 
     def item_for(self, kind: Kind, record_id: int) -> QTreeWidgetItem | None:
         item = self._items.get(kind)
-        for i in range(item.childCount() if item is not None else 0):
-            child = item.child(i)  # type: ignore[union-attr]
-            if child.data(0, _TARGET) == (kind, record_id):
+        if item is None:
+            return None
+        for i in range(item.childCount()):
+            child = item.child(i)
+            if child is not None and child.data(0, _TARGET) == (kind, record_id):
                 return child
         return None
 

@@ -24,7 +24,7 @@ async def relist_stale(store_file: Path, loader: Any, say: Callable[[str], None]
     stale = loader.store.stale_listings(LISTING_VERSION)
     if not stale:
         return []
-    await import_in_steps(RELIST)  # core.sync.relist imports pydantic (~100 ms): a module at a time
+    await import_in_steps(RELIST)  # core.sync.relist imports pydantic: a module at a time
     from catalogue_desktop.core.service.priority import lower_process
     from catalogue_desktop.core.sync.relist import relist
 

@@ -76,7 +76,9 @@ class _Row:
         # Long reasons must not widen the window: the label shrinks, the tooltip has it all.
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.text.setMinimumWidth(80)
-        self.bar = QProgressBar(maximumWidth=120, maximumHeight=14, textVisible=False)
+        self.bar = QProgressBar()
+        self.bar.setMaximumSize(120, 14)
+        self.bar.setTextVisible(False)
         self.bar.hide()
         self.details = QPushButton("Details…")
         self.details.setObjectName(f"details-{kind.value}")
@@ -119,10 +121,12 @@ class StatusPanel(QWidget):
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.hide()
-        self.dismiss = QPushButton("Dismiss", objectName="dismissNotice")
+        self.dismiss = QPushButton("Dismiss")
+        self.dismiss.setObjectName("dismissNotice")
         self.dismiss.hide()
         self.dismiss.clicked.connect(lambda _checked=False: self.show_message(""))
-        self.cancel = QPushButton("Cancel refresh", objectName="cancelRefresh")
+        self.cancel = QPushButton("Cancel refresh")
+        self.cancel.setObjectName("cancelRefresh")
         self.cancel.setToolTip("Stop the refresh; every collection keeps the data it has")
         self.cancel.hide()
         self.cancel.clicked.connect(lambda _checked=False: self.cancel_requested.emit())
@@ -253,12 +257,6 @@ class StatusPanel(QWidget):
         self._states[kind] = state
         self._set(kind, "cached" if state.has_data else "empty", wording.cancelled(state, self.date_text))
         return before is None or before.snapshot != state.snapshot
-
-    def set_offline_mode(self) -> None:
-        for kind in ALL_KINDS:
-            state = self._states.get(kind)
-            if state is not None:
-                self.set_cached(kind, state)
 
     def summary(self) -> str:
         counts: dict[str, int] = {}

@@ -78,13 +78,12 @@ class SyncController(QObject):
         # first use, httpcore would import anyio's backend during the first request; on a worker
         # thread the imports froze the window: ``stepped_import``).
         await import_in_steps(REFRESH)
+        from catalogue_desktop.core.service.client import CatalogueClient
         from catalogue_desktop.core.sync import runner as sync
 
         if self._client is None:
             # Building the httpx client (TLS context) takes tens of ms: off the loop's thread.
-            self._client = await asyncio.to_thread(
-                sync.CatalogueClient, self.base_url, **self._client_options
-            )
+            self._client = await asyncio.to_thread(CatalogueClient, self.base_url, **self._client_options)
             self._ingestor = sync.Ingestor()
         return sync
 

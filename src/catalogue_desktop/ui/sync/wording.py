@@ -65,7 +65,7 @@ def parse_time(stamp: str | None) -> datetime | None:
         return None
     if len(stamp) != 20 or not stamp.endswith("Z"):
         return None
-    try:  # fromisoformat: strptime would import _strptime (2 ms) during start-up
+    try:  # fromisoformat: strptime would import _strptime during start-up
         return datetime.fromisoformat(stamp[:-1]).replace(tzinfo=UTC)
     except ValueError:
         return None

@@ -53,7 +53,7 @@ def matching(controller: Any, kind: Kind) -> set[int] | None:
     outcome = engine.evaluate(parsed, kind.value, local_now())
     if outcome.missing is not None:
         return set()
-    return set(bits.pick(engine.tables[kind.value].ids, outcome.bits))  # type: ignore[arg-type]
+    return set(bits.pick(engine.tables[kind.value].ids, outcome.bits))
 
 
 class WithdrawnTitles:

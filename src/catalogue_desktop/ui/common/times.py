@@ -1,0 +1,81 @@
+"""How every date and time the window shows is written: one place for the zone and the label.
+
+A moment is epoch milliseconds (UTC) and, when the service wrote one, the UTC offset (minutes) it
+was written with. It is shown at that offset with the offset written out ("3/9/27 8:30 AM
+UTC−05:00") or, when the user chose local time (``event_zones`` False) or the service gave no
+offset, in the viewer's zone, labelled too ("3/9/27 2:30 PM CET (UTC+01:00)"): a time never goes
+without its zone. Day and time are written as the locale writes them (12 or 24 hours, order).
+``Formatter`` (``formatting``) calls these; nothing else formats a moment.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QDateTime, QLocale, QTimeZone
+
+__all__ = ["Moment", "at", "moment_of", "utc_label"]
+
+Moment = tuple[int, int | None]  # (epoch ms, UTC offset in minutes or None)
+
+
+def utc_label(offset: int) -> str:
+    """UTC offset minutes as people read them: "UTC−05:00", "UTC+05:30", "UTC+00:00"."""
+    sign = "+" if offset >= 0 else "−"
+    hours, minutes = divmod(abs(offset), 60)
+    return f"UTC{sign}{hours:02d}:{minutes:02d}"
+
+
+def at(ms: int, offset: int | None, event_zones: bool) -> tuple[QDateTime, str]:
+    """The moment as a QDateTime in the zone it is shown in, and that zone's label."""
+    if offset is not None and event_zones:
+        written = QTimeZone.fromSecondsAheadOfUtc(offset * 60)
+        return QDateTime.fromMSecsSinceEpoch(ms, written), utc_label(offset)
+    local = QDateTime.fromMSecsSinceEpoch(ms)
+    zone = utc_label(local.offsetFromUtc() // 60)
+    abbreviation = local.timeZoneAbbreviation()
+    if abbreviation and abbreviation != zone and not abbreviation.startswith(("UTC", "GMT+", "GMT-")):
+        zone = f"{abbreviation} ({zone})"
+    return local, zone
+
+
+def short(locale: QLocale, ms: int, offset: int | None, event_zones: bool) -> str:
+    """ "3/9/27 8:30 AM UTC−05:00" (the locale's short date and time, then the zone)."""
+    dt, zone = at(ms, offset, event_zones)
+    return f"{locale.toString(dt, QLocale.FormatType.ShortFormat)} {zone}"
+
+
+def long(locale: QLocale, ms: int, offset: int | None, event_zones: bool) -> str:
+    """ "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
+    dt, zone = at(ms, offset, event_zones)
+    day = locale.toString(dt.date(), QLocale.FormatType.LongFormat)
+    time = locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
+    return f"{day} {time} {zone}"
+
+
+def day(locale: QLocale, ms: int, offset: int | None, event_zones: bool) -> str:
+    """The day alone, in the locale's short form ("3/9/27"): for "recorded …"."""
+    dt, _zone = at(ms, offset, event_zones)
+    return locale.toString(dt.date(), QLocale.FormatType.ShortFormat)
+
+
+def moment_of(value: Any) -> Moment | None:
+    """Epoch ms (an int), an aware datetime (its offset kept), or ISO text -> a moment; None
+    for no value or one that is not a time."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        delta = value.utcoffset()
+        return int(value.timestamp() * 1000), None if delta is None else int(delta.total_seconds()) // 60
+    try:
+        return int(value), None
+    except (TypeError, ValueError, OverflowError):
+        return None
