@@ -192,8 +192,9 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
         # -- offers: the sheet of 50, the calendar of 1,000 ------------------------------------------
         stale = []
         desk.ask_to_continue = lambda _parent, text: stale.append(text) or True
-        desk.ask_path = lambda _p, _c, name, _f: tmp / name
+        desk.ask_path = lambda _p, _c, name, _f, *_remembered: tmp / name
         SheetDialog.ask = classmethod(lambda cls, *_a: SheetOptions("Offer for ACME", "course", "A4"))
+        window.formatter.set_currency("USD")  # (else the first offer asks for it)
         flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
         for what, n in (("pdf", 50), ("ics", 1000), ("copy", 1000)):
             selection = tab.view.selectionModel()

@@ -4,7 +4,8 @@ file of 1,000, in the real window (``bench/_dates.py``, a child process), and be
 command line's ``export offerings`` (whole processes, for reference).
 
 ``python bench/offers_bench.py [--size N]`` runs it alone on ``bench/out/cache-N`` (filled by
-``run.py``) and prints the table rows and details.
+``run.py``) and prints the table rows and details; ``--outputs`` only the outputs in one process
+(``_offers_outputs.py``: the sheet of 50, the .ics of 1,000, the .xlsx of 10,000; no cache needed).
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ def measure(size: int, cache: Path, repeat: int, home: Path, commands: list[str]
         copy_median=C.median(out["offer_copy"]["runs_ms"][1:]),
     )
     out["cli"] = cli(cache, env, repeat, commands)
+    commands.append(f"{PY} bench/_offers_outputs.py --size 4000 --repeat {repeat}")
+    out["outputs"] = C.child(
+        [str(HERE / "_offers_outputs.py"), "--size", "4000", "--repeat", str(repeat)], env
+    )
     return out
 
 
@@ -137,7 +142,30 @@ def rows(d: dict[str, Any]) -> list[tuple[str, str, str, str, str, bool | str]]:
             "< 1 s",
             d["ics_median"] < 1000 and d["ics_first"] < 1000,
         ),
+        *outputs_rows(d["outputs"]),
     ]
+
+
+def outputs_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str, str, bool | str]]:
+    """The outputs alone, in one process (``_offers_outputs.py``): sheet, calendar, spreadsheet."""
+    out = []
+    for key, what, goal in (
+        ("sheet_50", "offer sheet PDF of 50 occasions (letterhead, zones, measured fee column)", 1000),
+        ("ics_1000", ".ics of 1,000 occasions (text)", 1000),
+        ("xlsx_10000", ".xlsx of 10,000 offerings (typed cells, XlsxWriter)", 3000),
+    ):
+        r = o[key]
+        out.append(
+            (
+                f"{what}, in one process",
+                f"median {r['median_ms']:,.0f} ms (first {r['first_ms']:,.0f} ms), {r['bytes']:,} bytes",
+                "—",
+                "—",
+                f"< {goal / 1000:g} s",
+                r["median_ms"] < goal and r["first_ms"] < goal,
+            )
+        )
+    return out
 
 
 def details(d: dict[str, Any]) -> list[str]:
@@ -178,9 +206,18 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--outputs", action="store_true", help="only the outputs, in one process")
     args = parser.parse_args()
     cache = C.OUT / f"cache-{args.size}"
     commands: list[str] = []
+    if args.outputs:
+        env = C.isolated_env(C.OUT / "home")
+        found = C.child(
+            [str(HERE / "_offers_outputs.py"), "--size", "4000", "--repeat", str(args.repeat)], env
+        )
+        for row in outputs_rows(found):
+            print(" | ".join(str(x) for x in row))
+        sys.exit(0)
     result = measure(args.size, cache, args.repeat, C.OUT / "home", commands)
     for row in rows(result):
         print(" | ".join(str(x) for x in row))

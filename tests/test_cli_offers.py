@@ -11,7 +11,7 @@ import io
 import json
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +19,11 @@ import icalendar
 import pypdf
 import pytest
 
-from catalogue_desktop.core.cache.store import FILE_NAME
+from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import short_url
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
 
@@ -99,8 +100,9 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def env(env: dict[str, str]) -> dict[str, str]:
-    """The command's environment (``conftest``) in a zone that is not UTC."""
-    return {**env, "TZ": "UTC+8"}
+    """The command's environment (``conftest``) in a zone that is not UTC, with no settings
+    remembered by a window (``XDG_CONFIG_HOME``: an empty folder)."""
+    return {**env, "TZ": "UTC+8", "XDG_CONFIG_HOME": str(Path(env[ENV_CACHE_DIR]).parent / "config")}
 
 
 def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
@@ -127,8 +129,9 @@ def key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def age_text() -> str:
-    """The footer's time as the subprocess (TZ=UTC+8) writes it."""
-    return offers.when(datetime.fromisoformat(AT).astimezone(ZONE).isoformat())
+    """The data's time as the subprocess (TZ=UTC+8) writes it: "Fri 20 Nov 2026, 1:30 AM"."""
+    local = datetime.fromisoformat(AT).astimezone(ZONE)
+    return f"{local:%a} {local.day} {local:%b %Y}, {clock(local)}"
 
 
 def flat(text: str) -> str:
@@ -202,33 +205,74 @@ def test_the_query_picks_occasions_as_the_finder_does(
 # -- the calendar file ----------------------------------------------------------------------------------
 
 
-def test_ics_is_one_event_per_dated_occasion_and_its_uids_are_stable(
+def test_ics_is_an_event_per_day_at_the_courses_schedule_and_its_uids_are_stable(
     env: dict[str, str], cache: Path, tmp_path: Path
 ) -> None:
+    """A course of several days: an event per day, that day's first start to last end in its
+    schedule, at the location; any other dated occasion: one event, its exact instants."""
     out = tmp_path / "offer.ics"
     result = export(env, cache, tmp_path, "--format", "ics", "--output", str(out))
     assert result.returncode == 0, result.stderr
     rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
     dated = [r for r in rows if r["start"]]
+    schedules = {c["courseId"]: c.get("schedule") or [] for c in RAW[Kind.COURSES]}
+    expected = []
+    for row in dated:
+        start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
+        span = (end.date() - start.date()).days + 1
+        if span == 1:
+            expected.append((row, row["title"], start, end))
+            continue
+        for n in range(1, span + 1):
+            on = start.date() + timedelta(days=n - 1)
+            day = [s for s in schedules[row["id"]] if s["day"] == n]
+            first = min(time.fromisoformat(s["startTime"]) for s in day)
+            last = max(time.fromisoformat(s["endTime"]) for s in day)
+            title = f"{row['title']} (day {n} of {span})"
+            expected.append(
+                (
+                    row,
+                    title,
+                    datetime.combine(on, first, start.tzinfo),
+                    datetime.combine(on, last, start.tzinfo),
+                )
+            )
+    said = result.stderr.decode()
     assert (
-        f"Wrote {len(rows)} occasions ({len(dated)} events: {len(rows) - len(dated)} on demand"
-        in result.stderr.decode()
+        f"Wrote {len(rows)} occasions ({len(expected)} events: a day each for courses of several days; "
+        in said
     )
+    assert f"{len(rows) - len(dated)} on demand have no date)" in said
     events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
-    assert len(events) == len(dated)
-    for event, row in zip(events, dated, strict=True):
-        assert str(event["SUMMARY"]) == row["title"]
-        assert event.decoded("DTSTART") == datetime.fromisoformat(row["start"])  # the exact instant
-        assert event.decoded("DTEND") == datetime.fromisoformat(row["end"])
+    assert len(events) == len(expected) > len(dated)
+    for event, (row, title, begin, finish) in zip(events, expected, strict=True):
+        assert str(event["SUMMARY"]) == title
+        # the instants (no demo course changes its offset between its days)
+        assert (event.decoded("DTSTART"), event.decoded("DTEND")) == (begin, finish)
         description = flat(str(event["DESCRIPTION"]))
         assert f"Fee: {row['fee']:,}" in description and row["url"] in description
-        assert f"Catalogue as of {age_text()}" in description
+        assert f"Prices and dates as of {age_text()}" in description
         assert str(event["URL"]) == row["url"]
         if row["kind"] == "course":
+            assert begin.date() == event.decoded("DTSTART").astimezone(begin.tzinfo).date()
             assert row["city"] in str(event["LOCATION"]) and row["venue"] in str(event["LOCATION"])
     again = icalendar.Calendar.from_ical(export(env, cache, tmp_path, "--format", "ics").stdout)
     assert [str(e["UID"]) for e in again.walk("VEVENT")] == [str(e["UID"]) for e in events]
     assert len({str(e["UID"]) for e in events}) == len(events)
+
+
+def test_csv_for_excel_begins_with_a_byte_order_mark(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    plain = export(env, cache, tmp_path, "--format", "csv")
+    excel = export(env, cache, tmp_path, "--format", "csv", "--excel")
+    assert not plain.stdout.startswith(b"\xef\xbb\xbf") and excel.stdout[:3] == b"\xef\xbb\xbf"
+    assert excel.stdout[3:] == plain.stdout
+    out = tmp_path / "experts.csv"
+    args = ("export", "experts", "--cache-dir", str(cache), "--excel", "-o", str(out))
+    assert run(env, *args, cwd=tmp_path).returncode == 0
+    data = out.read_bytes()
+    assert data[:3] == b"\xef\xbb\xbf" and data.decode("utf-8-sig").startswith("expertId,")
 
 
 # -- the offer sheet ----------------------------------------------------------------------------------
@@ -266,13 +310,13 @@ def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(
     assert text.startswith("Offer for ACME & Co") and f"{len(rows)} occasions" in text
     for row in rows:  # (compared without spaces: titles wrap at hyphens, links anywhere)
         assert packed.count(squeeze(row["title"])) >= 1
-        assert squeeze(offers.when(row["start"])) in packed  # the date and time as written
-        assert f"{row['fee']:,}" in text
+        if row["start"]:
+            start = datetime.fromisoformat(row["start"])  # the date and time as written
+            assert f"{start:%a}{start.day}" in packed and squeeze(clock(start)) in packed
+        # a session of a series offered whole is "Included" in the series' price
+        assert f"{row['fee']:,}" in text or (row["kind"] == "session" and "Included" in text)
         assert short_url(row["url"]) in packed
-    footer = (
-        f"Catalogue as of {age_text()} (last confirmed by the service) — fees and dates may have "
-        "changed since."
-    )
+    footer = f"Prices and dates as of {age_text()}; they may have changed since."
     assert all(flat(footer) in flat(page) for page in pages)  # on every page
     assert all(f"Page {i} of {len(pages)}" in flat(page) for i, page in enumerate(pages, 1))
 
@@ -326,7 +370,7 @@ def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(
         assert icalendar.Calendar.from_ical(result.stdout).walk("VEVENT") == []
     else:
         text = flat(pypdf.PdfReader(io.BytesIO(result.stdout)).pages[0].extract_text())
-        assert "0 occasions" in text and "Catalogue as of" in text
+        assert "0 occasions" in text and "Prices and dates as of" in text
 
 
 def test_a_field_offerings_lack_matches_none(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
@@ -370,3 +414,84 @@ def test_only_the_pdf_imports_qt(env: dict[str, str], cache: Path, tmp_path: Pat
             check=False,
         )
         assert result.stderr.strip().endswith(str(qt)), (fmt, result.stderr)
+
+
+# -- spreadsheets and the currency ----------------------------------------------------------------
+
+
+def test_offerings_as_a_spreadsheet_with_the_currency_asked_for(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    import openpyxl
+
+    out = tmp_path / "offer.xlsx"
+    result = export(env, cache, tmp_path, "--format", "xlsx", "--currency", "eur", "--output", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
+    book = openpyxl.load_workbook(out)
+    ws = book["Occasions"]
+    heads = [c.value for c in ws[1]]
+    col = {h: i for i, h in enumerate(heads)}
+    body = list(ws.iter_rows(min_row=2))
+    assert len(body) == len(rows) and ws.freeze_panes == "A2"
+    for cells, row in zip(body, rows, strict=True):
+        assert cells[col["Title"]].value == row["title"]
+        if row["start"]:
+            written = datetime.fromisoformat(row["start"])
+            assert cells[col["Start"]].is_date
+            assert cells[col["Start"]].value == written.replace(tzinfo=None, microsecond=0)
+        fee = cells[col["Fee"]]
+        assert fee.value == row["fee"] and fee.data_type == "n" and fee.number_format == '"EUR" #,##0'
+        assert cells[col["On demand"]].value == ("Yes" if row["onDemand"] else "No")
+        if row["url"]:
+            assert cells[col["Link"]].hyperlink.target == row["url"]
+    assert book["About"]["A1"].value == f"Prices and dates as of {age_text()}; they may have changed since."
+
+
+def test_the_remembered_currency_is_the_default(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    settings = Path(env["XDG_CONFIG_HOME"]) / "catalogue-desktop" / "catalogue-desktop.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("[display]\ncurrency=CHF\n", encoding="utf-8")
+    out = tmp_path / "offer.pdf"
+    result = export(env, cache, tmp_path, "--format", "pdf", "--output", str(out), "--query", "city:chicago")
+    assert result.returncode == 0, result.stderr
+    text = flat(" ".join(p.extract_text() for p in pypdf.PdfReader(out).pages))
+    fees = [
+        r["fee"]
+        for r in json.loads(
+            export(env, cache, tmp_path, "--format", "json", "--query", "city:chicago").stdout
+        )
+    ]
+    assert fees and all(f"CHF {fee:,}" in text for fee in fees)
+    ics = export(env, cache, tmp_path, "--format", "ics", "--currency", "USD", "--query", "city:chicago")
+    descriptions = [
+        flat(str(e["DESCRIPTION"])) for e in icalendar.Calendar.from_ical(ics.stdout).walk("VEVENT")
+    ]
+    assert descriptions and all("Fee: USD " in d for d in descriptions)  # --currency wins
+
+
+def test_a_collection_as_a_spreadsheet(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
+    import openpyxl
+
+    out = tmp_path / "courses.xlsx"
+    result = run(
+        env, "export", "courses", "--cache-dir", str(cache), "--format", "xlsx", "-o", str(out), cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"Wrote {len(RAW[Kind.COURSES])} courses to " in result.stderr.decode()
+    ws = openpyxl.load_workbook(out)["Courses"]
+    heads = [c.value for c in ws[1]]
+    assert heads[0] == "courseId" and "locations" in heads and "url" in heads
+    by_id = {r[0].value: r for r in ws.iter_rows(min_row=2)}
+    col = {h: i for i, h in enumerate(heads)}
+    for course in RAW[Kind.COURSES]:
+        row = by_id[course["courseId"]]
+        assert row[0].data_type == "n" and row[col["title"]].value == course["title"]
+        assert row[col["cleAccreditation"]].value == ("Yes" if course["cleAccreditation"] else "No")
+        assert row[col["url"]].hyperlink.target == course["url"]
+        assert (
+            json.loads(row[col["locations"]].value)[0]["locationId"] == course["locations"][0]["locationId"]
+        )
+    # standard output works too (bytes of a zip)
+    piped = run(env, "export", "topics", "--cache-dir", str(cache), "--format", "xlsx", cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stdout[:2] == b"PK"

@@ -6,14 +6,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 
 import icalendar
 import pytest
 
+from catalogue_desktop.core.offers import calendar as offer_calendar
+from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
+from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.query import offerings
+from catalogue_desktop.core.records.kinds import Kind
 from tests.core.query.catalogues import demo_facts, finder_of
 
 AS_OF = "2026-11-24 12:00 UTC"
@@ -29,28 +33,83 @@ def _all(found: dict) -> list[offers.Occasion]:
     return offers.occasions(found, range(len(found["id"])))
 
 
-def test_ics_has_one_event_per_dated_occasion_with_exact_instants(found: dict) -> None:
+def test_ics_has_an_event_per_day_of_each_dated_occasion_never_one_across_nights(found: dict) -> None:
+    """Without schedules: a course of several days is an event a day, from its written start time
+    to its written end time; an occasion within a day is one event, its exact instants."""
     items = _all(found)
-    text = offers.ics(items, AS_OF, now=datetime(2026, 11, 24, tzinfo=UTC))
+    text = offer_calendar.ics(items, AS_OF, now=datetime(2026, 11, 24, tzinfo=UTC))
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))  # folded
-    calendar = icalendar.Calendar.from_ical(text)
-    events = [c for c in calendar.walk("VEVENT")]
-    dated = [o for o in items if o.start]
-    assert len(events) == len(dated) and len(dated) < len(items)  # on-demand ones: no event
+    events = list(icalendar.Calendar.from_ical(text).walk("VEVENT"))
     by_uid = {str(e["UID"]): e for e in events}
     assert len(by_uid) == len(events)  # unique
+    dated = [o for o in items if o.start]
+    assert len(dated) < len(items)  # on-demand ones: no event
+    made = several = 0
     for o in dated:
-        event = by_uid[o.uid]
-        assert str(event["SUMMARY"]) == o.title
-        assert event.decoded("DTSTART") == datetime.fromisoformat(o.start)  # the same instant
-        assert event.decoded("DTEND") == datetime.fromisoformat(o.end or o.start)
-        if o.kind == "course":
-            location = str(event["LOCATION"])
-            assert o.city in location and (o.venue or "") in location
-        description = str(event["DESCRIPTION"])
-        assert "Catalogue as of " + AS_OF in description
-        if o.fee is not None:
-            assert f"Fee: {o.fee:,}" in description
+        start, end = datetime.fromisoformat(o.start), datetime.fromisoformat(o.end or o.start)
+        span = (end.date() - start.date()).days + 1
+        days = [(o.uid, start, end, o.title)] if span == 1 else [
+            (
+                o.uid.replace("@", f"-day{n}@"),
+                datetime.combine(start.date() + timedelta(days=n - 1), start.timetz()),
+                datetime.combine(start.date() + timedelta(days=n - 1), end.timetz()),
+                f"{o.title} (day {n} of {span})",
+            )
+            for n in range(1, span + 1)
+        ]  # fmt: skip
+        several += span > 1
+        for uid, begin, finish, summary in days:
+            event = by_uid[uid]
+            assert str(event["SUMMARY"]) == summary
+            assert event.decoded("DTSTART") == begin and event.decoded("DTEND") == finish  # the instants
+            assert finish - begin < timedelta(hours=24)  # never across nights
+            description = str(event["DESCRIPTION"])
+            assert "Prices and dates as of " + AS_OF in description
+            if o.fee is not None:
+                assert f"Fee: {o.fee:,}" in description
+            if o.kind == "course":
+                location = str(event["LOCATION"])
+                assert o.city in location and (o.venue or "") in location
+            made += 1
+    assert several and len(events) == made
+
+
+def test_a_scheduled_course_is_an_event_per_day_at_the_schedules_hours(found: dict) -> None:
+    from zoneinfo import ZoneInfo
+
+    from catalogue_desktop.core.offers.days import parse_schedule
+    from catalogue_desktop.demo.server import load_sample
+
+    course = next(c for c in json.loads(load_sample()[Kind.COURSES]) if c["courseId"] == 6101)
+    chicago = next(o for o in _all(found) if o.kind == "course" and o.id == 6101 and o.city == "Chicago")
+    text = offer_calendar.ics([chicago], AS_OF, schedules={6101: parse_schedule(course["schedule"])})
+    events = list(icalendar.Calendar.from_ical(text).walk("VEVENT"))
+    zone = ZoneInfo("America/Chicago")
+    for n, event in enumerate(events, 1):
+        day = [s for s in course["schedule"] if s["day"] == n]
+        on = datetime.fromisoformat(chicago.start).date() + timedelta(days=n - 1)
+        first = min(datetime.combine(on, time.fromisoformat(s["startTime"]), zone) for s in day)
+        last = max(datetime.combine(on, time.fromisoformat(s["endTime"]), zone) for s in day)
+        assert (event.decoded("DTSTART"), event.decoded("DTEND")) == (first, last)
+        assert str(event["DESCRIPTION"]).startswith(f"Day {n} of 2: ")
+    assert len(events) == len({s["day"] for s in course["schedule"]}) == 2
+    # the same file again: the same UIDs (importing it updates the days)
+    again = icalendar.Calendar.from_ical(offer_calendar.ics([chicago], "later", schedules={}))
+    assert [str(e["UID"]) for e in again.walk("VEVENT")] == [str(e["UID"]) for e in events]
+
+
+def test_a_webinar_in_several_series_is_one_event() -> None:
+    from catalogue_desktop.core.query.engine import Vocabulary
+
+    nothing_on_demand = Vocabulary({"1": "Recorded", "2": "Live"}, frozenset())
+    finder = finder_of({k: v for k, v in demo_facts().items() if k != offerings.OFFERINGS}, nothing_on_demand)
+    found = offerings.columns(finder.tables, finder.vocabulary)
+    items = [o for o in offers.occasions(found, range(found.n)) if o.id == 50420]
+    assert len(items) == 1 and len(items[0].all_series) == 3 and items[0].start  # three series, one row
+    (event,) = icalendar.Calendar.from_ical(offer_calendar.ics(items, AS_OF)).walk("VEVENT")
+    assert str(event["UID"]) == items[0].uid
+    description = str(event["DESCRIPTION"])
+    assert all(f"Part of {title}" in description for title in items[0].all_series)
 
 
 def test_uids_are_stable_across_exports_and_distinct_per_occasion(found: dict) -> None:
@@ -68,7 +127,7 @@ def test_ics_escapes_text_and_survives_hostile_titles() -> None:
         end="2027-03-09T10:00:00.000-05:00",
         url="javascript:alert(1)",
     )
-    parsed = icalendar.Calendar.from_ical(offers.ics([o], AS_OF))
+    parsed = icalendar.Calendar.from_ical(offer_calendar.ics([o], AS_OF))
     (event,) = parsed.walk("VEVENT")
     assert str(event["SUMMARY"]) == o.title
     assert "URL" not in event  # only web links
@@ -77,15 +136,15 @@ def test_ics_escapes_text_and_survives_hostile_titles() -> None:
 
 def test_email_text_and_html_name_every_occasion_and_the_data_s_age(found: dict) -> None:
     items = _all(found)[:5]
-    text = offers.email_text(items, AS_OF, currency="USD")
+    text = mail.plain(items, AS_OF, Style(currency="USD"))
     lines = text.strip().splitlines()
-    assert len(lines) == len(items) + 2 and lines[-1].startswith("Catalogue as of " + AS_OF)
+    assert len(lines) == len(items) + 2 and lines[-1].startswith("Prices and dates as of " + AS_OF)
     for o, line in zip(items, lines, strict=False):
         assert line.startswith(o.title + " — ") and (o.url or "") in line
         if o.fee is not None:
-            assert f"USD {o.fee:,}" in line
-    html = offers.email_html(items, AS_OF)
-    assert html.count("<tr>") == len(items) + 1 and "Catalogue as of" in html
+            assert f"USD\u00a0{o.fee:,}" in line  # with its currency, unbroken
+    html = mail.table(items, AS_OF, Style())
+    assert html.count("<tr>") == len(items) + 1 and "Prices and dates as of" in html
 
 
 def test_when_keeps_the_date_and_offset_as_written() -> None:
@@ -134,7 +193,7 @@ def test_the_sheet_escapes_server_text_and_groups() -> None:
     html = offer_sheet.sheet_html(items, AS_OF, title="Offer for ACME")
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert html.count("<h2>") == 2  # by course (or webinar)
-    assert "Catalogue as of " + AS_OF in html
+    assert AS_OF not in html  # the data's age is in every page's footer, drawn by the renderer
     by_month = offer_sheet.sheet_html(items, AS_OF, group="month")
     assert [m in by_month for m in ("March 2027", "April 2027", "On demand")] == [True] * 3
 
@@ -154,14 +213,7 @@ def test_the_datas_age_is_the_oldest_last_contact_of_the_occasions_sources() -> 
     assert offers.data_as_of(states) == "2026-11-18T12:00:00+01:00"
     assert offers.age("2026-11-18T12:00:00+01:00", datetime(2026, 11, 25, 11, 0, tzinfo=UTC)).days == 7
     assert offers.data_as_of({Kind.WEBINARS: CollectionState(Kind.WEBINARS)}) is None
-    assert offers.age_line(None).startswith("Catalogue of unknown age")
-
-
-def test_until_says_the_end_briefly_on_the_same_day() -> None:
-    start = "2027-03-09T08:30:00-05:00"
-    assert offers.until(start, "2027-03-09T16:30:00-05:00") == "until 16:30"
-    assert offers.until(start, "2027-03-10T16:30:00-05:00") == "until Wed 10 Mar 2027, 16:30 (UTC−05:00)"
-    assert offers.until(start, None) == ""
+    assert offers.age_line(None).startswith("Prices and dates of unknown age")
 
 
 def test_when_in_local_time_is_the_same_instant(monkeypatch: pytest.MonkeyPatch) -> None:

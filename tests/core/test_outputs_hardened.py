@@ -16,8 +16,11 @@ import icalendar
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export.records import export_collection
+from catalogue_desktop.core.offers import calendar as offer_calendar
+from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import Sheet
+from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.records.decode import decode_collection
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest
@@ -61,7 +64,7 @@ INJECTED_LINKS = [
 def test_a_link_with_a_line_break_or_space_is_left_out_of_the_calendar_and_said() -> None:
     items = [_occasion(i, url=url, title=f"Course {i}") for i, url in enumerate(INJECTED_LINKS)]
     items.append(_occasion(9, url="https://a.example/fine"))
-    calendar = offers.calendar_file(items, "as of", NOW)
+    calendar = offer_calendar.calendar_file(items, "as of", NOW)
     events = icalendar.Calendar.from_ical(calendar.text).walk("VEVENT")
     assert [str(e["SUMMARY"]) for e in events] == [o.title for o in items]  # one event each
     assert all("ATTACH" not in e for e in events)
@@ -99,7 +102,7 @@ def test_every_csv_has_one_row_per_record_and_no_cell_a_spreadsheet_evaluates(tm
 
 def test_the_e_mail_text_and_table_hold_no_formula_and_no_tag_from_the_data() -> None:
     items = [_occasion(i, title=t + "<b>x</b>", city="=c") for i, t in enumerate(HOSTILE_TITLES)]
-    lines = offers.email_text(items, "as of").splitlines()
+    lines = mail.plain(items, "as of", Style()).splitlines()
     assert len(lines) == len(items) + 2
     assert not [p for line in lines[:-2] for p in line.split(" — ") if _evaluated(p)]
 
@@ -119,7 +122,7 @@ def test_the_e_mail_text_and_table_hold_no_formula_and_no_tag_from_the_data() ->
                 self.cells[-1] += data
 
     parser = Cells()
-    parser.feed(offers.email_html(items, "as of"))
+    parser.feed(mail.table(items, "as of", Style()))
     assert "b" not in parser.tags and parser.tags.count("tr") == len(items) + 1
     assert not [c for c in parser.cells if _evaluated(c)]
 
@@ -146,15 +149,15 @@ def test_an_extreme_date_already_in_a_cache_is_shown_as_written_never_raised() -
     items = [_occasion(1, start=EXTREME[0], end=EXTREME[0]), _occasion(2, start=EXTREME[1], end=None)]
     assert offers.when(EXTREME[0]) == EXTREME[0]
     for local in (False, True):
-        assert len(offers.email_text(items, "as of", local=local).splitlines()) == 4
-        Sheet(items, "as of", local=local).html()
-    assert icalendar.Calendar.from_ical(offers.ics(items, "as of", NOW)).walk("VEVENT") == []
+        assert len(mail.plain(items, "as of", Style(local=local)).splitlines()) == 4
+        Sheet(items, "as of", style=Style(local=local)).html()
+    assert icalendar.Calendar.from_ical(offer_calendar.ics(items, "as of", NOW)).walk("VEVENT") == []
     out = io.StringIO()
     offers.write_csv(items, out)
     assert len(list(csv.reader(io.StringIO(out.getvalue())))) == 3
     # the edges themselves are fine: exactly one event
     edge = [_occasion(3, start="9999-12-31T23:59:59Z", end="0001-01-01T00:00:00Z")]
-    assert len(icalendar.Calendar.from_ical(offers.ics(edge, "as of", NOW)).walk("VEVENT")) == 1
+    assert len(icalendar.Calendar.from_ical(offer_calendar.ics(edge, "as of", NOW)).walk("VEVENT")) == 1
 
 
 # 4. Bounded drawing (the PDF itself: tests/ui/offers/test_sheet_bounds.py) -----------------------
@@ -172,13 +175,14 @@ def test_the_sheet_draws_at_most_2000_characters_of_a_title_and_names_its_length
 
 def test_repeated_course_location_and_session_ids_get_distinct_uids_and_are_reported() -> None:
     twice = [_occasion(1, location_id=5), _occasion(1, location_id=5), _occasion(1, location_id=5)]
-    events = icalendar.Calendar.from_ical(offers.ics(twice, "as of", NOW)).walk("VEVENT")
+    events = icalendar.Calendar.from_ical(offer_calendar.ics(twice, "as of", NOW)).walk("VEVENT")
     uids = [str(e["UID"]) for e in events]
     assert len(set(uids)) == 3 and uids[0] == twice[0].uid
     assert uids == [
-        str(e["UID"]) for e in icalendar.Calendar.from_ical(offers.ics(twice, "x", NOW)).walk("VEVENT")
+        str(e["UID"])
+        for e in icalendar.Calendar.from_ical(offer_calendar.ics(twice, "x", NOW)).walk("VEVENT")
     ]
-    assert "suffixed UID" in offers.calendar_file(twice, "as of", NOW).notes[0]
+    assert "suffixed UID" in offer_calendar.calendar_file(twice, "as of", NOW).notes[0]
     course = {"courseId": 1, "title": "C", "locations": [{"locationId": 5}, {"locationId": 5}]}
     problems = decode_collection(Kind.COURSES, json.dumps([course]).encode()).problems
     assert [p.field for p in problems] == ["locations[1].locationId"]
@@ -192,7 +196,7 @@ def test_bidi_controls_are_shown_not_obeyed_in_the_sheet_and_the_e_mail() -> Non
     items = [_occasion(1, title="\u202eexe.live", city="\u2067x\u2069")]
     page = Sheet(items, "as of").html()
     assert "[U+202E]exe.live" in page and "\u202e" not in page and "\u2067" not in page
-    assert "[U+202E]" in offers.email_text(items, "x") and "\u202e" not in offers.email_html(items, "x")
+    assert "[U+202E]" in mail.plain(items, "x", Style()) and "\u202e" not in mail.table(items, "x", Style())
 
 
 def test_a_fee_of_1e308_is_written_as_a_plain_number_everywhere(tmp_path: Path) -> None:
@@ -211,6 +215,6 @@ def test_a_fee_of_1e308_is_written_as_a_plain_number_everywhere(tmp_path: Path) 
     out = io.StringIO()
     offers.write_csv(items, out)
     assert digits in out.getvalue() and "E+" not in out.getvalue()
-    assert digits in offers.email_text(items, "x") and f"Fee: {digits}" in offers.ics(
+    assert digits in mail.plain(items, "x", Style()) and f"Fee: {digits}" in offer_calendar.ics(
         items, "x", NOW
     ).replace("\r\n ", "")

@@ -58,6 +58,16 @@ def format_report(report: dict[str, Any], limit: int = 30) -> str:
             lines.append(
                 f"  {d['collection']} {d['record_id']} -> {d['refers_to']} {d['missing_id']} (not listed)"
             )
+    off_zone = report.get("off_zone") or []
+    if off_zone:
+        lines += ["", f"Times off their location's zone ({len(off_zone)}):"]
+        for z in off_zone[:limit]:
+            lines.append(
+                f"  course {z['course_id']} location {z['location_id']} ({z['city']}, {z['state']}) "
+                f"{z['field']} {z['value']}: {z['message']}"
+            )
+        if len(off_zone) > limit:
+            lines.append(f"  ... and {len(off_zone) - limit} more (use --json for all)")
     return "\n".join(lines)
 
 

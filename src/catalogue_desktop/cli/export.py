@@ -18,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
     if args.kind == "offerings":
         return run_offerings(args)
     if (
-        args.format not in ("csv", "json")
+        args.format not in ("csv", "json", "xlsx")
         or args.include_past
         or args.paper
         or args.title != "Offer"
@@ -39,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
             from catalogue_desktop.core.query import stored as finding
 
             positions = finding.select(store, Kind(args.kind), query, note)
+        if args.format == "xlsx":
+            from catalogue_desktop.cli.export_xlsx import write_collection
+
+            return write_collection(args, store, positions, currency(args))
         if args.output:
             from catalogue_desktop.cli.output import text_writer, write_output
 
@@ -46,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
             def write(out: TextIO) -> None:
                 kind = Kind(args.kind)
+                if args.excel and args.format == "csv":
+                    out.write(BOM)
                 counted.append(
                     export_collection(store, kind, args.format, out, positions, demo=args.cache_demo)
                 )
@@ -54,10 +60,23 @@ def run(args: argparse.Namespace) -> int:
                 print(f"Wrote {counted[0]} {args.kind} to {args.output}", file=sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+            if args.excel and args.format == "csv":
+                sys.stdout.write(BOM)
             export_collection(
                 store, Kind(args.kind), args.format, sys.stdout, positions, demo=args.cache_demo
             )
     return 0
+
+
+BOM = "\ufeff"  # --excel: a UTF-8 byte-order mark first, so that Excel reads the CSV as UTF-8
+
+
+def currency(args: argparse.Namespace) -> str | None:
+    """``--currency``, else the one the window remembers (``cli.remembered``), else none."""
+    from catalogue_desktop.cli import remembered
+
+    chosen = (args.export_currency or "").strip().upper() or remembered.currency()
+    return chosen[:8] if chosen else None
 
 
 def run_offerings(args: argparse.Namespace) -> int:
@@ -76,14 +95,27 @@ def run_offerings(args: argparse.Namespace) -> int:
 
         render = sheet_pdf.pdf_bytes
         paper = {"a4": "A4", "letter": "Letter"}.get(args.paper or "") or sheet_pdf.default_paper()
-    data = offers_export.document(
-        selection, args.format, title=args.title, group=args.group, paper=paper or "A4", render_pdf=render
-    )
+    if args.format == "xlsx":
+        from catalogue_desktop.cli.export_xlsx import offerings_workbook
+
+        data: str | bytes = offerings_workbook(selection, currency(args))
+    else:
+        data = offers_export.document(
+            selection,
+            args.format,
+            title=args.title,
+            group=args.group,
+            paper=paper or "A4",
+            render_pdf=render,
+            currency=currency(args),
+        )
     if selection.empty_reason:
         print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
     for text in offers_export.notes(selection, args.format):
         print(f"catalogue-desktop: {text}", file=sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
+    if args.excel and args.format == "csv":
+        raw = BOM.encode("utf-8") + raw
     if not args.output:
         sys.stdout.flush()
         sys.stdout.buffer.write(raw)

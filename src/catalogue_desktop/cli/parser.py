@@ -148,8 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "export",
-        help="write a cached collection as CSV or JSON, or the occasions "
-        "(offerings) as CSV, JSON, a calendar file or an offer sheet (offline)",
+        help="write a cached collection as CSV, JSON or a spreadsheet, or the occasions "
+        "(offerings) as CSV, JSON, a spreadsheet, a calendar file or an offer sheet (offline)",
     )
     p.add_argument(
         "kind",
@@ -160,9 +160,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--format",
-        choices=["csv", "json", "ics", "pdf"],
+        choices=["csv", "json", "xlsx", "ics", "pdf"],
         default="csv",
-        help="csv | json; for offerings also ics (a calendar file) | pdf (the offer sheet)",
+        help="csv | json | xlsx (a spreadsheet: typed cells); for offerings also ics (a calendar "
+        "file) | pdf (the offer sheet)",
+    )
+    p.add_argument(
+        "--excel",
+        action="store_true",
+        help="CSV for Excel: a UTF-8 byte-order mark first (else Excel on Windows misreads accented letters)",
+    )
+    p.add_argument(
+        "--currency",
+        dest="export_currency",
+        metavar="CODE",
+        help="the fees' currency, e.g. USD, in a spreadsheet, the offer sheet and the calendar "
+        "(default: the one the window remembers, else plain numbers)",
     )
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)

@@ -22,7 +22,8 @@ def test_one_row_per_location_session_and_other_webinar() -> None:
         rows = _rows(catalogue)
         kinds = Counter(r["kind"] for r in rows)
         assert kinds["course"] == sum(len(c.get("locations", ())) for c in catalogue["courses"])
-        assert kinds["session"] == sum(len(s.get("sessions", ())) for s in catalogue["series"])
+        distinct = {k["id"] for s in catalogue["series"] for k in s.get("sessions", ())}
+        assert kinds["session"] == len(distinct)  # a session of several series: one row
         in_series = {k["id"] for s in catalogue["series"] for k in s.get("sessions", ())}
         standalone = [w for w in catalogue["webinars"] if w["id"] not in in_series]
         assert kinds["webinar"] == len(standalone) and in_series, "the demo has series sessions"
@@ -47,7 +48,29 @@ def test_rows_carry_the_location_or_session_and_its_record() -> None:
             assert row.get("experts") == course.get("experts")
     sessions = [r for r in rows if r["kind"] == "session"]
     titles = {s["id"]: s["title"] for s in catalogue["series"]}
-    assert all(r["series"] == [titles[r["seriesId"]]] for r in sessions)
+    assert all(r["series"][0] == titles[r["seriesId"]] for r in sessions)
+
+
+def test_a_session_of_several_series_is_one_row_naming_them_all() -> None:
+    catalogue = demo_facts()
+    rows = _rows(catalogue)
+    of: dict[int, list[dict]] = {}
+    for s in catalogue["series"]:
+        for k in s.get("sessions", ()):
+            of.setdefault(k["id"], []).append(s)
+    shared = {wid: found for wid, found in of.items() if len(found) > 1}
+    assert shared, "the demo has a webinar in several series"
+    for wid, found in shared.items():
+        mine = [r for r in rows if r["id"] == wid]
+        assert len(mine) == 1, wid
+        row = mine[0]
+        assert row["series"] == [s["title"] for s in found]
+        assert row["seriesIds"] == [s["id"] for s in found]
+        assert row["seriesFees"] == [s.get("fee") for s in found]
+        assert row["seriesSessions"] == [len(s["sessions"]) for s in found]
+    for r in rows:
+        if r["kind"] == "session" and r["id"] not in shared:
+            assert len(r["series"]) == len(r["seriesIds"]) == len(r["seriesSessions"]) == 1
 
 
 def test_on_demand_occasions_have_no_date_and_are_never_past() -> None:
@@ -118,7 +141,7 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
                 found["cpeAccreditation"][i],
                 "; ".join(names) or None,
                 "; ".join(found["topics"][i] or ()) or None,
-                (found["series"][i] or [None])[0],
+                "; ".join(found["series"][i] or ()) or None,
                 found["type"][i],
                 bool(found["ondemand"][i]),
                 found["id"][i],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import sys
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
@@ -92,3 +93,67 @@ def test_an_export_asked_for_while_the_rows_are_read_is_refused_until_all_are(
     with open(path, encoding="utf-8", newline="") as handle:
         assert len(list(csv.reader(handle))) == 1 + 60
     assert window.statusBar().currentMessage().startswith(f"Exported 60 {tab.kind.value}")
+
+
+def test_export_as_a_spreadsheet_from_the_window(
+    make_session: Any, filled_cache: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """File ▸ Export visible rows with "Excel workbooks" chosen: typed cells read back by openpyxl."""
+    import openpyxl
+    from PySide6.QtWidgets import QFileDialog
+
+    session = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready")
+    window = session.window
+    window.formatter.set_currency("EUR")
+    tab = window.show_tab(Kind.COURSES)
+    session.finder.indexer.finish_now()
+    window.query_box.set_text("audit")
+    visible = tab.model.rowCount()
+    asked: dict[str, Any] = {}
+
+    def save(parent: Any, caption: str, name: str, filters: str, chosen: str = "") -> tuple[str, str]:
+        asked.update(name=name, filters=filters.split(";;"), chosen=chosen)
+        return str(tmp_path / "courses.csv"), asked.get("answer", "Excel workbooks (*.xlsx)")
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    from catalogue_desktop.ui.shell import dialogs
+
+    dialogs.export_visible_rows(window)
+    assert asked["filters"] == ["CSV files (*.csv)", "CSV for Excel (*.csv)", "Excel workbooks (*.xlsx)"]
+    assert asked["chosen"] == ("CSV for Excel (*.csv)" if sys.platform == "win32" else "CSV files (*.csv)")
+    ws = openpyxl.load_workbook(tmp_path / "courses.xlsx")["Courses"]
+    heads = [c.value for c in ws[1]]
+    assert heads[:5] == ["Title", "Level", "Next date", "Next date zone", "Cities"]
+    assert ws.freeze_panes == "A2" and ws.max_row == visible + 1
+    fee = column_index(Kind.COURSES, "fee")
+    for i, row in enumerate(ws.iter_rows(min_row=2)):
+        assert row[0].value == tab.model.index(i, 0).data()
+        assert row[2].is_date and row[3].value == "UTC"
+        low, high = tab.model.index(i, fee).data(Qt.ItemDataRole.UserRole)
+        assert (row[5].value, row[6].value) == (low, high) and row[5].number_format == '"EUR" #,##0'
+        assert row[7].value in ("Yes", "No")
+    assert f"Exported {visible:,} courses to " in window.statusBar().currentMessage()
+
+
+def test_csv_for_excel_from_the_window_begins_with_a_byte_order_mark(
+    make_session: Any, filled_cache: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    from catalogue_desktop.ui.shell import dialogs
+
+    session = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready")
+    window = session.window
+    tab = window.show_tab(Kind.EXPERTS)
+    answers = iter([("plain.csv", "CSV files (*.csv)"), ("excel.csv", "CSV for Excel (*.csv)")])
+
+    def save(parent: Any, caption: str, name: str, filters: str, chosen: str = "") -> tuple[str, str]:
+        file, kind = next(answers)
+        return str(tmp_path / file), kind
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    dialogs.export_visible_rows(window)
+    dialogs.export_visible_rows(window)
+    plain, excel = (tmp_path / "plain.csv").read_bytes(), (tmp_path / "excel.csv").read_bytes()
+    assert excel[:3] == b"\xef\xbb\xbf" and not plain.startswith(b"\xef\xbb\xbf")
+    assert excel[3:] == plain and tab.model.rowCount() > 0

@@ -60,7 +60,10 @@ def test_one_row_per_location_session_and_other_webinar(window: Any, sample: dic
     rows = _rows(tab)
     by_kind = {k: sum(1 for r in rows if r[KIND] == k) for k in ("Course", "Session", "Webinar")}
     assert by_kind["Course"] == sum(len(c["locations"]) for c in courses)
-    assert by_kind["Session"] == sum(len(s["sessions"]) for s in series)
+    assert by_kind["Session"] == len(in_series)  # a session of several series: one row
+    series_column = column_index(DATES, "series")
+    shared = [r for r in rows if r[RECORD] == 50420]  # a session of three series
+    assert len(shared) == 1 and shared[0][series_column].count("; ") == 2
     assert by_kind["Webinar"] == len(others) - 1  # the past one is hidden
     assert window.tab_widget.tabText(8) == f"Dates {len(rows)} / {len(rows) + 1}"
 
@@ -102,3 +105,26 @@ def test_the_query_picks_occasions_and_a_row_opens_its_record(window: Any, sampl
     window.query_box.set_text("kind:session")
     tab.view.selectRow(0)
     assert tab.detail.current[0] is Kind.SERIES
+
+
+def test_a_course_time_off_its_zone_is_marked_and_explained(window: Any) -> None:
+    from catalogue_desktop.qt_compat.item_models import TOOLTIP
+
+    tab = window.show_tab(DATES)
+    window.query_box.set_text('city:"san francisco" starts:2027-03')
+    city = column_index(DATES, "city")
+    found = [r for r in range(tab.model.rowCount()) if tab.model.index(r, city).data() == "San Francisco"]
+    assert len(found) == 1
+    start = tab.model.index(found[0], START)
+    assert start.data().endswith(" ⚠")
+    assert start.data(TOOLTIP) == (
+        "Check the time at San Francisco, CA: written UTC−08:00, but PDT on that date is UTC−07:00: "
+        "the time may be an hour off"
+    )
+    window.query_box.set_text("city:chicago starts:2027-02")
+    found = [r for r in range(tab.model.rowCount()) if tab.model.index(r, city).data() == "Chicago"]
+    assert found
+    chicago = tab.model.index(found[0], START)
+    assert (
+        not chicago.data().endswith("⚠") and chicago.data(TOOLTIP) == "CST (America/Chicago) at Chicago, IL"
+    )

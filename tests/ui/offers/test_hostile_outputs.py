@@ -27,8 +27,11 @@ from hypothesis import strategies as st
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export.records import export_collection
 from catalogue_desktop.core.formats.text import drawn
+from catalogue_desktop.core.offers import days as offer_days
 from catalogue_desktop.core.offers import export as offers_export
+from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
@@ -211,12 +214,19 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
 
     ics_text = timed("offerings ics", lambda: offers_export.document(selection, "ics"))
     events = icalendar.Calendar.from_ical(ics_text).walk("VEVENT")
-    dated = [o for o in items if offers.instant(o.start) is not None]
-    assert len(events) == len(dated)  # exactly one event per dated occasion
+    # exactly one event per dated occasion, or per day of a course of several days
+    dated = [
+        (o, day)
+        for o in items
+        for day in offer_days.days(o, selection.schedules.get(o.id) if o.kind == "course" else None)
+    ]
+    assert len(events) == len(dated) >= len([o for o in items if offers.instant(o.start) is not None])
     assert len({str(e["UID"]) for e in events}) == len(events)
-    for event, o in zip(events, dated, strict=True):
+    for event, (o, day) in zip(events, dated, strict=True):
         summary = str(event["SUMMARY"])
         plain = o.title.replace("\r\n", "\n").replace("\r", "\n")
+        if day.of > 1:
+            plain += f" (day {day.number} of {day.of})"
         if not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", plain):
             assert summary == plain  # the original text
         assert not re.search(r"[\x00-\x08\x0a-\x1f\x7f]", summary.replace("\n", ""))
@@ -224,12 +234,12 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
         assert url is None or not re.search(r"[\s\x00-\x1f]", str(url))
 
     for local in (False, True):
-        mail = timed("e-mail text", lambda lo=local: offers.email_text(items, "as of", local=lo))
-        lines = mail.splitlines()
+        text = timed("e-mail text", lambda lo=local: mail.plain(items, "as of", Style(local=lo)))
+        lines = text.splitlines()
         assert len(lines) == n + 2
         for line in lines[:n]:
             _no_formula([line])
-        table = timed("e-mail html", lambda lo=local: offers.email_html(items, "as of", local=lo))
+        table = timed("e-mail html", lambda lo=local: mail.table(items, "as of", Style(local=lo)))
         parser = _Tags()
         parser.feed(table)
         assert set(parser.tags) <= ALLOWED_TAGS

@@ -11,22 +11,27 @@ from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import icalendar
 import pypdf
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
 from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import short_url
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.ui.offers import desk
+from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
 KIND = column_index(DATES, "kind")
+NEW_YORK = ZoneInfo("America/New_York")
 RECORD = column_index(DATES, "record")
 
 
@@ -116,7 +121,8 @@ def select(tab: Any, rows: list[int]) -> None:
 
 
 def money(fee: int) -> str:
-    return f"{fee:,}"
+    """A fee as offers write it: with the currency asked for (``currency_asked``), unbroken."""
+    return f"USD\u00a0{fee:,}"
 
 
 class _Table(HTMLParser):
@@ -138,14 +144,28 @@ class _Table(HTMLParser):
             self.rows[-1][-1] += data
 
 
+@pytest.fixture(autouse=True)
+def currency_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The currency question (asked when none is set) answered "usd"; its texts noted."""
+    asked: list[str] = []
+
+    def ask(parent: Any, title: str, label: str, *args: Any, **kwargs: Any) -> tuple[str, bool]:
+        asked.append(f"{title}: {label} [{kwargs.get('text', '')}]")
+        return "usd", True
+
+    monkeypatch.setattr(QInputDialog, "getText", ask)
+    return asked
+
+
 @pytest.fixture
 def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
-    """File dialogs answer a path in tmp (the name offered, kept); what was asked is noted."""
+    """File dialogs answer a path in tmp (the name offered, kept; or in ``saved["into"]``);
+    what was asked is noted."""
     asked: dict[str, Any] = {}
 
     def save(parent: Any, caption: str, name: str, filters: str) -> tuple[str, str]:
         asked.update(caption=caption, name=Path(name).name, folder=Path(name).parent)
-        return str(tmp_path / Path(name).name), filters
+        return str(asked.get("into", tmp_path) / Path(name).name), filters
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
     return asked
@@ -154,10 +174,13 @@ def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
 @pytest.fixture
 def sheet_options(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """The offer sheet's dialog, answered as ``sheet_options`` says (title, group, paper)."""
-    answer = {"title": "Offer for Whitfield & Crane", "group": "By course", "paper": "A4"}
+    answer: dict[str, Any] = {"title": "Offer for Whitfield & Crane", "group": "By course", "paper": "A4"}
 
     def execute(dialog: SheetDialog) -> int:
         answer["what"] = dialog.findChild(object, "offer-sheet-what").text()
+        answer["default title"] = dialog.title.text()
+        answer["default zone"] = dialog.zone.currentData()
+        dialog.zone.setCurrentIndex(dialog.zone.findData(answer.get("zone")))  # None: as written
         dialog.title.setText(answer["title"])
         dialog.group.setCurrentText(answer["group"])
         dialog.paper.setCurrentText(answer["paper"])
@@ -203,6 +226,7 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
     qtbot: Any, window_of: Any, sample: dict[Kind, bytes]
 ) -> None:
     window = window_of()
+    OfferSettings(window.settings).customer_zone = "America/New_York"  # online times for the customer
     tab = window.current_tab()
     rows = [0, 3, 5]
     select(tab, rows)
@@ -215,12 +239,19 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
     assert lines[-1] == age and lines[-2] == "" and len(lines) == len(rows) + 2
     for line, occasion in zip(lines, shown(tab, rows, sample), strict=False):
         parts = line.split(" — ")
-        assert parts[0] == occasion["title"] and parts[1] == fmt.occasion_start(occasion["start"])
+        assert parts[0] == occasion["title"]
+        start, end = (datetime.fromisoformat(occasion[k]) for k in ("start", "end"))
+        if occasion["city"]:  # a course: at its location, as the service wrote it
+            assert occasion["city"] in parts[2]
+        else:  # online: in the zone picked for the customer
+            start, end = start.astimezone(NEW_YORK), end.astimezone(NEW_YORK)
+            assert parts[2] == "Online" and "ET (UTC−05:00)" in parts[1]
+        assert parts[1].startswith(f"{start:%a} {start.day}") and f"{end.day} {end:%b %Y}" in parts[1]
+        assert f"{clock(start)} – {clock(end)}" in parts[1]  # the time range, each day
         assert money(occasion["fee"]) in parts and parts[-1] == occasion["url"]
-        assert (occasion["city"] or "online") in parts
     table = _Table()
     table.feed(mime.html())
-    assert table.rows[0] == list(offers.EMAIL_HEADS) and len(table.rows) == len(rows) + 1
+    assert table.rows[0] == list(mail.HEADS) and len(table.rows) == len(rows) + 1
     assert [r[0] for r in table.rows[1:]] == [line.split(" — ")[0] for line in lines[: len(rows)]]
     assert table.links == [o["url"] for o in shown(tab, rows, sample)]
     assert age in mime.html()
@@ -239,7 +270,9 @@ def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_cur
     assert tab.model.rowCount() == len(dallas) > 1
     window.menu_actions.offer_actions[3].trigger()  # File ▸ Offer from Dates ▸ Copy for email
     lines = QApplication.clipboard().text().splitlines()[:-2]
-    assert len(lines) == len(dallas) and all(" — Dallas — USD\u00a0" in line for line in lines)
+    assert len(lines) == len(dallas) and all(
+        "Dallas, TX" in line and " — USD\u00a0" in line for line in lines
+    )
     assert messages(window) == (
         f"Copied all {len(dallas)} occasions the query shows for an e-mail (text and table)"
     )
@@ -265,7 +298,7 @@ def test_calendar_file_of_the_selection(
     rows = list(range(0, 12, 2))
     select(tab, rows)
     tab.offer_buttons["ics"].click()
-    assert saved["name"].startswith("offer-") and saved["name"].endswith(".ics")
+    assert saved["name"].startswith("Offer (") and saved["name"].endswith(").ics")
     events = icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")
     occasions = shown(tab, rows, sample)
     assert len(events) == len(occasions)  # (these are all dated)
@@ -305,9 +338,11 @@ def test_offer_sheet_pdf_of_the_selection(
     assert flat.startswith("Offer for Whitfield & Crane 5 occasions")
     for occasion in shown(tab, rows, sample):
         assert "".join(occasion["title"].split()) in packed
-        assert "".join(window.formatter.occasion_start(occasion["start"]).split()) in packed
-        assert money(occasion["fee"]) in flat and short_url(occasion["url"]) in packed
-    assert " ".join(offers.age_line(window.formatter.data_time(window.synced_at)).split()) in flat
+        start = datetime.fromisoformat(occasion["start"])
+        assert f"{start:%a}{start.day}" in packed and "".join(clock(start).split()) in packed
+        assert money(occasion["fee"]).replace("\u00a0", " ") in flat and short_url(occasion["url"]) in packed
+    assert " ".join(offers.age_line(offers.as_of_text(window.synced_at)).split()) in flat
+    assert saved["name"] == "Offer for Whitfield & Crane (Dec 2026 – Jan 2027).pdf"  # its months
     assert messages(window).startswith("Wrote the offer sheet of 5 selected occasions (Letter) to ")
 
 
@@ -370,7 +405,7 @@ def test_old_data_is_warned_about_before_an_offer(qtbot: Any, window_of: Any, wa
     assert "more than the 7 days set in Preferences" in warnings[0]
     assert messages(window) == "No offer made: the catalogue's data is older than the limit"
     assert tab.offer("copy") == 1  # Continue this time
-    assert "Catalogue as of" in QApplication.clipboard().text()
+    assert "Prices and dates as of" in QApplication.clipboard().text()
     assert tab.offer("copy") == 1 and len(warnings) == 2  # asked once for this data
 
 

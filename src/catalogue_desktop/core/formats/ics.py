@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import icalendar
 
@@ -35,6 +35,7 @@ class Event:
     description: str = ""
     location: str | None = None
     url: str | None = None
+    all_day: bool = False  # a whole day: DTSTART is ``start``'s date (VALUE=DATE), DTEND the next
 
 
 @dataclass
@@ -83,9 +84,13 @@ def calendar(events: Iterable[Event], now: datetime) -> Calendar:
         vevent = icalendar.Event()
         vevent.add("uid", uid)
         vevent.add("dtstamp", stamp)
-        start = event.start.astimezone(UTC).replace(microsecond=0)
-        vevent.add("dtstart", start)
-        vevent.add("dtend", max(event.end.astimezone(UTC).replace(microsecond=0), start))
+        if event.all_day:
+            vevent.add("dtstart", event.start.date())
+            vevent.add("dtend", event.start.date() + timedelta(days=1))
+        else:
+            start = event.start.astimezone(UTC).replace(microsecond=0)
+            vevent.add("dtstart", start)
+            vevent.add("dtend", max(event.end.astimezone(UTC).replace(microsecond=0), start))
         vevent.add("summary", text_value(event.summary))
         if event.location is not None:
             vevent.add("location", text_value(event.location))

@@ -15,12 +15,16 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.offers import calendar
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
+from catalogue_desktop.core.offers.days import Schedule, schedules
+from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.query import stored as finding
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.offerings import upcoming
@@ -43,6 +47,7 @@ class Selection:
     items: list[offers.Occasion]
     as_of: str | None  # the stamp (ISO 8601) of ``occasions.data_as_of``
     empty_reason: str | None = None
+    schedules: dict[Any, Schedule] = field(default_factory=dict)  # the courses' days (calendar)
 
     @property
     def as_of_text(self) -> str | None:
@@ -85,7 +90,8 @@ def select(
         what = f"no occasions match {parsed.text!r}" if parsed.root is not None else "no occasions"
         left_out = effective is not parsed
         reason = what + (" (past ones are left out: --include-past lists them)" if left_out else "")
-    return Selection(items, as_of, reason)
+    found = schedules(store, [o.id for o in items if o.kind == "course"])
+    return Selection(items, as_of, reason, found)
 
 
 def document(
@@ -97,8 +103,10 @@ def document(
     paper: str = "A4",
     render_pdf: PdfRenderer | None = None,
     now: datetime | None = None,
+    currency: str | None = None,
 ) -> str | bytes:
-    """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF)."""
+    """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF); fees in
+    ``currency`` in the calendar and on the sheet."""
     items, as_of = selection.items, selection.as_of_text
     if fmt == "json":
         return json.dumps(offers.json_rows(items), indent=2, ensure_ascii=False) + "\n"
@@ -107,11 +115,11 @@ def document(
         offers.write_csv(items, out)
         return out.getvalue()
     if fmt == "ics":
-        return offers.ics(items, as_of, now)
+        return calendar.ics(items, as_of, now, style=Style(currency=currency), schedules=selection.schedules)
     if fmt == "pdf":
         if render_pdf is None:
             raise ValueError("a PDF needs a renderer (ui.offers.sheet_pdf)")
-        sheet = offer_sheet.Sheet(items, as_of, group=group, title=title)
+        sheet = offer_sheet.Sheet(items, as_of, group=group, title=title, style=Style(currency=currency))
         return render_pdf(sheet, title, offers.age_line(as_of), paper)
     raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
@@ -120,7 +128,9 @@ def notes(selection: Selection, fmt: str) -> list[str]:
     """What the export of ``selection`` as ``fmt`` left out or changed, in words: links that are
     not web links (a control character, a space) and, in a calendar, UIDs made unique."""
     if fmt == "ics":
-        return offers.calendar_file(selection.items, selection.as_of_text).notes
+        return calendar.calendar_file(
+            selection.items, selection.as_of_text, schedules=selection.schedules
+        ).notes
     bad = offers.links_left_out(selection.items)
     if bad and fmt == "pdf":
         return [f"{bad:,} link{'s' if bad != 1 else ''} printed as text: not a web link"]
@@ -128,12 +138,18 @@ def notes(selection: Selection, fmt: str) -> list[str]:
 
 
 def summary(selection: Selection, fmt: str) -> str:
-    """What a written export holds, in words ("12 occasions (10 events: 2 on demand have no
-    date)")."""
+    """What a written export holds, in words ("12 occasions (15 events: a day each for 2 courses
+    of several days; 2 on demand have no date)")."""
     n = len(selection.items)
     text = f"{n:,} occasion{'s' if n != 1 else ''}"
     if fmt == "ics":
-        events = offers.dated(selection.items)
-        if events != n:
-            text += f" ({events:,} events: {n - events:,} on demand have no date)"
+        dated = offers.dated(selection.items)
+        events = calendar.count(selection.items, selection.schedules)
+        why = []
+        if events != dated:
+            why.append("a day each for courses of several days")
+        if dated != n:
+            why.append(f"{n - dated:,} on demand have no date")
+        if why:
+            text += f" ({events:,} event{'s' if events != 1 else ''}: {'; '.join(why)})"
     return text

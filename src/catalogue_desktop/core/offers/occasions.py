@@ -1,29 +1,28 @@
-"""Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows, a
-calendar file (.ics, RFC 5545) and e-mail text (plain and HTML); the offer sheet is
-``sheet``'s (the window and the command line render it to PDF with Qt).
+"""Offers: bookable occasions (``query.offerings``) handed to a customer — JSON and CSV rows here;
+the calendar file is ``calendar``'s, the e-mail text ``mail``'s, the offer sheet ``sheet``'s (the
+window and the command line render it to PDF with Qt), their words ``text``'s.
 
-Every output names the data's age (``age_line``: "Catalogue as of …", the oldest of the courses',
-series' and webinars' last sync that reached the service: ``data_as_of``). Server text is data:
-each format's encoder in ``core.formats`` handles it (CSV and e-mail cells made inert to
-spreadsheets, HTML escaped, drawn text capped and its bidi controls made visible, the calendar
-written by ``icalendar``). Times are the exact instants the service wrote, shown in the event's
-own UTC offset (or, ``local``, the viewer's). Qt-free.
+Every output names the data's age (``age_line``: "Prices and dates as of Thu 26 Nov 2026, 5:01 PM",
+the oldest of the courses', series' and webinars' last sync that reached the service:
+``data_as_of``). Server text is data: each format's encoder in ``core.formats`` handles it (CSV
+and e-mail cells made inert to spreadsheets, HTML escaped, drawn text capped and its bidi
+controls made visible, the calendar written by ``icalendar``). Times are the exact instants the
+service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's). Qt-free.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TextIO
 
-from catalogue_desktop.core.formats import ics as ics_format
-from catalogue_desktop.core.formats.csv_cells import CsvWriter, inert
-from catalogue_desktop.core.formats.links import left_out, web_link
+from catalogue_desktop.core.formats.csv_cells import CsvWriter
+from catalogue_desktop.core.formats.links import left_out
 from catalogue_desktop.core.formats.numbers import plain_number
-from catalogue_desktop.core.formats.text import html_attribute, html_text, one_line
 from catalogue_desktop.core.query.table import parse_date
+from catalogue_desktop.core.records import zones
 from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:
@@ -78,11 +77,18 @@ class Occasion:
     topics: list[str] = field(default_factory=list)
     url: str | None = None
     on_demand: bool = False
+    # a session: every series it is a session of (titles, ids, fees, numbers of sessions)
+    all_series: tuple[str, ...] = ()
+    series_ids: tuple[Any, ...] = ()
+    series_fees: tuple[Any, ...] = ()
+    series_sizes: tuple[Any, ...] = ()
 
     @property
     def uid(self) -> str:
-        """Stable across exports (re-importing updates the event): from the kind and the ids."""
-        key = f"{self.kind}:{self.id}:{self.location_id or ''}:{self.series_id or ''}"
+        """Stable across exports (re-importing updates the event): from the course and location,
+        or the webinar (one event whether listed as a webinar or a session, of however many
+        series)."""
+        key = f"course:{self.id}:{self.location_id or ''}" if self.kind == "course" else f"webinar:{self.id}"
         return f"{hashlib.sha1(key.encode()).hexdigest()[:20]}@catalogue-desktop"
 
     def credits(self) -> str:
@@ -98,7 +104,8 @@ def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion
     for i in rows:
 
         def get(key: str, i: int = i) -> Any:
-            return found[key][i]
+            column = found.get(key)
+            return column[i] if column is not None else None
 
         out.append(
             Occasion(
@@ -110,6 +117,10 @@ def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion
                 location_id=get("locationId"),
                 series_id=get("seriesId"),
                 series=(get("series") or [None])[0],
+                all_series=tuple(get("series") or ()),
+                series_ids=tuple(get("seriesIds") or ()),
+                series_fees=tuple(get("seriesFees") or ()),
+                series_sizes=tuple(get("seriesSessions") or ()),
                 venue=get("venue"),
                 address=get("address"),
                 city=get("city"),
@@ -139,8 +150,6 @@ def by_start(items: Sequence[Occasion]) -> list[Occasion]:
 
 # -- text -------------------------------------------------------------------------------------
 
-Text = Callable[[Any], str]
-
 
 def when(iso: str | None, *, local: bool = False) -> str:
     """ "Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset (with
@@ -157,20 +166,6 @@ def when(iso: str | None, *, local: bool = False) -> str:
     sign = "+" if minutes >= 0 else "−"
     zone = f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
     return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} ({zone})"
-
-
-def until(start: str | None, end: str | None, *, local: bool = False) -> str:
-    """When an occasion ends, after ``when(start)``: "until 16:30" the same day (and offset),
-    else "until " and the end as ``when`` writes it; "" without an end."""
-    begin, finish = instant(start), instant(end)
-    if finish is None:
-        return ""
-    if begin is not None:
-        if local:
-            begin, finish = _local(begin), _local(finish)
-        if begin.date() == finish.date() and begin.utcoffset() == finish.utcoffset():
-            return f"until {finish:%H:%M}"
-    return f"until {when(end, local=local)}"
 
 
 def _local(moment: datetime) -> datetime:
@@ -190,7 +185,6 @@ def money(fee: Any, currency: str | None = None) -> str:
 
 
 SOURCES = (Kind.COURSES, Kind.SERIES, Kind.WEBINARS)  # what the occasions are made of
-MEANING = "last confirmed by the service"  # what the footer's time is
 
 
 def data_as_of(states: Mapping[Kind, CollectionState]) -> str | None:
@@ -208,95 +202,20 @@ def age(stamp: str | None, now: datetime | None = None) -> timedelta | None:
     return None if moment is None else (now or datetime.now(UTC)) - moment
 
 
-def as_of_text(stamp: str | None) -> str | None:
-    """The footer's time: the viewer's local time, its offset written out."""
-    return when(stamp, local=True) if instant(stamp) is not None else stamp
+def as_of_text(stamp: str | None, hour12: bool = True) -> str | None:
+    """The data's time as people read it, in the viewer's time: "Thu 26 Nov 2026, 5:01 PM"."""
+    moment = instant(stamp)
+    if moment is None:
+        return stamp
+    local = _local(moment)
+    return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)}"
 
 
 def age_line(as_of: str | None) -> str:
-    """The footer every output carries (``as_of``: a time as people read it)."""
+    """The line every output carries (``as_of``: a time as people read it, ``as_of_text``)."""
     if not as_of:
-        return "Catalogue of unknown age — fees and dates may have changed since."
-    return f"Catalogue as of {as_of} ({MEANING}) — fees and dates may have changed since."
-
-
-def _fees(fee_text: Text | None, currency: str | None) -> Text:
-    return fee_text or (lambda fee: money(fee, currency))
-
-
-def _whens(when_text: Text | None, local: bool) -> Text:
-    return when_text or (lambda iso: when(iso, local=local))
-
-
-def email_lines(
-    items: Sequence[Occasion],
-    currency: str | None = None,
-    local: bool = False,
-    fee_text: Text | None = None,
-    when_text: Text | None = None,
-) -> list[str]:
-    """One line per occasion: title — date — city — fee — credits — link (each part on one
-    line, drawn as ``formats.text.one_line`` says, and inert to a spreadsheet it is pasted in;
-    ``when_text``: how the window writes a start, else ``when``)."""
-    fee, start = _fees(fee_text, currency), _whens(when_text, local)
-    lines = []
-    for o in items:
-        parts = [
-            o.title,
-            start(o.start),
-            o.city or ("online" if o.kind != "course" else ""),
-            fee(o.fee),
-            o.credits(),
-            o.url or "",
-        ]
-        lines.append(" — ".join(inert(one_line(p)) for p in parts if p and one_line(p)))
-    return lines
-
-
-def email_text(
-    items: Sequence[Occasion],
-    as_of: str | None,
-    currency: str | None = None,
-    local: bool = False,
-    fee_text: Text | None = None,
-    when_text: Text | None = None,
-) -> str:
-    lines = email_lines(items, currency, local, fee_text, when_text)
-    return "\n".join([*lines, "", age_line(as_of)]) + "\n"
-
-
-EMAIL_HEADS = ("Title", "Date", "City", "Fee", "Credits", "Link")
-
-
-def email_html(
-    items: Sequence[Occasion],
-    as_of: str | None,
-    currency: str | None = None,
-    local: bool = False,
-    fee_text: Text | None = None,
-    when_text: Text | None = None,
-) -> str:
-    """A table, one row per occasion, the cells of ``email_lines`` (pastes into mail clients as a
-    table and into spreadsheets as rows and cells: every cell escaped, capped and inert)."""
-    fee, start = _fees(fee_text, currency), _whens(when_text, local)
-    head = "".join(f"<th>{h}</th>" for h in EMAIL_HEADS)
-    rows = []
-    for o in items:
-        url = web_link(o.url)
-        link = f'<a href="{html_attribute(url)}">{_cell(url)}</a>' if url else _cell(o.url)
-        cells = (
-            _cell(o.title),
-            _cell(start(o.start)),
-            _cell(o.city or ("online" if o.kind != "course" else "")),
-            _cell(fee(o.fee)),
-            _cell(o.credits()),
-            link,
-        )
-        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return (
-        f'<table border="1" cellspacing="0" cellpadding="4"><tr>{head}</tr>{"".join(rows)}'
-        f"</table><p><small>{html_text(age_line(as_of))}</small></p>"
-    )
+        return "Prices and dates of unknown age: they may have changed since."
+    return f"Prices and dates as of {as_of}; they may have changed since."
 
 
 # -- rows -----------------------------------------------------------------------------------
@@ -349,52 +268,7 @@ def write_csv(items: Sequence[Occasion], out: TextIO) -> None:
         )
 
 
-# -- calendar ---------------------------------------------------------------------------------
-
-
-def ics(
-    items: Sequence[Occasion], as_of: str | None, now: datetime | None = None, fee_text: Text | None = None
-) -> str:
-    """An iCalendar file: one VEVENT per dated occasion (on-demand ones have no time to put in a
-    calendar and are left out), DTSTART/DTEND as exact UTC instants, a stable UID."""
-    return calendar_file(items, as_of, now, fee_text).text
-
-
-def calendar_file(
-    items: Sequence[Occasion], as_of: str | None, now: datetime | None = None, fee_text: Text | None = None
-) -> ics_format.Calendar:
-    """``ics``'s file with what was left out or changed to write it (``formats.ics.Calendar``)."""
-    fee = _fees(fee_text, None)
-    events = []
-    for o in items:
-        start = instant(o.start)
-        if start is None:
-            continue
-        description = "\n".join(
-            p
-            for p in (
-                f"Fee: {fee(o.fee)}" if o.fee is not None else "",
-                f"Credits: {o.credits()}" if o.credits() else "",
-                f"Experts: {', '.join(o.experts)}" if o.experts else "",
-                f"Series: {o.series}" if o.series else "",
-                o.url or "",
-                age_line(as_of),
-            )
-            if p
-        )
-        where = ", ".join(p for p in (o.venue, o.address, o.city, o.state, o.zip) if p)
-        events.append(
-            ics_format.Event(
-                uid=o.uid,
-                start=start,
-                end=instant(o.end) or start,
-                summary=o.title,
-                description=description,
-                location=(where or "Online") if where or o.kind != "course" else None,
-                url=o.url,
-            )
-        )
-    return ics_format.calendar(events, now or datetime.now(UTC))
+# -- links and dates ------------------------------------------------------------------------------
 
 
 def links_left_out(items: Sequence[Occasion]) -> int:
@@ -423,8 +297,3 @@ def instant(iso: Any) -> datetime | None:
     except OverflowError:
         return None
     return moment
-
-
-def _cell(value: Any) -> str:
-    """An e-mail table's cell: drawn, inert to a spreadsheet, escaped."""
-    return html_text(inert(one_line(value)))

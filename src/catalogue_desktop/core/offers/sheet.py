@@ -1,7 +1,15 @@
 """The offer sheet's HTML, for Qt's rich text (``QTextDocument``; ``ui.offers.sheet_pdf`` lays it
-out on pages): a title, then the occasions grouped by course (a series' sessions under the series,
-a webinar alone) or by month, each with its dates, place, fee, credits, experts and link, and at
-the end the data's age (``occasions.age_line``). Every server text is escaped.
+out on pages): the seller's letterhead, a title, a personal note and how long the offer is valid,
+then the occasions grouped by course (a series' sessions under the series, a webinar alone) or by
+month, each with its dates and times (``offer_text``: a zone the customer knows), place, fee with
+its currency, credits, experts and link. The data's age is in every page's footer (the renderer
+draws it). Every server text is escaped.
+
+Fees never break inside ("USD 1,295": non-breaking, in a column as wide as the widest fee, which
+the renderer measures: ``fee_texts``). Links are anchors with their full address (the PDF gets a
+link annotation for each) shown short ("catalogue.example.org/…/7101") on one line. A series
+offered whole (all its sessions among the occasions) is one item with its price and its sessions
+listed; a session alone shows its fee and the series it belongs to, with the series' price.
 
 An occasion is one table row. Qt's pages would cut a row in two where a page ends; the renderer
 finds such rows and asks for the HTML again with a page break before them (``Sheet.html(breaks)``:
@@ -11,32 +19,53 @@ Qt-free.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from catalogue_desktop.core.formats.links import is_web
-from catalogue_desktop.core.formats.text import DRAWN_LIMIT, SHORT_LIMIT, html_text
-from catalogue_desktop.core.offers.occasions import (
-    Occasion,
-    age_line,
-    by_start,
-    instant,
-    money,
-    until,
-    when,
+from catalogue_desktop.core.formats.text import DRAWN_LIMIT, SHORT_LIMIT, html_attribute, html_text
+from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
+from catalogue_desktop.core.offers.text import (
+    Style,
+    place_lines,
+    series_notes,
+    when_lines,
+    whole_series,
+    zone_warning,
 )
 
-HEADS = (("When", 36), ("Where", 23), ("Fee", 8), ("Credits", 10), ("Details", 23))  # (name, %)
+HEADS = ("When", "Where", "Fee", "Credits")
+WIDTHS = (46, 30, 12, 12)  # % of the page's width; the renderer measures the fee column
 CSS = (
     "h1 { font-size: 17pt; margin-bottom: 2pt; } "
     "h2 { font-size: 12.5pt; margin-top: 12pt; margin-bottom: 2pt; } "
     "p.about { color: #444444; margin-top: 0; margin-bottom: 4pt; } "
+    "p.note { margin-top: 4pt; margin-bottom: 6pt; } "
     "th { background-color: #e8e8e8; text-align: left; font-weight: bold; } "
     "td, th { border: 0.5px solid #999999; padding: 3px; vertical-align: top; } "
-    "table { border-collapse: collapse; } p.age { color: #444444; font-size: 8pt; }"
+    "table { border-collapse: collapse; } td.fee { white-space: nowrap; } "
+    "span.warn { color: #9a3412; } a { color: #0645ad; }"
 )
 _BREAK = ' style="page-break-before: always"'
+SHORT_LINK = 40  # characters a link is shown in, at most
 ABOUT_LIMIT = 600  # characters of a group's experts and topics line
+
+
+@dataclass(frozen=True)
+class Letterhead:
+    """The seller, as Preferences ▸ Offers has it."""
+
+    name: str = ""
+    company: str = ""
+    email: str = ""
+    phone: str = ""
+    logo: str = ""  # a local image file (PNG, JPEG, SVG); "" for none
+
+    def lines(self) -> list[str]:
+        contact = " · ".join(p for p in (self.email, self.phone) if p)
+        return [p for p in (self.company, self.name, contact) if p]
 
 
 class Sheet:
@@ -49,28 +78,27 @@ class Sheet:
         *,
         group: str = "course",
         title: str = "Offer",
-        currency: str | None = None,
-        local: bool = False,
-        fee_text: Callable[[Any], str] | None = None,
-        when_text: Callable[[Any], str] | None = None,
-        until_text: Callable[[Any, Any], str] | None = None,
+        style: Style | None = None,
+        letterhead: Letterhead | None = None,
+        note: str = "",
+        valid_until: date | None = None,
     ) -> None:
-        """``when_text(start)`` and ``until_text(start, end)``: how the window writes times
-        (its locale and zone labels); else ``offers.when`` and ``offers.until``."""
         self.count = len(items)
-        self.when = when_text or (lambda iso: when(iso, local=local))
-        self.until = until_text or (lambda start, end: until(start, end, local=local))
         self.as_of = as_of
         self.title = title
         self.by_month = group == "month"
-        self.local = local
-        self.fee = fee_text or (lambda fee: money(fee, currency))
+        self.style = style or Style()
+        self.letterhead = letterhead or Letterhead()
+        self.note = note.strip()
+        self.valid_until = valid_until
+        self.fee_width: float | None = None  # % of the page, set by the renderer from the fees
+        self.whole = whole_series(items)
         groups: dict[Any, list[Occasion]] = {}
         for o in by_start(items):
             groups.setdefault(self._key(o), []).append(o)
-        self.groups = [(_heading(key, members[0]), members) for key, members in groups.items()]
+        self.groups = [(key, _heading(key, members[0]), members) for key, members in groups.items()]
         starts, row = [], 0
-        for _heading_text, members in self.groups:
+        for _key, _heading_text, members in self.groups:
             starts.append(row)
             row += len(members)
         self.group_starts = frozenset(starts)  # the rows (in document order) that begin a group
@@ -84,37 +112,88 @@ class Sheet:
             return ("series", o.series_id)
         return (o.kind, o.id)
 
+    def fee_texts(self) -> list[str]:
+        """Every text the fee column holds (the renderer measures the widest)."""
+        return [HEADS[2]] + [self._fee(o) for _k, _h, members in self.groups for o in members]
+
+    def _fee(self, o: Occasion) -> str:
+        if o.kind == "session" and not self.by_month and o.series_id in self.whole:
+            return "Included"
+        return self.style.fee(o.fee)
+
     def html(self, breaks: Collection[int] = frozenset()) -> str:
         """The sheet, a new page begun before each row in ``breaks`` (rows numbered 0, 1, ... in
         document order): before its group's heading if it is the group's first row."""
         n = self.count
-        parts = [
-            f"<h1>{_text(self.title)}</h1>",
-            f'<p class="about">{n:,} occasion{"s" if n != 1 else ""}</p>',
-        ]
+        parts = [*self._head(), f"<h1>{_text(self.title)}</h1>"]
+        if self.note:
+            parts.append(f'<p class="note">{"<br>".join(_text(x) for x in self.note.splitlines())}</p>')
+        about = f"{n:,} occasion{'s' if n != 1 else ''}"
+        if self.valid_until is not None:
+            until = self.valid_until
+            about += f" · This offer is valid until {until:%a} {until.day} {until:%b %Y}"
+        parts.append(f'<p class="about">{_text(about)}</p>')
         if not n:
             parts.append("<p>No occasions to offer.</p>")
+        table = self._table()
         row = 0
-        for heading, members in self.groups:
+        for key, heading, members in self.groups:
             first = members[0]
             shared = not self.by_month and all(o.experts == first.experts for o in members)
             parts.append(f"<h2{_BREAK if row in breaks else ''}>{_text(heading)}</h2>")
-            about = [
-                _kind_label(first, len(members)) if not self.by_month else "",
+            about_parts = [
+                self._kind_label(key, first, len(members)) if not self.by_month else "",
                 f"Experts: {', '.join(first.experts)}" if shared and first.experts else "",
                 f"Topics: {', '.join(first.topics)}" if not self.by_month and first.topics else "",
             ]
-            if any(about):
-                parts.append(f'<p class="about">{_text(" · ".join(a for a in about if a), ABOUT_LIMIT)}</p>')
-            parts.append(_TABLE)
+            if any(about_parts):
+                text = " · ".join(a for a in about_parts if a)
+                parts.append(f'<p class="about">{_text(text, ABOUT_LIMIT)}</p>')
+            parts.append(table)
             for i, o in enumerate(members):
                 if i and row in breaks:
-                    parts += ["</table>", f"<h2{_BREAK}>{_text(heading)} (continued)</h2>", _TABLE]
+                    parts += ["</table>", f"<h2{_BREAK}>{_text(heading)} (continued)</h2>", table]
                 parts.append(self._row(o, heading, shared))
                 row += 1
             parts.append("</table>")
-        parts.append(f'<hr><p class="age">{_text(age_line(self.as_of))}</p>')
         return f"<html><head><style>{CSS}</style></head><body>{''.join(parts)}</body></html>"
+
+    def _head(self) -> list[str]:
+        """The letterhead: the logo at the left, the seller at the right."""
+        head = self.letterhead
+        lines = head.lines()
+        if not lines and not head.logo:
+            return []
+        logo = f'<img src="{_attr(head.logo)}" height="48">' if head.logo else ""
+        seller = "<br>".join(
+            f"<b>{_text(line)}</b>" if i == 0 else _text(line) for i, line in enumerate(lines)
+        )
+        return [
+            '<table width="100%" cellspacing="0" cellpadding="0" style="border: none"><tr>'
+            f'<td style="border: none">{logo}</td>'
+            f'<td style="border: none" align="right">{seller}</td></tr></table>'
+        ]
+
+    def _table(self) -> str:
+        widths = [float(w) for w in WIDTHS]
+        if self.fee_width is not None:
+            fee = max(6.0, min(self.fee_width, 30.0))
+            rest = 100 - fee
+            others = sum(w for i, w in enumerate(WIDTHS) if i != 2)
+            widths = [fee if i == 2 else w * rest / others for i, w in enumerate(WIDTHS)]
+        cells = "".join(f'<th width="{w:.1f}%">{h}</th>' for h, w in zip(HEADS, widths, strict=True))
+        return f'<table width="100%" cellspacing="0" cellpadding="3"><thead><tr>{cells}</tr></thead>'
+
+    def _kind_label(self, key: Any, o: Occasion, n: int) -> str:
+        if isinstance(key, tuple) and key[0] == "series" and key[1] in self.whole:
+            _title, fee, size = self.whole[key[1]]
+            price = f", {self.style.fee(fee)} for the whole series" if fee is not None else ""
+            return f"Series of {size} sessions{price}"
+        if o.kind == "course":
+            return f"Course, {n} dates and places" if n > 1 else "Course"
+        if o.kind == "session":
+            return f"Series: {n} of its sessions" if n > 1 else "Series session"
+        return "Webinar, on demand" if o.on_demand else "Webinar"
 
     def _row(self, o: Occasion, heading: str, shared: bool) -> str:
         what = []
@@ -122,40 +201,56 @@ class Sheet:
             what.append(f"<b>{_text(o.title)}</b>")
         if o.experts and not shared:
             what.append(f"<i>{_text(', '.join(o.experts), SHORT_LIMIT)}</i>")
-        dates = [_text(self.when(o.start))]
-        if o.start and o.end:
-            dates.append(_text(self.until(o.start, o.end)))
-        where = [_text(p, SHORT_LIMIT) for p in (o.venue, o.address, _city_line(o)) if p] or [
-            _text("Online, on demand" if o.on_demand else "Online")
-        ]
+        what += [_text(line) for line in when_lines(o, self.style)]
+        warning = zone_warning(o)
+        if warning:
+            what.append(f'<span class="warn">{_text(warning)}</span>')
+        whole = not self.by_month and o.series_id in self.whole
+        if not whole:
+            what += [_text(line) for line in series_notes(o, self.style)]
+        if o.url:
+            what.append(link(o.url))
         cells = (
-            "<br>".join(what + dates),
-            "<br>".join(where),
-            _text(self.fee(o.fee)),
-            _text(o.credits()),
-            _text(short_url(o.url), SHORT_LIMIT),
+            ("", "<br>".join(what)),
+            ("", "<br>".join(_text(p, SHORT_LIMIT) for p in place_lines(o))),
+            (' class="fee"', _text(self._fee(o))),
+            ("", _text(o.credits())),
         )
-        return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+        return "<tr>" + "".join(f"<td{attr}>{c}</td>" for attr, c in cells) + "</tr>"
 
 
-_TABLE = (
-    '<table width="100%" cellspacing="0" cellpadding="3"><thead><tr>'
-    + "".join(f'<th width="{w}%">{h}</th>' for h, w in HEADS)
-    + "</tr></thead>"
-)
+def link(url: str) -> str:
+    """A link as printed: an anchor with the full address (http or https; anything else is
+    text), shown short and on one line."""
+    shown = _text(short_url(url), SHORT_LIMIT).replace(" ", "&nbsp;")
+    if not is_web(url):
+        return shown
+    return f'<a href="{_attr(url)}" style="white-space: nowrap">{shown}</a>'
 
 
 def sheet_html(items: Sequence[Occasion], as_of: str | None, **options: Any) -> str:
-    """The sheet of ``items`` as HTML (``Sheet``'s options: group "course" or "month", title,
-    currency or fee_text, local), no page breaks asked for."""
+    """The sheet of ``items`` as HTML (``Sheet``'s options), no page breaks asked for."""
     return Sheet(items, as_of, **options).html()
 
 
-def short_url(url: str | None) -> str:
-    """A link as printed: without "https://" (browsers add it), so that it takes fewer lines."""
+def short_url(url: str | None, limit: int = SHORT_LINK) -> str:
+    """A link as shown: without "https://" and "www.", its last parts left out past ``limit``
+    characters ("catalogue.example.org/webinars/50210/…"); the link keeps the whole address."""
     if not url:
         return ""
-    return url.split("://", 1)[1] if is_web(url) and url.lower().startswith("https://") else url
+    if not is_web(url):
+        return url
+    text = url.split("://", 1)[1].rstrip("/")
+    text = text[4:] if text.lower().startswith("www.") else text
+    if len(text) <= limit:
+        return text
+    parts = text.split("/")
+    kept = parts[0]
+    for part in parts[1:]:
+        if len(kept) + len(part) + 3 > limit:
+            break
+        kept += "/" + part
+    return f"{kept}/…" if len(kept) + 2 <= limit else text[: limit - 1] + "…"
 
 
 def _heading(key: Any, first: Occasion) -> str:
@@ -164,20 +259,11 @@ def _heading(key: Any, first: Occasion) -> str:
     return (first.series or first.title) if key[0] == "series" else first.title
 
 
-def _kind_label(o: Occasion, n: int) -> str:
-    if o.kind == "course":
-        return f"Course, {n} dates and places" if n > 1 else "Course"
-    if o.kind == "session":
-        return f"Series, {n} sessions" if n > 1 else "Series"
-    return "Webinar, on demand" if o.on_demand else "Webinar"
-
-
-def _city_line(o: Occasion) -> str:
-    place = ", ".join(p for p in (o.city, o.state) if p)
-    return f"{place} {o.zip}".strip() if o.zip else place
-
-
 def _text(value: Any, limit: int = DRAWN_LIMIT) -> str:
     """Every text the sheet draws: capped, its bidi controls made visible, escaped
     (``formats.text.html_text``): no field can reverse its text or make the layout slow."""
     return html_text(value, limit)
+
+
+def _attr(value: Any) -> str:
+    return html_attribute(value, 8000)

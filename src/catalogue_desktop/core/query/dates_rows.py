@@ -114,7 +114,7 @@ class DatesRows(Sequence[tuple[Any, ...]]):
 
         labels = _KIND_LABELS
         kinds = [labels.get(k, k) for k in get("kind")]
-        series = [s[0] if s else None for s in get("series")]
+        series = _joined_all(get("series"))  # a session of several series names them all
         columns = (
             get("title"),
             kinds,

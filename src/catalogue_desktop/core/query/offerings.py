@@ -1,7 +1,9 @@
 """Offerings: every bookable occasion as one row (the sales desk's "Dates").
 
 One row per course location, per series session, and per webinar that is no series' session
-(a session is listed once, as a session with its series named, never as a webinar beside it).
+(a session is listed once, as a session with its series named, never as a webinar beside it; a
+webinar that is a session of several series is one row naming them all: ``series``,
+``seriesIds``, with each series' fee and number of sessions, ``seriesFees``, ``seriesSessions``).
 On-demand webinars and sessions (their type is marked on demand) are rows without a date: they
 are bookable whenever, never past. Rows come in that order (courses, sessions, webinars), each
 source in its own order; the Dates tab sorts them by start.
@@ -56,6 +58,9 @@ KEYS = (
     "roles",
     "situations",
     "series",
+    "seriesIds",
+    "seriesFees",
+    "seriesSessions",
     "ondemand",
     "detailUrl",
 )
@@ -148,7 +153,8 @@ def _parts(tables: Mapping[str, Table], vocabulary: Vocabulary) -> Iterator[tupl
     listed: set[Any] = set()
     if series is not None and series.child is not None:
         listed = set(series.child.ids)
-        yield series.child.n, _sessions(series, on_demand)
+        keep, others = _first_sessions(series.child.ids, listed)
+        yield (series.child.n if keep is None else len(keep)), _sessions(series, on_demand, keep, others)
     if webinars is not None:
         keep = [i for i, rid in enumerate(webinars.ids) if rid not in listed] if listed else None
         yield (webinars.n if keep is None else len(keep)), _webinars(webinars, keep, on_demand)
@@ -185,32 +191,77 @@ def _locations(courses: Table) -> Part:
     }
 
 
-def _sessions(series: Table, on_demand: frozenset[str]) -> Part:
+def _first_sessions(ids: list[Any], distinct: set[Any]) -> tuple[list[int] | None, dict[Any, list[int]]]:
+    """The session rows to list (None: every one) and, for a webinar that is a session of
+    several series, the rows of its other series' copies (by webinar id): one occasion, one row."""
+    if len(distinct) == len(ids):
+        return None, {}
+    rows: dict[Any, list[int]] = {}
+    for i, rid in enumerate(ids):
+        rows.setdefault(rid, []).append(i)
+    keep = sorted(found[0] for found in rows.values())
+    return keep, {rid: found for rid, found in rows.items() if len(found) > 1}
+
+
+def _sessions(
+    series: Table, on_demand: frozenset[str], keep: list[int] | None, others: dict[Any, list[int]]
+) -> Part:
+    """The series' sessions, rows ``keep`` (None: every one), each naming every series it is a
+    session of (``others``: a webinar's rows in each series)."""
     ses = series.child
     assert ses is not None
     parent = ses.parent_of or []
     titles, fees, urls = series.column("title"), series.column("fee"), series.column("detailUrl")
-    live = [t is None or str(t) not in on_demand for t in ses.column("type")]
+    types = ses.column("type")
+    kept_types = types if keep is None else [types[i] for i in keep]
+    live = [t is None or str(t) not in on_demand for t in kept_types]
+    sizes: list[int] = []
+
+    def rows(lo: int, hi: int) -> list[int] | range:
+        return range(lo, hi) if keep is None else keep[lo:hi]
+
+    def take(values: list[Any], lo: int, hi: int) -> list[Any]:
+        return values[lo:hi] if keep is None else [values[i] for i in keep[lo:hi]]
 
     def own(key: str) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: ses.column(key)[lo:hi]
+        return lambda lo, hi: take(ses.column(key), lo, hi)
 
     def inherit(key: str, values: list[Any]) -> Callable[[int, int], list[Any]]:
         return lambda lo, hi: [
-            v if v is not None else values[p]
-            for v, p in zip(ses.column(key)[lo:hi], parent[lo:hi], strict=True)
+            v if v is not None else values[parent[i]]
+            for v, i in zip(take(ses.column(key), lo, hi), rows(lo, hi), strict=True)
         ]
 
     def dated(key: str) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: _dated(ses.column(key)[lo:hi], live[lo:hi])
+        return lambda lo, hi: _dated(take(ses.column(key), lo, hi), live[lo:hi])
+
+    def parents(lo: int, hi: int) -> list[list[int]]:
+        ids = ses.ids
+        return [
+            [parent[j] for j in others[ids[i]]] if others and ids[i] in others else [parent[i]]
+            for i in rows(lo, hi)
+        ]
+
+    def of_series(values: list[Any]) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: [[values[p] for p in ps] for ps in parents(lo, hi)]
+
+    def counts(lo: int, hi: int) -> list[Any]:
+        if not sizes:
+            sizes.extend([0] * series.n)
+            for p in parent:
+                sizes[p] += 1
+        return [[sizes[p] for p in ps] for ps in parents(lo, hi)]
 
     return {
-        **_instants(ses, lambda values, lo, hi: _dated(values[lo:hi], live[lo:hi])),
+        **_instants(ses, lambda values, lo, hi: _dated(take(values, lo, hi), live[lo:hi])),
         "kind": lambda lo, hi: ["session"] * (hi - lo),
         "id": own("id"),
         "sessionId": own("sessionId"),
-        "seriesId": lambda lo, hi: [series.ids[p] for p in parent[lo:hi]],
-        "series": lambda lo, hi: [[titles[p]] if titles[p] else None for p in parent[lo:hi]],
+        "seriesId": lambda lo, hi: [series.ids[parent[i]] for i in rows(lo, hi)],
+        "series": lambda lo, hi: [[titles[p] for p in ps if titles[p]] or None for ps in parents(lo, hi)],
+        "seriesIds": of_series(series.ids),
+        "seriesFees": of_series(fees),
+        "seriesSessions": counts,
         "title": inherit("title", titles),
         "type": own("type"),
         "startDate": dated("startDate"),

@@ -183,6 +183,10 @@ FIELD_NAMES: dict[tuple[str, str], tuple[FieldName, ...]] = {
         _n("situation", "situations"),
         _n("series", fact="series", column=True),
         _n("series_id", "seriesId", column=True),
+        # a session of several series: every one's id, fee and number of sessions (offers)
+        _n("series_ids", fact="seriesIds"),
+        _n("series_fees", fact="seriesFees"),
+        _n("series_sessions", fact="seriesSessions"),
         _n("ondemand", fact="ondemand", column=True),
         _n("url", "detailUrl", "detail"),
     ),

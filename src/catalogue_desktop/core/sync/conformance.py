@@ -1,7 +1,8 @@
 """The conformance report: how far the service's data departs from the spec, and where.
 
 Covers rejected records, unknown fields, nulls per field, enum-like codes seen (Webinar.type,
-Course.level), duplicate ids and dangling references between collections. Writes nothing.
+Course.level), duplicate ids, dangling references between collections, and course dates whose
+written UTC offset is not their location's zone's on that date (``zones.check``). Writes nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from catalogue_desktop.core.listing import rows as listing
 from catalogue_desktop.core.records.decode import ID_ATTRS, Decoded, decode_collection
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.records.zones import check as zone_check
 from catalogue_desktop.core.service.client import CatalogueClient
 
 
@@ -56,13 +58,40 @@ def build_report(results: dict[Kind, Decoded | str]) -> dict[str, Any]:
         }
         problems.extend(p.to_json() for p in result.problems)
     dangling = _dangling(results, ids)
+    courses = results.get(Kind.COURSES)
+    off_zone = _off_zone(courses.records) if courses is not None and not isinstance(courses, str) else []
     failed = any(isinstance(r, str) for r in results.values())
     return {
         "conformant": not (failed or problems),
         "collections": collections,
         "problems": problems,
         "dangling": dangling,
+        "off_zone": off_zone,
     }
+
+
+def _off_zone(records: Iterable[tuple[int, Any]]) -> list[dict[str, Any]]:
+    """Course dates written with an offset that is not their location's zone's on that date
+    (listed, not counted against conformance: the service may mean the offset)."""
+    out = []
+    for _, course in records:
+        for loc in course.locations or ():
+            for field, moment in (("startDate", loc.start_date), ("endDate", loc.end_date)):
+                found = zone_check(moment, loc.state) if moment is not None else None
+                if found is not None and not found.ok:
+                    out.append(
+                        {
+                            "course_id": course.course_id,
+                            "location_id": loc.location_id,
+                            "city": loc.city,
+                            "state": loc.state,
+                            "field": field,
+                            "value": moment.isoformat(),
+                            "zone": found.zone,
+                            "message": found.mismatch,
+                        }
+                    )
+    return out
 
 
 def _dangling(results: dict[Kind, Decoded | str], ids: dict[Kind, set[int]]) -> list[dict[str, Any]]:

@@ -408,8 +408,15 @@ class CollectionTab(QWidget):
         self.message.emit(f"Copied {count:,} rows" if count else "Select rows to copy")
         return count
 
-    def export_visible(self, path: str | Path) -> int:
-        return export.export_csv(path, self.kind, self.model, export.visible_columns(self.view))
+    def export_visible(self, path: str | Path, currency: str | None = None, *, excel: bool = False) -> int:
+        """The visible rows written to ``path``: a spreadsheet for a .xlsx name, else CSV (for
+        Excel: with a byte-order mark)."""
+        columns = export.visible_columns(self.view)
+        if str(path).lower().endswith(".xlsx"):
+            from catalogue_desktop.ui.browse.table_xlsx import export_xlsx
+
+            return export_xlsx(path, self.kind, self.model, columns, currency)
+        return export.export_csv(path, self.kind, self.model, columns, excel=excel)
 
     # -- menus ---------------------------------------------------------------------------------
 

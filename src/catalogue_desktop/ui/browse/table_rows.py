@@ -96,11 +96,14 @@ def csv_header(kind: Kind, columns: Sequence[int]) -> list[str]:
     return out
 
 
-def export_csv(path: str | Path, kind: Kind, model: QAbstractItemModel, columns: Sequence[int]) -> int:
-    """Write the model's rows (view order) to ``path`` as CSV; returns the number of rows."""
+def export_csv(
+    path: str | Path, kind: Kind, model: QAbstractItemModel, columns: Sequence[int], *, excel: bool = False
+) -> int:
+    """Write the model's rows (view order) to ``path`` as CSV (``excel``: a UTF-8 byte-order mark
+    first, so that Excel reads it as UTF-8); returns the number of rows."""
     types = [COLUMNS[kind][c].type for c in columns]
     count = model.rowCount()
-    with open(path, "w", encoding="utf-8", newline="") as handle:
+    with open(path, "w", encoding="utf-8-sig" if excel else "utf-8", newline="") as handle:
         writer = CsvWriter(handle, line_end="\r\n")
         writer.writerow(csv_header(kind, columns))
         for row in range(count):

@@ -9,6 +9,8 @@ copy for e-mail); Ctrl+C copies them for an e-mail (text and a table) rather tha
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -16,7 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QToolBar, QToolButton
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.qt_compat.item_models import DISPLAY
+from catalogue_desktop.qt_compat.item_models import DISPLAY, TOOLTIP
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 
@@ -25,6 +27,7 @@ _KIND = column_index(DATES, "kind")
 _RECORD = column_index(DATES, "record")
 _SERIES = column_index(DATES, "series_id")
 _ON_DEMAND = column_index(DATES, "ondemand")
+_STATE = column_index(DATES, "state")
 _OPENS = {"Course": Kind.COURSES, "Webinar": Kind.WEBINARS, "Session": Kind.SERIES}
 
 
@@ -37,19 +40,47 @@ OFFER_BUTTONS = (  # (what, text, tooltip)
 
 
 class DatesTableModel(RowSetTableModel):
-    """Rows of occasions: "On demand" where an on-demand occasion has no start."""
+    """Rows of occasions: "On demand" where an on-demand occasion has no start; a course's start
+    marked "⚠" (its tooltip says why) where the offset the service wrote is not the location's
+    zone's on that date, and otherwise named in its tooltip ("CST at Chicago, IL")."""
 
     def data(self, index: Any, role: int = DISPLAY) -> Any:
         if (
-            role == DISPLAY
+            role in (DISPLAY, TOOLTIP)
             and index.column() == _START
             and index.isValid()
             and 0 <= index.row() < self.visible_count()
         ):
             row = self.rowset.rows[self.source_row(index.row())]
             if row[_START] is None and row[_ON_DEMAND]:
-                return "On demand"
+                return "On demand" if role == DISPLAY else None
+            found = zone_of(row)
+            if found is not None:
+                if role == TOOLTIP:
+                    where = ", ".join(str(p) for p in (row[column_index(DATES, "city")], row[_STATE]) if p)
+                    if found.ok:
+                        return f"{found.abbreviation} ({found.zone.replace('_', ' ')}) at {where}"
+                    return f"Check the time at {where}: {found.mismatch}"
+                if not found.ok:
+                    return f"{super().data(index, role)} ⚠"
         return super().data(index, role)
+
+
+def zone_of(row: tuple[Any, ...]) -> Any:
+    """A course row's start checked against its location's zone (``core.zones.check``); None
+    for other rows and places with no known zone."""
+    offsets = row[-1]
+    if row[_KIND] != "Course" or row[_START] is None or not offsets or offsets[0] is None:
+        return None
+    return _zone_check(row[_START], offsets[0], row[_STATE])
+
+
+@lru_cache(maxsize=4096)
+def _zone_check(ms: int, offset: int, state: Any) -> Any:
+    from catalogue_desktop.core.records.zones import check
+
+    written = timezone(timedelta(minutes=offset))
+    return check(datetime.fromtimestamp(ms / 1000, written), state if isinstance(state, str) else None)
 
 
 class DatesTab(CollectionTab):

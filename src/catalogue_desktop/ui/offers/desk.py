@@ -10,23 +10,27 @@ box asks before the first offer made from it (once per copy of the data: a refre
 newer data asks again when that is old too).
 
 Dates are written as the service wrote them, in the event's own UTC offset, or in the viewer's
-zone when Preferences say so; fees with the currency chosen in Preferences.
+zone when Preferences say so; on the sheet with a zone the customer knows (``core.offer_text``).
+Fees carry the currency chosen in Preferences: when none is set, the first offer asks for it
+once (remembered). Save dialogs start in the folder last used (the documents folder the first
+time) and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
+from PySide6.QtCore import QLocale, QMimeData, Qt
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from catalogue_desktop.core.cache.store import CollectionState
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import Sheet
+from catalogue_desktop.core.offers.text import Style, file_name
 from catalogue_desktop.core.records.kinds import Kind
 
 _TITLE = column_index(DATES, "title")
@@ -40,6 +44,8 @@ class OfferSource(NamedTuple):
     engine: Callable[[], Any]  # the finder (None until made): its ``offerings`` table's columns
     states: Callable[[], Mapping[Kind, CollectionState]]  # the store's collections (the data's age)
     max_age_days: Callable[[], int]  # warn before an offer from data older than this
+    settings: Any = None  # the window's Settings: the currency, and what offers remember
+    store: Callable[[], Any] | None = None  # the window's store: the courses' schedules
 
 
 class Chosen(NamedTuple):
@@ -135,9 +141,44 @@ class OfferDesk:
 
     def _prepared(self) -> Chosen | None:
         chosen = self.chosen()
-        if chosen is None or not self.fresh_enough(chosen):
+        if chosen is None or not self.fresh_enough(chosen) or not self.currency_known():
             return None
         return chosen
+
+    def currency_known(self) -> bool:
+        """True once fees have a currency: when none is set, asks for it (once: remembered, as
+        in Preferences); False if the user cancels."""
+        if self.formatter.currency:
+            return True
+        suggested = (
+            self.formatter.locale.currencySymbol(QLocale.CurrencySymbolFormat.CurrencyIsoCode) or "USD"
+        )
+        code, ok = QInputDialog.getText(
+            self.tab,
+            "Currency of fees",
+            "The catalogue does not say which currency its fees are in.\n"
+            "Which currency should offers show? (Remembered; Preferences can change it.)",
+            text=suggested,
+        )
+        code = " ".join(code.split()).upper()[:8] if ok else ""
+        if not code:
+            self.say("No offer made: offers need the fees' currency")
+            return False
+        self.formatter.set_currency(code)
+        if self.source.settings is not None:
+            self.source.settings.currency = code
+            self.source.settings.sync()
+        self.tab.model.layoutChanged.emit()  # the fees shown with it at once
+        return True
+
+    @property
+    def remembered(self) -> Any:
+        """What offers remember (``offer_settings.OfferSettings``); None without settings."""
+        if self.source.settings is None:
+            return None
+        from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+
+        return OfferSettings(self.source.settings)
 
     # -- the offers ------------------------------------------------------------------------------
 
@@ -148,47 +189,73 @@ class OfferDesk:
         ]()
 
     def copy(self) -> int:
-        """Copy the occasions as lines of text and as an HTML table (one line or row each:
-        title — date — city — fee — credits — link), with the data's age; returns how many."""
+        """Copy the occasions as lines of text and as an HTML table (``core.offers.mail``: one
+        line or row each: title — dates and times with a zone — venue and address, or Online —
+        fee — credits — link), with the signature and the data's age; returns how many."""
+        from catalogue_desktop.core.offers import mail
+
         chosen = self._prepared()
         if chosen is None:
             return 0
-        as_of, style = self.formatter.data_time(chosen.as_of), self._style()
+        as_of = offers.as_of_text(chosen.as_of, self.hour12)
+        remembered = self.remembered
+        style = self.text_style(remembered.customer_zone if remembered is not None else None)
+        letterhead = remembered.letterhead() if remembered is not None else None
         mime = QMimeData()
-        mime.setText(offers.email_text(chosen.items, as_of, **style))
-        mime.setHtml(offers.email_html(chosen.items, as_of, **style))
+        mime.setText(mail.plain(chosen.items, as_of, style, letterhead))
+        mime.setHtml(mail.table(chosen.items, as_of, style, letterhead))
         QApplication.clipboard().setMimeData(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
         return len(chosen.items)
 
     def save_ics(self) -> Path | None:
+        """The calendar file (``core.offers.calendar``): an event per day a course meets (its
+        schedule's hours), one per other dated occasion."""
+        from catalogue_desktop.core.offers import calendar
+
         chosen = self._prepared()
         if chosen is None:
             return None
-        events = offers.dated(chosen.items)
-        if not events:
+        dated = offers.dated(chosen.items)
+        if not dated:
             self.say(f"No calendar file: {chosen.words} are on demand, with no date")
             return None
         path = ask_path(
             self.tab,
             f"Calendar file of {chosen.words}",
-            f"offer-{date.today()}.ics",
+            file_name("Offer", chosen.items, ".ics"),
             "Calendar files (*.ics)",
+            self.remembered,
         )
         if path is None:
             return None
-        calendar = offers.calendar_file(
-            chosen.items, self.formatter.data_time(chosen.as_of), fee_text=self.formatter.money
+        remembered = self.remembered
+        schedules = self._schedules(chosen.items)
+        written = calendar.calendar_file(
+            chosen.items,
+            offers.as_of_text(chosen.as_of, self.hour12),
+            style=self.text_style(remembered.customer_zone if remembered is not None else None),
+            schedules=schedules,
         )
-        if not self._write(path, calendar.text.encode("utf-8")):
+        if not self._write(path, written.text.encode("utf-8")):
             return None
-        left = len(chosen.items) - events
+        left = len(chosen.items) - dated
+        events = written.events
         self.say(
             f"Wrote {events:,} event{'s' if events != 1 else ''} of {chosen.words} to {path}"
+            + (" (a day each for courses of several days)" if events != dated else "")
             + (f" ({left:,} on demand, with no date, left out)" if left else "")
-            + "".join(f"; {note}" for note in calendar.notes)
+            + "".join(f"; {note}" for note in written.notes)
         )
         return path
+
+    def _schedules(self, items: Sequence[offers.Occasion]) -> dict[Any, Any]:
+        """The schedules of the courses among ``items``, from the window's store."""
+        if self.source.store is None:
+            return {}
+        from catalogue_desktop.core.offers.days import schedules
+
+        return schedules(self.source.store(), [o.id for o in items if o.kind == "course"])
 
     def _sheet_options(self, chosen: Chosen, action: str) -> Any:
         from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
@@ -201,13 +268,37 @@ class OfferDesk:
             "Make it anyway?",
         ):
             return None
-        return SheetDialog.ask(self.tab, chosen.words, action)
+        return SheetDialog.ask(self.tab, chosen.words, action, self.remembered)
 
     def _sheet(self, chosen: Chosen, options: Any) -> tuple[Sheet, str]:
-        as_of = self.formatter.data_time(chosen.as_of)
-        style = {**self._style(), "until_text": self.formatter.occasion_until}
-        sheet = Sheet(chosen.items, as_of, group=options.group, title=options.title, **style)
+        as_of = offers.as_of_text(chosen.as_of, self.hour12)
+        remembered = self.remembered
+        sheet = Sheet(
+            chosen.items,
+            as_of,
+            group=options.group,
+            title=options.title,
+            style=self.text_style(options.zone),
+            letterhead=remembered.letterhead() if remembered is not None else None,
+            note=options.note,
+            valid_until=options.valid_until,
+        )
         return sheet, offers.age_line(as_of)
+
+    def text_style(self, customer_zone: str | None) -> Style:
+        """Fees and times as offers write them: the window's currency, the locale's clock, online
+        times in ``customer_zone``, everything in local time if Preferences say so."""
+        return Style(
+            fee_text=self.formatter.money,
+            hour12=self.hour12,
+            customer_zone=customer_zone,
+            local=not self.formatter.event_zones,
+        )
+
+    @property
+    def hour12(self) -> bool:
+        """Whether the locale writes times with AM/PM (as the window shows them)."""
+        return "a" in self.formatter.locale.timeFormat(QLocale.FormatType.ShortFormat).lower()
 
     def save_sheet(self) -> Path | None:
         chosen = self._prepared()
@@ -215,7 +306,11 @@ class OfferDesk:
         if chosen is None or options is None:
             return None
         path = ask_path(
-            self.tab, f"Offer sheet of {chosen.words}", f"offer-{date.today()}.pdf", "PDF files (*.pdf)"
+            self.tab,
+            f"Offer sheet of {chosen.words}",
+            file_name(options.title, chosen.items, ".pdf"),
+            "PDF files (*.pdf)",
+            self.remembered,
         )
         if path is None:
             return None
@@ -290,17 +385,24 @@ def ask_to_continue(parent: QWidget, text: str) -> bool:
     return box.clickedButton() is go
 
 
-def ask_path(parent: QWidget, caption: str, name: str, filters: str) -> Path | None:
-    """Where to save (in the documents folder unless the user goes elsewhere); None: cancelled."""
-    from PySide6.QtCore import QStandardPaths
+def ask_path(parent: QWidget, caption: str, name: str, filters: str, remembered: Any = None) -> Path | None:
+    """Where to save: the dialog starts in the folder last used (the documents folder the first
+    time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
+    if remembered is not None:
+        folder = remembered.folder
+    else:
+        from PySide6.QtCore import QStandardPaths
 
-    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder or ".") / name), filters)
     if not path:
         return None
     suffix = Path(name).suffix
     out = Path(path)
-    return out if out.suffix.lower() == suffix else out.with_name(out.name + suffix)
+    out = out if out.suffix.lower() == suffix else out.with_name(out.name + suffix)
+    if remembered is not None:
+        remembered.folder = str(out.parent)
+    return out
 
 
 def _days(age: timedelta) -> str:

@@ -1,56 +1,98 @@
-"""The offer sheet's one small dialog: which occasions (in words), the title, grouped by course or
-by month, and the paper (A4 or Letter; the locale's by default)."""
+"""The offer sheet's one small dialog: which occasions (in words), the title ("Offer for …", the
+customer's name typed after it), a short personal note, an optional "valid until" date, the zone
+online times are given in for the customer (the seller's own by default), grouped by course or by
+month, and the paper (A4 or Letter; the last used, else the locale's). The paper, grouping and zone
+are remembered (``offer_settings``)."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, NamedTuple
 
+from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
+    QDateEdit,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
+from catalogue_desktop.core.records.zones import CUSTOMER_ZONES, zone_label
 from catalogue_desktop.ui.offers.sheet_pdf import PAPERS, default_paper
 
 GROUPS = (("By course", "course"), ("By month", "month"))
+TITLE = "Offer for "
 
 
 class SheetOptions(NamedTuple):
     title: str
     group: str  # "course" or "month"
     paper: str  # "A4" or "Letter"
+    note: str = ""
+    valid_until: date | None = None
+    zone: str | None = None  # IANA zone for online times (None: as the service wrote them)
 
 
 class SheetDialog(QDialog):
-    """Asks the offer sheet's title, grouping and paper."""
+    """Asks the offer sheet's title, note, validity, customer zone, grouping and paper."""
 
-    def __init__(self, parent: QWidget | None, words: str, action: str) -> None:
+    def __init__(self, parent: QWidget | None, words: str, action: str, remembered: Any = None) -> None:
         super().__init__(parent)
+        self.remembered = remembered  # an OfferSettings, or None (nothing remembered)
         self.setWindowTitle("Offer sheet")
         layout = QVBoxLayout(self)
         what = QLabel(f"An offer sheet of {words}.")
         what.setObjectName("offer-sheet-what")
         layout.addWidget(what)
         form = QFormLayout()
-        self.title = QLineEdit("Offer")
+        self.title = QLineEdit(TITLE)
         self.title.setPlaceholderText("e.g. Offer for Whitfield & Crane LLP")
         self.title.setAccessibleName("Title of the offer sheet")
-        self.title.selectAll()
+        self.title.setCursorPosition(len(TITLE))  # the customer's name is typed after it
         form.addRow("&Title:", self.title)
+        self.note = QPlainTextEdit()
+        self.note.setPlaceholderText("optional: a short personal note, printed under the title")
+        self.note.setAccessibleName("Personal note")
+        self.note.setTabChangesFocus(True)
+        self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        form.addRow("&Note:", self.note)
+        self.valid = QCheckBox("&Valid until")
+        self.valid.setAccessibleName("The offer is valid until a date")
+        self.until = QDateEdit(QDate.currentDate().addDays(30))
+        self.until.setCalendarPopup(True)
+        self.until.setDisplayFormat("ddd d MMM yyyy")  # as the sheet prints it
+        self.until.setMinimumDate(QDate.currentDate())
+        self.until.setEnabled(False)
+        self.until.setAccessibleName("Valid until")
+        self.valid.toggled.connect(self.until.setEnabled)
+        row = QHBoxLayout()
+        row.addWidget(self.valid)
+        row.addWidget(self.until, 1)
+        form.addRow("", row)
+        self.zone = QComboBox()
+        self.zone.setAccessibleName("Time zone for online events")
+        self.zone.setToolTip("Webinars' times are given in this zone, with its UTC offset")
+        self._fill_zones(remembered.customer_zone if remembered is not None else None)
+        form.addRow("Online times &in:", self.zone)
         self.group = QComboBox()
         for label, value in GROUPS:
             self.group.addItem(label, value)
         self.group.setAccessibleName("Group the occasions")
+        if remembered is not None:
+            self.group.setCurrentIndex(max(0, self.group.findData(remembered.group)))
         form.addRow("&Group:", self.group)
         self.paper = QComboBox()
         self.paper.addItems(list(PAPERS))
-        self.paper.setCurrentText(default_paper())
+        paper = remembered.paper if remembered is not None else ""
+        self.paper.setCurrentText(paper if paper in PAPERS else default_paper())
         self.paper.setAccessibleName("Paper size")
         form.addRow("&Paper:", self.paper)
         layout.addLayout(form)
@@ -61,16 +103,47 @@ class SheetDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
+    def _fill_zones(self, chosen: str | None) -> None:
+        from datetime import UTC, datetime
+
+        now = datetime.now(UTC)
+        self.zone.addItem("As the service wrote them (UTC offset)", None)
+        names = [zone for _label, zone in CUSTOMER_ZONES]
+        if chosen and chosen not in names:
+            names.insert(0, chosen)
+        for zone in names:
+            self.zone.addItem(f"{zone_label(zone, now)} — {zone.replace('_', ' ')}", zone)
+        self.zone.setCurrentIndex(max(0, self.zone.findData(chosen)) if chosen else 0)
+
     def options(self) -> SheetOptions:
+        title = self.title.text().strip()
+        until = self.until.date().toPython() if self.valid.isChecked() else None
         return SheetOptions(
-            self.title.text().strip() or "Offer", str(self.group.currentData()), self.paper.currentText()
+            title if title and title != TITLE.strip() else "Offer",
+            str(self.group.currentData()),
+            self.paper.currentText(),
+            self.note.toPlainText().strip(),
+            until,  # type: ignore[arg-type]
+            self.zone.currentData(),
         )
 
+    def remember(self) -> None:
+        if self.remembered is None:
+            return
+        options = self.options()
+        self.remembered.paper = options.paper
+        self.remembered.group = options.group
+        if options.zone:
+            self.remembered.customer_zone = options.zone
+
     @classmethod
-    def ask(cls, parent: QWidget | None, words: str, action: str) -> Any:
-        """The options chosen, or None if cancelled."""
-        dialog = cls(parent, words, action)
+    def ask(cls, parent: QWidget | None, words: str, action: str, remembered: Any = None) -> Any:
+        """The options chosen (remembered), or None if cancelled."""
+        dialog = cls(parent, words, action, remembered)
         try:
-            return dialog.options() if dialog.exec() else None
+            if not dialog.exec():
+                return None
+            dialog.remember()
+            return dialog.options()
         finally:
             dialog.deleteLater()

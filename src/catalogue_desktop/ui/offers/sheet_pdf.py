@@ -85,6 +85,7 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     if isinstance(sheet, str):
         doc.setHtml(sheet)
     else:
+        sheet.fee_width = fee_column(sheet, font, device, body.width())
         whole_rows(doc, sheet, page_h)
     pages = max(1, doc.pageCount())
     painter = QPainter()
@@ -109,6 +110,18 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     finally:
         painter.end()
     return pages
+
+
+def fee_column(sheet: Sheet, font: QFont, device: Any, width: float) -> float:
+    """The fee column's width, % of the page's: the widest fee (or its heading, in bold) on one
+    line, with the cell's padding and borders."""
+    bold = QFont(font)
+    bold.setBold(True)
+    metrics, heading = QFontMetricsF(font, device), QFontMetricsF(bold, device)
+    texts = sheet.fee_texts()
+    widest = max([heading.horizontalAdvance(texts[0])] + [metrics.horizontalAdvance(t) for t in texts[1:]])
+    room = widest + metrics.averageCharWidth() * 2.5  # padding both sides, borders, a little air
+    return room / width * 100
 
 
 # Up to this many rows, page breaks are found one layout at a time (the costs: docs/decisions.md,
@@ -146,8 +159,8 @@ def _row_extents(doc: QTextDocument) -> list[tuple[float, float, float]]:
     layout = doc.documentLayout()
     out = []
     for frame in doc.rootFrame().childFrames():
-        if not isinstance(frame, QTextTable):
-            continue
+        if not isinstance(frame, QTextTable) or not frame.format().headerRowCount():
+            continue  # (the letterhead's table has no header row: no occasion in it)
         above = layout.blockBoundingRect(doc.findBlock(frame.firstPosition() - 1)).bottom()
         for r in range(frame.format().headerRowCount(), frame.rows()):
             top, bottom = float("inf"), 0.0

@@ -7,19 +7,29 @@ when it is first touched (docs/decisions.md, "Start-up and Qt"), and start-up sh
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import catalogue_desktop
 
+EXPORT_FILTERS = ("CSV files (*.csv)", "CSV for Excel (*.csv)", "Excel workbooks (*.xlsx)")
+# CSV for Excel (a UTF-8 byte-order mark) is the choice offered first on Windows, where Excel
+# reads a CSV without one in the system's code page ("MÃ¼ller" for "Müller")
+DEFAULT_FILTER = EXPORT_FILTERS[1] if sys.platform == "win32" else EXPORT_FILTERS[0]
+
 
 def export_visible_rows(window: Any) -> None:
-    """Ask where to write the current tab's visible rows as CSV, and write them."""
+    """Ask where to write the current tab's visible rows, as CSV or a spreadsheet (.xlsx), and
+    write them."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     tab = window.current_tab()
-    path, _ = QFileDialog.getSaveFileName(
-        window, "Export visible rows", f"{tab.kind.value}.csv", "CSV files (*.csv)"
+    path, chosen = QFileDialog.getSaveFileName(
+        window, "Export visible rows", f"{tab.kind.value}.csv", ";;".join(EXPORT_FILTERS), DEFAULT_FILTER
     )
+    if path and chosen == EXPORT_FILTERS[2] and not path.lower().endswith(".xlsx"):
+        path = path[: -len(".csv")] if path.lower().endswith(".csv") else path
+        path += ".xlsx"
     if path:
         model = tab.model
         if model.loading:  # the rest are not read yet, and a filter applies once they are
@@ -30,7 +40,9 @@ def export_visible_rows(window: Any) -> None:
             )
             return
         try:
-            count = tab.export_visible(path)
+            count = tab.export_visible(
+                path, currency=window.formatter.currency, excel=chosen == EXPORT_FILTERS[1]
+            )
         except OSError as exc:
             QMessageBox.warning(window, "Export failed", f"Cannot write {path}: {exc}")
             return

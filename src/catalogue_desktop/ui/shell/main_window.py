@@ -191,7 +191,13 @@ class MainWindow(QMainWindow):
         """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""
         from catalogue_desktop.ui.offers.desk import OfferSource
 
-        return OfferSource(self._engine, self._loader.states, lambda: self.settings.offer_max_age_days)
+        return OfferSource(
+            self._engine,
+            self._loader.states,
+            lambda: self.settings.offer_max_age_days,
+            self.settings,
+            lambda: self._loader.store,
+        )
 
     def offer(self, what: str) -> None:
         """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""

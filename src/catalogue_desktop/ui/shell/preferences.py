@@ -5,6 +5,7 @@
   the catalogue are listed; any other can be added.
 * Dates and times: as the service wrote them, in the event's own UTC offset, or in local time.
 * The currency of fees, and the age of the data past which an offer is warned about.
+* Offers: the seller's letterhead (``ui.offers.preferences_page``).
 
 ``apply(window, settings, …)`` is the session's: it shows the changes everywhere at once.
 """
@@ -54,7 +55,7 @@ class Preferences(QDialog):
         self.settings = settings
         from catalogue_desktop.ui.shell.dialogs import fit_to_screen
 
-        fit_to_screen(self, parent, 560, 560)
+        fit_to_screen(self, parent, 560, 720)
         layout = QVBoxLayout(self)
 
         types = QGroupBox("Webinar types (the service sends numbers without saying what they mean)")
@@ -112,6 +113,10 @@ class Preferences(QDialog):
             self.timeout.setAccessibleName("Give up on a collection after")
             form.addRow("Give up on a collection after:", self.timeout)
         layout.addLayout(form)
+        from catalogue_desktop.ui.offers.preferences_page import OffersPage
+
+        self.offers = OffersPage(settings, self)
+        layout.addWidget(self.offers)
         self.over_time = OverTimeBox(settings)  # (``show_history``: the catalogue's history span)
         layout.addWidget(self.over_time)
         if hasattr(settings, "profiles_path"):  # Preferences ▸ Connection (ui.shell.connection_dialog)
@@ -172,6 +177,7 @@ class Preferences(QDialog):
         self.settings.event_zones = self.event_zone.isChecked()
         self.settings.currency = self.currency.text().strip().upper() or None
         self.settings.offer_max_age_days = self.max_age.value()
+        self.offers.save()
         self.over_time.save()
         if self.timeout is not None:
             self.settings.sync_timeout = self.timeout.value()

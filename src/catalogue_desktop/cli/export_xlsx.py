@@ -1,0 +1,51 @@
+"""``export KIND --format xlsx``: a collection's records, or the occasions, as a spreadsheet
+(``core.export.spreadsheet``: typed cells), with the data's age on its "About" sheet."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Collection
+from typing import Any
+
+from catalogue_desktop.core.export import spreadsheet
+from catalogue_desktop.core.records.kinds import Kind
+
+
+def offerings_workbook(selection: Any, currency: str | None) -> bytes:
+    from catalogue_desktop.core.offers import occasions as offers
+
+    return spreadsheet.offerings_xlsx(selection.items, [offers.age_line(selection.as_of_text)], currency)
+
+
+def write_collection(
+    args: argparse.Namespace, store: Any, positions: Collection[int] | None, currency: str | None
+) -> int:
+    """Write ``args.kind``'s records (those at ``positions``, or all) as a workbook to
+    ``--output`` or standard output; the exit status."""
+    from catalogue_desktop.core.cache.location import never_synced
+    from catalogue_desktop.core.export.records import NothingToExport
+    from catalogue_desktop.core.offers.occasions import age_line, as_of_text
+    from catalogue_desktop.core.records.decode import decode_record
+
+    kind = Kind(args.kind)
+    state = store.state(kind)
+    if not state.has_data:
+        raise NothingToExport(never_synced(kind, store.path, demo=args.cache_demo))
+    chosen = set(positions) if positions is not None else None
+    records = [decode_record(kind, e.data) for e in store.entries(kind) if chosen is None or e.pos in chosen]
+    about = [
+        f"{kind.value}: {len(records):,} records",
+        age_line(as_of_text(state.checked_at or state.fetched_at)),
+    ]
+    data = spreadsheet.collection_xlsx(kind, records, about, currency)
+    if not args.output:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return 0
+    from catalogue_desktop.cli.output import write_output
+
+    if write_output(args.output, lambda out: out.write(data)) is not None:  # (None: "-", stdout)
+        print(f"Wrote {len(records)} {args.kind} to {args.output}", file=sys.stderr)
+    return 0

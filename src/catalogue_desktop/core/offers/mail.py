@@ -1,0 +1,64 @@
+"""The offers as e-mail text: what a customer needs of each occasion — its title, its dates and
+times with a zone they know, the venue and address (or "Online"), the fee with its currency, its
+credits and its link (``text``: the same words as the offer sheet) — as plain text, one line per
+occasion, and as an HTML table with the same cells; then the seller's signature (the letterhead)
+and the data's age. Qt-free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from catalogue_desktop.core.formats.csv_cells import inert
+from catalogue_desktop.core.formats.links import web_link
+from catalogue_desktop.core.formats.text import html_attribute, html_text, one_line
+from catalogue_desktop.core.offers.occasions import Occasion, age_line
+from catalogue_desktop.core.offers.sheet import Letterhead
+from catalogue_desktop.core.offers.text import Style, place_lines, series_notes, when_text, zone_warning
+
+HEADS = ("Title", "When", "Where", "Fee", "Credits", "Link")
+SEP = " — "
+
+
+def cells(o: Occasion, style: Style) -> list[str]:
+    """An occasion's cells (``HEADS``), each on one line as drawn (``formats.text.one_line``:
+    controls visible, capped) and inert to a spreadsheet it is pasted in."""
+    when = when_text(o, style)
+    notes = [n for n in (zone_warning(o), *series_notes(o, style)) if n]
+    if notes:
+        when += f" ({'; '.join(notes)})"
+    values = (o.title, when, ", ".join(place_lines(o)), style.fee(o.fee), o.credits(), o.url or "")
+    return [inert(one_line(v)) for v in values]
+
+
+def plain(
+    items: Sequence[Occasion], as_of: str | None, style: Style, letterhead: Letterhead | None = None
+) -> str:
+    """One line per occasion (its cells joined by " — ", empty ones left out), the signature,
+    the data's age."""
+    lines = [SEP.join(c for c in cells(o, style) if c) for o in items]
+    signature = letterhead.lines() if letterhead is not None else []
+    if signature:
+        lines += ["", *(one_line(x) for x in signature)]
+    return "\n".join([*lines, "", age_line(as_of)]) + "\n"
+
+
+def table(
+    items: Sequence[Occasion], as_of: str | None, style: Style, letterhead: Letterhead | None = None
+) -> str:
+    """An HTML table of the same cells (mail clients paste a table, spreadsheets cells; every
+    cell escaped), the signature and the data's age."""
+    head = "".join(f"<th>{h}</th>" for h in HEADS)
+    rows = []
+    for o in items:
+        values = [html_text(v) for v in cells(o, style)]
+        url = web_link(o.url)
+        if url:
+            values[-1] = f'<a href="{html_attribute(url, 8000)}">{values[-1]}</a>'
+        rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
+    signature = letterhead.lines() if letterhead is not None else []
+    sign = f"<p>{'<br>'.join(html_text(x) for x in signature)}</p>" if signature else ""
+    return (
+        f'<table border="1" cellspacing="0" cellpadding="4"><tr>{head}</tr>{"".join(rows)}</table>'
+        f"{sign}<p><small>{html_text(age_line(as_of))}</small></p>"
+    )

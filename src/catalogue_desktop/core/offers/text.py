@@ -1,0 +1,195 @@
+"""What a customer reads of an occasion, in words: its dates and times with a zone they know, its
+place, its fee with the currency, how it belongs to a series, and how old the data is. The offer
+sheet, the e-mail text and the calendar's descriptions say the same things with these. Qt-free.
+
+Times (``zones``): a course's at its location, in the offset the service wrote, named by the
+location's zone when that offset is the zone's on that date ("8:30 AM – 4:30 PM CST"), else the
+offset and a warning (``zone_warning``); an online event's in the zone the seller picked for the
+customer ("1:00 – 2:30 PM ET (UTC−05:00)"), else in the offset written; with ``Style.local``
+(Preferences: local time) in the viewer's zone. 12- or 24-hour as the locale says (``hour12``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from catalogue_desktop.core.offers.occasions import Occasion, instant, money
+from catalogue_desktop.core.records import zones
+
+NBSP = "\u00a0"
+DASH = "–"
+
+
+@dataclass(frozen=True)
+class Style:
+    """How an offer writes fees and times."""
+
+    currency: str | None = None  # ISO code or symbol; None: plain numbers
+    fee_text: Callable[[Any], str] | None = None  # the window's money formatter (currency included)
+    hour12: bool = True  # "1:00 PM" or "13:00"
+    customer_zone: str | None = None  # IANA zone for online events' times (None: as written)
+    local: bool = False  # every time in the viewer's zone (Preferences: local time)
+
+    def fee(self, value: Any) -> str:
+        """A fee with its currency, in one piece: no line break inside ("USD 1,295")."""
+        if value is None or value == "":
+            return ""
+        text = self.fee_text(value) if self.fee_text is not None else money(value, self.currency)
+        return text.replace(" ", NBSP)
+
+
+def is_online(o: Occasion) -> bool:
+    return o.kind != "course" and not (o.venue or o.city or o.address)
+
+
+def day(moment: datetime) -> str:
+    """ "Mon 8 Feb 2027"."""
+    return f"{moment:%a} {moment.day} {moment:%b %Y}"
+
+
+def days(begin: datetime, end: datetime) -> str:
+    """ "Mon 8 – Tue 9 Feb 2027", "Mon 29 Mar – Thu 1 Apr 2027", "Thu 30 Dec 2027 – Fri 1 Jan 2028"."""
+    if begin.date() == end.date():
+        return day(begin)
+    if begin.year != end.year:
+        return f"{day(begin)} {DASH} {day(end)}"
+    if begin.month != end.month:
+        return f"{begin:%a} {begin.day} {begin:%b} {DASH} {day(end)}"
+    return f"{begin:%a} {begin.day} {DASH} {day(end)}"
+
+
+def _moments(o: Occasion, style: Style) -> tuple[datetime | None, datetime | None]:
+    begin, end = instant(o.start), instant(o.end)
+    if style.local:
+        begin = begin.astimezone() if begin is not None else None
+        end = end.astimezone() if end is not None else None
+    elif is_online(o) and style.customer_zone:
+        begin = zones.customer_moment(begin, style.customer_zone) if begin is not None else None
+        end = zones.customer_moment(end, style.customer_zone) if end is not None else None
+    return begin, end
+
+
+def _zone_name(o: Occasion, begin: datetime, style: Style) -> str:
+    """The zone after a time: "CST", "ET (UTC−05:00)", "UTC−05:00"."""
+    offset = zones.offset_label(int(begin.utcoffset().total_seconds()) // 60)  # type: ignore[union-attr]
+    if style.local:
+        label = begin.tzname() or ""
+        return f"{label} ({offset})" if label and label[0].isalpha() and label != "UTC" else offset
+    if is_online(o):
+        if style.customer_zone and zones.known_zone(style.customer_zone):
+            label = zones.zone_label(style.customer_zone, begin)
+            return label if label == "UTC" else f"{label} ({offset})"
+        return offset
+    found = zones.check(begin, o.state)
+    return found.abbreviation if found is not None and found.ok else offset
+
+
+def zone_warning(o: Occasion) -> str:
+    """ "" unless a course's written offset is not its location's zone's on that date: then the
+    words that say so ("Check the time: written UTC−08:00, but PDT on that date is UTC−07:00:
+    the time may be an hour off")."""
+    if o.kind != "course":
+        return ""
+    for text in (o.start, o.end):
+        moment = instant(text)
+        found = zones.check(moment, o.state) if moment is not None else None
+        if found is not None and not found.ok:
+            return f"Check the time: {found.mismatch}"
+    return ""
+
+
+def when_lines(o: Occasion, style: Style) -> list[str]:
+    """The date(s), then the times with their zone: ["Mon 8 – Tue 9 Feb 2027 (2 days)",
+    "8:30 AM – 4:30 PM CST"]; ["On demand"] without a date."""
+    begin, end = _moments(o, style)
+    if begin is None:
+        return ["On demand" if o.on_demand or not o.start else str(o.start)]
+    zone = _zone_name(o, begin, style)
+    start_time = zones.clock(begin, style.hour12)
+    if end is None or end <= begin:
+        return [day(begin), f"{start_time} {zone}"]
+    if begin.date() == end.date():
+        return [day(begin), f"{start_time} {DASH} {zones.clock(end, style.hour12)} {zone}"]
+    span = (end.date() - begin.date()).days + 1
+    if o.kind == "course" and end.time() > begin.time() and span <= 31:  # a course's days
+        return [
+            f"{days(begin, end)} ({span} days)",
+            f"{start_time} {DASH} {zones.clock(end, style.hour12)} {zone} each day",
+        ]
+    end_zone = _zone_name(o, end, style)
+    return [
+        f"{day(begin)}, {start_time} {zone} {DASH}",
+        f"{day(end)}, {zones.clock(end, style.hour12)} {end_zone}",
+    ]
+
+
+def when_text(o: Occasion, style: Style) -> str:
+    """``when_lines`` on one line: "Mon 8 Feb 2027, 8:30 AM – 4:30 PM CST"."""
+    lines = when_lines(o, style)
+    return ", ".join(line.rstrip(f" {DASH}") if line.endswith(DASH) else line for line in lines)
+
+
+def place_lines(o: Occasion) -> list[str]:
+    """Venue, address, "City, ST 60601"; "Online" (or "Online, on demand") for a webinar."""
+    city = ", ".join(p for p in (o.city, o.state) if p)
+    city = f"{city} {o.zip}".strip() if o.zip else city
+    found = [p for p in (o.venue, o.address, city) if p]
+    if found:
+        return found
+    return ["Online, on demand" if o.on_demand else "Online"]
+
+
+def series_notes(o: Occasion, style: Style) -> list[str]:
+    """For a session: one line per series it belongs to, "Part of Employment Law Essentials:
+    5 sessions, USD 799 for the series"."""
+    if o.kind != "session":
+        return []
+    out = []
+    for i, title in enumerate(o.all_series or ((o.series,) if o.series else ())):
+        size = _at(o.series_sizes, i)
+        fee = _at(o.series_fees, i)
+        parts = [
+            f"{size} sessions" if size else "",
+            f"{style.fee(fee)} for the series" if fee is not None else "",
+        ]
+        detail = ", ".join(p for p in parts if p)
+        out.append(f"Part of {title}" + (f": {detail}" if detail else ""))
+    return out
+
+
+def whole_series(items: Sequence[Occasion]) -> dict[Any, tuple[str, Any, int]]:
+    """The series every session of which is among ``items``: series id -> (title, fee,
+    sessions)."""
+    seen: dict[Any, set[Any]] = {}
+    about: dict[Any, tuple[str, Any, int]] = {}
+    for o in items:
+        if o.kind != "session":
+            continue
+        ids = o.series_ids or ((o.series_id,) if o.series_id is not None else ())
+        titles = o.all_series or ((o.series,) if o.series else ())
+        for i, sid in enumerate(ids):
+            seen.setdefault(sid, set()).add(o.id)
+            size = _at(o.series_sizes, i)
+            if size:
+                about[sid] = (str(_at(titles, i) or f"Series #{sid}"), _at(o.series_fees, i), size)
+    return {sid: info for sid, info in about.items() if len(seen.get(sid, ())) >= info[2]}
+
+
+def _at(values: Sequence[Any] | None, i: int) -> Any:
+    return values[i] if values is not None and i < len(values) else None
+
+
+_NOT_IN_NAMES = dict.fromkeys(map(ord, '<>:"/\\|?*'), " ") | dict.fromkeys(range(32), " ")
+
+
+def file_name(title: str, items: Sequence[Occasion], suffix: str) -> str:
+    """A file name for an offer: its title and the months of its dates, "Offer for Acme (Dec
+    2026).pdf", "Offer (Dec 2026 – Feb 2027).ics"; characters no file system takes left out."""
+    months = sorted({(m.year, m.month) for o in items if (m := instant(o.start)) is not None})
+    label = [datetime(y, m, 1).strftime("%b %Y") for y, m in (months[:1] + months[-1:])] if months else []
+    span = f" ({label[0]})" if len(set(label)) == 1 else f" ({label[0]} {DASH} {label[1]})" if label else ""
+    stem = " ".join(title.translate(_NOT_IN_NAMES).split()).strip(" .")[:100] or "Offer"
+    return f"{stem}{span}{suffix}"

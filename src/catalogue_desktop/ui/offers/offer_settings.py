@@ -1,0 +1,86 @@
+"""What the offers remember between runs (QSettings ``[offers]``, beside ``common.settings``): the
+seller's letterhead (Preferences ▸ Offers), the zone online times are given in for customers, the
+folder the last offer was saved in, and the sheet's paper and grouping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QStandardPaths, QTimeZone
+
+from catalogue_desktop.core.offers.sheet import Letterhead
+
+LETTERHEAD_KEYS = ("name", "company", "email", "phone", "logo")
+
+
+class OfferSettings:
+    """Typed access to ``[offers]`` in the window's settings (``settings.q``: a QSettings)."""
+
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings
+        self.q = settings.q
+
+    def _get(self, key: str) -> str:
+        value = self.q.value(f"offers/{key}")
+        return str(value).strip() if value else ""
+
+    def _put(self, key: str, value: str | None) -> None:
+        self.settings._set(f"offers/{key}", (value or "").strip() or None)
+
+    # -- the letterhead ----------------------------------------------------------------------
+
+    def letterhead(self) -> Letterhead:
+        return Letterhead(**{key: self._get(f"seller_{key}") for key in LETTERHEAD_KEYS})
+
+    def set_letterhead(self, head: Letterhead) -> None:
+        for key in LETTERHEAD_KEYS:
+            self._put(f"seller_{key}", getattr(head, key))
+
+    # -- the customer's zone for online events ----------------------------------------------------
+
+    @property
+    def customer_zone(self) -> str:
+        """An IANA zone: the one last picked, else the seller's own (the system's)."""
+        return self._get("customer_zone") or own_zone()
+
+    @customer_zone.setter
+    def customer_zone(self, zone: str) -> None:
+        self._put("customer_zone", None if zone == own_zone() else zone)
+
+    # -- files and the sheet's options --------------------------------------------------------
+
+    @property
+    def folder(self) -> str:
+        """Where the next offer is saved: the last folder used, else the documents folder."""
+        last = self._get("last_folder")
+        if last and Path(last).is_dir():
+            return last
+        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        return docs or str(Path.home())
+
+    @folder.setter
+    def folder(self, path: str) -> None:
+        self._put("last_folder", path)
+
+    @property
+    def paper(self) -> str:
+        return self._get("paper")
+
+    @paper.setter
+    def paper(self, paper: str) -> None:
+        self._put("paper", paper)
+
+    @property
+    def group(self) -> str:
+        return self._get("group") or "course"
+
+    @group.setter
+    def group(self, group: str) -> None:
+        self._put("group", None if group == "course" else group)
+
+
+def own_zone() -> str:
+    """The seller's own zone (IANA), as the system says; "UTC" if it says none."""
+    name = bytes(QTimeZone.systemTimeZoneId().data()).decode("ascii", "replace")
+    return name if "/" in name or name == "UTC" else "UTC"

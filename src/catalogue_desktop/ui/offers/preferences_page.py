@@ -1,0 +1,74 @@
+"""Preferences ▸ Offers: the seller's letterhead (name, company, e-mail, phone, an optional logo
+image), printed at the head of every offer sheet and under the e-mail text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
+
+from catalogue_desktop.core.offers.sheet import Letterhead
+from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+
+IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"
+
+
+class OffersPage(QGroupBox):
+    """The letterhead's fields; ``save`` keeps them."""
+
+    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+        super().__init__("Offers: your letterhead", parent)
+        self.setObjectName("preferences-offers")
+        self.offer_settings = OfferSettings(settings)
+        head = self.offer_settings.letterhead()
+        form = QFormLayout(self)
+        self.fields: dict[str, QLineEdit] = {}
+        for key, label, hint in (
+            ("name", "Your &name:", "e.g. Jane Seller"),
+            ("company", "&Company:", "e.g. Whitfield Training"),
+            ("email", "&E-mail:", "e.g. jane@example.com"),
+            ("phone", "P&hone:", "e.g. +1 312 555 0100"),
+        ):
+            edit = QLineEdit(getattr(head, key))
+            edit.setPlaceholderText(hint)
+            edit.setAccessibleName(f"Letterhead: {label.replace('&', '').rstrip(':')}")
+            form.addRow(label, edit)
+            self.fields[key] = edit
+        self.logo = QLineEdit(head.logo)
+        self.logo.setPlaceholderText("optional: an image file, shown at the sheet's top left")
+        self.logo.setAccessibleName("Letterhead: logo image file")
+        browse = QPushButton("Choose…")
+        browse.setAccessibleName("Choose a logo image")
+        browse.clicked.connect(self._choose_logo)
+        row = QHBoxLayout()
+        row.addWidget(self.logo, 1)
+        row.addWidget(browse)
+        logo_label = QLabel("&Logo:")
+        logo_label.setBuddy(self.logo)
+        form.addRow(logo_label, row)
+
+    def _choose_logo(self) -> None:
+        start = self.logo.text() or self.offer_settings.folder
+        path, _ = QFileDialog.getOpenFileName(self, "Logo for the offer sheet", start, IMAGES)
+        if path:
+            self.logo.setText(path)
+
+    def letterhead(self) -> Letterhead:
+        logo = self.logo.text().strip()
+        return Letterhead(
+            **{key: edit.text().strip() for key, edit in self.fields.items()},
+            logo=logo if logo and Path(logo).is_file() else "",
+        )
+
+    def save(self) -> None:
+        self.offer_settings.set_letterhead(self.letterhead())
