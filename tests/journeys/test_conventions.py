@@ -159,8 +159,8 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
     type_query(window, "ethics")
     _save_search(window, "ethics anywhere", keep_tab=False)
     _save_search(window, "ethics courses", keep_tab=True)
-    saved = {s["name"]: s for s in session.settings.saved_searches()}
-    assert "tab" not in saved["ethics anywhere"] and saved["ethics courses"]["tab"] == "courses"
+    saved = {s["name"]: s for s in window.search_book.all()}  # (kept in the catalogue's store)
+    assert not saved["ethics anywhere"]["tab"] and saved["ethics courses"]["tab"] == "courses"
     click_tab(window, Kind.WEBINARS)
     type_query(window, "")
     _run_saved(window, "ethics anywhere")
@@ -179,7 +179,7 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
     opened = when_dialog_opens(edit)
     window.menu_actions.organize_searches_action.trigger()
     assert opened
-    assert session.settings.saved_searches()[0]["query"] == "ethics cpe:yes"
+    assert window.search_book.all()[0]["query"] == "ethics cpe:yes"
 
 
 def test_certificates_speak_in_words_not_codes(open_window: Any) -> None:

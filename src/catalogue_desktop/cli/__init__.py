@@ -1,5 +1,6 @@
-"""The ``catalogue-desktop`` command: the window by default, and sync/check/doctor/export/find/
-serve-demo, one module each (``parser`` declares them all).
+"""The ``catalogue-desktop`` command: the window by default, and the commands (sync, check,
+doctor, profile, export, find, history, watch, serve-demo), one module each (``parser`` declares
+them all).
 
 Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
 and ``export`` start fast. Expected failures print one clear line to stderr, never a traceback.
@@ -55,6 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from catalogue_desktop.cli import find
 
             return _flushed(find.run(args))
+        if args.command == "history":
+            from catalogue_desktop.cli import history
+
+            return _flushed(history.run(args))
+        if args.command == "watch":
+            from catalogue_desktop.cli import watch
+
+            return _flushed(watch.run(args))
         if args.command == "serve-demo":
             from catalogue_desktop.cli import serve_demo
 

@@ -73,10 +73,11 @@ def find(
             continue
         assert catalogue is not None
         outcomes = {t: catalogue.finder.evaluate(p, t, now) for t in tables}
+        gone = find_output.withdrawn(catalogue, p, tables, now)
         if as_json:
-            out.write(find_output.json_line(catalogue, p.text, outcomes) + "\n")
+            out.write(find_output.json_line(catalogue, p.text, outcomes, gone) + "\n")
         else:
-            out.write(find_output.text_block(catalogue, p.text, outcomes, number, len(parsed)))
+            out.write(find_output.text_block(catalogue, p.text, outcomes, number, len(parsed), gone))
     return 2 if failed else 0
 
 

@@ -8,21 +8,43 @@ thousands of records, and joining the ids' texts (made once per table) is severa
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS
-from catalogue_desktop.core.query.syntax import QueryError
+from catalogue_desktop.core.query.syntax import Parsed, QueryError
+from catalogue_desktop.core.query.timeline import has_removed
 
 SHOWN = 10  # matches listed per kind in text mode
 _TITLE = {"experts": "name"}  # the others: "title"
 
 
-def json_line(catalogue: Any, query: str, outcomes: Mapping[str, Outcome]) -> str:
+def withdrawn(catalogue: Any, query: Parsed, tables: Iterable[str], now: datetime) -> dict[str, list[Any]]:
+    """Per kind, the withdrawn records a query with a ``removed:`` clause matches: (id, day
+    withdrawn, title) each; empty for any other query."""
+    found: dict[str, list[Any]] = {}
+    if catalogue.withdrawn is None or query.root is None or not has_removed(query.root):
+        return found
+    for name in tables:
+        outcome = catalogue.withdrawn.evaluate(query, name, now)
+        if outcome is not None:
+            gone = catalogue.withdrawn.get(name)
+            found[name] = [
+                (gone.table.ids[row], gone.day_of(row), _title(gone.table, row)) for row in outcome.rows
+            ]
+    return found
+
+
+def json_line(
+    catalogue: Any, query: str, outcomes: Mapping[str, Outcome], gone: Mapping[str, list[Any]] | None = None
+) -> str:
     """``{"query": Q, "counts": {KIND: n | null}, "ids": {KIND: [...]}}`` (null and [] where
-    the kind lacks a field the query names)."""
+    the kind lacks a field the query names); a query with a ``removed:`` clause adds
+    ``"withdrawn": {KIND: [ids]}``, the records gone from the service it matches (never in
+    ``ids``: they are not in the catalogue)."""
     counts = []
     ids = []
     for name, outcome in outcomes.items():
@@ -33,9 +55,12 @@ def json_line(catalogue: Any, query: str, outcomes: Mapping[str, Outcome]) -> st
         else:
             counts.append(f"{key}: {outcome.count}")
             ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")
+    extra = ""
+    if gone:
+        extra = ', "withdrawn": ' + json.dumps({k: [g[0] for g in v] for k, v in gone.items()})
     return (
         f'{{"query": {json.dumps(query, ensure_ascii=False)}, "counts": {{{", ".join(counts)}}},'
-        f' "ids": {{{", ".join(ids)}}}}}'
+        f' "ids": {{{", ".join(ids)}}}{extra}}}'
     )
 
 
@@ -55,7 +80,14 @@ def error_text(query: str, error: QueryError, number: int) -> str:
     )
 
 
-def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], number: int, total: int) -> str:
+def text_block(
+    catalogue: Any,
+    query: str,
+    outcomes: Mapping[str, Outcome],
+    number: int,
+    total: int,
+    gone: Mapping[str, list[Any]] | None = None,
+) -> str:
     """One query's answer for people: the count per kind (a kind lacking a field says why),
     then the first matches of each kind with id and title."""
     head = f"Query {number}" if total > 1 else "Query"
@@ -81,6 +113,12 @@ def text_block(catalogue: Any, query: str, outcomes: Mapping[str, Outcome], numb
         lines += [f"    {i!s:<{id_width}}  {title}" for i, title in shown]
         if outcome.count > len(rows):
             lines.append(f"    ... and {outcome.count - len(rows):,} more")
+    for name, items in (gone or {}).items():
+        if items:
+            lines += ["", f"  {name} withdrawn from the catalogue ({len(items):,}):"]
+            lines += [f"    {rid!s}  {title}  (withdrawn {day})" for rid, day, title in items[:SHOWN]]
+            if len(items) > SHOWN:
+                lines.append(f"    ... and {len(items) - SHOWN:,} more")
     return "\n".join(lines) + "\n\n"
 
 

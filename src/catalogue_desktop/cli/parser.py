@@ -224,6 +224,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
     connection.add_profile(p)
 
+    p = sub.add_parser(
+        "history",
+        help="what the syncs changed in one record (offline)",
+        description="Every change the syncs recorded in one record, oldest first: added, withdrawn, "
+        "and each changed field with its old and new value (nested ones by path, e.g. "
+        "locations/7114/fee). History is kept for the span set in the cache (default 400 days).",
+    )
+    p.add_argument("history_kind", metavar="KIND", type=_kind_name, help=" | ".join(KIND_NAMES))
+    p.add_argument("record_id", metavar="ID", type=int, help="the record's id, e.g. 6101")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='a JSON list of {"at", "change": added|removed|changed, "fields": {NAME: [old, new]}}',
+    )
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    connection.add_profile(p)
+
+    p = sub.add_parser(
+        "watch",
+        help="watched searches: what newly matches, changed or went since you last looked (offline)",
+        description="catalogue-desktop watch [--json] [--mark-seen]: per watched search, the records "
+        "that newly match, changed in a shown field (fee, dates, place) or no longer match (or were "
+        "withdrawn) since it was last marked seen. 'watch add NAME QUERY [--kind KIND]' watches a "
+        "search from now on, 'watch list' lists them, 'watch remove NAME' forgets one. The window's "
+        "saved searches are the same ones (per catalogue).",
+    )
+    p.add_argument("action", nargs="?", choices=["add", "list", "remove"], help="add | list | remove")
+    p.add_argument("words", nargs="*", metavar="NAME [QUERY]", help="add: NAME QUERY; remove: NAME")
+    p.add_argument("--kind", dest="watch_kind", type=_kind_name, metavar="KIND", help="add: this kind only")
+    p.add_argument("--json", action="store_true", help="one JSON list of {name, query, new, changed, gone}")
+    p.add_argument("--mark-seen", action="store_true", help="then make what matches now the baseline")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    connection.add_profile(p)
+
     p = sub.add_parser("serve-demo", help="serve the demo catalogue over HTTP")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765)
@@ -260,6 +296,15 @@ def _seconds(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
     return value
+
+
+def _kind_name(text: str) -> str:
+    try:
+        return Kind.parse(text.strip().lower()).value
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown kind {text!r}: expected one of {', '.join(KIND_NAMES)}"
+        ) from None
 
 
 def _table_name(text: str) -> str:

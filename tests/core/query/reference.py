@@ -8,7 +8,7 @@ definitions: the parser, the field list and ``fold``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -17,17 +17,23 @@ from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType
 from catalogue_desktop.core.query.syntax import And, Not, Or, Term, parse, walk
 from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.query.timeline import TIME_OP, TimedEvent
 
 CHILD_KEY = {"courses": "locations", "series": "sessions"}
 
 
 class Reference:
     def __init__(
-        self, facts: dict[str, list[dict[str, Any]]], now: datetime, vocabulary: Vocabulary | None = None
+        self,
+        facts: dict[str, list[dict[str, Any]]],
+        now: datetime,
+        vocabulary: Vocabulary | None = None,
+        history: dict[str, dict[Any, list[TimedEvent]]] | None = None,
     ) -> None:
         self.facts = facts
         self.now = now
         self.vocabulary = vocabulary or Vocabulary()
+        self.history = history or {}  # table -> record id -> its events (the time clauses)
 
     def ids(self, query: str, table: str) -> list[int] | None:
         """Row numbers matching, in row order; None if the table lacks a field of the query."""
@@ -37,6 +43,11 @@ class Reference:
         if parsed.root is None:
             return list(range(len(rows)))
         for term in walk(parsed.root):
+            if term.op == TIME_OP:
+                field = term.value.field
+                if table == "offerings" or (field is not None and SCHEMA.field(table, field) is None):
+                    return None
+                continue
             name = term.field if term.field is not None else (None if term.op == "word" else "starts")
             f = None if name is None else SCHEMA.field(table, name)
             if name is not None and (f is None or (f.type is FieldType.PRESENCE and term.op != "has")):
@@ -63,6 +74,8 @@ class Reference:
                     return found and all(self.record(c, table, rec) for c in rest)
             return all(self.record(c, table, rec) for c in children)
         term: Term = node
+        if term.op == TIME_OP:
+            return self.time_test(term.value, table, rec)
         if term.op == "word":
             return self.has_word(term.value, table, rec, "record") or any(
                 self.has_word(term.value, table, kid, "child") for kid in self.kids(table, rec)
@@ -75,7 +88,7 @@ class Reference:
     def child_only(self, node: Any, table: str) -> bool:
         terms = walk(node)
         return bool(terms) and all(
-            t.op != "word" and self.field_of(t, table).scope != "record" for t in terms
+            t.op not in ("word", TIME_OP) and self.field_of(t, table).scope != "record" for t in terms
         )
 
     def kids(self, table: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
@@ -85,6 +98,34 @@ class Reference:
         f = SCHEMA.field(table, term.field or "starts")
         assert f is not None
         return f
+
+    def time_test(self, spec: Any, table: str, rec: dict[str, Any]) -> bool:
+        """A record's events: one of the change asked (a change of the field asked) in the window;
+        a listed record was never removed."""
+        for event in self.history.get(table, {}).get(rec.get("id"), ()):
+            if spec.field is not None:
+                if event.change != "changed" or spec.field not in event.fields:
+                    continue
+            elif event.change != spec.change or event.change == "removed":
+                continue
+            if spec.window is None:
+                return True
+            lo_spec, hi_spec = spec.window
+            lo = None if lo_spec is None else self.edges(lo_spec)[0]
+            hi = None if hi_spec is None else self.edges(hi_spec)[1]
+            if (lo is None or event.ms >= lo) and (hi is None or event.ms <= hi):
+                return True
+        return False
+
+    def edges(self, spec: Any) -> tuple[int, int]:
+        """The first and last millisecond a date spec covers, days in the viewer's zone."""
+        b = spec.bounds(self.now)
+        if b.mode == "instant":
+            return b.lo, b.hi
+        zone = self.now.tzinfo
+        first = datetime.combine(date.fromordinal(b.lo), time(), zone)
+        after = datetime.combine(date.fromordinal(b.hi) + timedelta(days=1), time(), zone)
+        return int(first.timestamp() * 1000), int(after.timestamp() * 1000) - 1
 
     # -- child level -------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import FIELDS, FieldType
 from catalogue_desktop.core.query.syntax import parse, quote
 from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.query.timeline import HistoryIndex, TimedEvent
 from tests.core.query.catalogues import Facts, demo_facts, finder_of, synthetic_facts, with_offerings
 from tests.core.query.reference import CHILD_KEY, Reference
 
@@ -59,6 +60,51 @@ DATES = (
     "last-quarter",
 )
 OPS = ("", "<", "<=", ">", ">=", "=")
+TIME_CLAUSES = [
+    "added:last7d",
+    "added:this-month",
+    "added:2026-11",
+    "changed:last30d",
+    "changed:last2w",
+    "changed:yesterday",
+    "changed:2026-10..2026-11",
+    "changed:..2026-10-15",
+    "changed:fee",
+    "changed:fee@last30d",
+    "changed:city@this-month",
+    "changed:starts@2026-11",
+    "changed:title@last3m",
+    "changed:locations",
+    "changed:expert@last7d",
+    "removed:last30d",
+    "removed:this-year",
+]
+
+
+@cache
+def history_of(which: str, table: str) -> dict[Any, list[TimedEvent]]:
+    """Made-up history for a catalogue's table: 0-3 events per record over the ~200 days around
+    the tests' clocks, each change of a few of the table's fields."""
+    catalogue = demo_facts() if which == "demo" else synthetic_facts()
+    rng = random.Random(f"{which}/{table}")
+    names = [f.name for f in FIELDS[table]]
+    base = int(datetime(2026, 6, 1, tzinfo=UTC).timestamp() * 1000)
+    found: dict[Any, list[TimedEvent]] = {}
+    for rec in catalogue[table]:
+        events = found.setdefault(rec.get("id"), [])
+        for _ in range(rng.choice((0, 0, 1, 2, 3))):
+            change = rng.choice(("added", "changed", "changed", "removed"))
+            touched = frozenset(rng.sample(names, 2)) if change == "changed" else frozenset()
+            events.append(TimedEvent(rec.get("id"), base + rng.randrange(300 * 86_400_000), change, touched))
+    return found
+
+
+def with_history(finder: Any, which: str) -> Any:
+    for name, t in finder.tables.items():
+        if name != "offerings":
+            events = [e for evs in history_of(which, name).values() for e in evs]
+            t.history = HistoryIndex(t.ids, events)
+    return finder
 
 
 def _values(catalogue: Facts, table: str, key: str, child: bool) -> list[Any]:
@@ -141,6 +187,7 @@ def clause_pool(which: str) -> list[str]:
     pool += [*list(DATES[:8]), "2027-04", "past", "future", "mar-2027", "2027-Q1", "next-quarter"]
     pool += ['starts:"march 2027"', "starts:jan..mar", "state:illinois", "state:IL", "state:il"]
     pool += ['state:"new york"', "state:tennessee", "state:ontario", "feldman ethics"]
+    pool += [*TIME_CLAUSES, "changed:march", "added:2026-Q4", "changed:fee@this-quarter"]
     return sorted(set(pool))
 
 
@@ -162,9 +209,11 @@ def check(catalogue: Facts, query: str, now: datetime, vocabulary: Vocabulary | 
     parsed = parse(query)
     assert parsed.ok, (query, parsed.error)
     finder = cached_finder(id(catalogue), vocabulary)
+    which = "demo" if catalogue is demo_facts() else "synthetic"
     if vocabulary is not None:  # offerings know what is on demand
         catalogue = with_offerings(catalogue, vocabulary)
-    reference = Reference(catalogue, now, vocabulary)
+    history = {t: history_of(which, t) for t in catalogue if t != "offerings"}
+    reference = Reference(catalogue, now, vocabulary, history)
     for table in FIELDS:
         if table not in catalogue:
             continue
@@ -181,7 +230,8 @@ def cached_finder(key: int, vocabulary: Vocabulary | None) -> Any:
     catalogue = {id(demo_facts()): demo_facts(), id(synthetic_facts()): synthetic_facts()}[key]
     found = _FINDERS.get((key, vocabulary))
     if found is None:
-        found = _FINDERS[(key, vocabulary)] = finder_of(catalogue, vocabulary)
+        which = "demo" if catalogue is demo_facts() else "synthetic"
+        found = _FINDERS[(key, vocabulary)] = with_history(finder_of(catalogue, vocabulary), which)
     return found
 
 

@@ -89,7 +89,7 @@ def show(
 def test_webinar(qtbot: Any, pane: DetailPane, demo: DemoCatalogue) -> None:
     r = show(pane, demo, Kind.WEBINARS, 50007, {"id": 50007, "fields": {"fee": [199, 249]}})
     assert label(pane, "title").text() == r.title
-    assert label(pane, "changes").text() == "Changed in last refresh: fee 199 -> 249"
+    assert label(pane, "changes").text() == "Changed in last refresh: fee 199 → 249"
     assert label(pane, "value_fee").text() == "249"
     assert label(pane, "value_cle").text() == "Yes"
     assert "December 9, 2026" in label(pane, "value_start").text()

@@ -175,9 +175,10 @@ def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypa
 
     QTimer.singleShot(0, answer)
     window.save_search()
-    assert window.settings.saved_searches() == [
-        {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses"}
+    assert window.search_book.all() == [  # kept in the catalogue's store, where `watch` reads them
+        {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses", "watched": False}
     ]
+    assert window.settings.saved_searches() == []
     window.show_tab(Kind.EXPERTS)
     window.query_box.clear()
     window.fill_searches_menu()

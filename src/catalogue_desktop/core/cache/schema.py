@@ -16,12 +16,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from catalogue_desktop.core.cache import history, saved_searches
 from catalogue_desktop.core.cache import pages as pages
 from catalogue_desktop.core.records.errors import StoreError
 
-SCHEMA_VERSION = 4
-# Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version).
-MIGRATED = {2, 3}
+SCHEMA_VERSION = 5
+# Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version;
+# 4: no history, no saved searches).
+MIGRATED = {2, 3, 4}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -102,7 +104,9 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
         if version is None:
-            db.executescript(SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";")
+            db.executescript(
+                SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";" + history.SCHEMA + saved_searches.SCHEMA
+            )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif version in MIGRATED:
             migrate(db, version)
@@ -196,9 +200,10 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:
-    """Upgrade a version-2 or -3 store in place: add ``row_pages`` (``repack`` fills it), then
+    """Upgrade a version-2, -3 or -4 store in place: add ``row_pages`` (``repack`` fills it), then
     the facts and each snapshot's listing version (left empty: ``core.sync.relist`` lists its
-    snapshots again, from their records, when the app next reads them)."""
+    snapshots again, from their records, when the app next reads them), then each record's
+    history, begun with the difference between the previous and current snapshots held."""
     with immediate(db):
         if version < 3:
             db.execute(ROW_PAGES)
@@ -207,6 +212,11 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
                 if column not in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             db.execute(FACT_PAGES)
+        if version < 5:
+            for statement in history.statements():  # (not executescript: it would commit)
+                db.execute(statement)
+            db.execute(saved_searches.SCHEMA)
+            history.seed(db)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
 

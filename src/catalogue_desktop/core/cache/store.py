@@ -22,14 +22,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from catalogue_desktop.core.cache import pages as store_pages
-from catalogue_desktop.core.cache.pages import (
-    PackedLinks,
-    json_array,
-    unpack_fact_page,
-    unpack_page,
-    write_fact_page,
-    write_page,
-)
+from catalogue_desktop.core.cache.history import History, record_sync
+from catalogue_desktop.core.cache.saved_searches import SavedSearches
 from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db, open_read_only
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import Kind
@@ -106,6 +100,8 @@ class Store:
         except Unusable as exc:
             self.recovered = move_aside(self.path, str(exc))
             self._db = open_db(self.path, busy_timeout)
+        self.history = History(self._db, self._transaction)  # each record's changes
+        self.searches = SavedSearches(self._db, self._transaction)  # saved (and watched) searches
 
     def close(self) -> None:
         self._db.close()
@@ -162,7 +158,7 @@ class Store:
         for page in self._pages(snapshot, chunk):
             positions += page[0]
             rows += page[1]
-            links += page[2].unpack() if isinstance(page[2], PackedLinks) else page[2]
+            links += page[2].unpack() if isinstance(page[2], store_pages.PackedLinks) else page[2]
             while len(positions) >= chunk:
                 yield positions[:chunk], rows[:chunk], links[:chunk]
                 del positions[:chunk], rows[:chunk], links[:chunk]
@@ -184,7 +180,7 @@ class Store:
                 )
             except StoreError:  # a damaged page of the file itself: ``rows`` may still be sound
                 break
-            unpacked = unpack_page(*found[0]) if found else None
+            unpacked = store_pages.unpack_page(*found[0]) if found else None
             if unpacked is None or unpacked[0][0] <= last:
                 break
             yield unpacked
@@ -195,8 +191,8 @@ class Store:
         ):
             yield (
                 [pos for pos, _row, _links in found],
-                json_array([row for _pos, row, _links in found]),
-                json_array([links for _pos, _row, links in found]),
+                store_pages.json_array([row for _pos, row, _links in found]),
+                store_pages.json_array([links for _pos, _row, links in found]),
             )
             last = found[-1][0]
 
@@ -225,7 +221,7 @@ class Store:
                 )
             except StoreError:
                 break
-            unpacked = unpack_fact_page(*found[0]) if found else None
+            unpacked = store_pages.unpack_fact_page(*found[0]) if found else None
             if unpacked is None or unpacked[0][0] <= last:
                 break
             yield unpacked
@@ -235,7 +231,7 @@ class Store:
             " ORDER BY pos LIMIT ?",
             (snapshot, last, store_pages.PAGE_ROWS),
         ):
-            yield [pos for pos, _f in found], json_array([f for _pos, f in found])
+            yield [pos for pos, _f in found], store_pages.json_array([f for _pos, f in found])
             last = found[-1][0]
 
     def stale_listings(self, version: int) -> list[Kind]:
@@ -347,9 +343,9 @@ class Store:
                     "INSERT INTO rows (snapshot, pos, row, links, facts) VALUES (?, ?, ?, ?, ?)",
                     [(new, e.pos, e.row, e.links, e.facts) for e in batch],
                 )
-                write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
+                store_pages.write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
                 for start in range(0, len(batch), fact_rows):
-                    write_fact_page(
+                    store_pages.write_fact_page(
                         self._db,
                         new,
                         fact_pages,
@@ -371,6 +367,8 @@ class Store:
                 "SELECT snapshot, previous FROM collections WHERE name = ?", (kind.value,)
             ).fetchone()
             current, previous = old if old else (None, None)
+            if changes is not None:  # each record's history, in this same transaction
+                record_sync(self._db, kind.value, changes, checked_at, current)
             if previous is not None:
                 self._db.execute("DELETE FROM records WHERE snapshot = ?", (previous,))
                 self._db.execute("DELETE FROM rows WHERE snapshot = ?", (previous,))
@@ -413,7 +411,7 @@ class Store:
             ).fetchall()
             page_rows = store_pages.PAGE_ROWS
             for page, start in enumerate(range(0, len(found), page_rows)):
-                write_page(self._db, snapshot, page, found[start : start + page_rows])
+                store_pages.write_page(self._db, snapshot, page, found[start : start + page_rows])
             store_pages.write_fact_pages(self._db, snapshot)
             self._db.execute("UPDATE snapshots SET listing = ? WHERE id = ?", (listing, snapshot))
         return True

@@ -31,7 +31,7 @@ from itertools import compress, repeat
 from operator import contains
 from typing import Any
 
-from catalogue_desktop.core.query import bits, literals
+from catalogue_desktop.core.query import bits, literals, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
@@ -144,8 +144,7 @@ class Finder:
     # -- queries ---------------------------------------------------------------------------------
 
     def evaluate(self, query: str | Parsed, table: str, now: datetime) -> Outcome:
-        """The rows of ``table`` matching ``query`` (an unparsable query matches nothing: check
-        ``parse(query).error`` first)."""
+        """The rows of ``table`` matching ``query`` (none if it does not parse: see ``parse().error``)."""
         parsed = parse(query, self.schema) if isinstance(query, str) else query
         t = self.tables[table]
         if parsed.error is not None:
@@ -200,6 +199,8 @@ class Finder:
         """The first field ``root`` names that ``table`` lacks ("dates" for a bare date), or has
         for has:/no: only, and a sentence saying so."""
         for term in walk(root):
+            if term.op == timeline.TIME_OP and (why := timeline.supports(table, term.value, self.schema)):
+                return why
             if term.field is not None:
                 f = self.schema.field(table, term.field)
                 if f is None:
@@ -254,13 +255,15 @@ class Finder:
         return bool(terms) and all(self._scope(term, t) != "record" for term in terms)
 
     def _scope(self, term: Term, t: Table) -> str:
-        if term.op == "word":
+        if term.op in ("word", timeline.TIME_OP):
             return "record"
         name = term.field if term.field is not None else "starts"
         f = self.schema.field(t.name, name)
         return "record" if f is None else f.scope
 
     def _term(self, term: Term, t: Table, run: _Run, positive: bool) -> int:
+        if term.op == timeline.TIME_OP:  # added:, changed:, removed: (``timeline``)
+            return self._remember(t, term.value.key(run.now), lambda: timeline.select(t, term.value, run.now))
         if term.op == "word":
             return self._word(term.value, t, run, positive)
         scope = self._scope(term, t)
@@ -391,8 +394,7 @@ class Finder:
         return t.index(f, kind.get(f.type, RangeIndex)).present
 
     def _on_demand(self, t: Table) -> int:
-        """Rows that are on demand: a webinar or session whose type is marked so, or an offering
-        without a date because it is on demand."""
+        """Rows on demand: a webinar or session of a type marked so, or an offering dated so."""
 
         def make() -> int:
             if "ondemand" in t.columns:

@@ -28,6 +28,11 @@ SYNTAX: tuple[tuple[str, str], ...] = (
         "US states and Canadian provinces by name or postal code, alike",
     ),
     ("`past` `future`", "occasions that have ended, or not (on-demand ones are never past)"),
+    (
+        "`added:last7d` `changed:last30d` `changed:fee` `changed:fee@this-month` `removed:last30d`",
+        "the history: records added, changed (a field: `FIELD@WINDOW` within a window) or "
+        "withdrawn within a window; withdrawn ones are named in the empty tab, never its rows",
+    ),
     ("`cle:yes` `cpe:no` `has:accessUrl` `no:experts`", "yes/no fields; whether a field has a value"),
     ('`expert:nakamura` `topic:"estate tax"` `series:tax`', "related records by their names"),
     ("`webinars:>5` `courses:0`", "counts of linked records (experts, topics, roles, situations)"),

@@ -27,6 +27,7 @@ from catalogue_desktop.core.query.engine import Finder, Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, TABLES
 from catalogue_desktop.core.query.syntax import Parsed, QueryError, walk
 from catalogue_desktop.core.query.table import Table, TableBuilder
+from catalogue_desktop.core.query.withdrawn import WithdrawnTables, attach_history
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -78,6 +79,7 @@ class Catalogue:
     finder: Finder
     positions: dict[str, list[int]]
     _ids: dict[str, list[str]]
+    withdrawn: WithdrawnTables | None = None  # the records gone from the service, by kind
 
     def table(self, name: str) -> Table:
         return self.finder.tables[name]
@@ -96,6 +98,7 @@ def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Cat
     no facts."""
     finder = Finder()
     positions: dict[str, list[int]] = {}
+    events: dict[str, list[Any]] = {}
     enabled = gc.isenabled()
     gc.disable()  # millions of small objects, none in a cycle: as the window's loader does
     try:
@@ -105,7 +108,9 @@ def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Cat
             for page, facts in store.iter_facts(kind, store.state(kind).snapshot):
                 builder.add([f if isinstance(f, dict) else {} for f in facts])
                 rows += page
-            finder.set_table(builder.finish())
+            table = builder.finish()
+            events[kind.value] = attach_history(store, kind, table)
+            finder.set_table(table)
             positions[kind.value] = rows
         if OFFERINGS in tables:
             offerings.refresh(finder)
@@ -113,7 +118,7 @@ def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Cat
     finally:
         if enabled:
             gc.enable()
-    return Catalogue(finder, positions, {})
+    return Catalogue(finder, positions, {}, WithdrawnTables(store, events))
 
 
 def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
@@ -170,6 +175,10 @@ def select(
     if outcome.missing is not None:
         note(f"{outcome.message()}: no records match")
         return []
+    if catalogue.withdrawn is not None and catalogue.withdrawn.evaluate(
+        query, kind.value, now or local_now()
+    ):
+        note("withdrawn records (removed:) are no longer in the catalogue and are not exported; see find")
     return bits.pick(catalogue.positions[kind.value], outcome.bits)
 
 

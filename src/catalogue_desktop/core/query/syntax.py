@@ -6,6 +6,7 @@
     unary    := ("-" | "NOT") unary | primary
     primary  := "(" and ")" | clause
     clause   := word | "quoted words" | FIELD ":" value | FIELD ":(" values ")" | has:FIELD | no:FIELD
+              | added:WINDOW | changed:WINDOW | changed:FIELD | changed:FIELD@WINDOW | removed:WINDOW
     value    := text | =exact | >N | >=N | <N | <=N | A..B | ..B | A..
 
 ``OR`` and ``AND`` may be written in any case, ``NOT`` in capitals (a lower-case "not" is a word).
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from catalogue_desktop.core.query import literals, regions
+from catalogue_desktop.core.query import literals, regions, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 
 _FIELD = re.compile(r"([A-Za-z][A-Za-z0-9_]*)(:|<=|>=|<|>)(.*)", re.S)
@@ -295,6 +296,13 @@ class _Parser:
             field = self.field_name(rest, value_at, tok.end, what="has:/no: need a field")
             term = Term(field, "has", None, tok.start, tok.end)
             return term if name.lower() == "has" else Not(term, tok.start, tok.end)
+        if timeline.is_time_clause(name, op):  # added:, changed:, removed: (``timeline``)
+            try:
+                return Term(
+                    None, timeline.TIME_OP, timeline.parse_value(name, rest, self.schema), tok.start, tok.end
+                )
+            except literals.LiteralError as exc:
+                raise _Fail(value_at, tok.end, f"{name.lower()}: {exc}") from None
         field = self.field_name(name, tok.start, tok.start + len(name))
         if op != ":":
             return self.value(field, op + rest, value_at - len(op), tok.end, begin=tok.start)

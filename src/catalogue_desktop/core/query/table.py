@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.fields import FIELDS, Field, FieldType
 from catalogue_desktop.core.query.index import RangeIndex, TextIndex, _Built
+from catalogue_desktop.core.query.timeline import HistoryIndex
 
 # The child rows of a kind: (scope, key of the list in the facts).
 CHILDREN = {"courses": ("location", "locations"), "series": ("session", "sessions")}
@@ -151,6 +152,7 @@ class Table:
         self.parent_of = parent_of  # a child table: each row's parent row
         self.fields: dict[str, Field] = {f.name: f for f in FIELDS[name] if f.scope == scope}
         self.derive: Callable[[Table, str], list[Any]] | None = None  # set by the catalogue
+        self.history: HistoryIndex | None = None  # its records' history (time clauses)
         self.all = bits.full(n)
         self._indexes: dict[tuple[str, str], _Built] = {}
         self._derived: dict[str, list[Any]] = {}

@@ -88,11 +88,13 @@ def _diff_by_id(old: list[Any], new: list[Any], key: str, path: str) -> dict[str
 
 
 def _summary(value: Any) -> Any:
-    """Scalars as they are; a nested record by its title or name; lists by their items."""
+    """Scalars as they are; a nested record by its title, name or city (and its start day, when it
+    has one: ``Dallas, 2027-03-09``); lists by their items."""
     if isinstance(value, dict):
-        for key in ("title", "name", "venue", "city"):
+        for key in ("title", "name", "city", "venue"):
             if isinstance(value.get(key), str):
-                return value[key]
+                start = value.get("startDate")
+                return f"{value[key]}, {start[:10]}" if isinstance(start, str) else value[key]
         return json.dumps(value, sort_keys=True)[:120]
     if isinstance(value, list):
         return "; ".join(str(_summary(v)) for v in value)

@@ -25,6 +25,7 @@ from catalogue_desktop.core.cache.store import CollectionState, Store
 from catalogue_desktop.core.listing import counts
 from catalogue_desktop.core.listing.rowset import CatalogueIndex, RowSet
 from catalogue_desktop.core.listing.sorting import SortJob
+from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 
 CHUNK = 2000  # rows per loop pass while the window starts (nothing else to keep responsive yet)
@@ -346,6 +347,14 @@ class CatalogueLoader(QObject):
         from catalogue_desktop.core.records.decode import decode_record  # pydantic: only when needed
 
         return decode_record(kind, data)
+
+    def record_history(self, kind: Kind, record_id: int) -> list[Any]:
+        """What the kept history says the syncs changed in this record, oldest first (an indexed
+        read of a few rows); empty if the cache cannot say."""
+        try:
+            return list(self.store.history.events(kind, record_id))
+        except StoreError:
+            return []
 
     def course_title(self, course_id: int) -> str | None:
         return self.index.title(Kind.COURSES, course_id)

@@ -1,6 +1,7 @@
 """What a detail page needs besides the record itself: the catalogue's index, the record's changes
-in the last refresh, course titles and the time against which dates count as past. Qt-free; the
-shell makes one for each record shown (from the loader's index and changes)."""
+in the last refresh and its kept history, course titles and the time against which dates count as
+past. Qt-free; the shell makes one for each record shown (from the loader's index, changes
+and history)."""
 
 from __future__ import annotations
 
@@ -21,3 +22,4 @@ class DetailContext:
     changes: dict[str, Any] | None = None  # {"id": 7, "fields": {...}} or {"added": True}
     course_title: Callable[[int], str | None] = field(default=lambda _id: None)
     now_ms: int = 0
+    history: list[Any] = field(default_factory=list)  # ``core.cache.history.Event``s, oldest first

@@ -18,8 +18,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.records.diff import describe_fields
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.detail.history import changes_in_words, fill_history
 from catalogue_desktop.ui.detail.layout import FormGrid, PageBox, Slots, W, settle, wrap_size_hint
 from catalogue_desktop.ui.detail.links import Link, internal_href, link_label, set_links
 from catalogue_desktop.ui.detail.photo import PhotoLabel
@@ -93,6 +93,7 @@ class Page:
         self.slots.begin()
         self._grids, self._cards = [], []
         self._build(self, record)
+        fill_history(self)
         self.other_fields()
         for grid in self._grids:
             grid.finish()
@@ -131,7 +132,7 @@ class Page:
             return
         fields = changes.get("fields")
         if fields:
-            text = f"Changed in last refresh: {describe_fields(fields)}"
+            text = f"Changed in last refresh: {changes_in_words(fields, self.record, self.fmt.locale)}"
         elif changes.get("added") or changes.get("status") == "added":
             text = "New in last refresh"
         else:

@@ -23,6 +23,7 @@ from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
+from catalogue_desktop.ui.finder.withdrawn_note import WithdrawnNote
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QTabWidget
@@ -87,6 +88,7 @@ class FinderController(QObject):
         super().__init__(parent)
         self.window = window
         self.indexer = FinderIndexer(vocabulary, store, window.sort_of, self)
+        self.withdrawn = WithdrawnNote(store)  # what removed: queries match
         self.parsed: Parsed | None = None  # the query (None: none yet)
         self.show_past = False  # the Dates tab shows past occasions too
         self._held: dict[Any, tuple[RowSet, Any]] = {}  # reloads waiting for their table
@@ -292,7 +294,8 @@ class FinderController(QObject):
             )
         if outcome.everything:
             return None, None, None
-        return outcome, overlay, None  # (a Matches)
+        note = None if outcome.bits else self.withdrawn.note(self.parsed, kind.value, when)
+        return outcome, overlay, note  # (a Matches)
 
     def _effective(self, kind: Any) -> Parsed:
         """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless

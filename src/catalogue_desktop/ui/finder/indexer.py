@@ -148,6 +148,7 @@ class FinderIndexer(QObject):
 
     def _kind_job(self, kind: Kind, rowset: RowSet) -> Iterator[None]:
         from catalogue_desktop.core.query.table import TableBuilder
+        from catalogue_desktop.core.query.withdrawn import attach_history_steps
 
         builder = TableBuilder(kind.value)
         store = self._store()
@@ -166,6 +167,7 @@ class FinderIndexer(QObject):
             return
         table = builder.finish()
         yield from table.build()
+        yield from attach_history_steps(store, kind, table)  # the time clauses (added:, changed:)
         self.finder.set_table(table)
         self._done(kind.value)
         if kind.value in _SOURCES:

@@ -1,11 +1,13 @@
 """Saved searches: a query under a name, and its tab only if the user asks (Searches menu; Ctrl+D
-saves the current one), remembered in the settings; edit the query, rename and delete them in
-"Organize searches…"."""
+saves the current one), kept in the catalogue's store (``ui.watch.search_book``: the command
+line's ``watch`` sees them); edit the query, rename, delete and watch them in "Organize
+searches…", or watch one from Searches ▸ Watch (its news then show in What's new, ``ui.watch``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
@@ -42,13 +44,7 @@ def save_current(window: Any) -> None:
     name = name_edit.text().strip()
     if not ok or not name:
         return
-    searches = [s for s in window.settings.saved_searches() if s["name"] != name]
-    search = {"name": name, "query": query}
-    if keep_tab.isChecked():
-        search["tab"] = kind.value
-    searches.append(search)
-    window.settings.set_saved_searches(searches)
-    window.settings.sync()
+    window.search_book.save(name, query, kind.value if keep_tab.isChecked() else "")
     window.show_message(f"Saved search “{name}”")
 
 
@@ -74,7 +70,7 @@ def fill_menu(window: Any, menu: QMenu) -> None:
     menu.clear()
     menu.addAction(window.menu_actions.save_search_action)
     menu.addAction(window.menu_actions.organize_searches_action)
-    searches = window.settings.saved_searches()
+    searches = window.search_book.all()
     if searches:
         menu.addSeparator()
     labels = {k.value: k.label for k in window.tab_kinds()}
@@ -83,6 +79,22 @@ def fill_menu(window: Any, menu: QMenu) -> None:
         act = menu.addAction(f"{search['name']}  —  {tab}" if tab else search["name"])
         act.setToolTip(plain_tooltip(search["query"]))
         act.triggered.connect(lambda _checked=False, s=search: apply(window, s))
+    if searches:
+        watch = menu.addMenu("Watch")  # a watched search's news show in What's new
+        watch.setToolTipsVisible(True)
+        for search in searches:
+            act = watch.addAction(search["name"])
+            act.setCheckable(True)
+            act.setChecked(bool(search.get("watched")))
+            act.setToolTip("Show what newly matches after each refresh, in What's new")
+            act.toggled.connect(lambda on, s=search: set_watched(window, s["name"], on))
+
+
+def set_watched(window: Any, name: str, watched: bool) -> None:
+    window.search_book.set_watched(name, watched, window.finder_engine())
+    window.show_message(
+        f"Watching “{name}”: its news show in What's new" if watched else f"Not watching “{name}”"
+    )
 
 
 def organize(window: Any) -> None:
@@ -104,11 +116,19 @@ def organize(window: Any) -> None:
     listing.setAccessibleName("Saved searches")
 
     def fill() -> None:
+        listing.blockSignals(True)
         listing.clear()
-        for search in window.settings.saved_searches():
+        for search in window.search_book.all():
             item = QListWidgetItem(f"{search['name']}  —  {search['query']}")
             item.setData(256, search["name"])
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if search.get("watched") else Qt.CheckState.Unchecked)
+            item.setToolTip("Ticked: watched (its news show in What's new after each refresh)")
             listing.addItem(item)
+        listing.blockSignals(False)
+
+    def ticked(item: QListWidgetItem) -> None:
+        set_watched(window, str(item.data(256)), item.checkState() == Qt.CheckState.Checked)
 
     def selected() -> str | None:
         item = listing.currentItem()
@@ -121,32 +141,28 @@ def organize(window: Any) -> None:
         new, ok = QInputDialog.getText(dialog, "Rename search", "New name:", text=name)
         new = new.strip()
         if ok and new and new != name:
-            window.settings.set_saved_searches(_renamed(window.settings.saved_searches(), name, new))
+            window.search_book.rename(name, new)
             fill()
 
     def edit_query() -> None:
         name = selected()
-        found = next((s for s in window.settings.saved_searches() if s["name"] == name), None)
+        found = next((s for s in window.search_book.all() if s["name"] == name), None)
         if found is None or name is None:
             return
         query, ok = QInputDialog.getText(dialog, "Edit search", f"Query of “{name}”:", text=found["query"])
         if ok and query.strip():
-            window.settings.set_saved_searches(
-                _with_query(window.settings.saved_searches(), name, query.strip())
-            )
+            window.search_book.save(name, query.strip(), found.get("tab") or "")
             fill()
 
     def delete() -> None:
         name = selected()
         if name is not None:
-            window.settings.set_saved_searches(
-                [s for s in window.settings.saved_searches() if s["name"] != name]
-            )
+            window.search_book.remove(name)
             fill()
 
     def open_() -> None:
         name = selected()
-        found = next((s for s in window.settings.saved_searches() if s["name"] == name), None)
+        found = next((s for s in window.search_book.all() if s["name"] == name), None)
         if found is not None:
             dialog.accept()
             apply(window, found)
@@ -158,18 +174,10 @@ def organize(window: Any) -> None:
         buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
     buttons.rejected.connect(dialog.reject)
     listing.itemActivated.connect(lambda _item: open_())
+    listing.itemChanged.connect(ticked)
     layout = QVBoxLayout(dialog)
     layout.addWidget(listing)
     layout.addWidget(buttons)
     fill()
     dialog.exec()
     window.settings.sync()
-
-
-def _renamed(searches: list[dict[str, str]], old: str, new: str) -> list[dict[str, str]]:
-    """The searches with ``old`` named ``new`` (one already named ``new`` is replaced)."""
-    return [{**s, "name": new} if s["name"] == old else s for s in searches if s["name"] != new]
-
-
-def _with_query(searches: list[dict[str, str]], name: str, query: str) -> list[dict[str, str]]:
-    return [{**s, "query": query} if s["name"] == name else s for s in searches]

@@ -30,6 +30,7 @@ from catalogue_desktop.ui.shell import menus, tab_titles
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
+from catalogue_desktop.ui.watch.search_book import SearchBook
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
 
         self._images = images
         self._loader = loader
+        self.search_book = SearchBook(lambda: loader.store, settings)  # saved searches, in the store
         self.ready = False  # every cached row shown (the session says: ``mark_ready``)
         self._finder: WindowFinder | None = None  # what a tab shows under the query (``use_finder``)
         self.banner = OfflineBanner(formatter.date)
@@ -183,6 +185,8 @@ class MainWindow(QMainWindow):
     def _engine(self) -> Finder | None:
         return None if self._finder is None else self._finder.finder_if_made
 
+    finder_engine = _engine  # the finder's engine, if made (a watched search's baseline)
+
     def _offer_source(self) -> Any:
         """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""
         from catalogue_desktop.ui.offers.desk import OfferSource
@@ -214,6 +218,7 @@ class MainWindow(QMainWindow):
             changes=loader.record_changes(kind, record_id),
             course_title=loader.course_title,
             now_ms=int(time.time() * 1000),
+            history=loader.record_history(kind, record_id),
         )
 
     def sort_of(self, kind: Kind) -> tuple[int, bool] | None:
@@ -352,6 +357,7 @@ class MainWindow(QMainWindow):
         dialog = Preferences(
             self.settings, self.formatter.vocabulary, codes, self, catalogue=catalogues.current
         )
+        dialog.over_time.show_history(self.search_book.history())  # (kept in the catalogue's store)
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()

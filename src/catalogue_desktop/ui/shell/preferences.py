@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalogue_desktop.ui.watch.over_time import OverTimeBox
+
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
 
@@ -115,6 +117,8 @@ class Preferences(QDialog):
 
         self.offers = OffersPage(settings, self)
         layout.addWidget(self.offers)
+        self.over_time = OverTimeBox(settings)  # (``show_history``: the catalogue's history span)
+        layout.addWidget(self.over_time)
         if hasattr(settings, "profiles_path"):  # Preferences ▸ Connection (ui.shell.connection_dialog)
             connection = QPushButton("Connection…")
             connection.setAccessibleName("Connection: certificates, proxy, credentials, Test")
@@ -174,6 +178,7 @@ class Preferences(QDialog):
         self.settings.currency = self.currency.text().strip().upper() or None
         self.settings.offer_max_age_days = self.max_age.value()
         self.offers.save()
+        self.over_time.save()
         if self.timeout is not None:
             self.settings.sync_timeout = self.timeout.value()
         self.settings.sync()

@@ -84,6 +84,9 @@ class AppSession(QObject):
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
         self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
+        self.watcher: Any = None  # ui.watch.watcher.Watcher, made by ``start``
+        self.notifier: Any = None  # ui.watch.notice.Notifier, made with it
+        self.auto_refresh: Any = None  # ui.watch.auto_refresh.AutoRefresh (not --offline)
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.loaded = False
         self.is_populated = False
@@ -133,6 +136,9 @@ class AppSession(QObject):
         from catalogue_desktop.ui.finder.wiring import connect_finder
 
         self.finder = connect_finder(window, loader, self.settings)
+        from catalogue_desktop.ui.watch.wiring import connect_watch
+
+        self.watcher = connect_watch(self)  # watched searches: What's new, badge, notification
         window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)
@@ -365,6 +371,10 @@ class AppSession(QObject):
     def _close_window_and_store(self) -> None:
         if self.finder is not None:
             self.finder.indexer.stop()  # it reads the store in idle passes
+        if self.watcher is not None:
+            self.watcher.stop()  # so does the watched searches' evaluation
+        if self.auto_refresh is not None:
+            self.auto_refresh.stop()
         if self.loader is not None:
             self.loader.stop()
         if self.window is not None and self.window.isVisible():

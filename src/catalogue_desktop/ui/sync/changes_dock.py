@@ -26,6 +26,7 @@ class ChangesDock(QDockWidget):
         self.setMinimumWidth(420)
         self._view: ChangesView | None = None
         self._pending: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
+        self._history: tuple[Any, Any] | None = None  # (history, matching): ``use_history``
         self.visibilityChanged.connect(lambda visible: visible and self.view)
 
     @property
@@ -36,6 +37,8 @@ class ChangesDock(QDockWidget):
 
             view = self._view = ChangesView()
             view.record_activated.connect(self.record_activated)
+            if self._history is not None:
+                view.use_history(*self._history)
             for kind, (changes, title) in self._pending.items():
                 view.set_changes(kind, changes, title)
             self._pending.clear()
@@ -53,3 +56,14 @@ class ChangesDock(QDockWidget):
             self._pending[kind] = (changes, title)
         else:
             self._view.set_changes(kind, changes, title)
+
+    def use_history(self, history: Callable[..., Any], matching: Callable[[Kind], Any]) -> None:
+        """Let the panel show periods of the history, narrowed by the query (``ChangesView``)."""
+        self._history = (history, matching)
+        if self._view is not None:
+            self._view.use_history(history, matching)
+
+    def query_changed(self) -> None:
+        """The query changed: a panel narrowed by it follows."""
+        if self._view is not None and self._view.period.narrow.isChecked():
+            self._view.show_period()

@@ -1,4 +1,6 @@
-"""What the last refresh changed: per collection, records added, removed and changed (by field).
+"""What changed: per collection, records added, removed and changed (by field), in the last
+refresh or, once the history is given (``use_history``), in a period chosen above the list (7 or
+30 days, a range of days), narrowed by the query if asked (``changes_period``).
 
 Activating (double-click / Enter) an added or changed entry emits ``record_activated(kind, id)``;
 removed records are no longer in the catalogue, so they only say so.
@@ -15,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from catalogue_desktop.core.records.diff import describe_fields
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
+from catalogue_desktop.ui.sync.changes_period import PeriodBar, merge, narrowed
 
 _TARGET = Qt.ItemDataRole.UserRole
 
@@ -35,16 +38,57 @@ class ChangesView(QWidget):
         self.tree.setColumnWidth(0, 280)
         self.tree.setUniformRowHeights(True)
         self.tree.itemActivated.connect(self._activated)
+        self.period = PeriodBar()
+        self.period.setVisible(False)  # until the history is given
+        self.period.changed.connect(self.show_period)
+        layout.addWidget(self.period)
         layout.addWidget(self.summary)
         layout.addWidget(self.tree, 1)
         self._changes: dict[Kind, dict[str, Any] | None] = {}
         self._items: dict[Kind, QTreeWidgetItem] = {}
+        self._title: Callable[[Kind, int], str | None] = lambda _kind, _rid: None
+        self._history: Callable[[Kind, str, str | None], list[Any]] | None = None
+        self._matching: Callable[[Kind], set[int] | None] = lambda _kind: None
+
+    def use_history(
+        self,
+        history: Callable[[Kind, str, str | None], list[Any]],
+        matching: Callable[[Kind], set[int] | None],
+    ) -> None:
+        """Offer periods: ``history(kind, start, end)`` gives the events (``store.history.since``);
+        ``matching(kind)`` the ids the current query finds (None: no query)."""
+        self._history, self._matching = history, matching
+        self.period.setVisible(True)
+
+    def show_period(self) -> None:
+        """Show the period chosen (the last refresh: what ``set_changes`` gave)."""
+        span = self.period.span()
+        narrow = self.period.narrow.isChecked()
+        for kind in ALL_KINDS:
+            if span is None or self._history is None:
+                summary = self._changes.get(kind)
+            else:
+                summary = merge(self._history(kind, span[0], span[1]))
+            if narrow and summary is not None:
+                summary = narrowed(summary, self._matching(kind))
+            self._show(kind, summary)
+        self._summarize(None if span is None else self.period.describe())
 
     def set_changes(
         self, kind: Kind, changes: dict[str, Any] | None, title: Callable[[Kind, int], str | None]
     ) -> None:
-        """Show ``changes`` (the store's diff of ``kind``'s last two snapshots)."""
+        """Take ``changes`` (the store's diff of ``kind``'s last two snapshots), shown when the
+        period is the last refresh."""
         self._changes[kind] = changes
+        self._title = title
+        if self.period.span() is None and not self.period.narrow.isChecked():
+            self._show(kind, changes)
+            self._summarize(None)
+        else:
+            self.show_period()
+
+    def _show(self, kind: Kind, changes: dict[str, Any] | None) -> None:
+        title = self._title
         old = self._items.pop(kind, None)
         if old is not None:
             self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(old))
@@ -76,9 +120,19 @@ class ChangesView(QWidget):
             self.tree.insertTopLevelItem(position, item)
             item.setExpanded(True)
             self._items[kind] = item
+
+    def _summarize(self, period: str | None) -> None:
+        """The line above the list (``period``: in words; None: the last refresh)."""
         total = sum(self._count(k) for k in self._items)
-        if total:
-            text = f"The last refresh changed {total:,} records."
+        narrow = " that the query finds" if self.period.narrow.isChecked() else ""
+        if period is not None:
+            text = (
+                f"{total:,} records changed {period}{narrow}."
+                if total
+                else f"Nothing changed {period}{narrow}."
+            )
+        elif total:
+            text = f"The last refresh changed {total:,} records{narrow}."
         elif all(c is None for c in self._changes.values()):  # no earlier snapshot to compare
             text = "This is the first copy of the catalogue: nothing to compare with yet."
         else:

@@ -1,0 +1,287 @@
+"""Each record's history: what every sync changed, kept in the cache for a span of days.
+
+A sync that replaces a collection's snapshot writes, in the same transaction, one row per record
+it added, removed or changed (``record``): the time of the sync, the change, and for a change the
+fields that differ, old and new, nested ones named by their path (``locations/7114/fee``,
+``sessions/50406/startDate``: the nested record's id between the names). A removed (withdrawn)
+record keeps its last JSON, so that it stays findable and can be shown for the span. A failed
+sync writes no snapshot and so no history; a partial one carries rejected records over from the
+cache (``core.sync.ingest``), so they are not recorded as removed.
+
+Rows older than the span (``span_days``, default 400; kept in the store's ``meta`` table, so the
+window and the command line agree) are pruned whenever history is written. A store upgraded from
+schema 4 starts its history with the difference between the previous and the current snapshots
+it holds (``seed``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from catalogue_desktop.core.records.diff import diff_snapshots
+from catalogue_desktop.core.records.kinds import Kind
+
+DEFAULT_SPAN_DAYS = 400
+SPAN_KEY = "history_days"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS history (
+    collection TEXT NOT NULL,
+    record_id INTEGER NOT NULL,
+    at TEXT NOT NULL,      -- the sync's time, ISO 8601 UTC
+    change TEXT NOT NULL,  -- added | removed | changed
+    fields TEXT,           -- changed: JSON {path: [old, new]}
+    data BLOB              -- removed: the record's last JSON (a withdrawn record stays findable)
+);
+CREATE INDEX IF NOT EXISTS history_by_record ON history (collection, record_id, at);
+CREATE INDEX IF NOT EXISTS history_by_time ON history (collection, at);
+"""
+
+CHANGES = ("added", "removed", "changed")
+
+
+def statements() -> list[str]:
+    """``SCHEMA``'s statements one by one (``executescript`` would commit a transaction)."""
+    return [s.strip() for s in re.sub(r"--[^\n]*", "", SCHEMA).split(";") if s.strip()]
+
+
+_INDEX = re.compile(r"\[([^\]]*)\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One change to one record, as a sync saw it."""
+
+    at: str
+    change: str  # added | removed | changed
+    fields: dict[str, list[Any]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": self.at, "change": self.change, "fields": self.fields}
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawn:
+    """A record the service no longer lists: when it went, and what it last was."""
+
+    record_id: int
+    at: str
+    data: bytes
+
+
+def slash_path(path: str) -> str:
+    """``locations[7114].fee`` (``records.diff``'s form) -> ``locations/7114/fee``."""
+    return _INDEX.sub(r"/\1", path).replace(".", "/")
+
+
+def span_days(db: sqlite3.Connection) -> int:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (SPAN_KEY,)).fetchone()
+    try:
+        days = int(row[0]) if row else DEFAULT_SPAN_DAYS
+    except ValueError:
+        days = DEFAULT_SPAN_DAYS
+    return max(days, 1)
+
+
+def set_span_days(db: sqlite3.Connection, days: int) -> None:
+    if days < 1:
+        raise ValueError("history must be kept for at least one day")
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (SPAN_KEY, str(days)))
+
+
+def record(
+    db: sqlite3.Connection,
+    collection: str,
+    changes: Mapping[str, Any],
+    at: str,
+    removed_data: Mapping[int, bytes],
+) -> int:
+    """Write one sync's ``changes`` (``records.diff.diff_snapshots``'s summary) at time ``at``,
+    inside the caller's transaction, then prune what is older than the span. Returns the number
+    of rows written."""
+    rows: list[tuple[Any, ...]] = []
+    rows += [(collection, rid, at, "added", None, None) for rid in changes.get("added", ())]
+    rows += [
+        (collection, rid, at, "removed", None, removed_data.get(rid)) for rid in changes.get("removed", ())
+    ]
+    for entry in changes.get("changed", ()):
+        fields = {slash_path(path): values for path, values in entry["fields"].items()}
+        rows.append((collection, entry["id"], at, "changed", json.dumps(fields, ensure_ascii=False), None))
+    if rows:
+        db.executemany(
+            "INSERT INTO history (collection, record_id, at, change, fields, data) VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+    prune(db, at)
+    return len(rows)
+
+
+def record_sync(
+    db: sqlite3.Connection, collection: str, changes: Mapping[str, Any], at: str, current: int | None
+) -> int:
+    """``record`` one sync's changes to ``collection``, the removed records' last JSON read from
+    the ``current`` snapshot (the one being replaced)."""
+    removed = data_by_id(db, current, changes.get("removed", ())) if current else {}
+    return record(db, collection, changes, at, removed)
+
+
+def data_by_id(db: sqlite3.Connection, snapshot: int, record_ids: Iterable[int]) -> dict[int, bytes]:
+    """The stored JSON of ``record_ids`` in ``snapshot`` (the first copy of an id repeated)."""
+    ids = list(record_ids)
+    found: dict[int, bytes] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for rid, data in db.execute(
+            f"SELECT record_id, data FROM records WHERE snapshot = ? AND record_id IN ({marks})",
+            (snapshot, *part),
+        ):
+            found.setdefault(rid, bytes(data))
+    return found
+
+
+def prune(db: sqlite3.Connection, now: str) -> int:
+    """Forget what is older than the span before ``now`` (ISO 8601); the rows removed."""
+    try:
+        cutoff = _iso(_parse(now) - timedelta(days=span_days(db)))
+    except ValueError:  # not a time (a caller's own stamp): nothing is pruned
+        return 0
+    return db.execute("DELETE FROM history WHERE at < ?", (cutoff,)).rowcount
+
+
+def seed(db: sqlite3.Connection) -> None:
+    """A store's first history, on its upgrade to schema 5: per collection, the difference between
+    the previous snapshot and the current one, dated when the current one was stored."""
+    pairs = db.execute(
+        "SELECT c.name, c.snapshot, c.previous, s.created_at FROM collections c"
+        " JOIN snapshots s ON s.id = c.snapshot WHERE c.previous IS NOT NULL"
+    ).fetchall()
+    for collection, current, previous, created in pairs:
+        old = dict(_records(db, previous))
+        if not old:
+            continue
+        changes = diff_snapshots(
+            {rid: data for rid, data in old.items() if rid is not None},
+            ((rid, data) for rid, data in _records(db, current) if rid is not None),
+        )
+        record(db, collection, changes, created, {rid: old[rid] for rid in changes["removed"]})
+
+
+def events(db: sqlite3.Connection, collection: str, record_id: int) -> list[Event]:
+    """A record's history, oldest first."""
+    return [
+        Event(at, change, json.loads(fields) if fields else {})
+        for at, change, fields in db.execute(
+            "SELECT at, change, fields FROM history WHERE collection = ? AND record_id = ?"
+            " ORDER BY at, rowid",
+            (collection, record_id),
+        )
+    ]
+
+
+def since(
+    db: sqlite3.Connection, collection: str, start: str, end: str | None = None
+) -> Iterator[tuple[int, Event]]:
+    """Every (record id, event) of ``collection`` from ``start`` (ISO 8601) on, up to ``end``
+    (excluded), oldest first."""
+    sql = "SELECT record_id, at, change, fields FROM history WHERE collection = ? AND at >= ?"
+    params: list[Any] = [collection, start]
+    if end is not None:
+        sql += " AND at < ?"
+        params.append(end)
+    for rid, at, change, fields in db.execute(sql + " ORDER BY at, rowid", params):
+        yield rid, Event(at, change, json.loads(fields) if fields else {})
+
+
+def withdrawn(db: sqlite3.Connection, collection: str) -> list[Withdrawn]:
+    """The records of ``collection`` removed within the span and not listed again since, newest
+    removal first."""
+    found: list[Withdrawn] = []
+    for rid, at, data in db.execute(
+        "SELECT h.record_id, h.at, h.data FROM history h WHERE h.collection = ? AND h.change = 'removed'"
+        " AND h.data IS NOT NULL AND NOT EXISTS (SELECT 1 FROM history l WHERE l.collection = h.collection"
+        " AND l.record_id = h.record_id AND l.change = 'added' AND l.rowid > h.rowid) ORDER BY h.rowid DESC",
+        (collection,),
+    ):
+        if all(w.record_id != rid for w in found):
+            found.append(Withdrawn(rid, at, bytes(data)))
+    return found
+
+
+def _records(db: sqlite3.Connection, snapshot: int) -> Iterable[tuple[int | None, bytes]]:
+    for rid, data in db.execute(
+        "SELECT record_id, data FROM records WHERE snapshot = ? ORDER BY pos", (snapshot,)
+    ):
+        yield rid, bytes(data)
+
+
+def _parse(iso: str) -> datetime:
+    moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class History:
+    """A store's history, as its ``history`` attribute: reading it, and its span."""
+
+    def __init__(
+        self, db: sqlite3.Connection, transaction: Callable[[], AbstractContextManager[None]]
+    ) -> None:
+        self._db = db
+        self._transaction = transaction
+
+    def events(self, kind: Kind, record_id: int) -> list[Event]:
+        """What the syncs kept in the span changed in this record, oldest first."""
+        return events(self._db, kind.value, record_id)
+
+    def since(self, kind: Kind, start: str, end: str | None = None) -> list[tuple[int, Event]]:
+        """Every change to ``kind``'s records from ``start`` (ISO 8601 UTC) on, oldest first."""
+        return list(since(self._db, kind.value, start, end))
+
+    def mark(self) -> int:
+        """Where the history stands: entries written later have a greater ``after`` mark."""
+        row = self._db.execute("SELECT coalesce(max(rowid), 0) FROM history").fetchone()
+        return int(row[0])
+
+    def after(self, kind: Kind, mark: int) -> list[tuple[int, Event]]:
+        """Every change to ``kind``'s records written after ``mark`` (``mark()``), oldest first."""
+        return [
+            (rid, Event(at, change, json.loads(fields) if fields else {}))
+            for rid, at, change, fields in self._db.execute(
+                "SELECT record_id, at, change, fields FROM history WHERE collection = ? AND rowid > ?"
+                " ORDER BY rowid",
+                (kind.value, mark),
+            )
+        ]
+
+    def rows(self, kind: Kind) -> list[tuple[int, str, str, str | None]]:
+        """Every (record id, at, change, fields JSON) of ``kind`` kept, oldest first: what the
+        finder indexes (``core.query.timeline``), unparsed."""
+        return self._db.execute(
+            "SELECT record_id, at, change, fields FROM history WHERE collection = ? ORDER BY rowid",
+            (kind.value,),
+        ).fetchall()
+
+    def withdrawn(self, kind: Kind) -> list[Withdrawn]:
+        """``kind``'s records the service stopped listing within the span, newest first."""
+        return withdrawn(self._db, kind.value)
+
+    @property
+    def span_days(self) -> int:
+        return span_days(self._db)
+
+    def set_span_days(self, days: int, now: str) -> None:
+        """Keep history for ``days`` (at least 1); what is older than that before ``now`` goes."""
+        with self._transaction():
+            set_span_days(self._db, days)
+            prune(self._db, now)

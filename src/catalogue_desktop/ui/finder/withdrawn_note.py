@@ -1,0 +1,70 @@
+"""What a tab says of the withdrawn records a ``removed:`` query matches.
+
+Withdrawn records are not rows of a tab (its rows are the catalogue's current records, and every
+view counts on that); a query asking for them (``removed:last30d``) shows, where the tab's table
+would be empty, the ones that match with the day each was withdrawn ("withdrawn 14 Nov 2026"),
+as ``find`` lists them apart. Their tables are read from the store when first asked, again once
+the history has grown (a sync).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.syntax import Parsed
+
+SHOWN = 8  # withdrawn records named in the note
+
+
+class WithdrawnNote:
+    """The note per tab, from the store's withdrawn records."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store  # () -> the GUI thread's Store
+        self._tables: Any = None
+        self._mark = -1
+
+    def note(self, parsed: Parsed | None, name: str, now: datetime) -> str | None:
+        """The note for tab ``name`` under ``parsed`` (None: the query asks for no withdrawn
+        records)."""
+        from catalogue_desktop.core.query import timeline
+
+        if parsed is None or parsed.root is None or not timeline.has_removed(parsed.root):
+            return None
+        tables = self._current()
+        if tables is None:
+            return None
+        outcome = tables.evaluate(parsed, name, now)
+        if outcome is None:
+            return None
+        if not outcome.count:
+            return f"No {name} withdrawn that match."
+        gone = tables.get(name)
+        rows = outcome.rows
+        lines = [f"{len(rows)} withdrawn {name} match (no longer in the catalogue):"]
+        for row in rows[:SHOWN]:
+            title = gone.table.column("name" if name == "experts" else "title")[row] or "(no title)"
+            lines.append(f"{gone.table.ids[row]}  {title} — withdrawn {_day(gone.day_of(row))}")
+        if len(rows) > SHOWN:
+            lines.append(f"… and {len(rows) - SHOWN} more (catalogue-desktop find lists them all)")
+        return "\n".join(lines)
+
+    def _current(self) -> Any:
+        from catalogue_desktop.core.query.withdrawn import WithdrawnTables
+
+        store = self._store()
+        if store is None:
+            return None
+        mark = store.history.mark()
+        if self._tables is None or mark != self._mark:
+            self._tables, self._mark = WithdrawnTables(store), mark
+        return self._tables
+
+
+def _day(iso_day: str) -> str:
+    try:
+        return date.fromisoformat(iso_day).strftime("%-d %b %Y")
+    except ValueError:
+        return iso_day

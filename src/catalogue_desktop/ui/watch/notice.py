@@ -1,0 +1,69 @@
+"""A word when a refresh brings news for a watched search: a desktop notification through the
+system tray where the desktop has one, else a notice in the window's status bar; clicking either
+opens What's new."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QSystemTrayIcon
+
+
+class Notifier(QObject):
+    """Says that watched searches have news (``say``); ``open_news()`` shows What's new."""
+
+    def __init__(self, window: Any, open_news: Callable[[], None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._window = window
+        self._open = open_news
+        self._tray: QSystemTrayIcon | None = None
+        self.last: str | None = None  # what was said last (tests, accessibility)
+        self.notice = QLabel()
+        self.notice.setObjectName("whats-new-notice")
+        self.notice.setTextFormat(Qt.TextFormat.RichText)
+        self.notice.setAccessibleName("What's new notice")
+        self.notice.linkActivated.connect(lambda _link: self.open())
+        self.notice.hide()
+        window.statusBar().addPermanentWidget(self.notice)
+
+    @staticmethod
+    def tray_available() -> bool:
+        return QSystemTrayIcon.isSystemTrayAvailable()
+
+    def say(self, count: int, news: Sequence[Any]) -> None:
+        """Tell of ``count`` news (``news``: per watched search)."""
+        names = [item.search.name for item in news if item.count]
+        text = f"{count} news for {_names(names)}" if names else f"{count} news in watched searches"
+        self.last = text
+        if self.tray_available():
+            if self._tray is None:
+                self._tray = QSystemTrayIcon(self._icon(), self)
+                self._tray.messageClicked.connect(self.open)
+                self._tray.activated.connect(lambda _reason: self.open())
+            self._tray.show()
+            self._tray.showMessage("What's new", text, QSystemTrayIcon.MessageIcon.Information, 10_000)
+        from html import escape
+
+        self.notice.setText(f'<a href="whats-new">{escape(text)} — show</a>')
+        self.notice.show()
+
+    def _icon(self) -> Any:
+        """The app's icon, else the style's information icon (a tray icon must have one)."""
+        icon = QApplication.windowIcon()
+        if icon.isNull():
+            from PySide6.QtWidgets import QStyle
+
+            icon = self._window.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation)
+        return icon
+
+    def open(self) -> None:
+        self.notice.hide()
+        self._open()
+
+
+def _names(names: list[str]) -> str:
+    quoted = [f"“{n}”" for n in names[:3]]
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    return ", ".join(quoted) + more

@@ -1,0 +1,47 @@
+"""Preferences ▸ Over time: how often the window refreshes on its own, and how long the
+catalogue's history is kept (``store.history.set_span_days``: the window and the command line
+share it, per catalogue)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QSpinBox, QWidget
+
+from catalogue_desktop.ui.watch.auto_refresh import refresh_hours, set_refresh_hours
+from catalogue_desktop.ui.watch.search_book import now_iso
+
+
+class OverTimeBox(QGroupBox):
+    """The two settings (the history's once ``show_history`` gives the catalogue's)."""
+
+    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+        super().__init__("Over time", parent)
+        self._settings = settings
+        self._history: Any = None
+        self._form = form = QFormLayout(self)
+        self.hours = QSpinBox()
+        self.hours.setRange(0, 168)
+        self.hours.setSuffix(" hours")
+        self.hours.setSpecialValueText("never")
+        self.hours.setValue(round(refresh_hours(settings)))
+        self.hours.setAccessibleName("Refresh on its own every")
+        form.addRow("Refresh on its own every:", self.hours)
+        self.days: QSpinBox | None = None
+
+    def show_history(self, history: Any) -> None:
+        """Offer the span of ``history`` (the open catalogue's ``store.history``; None: none)."""
+        if history is None or self.days is not None:
+            return
+        self._history = history
+        self.days = QSpinBox()
+        self.days.setRange(1, 3650)
+        self.days.setSuffix(" days")
+        self.days.setValue(history.span_days)
+        self.days.setAccessibleName("Keep each record's history for")
+        self._form.addRow("Keep each record's history for:", self.days)
+
+    def save(self) -> None:
+        set_refresh_hours(self._settings, float(self.hours.value()))
+        if self.days is not None and self.days.value() != self._history.span_days:
+            self._history.set_span_days(self.days.value(), now_iso())

@@ -1,0 +1,130 @@
+"""The window's saved searches, kept in the catalogue's store (``store.searches``) so that the
+command line (``catalogue-desktop watch``) sees the same ones, per catalogue.
+
+Searches saved by an older version live in the settings (``finder/saved``): the first store
+opened takes them (``migrate``, once: the settings' list is cleared then). Without a store (a
+window made without one) the settings are read as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from catalogue_desktop.core.cache.saved_searches import SavedSearch
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class SearchBook:
+    """Saved searches as the window uses them: ``{"name", "query", "tab", "watched"}`` dicts."""
+
+    def __init__(self, store: Callable[[], Any], settings: Any) -> None:
+        self._store = store  # () -> the GUI thread's Store (or None)
+        self._settings = settings
+        self._migrated: set[str] = set()
+
+    def store(self) -> Any:
+        try:
+            store = self._store()
+        except AttributeError:  # a window made without a loader
+            return None
+        if store is not None and str(store.path) not in self._migrated:
+            self._migrated.add(str(store.path))
+            self.migrate(store)
+        return store
+
+    def migrate(self, store: Any) -> int:
+        """Move the settings' saved searches into ``store`` (names it has already are kept as
+        they are); the settings' list is cleared. Returns how many were moved."""
+        old = self._settings.saved_searches()
+        if not old:
+            return 0
+        have = {s.name for s in store.searches.all()}
+        moved = 0
+        for item in old:
+            if item["name"] not in have:
+                store.searches.put(SavedSearch(item["name"], item["query"], item.get("tab") or None))
+                moved += 1
+        self._settings.set_saved_searches([])
+        self._settings.sync()
+        return moved
+
+    def history(self) -> Any:
+        """The open catalogue's ``store.history`` (None: no store)."""
+        store = self.store()
+        return None if store is None else store.history
+
+    def all(self) -> list[dict[str, Any]]:
+        store = self.store()
+        if store is None:
+            return [dict(s, watched=False) for s in self._settings.saved_searches()]
+        return [
+            {"name": s.name, "query": s.query, "tab": s.kind or "", "watched": s.watched}
+            for s in store.searches.all()
+        ]
+
+    def searches(self) -> list[SavedSearch]:
+        store = self.store()
+        return [] if store is None else store.searches.all()
+
+    def save(self, name: str, query: str, tab: str) -> None:
+        """Save (or replace) ``name``; a replaced search keeps being watched, from now."""
+        store = self.store()
+        if store is None:
+            kept = [s for s in self._settings.saved_searches() if s["name"] != name]
+            self._settings.set_saved_searches([*kept, {"name": name, "query": query, "tab": tab}])
+            return
+        old = store.searches.get(name)
+        store.searches.put(SavedSearch(name, query, tab or None))
+        if old is not None and old.watched:
+            self.set_watched(name, True)
+
+    def remove(self, name: str) -> None:
+        store = self.store()
+        if store is None:
+            self._settings.set_saved_searches(
+                [s for s in self._settings.saved_searches() if s["name"] != name]
+            )
+        else:
+            store.searches.remove(name)
+
+    def rename(self, name: str, new: str) -> None:
+        store = self.store()
+        if store is None:
+            items = [s for s in self._settings.saved_searches() if s["name"] != new]
+            self._settings.set_saved_searches([dict(s, name=new) if s["name"] == name else s for s in items])
+            return
+        found = store.searches.get(name)
+        if found is not None:
+            store.searches.remove(new)
+            store.searches.remove(name)
+            store.searches.put(replace(found, name=new))
+
+    def set_watched(self, name: str, watched: bool, finder: Any = None) -> None:
+        """Watch ``name`` (its news start from what it matches now: in ``finder``'s tables when
+        given, else the store's) or stop watching it."""
+        store = self.store()
+        found = None if store is None else store.searches.get(name)
+        if found is None:
+            return
+        if not watched:
+            store.searches.put(replace(found, watched=False, baseline={}))
+            return
+        from catalogue_desktop.core.query.stored import local_now
+        from catalogue_desktop.core.watch import news
+
+        if finder is not None:
+            from catalogue_desktop.core.watch.evaluate import matches_in
+
+            baseline = matches_in(finder, found, local_now())
+            mark = store.history.mark()
+            store.searches.put(
+                replace(found, watched=True, seen_at=now_iso(), seen_mark=mark, baseline=baseline)
+            )
+        else:
+            news.watch(store, found.name, found.query, found.kind, now_iso())

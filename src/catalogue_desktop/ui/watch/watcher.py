@@ -1,0 +1,144 @@
+"""The watched searches' news in the window, after each sync: worked out on the finder's tables
+once they are rebuilt, a search per event-loop pass (no stall), then shown in What's new, as a
+badge on the Searches menu and the toolbar's What's new, and said once (``news_arrived``) when a
+refresh brought something not said before. Showing What's new marks the news seen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QToolBar
+
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.watch.search_book import now_iso
+from catalogue_desktop.ui.watch.whats_new import WhatsNewDock
+
+WAIT_MS = 200  # how often to look whether the finder's tables are rebuilt
+
+
+class Watcher(QObject):
+    """Owns the What's new dock and its action; ``after_sync`` works the news out."""
+
+    news_arrived = Signal(int)  # a refresh brought news not said before: how many news in all
+    evaluated = Signal()  # the news are up to date (What's new shows them)
+
+    def __init__(self, window: Any, controller: Any, title: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.window = window
+        self._controller = controller  # the finder controller (its indexer and engine)
+        self._title = title  # (Kind, id) -> title or None
+        self.news: list[Any] = []
+        self.badge = 0  # unseen news: the count on the Searches menu and What's new
+        self._said: set[tuple[str, str, str, int]] = set()  # news already announced
+        self._steps: Iterator[None] | None = None
+        self._announce = False
+        self._stopped = False
+        self.dock = WhatsNewDock(window)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+        self.dock.record_activated.connect(window.navigate)
+        self.dock.visibilityChanged.connect(self._looked)
+        self.action = QAction("What's new", window)
+        self.action.setToolTip("What newly matches your watched searches")
+        self.action.triggered.connect(self.show)
+        toolbar = window.findChild(QToolBar, "toolbar-main")
+        if toolbar is not None:
+            toolbar.insertAction(toolbar.actions()[4] if len(toolbar.actions()) > 4 else None, self.action)
+        self._searches_title = window.menu_actions.searches_menu.title()
+        self._pump = QTimer(self, interval=0)
+        self._pump.timeout.connect(self._step)
+        self._wait = QTimer(self, interval=WAIT_MS)
+        self._wait.timeout.connect(self._start_when_ready)
+
+    @property
+    def unseen(self) -> int:
+        return self.badge
+
+    def stop(self) -> None:
+        """No more evaluation (the store is closing)."""
+        self._wait.stop()
+        self._pump.stop()
+        self._steps = None
+        self._stopped = True
+
+    def show(self) -> None:
+        self.dock.show()
+        self.dock.raise_()
+
+    def after_sync(self, announce: bool = True) -> None:
+        """Work the news out once the finder's tables are rebuilt (``announce``: a refresh, whose
+        news not said before are said)."""
+        if self._stopped:
+            return
+        self._announce = self._announce or announce
+        self._wait.start()
+        self._start_when_ready()
+
+    def _start_when_ready(self) -> None:
+        if self._controller.indexer.busy or not self.window.ready:
+            return
+        self._wait.stop()
+        engine = self._controller.finder  # (its tables are the rows shown: the indexer is idle)
+        store = self.window.search_book.store()
+        if store is None:
+            return
+        from catalogue_desktop.core.query.stored import local_now
+        from catalogue_desktop.core.watch.evaluate import news_steps
+
+        self._fresh: list[Any] = []
+        self._searches = self.window.search_book.searches()
+        self._steps = news_steps(engine, store, self._searches, local_now(), self._fresh)
+        self._pump.start()
+
+    def _step(self) -> None:
+        if self._steps is not None and next(self._steps, StopIteration) is not StopIteration:
+            return
+        self._pump.stop()
+        self._steps = None
+        self.news = self._fresh
+        watched = sum(1 for s in self._searches if s.watched)
+        self.dock.set_news(self.news, self._title, watched)
+        self._badge(sum(item.count for item in self.news))
+        if self._announce:
+            self._announce = False
+            fresh = self._keys() - self._said
+            if fresh:
+                self._said |= fresh
+                self.news_arrived.emit(self.unseen)
+        if self.dock.isVisible():
+            self._looked(True)
+        self.evaluated.emit()
+
+    def _keys(self) -> set[tuple[str, str, str, int]]:
+        return {
+            (item.search.name, part, kind, rid)
+            for item in self.news
+            for part in ("new", "changed", "gone")
+            for kind, ids in getattr(item, part).items()
+            for rid in ids
+        }
+
+    def _looked(self, visible: bool) -> None:
+        """What's new shown: its news are seen (the present becomes each search's baseline)."""
+        if not visible or not self.unseen:
+            return
+        store = self.window.search_book.store()
+        if store is None:
+            return
+        from catalogue_desktop.core.watch.news import mark_seen
+
+        mark_seen(store, [item for item in self.news if item.count], now_iso())
+        self._said |= self._keys()
+        self._badge(0)
+
+    def _badge(self, count: int) -> None:
+        suffix = f" ({count})" if count else ""
+        self.action.setText(f"What's new{suffix}")
+        self.window.menu_actions.searches_menu.setTitle(self._searches_title + suffix)
+        self.badge = count
+
+    def title(self, kind: Kind, record_id: int) -> str | None:
+        return self._title(kind, record_id)
