@@ -40,18 +40,28 @@ def test_the_service_interface_lives_in_the_repository() -> None:
     assert "shared/spec" not in readme and not outside, outside
 
 
-def test_readme_field_reference_is_the_engines_own() -> None:
-    """README's field table is what ``reference_markdown()`` writes from the engine's field list
-    (to update it: ``python -m catalogue_desktop.core.query.fields``, between the markers)."""
+def test_the_field_reference_is_the_engines_own() -> None:
+    """docs/query-language.md's field table (README links to it) is what ``reference_markdown()``
+    writes from the engine's field list (to update it: ``python -m
+    catalogue_desktop.core.query.fields``, between the markers)."""
     from catalogue_desktop.core.query.fields import reference_markdown
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "query-language.md").read_text(encoding="utf-8")
     found = re.search(r"<!-- fields:start -->\n(.*?)<!-- fields:end -->", text, re.S)
-    assert found, "README.md has no <!-- fields:start --> ... <!-- fields:end --> markers"
+    assert found, "docs/query-language.md has no <!-- fields:start --> ... <!-- fields:end --> markers"
     assert found.group(1).strip() == reference_markdown().strip(), (
-        "README's field table differs from reference_markdown(): paste the output of "
-        "`python -m catalogue_desktop.core.query.fields` between the markers"
+        "docs/query-language.md's field table differs from reference_markdown(): paste the output "
+        "of `python -m catalogue_desktop.core.query.fields` between the markers"
     )
+    assert "](docs/query-language.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_opens_with_the_window_and_the_first_five_minutes() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    image = re.search(r"!\[[^\]]+\]\((docs/images/[\w.-]+\.png)\)", text)
+    assert image and (ROOT / image.group(1)).is_file()
+    assert text.index("## The first five minutes") < text.index("## Two commands")
+    assert "another tab" in text or "moves to one that has" in text  # results may be on another tab
 
 
 def test_readme_documents_every_command() -> None:

@@ -95,13 +95,13 @@ def test_completion_offers_the_words(finder: object) -> None:
     assert completions(finder, "offerings", "next-q") == ["next-quarter"]
 
 
-def test_help_and_readme_list_the_words() -> None:
+def test_help_and_the_query_guide_list_the_words() -> None:
     from pathlib import Path
 
     from catalogue_desktop.core.query.manual import syntax_markdown
 
-    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
-    for text in (syntax_markdown(), readme):
+    guide = (Path(__file__).parents[3] / "docs" / "query-language.md").read_text(encoding="utf-8")
+    for text in (syntax_markdown(), guide):
         for word in ("starts:march", 'starts:"march 2027"', "mar-2027", "2027-Q1", "this-quarter"):
             assert word in text, word
         assert "state:illinois" in text and "state:IL" in text
