@@ -11,6 +11,7 @@ import dataclasses
 import enum
 from dataclasses import dataclass
 
+from catalogue_desktop.core.query.literals import CALENDAR_WORDS
 from catalogue_desktop.core.records.field_names import named
 
 OFFERINGS = "offerings"
@@ -255,25 +256,7 @@ FIELDS: dict[str, tuple[Field, ...]] = {
 }
 
 # Bare words that are dates: the table's start date (``past``/``future``: whether it has ended).
-DATE_WORDS = (
-    "today",
-    "tomorrow",
-    "yesterday",
-    "this-week",
-    "next-week",
-    "last-week",
-    "this-month",
-    "next-month",
-    "last-month",
-    "this-year",
-    "next-year",
-    "last-year",
-    "this-quarter",
-    "next-quarter",
-    "last-quarter",
-    "past",
-    "future",
-)
+DATE_WORDS = (*CALENDAR_WORDS, "past", "future")
 
 
 class Schema:

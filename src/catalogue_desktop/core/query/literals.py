@@ -23,7 +23,7 @@ _YMD = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _WINDOW = re.compile(r"(next|last)(\d{1,4})(d|w|m|y)")
 TRUE_WORDS = ("yes", "true", "y", "1")
 FALSE_WORDS = ("no", "false", "n", "0")
-_CALENDAR = (
+CALENDAR_WORDS = (
     "today",
     "tomorrow",
     "yesterday",
@@ -82,7 +82,7 @@ def boolean(text: str) -> bool:
 def is_date_word(text: str) -> bool:
     """A bare word that means a date (``today``, ``next30d``, ``past``, ``2027-03``)."""
     word = text.lower()
-    if word in _CALENDAR or word in ("past", "future") or _WINDOW.fullmatch(word):
+    if word in CALENDAR_WORDS or word in ("past", "future") or _WINDOW.fullmatch(word):
         return True
     if _QUARTER.fullmatch(word) or _YEAR_MONTH.fullmatch(word):
         return True
@@ -124,7 +124,7 @@ class DateSpec:
             other = shift(now, int(count) * (1 if step == "next" else -1), unit)
             a, b = sorted((epoch_ms(now), epoch_ms(other)))
             return Bounds("instant", a, b)
-        if word in _CALENDAR:
+        if word in CALENDAR_WORDS:
             first, last = _calendar_range(word, today)
             return Bounds("local", first.toordinal(), last.toordinal())
         named = _named_range(word, today)
@@ -135,7 +135,7 @@ class DateSpec:
 def date_spec(text: str) -> DateSpec:
     """Check a date value; raises ``LiteralError`` naming what is wrong."""
     word = text.strip().lower()
-    if word in _CALENDAR or word in ("past", "future", "now"):
+    if word in CALENDAR_WORDS or word in ("past", "future", "now"):
         return DateSpec(word)
     window = _WINDOW.fullmatch(word)
     if window:
