@@ -68,3 +68,17 @@ def test_a_query_given_at_a_first_start_shows_its_results_once_the_catalogue_cam
     window = make_session(base_url=demo_server.base_url, wait="synced", query="city:dallas").window
     qtbot.waitUntil(lambda: window.current_kind() is Kind.COURSES, timeout=10000)
     assert window.current_tab().model.rowCount() > 0
+
+
+def test_a_query_given_at_a_first_start_stays_on_a_tab_that_has_results(
+    make_session: Any, demo_server: Any, qtbot: Any
+) -> None:
+    """A first start with a query Webinars answers (``cpe:yes``): the window stays on Webinars.
+    A tab with no rows yet (its collection on its way) is not a tab without matches: it moved
+    to Courses when the courses came first."""
+    window = make_session(base_url=demo_server.base_url, wait="synced", query="cpe:yes").window
+    tab = window.tab(Kind.WEBINARS)
+    qtbot.waitUntil(lambda: tab.model.rowCount() > 0, timeout=10000)
+    qtbot.wait(200)  # the finder's tables and the results tab settle
+    assert window.current_kind() is Kind.WEBINARS
+    assert "showing" not in window.statusBar().currentMessage()

@@ -229,6 +229,9 @@ class FinderController(QObject):
         """How many rows ``kind``'s tab shows under the query (None: not known yet)."""
         if not self._ready(kind) or not self.active:
             return None
+        table = self.finder.tables.get(kind.value)
+        if table is None or not table.ids:  # no rows yet (a first start's catalogue on its way)
+            return None
         outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
         return 0 if outcome.missing is not None else outcome.count
 
