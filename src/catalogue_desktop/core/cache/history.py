@@ -239,22 +239,29 @@ class History:
     ) -> None:
         self._db = db
         self._transaction = transaction
+        # A cache opened read-only (``find``, ``export`` on a cache they cannot write) may be of
+        # an older schema, not yet upgraded: it has no history, and says so by having none.
+        self.kept = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'history'").fetchone() is not None
 
     def events(self, kind: Kind, record_id: int) -> list[Event]:
         """What the syncs kept in the span changed in this record, oldest first."""
-        return events(self._db, kind.value, record_id)
+        return events(self._db, kind.value, record_id) if self.kept else []
 
     def since(self, kind: Kind, start: str, end: str | None = None) -> list[tuple[int, Event]]:
         """Every change to ``kind``'s records from ``start`` (ISO 8601 UTC) on, oldest first."""
-        return list(since(self._db, kind.value, start, end))
+        return list(since(self._db, kind.value, start, end)) if self.kept else []
 
     def mark(self) -> int:
         """Where the history stands: entries written later have a greater ``after`` mark."""
+        if not self.kept:
+            return 0
         row = self._db.execute("SELECT coalesce(max(rowid), 0) FROM history").fetchone()
         return int(row[0])
 
     def after(self, kind: Kind, mark: int) -> list[tuple[int, Event]]:
         """Every change to ``kind``'s records written after ``mark`` (``mark()``), oldest first."""
+        if not self.kept:
+            return []
         return [
             (rid, Event(at, change, json.loads(fields) if fields else {}))
             for rid, at, change, fields in self._db.execute(
@@ -267,6 +274,8 @@ class History:
     def rows(self, kind: Kind) -> list[tuple[int, str, str, str | None]]:
         """Every (record id, at, change, fields JSON) of ``kind`` kept, oldest first: what the
         finder indexes (``core.query.timeline``), unparsed."""
+        if not self.kept:
+            return []
         return self._db.execute(
             "SELECT record_id, at, change, fields FROM history WHERE collection = ? ORDER BY rowid",
             (kind.value,),
@@ -274,7 +283,7 @@ class History:
 
     def withdrawn(self, kind: Kind) -> list[Withdrawn]:
         """``kind``'s records the service stopped listing within the span, newest first."""
-        return withdrawn(self._db, kind.value)
+        return withdrawn(self._db, kind.value) if self.kept else []
 
     @property
     def span_days(self) -> int:

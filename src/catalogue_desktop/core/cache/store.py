@@ -88,20 +88,20 @@ class Store:
         self.path = Path(path)
         self.recovered: str | None = None  # set when a bad file was moved aside
         self.read_only = read_only  # opened with mode=ro: find and export on a cache they cannot write
-        if read_only:
-            self._db = open_read_only(self.path)
-            return
+        self._db = open_read_only(self.path) if read_only else self._open(busy_timeout)
+        self.history = History(self._db, self._transaction)  # each record's changes
+        self.searches = SavedSearches(self._db, self._transaction)  # saved (and watched) searches
+
+    def _open(self, busy_timeout: float) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the cache directory {self.path.parent}: {exc}") from None
         try:
-            self._db = open_db(self.path, busy_timeout)
+            return open_db(self.path, busy_timeout)
         except Unusable as exc:
             self.recovered = move_aside(self.path, str(exc))
-            self._db = open_db(self.path, busy_timeout)
-        self.history = History(self._db, self._transaction)  # each record's changes
-        self.searches = SavedSearches(self._db, self._transaction)  # saved (and watched) searches
+            return open_db(self.path, busy_timeout)
 
     def close(self) -> None:
         self._db.close()
