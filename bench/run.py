@@ -28,6 +28,17 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+# What the benchmarks import beyond the app, and the extra of pyproject.toml that brings it.
+NEEDS = {"psutil": "test", "duckdb": "bench", "numpy": "bench"}
+INSTALL = "python -m pip install -e '.[test,bench]'"
+
+
+def missing_modules() -> list[str]:
+    import importlib.util
+
+    return [name for name in NEEDS if importlib.util.find_spec(name) is None]
+
+
 import _common as C  # noqa: E402
 import finder_bench  # noqa: E402
 import offers_bench  # noqa: E402
@@ -657,6 +668,15 @@ def main() -> int:
         "--size", type=int, action="append", help="with --only stall/interact: these N only (repeatable)"
     )
     args = parser.parse_args()
+    missing = missing_modules()
+    if missing:
+        extras = sorted({NEEDS[m] for m in missing})
+        print(
+            f"bench/run.py needs {', '.join(missing)} (the {' and '.join(extras)} extra"
+            f"{'s' if len(extras) > 1 else ''}); install them with: {INSTALL}",
+            file=sys.stderr,
+        )
+        return 2
     if args.only:
         return only(args)
     started = time.perf_counter()
