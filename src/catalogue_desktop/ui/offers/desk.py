@@ -32,6 +32,7 @@ from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import Sheet
 from catalogue_desktop.core.offers.text import Style, file_name
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.qt_compat.clipboard import put_mime_data
 
 _TITLE = column_index(DATES, "title")
 _RECORD = column_index(DATES, "record")
@@ -204,7 +205,7 @@ class OfferDesk:
         mime = QMimeData()
         mime.setText(mail.plain(chosen.items, as_of, style, letterhead))
         mime.setHtml(mail.table(chosen.items, as_of, style, letterhead))
-        QApplication.clipboard().setMimeData(mime)
+        put_mime_data(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
         return len(chosen.items)
 
