@@ -72,4 +72,3 @@ def fault_server(sample: dict[Any, bytes]) -> Iterator[Any]:
         for kind in Kind:
             server.set(kind.path, "json", body=sample[kind], etag=f'"{kind.value}-1"')
         yield server
-
