@@ -200,12 +200,10 @@ class MainWindow(QMainWindow):
         )
 
     def offer(self, what: str) -> None:
-        """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
-        from catalogue_desktop.ui.offers.dates_tab import DatesTab
+        """File ▸ Offer: "pdf", "print", "ics", "copy" (``ui.offers.routing``)."""
+        from catalogue_desktop.ui.offers.routing import offer
 
-        tab = self.show_tab(DATES)
-        assert isinstance(tab, DatesTab)
-        tab.offer(what)
+        offer(self, what)
 
     def _detail_context(self, kind: Kind, record_id: int) -> Any:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the
