@@ -438,4 +438,4 @@ class CollectionTab(QWidget):
         header = self.view.horizontalHeader()
         order = 1 if self.model.sort_order == Qt.SortOrder.DescendingOrder else 0
         column = -1 if self.model.upcoming_first else self.model.sort_column  # (-1: the default)
-        settings.save_tab(self.kind, header.saveState(), self.splitter.saveState(), (column, order))
+        settings.save_tab(self.kind, header.saveState(), (column, order))
