@@ -172,6 +172,7 @@ class FacetPanel(QWidget):
         self.tree.setModel(self.model)
         self.tree.header().setAccessibleName("Facet columns")
         self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(12)  # (20 by default: the values' names get the width)
         self.tree.setAllColumnsShowFocus(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.tree.header()
