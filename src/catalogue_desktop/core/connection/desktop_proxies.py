@@ -12,10 +12,7 @@ resolves its connection before each refresh). Qt-free.
 
 from __future__ import annotations
 
-import configparser
 import os
-import shutil
-import subprocess
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -90,6 +87,8 @@ def kde_proxy(scheme: str, config_home: Path) -> DesktopProxy | None:
     """``kioslaverc``'s "[Proxy Settings]": ProxyType 0 none, 1 manual (``httpsProxy`` /
     ``httpProxy``, ``NoProxyFor``), 2 a PAC script, 3 auto-detection, 4 the environment (read
     before this)."""
+    import configparser  # (imported when a KDE session asks: not on the window's start-up path)
+
     where = "KDE's proxy settings"
     parser = configparser.RawConfigParser(strict=False, interpolation=None)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
@@ -157,6 +156,9 @@ def _config_home(env: Mapping[str, str]) -> Path:
 
 
 def _run(command: list[str]) -> str | None:
+    import shutil
+    import subprocess
+
     if shutil.which(command[0]) is None:
         return None
     try:
