@@ -292,6 +292,42 @@ def test_past_rows_greyed(en_formatter: Formatter) -> None:
     assert model.data(model.index(model.view_row_of(3), 0), fg) is not None  # start fallback
 
 
+def test_default_order_upcoming_then_on_demand_then_past_with_hostile_cells(en_formatter: Formatter) -> None:
+    """The default order (by start, upcoming first) ranks each row by its end, else its start,
+    and its type, whatever the cells hold: text or a list where a time or a code belongs (the
+    ranks are made in C over the whole column, with a row-by-row path for such values)."""
+    kind = Kind.WEBINARS
+    start, end, type_ = (listing.column_index(kind, k) for k in ("start", "end", "type"))
+    cells = [  # (id, start, end, type)
+        (1, NOW + 5, None, None),  # upcoming
+        (2, NOW - 9, NOW - 1, None),  # past
+        (3, NOW - 8, None, 1),  # on demand (type 1), though past
+        (4, NOW + 1, NOW + 2, [1]),  # a list for a code: upcoming
+        (5, NOW - 7, "soon", None),  # text for an end: not past
+        (6, None, None, None),  # no dates: upcoming, blanks last
+        (7, NOW + 3, NOW - 2, "1"),  # on demand (its code as text)
+    ]
+    rowset = RowSet(kind)
+    width = len(listing.COLUMNS[kind]) + 1
+    rows = []
+    for pos, (wid, s, e, t) in enumerate(cells):
+        row: list[Any] = [None] * width
+        row[listing.column_index(kind, "id")], row[start], row[end], row[type_] = wid, s, e, t
+        row[-1] = []
+        rows.append([pos, row, [[] for _ in listing.LINK_KINDS[kind]]])
+    rowset.extend(rows)
+    model = RowSetTableModel(kind, en_formatter)
+    model.set_now_ms(NOW)
+    model.upcoming_first = True
+    model.sort(start)
+    model.set_rowset(rowset)
+    assert _ids(model) == [5, 4, 1, 6, 3, 7, 2]
+    model.set_now_ms(NOW - 100)  # before every date: only the on-demand rows come after
+    model.sort(-1)
+    model.sort(start)
+    assert _ids(model) == [2, 5, 4, 1, 6, 3, 7]
+
+
 def test_selection_follows_sort(qtbot: Any, en_formatter: Formatter) -> None:
     from PySide6.QtWidgets import QTableView
 
