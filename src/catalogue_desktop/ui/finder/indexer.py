@@ -158,7 +158,12 @@ class FinderIndexer(QObject):
         builder = TableBuilder(kind.value)
         store = self._store()
         read = 0
-        for positions, facts in store.iter_facts(kind, rowset.snapshot):
+        pages = store.iter_facts(kind, rowset.snapshot)
+        # A page read (SQLite, unpacked) is one step and added to the table another: together they
+        # were the longest steps of a refresh (the first read after the sync's writes: 17 ms of CPU).
+        while (page := next(pages, None)) is not None:
+            yield
+            positions, facts = page
             # (a record listed before facts existed has none yet: the listing is redone soon)
             builder.add(
                 [
@@ -171,6 +176,7 @@ class FinderIndexer(QObject):
         if read != len(rowset):  # the store moved on meanwhile: a reload will come
             return
         table = builder.finish()
+        yield  # (a step of its own: the ids compacted, the children's first rows listed)
         yield from table.build()
         yield from attach_history_steps(store, kind, table)  # the time clauses (added:, changed:)
         self.finder.set_table(table)
