@@ -227,9 +227,12 @@ class StallMonitor:
                     "witness_ms": _witnessed(witness, start, end) * 1000,
                 }
             )
+        full = [c for c in self.collections if c[2] == 2 and c[3]]  # full passes on the GUI thread
         out["collections"] = {
             "count": len(self.collections),
             "max_ms": max((c[1] for c in self.collections), default=0.0) * 1000,
+            "full_on_gui_thread": len(full),
+            "full_max_ms": max((c[1] for c in full), default=0.0) * 1000,
         }
         return out
 

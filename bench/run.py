@@ -826,6 +826,7 @@ def only(args: argparse.Namespace) -> int:
                 out[f"stall-{n}"]["threads_cpu_s"] = st["runs"][0]["threads_cpu_s"]
                 out[f"stall-{n}"]["phases"] = st["runs"][0]["monitor"]["phases"]
                 out[f"stall-{n}"]["worst"] = st["runs"][0]["monitor"]["worst"][:5]
+                out[f"stall-{n}"]["collections"] = st["runs"][0]["monitor"].get("collections")
         elif args.only == "offers":
             for n in sizes:
                 d = offers_bench.measure(n, caches[n], 3 if q else 5, home, commands)
