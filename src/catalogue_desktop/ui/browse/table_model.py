@@ -282,7 +282,7 @@ class RowSetTableModel(QAbstractTableModel):
         order = sorted_rows(self._rowset, self._sort_column)
         if not self.upcoming_first:
             return order
-        return self._past.upcoming_first(self._rowset.rows, order, self._sort_column)
+        return self._past.upcoming_first(self._rowset.rows, order, self._sort_column, self._rowset.values)
 
     def _set_order(self, order: list[int] | None) -> None:
         """A new sort order: positions in it are noted again in idle time."""
