@@ -12,6 +12,8 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
+from itertools import compress, repeat
+from operator import is_
 from typing import Any, TypeVar
 
 from catalogue_desktop.core.query import bits
@@ -28,6 +30,7 @@ LINK_KEYS = {
     "certificates": ("courseIds",),
 }
 _CHUNK = 4096
+_WHOLE = {int, type(None)}
 
 
 def parse_date(text: Any) -> tuple[int, int] | None:
@@ -72,29 +75,42 @@ class DateIndex(_Built):
         self._texts = texts
         self.days: list[int | None] = []
         self.ms: list[int | None] = []
-        self.local = RangeIndex(self.days)
-        self.instant = RangeIndex(self.ms)
+        self._local = RangeIndex(self.days)
+        self._instant = RangeIndex(self.ms)
 
     def _build(self) -> Iterator[None]:
+        """The days and instants (a date parsed once: events share their hours), then ``ready``:
+        each RangeIndex is built when first used, or here, in idle time."""
         days, ms = self.days, self.ms
-        known: dict[Any, tuple[int, int] | None] = {None: None}  # events share their hours
-        for start in range(0, self.n, _CHUNK):
-            for text in self._texts[start : start + _CHUNK]:
-                try:
-                    parsed = known[text]
-                except KeyError:
-                    parsed = known[text] = parse_date(text)
-                if parsed is None:
-                    days.append(None)
-                    ms.append(None)
-                else:
-                    days.append(parsed[0])
-                    ms.append(parsed[1])
+        day_of: dict[Any, int | None] = {None: None}
+        ms_of: dict[Any, int | None] = {None: None}
+        for start in range(0, self.n, _CHUNK * 4):
+            texts = self._texts[start : start + _CHUNK * 4]
+            for text in dict.fromkeys(texts):
+                if text not in day_of:
+                    parsed = parse_date(text)
+                    day_of[text], ms_of[text] = (None, None) if parsed is None else parsed
+            days.extend(map(day_of.__getitem__, texts))
+            ms.extend(map(ms_of.__getitem__, texts))
             yield
-        self.local.n = self.instant.n = self.n
-        yield from self.local.build()
-        yield from self.instant.build()
+        self._local.n = self._instant.n = self.n
         self._texts = ()
+        self.ready = True
+        yield
+        yield from self._local.build()
+        yield from self._instant.build()
+
+    @property
+    def local(self) -> RangeIndex:
+        """The written calendar days' index."""
+        self._local.ensure()
+        return self._local
+
+    @property
+    def instant(self) -> RangeIndex:
+        """The instants' (epoch ms) index."""
+        self._instant.ensure()
+        return self._instant
 
     @property
     def present(self) -> int:
@@ -116,12 +132,13 @@ class FlagIndex(_Built):
         true: list[int] = []
         false: list[int] = []
         for start in range(0, n, _CHUNK * 4):
-            span = range(start, min(n, start + _CHUNK * 4))
+            end = min(n, start + _CHUNK * 4)
+            span = range(start, end)
             if self._presence:
-                true += [i for i in span if values[i]]
+                true += compress(span, values[start:end])
             else:
-                true += [i for i in span if values[i] is True]
-                false += [i for i in span if values[i] is False]
+                true += compress(span, map(is_, values[start:end], repeat(True)))
+                false += compress(span, map(is_, values[start:end], repeat(False)))
             yield
         self.true = bits.from_rows(true, n)
         self.false = bits.from_rows(false, n)
@@ -270,6 +287,8 @@ class Table:
             return FlagIndex(values)
         if t is FieldType.PRESENCE:
             return FlagIndex(values, presence=True)
+        if set(map(type, values)) <= _WHOLE:  # (the column itself, not a copy: ints and blanks)
+            return RangeIndex(values)
         if t is FieldType.MONEY:  # (fees are mostly ints: no call for them)
             return RangeIndex([v if type(v) is int else money(v) for v in values])
         return RangeIndex([v if type(v) is int else None for v in values])
