@@ -313,7 +313,7 @@ class RangeIndex(_Built):
             found = map(bisect_right, repeat(edges), map(values.__getitem__, chunk))
             deque(map(call, map(appenders.__getitem__, found), chunk), maxlen=0)
             yield
-        self.present = bits.from_rows(present_rows, n)
+        self.present = bits.from_mask(bytes(map(is_not, values, repeat(None))))
         yield
         if not self.exact:  # an edge bucket's rows in range are then one slice (``select``)
             for k, bucket in enumerate(self._rows):

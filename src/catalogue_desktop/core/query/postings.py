@@ -20,7 +20,7 @@ from typing import Any
 from catalogue_desktop.core.query.text import fold
 
 _PLAIN = {str, int, type(None)}  # a chunk of these, one a row, is sorted out in C
-_LISTS = {list, type(None)}  # ... and of lists (of texts or numbers: checked as their ids are made)
+_LISTS = {list, type(None)}  # ... and of lists (of values read as a row at a time would read them)
 _STEP = 16384  # rows (or postings' rows) per step of the later work
 
 
@@ -64,7 +64,7 @@ class Postings:
             lists = [v or () for v in values]
             items = list(chain.from_iterable(lists))
             tids = self._tids(items)
-            if -1 not in tids and self._plain(items):
+            if -1 not in tids:  # (None or "" in a list: a row at a time)
                 lengths = list(map(len, lists))
                 self._sort_out(tids, chain.from_iterable(map(repeat, range(start, end), lengths)))
                 self._chunks.append((tids, lengths))
@@ -72,10 +72,6 @@ class Postings:
                 self._lists = True
                 return
         self._add_rows(start, values)
-
-    def _plain(self, items: list[Any]) -> bool:
-        """Every item a text or a number (their types, checked on the distinct ones)."""
-        return set(map(type, dict.fromkeys(items))) <= _PLAIN
 
     def _tids(self, items: Sequence[Any]) -> list[int]:
         """The text id of each item (-1 for None and ""), new ones made in order."""

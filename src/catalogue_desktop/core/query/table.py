@@ -391,7 +391,7 @@ class TableBuilder:
         """Append rows (their facts, in row order)."""
         chunk = facts if isinstance(facts, list) else list(facts)
         for key, column in self.columns.items():
-            column.extend([f.get(key) for f in chunk])
+            column.extend(map(dict.get, chunk, repeat(key)))  # (in C: facts are dicts)
         if parents is not None:
             self.parent_of.extend(parents)
         if self.child is not None:
