@@ -17,7 +17,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import call, contains, is_not, le, lt
 from typing import Any, TypeVar
 
@@ -99,7 +99,8 @@ class TextIndex(_Built):
         self._token_bits: dict[int, int] = {}  # a token on more than 1/_FREQUENT of the rows: its rows
         self.present = 0
         self._row_texts: list[tuple[int, ...]] | None = None
-        self._pieces: _Cache[str, tuple[list[int], frozenset[int]]] = _Cache()
+        self._pieces: _Cache[str, list[int]] = _Cache()  # a piece of a word -> the tokens containing it
+        self._piece_texts: _Cache[str, frozenset[int]] = _Cache()  # ... -> the texts holding those
         self._text_ids: _Cache[str, list[int]] = _Cache()  # word -> ids of the texts containing it
         self._contains: _Cache[str, int] = _Cache()  # word -> rows with a text containing it
 
@@ -172,6 +173,7 @@ class TextIndex(_Built):
 
     def forget_answers(self) -> None:
         self._pieces.clear()
+        self._piece_texts.clear()
         self._text_ids.clear()
         self._contains.clear()
 
@@ -199,26 +201,27 @@ class TextIndex(_Built):
 
     def _with_piece(self, part: str) -> frozenset[int]:
         """Texts with a token containing ``part``."""
-        return self._piece(part)[1]
+        token_texts = self._token_texts
+        return self._piece_texts.get_or(
+            part, lambda: frozenset(chain.from_iterable(map(token_texts.__getitem__, self._piece(part))))
+        )
 
-    def _piece(self, part: str) -> tuple[list[int], frozenset[int]]:
-        """The tokens containing ``part`` and the texts holding them. A longer piece is looked
-        for only among the tokens of a shorter one it contains, if known ("ta" -> "tax")."""
+    def _piece(self, part: str) -> list[int]:
+        """The tokens containing ``part``. A longer piece is looked for only among the tokens of a
+        shorter one it contains, if known ("ta" -> "tax")."""
         known = self._pieces.get(part)
         if known is not None:
             return known
         scope: Sequence[int] | None = None
-        for other, (token_ids, _texts) in self._pieces.items():
+        for other, token_ids in self._pieces.items():
             if other in part and (scope is None or len(token_ids) < len(scope)):
                 scope = token_ids
         tokens_ = self._tokens
         if scope is None:
             hits = list(compress(range(len(tokens_)), map(contains, tokens_, repeat(part))))
         else:
-            hits = [k for k in scope if part in tokens_[k]]
-        token_texts = self._token_texts
-        texts = frozenset(t for k in hits for t in token_texts[k])
-        return self._pieces.get_or(part, lambda: (hits, texts))
+            hits = list(compress(scope, map(contains, map(tokens_.__getitem__, scope), repeat(part))))
+        return self._pieces.get_or(part, lambda: hits)
 
     def contains(self, word: str) -> int:
         """Rows with a text containing ``word`` (folded)."""
@@ -234,7 +237,7 @@ class TextIndex(_Built):
         result = 0
         rare: set[int] = set()
         token_texts = self._token_texts
-        for k in self._piece(word)[0]:
+        for k in self._piece(word):
             found = self._token_rows(k)
             if found is not None:
                 result |= found
