@@ -84,8 +84,8 @@ class DateIndex(_Built):
         days, ms = self.days, self.ms
         day_of: dict[Any, int | None] = {None: None}
         ms_of: dict[Any, int | None] = {None: None}
-        for start in range(0, self.n, _CHUNK * 4):
-            texts = self._texts[start : start + _CHUNK * 4]
+        for start in range(0, self.n, _CHUNK):  # (a step parses up to _CHUNK dates: ~8 ms)
+            texts = self._texts[start : start + _CHUNK]
             for text in dict.fromkeys(texts):
                 if text not in day_of:
                     parsed = parse_date(text)
