@@ -229,6 +229,15 @@ class Table:
             found = self._number_texts[key] = ["" if v is None else str(v) for v in self.column(key)]
         return found
 
+    def distinct_texts(self, key: str) -> set[str] | None:
+        """The texts (``str``) of column ``key``'s distinct values, blanks left out: those its
+        TextIndex is made of (None for a column holding lists)."""
+        try:
+            distinct = set(self.column(key))
+        except TypeError:
+            return None
+        return {str(v) for v in distinct if v is not None and v != ""}
+
     def forget_answers(self) -> None:
         self._number_texts.clear()
         for index in self._indexes.values():
