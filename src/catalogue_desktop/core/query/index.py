@@ -107,7 +107,8 @@ class TextIndex(_Built):
     def _build(self) -> Iterator[None]:
         """The postings a chunk of rows at a time (``postings``), then the frequent texts' bitsets and
         the tokens: what lookups need (``ready``). Then, for ``build`` in idle time only, the frequent
-        tokens' bitsets and ``row_texts`` (else each made when first asked)."""
+        tokens' bitsets (else a word's rows are its tokens' texts' rows, one union) and ``row_texts``
+        (else made when first asked)."""
         made = self._made
         for start in range(0, self.n, _TEXT_CHUNK):
             made.add(start, self._source[start : start + _TEXT_CHUNK])
@@ -163,7 +164,8 @@ class TextIndex(_Built):
             self._made.forget_rows()
 
     def _token_rows(self, k: int) -> int | None:
-        """A frequent token's rows as one bitset (made at the first call); None for a rare one."""
+        """A frequent token's rows as one bitset (made at the first call, by ``build``); None for a
+        rare one."""
         found = self._token_bits.get(k)
         if found is None and self._token_total[k] > self.n / _FREQUENT:
             found = self._token_bits[k] = self.rows_of(self._token_texts[k])
@@ -236,9 +238,9 @@ class TextIndex(_Built):
             return self.rows_of(self.text_ids(word))
         result = 0
         rare: set[int] = set()
-        token_texts = self._token_texts
+        token_bits, token_texts = self._token_bits, self._token_texts
         for k in self._piece(word):
-            found = self._token_rows(k)
+            found = token_bits.get(k)  # (made by ``build`` in idle time; else their texts' rows, below)
             if found is not None:
                 result |= found
             else:
