@@ -207,6 +207,30 @@ TYPING = _typing(
         ("type", " year"),
         ("back", 14),
         ("type", "tax update"),
+        ("back", 10),
+    ]
+)
+# Then words as typed (issue 28): course-title words begun afresh, up to their 3 and 5 letters,
+# each a substring of many words ("acc": accounting, accounts...), alone and after a word. Their
+# keystrokes are reported on their own (``typed_prefix`` in each key's record).
+PREFIX_START = len(TYPING)
+TYPING += _typing(
+    [
+        ("type", "acc"),
+        ("back", 3),
+        ("type", "depos"),
+        ("back", 5),
+        ("type", "gov"),
+        ("type", "er"),
+        ("back", 5),
+        ("type", "witne"),
+        ("back", 5),
+        ("type", "pra"),
+        ("back", 3),
+        ("type", "tax com"),
+        ("type", "pl"),
+        ("back", 9),
+        ("type", "stand"),
     ]
 )
 
@@ -348,7 +372,7 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
         applied, restore = time_queries(finder, window, tab)
         keys: list[dict[str, Any]] = []
         for _ in range(repeat):
-            for ch in TYPING:
+            for at, ch in enumerate(TYPING):
                 before = len(applied)
                 t = time.perf_counter()
                 _key_click(box.edit, ch)
@@ -364,6 +388,7 @@ def interact(cache: str, payload: int, repeat: int, detail_n: int) -> dict[str, 
                         "key_ms": key_s * 1000,
                         "apply_ms": (applied[-1] if len(applied) > before else 0.0) * 1000,
                         "rows": model.rowCount(),
+                        "typed_prefix": at >= PREFIX_START,
                     }
                 )
             box.clear()

@@ -250,6 +250,12 @@ def interact(
     out["filter_p95"] = C.percentile(keys, 95)
     out["filter_max"] = max(keys)
     out["filter_first"] = keys[0]
+    typed = [k["key_ms"] + k["apply_ms"] for k in out["filter"] if k.get("typed_prefix")]
+    if typed:  # words as typed: 3- and 5-letter prefixes (bench/_gui.py, after PREFIX_START)
+        out["prefix_median"] = C.median(typed)
+        out["prefix_p95"] = C.percentile(typed, 95)
+        out["prefix_max"] = max(typed)
+        out["prefix_keys"] = len(typed)
     for name in ("start", "fee"):
         ms = [s["ms"] for s in out["sort"] if s["sort"].startswith(name)]
         out[f"sort_{name}_median"] = C.median(ms)
@@ -277,6 +283,8 @@ def finder(size: int, cache: Path, quick: bool, commands: list[str], profile: bo
         str(repeat),
         "--rounds",
         str(rounds),
+        "--class-rounds",
+        str(2 if quick else 3),
     ] + (["--profile", str(C.OUT)] if profile else [])
     commands.append(
         f"{PY} bench/finder_bench.py --size {size} --cache bench/out/cache-{size} --repeat "
@@ -395,7 +403,9 @@ def finder_details(fi: dict[str, Any]) -> list[str]:
         + ", ".join(f"{x * 1000:.0f}" for x in fd["runs_200"])
         + " ms (fresh processes, "
         f"alternating, first round dropped; output {fd['bytes_200'] / 1e6:.1f} MB read through a pipe); "
-        "the 200 queries: 8 shapes of the mix, 25 values each (`finder_bench.find_queries`).",
+        "the 200 queries: 10 classes in turn, 20 values each (`finder_bench.find_queries`: the mix's "
+        "shapes and words as typed, 3- and 5-letter prefixes of course-title words); per class, 25 "
+        "queries against 1 of it and against one that builds no index (`finder_bench.find_per_class`).",
     ]
     return out
 
@@ -493,6 +503,19 @@ def write_results(r: dict[str, Any], path: Path) -> None:
             it["filter_median"] < 16 and it["filter_p95"] < 50,
         )
     )
+    if "prefix_median" in it:
+        lines.append(
+            _row(
+                f"query per keystroke on Webinars, words as typed (3- and 5-letter prefixes of course-title "
+                f"words, `_gui.TYPING` from `PREFIX_START`), N={big:,} ({it['prefix_keys']} keystrokes)",
+                f"median {it['prefix_median']:.1f} ms, p95 {it['prefix_p95']:.1f} ms "
+                f"(max {it['prefix_max']:.0f})",
+                "—",
+                "—",
+                "< 16 ms, < 50 ms (debounce excluded)",
+                it["prefix_median"] < 16 and it["prefix_p95"] < 50,
+            )
+        )
     for name, label in (("start", "start date"), ("fee", "fee")):
         lines.append(
             _row(
@@ -660,7 +683,7 @@ def main() -> int:
     parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
     parser.add_argument(
         "--only",
-        choices=["cold", "sync", "stall", "interact", "finder", "offers"],
+        choices=["cold", "sync", "stall", "interact", "finder", "find", "offers"],
         help="run one section only and print its figures (RESULTS.md is not "
         "written): for iterating on one goal",
     )
@@ -784,7 +807,7 @@ def only(args: argparse.Namespace) -> int:
         [10000]
         if args.only in ("cold", "sync")
         else ([10000] if q else [100000])
-        if args.only in ("finder", "offers")
+        if args.only in ("finder", "find", "offers")
         else ([1000, 10000] if q else [10000, 100000])
     )
     need = sorted(set(sizes) | ({10000} if args.only in ("cold", "sync") else set()))
@@ -796,11 +819,11 @@ def only(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {"load_start": os.getloadavg()}
     try:
         caches, payload = {}, {}
-        for n in need if args.only not in ("finder", "offers") else []:  # (no service once filled)
+        for n in need if args.only not in ("finder", "find", "offers") else []:  # (no service once filled)
             servers[n] = C.serve(n)
             cache, by_kind, _ = C.prefill(n, servers[n][1], commands)
             caches[n], payload[n] = cache, sum(by_kind.values())
-        if args.only in ("finder", "offers"):
+        if args.only in ("finder", "find", "offers"):
             caches = {n: finder_bench.cached(n) for n in sizes}
         if args.only == "cold":
             cs = cold_start(caches[10000], 3 if q else 5, home, commands)
@@ -851,6 +874,19 @@ def only(args: argparse.Namespace) -> int:
             for n in sizes:
                 d = offers_bench.measure(n, caches[n], 3 if q else 5, home, commands)
                 out[f"offers-{n}"] = {"rows": offers_bench.rows(d), "details": offers_bench.details(d)}
+        elif args.only == "find":  # find --json alone: the mix and each query class
+            for n in sizes:
+                rounds, class_rounds = (3, 2) if q else (5, 3)
+                fd = finder_bench.measure_find(caches[n], rounds, class_rounds, log=lambda _t: None)
+                commands.append(
+                    f"{PY} bench/finder_bench.py --size {n} --find-only --rounds {rounds} "
+                    f"--class-rounds {class_rounds}"
+                )
+                out[f"find-{n}"] = {
+                    "table": finder_bench.find_markdown(fd["find"], fd["find_classes"], n),
+                    "find": fd["find"],
+                    "find_classes": fd["find_classes"],
+                }
         elif args.only == "finder":
             for n in sizes:
                 fi = finder(n, caches[n], q, commands, not args.no_profile)
@@ -863,13 +899,17 @@ def only(args: argparse.Namespace) -> int:
             for n in sizes:
                 it = interact(n, caches[n], payload[n], 1 if q else 2, home, commands)
                 out[f"interact-{n}"] = {
-                    k: it[k]
+                    k: it.get(k)
                     for k in (
                         "ready_s",
                         "filter_median",
                         "filter_p95",
                         "filter_max",
                         "filter_first",
+                        "prefix_median",
+                        "prefix_p95",
+                        "prefix_max",
+                        "prefix_keys",
                         "sort_start_median",
                         "sort_start_max",
                         "sort_fee_median",

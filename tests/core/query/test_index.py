@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogue_desktop.core.query import bits
+from catalogue_desktop.core.query import index as text_index
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.text import fold
 
@@ -147,3 +148,54 @@ def test_text_index_finds_what_a_scan_finds(values: list[Any], words: list[str])
         exact = [i for i, v in enumerate(values) if any(w == t for t in texts(v))]
         assert bits.to_rows(index.exact(w), len(values)) == exact
     assert bits.to_rows(index.present, len(values)) == [i for i, v in enumerate(values) if texts(v)]
+
+
+VALUE = st.none() | st.just("") | WORDS | st.integers(0, 3)
+CELL = VALUE | st.lists(VALUE, max_size=4) | st.tuples(WORDS)  # a tuple: read a row at a time
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(CELL, max_size=7), max_size=6),  # chunks of one kind of cell, mostly
+    st.lists(WORDS | st.sampled_from(["ta", "t", "1", "e t"]), max_size=4),
+    st.booleans(),
+)
+def test_text_index_built_a_chunk_at_a_time_holds_what_a_row_at_a_time_reading_holds(
+    chunks: list[list[Any]], words: list[str], idle: bool
+) -> None:
+    """Postings sorted out in C, a chunk of 7 rows at a time (plain values, lists with a text
+    twice or two spellings of one, blanks, numbers, a tuple), are each row's texts once, as a
+    reading of each row finds them; lookups, ``row_texts`` and counts agree, built at once or in
+    idle time."""
+    values = [cell for chunk in chunks for cell in chunk]
+    index = TextIndex(values)
+    used, text_index._TEXT_CHUNK = text_index._TEXT_CHUNK, 7  # (8,192 in use)
+    try:
+        if idle:
+            for _ in index.build():
+                pass
+        else:
+            index.ensure()
+    finally:
+        text_index._TEXT_CHUNK = used
+    texts: dict[str, int] = {}
+    rows: list[tuple[int, ...]] = []
+    for v in values:
+        mine: list[int] = []
+        for item in v if isinstance(v, list) else [v]:
+            if item is None or item == "":
+                continue
+            tid = texts.setdefault(fold(str(item)), len(texts))
+            if tid not in mine:
+                mine.append(tid)
+        rows.append(tuple(mine))
+    assert index.texts == list(texts)
+    assert index.row_texts == rows
+    assert [index.count(t) for t in range(len(texts))] == [
+        sum(t in r for r in rows) for t in range(len(texts))
+    ]
+    assert bits.to_rows(index.present, len(values)) == [i for i, r in enumerate(rows) if r]
+    for word in words:
+        w = fold(word)
+        want = [i for i, r in enumerate(rows) if any(w in index.texts[t] for t in r)]
+        assert bits.to_rows(index.contains(w), len(values)) == want, word

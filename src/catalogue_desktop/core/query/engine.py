@@ -344,15 +344,18 @@ class Finder:
         return self._remember(t, ("digits", f.key, folded), scan)
 
     def _code_text(self, t: Table, f: Any, folded: str, *, exact: bool) -> int:
-        """Rows whose code is ``folded``, or (not ``exact``) whose label contains it."""
-        index = t.index(f, TextIndex)
+        """Rows whose code is ``folded``, or (not ``exact``) whose label contains it (none, its index
+        not built, when no code is named: a fresh ``find`` builds no index for most words)."""
         label = self.vocabulary.label
-        tids = [
-            tid
-            for tid, code in enumerate(index.originals)
-            if fold(code) == folded or (not exact and folded in fold(label(f.name, code)))
-        ]
-        return index.rows_of(tids)
+
+        def named(code: str) -> bool:
+            return fold(code) == folded or (not exact and folded in fold(label(f.name, code)))
+
+        codes = t.distinct_texts(f.key) if t.built_index(f.name, TextIndex) is None else None
+        if codes is not None and not any(map(named, codes)):
+            return 0
+        index = t.index(f, TextIndex)
+        return index.rows_of([tid for tid, code in enumerate(index.originals) if named(code)])
 
     def _leaf(self, term: Term, t: Table, now: datetime) -> int:
         if term.op == "date":

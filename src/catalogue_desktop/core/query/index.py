@@ -15,20 +15,22 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
-from itertools import compress, repeat
-from operator import contains, le, lt
+from itertools import chain, compress, repeat
+from operator import call, contains, is_not, le, lt
 from typing import Any, TypeVar
 
 from catalogue_desktop.core.query import bits
-from catalogue_desktop.core.query.text import fold, pieces, tokens
+from catalogue_desktop.core.query.postings import Postings
+from catalogue_desktop.core.query.text import pieces, tokens
 
 _CHUNK = 1024  # rows per build step (4096 made steps of 12-27 ms of CPU at 100,000 rows: issue 28)
 _FREQUENT = 64  # a text on more than 1/_FREQUENT of the rows keeps its own bitset
 _EXACT_BUCKETS = 256  # up to this many distinct values: one bucket each (no edge tests)
 _BUCKETS = 128
 _REMEMBERED = 256  # recent answers kept per index and question
+_TEXT_CHUNK = 8192  # rows per step of a TextIndex's postings (made in C: a few ms)
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -49,8 +51,16 @@ class _Built:
         self.ready = True
 
     def ensure(self) -> None:
-        for _ in self.build():
-            pass
+        """Build at once what lookups need: all of it, or up to where ``_build`` sets ``ready`` (the
+        rest is then made when first asked, or by ``build`` in idle time)."""
+        if self.ready:
+            return
+        if self._steps is None:
+            self._steps = self._build()
+        for _ in self._steps:
+            if self.ready:
+                return
+        self.ready = True
 
     def _build(self) -> Iterator[None]:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -77,56 +87,36 @@ class TextIndex(_Built):
         super().__init__()
         self.n = len(values)
         self._source = values
-        self._display = display  # the text a value is searched as (a code's label)
-        self.texts: list[str] = []  # folded, distinct
-        self.originals: list[str] = []  # as first seen (for completion and facets)
-        self._postings: list[array[int]] = []
+        made = self._made = Postings(self.n, display)
+        self.texts: list[str] = made.texts  # folded, distinct
+        self.originals: list[str] = made.originals  # as first seen (for completion and facets)
+        self._postings: list[array[int]] = made.rows
+        self._by_text = made.by_text
         self._frequent: dict[int, int] = {}  # text id -> bitset
         self._tokens: list[str] = []
         self._token_texts: list[list[int]] = []
+        self._token_total: list[int] = []  # per token, the rows of its texts (a row counted per text)
         self._token_bits: dict[int, int] = {}  # a token on more than 1/_FREQUENT of the rows: its rows
         self.present = 0
-        self.row_texts: list[tuple[int, ...]] = []  # per row, its text ids
-        self._by_text: dict[str, int] = {}
-        self._pieces: _Cache[str, tuple[list[int], frozenset[int]]] = _Cache()
+        self._row_texts: list[tuple[int, ...]] | None = None
+        self._pieces: _Cache[str, list[int]] = _Cache()  # a piece of a word -> the tokens containing it
+        self._piece_texts: _Cache[str, frozenset[int]] = _Cache()  # ... -> the texts holding those
         self._text_ids: _Cache[str, list[int]] = _Cache()  # word -> ids of the texts containing it
         self._contains: _Cache[str, int] = _Cache()  # word -> rows with a text containing it
 
     def _build(self) -> Iterator[None]:
-        ids: dict[Any, int] = {}
-        by_text = self._by_text
-        postings, texts, originals, row_texts = self._postings, self.texts, self.originals, self.row_texts
-        present = bytearray(self.n)
-        display = self._display
-        for start in range(0, self.n, _CHUNK):
-            for row in range(start, min(self.n, start + _CHUNK)):
-                value = self._source[row]
-                if value is None or value == [] or value == "":
-                    row_texts.append(())
-                    continue
-                mine = []
-                for item in value if isinstance(value, list) else (value,):
-                    if item is None or item == "":
-                        continue
-                    tid = ids.get(item)
-                    if tid is None:
-                        shown = display(item)
-                        folded = fold(shown)
-                        tid = by_text.get(folded)
-                        if tid is None:
-                            tid = by_text[folded] = len(texts)
-                            texts.append(folded)
-                            originals.append(shown)
-                            postings.append(array("i"))
-                        ids[item] = tid
-                    if tid not in mine:
-                        mine.append(tid)
-                        postings[tid].append(row)
-                if mine:
-                    present[row] = 1
-                row_texts.append(tuple(mine))
+        """The postings a chunk of rows at a time (``postings``), then the frequent texts' bitsets and
+        the tokens: what lookups need (``ready``). Then, for ``build`` in idle time only, the frequent
+        tokens' bitsets (else a word's rows are its tokens' texts' rows, one union) and ``row_texts``
+        (else made when first asked)."""
+        made = self._made
+        for start in range(0, self.n, _TEXT_CHUNK):
+            made.add(start, self._source[start : start + _TEXT_CHUNK])
             yield
-        self.present = bits.from_mask(present)
+        self.present = bits.from_mask(made.present)
+        self._source = ()  # not needed any more
+        yield from made.once_steps()
+        postings = self._postings
         limit = self.n / _FREQUENT
         for tid, rows in enumerate(postings):
             if len(rows) > limit:
@@ -134,7 +124,7 @@ class TextIndex(_Built):
                 yield
         token_ids: dict[str, int] = {}
         budget = 0
-        for tid, text in enumerate(texts):
+        for tid, text in enumerate(self.texts):
             found = dict.fromkeys(tokens(text))
             for token in found:
                 k = token_ids.get(token)
@@ -147,16 +137,45 @@ class TextIndex(_Built):
             if budget > _CHUNK * 4:
                 budget = 0
                 yield
-        for k, tids in enumerate(self._token_texts):  # (a row holding two of its texts counts twice)
-            if sum(len(postings[t]) for t in tids) > limit:
-                self._token_bits[k] = self.rows_of(tids)
+        self._token_total = [sum(len(postings[t]) for t in tids) for tids in self._token_texts]
+        self.ready = True
+        yield
+        for k in range(len(self._tokens)):
+            if self._token_rows(k) is not None:
                 yield
-        self._source = ()  # not needed any more
+        yield from self._row_texts_steps()
+
+    @property
+    def row_texts(self) -> list[tuple[int, ...]]:
+        """Per row, its text ids (made when first asked, if ``build`` has not made them)."""
+        if self._row_texts is None:
+            for _ in self._row_texts_steps():
+                pass
+        assert self._row_texts is not None
+        return self._row_texts
+
+    def _row_texts_steps(self) -> Iterator[None]:
+        if self._row_texts is not None:
+            return
+        out: list[tuple[int, ...]] = []
+        yield from self._made.row_texts_steps(out)
+        if self._row_texts is None:
+            self._row_texts = out
+            self._made.forget_rows()
+
+    def _token_rows(self, k: int) -> int | None:
+        """A frequent token's rows as one bitset (made at the first call, by ``build``); None for a
+        rare one."""
+        found = self._token_bits.get(k)
+        if found is None and self._token_total[k] > self.n / _FREQUENT:
+            found = self._token_bits[k] = self.rows_of(self._token_texts[k])
+        return found
 
     # -- lookups (``ensure()`` first) ----------------------------------------------------------
 
     def forget_answers(self) -> None:
         self._pieces.clear()
+        self._piece_texts.clear()
         self._text_ids.clear()
         self._contains.clear()
 
@@ -184,26 +203,27 @@ class TextIndex(_Built):
 
     def _with_piece(self, part: str) -> frozenset[int]:
         """Texts with a token containing ``part``."""
-        return self._piece(part)[1]
+        token_texts = self._token_texts
+        return self._piece_texts.get_or(
+            part, lambda: frozenset(chain.from_iterable(map(token_texts.__getitem__, self._piece(part))))
+        )
 
-    def _piece(self, part: str) -> tuple[list[int], frozenset[int]]:
-        """The tokens containing ``part`` and the texts holding them. A longer piece is looked
-        for only among the tokens of a shorter one it contains, if known ("ta" -> "tax")."""
+    def _piece(self, part: str) -> list[int]:
+        """The tokens containing ``part``. A longer piece is looked for only among the tokens of a
+        shorter one it contains, if known ("ta" -> "tax")."""
         known = self._pieces.get(part)
         if known is not None:
             return known
         scope: Sequence[int] | None = None
-        for other, (token_ids, _texts) in self._pieces.items():
+        for other, token_ids in self._pieces.items():
             if other in part and (scope is None or len(token_ids) < len(scope)):
                 scope = token_ids
         tokens_ = self._tokens
         if scope is None:
             hits = list(compress(range(len(tokens_)), map(contains, tokens_, repeat(part))))
         else:
-            hits = [k for k in scope if part in tokens_[k]]
-        token_texts = self._token_texts
-        texts = frozenset(t for k in hits for t in token_texts[k])
-        return self._pieces.get_or(part, lambda: (hits, texts))
+            hits = list(compress(scope, map(contains, map(tokens_.__getitem__, scope), repeat(part))))
+        return self._pieces.get_or(part, lambda: hits)
 
     def contains(self, word: str) -> int:
         """Rows with a text containing ``word`` (folded)."""
@@ -219,8 +239,8 @@ class TextIndex(_Built):
         result = 0
         rare: set[int] = set()
         token_bits, token_texts = self._token_bits, self._token_texts
-        for k in self._piece(word)[0]:
-            found = token_bits.get(k)
+        for k in self._piece(word):
+            found = token_bits.get(k)  # (made by ``build`` in idle time; else their texts' rows, below)
             if found is not None:
                 result |= found
             else:
@@ -274,7 +294,8 @@ class RangeIndex(_Built):
         present_rows: list[int] = []
         distinct: set[Any] | None = set()
         for start in range(0, n, _CHUNK * 4):
-            rows = [i for i in range(start, min(n, start + _CHUNK * 4)) if values[i] is not None]
+            end = min(n, start + _CHUNK * 4)
+            rows = list(compress(range(start, end), map(is_not, values[start:end], repeat(None))))
             present_rows.extend(rows)
             if distinct is not None:
                 distinct.update(map(values.__getitem__, rows))
@@ -290,13 +311,14 @@ class RangeIndex(_Built):
             self.edges = sorted(set(edges))
         edges = self.edges
         self._rows = [array("i") for _ in edges]
-        for start in range(0, len(present_rows), _CHUNK):
-            chunk = present_rows[start : start + _CHUNK]
+        # bisect_right's b: bucket b - 1, or 0 for a value below the first edge (one call each, in C)
+        appenders = [bucket.append for bucket in self._rows[:1] + self._rows]
+        for start in range(0, len(present_rows), _CHUNK * 4):
+            chunk = present_rows[start : start + _CHUNK * 4]
             found = map(bisect_right, repeat(edges), map(values.__getitem__, chunk))
-            for row, b in zip(chunk, found, strict=True):
-                self._rows[b - 1 if b else 0].append(row)
+            deque(map(call, map(appenders.__getitem__, found), chunk), maxlen=0)
             yield
-        self.present = bits.from_rows(present_rows, n)
+        self.present = bits.from_mask(bytes(map(is_not, values, repeat(None))))
         yield
         if not self.exact:  # an edge bucket's rows in range are then one slice (``select``)
             for k, bucket in enumerate(self._rows):
