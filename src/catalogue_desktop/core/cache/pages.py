@@ -37,17 +37,41 @@ def json_array(texts: list[str]) -> list[Any]:
 def write_page(db: sqlite3.Connection, snapshot: int, page: int, listing: list[tuple[int, str, str]]) -> None:
     """Pack ``(pos, row JSON, links JSON)`` items as page ``page`` of ``snapshot``: positions and
     rows, and the links packed again on their own (see ``PackedLinks``)."""
-    data = marshal.dumps(
-        (
-            [pos for pos, _row, _links in listing],
-            json_array([row for _pos, row, _links in listing]),
-            marshal.dumps(json_array([links for _pos, _row, links in listing])),
-        )
+    _insert_page(
+        db,
+        snapshot,
+        page,
+        [pos for pos, _row, _links in listing],
+        json_array([row for _pos, row, _links in listing]),
+        json_array([links for _pos, _row, links in listing]),
     )
+
+
+def write_page_values(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], rows: list[Any], links: list[Any]
+) -> None:
+    """``write_page`` of rows and links given as the values their JSON encodes (no JSON read back).
+    A value ``marshal`` cannot pack (a subclass of a JSON type) is packed as its JSON reads back."""
+    try:
+        _insert_page(db, snapshot, page, positions, rows, links)
+    except ValueError:
+        _insert_page(db, snapshot, page, positions, _json_values(rows), _json_values(links))
+
+
+def _insert_page(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], rows: list[Any], links: list[Any]
+) -> None:
+    data = marshal.dumps((positions, rows, marshal.dumps(links)))
     db.execute(
         "INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
         (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data),
     )
+
+
+def _json_values(values: list[Any]) -> list[Any]:
+    """``values`` as their JSON reads back: only the types JSON has."""
+    found: list[Any] = json.loads(json.dumps(values, ensure_ascii=False))
+    return found
 
 
 class PackedLinks:
@@ -97,12 +121,29 @@ def write_fact_page(
     db: sqlite3.Connection, snapshot: int, page: int, facts: list[tuple[int, str | None]]
 ) -> None:
     """Pack ``(pos, facts JSON or None)`` items as fact page ``page`` of ``snapshot``."""
-    data = marshal.dumps(
-        (
-            [pos for pos, _facts in facts],
-            json_array([text or "null" for _pos, text in facts]),
-        )
+    _insert_fact_page(
+        db,
+        snapshot,
+        page,
+        [pos for pos, _facts in facts],
+        json_array([text or "null" for _pos, text in facts]),
     )
+
+
+def write_fact_page_values(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], facts: list[Any]
+) -> None:
+    """``write_fact_page`` of facts given as the values their JSON encodes (see ``write_page_values``)."""
+    try:
+        _insert_fact_page(db, snapshot, page, positions, facts)
+    except ValueError:
+        _insert_fact_page(db, snapshot, page, positions, _json_values(facts))
+
+
+def _insert_fact_page(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], facts: list[Any]
+) -> None:
+    data = marshal.dumps((positions, facts))
     db.execute(
         "INSERT INTO fact_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
         (snapshot, page, FACT_FORMAT, zlib.crc32(data), data),

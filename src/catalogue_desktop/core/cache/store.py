@@ -54,7 +54,9 @@ class CollectionState(NamedTuple):
 
 
 class Entry(NamedTuple):
-    """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing)."""
+    """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing);
+    ``values``: (row, links, facts) as the values their JSON encodes, when the writer has them (the
+    packed pages are then made from them, not from the JSON read back)."""
 
     pos: int
     record_id: int | None
@@ -62,6 +64,7 @@ class Entry(NamedTuple):
     links: str
     data: bytes
     facts: str | None = None
+    values: tuple[list[Any], list[Any], Any] | None = None
 
 
 def utc_now() -> str:
@@ -343,15 +346,36 @@ class Store:
                     "INSERT INTO rows (snapshot, pos, row, links, facts) VALUES (?, ?, ?, ?, ?)",
                     [(new, e.pos, e.row, e.links, e.facts) for e in batch],
                 )
-                store_pages.write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
-                for start in range(0, len(batch), fact_rows):
-                    store_pages.write_fact_page(
+                values = [e.values for e in batch]
+                if all(v is not None for v in values):
+                    store_pages.write_page_values(
                         self._db,
                         new,
-                        fact_pages,
-                        [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
+                        pages,
+                        [e.pos for e in batch],
+                        [v[0] for v in values],  # type: ignore[index]
+                        [v[1] for v in values],  # type: ignore[index]
                     )
-                    fact_pages += 1
+                    for start in range(0, len(batch), fact_rows):
+                        part = batch[start : start + fact_rows]
+                        store_pages.write_fact_page_values(
+                            self._db,
+                            new,
+                            fact_pages,
+                            [e.pos for e in part],
+                            [e.values[2] for e in part],  # type: ignore[index]
+                        )
+                        fact_pages += 1
+                else:
+                    store_pages.write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
+                    for start in range(0, len(batch), fact_rows):
+                        store_pages.write_fact_page(
+                            self._db,
+                            new,
+                            fact_pages,
+                            [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
+                        )
+                        fact_pages += 1
                 pages += 1
                 batch.clear()
 

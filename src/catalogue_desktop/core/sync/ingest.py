@@ -15,7 +15,7 @@ from typing import Any
 
 from catalogue_desktop.core.cache.store import Entry, Store
 from catalogue_desktop.core.listing import rows as listing
-from catalogue_desktop.core.listing.facts import facts
+from catalogue_desktop.core.listing.facts import FACTS
 from catalogue_desktop.core.records.decode import ID_ATTRS, DecodeError, decode_collection, gc_paused
 from catalogue_desktop.core.records.diff import diff_snapshots
 from catalogue_desktop.core.records.kinds import Kind
@@ -99,19 +99,7 @@ def _ingest(
             f" {kind.value}; kept the cached copy",
         )
 
-    now_ms = int(time.time() * 1000)
-    id_attr = ID_ATTRS[kind]
-    entries = [
-        Entry(
-            pos,
-            getattr(record, id_attr),
-            json.dumps(listing.row(kind, record, now_ms), ensure_ascii=False),
-            json.dumps(listing.links(kind, record)),
-            record.model_dump_json(by_alias=True).encode(),
-            json.dumps(facts(kind, record), ensure_ascii=False),
-        )
-        for pos, record in decoded.records
-    ]
+    entries = _entries(kind, decoded.records)
     old: dict[int | None, Entry] = {}
     if state.has_data:
         for entry in store.entries(kind):
@@ -148,6 +136,35 @@ def _ingest(
         changes=changes,
         stats=decoded.stats.to_json(),
     )
+
+
+# ``json.dumps(value, ensure_ascii=False)`` and ``json.dumps(value)``, their encoders made once
+# (``dumps`` with an argument makes a new encoder per call).
+_TEXT_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_ASCII_JSON = json.JSONEncoder(check_circular=False).encode
+
+
+def _entries(kind: Kind, records: list[tuple[int, Any]]) -> list[Entry]:
+    """Each record's entry, in one pass: its row, links and facts (as JSON, and as values for the
+    packed pages) and its JSON as the model writes it (``model_dump_json(by_alias=True)``)."""
+    now_ms = int(time.time() * 1000)
+    id_attr = ID_ATTRS[kind]
+    row_of, links_of, facts_of = listing.ROWS[kind], listing.links, FACTS[kind]
+    entries = []
+    for pos, record in records:
+        row, links, fact = row_of(record, now_ms), links_of(kind, record), facts_of(record)
+        entries.append(
+            Entry(
+                pos,
+                getattr(record, id_attr),
+                _TEXT_JSON(row),
+                _ASCII_JSON(links),
+                record.__pydantic_serializer__.to_json(record, by_alias=True),
+                _TEXT_JSON(fact),
+                (row, links, fact),
+            )
+        )
+    return entries
 
 
 def _carry_over(
