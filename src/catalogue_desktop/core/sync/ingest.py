@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,23 +19,9 @@ from catalogue_desktop.core.records.decode import ID_ATTRS, DecodeError, decode_
 from catalogue_desktop.core.records.diff import diff_snapshots
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.records.problems import Problem
+from catalogue_desktop.core.sync.report import IngestReport
 
 MAX_REPORTED_PROBLEMS = 1000
-
-
-@dataclass
-class IngestReport:
-    """The outcome of storing one collection: what the sync report and the window need."""
-
-    kind: str
-    status: str  # updated | partial | failed
-    records: int = 0
-    rejected: int = 0
-    error: str | None = None
-    problems: list[dict[str, Any]] = field(default_factory=list)
-    changes: dict[str, Any] | None = None
-    stats: dict[str, Any] | None = None
-    seconds: float = 0.0
 
 
 def ingest(

@@ -42,7 +42,7 @@ from catalogue_desktop.core.records.errors import (
 )
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.service.client import CatalogueClient, Validators
-from catalogue_desktop.core.sync.ingest import IngestReport, ingest
+from catalogue_desktop.core.sync.report import IngestReport
 from catalogue_desktop.core.sync.workers import init_worker
 
 PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
@@ -138,7 +138,7 @@ class Ingestor:
             if self._pool is None and body.stat().st_size <= self.threshold:
                 # A thread cannot be stopped: a cancelled sync waits for it (a small payload, one
                 # transaction), so that nothing is written once the cancel is through.
-                job = asyncio.ensure_future(asyncio.to_thread(ingest, *args))
+                job = asyncio.ensure_future(asyncio.to_thread(_ingest, *args))
                 try:
                     return await asyncio.shield(job)
                 except asyncio.CancelledError:
@@ -147,7 +147,7 @@ class Ingestor:
                     raise
             pool = self._pool or await self._start()
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, ingest, *args)
+                return await asyncio.get_running_loop().run_in_executor(pool, _ingest, *args)
             except asyncio.CancelledError:
                 self.abort()
                 raise
@@ -180,6 +180,16 @@ def _noop() -> None:
     import catalogue_desktop.core.sync.ingest  # noqa: F401  (imports pydantic and builds adapters)
 
 
+def _ingest(
+    store_file: str, kind: str, body: Path, etag: str | None, last_modified: str | None, checked_at: str
+) -> IngestReport:
+    """``core.sync.ingest.ingest``, imported where it runs: this process imports pydantic and
+    builds the models' validators only if a small payload is stored here, in a thread."""
+    from catalogue_desktop.core.sync.ingest import ingest
+
+    return ingest(store_file, kind, body, etag, last_modified, checked_at)
+
+
 OnProgress = Callable[[Kind, int, int | None], None]
 OnOutcome = Callable[[Kind, CollectionOutcome], None]
 OnPhase = Callable[[Kind, str], None]  # kind, "waiting" | "validating"
@@ -202,12 +212,22 @@ async def sync_catalogue(
     own = ingestor is None
     ingestor = ingestor or Ingestor()
     states = await asyncio.to_thread(_states, store_file)
-    if sum(s.records for s in states.values()) > 2000:
+    warm = sum(s.records for s in states.values()) > 2000
+    if warm:
         await ingestor.prewarm()
+    # Otherwise (a first sync, a small catalogue) the workers start with the first big download,
+    # ready when it is in: started once its body arrived, they kept it waiting a third of a second.
+    warming: list[asyncio.Future[Any]] = []
+
+    def progress(kind: Kind, received: int, total: int | None) -> None:
+        if not warm and not warming and max(received, total or 0) > ingestor.threshold:
+            warming.append(asyncio.ensure_future(ingestor.prewarm()))
+        if on_progress is not None:
+            on_progress(kind, received, total)
 
     async def one(kind: Kind) -> tuple[Kind, CollectionOutcome]:
         outcome = await _sync_one(
-            client, store_file, kind, states[kind], ingestor, on_progress, deadline, on_phase or _no_phase
+            client, store_file, kind, states[kind], ingestor, progress, deadline, on_phase or _no_phase
         )
         if on_outcome is not None:
             on_outcome(kind, outcome)
@@ -216,8 +236,13 @@ async def sync_catalogue(
     try:
         results = await asyncio.gather(*(one(kind) for kind in kinds))
     finally:
-        if own:
-            await asyncio.to_thread(ingestor.close)
+        try:
+            for job in warming:  # (before closing: a pool made after ``close`` would outlive it)
+                with contextlib.suppress(Exception):
+                    await job
+        finally:
+            if own:
+                await asyncio.to_thread(ingestor.close)
     return SyncReport(dict(results))
 
 
