@@ -145,7 +145,9 @@ class Ingestor:
                     with contextlib.suppress(Exception):
                         await job
                     raise
-            pool = self._pool or await self._start()
+            # (through the starter thread even when the pool exists: a submit from this thread
+            # while the starter still starts workers would start one itself, here)
+            pool = await self._start()
             try:
                 return await asyncio.get_running_loop().run_in_executor(pool, _ingest, *args)
             except asyncio.CancelledError:
