@@ -13,6 +13,7 @@ import json
 import marshal
 import sqlite3
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 from catalogue_desktop.core.records.errors import StoreError
@@ -72,6 +73,41 @@ def _json_values(values: list[Any]) -> list[Any]:
     """``values`` as their JSON reads back: only the types JSON has."""
     found: list[Any] = json.loads(json.dumps(values, ensure_ascii=False))
     return found
+
+
+def write_batch(
+    db: sqlite3.Connection, snapshot: int, page: int, fact_page: int, batch: Sequence[Any]
+) -> int:
+    """Page ``page`` of ``snapshot`` and its fact pages from ``fact_page`` on (``FACT_PAGE_ROWS``
+    records each), for a batch of ``store.Entry``: from their ``values`` when each has them, else
+    from their JSON. Returns the number of fact pages written."""
+    written, fact_rows = 0, FACT_PAGE_ROWS  # (read here: tests write smaller pages)
+    if all(e.values is not None for e in batch):
+        write_page_values(
+            db,
+            snapshot,
+            page,
+            [e.pos for e in batch],
+            [e.values[0] for e in batch],
+            [e.values[1] for e in batch],
+        )
+        for start in range(0, len(batch), fact_rows):
+            part = batch[start : start + fact_rows]
+            write_fact_page_values(
+                db, snapshot, fact_page + written, [e.pos for e in part], [e.values[2] for e in part]
+            )
+            written += 1
+    else:
+        write_page(db, snapshot, page, [(e.pos, e.row, e.links) for e in batch])
+        for start in range(0, len(batch), fact_rows):
+            write_fact_page(
+                db,
+                snapshot,
+                fact_page + written,
+                [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
+            )
+            written += 1
+    return written
 
 
 class PackedLinks:

@@ -55,8 +55,7 @@ class CollectionState(NamedTuple):
 
 class Entry(NamedTuple):
     """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing);
-    ``values``: (row, links, facts) as the values their JSON encodes, when the writer has them (the
-    packed pages are then made from them, not from the JSON read back)."""
+    ``values``: (row, links, facts) as values, if the writer has them (pages are packed from them)."""
 
     pos: int
     record_id: int | None
@@ -274,6 +273,15 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
 
+    def data_by_id(self, kind: Kind) -> dict[int, bytes]:
+        """Id -> JSON of the current snapshot's records, the first copy where ids repeat (for the diff)."""
+        found = self._query(
+            "SELECT r.record_id, r.data FROM collections c JOIN records r ON r.snapshot = c.snapshot"
+            " WHERE c.name = ? AND r.record_id IS NOT NULL ORDER BY r.pos DESC",  # (the first copy last)
+            (kind.value,),
+        )
+        return {record_id: bytes(data) for record_id, data in found}
+
     def snapshot_info(self, kind: Kind) -> dict[str, Any]:
         """Problems, changes and decode statistics of the current snapshot."""
         rows = self._query(
@@ -331,7 +339,6 @@ class Store:
             assert new is not None  # (an INSERT's row)
             count = pages = fact_pages = 0
             page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
-            fact_rows = store_pages.FACT_PAGE_ROWS
 
             # Two tables, one pass over ``entries`` (it may be a generator): batches of rows.
             batch: list[Entry] = []
@@ -346,36 +353,7 @@ class Store:
                     "INSERT INTO rows (snapshot, pos, row, links, facts) VALUES (?, ?, ?, ?, ?)",
                     [(new, e.pos, e.row, e.links, e.facts) for e in batch],
                 )
-                values = [e.values for e in batch]
-                if all(v is not None for v in values):
-                    store_pages.write_page_values(
-                        self._db,
-                        new,
-                        pages,
-                        [e.pos for e in batch],
-                        [v[0] for v in values],  # type: ignore[index]
-                        [v[1] for v in values],  # type: ignore[index]
-                    )
-                    for start in range(0, len(batch), fact_rows):
-                        part = batch[start : start + fact_rows]
-                        store_pages.write_fact_page_values(
-                            self._db,
-                            new,
-                            fact_pages,
-                            [e.pos for e in part],
-                            [e.values[2] for e in part],  # type: ignore[index]
-                        )
-                        fact_pages += 1
-                else:
-                    store_pages.write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
-                    for start in range(0, len(batch), fact_rows):
-                        store_pages.write_fact_page(
-                            self._db,
-                            new,
-                            fact_pages,
-                            [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
-                        )
-                        fact_pages += 1
+                fact_pages += store_pages.write_batch(self._db, new, pages, fact_pages, batch)
                 pages += 1
                 batch.clear()
 
