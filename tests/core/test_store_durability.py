@@ -434,13 +434,17 @@ def test_damaged_data_pages_fail_only_their_collections_with_a_clear_error(tmp_p
     damaged one fails with that reason, without crashing the sync."""
     path = tmp_path / FILE_NAME
     filled(path)
-    # Data pages (leaves, overflow) in the file's 60-80%, not the b-trees' inner pages, which
-    # every collection shares (how many pages that is depends on the page size)
+    # The records' and rows' own data pages (leaves, overflow) in the file's 60-80%: not the
+    # b-trees' inner pages nor the indexes' leaves, which every collection shares (how many
+    # pages that is depends on the page size)
     with sqlite3.connect(path) as db:
         count = db.execute("PRAGMA page_count").fetchone()[0]
         data_pages = [
             n
-            for (n,) in db.execute("SELECT pageno FROM dbstat WHERE pagetype IN ('leaf', 'overflow')")
+            for (n,) in db.execute(
+                "SELECT pageno FROM dbstat WHERE name IN ('records', 'rows')"
+                " AND pagetype IN ('leaf', 'overflow')"
+            )
             if 0.6 * count <= n < 0.8 * count
         ]
     db.close()

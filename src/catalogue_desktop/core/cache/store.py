@@ -54,8 +54,7 @@ class CollectionState(NamedTuple):
 
 
 class Entry(NamedTuple):
-    """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing);
-    ``values``: (row, links, facts) as values, if the writer has them (pages are packed from them)."""
+    """One record of a snapshot as stored: position, id, row, links, JSON, facts (None: an older listing)."""
 
     pos: int
     record_id: int | None
@@ -63,7 +62,7 @@ class Entry(NamedTuple):
     links: str
     data: bytes
     facts: str | None = None
-    values: tuple[list[Any], list[Any], Any] | None = None
+    values: tuple[list[Any], list[Any], Any] | None = None  # row, links, facts as values: pages from them
 
 
 def utc_now() -> str:
@@ -274,9 +273,10 @@ class Store:
             raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
 
     def data_by_id(self, kind: Kind) -> dict[int, bytes]:
-        """Id -> JSON of the current snapshot's records, the first copy where ids repeat (for the diff)."""
-        found = self._query(
+        """Id -> JSON of the current snapshot's records, the first copy where ids repeat (the diff's)."""
+        found = self._query(  # (its rows walked as ``entries`` does: a damaged one fails the refresh)
             "SELECT r.record_id, r.data FROM collections c JOIN records r ON r.snapshot = c.snapshot"
+            " JOIN rows l ON l.snapshot = r.snapshot AND l.pos = r.pos"
             " WHERE c.name = ? AND r.record_id IS NOT NULL ORDER BY r.pos DESC",  # (the first copy last)
             (kind.value,),
         )
