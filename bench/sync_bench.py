@@ -181,9 +181,18 @@ def serve_changed(base_url: str) -> None:
         time.sleep(3600)
 
 
+def _env() -> dict[str, str]:
+    """The children's environment: bytecode written and used, as after an install (any value of
+    PYTHONDONTWRITEBYTECODE makes every fresh process compile each module it imports again)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def _serve_changed(base_url: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--child", "serve-changed", base_url], stdout=subprocess.PIPE, text=True
+        [sys.executable, __file__, "--child", "serve-changed", base_url],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=_env(),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -197,7 +206,11 @@ def _child(mode: str, base_url: str) -> dict[str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, __file__, "--child", mode, base_url], capture_output=True, text=True, check=True
+        [sys.executable, __file__, "--child", mode, base_url],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
     )
     process_wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -216,7 +229,7 @@ def _cli_sync(base_url: str, cache_dir: Path) -> dict[str, float]:
     cmd += ["--cache-dir", str(cache_dir), "--max-size", "2048"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=_env())
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
