@@ -129,3 +129,32 @@ def test_the_workers_start_with_the_first_big_download(tmp_path: Path) -> None:
     finally:
         ingestor.close()
     assert report.ok
+
+
+WORKER_MODULES = """
+import json
+import sys
+
+def modules():
+    return sorted(m for m in sys.modules if m.startswith(("httpx", "catalogue_desktop.core.sync")))
+
+if __name__ == "__main__":
+    from catalogue_desktop.core.sync.runner import Ingestor
+
+    ingestor = Ingestor(workers=1)
+    try:
+        print(json.dumps(ingestor._executor().submit(modules).result(timeout=60)))
+    finally:
+        ingestor.close()
+"""
+
+
+def test_a_worker_imports_the_ingest_and_not_the_client(tmp_path: Path) -> None:
+    script = tmp_path / "worker_modules.py"
+    script.write_text(WORKER_MODULES)
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=120
+    )
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "catalogue_desktop.core.sync.ingest" in found
+    assert not [m for m in found if m.startswith("httpx") or m.endswith(".runner")], found

@@ -43,7 +43,7 @@ from catalogue_desktop.core.records.errors import (
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.service.client import CatalogueClient, Validators
 from catalogue_desktop.core.sync.report import IngestReport
-from catalogue_desktop.core.sync.workers import init_worker
+from catalogue_desktop.core.sync.workers import init_worker, run_ingest, warm_up
 
 PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
 STALE_BODY_AGE = 3600.0  # downloaded bodies (body-*.json next to the store) older than this are litter
@@ -111,7 +111,7 @@ class Ingestor:
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
                 for _ in range(self.workers):  # start the workers now, from this thread
-                    self._pool.submit(_noop)
+                    self._pool.submit(warm_up)
             return self._pool
 
     async def _start(self) -> ProcessPoolExecutor:
@@ -138,7 +138,7 @@ class Ingestor:
             if self._pool is None and body.stat().st_size <= self.threshold:
                 # A thread cannot be stopped: a cancelled sync waits for it (a small payload, one
                 # transaction), so that nothing is written once the cancel is through.
-                job = asyncio.ensure_future(asyncio.to_thread(_ingest, *args))
+                job = asyncio.ensure_future(asyncio.to_thread(run_ingest, *args))
                 try:
                     return await asyncio.shield(job)
                 except asyncio.CancelledError:
@@ -149,7 +149,7 @@ class Ingestor:
             # while the starter still starts workers would start one itself, here)
             pool = await self._start()
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, _ingest, *args)
+                return await asyncio.get_running_loop().run_in_executor(pool, run_ingest, *args)
             except asyncio.CancelledError:
                 self.abort()
                 raise
@@ -176,20 +176,6 @@ class Ingestor:
         if self._starter is not None:  # after the pool: its thread ends once the workers did
             self._starter.shutdown(wait=True)
             self._starter = None
-
-
-def _noop() -> None:
-    import catalogue_desktop.core.sync.ingest  # noqa: F401  (imports pydantic and builds adapters)
-
-
-def _ingest(
-    store_file: str, kind: str, body: Path, etag: str | None, last_modified: str | None, checked_at: str
-) -> IngestReport:
-    """``core.sync.ingest.ingest``, imported where it runs: this process imports pydantic and
-    builds the models' validators only if a small payload is stored here, in a thread."""
-    from catalogue_desktop.core.sync.ingest import ingest
-
-    return ingest(store_file, kind, body, etag, last_modified, checked_at)
 
 
 OnProgress = Callable[[Kind, int, int | None], None]
