@@ -40,6 +40,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogue_desktop.core.cache.schema import PAGE_SIZE
 from catalogue_desktop.core.cache.store import FILE_NAME, Entry, Store, StoreError
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.service.client import CatalogueClient
@@ -433,10 +434,25 @@ def test_damaged_data_pages_fail_only_their_collections_with_a_clear_error(tmp_p
     damaged one fails with that reason, without crashing the sync."""
     path = tmp_path / FILE_NAME
     filled(path)
-    size = path.stat().st_size
+    # The records' and rows' own data pages (leaves, overflow) in the file's 60-80%: not the
+    # b-trees' inner pages nor the indexes' leaves, which every collection shares (how many
+    # pages that is depends on the page size)
+    with sqlite3.connect(path) as db:
+        count = db.execute("PRAGMA page_count").fetchone()[0]
+        data_pages = [
+            n
+            for (n,) in db.execute(
+                "SELECT pageno FROM dbstat WHERE name IN ('records', 'rows')"
+                " AND pagetype IN ('leaf', 'overflow')"
+            )
+            if 0.6 * count <= n < 0.8 * count
+        ]
+    db.close()
+    assert data_pages
     with open(path, "r+b") as f:
-        f.seek(int(size * 0.6) // 4096 * 4096)
-        f.write(b"\0" * (int(size * 0.2) // 4096 * 4096))
+        for n in data_pages:
+            f.seek((n - 1) * PAGE_SIZE)
+            f.write(b"\0" * PAGE_SIZE)
     damaged: list[Kind] = []
     with Store(path) as s:
         assert s.recovered is None

@@ -13,6 +13,7 @@ import json
 import marshal
 import sqlite3
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 from catalogue_desktop.core.records.errors import StoreError
@@ -37,17 +38,76 @@ def json_array(texts: list[str]) -> list[Any]:
 def write_page(db: sqlite3.Connection, snapshot: int, page: int, listing: list[tuple[int, str, str]]) -> None:
     """Pack ``(pos, row JSON, links JSON)`` items as page ``page`` of ``snapshot``: positions and
     rows, and the links packed again on their own (see ``PackedLinks``)."""
-    data = marshal.dumps(
-        (
-            [pos for pos, _row, _links in listing],
-            json_array([row for _pos, row, _links in listing]),
-            marshal.dumps(json_array([links for _pos, _row, links in listing])),
-        )
+    _insert_page(
+        db,
+        snapshot,
+        page,
+        [pos for pos, _row, _links in listing],
+        json_array([row for _pos, row, _links in listing]),
+        json_array([links for _pos, _row, links in listing]),
     )
+
+
+def write_page_values(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], rows: list[Any], links: list[Any]
+) -> None:
+    """``write_page`` of rows and links given as the values their JSON encodes (no JSON read back).
+    A value ``marshal`` cannot pack (a subclass of a JSON type) is packed as its JSON reads back."""
+    try:
+        _insert_page(db, snapshot, page, positions, rows, links)
+    except ValueError:
+        _insert_page(db, snapshot, page, positions, _json_values(rows), _json_values(links))
+
+
+def _insert_page(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], rows: list[Any], links: list[Any]
+) -> None:
+    data = marshal.dumps((positions, rows, marshal.dumps(links)))
     db.execute(
         "INSERT INTO row_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
         (snapshot, page, PAGE_FORMAT, zlib.crc32(data), data),
     )
+
+
+def _json_values(values: list[Any]) -> list[Any]:
+    """``values`` as their JSON reads back: only the types JSON has."""
+    found: list[Any] = json.loads(json.dumps(values, ensure_ascii=False))
+    return found
+
+
+def write_batch(
+    db: sqlite3.Connection, snapshot: int, page: int, fact_page: int, batch: Sequence[Any]
+) -> int:
+    """Page ``page`` of ``snapshot`` and its fact pages from ``fact_page`` on (``FACT_PAGE_ROWS``
+    records each), for a batch of ``store.Entry``: from their ``values`` when each has them, else
+    from their JSON. Returns the number of fact pages written."""
+    written, fact_rows = 0, FACT_PAGE_ROWS  # (read here: tests write smaller pages)
+    if all(e.values is not None for e in batch):
+        write_page_values(
+            db,
+            snapshot,
+            page,
+            [e.pos for e in batch],
+            [e.values[0] for e in batch],
+            [e.values[1] for e in batch],
+        )
+        for start in range(0, len(batch), fact_rows):
+            part = batch[start : start + fact_rows]
+            write_fact_page_values(
+                db, snapshot, fact_page + written, [e.pos for e in part], [e.values[2] for e in part]
+            )
+            written += 1
+    else:
+        write_page(db, snapshot, page, [(e.pos, e.row, e.links) for e in batch])
+        for start in range(0, len(batch), fact_rows):
+            write_fact_page(
+                db,
+                snapshot,
+                fact_page + written,
+                [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
+            )
+            written += 1
+    return written
 
 
 class PackedLinks:
@@ -97,12 +157,29 @@ def write_fact_page(
     db: sqlite3.Connection, snapshot: int, page: int, facts: list[tuple[int, str | None]]
 ) -> None:
     """Pack ``(pos, facts JSON or None)`` items as fact page ``page`` of ``snapshot``."""
-    data = marshal.dumps(
-        (
-            [pos for pos, _facts in facts],
-            json_array([text or "null" for _pos, text in facts]),
-        )
+    _insert_fact_page(
+        db,
+        snapshot,
+        page,
+        [pos for pos, _facts in facts],
+        json_array([text or "null" for _pos, text in facts]),
     )
+
+
+def write_fact_page_values(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], facts: list[Any]
+) -> None:
+    """``write_fact_page`` of facts given as the values their JSON encodes (see ``write_page_values``)."""
+    try:
+        _insert_fact_page(db, snapshot, page, positions, facts)
+    except ValueError:
+        _insert_fact_page(db, snapshot, page, positions, _json_values(facts))
+
+
+def _insert_fact_page(
+    db: sqlite3.Connection, snapshot: int, page: int, positions: list[int], facts: list[Any]
+) -> None:
+    data = marshal.dumps((positions, facts))
     db.execute(
         "INSERT INTO fact_pages (snapshot, page, format, crc, data) VALUES (?, ?, ?, ?, ?)",
         (snapshot, page, FACT_FORMAT, zlib.crc32(data), data),

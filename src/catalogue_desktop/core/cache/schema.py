@@ -25,6 +25,13 @@ SCHEMA_VERSION = 5
 # 4: no history, no saved searches).
 MIGRATED = {2, 3, 4}
 
+# Bytes per page of a new store file (a file keeps the page size it was made with). At SQLite's
+# default, 4096, a ``rows`` row over ~1,000 bytes (a webinar's row, links and facts: ~1,300)
+# spilled to an overflow page of its own, mostly empty: at N=10,000 webinars ``rows`` took 51 MB
+# for 16 MB of text, ``records`` 90 MB for 82 MB. At 16384: 18 and 96 MB, and writing a snapshot
+# of the webinars took 0.29 s of CPU instead of 0.49 s.
+PAGE_SIZE = 16384
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS collections (
@@ -100,6 +107,8 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
     try:
         # Check the file is ours before changing it (WAL mode rewrites the file header).
         version = schema_version(db)
+        if version is None:  # (only before the first table: fixed once the file has one)
+            db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
         if version is None or version == SCHEMA_VERSION or version in MIGRATED:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")

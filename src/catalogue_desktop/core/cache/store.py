@@ -63,6 +63,7 @@ class Entry(NamedTuple):
     links: str
     data: bytes
     facts: str | None = None
+    values: tuple[list[Any], list[Any], Any] | None = None  # row, links, facts as values: pages from them
 
 
 def utc_now() -> str:
@@ -272,6 +273,16 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the cache {self.path} is damaged: {exc}") from None
 
+    def data_by_id(self, kind: Kind) -> dict[int, bytes]:
+        """Id -> JSON of the current snapshot's records, the first copy where ids repeat (the diff's)."""
+        found = self._query(  # (its rows walked as ``entries`` does: a damaged one fails the refresh)
+            "SELECT r.record_id, r.data FROM collections c JOIN records r ON r.snapshot = c.snapshot"
+            " JOIN rows l ON l.snapshot = r.snapshot AND l.pos = r.pos"
+            " WHERE c.name = ? AND r.record_id IS NOT NULL ORDER BY r.pos DESC",  # (the first copy last)
+            (kind.value,),
+        )
+        return {record_id: bytes(data) for record_id, data in found}
+
     def snapshot_info(self, kind: Kind) -> dict[str, Any]:
         """Problems, changes and decode statistics of the current snapshot."""
         rows = self._query(
@@ -329,7 +340,6 @@ class Store:
             assert new is not None  # (an INSERT's row)
             count = pages = fact_pages = 0
             page_rows = store_pages.PAGE_ROWS  # (read here: tests write smaller pages)
-            fact_rows = store_pages.FACT_PAGE_ROWS
 
             # Two tables, one pass over ``entries`` (it may be a generator): batches of rows.
             batch: list[Entry] = []
@@ -344,15 +354,7 @@ class Store:
                     "INSERT INTO rows (snapshot, pos, row, links, facts) VALUES (?, ?, ?, ?, ?)",
                     [(new, e.pos, e.row, e.links, e.facts) for e in batch],
                 )
-                store_pages.write_page(self._db, new, pages, [(e.pos, e.row, e.links) for e in batch])
-                for start in range(0, len(batch), fact_rows):
-                    store_pages.write_fact_page(
-                        self._db,
-                        new,
-                        fact_pages,
-                        [(e.pos, e.facts) for e in batch[start : start + fact_rows]],
-                    )
-                    fact_pages += 1
+                fact_pages += store_pages.write_batch(self._db, new, pages, fact_pages, batch)
                 pages += 1
                 batch.clear()
 

@@ -185,7 +185,7 @@ def _titled(kind: Kind, id_attr: str) -> Any:
     return facts
 
 
-_FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = {
+FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = {
     Kind.WEBINARS: _webinar,
     Kind.SERIES: _series,
     Kind.COURSES: _course,
@@ -199,4 +199,4 @@ _FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = {
 
 def facts(kind: Kind, record: Any) -> dict[str, Any]:
     """The facts of one record (a model of ``kind``)."""
-    return _FACTS[kind](record)
+    return FACTS[kind](record)

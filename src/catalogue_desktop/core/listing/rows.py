@@ -310,7 +310,7 @@ def _titled(id_attr: str, counts: int) -> Callable[[Any, int], list[Any]]:
     return row
 
 
-_ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = {
+ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = {
     Kind.WEBINARS: _webinar,
     Kind.SERIES: _series,
     Kind.COURSES: _course,
@@ -325,7 +325,7 @@ _ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = {
 def row(kind: Kind, record: Any, now_ms: int) -> list[Any]:
     """The values of ``COLUMNS[kind]`` for one record (a model of that kind), then its dates'
     offsets (see ``zone``)."""
-    return _ROWS[kind](record, now_ms)
+    return ROWS[kind](record, now_ms)
 
 
 def links(kind: Kind, record: Any) -> list[list[int]]:

@@ -302,8 +302,15 @@ def _count_unknown(model: BaseModel, prefix: str, counts: Counter[str]) -> None:
         children = values[name]
         if children:
             child_prefix = f"{prefix}{alias}[]."
-            for child in children:
-                _count_unknown(child, child_prefix, counts)
+            if _nested_fields(type(children[0])):
+                for child in children:
+                    _count_unknown(child, child_prefix, counts)
+            else:  # (a list of records without lists of their own: the common case, inline)
+                for child in children:
+                    extra = child.__pydantic_extra__
+                    if extra:
+                        for key in extra:
+                            counts[child_prefix + key] += 1
 
 
 _NESTED: dict[type[BaseModel], tuple[tuple[str, str], ...]] = {}

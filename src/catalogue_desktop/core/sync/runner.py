@@ -42,8 +42,8 @@ from catalogue_desktop.core.records.errors import (
 )
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.service.client import CatalogueClient, Validators
-from catalogue_desktop.core.sync.ingest import IngestReport, ingest
-from catalogue_desktop.core.sync.workers import init_worker
+from catalogue_desktop.core.sync.report import IngestReport
+from catalogue_desktop.core.sync.workers import init_worker, run_ingest, warm_up
 
 PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
 STALE_BODY_AGE = 3600.0  # downloaded bodies (body-*.json next to the store) older than this are litter
@@ -111,7 +111,7 @@ class Ingestor:
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
                 for _ in range(self.workers):  # start the workers now, from this thread
-                    self._pool.submit(_noop)
+                    self._pool.submit(warm_up)
             return self._pool
 
     async def _start(self) -> ProcessPoolExecutor:
@@ -138,16 +138,18 @@ class Ingestor:
             if self._pool is None and body.stat().st_size <= self.threshold:
                 # A thread cannot be stopped: a cancelled sync waits for it (a small payload, one
                 # transaction), so that nothing is written once the cancel is through.
-                job = asyncio.ensure_future(asyncio.to_thread(ingest, *args))
+                job = asyncio.ensure_future(asyncio.to_thread(run_ingest, *args))
                 try:
                     return await asyncio.shield(job)
                 except asyncio.CancelledError:
                     with contextlib.suppress(Exception):
                         await job
                     raise
-            pool = self._pool or await self._start()
+            # (through the starter thread even when the pool exists: a submit from this thread
+            # while the starter still starts workers would start one itself, here)
+            pool = await self._start()
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, ingest, *args)
+                return await asyncio.get_running_loop().run_in_executor(pool, run_ingest, *args)
             except asyncio.CancelledError:
                 self.abort()
                 raise
@@ -176,10 +178,6 @@ class Ingestor:
             self._starter = None
 
 
-def _noop() -> None:
-    import catalogue_desktop.core.sync.ingest  # noqa: F401  (imports pydantic and builds adapters)
-
-
 OnProgress = Callable[[Kind, int, int | None], None]
 OnOutcome = Callable[[Kind, CollectionOutcome], None]
 OnPhase = Callable[[Kind, str], None]  # kind, "waiting" | "validating"
@@ -202,12 +200,22 @@ async def sync_catalogue(
     own = ingestor is None
     ingestor = ingestor or Ingestor()
     states = await asyncio.to_thread(_states, store_file)
-    if sum(s.records for s in states.values()) > 2000:
+    warm = sum(s.records for s in states.values()) > 2000
+    if warm:
         await ingestor.prewarm()
+    # Otherwise (a first sync, a small catalogue) the workers start with the first big download,
+    # ready when it is in: started once its body arrived, they kept it waiting a third of a second.
+    warming: list[asyncio.Future[Any]] = []
+
+    def progress(kind: Kind, received: int, total: int | None) -> None:
+        if not warm and not warming and max(received, total or 0) > ingestor.threshold:
+            warming.append(asyncio.ensure_future(ingestor.prewarm()))
+        if on_progress is not None:
+            on_progress(kind, received, total)
 
     async def one(kind: Kind) -> tuple[Kind, CollectionOutcome]:
         outcome = await _sync_one(
-            client, store_file, kind, states[kind], ingestor, on_progress, deadline, on_phase or _no_phase
+            client, store_file, kind, states[kind], ingestor, progress, deadline, on_phase or _no_phase
         )
         if on_outcome is not None:
             on_outcome(kind, outcome)
@@ -216,8 +224,13 @@ async def sync_catalogue(
     try:
         results = await asyncio.gather(*(one(kind) for kind in kinds))
     finally:
-        if own:
-            await asyncio.to_thread(ingestor.close)
+        try:
+            for job in warming:  # (before closing: a pool made after ``close`` would outlive it)
+                with contextlib.suppress(Exception):
+                    await job
+        finally:
+            if own:
+                await asyncio.to_thread(ingestor.close)
     return SyncReport(dict(results))
 
 
