@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from catalogue_desktop.core.cache import store as store_module
+from catalogue_desktop.core.cache.location import default_cache_dir, store_file
 from catalogue_desktop.core.cache.pages import PAGE_FORMAT, PAGE_ROWS, PackedLinks
 from catalogue_desktop.core.cache.schema import SCHEMA_VERSION
 from catalogue_desktop.core.cache.store import (
@@ -24,8 +25,6 @@ from catalogue_desktop.core.cache.store import (
     Entry,
     Store,
     StoreError,
-    default_cache_dir,
-    store_path,
 )
 from catalogue_desktop.core.records.kinds import Kind
 from tests.sqlite_lock import lock_held
@@ -496,8 +495,8 @@ def test_store_file_that_is_a_directory_is_a_store_error(tmp_path: Path) -> None
 def test_cache_dir_honours_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv(ENV_CACHE_DIR, str(tmp_path / "from-env"))
     assert default_cache_dir() == tmp_path / "from-env"
-    assert store_path() == tmp_path / "from-env" / FILE_NAME
-    assert store_path(tmp_path / "explicit") == tmp_path / "explicit" / FILE_NAME
+    assert store_file() == tmp_path / "from-env" / FILE_NAME
+    assert store_file(tmp_path / "explicit") == tmp_path / "explicit" / FILE_NAME
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv(ENV_CACHE_DIR, "~/tilde")
     assert default_cache_dir() == tmp_path / "tilde"

@@ -9,12 +9,22 @@ newcomer's first export looks for it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from catalogue_desktop.core.cache.store import FILE_NAME, default_cache_dir
+from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
 from catalogue_desktop.core.records.kinds import Kind
 
 DEMO_FOLDER = "demo"
+
+
+def default_cache_dir() -> Path:
+    """``$CATALOGUE_DESKTOP_CACHE_DIR``, else the platform's user cache dir."""
+    if env := os.environ.get(ENV_CACHE_DIR):
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("catalogue-desktop", appauthor=False))
 
 
 def cache_dir(base: str | Path | None = None, *, demo: bool = False) -> Path:

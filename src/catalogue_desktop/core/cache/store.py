@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -68,19 +67,6 @@ class Entry(NamedTuple):
 
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def default_cache_dir() -> Path:
-    """``$CATALOGUE_DESKTOP_CACHE_DIR``, else the platform's user cache dir."""
-    if env := os.environ.get(ENV_CACHE_DIR):
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("catalogue-desktop", appauthor=False))
-
-
-def store_path(cache_dir: str | Path | None = None) -> Path:
-    return Path(cache_dir).expanduser() / FILE_NAME if cache_dir else default_cache_dir() / FILE_NAME
 
 
 class Store:

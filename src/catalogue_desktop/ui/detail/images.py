@@ -214,7 +214,7 @@ class ImageLoader(QObject):
     ) -> None:
         super().__init__(parent)
         if cache is None:
-            from catalogue_desktop.core.cache.store import default_cache_dir
+            from catalogue_desktop.core.cache.location import default_cache_dir
 
             cache = ImageCache(default_cache_dir() / "images")
         self.cache = cache

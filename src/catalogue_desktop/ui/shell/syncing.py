@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from PySide6.QtCore import QObject, Signal
 
 from catalogue_desktop.core.cache import location as caches
-from catalogue_desktop.core.cache.store import Store, store_path
+from catalogue_desktop.core.cache.location import store_file
+from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.connection.profiles import DEFAULT, Profile, Profiles
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
@@ -61,7 +62,7 @@ class ServicePlace(NamedTuple):
 
     @property
     def store_file(self) -> Path:
-        return store_path(self.cache_dir)
+        return store_file(self.cache_dir)
 
     def title(self) -> str:
         """The window's title: the demo, the address, or a named catalogue and its address."""
