@@ -9,7 +9,6 @@ is the profile ``demo`` (its ``demo/`` folder, as before); new profiles get ``pr
 
 from __future__ import annotations
 
-import configparser
 import json
 import os
 import re
@@ -97,6 +96,8 @@ def config_dir() -> Path:
 
 def legacy_base_url(settings_file: Path) -> str | None:
     """The single service address earlier versions kept (``[service] base_url``), if any."""
+    import configparser  # (the commands ask; the window's start-up does not: ~1 ms)
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read(settings_file, encoding="utf-8")

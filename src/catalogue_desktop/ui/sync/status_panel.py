@@ -88,7 +88,9 @@ class _Row:
         self.retry.setObjectName(f"retry-{kind.value}")
         self.retry.hide()
         self.retry.clicked.connect(lambda _checked=False: panel.retry_requested.emit(kind))
-        self.name.setStyleSheet("font-weight: bold")
+        bold = self.name.font()  # (a QFont, not a style sheet: 8 of them cost ~1 ms to polish and paint)
+        bold.setBold(True)
+        self.name.setFont(bold)
         self.full_text = ""
         self.extra = ""  # what the details add to the text (the problems)
         self.received: int | None = None
