@@ -46,11 +46,20 @@ _COLUMNS = 6  # per collection: name, bar, text, Details, Retry, a gap
 
 class _ElidedLabel(QLabel):
     """A one-line label that ends in "…" where its text does not fit (rather than clipping it
-    mid-letter); ``whole`` is the text it stands for."""
+    mid-letter); ``whole`` is the text it stands for. Its text is selectable with the mouse (a
+    reason quotes the service), from the first time the mouse comes over it: a selectable label
+    keeps a text document to draw with, and 8 of them were ~1% of the window's start-up."""
 
     def __init__(self, text: str = "") -> None:
         super().__init__(text)
         self.whole = text
+        self._selectable = False
+
+    def enterEvent(self, event: Any) -> None:  # (a handler, not an event filter: see qt_compat)
+        if not self._selectable:
+            self._selectable = True
+            self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        super().enterEvent(event)
 
     def set_whole(self, text: str) -> None:
         self.whole = text
@@ -72,7 +81,6 @@ class _Row:
         self.name = QLabel(kind.label)
         self.text = _ElidedLabel("not loaded")
         self.text.setTextFormat(Qt.TextFormat.PlainText)  # reasons quote the service's text
-        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Long reasons must not widen the window: the label shrinks, the tooltip has it all.
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.text.setMinimumWidth(80)
