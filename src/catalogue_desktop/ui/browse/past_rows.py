@@ -30,12 +30,34 @@ class PastRows:
         self._on_demand = column_index(kind, "ondemand") if "ondemand" in keys else None
         self._type = column_index(kind, "type") if kind is Kind.WEBINARS else None
         self._known: dict[int, bool] = {}
+        # Upcoming first's groups (``_late``) of the first rows of ``_noted_rows`` (``note``).
+        self._noted_rows: Rows | None = None
+        self._noted = bytearray()
 
     def forget(self, now_ms: int | None = None) -> None:
         """Work it out again (another time, or other codes marked on demand)."""
         if now_ms is not None:
             self.now_ms = now_ms
         self._known = {}
+        self._noted_rows, self._noted = None, bytearray()
+
+    def note(self, rows: Rows) -> bytearray:
+        """The groups of ``rows`` for ``upcoming_first`` (0 upcoming, 1 on demand, 2 past), worked
+        out for the rows not noted yet: a row set being read is noted as it grows, a chunk at a
+        time, so that putting 100,000 rows in order once read is one sort, not a 150 ms stall."""
+        start, end = self._start, self._end
+        if self.kind not in _START_COLUMN or end is None or start is None:
+            return bytearray(len(rows))
+        if self._noted_rows is not rows or len(self._noted) > len(rows):
+            self._noted_rows, self._noted = rows, bytearray()
+        done = len(self._noted)
+        if done < len(rows):
+            more = rows[done:]
+            try:
+                self._noted += self._late(more, start, end)
+            except TypeError:  # type codes of mixed kinds, lists (hostile data): asked row by row
+                self._noted += self._late_by_row(more, start, end)
+        return self._noted
 
     def is_past(self, rows: Rows, source: int) -> bool:
         if self._end is None:
@@ -53,10 +75,7 @@ class PastRows:
         start, end = self._start, self._end
         if self.kind not in _START_COLUMN or column != start or end is None or start is None:
             return order
-        try:
-            late = self._late(rows, start, end)
-        except TypeError:  # type codes of mixed kinds, lists (hostile data): asked row by row
-            late = self._late_by_row(rows, start, end)
+        late = self.note(rows)
         if not any(late):
             return order
         return sorted(order, key=late.__getitem__)  # (stable: each group keeps ``order``'s order)

@@ -135,6 +135,8 @@ class RowSetTableModel(QAbstractTableModel):
         if rowset is self._rowset and self._growing is not None:
             self._append_read_rows()
             self._emit_counts()
+            if self.upcoming_first and self._sort_column >= 0:  # (its order, once all are read: in parts)
+                self._past.note(rowset.rows)
             return
         self.beginResetModel()
         self.idle_work.stop()
