@@ -5,6 +5,7 @@ words in their tooltips."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from catalogue_desktop.core.listing.rows import COLUMNS, PAST_COLUMN, column_index, zone
@@ -80,7 +81,7 @@ class PastRows:
             return order
         return sorted(order, key=late.__getitem__)  # (stable: each group keeps ``order``'s order)
 
-    def _late(self, rows: Rows, start: int, end: int) -> bytearray:
+    def _late(self, rows: Sequence[Row], start: int, end: int) -> bytearray:
         """Per row: 0 upcoming, 1 on demand, 2 past. A column at a time, the type codes asked once
         each: row by row, with two calls per row, 100,000 rows took 60-160 ms (a start-up stall)."""
         late = bytearray(len(rows))
@@ -103,7 +104,7 @@ class PastRows:
                     late[i] = 1
         return late
 
-    def _late_by_row(self, rows: Rows, start: int, end: int) -> bytearray:
+    def _late_by_row(self, rows: Sequence[Row], start: int, end: int) -> bytearray:
         late = bytearray(len(rows))
         now, on_demand, kind_of = self.now_ms, self.formatter.on_demand, self._type
         for i, row in enumerate(rows):
