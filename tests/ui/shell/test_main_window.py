@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QPushButton, QTreeView
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
@@ -245,6 +246,11 @@ def test_offline_start_from_the_cache_with_the_service_down(
     assert window.banner.text().startswith("Offline — cannot connect to 127.0.0.1:")
     title = window.banner.title
     assert title.font().bold() and not window.banner.label.font().bold()  # style sheet, polished
+    # the reason can be selected with the mouse (from when the mouse comes over it)
+    selectable = Qt.TextInteractionFlag.TextSelectableByMouse
+    QTest.mouseMove(window, QPoint(1, 1))
+    QTest.mouseMove(window.banner.label)
+    qtbot.waitUntil(lambda: bool(window.banner.label.textInteractionFlags() & selectable))
     for kind in ALL_KINDS:
         assert window.tab(kind).model.rowCount() == SAMPLE_COUNTS[kind]
         assert window.status.status(kind) == "failed"

@@ -128,14 +128,13 @@ class RowSetTableModel(QAbstractTableModel):
         return self._growing is not None
 
     def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None = None) -> None:
-        """Show a row set while it is read, ``expected`` rows in all: its first rows at once (a
-        reset), then the rows read since (appended, as read). :meth:`set_rowset` with the same
-        row set says it is complete: a sort (or filter) needs every row, applied then."""
+        """Show a row set while it is read (``expected`` rows): its first rows at once (a reset), then
+        those read since, appended; ``set_rowset`` with it says it is complete (a sort applies then)."""
         self._expected = expected
         if rowset is self._rowset and self._growing is not None:
             self._append_read_rows()
             self._emit_counts()
-            if self.upcoming_first and self._sort_column >= 0:  # (its order, once all are read: in parts)
+            if self.upcoming_first and self._sort_column >= 0:  # (that order's groups, as they come)
                 self._past.note(rowset.rows)
             return
         self.beginResetModel()

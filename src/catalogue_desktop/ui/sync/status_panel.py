@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.cache.store import CollectionState
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.ui.common.labels import MouseSelectableLabel
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.sync import wording
 from catalogue_desktop.ui.sync.banner import OfflineBanner
@@ -44,22 +45,13 @@ _SHOWN = 100  # characters of a status line shown at most; the tooltip and the d
 _COLUMNS = 6  # per collection: name, bar, text, Details, Retry, a gap
 
 
-class _ElidedLabel(QLabel):
+class _ElidedLabel(MouseSelectableLabel):
     """A one-line label that ends in "…" where its text does not fit (rather than clipping it
-    mid-letter); ``whole`` is the text it stands for. Its text is selectable with the mouse (a
-    reason quotes the service), from the first time the mouse comes over it: a selectable label
-    keeps a text document to draw with, and 8 of them were ~1% of the window's start-up."""
+    mid-letter); ``whole`` is the text it stands for."""
 
     def __init__(self, text: str = "") -> None:
         super().__init__(text)
         self.whole = text
-        self._selectable = False
-
-    def enterEvent(self, event: Any) -> None:  # (a handler, not an event filter: see qt_compat)
-        if not self._selectable:
-            self._selectable = True
-            self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        super().enterEvent(event)
 
     def set_whole(self, text: str) -> None:
         self.whole = text
@@ -126,10 +118,9 @@ class StatusPanel(QWidget):
         grid.setVerticalSpacing(2)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
-        self.message = QLabel(wordWrap=True)
+        self.message = MouseSelectableLabel(wordWrap=True)
         self.message.setObjectName("statusNotice")
         self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.hide()
         self.dismiss = QPushButton("Dismiss")
         self.dismiss.setObjectName("dismissNotice")
