@@ -28,6 +28,17 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+# What the benchmarks import beyond the app, and the extra of pyproject.toml that brings it.
+NEEDS = {"psutil": "test", "duckdb": "bench", "numpy": "bench"}
+INSTALL = "python -m pip install -e '.[test,bench]'"
+
+
+def missing_modules() -> list[str]:
+    import importlib.util
+
+    return [name for name in NEEDS if importlib.util.find_spec(name) is None]
+
+
 import _common as C  # noqa: E402
 import finder_bench  # noqa: E402
 import offers_bench  # noqa: E402
@@ -186,9 +197,7 @@ def stall(size: int, url: str, cache: Path, runs: int, home: Path, commands: lis
     for r in results:
         bad = {k: v for k, v in r["statuses"].items() if v not in ("updated", "unchanged")}
         assert not bad and len(r["statuses"]) == 8, f"refresh did not succeed: {r['errors']}"
-    for (
-        r
-    ) in results:  # the tab was sorted as asked (without --sort: its default order, by start since issue 31)
+    for r in results:  # the tab was sorted as asked (unasked: its default order, by start, upcoming first)
         assert r["sorted_by"] >= 0 or not r["sort"], (r["sort"], r["sorted_by"])
     syncs = [r["monitor"]["phases"]["sync"] for r in results]
     return {
@@ -682,6 +691,15 @@ def main() -> int:
         "--size", type=int, action="append", help="with --only stall/interact: these N only (repeatable)"
     )
     args = parser.parse_args()
+    missing = missing_modules()
+    if missing:
+        extras = sorted({NEEDS[m] for m in missing})
+        print(
+            f"bench/run.py needs {', '.join(missing)} (the {' and '.join(extras)} extra"
+            f"{'s' if len(extras) > 1 else ''}); install them with: {INSTALL}",
+            file=sys.stderr,
+        )
+        return 2
     if args.only:
         return only(args)
     started = time.perf_counter()
@@ -853,6 +871,7 @@ def only(args: argparse.Namespace) -> int:
                 out[f"stall-{n}"]["threads_cpu_s"] = st["runs"][0]["threads_cpu_s"]
                 out[f"stall-{n}"]["phases"] = st["runs"][0]["monitor"]["phases"]
                 out[f"stall-{n}"]["worst"] = st["runs"][0]["monitor"]["worst"][:5]
+                out[f"stall-{n}"]["collections"] = st["runs"][0]["monitor"].get("collections")
         elif args.only == "offers":
             for n in sizes:
                 d = offers_bench.measure(n, caches[n], 3 if q else 5, home, commands)

@@ -4,7 +4,6 @@ test folders use: the demo sample, the demo service, a fault server primed with 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -73,15 +72,3 @@ def fault_server(sample: dict[Any, bytes]) -> Iterator[Any]:
         for kind in Kind:
             server.set(kind.path, "json", body=sample[kind], etag=f'"{kind.value}-1"')
         yield server
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _no_python_mime_data_on_the_clipboard_at_exit() -> Iterator[None]:
-    """Copy for email puts a QMimeData made in Python on the clipboard. Left there, Qt's own exit
-    handler deletes it after the interpreter is gone, through its Python wrapper: a crash at the
-    very end of a green run (exit status 139). The window never meets this (it leaves through
-    ``qt_compat.fast_exit``, without exit handlers); the test run clears the clipboard instead."""
-    yield
-    gui = sys.modules.get("PySide6.QtGui")
-    if gui is not None and gui.QGuiApplication.instance() is not None:
-        gui.QGuiApplication.clipboard().clear()

@@ -64,6 +64,7 @@ class _Tunnel(socketserver.StreamRequestHandler):
             return
         self.server.record(target)
         host, _, port = target.rpartition(":")
+        host = self.server.names.get(host, host)  # names only the proxy's network knows
         try:
             upstream = socket.create_connection((host, int(port)), timeout=IDLE)
         except OSError:
@@ -92,8 +93,9 @@ class _ProxyServer(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self) -> None:
+    def __init__(self, names: dict[str, str]) -> None:
         self.stopping = threading.Event()
+        self.names = names
         self.tunnels: list[str] = []
         self._lock = threading.Lock()
         super().__init__(("127.0.0.1", 0), _Tunnel)
@@ -109,8 +111,10 @@ class _ProxyServer(socketserver.ThreadingTCPServer):
 class ConnectProxy:
     """A loopback HTTP proxy that tunnels CONNECT requests (and refuses anything else)."""
 
-    def __init__(self) -> None:
-        self._server = _ProxyServer()
+    def __init__(self, names: dict[str, str] | None = None) -> None:
+        """``names``: host names the proxy resolves itself (a company's internal names), to
+        the addresses given."""
+        self._server = _ProxyServer(names or {})
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )

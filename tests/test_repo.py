@@ -72,3 +72,21 @@ def test_readme_documents_every_command() -> None:
     commands = next(a for a in parser._actions if a.dest == "command").choices
     for name in commands:
         assert f"catalogue-desktop {name}" in text, name
+
+
+def test_one_line_installs_what_the_benchmarks_need_and_runs_them() -> None:
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = extras["optional-dependencies"]
+    run = (ROOT / "bench" / "run.py").read_text(encoding="utf-8")
+    needs = dict(re.findall(r'"(\w+)": "(\w+)"', re.search(r"NEEDS = \{[^}]*\}", run).group(0)))
+    assert {"psutil", "duckdb"} <= set(needs)
+    for module, extra in needs.items():
+        assert any(re.match(rf"{module}\b", dep, re.I) for dep in extras[extra]), (module, extra)
+    wanted = sorted(set(needs.values()))
+    for doc in ("README.md", "bench/README.md"):
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        line = next((ln for ln in text.splitlines() if "pip install" in ln and "bench/run.py" in ln), "")
+        named = re.search(r"-e '\.\[([\w,]+)\]'", line)
+        assert named and set(wanted) <= set(named.group(1).split(",")), f"{doc}: {line!r}"

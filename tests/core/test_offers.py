@@ -254,3 +254,27 @@ def test_offerings_upcoming_adds_future_unless_the_query_speaks_of_dates() -> No
 
     assert has_future("") and has_future("tax cle:yes") and has_future("a OR b")
     assert not has_future("starts:2027-03") and not has_future("past") and not has_future("next30d tax")
+
+
+def test_the_occasions_of_whole_records_are_their_upcoming_ones() -> None:
+    from datetime import UTC, datetime
+
+    from catalogue_desktop.core.offers.of_records import rows_of
+
+    found = {
+        "kind": ["course", "course", "session", "session", "webinar", "session"],
+        "id": [1, 1, 10, 11, 12, 13],
+        "seriesIds": [(), (), (7,), (7, 8), (), (8,)],
+        "startDate": ["2026-01-05T09:00:00-05:00", "2027-01-05T09:00:00-05:00", "2026-01-01T12:00:00Z",
+                      "2027-02-01T12:00:00Z", "2027-03-01T12:00:00Z", None],
+        "endDate": ["2026-01-06T17:00:00-05:00", "2027-01-06T17:00:00-05:00", "2026-01-01T13:00:00Z",
+                    "2027-02-01T13:00:00Z", "2027-03-01T13:00:00Z", None],
+        "ondemand": [False, False, False, False, False, True],
+    }  # fmt: skip
+    now = datetime(2026, 11, 26, tzinfo=UTC)
+    assert rows_of(found, "courses", [1], now) == [1]  # the past location left out
+    assert rows_of(found, "series", [7], now) == [3]  # a session of two series counts for each
+    assert rows_of(found, "series", [8], now) == [3, 5]  # on demand: never over
+    assert rows_of(found, "webinars", [11, 12], now) == [3, 4]
+    assert rows_of(found, "series", [7], datetime(2030, 1, 1, tzinfo=UTC)) == []
+    assert rows_of(found, "experts", [1], now) == [] and rows_of(found, "series", [], now) == []

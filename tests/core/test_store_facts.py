@@ -164,3 +164,58 @@ def test_facts_are_stored_in_pages_smaller_than_the_rows_pages(
 def _page_starts(n: int, rows: int, facts: int) -> list[int]:
     """Where each fact page starts: every ``facts`` records within each page of ``rows``."""
     return [i for start in range(0, n, rows) for i in range(start, min(start + rows, n), facts)]
+
+
+def test_fact_pages_read_ahead_on_a_thread_are_the_same_pages(
+    tmp_path: Path, sample: dict[Kind, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``iter_facts(read_ahead=True)`` (the window's indexer: pages read by a thread of their own)
+    gives the same pages as reading them on the caller's thread: every page while they are
+    sound, then the rest from ``rows``; read here when the thread cannot open the file; and
+    closing it early ends the thread."""
+    import threading
+
+    from catalogue_desktop.core.cache import pages as store_pages
+    from catalogue_desktop.core.cache import read_ahead
+
+    monkeypatch.setattr(store_pages, "PAGE_ROWS", 20)
+    monkeypatch.setattr(store_pages, "FACT_PAGE_ROWS", 7)
+    monkeypatch.setattr(read_ahead, "AHEAD", 2)
+    path = tmp_path / "catalogue.sqlite3"
+    assert ingest(str(path), Kind.WEBINARS.value, sample[Kind.WEBINARS], '"w"', None, AT).status == "updated"
+    n = len(json.loads(sample[Kind.WEBINARS]))
+    assert n > 3 * 7
+
+    def pages(store: Store, **how: Any) -> list[tuple[list[int], list[Any]]]:
+        return list(store.iter_facts(Kind.WEBINARS, **how))
+
+    def readers() -> int:
+        return sum(t.name == "catalogue-fact-pages" for t in threading.enumerate())
+
+    with Store(path) as store:
+        here = pages(store)
+        assert len(here) > 3
+        assert pages(store, read_ahead=True) == here
+        snapshot = store.state(Kind.WEBINARS).snapshot
+        early = store.iter_facts(Kind.WEBINARS, read_ahead=True)
+        assert next(early) == here[0]
+        early.close()
+        for _ in range(50):
+            if not readers():
+                break
+            threading.Event().wait(0.02)
+        assert readers() == 0
+    db = sqlite3.connect(path)  # the last pages damaged: those records' facts come from ``rows``
+    db.execute("UPDATE fact_pages SET crc = crc + 1 WHERE snapshot = ? AND page >= 2", (snapshot,))
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert [p for p, _f in pages(store, read_ahead=True)][:2] == [p for p, _f in here[:2]]
+        assert [pos for p, _f in pages(store, read_ahead=True) for pos in p] == list(range(n))
+        assert pages(store, read_ahead=True) == pages(store)
+
+        def cannot_open(*_args: Any, **_kw: Any) -> Any:
+            raise sqlite3.OperationalError("unable to open database file")
+
+        monkeypatch.setattr(read_ahead.sqlite3, "connect", cannot_open)  # the thread reads nothing
+        assert pages(store, read_ahead=True) == pages(store)

@@ -99,3 +99,15 @@ def test_an_offers_file_name_is_its_title_and_months() -> None:
     assert file_name("Offer", [feb, dec], ".ics") == "Offer (Dec 2026 – Feb 2027).ics"
     assert file_name('a/b:c*?"<>|\\\n', [ondemand], ".pdf") == "a b c.pdf"
     assert file_name(" .. ", [], ".xlsx") == "Offer.xlsx"
+
+
+def test_the_zones_and_the_query_read_one_table_of_region_names() -> None:
+    from catalogue_desktop.core.query import regions as query_regions
+    from catalogue_desktop.core.records import zones
+    from catalogue_desktop.core.records.regions import CODES, spellings
+
+    assert set(zones.REGION_ZONES) == set(CODES)
+    for written, code in spellings().items():
+        assert zones.region_code(written) == code, written
+        assert query_regions.region_code(written) == code, written
+    assert zones.region_code("  u.s. virgin   islands ") == "VI"

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import click_tab
+from tests.journeys.hands import click_tab
 
 ORDER = {
     Kind.WEBINARS: "start",
@@ -41,7 +41,7 @@ def _group(model: Any, row: int, column: int) -> int:
 def test_each_tab_opens_in_a_sensible_order(start: Any, qtbot: Any) -> None:
     window = start().window
     for kind, key in ORDER.items():
-        click_tab(qtbot, window, kind)
+        click_tab(window, kind)
         tab = window.current_tab()
         model = tab.model
         column = column_index(kind, key)
@@ -65,7 +65,7 @@ def test_each_tab_opens_in_a_sensible_order(start: Any, qtbot: Any) -> None:
 
 def test_the_sort_a_person_chooses_is_remembered(start: Any, qtbot: Any) -> None:
     window = start().window
-    click_tab(qtbot, window, Kind.WEBINARS)
+    click_tab(window, Kind.WEBINARS)
     tab = window.current_tab()
     fee = column_index(Kind.WEBINARS, "fee")
     header = tab.view.horizontalHeader()
@@ -95,11 +95,11 @@ def test_under_a_query_courses_are_in_the_order_of_the_matching_dates_shown(star
     order of those dates (they were in the order of each course's next date, whatever its city)."""
     from datetime import datetime
 
-    from tests.journeys.conftest import type_query
+    from tests.journeys.hands import type_query
 
     window = start().window
-    click_tab(qtbot, window, Kind.COURSES)
-    type_query(qtbot, window, "city:dallas")
+    click_tab(window, Kind.COURSES)
+    type_query(window, "city:dallas")
     tab = window.current_tab()
     model = tab.model
     column = column_index(Kind.COURSES, "next")

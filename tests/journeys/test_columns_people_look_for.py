@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import DATES, LINK_KINDS
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import choose_in_next_popup_menu, click_tab
+from tests.journeys.hands import choose_in_next_popup_menu, click_tab
 
 
 def _headers(tab: Any) -> list[str]:
@@ -64,7 +64,7 @@ def test_topics_experts_roles_situations_show_webinar_and_course_counts(start: A
         (Kind.ROLES, (Kind.WEBINARS,)),
         (Kind.SITUATIONS, (Kind.WEBINARS,)),
     ):
-        tab = click_tab(qtbot, window, kind) or window.current_tab()
+        tab = click_tab(window, kind) or window.current_tab()
         shown = _headers(tab)
         for source in sources:
             assert source.label in shown, (kind, shown)
@@ -75,7 +75,7 @@ def test_topics_experts_roles_situations_show_webinar_and_course_counts(start: A
             assert _cells(tab, column) == [str(expected.get(i, 0)) for i in ids], (kind, source)
         assert Kind.COURSES.label not in shown or Kind.COURSES in sources  # no course count on roles
     # sorted as numbers: a click on "Webinars" orders the topics by their count
-    tab = click_tab(qtbot, window, Kind.TOPICS) or window.current_tab()
+    tab = click_tab(window, Kind.TOPICS) or window.current_tab()
     column = _column(tab, "Webinars")
     _click_header(tab, column)
     first = [int(c) for c in _cells(tab, column)]
@@ -88,7 +88,7 @@ def test_topics_experts_roles_situations_show_webinar_and_course_counts(start: A
 def test_the_location_id_on_dates_is_off_by_default_and_in_the_column_menu(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     tab = window.current_tab()
     qtbot.waitUntil(lambda: tab.model.rowCount() > 0, timeout=5000)
     assert "Location ID" not in _headers(tab)

@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import click_row, click_tab, key, selected_ids
+from tests.journeys.hands import click_row, click_tab, key, selected_ids
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
@@ -46,7 +46,7 @@ def _global_rect(widget: QWidget) -> Any:
 
 def test_a_click_on_a_row_while_completions_show_selects_the_row(start: Any, qtbot: Any) -> None:
     window = start().window
-    click_tab(qtbot, window, Kind.COURSES)
+    click_tab(window, Kind.COURSES)
     tab = window.current_tab()
     _typing(window, "ci")
     click_row(tab, 2)  # the first click goes where it is aimed
@@ -82,7 +82,7 @@ def test_the_list_closes_when_the_text_is_cleared(start: Any, qtbot: Any) -> Non
 
 def test_the_list_never_covers_the_error_line(start: Any, qtbot: Any) -> None:
     window = start().window
-    click_tab(qtbot, window, Kind.COURSES)
+    click_tab(window, Kind.COURSES)
     _typing(window, "fees:<300 c")
     error = window.query_box.error
     qtbot.waitUntil(lambda: error.isVisible(), timeout=2000)

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from the window tests, then asked for by name)
 """Conventions of a desktop app: an Edit menu with the platform's keys, each setting in one place,
 quick open reaching every menu action, saved searches that keep a tab only when asked and whose
 query can be edited, and no developer's text in front of the user."""
@@ -25,25 +24,8 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.h31b_window import (  # noqa: F401  (fixtures)
-    NOISE,
-    _no_keys_held,
-    _private_settings_and_cache,
-    cache_dir,
-    click_row,
-    click_tab,
-    filled_cache,
-    filled_store_template,
-    key,
-    make_session,
-    menu_items,
-    open_window,
-    qloop,
-    type_query,
-    when_dialog_opens,
-)
+from tests.journeys.hands import click_row, click_tab, key, menu_items, type_query, when_dialog_opens
 
-pytestmark = NOISE
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
@@ -65,8 +47,8 @@ def _palette_items(window: Any, text: str) -> list[Any]:
     return palette
 
 
-def test_the_edit_menu_copies_and_selects_all_rows_with_the_platforms_keys(open_window: Any) -> None:
-    window = open_window().window
+def test_the_edit_menu_copies_and_selects_all_rows_with_the_platforms_keys(start: Any) -> None:
+    window = start().window
     assert menu_items(window, "Edit") == ["Copy", "Select All", "Find…"]
     for act, standard in (
         (window.menu_actions.copy_action, QKeySequence.StandardKey.Copy),
@@ -84,8 +66,8 @@ def test_the_edit_menu_copies_and_selects_all_rows_with_the_platforms_keys(open_
     assert len(lines) == tab.model.rowCount() + 1  # a header line, then every row
 
 
-def test_the_currency_is_set_in_one_place_preferences(open_window: Any) -> None:
-    session = open_window()
+def test_the_currency_is_set_in_one_place_preferences(start: Any) -> None:
+    session = start()
     window = session.window
     assert not any("Currency" in item for item in menu_items(window, "Catalogue"))
     tab = click_tab(window, Kind.WEBINARS)
@@ -104,8 +86,8 @@ def test_the_currency_is_set_in_one_place_preferences(open_window: Any) -> None:
     assert session.settings.currency == "EUR"
 
 
-def test_quick_open_reaches_every_menu_action(open_window: Any) -> None:
-    window = open_window().window
+def test_quick_open_reaches_every_menu_action(start: Any) -> None:
+    window = start().window
     click_tab(window, Kind.WEBINARS)
     palette = _palette_items(window, "pref")
     assert palette.model.items and palette.model.items[0].title == "Preferences…"
@@ -152,8 +134,8 @@ def _run_saved(window: Any, name: str) -> None:
     QApplication.processEvents()
 
 
-def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_query(open_window: Any) -> None:
-    session = open_window()
+def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_query(start: Any) -> None:
+    session = start()
     window = session.window
     click_tab(window, Kind.COURSES)
     type_query(window, "ethics")
@@ -182,8 +164,8 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
     assert window.search_book.all()[0]["query"] == "ethics cpe:yes"
 
 
-def test_certificates_speak_in_words_not_codes(open_window: Any) -> None:
-    window = open_window().window
+def test_certificates_speak_in_words_not_codes(start: Any) -> None:
+    window = start().window
     tab = click_tab(window, Kind.CERTIFICATES)
     seen_problem = False
     for row in range(tab.model.rowCount()):
@@ -204,8 +186,8 @@ def test_certificates_speak_in_words_not_codes(open_window: Any) -> None:
     assert seen_problem  # the demo has certificates naming courses it does not list
 
 
-def test_preferences_speak_plainly_and_an_unknown_code_shows_its_label(open_window: Any) -> None:
-    window = open_window().window
+def test_preferences_speak_plainly_and_an_unknown_code_shows_its_label(start: Any) -> None:
+    window = start().window
     texts: list[str] = []
 
     def read(dialog: Any) -> None:
@@ -221,8 +203,8 @@ def test_preferences_speak_plainly_and_an_unknown_code_shows_its_label(open_wind
     assert "3=Type 3" in texts and "1=On demand" in texts
 
 
-def test_money_has_one_format_and_is_never_cut(open_window: Any) -> None:
-    session = open_window(currency="USD")
+def test_money_has_one_format_and_is_never_cut(start: Any) -> None:
+    session = start(currency="USD")
     window = session.window
     tab = click_tab(window, Kind.CERTIFICATES)
     fee = column_index(Kind.CERTIFICATES, "fee")

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import click_facet, click_tab, facet_rows, show_facets, type_query
+from tests.journeys.hands import click_facet, click_tab, facet_rows, show_facets, type_query
 
 
 def _settle(qtbot: Any, session: Any) -> None:
@@ -20,9 +20,9 @@ def _settle(qtbot: Any, session: Any) -> None:
 def test_type_live_typed_is_the_type_facet_s_live_ticked_once(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(qtbot, window, Kind.WEBINARS)
+    click_tab(window, Kind.WEBINARS)
     show_facets(qtbot, window)
-    type_query(qtbot, window, "type:live")
+    type_query(window, "type:live")
     _settle(qtbot, session)
     types = facet_rows(window)["Type"]
     live = [t for t in types if "live" in t.lower()]
@@ -34,9 +34,9 @@ def test_type_live_typed_is_the_type_facet_s_live_ticked_once(start: Any, qtbot:
 def test_state_illinois_is_the_ticked_il_and_a_click_on_il_takes_it_back(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     show_facets(qtbot, window)
-    type_query(qtbot, window, "state:illinois")
+    type_query(window, "state:illinois")
     _settle(qtbot, session)
     rows = window.current_tab().model.rowCount()
     assert rows > 0
@@ -50,9 +50,9 @@ def test_state_illinois_is_the_ticked_il_and_a_click_on_il_takes_it_back(start: 
 def test_a_value_clicked_replaces_the_field_s_typed_clause(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     show_facets(qtbot, window)
-    type_query(qtbot, window, "city:dal")
+    type_query(window, "city:dal")
     _settle(qtbot, session)
     assert "City: city:dal" in facet_rows(window)
     other = next(v for v in facet_rows(window)["City: city:dal"] if not v.startswith("Dallas"))
@@ -65,7 +65,7 @@ def test_a_value_clicked_replaces_the_field_s_typed_clause(start: Any, qtbot: An
 def test_more_values_shows_the_facet_s_other_values(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(qtbot, window, Kind.WEBINARS)
+    click_tab(window, Kind.WEBINARS)
     show_facets(qtbot, window)
     model = window.facet_panel.model
     row = next(r for r, f in enumerate(model.facets) if f.more)

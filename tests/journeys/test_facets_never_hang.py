@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue_desktop.core.listing.rows import DATES
-from tests.journeys.conftest import click_tab, preferences_ok
+from tests.journeys.hands import click_tab, preferences_ok
 
 PREPARING = "Preparing the"
 
@@ -14,7 +14,7 @@ def test_restarted_on_dates_the_facets_appear_without_choosing_another_tab(start
     first = start()
     window = first.window
     window.facet_dock.show()
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     window.close()
 
     again = start(finder_ready=False).window
@@ -29,7 +29,7 @@ def test_restarted_on_dates_the_facets_appear_without_choosing_another_tab(start
 def test_preferences_ok_on_dates_brings_the_facets_back(start: Any, qtbot: Any) -> None:
     window = start().window
     window.facet_dock.show()
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     panel = window.facet_panel
     qtbot.waitUntil(lambda: PREPARING not in panel.heading.text(), timeout=5000)
     preferences_ok(qtbot, window)

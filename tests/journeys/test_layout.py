@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from the window tests, then asked for by name)
 """Layout at every size: the window opens sized to the screen and fits a small one, the Dates tab
 shows what a sales person reads first at 1024x700, no tab scrolls sideways at 1920x1080, and the
 table/detail split is one remembered setting that a person can move, hide and show."""
@@ -13,23 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.h31b_window import (  # noqa: F401  (fixtures)
-    NOISE,
-    _no_keys_held,
-    _private_settings_and_cache,
-    cache_dir,
-    click_row,
-    click_tab,
-    filled_cache,
-    filled_store_template,
-    key,
-    make_session,
-    menu_items,
-    open_window,
-    qloop,
-)
-
-pytestmark = NOISE
+from tests.journeys.hands import click_row, click_tab, key, menu_items
 
 
 def _screen_sized(window: Any, width: int, height: int) -> None:
@@ -51,8 +34,8 @@ def _right_edges(tab: Any, keys: list[str]) -> dict[str, int]:
     return out
 
 
-def test_a_first_start_fills_most_of_the_screen_and_a_restart_restores_the_size(open_window: Any) -> None:
-    session = open_window()
+def test_a_first_start_fills_most_of_the_screen_and_a_restart_restores_the_size(start: Any) -> None:
+    session = start()
     window = session.window
     window.show()
     QApplication.processEvents()
@@ -64,12 +47,12 @@ def test_a_first_start_fills_most_of_the_screen_and_a_restart_restores_the_size(
     window.setGeometry(QRect(40, 30, 700, 560))  # the person makes it smaller
     QApplication.processEvents()
     window.close()
-    again = open_window().window
+    again = start().window
     assert again.geometry().size() == window.geometry().size()
 
 
-def test_the_window_fits_a_1024x700_screen_with_every_part_on_it(open_window: Any) -> None:
-    window = open_window().window
+def test_the_window_fits_a_1024x700_screen_with_every_part_on_it(start: Any) -> None:
+    window = start().window
     window.show()
     tab = click_tab(window, DATES)
     click_row(tab, 0)
@@ -96,8 +79,8 @@ def test_the_window_fits_a_1024x700_screen_with_every_part_on_it(open_window: An
         assert part.isVisible() and inside.contains(box), (part.objectName(), box, inside)
 
 
-def test_dates_at_1024x700_shows_title_start_place_and_fee_without_scrolling(open_window: Any) -> None:
-    window = open_window().window
+def test_dates_at_1024x700_shows_title_start_place_and_fee_without_scrolling(start: Any) -> None:
+    window = start().window
     _screen_sized(window, 1024, 700)
     tab = click_tab(window, DATES)
     QApplication.processEvents()
@@ -108,10 +91,10 @@ def test_dates_at_1024x700_shows_title_start_place_and_fee_without_scrolling(ope
     assert tab.view.horizontalHeader().sectionSize(column_index(DATES, "title")) >= 120
 
 
-def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(open_window: Any) -> None:
+def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(start: Any) -> None:
     from catalogue_desktop.ui.shell.window_layout import first_geometry
 
-    window = open_window().window
+    window = start().window
     frame = first_geometry(QRect(0, 0, 1920, 1080), (800, 600))  # as a first start opens there
     _screen_sized(window, frame.width(), frame.height())
     for kind in window.tab_kinds():
@@ -120,8 +103,8 @@ def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(open_wind
         assert tab.view.horizontalScrollBar().maximum() == 0, kind.label
 
 
-def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembered(open_window: Any) -> None:
-    window = open_window().window
+def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembered(start: Any) -> None:
+    window = start().window
     _screen_sized(window, 1280, 800)
     assert "Details pane" in menu_items(window, "View")
     tab = click_tab(window, Kind.WEBINARS)
@@ -133,7 +116,7 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
     click_row(courses, 0)
     assert not courses.detail.isVisible()  # one setting for every tab
     window.close()
-    again = open_window().window
+    again = start().window
     _screen_sized(again, 1280, 800)
     tab = click_tab(again, Kind.WEBINARS)
     click_row(tab, 0)
@@ -142,8 +125,8 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
     assert tab.detail.isVisible()
 
 
-def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(open_window: Any) -> None:
-    window = open_window().window
+def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(start: Any) -> None:
+    window = start().window
     _screen_sized(window, 1280, 800)
     tab = click_tab(window, Kind.WEBINARS)
     handle = tab.splitter.handle(1)
@@ -160,13 +143,13 @@ def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(open_
     courses = click_tab(window, Kind.COURSES)
     assert courses.splitter.sizes() == moved
     window.close()
-    again = open_window().window
+    again = start().window
     _screen_sized(again, 1280, 800)
     assert click_tab(again, Kind.TOPICS).splitter.sizes() == moved
 
 
-def test_the_details_reflow_to_their_width_and_never_stay_scrolled_sideways(open_window: Any) -> None:
-    window = open_window().window
+def test_the_details_reflow_to_their_width_and_never_stay_scrolled_sideways(start: Any) -> None:
+    window = start().window
     _screen_sized(window, 1024, 700)
     for kind in (Kind.WEBINARS, Kind.SERIES, Kind.COURSES, Kind.CERTIFICATES, Kind.EXPERTS):
         tab = click_tab(window, kind)
@@ -183,12 +166,12 @@ def test_the_details_reflow_to_their_width_and_never_stay_scrolled_sideways(open
             assert scroll.horizontalScrollBar().value() == 0, (kind.label, row)
 
 
-def test_dialogs_fit_the_screen_with_their_buttons_on_it(open_window: Any) -> None:
+def test_dialogs_fit_the_screen_with_their_buttons_on_it(start: Any) -> None:
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from tests.journeys.h31b_window import when_dialog_opens
+    from tests.journeys.hands import when_dialog_opens
 
-    window = open_window().window
+    window = start().window
     window.show()
     screen = window.screen().availableGeometry()
     seen: list[str] = []

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from the window tests, then asked for by name)
 """A record asked for at start (``--open``) under a query that lists it (``--query``) is the row
 selected and the record shown — not "not among the rows the query shows" (seen on the demo with
 ``--query city:chicago --open course:6101``: the pane said so while 6101's row was listed)."""
@@ -10,25 +9,12 @@ from typing import Any
 from PySide6.QtWidgets import QLabel
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.h31b_window import (  # noqa: F401  (fixtures)
-    NOISE,
-    _no_keys_held,
-    _private_settings_and_cache,
-    cache_dir,
-    filled_cache,
-    filled_store_template,
-    make_session,
-    open_window,
-    qloop,
-)
-
-pytestmark = NOISE
 
 
 def test_the_record_opened_at_start_under_a_query_that_lists_it_is_selected_and_shown(
-    open_window: Any, qtbot: Any
+    start: Any, qtbot: Any
 ) -> None:
-    window = open_window(open="course:6101", query="city:chicago").window
+    window = start(open="course:6101", query="city:chicago").window
     tab = window.tab(Kind.COURSES)
     qtbot.waitUntil(lambda: tab.model.rowCount() == 5, timeout=5000)  # the Chicago courses
     qtbot.waitUntil(lambda: tab.selected_record_id() == 6101, timeout=5000)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import (
+from tests.journeys.hands import (
     click_tab,
     key,
     pane_text,
@@ -27,8 +27,8 @@ from tests.journeys.conftest import (
 
 def test_the_record_named_the_row_selected_and_the_pane_agree(start: Any, qtbot: Any) -> None:
     window = start().window
-    type_query(qtbot, window, "next-month cpe:yes")
-    click_tab(qtbot, window, DATES)
+    type_query(window, "next-month cpe:yes")
+    click_tab(window, DATES)
     palette = quick_open(qtbot, window, "ethics", 2)
     chosen = palette.model.items[2]
     assert chosen.what == "Course"
@@ -49,10 +49,10 @@ def test_the_opened_record_stays_shown_when_the_focus_comes_to_its_table(start: 
     """A table without a current row makes its first row current when it gets the focus (the
     window gave it the focus after quick open): that row's record replaced the one named."""
     window = start().window
-    click_tab(qtbot, window, Kind.COURSES)
+    click_tab(window, Kind.COURSES)
     tab = window.current_tab()
-    type_query(qtbot, window, "cpe:yes -ethics")  # (the Courses tab's rows follow at once)
-    click_tab(qtbot, window, DATES)
+    type_query(window, "cpe:yes -ethics")  # (the Courses tab's rows follow at once)
+    click_tab(window, DATES)
     wanted = int(quick_open(qtbot, window, "ethics", 2).chosen.detail.lstrip("#"))
     assert window.current_tab() is tab and f"#{wanted}" in status_text(window)
     # Shift+Tab from the pane to the table (offscreen, no window is active: the focus a Tab
@@ -79,7 +79,7 @@ def test_escape_in_the_query_box_lists_the_opened_record_s_row_without_a_false_w
     start: Any, qtbot: Any, kind: Kind, query: str, words: str
 ) -> None:
     window = start().window
-    type_query(qtbot, window, query)
+    type_query(window, query)
     opened = quick_open(qtbot, window, words, first=kind.singular.capitalize()).chosen
     assert opened.what == kind.singular.capitalize(), opened
     wanted = int(opened.detail.lstrip("#"))

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import COLUMNS, DATES
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import (
+from tests.journeys.hands import (
     choose_in_next_popup_menu,
     click_row,
     click_tab,
@@ -24,7 +24,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 def test_three_rows_selected_on_dates_stay_selected_after_preferences_ok(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     tab = window.current_tab()
     rows = tab.model.rowset
     click_row(tab, 0)
@@ -44,11 +44,11 @@ def test_turning_a_column_on_from_the_header_menu_selects_nothing_and_adds_no_hi
     start: Any, qtbot: Any
 ) -> None:
     window = start().window
-    click_tab(qtbot, window, Kind.WEBINARS)
+    click_tab(window, Kind.WEBINARS)
     click_row(window.current_tab(), 3)  # a record seen: Back would go to it
     assert not window.menu_actions.back_action.isEnabled()
     for kind in (Kind.COURSES, DATES):
-        click_tab(qtbot, window, kind)
+        click_tab(window, kind)
         tab = window.current_tab()
         header = tab.view.horizontalHeader()
         hidden = next(i for i in range(header.count()) if header.isSectionHidden(i))

@@ -9,7 +9,7 @@ import pytest
 
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import click_tab, type_query
+from tests.journeys.hands import click_tab, type_query
 
 
 def _ids(tab: Any) -> list[int]:
@@ -29,18 +29,18 @@ def test_a_value_in_words_shows_the_rows_of_its_code_on_dates(
     start: Any, qtbot: Any, written: str, same_as: str
 ) -> None:
     window = start().window
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     tab = window.current_tab()
-    type_query(qtbot, window, same_as)
+    type_query(window, same_as)
     wanted = _ids(tab)
     assert wanted and len(wanted) < tab.model.total_count()
-    type_query(qtbot, window, written)
+    type_query(window, written)
     assert not window.query_box.error.isVisibleTo(window)
     assert _ids(tab) == wanted
 
 
 def test_feldman_ethics_finds_the_course_whose_topic_is_ethics(start: Any, qtbot: Any) -> None:
     window = start().window
-    click_tab(qtbot, window, Kind.COURSES)
-    type_query(qtbot, window, "feldman ethics")
+    click_tab(window, Kind.COURSES)
+    type_query(window, "feldman ethics")
     assert 6118 in _ids(window.current_tab())

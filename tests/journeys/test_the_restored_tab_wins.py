@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue_desktop.core.listing.rows import DATES
-from tests.journeys.conftest import click_tab, status_text
+from tests.journeys.hands import click_tab, status_text
 
 QUERY = "ethics"  # webinars, courses and dates all match
 
 
 def test_restarted_on_dates_with_a_query_stays_on_dates(start: Any, qtbot: Any) -> None:
     window = start().window
-    click_tab(qtbot, window, DATES)
+    click_tab(window, DATES)
     window.close()
 
     session = start(finder_ready=False, query=QUERY)

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.conftest import click_tab, key, status_text, type_query
+from tests.journeys.hands import click_tab, key, status_text, type_query
 
 
 def _colour(window: Any, kind: Any) -> QColor:
@@ -20,8 +20,8 @@ def _colour(window: Any, kind: Any) -> QColor:
 
 def test_city_on_webinars_moves_to_courses_and_the_user_can_go_back(start: Any, qtbot: Any) -> None:
     window = start().window
-    click_tab(qtbot, window, Kind.WEBINARS)
-    type_query(qtbot, window, "city:dallas")
+    click_tab(window, Kind.WEBINARS)
+    type_query(window, "city:dallas")
     assert window.current_kind() is Kind.COURSES
     assert window.current_tab().model.rowCount() > 0
     said = status_text(window)
@@ -34,23 +34,23 @@ def test_city_on_webinars_moves_to_courses_and_the_user_can_go_back(start: Any, 
     # back to Webinars (the user's choice stays while the query is refined)
     key(window.query_box.edit, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     if window.current_kind() is not Kind.WEBINARS:  # (offscreen: the shortcut needs an active window)
-        click_tab(qtbot, window, Kind.WEBINARS)
-    type_query(qtbot, window, "city:dallas fee:<2000")
+        click_tab(window, Kind.WEBINARS)
+    type_query(window, "city:dallas fee:<2000")
     assert window.current_kind() is Kind.WEBINARS
     # a query every tab answers: nothing dimmed
-    type_query(qtbot, window, "")
+    type_query(window, "")
     assert not any(_colour(window, k).isValid() for k in window.tab_kinds())
 
 
 def test_no_match_on_this_tab_moves_to_a_tab_with_matches(start: Any, qtbot: Any) -> None:
     window = start().window
-    click_tab(qtbot, window, Kind.WEBINARS)
-    type_query(qtbot, window, "id:6118")  # no webinar has it; a course does
+    click_tab(window, Kind.WEBINARS)
+    type_query(window, "id:6118")  # no webinar has it; a course does
     assert window.current_kind() is Kind.COURSES
     assert [window.current_tab().model.record_id(0)] == [6118]
     assert status_text(window).startswith("No webinars match; showing Courses.")
-    click_tab(qtbot, window, Kind.COURSES)
-    type_query(qtbot, window, "zzqqxx")  # nothing anywhere: the tab stays
+    click_tab(window, Kind.COURSES)
+    type_query(window, "zzqqxx")  # nothing anywhere: the tab stays
     assert window.current_kind() is Kind.COURSES
 
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from the window tests, then asked for by name)
 """Time is shown one way everywhere: every date and time the window shows carries its zone,
 follows the one preference (the event's own offset, or local time) and the locale's clock; an
 on-demand webinar says "On demand" and when it was recorded, never a start that looks missed."""
@@ -13,23 +12,7 @@ from PySide6.QtWidgets import QLabel, QRadioButton, QTableWidget
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.h31b_window import (  # noqa: F401  (fixtures)
-    NOISE,
-    ZONE,
-    _no_keys_held,
-    _private_settings_and_cache,
-    cache_dir,
-    click_row,
-    click_tab,
-    filled_cache,
-    filled_store_template,
-    make_session,
-    open_window,
-    qloop,
-    when_dialog_opens,
-)
-
-pytestmark = NOISE
+from tests.journeys.hands import ZONE, click_row, click_tab, when_dialog_opens
 
 
 def _label(window: Any, name: str) -> str:
@@ -38,10 +21,10 @@ def _label(window: Any, name: str) -> str:
     return label.text()
 
 
-def test_a_series_sessions_show_their_zone_as_its_first_session_does(open_window: Any) -> None:
+def test_a_series_sessions_show_their_zone_as_its_first_session_does(start: Any) -> None:
     from PySide6.QtWidgets import QApplication
 
-    window = open_window().window
+    window = start().window
     window.show()
     window.resize(1024, 700)
     tab = click_tab(window, Kind.SERIES)
@@ -57,8 +40,8 @@ def test_a_series_sessions_show_their_zone_as_its_first_session_does(open_window
     assert dated[0].endswith(zone), (dated[0], first)
 
 
-def test_local_time_is_labelled_in_tables_and_details(open_window: Any) -> None:
-    window = open_window().window
+def test_local_time_is_labelled_in_tables_and_details(start: Any) -> None:
+    window = start().window
     when_dialog_opens(lambda d: (d.findChild(QRadioButton, "local-zone").click(), d.accept()))
     window.menu_actions.preferences_action.trigger()
     tab = click_tab(window, Kind.WEBINARS)
@@ -71,8 +54,8 @@ def test_local_time_is_labelled_in_tables_and_details(open_window: Any) -> None:
     assert ZONE.search(_label(window, "value_start")), _label(window, "value_start")
 
 
-def test_on_demand_webinars_say_on_demand_and_recorded_never_a_past_start(open_window: Any) -> None:
-    window = open_window().window
+def test_on_demand_webinars_say_on_demand_and_recorded_never_a_past_start(start: Any) -> None:
+    window = start().window
     tab = click_tab(window, Kind.WEBINARS)
     type_column, start = column_index(Kind.WEBINARS, "type"), column_index(Kind.WEBINARS, "start")
     rows = range(tab.model.rowCount())
@@ -90,7 +73,7 @@ def test_on_demand_webinars_say_on_demand_and_recorded_never_a_past_start(open_w
     assert page.findChild(QLabel, "value_end") is None or not page.findChild(QLabel, "value_end").isVisible()
 
 
-def test_an_offer_for_email_writes_times_as_the_window_does(open_window: Any) -> None:
+def test_an_offer_for_email_writes_times_as_the_window_does(start: Any) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtTest import QTest
@@ -98,7 +81,7 @@ def test_an_offer_for_email_writes_times_as_the_window_does(open_window: Any) ->
 
     from catalogue_desktop.core.listing.rows import DATES
 
-    window = open_window(currency="USD").window  # (no currency question before the offer)
+    window = start(currency="USD").window  # (no currency question before the offer)
     tab = click_tab(window, DATES)
     start = column_index(DATES, "start")
     row = next(r for r in range(tab.model.rowCount()) if ZONE.search(tab.model.index(r, start).data() or ""))

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QApplication, QLabel, QToolTip
 
 from catalogue_desktop.core.records.kinds import Kind
 from tests.faultserver import FaultServer
-from tests.journeys.conftest import NOISE, click_tab
+from tests.journeys.conftest import NOISE
+from tests.journeys.hands import click_tab
 
 SPACED, UNBROKEN = 991001, 991002
 TITLES = {
@@ -61,7 +62,7 @@ def test_a_long_title_s_tooltip_wraps_inside_the_screen(
 ) -> None:
     session = make_session(base_url=long_titles.base_url, client_options={"retries": 0})
     window = session.window
-    click_tab(qtbot, window, Kind.WEBINARS)
+    click_tab(window, Kind.WEBINARS)
     tab = window.current_tab()
     screen = window.screen().availableGeometry()
     try:

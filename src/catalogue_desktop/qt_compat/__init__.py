@@ -16,6 +16,8 @@ and remove what is no longer needed.
                     that imports qasync
 ``item_models``     roles as plain ints in ``data()``; the layout signals of a sort with their hint
 ``icons``           toolbar icons from the theme or Qt's images, not ``QStyle`` (its enums)
+``clipboard``       ``put_mime_data``: rich content made in Python put on the clipboard, cleared
+                    by an exit handler (left there, Qt's exit handler crashed the process)
 ``fast_exit``       ``leave``: no interpreter teardown at exit; imports no Qt, every CLI
                     command ends through it
 ``platform_check``  a platform plugin that cannot load (no display, missing xcb libraries): one

@@ -1,6 +1,6 @@
 """Upcoming first: the order a dated tab shows by default (upcoming rows, then on-demand ones, then
 past ones, each group in the sort's order), worked out a column at a time, equals the rule applied
-row by row, whatever the rows hold (blank dates, type codes that are lists, booleans)."""
+row by row, whatever the rows hold (blank dates, type codes that are lists, 1 and True and 7.0)."""
 
 from __future__ import annotations
 
@@ -75,27 +75,3 @@ def test_another_column_or_nothing_late_keeps_the_order() -> None:
     for row in upcoming:
         row[END], row[TYPE] = None, "live"
     assert past.upcoming_first(upcoming, order, START) is order
-
-
-@pytest.mark.parametrize("hostile", [False, True])
-def test_rows_noted_as_they_are_read_give_the_same_order(hostile: bool) -> None:
-    """A row set being read is noted a chunk at a time (``RowSetTableModel.show_growing``): the
-    order once every row is read is the same, and another time or another list starts over."""
-    every = _rows(7, 900, hostile)
-    rows: list[list[Any]] = []
-    past = PastRows(Kind.WEBINARS, _Marks(), NOW)
-    for chunk in range(0, len(every), 200):
-        rows.extend(every[chunk : chunk + 200])
-        past.note(rows)
-    order = list(range(len(rows)))
-    random.Random(7).shuffle(order)
-    assert past.upcoming_first(rows, order, START) == _reference(rows, order)
-    other = [list(row) for row in rows]
-    for row in other:
-        row[START], row[END], row[TYPE] = NOW + 1, None, "live"  # all upcoming now
-    assert past.upcoming_first(other, order, START) is order
-    past.forget(0)  # (long ago: nothing is past, the on-demand ones still come after)
-    assert past.upcoming_first(rows, order, START) == [
-        *[i for i in order if not _Marks.on_demand(rows[i][TYPE])],
-        *[i for i in order if _Marks.on_demand(rows[i][TYPE])],
-    ]

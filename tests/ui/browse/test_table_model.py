@@ -14,6 +14,7 @@ from PySide6.QtGui import QFont, QIcon
 
 from catalogue_desktop.core.listing import rows as listing
 from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.listing.sorting import SortJob
 from catalogue_desktop.core.records import models
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
@@ -290,6 +291,85 @@ def test_past_rows_greyed(en_formatter: Formatter) -> None:
     assert model.data(model.index(model.view_row_of(4), 0), fg) is None  # no dates
     model.set_now_ms(int(datetime(2028, 1, 1, tzinfo=UTC).timestamp() * 1000))
     assert model.data(model.index(model.view_row_of(3), 0), fg) is not None  # start fallback
+
+
+def test_default_order_upcoming_then_on_demand_then_past_with_hostile_cells(en_formatter: Formatter) -> None:
+    """The default order (by start, upcoming first) ranks each row by its end, else its start,
+    and its type, whatever the cells hold: text or a list where a time or a code belongs (the
+    ranks are made in C over the whole column, with a row-by-row path for such values)."""
+    kind = Kind.WEBINARS
+    start, end, type_ = (listing.column_index(kind, k) for k in ("start", "end", "type"))
+    cells = [  # (id, start, end, type)
+        (1, NOW + 5, None, None),  # upcoming
+        (2, NOW - 9, NOW - 1, None),  # past
+        (3, NOW - 8, None, 1),  # on demand (type 1), though past
+        (4, NOW + 1, NOW + 2, [1]),  # a list for a code: upcoming
+        (5, NOW - 7, "soon", None),  # text for an end: not past
+        (6, None, None, None),  # no dates: upcoming, blanks last
+        (7, NOW + 3, NOW - 2, "1"),  # on demand (its code as text)
+    ]
+    rowset = RowSet(kind)
+    width = len(listing.COLUMNS[kind]) + 1
+    rows = []
+    for pos, (wid, s, e, t) in enumerate(cells):
+        row: list[Any] = [None] * width
+        row[listing.column_index(kind, "id")], row[start], row[end], row[type_] = wid, s, e, t
+        row[-1] = []
+        rows.append([pos, row, [[] for _ in listing.LINK_KINDS[kind]]])
+    rowset.extend(rows)
+    model = RowSetTableModel(kind, en_formatter)
+    model.set_now_ms(NOW)
+    model.upcoming_first = True
+    model.sort(start)
+    model.set_rowset(rowset)
+    assert _ids(model) == [5, 4, 1, 6, 3, 7, 2]
+    model.set_now_ms(NOW - 100)  # before every date: only the on-demand rows come after
+    model.sort(-1)
+    model.sort(start)
+    assert _ids(model) == [2, 5, 4, 1, 6, 3, 7]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([None, 1, 7, "soon"]), st.sampled_from([None, 1, 3, 9])), max_size=40)
+)
+def test_default_order_from_columns_copied_ahead_equals_from_the_rows(
+    qapp: Any, cells: list[tuple[Any, Any]]
+) -> None:
+    """A reloaded row set is sorted ahead by start (``SortJob``, as the loader does), which also
+    copies the default order's columns out of the rows (``RowSet.values``): the tab's order made
+    from those equals the one made from the rows."""
+    kind = Kind.WEBINARS
+    start, end, type_ = (listing.column_index(kind, k) for k in ("start", "end", "type"))
+    width = len(listing.COLUMNS[kind]) + 1
+    formatter = Formatter()
+
+    def rowset() -> RowSet:
+        made = RowSet(kind)
+        items = []
+        for pos, (when, code) in enumerate(cells):
+            row: list[Any] = [None] * width
+            row[listing.column_index(kind, "id")], row[start], row[type_] = pos, NOW + pos % 5 - 2, code
+            row[end], row[-1] = when if when in (None, "soon") else NOW + when - 4, []
+            items.append([pos, row, [[] for _ in listing.LINK_KINDS[kind]]])
+        made.extend(items)
+        return made
+
+    orders = []
+    for ahead in (False, True):
+        shown = rowset()
+        if ahead:
+            job = SortJob(shown, start)
+            while not job.step():
+                pass
+            assert len(shown.values) == 3 or not cells
+        model = RowSetTableModel(kind, formatter)
+        model.set_now_ms(NOW)
+        model.upcoming_first = True
+        model.sort(start)
+        model.set_rowset(shown)
+        orders.append(_ids(model))
+    assert orders[0] == orders[1]
 
 
 def test_selection_follows_sort(qtbot: Any, en_formatter: Formatter) -> None:

@@ -46,7 +46,7 @@ def test_window_and_tab_layout_unchanged_since_the_start_are_not_written_again(
     settings = Settings()
     settings.save_window(QByteArray(b"geometry"), QByteArray(b"state"))
     settings.last_tab = 3
-    settings.save_tab(Kind.WEBINARS, QByteArray(b"header"), QByteArray(b"splitter"), (4, 1))
+    settings.save_tab(Kind.WEBINARS, QByteArray(b"header"), (4, 1))
     settings.sync()
     ini = _ini(_private_settings_and_cache)
     written = ini.stat().st_mtime_ns, ini.read_text()
@@ -56,11 +56,11 @@ def test_window_and_tab_layout_unchanged_since_the_start_are_not_written_again(
     assert (again.last_tab, again.sort(Kind.WEBINARS)) == (3, (4, 1))
     again.save_window(again.window_geometry() or QByteArray(), again.window_state() or QByteArray())
     again.last_tab = 3
-    again.save_tab(Kind.WEBINARS, QByteArray(b"header"), QByteArray(b"splitter"), (4, 1))
+    again.save_tab(Kind.WEBINARS, QByteArray(b"header"), (4, 1))
     again.sync()
     assert (ini.stat().st_mtime_ns, ini.read_text()) == written
 
-    again.save_tab(Kind.WEBINARS, QByteArray(b"header"), QByteArray(b"splitter"), (4, 0))
+    again.save_tab(Kind.WEBINARS, QByteArray(b"header"), (4, 0))
     again.sync()
     assert Settings().sort(Kind.WEBINARS) == (4, 0)
     assert ini.stat().st_mtime_ns != written[0]

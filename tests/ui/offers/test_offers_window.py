@@ -267,7 +267,7 @@ def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_cur
     tab.view.selectionModel().clearSelection()
     dallas = [o for occasions in catalogue(sample).values() for o in occasions if o["city"] == "Dallas"]
     assert tab.model.rowCount() == len(dallas) > 1
-    window.menu_actions.offer_actions[3].trigger()  # File ▸ Offer from Dates ▸ Copy for email
+    window.menu_actions.offer_actions[3].trigger()  # File ▸ Offer ▸ Copy for email
     lines = QApplication.clipboard().text().splitlines()[:-2]
     assert len(lines) == len(dallas) and all(
         "Dallas, TX" in line and " — USD\u00a0" in line for line in lines

@@ -330,7 +330,7 @@ def test_a_tab_restored_sorted_shows_its_rows_once_all_are_read(
     from catalogue_desktop.ui.common.settings import Settings
 
     fee = column_index(ALL_KINDS[0], "fee")
-    Settings().save_tab(ALL_KINDS[0], QByteArray(), QByteArray(), (fee, 1))
+    Settings().save_tab(ALL_KINDS[0], QByteArray(), (fee, 1))
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait=None)
     model = session.window.current_tab().model
     at_populated: list[Any] = []

@@ -423,3 +423,52 @@ def test_the_query_works_over_hostile_rows(session: Any, qtbot: Any) -> None:
         window.query_box.clear()
         assert tab.model.rowCount() == total, query
         wait_rows_loaded(qtbot, session)
+
+
+RAW = set(CONTROL) - {"\t", "\n"} | {"\u202e", "\u202c"}
+
+
+def _shown_texts(model: Any, parent: Any = None) -> list[str]:
+    """Every display and tooltip text of an item model's items (a tree's children too)."""
+    from PySide6.QtCore import QAbstractListModel, QModelIndex
+
+    parent = parent if parent is not None else QModelIndex()
+    columns = 1 if isinstance(model, QAbstractListModel) else model.columnCount(parent)
+    out = []
+    for row in range(model.rowCount(parent)):
+        for column in range(columns):
+            index = model.index(row, column, parent)
+            out += [str(index.data(role) or "") for role in (Qt.ItemDataRole.DisplayRole, TIP)]
+        out += _shown_texts(model, model.index(row, 0, parent))
+    return out
+
+
+def test_facets_quick_open_and_status_messages_show_controls_without_obeying_them(
+    session: Any, qtbot: Any
+) -> None:
+    window = session.window
+    session.finder.indexer.finish_now()
+    window.show_tab(Kind.COURSES)
+    window.query_box.set_text("txt.exe")
+    window.facet_dock.show()
+    panel = window.facet_panel
+    qtbot.waitUntil(
+        lambda: "Preparing" not in panel.heading.text() and panel.model.rowCount() > 0, timeout=5000
+    )
+    facets = _shown_texts(panel.model)
+    assert any("[U+202E]txt.exe[U+202C] city" in text for text in facets), facets
+    assert not RAW & set("".join(facets))
+
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    palette = QApplication.activeModalWidget()
+    assert palette is not None and palette.windowTitle() == "Quick open"
+    qtbot.keyClicks(palette.line, "marks")
+    palette.update_hits()
+    hits = _shown_texts(palette.model)
+    palette.reject()
+    assert any("Control" in text and "[U+202E]txt.exe" in text for text in hits), hits
+    assert not RAW & set("".join(hits))
+
+    window.show_message(f"Copied {RLO} for an e-mail")
+    assert window.statusBar().currentMessage() == "Copied [U+202E]txt.exe[U+202C] for an e-mail"

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from catalogue_desktop.core.cache import pages as store_pages
 from catalogue_desktop.core.cache.history import History, record_sync
+from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, fact_pages
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
 from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db, open_read_only
 from catalogue_desktop.core.records.errors import StoreError
@@ -202,37 +203,37 @@ class Store:
             yield [list(item) for item in zip(positions, rows, links, strict=True)]
 
     def iter_facts(
-        self, kind: Kind, snapshot: int | None = None
+        self, kind: Kind, snapshot: int | None = None, *, read_ahead: bool = False
     ) -> Iterator[tuple[list[int], list[dict[str, Any] | None]]]:
-        """The facts of the current snapshot (or of ``snapshot``) in array order, a page at a
-        time as (positions, facts): from ``fact_pages`` while sound, then from ``rows``. A
-        record listed before facts existed has None (``stale_listings`` names such kinds)."""
-        if snapshot is None:
-            snapshot = self.state(kind).snapshot
-        if snapshot is None:
+        """The facts of the current snapshot (or of ``snapshot``) in array order, a page at a time as
+        (positions, facts): from ``fact_pages`` while sound (``read_ahead``: read on a thread), then
+        from ``rows``. A record listed before facts existed has None (see ``stale_listings``)."""
+        at = self.state(kind).snapshot if snapshot is None else snapshot
+        if at is None:
             return
-        last = -1
-        for page in itertools.count():
-            try:
-                found = self._query(
-                    "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM fact_pages"
-                    " WHERE snapshot = ? AND page = ?",
-                    (snapshot, page),
-                )
-            except StoreError:
-                break
-            unpacked = store_pages.unpack_fact_page(*found[0]) if found else None
+        last, here = -1, (self._fact_page(at, page) for page in itertools.count())
+        pages = fact_pages(self.path, at, lambda page: self._fact_page(at, page)) if read_ahead else here
+        for blob in pages:
+            unpacked = store_pages.unpack_fact_page(*blob) if blob else None
             if unpacked is None or unpacked[0][0] <= last:
                 break
             yield unpacked
             last = unpacked[0][-1]
+        pages.close()  # (the thread reading ahead ends)
         while found := self._query(
             "SELECT pos, coalesce(facts, 'null') FROM rows WHERE snapshot = ? AND pos > ?"
             " ORDER BY pos LIMIT ?",
-            (snapshot, last, store_pages.PAGE_ROWS),
+            (at, last, store_pages.PAGE_ROWS),
         ):
             yield [pos for pos, _f in found], store_pages.json_array([f for _pos, f in found])
             last = found[-1][0]
+
+    def _fact_page(self, snapshot: int, page: int) -> tuple[Any, ...] | None:
+        try:
+            found = self._query(FACT_PAGE_SQL, (snapshot, page))
+        except StoreError:
+            return None
+        return found[0] if found else None
 
     def stale_listings(self, version: int) -> list[Kind]:
         """Kinds whose current snapshot was listed (rows, links, facts) by an older version."""

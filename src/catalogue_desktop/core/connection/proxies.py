@@ -2,10 +2,11 @@
 
 In order: the profile's own choice (a manual proxy URL, or ``none``: always direct); else the
 environment (``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``ALL_PROXY``, upper or lower case, with
-``NO_PROXY``); else, on Windows and macOS, the system's proxy settings (what
-``urllib.request.getproxies`` reads from the registry or System Settings). On Linux desktops
-without those variables there is no standard place to read (GNOME and KDE keep their own), so the
-connection is direct unless a proxy is set in Preferences ▸ Connection or with ``--proxy URL``.
+``NO_PROXY``); else the system's proxy settings: on Windows and macOS what
+``urllib.request.getproxies`` reads from the registry or System Settings, on Linux the desktop's
+own (GNOME's through ``gsettings``, KDE's ``kioslaverc``: ``desktop_proxies``). A desktop set to a
+configuration script (PAC) or auto-detection is named, and the connection is direct unless a proxy
+is set in Preferences ▸ Connection or with ``--proxy URL``.
 The client is given the choice made here (httpx's own environment lookup is off), so that what
 the app says is what it does.
 """
@@ -19,10 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from catalogue_desktop.core.connection.desktop_proxies import desktop_proxy
 from catalogue_desktop.core.records.errors import InvalidUrl
 
 DIRECT = "none"  # a profile's proxy setting meaning: never use a proxy
 PROXY_SCHEMES = ("http", "https")
+_LOOPBACK = "localhost,127.0.0.0/8,::1"  # never sent through a desktop's proxy (GNOME's default too)
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,7 @@ def choose_proxy(url: str, setting: str = "", environ: Mapping[str, str] | None 
                 if bypass and covers(bypass, host, port):
                     return ProxyChoice(None, "no proxy", f"NO_PROXY covers {host}")
                 return ProxyChoice(check_proxy_url(value), f"from {variable}")
-    return _system_proxy(scheme, host)
+    return _system_proxy(scheme, host, port, environ)
 
 
 def _no_proxy(env: Mapping[str, str]) -> str:
@@ -133,10 +136,10 @@ def covers(no_proxy: str, host: str, port: int) -> bool:
     return False
 
 
-def _system_proxy(scheme: str, host: str) -> ProxyChoice:
-    """Windows' and macOS's own proxy settings (not the environment: looked at above)."""
+def _system_proxy(scheme: str, host: str, port: int, environ: Mapping[str, str] | None) -> ProxyChoice:
+    """The system's own proxy settings (not the environment: looked at above)."""
     if sys.platform not in ("win32", "darwin"):
-        return ProxyChoice(None, "no proxy set in the environment or for this catalogue")
+        return _desktop_proxy(scheme, host, port, environ)
     import urllib.request
 
     try:
@@ -154,3 +157,19 @@ def _system_proxy(scheme: str, host: str) -> ProxyChoice:
     if "://" not in value:
         value = "http://" + value
     return ProxyChoice(check_proxy_url(value), "from the system's proxy settings")
+
+
+def _desktop_proxy(scheme: str, host: str, port: int, environ: Mapping[str, str] | None) -> ProxyChoice:
+    """A Linux desktop's proxy settings (GNOME, KDE), when the session has any."""
+    found = desktop_proxy(scheme, environ)
+    if found is None:
+        return ProxyChoice(None, "no proxy set in the environment, the desktop or for this catalogue")
+    if found.url is None:
+        return ProxyChoice(None, "no proxy", found.note)
+    if covers(f"{found.exempt},{_LOOPBACK}", host, port):
+        return ProxyChoice(None, "no proxy", f"{found.where} exempt {host}")
+    try:
+        url = check_proxy_url(found.url)
+    except InvalidUrl as exc:
+        return ProxyChoice(None, "no proxy", f"{found.where}: {exc}")
+    return ProxyChoice(url, f"from {found.where}")

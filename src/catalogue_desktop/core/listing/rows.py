@@ -164,6 +164,8 @@ listed again from its records (``core.sync.relist``). 1: no date offsets, no fac
 
 # The date column after which a record counts as past (shown greyed).
 PAST_COLUMN: dict[Any, str] = {Kind.WEBINARS: "end", Kind.COURSES: "last", Kind.SERIES: "last", DATES: "end"}
+# The column a dated kind's default order is by (upcoming first: ``ui.browse.past_rows``).
+START_COLUMN: dict[Any, str] = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 
 # Which kinds' ids each kind's links name, in the order of the links list.
 LINK_KINDS: dict[Kind, tuple[Kind, ...]] = {

@@ -80,6 +80,10 @@ class RowSet:
         # Sort keys kept by ``sorting.sorted_rows`` (numeric columns, or False: none), by column;
         # emptied by ``extend``.
         self.sort_keys: dict[int, Any] = {}
+        # Columns' values copied out of the rows (``sorting.SortJob``, for the default order's
+        # ranks: reading them from 100,000 rows at once was most of a table reset), by column;
+        # emptied by ``extend``.
+        self.values: dict[int, Any] = {}  # (an array of ints, or a list)
         self.id_column = column_index(kind, "id")
         self.title_column = 0
         self._indexed = 0  # rows[:_indexed] are in _by_id
@@ -129,6 +133,7 @@ class RowSet:
             raise TypeError("rows made when read do not grow")
         self.sort_cache.clear()
         self.sort_keys.clear()
+        self.values.clear()
         self.positions.extend(positions)
         self._listed.extend(rows)
         if isinstance(links, list):
@@ -144,6 +149,7 @@ class RowSet:
         """Drop what was derived from the rows (sort orders and keys, the id lookup)."""
         self.sort_cache.clear()
         self.sort_keys.clear()
+        self.values.clear()
         self._by_id = None
 
     def drain(self, step: int) -> Iterator[None]:

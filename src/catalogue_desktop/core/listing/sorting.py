@@ -13,7 +13,7 @@ from itertools import compress, islice, repeat
 from operator import is_, is_not, itemgetter
 from typing import Any
 
-from catalogue_desktop.core.listing.rows import ColumnType
+from catalogue_desktop.core.listing.rows import PAST_COLUMN, START_COLUMN, ColumnType, column_index
 from catalogue_desktop.core.listing.rowset import RowSet
 
 _EXACT_FLOAT = 2.0**53  # every int below this is exactly a float (dates in ms are ~2**41)
@@ -135,6 +135,37 @@ def _sort_keys(rowset: RowSet, column: int, start: int = 0, stop: int | None = N
     return [None if v is None else sort_key(type_, v)[1] for v in values]
 
 
+def rank_columns(kind: Any) -> tuple[int, ...]:
+    """The columns the default order (by start, upcoming first: ``ui.browse.past_rows``) reads
+    besides the start: the end (else the start) and a webinar's type; none for other kinds."""
+    if kind not in START_COLUMN or kind not in PAST_COLUMN:
+        return ()
+    keys = (PAST_COLUMN[kind], START_COLUMN[kind], *(("type",) if kind.value == "webinars" else ()))
+    return tuple(column_index(kind, key) for key in keys)
+
+
+def prepare_values(rowset: RowSet, columns: tuple[int, ...], rows: int | None = None) -> bool:
+    """Copy up to ``rows`` more rows' values of each of ``columns`` out of the rows, into
+    ``rowset.values`` (all by default): as an ``array('q')`` while every value is an int (a
+    contiguous column, read without touching an object per row), else as a list. True once every
+    one is complete."""
+    total = len(rowset.rows)
+    for column in columns:
+        have = rowset.values.setdefault(column, array("q"))
+        if len(have) < total:
+            stop = total if rows is None else min(total, len(have) + rows)
+            more = list(map(itemgetter(column), rowset.rows[len(have) : stop]))
+            if isinstance(have, array):
+                try:
+                    have.extend(array("q", more))
+                except (TypeError, OverflowError):  # a blank, text, a float, a huge int: a list
+                    have = rowset.values[column] = [*have, *more]
+            else:
+                have += more
+            return len(have) >= total and all(len(rowset.values.get(c, ())) >= total for c in columns)
+    return True
+
+
 # a SortJob slice's work, each a few milliseconds (docs/decisions.md, "Sorting and the tables"):
 _KEY_SLICE = 8192  # rows whose sort keys a ``SortJob`` slice builds
 _RUN = 8192  # rows a ``SortJob`` slice sorts into a run
@@ -167,15 +198,21 @@ class SortJob:
         self._runs: list[list[int]] = []  # sorted runs, in row order
         self._merge: Iterator[int] | None = None  # the runs merged, as they are consumed
         self._order: list[int] = []  # what the merge gave so far
+        # Sorted by start, ascending: the default order's other columns are copied out of the rows
+        # too, a slice per step (``rank_columns``: its ranks are then made without reading the rows).
+        start = START_COLUMN.get(rowset.kind)
+        default = start is not None and not descending and column == column_index(rowset.kind, start)
+        self._copied = rank_columns(rowset.kind) if default and rowset.source is None else ()
 
     @property
     def done(self) -> bool:
         return (self.column, self.descending) in self.rowset.sort_cache
 
     def step(self) -> bool:
-        """Do one slice; True once the order is in ``rowset.sort_cache``."""
+        """Do one slice; True once the order is in ``rowset.sort_cache`` (and the default order's
+        columns are copied out: ``rank_columns``)."""
         if self.done:
-            return True
+            return prepare_values(self.rowset, self._copied, _KEY_SLICE)
         if self._keys is None:
             self._build_keys()
             return False
@@ -204,7 +241,7 @@ class SortJob:
         if len(order) < total:
             return False
         self.rowset.sort_cache[(self.column, self.descending)] = tuple(order + self._blank)
-        return True
+        return not self._copied
 
     def _build_keys(self) -> None:
         """One slice of keys: compact keys if the column has them, else keys with blanks."""

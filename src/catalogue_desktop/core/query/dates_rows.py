@@ -22,6 +22,7 @@ from catalogue_desktop.core.query.offerings import OfferingColumns
 # Rows made together when one of them is first read. The tab shows them sorted (by start): a screen of rows
 # falls in as many chunks as it has rows, so chunks are small (docs/decisions.md, "The finder's engine").
 CHUNK = 128
+_SLICE = 16_384  # rows of the instants copied per step (``rows_steps``)
 _KIND_LABELS = {"course": "Course", "webinar": "Webinar", "session": "Session"}
 _START, _END = column_index(DATES, "start"), column_index(DATES, "end")
 
@@ -157,11 +158,12 @@ def rows_steps(found: Any, moments: dict[Any, Moment] | None = None) -> Generato
     known: dict[Any, Moment] = {None: (None, None)} if moments is None else moments
     known.setdefault(None, (None, None))
     if found.has("@startMs") and found.has("@endMs"):  # parsed by the sources' date indexes
-        begin_ms = found.values_of("@startMs", 0, found.n)
-        yield
-        end_ms = found.values_of("@endMs", 0, found.n)
-        yield
-        return DatesRows(found, begin_ms, end_ms, None, known)
+        instants: tuple[list[Any], list[Any]] = ([], [])
+        for key, made in zip(("@startMs", "@endMs"), instants, strict=True):
+            for lo in range(0, found.n, _SLICE):  # (a whole column of 133,672 rows: a 12-24 ms step)
+                made += found.values_of(key, lo, min(found.n, lo + _SLICE))
+                yield
+        return DatesRows(found, *instants, None, known)
     starts = found["startDate"]
     yield
     ends = found["endDate"]

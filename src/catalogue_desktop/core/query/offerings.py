@@ -34,6 +34,7 @@ __all__ = [
     "upcoming",
 ]
 
+_FILL_ROWS = 8192  # rows of a column made per ``fill_steps`` step (16,384: up to 12 ms on a quiet CPU)
 KEYS = (
     "kind",
     "id",
@@ -135,12 +136,17 @@ class OfferingColumns(dict[str, list[Any]]):
         return out
 
     def fill_steps(self) -> Iterator[None]:
-        """Make every column not made yet, one per step (a few ms each at 133,000 rows); then
-        the sources' tables are no longer held."""
+        """Make every column not made yet, ``_FILL_ROWS`` rows per step (a whole column of 133,000
+        rows was a step of 12-27 ms of CPU); then the sources' tables are no longer held."""
         for key in KEYS:
-            if not dict.__contains__(self, key):
-                self[key]
+            if dict.__contains__(self, key):
+                continue
+            made: list[Any] = []
+            for lo in range(0, self.n, _FILL_ROWS):
+                made += self.values_of(key, lo, min(self.n, lo + _FILL_ROWS))
                 yield
+            if not dict.__contains__(self, key):  # (unless asked for, and made whole, meanwhile)
+                self[key] = made
         self._parts = []
 
 

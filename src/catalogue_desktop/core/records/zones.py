@@ -21,10 +21,12 @@ from functools import cache
 from typing import NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from catalogue_desktop.core.records.regions import spellings
+
 _E, _C, _M, _P = "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles"
 
 # US states, DC and territories; Canadian provinces and territories: their zones, the most
-# populous first. Keys are the postal codes; full names are read too (``_NAMES``).
+# populous first. Keys are the postal codes; names are read too (``records/regions.py``).
 REGION_ZONES: dict[str, tuple[str, ...]] = {
     "AL": (_C,), "AK": ("America/Anchorage", "Pacific/Honolulu"), "AZ": ("America/Phoenix", _M),
     "AR": (_C,), "CA": (_P,), "CO": (_M,), "CT": (_E,), "DE": (_E,), "DC": (_E,),
@@ -46,25 +48,13 @@ REGION_ZONES: dict[str, tuple[str, ...]] = {
     "QC": ("America/Toronto",), "SK": ("America/Regina",), "YT": ("America/Whitehorse",),
 }  # fmt: skip
 
-_NAMES = {
-    "alabama": "AL", "alaska": "AK", "arizona": "AZ", "arkansas": "AR", "california": "CA",
-    "colorado": "CO", "connecticut": "CT", "delaware": "DE", "district of columbia": "DC",
-    "washington dc": "DC", "washington, dc": "DC", "washington d.c.": "DC", "florida": "FL",
-    "georgia": "GA", "hawaii": "HI", "idaho": "ID", "illinois": "IL", "indiana": "IN",
-    "iowa": "IA", "kansas": "KS", "kentucky": "KY", "louisiana": "LA", "maine": "ME",
-    "maryland": "MD", "massachusetts": "MA", "michigan": "MI", "minnesota": "MN",
-    "mississippi": "MS", "missouri": "MO", "montana": "MT", "nebraska": "NE", "nevada": "NV",
-    "new hampshire": "NH", "new jersey": "NJ", "new mexico": "NM", "new york": "NY",
-    "north carolina": "NC", "north dakota": "ND", "ohio": "OH", "oklahoma": "OK", "oregon": "OR",
-    "pennsylvania": "PA", "rhode island": "RI", "south carolina": "SC", "south dakota": "SD",
-    "tennessee": "TN", "texas": "TX", "utah": "UT", "vermont": "VT", "virginia": "VA",
-    "washington": "WA", "west virginia": "WV", "wisconsin": "WI", "wyoming": "WY",
-    "puerto rico": "PR", "guam": "GU", "alberta": "AB", "british columbia": "BC",
-    "manitoba": "MB", "new brunswick": "NB", "newfoundland and labrador": "NL",
-    "newfoundland": "NL", "nova scotia": "NS", "northwest territories": "NT", "nunavut": "NU",
-    "ontario": "ON", "prince edward island": "PE", "quebec": "QC", "québec": "QC",
-    "saskatchewan": "SK", "yukon": "YT",
-}  # fmt: skip
+
+def _key(written: str) -> str:
+    """A region's name as looked up: lower case, no full stops, single spaces."""
+    return " ".join(written.lower().replace(".", " ").split())
+
+
+_NAMES = {_key(name): code for name, code in spellings().items()}
 
 # Zones a seller may pick for an online event's customer: (label, IANA zone). The label is the
 # generic name people write ("1:00 PM ET"); a zone not listed is labelled by its abbreviation.
@@ -130,11 +120,10 @@ def region_code(state: str | None) -> str | None:
     """The postal code of a US state or Canadian province written as a code or a name."""
     if not state or not isinstance(state, str):
         return None
-    text = " ".join(state.split()).strip(" .").lower()
-    code = text.upper()
+    code = state.strip(" .").upper()
     if code in REGION_ZONES:
         return code
-    return _NAMES.get(text)
+    return _NAMES.get(_key(state))
 
 
 def region_zones(state: str | None) -> tuple[str, ...]:

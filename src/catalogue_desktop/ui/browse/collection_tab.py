@@ -282,6 +282,12 @@ class CollectionTab(QWidget):
 
     # -- selection and details -----------------------------------------------------------------
 
+    def selected_ids(self) -> list[int]:
+        """The ids of the selected rows, in the table's order."""
+        from catalogue_desktop.ui.browse.table_rows import selected_view_rows
+
+        return [self.model.record_id(row) for row in selected_view_rows(self.view)]
+
     def selected_record_id(self) -> int | None:
         current = self.view.selectionModel().currentIndex()
         if not current.isValid() or current.row() >= self.model.rowCount():
@@ -441,4 +447,4 @@ class CollectionTab(QWidget):
         saved, restored = self._header_restored
         if saved is not None and state == restored:
             state = saved  # unchanged since it was restored
-        settings.save_tab(self.kind, state, self.splitter.saveState(), (column, order))
+        settings.save_tab(self.kind, state, (column, order))

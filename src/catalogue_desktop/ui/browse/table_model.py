@@ -128,14 +128,13 @@ class RowSetTableModel(QAbstractTableModel):
         return self._growing is not None
 
     def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None = None) -> None:
-        """Show a row set while it is read (``expected`` rows): its first rows at once (a reset), then
-        those read since, appended; ``set_rowset`` with it says it is complete (a sort applies then)."""
+        """Show a row set while it is read, ``expected`` rows in all: its first rows at once (a
+        reset), then the rows read since (appended, as read). :meth:`set_rowset` with the same
+        row set says it is complete: a sort (or filter) needs every row, applied then."""
         self._expected = expected
         if rowset is self._rowset and self._growing is not None:
             self._append_read_rows()
             self._emit_counts()
-            if self.upcoming_first and self._sort_column >= 0:  # (that order's groups, as they come)
-                self._past.note(rowset.rows)
             return
         self.beginResetModel()
         self.idle_work.stop()
@@ -283,7 +282,7 @@ class RowSetTableModel(QAbstractTableModel):
         order = sorted_rows(self._rowset, self._sort_column)
         if not self.upcoming_first:
             return order
-        return self._past.upcoming_first(self._rowset.rows, order, self._sort_column)
+        return self._past.upcoming_first(self._rowset.rows, order, self._sort_column, self._rowset.values)
 
     def _set_order(self, order: list[int] | None) -> None:
         """A new sort order: positions in it are noted again in idle time."""

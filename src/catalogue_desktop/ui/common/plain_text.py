@@ -11,6 +11,8 @@ from typing import overload
 from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtGui import Qt as GuiQt
 
+from catalogue_desktop.core.formats.text import visible
+
 TIP_LINE = 100  # characters: a longer line of a tooltip is broken into lines ...
 TIP_CHARS = 80  # ... of about this many of its characters (a readable width) ...
 TIP_SCREEN = 0.9  # ... and at most this part of the screen's width (however wide they are)
@@ -34,6 +36,7 @@ def plain_tooltip(text: str | None) -> str | None:
     anywhere: plain text stays plain, a text that fits stays exactly as it is."""
     if not text:
         return text
+    text = visible(text)  # service text: bidi and other controls shown, never obeyed
     if len(text) > TIP_SHORT and any(len(line) > TIP_SHORT for line in text.split("\n")):
         text = _wrapped(text[:TIP_TEXT] + ("…" if len(text) > TIP_TEXT else ""))
     if not GuiQt.mightBeRichText(text):

@@ -156,9 +156,10 @@ class Settings:
             _int(self.q.value(f"tabs/{kind.value}/sort_order"), 0),
         )
 
-    def save_tab(self, kind: Kind, header: QByteArray, splitter: QByteArray, sort: tuple[int, int]) -> None:
+    def save_tab(self, kind: Kind, header: QByteArray, sort: tuple[int, int]) -> None:
+        """A tab's columns and order (the table/detail split is one for all tabs: ``window_layout``)."""
         self._set(f"tabs/{kind.value}/header", header)
-        self._set(f"tabs/{kind.value}/splitter", splitter)
+        self._set(f"tabs/{kind.value}/splitter", None)  # a per-tab split, written by earlier versions
         self._set(f"tabs/{kind.value}/sort_column", sort[0])
         self._set(f"tabs/{kind.value}/sort_order", sort[1])
 

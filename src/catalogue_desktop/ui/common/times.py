@@ -15,16 +15,16 @@ from typing import Any
 
 from PySide6.QtCore import QDateTime, QLocale, QTimeZone
 
+from catalogue_desktop.core.records.zones import offset_label
+
 __all__ = ["Moment", "at", "moment_of", "utc_label"]
 
 Moment = tuple[int, int | None]  # (epoch ms, UTC offset in minutes or None)
 
 
-def utc_label(offset: int) -> str:
-    """UTC offset minutes as people read them: "UTC−05:00", "UTC+05:30", "UTC+00:00"."""
-    sign = "+" if offset >= 0 else "−"
-    hours, minutes = divmod(abs(offset), 60)
-    return f"UTC{sign}{hours:02d}:{minutes:02d}"
+# UTC offset minutes as people read them ("UTC−05:00", "UTC+05:30"): one writer for the window,
+# the offer sheet, the e-mail and the calendars.
+utc_label = offset_label
 
 
 def at(ms: int, offset: int | None, event_zones: bool) -> tuple[QDateTime, str]:

@@ -2,7 +2,7 @@
 that Ctrl+K reaches whatever a menu does (and a new menu item needs nothing here).
 
 Menus filled when they open (Columns, Searches) are filled first (their ``aboutToShow``). A
-command is named by its menu path and text ("File ▸ Offer from Dates" · "Calendar file (.ics)…")
+command is named by its menu path and text ("File ▸ Offer" · "Calendar file (.ics)…")
 and matched on both, with its shortcut shown.
 """
 
@@ -21,7 +21,7 @@ __all__ = ["MenuCommand", "matching", "menu_commands"]
 
 @dataclass(frozen=True)
 class MenuCommand:
-    path: str  # "File ▸ Offer from Dates"
+    path: str  # "File ▸ Offer"
     text: str  # "Calendar file (.ics)…"
     keys: str  # "Ctrl+P", or ""
     action: QAction

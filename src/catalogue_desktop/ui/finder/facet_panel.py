@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalogue_desktop.core.formats.text import SHORT_LIMIT, one_line
+
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.facets import Facet
 
@@ -84,7 +86,11 @@ class FacetModel(QAbstractItemModel):
             facet = self.facets[index.row()]
             if role == Qt.ItemDataRole.DisplayRole:
                 if index.column() == 0:
-                    return f"{facet.title}: {facet.chosen}" if facet.chosen else facet.title
+                    return (
+                        f"{facet.title}: {one_line(facet.chosen, SHORT_LIMIT)}"
+                        if facet.chosen
+                        else facet.title
+                    )
                 return f"+{facet.more} more" if facet.more else None
             if role == Qt.ItemDataRole.FontRole and index.column() == 0:
                 font = QFont()
@@ -103,7 +109,7 @@ class FacetModel(QAbstractItemModel):
         facet, value = found
         if role == Qt.ItemDataRole.DisplayRole:
             if index.column() == 0:
-                return _MARK.get(value.state or "", "") + value.label
+                return _MARK.get(value.state or "", "") + one_line(value.label, SHORT_LIMIT)
             return f"{value.count:,}"
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -114,7 +120,7 @@ class FacetModel(QAbstractItemModel):
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             state = f" ({_STATE_WORDS[value.state]})" if value.state else ""
             return (
-                f"{facet.title}: {value.label}{state} — {value.count:,} rows. "
+                f"{facet.title}: {one_line(value.label, SHORT_LIMIT)}{state} — {value.count:,} rows. "
                 "Click (Enter) to select or take back; Ctrl+click (Ctrl+Enter) to leave out."
             )
         return None
@@ -166,6 +172,7 @@ class FacetPanel(QWidget):
         self.tree.setModel(self.model)
         self.tree.header().setAccessibleName("Facet columns")
         self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(12)  # (20 by default: the values' names get the width)
         self.tree.setAllColumnsShowFocus(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.tree.header()

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
 
+from catalogue_desktop.core.formats.text import DRAWN_LIMIT, one_line
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
@@ -48,10 +49,11 @@ class PaletteModel(QAbstractListModel):
             return None
         item = self.items[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            title = one_line(item.title, DRAWN_LIMIT)  # a record's title: server text, shown as data
             return (
-                f"{item.what}  ·  {item.title}  ·  {item.detail}"
+                f"{item.what}  ·  {title}  ·  {one_line(item.detail)}"
                 if item.detail
-                else f"{item.what}  ·  {item.title}"
+                else f"{item.what}  ·  {title}"
             )
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(item.title)  # a record's title: server text

@@ -126,13 +126,13 @@ class DatesTab(CollectionTab):
             self._desk = OfferDesk(self, self._offers, self._formatter)
         return self._desk
 
-    def offer(self, what: str) -> Any:
-        """An offer of the selected occasions, or all the query shows: "pdf", "print", "ics",
-        "copy" (``desk.OfferDesk.offer``)."""
+    def offer(self, what: str, records: tuple[str, list[int]] | None = None) -> Any:
+        """An offer of the selected occasions, or all the query shows, or of ``records``' upcoming
+        occasions: "pdf", "print", "ics", "copy" (``desk.OfferDesk.offer``)."""
         if self.desk is None:
             self.message.emit("Offers are not available here")
             return None
-        return self.desk.offer(what)
+        return self.desk.offer(what, records)
 
     def copy_selection(self) -> int:
         """Ctrl+C: the occasions for an e-mail (plain text and an HTML table), not TSV."""

@@ -32,6 +32,7 @@ from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import Sheet
 from catalogue_desktop.core.offers.text import Style, file_name
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.qt_compat.clipboard import put_mime_data
 
 _TITLE = column_index(DATES, "title")
 _RECORD = column_index(DATES, "record")
@@ -63,13 +64,18 @@ class OfferDesk:
         self.formatter = formatter
         self._accepted: set[str | None] = set()  # data times the user chose to offer from anyway
         self._preview_printer: object = None  # the last print preview's QPrinter, kept alive with it
+        self._records: tuple[str, list[int]] | None = None  # (table, ids): an offer of whole records
 
     # -- what an offer is made of -------------------------------------------------------------
 
     def chosen(self) -> Chosen | None:
-        """The selected occasions, or all the query shows; None (saying why) if there are none
-        or the rows are being made again."""
+        """The selected occasions, or all the query shows (or, for an offer of whole records,
+        their upcoming occasions); None (saying why) if there are none or the rows are being
+        made again."""
         from catalogue_desktop.ui.browse.table_rows import selected_view_rows
+
+        if self._records is not None:
+            return self._chosen_of_records(*self._records)
 
         model = self.tab.model
         rows = selected_view_rows(self.tab.view)
@@ -96,6 +102,30 @@ class OfferDesk:
             else f"all {n:,} occasion{'s' if n != 1 else ''} the query shows"
         )
         items = offers.occasions(table.columns, keys)
+        return Chosen(items, words, offers.data_as_of(self.source.states()))
+
+    def _chosen_of_records(self, table: str, ids: list[int]) -> Chosen | None:
+        """The upcoming occasions of the selected series, courses or webinars
+        (``core.offers.of_records``), in the order of their dates."""
+        from datetime import UTC, datetime
+
+        from catalogue_desktop.core.offers.of_records import rows_of
+
+        engine = self.source.engine()
+        found = engine.tables.get(DATES.value) if engine is not None else None
+        if found is None:
+            self.say("The Dates are still being made; try again in a moment")
+            return None
+        n = len(ids)
+        what = {"series": "series", "courses": "course", "webinars": "webinar"}[table]
+        records = f"{n:,} selected {what}{'s' if n != 1 and what != 'series' else ''}"
+        rows = rows_of(found.columns, table, ids, datetime.now(UTC))
+        if not rows:
+            self.say(f"No offer made: the {records} {'have' if n != 1 else 'has'} no upcoming dates")
+            return None
+        items = offers.by_start(offers.occasions(found.columns, rows))
+        count = len(items)
+        words = f"{count:,} upcoming occasion{'s' if count != 1 else ''} of the {records}"
         return Chosen(items, words, offers.data_as_of(self.source.states()))
 
     def _matches(self, found: Mapping[str, list[Any]], keys: Sequence[int], rows: Sequence[int]) -> bool:
@@ -182,11 +212,18 @@ class OfferDesk:
 
     # -- the offers ------------------------------------------------------------------------------
 
-    def offer(self, what: str) -> Any:
-        """Make the offer ``what``: "pdf", "print", "ics" or "copy"."""
-        return {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics, "copy": self.copy}[
+    def offer(self, what: str, records: tuple[str, list[int]] | None = None) -> Any:
+        """Make the offer ``what``: "pdf", "print", "ics" or "copy"; of the Dates tab's rows, or
+        of ``records`` (a tab's name, "series", "courses" or "webinars", and the ids selected
+        there): their upcoming occasions."""
+        make = {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics, "copy": self.copy}[
             what
-        ]()
+        ]
+        self._records = records
+        try:
+            return make()
+        finally:
+            self._records = None
 
     def copy(self) -> int:
         """Copy the occasions as lines of text and as an HTML table (``core.offers.mail``: one
@@ -204,7 +241,7 @@ class OfferDesk:
         mime = QMimeData()
         mime.setText(mail.plain(chosen.items, as_of, style, letterhead))
         mime.setHtml(mail.table(chosen.items, as_of, style, letterhead))
-        QApplication.clipboard().setMimeData(mime)
+        put_mime_data(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
         return len(chosen.items)
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
+from catalogue_desktop.core.formats.text import one_line
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
@@ -200,12 +201,10 @@ class MainWindow(QMainWindow):
         )
 
     def offer(self, what: str) -> None:
-        """File ▸ Offer: an offer made from the Dates tab (shown first): "pdf", "print", "ics", "copy"."""
-        from catalogue_desktop.ui.offers.dates_tab import DatesTab
+        """File ▸ Offer: "pdf", "print", "ics", "copy" (``ui.offers.routing``)."""
+        from catalogue_desktop.ui.offers.routing import offer
 
-        tab = self.show_tab(DATES)
-        assert isinstance(tab, DatesTab)
-        tab.offer(what)
+        offer(self, what)
 
     def _detail_context(self, kind: Kind, record_id: int) -> Any:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the
@@ -334,7 +333,8 @@ class MainWindow(QMainWindow):
         return QDesktopServices.openUrl(qurl)
 
     def show_message(self, text: str, timeout_ms: int = 8000) -> None:
-        self.statusBar().showMessage(text, timeout_ms)
+        """A status message (it may quote service text: controls shown, one line, capped)."""
+        self.statusBar().showMessage(one_line(text), timeout_ms)
 
     # -- dialogs -----------------------------------------------------------------------------
 

@@ -143,25 +143,28 @@ def build(window: Any) -> WindowActions:
     )
     organize_searches_action = action(w, "Organize searches…", w.organize_searches)
 
-    offer_actions = [  # the Dates tab's offers (ui.offers.desk)
+    offer_actions = [  # the offers (ui.offers.routing: of the Dates tab, or of selected records)
         action(
             w,
             "Offer sheet (PDF)…",
             lambda: w.offer("pdf"),
-            tip="Save an offer sheet of the Dates tab's selected occasions (or all it shows) as a PDF file",
+            tip="Save an offer sheet as a PDF file: of the Dates tab's selected occasions (or all it shows), "
+            "or of the selected series', courses' or webinars' upcoming dates",
         ),
         action(
             w,
             "Print offer sheet…",
             lambda: w.offer("print"),
             "Ctrl+P",
-            "Print the offer sheet of the Dates tab's selected occasions, with a preview (Ctrl+P)",
+            "Print the offer sheet of the Dates tab's selected occasions (or the selected series', "
+            "courses' or webinars' upcoming dates), with a preview (Ctrl+P)",
         ),
         action(
             w,
             "Calendar file (.ics)…",
             lambda: w.offer("ics"),
-            tip="Save the Dates tab's selected occasions (or all it shows) as calendar events",
+            tip="Save the Dates tab's selected occasions (or all it shows), or the selected series', "
+            "courses' or webinars' upcoming dates, as calendar events",
         ),
         action(
             w,
@@ -179,7 +182,7 @@ def build(window: Any) -> WindowActions:
     catalogues = CatalogueMenu(w)  # File ▸ Catalogue: the catalogues (profiles)
     file_menu.addMenu(catalogues)
     file_menu.addAction(export_action)
-    offer_menu = file_menu.addMenu("&Offer from Dates")
+    offer_menu = file_menu.addMenu("&Offer")
     for act in offer_actions:
         offer_menu.addAction(act)
     file_menu.addSeparator()

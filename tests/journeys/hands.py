@@ -1,0 +1,269 @@
+"""A person's hands on the real main window, for the journeys: clicks on tabs, rows, facets and
+menus, keys and typing, dialogs answered when they open. They act only through the widgets a
+person uses (the tab bar, the query box, the palette, the facet tree, dialogs) and read back what
+a person sees. The fixtures that start the window are in ``conftest.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
+
+ZONE = re.compile(r"(UTC[+−]\d\d:\d\d|\(UTC[+−]\d\d:\d\d\))$")  # a time's zone label, at its end
+
+
+def click_tab(window: Any, kind: Any) -> Any:
+    """Click ``kind``'s tab on the tab bar; its tab."""
+    bar = window.tab_widget.tabBar()
+    index = window.tab_kinds().index(kind)
+    QTest.mouseClick(
+        bar, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, bar.tabRect(index).center()
+    )
+    QApplication.processEvents()
+    assert window.current_kind() is kind
+    return window.current_tab()
+
+
+def key(
+    widget: QWidget, name: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+) -> None:
+    """A key pressed in ``widget``'s window, which is the active one (as when a person types)."""
+    if QApplication.activeWindow() is not widget.window():
+        widget.window().activateWindow()
+        QApplication.processEvents()
+    QTest.keyClick(widget, name, modifier)
+    QApplication.processEvents()
+
+
+def type_query(window: Any, text: str, *, enter: bool = True) -> None:
+    """Click into the query box, select what it holds, type ``text`` (nothing: Delete), then Enter."""
+    edit = window.query_box.edit
+    QTest.mouseClick(edit, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(5, 5))
+    QTest.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    if text:
+        QTest.keyClicks(edit, text)
+    else:
+        QTest.keyClick(edit, Qt.Key.Key_Delete)
+    if enter:
+        QTest.keyClick(edit, Qt.Key.Key_Return)
+    QApplication.processEvents()
+
+
+def menu_items(window: Any, title: str) -> list[str]:
+    """The texts of a menu bar menu's items (submenus' items too, as "Sub ▸ Item")."""
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == title)
+    menu.aboutToShow.emit()  # menus filled when shown (Columns, Searches)
+
+    def walk(m: QMenu, prefix: str) -> list[str]:
+        out = []
+        for act in m.actions():
+            if act.isSeparator():
+                continue
+            text = prefix + act.text().replace("&", "")
+            out.append(text)
+            if act.menu() is not None:
+                out += walk(act.menu(), text + " ▸ ")
+        return out
+
+    return walk(menu, "")
+
+
+_POLLS: list[QTimer] = []  # every dialog poll still running: stopped when its test ends
+
+
+def stop_polls() -> None:
+    """Stop the polls whose dialog never opened: one firing after its test (during teardown, or
+    at the interpreter's exit with its Python callable half torn down) crashed the run (exit
+    status 139). The journeys' conftest calls this after every test."""
+    for timer in _POLLS:
+        timer.stop()
+        timer.deleteLater()
+    _POLLS.clear()
+
+
+def when_dialog_opens(act: Any, timeout_ms: int = 5000) -> list[Any]:
+    """Call ``act(dialog)`` once the next modal dialog (or message box) is open; returns
+    [dialog] once done (empty if none opened)."""
+    done: list[Any] = []
+    waited = [0]
+    timer = QTimer()
+    timer.setInterval(20)
+    _POLLS.append(timer)
+
+    def poll() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None:
+            waited[0] += 20
+            if waited[0] >= timeout_ms:
+                timer.stop()
+            return
+        timer.stop()
+        done.append(dialog)
+        try:
+            act(dialog)
+        except BaseException:
+            dialog.reject()  # a dialog that is not as expected: closed, the test fails (no hang)
+            raise
+
+    timer.timeout.connect(poll)
+    timer.start()
+    return done
+
+
+def click_row(tab: Any, row: int, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    """Click a row of ``tab``'s table (on its first visible cell, scrolled to it first)."""
+    view = tab.view
+    column = view.horizontalHeader().logicalIndexAt(5)
+    view.scrollTo(tab.model.index(row, column))
+    QApplication.processEvents()
+    point = view.visualRect(tab.model.index(row, column)).center()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, point)
+    QApplication.processEvents()
+
+
+def status_text(window: Any) -> str:
+    return str(window.statusBar().currentMessage())
+
+
+def facet_rows(window: Any) -> dict[str, list[str]]:
+    """The facet panel as shown: facet title -> its value rows' texts ("✓ Live  3")."""
+    model = window.facet_panel.model
+    out: dict[str, list[str]] = {}
+    for row in range(model.rowCount()):
+        parent = model.index(row, 0)
+        out[str(parent.data())] = [
+            f"{model.index(r, 0, parent).data()}  {model.index(r, 1, parent).data()}"
+            for r in range(model.rowCount(parent))
+        ]
+    return out
+
+
+def selected_ids(tab: Any) -> list[int]:
+    return sorted(tab.model.record_id(i.row()) for i in tab.view.selectionModel().selectedRows())
+
+
+def press_ok_in_next_dialog(qtbot: Any) -> list[str]:
+    """When the next modal dialog opens, click its OK button (returns [its title] once done)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    done: list[str] = []
+
+    def press() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None:
+            QTimer.singleShot(20, press)
+            return
+        box = dialog.findChild(QDialogButtonBox)
+        ok = box.button(QDialogButtonBox.StandardButton.Ok)
+        done.append(dialog.windowTitle())
+        QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, press)
+    return done
+
+
+def preferences_ok(qtbot: Any, window: Any) -> None:
+    """Catalogue ▸ Preferences…, then OK, nothing changed."""
+    done = press_ok_in_next_dialog(qtbot)
+    window.menu_actions.preferences_action.trigger()
+    assert done, "Preferences did not open"
+    QApplication.processEvents()
+
+
+def quick_open(qtbot: Any, window: Any, text: str, downs: int = 0, *, first: str | None = None) -> Any:
+    """Ctrl+K, type ``text``, Down ``downs`` times (or to the ``first`` item that is a "Course",
+    "Command"...), Enter; returns the palette."""
+    window.activateWindow()
+    focus = QApplication.focusWidget() or window
+    key(focus, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    palette = QApplication.activeModalWidget()
+    assert palette is not None and palette.windowTitle() == "Quick open"
+    QTest.keyClicks(palette.line, text)
+    palette.update_hits()  # (the palette looks after 15 ms of no typing)
+    if first is not None:
+        downs = next(i for i, item in enumerate(palette.model.items) if item.what == first)
+    palette.chosen = palette.model.items[downs]
+    for _ in range(downs):
+        key(palette.line, Qt.Key.Key_Down)
+    key(palette.line, Qt.Key.Key_Return)
+    return palette
+
+
+def pane_text(tab: Any) -> str:
+    """The detail pane's message, or its record page's label texts."""
+    from PySide6.QtWidgets import QLabel
+
+    page = tab.detail.current_page()
+    if isinstance(page, QLabel):
+        return str(page.text())
+    return "\n".join(label.text() for label in page.findChildren(QLabel))
+
+
+def choose_in_next_popup_menu(text: str) -> list[str]:
+    """When the next popup menu opens, click its entry ``text`` (returns [text] once done)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMenu
+
+    done: list[str] = []
+
+    def choose() -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            QTimer.singleShot(20, choose)
+            return
+        action = next(a for a in menu.actions() if a.text() == text)
+        done.append(text)
+        QTest.mouseClick(
+            menu,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+            menu.actionGeometry(action).center(),
+        )
+
+    QTimer.singleShot(0, choose)
+    return done
+
+
+def facet_index(window: Any, title: str, value: str | None = None, column: int = 0) -> Any:
+    """The facet panel's row of facet ``title`` (its title as shown starts with it), or of its
+    value ``value`` (as shown, without its ✓/✗ mark)."""
+    model = window.facet_panel.model
+    for row in range(model.rowCount()):
+        parent = model.index(row, 0)
+        if not str(parent.data()).startswith(title):
+            continue
+        if value is None:
+            return model.index(row, column)
+        for r in range(model.rowCount(parent)):
+            shown = str(model.index(r, 0, parent).data()).lstrip("✓✗ ")
+            if shown == value:
+                return model.index(r, column, parent)
+    raise AssertionError(f"no facet {title!r} value {value!r} in {facet_rows(window)}")
+
+
+def click_facet(window: Any, title: str, value: str | None = None, column: int = 0) -> None:
+    """Click a facet value (or a facet's row, at ``column``: 1 is its "+N more")."""
+    tree = window.facet_panel.tree
+    index = facet_index(window, title, value, column)
+    tree.scrollTo(index)
+    QTest.mouseClick(
+        tree.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        tree.visualRect(index).center(),
+    )
+    QApplication.processEvents()
+
+
+def show_facets(qtbot: Any, window: Any) -> None:
+    """View ▸ Facets shown, the panel filled for the current tab."""
+    window.facet_dock.show()
+    panel = window.facet_panel
+    qtbot.waitUntil(
+        lambda: "Preparing" not in panel.heading.text() and panel.model.rowCount() > 0, timeout=5000
+    )
