@@ -491,8 +491,9 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         )
         lines.append(
             _row(
-                f"longest event-loop stall at start-up, from the window on screen to every cached row "
-                f"shown ({st['startup_ready_s']:.2f} s), N={n:,} ({len(st['runs'])} run(s))",
+                f"longest event-loop stall at start-up (the monitor's startup phase: the window made, "
+                f"shown, then every cached row read, {st['startup_ready_s']:.2f} s; its first gap is "
+                f"the window's making, before it is on screen), N={n:,} ({len(st['runs'])} run(s))",
                 f"max {st['startup_max_ms']:.0f} ms{share}",
                 f"empty window beside it: max {st['startup_witness_max_ms']:.0f} ms",
                 "—",
