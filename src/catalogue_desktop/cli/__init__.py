@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from catalogue_desktop.cli.parser import build_parser
+from catalogue_desktop.cli.parser import build_parser, parse_command_line
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
 
@@ -26,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         import multiprocessing
 
         multiprocessing.freeze_support()
-    args = build_parser().parse_args(argv)
+    args = parse_command_line(argv)
     if getattr(args, "command_parser", None) is not None:
         from catalogue_desktop.cli.connection import usage_error
 

@@ -51,14 +51,26 @@ _DASH_HINT = (
 )
 
 
+# The commands (``build_parser`` adds each; tests/test_cli_parser.py checks the two agree).
+COMMANDS = ("sync", "check", "doctor", "profile", "export", "find", "history", "watch", "serve-demo")
+
+
+class _WindowOnly(Exception):
+    """The window's parser (no commands) cannot take this command line: the whole parser will."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with a hint when a query that starts with '-' was taken for an option."""
+
+    window_only = False  # made without its commands (``parse_command_line``): errors are the whole parser's
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         self._argv = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
+        if self.window_only:
+            raise _WindowOnly(message)
         argv = getattr(self, "_argv", [])
         querying = self.prog.endswith((" find", " export")) or {"find", "--query"} & set(argv)
         if (
@@ -73,7 +85,24 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """``build_parser().parse_args(argv)``. A command line that names no command (the window's)
+    is read by the parser without its commands first: making theirs, ~100 options, took 5 ms of
+    a 180 ms start-up (docs/decisions.md, "Start-up and Qt"). Anything that parser does not take
+    (a command, --help, a mistake) is read by the whole one, which says what it says."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not set(args) & {*COMMANDS, "-h", "--help"}:
+        parser = build_parser(commands=False)
+        try:
+            return parser.parse_args(args)
+        except _WindowOnly:
+            pass
+    return build_parser().parse_args(args)
+
+
+def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; without ``commands``, the window's options only (its errors
+    raise ``_WindowOnly``: see ``parse_command_line``)."""
     parser = _Parser(
         prog="catalogue-desktop",
         description="Browse the seminar catalogue, online or from the local cache. "
@@ -100,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="open the window, load the catalogue, check every tab, exit 0 or 1",
     )
     connection.add_connection(parser)
+    if not commands:
+        parser.window_only = True
+        parser.set_defaults(command=None)
+        return parser
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")

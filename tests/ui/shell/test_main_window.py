@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QLabel, QPushButton, QTreeView
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractButton, QLabel, QPushButton, QTreeView
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.listing.rows import column_index
@@ -101,6 +102,11 @@ def test_the_query_narrows_the_count_label_and_title_and_escape_clears_it(
     box = window.query_box.edit
     assert box.accessibleName() == "Query" and "field:value" in box.placeholderText()
     assert tab.count_label.text() == "60 webinars"
+    # Buttons Qt makes inside widgets get names once the window is ready (``a11y``)
+    corner = tab.view.findChild(QAbstractButton, "qt_tableview_cornerbutton")
+    clear = box.findChildren(QAbstractButton, "", Qt.FindChildOption.FindDirectChildrenOnly)
+    qtbot.waitUntil(lambda: corner.accessibleName() == "Select all rows", timeout=2000)
+    assert [b.accessibleName() for b in clear] == ["Clear query"]
     qtbot.waitUntil(lambda: not session.finder.indexer.busy, timeout=10000)
     qtbot.keyClicks(box, "ethics")
     qtbot.waitUntil(lambda: tab.count_label.text() != "60 webinars", timeout=2000)
@@ -245,6 +251,11 @@ def test_offline_start_from_the_cache_with_the_service_down(
     assert window.banner.text().startswith("Offline — cannot connect to 127.0.0.1:")
     title = window.banner.title
     assert title.font().bold() and not window.banner.label.font().bold()  # style sheet, polished
+    # the reason can be selected with the mouse (from when the mouse comes over it)
+    selectable = Qt.TextInteractionFlag.TextSelectableByMouse
+    QTest.mouseMove(window, QPoint(1, 1))
+    QTest.mouseMove(window.banner.label)
+    qtbot.waitUntil(lambda: bool(window.banner.label.textInteractionFlags() & selectable))
     for kind in ALL_KINDS:
         assert window.tab(kind).model.rowCount() == SAMPLE_COUNTS[kind]
         assert window.status.status(kind) == "failed"

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
 from catalogue_desktop.core.listing.rows import column_index
@@ -261,6 +262,11 @@ def test_one_collection_fault(
         # The reason is server-influenced text: the status line shows it literally.
         label = window.status._rows[kind].text
         assert label.textFormat() == Qt.TextFormat.PlainText
+        # ... and can be selected with the mouse (from when the mouse comes over it)
+        QTest.mouseMove(window, QPoint(1, 1))
+        QTest.mouseMove(label)
+        selectable = Qt.TextInteractionFlag.TextSelectableByMouse
+        qtbot.waitUntil(lambda: bool(label.textInteractionFlags() & selectable))
     else:
         assert case.ids is not None
         assert window.status.status(kind) == "current"

@@ -9,7 +9,6 @@ is the profile ``demo`` (its ``demo/`` folder, as before); new profiles get ``pr
 
 from __future__ import annotations
 
-import configparser
 import json
 import os
 import re
@@ -97,6 +96,8 @@ def config_dir() -> Path:
 
 def legacy_base_url(settings_file: Path) -> str | None:
     """The single service address earlier versions kept (``[service] base_url``), if any."""
+    import configparser  # (the commands ask; the window's start-up does not: ~1 ms)
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read(settings_file, encoding="utf-8")
@@ -135,14 +136,22 @@ class Profiles:
         return cls(unique, current if current in names else unique[0].name, path)
 
     def save(self, path: Path | None = None) -> None:
-        """Write the file whole (a new file moved over the old one)."""
+        """Write the file whole (a new file moved over the old one), unless it says so already:
+        the window saves the one it opens at every start, and moving a file over another makes
+        the file system write it out first (ext4: a few ms, tens on a busy disk)."""
         target = path or self.path
         if target is None:
             raise ProfileError("no file to save the catalogues in")
+        body = {"current": self.current, "profiles": [p.to_json() for p in self.profiles]}
+        text = json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+        try:
+            if target.read_text(encoding="utf-8") == text:
+                return
+        except (OSError, UnicodeDecodeError):
+            pass  # (none yet, or unreadable: written anew)
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(target.name + ".part")
-        body = {"current": self.current, "profiles": [p.to_json() for p in self.profiles]}
-        tmp.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         tmp.replace(target)
 
     @property

@@ -14,7 +14,6 @@ service wrote, but never let it steer the drawing.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 DRAWN_LIMIT = 2000  # characters drawn of one field: a title, a description, a fee
@@ -62,9 +61,13 @@ def one_line(value: Any, limit: int = DRAWN_LIMIT) -> str:
 
 def html_text(value: Any, limit: int = DRAWN_LIMIT) -> str:
     """``drawn`` text escaped for an HTML element's content (no tag of the data survives)."""
+    import html  # (only pages and sheets need it: its entities table is ~1 ms of the window's start-up)
+
     return html.escape(drawn(value, limit), quote=False)
 
 
 def html_attribute(value: Any, limit: int = DRAWN_LIMIT) -> str:
     """``drawn`` text escaped for a double-quoted HTML attribute."""
+    import html
+
     return html.escape(drawn(value, limit), quote=True)

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from functools import cache
-from typing import NamedTuple
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, NamedTuple
 
 from catalogue_desktop.core.records.regions import spellings
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 _E, _C, _M, _P = "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles"
 
@@ -221,6 +223,10 @@ def known_zone(zone_name: str | None) -> bool:
 def _zone(name: str | None) -> ZoneInfo | None:
     if not name:
         return None
+    # (imported when a zone is first asked for: zoneinfo and the sysconfig it reads were ~2 ms of
+    # the window's start-up, which shows no zone before its first paint)
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

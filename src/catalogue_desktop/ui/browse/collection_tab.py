@@ -73,6 +73,7 @@ class CollectionTab(QWidget):
         self._record = record
         self._context = context
         self._shown_id: int | None = None
+        self._header_restored: tuple[Any, Any] = (None, None)  # (saved, as restored): ``restore_state``
         # a record shown in the details though the query hides its row (``select_record``): it
         # stays shown while the rows change, and is selected once they list it again
         self._pinned: int | None = None
@@ -428,6 +429,10 @@ class CollectionTab(QWidget):
         if columns.restore_header(self.view, settings, self.kind, self.model):
             self._fit_title = self._auto_title = False  # the user's widths
         header = self.view.horizontalHeader()
+        # The state as restored, in this process's bytes: ``save_state`` keeps the saved one while the
+        # header is unchanged (its hidden columns come out in a different order in each process,
+        # and a changed value rewrites the settings file at every close).
+        self._header_restored = (settings.header_state(self.kind), header.saveState())
         header.sortIndicatorChanged.connect(self._header_sorted, Qt.ConnectionType.UniqueConnection)
 
     def _header_sorted(self, *_sort: Any) -> None:
@@ -438,4 +443,8 @@ class CollectionTab(QWidget):
         header = self.view.horizontalHeader()
         order = 1 if self.model.sort_order == Qt.SortOrder.DescendingOrder else 0
         column = -1 if self.model.upcoming_first else self.model.sort_column  # (-1: the default)
-        settings.save_tab(self.kind, header.saveState(), (column, order))
+        state = header.saveState()
+        saved, restored = self._header_restored
+        if saved is not None and state == restored:
+            state = saved  # unchanged since it was restored
+        settings.save_tab(self.kind, state, (column, order))

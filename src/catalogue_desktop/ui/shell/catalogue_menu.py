@@ -1,6 +1,7 @@
 """File ▸ Catalogue: the catalogues (profiles) to switch between, adding one, and the connection
 of the one open. The session does the switching (``chosen``) and picks up an edited connection
-(``connection_changed``); this module only asks."""
+(``connection_changed``); this module only asks. Its dialogs are imported when first opened
+(``add_catalogue``, ``connection_dialog``): their Qt classes' enums cost start-up time."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QMenu, QWidget
+from PySide6.QtWidgets import QMenu
 
 from catalogue_desktop.core.connection.profiles import Profiles
-from catalogue_desktop.core.records.errors import CatalogueError
 
 
 class CatalogueMenu(QMenu):
@@ -49,55 +49,19 @@ class CatalogueMenu(QMenu):
         self.addAction("Connection of this catalogue…", self.edit_connection)
 
     def add_catalogue(self) -> None:
+        from PySide6.QtWidgets import QDialog
+
+        from catalogue_desktop.ui.shell.add_catalogue import AddCatalogue
+
         dialog = AddCatalogue(self._profiles(), self.window_)
         if dialog.exec() == QDialog.DialogCode.Accepted and dialog.added:
             self.chosen.emit(dialog.added)
 
     def edit_connection(self) -> None:
+        from PySide6.QtWidgets import QDialog
+
         from catalogue_desktop.ui.shell.connection_dialog import ConnectionDialog
 
         dialog = ConnectionDialog(self.window_.settings.profiles_path, self.current, self.window_)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.connection_changed.emit()
-
-
-class AddCatalogue(QDialog):
-    """A name and an address; the new catalogue gets a cache folder of its own."""
-
-    def __init__(self, profiles: Profiles, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Add a catalogue")
-        self.profiles = profiles
-        self.added: str | None = None
-        form = QFormLayout(self)
-        self.name = QLineEdit()
-        self.name.setAccessibleName("Name of the catalogue")
-        self.name.setPlaceholderText("e.g. production, staging")
-        self.url = QLineEdit()
-        self.url.setAccessibleName("Service address")
-        self.url.setPlaceholderText("https://catalogue.example.com")
-        self.problem = QLabel()
-        self.problem.setWordWrap(True)
-        form.addRow("Name:", self.name)
-        form.addRow("Address (before /v1):", self.url)
-        form.addRow(self.problem)
-        ok_cancel = QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        buttons = QDialogButtonBox(ok_cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-
-    def accept(self) -> None:
-        from catalogue_desktop.core.service.failures import normalise_base_url
-
-        try:
-            url = normalise_base_url(self.url.text())
-            self.added = self.profiles.add(self.name.text(), url).name
-            self.profiles.save()
-        except CatalogueError as exc:
-            self.problem.setText(str(exc))
-            return
-        except OSError as exc:
-            self.problem.setText(f"cannot save the catalogues: {exc.strerror}")
-            return
-        super().accept()

@@ -7,7 +7,6 @@ actions themselves (``shortcut_rows``), so the list cannot drift from what the k
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -55,9 +54,10 @@ def action(
     return act
 
 
-@dataclass(frozen=True)
 class WindowActions:
-    """The window's actions and menus that it (or a test) uses after ``build``."""
+    """The window's actions and menus that it (or a test) uses after ``build``. (A plain class:
+    making a frozen dataclass of 20 fields, its methods compiled from source, was ~1 ms of the
+    window's start-up: docs/decisions.md, "Start-up and Qt".)"""
 
     export_action: QAction
     back_action: QAction
@@ -79,6 +79,12 @@ class WindowActions:
     details_action: QAction
     copy_action: QAction
     select_all_action: QAction
+
+    def __init__(self, **parts: Any) -> None:
+        named = self.__annotations__.keys()
+        if parts.keys() != named:
+            raise TypeError(f"WindowActions: missing {named - parts.keys()}, unknown {parts.keys() - named}")
+        self.__dict__.update(parts)
 
 
 def build(window: Any) -> WindowActions:

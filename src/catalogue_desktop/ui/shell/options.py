@@ -1,7 +1,8 @@
 """``Options``: what the command line asks of the window (``cli``'s window options), read from its
-namespace in one place (each command defines its own options, so a name may be absent)."""
+namespace in one place (each command defines its own options, so a name may be absent).
 
-from __future__ import annotations
+(No ``from __future__ import annotations`` here: a NamedTuple's field types given as strings
+are each compiled into a ``typing.ForwardRef`` when the class is made, at every start-up.)"""
 
 import argparse
 from typing import NamedTuple
@@ -30,7 +31,7 @@ class Options(NamedTuple):
     password_env: str | None = None
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> Options:
+    def from_args(cls, args: argparse.Namespace) -> "Options":
         return cls(
             **{name: getattr(args, name, None) or default for name, default in cls._field_defaults.items()}
         )

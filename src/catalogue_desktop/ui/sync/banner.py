@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from catalogue_desktop.ui.common.labels import MouseSelectableLabel
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.sync import wording
 from catalogue_desktop.ui.sync.wording import DateText
@@ -31,9 +32,8 @@ class OfflineBanner(QFrame):
         layout.setContentsMargins(10, 6, 10, 6)
         self.title = QLabel("Offline")
         self.title.setObjectName("offlineTitle")
-        self.label = QLabel(wordWrap=True)  # the reason quotes the service: plain text only
+        self.label = MouseSelectableLabel(wordWrap=True)  # the reason quotes the service: plain text only
         self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details = QPushButton("Details…")
         self.details.setObjectName("bannerDetails")
         self.details.clicked.connect(lambda _checked=False: self.show_details())
