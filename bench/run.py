@@ -202,7 +202,18 @@ def stall(size: int, url: str, cache: Path, runs: int, home: Path, commands: lis
         ),
         "startup_witness_max_ms": max(r["witness"].get("startup", {}).get("max_ms", 0.0) for r in results),
         "startup_ready_s": C.median([r["ready_s"] for r in results]),
+        **_phase_max(results, "onscreen"),
         "close_max_ms": max(r["monitor"]["phases"].get("close", {"max_ms": 0})["max_ms"] for r in results),
+    }
+
+
+def _phase_max(results: list[dict[str, Any]], phase: str) -> dict[str, float]:
+    """A phase's longest gap over the runs, the app's share of it and the empty window's."""
+    phases = [r["monitor"]["phases"].get(phase, {}) for r in results]
+    return {
+        f"{phase}_max_ms": max(p.get("max_ms", 0.0) for p in phases),
+        f"{phase}_app_max_ms": max(p.get("app_max_ms", p.get("max_ms", 0.0)) for p in phases),
+        f"{phase}_witness_max_ms": max(r["witness"].get(phase, {}).get("max_ms", 0.0) for r in results),
     }
 
 
@@ -400,6 +411,32 @@ def finder_details(fi: dict[str, Any]) -> list[str]:
     return out
 
 
+def _startup_stall_rows(r: dict[str, Any]) -> list[str]:
+    """The stall runs' start-up: from the first page painted (the window on screen) to every
+    cached row read, the goal; the window's making before it, a detail."""
+    lines = []
+    for n, st in r["stall"].items():  # the same runs, before the refresh starts
+        share = (
+            f"; the app's share at most {st['onscreen_app_max_ms']:.0f} ms"
+            if st["onscreen_app_max_ms"] < st["onscreen_max_ms"] - 0.5
+            else ""
+        )
+        lines.append(
+            _row(
+                f"longest event-loop stall at start-up once the window is on screen (from the first "
+                f"page of rows painted to every cached row read, ready at {st['startup_ready_s']:.2f} s), "
+                f"N={n:,} ({len(st['runs'])} run(s))",
+                f"max {st['onscreen_max_ms']:.0f} ms{share} (before, the window's making and first "
+                f"paint: max {st['startup_max_ms']:.0f} ms)",
+                f"empty window beside it: max {st['onscreen_witness_max_ms']:.0f} ms",
+                "—",
+                "< 50 ms",
+                st["onscreen_max_ms"] < 50,
+            )
+        )
+    return lines
+
+
 def write_results(r: dict[str, Any], path: Path) -> None:
     q = r["quick"]
     big = r["big"]
@@ -437,8 +474,19 @@ def write_results(r: dict[str, Any], path: Path) -> None:
             f"{cs['app_all_wall'] / cs['bare_wall']:.2f}x)",
             f"{cs['bare_wall'] * 1000:,.0f} ms (empty QMainWindow)",
             f"{cs['app_wall'] / cs['bare_wall']:.2f}x",
-            "<= 1.5x",
-            cs["app_wall"] / cs["bare_wall"] <= 1.5,
+            "<= 1.4x",
+            cs["app_wall"] / cs["bare_wall"] <= 1.4,
+        )
+    )
+    lines.append(
+        _row(
+            f"cold start from cache to every cached row of the 8 kinds read and shown, N=10,000 "
+            f"(whole process, median of {len(cs['app'])})",
+            f"{cs['app_all_wall'] * 1000:,.0f} ms",
+            f"{cs['bare_wall'] * 1000:,.0f} ms (empty QMainWindow)",
+            f"{cs['app_all_wall'] / cs['bare_wall']:.2f}x",
+            "<= 1.8x",
+            cs["app_all_wall"] / cs["bare_wall"] <= 1.8,
         )
     )
     sy = r["sync"]
@@ -489,24 +537,7 @@ def write_results(r: dict[str, Any], path: Path) -> None:
                 else False,
             )
         )
-    for n, st in r["stall"].items():  # the same runs, before the refresh starts
-        share = (
-            f"; the app's share at most {st['startup_app_max_ms']:.0f} ms"
-            if st["startup_app_max_ms"] < st["startup_max_ms"] - 0.5
-            else ""
-        )
-        lines.append(
-            _row(
-                f"longest event-loop stall at start-up (the monitor's startup phase: the window made, "
-                f"shown, then every cached row read, {st['startup_ready_s']:.2f} s; its first gap is "
-                f"the window's making, before it is on screen), N={n:,} ({len(st['runs'])} run(s))",
-                f"max {st['startup_max_ms']:.0f} ms{share}",
-                f"empty window beside it: max {st['startup_witness_max_ms']:.0f} ms",
-                "—",
-                "< 50 ms",
-                st["startup_max_ms"] < 50,
-            )
-        )
+    lines += _startup_stall_rows(r)
     it = r["interact"][big]
     lines.append(
         _row(
@@ -902,6 +933,9 @@ def only(args: argparse.Namespace) -> int:
                         "startup_max_ms",
                         "startup_app_max_ms",
                         "startup_witness_max_ms",
+                        "onscreen_max_ms",
+                        "onscreen_app_max_ms",
+                        "onscreen_witness_max_ms",
                         "close_max_ms",
                     )
                 }

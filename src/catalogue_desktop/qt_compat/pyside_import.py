@@ -37,6 +37,7 @@ import catalogue_desktop.core.listing.sorting
 import catalogue_desktop.core.query.matches
 import catalogue_desktop.core.query.vocabulary
 import catalogue_desktop.core.records.diff
+import catalogue_desktop.core.records.zones  # (the window's times label offsets with it)
 import catalogue_desktop.paths  # noqa: F401
 
 _QT_PACKAGES = ("catalogue_desktop.ui", "catalogue_desktop.qt_compat")
