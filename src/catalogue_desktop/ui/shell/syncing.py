@@ -132,7 +132,10 @@ class CatalogueSync(QObject):
         if self.controller is None:
             import asyncio
 
+            from catalogue_desktop.ui.common.stepped_import import REFRESH, import_in_steps
+
             base_url = self.place.base_url or await self._start_demo_server()
+            await import_in_steps(REFRESH)  # (here, not on the worker thread below: ``stepped_import``)
             try:
                 self.connection = await asyncio.to_thread(self._connection_for, base_url)
             except CatalogueError as exc:  # a bad proxy address, an unreadable CA file
