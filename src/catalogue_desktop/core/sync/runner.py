@@ -147,8 +147,10 @@ class Ingestor:
                     raise
             # (through the starter thread even when the pool exists: a submit from this thread
             # while the starter still starts workers would start one itself, here)
-            pool = await self._start()
             try:
+                # (a cancel while the starter still starts the workers kills them too: ``abort``
+                # waits for the pool it is making)
+                pool = await self._start()
                 return await asyncio.get_running_loop().run_in_executor(pool, run_ingest, *args)
             except asyncio.CancelledError:
                 self.abort()
