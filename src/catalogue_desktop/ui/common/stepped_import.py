@@ -56,13 +56,13 @@ REFRESH = (
     "multiprocessing.synchronize",
     "multiprocessing.resource_tracker",
     "concurrent.futures.process",
-    "catalogue_desktop.core.sync.runner",
     # what the connection is resolved with, and the client built with, on worker threads (a
     # keyring lookup; the TLS context): imported there, they held the window's loop by the GIL
     # and PySide's source probe (up to 69 ms at 10,000 webinars, bench/run.py --only stall)
     "catalogue_desktop.core.connection.resolved",
     "catalogue_desktop.core.service.failures",
     "truststore",
+    "catalogue_desktop.core.sync.runner",
 )
 RELIST = (*_PYDANTIC, "catalogue_desktop.core.sync.relist")
 
