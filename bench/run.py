@@ -424,10 +424,9 @@ def _startup_stall_rows(r: dict[str, Any]) -> list[str]:
         lines.append(
             _row(
                 f"longest event-loop stall at start-up once the window is on screen (from the first "
-                f"page of rows painted to every cached row read, ready at {st['startup_ready_s']:.2f} s), "
-                f"N={n:,} ({len(st['runs'])} run(s))",
-                f"max {st['onscreen_max_ms']:.0f} ms{share} (before, the window's making and first "
-                f"paint: max {st['startup_max_ms']:.0f} ms)",
+                f"page of rows painted to every cached row read), N={n:,} ({len(st['runs'])} run(s))",
+                f"max {st['onscreen_max_ms']:.0f} ms{share}, ready at {st['startup_ready_s']:.2f} s "
+                f"(before, the window's making and first paint: max {st['startup_max_ms']:.0f} ms)",
                 f"empty window beside it: max {st['onscreen_witness_max_ms']:.0f} ms",
                 "—",
                 "< 50 ms",
