@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 # What the benchmarks import beyond the app, and the extra of pyproject.toml that brings it.
-NEEDS = {"psutil": "test", "duckdb": "bench", "numpy": "bench"}
+NEEDS = {"psutil": "test", "duckdb": "bench", "numpy": "bench", "pyinstrument": "bench"}
 INSTALL = "python -m pip install -e '.[test,bench]'"
 
 
