@@ -50,6 +50,16 @@ def _rss_mb() -> float:
 
 
 def _peak_mb() -> float:
+    """This process's peak RSS: the kernel's high-water mark of its memory map (VmHWM), fresh at
+    exec. ``ru_maxrss`` is kept across exec on Linux, so a child of a big parent (run.py, after
+    the sync bench made a catalogue in its own process) reported the parent's peak as its own."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
