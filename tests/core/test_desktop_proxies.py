@@ -1,10 +1,10 @@
+# ruff: noqa: F811  (pytest fixtures imported from the proxy tests, then asked for by name)
 """A Linux desktop's proxy settings: GNOME's read through a real ``gsettings`` program (a stand-in
 on PATH answering as GNOME's does), KDE's from a real ``kioslaverc``; requests go through the
 proxy they name (a CONNECT proxy on loopback), and the choice is said in words."""
 
 from __future__ import annotations
 
-import asyncio
 import stat
 import sys
 from pathlib import Path
@@ -14,11 +14,9 @@ import trustme
 
 from catalogue_desktop.core.connection.desktop_proxies import desktop_proxy
 from catalogue_desktop.core.connection.proxies import choose_proxy
-from catalogue_desktop.core.connection.resolved import resolve
 from catalogue_desktop.core.connection.settings import ConnectionSettings
-from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.core.service.client import CatalogueClient, FetchResult
 from tests.connection_servers import ConnectProxy, tls_server
+from tests.core.test_connection_proxy import ca, ca_file, fetch  # noqa: F401  (fixtures)
 
 INTERNAL = "catalogue.corp.test"  # a name only the proxy resolves: a request that arrives went through it
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Linux desktops' settings")
@@ -56,26 +54,6 @@ def gnome(folder: Path, monkeypatch: pytest.MonkeyPatch, keys: dict[str, str]) -
 def kde(folder: Path, monkeypatch: pytest.MonkeyPatch, settings: str) -> None:
     monkeypatch.setenv("XDG_CURRENT_DESKTOP", "KDE")
     (folder / "config" / "kioslaverc").write_text(f"[Proxy Settings]\n{settings}\n", encoding="utf-8")
-
-
-def fetch(base_url: str, settings: ConnectionSettings) -> FetchResult:
-    async def main() -> FetchResult:
-        async with CatalogueClient(base_url, retries=0, connection=resolve(base_url, settings)) as client:
-            return await client.fetch(Kind.ROLES)
-
-    return asyncio.run(main())
-
-
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def ca_file(ca: trustme.CA, tmp_path: Path) -> str:
-    path = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(path))
-    return str(path)
 
 
 def test_gnomes_manual_proxy_carries_the_requests(
