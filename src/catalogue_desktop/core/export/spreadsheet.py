@@ -24,6 +24,7 @@ from typing import Any
 import xlsxwriter  # type: ignore[import-untyped]
 from xlsxwriter.worksheet import Worksheet  # type: ignore[import-untyped]
 
+from catalogue_desktop.core.formats.numbers import is_number
 from catalogue_desktop.core.records.zones import check as zone_check
 from catalogue_desktop.core.records.zones import offset_label
 
@@ -115,7 +116,7 @@ class Book:
         elif kind == "bool" and isinstance(value, bool):
             ws.write_string(row, col, "Yes" if value else "No")
             return 3
-        elif kind in ("money", "number") and _is_number(value):
+        elif kind in ("money", "number") and is_number(value):
             number: int | Decimal = value if type(value) is int else Decimal(str(value))
             if abs(Decimal(number)) < _BIGGEST:
                 cents = type(number) is Decimal and number != number.to_integral_value()
@@ -158,10 +159,6 @@ def _text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, default=str)
     return str(value)
 
-
-def _is_number(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
     if isinstance(value, (int, float, Decimal)):
         return True
     try:

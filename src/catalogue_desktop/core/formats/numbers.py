@@ -21,3 +21,15 @@ def plain_number(value: Any) -> str:
     if isinstance(value, Decimal):
         return format(value, "f") if value.is_finite() else str(value)
     return str(value)
+
+
+def is_number(value: Any) -> bool:
+    """Whether ``value`` is a finite number or text that reads as one (booleans are not)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float, Decimal)):
+        return True
+    try:
+        return Decimal(str(value)).is_finite()
+    except ArithmeticError:
+        return False

@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QLocale
 
+from catalogue_desktop.core.formats.numbers import is_number
 from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.listing.rows import Column, ColumnType
 from catalogue_desktop.ui.common import times
@@ -98,7 +99,7 @@ class Formatter:
             return ""
         value = _money_value(value)
         text = self.number(value)
-        if not self.currency or not _is_number(value):
+        if not self.currency or not is_number(value):
             return text
         if self.currency.isalpha():  # an ISO code: "USD 1,299"
             return f"{self.currency}\u00a0{text}"
@@ -217,10 +218,6 @@ def _money_value(value: Any) -> Any:
     decimals = -exponent if isinstance(exponent, int) else 0
     return f"{number.quantize(Decimal('0.01')) if decimals <= 2 else number}"
 
-
-def _is_number(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
     if isinstance(value, (int, float, Decimal)):
         return True
     try:
