@@ -159,13 +159,6 @@ def _text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, default=str)
     return str(value)
 
-    if isinstance(value, (int, float, Decimal)):
-        return True
-    try:
-        return Decimal(str(value)).is_finite()
-    except ArithmeticError:
-        return False
-
 
 def _is_web(value: Any) -> bool:
     return isinstance(value, str) and value.lower().startswith(("http://", "https://")) and " " not in value

@@ -217,10 +217,3 @@ def _money_value(value: Any) -> Any:
     exponent = number.as_tuple().exponent
     decimals = -exponent if isinstance(exponent, int) else 0
     return f"{number.quantize(Decimal('0.01')) if decimals <= 2 else number}"
-
-    if isinstance(value, (int, float, Decimal)):
-        return True
-    try:
-        return Decimal(str(value)).is_finite()
-    except InvalidOperation:
-        return False
