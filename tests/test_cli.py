@@ -28,6 +28,7 @@ from catalogue_desktop import __version__
 from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.server import DemoServer, load_sample
+from tests.cli_process import run_cli
 from tests.faultserver import FaultServer
 
 SAMPLE = load_sample()
@@ -44,19 +45,7 @@ def ids(kind: Kind, payload: bytes | None = None) -> list[int]:
 @pytest.fixture
 def cli(env: dict[str, str], tmp_path: Path) -> Any:
     def run(*args: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(
-            [sys.executable, "-m", "catalogue_desktop", *args],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            env=env,
-            timeout=timeout,
-            cwd=cwd or tmp_path,
-            check=False,
-        )
-        assert "Traceback" not in result.stderr, result.stderr
-        assert "Traceback" not in result.stdout, result.stdout
-        return result
+        return run_cli(*args, env=env, cwd=cwd or tmp_path, timeout=timeout)
 
     return run
 

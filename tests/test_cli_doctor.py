@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profiles
 from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.kinds import Kind
+from tests.cli_process import run_cli
 from tests.connection_servers import ConnectProxy, tls_server
 from tests.faultserver import FaultServer, refused_port
 
@@ -163,12 +163,7 @@ def test_the_text_report_names_the_first_problem_and_its_fix(capsys: pytest.Capt
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", *args],
-        capture_output=True, text=True, encoding="utf-8", env=env, timeout=120, check=False,
-    )  # fmt: skip
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
+    return run_cli(*args, env=env, stdout_too=False)
 
 
 def every_file_text(folder: Path) -> bytes:

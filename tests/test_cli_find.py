@@ -9,7 +9,6 @@ import io
 import json
 import sqlite3
 import subprocess
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from catalogue_desktop.core.query.syntax import parse
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import DemoServer, load_sample
+from tests.cli_process import run_cli
 from tests.core.query.catalogues import Facts, demo_facts, facts_of, with_offerings
 from tests.core.query.reference import Reference
 
@@ -98,18 +98,7 @@ def env(env: dict[str, str]) -> dict[str, str]:
 @pytest.fixture
 def cli(env: dict[str, str], tmp_path: Path) -> Any:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(
-            [sys.executable, "-m", "catalogue_desktop", *args],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            env=env,
-            timeout=120,
-            cwd=tmp_path,
-            check=False,
-        )
-        assert "Traceback" not in result.stderr + result.stdout, result.stderr
-        return result
+        return run_cli(*args, env=env, cwd=tmp_path)
 
     return run
 

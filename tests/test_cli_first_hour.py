@@ -5,27 +5,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from catalogue_desktop.core.records.kinds import Kind
+from tests.cli_process import run_cli
 from tests.faultserver import FaultServer
 
 
 def cli(env: dict[str, str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=timeout,
-        check=False,
-    )
-    assert "Traceback" not in result.stderr + result.stdout, result.stderr
-    return result
+    return run_cli(*args, env=env, timeout=timeout)
 
 
 # -- a service that hangs ----------------------------------------------------------------------------

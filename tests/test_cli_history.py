@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,23 +12,13 @@ import pytest
 
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.server import DemoServer, load_sample
+from tests.cli_process import run_cli
 
 
 @pytest.fixture
 def run(env: dict[str, str], tmp_path: Path) -> Any:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(
-            [sys.executable, "-m", "catalogue_desktop", *args],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            env=env,
-            timeout=120,
-            cwd=tmp_path,
-            check=False,
-        )
-        assert "Traceback" not in result.stderr + result.stdout, result.stderr
-        return result
+        return run_cli(*args, env=env, cwd=tmp_path)
 
     return run
 

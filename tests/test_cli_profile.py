@@ -6,23 +6,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from catalogue_desktop.core.records.kinds import Kind
+from tests.cli_process import run_cli
 from tests.faultserver import FaultServer
 
 TOKEN = "profile-Token-7781"
 
 
 def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", *args],
-        capture_output=True, text=True, encoding="utf-8", env=env, timeout=120, check=False, input=stdin,
-    )  # fmt: skip
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
+    return run_cli(*args, env=env, stdin=stdin, stdout_too=False)
 
 
 def test_a_profile_made_on_the_command_line_syncs_with_its_keyring_secret(

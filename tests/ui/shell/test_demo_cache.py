@@ -7,26 +7,16 @@ import csv
 import io
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
 from catalogue_desktop.core.records.kinds import Kind
+from tests.cli_process import run_cli
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        check=False,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-    )
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
+    return run_cli(*args, env={**os.environ, "PYTHONIOENCODING": "utf-8"}, stdout_too=False)
 
 
 def test_export_after_trying_the_window_names_the_demo_cache_and_reads_it_with_demo(
