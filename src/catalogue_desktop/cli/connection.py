@@ -100,17 +100,9 @@ def profile_of(name: str | None) -> Any:
 
 def settings_of(args: argparse.Namespace, profile: Any) -> Any:
     """The profile's connection settings with the command line's on top."""
-    from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden
+    from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden_by
 
-    return overridden(
-        profile.connection if profile is not None else ConnectionSettings(),
-        proxy=args.proxy,
-        ca_file=args.ca_file,
-        token_env=args.token_env,
-        auth_header=args.auth_header,
-        user=args.user,
-        password_env=args.password_env,
-    )
+    return overridden_by(profile.connection if profile is not None else ConnectionSettings(), args)
 
 
 def target_of(args: argparse.Namespace) -> tuple[str | None, Any, Any]:

@@ -47,6 +47,15 @@ class ConnectionSettings:
         return replace(self, **changes)
 
 
+# The command line's connection options (the window's and every command's), by attribute name.
+COMMAND_LINE_OPTIONS = ("proxy", "ca_file", "token_env", "auth_header", "user", "password_env")
+
+
+def overridden_by(settings: ConnectionSettings, options: object) -> ConnectionSettings:
+    """``settings`` with ``options``' (parsed arguments, the window's ``Options``) on top."""
+    return overridden(settings, **{name: getattr(options, name, None) for name in COMMAND_LINE_OPTIONS})
+
+
 def overridden(
     settings: ConnectionSettings,
     *,

@@ -13,7 +13,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.connection.profiles import DEFAULT, Profile, Profiles
-from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden
+from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden_by
 
 if TYPE_CHECKING:
     from catalogue_desktop.ui.shell.options import Options
@@ -56,12 +56,4 @@ def remember(profiles: Profiles, name: str) -> None:
 
 def connection_settings(profile: Profile, options: Options) -> ConnectionSettings:
     """The profile's connection settings with the window's command-line options on top."""
-    return overridden(
-        profile.connection,
-        proxy=options.proxy,
-        ca_file=options.ca_file,
-        token_env=options.token_env,
-        auth_header=options.auth_header,
-        user=options.user,
-        password_env=options.password_env,
-    )
+    return overridden_by(profile.connection, options)

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QAbstractButton, QLabel, QTextBrowser, QTextEdit, QTreeView, QWidget
 
+from catalogue_desktop.core.connection.settings import COMMAND_LINE_OPTIONS
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.session import AppSession, Options
@@ -80,12 +81,7 @@ async def self_test(asked: Options, cache_dir: Path) -> bool:
         cache_dir=str(cache_dir),
         currency=asked.currency,
         # the connection options (README: At work), so that a self-test goes the way the window would
-        proxy=asked.proxy,
-        ca_file=asked.ca_file,
-        token_env=asked.token_env,
-        auth_header=asked.auth_header,
-        user=asked.user,
-        password_env=asked.password_env,
+        **{name: getattr(asked, name) for name in COMMAND_LINE_OPTIONS},
     )
     session = AppSession(options, settings=settings)
     try:
