@@ -83,13 +83,3 @@ def test_the_checks_fail_on_what_they_forbid(tmp_path: Path) -> None:
     assert lint.returncode == 1 and "`tangled` is too complex (21 > 18)" in lint.stdout, lint.stdout
     dead = run("vulture", str(module))
     assert dead.returncode == 3 and "unused function 'tangled'" in dead.stdout, dead.stdout
-
-
-def test_no_module_is_over_450_lines() -> None:
-    """The house rule (docs/architecture.md): a module that grows past it is split by responsibility."""
-    long = {
-        str(path.relative_to(ROOT)): n
-        for path in (ROOT / "src").rglob("*.py")
-        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 450
-    }
-    assert not long, long
