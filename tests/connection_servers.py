@@ -55,14 +55,29 @@ class _Tunnel(socketserver.StreamRequestHandler):
 
     def handle(self) -> None:
         line = self.rfile.readline(8192).decode("latin-1").strip()
-        while self.rfile.readline(8192) not in (b"\r\n", b"\n", b""):
-            pass
+        headers: list[str] = []
+        while (header := self.rfile.readline(8192)) not in (b"\r\n", b"\n", b""):
+            headers.append(header.decode("latin-1").strip())
         method, _, rest = line.partition(" ")
         target = rest.split(" ")[0]
         if method != "CONNECT":
             self.wfile.write(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
             return
         self.server.record(target)
+        self.server.record_auth(
+            next((h for h in headers if h.lower().startswith("proxy-authorization:")), None)
+        )
+        if self.server.hang_up:
+            return  # closes without a word
+        if self.server.wanted is not None and f"Proxy-Authorization: {self.server.wanted}" not in headers:
+            self.wfile.write(
+                b"HTTP/1.1 407 Proxy Authentication Required\r\n"
+                b'Proxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n'
+            )
+            return
+        if self.server.inspect is not None:
+            self._inspect(self.server.inspect)
+            return
         host, _, port = target.rpartition(":")
         host = self.server.names.get(host, host)  # names only the proxy's network knows
         try:
@@ -74,6 +89,19 @@ class _Tunnel(socketserver.StreamRequestHandler):
         self.wfile.flush()
         with upstream:
             self._relay(self.connection, upstream)
+
+    def _inspect(self, inspect: tuple[ssl.SSLContext, bytes]) -> None:
+        """A TLS-inspecting proxy that could not verify the service: the client's TLS ended here
+        (with a certificate the client trusts), and every request answered 502 with ``body``."""
+        context, body = inspect
+        self.wfile.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        self.wfile.flush()
+        with context.wrap_socket(self.connection, server_side=True) as tls:
+            reader = tls.makefile("rb")
+            while reader.readline(8192) not in (b"\r\n", b"\n", b""):
+                pass
+            head = f"HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\nContent-Length: {len(body)}\r\n"
+            tls.sendall(head.encode() + b"Connection: close\r\n\r\n" + body)
 
     def _relay(self, a: socket.socket, b: socket.socket) -> None:
         peers = {a: b, b: a}
@@ -93,16 +121,30 @@ class _ProxyServer(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, names: dict[str, str]) -> None:
+    def __init__(
+        self,
+        names: dict[str, str],
+        wanted: str | None = None,
+        hang_up: bool = False,
+        inspect: tuple[ssl.SSLContext, bytes] | None = None,
+    ) -> None:
         self.stopping = threading.Event()
         self.names = names
+        self.wanted = wanted
+        self.hang_up = hang_up
+        self.inspect = inspect
         self.tunnels: list[str] = []
+        self.auths: list[str | None] = []
         self._lock = threading.Lock()
         super().__init__(("127.0.0.1", 0), _Tunnel)
 
     def record(self, target: str) -> None:
         with self._lock:
             self.tunnels.append(target)
+
+    def record_auth(self, header: str | None) -> None:
+        with self._lock:
+            self.auths.append(header)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Clients hanging up are expected."""
@@ -111,10 +153,24 @@ class _ProxyServer(socketserver.ThreadingTCPServer):
 class ConnectProxy:
     """A loopback HTTP proxy that tunnels CONNECT requests (and refuses anything else)."""
 
-    def __init__(self, names: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        names: dict[str, str] | None = None,
+        *,
+        login: tuple[str, str] | None = None,
+        hang_up: bool = False,
+        inspect: tuple[ssl.SSLContext, bytes] | None = None,
+    ) -> None:
         """``names``: host names the proxy resolves itself (a company's internal names), to
-        the addresses given."""
-        self._server = _ProxyServer(names or {})
+        the addresses given; ``login``: the user and password it asks for (407 without them);
+        ``hang_up``: it closes every connection without answering; ``inspect``: it ends the
+        client's TLS itself (this server context) and answers 502 with this body."""
+        wanted = None
+        if login is not None:
+            import base64
+
+            wanted = "Basic " + base64.b64encode(f"{login[0]}:{login[1]}".encode()).decode("ascii")
+        self._server = _ProxyServer(names or {}, wanted, hang_up, inspect)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
@@ -126,6 +182,11 @@ class ConnectProxy:
     @property
     def tunnels(self) -> list[str]:
         return list(self._server.tunnels)
+
+    @property
+    def auths(self) -> list[str | None]:
+        """Each CONNECT's Proxy-Authorization header (None: none was sent)."""
+        return list(self._server.auths)
 
     def __enter__(self) -> Self:
         self._thread.start()

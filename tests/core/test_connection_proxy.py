@@ -93,7 +93,8 @@ def test_a_refusal_through_the_proxy_still_names_the_certificate(ca: trustme.CA)
 def test_a_proxy_url_with_a_password_is_never_shown_with_it() -> None:
     choice = choose_proxy("https://catalogue.example.com", "http://me:hunter2@proxy.corp:3128")
     assert choice.url == "http://me:hunter2@proxy.corp:3128"  # (what httpx is given)
-    assert "hunter2" not in choice.describe() and choice.shown == "http://proxy.corp:3128"
+    assert "hunter2" not in choice.describe() and choice.shown == "http://me:***@proxy.corp:3128"
+    assert "hunter2" not in repr(choice)
     assert shown_url("http://[::1]:8080") == "http://[::1]:8080"
 
 

@@ -29,9 +29,13 @@ def run(args: argparse.Namespace) -> int:
 def format_report(report: dict[str, Any], limit: int = 30) -> str:
     """The report as text for a terminal."""
     lines = ["Conformant: yes" if report["conformant"] else "Conformant: no", ""]
+    said: dict[str, str] = {}  # an error said in full once (a refused certificate: 600 characters)
     for name, c in report["collections"].items():
         if c.get("error"):
-            lines.append(f"{name:13} FAILED: {c['error']}")
+            first = said.setdefault(c["error"], name)
+            lines.append(
+                f"{name:13} FAILED: " + (c["error"] if first == name else f"the same failure as {first}")
+            )
             continue
         line = f"{name:13} {c['records']:>7} records, {c['rejected']} rejected"
         if c["duplicate_ids"]:

@@ -146,7 +146,9 @@ def say_connection(connection: Any) -> None:
     plain = connection.proxy.url is None and not connection.ca_file
     if plain and connection.credentials.kind == "none":
         return
-    print(f"Connecting to {connection.base_url} {connection.describe()}", file=sys.stderr)
+    from catalogue_desktop.core.connection.addresses import redact
+
+    print(f"Connecting to {redact(connection.base_url)} {connection.describe()}", file=sys.stderr)
 
 
 @contextlib.contextmanager

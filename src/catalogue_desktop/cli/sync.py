@@ -36,12 +36,14 @@ def sync_text(report: Any) -> str:
     from catalogue_desktop.core.records.diff import describe_fields
 
     lines = []
+    said: dict[str, str] = {}  # an error said in full once (a refused certificate: 600 characters)
     for kind, o in report.collections.items():
         line = f"{kind.value:13} {o.status:9} {o.records:>7} records"
         if o.rejected:
             line += f", {o.rejected} rejected"
         if o.error:
-            line += f" - {o.error}"
+            first = said.setdefault(o.error, kind.value)
+            line += f" - {o.error}" if first == kind.value else f" - the same failure as {first}"
             if o.fetched_at:
                 line += f" (kept the copy of {o.fetched_at})"
         lines.append(line)

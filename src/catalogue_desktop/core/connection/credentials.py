@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from catalogue_desktop.core.connection.addresses import without_user
+
 
 @dataclass(frozen=True)
 class Credentials:
@@ -49,8 +51,9 @@ class Credentials:
 
 
 def origin(url: str) -> str:
-    """``https://host:443``: scheme, host and port (the default port written out)."""
-    parts = urlsplit(url)
+    """``https://host:443``: scheme, host and port (the default port written out; any user info
+    left out, whatever characters it holds)."""
+    parts = urlsplit(without_user(url)[0])
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
     port = parts.port or (443 if scheme == "https" else 80)

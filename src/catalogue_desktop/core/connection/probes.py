@@ -8,15 +8,20 @@ import base64
 import socket
 import ssl
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
 
+from catalogue_desktop.core.connection import proxy_failures
+from catalogue_desktop.core.connection.addresses import parse_address, redact
 from catalogue_desktop.core.connection.tls import CertFacts, decode_der, facts_of
 
 MAX_HEAD = 16 * 1024
 
 
 class ProbeError(Exception):
-    """A step failed; ``str()`` says how, in words."""
+    """A step failed; ``str()`` says how, in words; ``fix`` what to do, when the step knows."""
+
+    def __init__(self, text: str, fix: str = "") -> None:
+        super().__init__(text)
+        self.fix = fix
 
 
 @dataclass(frozen=True)
@@ -26,10 +31,11 @@ class Target:
     tls: bool
 
     @classmethod
-    def of(cls, url: str) -> Target:
-        parts = urlsplit(url)
-        tls = parts.scheme.lower() == "https"
-        return cls(parts.hostname or "", parts.port or (443 if tls else 80), tls)
+    def of(cls, url: str, default_port: int | None = None) -> Target:
+        """``url``'s host and port (any user info left out, whatever it holds)."""
+        address = parse_address(url)
+        tls = address.scheme == "https"
+        return cls(address.host, address.port or default_port or (443 if tls else 80), tls)
 
     def __str__(self) -> str:
         return f"{self.host}:{self.port}"
@@ -46,40 +52,44 @@ def resolve_name(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
-def connect(host: str, port: int, timeout: float) -> socket.socket:
+def connect(host: str, port: int, timeout: float, who: str = "", fix: str = "") -> socket.socket:
+    """A TCP connection to ``host:port`` (``who``: ``the proxy `` when it is the proxy's)."""
     try:
         return socket.create_connection((host, port), timeout=timeout)
     except TimeoutError:
-        raise ProbeError(f"no answer from {host}:{port} within {timeout:g} s") from None
+        raise ProbeError(f"no answer from {who}{host}:{port} within {timeout:g} s", fix) from None
     except ConnectionRefusedError:
-        raise ProbeError(f"{host}:{port} refused the connection") from None
+        raise ProbeError(f"{who}{host}:{port} refused the connection", fix) from None
     except OSError as exc:
-        raise ProbeError(f"cannot connect to {host}:{port}: {exc.strerror or exc}") from None
+        raise ProbeError(f"cannot connect to {who}{host}:{port}: {exc.strerror or exc}", fix) from None
 
 
 def open_socket(target: Target, proxy: str | None, timeout: float) -> socket.socket:
     """A socket to ``target``: straight, or through ``proxy`` (a tunnel, for https)."""
     if proxy is None:
         return connect(target.host, target.port, timeout)
-    parts = urlsplit(proxy)
-    if parts.scheme.lower() == "https":
+    address = parse_address(proxy)
+    if address.scheme == "https":
         raise ProbeError("a proxy reached over https cannot be probed step by step")
-    sock = connect(parts.hostname or "", parts.port or 80, timeout)
+    fix = proxy_failures.FIXES["proxy-unreachable"]
+    sock = connect(address.host, address.port or 80, timeout, "the proxy ", fix)
     if not target.tls:
         return sock  # plain http goes to the proxy as it is
     try:
-        tunnel(sock, target, parts.username, parts.password)
+        tunnel(sock, target, address.user, address.password, redact(proxy))
     except BaseException:
         sock.close()
         raise
     return sock
 
 
-def tunnel(sock: socket.socket, target: Target, user: str | None, password: str | None) -> None:
+def tunnel(
+    sock: socket.socket, target: Target, user: str | None, password: str | None, proxy: str = ""
+) -> None:
     """Ask the proxy on ``sock`` for a tunnel to ``target`` (CONNECT); ProbeError unless 200."""
     lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}"]
     if user is not None:
-        pair = f"{unquote(user)}:{unquote(password or '')}".encode()
+        pair = f"{user}:{password or ''}".encode()
         lines.append("Proxy-Authorization: Basic " + base64.b64encode(pair).decode("ascii"))
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
     head = b""
@@ -98,13 +108,16 @@ def tunnel(sock: socket.socket, target: Target, user: str | None, password: str 
     if len(fields) < 2 or not fields[1].isdigit():
         raise ProbeError("the proxy gave no usable answer to the tunnel request (CONNECT)")
     code = int(fields[1])
+    shown = proxy
     if code == 407:
-        raise ProbeError(
-            "the proxy asks for credentials (HTTP 407): give them in the proxy address, "
-            "http://user:password@proxy:port, in Preferences ▸ Connection"
-        )
+        sent = user is not None and password is not None
+        cause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
+        raise ProbeError(proxy_failures.credentials(shown, sent), proxy_failures.FIXES[cause])
     if code != 200:
-        raise ProbeError(f"the proxy refused a tunnel to {target} (HTTP {code})")
+        status = " ".join(fields[1:])[:80]
+        raise ProbeError(
+            proxy_failures.tunnel(shown, str(target), status), proxy_failures.FIXES["proxy-tunnel"]
+        )
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,14 @@
 """Named catalogues ("production", "staging", the demo...): each with its base URL, connection
 settings and a cache folder of its own, in ``profiles.json`` beside the window's settings file.
 
-The file holds no secret (those are in the keyring: ``secrets``). The first time it is read, the
-single service of earlier versions (``[service] base_url`` of the settings file) becomes the
-profile ``default``, which keeps the cache it had (the cache directory itself); the demo catalogue
-is the profile ``demo`` (its ``demo/`` folder, as before); new profiles get ``profiles/<name>/``.
+The file holds no secret (those are in the keyring: ``secrets``), and is readable by its owner
+only (0600). A password written in an address (``http://bob:pw@proxy:3128`` as the proxy, or in
+the service's address, as earlier versions kept it) is moved to the keyring when the file is
+written (:func:`keep_passwords_aside`), or left out with a note saying how to give it instead.
+The first time it is read, the single service of earlier versions (``[service] base_url`` of the
+settings file) becomes the profile ``default``, which keeps the cache it had (the cache directory
+itself); the demo catalogue is the profile ``demo`` (its ``demo/`` folder, as before); new
+profiles get ``profiles/<name>/``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from catalogue_desktop.core.connection import secrets
+from catalogue_desktop.core.connection.addresses import parse_address, redact, without_user
 from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.errors import CatalogueError
 
@@ -135,24 +141,26 @@ class Profiles:
         current = data.get("current")
         return cls(unique, current if current in names else unique[0].name, path)
 
-    def save(self, path: Path | None = None) -> None:
-        """Write the file whole (a new file moved over the old one), unless it says so already:
-        the window saves the one it opens at every start, and moving a file over another makes
-        the file system write it out first (ext4: a few ms, tens on a busy disk)."""
+    def save(self, path: Path | None = None) -> list[str]:
+        """Write the file whole (a new file, 0600, moved over the old one), unless it says so
+        already: the window saves the one it opens at every start, and moving a file over another
+        makes the file system write it out first (ext4: a few ms, tens on a busy disk). Passwords
+        in addresses go to the keyring first; returns what could not be kept, in words."""
         target = path or self.path
         if target is None:
             raise ProfileError("no file to save the catalogues in")
+        notes: list[str] = []
+        self.profiles = [keep_passwords_aside(p, notes) for p in self.profiles]
         body = {"current": self.current, "profiles": [p.to_json() for p in self.profiles]}
         text = json.dumps(body, indent=2, ensure_ascii=False) + "\n"
         try:
-            if target.read_text(encoding="utf-8") == text:
-                return
+            if target.read_text(encoding="utf-8") == text and target.stat().st_mode & 0o077 == 0:
+                return notes
         except (OSError, UnicodeDecodeError):
             pass  # (none yet, or unreadable: written anew)
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".part")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        _write_private(target, text)
+        return notes
 
     @property
     def names(self) -> list[str]:
@@ -200,3 +208,69 @@ class Profiles:
         except ProfileError:
             return self.add(name, base_url)
         return self.put(replace(found, base_url=base_url))
+
+
+def _write_private(target: Path, text: str) -> None:
+    """``text`` into ``target`` readable by its owner only: a new file made exclusively (0600,
+    never following a name someone else made), then moved over ``target``."""
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        with open(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(name, 0o600)
+        os.replace(name, target)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+def keep_passwords_aside(profile: Profile, notes: list[str]) -> Profile:
+    """``profile`` without any password in its addresses: each kept in the keyring (the service
+    address's as the catalogue's basic credentials, the proxy's under ``secrets.proxy_account``), or
+    left out with a note in ``notes`` saying how to give it instead."""
+    from catalogue_desktop.core.connection.credentials import origin
+    from catalogue_desktop.core.records.errors import InvalidUrl
+
+    connection = profile.connection
+    base_url = profile.base_url
+    if base_url and "@" in base_url:
+        bare, user, password = without_user(base_url)
+        if user is not None:
+            base_url = bare
+            if password is not None and connection.auth in ("none", "basic"):
+                connection = connection.but(auth="basic", username=user)
+                account = secrets.account(profile.name, origin(bare))
+                _keep(
+                    account, password, redact(profile.base_url or ""), notes, "--user NAME --password-env VAR"
+                )
+            elif password is not None:
+                notes.append(
+                    f"{profile.name}: the user and password in its address "
+                    f"{redact(profile.base_url or '')} were left out "
+                    f"(its credentials are set as {connection.auth})"
+                )
+    proxy = connection.proxy
+    if "@" in proxy:
+        try:
+            address = parse_address(proxy)
+        except InvalidUrl:
+            address = None
+        if address is not None and address.password is not None:
+            connection = connection.but(proxy=address.with_user(address.user))
+            _keep(secrets.proxy_account(profile.name, proxy), address.password, redact(proxy), notes,
+                  "HTTPS_PROXY=http://user:password@proxy:port")  # fmt: skip
+    if base_url == profile.base_url and connection == profile.connection:
+        return profile
+    return replace(profile, base_url=base_url, connection=connection)
+
+
+def _keep(account: str, password: str, shown: str, notes: list[str], instead: str) -> None:
+    try:
+        secrets.store(account, password)
+    except secrets.KeyringMissing as exc:
+        notes.append(
+            f"the password in {shown} was not written to profiles.json and cannot be kept here ({exc}); "
+            f"give it in the environment instead ({instead})"
+        )

@@ -17,9 +17,10 @@ import ipaddress
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
+from catalogue_desktop.core.connection.addresses import Address, parse_address, redact
 from catalogue_desktop.core.connection.desktop_proxies import desktop_proxy
 from catalogue_desktop.core.records.errors import InvalidUrl
 
@@ -30,49 +31,52 @@ _LOOPBACK = "localhost,127.0.0.0/8,::1"  # never sent through a desktop's proxy 
 
 @dataclass(frozen=True)
 class ProxyChoice:
-    """``url``: the proxy used (None: direct); ``source``: where that came from; ``note``: why
-    there is none when one was set (``NO_PROXY covers …``)."""
+    """``url``: the proxy used (None: direct), with its user and password when it has them (never
+    shown: :attr:`shown`); ``source``: where that came from; ``note``: why there is none when one
+    was set (``NO_PROXY covers …``), or what is missing (its password)."""
 
-    url: str | None
+    url: str | None = field(repr=False)
     source: str
     note: str = ""
 
     @property
     def shown(self) -> str:
-        """The proxy's address without any user name or password in it."""
-        return shown_url(self.url) if self.url else ""
+        """The proxy's address, its password as ``***``."""
+        return redact(self.url) if self.url else ""
+
+    @property
+    def address(self) -> Address | None:
+        """The proxy's address read (None: direct)."""
+        return parse_address(self.url) if self.url else None
+
+    @property
+    def sends_credentials(self) -> bool:
+        """Whether a user name and password go to the proxy (``Proxy-Authorization``)."""
+        address = self.address
+        return address is not None and address.user is not None and address.password is not None
 
     def describe(self) -> str:
         """``through the proxy http://proxy:3128 (from HTTPS_PROXY)`` or ``direct (…)``."""
         if self.url:
-            return f"through the proxy {self.shown} ({self.source})"
+            return f"through the proxy {self.shown} ({self.source})" + (f"; {self.note}" if self.note else "")
         return f"direct ({self.note or self.source})"
 
 
 def shown_url(url: str) -> str:
-    """``url`` without user info (a proxy URL may hold a password)."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    """``url`` with its password as ``***`` (:func:`addresses.redact`)."""
+    return redact(url)
 
 
 def check_proxy_url(url: str) -> str:
-    """``url`` if it is a usable proxy address (http(s)://host[:port]); else InvalidUrl."""
+    """``url`` if it is a usable proxy address (http(s)://[user[:password]@]host[:port]); else
+    InvalidUrl (its text never holding the password)."""
     text = url.strip()
     try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError:
-        raise InvalidUrl(f"not a usable proxy address: {shown_url(text)!r}", url="") from None
-    if parts.scheme.lower() not in PROXY_SCHEMES or not parts.hostname:
-        raise InvalidUrl(
-            f"a proxy is given as http://host:port (or https://), not {shown_url(text)!r}", url=""
-        )
+        address = parse_address(text)
+    except InvalidUrl as exc:
+        raise InvalidUrl(f"not a usable proxy address: {exc}", url="") from None
+    if address.scheme not in PROXY_SCHEMES:
+        raise InvalidUrl(f"a proxy is given as http://host:port (or https://), not {redact(text)!r}", url="")
     return text
 
 

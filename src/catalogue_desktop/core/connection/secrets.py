@@ -22,13 +22,46 @@ NO_KEYRING = (
 )
 
 
+LOCKED = (
+    "the keyring is locked: unlock it (on Linux: log in to the desktop session, or open "
+    "Passwords and Keys (Seahorse) / KWalletManager and unlock the login keyring; on macOS: "
+    "Keychain Access), then try again; or give the secret in an environment variable"
+)
+
+
 class KeyringMissing(CatalogueError):
     """The secret cannot be kept: the machine has no usable keyring."""
+
+
+class KeyringLocked(KeyringMissing):
+    """The keyring is there but locked (``keyring.errors.KeyringLocked``, a locked Secret Service
+    collection whose unlock prompt was dismissed or could not be shown)."""
+
+
+def _locked(exc: BaseException) -> bool:
+    """Whether ``exc`` says the keyring is locked (keyring's own error, or the Secret Service's)."""
+    try:
+        from keyring.errors import KeyringLocked as Locked
+    except ImportError:  # pragma: no cover - a bundle built without it
+        return False
+    if isinstance(exc, Locked):
+        return True
+    name = type(exc).__name__.lower()
+    return "locked" in name or "locked" in str(exc).lower()
 
 
 def account(profile: str, origin: str) -> str:
     """The keyring's user name of a catalogue's secret: ``production https://host:443``."""
     return f"{profile} {origin}"
+
+
+def proxy_account(profile: str, proxy: str) -> str:
+    """The keyring's user name of a catalogue's proxy password: ``staging proxy http://proxy:3128``
+    (``proxy``: the proxy's address, with or without its user info)."""
+    from catalogue_desktop.core.connection.addresses import parse_address
+
+    address = parse_address(proxy)
+    return account(profile, f"proxy {address.scheme}://{address.netloc}")
 
 
 def _backend() -> Any:
@@ -59,13 +92,16 @@ def keyring_problem() -> str | None:
 
 
 def load(name: str) -> str | None:
-    """The secret kept for ``name`` (:func:`account`), or None (none kept, or no keyring)."""
+    """The secret kept for ``name`` (:func:`account`), or None (none kept, or no keyring);
+    KeyringLocked when the keyring is locked (said as such: not "none is kept")."""
     try:
         backend = _backend()
         value = backend.get_password(KEYRING_SERVICE, name)
     except KeyringMissing:
         return None
-    except Exception:  # the keyring is locked, or its service went away: as if none were kept
+    except Exception as exc:  # locked (said), or its service went away (as if none were kept)
+        if _locked(exc):
+            raise KeyringLocked(LOCKED) from None
         return None
     return value if isinstance(value, str) and value else None
 
@@ -81,6 +117,8 @@ def store(name: str, secret: str) -> None:
     except KeyringMissing:
         raise
     except Exception as exc:
+        if _locked(exc):
+            raise KeyringLocked(LOCKED) from None
         raise KeyringMissing(f"the keyring refused to keep the secret ({type(exc).__name__})") from None
 
 

@@ -76,6 +76,20 @@ class CredentialsRefused(HttpStatus):
     what = ""  # the message without its remedy (the doctor gives its own)
 
 
+class ProxyFailed(FetchError):
+    """The proxy, not the service, failed; ``cause`` says how (``proxy-unreachable``,
+    ``proxy-unknown``, ``proxy-credentials-wanted``, ``proxy-credentials-refused``,
+    ``proxy-tunnel``, ``proxy-certificate``: ``core.connection.proxy_failures``); ``what`` is the
+    message without its fix."""
+
+    def __init__(
+        self, message: str, *, cause: str, what: str = "", kind: Kind | None = None, url: str = ""
+    ) -> None:
+        super().__init__(message, kind=kind, url=url)
+        self.cause = cause
+        self.what = what or message
+
+
 class CertificateRefused(FetchError):
     """The service's TLS certificate failed verification (said in words: ``core.connection.tls``)."""
 

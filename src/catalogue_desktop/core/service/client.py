@@ -10,6 +10,8 @@ Reading a body (size cap, gzip/deflate, spooling to a file by the writer thread,
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ssl
 import tempfile
 import time
 from collections.abc import Mapping
@@ -22,6 +24,8 @@ from typing import Any, BinaryIO, Self
 import httpx
 
 from catalogue_desktop import __version__
+from catalogue_desktop.core.connection import proxy_failures
+from catalogue_desktop.core.connection.addresses import without_user
 from catalogue_desktop.core.connection.credentials import origin_hook
 from catalogue_desktop.core.connection.refusals import certificate_text, credentials_error
 from catalogue_desktop.core.connection.resolved import Connection
@@ -34,6 +38,7 @@ from catalogue_desktop.core.records.errors import (
     FetchError,
     HttpStatus,
     InvalidUrl,
+    ProxyFailed,
     TimedOut,
     TooManyRedirects,
 )
@@ -114,6 +119,28 @@ class _Raw:
     body_file: Path | None = None
 
 
+def _proxy(connection: Connection) -> httpx.Proxy | None:
+    """The connection's proxy for httpx: its address without user info, the user and password
+    given apart (httpx would misread a password holding ``/``, ``#`` or ``?``)."""
+    address = connection.proxy.address
+    if address is None:
+        return None
+    auth = (address.user, address.password or "") if address.user is not None else None
+    return httpx.Proxy(address.bare, auth=auth)
+
+
+def _tls_failure(exc: BaseException) -> bool:
+    """Whether a connect failure was the TLS handshake's (with the service, through any tunnel)."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, ssl.SSLError):
+            return True
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
 class CatalogueClient:
     """Fetches the service's collections (and expert photos) over one pooled httpx client."""
 
@@ -135,7 +162,9 @@ class CatalogueClient:
         limit beyond the per-request timeouts). ``connection``: the proxy, trust and credentials
         (``core.connection.resolved``); without one, the environment's proxies and the system's
         certificate store, no credentials."""
-        self.base_url = normalise_base_url(base_url)
+        # With a connection, a user and password in the address are its credentials (resolved):
+        # the URLs requested (and named in messages) are without them.
+        self.base_url = normalise_base_url(without_user(base_url)[0] if connection else base_url)
         self.connection = connection
         self.deadline = deadline
         self.connect_timeout = connect_timeout
@@ -144,6 +173,7 @@ class CatalogueClient:
         self.backoff = max(0.0, backoff)
         self.max_bytes = max_bytes
         self._semaphore = asyncio.Semaphore(max(1, max_concurrency))
+        self._certificate_texts: dict[str, str] = {}  # host:port -> its refusal in words
         # Downloads spooled to files are inflated and written by one thread below normal priority: seconds of
         # CPU for a big catalogue (docs/decisions.md, "Downloads, ingest and the cache") that would otherwise
         # run on the event loop's thread or beside it at its priority (made on first use).
@@ -153,7 +183,7 @@ class CatalogueClient:
         if connection is not None:  # its proxy (named in reports), nothing from httpx's own lookup
             routing: dict[str, Any] = {
                 "verify": connection.ssl_context(),
-                "proxy": connection.proxy.url,
+                "proxy": _proxy(connection),
                 "trust_env": False,
                 "event_hooks": {"request": [origin_hook(connection.credentials, connection.origin)]},
             }
@@ -348,6 +378,9 @@ class CatalogueClient:
                         refused = credentials_error(status, self.connection, kind, url)
                         if refused is not None:
                             raise refused
+                        blamed = await self._proxy_answer(resp, kind, url)
+                        if blamed is not None:
+                            raise blamed
                         raise status_error(
                             status, resp.reason_phrase, resp.headers.get("retry-after"), kind, url
                         )
@@ -356,14 +389,76 @@ class CatalogueClient:
                     return _Raw(status, str(resp.url), resp.headers, body)
             except httpx.HTTPError as exc:
                 refusal = certificate_error(exc) if isinstance(exc, httpx.ConnectError) else None
-                if refusal is not None:  # said in words, with the certificate presented
-                    text = await asyncio.to_thread(certificate_text, refusal, url, self.connection)
+                if refusal is not None:  # said in words, with the certificate presented (read once)
+                    where = host_port(exc, url)
+                    text = self._certificate_texts.get(where)
+                    if text is None:
+                        text = await asyncio.to_thread(certificate_text, refusal, url, self.connection)
+                        self._certificate_texts[where] = text
                     raise CertificateRefused(text, kind=kind, url=url) from exc
-                raise self._translate(exc, kind, url, in_body) from exc
+                raise (
+                    self._proxy_failure(exc, kind, url) or self._translate(exc, kind, url, in_body)
+                ) from exc
             except httpx.InvalidURL as exc:
                 raise InvalidUrl(f"not a usable address: {exc}", kind=kind, url=url) from exc
             except httpx.StreamError as exc:  # pragma: no cover - our own misuse of httpx
                 raise FetchError(f"the request failed: {exc}", kind=kind, url=url) from exc
+
+    def _proxy_shown(self) -> str | None:
+        """The proxy in use as messages show it (None: no proxy)."""
+        if self.connection is None or self.connection.proxy.url is None:
+            return None
+        return self.connection.proxy.shown
+
+    def _blame(self, cause: str, text: str, kind: Kind | None, url: str) -> ProxyFailed:
+        return ProxyFailed(proxy_failures.with_fix(text, cause), cause=cause, what=text, kind=kind, url=url)
+
+    async def _proxy_answer(self, resp: httpx.Response, kind: Kind | None, url: str) -> ProxyFailed | None:
+        """An error status that is the proxy's, not the service's: 407 (credentials), or a TLS-
+        inspecting proxy's 502/503 saying it could not verify the service (its reason quoted)."""
+        shown = self._proxy_shown()
+        if shown is None or self.connection is None:
+            return None
+        if resp.status_code == 407:
+            sent = self.connection.proxy.sends_credentials
+            cause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
+            return self._blame(cause, proxy_failures.credentials(shown, sent), kind, url)
+        if resp.status_code not in (502, 503):
+            return None
+        head = b""
+        with contextlib.suppress(httpx.HTTPError):
+            async for chunk in resp.aiter_raw():
+                head += chunk
+                if len(head) >= 16384:
+                    break
+        reason = proxy_failures.certificate_reason(head)
+        if reason is None:
+            return None
+        return self._blame("proxy-certificate", proxy_failures.certificate(shown, reason), kind, url)
+
+    def _proxy_failure(self, exc: httpx.HTTPError, kind: Kind | None, url: str) -> ProxyFailed | None:
+        """A failure of the proxy's: not reached, its name unknown, a tunnel refused (407 included)."""
+        shown = self._proxy_shown()
+        if shown is None or self.connection is None:
+            return None
+        address = self.connection.proxy.address
+        if isinstance(exc, httpx.ProxyError):
+            status = str(exc).strip()[:80]
+            if status.startswith("407"):
+                sent = self.connection.proxy.sends_credentials
+                cause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
+                return self._blame(cause, proxy_failures.credentials(shown, sent), kind, url)
+            target = host_port(exc, url)
+            return self._blame("proxy-tunnel", proxy_failures.tunnel(shown, target, status), kind, url)
+        if not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout) or _tls_failure(exc):
+            return None
+        if isinstance(exc, httpx.ConnectTimeout):
+            text = f"timed out after {seconds_text(self.connect_timeout)}"
+            return self._blame("proxy-unreachable", proxy_failures.unreachable(shown, text), kind, url)
+        reason = connect_reason(exc)
+        if reason == "the host name could not be found" and address is not None:
+            return self._blame("proxy-unknown", proxy_failures.unknown_name(shown, address.host), kind, url)
+        return self._blame("proxy-unreachable", proxy_failures.unreachable(shown, reason), kind, url)
 
     def _translate(self, exc: httpx.HTTPError, kind: Kind | None, url: str, in_body: bool) -> FetchError:
         """Map an httpx exception to a typed error with a plain message."""
@@ -399,8 +494,11 @@ class CatalogueClient:
         if isinstance(exc, httpx.DecodingError):
             return BadEncoding(f"the response could not be decoded: {exc}", kind=kind, url=url)
         if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError):
+            shown = self._proxy_shown()
             if in_body:
                 text = "the connection closed before the whole response arrived"
+            elif shown is not None:  # the proxy, or the service at the tunnel's end: either hung up
+                text = f"the connection to {where} through the proxy {shown} closed without an answer"
             else:
                 text = f"{where} closed the connection without answering"
             return ConnectionLost(text, kind=kind, url=url)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue_desktop.core.connection import probes
+from catalogue_desktop.core.connection.addresses import redact
 from catalogue_desktop.core.connection.resolved import Connection
 from catalogue_desktop.core.connection.tls import CaFileError, explain_refusal, presented_certificate
 from catalogue_desktop.core.records.errors import (
@@ -152,7 +153,7 @@ def _walk(base_url: str, connection: Connection, timeout: float, report: DoctorR
             found = probes.resolve_name(target.host, target.port)
             steps.append(Step("name", True, f"{target.host} resolves to {', '.join(found[:4])}"))
         else:
-            proxy_target = probes.Target.of(proxy.url)
+            proxy_target = probes.Target.of(proxy.url, 80)
             found = probes.resolve_name(proxy_target.host, proxy_target.port)
             steps.append(
                 Step(
@@ -169,7 +170,7 @@ def _walk(base_url: str, connection: Connection, timeout: float, report: DoctorR
     try:
         sock = probes.open_socket(target, proxy.url, timeout)
     except probes.ProbeError as exc:
-        steps.append(Step("tcp", False, str(exc), FIXES["tcp"] if proxy.url is None else FIXES["proxy"]))
+        steps.append(Step("tcp", False, str(exc), exc.fix or FIXES["tcp" if proxy.url is None else "proxy"]))
         return False
     took = (time.perf_counter() - started) * 1000
     via = f" through the proxy's tunnel ({proxy.shown})" if proxy.url and target.tls else ""
@@ -276,9 +277,14 @@ def _collection_steps(connection: Connection, report: DoctorReport, failures: di
         report.steps.append(Step("body", False, str(bad), FIXES["body"]))
     else:
         arrays = sum(1 for c in report.collections if c.json_array)
-        report.steps.append(
-            Step("body", True, f"{arrays} of {len(report.collections)} bodies are JSON arrays")
-        )
+        detail = f"{arrays} of {len(report.collections)} bodies are JSON arrays"
+        if arrays:
+            report.steps.append(Step("body", True, detail))
+        else:  # nothing to check: not a success (the step before says why)
+            earlier = refused is not None or failed is not None
+            report.steps.append(
+                Step("body", None if earlier else False, detail, NOT_TRIED if earlier else FIXES["body"])
+            )
     if report.steps[-2].ok is False and report.steps[-2].fix == NOT_TRIED:
         report.steps[-2].ok = None
 
@@ -288,15 +294,15 @@ async def run_doctor(base_url: str, connection_of: Any, timeout: float = 20.0) -
     :class:`Connection` (it may raise a CatalogueError: a bad proxy address, say)."""
     from catalogue_desktop.core.service.failures import normalise_base_url
 
-    report = DoctorReport(base_url)
+    report = DoctorReport(redact(base_url))
     try:
         base = normalise_base_url(base_url)
     except CatalogueError as exc:
         report.steps.append(Step("address", False, str(exc), FIXES["address"]))
         _not_tried(report)
         return report
-    report.base_url = base
-    report.steps.append(Step("address", True, f"{base}/v1"))
+    report.base_url = redact(base)
+    report.steps.append(Step("address", True, f"{redact(base)}/v1"))
     try:
         connection: Connection = connection_of(base)
     except CatalogueError as exc:

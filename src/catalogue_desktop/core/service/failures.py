@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from catalogue_desktop.core.connection.addresses import redact, without_user
 from catalogue_desktop.core.records.errors import (
     CannotConnect,
     ConnectionLost,
@@ -33,36 +34,42 @@ RETRYABLE_STATUS = frozenset({429}) | frozenset(range(500, 600))
 
 
 def normalise_base_url(base_url: str) -> str:
-    """``base_url`` without a trailing ``/`` or ``/v1``; raises InvalidUrl unless http(s)+host."""
+    """``base_url`` without a trailing ``/`` or ``/v1``; raises InvalidUrl unless http(s)+host.
+    A user and password in it are kept (``core.connection.resolved`` makes them credentials)
+    and never shown: every message redacts them."""
     text = base_url.strip()
     check_absolute_url(text)
     text = text.rstrip("/")
     if text.endswith("/v1"):
         text = text[: -len("/v1")].rstrip("/")
-    parts = urlsplit(text)
+    parts = urlsplit(without_user(text)[0])
     if parts.query or parts.fragment:
-        raise InvalidUrl(f"the service address must not have a query or fragment: {base_url!r}", url=base_url)
+        shown = redact(base_url)
+        raise InvalidUrl(f"the service address must not have a query or fragment: {shown!r}", url=shown)
     return text
 
 
 def check_absolute_url(url: str) -> None:
+    """InvalidUrl (its text without any password) unless ``url`` is http(s) with a host."""
+    shown = redact(url)
+    bare = without_user(url)[0]
     try:
-        parts = urlsplit(url)
+        parts = urlsplit(bare)
         parts.port  # noqa: B018 - raises ValueError on a bad port
     except ValueError as exc:
-        raise InvalidUrl(f"not a usable address: {url!r} ({exc})", url=url) from exc
+        raise InvalidUrl(f"not a usable address: {shown!r} ({exc})", url=shown) from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        shown = f"{scheme}:" if scheme else "no scheme"
-        raise InvalidUrl(f"only http and https addresses can be used, not {shown} ({short(url)})", url=url)
+        what = f"{scheme}:" if scheme else "no scheme"
+        raise InvalidUrl(f"only http and https addresses can be used, not {what} ({short(shown)})", url=shown)
     if not parts.hostname:
-        raise InvalidUrl(f"the address has no host name: {short(url)}", url=url)
+        raise InvalidUrl(f"the address has no host name: {short(shown)}", url=shown)
     if any(c.isspace() or c in '<>"{}|\\^`/' for c in parts.hostname):
-        raise InvalidUrl(f"the host name is not valid: {short(url)}", url=url)
+        raise InvalidUrl(f"the host name is not valid: {short(shown)}", url=shown)
     try:
-        httpx.URL(url)
+        httpx.URL(bare)
     except httpx.InvalidURL as exc:
-        raise InvalidUrl(f"not a usable address: {short(url)} ({exc})", url=url) from exc
+        raise InvalidUrl(f"not a usable address: {short(shown)} ({exc})", url=shown) from None
 
 
 def short(text: str, limit: int = 80) -> str:

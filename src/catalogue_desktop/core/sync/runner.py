@@ -3,7 +3,9 @@
 Outcomes: ``updated``, ``unchanged`` (304), ``partial`` (some records rejected, the valid ones
 stored) or ``failed`` (the last good copy kept, the reason given, and its ``cause``: ``offline``,
 ``no-answer``, ``connection-lost``, ``service`` (an HTTP error status), ``bad-data``, ``certificate``
-(refused), ``credentials-wanted`` (401), ``credentials-refused`` (403) or ``error``).
+(refused), ``credentials-wanted`` (401), ``credentials-refused`` (403), the proxy's own
+(``proxy-unreachable``, ``proxy-unknown``, ``proxy-credentials-wanted``, ``proxy-credentials-refused``,
+``proxy-tunnel``, ``proxy-certificate``: ``core.connection.proxy_failures``) or ``error``).
 Fetching runs on the event loop; decoding and storing run off it (a worker process for big
 payloads, whose validation would hold the GIL; a thread for small ones), so the loop never stalls
 on pydantic. Each collection goes through the phases ``waiting`` (for the service), receiving
@@ -37,6 +39,7 @@ from catalogue_desktop.core.records.errors import (
     HttpStatus,
     NotArray,
     NotJson,
+    ProxyFailed,
     TimedOut,
     TooLarge,
 )
@@ -289,6 +292,8 @@ def _no_phase(kind: Kind, phase: str) -> None:
 
 def cause_of(exc: CatalogueError) -> str:
     """What kind of failure ``exc`` is, for words such as "offline" or "bad data"."""
+    if isinstance(exc, ProxyFailed):
+        return exc.cause
     if isinstance(exc, CertificateRefused):
         return "certificate"
     if isinstance(exc, CredentialsWanted):

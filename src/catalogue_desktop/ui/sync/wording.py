@@ -16,7 +16,10 @@ failed              ``<label>: <reason> — showing 60 from cache as of …`` (o
                     reason), ``bad data`` (what came was unusable), ``certificate refused``
                     (TLS: why, and what to do), ``credentials needed`` (401: "the service asks
                     for credentials…"), ``credentials refused`` (403, or a 401 to credentials
-                    sent: "these credentials are refused…"), ``refresh failed`` (else)
+                    sent: "these credentials are refused…"), the proxy's failures
+                    (``proxy unreachable``, ``proxy unknown``, ``proxy credentials needed``,
+                    ``proxy credentials refused``, ``proxy refused``, ``certificate refused by
+                    the proxy``: the proxy named, with the fix), ``refresh failed`` (else)
 cancelled           ``refresh cancelled — showing 60 from cache as of …``
 ==================  =========================================================================
 """
@@ -42,6 +45,12 @@ LABELS = {  # a failed outcome's ``cause`` (core.sync.runner) -> what the status
     "certificate": "certificate refused",
     "credentials-wanted": "credentials needed",
     "credentials-refused": "credentials refused",
+    "proxy-unreachable": "proxy unreachable",
+    "proxy-unknown": "proxy unknown",
+    "proxy-credentials-wanted": "proxy credentials needed",
+    "proxy-credentials-refused": "proxy credentials refused",
+    "proxy-tunnel": "proxy refused",
+    "proxy-certificate": "certificate refused by the proxy",
     "error": "refresh failed",
 }
 TITLES = {  # ... and the banner's title, when every collection failed that way
@@ -53,6 +62,12 @@ TITLES = {  # ... and the banner's title, when every collection failed that way
     "certificate": "Certificate refused",
     "credentials-wanted": "Credentials needed",
     "credentials-refused": "Credentials refused",
+    "proxy-unreachable": "Proxy unreachable",
+    "proxy-unknown": "Proxy unknown",
+    "proxy-credentials-wanted": "Proxy credentials needed",
+    "proxy-credentials-refused": "Proxy credentials refused",
+    "proxy-tunnel": "Proxy refused",
+    "proxy-certificate": "Certificate refused by the proxy",
     "error": "Refresh failed",
 }
 _KEPT = "; kept the cached copy"  # the ingest's own words; the status line says it its own way
