@@ -1,6 +1,7 @@
 """A keyring backend for tests: a JSON file named by ``CATALOGUE_TEST_KEYRING`` (so that commands
 a test runs share it), never the user's real keyring. ``tests/conftest.py`` selects it for every
-test with ``PYTHON_KEYRING_BACKEND=tests.keyring_backend.FileKeyring``."""
+test with ``PYTHON_KEYRING_BACKEND=tests.keyring_backend.FileKeyring``; ``LockedKeyring`` is one
+whose unlock was refused (as the Secret Service's locked collection when its prompt is dismissed)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 from pathlib import Path
 
 from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError
+from keyring.errors import KeyringLocked, PasswordDeleteError
 
 ENV = "CATALOGUE_TEST_KEYRING"
 
@@ -40,3 +41,13 @@ class FileKeyring(KeyringBackend):
         if data.pop(f"{service}\n{username}", None) is None:
             raise PasswordDeleteError("not kept")
         self._path().write_text(json.dumps(data), encoding="utf-8")
+
+
+class LockedKeyring(FileKeyring):
+    """A keyring that is there but locked: every read and write raises KeyringLocked."""
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise KeyringLocked("Failed to unlock the collection!")
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise KeyringLocked("Failed to unlock the collection!")

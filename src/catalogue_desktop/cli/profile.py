@@ -18,16 +18,38 @@ def run(args: argparse.Namespace) -> int:
     path = folder / store.FILE_NAME
     existed = path.exists()
     found = store.Profiles.load(path, store.legacy_base_url(folder / store.SETTINGS_FILE))
+    notes = found.save(path) if _holds_password(path) else []  # an earlier version's file
     if not args.name:
+        say(notes)
         print(listing(found))
-        return 0
+        return 1 if notes else 0
     profile = changed(found, args)
     if profile is None:
         return 2
     if changes_asked(args) or not existed:
-        found.save(path)
+        notes += found.save(path)  # a password in an address goes to the keyring (or is refused)
+    say(notes)
     print(listing(found, only=profile.name))
-    return 1 if args.secret_stdin and not keep_secret(profile) else 0
+    kept = keep_secret(found.get(profile.name)) if args.secret_stdin else True
+    return 1 if notes or not kept else 0
+
+
+def say(notes: list[str]) -> None:
+    for note in notes:
+        print(f"catalogue-desktop: {note}", file=sys.stderr)
+
+
+def _holds_password(path: Any) -> bool:
+    """Whether ``profiles.json`` (an earlier version's) holds a password in an address, or can be
+    read by others: then it is written anew (the password moved to the keyring, the file 0600)."""
+    from catalogue_desktop.core.connection.addresses import redact
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        private = path.stat().st_mode & 0o077 == 0
+    except (OSError, UnicodeDecodeError):
+        return False
+    return redact(text) != text or not private
 
 
 def changes_asked(args: argparse.Namespace) -> bool:
@@ -91,17 +113,20 @@ def keep_secret(profile: Any) -> bool:
 
 
 def listing(found: Any, only: str | None = None) -> str:
-    """One line per catalogue: name (``*`` the window's), address, cache folder, connection."""
+    """One line per catalogue: name (``*`` the window's), address, cache folder, connection (no
+    password: an address shows its user as ``user:***@``)."""
+    from catalogue_desktop.core.connection.addresses import redact
+
     lines = []
     for p in found.profiles:
         if only is not None and p.name != only:
             continue
         mark = "*" if p.name == found.current else " "
-        where = "the bundled demo catalogue" if p.demo else (p.base_url or "no address")
+        where = "the bundled demo catalogue" if p.demo else redact(p.base_url or "no address")
         c = p.connection
         parts = [f"cache {p.cache or '(the cache directory)'}"]
         if c.proxy:
-            parts.append(f"proxy {c.proxy}")
+            parts.append(f"proxy {redact(c.proxy)}")
         if c.ca_file:
             parts.append(f"extra CA file {c.ca_file}")
         if c.auth != "none":

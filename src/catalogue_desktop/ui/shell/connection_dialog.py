@@ -263,7 +263,12 @@ class ConnectionDialog(QDialog):
                 self.secret_note.show()
                 return False
         self.profile = self.profiles.put(replace(self.profile, base_url=url, connection=settings))
-        self.profiles.save()
+        notes = self.profiles.save()  # a password in the proxy's address: to the keyring, or refused
+        self.profile = self.profiles.get(self.profile.name)
+        if notes:
+            self.secret_note.setText("\n".join(notes))
+            self.secret_note.show()
+            return False
         return True
 
     def accept(self) -> None:
