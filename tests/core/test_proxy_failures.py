@@ -67,7 +67,8 @@ def test_a_proxy_that_refuses_the_connection_is_named_not_the_service(ca: trustm
         service_port = server.port
     assert isinstance(error, ProxyFailed) and cause_of(error) == "proxy-unreachable"
     assert str(error) == (
-        f"cannot connect to the proxy http://127.0.0.1:{port}: connection refused; {FIXES['proxy-unreachable']}"
+        f"cannot connect to the proxy http://127.0.0.1:{port}: connection refused; "
+        + FIXES["proxy-unreachable"]
     )
     assert str(service_port) not in str(error)  # the service is not blamed
 
@@ -140,7 +141,8 @@ def test_a_proxy_that_hangs_up_is_named(ca: trustme.CA, ca_file: str) -> None:
         error = failure(server.base_url, ConnectionSettings(ca_file=ca_file, proxy=proxy.url))
         assert isinstance(error, ConnectionLost)
         assert str(error) == (
-            f"the connection to 127.0.0.1:{server.port} through the proxy {proxy.url} closed without an answer"
+            f"the connection to 127.0.0.1:{server.port} through the proxy {proxy.url} "
+            "closed without an answer"
         )
 
 
