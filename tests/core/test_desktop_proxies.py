@@ -44,7 +44,7 @@ def gnome(folder: Path, monkeypatch: pytest.MonkeyPatch, keys: dict[str, str]) -
     for key, value in keys.items():
         schema, _, name = key.rpartition(" ")
         pattern = f"org.gnome.system.proxy{'.' + schema if schema else ''} {name}"
-        lines.append(f'  "{pattern}") echo "{value}" ;;')
+        lines.append(f'  "{pattern}") cat <<"END"\n{value}\nEND\n  ;;')  # (printed as written)
     script = folder / "bin" / "gsettings"
     cases = "\n".join(lines)
     script.write_text(f'#!/bin/sh\ncase "$2 $3" in\n{cases}\n  *) exit 1 ;;\nesac\n')
@@ -88,6 +88,55 @@ def test_kdes_manual_proxy_carries_the_requests(
         assert fetch(url, ConnectionSettings(ca_file=ca_file)).status == 200
         assert proxy.tunnels == [f"{INTERNAL}:{server.port}"]
         assert choose_proxy(url).describe().endswith("(from KDE's proxy settings)")
+
+
+LOGIN = ("corp\\bob", "it's a/p@ss#?")  # gsettings prints them as GVariant text: quoted, \\ escaped
+
+
+def test_gnomes_authenticated_proxy_sends_its_user_and_password(
+    desktop: Path, monkeypatch: pytest.MonkeyPatch, ca: trustme.CA, ca_file: str
+) -> None:
+    with (
+        tls_server(ca, INTERNAL, body=b"[]") as server,
+        ConnectProxy(names={INTERNAL: "127.0.0.1"}, login=LOGIN) as proxy,
+    ):
+        port = proxy.url.rsplit(":", 1)[1]
+        url = f"https://{INTERNAL}:{server.port}"
+        gnome(
+            desktop,
+            monkeypatch,
+            {
+                "mode": "'manual'",
+                "https host": "'127.0.0.1'",
+                "https port": port,
+                "http host": "'127.0.0.1'",
+                "http port": port,
+                "http use-authentication": "true",
+                "http authentication-user": "'corp\\\\bob'",
+                "http authentication-password": '"it\'s a/p@ss#?"',
+            },
+        )
+        assert fetch(url, ConnectionSettings(ca_file=ca_file)).status == 200
+        assert proxy.tunnels == [f"{INTERNAL}:{server.port}"]
+        said = choose_proxy(url).describe()
+    assert said == f"through the proxy http://corp%5Cbob:***@127.0.0.1:{port} (from GNOME's proxy settings)"
+    assert "p@ss" not in said
+
+
+def test_kdes_proxy_with_a_user_and_a_port_after_a_space_keeps_both(
+    desktop: Path, monkeypatch: pytest.MonkeyPatch, ca: trustme.CA, ca_file: str
+) -> None:
+    with (
+        tls_server(ca, INTERNAL, body=b"[]") as server,
+        ConnectProxy(names={INTERNAL: "127.0.0.1"}, login=("bob", "pw:x")) as proxy,
+    ):
+        port = proxy.url.rsplit(":", 1)[1]
+        url = f"https://{INTERNAL}:{server.port}"
+        kde(desktop, monkeypatch, f"ProxyType=1\nhttpsProxy=http://bob:pw:x@127.0.0.1 {port}")
+        assert fetch(url, ConnectionSettings(ca_file=ca_file)).status == 200
+        assert proxy.tunnels == [f"{INTERNAL}:{server.port}"]
+        said = choose_proxy(url).describe()
+    assert said == f"through the proxy http://bob:***@127.0.0.1:{port} (from KDE's proxy settings)"
 
 
 def test_hosts_the_desktop_exempts_go_direct(desktop: Path, monkeypatch: pytest.MonkeyPatch) -> None:

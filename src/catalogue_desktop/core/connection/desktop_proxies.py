@@ -13,10 +13,14 @@ resolves its connection before each refresh). Qt-free.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from catalogue_desktop.core.connection.addresses import parse_address
+from catalogue_desktop.core.records.errors import InvalidUrl
 
 _FRESH_S = 30.0
 _GNOME_LIKE = ("gnome", "unity", "cinnamon", "budgie", "pantheon", "x-cinnamon")
@@ -79,8 +83,29 @@ def gnome_proxy(scheme: str, run: Run) -> DesktopProxy | None:
         if host:
             ignore = run(["gsettings", "get", "org.gnome.system.proxy", "ignore-hosts"]) or ""
             url = _with_port(host, port)
+            http_host = host if schema == "http" else _gvalue(run([*_HTTP_KEY, "host"]))
+            if host == http_host:  # GNOME keeps one user and password: the http proxy's
+                url = _with_login(url, run)
             return DesktopProxy(url, where, ",".join(_glist(ignore)))
     return None
+
+
+_HTTP_KEY = ["gsettings", "get", "org.gnome.system.proxy.http"]
+
+
+def _with_login(url: str, run: Run) -> str:
+    """``url`` with the user and password of ``org.gnome.system.proxy.http`` when
+    ``use-authentication`` is on (percent-encoded into the address; shown redacted)."""
+    if _gvalue(run([*_HTTP_KEY, "use-authentication"])) != "true":
+        return url
+    user = _gvalue(run([*_HTTP_KEY, "authentication-user"]))
+    if not user:
+        return url
+    password = _gvalue(run([*_HTTP_KEY, "authentication-password"])) or ""
+    try:
+        return parse_address(url).with_user(user, password)
+    except InvalidUrl:
+        return url
 
 
 def kde_proxy(scheme: str, config_home: Path) -> DesktopProxy | None:
@@ -109,9 +134,11 @@ def kde_proxy(scheme: str, config_home: Path) -> DesktopProxy | None:
         return DesktopProxy(None, where, note=note)
     for name in dict.fromkeys((f"{scheme}Proxy", "httpProxy")):
         value = section.get(name, "").strip()
-        if value:
-            address, _, port = value.partition(" ")  # "http://proxy 8080", or "http://proxy:8080"
-            return DesktopProxy(_with_port(address, port.strip()), where, section.get("NoProxyFor", ""))
+        if value:  # "http://proxy 8080", "http://user:pw@proxy 8080", or "http://proxy:8080"
+            address, _, port = value.rpartition(" ")
+            if not port.isdigit():
+                address, port = value, ""
+            return DesktopProxy(_with_port(address.strip(), port), where, section.get("NoProxyFor", ""))
     return None
 
 
@@ -122,21 +149,26 @@ _AUTOMATIC = (
 
 
 def _with_port(host: str, port: str | None) -> str:
+    """``host`` (an address, maybe with user info) with ``port`` unless it has one."""
     url = host if "://" in host else "http://" + host
-    bare = url.split("://", 1)[1]
-    if port and port != "0" and not bare.rsplit("]", 1)[-1].count(":"):
+    bare = url.split("://", 1)[1].rstrip("/")
+    at_host = bare.rsplit("@", 1)[-1]  # (a password may hold ':')
+    if port and port != "0" and not at_host.rsplit("]", 1)[-1].count(":"):
         url = f"{url.rstrip('/')}:{port}"
     return url
 
 
 def _gvalue(text: str | None) -> str | None:
-    """A ``gsettings get`` output as text: ``'manual'`` -> manual, ``8080`` -> 8080."""
+    """A ``gsettings get`` output as text: ``'manual'`` -> manual, ``8080`` -> 8080,
+    ``'it\\'s'`` -> it's (GVariant's quoting undone)."""
     if text is None:
         return None
     value = text.strip()
     if value.startswith("uint32 "):
         value = value[len("uint32 ") :]
-    return value.strip("'\"")
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return re.sub(r"\\(.)", r"\1", value[1:-1])
+    return value
 
 
 def _glist(text: str) -> list[str]:
