@@ -235,3 +235,47 @@ def test_a_secret_is_never_a_plain_argument(env: dict[str, str]) -> None:
         assert TOKEN not in result.stderr + result.stdout
     result = run(env, "sync")
     assert result.returncode == 2 and "--base-url URL, or a catalogue with --profile NAME" in result.stderr
+
+
+def test_a_wrong_proxy_password_is_not_the_same_as_none(
+    capsys: pytest.CaptureFixture[str], ca: trustme.CA, ca_file: str
+) -> None:
+    from catalogue_desktop.core.connection.proxy_failures import FIXES
+
+    with tls_server(ca) as server, ConnectProxy(login=("bob", "right/pw#1")) as proxy:
+        port = proxy.url.rsplit(":", 1)[1]
+        none_code, none = doctor(
+            capsys, "--base-url", server.base_url, "--proxy", proxy.url, "--ca-file", ca_file
+        )
+        wrong_proxy = f"http://bob:wrong/pw#2@127.0.0.1:{port}"
+        wrong_code, wrong = doctor(
+            capsys, "--base-url", server.base_url, "--proxy", wrong_proxy, "--ca-file", ca_file
+        )
+        right_proxy = f"http://bob:right/pw#1@127.0.0.1:{port}"
+        right_code, right = doctor(
+            capsys, "--base-url", server.base_url, "--proxy", right_proxy, "--ca-file", ca_file
+        )
+    assert none_code == 1 and failed_step(none) == "tcp"
+    assert none["problem"]["detail"] == (
+        f"the proxy {proxy.url} asks for credentials (HTTP 407 Proxy Authentication Required)"
+    )
+    assert none["problem"]["fix"] == FIXES["proxy-credentials-wanted"]
+    assert wrong_code == 1 and failed_step(wrong) == "tcp"
+    assert wrong["problem"]["detail"] == (
+        f"the proxy http://bob:***@127.0.0.1:{port} refused these credentials "
+        "(HTTP 407 Proxy Authentication Required)"
+    )
+    assert wrong["problem"]["fix"] == FIXES["proxy-credentials-refused"]
+    assert right_code == 0, right
+    assert "wrong/pw" not in json.dumps(wrong) and "right/pw" not in json.dumps(right)
+
+
+def test_no_json_body_at_all_is_not_an_ok_body_step(
+    capsys: pytest.CaptureFixture[str], service: FaultServer
+) -> None:
+    for kind in Kind:
+        service.set(kind.path, "status", status=500)
+    code, report = doctor(capsys, "--base-url", service.base_url)
+    steps = {s["step"]: s for s in report["steps"]}
+    assert code == 1 and failed_step(report) == "http"
+    assert steps["body"]["ok"] is None and steps["body"]["detail"] == "0 of 8 bodies are JSON arrays"
