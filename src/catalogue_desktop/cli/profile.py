@@ -100,7 +100,9 @@ def keep_secret(profile: Any) -> bool:
         print("catalogue-desktop: the demo catalogue takes no credentials", file=sys.stderr)
         return False
     if sys.stdin.isatty():
-        secret = getpass.getpass(f"Secret for {profile.name} ({profile.base_url}): ")
+        from catalogue_desktop.core.connection.addresses import redact
+
+        secret = getpass.getpass(f"Secret for {profile.name} ({redact(profile.base_url)}): ")
     else:
         secret = sys.stdin.readline().rstrip("\r\n")
     try:

@@ -12,6 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPushButton
 
 from catalogue_desktop.core.cache.store import CollectionState
+from catalogue_desktop.core.connection.proxy_failures import FIXES
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.sync.runner import CollectionOutcome
 from catalogue_desktop.ui.sync import wording
@@ -47,6 +48,37 @@ CAUSES = {
     "service": ("the service answered HTTP 503 Service Unavailable", "service error", "Service error"),
     "bad-data": ("the service sent an HTML page instead of JSON", "bad data", "Bad data"),
     "error": ("unexpected error: OSError: disk full", "refresh failed", "Refresh failed"),
+    # the proxy's own failures name the proxy, with their fix (core.connection.proxy_failures)
+    "proxy-unreachable": (
+        "cannot connect to the proxy http://bob:***@proxy.corp:3128: connection refused; "
+        + FIXES["proxy-unreachable"],
+        "proxy unreachable",
+        "Proxy unreachable",
+    ),
+    "proxy-unknown": (
+        "the proxy's host name proxy.corp could not be found (the proxy http://proxy.corp:3128); "
+        + FIXES["proxy-unknown"],
+        "proxy unknown",
+        "Proxy unknown",
+    ),
+    "proxy-credentials-wanted": (
+        "the proxy http://proxy.corp:3128 asks for credentials (HTTP 407 Proxy Authentication Required); "
+        + FIXES["proxy-credentials-wanted"],
+        "proxy credentials needed",
+        "Proxy credentials needed",
+    ),
+    "proxy-credentials-refused": (
+        "the proxy http://bob:***@proxy.corp:3128 refused these credentials (HTTP 407 Proxy Authentication "
+        "Required); " + FIXES["proxy-credentials-refused"],
+        "proxy credentials refused",
+        "Proxy credentials refused",
+    ),
+    "proxy-certificate": (
+        "the proxy http://proxy.corp:3128 could not verify the service's certificate: “certificate verify "
+        "failed”; " + FIXES["proxy-certificate"],
+        "certificate refused by the proxy",
+        "Certificate refused by the proxy",
+    ),
 }
 
 

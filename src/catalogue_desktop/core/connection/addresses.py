@@ -25,8 +25,9 @@ _IN_TEXT = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<user>[^\s:/?#]
 
 def redact(text: str) -> str:
     """``text`` (an address, or any text holding addresses) with every password in an address's
-    user info shown as ``***``: ``http://bob:***@proxy:3128``. A user name stays (it says who),
-    an address without a password is unchanged. Never raises."""
+    user info shown as ``***``: ``http://bob:***@proxy:3128`` (an address alone may lack its
+    scheme: ``bob:***@proxy:3128``). A user name stays (it says who), an address without a
+    password is unchanged. Never raises."""
     if "@" not in text:
         return text
     if not any(c.isspace() for c in text):
@@ -34,6 +35,10 @@ def redact(text: str) -> str:
         if head:  # one address: its user info ends at its last @
             user, colon, _ = (info or "").partition(":")
             return f"{head}{user}:{HIDDEN}@{rest}" if colon else text
+        info, _, rest = text.rpartition("@")  # one address without a scheme: user:password@host
+        user, colon, _ = info.partition(":")
+        if colon and "/" not in user:
+            return f"{user}:{HIDDEN}@{rest}"
     return _IN_TEXT.sub(lambda m: f"{m['head']}{m['user']}:{HIDDEN}@", text)
 
 

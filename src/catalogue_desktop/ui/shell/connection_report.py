@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from catalogue_desktop.core.connection.addresses import redact
 from catalogue_desktop.ui.common.colors import error as error_color
 
 MARKS = {True: ("✓", "passed"), False: ("✗", "failed"), None: ("–", "not tried")}
@@ -64,7 +65,7 @@ class ConnectionReport(QTextBrowser):
 
     def show_running(self, base_url: str) -> None:
         self.report = None
-        self.setPlainText(f"Checking the path to {base_url} step by step…")
+        self.setPlainText(f"Checking the path to {redact(base_url)} step by step…")
 
     def show_report(self, report: dict[str, Any]) -> None:
         self.report = report

@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, Signal
 from catalogue_desktop.core.cache import location as caches
 from catalogue_desktop.core.cache.location import store_file
 from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.connection.addresses import redact
 from catalogue_desktop.core.connection.profiles import DEFAULT, Profile, Profiles
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
@@ -69,8 +70,8 @@ class ServicePlace(NamedTuple):
         if self.demo:
             return f"{APP_TITLE} — {DEMO_TITLE}"
         if self.profile.name == DEFAULT:
-            return f"{APP_TITLE} — {self.base_url}"
-        return f"{APP_TITLE} — {self.profile.name} ({self.base_url})"
+            return f"{APP_TITLE} — {redact(self.base_url or '')}"
+        return f"{APP_TITLE} — {self.profile.name} ({redact(self.base_url or '')})"
 
 
 class CatalogueSync(QObject):
