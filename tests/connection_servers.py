@@ -60,8 +60,10 @@ class _Tunnel(socketserver.StreamRequestHandler):
             headers.append(header.decode("latin-1").strip())
         method, _, rest = line.partition(" ")
         target = rest.split(" ")[0]
-        if method != "CONNECT":
-            self.wfile.write(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
+        authorized = self.server.wanted is None or f"Proxy-Authorization: {self.server.wanted}" in headers
+        if method != "CONNECT":  # plain http forwarded: only the 407 of a proxy wanting a login
+            status = b"405 Method Not Allowed" if authorized else b"407 Proxy Authentication Required"
+            self.wfile.write(b"HTTP/1.1 " + status + b"\r\nContent-Length: 0\r\n\r\n")
             return
         self.server.record(target)
         self.server.record_auth(
@@ -69,7 +71,7 @@ class _Tunnel(socketserver.StreamRequestHandler):
         )
         if self.server.hang_up:
             return  # closes without a word
-        if self.server.wanted is not None and f"Proxy-Authorization: {self.server.wanted}" not in headers:
+        if not authorized:
             self.wfile.write(
                 b"HTTP/1.1 407 Proxy Authentication Required\r\n"
                 b'Proxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n'

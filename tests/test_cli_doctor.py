@@ -279,3 +279,13 @@ def test_no_json_body_at_all_is_not_an_ok_body_step(
     steps = {s["step"]: s for s in report["steps"]}
     assert code == 1 and failed_step(report) == "http"
     assert steps["body"]["ok"] is None and steps["body"]["detail"] == "0 of 8 bodies are JSON arrays"
+
+
+def test_a_407_of_the_proxy_to_plain_http_gives_the_proxys_fix(capsys: pytest.CaptureFixture[str]) -> None:
+    from catalogue_desktop.core.connection.proxy_failures import FIXES
+
+    with ConnectProxy(login=("bob", "pw")) as proxy:
+        code, report = doctor(capsys, "--base-url", "http://127.0.0.1:9", "--proxy", proxy.url)
+    assert code == 1 and report["problem"]["step"] == "http"
+    assert report["problem"]["detail"].startswith(f"the proxy {proxy.url} asks for credentials (HTTP 407")
+    assert report["problem"]["fix"] == FIXES["proxy-credentials-wanted"]

@@ -152,3 +152,12 @@ def test_a_tunnel_the_proxy_cannot_open_says_so(ca: trustme.CA, ca_file: str) ->
         error = failure(f"https://127.0.0.1:{port}", ConnectionSettings(ca_file=ca_file, proxy=proxy.url))
     assert isinstance(error, ProxyFailed) and error.cause == "proxy-tunnel"
     assert error.what == f"the proxy {proxy.url} could not reach 127.0.0.1:{port} (HTTP 502 Bad Gateway)"
+
+
+def test_a_407_to_plain_http_through_the_proxy_is_the_proxys() -> None:
+    with ConnectProxy(login=("bob", PASSWORD)) as proxy:
+        error = failure("http://catalogue.example.com", ConnectionSettings(proxy=proxy.url))
+    assert isinstance(error, ProxyFailed) and error.cause == "proxy-credentials-wanted"
+    assert (
+        error.what == f"the proxy {proxy.url} asks for credentials (HTTP 407 Proxy Authentication Required)"
+    )

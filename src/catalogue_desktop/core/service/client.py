@@ -427,7 +427,7 @@ class CatalogueClient:
             return None
         head = b""
         with contextlib.suppress(httpx.HTTPError):
-            async for chunk in resp.aiter_raw():
+            async for chunk in resp.aiter_bytes():
                 head += chunk
                 if len(head) >= 16384:
                     break
@@ -450,11 +450,9 @@ class CatalogueClient:
                 return self._blame(cause, proxy_failures.credentials(shown, sent), kind, url)
             target = host_port(exc, url)
             return self._blame("proxy-tunnel", proxy_failures.tunnel(shown, target, status), kind, url)
-        if not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout) or _tls_failure(exc):
+        # (a timeout may be the proxy's or the TLS handshake's through its tunnel: not blamed here)
+        if not isinstance(exc, httpx.ConnectError) or _tls_failure(exc):
             return None
-        if isinstance(exc, httpx.ConnectTimeout):
-            text = f"timed out after {seconds_text(self.connect_timeout)}"
-            return self._blame("proxy-unreachable", proxy_failures.unreachable(shown, text), kind, url)
         reason = connect_reason(exc)
         if reason == "the host name could not be found" and address is not None:
             return self._blame("proxy-unknown", proxy_failures.unknown_name(shown, address.host), kind, url)
@@ -464,8 +462,10 @@ class CatalogueClient:
         """Map an httpx exception to a typed error with a plain message."""
         where = host_port(exc, url)
         if isinstance(exc, httpx.ConnectTimeout):
+            through = self._proxy_shown()
             return TimedOut(
-                f"timed out after {seconds_text(self.connect_timeout)} connecting to {where}",
+                f"timed out after {seconds_text(self.connect_timeout)} connecting to {where}"
+                + (f" through the proxy {through}" if through else ""),
                 kind=kind,
                 url=url,
             )

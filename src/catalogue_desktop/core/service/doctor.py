@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalogue_desktop.core.connection import probes
+from catalogue_desktop.core.connection import probes, proxy_failures
 from catalogue_desktop.core.connection.addresses import redact
 from catalogue_desktop.core.connection.resolved import Connection
 from catalogue_desktop.core.connection.tls import CaFileError, explain_refusal, presented_certificate
@@ -33,6 +33,7 @@ from catalogue_desktop.core.records.errors import (
     HttpStatus,
     NotArray,
     NotJson,
+    ProxyFailed,
 )
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 
@@ -263,7 +264,9 @@ def _collection_steps(connection: Connection, report: DoctorReport, failures: di
         report.steps.append(Step("credentials", True, f"sent: {sent}{note}; none was refused"))
     answered = [c for c in report.collections if c.status is not None and 200 <= c.status < 300]
     failed = failures.get("http")
-    if failed is not None:
+    if isinstance(failed, ProxyFailed):  # the proxy's answer (a 407 to plain http, say): its own fix
+        report.steps.append(Step("http", False, failed.what, proxy_failures.FIXES[failed.cause]))
+    elif failed is not None:
         report.steps.append(Step("http", False, str(failed), FIXES["http"]))
     else:
         timed = [c for c in report.collections if c.seconds is not None]

@@ -9,6 +9,7 @@ making it the one remembered.
 
 from __future__ import annotations
 
+import sys
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
@@ -48,10 +49,13 @@ def choose(settings: Any, options: Options) -> tuple[Profiles, Profile]:
 
 
 def remember(profiles: Profiles, name: str) -> None:
-    """Make ``name`` the catalogue the window opens next time (best effort)."""
+    """Make ``name`` the catalogue the window opens next time (best effort). A password an
+    earlier version wrote in an address goes to the keyring now; what could not be kept is said
+    on stderr."""
     profiles.current = name
     with suppress(OSError):
-        profiles.save()
+        for note in profiles.save():
+            print(f"catalogue-desktop: {note}", file=sys.stderr)
 
 
 def connection_settings(profile: Profile, options: Options) -> ConnectionSettings:
