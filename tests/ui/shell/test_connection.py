@@ -250,3 +250,44 @@ def test_profile_on_the_command_line_opens_that_catalogue(
     assert session.window.windowTitle().endswith(f"production ({demo_server.base_url})")
     assert all(session.window.status.text(k).endswith("up to date") for k in ALL_KINDS)
     assert Profiles.load(Settings().profiles_path).current == "production"
+
+
+def test_a_proxy_password_entered_in_preferences_goes_to_the_keyring(
+    make_session: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, sample: dict[Kind, bytes]
+) -> None:
+    import stat
+
+    password = "s3cr/t#?@x"
+    ca = trustme.CA()
+    with tls_server(ca) as server, ConnectProxy(login=("bob", password)) as proxy:
+        for kind in Kind:
+            server.set(kind.path, "json", body=sample[kind])
+        pem = Path(Settings().profiles_path).parent / "ca.pem"
+        pem.parent.mkdir(parents=True, exist_ok=True)
+        ca.cert_pem.write_to_path(str(pem))
+        session = make_session(base_url=server.base_url, ca_file=str(pem))  # direct, at first
+        window = session.window
+        assert not proxy.tunnels
+        port = proxy.url.rsplit(":", 1)[1]
+
+        def enter_proxy(dialog: ConnectionDialog) -> None:
+            dialog.proxy_manual.click()
+            dialog.proxy_url.clear()
+            qtbot.keyClicks(dialog.proxy_url, f"http://bob:{password}@127.0.0.1:{port}")
+            dialog.ca_file.setText(str(pem))
+
+        shown = run_dialog(monkeypatch, enter_proxy)
+        with qtbot.waitSignal(session.synced, timeout=20000):
+            window.menu_actions.catalogue_menu.edit_connection()
+        wait_rows_loaded(qtbot, session)
+        assert shown[0].result() == QDialog.DialogCode.Accepted
+        assert all(window.status.text(k).endswith("up to date") for k in ALL_KINDS)
+        assert proxy.tunnels and all(
+            auth and auth.startswith("Proxy-Authorization: Basic") for auth in proxy.auths
+        )
+    profiles = Path(Settings().profiles_path)
+    assert password not in profiles.read_text() and stat.S_IMODE(profiles.stat().st_mode) == 0o600
+    assert Profiles.load(profiles).get("default").connection.proxy == f"http://bob@127.0.0.1:{port}"
+    assert password in (tmp_path / "test-keyring.json").read_text()
+    message = window.statusBar().currentMessage()
+    assert f"through the proxy http://bob:***@127.0.0.1:{port}" in message and password not in message
