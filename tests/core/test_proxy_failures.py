@@ -14,7 +14,7 @@ import pytest
 import trustme
 
 from catalogue_desktop.core.connection.proxy_failures import FIXES
-from catalogue_desktop.core.connection.resolved import resolve
+from catalogue_desktop.core.connection.resolved import Connection, resolve
 from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.errors import ConnectionLost, FetchError, ProxyFailed
 from catalogue_desktop.core.records.kinds import Kind
@@ -161,3 +161,32 @@ def test_a_407_to_plain_http_through_the_proxy_is_the_proxys() -> None:
     assert (
         error.what == f"the proxy {proxy.url} asks for credentials (HTTP 407 Proxy Authentication Required)"
     )
+
+
+def test_a_catalogues_proxy_user_gets_its_password_from_the_keyring(ca: trustme.CA, ca_file: str) -> None:
+    from catalogue_desktop.core.connection import secrets
+
+    with tls_server(ca) as server, ConnectProxy(login=("bob", PASSWORD)) as proxy:
+        port = proxy.url.rsplit(":", 1)[1]
+        settings = ConnectionSettings(ca_file=ca_file, proxy=f"http://bob@127.0.0.1:{port}")
+        before = resolve(server.base_url, settings, profile="work")
+        with pytest.raises(ProxyFailed) as missing:
+            asyncio.run(_fetch_with(before))
+        secrets.store(secrets.proxy_account("work", settings.proxy), PASSWORD)
+        after = resolve(server.base_url, settings, profile="work")
+        assert asyncio.run(_fetch_with(after)).status == 200
+    assert before.proxy.describe() == (
+        f"through the proxy http://bob@127.0.0.1:{port} (set for this catalogue); "
+        "no password is kept in the keyring for the proxy's user"
+    )
+    assert missing.value.cause == "proxy-credentials-wanted" and proxy.auths[0] is None
+    assert (
+        after.proxy.describe()
+        == f"through the proxy http://bob:***@127.0.0.1:{port} (set for this catalogue)"
+    )
+    assert PASSWORD not in repr(after)
+
+
+async def _fetch_with(connection: Connection) -> FetchResult:
+    async with CatalogueClient(connection.base_url, retries=0, connection=connection) as client:
+        return await client.fetch(Kind.ROLES)

@@ -88,8 +88,8 @@ def tunnel(
 ) -> None:
     """Ask the proxy on ``sock`` for a tunnel to ``target`` (CONNECT); ProbeError unless 200."""
     lines = [f"CONNECT {target} HTTP/1.1", f"Host: {target}"]
-    if user is not None:
-        pair = f"{user}:{password or ''}".encode()
+    if user is not None and password is not None:  # (a user without a password sends nothing)
+        pair = f"{user}:{password}".encode()
         lines.append("Proxy-Authorization: Basic " + base64.b64encode(pair).decode("ascii"))
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
     head = b""

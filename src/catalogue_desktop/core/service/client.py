@@ -125,7 +125,8 @@ def _proxy(connection: Connection) -> httpx.Proxy | None:
     address = connection.proxy.address
     if address is None:
         return None
-    auth = (address.user, address.password or "") if address.user is not None else None
+    sent = address.user is not None and address.password is not None
+    auth = (address.user or "", address.password or "") if sent else None
     return httpx.Proxy(address.bare, auth=auth)
 
 
