@@ -7,7 +7,8 @@ is left as it was. :func:`parse_address` reads an address for use: the user info
 LAST ``@`` after the scheme (so a password may hold ``/``, ``#``, ``?``, ``:``, ``@`` or ``%``;
 an ``@`` in a path is written ``%40``), the user name at the first ``:`` of it. It never uses
 ``urlsplit`` on text that still holds a password, and raises only :class:`InvalidUrl`, whose
-text never holds the password.
+text never holds the password. (An ``@`` after a ``/`` in what would be the user name is a
+path's: ``https://host/a@b`` has no user info.)
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def _split(text: str) -> tuple[str, str | None, str]:
         return "", None, text
     head, after = text[: scheme_end + 3], text[scheme_end + 3 :]
     at = after.rfind("@")
-    if at < 0:
+    if at < 0 or any(c in after[:at].split(":", 1)[0] for c in "/?#"):  # (an @ in a path, then)
         return head, None, after
     return head, after[:at], after[at + 1 :]
 

@@ -237,15 +237,15 @@ def keep_passwords_aside(profile: Profile, notes: list[str]) -> Profile:
     base_url = profile.base_url
     if base_url and "@" in base_url:
         bare, user, password = without_user(base_url)
-        if user is not None:
+        if user is not None and password is not None:
             base_url = bare
-            if password is not None and connection.auth in ("none", "basic"):
+            if connection.auth in ("none", "basic"):
                 connection = connection.but(auth="basic", username=user)
                 account = secrets.account(profile.name, origin(bare))
                 _keep(
                     account, password, redact(profile.base_url or ""), notes, "--user NAME --password-env VAR"
                 )
-            elif password is not None:
+            else:
                 notes.append(
                     f"{profile.name}: the user and password in its address "
                     f"{redact(profile.base_url or '')} were left out "
