@@ -253,7 +253,9 @@ def test_the_banner_names_what_failed_and_how_old_the_data_is(qtbot: Any, cause:
     assert banner.retry.isVisibleTo(banner) and banner.details.isVisibleTo(banner)
     details = banner.details_text()
     assert details.startswith(banner.text() + "\n\n")
-    assert f"Topics: {CAUSES[cause][1]}: {error}" in details
+    first = ALL_KINDS[0].label  # the reason said once, the others refer to it
+    assert f"{first}: {CAUSES[cause][1]}: {error}" in details and details.count(error) == 2
+    assert f"Topics: the same as {first}" in details
     assert wrapped(banner.label.toolTip(), details)
 
     banner.show_failure(outcomes, None)  # a first run: nothing cached

@@ -97,7 +97,12 @@ class OfflineBanner(QFrame):
         cause = wording.common_cause(o for _, o in pairs)
         title, text = wording.banner(cause, pairs[0][1].error or "", data_stamp, self.date_text)
         lines = [f"{title} {text}", ""]
-        lines += [f"{kind.label}: {wording.failure(o)}" for kind, o in pairs]
+        said: dict[str | None, str] = {}  # a failure all share (a refused certificate) said once
+        for kind, o in pairs:
+            first = said.setdefault(o.error, kind.label)
+            lines.append(
+                f"{kind.label}: " + (wording.failure(o) if first == kind.label else f"the same as {first}")
+            )
         self._show(title, text, "\n".join(lines), can_retry=True)
 
     def show_offline_mode(self, data_stamp: str | None) -> None:
