@@ -16,6 +16,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from catalogue_desktop.cli.output import say
+
 CONNECTION_HELP = "connection (README: At work)"
 _VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 
@@ -146,7 +148,7 @@ def say_connection(connection: Any) -> None:
     plain = connection.proxy.url is None and not connection.ca_file
     if plain and connection.credentials.kind == "none":
         return
-    print(f"Connecting to {connection.base_url} {connection.describe()}", file=sys.stderr)
+    say(f"Connecting to {connection.base_url} {connection.describe()}", sys.stderr)
 
 
 @contextlib.contextmanager

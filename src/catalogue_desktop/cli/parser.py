@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 import catalogue_desktop
 from catalogue_desktop.cli import connection
+from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.records.kinds import Kind
 
 KIND_NAMES = [k.value for k in Kind]
@@ -41,7 +42,7 @@ class _VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
-        sys.stdout.write(f"catalogue-desktop {catalogue_desktop.__version__}\n")
+        say(f"catalogue-desktop {catalogue_desktop.__version__}")
         parser.exit()
 
 

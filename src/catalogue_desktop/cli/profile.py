@@ -10,6 +10,8 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from catalogue_desktop.cli.output import say
+
 
 def run(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.connection import profiles as store
@@ -19,14 +21,14 @@ def run(args: argparse.Namespace) -> int:
     existed = path.exists()
     found = store.Profiles.load(path, store.legacy_base_url(folder / store.SETTINGS_FILE))
     if not args.name:
-        print(listing(found))
+        say(listing(found))
         return 0
     profile = changed(found, args)
     if profile is None:
         return 2
     if changes_asked(args) or not existed:
         found.save(path)
-    print(listing(found, only=profile.name))
+    say(listing(found, only=profile.name))
     return 1 if args.secret_stdin and not keep_secret(profile) else 0
 
 
@@ -48,8 +50,8 @@ def changed(found: Any, args: argparse.Namespace) -> Any:
     elif url:
         profile = found.add(args.name, url)
     else:
-        print(f"catalogue-desktop: a new catalogue needs --base-url URL; there are: {', '.join(found.names)}",
-              file=sys.stderr)  # fmt: skip
+        say(f"catalogue-desktop: a new catalogue needs --base-url URL; there are: {', '.join(found.names)}",
+            sys.stderr)  # fmt: skip
         return None
     settings = profile.connection
     changes: dict[str, str] = {}
@@ -75,7 +77,7 @@ def keep_secret(profile: Any) -> bool:
     from catalogue_desktop.core.connection.credentials import origin
 
     if profile.base_url is None:
-        print("catalogue-desktop: the demo catalogue takes no credentials", file=sys.stderr)
+        say("catalogue-desktop: the demo catalogue takes no credentials", sys.stderr)
         return False
     if sys.stdin.isatty():
         secret = getpass.getpass(f"Secret for {profile.name} ({profile.base_url}): ")
@@ -84,9 +86,9 @@ def keep_secret(profile: Any) -> bool:
     try:
         secrets.store(secrets.account(profile.name, origin(profile.base_url)), secret)
     except secrets.KeyringMissing as exc:
-        print(f"catalogue-desktop: {exc}", file=sys.stderr)
+        say(f"catalogue-desktop: {exc}", sys.stderr)
         return False
-    print(f"Kept the secret of {profile.name} in the keyring", file=sys.stderr)
+    say(f"Kept the secret of {profile.name} in the keyring", sys.stderr)
     return True
 
 
