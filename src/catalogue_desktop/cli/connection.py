@@ -97,7 +97,10 @@ def profile_of(name: str | None) -> Any:
 
     folder = profiles.config_dir()
     legacy = profiles.legacy_base_url(folder / profiles.SETTINGS_FILE)
-    return profiles.Profiles.load(folder / profiles.FILE_NAME, legacy).get(name)
+    found = profiles.Profiles.load(folder / profiles.FILE_NAME, legacy)
+    if found.problem:
+        say(f"catalogue-desktop: {found.problem}", sys.stderr)
+    return found.get(name)
 
 
 def settings_of(args: argparse.Namespace, profile: Any) -> Any:

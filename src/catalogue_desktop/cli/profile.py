@@ -20,6 +20,8 @@ def run(args: argparse.Namespace) -> int:
     path = folder / store.FILE_NAME
     existed = path.exists()
     found = store.Profiles.load(path, store.legacy_base_url(folder / store.SETTINGS_FILE))
+    if found.problem:
+        say(f"catalogue-desktop: {found.problem}", sys.stderr)
     if not args.name:
         say(listing(found))
         return 0

@@ -317,7 +317,7 @@ class OfferDesk:
             group=options.group,
             title=options.title,
             style=self.text_style(options.zone),
-            letterhead=remembered.letterhead() if remembered is not None else None,
+            letterhead=remembered.letterhead(self.say) if remembered is not None else None,
             note=options.note,
             valid_until=options.valid_until,
         )

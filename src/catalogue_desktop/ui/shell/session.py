@@ -163,8 +163,10 @@ class AppSession(QObject):
         window.base_url_chosen.connect(syncing.choose_service)
         window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
         window.menu_actions.catalogue_menu.connection_changed.connect(syncing.connection_changed)
-        if store.recovered:
-            window.status.show_message(store.recovered)
+        # a recovered cache, a malformed profiles.json (kept aside), settings values unusable
+        said = [text for text in (store.recovered, self._profiles.problem, *self.settings.notes) if text]
+        if said:
+            window.status.show_message("\n".join(said))
         # What the store's metadata says is shown from the first paint: each collection's cached
         # status and record count and, offline, the banner with the data's age. (Set once the rows
         # were read, they said "not cached" until then, and the banner's arrival pushed the table
