@@ -12,7 +12,8 @@
 ``OutputError`` carries the one line to say; ``stdout_failed`` is the line for a standard output
 that cannot be written (a closed pipe, a full disk).
 
-Every human-readable line a command prints goes through ``say`` (or ``terminal_text``): the
+Every human-readable line a command prints goes through ``say`` (or ``terminal_text``, the rule
+itself, in ``core.formats.text``; the window's ``--self-test`` lines use it too): the
 service's text is data, never a terminal's command. Control characters (C0 but line feed and tab,
 DEL, C1) and bidi controls are written as escapes (``\\x1b``, ``\\u202e``), so a title holding
 ESC, OSC or BEL sequences cannot set the terminal's title, clear the screen, change its colours or
@@ -27,20 +28,8 @@ from pathlib import Path
 from typing import TextIO
 
 from catalogue_desktop.core.formats.files import BinaryWriter, write_file
-from catalogue_desktop.core.formats.text import BIDI_CONTROLS
+from catalogue_desktop.core.formats.text import terminal_text
 from catalogue_desktop.core.records.errors import CatalogueError
-
-_TERMINAL: dict[int, str] = {
-    c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)
-}
-_TERMINAL.update({ord(c): f"\\u{ord(c):04x}" for c in (*BIDI_CONTROLS, "\u2028", "\u2029")})
-
-
-def terminal_text(text: str) -> str:
-    """``text`` as a terminal may be given it: control characters (C0 but line feed and tab, DEL,
-    C1), bidi controls and the line and paragraph separators written as escapes (``\\x1b``,
-    ``\\u202e``)."""
-    return text.translate(_TERMINAL)
 
 
 def say(text: str, file: TextIO | None = None) -> None:

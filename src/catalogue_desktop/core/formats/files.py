@@ -14,7 +14,7 @@ table exports) alike, and the names the app proposes for them.
 * A folder, a socket: refused (``OSError`` with the reason in words).
 
 ``proposed_name(stem, suffix)``: a name any file system takes: no control or bidi characters,
-none of ``<>:"/\\|?*``, no trailing dots or spaces, not one of Windows' reserved device names
+none of ``<>:"/\\|?*``, no dots or spaces at either end (nor a hidden ``.name``), not one of Windows' reserved device names
 (``CON``, ``PRN``, ``AUX``, ``NUL``, ``COM1``..., ``LPT1``..., whatever the extension), at most
 ``NAME_BYTES`` bytes of UTF-8 (cut on a character boundary; file systems allow 255).
 """
@@ -127,5 +127,6 @@ def proposed_name(stem: str, suffix: str = "", fallback: str = "Untitled") -> st
 
 
 def _trimmed(text: str) -> str:
-    """Without the dots and spaces Windows drops from a name's end (and blanks at its start)."""
-    return text.rstrip(". ").lstrip()
+    """Without the dots and spaces Windows drops from a name's end, nor those at its start (a
+    leading dot hides a file on Unix)."""
+    return text.strip(". ")
