@@ -14,9 +14,10 @@ table exports) alike, and the names the app proposes for them.
 * A folder, a socket: refused (``OSError`` with the reason in words).
 
 ``proposed_name(stem, suffix)``: a name any file system takes: no control or bidi characters,
-none of ``<>:"/\\|?*``, no dots or spaces at either end (nor a hidden ``.name``), not one of Windows' reserved device names
-(``CON``, ``PRN``, ``AUX``, ``NUL``, ``COM1``..., ``LPT1``..., whatever the extension), at most
-``NAME_BYTES`` bytes of UTF-8 (cut on a character boundary; file systems allow 255).
+none of ``<>:"/\\|?*``, no dots or spaces at either end (nor a hidden ``.name``), not one of
+Windows' reserved device names (``CON``, ``PRN``, ``AUX``, ``NUL``, ``COM1``..., ``LPT1``...,
+whatever the extension), at most ``NAME_BYTES`` bytes of UTF-8 (cut on a character boundary;
+file systems allow 255).
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ import re
 import threading
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 ENV_LOG_DIR = "CATALOGUE_DESKTOP_LOG_DIR"
 LOG_NAME = "catalogue-desktop.log"
@@ -93,19 +92,21 @@ class FaultLog:
                 handler.close()
 
 
-_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+_URL = r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+"
 _SECRETS = [
     # Authorization: Bearer abc / Basic abc / X-Api-Key: abc
-    re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|api[-_]?key)(\s*[:=]\s*)(\S+(?: \S+)?)"),
-    re.compile(r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{6,})"),
+    r"(?i)\b(authorization|proxy-authorization|x-api-key|api[-_]?key)(\s*[:=]\s*)(\S+(?: \S+)?)",
+    r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{6,})",
     # token=..., password: ..., secret=...
-    re.compile(r"(?i)\b(\w*(?:token|password|passwd|secret)\w*)(\s*[:=]\s*)([^\s,;&'\"()\[\]{}<>]+)"),
+    r"(?i)\b(\w*(?:token|password|passwd|secret)\w*)(\s*[:=]\s*)([^\s,;&'\"()\[\]{}<>]+)",
 ]
 
 
 def redacted(text: str) -> str:
     """``text`` with user names and passwords of addresses (``core.connection.proxies.shown_url``)
     and tokens, passwords and authorization values (``token=…``, ``Bearer …``) replaced."""
+    from urllib.parse import urlsplit
+
     from catalogue_desktop.core.connection.proxies import shown_url
 
     def url(match: re.Match[str]) -> str:
@@ -117,7 +118,7 @@ def redacted(text: str) -> str:
             return "<address not shown>"
         return "<address not shown>" if password and password in shown else shown
 
-    text = _URL.sub(url, text)
+    text = re.sub(_URL, url, text)  # (re compiles and keeps them when first used: not at start-up)
     for pattern in _SECRETS:
-        text = pattern.sub(lambda m: f"{m.group(1)}{m.group(2)}***", text)
+        text = re.sub(pattern, lambda m: f"{m.group(1)}{m.group(2)}***", text)
     return text

@@ -166,11 +166,6 @@ class AppSession(QObject):
         window.base_url_chosen.connect(syncing.choose_service)
         window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
         window.menu_actions.catalogue_menu.connection_changed.connect(syncing.connection_changed)
-        # what breaks anyway: logged and shown ("Something went wrong"), the window stays up
-        from catalogue_desktop.ui.shell.faults import Faults
-
-        self.faults = Faults(lambda: self.window)
-        self.faults.install()
         window.problem_report_requested.connect(self._report_problem)
         # a recovered cache, a malformed profiles.json (kept aside), settings values unusable
         said = [text for text in (store.recovered, self._profiles.problem, *self.settings.notes) if text]
@@ -212,6 +207,16 @@ class AppSession(QObject):
         if not self.is_populated:
             self.is_populated = True
             self.populated.emit()
+            self._watch_faults()
+
+    def _watch_faults(self) -> None:
+        """From the first paint on (its imports are not start-up's), what breaks anyway is
+        logged and shown ("Something went wrong"), and the window stays up."""
+        if self.faults is None and not self._closed:
+            from catalogue_desktop.ui.shell.faults import Faults
+
+            self.faults = Faults(lambda: self.window)
+            self.faults.install()
 
     def image_loader(self) -> ImageLoader:
         """The photo loader, made when a detail pane first needs it (not at start-up)."""
@@ -271,6 +276,7 @@ class AppSession(QObject):
         put on the clipboard; the status line says when."""
         from catalogue_desktop.ui.shell.problem_report import ProblemReport
 
+        self._watch_faults()
         assert self.window is not None and self.faults is not None
         window = self.window
         if self.problem_report is None:
