@@ -79,6 +79,7 @@ def test_every_command_writes_hostile_service_text_as_escapes(env: dict[str, str
     run("find", f"city:{HOSTILE}", "--cache-dir", cache)
     run("find", f"({HOSTILE}", "--cache-dir", cache)
     run("history", "courses", HOSTILE, "--cache-dir", cache)
+    assert "unknown kind 'x\\x1b]0;pwned" in run("history", f"x{HOSTILE}", "1").stderr  # argparse's
     run("export", "courses", "--query", f"({HOSTILE}", "--cache-dir", cache)
     run("profile", f"p{HOSTILE}")
     run("profile", f"p{HOSTILE}", "--base-url", f"http://127.0.0.1:1/{HOSTILE}")
