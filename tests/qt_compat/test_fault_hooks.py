@@ -67,6 +67,7 @@ def test_faults_reach_the_function_chained_and_the_hooks_are_put_back(qapp: Any)
         uninstall()
         assert sys.excepthook is not before and threading.excepthook is quiet_thread
         emitter.fired.emit()  # (uninstalled: not reported again)
+        qCritical("critical after uninstall, left alone")
     finally:
         sys.excepthook = before
         threading.excepthook = before_thread
