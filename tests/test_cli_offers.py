@@ -470,6 +470,19 @@ def test_the_remembered_currency_is_the_default(env: dict[str, str], cache: Path
     assert descriptions and all("Fee: USD " in d for d in descriptions)  # --currency wins
 
 
+def test_a_remembered_currency_that_cannot_be_one_is_left_out_with_a_note(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    settings = Path(env["XDG_CONFIG_HOME"]) / "catalogue-desktop" / "catalogue-desktop.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("[display]\ncurrency=" + "\\x1b]0;t" * 100 + "\n", encoding="utf-8")
+    result = export(env, cache, tmp_path, "--format", "csv", "--query", "city:chicago")
+    assert result.returncode == 0, result.stderr
+    (line,) = result.stderr.decode().splitlines()
+    assert line.startswith(f"catalogue-desktop: {settings}: display/currency = ") and "none is used" in line
+    assert b"]0;t" not in result.stdout
+
+
 def test_a_collection_as_a_spreadsheet(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
     import openpyxl
 

@@ -104,6 +104,25 @@ def test_output_through_a_symlink_writes_its_target_and_keeps_the_link(cache: Pa
     assert result.returncode == 1 and "it is a folder" in result.stderr
 
 
+def test_a_planted_part_symlink_is_never_followed(cache: Path, tmp_path: Path) -> None:
+    """Someone plants ``report.csv.part`` -> the user's own file in a shared folder: the export
+    writes a temporary file of its own (made exclusively), the planted target stays as it was,
+    and the report is a regular file, not a link to it."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    own = tmp_path / "own-file.txt"
+    own.write_text("the user's own data")
+    report = shared / "report.csv"
+    (shared / "report.csv.part").symlink_to(own)
+    for args in (("topics",), ("offerings", "--format", "ics")):
+        result = run("export", *args, "--cache-dir", str(cache), "--output", str(report))
+        assert result.returncode == 0, result.stderr
+        assert own.read_text() == "the user's own data"
+        assert not report.is_symlink() and stat.S_ISREG(report.lstat().st_mode)
+        assert report.read_text().startswith(("topicId,", "BEGIN:VCALENDAR"))
+    assert sorted(p.name for p in shared.iterdir()) == ["report.csv", "report.csv.part"]
+
+
 def test_a_full_standard_output_gives_one_line_and_exit_1(cache: Path, tmp_path: Path) -> None:
     full = _full_device(tmp_path)
     for args in (("find", "fee:>0"), ("export", "courses"), ("export", "offerings", "--format", "ics")):

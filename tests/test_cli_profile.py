@@ -63,3 +63,19 @@ def test_bad_input_is_said(env: dict[str, str]) -> None:
     assert missing.returncode == 2 and "a new catalogue needs --base-url URL" in missing.stderr
     proxy = run(env, "profile", "p", "--base-url", "https://p.example", "--proxy", "socks5://x:1")
     assert proxy.returncode == 1 and "a proxy is given as http://host:port" in proxy.stderr
+
+
+def test_a_malformed_profiles_file_is_one_line_never_a_traceback(env: dict[str, str]) -> None:
+    config = Path(env["CATALOGUE_DESKTOP_CONFIG_DIR"])
+    config.mkdir(parents=True, exist_ok=True)
+    for body in ('{"profiles": 5}', "[" * 100_000):
+        (config / "profiles.json").write_text(body)
+        listed = run(env, "profile")
+        assert listed.returncode == 0 and listed.stdout.startswith("* demo"), listed.stderr
+        (line,) = listed.stderr.splitlines()
+        assert line.startswith(f"catalogue-desktop: {config / 'profiles.json'}: ") and "kept aside as" in line
+        assert not (config / "profiles.json").exists()
+    assert len(list(config.glob("profiles.json.bad-*"))) == 2
+    (config / "profiles.json").write_text("{not json")
+    unknown = run(env, "sync", "--profile", "staging")
+    assert unknown.returncode == 1 and "profiles.json: is not valid JSON" in unknown.stderr

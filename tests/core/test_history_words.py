@@ -68,3 +68,24 @@ def test_fee_points_only_for_fees_that_changed() -> None:
             ("2026-11-01T00:00:00Z", Decimal(249)),
         ]
     }
+
+
+def test_a_day_is_written_without_glibc_only_directives() -> None:
+    """``%-d`` is glibc's: Windows' strftime raises on it. Days are written by ``day_text``."""
+    import re
+    from pathlib import Path
+
+    import catalogue_desktop
+    from catalogue_desktop.core.records.history_words import iso_day_text
+
+    assert iso_day_text("2026-11-04T09:30:00Z") == "4 Nov 2026"
+    assert iso_day_text("2027-03-09") == "9 Mar 2027"
+    assert iso_day_text("not a day") == "not a day"
+    root = Path(catalogue_desktop.__file__).parent
+    found = [
+        f"{path.relative_to(root)}:{number}"
+        for path in sorted(root.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"%[-#][a-zA-Z]", line)
+    ]
+    assert found == []

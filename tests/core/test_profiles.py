@@ -77,3 +77,41 @@ def test_a_damaged_file_keeps_what_it_can(tmp_path: Path) -> None:
     )
     path.write_text("{not json")
     assert Profiles.load(path).names == [DEMO]
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ('{"profiles": 5}', 'its "profiles" is a number, not a list'),
+        ("[" * 100_000, "is not JSON this app can read"),
+        ("{not json", "is not valid JSON (Expecting property name"),
+        ("[]", 'holds a list, not an object with a "profiles" list'),
+        ('{"current": ["x"], "profiles": []}', 'its "current" is a list'),
+        ("\udcff", "is not UTF-8 text"),
+        (" " * (1024 * 1024 + 1), "is larger than 1024 KiB, too large"),
+    ],
+)
+def test_a_malformed_file_is_kept_aside_with_one_line(tmp_path: Path, body: str, said: str) -> None:
+    path = tmp_path / "profiles.json"
+    path.write_bytes(body.encode("utf-8", "surrogateescape"))
+    profiles = Profiles.load(path, "https://legacy.example")
+    assert profiles.names == ["default", DEMO] and profiles.current == "default"
+    assert profiles.problem is not None and "\n" not in profiles.problem
+    assert profiles.problem.startswith(f"{path}: {said}")
+    (aside,) = tmp_path.glob("profiles.json.bad-*")
+    assert f"kept aside as {aside.name}; the catalogues start anew" in profiles.problem
+    assert not path.exists() and aside.read_bytes() == body.encode("utf-8", "surrogateescape")
+    profiles.save()
+    assert Profiles.load(path).problem is None
+
+
+def test_a_catalogue_of_the_wrong_shape_is_said_and_a_copy_kept(tmp_path: Path) -> None:
+    path = tmp_path / "profiles.json"
+    good = {"name": "ok", "base_url": "https://ok.example"}
+    path.write_text(json.dumps({"profiles": [good, {"name": "bad", "base_url": 5}]}))
+    profiles = Profiles.load(path)
+    assert profiles.names == ["ok", "bad", DEMO] and profiles.get("bad").base_url is None
+    assert profiles.problem is not None
+    assert profiles.problem.startswith(f"{path}: catalogue 2 ('bad'): \"base_url\" is a number; a copy kept")
+    (aside,) = tmp_path.glob("profiles.json.bad-*")
+    assert json.loads(aside.read_text())["profiles"][1]["base_url"] == 5 and path.exists()

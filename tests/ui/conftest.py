@@ -46,6 +46,7 @@ def _private_settings_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
             QSettings.setPath(fmt, scope, str(settings_dir))
     monkeypatch.setenv(ENV_CACHE_DIR, str(tmp_path / "default-cache"))
+    monkeypatch.setenv("CATALOGUE_DESKTOP_LOG_DIR", str(tmp_path / "log"))  # (ui.shell.fault_log)
     yield settings_dir
 
 

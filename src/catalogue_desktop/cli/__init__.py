@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from catalogue_desktop.cli.output import say
 from catalogue_desktop.cli.parser import build_parser, parse_command_line
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.qt_compat.fast_exit import leave  # imports no Qt
@@ -80,11 +81,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = platform_check.explain(exc)
             if text is None:
                 raise
-            print(text, file=sys.stderr)
+            say(text, sys.stderr)
             return platform_check.EXIT_CODE
         return run(args)
     except CatalogueError as exc:
-        print(f"catalogue-desktop: {exc}", file=sys.stderr)
+        say(f"catalogue-desktop: {exc}", sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -112,7 +113,7 @@ def _stdout_failed(exc: OSError) -> int:
 
     with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    print(stdout_failed(exc), file=sys.stderr)
+    say(stdout_failed(exc), sys.stderr)
     return 1
 
 

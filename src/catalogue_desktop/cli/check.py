@@ -8,6 +8,7 @@ from typing import Any
 
 from catalogue_desktop.cli import connection
 from catalogue_desktop.cli.common import service_client
+from catalogue_desktop.cli.output import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,7 +23,10 @@ def run(args: argparse.Namespace) -> int:
                 return await check_service(client)
 
         report = asyncio.run(fetch())
-    print(json.dumps(report, indent=2, default=str) if args.json else format_report(report))
+    if args.json:
+        print(json.dumps(report, indent=2, default=str))
+    else:
+        say(format_report(report))
     return 0 if report["conformant"] else 1
 
 

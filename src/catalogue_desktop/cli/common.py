@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from catalogue_desktop.cli.output import say
+
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.syntax import Parsed
 
@@ -22,14 +24,14 @@ def open_store(cache_dir: str | None, demo: bool = False, *, reading: bool = Fal
 
     path = store_file(cache_dir, demo=demo)
     if reading and path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
-        print(
+        say(
             f"catalogue-desktop: the cache {path} cannot be written here: read as it is (read-only)",
-            file=sys.stderr,
+            sys.stderr,
         )
         return Store(path, read_only=True)
     store = Store(path)
     if store.recovered:
-        print(f"catalogue-desktop: {store.recovered}", file=sys.stderr)
+        say(f"catalogue-desktop: {store.recovered}", sys.stderr)
     return store
 
 
@@ -59,7 +61,7 @@ def query_of(args: argparse.Namespace) -> tuple[bool, Any]:
 
 def note(text: str) -> None:
     """A remark of a command's on stderr, named as the command's."""
-    sys.stderr.write(f"catalogue-desktop: {text}\n")
+    say(f"catalogue-desktop: {text}", sys.stderr)
 
 
 def parse_or_report(text: str, err: TextIO) -> Parsed | None:
@@ -70,5 +72,5 @@ def parse_or_report(text: str, err: TextIO) -> Parsed | None:
     parsed = parse(text)
     if parsed.error is None:
         return parsed
-    err.write(find_output.error_text(text, parsed.error, 1) + "\n")
+    say(find_output.error_text(text, parsed.error, 1), err)
     return None

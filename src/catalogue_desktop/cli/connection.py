@@ -16,6 +16,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from catalogue_desktop.cli.output import say
+
 CONNECTION_HELP = "connection (README: At work)"
 _VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 
@@ -95,7 +97,10 @@ def profile_of(name: str | None) -> Any:
 
     folder = profiles.config_dir()
     legacy = profiles.legacy_base_url(folder / profiles.SETTINGS_FILE)
-    return profiles.Profiles.load(folder / profiles.FILE_NAME, legacy).get(name)
+    found = profiles.Profiles.load(folder / profiles.FILE_NAME, legacy)
+    if found.problem:
+        say(f"catalogue-desktop: {found.problem}", sys.stderr)
+    return found.get(name)
 
 
 def settings_of(args: argparse.Namespace, profile: Any) -> Any:
@@ -148,7 +153,7 @@ def say_connection(connection: Any) -> None:
         return
     from catalogue_desktop.core.connection.addresses import redact
 
-    print(f"Connecting to {redact(connection.base_url)} {connection.describe()}", file=sys.stderr)
+    say(f"Connecting to {redact(connection.base_url)} {connection.describe()}", sys.stderr)
 
 
 @contextlib.contextmanager

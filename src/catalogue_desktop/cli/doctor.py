@@ -8,6 +8,7 @@ import json
 import sys
 
 from catalogue_desktop.cli import connection
+from catalogue_desktop.cli.output import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,5 +22,5 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
-        print(report.text())
+        say(report.text())
     return 0 if report.ok else 1

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from catalogue_desktop.cli.common import note, open_store, query_of
 from catalogue_desktop.cli.connection import offline_cache
+from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.records.kinds import Kind
 
 
@@ -24,10 +25,10 @@ def run(args: argparse.Namespace) -> int:
         or args.title != "Offer"
         or args.group != "course"
     ):
-        print(
+        say(
             "catalogue-desktop export: --format ics and pdf, --include-past, --title, --group and "
             "--paper are for offerings only",
-            file=sys.stderr,
+            sys.stderr,
         )
         return 2
     parsed, query = query_of(args)
@@ -44,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
             return write_collection(args, store, positions, currency(args))
         if args.output:
-            from catalogue_desktop.cli.output import text_writer, write_output
+            from catalogue_desktop.cli.output import write_output
+            from catalogue_desktop.core.formats.files import text_writer
 
             counted: list[int] = []
 
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                 )
 
             if write_output(args.output, text_writer(write)) is not None:
-                print(f"Wrote {counted[0]} {args.kind} to {args.output}", file=sys.stderr)
+                say(f"Wrote {counted[0]} {args.kind} to {args.output}", sys.stderr)
         else:
             sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
             if args.excel and args.format == "csv":
@@ -110,9 +112,9 @@ def run_offerings(args: argparse.Namespace) -> int:
             currency=currency(args),
         )
     if selection.empty_reason:
-        print(f"catalogue-desktop: {selection.empty_reason}", file=sys.stderr)
+        say(f"catalogue-desktop: {selection.empty_reason}", sys.stderr)
     for text in offers_export.notes(selection, args.format):
-        print(f"catalogue-desktop: {text}", file=sys.stderr)
+        say(f"catalogue-desktop: {text}", sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
     if args.excel and args.format == "csv":
         raw = BOM.encode("utf-8") + raw
@@ -124,5 +126,5 @@ def run_offerings(args: argparse.Namespace) -> int:
     from catalogue_desktop.cli.output import write_output
 
     if write_output(args.output, lambda out: out.write(raw)) is not None:
-        print(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", file=sys.stderr)
+        say(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", sys.stderr)
     return 0

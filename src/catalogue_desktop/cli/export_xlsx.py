@@ -8,6 +8,7 @@ import sys
 from collections.abc import Collection
 from typing import Any
 
+from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.export import spreadsheet
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -47,5 +48,5 @@ def write_collection(
     from catalogue_desktop.cli.output import write_output
 
     if write_output(args.output, lambda out: out.write(data)) is not None:  # (None: "-", stdout)
-        print(f"Wrote {len(records)} {args.kind} to {args.output}", file=sys.stderr)
+        say(f"Wrote {len(records)} {args.kind} to {args.output}", sys.stderr)
     return 0

@@ -11,6 +11,7 @@ from typing import TextIO
 from catalogue_desktop.cli import find_output
 from catalogue_desktop.cli.common import open_store
 from catalogue_desktop.cli.connection import offline_cache
+from catalogue_desktop.cli.output import say, terminal_text
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
 from catalogue_desktop.core.query.stored import (
@@ -54,7 +55,7 @@ def find(
         raise NothingToFind(f"{what} synced into {store.path}; run 'catalogue-desktop sync' first")
 
     def note(text: str) -> None:
-        err.write(f"catalogue-desktop: {text}\n")
+        say(f"catalogue-desktop: {text}", err)
 
     for name in unsynced:
         note(f"{name} were never synced into this cache: none are found")
@@ -69,7 +70,7 @@ def find(
             if as_json:
                 out.write(find_output.json_error(p.text, p.error) + "\n")
             else:
-                err.write(find_output.error_text(p.text, p.error, number) + "\n")
+                say(find_output.error_text(p.text, p.error, number), err)
             continue
         assert catalogue is not None
         outcomes = {t: catalogue.finder.evaluate(p, t, now) for t in tables}
@@ -77,7 +78,8 @@ def find(
         if as_json:
             out.write(find_output.json_line(catalogue, p.text, outcomes, gone) + "\n")
         else:
-            out.write(find_output.text_block(catalogue, p.text, outcomes, number, len(parsed), gone))
+            block = find_output.text_block(catalogue, p.text, outcomes, number, len(parsed), gone)
+            out.write(terminal_text(block))
     return 2 if failed else 0
 
 

@@ -8,6 +8,7 @@ import sys
 
 from catalogue_desktop.cli.common import open_store
 from catalogue_desktop.cli.connection import offline_cache
+from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.history_words import as_text, describe
 from catalogue_desktop.core.records.kinds import Kind
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     head = f"{kind.singular.capitalize()} #{args.record_id}" + (f" {title}" if title else "")
     if withdrawn is not None:
         head += f" (withdrawn {withdrawn.at[:10]})"
-    print(head)
+    say(head)
     lines = as_text(describe(events, record))
-    print("\n".join(f"  {line}" for line in lines) if lines else f"  no changes in the last {days} days")
+    say("\n".join(f"  {line}" for line in lines) if lines else f"  no changes in the last {days} days")
     return 0

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 import catalogue_desktop
 from catalogue_desktop.cli import connection
+from catalogue_desktop.cli.output import say, terminal_text
 from catalogue_desktop.core.records.kinds import Kind
 
 KIND_NAMES = [k.value for k in Kind]
@@ -41,7 +42,7 @@ class _VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
-        sys.stdout.write(f"catalogue-desktop {catalogue_desktop.__version__}\n")
+        say(f"catalogue-desktop {catalogue_desktop.__version__}")
         parser.exit()
 
 
@@ -67,6 +68,10 @@ class _Parser(argparse.ArgumentParser):
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         self._argv = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Usage and errors, made safe for a terminal (an argument quoted may hold escapes)."""
+        super()._print_message(terminal_text(message) if message else message, file)
 
     def error(self, message: str) -> NoReturn:
         if self.window_only:

@@ -10,6 +10,8 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from catalogue_desktop.cli.output import say
+
 
 def run(args: argparse.Namespace) -> int:
     from catalogue_desktop.core.connection import profiles as store
@@ -19,24 +21,26 @@ def run(args: argparse.Namespace) -> int:
     existed = path.exists()
     found = store.Profiles.load(path, store.legacy_base_url(folder / store.SETTINGS_FILE))
     notes = found.save(path) if _holds_password(path) else []  # an earlier version's file
+    if found.problem:
+        say(f"catalogue-desktop: {found.problem}", sys.stderr)
     if not args.name:
-        say(notes)
-        print(listing(found))
+        _say_notes(notes)
+        say(listing(found))
         return 1 if notes else 0
     profile = changed(found, args)
     if profile is None:
         return 2
     if changes_asked(args) or not existed:
         notes += found.save(path)  # a password in an address goes to the keyring (or is refused)
-    say(notes)
-    print(listing(found, only=profile.name))
+    _say_notes(notes)
+    say(listing(found, only=profile.name))
     kept = keep_secret(found.get(profile.name)) if args.secret_stdin else True
     return 1 if notes or not kept else 0
 
 
-def say(notes: list[str]) -> None:
+def _say_notes(notes: list[str]) -> None:
     for note in notes:
-        print(f"catalogue-desktop: {note}", file=sys.stderr)
+        say(f"catalogue-desktop: {note}", sys.stderr)
 
 
 def _holds_password(path: Any) -> bool:
@@ -70,8 +74,8 @@ def changed(found: Any, args: argparse.Namespace) -> Any:
     elif url:
         profile = found.add(args.name, url)
     else:
-        print(f"catalogue-desktop: a new catalogue needs --base-url URL; there are: {', '.join(found.names)}",
-              file=sys.stderr)  # fmt: skip
+        say(f"catalogue-desktop: a new catalogue needs --base-url URL; there are: {', '.join(found.names)}",
+            sys.stderr)  # fmt: skip
         return None
     settings = profile.connection
     changes: dict[str, str] = {}
@@ -97,7 +101,7 @@ def keep_secret(profile: Any) -> bool:
     from catalogue_desktop.core.connection.credentials import origin
 
     if profile.base_url is None:
-        print("catalogue-desktop: the demo catalogue takes no credentials", file=sys.stderr)
+        say("catalogue-desktop: the demo catalogue takes no credentials", sys.stderr)
         return False
     if sys.stdin.isatty():
         from catalogue_desktop.core.connection.addresses import redact
@@ -108,9 +112,9 @@ def keep_secret(profile: Any) -> bool:
     try:
         secrets.store(secrets.account(profile.name, origin(profile.base_url)), secret)
     except secrets.KeyringMissing as exc:
-        print(f"catalogue-desktop: {exc}", file=sys.stderr)
+        say(f"catalogue-desktop: {exc}", sys.stderr)
         return False
-    print(f"Kept the secret of {profile.name} in the keyring", file=sys.stderr)
+    say(f"Kept the secret of {profile.name} in the keyring", sys.stderr)
     return True
 
 

@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+from catalogue_desktop.cli.output import say
+
 ORG = APP = "catalogue-desktop"
 
 
@@ -39,5 +41,15 @@ def value(section: str, key: str, path: Path | None = None) -> str | None:
 
 
 def currency() -> str | None:
-    """The fees' currency the window remembers (Preferences, or asked at the first offer)."""
-    return value("display", "currency")
+    """The fees' currency the window remembers (Preferences, or asked at the first offer); a
+    value that cannot be one (longer than 8 characters, control characters) is left out, with
+    a note on stderr."""
+    found = value("display", "currency")
+    if found is None or (len(found) <= 8 and found.isprintable()):
+        return found
+    say(
+        f"catalogue-desktop: {settings_path()}: display/currency = {found[:60]!r} is not a currency; "
+        "none is used",
+        sys.stderr,
+    )
+    return None

@@ -8,6 +8,7 @@ from typing import Any
 
 from catalogue_desktop.cli import connection
 from catalogue_desktop.cli.common import open_store, service_client
+from catalogue_desktop.cli.output import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,8 +28,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        print(sync_text(report))
-        print(f"Cache: {path}")
+        say(sync_text(report))
+        say(f"Cache: {path}")
     return 0 if report.ok else 1
 
 

@@ -9,6 +9,7 @@ import sys
 
 from catalogue_desktop.cli.common import open_store
 from catalogue_desktop.cli.connection import offline_cache
+from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.cache.store import utc_now
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -20,24 +21,24 @@ def run(args: argparse.Namespace) -> int:
     with open_store(*offline_cache(args)) as store:
         if args.action == "add":
             if len(args.words) != 2:
-                print(
+                say(
                     "catalogue-desktop watch add: expected NAME QUERY (quote a query of several words)",
-                    file=sys.stderr,
+                    sys.stderr,
                 )
                 return 2
             name, query = args.words
             search = watching.watch(store, name, query, args.watch_kind, utc_now())
             count = sum(len(ids) for ids in search.baseline.values())
-            print(f"Watching “{search.name}”: {search.query} ({count} matching now; news from here on)")
+            say(f"Watching “{search.name}”: {search.query} ({count} matching now; news from here on)")
             return 0
         if args.action == "remove":
             if len(args.words) != 1:
-                print("catalogue-desktop watch remove: expected NAME", file=sys.stderr)
+                say("catalogue-desktop watch remove: expected NAME", sys.stderr)
                 return 2
             if not store.searches.remove(args.words[0]):
-                print(f"catalogue-desktop: no saved search named “{args.words[0]}”", file=sys.stderr)
+                say(f"catalogue-desktop: no saved search named “{args.words[0]}”", sys.stderr)
                 return 1
-            print(f"Removed “{args.words[0]}”")
+            say(f"Removed “{args.words[0]}”")
             return 0
         searches = store.searches.all()
         if args.action == "list":
@@ -45,13 +46,13 @@ def run(args: argparse.Namespace) -> int:
                 where = Kind(s.kind).label if s.kind else "all kinds"
                 mark = "watched" if s.watched else "saved"
                 seen = f", seen {s.seen_at}" if s.seen_at else ""
-                print(f"{s.name}\t{s.query}\t{where}\t{mark}{seen}")
+                say(f"{s.name}\t{s.query}\t{where}\t{mark}{seen}")
             return 0
         items = watching.news(store, searches)
         if args.json:
             print(json.dumps([item.to_json() for item in items], ensure_ascii=False, indent=1))
         else:
-            print(_text(items) if items else "No watched searches (catalogue-desktop watch add NAME QUERY).")
+            say(_text(items) if items else "No watched searches (catalogue-desktop watch add NAME QUERY).")
         if args.mark_seen:
             watching.mark_seen(store, items, utc_now())
     return 0

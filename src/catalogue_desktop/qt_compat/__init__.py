@@ -20,6 +20,9 @@ and remove what is no longer needed.
                     by an exit handler (left there, Qt's exit handler crashed the process)
 ``fast_exit``       ``leave``: no interpreter teardown at exit; imports no Qt, every CLI
                     command ends through it
+``fault_hooks``     exceptions PySide hands to ``sys.excepthook`` (a slot's, an override's: it
+                    goes on after them), other threads' and Qt's critical messages
+                    (``qInstallMessageHandler``) sent to one function, chained and put back
 ``platform_check``  a platform plugin that cannot load (no display, missing xcb libraries): one
                     paragraph and exit 2 instead of Qt's abort; checked before Qt is imported
                     (no child process; ``shared_libs`` reads the plugin's ELF needs) and

@@ -87,3 +87,39 @@ def test_the_sync_timeout_is_remembered_defaults_to_a_minute_and_refuses_nonsens
     settings.sync_timeout = None
     settings.sync()
     assert Settings().q.value("service/sync_timeout") is None and Settings().sync_timeout == 60.0
+
+
+def test_values_of_the_wrong_type_or_out_of_reason_read_as_defaults_with_a_note(
+    _private_settings_and_cache: Path,
+) -> None:
+    ini = _private_settings_and_cache / "catalogue-desktop" / "catalogue-desktop.ini"
+    ini.parent.mkdir(parents=True, exist_ok=True)
+    ini.write_text(
+        "[window]\nlast_tab=1000000000000\ndetail_split=700, 99999999999999\n"
+        "[tabs]\nwebinars\\sort_column=abc\nwebinars\\sort_order=7\n"
+        "[offers]\nmax_age_days=99999999999999999999\n"
+        "[service]\nsync_timeout=1e400\nbase_url=a, b\n"
+        f"[display]\ncurrency={'X' * 500}\n"
+        "[finder]\nsaved=" + "[" * 100_000 + "\n",
+        encoding="utf-8",
+    )
+    settings = Settings()
+    assert settings.last_tab == 0 and settings.detail_split is None
+    assert settings.sort(Kind.WEBINARS) == (-1, 0)
+    assert settings.offer_max_age_days == 7 and settings.sync_timeout == 60.0
+    assert settings.base_url is None and settings.currency is None
+    assert settings.saved_searches() == []
+    keys = [note.split(": ", 1)[1].split(" = ")[0] for note in settings.notes]
+    assert keys == [
+        "window/last_tab",
+        "window/detail_split",
+        "tabs/webinars/sort_column",
+        "tabs/webinars/sort_order",
+        "offers/max_age_days",
+        "service/sync_timeout",
+        "service/base_url",
+        "display/currency",
+        "finder/saved",
+    ]
+    assert all(note.startswith(str(ini)) and note.endswith("the default is used") for note in settings.notes)
+    assert "'1000000000000' is not a whole number from 0 to 100" in settings.notes[0]

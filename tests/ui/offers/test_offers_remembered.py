@@ -128,3 +128,28 @@ def test_the_windows_calendar_gives_a_course_an_event_per_day_at_its_schedule(
         last = datetime.combine(on, max(time.fromisoformat(s["endTime"]) for s in day), start.tzinfo)
         assert (event.decoded("DTSTART"), event.decoded("DTEND")) == (first, last)
         assert str(event["SUMMARY"]) == f"{course['title']} (day {n} of 2)"
+
+
+def test_a_logo_that_is_not_a_small_regular_file_is_left_out_with_a_message(
+    qtbot: Any, window_of: Any, saved: dict[str, Any], sheet_options: dict[str, Any], tmp_path: Path
+) -> None:
+    """A logo path set by hand in the settings file: a 6 MB file, or ``/dev/zero`` (read for
+    ever: 14.9 GB in a minute), is left out of the sheet, and the status line says why."""
+    window = window_of()
+    tab = window.current_tab()
+    said: list[str] = []
+    tab.message.connect(said.append)
+    big = tmp_path / "big.png"
+    with big.open("wb") as out:
+        out.truncate(6 * 1024 * 1024)
+    window.settings.q.setValue("offers/seller_name", "Jane Seller")
+    for logo, words in ((str(big), "is 6.0 MB, more than 5 MB"), ("/dev/zero", "is not a regular file")):
+        window.settings.q.setValue("offers/seller_logo", logo)
+        said.clear()
+        select(tab, [0])
+        assert tab.offer("pdf") is not None
+        assert any(f"the letterhead's logo {logo} {words}" in text for text in said), said
+        assert said[-1].startswith("Wrote the offer sheet of 1 selected occasion")
+        text = pypdf.PdfReader(tmp_path / saved["name"]).pages[0].extract_text()
+        assert "Jane Seller" in " ".join(text.split())
+    assert OfferSettings(window.settings).letterhead().logo == ""

@@ -312,6 +312,27 @@ def test_calendar_file_of_the_selection(
     assert messages(window).startswith(f"Wrote {len(rows)} events of {len(rows)} selected occasions to ")
 
 
+def test_a_calendar_saved_beside_a_planted_part_link_leaves_its_target_alone(
+    qtbot: Any, window_of: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone plants ``offer.ics.part`` -> the user's own file in a shared folder: the window
+    writes a temporary file of its own (``core.formats.files``) and the calendar is a regular file."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    own = tmp_path / "own.txt"
+    own.write_text("the user's own data")
+    (shared / "offer.ics.part").symlink_to(own)
+    target = shared / "offer.ics"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_args: (str(target), ""))
+    window = window_of()
+    tab = window.current_tab()
+    select(tab, [0, 2])
+    tab.offer_buttons["ics"].click()
+    assert own.read_text() == "the user's own data"
+    assert not target.is_symlink() and target.read_bytes().startswith(b"BEGIN:VCALENDAR")
+    assert sorted(p.name for p in shared.iterdir()) == ["offer.ics", "offer.ics.part"]
+
+
 # -- the offer sheet, saved and printed ------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.errors import CatalogueError
 
 ENV_CONFIG_DIR = "CATALOGUE_DESKTOP_CONFIG_DIR"
+LARGEST_FILE = 1024 * 1024  # bytes of profiles.json read at most (a few hundred catalogues)
 APP_FOLDER = "catalogue-desktop"
 FILE_NAME = "profiles.json"
 SETTINGS_FILE = "catalogue-desktop.ini"  # the window's QSettings file (ui.common.settings)
@@ -115,31 +116,37 @@ def legacy_base_url(settings_file: Path) -> str | None:
 
 @dataclass
 class Profiles:
-    """Every profile, and which the window opens."""
+    """Every profile, and which the window opens; ``problem``: why the file read was not used
+    (one line naming the file, what is wrong and where it was kept aside), else None."""
 
     profiles: list[Profile]
     current: str
     path: Path | None = None
+    problem: str | None = None
 
     @classmethod
     def load(cls, path: Path, legacy_url: str | None = None) -> Profiles:
-        """Read ``path``; without one, the demo and (``legacy_url``) the ``default`` profile."""
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = None
-        found = [p for p in map(Profile.from_json, (data or {}).get("profiles", [])) if p is not None]
-        if not isinstance(data, dict) or not found:
+        """Read ``path``; without one, the demo and (``legacy_url``) the ``default`` profile.
+        Never an exception: a file that cannot be used (not JSON, too deep or too large, not an
+        object with a "profiles" list) is moved aside (``profiles.json.bad-YYYYMMDD-HHMMSS``)
+        and the defaults are used; one with some unusable catalogues (a value of the wrong type)
+        keeps the others, and a copy of it is put aside. ``problem`` says which, in one line."""
+        data, wrong = _read(path)
+        problem = None
+        if wrong is not None:
+            problem = f"{path}: {wrong}; {_kept_aside(path, moved=data is None)}"
+        found = [p for p in map(Profile.from_json, data["profiles"]) if p is not None] if data else []
+        if data is None or not found:
             found = [demo_profile()]
             if legacy_url:
                 found.insert(0, Profile(DEFAULT, legacy_url))
-            return cls(found, found[0].name, path)
+            return cls(found, found[0].name, path, problem)
         names = [p.name for p in found]
         unique = [p for i, p in enumerate(found) if p.name not in names[:i]]
         if not any(p.demo for p in unique):
             unique.append(demo_profile())
         current = data.get("current")
-        return cls(unique, current if current in names else unique[0].name, path)
+        return cls(unique, current if current in names else unique[0].name, path, problem)
 
     def save(self, path: Path | None = None) -> list[str]:
         """Write the file whole (a new file, 0600, moved over the old one), unless it says so
@@ -159,7 +166,9 @@ class Profiles:
         except (OSError, UnicodeDecodeError):
             pass  # (none yet, or unreadable: written anew)
         target.parent.mkdir(parents=True, exist_ok=True)
-        _write_private(target, text)
+        from catalogue_desktop.core.formats.files import text_writer, write_file
+
+        write_file(target, text_writer(lambda out: out.write(text)), private=True)
         return notes
 
     @property
@@ -210,22 +219,6 @@ class Profiles:
         return self.put(replace(found, base_url=base_url))
 
 
-def _write_private(target: Path, text: str) -> None:
-    """``text`` into ``target`` readable by its owner only: a new file made exclusively (0600,
-    never following a name someone else made), then moved over ``target``."""
-    import tempfile
-
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    try:
-        with open(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(name, 0o600)
-        os.replace(name, target)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
-
-
 def keep_passwords_aside(profile: Profile, notes: list[str]) -> Profile:
     """``profile`` without any password in its addresses: each kept in the keyring (the service
     address's as the catalogue's basic credentials, the proxy's under ``secrets.proxy_account``), or
@@ -274,3 +267,91 @@ def _keep(account: str, password: str, shown: str, notes: list[str], instead: st
             f"the password in {shown} was not written to profiles.json and cannot be kept here ({exc}); "
             f"give it in the environment instead ({instead})"
         )
+
+
+_TYPES = {bool: "true or false", int: "a number", float: "a number", str: "text", list: "a list"}
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "base_url": (str, type(None)),
+    "demo": (bool,),
+    "cache": (str,),
+    "connection": (dict, type(None)),
+}
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """(the file's data, None), or (None, what is wrong with it); (None, None): no file."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(LARGEST_FILE + 1)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror or exc})"
+    if len(raw) > LARGEST_FILE:
+        return None, f"is larger than {LARGEST_FILE // 1024} KiB, too large for a list of catalogues"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None, "is not UTF-8 text"
+    except json.JSONDecodeError as exc:
+        return None, f"is not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})"
+    except (ValueError, RecursionError):
+        return None, "is not JSON this app can read (nested too deep, or a number too long)"
+    wrong = _unusable(data)
+    return (None, wrong) if wrong else (data, _entries_wrong(data))
+
+
+def _unusable(data: Any) -> str | None:
+    """Why a profiles file's data cannot be used at all, or None."""
+    if not isinstance(data, dict):
+        return f'holds {_kind(data)}, not an object with a "profiles" list'
+    if "profiles" not in data:
+        return 'has no "profiles" list'
+    if not isinstance(data["profiles"], list):
+        return f'its "profiles" is {_kind(data.get("profiles"))}, not a list'
+    if not isinstance(data.get("current"), str | None):
+        return f'its "current" is {_kind(data["current"])}, not a catalogue\'s name'
+    return None
+
+
+def _entries_wrong(data: dict[str, Any]) -> str | None:
+    """What is wrong with the first unusable catalogue of a profiles file, or None."""
+    for number, entry in enumerate(data["profiles"], 1):
+        if not isinstance(entry, dict):
+            return f"catalogue {number} is {_kind(entry)}, not an object"
+        if not isinstance(entry.get("name"), str) or not entry["name"]:
+            return f"catalogue {number} has no name"
+        for key, types in _FIELDS.items():
+            if key in entry and not isinstance(entry[key], types):
+                return f'catalogue {number} ({entry["name"][:40]!r}): "{key}" is {_kind(entry[key])}'
+    return None
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else _TYPES.get(type(value), "an object")
+
+
+def _kept_aside(path: Path, *, moved: bool) -> str:
+    """Move ``path`` aside (``NAME.bad-YYYYMMDD-HHMMSS``), or put a copy of it there (not
+    ``moved``: the catalogues read from it are kept), and say where and what follows."""
+    import shutil
+    import time
+
+    aside = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+    for n in range(2, 100):
+        if not aside.exists():
+            break
+        aside = aside.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
+    try:
+        if moved:
+            path.rename(aside)
+        else:
+            shutil.copy2(path, aside)
+    except OSError as exc:
+        return f"it could not be put aside ({exc.strerror or exc}); " + _what_follows(moved)
+    return f"{'kept' if moved else 'a copy kept'} aside as {aside.name}; " + _what_follows(moved)
+
+
+def _what_follows(moved: bool) -> str:
+    return "the catalogues start anew (the demo)" if moved else "the other catalogues are used"

@@ -5,6 +5,8 @@ service wrote, but never let it steer the drawing.
   ``[U+202E]``: a title with U+202E cannot be drawn reversed ("evil.exe" as "exe.live").
 * Other control characters (C0 but tab and line feed, DEL, C1) are shown as Unicode's control
   pictures (U+2400...) or ``[U+0085]``: nothing invisible, nothing that moves the text.
+* On a terminal (``terminal_text``), the same characters are written as escapes (``\\x1b``,
+  ``\\u202e``): an escape sequence of the data never reaches the terminal as one.
 * At most ``DRAWN_LIMIT`` characters of one field are drawn (``SHORT_LIMIT`` of places, names
   and links): a longer text is cut with "…" and
   its full length noted, so that laying out a page never takes long whatever the data (Qt's text
@@ -28,6 +30,19 @@ _CONTROLS[0x7F] = "\u2421"
 _CONTROLS.update({c: f"[U+{c:04X}]" for c in range(0x80, 0xA0)})
 _VISIBLE: dict[int, str] = {**_CONTROLS, **{ord(c): f"[U+{ord(c):04X}]" for c in BIDI_CONTROLS}}
 _VISIBLE.update({c: " " for c in (0x2028, 0x2029)})  # line and paragraph separators
+
+
+_TERMINAL: dict[int, str] = {
+    c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)
+}
+_TERMINAL.update({ord(c): f"\\u{ord(c):04x}" for c in (*BIDI_CONTROLS, "\u2028", "\u2029")})
+
+
+def terminal_text(text: str) -> str:
+    """``text`` as a terminal may be given it (a command's output for people): control characters
+    (C0 but line feed and tab, DEL, C1), bidi controls and the line and paragraph separators
+    written as escapes (``\\x1b``, ``\\u202e``), so that none of them steers the terminal."""
+    return text.translate(_TERMINAL)
 
 
 def visible_controls(text: str) -> str:

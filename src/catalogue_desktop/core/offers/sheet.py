@@ -53,6 +53,29 @@ SHORT_LINK = 40  # characters a link is shown in, at most
 ABOUT_LIMIT = 600  # characters of a group's experts and topics line
 
 
+LOGO_LARGEST = 5 * 1024 * 1024  # bytes: a letterhead's logo is a small image
+
+
+def logo_problem(path: str) -> str | None:
+    """Why the file at ``path`` cannot be a letterhead's logo (not there, not a regular file:
+    ``/dev/zero`` would be read forever, larger than ``LOGO_LARGEST``), or None when it can."""
+    import os
+    import stat
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        return f"the letterhead's logo {path} cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    if not stat.S_ISREG(info.st_mode):
+        return f"the letterhead's logo {path} is not a regular file: it is left out"
+    if info.st_size > LOGO_LARGEST:
+        return (
+            f"the letterhead's logo {path} is {info.st_size / 1024 / 1024:,.1f} MB, more than "
+            f"{LOGO_LARGEST // 1024 // 1024} MB: it is left out"
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class Letterhead:
     """The seller, as Preferences ▸ Offers has it."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from catalogue_desktop.core.formats.files import proposed_name
 from catalogue_desktop.core.offers.occasions import Occasion, instant, money
 from catalogue_desktop.core.records import zones
 
@@ -182,14 +183,13 @@ def _at(values: Sequence[Any] | None, i: int) -> Any:
     return values[i] if values is not None and i < len(values) else None
 
 
-_NOT_IN_NAMES = dict.fromkeys(map(ord, '<>:"/\\|?*'), " ") | dict.fromkeys(range(32), " ")
-
-
 def file_name(title: str, items: Sequence[Occasion], suffix: str) -> str:
     """A file name for an offer: its title and the months of its dates, "Offer for Acme (Dec
-    2026).pdf", "Offer (Dec 2026 – Feb 2027).ics"; characters no file system takes left out."""
+    2026).pdf", "Offer (Dec 2026 – Feb 2027).ics", as ``core.formats.files.proposed_name`` makes
+    any name (no control, bidi or reserved characters, no device name, at most 200 bytes)."""
     months = sorted({(m.year, m.month) for o in items if (m := instant(o.start)) is not None})
     label = [datetime(y, m, 1).strftime("%b %Y") for y, m in (months[:1] + months[-1:])] if months else []
     span = f" ({label[0]})" if len(set(label)) == 1 else f" ({label[0]} {DASH} {label[1]})" if label else ""
-    stem = " ".join(title.translate(_NOT_IN_NAMES).split()).strip(" .")[:100] or "Offer"
-    return f"{stem}{span}{suffix}"
+    title = proposed_name(title, fallback="Offer")  # (its first 120 bytes: the months' span stays)
+    stem = title.encode("utf-8")[:120].decode("utf-8", "ignore").rstrip(". ")
+    return proposed_name(f"{stem}{span}", suffix, fallback="Offer")

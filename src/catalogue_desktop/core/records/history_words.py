@@ -59,6 +59,15 @@ def day_text(day: date) -> str:
     return f"{day.day} {day.strftime('%b')} {day.year}"
 
 
+def iso_day_text(iso: str) -> str:
+    """``day_text`` of the day an ISO date or timestamp names ("2026-11-14T09:00:00Z": "14 Nov
+    2026"); the text itself when it names none. (Portable: no strftime flag only glibc knows.)"""
+    try:
+        return day_text(date.fromisoformat(iso[:10]))
+    except ValueError:
+        return iso
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """One dated change in words."""

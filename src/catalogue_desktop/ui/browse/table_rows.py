@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtWidgets import QApplication, QTableView
 
 from catalogue_desktop.core.formats.csv_cells import CsvWriter, inert
+from catalogue_desktop.core.formats.files import text_writer, write_file
 from catalogue_desktop.core.formats.numbers import plain_number
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
 from catalogue_desktop.core.records.kinds import Kind
@@ -103,7 +104,8 @@ def export_csv(
     first, so that Excel reads it as UTF-8); returns the number of rows."""
     types = [COLUMNS[kind][c].type for c in columns]
     count = model.rowCount()
-    with open(path, "w", encoding="utf-8-sig" if excel else "utf-8", newline="") as handle:
+
+    def write(handle: TextIO) -> None:
         writer = CsvWriter(handle, line_end="\r\n")
         writer.writerow(csv_header(kind, columns))
         for row in range(count):
@@ -111,4 +113,6 @@ def export_csv(
             for c, type_ in zip(columns, types, strict=True):
                 cells += raw_text(type_, model.index(row, c).data(RAW))
             writer.writerow(cells)
+
+    write_file(path, text_writer(write, "utf-8-sig" if excel else "utf-8"))
     return count

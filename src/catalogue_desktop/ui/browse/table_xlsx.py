@@ -14,6 +14,7 @@ from PySide6.QtCore import QAbstractItemModel, Qt
 
 from catalogue_desktop.core.export.spreadsheet import Book
 from catalogue_desktop.core.export.spreadsheet import Column as Cell
+from catalogue_desktop.core.formats.files import write_file
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -68,7 +69,8 @@ def export_xlsx(
     book = Book(f"Catalogue: {kind.value}", currency)
     count = book.sheet(kind.value.capitalize(), cells, range(model.rowCount()))
     book.about(list(about))
-    Path(path).write_bytes(book.close())
+    data = book.close()
+    write_file(path, lambda out: out.write(data))
     return count
 
 

@@ -2,6 +2,10 @@
 
 Always an explicit ``QSettings(IniFormat, UserScope, ORG, APP)``: tests redirect it with
 ``QSettings.setPath(IniFormat, UserScope, tmp_dir)`` and never touch the real user settings.
+
+The file may be edited or deployed by hand: a value of the wrong type or out of reason (a tab
+number of 10**12, a currency of a thousand characters, a list where text belongs) reads as the
+default, and ``Settings.notes`` says so in one line each (the window shows them at start-up).
 """
 
 from __future__ import annotations
@@ -27,11 +31,8 @@ def _bytes(value: Any) -> QByteArray | None:
     return None
 
 
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
+LARGEST_INT = 1_000_000  # any count or index the settings keep (days, tab, column, pixels)
+CURRENCY_CHARACTERS = 8  # "USD", "€", "CHF": a code or a symbol
 
 
 class Settings:
@@ -40,6 +41,39 @@ class Settings:
 
     def __init__(self, qsettings: QSettings | None = None) -> None:
         self.q = qsettings or QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG, APP)
+        self.notes: list[str] = []  # values read that were unusable, each said once, in a line
+
+    def _note(self, key: str, value: Any, wanted: str) -> None:
+        shown = repr(value) if isinstance(value, str | int | float) else type(value).__name__
+        line = f"{self.q.fileName()}: {key} = {shown[:60]} is not {wanted}; the default is used"
+        if line not in self.notes:
+            self.notes.append(line)
+
+    def _number(self, key: str, default: int, low: int = 0, high: int = LARGEST_INT) -> int:
+        """The whole number at ``key`` if it is one from ``low`` to ``high`` (else the default,
+        noted when something else is there)."""
+        stored = self.q.value(key)
+        if stored is None or stored == "":
+            return default
+        try:
+            value = int(stored) if isinstance(stored, str | int) else None
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            self._note(key, stored, f"a whole number from {low} to {high:,}")
+            return default
+        return value
+
+    def _text(self, key: str, longest: int = 2000) -> str | None:
+        """The text at ``key`` (None when unset, or not text of at most ``longest`` characters
+        without control characters, noted)."""
+        stored = self.q.value(key)
+        if stored is None or stored == "":
+            return None
+        if not isinstance(stored, str) or len(stored) > longest or not stored.isprintable():
+            self._note(key, stored, f"text of at most {longest:,} characters")
+            return None
+        return stored
 
     def sync(self) -> None:
         self.q.sync()
@@ -53,8 +87,7 @@ class Settings:
 
     @property
     def base_url(self) -> str | None:
-        value = self.q.value("service/base_url")
-        return str(value) if value else None
+        return self._text("service/base_url")
 
     @base_url.setter
     def base_url(self, url: str | None) -> None:
@@ -62,8 +95,8 @@ class Settings:
 
     @property
     def currency(self) -> str | None:
-        value = self.q.value("display/currency")
-        return str(value) if value else None
+        value = self._text("display/currency", CURRENCY_CHARACTERS)
+        return value.strip() or None if value else None
 
     @currency.setter
     def currency(self, code: str | None) -> None:
@@ -74,13 +107,14 @@ class Settings:
         """Seconds a refresh waits for one collection in all, retries included (default 60);
         a stored value that is not a number above 0 reads as the default."""
         stored = self.q.value("service/sync_timeout", DEFAULT_SYNC_TIMEOUT)
-        if not isinstance(stored, str | int | float):
-            return DEFAULT_SYNC_TIMEOUT
         try:
-            value = float(stored)
+            value = float(stored) if isinstance(stored, str | int | float) else 0.0
         except ValueError:
+            value = 0.0
+        if not 0 < value <= LARGEST_INT:
+            self._note("service/sync_timeout", stored, "a number of seconds above 0")
             return DEFAULT_SYNC_TIMEOUT
-        return value if 0 < value < float("inf") else DEFAULT_SYNC_TIMEOUT
+        return value
 
     @sync_timeout.setter
     def sync_timeout(self, seconds: float | None) -> None:
@@ -117,11 +151,15 @@ class Settings:
     @property
     def detail_split(self) -> list[int] | None:
         """The table's and the detail pane's widths, one split for every tab (None: not moved)."""
-        try:
-            sizes = [int(p) for p in str(self.q.value("window/detail_split") or "").split(",")]
-        except ValueError:
+        stored = self.q.value("window/detail_split") or ""
+        try:  # (QSettings reads "700,400" as a list of two texts)
+            sizes = [int(p) for p in (stored if isinstance(stored, list) else str(stored).split(","))]
+        except (TypeError, ValueError):
+            sizes = []
+        if stored and not (len(sizes) == 2 and all(0 < s <= LARGEST_INT for s in sizes)):
+            self._note("window/detail_split", stored, "two widths in pixels")
             return None
-        return sizes if len(sizes) == 2 and all(s > 0 for s in sizes) else None
+        return sizes or None
 
     @detail_split.setter
     def detail_split(self, sizes: list[int] | None) -> None:
@@ -138,7 +176,7 @@ class Settings:
 
     @property
     def last_tab(self) -> int:
-        return _int(self.q.value("window/last_tab"), 0)
+        return self._number("window/last_tab", 0, high=100)
 
     @last_tab.setter
     def last_tab(self, index: int) -> None:
@@ -152,8 +190,8 @@ class Settings:
     def sort(self, kind: Kind) -> tuple[int, int]:
         """(column, 0 ascending / 1 descending); column -1 is the service's order."""
         return (
-            _int(self.q.value(f"tabs/{kind.value}/sort_column"), -1),
-            _int(self.q.value(f"tabs/{kind.value}/sort_order"), 0),
+            self._number(f"tabs/{kind.value}/sort_column", -1, low=-1, high=1000),
+            self._number(f"tabs/{kind.value}/sort_order", 0, high=1),
         )
 
     def save_tab(self, kind: Kind, header: QByteArray, sort: tuple[int, int]) -> None:
@@ -169,7 +207,8 @@ class Settings:
         """The saved searches: ``{"name", "query", "tab"}`` (tab: a kind's value), in order."""
         try:
             found = json.loads(str(self.q.value("finder/saved") or "[]"))
-        except ValueError:
+        except (ValueError, RecursionError):
+            self._note("finder/saved", "…", "a JSON list of searches")
             return []
         return (
             [
@@ -225,7 +264,7 @@ class Settings:
     @property
     def offer_max_age_days(self) -> int:
         """An offer made from data older than this many days is warned about first."""
-        return max(0, _int(self.q.value("offers/max_age_days"), 7))
+        return self._number("offers/max_age_days", 7, high=36500)
 
     @offer_max_age_days.setter
     def offer_max_age_days(self, days: int) -> None:

@@ -9,7 +9,7 @@ the history has grown (a sync).
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class WithdrawnNote:
         """The note for tab ``name`` under ``parsed`` (None: the query asks for no withdrawn
         records)."""
         from catalogue_desktop.core.query import timeline
+        from catalogue_desktop.core.records.history_words import iso_day_text
 
         if parsed is None or parsed.root is None or not timeline.has_removed(parsed.root):
             return None
@@ -46,7 +47,7 @@ class WithdrawnNote:
         lines = [f"{len(rows)} withdrawn {name} match (no longer in the catalogue):"]
         for row in rows[:SHOWN]:
             title = gone.table.column("name" if name == "experts" else "title")[row] or "(no title)"
-            lines.append(f"{gone.table.ids[row]}  {title} — withdrawn {_day(gone.day_of(row))}")
+            lines.append(f"{gone.table.ids[row]}  {title} — withdrawn {iso_day_text(gone.day_of(row))}")
         if len(rows) > SHOWN:
             lines.append(f"… and {len(rows) - SHOWN} more (catalogue-desktop find lists them all)")
         return "\n".join(lines)
@@ -61,10 +62,3 @@ class WithdrawnNote:
         if self._tables is None or mark != self._mark:
             self._tables, self._mark = WithdrawnTables(store), mark
         return self._tables
-
-
-def _day(iso_day: str) -> str:
-    try:
-        return date.fromisoformat(iso_day).strftime("%-d %b %Y")
-    except ValueError:
-        return iso_day

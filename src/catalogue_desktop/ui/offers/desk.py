@@ -27,6 +27,7 @@ from PySide6.QtCore import QLocale, QMimeData, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from catalogue_desktop.core.cache.store import CollectionState
+from catalogue_desktop.core.formats.files import write_file
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import Sheet
@@ -316,7 +317,7 @@ class OfferDesk:
             group=options.group,
             title=options.title,
             style=self.text_style(options.zone),
-            letterhead=remembered.letterhead() if remembered is not None else None,
+            letterhead=remembered.letterhead(self.say) if remembered is not None else None,
             note=options.note,
             valid_until=options.valid_until,
         )
@@ -390,15 +391,11 @@ class OfferDesk:
     # -- helpers ---------------------------------------------------------------------------------
 
     def _write(self, path: Path, data: bytes) -> bool:
-        tmp = path.with_name(path.name + ".part")
         try:
-            tmp.write_bytes(data)
-            tmp.replace(path)
+            write_file(path, lambda out: out.write(data))
         except OSError as exc:
             QMessageBox.warning(self.tab, "Offer not saved", f"Cannot write {path}: {exc.strerror or exc}")
             return False
-        finally:
-            tmp.unlink(missing_ok=True)
         return True
 
     def say(self, text: str) -> None:

@@ -4,12 +4,14 @@ folder the last offer was saved in, and the sheet's paper and grouping."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QStandardPaths, QTimeZone
 
-from catalogue_desktop.core.offers.sheet import Letterhead
+from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
 
 LETTERHEAD_KEYS = ("name", "company", "email", "phone", "logo")
 
@@ -30,8 +32,16 @@ class OfferSettings:
 
     # -- the letterhead ----------------------------------------------------------------------
 
-    def letterhead(self) -> Letterhead:
-        return Letterhead(**{key: self._get(f"seller_{key}") for key in LETTERHEAD_KEYS})
+    def letterhead(self, note: Callable[[str], object] | None = None) -> Letterhead:
+        """The letterhead; a logo that is not a regular file of at most 5 MB
+        (``core.offers.sheet.logo_problem``) is left out, and ``note`` is told why."""
+        head = Letterhead(**{key: self._get(f"seller_{key}") for key in LETTERHEAD_KEYS})
+        problem = logo_problem(head.logo) if head.logo else None
+        if problem is None:
+            return head
+        if note is not None:
+            note(problem)
+        return replace(head, logo="")
 
     def set_letterhead(self, head: Letterhead) -> None:
         for key in LETTERHEAD_KEYS:

@@ -3,7 +3,6 @@ image), printed at the head of every offer sheet and under the e-mail text."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -17,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.offers.sheet import Letterhead
+from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
 IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"
@@ -67,7 +66,7 @@ class OffersPage(QGroupBox):
         logo = self.logo.text().strip()
         return Letterhead(
             **{key: edit.text().strip() for key, edit in self.fields.items()},
-            logo=logo if logo and Path(logo).is_file() else "",
+            logo=logo if logo and logo_problem(logo) is None else "",
         )
 
     def save(self) -> None:

@@ -23,9 +23,15 @@ def export_visible_rows(window: Any) -> None:
     write them."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+    from catalogue_desktop.core.formats.files import proposed_name
+
     tab = window.current_tab()
     path, chosen = QFileDialog.getSaveFileName(
-        window, "Export visible rows", f"{tab.kind.value}.csv", ";;".join(EXPORT_FILTERS), DEFAULT_FILTER
+        window,
+        "Export visible rows",
+        proposed_name(tab.kind.value, ".csv"),
+        ";;".join(EXPORT_FILTERS),
+        DEFAULT_FILTER,
     )
     if path and chosen == EXPORT_FILTERS[2] and not path.lower().endswith(".xlsx"):
         path = path[: -len(".csv")] if path.lower().endswith(".csv") else path

@@ -52,6 +52,7 @@ class MainWindow(QMainWindow):
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
     preferences_changed = Signal()
+    problem_report_requested = Signal()  # Help ▸ Report a problem… (the session gathers it)
     closed = Signal()
 
     def __init__(

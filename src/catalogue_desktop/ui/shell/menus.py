@@ -223,6 +223,7 @@ def build(window: Any) -> WindowActions:
     help_menu = bar.addMenu("&Help")
     help_menu.addAction("Query language and fields", w.query_help)
     help_menu.addAction("Keyboard shortcuts", w.shortcuts_help)
+    help_menu.addAction("Report a problem…", w.problem_report_requested.emit)
     help_menu.addSeparator()
     help_menu.addAction("About", w.about)
 

@@ -27,6 +27,7 @@ from catalogue_desktop.core.connection import profiles
 from catalogue_desktop.core.connection.addresses import redact
 from catalogue_desktop.core.connection.profiles import Profile
 from catalogue_desktop.core.connection.settings import COMMAND_LINE_OPTIONS
+from catalogue_desktop.core.formats.text import terminal_text
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.session import AppSession, Options
@@ -77,7 +78,7 @@ class Report:
         self.ok = self.ok and passed
         line = f"{'PASS' if passed else 'FAIL'}  {what}"
         self.lines.append(line)
-        print(line, flush=True)
+        print(terminal_text(line), flush=True)
         return passed
 
 
@@ -200,5 +201,5 @@ async def run_self_test(asked: Options) -> int:
     """The self-test with the service (and currency) ``asked`` names, on a cache of its own."""
     with tempfile.TemporaryDirectory(prefix="catalogue-self-test-") as tmp:
         ok = await self_test(asked, Path(tmp))
-    print("self-test passed" if ok else "self-test FAILED", flush=True)
+    print("self-test passed" if ok else "self-test FAILED", flush=True)  # (no data in it)
     return 0 if ok else 1

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.connection.profiles import Profile
     from catalogue_desktop.core.records.kinds import Kind
     from catalogue_desktop.ui.detail.images import ImageLoader
+    from catalogue_desktop.ui.shell.faults import Faults
     from catalogue_desktop.ui.sync.sync_controller import SyncController
 
 
@@ -88,6 +89,8 @@ class AppSession(QObject):
         self.notifier: Any = None  # ui.watch.notice.Notifier, made with it
         self.auto_refresh: Any = None  # ui.watch.auto_refresh.AutoRefresh (not --offline)
         self.syncing: CatalogueSync | None = None  # made by ``start``
+        self.faults: Faults | None = None  # made by ``start``
+        self.problem_report: Any = None  # ui.shell.problem_report.ProblemReport, at Help ▸ Report a problem…
         self.loaded = False
         self.is_populated = False
         self._pending_open: str | None = None
@@ -163,8 +166,11 @@ class AppSession(QObject):
         window.base_url_chosen.connect(syncing.choose_service)
         window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
         window.menu_actions.catalogue_menu.connection_changed.connect(syncing.connection_changed)
-        if store.recovered:
-            window.status.show_message(store.recovered)
+        window.problem_report_requested.connect(self._report_problem)
+        # a recovered cache, a malformed profiles.json (kept aside), settings values unusable
+        said = [text for text in (store.recovered, self._profiles.problem, *self.settings.notes) if text]
+        if said:
+            window.status.show_message("\n".join(said))
         # What the store's metadata says is shown from the first paint: each collection's cached
         # status and record count and, offline, the banner with the data's age. (Set once the rows
         # were read, they said "not cached" until then, and the banner's arrival pushed the table
@@ -201,6 +207,16 @@ class AppSession(QObject):
         if not self.is_populated:
             self.is_populated = True
             self.populated.emit()
+            self._watch_faults()
+
+    def _watch_faults(self) -> None:
+        """From the first paint on (its imports are not start-up's), what breaks anyway is
+        logged and shown ("Something went wrong"), and the window stays up."""
+        if self.faults is None and not self._closed:
+            from catalogue_desktop.ui.shell.faults import Faults
+
+            self.faults = Faults(lambda: self.window)
+            self.faults.install()
 
     def image_loader(self) -> ImageLoader:
         """The photo loader, made when a detail pane first needs it (not at start-up)."""
@@ -217,6 +233,21 @@ class AppSession(QObject):
         self.event_loop.start()
         self._async_started = True
         self._restore_asyncgen_hooks = install_asyncgen_finalizer()
+        loop = self.event_loop.loop  # (None: a test's loop, not ours to change)
+        if loop is not None:
+            loop.set_exception_handler(self._loop_fault)
+
+    def _loop_fault(self, loop: Any, context: dict[str, Any]) -> None:
+        """What asyncio could not hand to anyone (a callback's error, a task's never looked
+        at): to the log and the "Something went wrong" window, as well as asyncio's own report."""
+        exc = context.get("exception")
+        if self.faults is not None:
+            import traceback
+
+            what = f"{type(exc).__name__}: {exc}" if exc is not None else str(context.get("message"))
+            details = "".join(traceback.format_exception(exc)) if exc is not None else repr(context)
+            self.faults.report(what, details)
+        loop.default_exception_handler(context)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
         import asyncio
@@ -235,6 +266,40 @@ class AppSession(QObject):
         if exc is not None and self.window is not None and not self._closed:
             self.window.show_message(f"Internal error: {type(exc).__name__}: {exc}", 0)
             print(f"catalogue-desktop: {type(exc).__name__}: {exc}", file=sys.stderr)
+            if self.faults is not None:
+                import traceback
+
+                self.faults.report(f"{type(exc).__name__}: {exc}", "".join(traceback.format_exception(exc)))
+
+    def _report_problem(self) -> None:
+        """Help ▸ Report a problem…: the report gathered (the doctor off the GUI thread) and
+        put on the clipboard; the status line says when."""
+        from catalogue_desktop.ui.shell.problem_report import ProblemReport
+
+        self._watch_faults()
+        assert self.window is not None and self.faults is not None
+        window = self.window
+        if self.problem_report is None:
+            self.problem_report = ProblemReport(self._reported_catalogue, self.faults.log)
+            self.problem_report.done.connect(
+                lambda _text: window.show_message(
+                    "Copied a problem report to the clipboard (secrets left out): paste it where "
+                    "you ask for help",
+                    0,
+                )
+            )
+        window.show_message("Gathering a problem report (the connection doctor runs first)…", 0)
+        self.problem_report.start()
+
+    def _reported_catalogue(self) -> Any:
+        from catalogue_desktop.ui.shell.problem_report import Catalogue
+
+        return Catalogue(
+            self.profile.name,
+            None if self.demo else self.base_url,
+            profile_choice.connection_settings(self.profile, self.options),
+            self.options.offline,
+        )
 
     def _loaded(self) -> None:
         """The cached rows are shown: apply ``--open``, say ``ready``, then go async."""
@@ -369,6 +434,10 @@ class AppSession(QObject):
         self._close_window_and_store()
 
     def _close_window_and_store(self) -> None:
+        if self.faults is not None:
+            self.faults.uninstall()
+        if self.problem_report is not None:
+            self.problem_report.close()
         if self.finder is not None:
             self.finder.indexer.stop()  # it reads the store in idle passes
         if self.watcher is not None:

@@ -66,7 +66,8 @@ class WithdrawnTitles:
 
     def title(self, kind: Kind, record_id: int) -> str | None:
         import json
-        from datetime import date
+
+        from catalogue_desktop.core.records.history_words import iso_day_text
 
         store = self._store()
         key = (kind, store.history.mark())
@@ -79,6 +80,6 @@ class WithdrawnTitles:
                 except ValueError:
                     continue
                 name = data.get("title") or data.get("name") if isinstance(data, dict) else None
-                day = date.fromisoformat(gone.at[:10]).strftime("%-d %b %Y")
+                day = iso_day_text(gone.at)
                 found[gone.record_id] = f"{name or f'#{gone.record_id}'} — withdrawn {day}"
         return found.get(record_id)

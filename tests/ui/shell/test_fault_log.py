@@ -1,0 +1,46 @@
+"""``ui.shell.fault_log``: the log of what went wrong (a rotating file, the same fault written a
+few times only) and ``redacted`` (no password, token or authorization value survives)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from catalogue_desktop.ui.shell import fault_log
+from catalogue_desktop.ui.shell.fault_log import FaultLog, redacted
+
+
+def test_secrets_are_taken_out_and_the_rest_kept() -> None:
+    text = (
+        "Connecting to https://alice:pa55-word@catalogue.example.org:8443/v1 via "
+        "http://bob:pr0xy%2Fpw@proxy.corp:3128 (token=abc123XYZ, password: hunter2)\n"
+        "Authorization: Bearer eyJhbGciOi.J9\nX-Api-Key: k-998877\nsecret_env=MY_VAR at https://plain.example/x"
+    )
+    out = redacted(text)
+    for secret in ("pa55-word", "pr0xy", "abc123XYZ", "hunter2", "eyJhbGciOi", "k-998877"):
+        assert secret not in out, (secret, out)
+    assert "catalogue.example.org:8443/v1" in out and "proxy.corp:3128" in out
+    assert "https://plain.example/x" in out and "token=***" in out
+
+
+def test_an_address_shown_url_cannot_take_apart_is_not_shown() -> None:
+    assert "w%rd" not in redacted("proxy http://bob:p@ss:w%rd/x@proxy.corp:99999 refused")
+
+
+def test_the_log_rotates_and_writes_the_same_fault_a_few_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fault_log, "LOG_BYTES", 4096)
+    log = FaultLog(tmp_path / "log")
+    assert log.last_lines() == []
+    for n in range(200):
+        log.write(f"ValueError: number {n}", f"Traceback\nValueError: number {n}\n")
+    same = [log.write("KeyError: 'x'", "Traceback\nKeyError: 'x'\n") for _ in range(5)]
+    log.close()
+    assert same == [True, True, True, False, False]
+    files = sorted(p.name for p in (tmp_path / "log").iterdir())
+    assert files == [f"catalogue-desktop.log{s}" for s in ("", ".1", ".2", ".3")]
+    assert all(p.stat().st_size <= 4096 + 200 for p in (tmp_path / "log").iterdir())
+    lines = log.last_lines(4)
+    assert lines[-1] == "KeyError: 'x'" and "(the same, 3 times)" in lines[-3]
