@@ -16,9 +16,9 @@ store reads it there until ``compact`` (run after a sync, off the window's threa
 Two limits, both kept in the store's ``meta`` table (per catalogue; the window and the command
 line agree), applied whenever history is written (``prune``): rows older than the span
 (``span_days``, default 400), then, while the history is over its budget (``budget_megabytes``,
-default 200: rows and bodies, ``size``), the oldest sync's rows, oldest first; the latest sync's
-are always kept. A store upgraded from schema 4 starts its history with the difference between
-the previous and the current snapshots it holds (``seed``).
+default 200: rows and bodies, ``size``), the oldest rows; the latest sync's are always kept. A
+store upgraded from schema 4 starts its history with the difference between the previous and the
+current snapshots it holds (``seed``).
 """
 
 from __future__ import annotations
@@ -209,12 +209,13 @@ def record(
     for entry in changes.get("changed", ()):
         fields = {slash_path(path): values for path, values in entry["fields"].items()}
         rows.append((collection, entry["id"], at, "changed", json.dumps(fields, ensure_ascii=False), None))
+    kept = db.execute("SELECT coalesce(max(rowid), 0) FROM history").fetchone()[0]
     if rows:
         db.executemany(
             "INSERT INTO history (collection, record_id, at, change, fields, body) VALUES (?, ?, ?, ?, ?, ?)",
             rows,
         )
-    prune(db, at)
+    prune(db, at, kept)
     return len(rows)
 
 
@@ -242,23 +243,35 @@ def data_by_id(db: sqlite3.Connection, snapshot: int, record_ids: Iterable[int])
     return found
 
 
-def prune(db: sqlite3.Connection, now: str) -> int:
-    """Forget what is older than the span before ``now`` (ISO 8601), then the oldest syncs' rows
-    while the history is over its budget (never the latest sync's); the rows removed."""
+def prune(db: sqlite3.Connection, now: str, kept: int | None = None) -> int:
+    """Forget what is older than the span before ``now`` (ISO 8601), then the oldest rows while
+    the history is over its budget, never those after row ``kept`` (the sync just written; by
+    default the latest sync's rows); the rows removed."""
     try:
         cutoff = _iso(_parse(now) - timedelta(days=span_days(db)))
     except ValueError:  # not a time (a caller's own stamp): nothing is pruned by age
         removed = 0
     else:
         removed = _forget(db, "at < ?", (cutoff,))
-    budget = budget_megabytes(db) * MB
-    if size(db) <= budget:
+    budget, total = budget_megabytes(db) * MB, size(db)
+    if total <= budget:
         return removed
-    times = [at for (at,) in db.execute("SELECT DISTINCT at FROM history ORDER BY at")]
-    for at in times[:-1]:  # oldest first; the latest sync's rows stay
-        removed += _forget(db, "at = ?", (at,))
-        if size(db) <= budget:
+    if kept is None:
+        kept = db.execute(
+            "SELECT coalesce(min(rowid), 1) - 1 FROM history WHERE at = (SELECT max(at) FROM history)"
+        ).fetchone()[0]
+    while total > budget:
+        count, older = db.execute("SELECT count(*), sum(rowid <= ?) FROM history", (kept,)).fetchone()
+        if not older:
             break
+        # the rows that should free the excess at the history's average cost per row, oldest first
+        share = max(100, int((total - budget) * count / total) + 1)
+        (cut,) = db.execute(
+            "SELECT rowid FROM history WHERE rowid <= ? ORDER BY rowid LIMIT 1 OFFSET ?",
+            (kept, min(share, older) - 1),
+        ).fetchone()
+        removed += _forget(db, "rowid <= ?", (cut,))
+        total = size(db)
     return removed
 
 

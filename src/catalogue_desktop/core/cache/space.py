@@ -41,7 +41,9 @@ def reclaim(db: BoundedConnection) -> str | None:
     with db.unbounded():  # (a VACUUM copies the whole file: past any statement's budget)
         if int(db.execute("PRAGMA auto_vacuum").fetchone()[0]) == INCREMENTAL:
             how = "incremental"
-            db.execute("PRAGMA incremental_vacuum").fetchall()  # (it frees a page per step)
+            # (a page per step, and a result row without columns each: ``execute`` would step
+            # once, freeing one page; ``executescript`` steps it to the end)
+            db.executescript("PRAGMA incremental_vacuum")
         else:
             how = "vacuum"
             db.execute("PRAGMA auto_vacuum = INCREMENTAL")
