@@ -16,7 +16,8 @@ free pages, the history's rows. Only ``sync_catalogue``, ``CatalogueClient``, ``
 ``generate`` are used, so the same script measures older code (run it with that checkout's venv).
 
 Usage: ``python bench/churn.py [--syncs 20] [--size 10000] [--mode fresh|swap] [--json]``; prints a
-Markdown table (or one JSON object).
+Markdown table (or one JSON object). ``--store FILE --start K``: sync into FILE and keep it, the
+first sync numbered K: an older checkout's store carried on by newer code (its upgrade measured).
 """
 
 from __future__ import annotations
@@ -71,15 +72,18 @@ def _measure(store_file: Path) -> dict[str, Any]:
     }
 
 
-def run(syncs: int, size: int, mode: str, log: Any = None) -> dict[str, Any]:
+def run(
+    syncs: int, size: int, mode: str, log: Any = None, store: Path | None = None, start: int = 1
+) -> dict[str, Any]:
+    """``syncs`` syncs numbered from ``start``, into ``store`` (kept; default: a temporary one)."""
     payloads = generate(size, 1)
     webinars = json.loads(payloads[Kind.WEBINARS])
     steps: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, DemoServer(payloads) as server:
-        store_file = Path(tmp) / "catalogue.sqlite3"
-        first = _sync(server.base_url, store_file)  # the whole catalogue, once
-        assert all(status == "updated" for status in first.values()), first
-        for n in range(1, syncs + 1):
+        store_file = store or Path(tmp) / "catalogue.sqlite3"
+        first = _sync(server.base_url, store_file)  # the whole catalogue (unchanged in a kept store)
+        assert all(status in ("updated", "unchanged") for status in first.values()), first
+        for n in range(start, start + syncs):
             offset = 1_000_000 * (n if mode == "fresh" else n % 2)
             server.set_payload(Kind.WEBINARS, _webinars(webinars, offset))
             started = time.perf_counter()
@@ -117,8 +121,17 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--mode", choices=["fresh", "swap"], default="fresh")
     parser.add_argument("--json", action="store_true", help="print one JSON object, not a table")
+    parser.add_argument("--store", type=Path, help="sync into this store file and keep it")
+    parser.add_argument("--start", type=int, default=1, help="the first sync's number (a kept store's next)")
     args = parser.parse_args()
-    result = run(args.syncs, args.size, args.mode, log=lambda text: print(text, file=sys.stderr, flush=True))
+    result = run(
+        args.syncs,
+        args.size,
+        args.mode,
+        log=lambda text: print(text, file=sys.stderr, flush=True),
+        store=args.store,
+        start=args.start,
+    )
     print(json.dumps(result) if args.json else table(result))
     return 0
 
