@@ -6,10 +6,11 @@ replaced its 10,000 webinars at every sync held 758 MB, 39,068 of its 46,277 pag
 
 ``reclaim`` runs after a sync (``core.sync.runner``: in a thread of the sync, never on the
 window's), in its own connection: it first moves a schema-5 history's inline JSON into ``bodies``
-(``history.compact``), then, when more than a quarter of the file's pages are free
+(``history.compact``, once), then, when more than a quarter of the file's pages are free
 (``FREE_SHARE``), gives them back: ``PRAGMA incremental_vacuum`` in a file made with incremental
-auto-vacuum (every store made since schema 6), else one ``VACUUM`` that rewrites the file and
-turns incremental auto-vacuum on, so that the next times are incremental. The WAL is then
+auto-vacuum (every store made since schema 6), else (and after a compaction, which leaves the
+history's pages sparse rather than free) one ``VACUUM`` that rewrites the file and turns
+incremental auto-vacuum on, so that the next times are incremental. The WAL is then
 checkpointed and truncated, or the file's space would only have moved into it. Below a quarter
 the free pages stay: the next sync's snapshot reuses them.
 """
@@ -34,12 +35,14 @@ def free_pages(db: sqlite3.Connection) -> tuple[int, int]:
 def reclaim(db: BoundedConnection) -> str | None:
     """Compact the history, then give free pages back if more than ``FREE_SHARE`` are free: how
     ("incremental" or "vacuum"; None: nothing given back)."""
-    history.compact(db)
+    compacted = history.compact(db)
     pages, free = free_pages(db)
-    if free <= pages * FREE_SHARE:
+    if not compacted and free <= pages * FREE_SHARE:
         return None
     with db.unbounded():  # (a VACUUM copies the whole file: past any statement's budget)
-        if int(db.execute("PRAGMA auto_vacuum").fetchone()[0]) == INCREMENTAL:
+        # (after a compaction the history's pages are left mostly empty, not free: only a VACUUM
+        # gives their space back)
+        if not compacted and int(db.execute("PRAGMA auto_vacuum").fetchone()[0]) == INCREMENTAL:
             how = "incremental"
             # (a page per step, and a result row without columns each: ``execute`` would step
             # once, freeing one page; ``executescript`` steps it to the end)
