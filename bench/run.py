@@ -40,6 +40,7 @@ def missing_modules() -> list[str]:
 
 
 import _common as C  # noqa: E402
+import churn  # noqa: E402
 import finder_bench  # noqa: E402
 import offers_bench  # noqa: E402
 import sync_bench  # noqa: E402
@@ -743,7 +744,7 @@ def main() -> int:
     parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
     parser.add_argument(
         "--only",
-        choices=["cold", "sync", "stall", "interact", "finder", "find", "offers"],
+        choices=["cold", "sync", "stall", "interact", "finder", "find", "offers", "churn"],
         help="run one section only and print its figures (RESULTS.md is not "
         "written): for iterating on one goal",
     )
@@ -863,6 +864,10 @@ def main() -> int:
 def only(args: argparse.Namespace) -> int:
     """One section, figures printed as JSON (for quick before/after comparisons)."""
     q = args.quick
+    if args.only == "churn":  # (its own service, in process: ``bench/churn.py``)
+        result = churn.run(5 if q else 20, 10_000, "fresh", log=lambda text: print(text, flush=True))
+        print(churn.table(result))
+        return 0
     sizes = args.size or (
         [10000]
         if args.only in ("cold", "sync")

@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QDialogButtonBox, QSpinBox
 
+from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.runner import CollectionOutcome, SyncReport
 from catalogue_desktop.ui.common.settings import Settings
@@ -79,10 +80,15 @@ def test_preferences_set_the_period_and_the_history_span(
     spins = {s.accessibleName(): s for s in dialog.findChildren(QSpinBox)}
     assert spins["Refresh on its own every"].value() == 4
     assert spins["Keep each record's history for"].value() == 400
+    assert spins["Keep at most this much history"].value() == 200  # MB
     spins["Refresh on its own every"].setValue(2)
     spins["Keep each record's history for"].setValue(30)
+    spins["Keep at most this much history"].setValue(50)
     dialog.findChild(QDialogButtonBox).accepted.emit()  # OK
     assert dialog.result() == dialog.DialogCode.Accepted
     dialog.save()  # (what the window does once the dialog is accepted)
     assert refresh_hours(Settings()) == 2
     assert session.loader.store.history.span_days == 30
+    assert session.loader.store.history.budget_megabytes == 50
+    with Store(session.loader.store.path) as again:  # kept in the catalogue's file
+        assert again.history.budget_megabytes == 50

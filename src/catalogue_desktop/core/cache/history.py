@@ -8,17 +8,26 @@ record keeps its last JSON, so that it stays findable and can be shown for the s
 sync writes no snapshot and so no history; a partial one carries rejected records over from the
 cache (``core.sync.ingest``), so they are not recorded as removed.
 
-Rows older than the span (``span_days``, default 400; kept in the store's ``meta`` table, so the
-window and the command line agree) are pruned whenever history is written. A store upgraded from
-schema 4 starts its history with the difference between the previous and the current snapshots
-it holds (``seed``).
+That last JSON is kept once (``bodies``, content-addressed by its SHA-256: a record removed, listed
+again and removed again with the same JSON costs a history row, not a copy) and zlib-compressed
+(a webinar's JSON to 35%). Schema 5 kept it in the row itself (``history.data``): an upgraded
+store reads it there until ``compact`` (run after a sync, off the window's thread) moves it.
+
+Two limits, both kept in the store's ``meta`` table (per catalogue; the window and the command
+line agree), applied whenever history is written (``prune``): rows older than the span
+(``span_days``, default 400), then, while the history is over its budget (``budget_megabytes``,
+default 200: rows and bodies, ``size``), the oldest rows; the latest sync's are always kept. A
+store upgraded from schema 4 starts its history with the difference between the previous and the
+current snapshots it holds (``seed``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -30,6 +39,16 @@ from catalogue_desktop.core.records.kinds import Kind
 
 DEFAULT_SPAN_DAYS = 400
 SPAN_KEY = "history_days"
+INLINE_KEY = "history_inline"  # present while rows may hold schema 5's inline JSON
+DEFAULT_BUDGET_MB = 200
+BUDGET_KEY = "history_megabytes"
+MB = 1024 * 1024
+# What ``size`` counts for a history row beside its text (ids, time, change, three index entries)
+# and for a body beside its compressed JSON (id, digest, size, its digest's index entry).
+ROW_BYTES = 64
+BODY_BYTES = 96
+LEVEL = 6  # zlib's default: webinars' JSON to 34.5%; level 1: 36.6% in 70% of the time
+MAX_BODY = 256 * MB  # a body read back is never inflated past this (the download's own cap)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS history (
@@ -38,10 +57,18 @@ CREATE TABLE IF NOT EXISTS history (
     at TEXT NOT NULL,      -- the sync's time, ISO 8601 UTC
     change TEXT NOT NULL,  -- added | removed | changed
     fields TEXT,           -- changed: JSON {path: [old, new]}
-    data BLOB              -- removed: the record's last JSON (a withdrawn record stays findable)
+    data BLOB,             -- schema 5's inline JSON of a removed record, until ``compact`` moves it
+    body INTEGER           -- removed: the record's last JSON, in ``bodies`` (it stays findable)
 );
 CREATE INDEX IF NOT EXISTS history_by_record ON history (collection, record_id, at);
 CREATE INDEX IF NOT EXISTS history_by_time ON history (collection, at);
+CREATE INDEX IF NOT EXISTS history_by_body ON history (body) WHERE body IS NOT NULL;
+CREATE TABLE IF NOT EXISTS bodies (
+    id INTEGER PRIMARY KEY,
+    digest BLOB NOT NULL UNIQUE,  -- SHA-256 of the JSON: the same JSON is kept once
+    size INTEGER NOT NULL,        -- the JSON's bytes
+    data BLOB NOT NULL            -- the JSON, zlib-compressed
+);
 """
 
 CHANGES = ("added", "removed", "changed")
@@ -50,6 +77,17 @@ CHANGES = ("added", "removed", "changed")
 def statements() -> list[str]:
     """``SCHEMA``'s statements one by one (``executescript`` would commit a transaction)."""
     return [s.strip() for s in re.sub(r"--[^\n]*", "", SCHEMA).split(";") if s.strip()]
+
+
+def install(db: sqlite3.Connection) -> None:
+    """Make the history's tables, or bring schema 5's up to these (its rows kept as they are: a
+    ``body`` column added, the ``bodies`` table made), inside the caller's transaction."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(history)")}
+    if columns and "body" not in columns:
+        db.execute("ALTER TABLE history ADD COLUMN body INTEGER")
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?, 'yes')", (INLINE_KEY,))  # for ``compact``
+    for statement in statements():
+        db.execute(statement)
 
 
 _INDEX = re.compile(r"\[([^\]]*)\]")
@@ -96,6 +134,63 @@ def set_span_days(db: sqlite3.Connection, days: int) -> None:
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (SPAN_KEY, str(days)))
 
 
+def budget_megabytes(db: sqlite3.Connection) -> int:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (BUDGET_KEY,)).fetchone()
+    try:
+        megabytes = int(row[0]) if row else DEFAULT_BUDGET_MB
+    except ValueError:
+        megabytes = DEFAULT_BUDGET_MB
+    return max(megabytes, 1)
+
+
+def set_budget_megabytes(db: sqlite3.Connection, megabytes: int) -> None:
+    if megabytes < 1:
+        raise ValueError("history must be allowed at least 1 MB")
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (BUDGET_KEY, str(megabytes)))
+
+
+def size(db: sqlite3.Connection) -> int:
+    """The history's bytes as the budget counts them: its rows (their text and ``ROW_BYTES`` each)
+    and their bodies (compressed, ``BODY_BYTES`` each). SQLite reads a blob's length without its
+    pages."""
+    rows = db.execute(
+        "SELECT count(*) * ? + coalesce(sum(length(fields)), 0) + coalesce(sum(length(data)), 0)"
+        " FROM history",
+        (ROW_BYTES,),
+    ).fetchone()[0]
+    bodies = db.execute(
+        "SELECT count(*) * ? + coalesce(sum(length(data)), 0) FROM bodies", (BODY_BYTES,)
+    ).fetchone()[0]
+    return int(rows) + int(bodies)
+
+
+def keep_body(db: sqlite3.Connection, data: bytes) -> int:
+    """The id of ``data`` in ``bodies``: the row already holding this JSON, or a new one."""
+    digest = hashlib.sha256(data).digest()
+    row = db.execute("SELECT id FROM bodies WHERE digest = ?", (digest,)).fetchone()
+    if row is not None:
+        return int(row[0])
+    made = db.execute(
+        "INSERT INTO bodies (digest, size, data) VALUES (?, ?, ?)",
+        (digest, len(data), zlib.compress(data, LEVEL)),
+    ).lastrowid
+    assert made is not None  # (an INSERT's row)
+    return made
+
+
+def inflate(length: object, data: bytes) -> bytes | None:
+    """A body's JSON from its compressed bytes; None if they do not give ``length`` bytes (a
+    damaged or tampered file: never inflated past ``length``, nor past ``MAX_BODY``)."""
+    if not isinstance(length, int) or not 0 <= length <= MAX_BODY:
+        return None
+    try:
+        inflater = zlib.decompressobj()
+        out = inflater.decompress(data, length + 1)
+    except zlib.error:
+        return None
+    return out if len(out) == length and inflater.eof else None
+
+
 def record(
     db: sqlite3.Connection,
     collection: str,
@@ -108,18 +203,19 @@ def record(
     of rows written."""
     rows: list[tuple[Any, ...]] = []
     rows += [(collection, rid, at, "added", None, None) for rid in changes.get("added", ())]
-    rows += [
-        (collection, rid, at, "removed", None, removed_data.get(rid)) for rid in changes.get("removed", ())
-    ]
+    for rid in changes.get("removed", ()):
+        data = removed_data.get(rid)
+        rows.append((collection, rid, at, "removed", None, None if data is None else keep_body(db, data)))
     for entry in changes.get("changed", ()):
         fields = {slash_path(path): values for path, values in entry["fields"].items()}
         rows.append((collection, entry["id"], at, "changed", json.dumps(fields, ensure_ascii=False), None))
+    kept = db.execute("SELECT coalesce(max(rowid), 0) FROM history").fetchone()[0]
     if rows:
         db.executemany(
-            "INSERT INTO history (collection, record_id, at, change, fields, data) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO history (collection, record_id, at, change, fields, body) VALUES (?, ?, ?, ?, ?, ?)",
             rows,
         )
-    prune(db, at)
+    prune(db, at, kept)
     return len(rows)
 
 
@@ -147,13 +243,72 @@ def data_by_id(db: sqlite3.Connection, snapshot: int, record_ids: Iterable[int])
     return found
 
 
-def prune(db: sqlite3.Connection, now: str) -> int:
-    """Forget what is older than the span before ``now`` (ISO 8601); the rows removed."""
+def prune(db: sqlite3.Connection, now: str, kept: int | None = None) -> int:
+    """Forget what is older than the span before ``now`` (ISO 8601), then the oldest rows while
+    the history is over its budget, never those after row ``kept`` (the sync just written; by
+    default the latest sync's rows); the rows removed."""
     try:
         cutoff = _iso(_parse(now) - timedelta(days=span_days(db)))
-    except ValueError:  # not a time (a caller's own stamp): nothing is pruned
+    except ValueError:  # not a time (a caller's own stamp): nothing is pruned by age
+        removed = 0
+    else:
+        removed = _forget(db, "at < ?", (cutoff,))
+    budget, total = budget_megabytes(db) * MB, size(db)
+    if total <= budget:
+        return removed
+    if kept is None:
+        kept = db.execute(
+            "SELECT coalesce(min(rowid), 1) - 1 FROM history WHERE at = (SELECT max(at) FROM history)"
+        ).fetchone()[0]
+    while total > budget:
+        count, older = db.execute("SELECT count(*), sum(rowid <= ?) FROM history", (kept,)).fetchone()
+        if not older:
+            break
+        # the rows that should free the excess at the history's average cost per row, oldest first
+        share = max(100, int((total - budget) * count / total) + 1)
+        (cut,) = db.execute(
+            "SELECT rowid FROM history WHERE rowid <= ? ORDER BY rowid LIMIT 1 OFFSET ?",
+            (kept, min(share, older) - 1),
+        ).fetchone()
+        removed += _forget(db, "rowid <= ?", (cut,))
+        total = size(db)
+    return removed
+
+
+def _forget(db: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> int:
+    """Delete the history rows ``where`` says, and the bodies no row refers to any more."""
+    removed = db.execute(f"DELETE FROM history WHERE {where}", params).rowcount
+    if removed:
+        db.execute("DELETE FROM bodies WHERE id NOT IN (SELECT body FROM history WHERE body IS NOT NULL)")
+    return removed
+
+
+def compact(db: sqlite3.Connection, batch: int = 2000) -> int:
+    """Move schema 5's inline JSON of removed records into ``bodies`` (kept once, compressed), a
+    transaction per ``batch`` rows; the rows moved. Only an upgraded store has any (``install``)."""
+    if db.execute("SELECT 1 FROM meta WHERE key = ?", (INLINE_KEY,)).fetchone() is None:
         return 0
-    return db.execute("DELETE FROM history WHERE at < ?", (cutoff,)).rowcount
+    moved = 0
+    while True:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            found = db.execute(
+                # (as blobs: a damaged or tampered value may be text)
+                "SELECT rowid, CAST(data AS BLOB) FROM history WHERE data IS NOT NULL LIMIT ?",
+                (batch,),
+            ).fetchall()
+            db.executemany(
+                "UPDATE history SET body = ?, data = NULL WHERE rowid = ?",
+                [(keep_body(db, bytes(data)), rowid) for rowid, data in found],
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        moved += len(found)
+        if len(found) < batch:
+            db.execute("DELETE FROM meta WHERE key = ?", (INLINE_KEY,))
+            return moved
 
 
 def seed(db: sqlite3.Connection) -> None:
@@ -204,14 +359,21 @@ def withdrawn(db: sqlite3.Connection, collection: str) -> list[Withdrawn]:
     """The records of ``collection`` removed within the span and not listed again since, newest
     removal first."""
     found: list[Withdrawn] = []
-    for rid, at, data in db.execute(
-        "SELECT h.record_id, h.at, h.data FROM history h WHERE h.collection = ? AND h.change = 'removed'"
-        " AND h.data IS NOT NULL AND NOT EXISTS (SELECT 1 FROM history l WHERE l.collection = h.collection"
+    seen: set[int] = set()
+    for rid, at, inline, length, body in db.execute(
+        "SELECT h.record_id, h.at, CAST(h.data AS BLOB), b.size, CAST(b.data AS BLOB)"
+        " FROM history h LEFT JOIN bodies b ON b.id = h.body"
+        " WHERE h.collection = ? AND h.change = 'removed' AND (h.data IS NOT NULL OR b.data IS NOT NULL)"
+        " AND NOT EXISTS (SELECT 1 FROM history l WHERE l.collection = h.collection"
         " AND l.record_id = h.record_id AND l.change = 'added' AND l.rowid > h.rowid) ORDER BY h.rowid DESC",
         (collection,),
     ):
-        if all(w.record_id != rid for w in found):
-            found.append(Withdrawn(rid, at, bytes(data)))
+        if rid in seen:
+            continue
+        data = bytes(inline) if inline is not None else inflate(length, bytes(body))
+        if data is not None:
+            seen.add(rid)
+            found.append(Withdrawn(rid, at, data))
     return found
 
 
@@ -288,6 +450,17 @@ class History:
     @property
     def span_days(self) -> int:
         return span_days(self._db)
+
+    @property
+    def budget_megabytes(self) -> int:
+        return budget_megabytes(self._db)
+
+    def set_budget_megabytes(self, megabytes: int, now: str) -> None:
+        """Keep at most ``megabytes`` (at least 1) of history; the oldest syncs' rows over it go
+        (the space they held is given back after the next sync, off the window's thread)."""
+        with self._transaction():
+            set_budget_megabytes(self._db, megabytes)
+            prune(self._db, now)
 
     def set_span_days(self, days: int, now: str) -> None:
         """Keep history for ``days`` (at least 1); what is older than that before ``now`` goes."""

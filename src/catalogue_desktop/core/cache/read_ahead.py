@@ -18,6 +18,8 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
+from catalogue_desktop.core.cache.guarded import connect
+
 FACT_PAGE_SQL = (
     "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM fact_pages WHERE snapshot = ? AND page = ?"
 )
@@ -66,7 +68,7 @@ def _next(pages: queue.Queue[Page], thread: threading.Thread) -> Page:
 
 def _read(path: Path, snapshot: int, pages: queue.Queue[Page], stop: threading.Event) -> None:
     try:
-        db = sqlite3.connect(path, isolation_level=None)
+        db = connect(path)  # (bounded, as the store's own connection)
         db.execute("PRAGMA query_only = ON")
     except sqlite3.Error:
         return  # (the caller reads the pages itself)

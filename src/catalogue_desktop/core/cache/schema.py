@@ -1,9 +1,13 @@
 """The store file's schema: creating it, checking a file is ours, upgrading it, moving it aside.
 
-``open_db`` opens a store file: a new one gets the schema, a version-2 one is upgraded in place
-(``migrate``), current snapshots without readable packed pages are packed again (``repack``), and a
-file that is not a store of this app raises ``Unusable`` (the store then moves it aside with
-``move_aside`` and starts a fresh one). WAL mode lets the window read while a sync process writes.
+``open_db`` opens a store file: a new one gets the schema, a version-2 to -5 one is upgraded in
+place (``migrate``), current snapshots without readable packed pages are packed again (``repack``),
+and a file that is not a store of this app raises ``Unusable`` (the store then moves it aside with
+``move_aside`` and starts a fresh one): corrupt, foreign, of another version, or tampered with (a
+view, trigger or virtual table in it, a table missing or without a column the app reads:
+``guarded``, checked before its tables are read). Its statements are bounded (``guarded.connect``).
+WAL mode lets the window read while a sync process writes. A new file gives freed pages back
+bit by bit (incremental auto-vacuum, ``space.reclaim``).
 """
 
 from __future__ import annotations
@@ -18,12 +22,20 @@ from pathlib import Path
 
 from catalogue_desktop.core.cache import history, saved_searches
 from catalogue_desktop.core.cache import pages as pages
+from catalogue_desktop.core.cache.guarded import (
+    BoundedConnection,
+    Unusable,
+    check_tables,
+    connect,
+    layout,
+    refuse_planted,
+)
 from catalogue_desktop.core.records.errors import StoreError
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version;
-# 4: no history, no saved searches).
-MIGRATED = {2, 3, 4}
+# 4: no history, no saved searches; 5: removed records' JSON in each history row, uncompressed).
+MIGRATED = {2, 3, 4, 5}
 
 # Bytes per page of a new store file (a file keeps the page size it was made with). At SQLite's
 # default, 4096, a ``rows`` row over ~1,000 bytes (a webinar's row, links and facts: ~1,300)
@@ -92,23 +104,24 @@ ROW_PAGES = _PAGES.format("row_pages")
 # The current snapshot's facts, packed the same way (read in idle time, after the rows).
 FACT_PAGES = _PAGES.format("fact_pages")
 
+# Every table of the current schema with its columns: what an opened file must hold.
+TABLES = layout([SCHEMA, ROW_PAGES, FACT_PAGES, history.SCHEMA, saved_searches.SCHEMA])
 
-class Unusable(Exception):
-    """The file is not a usable store of this app (corrupt, foreign, other schema version)."""
 
-
-def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
+def open_db(path: Path, busy_timeout: float) -> BoundedConnection:
     """Open (create, upgrade, repack) the store file at ``path``; ``Unusable`` if it is not a
     store of this app, ``StoreError`` if it cannot be used now (locked, unreadable)."""
     try:
-        db = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
+        db = connect(path, timeout=busy_timeout)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open the cache {path}: {exc}") from None
     try:
         # Check the file is ours before changing it (WAL mode rewrites the file header).
+        refuse_planted(db)
         version = schema_version(db)
         if version is None:  # (only before the first table: fixed once the file has one)
             db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+            db.execute("PRAGMA auto_vacuum = INCREMENTAL")
         if version is None or version == SCHEMA_VERSION or version in MIGRATED:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -121,6 +134,7 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
             migrate(db, version)
         elif version != SCHEMA_VERSION:
             raise Unusable(f"it has schema version {version}, this app uses {SCHEMA_VERSION}")
+        check_tables(db, TABLES)
         db.execute("SELECT count(*) FROM collections").fetchone()
         repack(db, busy_timeout)
     except sqlite3.OperationalError as exc:
@@ -137,19 +151,29 @@ def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
     return db
 
 
-def open_read_only(path: Path) -> sqlite3.Connection:
+def open_read_only(path: Path) -> BoundedConnection:
     """Open the store file at ``path`` for reading only (SQLite ``mode=ro``; ``immutable`` when
     even the WAL's shared memory cannot be made, as in a read-only folder): for ``find`` and
-    ``export`` on a cache they may not write. Nothing is created, upgraded or repacked."""
+    ``export`` on a cache they may not write. Nothing is created, upgraded or repacked; a file
+    that is not a usable store is refused (``StoreError``), left as it is."""
     uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
     last: sqlite3.Error | None = None
     for suffix in ("", "&immutable=1"):
         try:
-            db = sqlite3.connect(uri + suffix, uri=True, isolation_level=None, check_same_thread=True)
+            db = connect(uri + suffix, uri=True)
+            refuse_planted(db)
             version = schema_version(db)
+            if version == SCHEMA_VERSION:
+                check_tables(db, TABLES)
         except sqlite3.Error as exc:
             last = exc
             continue
+        except Unusable as exc:
+            db.close()
+            raise StoreError(
+                f"The cache file {path} could not be used ({exc}). It is read-only here, so it was "
+                f"left as it is: open it where it can be written to have it moved aside"
+            ) from None
         if version != SCHEMA_VERSION:
             db.close()
             raise StoreError(
@@ -209,10 +233,12 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:
-    """Upgrade a version-2, -3 or -4 store in place: add ``row_pages`` (``repack`` fills it), then
+    """Upgrade a version-2 to -5 store in place: add ``row_pages`` (``repack`` fills it), then
     the facts and each snapshot's listing version (left empty: ``core.sync.relist`` lists its
     snapshots again, from their records, when the app next reads them), then each record's
-    history, begun with the difference between the previous and current snapshots held."""
+    history, begun with the difference between the previous and current snapshots held; a
+    version-5 history keeps its rows, its inline JSON moved later (``history.compact``). The file
+    keeps its auto-vacuum mode until space is given back (``space.reclaim``)."""
     with immediate(db):
         if version < 3:
             db.execute(ROW_PAGES)
@@ -221,9 +247,8 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
                 if column not in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             db.execute(FACT_PAGES)
+        history.install(db)  # (statements one by one: executescript would commit)
         if version < 5:
-            for statement in history.statements():  # (not executescript: it would commit)
-                db.execute(statement)
             db.execute(saved_searches.SCHEMA)
             history.seed(db)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))

@@ -4,8 +4,9 @@ Per collection: the current snapshot (rows for lists, also packed a page at a ti
 start-up read; full records for details), the previous one (for change tracking), the HTTP validators,
 ``fetched_at`` (last change) and ``checked_at`` (last successful contact), the last error. A snapshot is
 replaced in ONE transaction, so a crash or a ``kill -9`` at any moment leaves either the old or the new
-snapshot, never a mix. WAL mode lets the window read while a sync process writes. A corrupt or foreign
-file is moved aside and a fresh store created, with a message saying where the old file went. Pydantic
+snapshot, never a mix. WAL mode lets the window read while a sync process writes. A corrupt, foreign or
+tampered file is moved aside and a fresh store created, with a message saying where the old file went;
+every statement is bounded (``guarded``), and ``reclaim`` gives free space back after a sync. Pydantic
 is not imported here. This module reads and writes snapshots; the schema, opening, upgrading and moving
 a bad file aside are ``schema``; the packed pages of the start-up read are ``pages``."""
 
@@ -21,10 +22,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from catalogue_desktop.core.cache import pages as store_pages
+from catalogue_desktop.core.cache import space
+from catalogue_desktop.core.cache.guarded import BoundedConnection, Unusable
 from catalogue_desktop.core.cache.history import History, record_sync
 from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, fact_pages
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
-from catalogue_desktop.core.cache.schema import Unusable, immediate, move_aside, open_db, open_read_only
+from catalogue_desktop.core.cache.schema import immediate, move_aside, open_db, open_read_only
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -80,7 +83,7 @@ class Store:
         self.history = History(self._db, self._transaction)  # each record's changes
         self.searches = SavedSearches(self._db, self._transaction)  # saved (and watched) searches
 
-    def _open(self, busy_timeout: float) -> sqlite3.Connection:
+    def _open(self, busy_timeout: float) -> BoundedConnection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -94,6 +97,14 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
+    def reclaim(self) -> str | None:
+        """Give free space back to the disk (``space.reclaim``: how, or None): after a sync, off
+        the window's thread (it may rewrite the whole file)."""
+        try:
+            return space.reclaim(self._db)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot give the cache {self.path}'s free space back: {exc}") from None
+
     def __enter__(self) -> Store:
         return self
 
@@ -106,6 +117,8 @@ class Store:
         try:
             return self._db.execute(sql, tuple(params)).fetchall()
         except sqlite3.OperationalError as exc:
+            if str(exc) == "interrupted":  # past its budget of steps (``guarded``): not a cache to trust
+                raise StoreError(f"the cache {self.path} is damaged: a query on it never ended") from None
             raise StoreError(f"cannot read the cache {self.path}: {exc}") from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"the cache {self.path} is damaged: {exc}") from None

@@ -228,6 +228,8 @@ async def sync_catalogue(
 
     try:
         results = await asyncio.gather(*(one(kind) for kind in kinds))
+        if any(outcome.status in ("updated", "partial") for _kind, outcome in results):
+            await asyncio.to_thread(_reclaim, store_file)  # (a thread: it may rewrite the file)
     finally:
         try:
             for job in warming:  # (before closing: a pool made after ``close`` would outlive it)
@@ -334,6 +336,13 @@ def _states(store_file: Path) -> dict[Kind, CollectionState]:
         states = store.states()
     _remove_stale_bodies(store_file.parent)
     return states
+
+
+def _reclaim(store_file: Path) -> None:
+    """Give the space the sync freed back to the disk (``Store.reclaim``); best effort: a store
+    busy or failing now keeps its free pages until the next sync."""
+    with contextlib.suppress(CatalogueError), Store(store_file, busy_timeout=30.0) as store:
+        store.reclaim()
 
 
 def _remove_stale_bodies(folder: Path) -> None:

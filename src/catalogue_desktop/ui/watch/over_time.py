@@ -1,6 +1,6 @@
-"""Preferences ▸ Over time: how often the window refreshes on its own, and how long the
-catalogue's history is kept (``store.history.set_span_days``: the window and the command line
-share it, per catalogue)."""
+"""Preferences ▸ Over time: how often the window refreshes on its own, and how long and how much
+of the catalogue's history is kept (``store.history.set_span_days``, ``set_budget_megabytes``:
+the window and the command line share them, per catalogue)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from catalogue_desktop.ui.watch.search_book import now_iso
 
 
 class OverTimeBox(QGroupBox):
-    """The two settings (the history's once ``show_history`` gives the catalogue's)."""
+    """The three settings (the history's two once ``show_history`` gives the catalogue's)."""
 
     def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
         super().__init__("Over time", parent)
@@ -28,6 +28,7 @@ class OverTimeBox(QGroupBox):
         self.hours.setAccessibleName("Refresh on its own every")
         form.addRow("Refresh on its own every:", self.hours)
         self.days: QSpinBox | None = None
+        self.megabytes: QSpinBox | None = None
 
     def show_history(self, history: Any) -> None:
         """Offer the span of ``history`` (the open catalogue's ``store.history``; None: none)."""
@@ -40,8 +41,19 @@ class OverTimeBox(QGroupBox):
         self.days.setValue(history.span_days)
         self.days.setAccessibleName("Keep each record's history for")
         self._form.addRow("Keep each record's history for:", self.days)
+        self.megabytes = QSpinBox()
+        self.megabytes.setRange(1, 100_000)
+        self.megabytes.setSuffix(" MB")
+        self.megabytes.setValue(history.budget_megabytes)
+        self.megabytes.setAccessibleName("Keep at most this much history")
+        self.megabytes.setToolTip(
+            "Past this size the oldest changes are forgotten first; the last refresh's are always kept"
+        )
+        self._form.addRow("Keep at most:", self.megabytes)
 
     def save(self) -> None:
         set_refresh_hours(self._settings, float(self.hours.value()))
         if self.days is not None and self.days.value() != self._history.span_days:
             self._history.set_span_days(self.days.value(), now_iso())
+        if self.megabytes is not None and self.megabytes.value() != self._history.budget_megabytes:
+            self._history.set_budget_megabytes(self.megabytes.value(), now_iso())
