@@ -1,6 +1,7 @@
 """Builds the finder's tables in idle time: a kind's facts read from the store a page at a time,
 its columns and indexes a slice at a time, then the offerings (the Dates tab's rows) from the
-courses, series and webinars.
+courses, series and webinars, then the lexicon the query box reads plain words with (the
+catalogue's cities, experts' names, topics' titles: ``core.query.reading``), after each rebuild.
 
 Each pass of the Qt event loop runs steps for up to ``PASS_S`` (a step is a few milliseconds at 100,000 rows),
 so the window stays responsive while a big catalogue is indexed (docs/decisions.md, "The finder's engine").
@@ -23,6 +24,7 @@ from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.core.query.reading import Lexicon
 
 PASS_S = 0.004  # work per event-loop pass
 _MOMENTS_KEPT = 200_000  # parsed date texts kept for the next build of the Dates rows
@@ -36,6 +38,7 @@ class FinderIndexer(QObject):
     table_ready = Signal(str)  # a table ("webinars", ..., "offerings") is (re)built
     dates_ready = Signal(object)  # the Dates tab's RowSet (made with the offerings table)
     progress = Signal(int, int)  # tables built, tables wanted (for "preparing the finder")
+    lexicon_ready = Signal()  # ``lexicon`` was (re)built from the tables
 
     def __init__(
         self,
@@ -52,6 +55,9 @@ class FinderIndexer(QObject):
         self._stopped: list[dict[str, Iterator[None]]] = []  # jobs let go of by ``stop``
         self._rowsets: dict[str, RowSet] = {}  # the row set each table was (or is) built for
         self._offerings_stale = False
+        self._lexicon_stale = False  # a table changed since the lexicon was built
+        self._lexicon_job: Iterator[None] | None = None
+        self._lexicon: Lexicon | None = None
         self._moments: dict[Any, Any] = {}  # date texts parsed for the Dates rows, kept across builds
         self._paused = True
         self._wanted = 0
@@ -71,6 +77,15 @@ class FinderIndexer(QObject):
             self._finder = Finder(self._vocabulary)
         return self._finder
 
+    @property
+    def lexicon(self) -> Lexicon:
+        """The plain words the catalogue's data gives (empty until its tables are built)."""
+        if self._lexicon is None:
+            from catalogue_desktop.core.query.reading import Lexicon
+
+            self._lexicon = Lexicon()
+        return self._lexicon
+
     # -- what to build -----------------------------------------------------------------------
 
     def index(self, kind: Kind, rowset: RowSet) -> None:
@@ -88,7 +103,7 @@ class FinderIndexer(QObject):
     def start(self) -> None:
         """Start building (the window's start-up reads the rows first)."""
         self._paused = False
-        if self._jobs or self._offerings_stale:
+        if self.busy:
             self._pump.start()
 
     def stop(self) -> None:
@@ -99,6 +114,7 @@ class FinderIndexer(QObject):
         self._pump.stop()
         self._stopped.append(self._jobs)
         self._jobs = {}
+        self._lexicon_job, self._lexicon_stale = None, False
 
     def ready(self, name: str) -> bool:
         """Whether ``name``'s table matches the rows shown (no rebuild pending)."""
@@ -111,11 +127,12 @@ class FinderIndexer(QObject):
 
     @property
     def busy(self) -> bool:
-        return bool(self._jobs) or self._offerings_stale
+        lexicon = self._lexicon_stale or self._lexicon_job is not None
+        return bool(self._jobs) or self._offerings_stale or lexicon
 
     def finish_now(self) -> None:
         """Build everything pending at once (tests; the self-test)."""
-        while self._jobs or self._offerings_stale:
+        while self.busy:
             self._step()
 
     def _want(self) -> None:
@@ -131,7 +148,7 @@ class FinderIndexer(QObject):
         gc.disable()  # (below)
         try:
             built = self._built
-            while self._jobs or self._offerings_stale:
+            while self.busy:
                 self._step()
                 # (a table announced ends the pass: what its signal's slots do, the facets of the tab
                 # shown among it, is not added to other steps)
@@ -150,6 +167,13 @@ class FinderIndexer(QObject):
         if not self._jobs and self._offerings_stale:
             self._offerings_stale = False
             self._jobs[OFFERINGS] = self._offerings_job()
+        if not self._jobs:  # every table built: the lexicon last (built again if one changes meanwhile)
+            if self._lexicon_job is None:
+                self._lexicon_stale = False
+                self._lexicon_job = self._lexicon_steps()
+            if next(self._lexicon_job, StopIteration) is StopIteration:
+                self._lexicon_job = None
+            return
         name, job = next(iter(self._jobs.items()))
         if next(job, StopIteration) is StopIteration and self._jobs.get(name) is job:
             del self._jobs[name]
@@ -232,8 +256,19 @@ class FinderIndexer(QObject):
         # the slots; the Dates facets waited for another tab to be chosen when it was not).
         self._jobs.pop(name, None)
         self._built += 1
+        self._lexicon_stale = True
+        self._lexicon_job = None  # (one under way was reading the tables as they were)
         self.table_ready.emit(name)
         self.progress.emit(min(self._built, self._wanted), self._wanted)
+
+    def _lexicon_steps(self) -> Iterator[None]:
+        """The lexicon read from the tables a slice at a time (each step a few ms at 100,000
+        rows), then announced."""
+        from catalogue_desktop.core.query.reading import Lexicon
+
+        yield
+        self._lexicon = Lexicon()
+        self.lexicon_ready.emit()
 
 
 def _dispose(rowset: RowSet) -> Iterator[None]:

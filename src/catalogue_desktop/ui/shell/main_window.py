@@ -93,7 +93,7 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.banner)
-        layout.addWidget(self.query_box.error)
+        layout.addWidget(self.query_box.line)  # (its reading, or its error)
         layout.addWidget(self.tab_widget, 1)
         self.setCentralWidget(central)
 
@@ -432,7 +432,7 @@ class MainWindow(QMainWindow):
     def _order_focus(self) -> None:
         """Tab walks the query box, the facets, the current tab's table, then its details."""
         tab = self.current_tab()
-        QWidget.setTabOrder(self.query_box.edit, self.facet_panel.tree)
+        QWidget.setTabOrder(self.query_box.chain_focus(), self.facet_panel.tree)
         QWidget.setTabOrder(self.facet_panel.tree, tab.view)
 
     def save_state(self) -> None:
