@@ -110,7 +110,7 @@ class FinderController(QObject):
         self._said: tuple[str, Callable[[], str | None]] | None = None  # where the results are, and its check
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
-        self.indexer.lexicon_ready.connect(self._lexicon_ready)
+        self.indexer.lexicon_builder.ready.connect(self._lexicon_ready)
         window.query_box.read_with(self.read)
         window.query_box.query_changed.connect(self.set_query)
         window.query_box.complete_with(self._completions)

@@ -1,7 +1,7 @@
 """Builds the finder's tables in idle time: a kind's facts read from the store a page at a time,
 its columns and indexes a slice at a time, then the offerings (the Dates tab's rows) from the
-courses, series and webinars, then the lexicon the query box reads plain words with (the
-catalogue's cities, experts' names, topics' titles: ``core.query.reading``), after each rebuild.
+courses, series and webinars; once they are all built, the lexicon the query box reads plain
+words with (``lexicon_builder``: on a thread of its own).
 
 Each pass of the Qt event loop runs steps for up to ``PASS_S`` (a step is a few milliseconds at 100,000 rows),
 so the window stays responsive while a big catalogue is indexed (docs/decisions.md, "The finder's engine").
@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.finder.lexicon_builder import LexiconBuilder
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
@@ -38,7 +39,6 @@ class FinderIndexer(QObject):
     table_ready = Signal(str)  # a table ("webinars", ..., "offerings") is (re)built
     dates_ready = Signal(object)  # the Dates tab's RowSet (made with the offerings table)
     progress = Signal(int, int)  # tables built, tables wanted (for "preparing the finder")
-    lexicon_ready = Signal()  # ``lexicon`` was (re)built from the tables
 
     def __init__(
         self,
@@ -55,9 +55,7 @@ class FinderIndexer(QObject):
         self._stopped: list[dict[str, Iterator[None]]] = []  # jobs let go of by ``stop``
         self._rowsets: dict[str, RowSet] = {}  # the row set each table was (or is) built for
         self._offerings_stale = False
-        self._lexicon_stale = False  # a table changed since the lexicon was built
-        self._lexicon_job: Iterator[None] | None = None
-        self._lexicon: Lexicon | None = None
+        self.lexicon_builder = LexiconBuilder(parent=self)  # (builds once every table is built)
         self._moments: dict[Any, Any] = {}  # date texts parsed for the Dates rows, kept across builds
         self._paused = True
         self._wanted = 0
@@ -80,11 +78,7 @@ class FinderIndexer(QObject):
     @property
     def lexicon(self) -> Lexicon:
         """The plain words the catalogue's data gives (empty until its tables are built)."""
-        if self._lexicon is None:
-            from catalogue_desktop.core.query.reading import Lexicon
-
-            self._lexicon = Lexicon()
-        return self._lexicon
+        return self.lexicon_builder.lexicon
 
     # -- what to build -----------------------------------------------------------------------
 
@@ -103,7 +97,7 @@ class FinderIndexer(QObject):
     def start(self) -> None:
         """Start building (the window's start-up reads the rows first)."""
         self._paused = False
-        if self.busy:
+        if self._building:
             self._pump.start()
 
     def stop(self) -> None:
@@ -114,7 +108,7 @@ class FinderIndexer(QObject):
         self._pump.stop()
         self._stopped.append(self._jobs)
         self._jobs = {}
-        self._lexicon_job, self._lexicon_stale = None, False
+        self.lexicon_builder.stop()
 
     def ready(self, name: str) -> bool:
         """Whether ``name``'s table matches the rows shown (no rebuild pending)."""
@@ -127,13 +121,17 @@ class FinderIndexer(QObject):
 
     @property
     def busy(self) -> bool:
-        lexicon = self._lexicon_stale or self._lexicon_job is not None
-        return bool(self._jobs) or self._offerings_stale or lexicon
+        return self._building or self.lexicon_builder.busy
+
+    @property
+    def _building(self) -> bool:
+        return bool(self._jobs) or self._offerings_stale
 
     def finish_now(self) -> None:
         """Build everything pending at once (tests; the self-test)."""
-        while self.busy:
+        while self._building:
             self._step()
+        self.lexicon_builder.finish_now(self.finder)
 
     def _want(self) -> None:
         self._wanted = len(self._jobs) + self._built + (1 if self._offerings_stale else 0)
@@ -148,13 +146,14 @@ class FinderIndexer(QObject):
         gc.disable()  # (below)
         try:
             built = self._built
-            while self.busy:
+            while self._building:
                 self._step()
                 # (a table announced ends the pass: what its signal's slots do, the facets of the tab
                 # shown among it, is not added to other steps)
                 if time.perf_counter() - started >= PASS_S or self._built != built:
                     return
             self._pump.stop()
+            self.lexicon_builder.build(self.finder)  # every table built: the lexicon, on its thread
         finally:
             # What the steps made lives as long as its table: frozen, later collections do not walk it (freed
             # by reference counting; tables hold no cycles). Without this, building the offerings of a big
@@ -167,13 +166,6 @@ class FinderIndexer(QObject):
         if not self._jobs and self._offerings_stale:
             self._offerings_stale = False
             self._jobs[OFFERINGS] = self._offerings_job()
-        if not self._jobs:  # every table built: the lexicon last (built again if one changes meanwhile)
-            if self._lexicon_job is None:
-                self._lexicon_stale = False
-                self._lexicon_job = self._lexicon_steps()
-            if next(self._lexicon_job, StopIteration) is StopIteration:
-                self._lexicon_job = None
-            return
         name, job = next(iter(self._jobs.items()))
         if next(job, StopIteration) is StopIteration and self._jobs.get(name) is job:
             del self._jobs[name]
@@ -256,19 +248,9 @@ class FinderIndexer(QObject):
         # the slots; the Dates facets waited for another tab to be chosen when it was not).
         self._jobs.pop(name, None)
         self._built += 1
-        self._lexicon_stale = True
-        self._lexicon_job = None  # (one under way was reading the tables as they were)
+        self.lexicon_builder.tables_changed()
         self.table_ready.emit(name)
         self.progress.emit(min(self._built, self._wanted), self._wanted)
-
-    def _lexicon_steps(self) -> Iterator[None]:
-        """The lexicon read from the tables a slice at a time (each step a few ms at 100,000
-        rows), then announced."""
-        from catalogue_desktop.core.query.reading import Lexicon
-
-        yield
-        self._lexicon = Lexicon()
-        self.lexicon_ready.emit()
 
 
 def _dispose(rowset: RowSet) -> Iterator[None]:

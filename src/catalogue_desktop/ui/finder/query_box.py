@@ -227,13 +227,13 @@ class QueryBox(QObject):
             target.setFocus(Qt.FocusReason.TabFocusReason)
 
     def _take_suggestion(self) -> None:
-        """ "Did you mean …?": the word it is for replaced by it."""
-        from catalogue_desktop.ui.finder.suggestion import replace_typo
+        """"Did you mean …?": the word it is for replaced by the one meant."""
+        from catalogue_desktop.ui.finder.suggestion import corrected
 
         reading = self.reading
         if reading is None or not reading.suggestion:
             return
-        self.set_text(replace_typo(reading.text, reading.words, reading.suggestion))
+        self.set_text(corrected(reading.text, reading.suggestion))
         self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _apply_typed(self) -> None:

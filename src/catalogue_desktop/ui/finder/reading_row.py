@@ -173,8 +173,12 @@ class ReadingRow(QWidget):
         self.back.setVisible(bool(literal))
         self.suggestion.setVisible(bool(suggestion))
         if suggestion:
-            self.suggestion.setText(f"Did you mean {suggestion}?")
-            self.suggestion.setAccessibleName(f"Did you mean {suggestion}?")
+            from catalogue_desktop.ui.finder.suggestion import suggested
+
+            said = f"Did you mean {suggested(suggestion)}?"
+            self.suggestion.setText(said)
+            self.suggestion.setAccessibleName(said)
+            self.suggestion.setToolTip("Put it in the box instead of the word typed")
 
     words_off = False  # the box searches its words as typed (set by the box before showing)
 

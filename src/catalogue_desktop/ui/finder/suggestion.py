@@ -1,13 +1,24 @@
-"""A "Did you mean …?" taken: the typed word it is for replaced by the suggestion.
+"""A "Did you mean …?" taken: the typed word it is for replaced by the known one.
 
-The reading (``core.query.reading``) offers ``suggestion`` for a word that matches nothing but is one
-edit from a known value; the word is the free word (``Reading.words``) nearest to it.
+The reading (``core.query.reading``) offers ``suggestion`` ("Did you mean Chicago?") for a word that
+matches nothing but is one edit from a known value (a city, an expert's name). The word replaced is
+the typed word nearest to a word of that value (one edit or two, never one already right).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+
+_WORD = re.compile(r"[\w'’.-]+")
+_MOST = 2  # edits: farther than this, a typed word is not the one meant
+
+
+def suggested(suggestion: str) -> str:
+    """The value a suggestion offers ("Did you mean Chicago?" -> "Chicago")."""
+    value = suggestion.strip()
+    if value.lower().startswith("did you mean "):
+        value = value[len("did you mean ") :]
+    return value.rstrip("?").strip().strip("“”\"'")
 
 
 def _distance(a: str, b: str) -> int:
@@ -21,14 +32,17 @@ def _distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-def replace_typo(text: str, words: Sequence[str], suggestion: str) -> str:
-    """``text`` with the free word nearest to ``suggestion`` replaced by it (as a person would
-    retype it: the suggestion's own spelling)."""
-    wanted = suggestion.casefold()
-    candidates = [w for w in words if w.strip()]
-    if not candidates:
+def corrected(text: str, suggestion: str) -> str:
+    """``text`` with the typo ``suggestion`` is for replaced by the word it meant (as the
+    suggestion spells it); unchanged if no typed word is one."""
+    meant = [w.group() for w in _WORD.finditer(suggested(suggestion))]
+    best: tuple[int, int, int, str] | None = None  # distance, start, end, replacement
+    for typed in _WORD.finditer(text):
+        for word in meant:
+            d = _distance(typed.group().casefold(), word.casefold())
+            if 0 < d <= _MOST and (best is None or d < best[0]):
+                best = (d, typed.start(), typed.end(), word)
+    if best is None:
         return text
-    typo = min(candidates, key=lambda w: _distance(w.casefold(), wanted))
-    pattern = re.compile(rf"(?<![\w]){re.escape(typo)}(?![\w])", re.IGNORECASE)
-    replaced, count = pattern.subn(lambda _m: suggestion, text, count=1)
-    return replaced if count else text
+    _d, start, end, word = best
+    return text[:start] + word + text[end:]
