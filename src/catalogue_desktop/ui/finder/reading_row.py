@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QSizePolicy, QToolButton, QWidget
 
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
@@ -77,7 +77,7 @@ class ReadingRow(QWidget):
         # Its content never widens the window: what does not fit is cut at the right (the
         # equivalent query is elided first).
         layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.hint = QLabel(HINT)
         self.hint.setObjectName("query-hint")
         self.lead = QLabel("Read as:")
@@ -179,6 +179,12 @@ class ReadingRow(QWidget):
             self.suggestion.setText(said)
             self.suggestion.setAccessibleName(said)
             self.suggestion.setToolTip("Put it in the box instead of the word typed")
+
+    def sizeHint(self) -> QSize:
+        return QSize(0, self.height())  # (any width: the toolbar it is in stretches it)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.height())
 
     words_off = False  # the box searches its words as typed (set by the box before showing)
 

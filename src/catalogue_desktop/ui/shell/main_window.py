@@ -93,7 +93,6 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.banner)
-        layout.addWidget(self.query_box.line)  # (its reading, or its error)
         layout.addWidget(self.tab_widget, 1)
         self.setCentralWidget(central)
 
@@ -113,9 +112,23 @@ class MainWindow(QMainWindow):
 
         self.window_layout = WindowLayout(self)
         self.menu_actions = menus.build(self)
+        self._reading_bar()
         self.history.changed.connect(self._history_changed)
         self._history_changed()
         self._restore()
+
+    def _reading_bar(self) -> None:
+        """The line under the query box (what it read, or its error), the window's width."""
+        from PySide6.QtWidgets import QToolBar
+
+        bar = QToolBar("Query reading", self)
+        bar.setObjectName("toolbar-reading")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        bar.toggleViewAction().setVisible(False)  # (not a toolbar to hide: the box's own line)
+        bar.addWidget(self.query_box.line)
+        self.addToolBarBreak()
+        self.addToolBar(bar)
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
