@@ -108,6 +108,7 @@ class FinderController(QObject):
         self._results_pending = False  # ``show_results_tab`` waits for tables being built
         self._followed: tuple[str | None, str | None] = (None, None)  # the reading's tab and order, followed
         self._said: tuple[str, Callable[[], str | None]] | None = None  # where the results are, and its check
+        self._following = False  # a tab shown for the query (``_switch``)
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
         self.indexer.lexicon_builder.ready.connect(self._lexicon_ready)
@@ -207,10 +208,12 @@ class FinderController(QObject):
     # -- plain words read ------------------------------------------------------------------
 
     def read(self, text: str, literal: bool) -> Reading:
-        """``text`` as the query box reads it: with the catalogue's lexicon, now."""
+        """``text`` as the query box reads it: with the catalogue's lexicon, now, for the tab
+        shown (what applies there is read: fees on tabs with fees)."""
         from catalogue_desktop.core.query.reading import read
 
-        return read(text, self.indexer.lexicon, now(), literal=literal)
+        table = self.window.current_kind().value
+        return read(text, self.indexer.lexicon, now(), literal=literal, table=table)
 
     def _lexicon_ready(self) -> None:
         """The lexicon was (re)built (a sync, a catalogue opened): the box's words read again."""
@@ -231,7 +234,7 @@ class FinderController(QObject):
         kind = kinds.get(table) if table is not None else None
         if kind is not None and kind is not self.window.current_kind():
             self._moved_from.discard(kind)
-            self.window.show_tab(kind)
+            self._switch(kind)
         if sort is not None:
             from catalogue_desktop.ui.finder.reading_sort import sort_column
 
@@ -239,6 +242,15 @@ class FinderController(QObject):
             column = sort_column(current, sort)
             if column is not None:  # (the header's indicator shows it)
                 self.window.show_tab(current).view.sortByColumn(*column)
+
+    def _switch(self, kind: Any) -> None:
+        """Show ``kind``'s tab for the query (not a tab the user chose: the text is not read
+        again for it, which would change the query being shown)."""
+        self._following = True
+        try:
+            self.window.show_tab(kind)
+        finally:
+            self._following = False
 
     # -- where the results are -------------------------------------------------------------
 
@@ -325,7 +337,7 @@ class FinderController(QObject):
                 self._say(said, lambda: self._elsewhere_text(current))
             return
         self._moved_from.add(current)
-        self.window.show_tab(found)
+        self._switch(found)
         said = self._moved_text(current, found)
         if said is not None:
             self._say(said, lambda: self._moved_text(current, found))
@@ -356,6 +368,9 @@ class FinderController(QObject):
         if kind in self._stale:
             self._refresh(kind)
         self.refresh_panel()
+        box = self.window.query_box
+        if box.text().strip() and not box.has_error and not self._following:
+            box.apply()  # read again for this tab (what applies here: fees on tabs with fees)
         self.check_said()
 
     def _refresh(self, kind: Any) -> None:

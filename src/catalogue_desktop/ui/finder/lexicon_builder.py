@@ -27,8 +27,7 @@ def from_tables(finder: Finder) -> Lexicon:
     """The lexicon of ``finder``'s tables (on the builder's thread)."""
     from catalogue_desktop.core.query.reading import Lexicon
 
-    del finder
-    return Lexicon()
+    return Lexicon.from_finder(finder)
 
 
 class LexiconBuilder(QObject):

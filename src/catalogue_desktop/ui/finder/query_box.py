@@ -227,7 +227,7 @@ class QueryBox(QObject):
             target.setFocus(Qt.FocusReason.TabFocusReason)
 
     def _take_suggestion(self) -> None:
-        """"Did you mean …?": the word it is for replaced by the one meant."""
+        """ "Did you mean …?": the word it is for replaced by the one meant."""
         from catalogue_desktop.ui.finder.suggestion import corrected
 
         reading = self.reading
