@@ -45,7 +45,7 @@ class RowButton(QToolButton):
         self.setText(text)
         self.setObjectName(name)
         self.setStyleSheet(style)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # (a click leaves the focus in the box)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setAutoRaise(False)
 
@@ -82,6 +82,8 @@ class ReadingRow(QWidget):
         self.hint.setObjectName("query-hint")
         self.lead = QLabel("Read as:")
         self.lead.setObjectName("reading-lead")
+        self.same = QLabel("Same as")  # (then the equivalent query)
+        self.same.setObjectName("reading-same")
         self.query = ElidedLabel()
         self.query.setObjectName("reading-query")
         self.query.setTextFormat(Qt.TextFormat.PlainText)
@@ -101,7 +103,7 @@ class ReadingRow(QWidget):
         self.words.clicked.connect(self.words_requested)
         self.literal = QLabel("Searching the words as typed.")
         self.literal.setObjectName("reading-literal")
-        for label in (self.hint, self.lead, self.query, self.literal):
+        for label in (self.hint, self.lead, self.same, self.query, self.literal):
             _mute(label)  # (muted, still readable: WCAG AA)
         self.back = RowButton("read them as a question", "reading-back", LINK_STYLE)
         self.back.setAccessibleName("Read the words as a question")
@@ -115,10 +117,12 @@ class ReadingRow(QWidget):
         layout.addWidget(self.lead)
         layout.addLayout(self._chip_layout)
         layout.addWidget(self.literal)
-        layout.addWidget(self.query, 1)
-        layout.addWidget(self.suggestion)
-        layout.addWidget(self.words)
         layout.addWidget(self.back)
+        layout.addWidget(self.suggestion)  # (next to the chip of the word it corrects)
+        layout.addWidget(self.same)
+        layout.addWidget(self.query, 100)  # (the room left, less the links)
+        layout.addWidget(self.words)
+        layout.addStretch(1)  # (what is shown stays at the left when the query is not)
         sample = RowButton("Ag ×", "sample", CHIP_STYLE)
         height = max(sample.sizeHint().height(), self.fontMetrics().height() + 6)
         sample.deleteLater()
@@ -167,6 +171,7 @@ class ReadingRow(QWidget):
         query = reading.query if understood and reading is not None else ""
         self.query.set_full(query)
         self.query.setVisible(bool(understood))
+        self.same.setVisible(bool(understood))
         self.query.setToolTip(plain_tooltip(f"The same in the query language: {query}") if query else "")
         self.words.setVisible(bool(understood))
         self.literal.setVisible(bool(literal))
@@ -194,7 +199,7 @@ class ReadingRow(QWidget):
 
     def focus_chain(self) -> list[QWidget]:
         """The line's buttons in Tab order (hidden ones are skipped by Qt)."""
-        return [*self.chips, self.suggestion, self.words, self.back]
+        return [*self.chips, self.back, self.suggestion, self.words]  # (the order shown)
 
 
 def _mute(label: QLabel) -> None:
