@@ -10,6 +10,7 @@ still reads states, months, money, credits, kinds and order: those need no data.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,6 +190,19 @@ class Lexicon:
             type_labels=dict(vocabulary.type_labels),
             on_demand=frozenset(vocabulary.on_demand),
         )
+
+
+_MADE: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], Lexicon]] = weakref.WeakKeyDictionary()
+
+
+def of_finder(finder: Any) -> Lexicon:
+    """``Lexicon.from_finder(finder)``, made again only when its tables or vocabulary changed
+    (tables are replaced, never changed, when data reloads)."""
+    key = (*map(id, finder.tables.values()), finder.vocabulary.key())
+    made = _MADE.get(finder)
+    if made is None or made[0] != key:
+        made = _MADE[finder] = (key, Lexicon.from_finder(finder))
+    return made[1]
 
 
 def _words(title: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:

@@ -123,6 +123,7 @@ class _Run:
     """A run of bare words between the language's own tokens."""
 
     tokens: list[rules.Token]
+    quoted: bool = False  # a quoted phrase: read only when one condition takes it whole
 
 
 @dataclass(frozen=True)
@@ -150,24 +151,19 @@ def _read(text: str, lexicon: Lexicon, now: datetime, table: str | None) -> Read
     formal_table = next((t for t in (_kind_of(tok.text) for tok in tokens if tok.kind == "WORD") if t), None)
     shown = formal_table
     ctx = rules.Context(lexicon, shown or table, now)
-    placed = [_scan(run.tokens, ctx) for run in runs]
+    placed = [_scan(run, ctx) for run in runs]
     strong = [p.match.table for run in placed for p in run if p.match.what == "kind" and p.match.rank < 5]
     weak = [p.match.table for run in placed for p in run if p.match.what == "kind"]
     if shown is None and (strong or weak):
         shown = (strong or weak)[0]
         if shown != table:
             ctx = rules.Context(lexicon, shown, now)
-            placed = [_scan(run.tokens, ctx) for run in runs]
+            placed = [_scan(run, ctx) for run in runs]
     suggestion = None
     corrected = _corrections(runs, placed, lexicon)
     if corrected:
-        fixed_runs = [
-            _Run([replace(t, key=corrected.get(t.start, (t.key, ""))[0]) for t in run.tokens]) for run in runs
-        ]
-        placed = [
-            _scan(run.tokens, ctx, run_before.tokens)
-            for run, run_before in zip(fixed_runs, runs, strict=True)
-        ]
+        fixed_runs = [_Run([_corrected(t, corrected) for t in run.tokens], run.quoted) for run in runs]
+        placed = [_scan(run, ctx, before.tokens) for run, before in zip(fixed_runs, runs, strict=True)]
         used = [p for run in placed for p in run if p.corrected]
         if used:
             suggestion = f"Did you mean {used[0].match.label}?"
@@ -200,12 +196,21 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
             match = _FIELD.fullmatch(tok.text)
             if not (match and not match.group(3).startswith("//")) and not literals.is_date_word(tok.text):
                 readable = True
-        elif tok.kind == "AND" and tok.text.islower() and not group:
-            readable = True
+        elif tok.kind in ("AND", "OR") and tok.text != "|" and not group:
+            readable = True  # "and", "or": "between 500 and 1,000", "$149 or less"; else as typed
+        if tok.kind == "QUOTED" and not group and not opening:
+            if current:
+                runs.append(_Run(current))
+                current = []
+            pieces = _pieces(tok.text, tok.start, tok.end, 0)
+            runs.append(_Run([replace(p, word=k) for k, p in enumerate(pieces)], quoted=True))
         opening = tok.kind == "WORD" and tok.text.endswith(":")
         if readable:
             words[tok.start] = tok.text
-            current += _pieces(tok.text, tok.start, tok.end, len(words))
+            pieces = _pieces(tok.text, tok.start, tok.end, len(words))
+            if tok.kind != "WORD":  # OR in capitals is the operator, never Oregon
+                pieces = [replace(p, upper=False) for p in pieces]
+            current += pieces
         elif current:
             runs.append(_Run(current))
             current = []
@@ -234,10 +239,18 @@ def _pieces(word: str, start: int, end: int, number: int) -> list[rules.Token]:
     return out
 
 
-def _scan(
-    tokens: list[rules.Token], ctx: rules.Context, typed: list[rules.Token] | None = None
-) -> list[_Read]:
-    """The matches of a run, left to right, the longest at each word first."""
+def _corrected(tok: rules.Token, corrected: dict[tuple[int, str], str]) -> rules.Token:
+    return replace(tok, key=corrected.get((tok.start, tok.key), tok.key))
+
+
+def _scan(run: _Run, ctx: rules.Context, typed: list[rules.Token] | None = None) -> list[_Read]:
+    """The matches of a run, left to right, the longest at each word first (a quoted run: one
+    condition taking it whole, or nothing)."""
+    tokens = run.tokens
+    if run.quoted:
+        found = [m for rule in rules.RULES for m in rule(tokens, 0, ctx)]
+        whole = [m for m in found if m.size == len(tokens) and m.what == "condition"]
+        return [_Read(whole[0], 0, len(tokens) - 1)] if whole else []
     out: list[_Read] = []
     i, n = 0, len(tokens)
     negate = False
@@ -276,21 +289,22 @@ def _scan(
     return out
 
 
-def _corrections(runs: list[_Run], placed: list[list[_Read]], lexicon: Lexicon) -> dict[int, tuple[str, str]]:
-    """Free words one edit from a city's or a person's word: their start -> (the word, its
-    source)."""
+def _corrections(runs: list[_Run], placed: list[list[_Read]], lexicon: Lexicon) -> dict[tuple[int, str], str]:
+    """Free words one edit from a city's or a person's word: (their start, key) -> that word."""
     known = lexicon.index.known
     if not known:
         return {}
-    out: dict[int, tuple[str, str]] = {}
+    out: dict[tuple[int, str], str] = {}
     for run, reads in zip(runs, placed, strict=True):
+        if run.quoted:
+            continue
         taken = {k for r in reads for k in range(r.first, r.last + 1)}
         for k, tok in enumerate(run.tokens):
             if k in taken or len(tok.key) < 5 or not tok.key.isalpha() or tok.key in known:
                 continue
             found = extractOne(tok.key, list(known), scorer=Levenshtein.distance, score_cutoff=1)
             if found is not None:
-                out[tok.start] = (found[0], known[found[0]])
+                out[(tok.start, tok.key)] = found[0]
     return out
 
 

@@ -570,7 +570,17 @@ NUMBER_WORDS = {
             "twelve",
         ]
     )
-} | {"a": 1, "couple": 2, "few": 3}
+} | {
+    "a": 1,
+    "couple": 2,
+    "few": 3,
+    "fourteen": 14,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "sixty": 60,
+    "ninety": 90,
+}
 _RELATIVE = _phrases(
     {
         "today": ("today", "tonight"),
@@ -1070,7 +1080,7 @@ def _person_match(
         surname = p.short.split()[-1].lower()
         namesakes = [q for q in everyone if q.surname == p.surname]
         value = surname if len(namesakes) == 1 else p.short.lower()
-        return Match(size, "condition", f"{field}:{quote(value)}", p.short, other=" ".join(typed), rank=2)
+        return Match(size, "condition", f"{field}:{quote(value)}", p.short, rank=2)
     return Match(size, "condition", f"{field}:{quote(' '.join(typed))}", " ".join(typed).title(), rank=2)
 
 
@@ -1136,18 +1146,9 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
                 field = "title"
             if item.field == "venue" and (size == 1 and value in _GENERIC):
                 continue
-            words = " ".join(t.key for t in toks[i : i + size])
-            other = words if words != value else None
-            out.append(
-                Match(
-                    size,
-                    "condition",
-                    f"{field}:{quote(value)}",
-                    f"{item.title}",
-                    other=other or words,
-                    rank=3,
-                )
-            )
+            typed_words = list(dict.fromkeys(t.raw for t in toks[i : i + size]))
+            other = " ".join(quote(w) for w in typed_words)  # the words, found anywhere
+            out.append(Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3))
             break
     return out
 
@@ -1172,6 +1173,9 @@ def _title_match(toks: Sequence[Token], i: int, item: Titled) -> tuple[int, str]
             else:
                 break
             k += 1
+        while used and used[-1] in STOP:  # a title's words, not the glue after them
+            used.pop()
+            k -= 1
         if used and (best is None or k > best[0]):
             if len(used) == 1 and (used[0] in STOP or used[0] != words[start]):
                 continue  # one word alone: a whole word of the title ("audit" is no topic's word)

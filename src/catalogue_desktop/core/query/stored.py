@@ -25,6 +25,8 @@ from catalogue_desktop.core.listing import rows as listing
 from catalogue_desktop.core.query import bits, offerings
 from catalogue_desktop.core.query.engine import Finder, Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, TABLES
+from catalogue_desktop.core.query.lexicon import Lexicon
+from catalogue_desktop.core.query.reading import Reading, read
 from catalogue_desktop.core.query.syntax import Parsed, QueryError, walk
 from catalogue_desktop.core.query.table import Table, TableBuilder
 from catalogue_desktop.core.query.withdrawn import WithdrawnTables, attach_history
@@ -158,6 +160,31 @@ def local_now() -> datetime:
     return datetime.now().astimezone()
 
 
+# -- plain words ----------------------------------------------------------------------------------
+
+# The kinds the reading's vocabulary comes from: cities, states and venues (courses), experts'
+# names, the titles of topics, roles, situations, series and courses.
+LEXICON_KINDS = (Kind.COURSES, Kind.EXPERTS, Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS, Kind.SERIES)
+
+
+def lexicon_of(store: Store) -> Lexicon:
+    """The reading's vocabulary from the store's synced kinds (an empty one when none is)."""
+    kinds = [k for k in LEXICON_KINDS if store.state(k).has_data]
+    if not kinds:
+        return Lexicon()
+    return Lexicon.from_finder(load(store, kinds).finder)
+
+
+def read_all(
+    store: Store, texts: Iterable[str], now: datetime, *, table: str | None = None, literal: bool = False
+) -> list[Reading]:
+    """What each text reads as (``core.query.reading``) in the store's vocabulary, for ``table``
+    (None: any); ``literal``: the language alone, nothing read."""
+    texts = list(texts)
+    lexicon = Lexicon() if literal or not texts else lexicon_of(store)
+    return [read(text, lexicon, now, literal=literal, table=table) for text in texts]
+
+
 # -- export --query --------------------------------------------------------------------------------
 
 
@@ -188,8 +215,10 @@ __all__ = [
     "NothingToFind",
     "QueryError",
     "kinds_needed",
+    "lexicon_of",
     "load",
     "local_now",
+    "read_all",
     "select",
     "table_name",
 ]
