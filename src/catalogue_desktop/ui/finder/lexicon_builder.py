@@ -24,10 +24,12 @@ log = logging.getLogger(__name__)
 
 
 def from_tables(finder: Finder) -> Lexicon:
-    """The lexicon of ``finder``'s tables (on the builder's thread)."""
-    from catalogue_desktop.core.query.reading import Lexicon
+    """The lexicon of ``finder``'s tables (on the builder's thread). ``of_finder`` keeps it for
+    these tables: the watched searches' news, worked out on the GUI thread once the builder is
+    done (``ui.watch.watcher`` waits for the indexer), find it made."""
+    from catalogue_desktop.core.query.lexicon import of_finder
 
-    return Lexicon.from_finder(finder)
+    return of_finder(finder)
 
 
 class LexiconBuilder(QObject):
