@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
-from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.records.kinds import Kind
 from tests.journeys.hands import click_tab, key, type_query, when_dialog_opens
 
@@ -67,6 +67,21 @@ def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(
     assert window.findChild(QLabel, "reading-query").full == equivalent  # shown small, beside the chips
     assert window.query_box.parsed.text == equivalent  # what the tables show
     assert window.query_box.text() == "texas courses under 1500"  # the box keeps what was typed
+
+
+def test_an_order_in_words_sorts_the_tab_it_names_and_the_header_shows_it(start: Any) -> None:
+    window = start().window
+    window.show()
+    click_tab(window, DATES)
+    type_query(window, "most expensive courses")
+    assert window.current_kind() is Kind.COURSES
+    header = window.current_tab().view.horizontalHeader()
+    assert header.isSortIndicatorShown()
+    assert header.sortIndicatorSection() == column_index(Kind.COURSES, "fee")
+    assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    type_query(window, "soonest courses")
+    assert header.sortIndicatorSection() == column_index(Kind.COURSES, "next")
+    assert header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
 
 
 def test_removing_a_chip_widens_the_result(start: Any) -> None:
@@ -147,7 +162,8 @@ def test_words_found_only_in_other_tabs_are_said_and_the_tab_stays(start: Any) -
     window = start().window
     window.show()
     click_tab(window, DATES)
-    type_query(window, '"cpe"')  # quoted: the word itself, found in one situation's description
+    type_query(window, "cpe")
+    _click(_link(window, "reading-words"))  # the word itself: found in one situation's description
     assert window.current_kind() is DATES and window.current_tab().model.rowCount() == 0
     said = window.statusBar().currentMessage()
     assert said == "No dates match; the words are found on Situations (1: Ctrl+8).", said
