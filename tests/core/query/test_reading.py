@@ -302,3 +302,33 @@ def test_the_engine_and_the_reference_agree_on_every_reading(phrase: str, table:
 @cache
 def _finder() -> object:
     return finder_of(demo_facts())
+
+
+WORDS = [
+    *" ".join(PHRASES).replace("|", " ").split(),
+    "OR",
+    "AND",
+    "NOT",
+    "-",
+    "(",
+    ")",
+    '"',
+    "fee:<300",
+    "?",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=40),
+        st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join),
+    ),
+    st.sampled_from(TABLES),
+)
+def test_reading_never_raises_and_its_query_parses_or_is_the_text(text: str, table: str | None) -> None:
+    found = reading(text, table)
+    assert found.query == text or parse(found.query).ok, (text, found.query)
+    for condition in found.conditions:
+        start, end = condition.span
+        assert 0 <= start < end <= len(text)
