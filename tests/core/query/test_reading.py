@@ -100,6 +100,14 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("upcoming", "offerings", "future", None, None),
         ("summer 2027", "offerings", "starts:2027-06..2027-08", None, None),
         ("2027-03", "offerings", "2027-03", None, None),
+        ("after march", "offerings", "starts:2027-04..", None, None),
+        ("since september", "offerings", "starts:2026-09..", None, None),
+        ("before june", "offerings", "starts:..2027-05", None, None),
+        ("this fall", "offerings", "starts:2026-09..2026-11", None, None),
+        ("next summer", "offerings", "starts:2027-06..2027-08", None, None),
+        ("tomorrow's webinars", None, "starts:tomorrow kind:webinar", "webinars", None),
+        ("chicago and dallas", "offerings", "city:Chicago OR city:Dallas", None, None),
+        ("cpe and cle", "offerings", "cpe:yes cle:yes", None, None),
         # money
         ("under $1,300", "offerings", "fee:<1300", None, None),
         ("less than 300", "offerings", "fee:<300", None, None),
@@ -139,6 +147,8 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("webinars with no date", None, "kind:webinar no:starts", "webinars", None),
         # free words stay, the language reads as itself
         ("hipaa", "offerings", "hipaa", None, None),
+        ("partners", "experts", "partner", None, None),  # a plain plural: its singular, found in both
+        ("business", "experts", "business", None, None),
         (
             "state:IL cpe:yes kind:course sort:fee",
             "offerings",

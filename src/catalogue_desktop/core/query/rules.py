@@ -93,11 +93,37 @@ def _longest(table: Phrases, toks: Sequence[Token], i: int) -> tuple[int, str] |
     return best
 
 
+_EXTRA_GLUE = (
+    "how many",
+    "how much",
+    "do you have",
+    "you have",
+    "got any",
+    "are there any",
+    "im",
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "prof",
+    "w",
+    "held",
+    "held in",
+    "offer",
+    "near me",
+    "whatever",
+    "kind of",
+    "type of",
+    "types of",
+    "kinds of",
+)
+
 # -- glue ------------------------------------------------------------------------------------------
 
 GLUE = frozenset(
     tuple(p.split())
     for p in [
+        *_EXTRA_GLUE,
         "the",
         "a",
         "an",
@@ -596,13 +622,13 @@ NUMBER_WORDS = {
 }
 _RELATIVE = _phrases(
     {
-        "today": ("today", "tonight"),
-        "tomorrow": ("tomorrow",),
-        "this-week": ("this week", "current week"),
-        "next-week": ("next week", "coming week"),
+        "today": ("today", "tonight", "todays"),
+        "tomorrow": ("tomorrow", "tomorrows"),
+        "this-week": ("this week", "current week", "this weeks"),
+        "next-week": ("next week", "coming week", "next weeks"),
         "last-week": ("last week",),
         "this-month": ("this month", "current month"),
-        "next-month": ("next month", "coming month"),
+        "next-month": ("next month", "coming month", "next months"),
         "last-month": ("last month",),
         "this-quarter": ("this quarter", "current quarter"),
         "next-quarter": ("next quarter", "coming quarter"),
@@ -683,15 +709,51 @@ def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             q = int(quarter.group(1))
             out.append(Match(2, "condition", f"starts:{bare}-Q{q}", f"Q{q} {bare}"))
     out += _quarter(toks, i, today)
-    season = _SEASONS.get(toks[i].key)
-    if season is not None:
-        given = _year(toks[i + 1] if i + 1 < len(toks) else None)
-        first, last = season
-        y = given if given is not None else today.year + (last < today.month and first <= last)
-        lo_year = y - 1 if first > last else y
-        span = f"starts:{_month_text(lo_year, first)}..{_month_text(y, last)}"
-        out.append(Match(2 if given else 1, "condition", span, f"{toks[i].key} {y}"))
+    out += _season(toks, i, today)
+    out += _open_range(toks, i, today)
     return out
+
+
+def _season(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``summer``, ``summer 2027``, ``this fall``, ``next spring``: its months."""
+    lead = toks[i].key in ("this", "next", "coming") and i + 1 < len(toks)
+    at = i + 1 if lead else i
+    season = _SEASONS.get(toks[at].key)
+    if season is None:
+        return []
+    given = _year(toks[at + 1] if at + 1 < len(toks) else None)
+    first, last = season
+    y = given if given is not None else today.year + (last < today.month and first <= last)
+    lo_year = y - 1 if first > last else y
+    span = f"starts:{_month_text(lo_year, first)}..{_month_text(y, last)}"
+    size = at - i + 1 + (given is not None)
+    return [Match(size, "condition", span, f"{toks[at].key} {y}")]
+
+
+_AFTER_WORDS = frozenset({"after", "since", "starting", "from"})
+_BEFORE_WORDS = frozenset({"before", "until", "till", "by"})
+
+
+def _open_range(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``after march``, ``since september`` (the last one), ``before june``: from or up to a month."""
+    key = toks[i].key
+    if key not in _AFTER_WORDS and key not in _BEFORE_WORDS:
+        return []
+    month = _month_at(toks, i + 1, today)
+    if month is None:
+        return []
+    size, year, m, written = month
+    if key == "since" and not written:
+        year = today.year - (m > today.month)
+    name = f"{calendar.month_name[m]} {year}"
+    if key in _AFTER_WORDS:
+        start = m + 1 if key == "after" else m
+        lo = _month_text(year + (start > 12), (start - 1) % 12 + 1)
+        return [Match(size + 1, "condition", f"starts:{lo}..", f"{key} {name}")]
+    if key == "by" and not written:
+        return []  # "by" is more often a person's
+    hi_year, hi = (year, m - 1) if m > 1 else (year - 1, 12)
+    return [Match(size + 1, "condition", f"starts:..{_month_text(hi_year, hi)}", f"before {name}")]
 
 
 def _month_range(
