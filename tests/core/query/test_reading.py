@@ -100,6 +100,14 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("upcoming", "offerings", "future", None, None),
         ("summer 2027", "offerings", "starts:2027-06..2027-08", None, None),
         ("2027-03", "offerings", "2027-03", None, None),
+        ("after march", "offerings", "starts:2027-04..", None, None),
+        ("since september", "offerings", "starts:2026-09..", None, None),
+        ("before june", "offerings", "starts:..2027-05", None, None),
+        ("this fall", "offerings", "starts:2026-09..2026-11", None, None),
+        ("next summer", "offerings", "starts:2027-06..2027-08", None, None),
+        ("tomorrow's webinars", None, "starts:tomorrow kind:webinar", "webinars", None),
+        ("chicago and dallas", "offerings", "city:Chicago OR city:Dallas", None, None),
+        ("cpe and cle", "offerings", "cpe:yes cle:yes", None, None),
         # money
         ("under $1,300", "offerings", "fee:<1300", None, None),
         ("less than 300", "offerings", "fee:<300", None, None),
@@ -139,6 +147,8 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("webinars with no date", None, "kind:webinar no:starts", "webinars", None),
         # free words stay, the language reads as itself
         ("hipaa", "offerings", "hipaa", None, None),
+        ("partners", "experts", "partner", None, None),  # a plain plural: its singular, found in both
+        ("business", "experts", "business", None, None),
         (
             "state:IL cpe:yes kind:course sort:fee",
             "offerings",
@@ -302,3 +312,33 @@ def test_the_engine_and_the_reference_agree_on_every_reading(phrase: str, table:
 @cache
 def _finder() -> object:
     return finder_of(demo_facts())
+
+
+WORDS = [
+    *" ".join(PHRASES).replace("|", " ").split(),
+    "OR",
+    "AND",
+    "NOT",
+    "-",
+    "(",
+    ")",
+    '"',
+    "fee:<300",
+    "?",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=40),
+        st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join),
+    ),
+    st.sampled_from(TABLES),
+)
+def test_reading_never_raises_and_its_query_parses_or_is_the_text(text: str, table: str | None) -> None:
+    found = reading(text, table)
+    assert found.query == text or parse(found.query).ok, (text, found.query)
+    for condition in found.conditions:
+        start, end = condition.span
+        assert 0 <= start < end <= len(text)

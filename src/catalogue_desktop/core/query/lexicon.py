@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 import weakref
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from catalogue_desktop.core.query.text import fold
@@ -63,6 +65,7 @@ def keys(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def singular(key: str) -> str:
     """A plural key made singular the simple way (controllers, auditors, cfos, topics)."""
     if len(key) > 3 and key.endswith("ies"):
@@ -158,7 +161,7 @@ class Lexicon:
         table = tables.get("experts")
         if table is not None:
             experts.update((n, None) for n in table.column("name") if isinstance(n, str) and n.strip())
-        for name in ("webinars", "courses"):
+        for name in ("webinars", "courses") if not experts else ():  # (no experts table: their names)
             table = tables.get(name)
             if table is not None and "experts" in table.columns:
                 for names in table.column("experts"):
@@ -226,9 +229,23 @@ def _distinct(values: Iterable[Any]) -> list[str]:
     return sorted({v.strip() for v in values if isinstance(v, str) and v.strip()})
 
 
+# Which record a title names first when several do (a topic before a role ...).
+FIELD_ORDER = {"topic": 0, "role": 1, "situation": 2, "series": 3, "venue": 4, "course": 5}
+
+
 class _Index:
     """The lexicon's lookups, made once: cities by their keys, people by each word of their name,
     titled records by their words."""
+
+    def starting(self, prefix: str) -> list[str]:
+        """The title words that begin with ``prefix``."""
+        words = self.title_words
+        found = []
+        for k in range(bisect_left(words, prefix), len(words)):
+            if not words[k].startswith(prefix):
+                break
+            found.append(words[k])
+        return found
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.cities: dict[tuple[str, ...], str] = {tuple(keys(c)): c for c in lexicon.cities}
@@ -245,15 +262,14 @@ class _Index:
             for w in set(words):
                 if len(w) > 1:
                     self.by_word.setdefault(w, []).append(person)
-        self.titled: list[Titled] = []
-        self.first_words: dict[str, list[Titled]] = {}
-        for fld, title in lexicon.titles:
-            words, spans = _words(title)
-            item = Titled(fld, title, words, spans)
-            self.titled.append(item)
-            for w in words:
-                if w not in STOP:
-                    self.first_words.setdefault(w[:3], []).append(item)
+        # each word of a title -> where it is: (title, position), titles in order of preference
+        self.at_word: dict[str, list[tuple[Titled, int]]] = {}
+        titled = [Titled(fld, title, *_words(title)) for fld, title in lexicon.titles]
+        titled.sort(key=lambda t: (FIELD_ORDER.get(t.field, 9), t.title))
+        for item in titled:
+            for position, w in enumerate(item.words):
+                self.at_word.setdefault(w, []).append((item, position))
+        self.title_words = sorted(self.at_word)
         self.labels: dict[tuple[str, ...], str] = {
             tuple(keys(label)): code for code, label in lexicon.type_labels.items()
         }

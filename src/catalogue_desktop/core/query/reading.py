@@ -276,6 +276,8 @@ def _scan(run: _Run, ctx: rules.Context, typed: list[rules.Token] | None = None)
             i = word_end + 1
             continue
         last = i + best.size - 1
+        if best.what == "glue" and tokens[i].key == "and" and _alike(out, tokens, last, ctx):
+            best = rules.Match(1, "operator", "OR")  # chicago and dallas: either
         fixed = None
         if typed is not None:
             changed = [typed[k].raw for k in range(i, last + 1) if typed[k].key != tokens[k].key]
@@ -287,6 +289,23 @@ def _scan(run: _Run, ctx: rules.Context, typed: list[rules.Token] | None = None)
             out.append(_Read(best, i, last, corrected=fixed))
         i = last + 1
     return out
+
+
+_EITHER = ("city:", "state:")
+
+
+def _alike(out: list[_Read], tokens: list[rules.Token], at: int, ctx: rules.Context) -> bool:
+    """Whether the place or person read just before ``at`` ("and") and the one read just after
+    are of one field: "chicago and dallas" means either (a course is in one city)."""
+    if not out or out[-1].match.what != "condition" or at + 1 >= len(tokens):
+        return False
+    before = out[-1].match.clause
+    field = next((f for f in _EITHER if before.startswith(f)), None)
+    if field is None:
+        return False
+    after = [m for rule in rules.RULES for m in rule(tokens, at + 1, ctx) if m.what == "condition"]
+    longest = max((m.size for m in after), default=0)
+    return any(m.size == longest and m.clause.startswith(field) for m in after)
 
 
 def _corrections(runs: list[_Run], placed: list[list[_Read]], lexicon: Lexicon) -> dict[tuple[int, str], str]:
@@ -306,6 +325,15 @@ def _corrections(runs: list[_Run], placed: list[list[_Read]], lexicon: Lexicon) 
             if found is not None:
                 out[(tok.start, tok.key)] = found[0]
     return out
+
+
+_PLURAL = re.compile(r"[A-Za-z]{4,}[^sueiSUEI][sS]")
+
+
+def _plain(word: str) -> str:
+    """A free word as looked for: a plain plural without its s ("partners" finds "Partner", and
+    "partners" too: a word is found inside longer ones)."""
+    return word[:-1] if _PLURAL.fullmatch(word) else word
 
 
 def _negated(clause: str) -> str:
@@ -350,6 +378,10 @@ def _assemble(
                     clause, sort_done = m.clause, True
             elif m.what == "condition":
                 clause = _negated(m.clause) if r.negated else m.clause
+            elif m.what == "operator":
+                for k, s in enumerate(starts):
+                    replaced[s] = m.clause if k == 0 else None
+                continue
             if clause is not None:
                 label = f"not {m.label}" if r.negated else m.label
                 other = m.other
@@ -391,7 +423,7 @@ def _written(text: str, tokens: Sequence[Any], replaced: dict[int, str | None], 
                 continue
             piece = value
         elif start in words:
-            piece = _EDGE.sub("", words[start].replace("’", "'")) or ""
+            piece = _plain(_EDGE.sub("", words[start].replace("’", "'")) or "")
             if not piece:
                 pos = end
                 continue

@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from catalogue_desktop.core.query import regions
 from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA
-from catalogue_desktop.core.query.lexicon import STOP, Lexicon, Person, Titled, singular
+from catalogue_desktop.core.query.lexicon import FIELD_ORDER, STOP, Lexicon, Person, Titled, singular
 from catalogue_desktop.core.query.syntax import quote
 from catalogue_desktop.core.records.regions import CODES
 
@@ -64,27 +64,66 @@ def has(ctx: Context, name: str) -> bool:
     return ctx.table is None or SCHEMA.field(ctx.table, name) is not None
 
 
-def _phrases(spec: dict[str, Sequence[str]]) -> dict[tuple[str, ...], str]:
+class Phrases(dict[tuple[str, ...], str]):
+    """Phrases (as key tuples) -> their value; ``longest`` the most words one has."""
+
+    longest = 0
+    starts: frozenset[tuple[str, ...]] = frozenset()  # each phrase's first word, as a 1-tuple
+
+
+def _phrases(spec: dict[str, Sequence[str]]) -> Phrases:
     """Phrases (a string may list several, separated by commas) -> their value."""
-    return {
-        tuple(p.split()): value for value, texts in spec.items() for text in texts for p in text.split(",")
-    }
+    found = Phrases(
+        (tuple(p.split()), value) for value, texts in spec.items() for text in texts for p in text.split(",")
+    )
+    found.longest = max(map(len, found), default=0)
+    found.starts = frozenset((k[0],) for k in found)
+    return found
 
 
-def _longest(table: dict[tuple[str, ...], str], toks: Sequence[Token], i: int) -> tuple[int, str] | None:
+def _longest(table: Phrases, toks: Sequence[Token], i: int) -> tuple[int, str] | None:
+    keys = tuple(t.key for t in toks[i : i + table.longest])
+    if not keys or keys[:1] not in table.starts:
+        return None
     best = None
-    for size in range(1, min(6, len(toks) - i) + 1):
-        found = table.get(tuple(t.key for t in toks[i : i + size]))
+    for size in range(1, len(keys) + 1):
+        found = table.get(keys[:size])
         if found is not None:
             best = (size, found)
     return best
 
+
+_EXTRA_GLUE = (
+    "how many",
+    "how much",
+    "do you have",
+    "you have",
+    "got any",
+    "are there any",
+    "im",
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "prof",
+    "w",
+    "held",
+    "held in",
+    "offer",
+    "near me",
+    "whatever",
+    "kind of",
+    "type of",
+    "types of",
+    "kinds of",
+)
 
 # -- glue ------------------------------------------------------------------------------------------
 
 GLUE = frozenset(
     tuple(p.split())
     for p in [
+        *_EXTRA_GLUE,
         "the",
         "a",
         "an",
@@ -258,7 +297,7 @@ def kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     return [Match(size, "kind", f"kind:{KIND_VALUE[table]}", label, table=table, rank=5 if weak else 1)]
 
 
-_KINDS = {k: v for k, v in KIND_WORDS.items()}
+_KINDS = KIND_WORDS
 _PERSON = _phrases({"": ("in person", "inperson", "classroom", "onsite", "on site", "face to face")})
 _ONLINE = _phrases({"": ("online", "virtual", "remote")})
 
@@ -583,13 +622,13 @@ NUMBER_WORDS = {
 }
 _RELATIVE = _phrases(
     {
-        "today": ("today", "tonight"),
-        "tomorrow": ("tomorrow",),
-        "this-week": ("this week", "current week"),
-        "next-week": ("next week", "coming week"),
+        "today": ("today", "tonight", "todays"),
+        "tomorrow": ("tomorrow", "tomorrows"),
+        "this-week": ("this week", "current week", "this weeks"),
+        "next-week": ("next week", "coming week", "next weeks"),
         "last-week": ("last week",),
         "this-month": ("this month", "current month"),
-        "next-month": ("next month", "coming month"),
+        "next-month": ("next month", "coming month", "next months"),
         "last-month": ("last month",),
         "this-quarter": ("this quarter", "current quarter"),
         "next-quarter": ("next quarter", "coming quarter"),
@@ -670,15 +709,51 @@ def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             q = int(quarter.group(1))
             out.append(Match(2, "condition", f"starts:{bare}-Q{q}", f"Q{q} {bare}"))
     out += _quarter(toks, i, today)
-    season = _SEASONS.get(toks[i].key)
-    if season is not None:
-        given = _year(toks[i + 1] if i + 1 < len(toks) else None)
-        first, last = season
-        y = given if given is not None else today.year + (last < today.month and first <= last)
-        lo_year = y - 1 if first > last else y
-        span = f"starts:{_month_text(lo_year, first)}..{_month_text(y, last)}"
-        out.append(Match(2 if given else 1, "condition", span, f"{toks[i].key} {y}"))
+    out += _season(toks, i, today)
+    out += _open_range(toks, i, today)
     return out
+
+
+def _season(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``summer``, ``summer 2027``, ``this fall``, ``next spring``: its months."""
+    lead = toks[i].key in ("this", "next", "coming") and i + 1 < len(toks)
+    at = i + 1 if lead else i
+    season = _SEASONS.get(toks[at].key)
+    if season is None:
+        return []
+    given = _year(toks[at + 1] if at + 1 < len(toks) else None)
+    first, last = season
+    y = given if given is not None else today.year + (last < today.month and first <= last)
+    lo_year = y - 1 if first > last else y
+    span = f"starts:{_month_text(lo_year, first)}..{_month_text(y, last)}"
+    size = at - i + 1 + (given is not None)
+    return [Match(size, "condition", span, f"{toks[at].key} {y}")]
+
+
+_AFTER_WORDS = frozenset({"after", "since", "starting", "from"})
+_BEFORE_WORDS = frozenset({"before", "until", "till", "by"})
+
+
+def _open_range(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``after march``, ``since september`` (the last one), ``before june``: from or up to a month."""
+    key = toks[i].key
+    if key not in _AFTER_WORDS and key not in _BEFORE_WORDS:
+        return []
+    month = _month_at(toks, i + 1, today)
+    if month is None:
+        return []
+    size, year, m, written = month
+    if key == "since" and not written:
+        year = today.year - (m > today.month)
+    name = f"{calendar.month_name[m]} {year}"
+    if key in _AFTER_WORDS:
+        start = m + 1 if key == "after" else m
+        lo = _month_text(year + (start > 12), (start - 1) % 12 + 1)
+        return [Match(size + 1, "condition", f"starts:{lo}..", f"{key} {name}")]
+    if key == "by" and not written:
+        return []  # "by" is more often a person's
+    hi_year, hi = (year, m - 1) if m > 1 else (year - 1, 12)
+    return [Match(size + 1, "condition", f"starts:..{_month_text(hi_year, hi)}", f"before {name}")]
 
 
 def _month_range(
@@ -1084,7 +1159,6 @@ def _person_match(
     return Match(size, "condition", f"{field}:{quote(' '.join(typed))}", " ".join(typed).title(), rank=2)
 
 
-_FIELD_ORDER = {"topic": 0, "role": 1, "situation": 2, "series": 3, "venue": 4, "course": 5}
 _OWN_TABLE = {"topic": "topics", "role": "roles", "situation": "situations", "series": "series"}
 _ALIASES = {
     "m&a": ("mergers",),
@@ -1122,79 +1196,81 @@ _GENERIC = frozenset(
 
 def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     """A topic, role, situation, series or venue by the words of its title ("privacy", "tax
-    pros", "year end close"): typed words that begin consecutive words of one title."""
+    pros", "year end close"): typed words that begin consecutive words of one title (a word alone
+    is a whole word of it; a word like "in" only inside a hyphenated one: "in-house")."""
     index = ctx.lexicon.index
-    typed = _ALIASES.get(toks[i].key, (toks[i].key,))
+    typed: list[str] = []  # the keys, aliases expanded ("m&a": "mergers")
+    token_of: list[int] = []  # each key's token
+    for n, t in enumerate(toks[i : i + 8]):
+        for key in _ALIASES.get(t.key, (t.key,)):
+            typed.append(key)
+            token_of.append(n)
     first = singular(typed[0])
-    if len(first) < 2:
+    hyphenated = i + 1 < len(toks) and toks[i + 1].word == toks[i].word
+    if len(first) < 2 or (first in STOP and not hyphenated):
         return []
-    candidates = index.first_words.get(first[:3], []) if first not in STOP else index.titled
-    best: dict[int, list[tuple[Titled, int, str]]] = {}
-    for item in candidates:
-        found = _title_match(toks, i, item)
-        if found is not None:
-            size, value = found
-            best.setdefault(size, []).append((item, size, value))
-    out = []
-    for size, items in best.items():
-        items.sort(key=lambda x: (_FIELD_ORDER[x[0].field], x[0].title))
-        for item, _, value in items:
-            field = item.field
-            if ctx.table is not None and SCHEMA.field(ctx.table, field) is None:
-                if _OWN_TABLE.get(field) != ctx.table:
-                    continue
-                field = "title"
-            if item.field == "venue" and (size == 1 and value in _GENERIC):
-                continue
-            typed_words = list(dict.fromkeys(t.raw for t in toks[i : i + size]))
-            other = " ".join(quote(w) for w in typed_words)  # the words, found anywhere
-            out.append(Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3))
-            break
-    return out
-
-
-def _title_match(toks: Sequence[Token], i: int, item: Titled) -> tuple[int, str] | None:
-    """(tokens used, the title's words they name) where the tokens from ``i`` begin consecutive
-    words of ``item``'s title."""
-    words = item.words
-    typed_keys: list[str] = []
-    for t in toks[i : i + 8]:
-        typed_keys += _ALIASES.get(t.key, (t.key,))
-    best = None
-    for start in range(len(words)):
-        k = 0
-        used: list[str] = []
-        while k < len(typed_keys) and start + k < len(words):
-            key, word = singular(typed_keys[k]), words[start + k]
-            if key == word or typed_keys[k] == word:
-                used.append(word)
-            elif word.startswith(key) and (len(key) >= 4 or (k > 0 and len(key) >= 3)):
-                used.append(key)
-            else:
-                break
-            k += 1
-        while used and used[-1] in STOP:  # a title's words, not the glue after them
-            used.pop()
-            k -= 1
-        if used and (best is None or k > best[0]):
-            if len(used) == 1 and (used[0] in STOP or used[0] != words[start]):
-                continue  # one word alone: a whole word of the title ("audit" is no topic's word)
-            if used == list(words[start : start + k]):
-                best = (k, item.written(start, start + k))
-            else:
-                best = (k, " ".join(used))
+    words = dict.fromkeys((first, typed[0], *(index.starting(typed[0]) if len(typed[0]) >= 4 else ())))
+    best: tuple[int, Titled, int] | None = None
+    for word in words:
+        for item, start in index.at_word.get(word, ()):
+            used = _extend(typed, item, start)
+            if used and (best is None or _better(used, item, best)) and _applies(item, ctx):
+                best = (used, item, start)
     if best is None:
-        return None
-    size = best[0]
-    if any(k in _ALIASES for k in (t.key for t in toks[i : i + size])):
-        size = min(size, len(toks) - i)
-        expanded = 0
-        n = 0
-        while expanded < best[0] and n < len(toks) - i:
-            expanded += len(_ALIASES.get(toks[i + n].key, (toks[i + n].key,)))
-            n += 1
-        size = n
-    return size, best[1]
+        return []
+    used, item, start = best
+    value = _value(typed[:used], item, start)
+    size = token_of[used - 1] + 1
+    field = item.field if ctx.table is None or SCHEMA.field(ctx.table, item.field) else "title"
+    if item.field == "venue" and used == 1 and value in _GENERIC:
+        return []
+    typed_words = list(dict.fromkeys(t.raw for t in toks[i : i + size]))
+    other = " ".join(quote(w) for w in typed_words)  # the words, found anywhere
+    return [Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3)]
+
+
+def _better(used: int, item: Titled, best: tuple[int, Titled, int]) -> bool:
+    """More words of a title, else a topic before a role ... (``FIELD_ORDER``), else by title."""
+    rank = (-used, FIELD_ORDER[item.field], item.title)
+    return rank < (-best[0], FIELD_ORDER[best[1].field], best[1].title)
+
+
+def _applies(item: Titled, ctx: Context) -> bool:
+    """The table finds what ``item`` names: by its field, or it is the item's own table (title)."""
+    if ctx.table is None or SCHEMA.field(ctx.table, item.field) is not None:
+        return True
+    return _OWN_TABLE.get(item.field) == ctx.table
+
+
+def _extend(typed: list[str], item: Titled, start: int) -> int:
+    """How many of ``typed`` begin the words of ``item``'s title at ``start``: each key the word
+    itself (or its singular), or the beginning of it (0: none, or one word that is not a whole
+    word of the title: "audit" is no topic's word)."""
+    words = item.words
+    k = 0
+    while k < len(typed) and start + k < len(words) and _names(typed[k], words[start + k], k):
+        k += 1
+    while k and words[start + k - 1] in STOP:  # a title's words, not the glue after them
+        k -= 1
+    if k == 1 and (words[start] in STOP or singular(typed[0]) != words[start] != typed[0]):
+        return 0
+    return k
+
+
+def _names(key: str, word: str, k: int) -> bool:
+    one = singular(key)
+    return (
+        key == word or one == word or (word.startswith(one) and (len(one) >= 4 or (k > 0 and len(one) >= 3)))
+    )
+
+
+def _value(typed: list[str], item: Titled, start: int) -> str:
+    """The title's words ``typed`` names, as the title writes them, or as typed where a key was
+    the beginning of a word ("tax pro")."""
+    words = item.words[start : start + len(typed)]
+    if all(key == word or singular(key) == word for key, word in zip(typed, words, strict=True)):
+        return item.written(start, start + len(typed))
+    return " ".join(singular(k) for k in typed)
 
 
 # -- the rules, in order of preference among matches of one length --------------------------------
