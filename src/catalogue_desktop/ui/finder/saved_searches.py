@@ -47,7 +47,11 @@ def save_current(window: Any) -> None:
         saved_as.setObjectName("search-query")
         form.addRow("Saved as:", saved_as)
         note = _plain_label("The query the words were read as is kept, so the search always means the same.")
-        note.setEnabled(False)
+        from catalogue_desktop.ui.common.colors import muted
+
+        palette = note.palette()
+        palette.setColor(note.foregroundRole(), muted(palette))  # (muted, still AA)
+        note.setPalette(palette)
         form.addRow(note)
     else:
         shown = _plain_label(query)
