@@ -5,11 +5,12 @@ shows its rows: its imports are no part of the start-up (docs/decisions.md, "Sta
 
 ``FinderController`` takes the row sets the loader reads (and has the indexer build their tables),
 reads the query box's text with the catalogue's lexicon (``core.query.reading``: plain words read
-as conditions; the lexicon is built by the indexer in idle time), evaluates the equivalent query on
-every table (a few ms each), shows the tab a kind word names (in the order asked for), the current
-tab's matches at once and the other tabs' when they are shown, and keeps the facet panel and the query box's
-tooltip (each clause's count) current. While a query is set, a reloaded collection is shown once
-its table is rebuilt, with its matches: a tab never shows new rows unfiltered under a query.
+as conditions; the lexicon is built on a thread once the indexer's tables are), evaluates the
+equivalent query on every table (a few ms each), shows the tab a kind word names (in the order
+asked for), the current tab's matches at once and the other tabs' when they are shown, and keeps
+the facet panel and the query box's tooltip (each clause's count) current. While a query is set, a
+reloaded collection is shown once its table is rebuilt, with its matches: a tab never shows new
+rows unfiltered under a query.
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ class FinderController(QObject):
         self._followed: tuple[str | None, str | None] = (None, None)  # the reading's tab and order, followed
         self._said: tuple[str, Callable[[], str | None]] | None = None  # where the results are, and its check
         self._following = False  # a tab shown for the query (``_switch``)
+        self._rereading = False  # the text read again (another tab, a new lexicon): no tab left for it
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
         self.indexer.lexicon_builder.ready.connect(self._lexicon_ready)
@@ -200,7 +202,7 @@ class FinderController(QObject):
         self.refresh_panel(facets=not typed)
         if typed:
             self._facets_later.start()
-        else:
+        elif not self._rereading:
             self.show_results_tab()
         self.check_said()
         self.evaluated.emit()
@@ -217,9 +219,19 @@ class FinderController(QObject):
 
     def _lexicon_ready(self) -> None:
         """The lexicon was (re)built (a sync, a catalogue opened): the box's words read again."""
+        self._read_again()
+
+    def _read_again(self) -> None:
+        """The box's text read again (for the tab now shown, with the lexicon now built): its
+        query shown, without leaving the tab the user is on for it."""
         box = self.window.query_box
-        if box.text().strip() and not box.has_error:
+        if not box.text().strip() or box.has_error:
+            return
+        self._rereading = True
+        try:
             box.apply()
+        finally:
+            self._rereading = False
 
     def _follow(self, reading: Reading | None) -> None:
         """A kind word shows its tab, and an order asked for sorts it, once each time the reading
@@ -297,7 +309,7 @@ class FinderController(QObject):
         )
 
     def _elsewhere_text(self, origin: Any) -> str | None:
-        """ "No dates match; the words are found on Situations (1): Ctrl+8", while it is true."""
+        """ "No dates match; the words are found on Situations (1: Ctrl+8).", while it is true."""
         if not self.active or self.window.current_kind() is not origin or self._matched(origin) != 0:
             return None
         kinds = self.window.tab_kinds()
@@ -368,9 +380,8 @@ class FinderController(QObject):
         if kind in self._stale:
             self._refresh(kind)
         self.refresh_panel()
-        box = self.window.query_box
-        if box.text().strip() and not box.has_error and not self._following:
-            box.apply()  # read again for this tab (what applies here: fees on tabs with fees)
+        if not self._following:  # the user's choice: read for it (fees on tabs with fees)
+            self._read_again()
         self.check_said()
 
     def _refresh(self, kind: Any) -> None:
