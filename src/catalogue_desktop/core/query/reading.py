@@ -37,7 +37,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import extractOne
 
 from catalogue_desktop.core.query import literals, rules
-from catalogue_desktop.core.query.fields import table_of_kind
+from catalogue_desktop.core.query.fields import tab_of_kind
 from catalogue_desktop.core.query.lexicon import Lexicon, keys
 from catalogue_desktop.core.query.syntax import _FIELD, Parsed, Term, lex, parse, top_clauses, walk
 
@@ -107,7 +107,7 @@ def directives(parsed: Parsed) -> tuple[str | None, str | None]:
     shown = order = None
     for clause in top_clauses(parsed.root):
         if isinstance(clause, Term) and clause.field == "kind" and clause.op == "eq" and shown is None:
-            shown = table_of_kind(str(clause.value))
+            shown = tab_of_kind(str(clause.value))
         if isinstance(clause, Term) and clause.op == "sort" and order is None:
             order = clause.value
     return shown, order
@@ -173,7 +173,7 @@ def _read(text: str, lexicon: Lexicon, now: datetime, table: str | None) -> Read
 def _kind_of(word: str) -> str | None:
     match = _FIELD.fullmatch(word)
     if match and match.group(1).lower() == "kind" and match.group(2) == ":":
-        return table_of_kind(match.group(3))
+        return tab_of_kind(match.group(3))
     return None
 
 
@@ -203,7 +203,8 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
                 runs.append(_Run(current))
                 current = []
             pieces = _pieces(tok.text, tok.start, tok.end, 0)
-            runs.append(_Run([replace(p, word=k) for k, p in enumerate(pieces)], quoted=True))
+            if pieces:
+                runs.append(_Run([replace(p, word=k) for k, p in enumerate(pieces)], quoted=True))
         opening = tok.kind == "WORD" and tok.text.endswith(":")
         if readable:
             words[tok.start] = tok.text

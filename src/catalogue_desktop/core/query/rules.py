@@ -272,18 +272,9 @@ KIND_WORDS = _phrases(
         OFFERINGS: ("date,dates,offering,offerings,schedule,calendar,events", "whats on"),
     }
 )
-# The value ``kind:`` takes for each table (the reading writes it; ``fields.table_of_kind`` reads it).
-KIND_VALUE = {
-    "courses": "course",
-    "webinars": "webinar",
-    "series": "series",
-    "certificates": "certificate",
-    "experts": "expert",
-    "topics": "topic",
-    "roles": "role",
-    "situations": "situation",
-    OFFERINGS: "dates",
-}
+# The value ``kind:`` takes to name each tab: the table's own name, plural (``fields.tab_of_kind``;
+# on the Dates tab, kind:course is the occasions of courses, as it always was).
+KIND_VALUE = {table: table for table in KIND_WORDS.values()} | {OFFERINGS: "dates"}
 KIND_LABEL = {OFFERINGS: "Dates"}
 
 
@@ -309,13 +300,13 @@ def place_kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if person is not None:
         if ctx.table in (None, OFFERINGS, "courses"):
             return [Match(person[0], "condition", "has:location", "in person")]
-        return [Match(person[0], "kind", "kind:course", "Courses", table="courses")]
+        return [Match(person[0], "kind", "kind:courses", "Courses", table="courses")]
     online = _longest(_ONLINE, toks, i)
     if online is not None:
         if ctx.table in (None, OFFERINGS):
             return [Match(online[0], "condition", "no:location", "online")]
         if ctx.table == "courses":
-            return [Match(online[0], "kind", "kind:webinar", "Webinars", table="webinars")]
+            return [Match(online[0], "kind", "kind:webinars", "Webinars", table="webinars")]
         if ctx.table in ("webinars", "series"):
             return [Match(online[0], "glue")]
     return []
