@@ -3,7 +3,7 @@
 titles of its topics, roles, situations and series, its venues, and the webinar type labels.
 
 Built from the finder's tables (``Lexicon.from_finder``) at each sync and when a catalogue is
-opened, off the GUI thread: a few distinct-value scans (bench/bench_reading.py). An empty lexicon
+opened, off the GUI thread: a few column scans (bench/reading_bench.py). An empty lexicon
 still reads states, months, money, credits, kinds and order: those need no data.
 """
 

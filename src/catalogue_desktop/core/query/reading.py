@@ -167,7 +167,7 @@ def _read(text: str, lexicon: Lexicon, now: datetime, table: str | None) -> Read
         used = [p for run in placed for p in run if p.corrected]
         if used:
             suggestion = f"Did you mean {used[0].match.label}?"
-    return _assemble(text, tokens, runs, placed, words, suggestion, shown, now)
+    return _assemble(text, tokens, runs, placed, words, suggestion, shown)
 
 
 def _kind_of(word: str) -> str | None:
@@ -358,7 +358,6 @@ def _assemble(
     words: dict[int, str],
     suggestion: str | None,
     shown: str | None,
-    now: datetime,
 ) -> Reading:
     """The equivalent query: the typed text, each read word replaced by its clause (glue and
     repeated kinds and orders dropped), and the conditions read."""
