@@ -113,6 +113,8 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("next summer", "offerings", "starts:2027-06..2027-08", None, None),
         ("tomorrow's webinars", None, "starts:tomorrow kind:webinars", "webinars", None),
         ("chicago and dallas", "offerings", "city:Chicago OR city:Dallas", None, None),
+        ("okafor's webinars", None, "expert:okafor kind:webinars", "webinars", None),
+        ("mar '27", "offerings", "starts:2027-03", None, None),
         ("cpe and cle", "offerings", "cpe:yes cle:yes", None, None),
         # money
         ("under $1,300", "offerings", "fee:<1300", None, None),

@@ -222,6 +222,8 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
 
 def _pieces(word: str, start: int, end: int, number: int) -> list[rules.Token]:
     raw = _EDGE.sub("", word.replace("’", "'"))
+    if len(raw) > 3 and raw[-2:].lower() == "'s":  # okafor's, tomorrow's, what's
+        raw = raw[:-2]
     if re.fullmatch(r"\$?[\d,.]+k?-\$?[\d,.]+k?", raw) or not _PIECES.search(raw):
         parts = [raw]
     else:

@@ -101,6 +101,7 @@ _EXTRA_GLUE = (
     "got any",
     "are there any",
     "im",
+    "it",
     "dr",
     "mr",
     "mrs",
@@ -269,7 +270,7 @@ KIND_WORDS = _phrases(
         "topics": ("topic,topics,subject,subjects",),
         "roles": ("role,roles",),
         "situations": ("situation,situations",),
-        OFFERINGS: ("date,dates,offering,offerings,schedule,calendar,events", "whats on"),
+        OFFERINGS: ("date,dates,offering,offerings,schedule,calendar,events", "whats on", "what on"),
     }
 )
 # The value ``kind:`` takes to name each tab: the table's own name, plural (``fields.tab_of_kind``;
@@ -284,7 +285,7 @@ def kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         return []
     size, table = found
     label = KIND_LABEL.get(table, table.capitalize())
-    weak = tuple(t.key for t in toks[i : i + size]) == ("whats", "on")
+    weak = tuple(t.key for t in toks[i : i + size]) in (("whats", "on"), ("what", "on"))
     return [Match(size, "kind", f"kind:{KIND_VALUE[table]}", label, table=table, rank=5 if weak else 1)]
 
 
@@ -661,6 +662,8 @@ def _month_at(toks: Sequence[Token], i: int, today: date) -> tuple[int, int, int
     if j < len(toks) and toks[j].key == "of" and _year(toks[j + 1] if j + 1 < len(toks) else None):
         j += 1
     year = _year(toks[j] if j < len(toks) else None)
+    if year is None and j < len(toks) and re.fullmatch(r"'\d\d", toks[j].raw):  # mar '27
+        year = 2000 + int(toks[j].raw[1:])
     if year is not None:
         return j + 1 - i, year, month, True
     return 1, today.year + (month < today.month), month, False
