@@ -207,6 +207,13 @@ def test_a_typo_one_edit_from_a_known_value_is_read_as_it_and_said() -> None:
     assert found.conditions[0].other == "chicgo"
     assert reading("okafr webinars").query == "expert:okafor kind:webinars"
     assert reading("hipaa").suggestion is None
+    assert (reading("illinios").query, reading("illinios").suggestion) == (
+        "state:IL",
+        "Did you mean Illinois?",
+    )
+    webinars = reading("webinrs next week", "offerings")  # a kind word corrected names the tab
+    assert (webinars.query, webinars.table) == ("kind:webinars starts:next-week", "webinars")
+    assert reading("febuary", "offerings").query == "starts:2027-02"
 
 
 def test_literal_reads_nothing() -> None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from catalogue_desktop.core.query import literals, rules
@@ -149,25 +149,43 @@ def _read(text: str, lexicon: Lexicon, now: datetime, table: str | None) -> Read
         return _literal(text, parse(text))
     runs, words = _runs(text, tokens)
     formal_table = next((t for t in (_kind_of(tok.text) for tok in tokens if tok.kind == "WORD") if t), None)
+    placed, shown = _scan_all(runs, lexicon, now, table, formal_table)
+    suggestion = None
+    corrected = _corrections(runs, placed, lexicon)
+    if corrected:
+        fixed = [_Run([_corrected(t, corrected) for t in run.tokens], run.quoted) for run in runs]
+        placed, shown = _scan_all(fixed, lexicon, now, table, formal_table, runs)
+        used = [p for run in placed for p in run if p.corrected]
+        if used:
+            suggestion = f"Did you mean {used[0].match.label}?"
+    return _assemble(text, tokens, runs, placed, words, suggestion, shown)
+
+
+def _scan_all(
+    runs: list[_Run],
+    lexicon: Lexicon,
+    now: datetime,
+    table: str | None,
+    formal_table: str | None,
+    typed: list[_Run] | None = None,
+) -> tuple[list[list[_Read]], str | None]:
+    """Every run read for the table shown: a ``kind:`` clause's, else the first kind word's (read
+    again for it), else ``table``; ``typed``: the runs as typed, where ``runs`` has corrections."""
     shown = formal_table
-    ctx = rules.Context(lexicon, shown or table, now)
-    placed = [_scan(run, ctx) for run in runs]
+
+    def scan(ctx: rules.Context) -> list[list[_Read]]:
+        if typed is None:
+            return [_scan(run, ctx) for run in runs]
+        return [_scan(run, ctx, before.tokens) for run, before in zip(runs, typed, strict=True)]
+
+    placed = scan(rules.Context(lexicon, shown or table, now))
     strong = [p.match.table for run in placed for p in run if p.match.what == "kind" and p.match.rank < 5]
     weak = [p.match.table for run in placed for p in run if p.match.what == "kind"]
     if shown is None and (strong or weak):
         shown = (strong or weak)[0]
         if shown != table:
-            ctx = rules.Context(lexicon, shown, now)
-            placed = [_scan(run, ctx) for run in runs]
-    suggestion = None
-    corrected = _corrections(runs, placed, lexicon)
-    if corrected:
-        fixed_runs = [_Run([_corrected(t, corrected) for t in run.tokens], run.quoted) for run in runs]
-        placed = [_scan(run, ctx, before.tokens) for run, before in zip(fixed_runs, runs, strict=True)]
-        used = [p for run in placed for p in run if p.corrected]
-        if used:
-            suggestion = f"Did you mean {used[0].match.label}?"
-    return _assemble(text, tokens, runs, placed, words, suggestion, shown)
+            placed = scan(rules.Context(lexicon, shown, now))
+    return placed, shown
 
 
 def _kind_of(word: str) -> str | None:
@@ -324,7 +342,7 @@ def _corrections(runs: list[_Run], placed: list[list[_Read]], lexicon: Lexicon) 
         for k, tok in enumerate(run.tokens):
             if k in taken or len(tok.key) < 5 or not tok.key.isalpha() or tok.key in known:
                 continue
-            found = extractOne(tok.key, list(known), scorer=Levenshtein.distance, score_cutoff=1)
+            found = extractOne(tok.key, lexicon.index.known_words, scorer=OSA.distance, score_cutoff=1)
             if found is not None:
                 out[(tok.start, tok.key)] = found[0]
     return out
