@@ -260,7 +260,7 @@ def test_nothing_synced_is_a_clear_error(cli: Any, tmp_path: Path, demo_cache: P
     one = cli("find", "--cache-dir", str(partial), "--kind", "series", "tax")
     assert one.returncode == 1 and one.stdout == ""
     assert one.stderr.startswith(f"catalogue-desktop: series were never synced into {partial / FILE_NAME}")
-    some = cli("find", "--cache-dir", str(partial), "--json", "tax")
+    some = cli("find", "--cache-dir", str(partial), "--json", "--words", "tax")
     assert some.returncode == 0
     assert "webinars were never synced into this cache" in some.stderr
     line = json.loads(some.stdout)
@@ -413,7 +413,7 @@ def test_export_query_reads_plain_words_as_find_does(cli: Any, partial_cache: tu
     assert rows
     result = cli("export", "courses", "--cache-dir", str(cache), "--query", "texas courses under 1500")
     assert result.returncode == 0, result.stderr
-    assert result.stderr == "catalogue-desktop: --query read as: state:TX kind:course fee:<1500\n"
+    assert result.stderr == "catalogue-desktop: --query read as: state:TX kind:courses fee:<1500\n"
     got = [int(r["courseId"]) for r in csv.DictReader(io.StringIO(result.stdout))]
     assert got == [facts["courses"][r]["id"] for r in rows]
     other = cli("export", "courses", "--cache-dir", str(cache), "--query", "webinars under 200")
@@ -492,7 +492,7 @@ def test_find_reads_plain_words_and_shows_the_kind_they_name(cli: Any, demo_cach
     result, lines = find_json(cli, demo_cache, ["texas courses under 1500", "illinois cpe", "hipaa"])
     assert result.returncode == 0, result.stderr
     texas, illinois, hipaa = lines
-    assert texas["understood"] == "state:TX kind:course fee:<1500" and texas["words"] == []
+    assert texas["understood"] == "state:TX kind:courses fee:<1500" and texas["words"] == []
     assert list(texas["counts"]) == ["courses"]  # the kind the words name
     facts, now = demo_facts(), _now()
     rows = Reference(facts, now).ids("state:TX fee:<1500", "courses") or []
@@ -524,6 +524,6 @@ def test_find_explain_says_what_the_words_were_read_as(cli: Any, demo_cache: Pat
     assert out.startswith("Reading: chicgo cpe courses hipaa\n")
     assert "  Chicago" in out and "city:Chicago  (or chicgo)" in out
     assert "  CPE credit" in out and "cpe:yes" in out
-    assert "  query: city:Chicago cpe:yes kind:course hipaa\n" in out
+    assert "  query: city:Chicago cpe:yes kind:courses hipaa\n" in out
     assert "  free words: hipaa\n" in out and "  Did you mean Chicago?\n" in out
-    assert "Query: chicgo cpe courses hipaa\n  read as: city:Chicago cpe:yes kind:course hipaa\n" in out
+    assert "Query: chicgo cpe courses hipaa\n  read as: city:Chicago cpe:yes kind:courses hipaa\n" in out

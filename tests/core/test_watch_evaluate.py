@@ -77,7 +77,7 @@ def test_a_saved_search_of_plain_words_is_read_as_the_window_reads_it(
     assert sync(demo_server.base_url, store_file).ok
     with Store(store_file) as store:
         saved = news.watch(store, "illinois", "illinois cpe courses", None, "2026-11-20T00:00:00Z")
-        assert saved.query == "state:IL cpe:yes kind:course"  # saved as what it reads as
+        assert saved.query == "state:IL cpe:yes kind:courses"  # saved as what it reads as
         old = SavedSearch("old", "illinois cpe", "courses")  # saved before the words were read
         now = local_now()
         finder = load(store, ALL_KINDS).finder

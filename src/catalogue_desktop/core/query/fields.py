@@ -281,6 +281,14 @@ def table_of_kind(value: str) -> str | None:
     return _KIND_NAMES.get(word) or _KIND_NAMES.get(word[:-1] if word.endswith("s") else word)
 
 
+def tab_of_kind(value: str) -> str | None:
+    """The tab ``kind:VALUE`` names when it names one: a table's own name (``courses``, any case),
+    ``dates`` or ``offerings``; a singular (``kind:course``) is a kind, not a tab: on the Dates tab,
+    the occasions of courses."""
+    word = value.strip().lower()
+    return OFFERINGS if word in ("dates", OFFERINGS) else word if word in TABLES else None
+
+
 # Bare words that are dates: the table's start date (``past``/``future``: whether it has ended).
 DATE_WORDS = (*CALENDAR_WORDS, "past", "future")
 

@@ -3,7 +3,7 @@
 titles of its topics, roles, situations and series, its venues, and the webinar type labels.
 
 Built from the finder's tables (``Lexicon.from_finder``) at each sync and when a catalogue is
-opened, off the GUI thread: a few distinct-value scans (bench/bench_reading.py). An empty lexicon
+opened, off the GUI thread: a few column scans (bench/reading_bench.py). An empty lexicon
 still reads states, months, money, credits, kinds and order: those need no data.
 """
 
@@ -229,6 +229,21 @@ def _distinct(values: Iterable[Any]) -> list[str]:
     return sorted({v.strip() for v in values if isinstance(v, str) and v.strip()})
 
 
+def _always_known() -> tuple[str, ...]:
+    """Words a typo may be corrected to in any catalogue: states' and provinces' names, months,
+    kinds."""
+    import calendar
+
+    from catalogue_desktop.core.records.regions import CODES
+
+    words = {w for name in CODES.values() for w in keys(name) if len(w) >= 5}
+    words |= {calendar.month_name[m].lower() for m in range(1, 13) if len(calendar.month_name[m]) >= 5}
+    words |= {"webinar", "webinars", "course", "courses", "series", "certificate", "certificates", "expert"}
+    return tuple(sorted(words))
+
+
+_ALWAYS_KNOWN = _always_known()
+
 # Which record a title names first when several do (a topic before a role ...).
 FIELD_ORDER = {"topic": 0, "role": 1, "situation": 2, "series": 3, "venue": 4, "course": 5}
 
@@ -282,3 +297,6 @@ class _Index:
             for w in p.words:
                 if len(w) >= 4:
                     self.known.setdefault(w, p.short)
+        for w in _ALWAYS_KNOWN:
+            self.known.setdefault(w, w)
+        self.known_words = list(self.known)

@@ -33,11 +33,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from catalogue_desktop.core.query import literals, rules
-from catalogue_desktop.core.query.fields import table_of_kind
+from catalogue_desktop.core.query.fields import tab_of_kind
 from catalogue_desktop.core.query.lexicon import Lexicon, keys
 from catalogue_desktop.core.query.syntax import _FIELD, Parsed, Term, lex, parse, top_clauses, walk
 
@@ -107,7 +107,7 @@ def directives(parsed: Parsed) -> tuple[str | None, str | None]:
     shown = order = None
     for clause in top_clauses(parsed.root):
         if isinstance(clause, Term) and clause.field == "kind" and clause.op == "eq" and shown is None:
-            shown = table_of_kind(str(clause.value))
+            shown = tab_of_kind(str(clause.value))
         if isinstance(clause, Term) and clause.op == "sort" and order is None:
             order = clause.value
     return shown, order
@@ -149,31 +149,49 @@ def _read(text: str, lexicon: Lexicon, now: datetime, table: str | None) -> Read
         return _literal(text, parse(text))
     runs, words = _runs(text, tokens)
     formal_table = next((t for t in (_kind_of(tok.text) for tok in tokens if tok.kind == "WORD") if t), None)
+    placed, shown = _scan_all(runs, lexicon, now, table, formal_table)
+    suggestion = None
+    corrected = _corrections(runs, placed, lexicon)
+    if corrected:
+        fixed = [_Run([_corrected(t, corrected) for t in run.tokens], run.quoted) for run in runs]
+        placed, shown = _scan_all(fixed, lexicon, now, table, formal_table, runs)
+        used = [p for run in placed for p in run if p.corrected]
+        if used:
+            suggestion = f"Did you mean {used[0].match.label}?"
+    return _assemble(text, tokens, runs, placed, words, suggestion, shown)
+
+
+def _scan_all(
+    runs: list[_Run],
+    lexicon: Lexicon,
+    now: datetime,
+    table: str | None,
+    formal_table: str | None,
+    typed: list[_Run] | None = None,
+) -> tuple[list[list[_Read]], str | None]:
+    """Every run read for the table shown: a ``kind:`` clause's, else the first kind word's (read
+    again for it), else ``table``; ``typed``: the runs as typed, where ``runs`` has corrections."""
     shown = formal_table
-    ctx = rules.Context(lexicon, shown or table, now)
-    placed = [_scan(run, ctx) for run in runs]
+
+    def scan(ctx: rules.Context) -> list[list[_Read]]:
+        if typed is None:
+            return [_scan(run, ctx) for run in runs]
+        return [_scan(run, ctx, before.tokens) for run, before in zip(runs, typed, strict=True)]
+
+    placed = scan(rules.Context(lexicon, shown or table, now))
     strong = [p.match.table for run in placed for p in run if p.match.what == "kind" and p.match.rank < 5]
     weak = [p.match.table for run in placed for p in run if p.match.what == "kind"]
     if shown is None and (strong or weak):
         shown = (strong or weak)[0]
         if shown != table:
-            ctx = rules.Context(lexicon, shown, now)
-            placed = [_scan(run, ctx) for run in runs]
-    suggestion = None
-    corrected = _corrections(runs, placed, lexicon)
-    if corrected:
-        fixed_runs = [_Run([_corrected(t, corrected) for t in run.tokens], run.quoted) for run in runs]
-        placed = [_scan(run, ctx, before.tokens) for run, before in zip(fixed_runs, runs, strict=True)]
-        used = [p for run in placed for p in run if p.corrected]
-        if used:
-            suggestion = f"Did you mean {used[0].match.label}?"
-    return _assemble(text, tokens, runs, placed, words, suggestion, shown, now)
+            placed = scan(rules.Context(lexicon, shown, now))
+    return placed, shown
 
 
 def _kind_of(word: str) -> str | None:
     match = _FIELD.fullmatch(word)
     if match and match.group(1).lower() == "kind" and match.group(2) == ":":
-        return table_of_kind(match.group(3))
+        return tab_of_kind(match.group(3))
     return None
 
 
@@ -203,7 +221,8 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
                 runs.append(_Run(current))
                 current = []
             pieces = _pieces(tok.text, tok.start, tok.end, 0)
-            runs.append(_Run([replace(p, word=k) for k, p in enumerate(pieces)], quoted=True))
+            if pieces:
+                runs.append(_Run([replace(p, word=k) for k, p in enumerate(pieces)], quoted=True))
         opening = tok.kind == "WORD" and tok.text.endswith(":")
         if readable:
             words[tok.start] = tok.text
@@ -221,6 +240,8 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
 
 def _pieces(word: str, start: int, end: int, number: int) -> list[rules.Token]:
     raw = _EDGE.sub("", word.replace("’", "'"))
+    if len(raw) > 3 and raw[-2:].lower() == "'s":  # okafor's, tomorrow's, what's
+        raw = raw[:-2]
     if re.fullmatch(r"\$?[\d,.]+k?-\$?[\d,.]+k?", raw) or not _PIECES.search(raw):
         parts = [raw]
     else:
@@ -321,7 +342,7 @@ def _corrections(runs: list[_Run], placed: list[list[_Read]], lexicon: Lexicon) 
         for k, tok in enumerate(run.tokens):
             if k in taken or len(tok.key) < 5 or not tok.key.isalpha() or tok.key in known:
                 continue
-            found = extractOne(tok.key, list(known), scorer=Levenshtein.distance, score_cutoff=1)
+            found = extractOne(tok.key, lexicon.index.known_words, scorer=OSA.distance, score_cutoff=1)
             if found is not None:
                 out[(tok.start, tok.key)] = found[0]
     return out
@@ -357,7 +378,6 @@ def _assemble(
     words: dict[int, str],
     suggestion: str | None,
     shown: str | None,
-    now: datetime,
 ) -> Reading:
     """The equivalent query: the typed text, each read word replaced by its clause (glue and
     repeated kinds and orders dropped), and the conditions read."""

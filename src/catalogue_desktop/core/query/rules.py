@@ -101,6 +101,7 @@ _EXTRA_GLUE = (
     "got any",
     "are there any",
     "im",
+    "it",
     "dr",
     "mr",
     "mrs",
@@ -269,21 +270,12 @@ KIND_WORDS = _phrases(
         "topics": ("topic,topics,subject,subjects",),
         "roles": ("role,roles",),
         "situations": ("situation,situations",),
-        OFFERINGS: ("date,dates,offering,offerings,schedule,calendar,events", "whats on"),
+        OFFERINGS: ("date,dates,offering,offerings,schedule,calendar,events", "whats on", "what on"),
     }
 )
-# The value ``kind:`` takes for each table (the reading writes it; ``fields.table_of_kind`` reads it).
-KIND_VALUE = {
-    "courses": "course",
-    "webinars": "webinar",
-    "series": "series",
-    "certificates": "certificate",
-    "experts": "expert",
-    "topics": "topic",
-    "roles": "role",
-    "situations": "situation",
-    OFFERINGS: "dates",
-}
+# The value ``kind:`` takes to name each tab: the table's own name, plural (``fields.tab_of_kind``;
+# on the Dates tab, kind:course is the occasions of courses, as it always was).
+KIND_VALUE = {table: table for table in KIND_WORDS.values()} | {OFFERINGS: "dates"}
 KIND_LABEL = {OFFERINGS: "Dates"}
 
 
@@ -293,7 +285,7 @@ def kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         return []
     size, table = found
     label = KIND_LABEL.get(table, table.capitalize())
-    weak = tuple(t.key for t in toks[i : i + size]) == ("whats", "on")
+    weak = tuple(t.key for t in toks[i : i + size]) in (("whats", "on"), ("what", "on"))
     return [Match(size, "kind", f"kind:{KIND_VALUE[table]}", label, table=table, rank=5 if weak else 1)]
 
 
@@ -309,13 +301,13 @@ def place_kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if person is not None:
         if ctx.table in (None, OFFERINGS, "courses"):
             return [Match(person[0], "condition", "has:location", "in person")]
-        return [Match(person[0], "kind", "kind:course", "Courses", table="courses")]
+        return [Match(person[0], "kind", "kind:courses", "Courses", table="courses")]
     online = _longest(_ONLINE, toks, i)
     if online is not None:
         if ctx.table in (None, OFFERINGS):
             return [Match(online[0], "condition", "no:location", "online")]
         if ctx.table == "courses":
-            return [Match(online[0], "kind", "kind:webinar", "Webinars", table="webinars")]
+            return [Match(online[0], "kind", "kind:webinars", "Webinars", table="webinars")]
         if ctx.table in ("webinars", "series"):
             return [Match(online[0], "glue")]
     return []
@@ -670,6 +662,8 @@ def _month_at(toks: Sequence[Token], i: int, today: date) -> tuple[int, int, int
     if j < len(toks) and toks[j].key == "of" and _year(toks[j + 1] if j + 1 < len(toks) else None):
         j += 1
     year = _year(toks[j] if j < len(toks) else None)
+    if year is None and j < len(toks) and re.fullmatch(r"'\d\d", toks[j].raw):  # mar '27
+        year = 2000 + int(toks[j].raw[1:])
     if year is not None:
         return j + 1 - i, year, month, True
     return 1, today.year + (month < today.month), month, False
