@@ -274,3 +274,20 @@ def test_the_line_under_the_box_never_moves_the_tables(start: Any) -> None:
     assert top() == empty
     type_query(window, "city:dallas")
     assert top() == empty and not window.query_box.error.isVisibleTo(window)
+
+
+def test_saving_words_searched_as_typed_says_they_are_read_when_opened(start: Any) -> None:
+    window = start().window
+    window.show()
+    click_tab(window, Kind.COURSES)
+    type_query(window, "texas courses under 1500")
+    _click(_link(window, "reading-words"))
+    notes: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        notes.append(dialog.findChild(QLabel, "search-note").text())
+        dialog.reject()
+
+    done = when_dialog_opens(answer)
+    window.menu_actions.save_search_action.trigger()
+    assert done and notes == ["Searched as typed words now; opened again, the words are read as a question."]

@@ -188,6 +188,12 @@ class QueryBox(QObject):
         as typed if so chosen); what a saved search keeps."""
         return self._read(text).query
 
+    def equivalent_read(self, text: str) -> str:
+        """The query ``text`` is read as, words as typed or not (what opening it again gives)."""
+        if self._reader is None:
+            return text
+        return self._reader(text, False).query
+
     def _read(self, text: str) -> Reading:
         literal = text == self._words_text
         if self._reader is not None:

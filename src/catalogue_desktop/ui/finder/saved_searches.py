@@ -46,17 +46,14 @@ def save_current(window: Any) -> None:
         saved_as = _plain_label(query)
         saved_as.setObjectName("search-query")
         form.addRow("Saved as:", saved_as)
-        note = _plain_label("The query the words were read as is kept, so the search always means the same.")
-        from catalogue_desktop.ui.common.colors import muted
-
-        palette = note.palette()
-        palette.setColor(note.foregroundRole(), muted(palette))  # (muted, still AA)
-        note.setPalette(palette)
-        form.addRow(note)
+        form.addRow(_note("The query the words were read as is kept, so the search always means the same."))
     else:
         shown = _plain_label(query)
         shown.setObjectName("search-query")
         form.addRow("Query:", shown)
+        if window.query_box.words_as_typed and window.query_box.equivalent_read(typed) != typed:
+            # (the language has no way to keep words from being read: said, not hidden)
+            form.addRow(_note("Searched as typed words now; opened again, the words are read as a question."))
     form.addRow("Name:", name_edit)
     form.addRow(keep_tab)
     form.addRow(buttons)
@@ -66,6 +63,18 @@ def save_current(window: Any) -> None:
         return
     window.search_book.save(name, query, kind.value if keep_tab.isChecked() else "")
     window.show_message(f"Saved search “{name}”")
+
+
+def _note(text: str) -> Any:
+    """A line of explanation under the query, muted (still readable: WCAG AA)."""
+    from catalogue_desktop.ui.common.colors import muted
+
+    note = _plain_label(text)
+    note.setObjectName("search-note")
+    palette = note.palette()
+    palette.setColor(note.foregroundRole(), muted(palette))
+    note.setPalette(palette)
+    return note
 
 
 def _plain_label(text: str) -> Any:
