@@ -72,3 +72,21 @@ def test_a_build_that_fails_keeps_the_last_lexicon(qtbot: Any, caplog: pytest.Lo
     assert builder.lexicon.cities == {"Chicago"}
     assert "lexicon could not be built: a bad table" in caplog.text
     builder.stop()
+
+
+def test_while_the_thread_builds_the_gui_thread_waits_less_for_the_gil(qtbot: Any) -> None:
+    import sys
+
+    from catalogue_desktop.ui.finder.lexicon_builder import SWITCH_S
+
+    before = sys.getswitchinterval()
+    assert before != SWITCH_S
+    gate = threading.Event()
+    builder = LexiconBuilder(_build_on([], gate))
+    builder.tables_changed()
+    builder.build(_Tables("Chicago"))  # type: ignore[arg-type]
+    assert sys.getswitchinterval() == SWITCH_S
+    gate.set()
+    qtbot.waitUntil(lambda: not builder.busy, timeout=5000)
+    assert sys.getswitchinterval() == before and builder.lexicon.cities == {"Chicago"}
+    builder.stop()
