@@ -114,6 +114,10 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("tomorrow's webinars", None, "starts:tomorrow kind:webinars", "webinars", None),
         ("chicago and dallas", "offerings", "city:Chicago OR city:Dallas", None, None),
         ("okafor's webinars", None, "expert:okafor kind:webinars", "webinars", None),
+        ("courses in san fran", None, 'kind:courses city:"San Francisco"', "courses", None),
+        ("dates in NYC", None, 'kind:dates city:"New York"', "offerings", None),
+        ("series starting in february", None, "kind:series starts:2027-02", "series", None),
+        ("IP webinars", None, 'topic:"intellectual property" kind:webinars', "webinars", None),
         ("mar '27", "offerings", "starts:2027-03", None, None),
         ("cpe and cle", "offerings", "cpe:yes cle:yes", None, None),
         # money

@@ -102,6 +102,11 @@ _EXTRA_GLUE = (
     "are there any",
     "im",
     "it",
+    "starting",
+    "start",
+    "starts",
+    "beginning",
+    "begins",
     "dr",
     "mr",
     "mrs",
@@ -1153,10 +1158,15 @@ def _person_match(
     return Match(size, "condition", f"{field}:{quote(' '.join(typed))}", " ".join(typed).title(), rank=2)
 
 
-_OWN_TABLE = {"topic": "topics", "role": "roles", "situation": "situations", "series": "series"}
+_OWN_TABLE = {
+    "topic": "topics",
+    "role": "roles",
+    "situation": "situations",
+    "series": "series",
+}
 _ALIASES = {
+    "ip": ("intellectual", "property"),
     "m&a": ("mergers",),
-    "ma": ("mergers",),
     "cyber": ("cybersecurity",),
     "genai": ("generative", "ai"),
 }
@@ -1200,6 +1210,8 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             typed.append(key)
             token_of.append(n)
     first = singular(typed[0])
+    if (toks[i].key,) in KIND_WORDS:
+        return []  # "certificates in ...": the kind, not "Certificate in Forensic Accounting"
     hyphenated = i + 1 < len(toks) and toks[i + 1].word == toks[i].word
     if len(first) < 2 or (first in STOP and not hyphenated):
         return []
