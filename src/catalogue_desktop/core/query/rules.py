@@ -1220,6 +1220,8 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     for word in words:
         for item, start in index.at_word.get(word, ()):
             used = _extend(typed, item, start)
+            if used < _FEWEST.get(item.field, 1):
+                continue
             if used and (best is None or _better(used, item, best)) and _applies(item, ctx):
                 best = (used, item, start)
     if best is None:
@@ -1233,6 +1235,11 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     typed_words = list(dict.fromkeys(t.raw for t in toks[i : i + size]))
     other = " ".join(quote(w) for w in typed_words)  # the words, found anywhere
     return [Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3)]
+
+
+# Courses' and certificates' titles name them by two words or more ("trial advocacy"): one word
+# of theirs is better looked for as a word (it finds the records' own titles too).
+_FEWEST = {"course": 2, "certificate": 2}
 
 
 def _better(used: int, item: Titled, best: tuple[int, Titled, int]) -> bool:
