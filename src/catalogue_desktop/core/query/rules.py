@@ -1000,7 +1000,7 @@ def _counted(toks: Sequence[Token], j: int, ctx: Context) -> str | None:
     if j >= len(toks):
         return None
     field = _COUNTED.get(singular(toks[j].key))
-    if field is None or ctx.table is None or SCHEMA.field(ctx.table, field) is None:
+    if field is None or (ctx.table is not None and SCHEMA.field(ctx.table, field) is None):
         return None
     return field
 
