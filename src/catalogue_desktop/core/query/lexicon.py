@@ -304,9 +304,16 @@ class _Index:
         self.at_word: dict[str, list[tuple[Titled, int]]] = {}
         titled = [Titled(fld, title, *_words(title)) for fld, title in lexicon.titles]
         titled.sort(key=lambda t: (FIELD_ORDER.get(t.field, 9), t.title))
+        firsts: dict[tuple[str, tuple[str, ...]], Titled] = {}  # titles alike but for case: the first
+        for t in titled:
+            firsts.setdefault((t.field, t.words), t)
+        titled = list(firsts.values())
+        self.after: dict[str, set[str]] = {}  # each title word -> the words that follow it
         for item in titled:
             for position, w in enumerate(item.words):
                 self.at_word.setdefault(w, []).append((item, position))
+                if position + 1 < len(item.words):
+                    self.after.setdefault(w, set()).add(item.words[position + 1])
         self.title_words = sorted(self.at_word)
         self.labels: dict[tuple[str, ...], str] = {
             tuple(keys(label)): code for code, label in lexicon.type_labels.items()

@@ -1218,12 +1218,19 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     words = dict.fromkeys((first, typed[0], *(index.starting(typed[0]) if len(typed[0]) >= 4 else ())))
     best: tuple[int, Titled, int] | None = None
     for word in words:
+        single = False  # a title taking the one word was found (they are in order: the first wins)
         for item, start in index.at_word.get(word, ()):
-            used = _extend(typed, item, start)
-            if used < _FEWEST.get(item.field, 1):
+            if len(typed) > 1 and start + 1 < len(item.words) and _names(typed[1], item.words[start + 1], 1):
+                used = _extend(typed, item, start)
+            elif single or (best is not None and best[0] > 1):
                 continue
-            if used and (best is None or _better(used, item, best)) and _applies(item, ctx):
+            else:
+                used = _extend(typed[:1], item, start)
+            if not used or used < _FEWEST.get(item.field, 1) or not _applies(item, ctx):
+                continue
+            if best is None or _better(used, item, best):
                 best = (used, item, start)
+            single = single or used == 1
     if best is None:
         return []
     used, item, start = best
