@@ -308,12 +308,9 @@ class _Index:
         for t in titled:
             firsts.setdefault((t.field, t.words), t)
         titled = list(firsts.values())
-        self.after: dict[str, set[str]] = {}  # each title word -> the words that follow it
         for item in titled:
             for position, w in enumerate(item.words):
                 self.at_word.setdefault(w, []).append((item, position))
-                if position + 1 < len(item.words):
-                    self.after.setdefault(w, set()).add(item.words[position + 1])
         self.title_words = sorted(self.at_word)
         self.labels: dict[tuple[str, ...], str] = {
             tuple(keys(label)): code for code, label in lexicon.type_labels.items()
