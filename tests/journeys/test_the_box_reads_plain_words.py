@@ -276,18 +276,32 @@ def test_the_line_under_the_box_never_moves_the_tables(start: Any) -> None:
     assert top() == empty and not window.query_box.error.isVisibleTo(window)
 
 
-def test_saving_words_searched_as_typed_says_they_are_read_when_opened(start: Any) -> None:
+def test_words_searched_as_typed_are_saved_as_words(start: Any) -> None:
     window = start().window
     window.show()
-    click_tab(window, Kind.COURSES)
-    type_query(window, "texas courses under 1500")
-    _click(_link(window, "reading-words"))
-    notes: list[str] = []
+    click_tab(window, Kind.SITUATIONS)
+    type_query(window, "cpe")
+    _click(_link(window, "reading-words"))  # the word: one situation's description says CPE
+    wanted = _ids(window.current_tab())
+    assert len(wanted) == 1
+    shown: list[str] = []
 
     def answer(dialog: Any) -> None:
-        notes.append(dialog.findChild(QLabel, "search-note").text())
-        dialog.reject()
+        from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
+
+        shown.append(dialog.findChild(QLabel, "search-query").text())
+        dialog.findChild(QLineEdit, "search-name").setText("CPE in the text")
+        ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+        QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
 
     done = when_dialog_opens(answer)
     window.menu_actions.save_search_action.trigger()
-    assert done and notes == ["Searched as typed words now; opened again, the words are read as a question."]
+    saved = {s["name"]: s["query"] for s in window.search_book.all()}
+    assert done and shown == [saved["CPE in the text"]] and saved["CPE in the text"] != "cpe"
+    type_query(window, "")
+    window.fill_searches_menu()  # opened again: the word, not CPE credit
+    menu = window.menu_actions.searches_menu
+    next(a for a in menu.actions() if a.text().startswith("CPE in the text")).trigger()
+    QApplication.processEvents()
+    assert window.current_kind() is Kind.SITUATIONS and _ids(window.current_tab()) == wanted
+    assert not _chips(window)

@@ -114,6 +114,10 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("tomorrow's webinars", None, "starts:tomorrow kind:webinars", "webinars", None),
         ("chicago and dallas", "offerings", "city:Chicago OR city:Dallas", None, None),
         ("okafor's webinars", None, "expert:okafor kind:webinars", "webinars", None),
+        ("courses in san fran", None, 'kind:courses city:"San Francisco"', "courses", None),
+        ("dates in NYC", None, 'kind:dates city:"New York"', "offerings", None),
+        ("series starting in february", None, "kind:series starts:2027-02", "series", None),
+        ("IP webinars", None, 'topic:"intellectual property" kind:webinars', "webinars", None),
         ("mar '27", "offerings", "starts:2027-03", None, None),
         ("cpe and cle", "offerings", "cpe:yes cle:yes", None, None),
         # money
@@ -357,3 +361,25 @@ def test_reading_never_raises_and_its_query_parses_or_is_the_text(text: str, tab
     for condition in found.conditions:
         start, end = condition.span
         assert 0 <= start < end <= len(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "illinois cpe",
+        '"san francisco" march',
+        "chicago OR dallas fee:<300",
+        "city:(chicago OR dallas) -tax",
+        "what's on?",
+    ],
+)
+def test_a_literal_query_keeps_its_words_from_being_read(text: str) -> None:
+    from catalogue_desktop.core.query.reading import literal_query
+    from catalogue_desktop.core.query.syntax import walk
+
+    query = literal_query(text)
+    assert reading(query).query == query  # nothing in it is read
+    assert [str(t.value) for t in walk(parse(query).root)] == [str(t.value) for t in walk(parse(text).root)]
+    assert "word:" in query and parse("word:chicago").root == parse("chicago").root.__class__(
+        None, "word", "chicago", 0, 12
+    )

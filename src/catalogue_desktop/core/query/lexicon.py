@@ -181,6 +181,9 @@ class Lexicon:
         courses = tables.get("courses")
         if courses is not None:
             titles.update((("course", t), None) for t in _distinct(courses.column("title")))
+        certificates = tables.get("certificates")
+        if certificates is not None:
+            titles.update((("certificate", t), None) for t in _distinct(certificates.column("title")))
         if courses is not None and courses.child is not None:
             titles.update((("venue", t), None) for t in _distinct(courses.child.column("venue")))
         vocabulary = finder.vocabulary
@@ -244,8 +247,24 @@ def _always_known() -> tuple[str, ...]:
 
 _ALWAYS_KNOWN = _always_known()
 
+# What people call some cities.
+CITY_ALIASES = {
+    "nyc": "New York",
+    "new york city": "New York",
+    "manhattan": "New York",
+    "sf": "San Francisco",
+    "san fran": "San Francisco",
+    "frisco": "San Francisco",
+    "la": "Los Angeles",
+    "philly": "Philadelphia",
+    "vegas": "Las Vegas",
+    "nola": "New Orleans",
+    "chi town": "Chicago",
+    "chitown": "Chicago",
+}
+
 # Which record a title names first when several do (a topic before a role ...).
-FIELD_ORDER = {"topic": 0, "role": 1, "situation": 2, "series": 3, "venue": 4, "course": 5}
+FIELD_ORDER = {"topic": 0, "role": 1, "situation": 2, "series": 3, "venue": 4, "certificate": 5, "course": 6}
 
 
 class _Index:
@@ -264,6 +283,10 @@ class _Index:
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.cities: dict[tuple[str, ...], str] = {tuple(keys(c)): c for c in lexicon.cities}
+        for alias, city in CITY_ALIASES.items():  # nyc, san fran, philly: where the data has the city
+            found = self.cities.get(tuple(keys(city)))
+            if found is not None:
+                self.cities.setdefault(tuple(keys(alias)), found)
         self.city_words = max((len(k) for k in self.cities), default=0)
         self.people: list[Person] = []
         self.by_word: dict[str, list[Person]] = {}
@@ -281,6 +304,10 @@ class _Index:
         self.at_word: dict[str, list[tuple[Titled, int]]] = {}
         titled = [Titled(fld, title, *_words(title)) for fld, title in lexicon.titles]
         titled.sort(key=lambda t: (FIELD_ORDER.get(t.field, 9), t.title))
+        firsts: dict[tuple[str, tuple[str, ...]], Titled] = {}  # titles alike but for case: the first
+        for t in titled:
+            firsts.setdefault((t.field, t.words), t)
+        titled = list(firsts.values())
         for item in titled:
             for position, w in enumerate(item.words):
                 self.at_word.setdefault(w, []).append((item, position))

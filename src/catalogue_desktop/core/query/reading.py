@@ -39,9 +39,9 @@ from rapidfuzz.process import extractOne
 from catalogue_desktop.core.query import literals, rules
 from catalogue_desktop.core.query.fields import tab_of_kind
 from catalogue_desktop.core.query.lexicon import Lexicon, keys
-from catalogue_desktop.core.query.syntax import _FIELD, Parsed, Term, lex, parse, top_clauses, walk
+from catalogue_desktop.core.query.syntax import _FIELD, Parsed, Term, lex, parse, quote, top_clauses, walk
 
-__all__ = ["Condition", "Lexicon", "Reading", "read"]
+__all__ = ["Condition", "Lexicon", "Reading", "literal_query", "read"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,29 @@ def read(
 def _literal(text: str, parsed: Parsed, *, literal: bool = False) -> Reading:
     shown, order = directives(parsed)
     return Reading(text=text, query=text, words=free_words(parsed), table=shown, sort=order, literal=literal)
+
+
+def literal_query(text: str) -> str:
+    """``text`` written so that nothing in it is read: each bare word and quoted phrase that the
+    reading might take as ``word:WORD`` (``chicago cpe`` -> ``word:chicago word:cpe``), the rest as
+    typed; a saved search of words searched as words keeps them so. ``text`` itself when it does
+    not parse."""
+    try:
+        tokens = lex(text)
+    except ValueError:
+        return text
+    runs, words = _runs(text, tokens)
+    replaced: dict[int, str | None] = {}
+    for run in runs:
+        for tok in run.tokens:
+            if tok.start in replaced:
+                continue
+            if run.quoted:
+                replaced[tok.start] = "word:" + quote(text[tok.start + 1 : tok.end - 1].replace('\\"', '"'))
+            elif text[tok.start : tok.end].lower() not in ("and", "or"):
+                replaced[tok.start] = "word:" + quote(words[tok.start])
+    query = _written(text, tokens, replaced, words)
+    return query if parse(query).ok else text
 
 
 def directives(parsed: Parsed) -> tuple[str | None, str | None]:

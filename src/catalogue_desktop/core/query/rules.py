@@ -102,6 +102,11 @@ _EXTRA_GLUE = (
     "are there any",
     "im",
     "it",
+    "starting",
+    "start",
+    "starts",
+    "beginning",
+    "begins",
     "dr",
     "mr",
     "mrs",
@@ -995,7 +1000,7 @@ def _counted(toks: Sequence[Token], j: int, ctx: Context) -> str | None:
     if j >= len(toks):
         return None
     field = _COUNTED.get(singular(toks[j].key))
-    if field is None or ctx.table is None or SCHEMA.field(ctx.table, field) is None:
+    if field is None or (ctx.table is not None and SCHEMA.field(ctx.table, field) is None):
         return None
     return field
 
@@ -1153,10 +1158,15 @@ def _person_match(
     return Match(size, "condition", f"{field}:{quote(' '.join(typed))}", " ".join(typed).title(), rank=2)
 
 
-_OWN_TABLE = {"topic": "topics", "role": "roles", "situation": "situations", "series": "series"}
+_OWN_TABLE = {
+    "topic": "topics",
+    "role": "roles",
+    "situation": "situations",
+    "series": "series",
+}
 _ALIASES = {
+    "ip": ("intellectual", "property"),
     "m&a": ("mergers",),
-    "ma": ("mergers",),
     "cyber": ("cybersecurity",),
     "genai": ("generative", "ai"),
 }
@@ -1200,16 +1210,27 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             typed.append(key)
             token_of.append(n)
     first = singular(typed[0])
+    if (toks[i].key,) in KIND_WORDS:
+        return []  # "certificates in ...": the kind, not "Certificate in Forensic Accounting"
     hyphenated = i + 1 < len(toks) and toks[i + 1].word == toks[i].word
     if len(first) < 2 or (first in STOP and not hyphenated):
         return []
     words = dict.fromkeys((first, typed[0], *(index.starting(typed[0]) if len(typed[0]) >= 4 else ())))
     best: tuple[int, Titled, int] | None = None
     for word in words:
+        single = False  # a title taking the one word was found (they are in order: the first wins)
         for item, start in index.at_word.get(word, ()):
-            used = _extend(typed, item, start)
-            if used and (best is None or _better(used, item, best)) and _applies(item, ctx):
+            if len(typed) > 1 and start + 1 < len(item.words) and _names(typed[1], item.words[start + 1], 1):
+                used = _extend(typed, item, start)
+            elif single or (best is not None and best[0] > 1):
+                continue
+            else:
+                used = _extend(typed[:1], item, start)
+            if not used or used < _FEWEST.get(item.field, 1) or not _applies(item, ctx):
+                continue
+            if best is None or _better(used, item, best):
                 best = (used, item, start)
+            single = single or used == 1
     if best is None:
         return []
     used, item, start = best
@@ -1221,6 +1242,11 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     typed_words = list(dict.fromkeys(t.raw for t in toks[i : i + size]))
     other = " ".join(quote(w) for w in typed_words)  # the words, found anywhere
     return [Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3)]
+
+
+# Courses' and certificates' titles name them by two words or more ("trial advocacy"): one word
+# of theirs is better looked for as a word (it finds the records' own titles too).
+_FEWEST = {"course": 2, "certificate": 2}
 
 
 def _better(used: int, item: Titled, best: tuple[int, Titled, int]) -> bool:

@@ -8,6 +8,7 @@
     clause   := word | "quoted words" | FIELD ":" value | FIELD ":(" values ")" | has:FIELD | no:FIELD
               | added:WINDOW | changed:WINDOW | changed:FIELD | changed:FIELD@WINDOW | removed:WINDOW
               | sort:FIELD | sort:-FIELD         the order (at the top only: not negated, not in OR)
+              | word:WORD | word:"WORDS"         a word to find, as a bare word is, never read
     value    := text | =exact | >N | >=N | <N | <=N | A..B | ..B | A..
 
 ``OR`` and ``AND`` may be written in any case, ``NOT`` in capitals (a lower-case "not" is a word).
@@ -319,6 +320,14 @@ class _Parser:
             field = self.field_name(rest, value_at, tok.end, what="has:/no: need a field")
             term = Term(field, "has", None, tok.start, tok.end)
             return term if name.lower() == "has" else Not(term, tok.start, tok.end)
+        if name.lower() == "word" and op == ":":  # word:chicago: a word to find, never read as a city
+            nxt = self.peek()
+            if rest == "" and nxt.kind == "QUOTED" and nxt.start == tok.end and nxt.text.strip():
+                self.take()
+                return Term(None, "word", nxt.text, tok.start, nxt.end)
+            if not rest:
+                raise _Fail(tok.start, tok.end, "'word:' needs a word, e.g. word:chicago")
+            return Term(None, "word", rest, tok.start, tok.end)
         if name.lower() == "sort" and op == ":":
             return Term(None, SORT_OP, self.sort_key(rest, value_at, tok.end), tok.start, tok.end)
         if timeline.is_time_clause(name, op):  # added:, changed:, removed: (``timeline``)

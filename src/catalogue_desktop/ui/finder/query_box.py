@@ -184,15 +184,13 @@ class QueryBox(QObject):
             self.query_changed.emit(parsed)
 
     def equivalent(self, text: str) -> str:
-        """The query ``text`` is read as (the box's own text: as it is searched now, words
-        as typed if so chosen); what a saved search keeps."""
-        return self._read(text).query
+        """The query ``text`` is read as (the box's own text: as it is searched now); what a
+        saved search keeps. Words searched as typed are kept as words (``word:``), never read."""
+        if text == self._words_text:
+            from catalogue_desktop.core.query.reading import literal_query
 
-    def equivalent_read(self, text: str) -> str:
-        """The query ``text`` is read as, words as typed or not (what opening it again gives)."""
-        if self._reader is None:
-            return text
-        return self._reader(text, False).query
+            return literal_query(text)
+        return self._read(text).query
 
     def _read(self, text: str) -> Reading:
         literal = text == self._words_text

@@ -46,14 +46,16 @@ def save_current(window: Any) -> None:
         saved_as = _plain_label(query)
         saved_as.setObjectName("search-query")
         form.addRow("Saved as:", saved_as)
-        form.addRow(_note("The query the words were read as is kept, so the search always means the same."))
+        kept = (
+            "The words are kept as words to find, as searched now."
+            if window.query_box.words_as_typed
+            else "The query the words were read as is kept, so the search always means the same."
+        )
+        form.addRow(_note(kept))
     else:
         shown = _plain_label(query)
         shown.setObjectName("search-query")
         form.addRow("Query:", shown)
-        if window.query_box.words_as_typed and window.query_box.equivalent_read(typed) != typed:
-            # (the language has no way to keep words from being read: said, not hidden)
-            form.addRow(_note("Searched as typed words now; opened again, the words are read as a question."))
     form.addRow("Name:", name_edit)
     form.addRow(keep_tab)
     form.addRow(buttons)
