@@ -69,6 +69,18 @@ def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(
     assert window.query_box.text() == "texas courses under 1500"  # the box keeps what was typed
 
 
+def test_enter_shows_the_tab_the_words_name_again(start: Any) -> None:
+    window = start().window
+    window.show()
+    click_tab(window, DATES)
+    type_query(window, "texas courses under 1500")
+    assert window.current_kind() is Kind.COURSES
+    click_tab(window, Kind.WEBINARS)  # the person's choice: it stays while the words are the same
+    assert window.current_kind() is Kind.WEBINARS
+    key(window.query_box.edit, Qt.Key.Key_Return)  # asked again: the tab the words name
+    assert window.current_kind() is Kind.COURSES
+
+
 def test_an_order_in_words_sorts_the_tab_it_names_and_the_header_shows_it(start: Any) -> None:
     window = start().window
     window.show()

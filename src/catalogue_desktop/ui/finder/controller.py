@@ -116,6 +116,7 @@ class FinderController(QObject):
         self.indexer.lexicon_builder.ready.connect(self._lexicon_ready)
         window.query_box.read_with(self.read)
         window.query_box.query_changed.connect(self.set_query)
+        window.query_box.edit.returnPressed.connect(self._entered)  # (after the box applied it)
         window.query_box.complete_with(self._completions)
         window.tab_widget.currentChanged.connect(lambda _i: self._current_changed())
 
@@ -254,6 +255,12 @@ class FinderController(QObject):
             column = sort_column(current, sort)
             if column is not None:  # (the header's indicator shows it)
                 self.window.show_tab(current).view.sortByColumn(*column)
+
+    def _entered(self) -> None:
+        """Enter in the box: the tab and order its words name, again (the user may have chosen
+        another tab since the same words were first read)."""
+        self._followed = (None, None)
+        self._follow(self.window.query_box.reading)
 
     def _switch(self, kind: Any) -> None:
         """Show ``kind``'s tab for the query (not a tab the user chose: the text is not read
