@@ -527,3 +527,17 @@ def test_find_explain_says_what_the_words_were_read_as(cli: Any, demo_cache: Pat
     assert "  query: city:Chicago cpe:yes kind:courses hipaa\n" in out
     assert "  free words: hipaa\n" in out and "  Did you mean Chicago?\n" in out
     assert "Query: chicgo cpe courses hipaa\n  read as: city:Chicago cpe:yes kind:courses hipaa\n" in out
+
+
+def test_export_query_writes_the_records_in_the_order_asked(
+    cli: Any, partial_cache: tuple[Path, Facts]
+) -> None:
+    cache, facts = partial_cache
+    result = cli(
+        "export", "courses", "--cache-dir", str(cache), "--format", "json", "--query", "cheapest cle courses"
+    )
+    assert result.returncode == 0, result.stderr
+    fees = [min(loc["fee"] for loc in c["locations"]) for c in json.loads(result.stdout)]
+    assert len(fees) > 2 and fees == sorted(fees) and fees != sorted(fees, reverse=True)
+    rows = Reference(facts, _now()).ids("cle:yes", "courses") or []
+    assert len(fees) == len(rows)

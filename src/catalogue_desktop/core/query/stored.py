@@ -26,7 +26,8 @@ from catalogue_desktop.core.query import bits, offerings
 from catalogue_desktop.core.query.engine import Finder, Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, TABLES
 from catalogue_desktop.core.query.lexicon import Lexicon
-from catalogue_desktop.core.query.reading import Reading, read
+from catalogue_desktop.core.query.order import ordered
+from catalogue_desktop.core.query.reading import Reading, directives, read
 from catalogue_desktop.core.query.syntax import Parsed, QueryError, walk
 from catalogue_desktop.core.query.table import Table, TableBuilder
 from catalogue_desktop.core.query.withdrawn import WithdrawnTables, attach_history
@@ -192,7 +193,8 @@ def select(
     store: Store, kind: Kind, query: Parsed, note: Callable[[str], None], now: datetime | None = None
 ) -> list[int]:
     """The store positions of ``kind``'s records matching ``query`` (which parsed), in the
-    store's order; none, saying why to ``note``, when the kind lacks a field the query names."""
+    store's order or the one the query asks (``sort:fee``); none, saying why to ``note``, when
+    the kind lacks a field the query names."""
     assert query.ok, query.error
 
     kinds = kinds_needed([kind.value], [query])
@@ -206,7 +208,14 @@ def select(
         query, kind.value, now or local_now()
     ):
         note("withdrawn records (removed:) are no longer in the catalogue and are not exported; see find")
-    return bits.pick(catalogue.positions[kind.value], outcome.bits)
+    order = directives(query)[1]
+    if order is None:
+        return bits.pick(catalogue.positions[kind.value], outcome.bits)
+    positions = catalogue.positions[kind.value]
+    return [
+        positions[row]
+        for row in ordered(catalogue.table(kind.value), outcome.bits, order, outcome.child_bits)
+    ]
 
 
 __all__ = [
