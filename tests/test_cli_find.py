@@ -149,10 +149,10 @@ def test_find_json_gives_each_querys_counts_and_ids_on_every_table(cli: Any, dem
     facts = demo_facts()
     checked = 0
     for line in lines:
-        assert set(line) == {"query", "counts", "ids"}
+        assert set(line) == {"query", "understood", "words", "counts", "ids"}
         assert list(line["counts"]) == list(TABLES) == list(line["ids"])
         for table in TABLES:
-            want = expected(facts, line["query"], table, before, after)
+            want = expected(facts, line["understood"], table, before, after)
             if want == "either":
                 continue
             assert (line["counts"][table], line["ids"][table]) == want, (line["query"], table)
@@ -195,7 +195,7 @@ def test_find_kind_reads_only_what_the_queries_need(cli: Any, demo_cache: Path) 
     now = _now()
     for line in lines:
         for table in ("webinars", "experts"):
-            rows = Reference(facts, now).ids(line["query"], table)
+            rows = Reference(facts, now).ids(line["understood"], table)
             assert line["counts"][table] == (None if rows is None else len(rows))
     assert lines[0]["counts"]["webinars"] > 0 and lines[1]["counts"]["experts"] > 0
 
@@ -260,7 +260,7 @@ def test_nothing_synced_is_a_clear_error(cli: Any, tmp_path: Path, demo_cache: P
     one = cli("find", "--cache-dir", str(partial), "--kind", "series", "tax")
     assert one.returncode == 1 and one.stdout == ""
     assert one.stderr.startswith(f"catalogue-desktop: series were never synced into {partial / FILE_NAME}")
-    some = cli("find", "--cache-dir", str(partial), "--json", "tax")
+    some = cli("find", "--cache-dir", str(partial), "--json", "--words", "tax")
     assert some.returncode == 0
     assert "webinars were never synced into this cache" in some.stderr
     line = json.loads(some.stdout)
@@ -367,12 +367,14 @@ def test_export_query_writes_exactly_the_matching_records(
     assert rows, "the query matches something"
     want = [facts[kind][r]["id"] for r in rows]
     id_field = Kind(kind).id_field
-    as_csv = cli("export", kind, "--cache-dir", str(cache), "--query", query)
+    as_csv = cli("export", kind, "--cache-dir", str(cache), "--query", query, "--words")
     assert as_csv.returncode == 0, as_csv.stderr
     got = [int(r[id_field]) for r in csv.DictReader(io.StringIO(as_csv.stdout))]
     assert got == want
 
-    as_json = cli("export", kind, "--cache-dir", str(cache), "--format", "json", f"--query={query}")
+    as_json = cli(
+        "export", kind, "--cache-dir", str(cache), "--format", "json", f"--query={query}", "--words"
+    )
     assert as_json.returncode == 0, as_json.stderr
     everything = cli("export", kind, "--cache-dir", str(cache), "--format", "json")
     stored = {r[id_field]: r for r in json.loads(everything.stdout)}
@@ -403,6 +405,26 @@ def test_export_query_errors_and_a_kind_lacking_a_field(
     assert as_json.returncode == 0 and json.loads(as_json.stdout) == []
     never = cli("export", "series", "--cache-dir", str(tmp_path / "empty"), "--query", "tax")
     assert never.returncode == 1 and "never synced" in never.stderr
+
+
+def test_export_query_reads_plain_words_as_find_does(cli: Any, partial_cache: tuple[Path, Facts]) -> None:
+    cache, facts = partial_cache
+    rows = Reference(facts, _now()).ids("state:TX fee:<1500", "courses")
+    assert rows
+    result = cli("export", "courses", "--cache-dir", str(cache), "--query", "texas courses under 1500")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "catalogue-desktop: --query read as: state:TX kind:courses fee:<1500\n"
+    got = [int(r["courseId"]) for r in csv.DictReader(io.StringIO(result.stdout))]
+    assert got == [facts["courses"][r]["id"] for r in rows]
+    other = cli("export", "courses", "--cache-dir", str(cache), "--query", "webinars under 200")
+    assert other.returncode == 0 and "the query names webinars: exporting courses" in other.stderr
+    occasions = cli(
+        "export", "offerings", "--cache-dir", str(cache), "--format", "json", "--query", "chicago cpe"
+    )
+    assert occasions.returncode == 0, occasions.stderr
+    assert "read as: city:Chicago cpe:yes" in occasions.stderr
+    found = json.loads(occasions.stdout)
+    assert found and all(o.get("city") == "Chicago" for o in found)
 
 
 # -- in process: what is read ----------------------------------------------------------------------
@@ -461,3 +483,61 @@ def test_table_names_as_the_command_line_takes_them() -> None:
 
 def test_local_now_is_aware() -> None:
     assert finding.local_now().tzinfo is not None
+
+
+# -- plain words (issue 36) -----------------------------------------------------------------------
+
+
+def test_find_reads_plain_words_and_shows_the_kind_they_name(cli: Any, demo_cache: Path) -> None:
+    result, lines = find_json(cli, demo_cache, ["texas courses under 1500", "illinois cpe", "hipaa"])
+    assert result.returncode == 0, result.stderr
+    texas, illinois, hipaa = lines
+    assert texas["understood"] == "state:TX kind:courses fee:<1500" and texas["words"] == []
+    assert list(texas["counts"]) == ["courses"]  # the kind the words name
+    facts, now = demo_facts(), _now()
+    rows = Reference(facts, now).ids("state:TX fee:<1500", "courses") or []
+    assert rows and texas["ids"]["courses"] == record_ids(facts, "courses", rows)
+    assert illinois["understood"] == "state:IL cpe:yes"
+    assert illinois["counts"]["offerings"] > 0 and illinois["counts"]["experts"] is None  # no state
+    assert hipaa["understood"] == "hipaa" and hipaa["words"] == ["hipaa"]
+
+    literal, (words,) = find_json(cli, demo_cache, ["illinois cpe"], "--words")
+    assert literal.returncode == 0 and words["understood"] == "illinois cpe"
+    assert words["counts"]["offerings"] == 0 and words["words"] == ["illinois", "cpe"]
+
+
+def test_find_orders_rows_as_the_words_ask(cli: Any, demo_cache: Path) -> None:
+    _, (cheap, dear) = find_json(cli, demo_cache, ["cheapest cpe courses", "most expensive cle webinars"])
+    facts = demo_facts()
+    by_id = {c["id"]: min(loc["fee"] for loc in c["locations"]) for c in facts["courses"]}
+    fees = [by_id[i] for i in cheap["ids"]["courses"]]
+    assert len(fees) > 3 and fees == sorted(fees)
+    webinar_fee = {w["id"]: w["fee"] for w in facts["webinars"]}
+    dear_fees = [webinar_fee[i] for i in dear["ids"]["webinars"]]
+    assert len(dear_fees) > 3 and dear_fees == sorted(dear_fees, reverse=True)
+
+
+def test_find_explain_says_what_the_words_were_read_as(cli: Any, demo_cache: Path) -> None:
+    result = cli("find", "--cache-dir", str(demo_cache), "--explain", "chicgo cpe courses hipaa")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("Reading: chicgo cpe courses hipaa\n")
+    assert "  Chicago" in out and "city:Chicago  (or chicgo)" in out
+    assert "  CPE credit" in out and "cpe:yes" in out
+    assert "  query: city:Chicago cpe:yes kind:courses hipaa\n" in out
+    assert "  free words: hipaa\n" in out and "  Did you mean Chicago?\n" in out
+    assert "Query: chicgo cpe courses hipaa\n  read as: city:Chicago cpe:yes kind:courses hipaa\n" in out
+
+
+def test_export_query_writes_the_records_in_the_order_asked(
+    cli: Any, partial_cache: tuple[Path, Facts]
+) -> None:
+    cache, facts = partial_cache
+    result = cli(
+        "export", "courses", "--cache-dir", str(cache), "--format", "json", "--query", "cheapest cle courses"
+    )
+    assert result.returncode == 0, result.stderr
+    fees = [min(loc["fee"] for loc in c["locations"]) for c in json.loads(result.stdout)]
+    assert len(fees) > 2 and fees == sorted(fees) and fees != sorted(fees, reverse=True)
+    rows = Reference(facts, _now()).ids("cle:yes", "courses") or []
+    assert len(fees) == len(rows)

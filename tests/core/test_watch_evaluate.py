@@ -65,3 +65,25 @@ def test_news_on_built_tables_agree_with_the_command_line(
         assert sum(item.count for item in got) > 3
         out: list[news.News] = []
         assert sum(1 for _ in news_steps(finder, store, searches, now, out)) == len(got)  # a step each
+
+
+def test_a_saved_search_of_plain_words_is_read_as_the_window_reads_it(
+    demo_server: DemoServer, tmp_path: Path
+) -> None:
+    from catalogue_desktop.core.cache.saved_searches import SavedSearch
+    from catalogue_desktop.core.watch.evaluate import matches_in
+
+    store_file = tmp_path / "cache" / "catalogue.sqlite3"
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as store:
+        saved = news.watch(store, "illinois", "illinois cpe courses", None, "2026-11-20T00:00:00Z")
+        assert saved.query == "state:IL cpe:yes kind:courses"  # saved as what it reads as
+        old = SavedSearch("old", "illinois cpe", "courses")  # saved before the words were read
+        now = local_now()
+        finder = load(store, ALL_KINDS).finder
+        formal = SavedSearch("formal", "state:IL cpe:yes", "courses")
+        want = matches_in(finder, formal, now)
+        assert want["courses"]  # the demo has CPE courses in Illinois
+        assert matches_in(finder, old, now) == want
+        assert news.matches(store, [old], now) == [want]
+        assert saved.baseline == want

@@ -59,6 +59,24 @@ def query_of(args: argparse.Namespace) -> tuple[bool, Any]:
     return query is not None, query
 
 
+def read_query(store: Any, args: argparse.Namespace, table: str, query: Parsed | None) -> Parsed | None:
+    """``--query`` read in the store's vocabulary for ``table`` (``core.query.reading``: plain
+    words become conditions; ``--words``: nothing is read), said on stderr when the words were
+    read as something else; None without a query."""
+    if query is None or getattr(args, "words", False):
+        return query
+    from catalogue_desktop.core.query import stored as finding
+    from catalogue_desktop.core.query.syntax import parse
+
+    (reading,) = finding.read_all(store, [args.query], finding.local_now(), table=table)
+    if reading.query == query.text:
+        return query
+    note(f"--query read as: {reading.query}")
+    if reading.table is not None and reading.table != table:
+        note(f"the query names {reading.table}: exporting {table} (none match it)")
+    return parse(reading.query)
+
+
 def note(text: str) -> None:
     """A remark of a command's on stderr, named as the command's."""
     say(f"catalogue-desktop: {text}", sys.stderr)

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from catalogue_desktop.cli.common import note, open_store, query_of
+from catalogue_desktop.cli.common import note, open_store, query_of, read_query
 from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.records.kinds import Kind
@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with open_store(*offline_cache(args), reading=True) as store:
         positions = None
+        query = read_query(store, args, args.kind, query)
         if query is not None:
             from catalogue_desktop.core.query import stored as finding
 
@@ -90,6 +91,7 @@ def run_offerings(args: argparse.Namespace) -> int:
     if not parsed:
         return 2
     with open_store(*offline_cache(args), reading=True) as store:
+        query = read_query(store, args, "offerings", query)
         selection = offers_export.select(store, query, include_past=args.include_past, note=note)
     render = paper = None
     if args.format == "pdf":

@@ -15,6 +15,7 @@ from typing import Any
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS
+from catalogue_desktop.core.query.reading import Reading
 from catalogue_desktop.core.query.syntax import Parsed, QueryError
 from catalogue_desktop.core.query.timeline import has_removed
 
@@ -39,12 +40,19 @@ def withdrawn(catalogue: Any, query: Parsed, tables: Iterable[str], now: datetim
 
 
 def json_line(
-    catalogue: Any, query: str, outcomes: Mapping[str, Outcome], gone: Mapping[str, list[Any]] | None = None
+    catalogue: Any,
+    query: str,
+    outcomes: Mapping[str, Outcome],
+    gone: Mapping[str, list[Any]] | None = None,
+    reading: Reading | None = None,
+    rows: Mapping[str, list[int]] | None = None,
 ) -> str:
-    """``{"query": Q, "counts": {KIND: n | null}, "ids": {KIND: [...]}}`` (null and [] where
-    the kind lacks a field the query names); a query with a ``removed:`` clause adds
-    ``"withdrawn": {KIND: [ids]}``, the records gone from the service it matches (never in
-    ``ids``: they are not in the catalogue)."""
+    """``{"query": Q, "understood": QUERY, "words": [...], "counts": {KIND: n | null}, "ids":
+    {KIND: [...]}}``: ``understood`` the equivalent query the words were read as, ``words`` what
+    stayed free words (null and [] where the kind lacks a field the query names; ids in the order
+    the query asks, ``rows``); a query with a ``removed:`` clause adds ``"withdrawn": {KIND:
+    [ids]}``, the records gone from the service it matches (never in ``ids``: they are not in the
+    catalogue)."""
     counts = []
     ids = []
     for name, outcome in outcomes.items():
@@ -54,14 +62,39 @@ def json_line(
             ids.append(f"{key}: []")
         else:
             counts.append(f"{key}: {outcome.count}")
-            ids.append(f"{key}: [{','.join(bits.pick(catalogue.id_texts(name), outcome.bits))}]")
+            texts = catalogue.id_texts(name)
+            picked = [texts[r] for r in rows[name]] if rows else bits.pick(texts, outcome.bits)
+            ids.append(f"{key}: [{','.join(picked)}]")
     extra = ""
     if gone:
         extra = ', "withdrawn": ' + json.dumps({k: [g[0] for g in v] for k, v in gone.items()})
+    said = ""
+    if reading is not None:
+        said = (
+            f' "understood": {json.dumps(reading.query, ensure_ascii=False)},'
+            f' "words": {json.dumps(list(reading.words), ensure_ascii=False)},'
+        )
     return (
-        f'{{"query": {json.dumps(query, ensure_ascii=False)}, "counts": {{{", ".join(counts)}}},'
+        f'{{"query": {json.dumps(query, ensure_ascii=False)},{said} "counts": {{{", ".join(counts)}}},'
         f' "ids": {{{", ".join(ids)}}}{extra}}}'
     )
+
+
+def explain(reading: Reading) -> str:
+    """How ``find --explain`` says what a query's words were read as: each condition in words
+    with its clause, the equivalent query, the free words, the tab and order, a suggestion."""
+    lines = [f"Reading: {reading.text}"]
+    if reading.literal:
+        lines.append("  read as the query language alone (--words)")
+    for c in reading.conditions:
+        other = f"  (or {c.other})" if c.other else ""
+        lines.append(f"  {c.label:<28} {c.clause}{other}")
+    lines.append(f"  query: {reading.query}")
+    if reading.words:
+        lines.append(f"  free words: {' '.join(reading.words)}")
+    if reading.suggestion:
+        lines.append(f"  {reading.suggestion}")
+    return "\n".join(lines) + "\n"
 
 
 def json_error(query: str, error: QueryError) -> str:
@@ -87,11 +120,16 @@ def text_block(
     number: int,
     total: int,
     gone: Mapping[str, list[Any]] | None = None,
+    reading: Reading | None = None,
+    rows: Mapping[str, list[int]] | None = None,
 ) -> str:
-    """One query's answer for people: the count per kind (a kind lacking a field says why),
-    then the first matches of each kind with id and title."""
+    """One query's answer for people: the query (and what its words were read as), the count per
+    kind (a kind lacking a field says why), then the first matches of each kind with id and
+    title, in the order the query asks (``rows``)."""
     head = f"Query {number}" if total > 1 else "Query"
     lines = [f"{head}: {query}" if query.strip() else f"{head}: (empty: every record)"]
+    if reading is not None and reading.query != reading.text.strip():
+        lines.append(f"  read as: {reading.query}")
     width = max(map(len, outcomes))
     for name, outcome in outcomes.items():
         if outcome.missing is not None:
@@ -104,15 +142,15 @@ def text_block(
         lines.append("")
         lines.append(f"  {name} ({outcome.count:,}):")
         table = catalogue.table(name)
-        rows = bits.first_rows(outcome.bits, SHOWN)
+        first = rows[name][:SHOWN] if rows else bits.first_rows(outcome.bits, SHOWN)
         texts = catalogue.id_texts(name)
         shown = [
-            (json.loads(texts[row]) if name == OFFERINGS else texts[row], _title(table, row)) for row in rows
+            (json.loads(texts[row]) if name == OFFERINGS else texts[row], _title(table, row)) for row in first
         ]
         id_width = max(len(str(i)) for i, _ in shown)
         lines += [f"    {i!s:<{id_width}}  {title}" for i, title in shown]
-        if outcome.count > len(rows):
-            lines.append(f"    ... and {outcome.count - len(rows):,} more")
+        if outcome.count > len(first):
+            lines.append(f"    ... and {outcome.count - len(first):,} more")
     for name, items in (gone or {}).items():
         if items:
             lines += ["", f"  {name} withdrawn from the catalogue ({len(items):,}):"]

@@ -220,6 +220,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
     connection.add_profile(p)
     p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
+    p.add_argument("--words", action="store_true", help="read nothing in --query: the query language alone")
     offer = p.add_argument_group("offerings")
     offer.add_argument(
         "--include-past",
@@ -258,6 +259,16 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         + " (default: all of them)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="say what the words were read as (conditions, query, free words)",
+    )
+    p.add_argument(
+        "--words",
+        action="store_true",
+        help="read nothing: the query language alone (every other word is a word to find)",
+    )
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
     connection.add_profile(p)

@@ -14,7 +14,7 @@ from typing import Any
 
 from catalogue_desktop.core.query import literals
 from catalogue_desktop.core.query.engine import Vocabulary
-from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType
+from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType, table_of_kind
 from catalogue_desktop.core.query.syntax import And, Not, Or, Term, parse, walk
 from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.query.timeline import TIME_OP, TimedEvent
@@ -43,6 +43,8 @@ class Reference:
         if parsed.root is None:
             return list(range(len(rows)))
         for term in walk(parsed.root):
+            if term.op == "sort" or self.is_kind(term, table):
+                continue
             if term.op == TIME_OP:
                 field = term.value.field
                 if table == "offerings" or (field is not None and SCHEMA.field(table, field) is None):
@@ -74,6 +76,10 @@ class Reference:
                     return found and all(self.record(c, table, rec) for c in rest)
             return all(self.record(c, table, rec) for c in children)
         term: Term = node
+        if term.op == "sort":
+            return True
+        if self.is_kind(term, table):
+            return table_of_kind(str(term.value)) == table
         if term.op == TIME_OP:
             return self.time_test(term.value, table, rec)
         if term.op == "word":
@@ -85,10 +91,20 @@ class Reference:
             return any(self.child(term, table, rec, kid) for kid in self.kids(table, rec))
         return self.test(term, f, table, rec, rec)
 
+    @staticmethod
+    def is_kind(term: Term, table: str) -> bool:
+        """``kind:`` naming a table: every row of it (on the offerings, the offering's kind)."""
+        if term.field != "kind" or term.op != "eq":
+            return False
+        return SCHEMA.field(table, "kind") is None or table_of_kind(str(term.value)) == "offerings" == table
+
     def child_only(self, node: Any, table: str) -> bool:
         terms = walk(node)
         return bool(terms) and all(
-            t.op not in ("word", TIME_OP) and self.field_of(t, table).scope != "record" for t in terms
+            t.op not in ("word", TIME_OP, "sort")
+            and not self.is_kind(t, table)
+            and self.field_of(t, table).scope != "record"
+            for t in terms
         )
 
     def kids(self, table: str, rec: dict[str, Any]) -> list[dict[str, Any]]:

@@ -187,6 +187,7 @@ def clause_pool(which: str) -> list[str]:
     pool += [*list(DATES[:8]), "2027-04", "past", "future", "mar-2027", "2027-Q1", "next-quarter"]
     pool += ['starts:"march 2027"', "starts:jan..mar", "state:illinois", "state:IL", "state:il"]
     pool += ['state:"new york"', "state:tennessee", "state:ontario", "feldman ethics"]
+    pool += ["kind:course", "kind:webinars", "kind:dates", "kind:session", "kind:expert", "kind:Series"]
     pool += [*TIME_CLAUSES, "changed:march", "added:2026-Q4", "changed:fee@this-quarter"]
     return sorted(set(pool))
 

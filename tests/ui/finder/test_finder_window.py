@@ -34,6 +34,7 @@ def _ids(tab: Any) -> list[int]:
 def test_one_query_answers_for_every_tab_in_the_titles(session: Any, sample: Any) -> None:
     window = session.window
     window.query_box.set_text("ethics")
+    window.query_box.line.words.click()  # "search these words instead": the word, not the topic Ethics
     finder = session.finder.finder
     from catalogue_desktop.ui.finder.controller import now
 

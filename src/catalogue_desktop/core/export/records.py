@@ -47,15 +47,19 @@ def export_collection(
     demo: bool = False,
 ) -> int:
     """Write ``kind``'s current snapshot to ``out`` (only the records at ``positions``, the
-    store's array positions, when given: ``core.query.stored.select``); returns the number of records
-    written. ``demo``: ``store`` is the demo catalogue's (it only changes what a "never synced"
-    says)."""
+    store's array positions, when given: ``core.query.stored.select``, in their order); returns
+    the number of records written. ``demo``: ``store`` is the demo catalogue's (it only changes
+    what a "never synced" says)."""
     if not store.state(kind).has_data:
         raise NothingToExport(never_synced(kind, store.path, demo=demo))
     entries = store.entries(kind)
     if positions is not None:
         chosen = set(positions)
         entries = (e for e in entries if e.pos in chosen)
+        listed = list(positions)
+        if listed != sorted(listed):  # the order a query asks (sort:fee), not the store's
+            rank = {pos: i for i, pos in enumerate(listed)}
+            entries = iter(sorted(entries, key=lambda e: rank[e.pos]))
     if fmt == "json":
         return _export_json(entries, out)
     return _export_csv(kind, entries, out)

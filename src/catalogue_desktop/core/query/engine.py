@@ -6,6 +6,9 @@ Semantics, beyond the syntax (``syntax``):
   (``2027-03``, ``today``, ``next30d``) means the table's start date; bare ``past`` means the
   occasion has ended (its end, else its start, is before now, and it is not on demand) and
   ``future`` the opposite.
+* ``kind:VALUE`` names a table (``fields.table_of_kind``): every row of it, none of another (on
+  the offerings, ``kind:course``/``webinar``/``session`` is the offering's own kind, as always);
+  ``sort:FIELD`` is an order, not a condition: every row (``core.query.order`` sorts them).
 * A table that lacks a field the query names matches nothing, and says which field
   (``Outcome.missing``): the query as a whole stays valid for the other tables.
 * **Same location.** Courses hold locations and series hold sessions (child rows). In an AND
@@ -32,11 +35,11 @@ from operator import contains
 from typing import Any
 
 from catalogue_desktop.core.query import bits, literals, timeline
-from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
+from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, FieldType, Schema, table_of_kind
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
 from catalogue_desktop.core.query.matches import Matches
-from catalogue_desktop.core.query.syntax import And, Node, Not, Or, Parsed, Term, parse, walk
+from catalogue_desktop.core.query.syntax import SORT_OP, And, Node, Not, Or, Parsed, Term, parse, walk
 from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
 from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.query.vocabulary import Vocabulary
@@ -201,6 +204,8 @@ class Finder:
         for term in walk(root):
             if term.op == timeline.TIME_OP and (why := timeline.supports(table, term.value, self.schema)):
                 return why
+            if term.op == SORT_OP or is_kind(term, table, self.schema):
+                continue
             if term.field is not None:
                 f = self.schema.field(table, term.field)
                 if f is None:
@@ -255,7 +260,7 @@ class Finder:
         return bool(terms) and all(self._scope(term, t) != "record" for term in terms)
 
     def _scope(self, term: Term, t: Table) -> str:
-        if term.op in ("word", timeline.TIME_OP):
+        if term.op in ("word", timeline.TIME_OP, SORT_OP):
             return "record"
         name = term.field if term.field is not None else "starts"
         f = self.schema.field(t.name, name)
@@ -266,6 +271,10 @@ class Finder:
             return self._remember(t, term.value.key(run.now), lambda: timeline.select(t, term.value, run.now))
         if term.op == "word":
             return self._word(term.value, t, run, positive)
+        if term.op == SORT_OP:
+            return t.all
+        if is_kind(term, t.name, self.schema):
+            return t.all if table_of_kind(str(term.value)) == t.name else 0
         scope = self._scope(term, t)
         if scope != t.scope:
             if t.scope == "record" and t.child is not None:  # a child field: one of its child rows
@@ -448,3 +457,13 @@ class Finder:
     def past_index_steps(self, t: Table) -> Iterator[None]:
         """Build the index of when ``t``'s occasions ended, if ``past_steps`` left it to a scan."""
         yield from t.extra_index_steps("@ended", lambda: self._ended(t))
+
+
+def is_kind(term: Term, table: str, schema: Schema = SCHEMA) -> bool:
+    """Whether ``term`` is ``kind:VALUE`` naming a table rather than an offering's kind: on a
+    table without a ``kind`` field, or on the offerings ``kind:dates`` (``kind:offerings``)."""
+    if term.field != "kind" or term.op != "eq":
+        return False
+    return schema.field(table, "kind") is None or (
+        table == OFFERINGS and table_of_kind(str(term.value)) == OFFERINGS
+    )

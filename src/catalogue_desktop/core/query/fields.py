@@ -255,6 +255,40 @@ FIELDS: dict[str, tuple[Field, ...]] = {
     table: tuple(_named(table, f) for f in fields) for table, fields in _FIELDS.items()
 }
 
+# kind:VALUE names a table: every row of it (none of another); on the offerings, kind: is also the
+# offering's own kind (course, webinar, session), as it always was.
+_KIND_NAMES = {
+    "course": "courses",
+    "webinar": "webinars",
+    "series": "series",
+    "certificate": "certificates",
+    "expert": "experts",
+    "topic": "topics",
+    "role": "roles",
+    "situation": "situations",
+    "offering": OFFERINGS,
+    "date": OFFERINGS,
+    "dates": OFFERINGS,
+}
+
+
+def table_of_kind(value: str) -> str | None:
+    """The table ``kind:VALUE`` names (``course``, ``courses``, any case; ``dates`` and
+    ``offerings``: the offerings), or None."""
+    word = value.strip().lower()
+    if word in TABLES:
+        return word
+    return _KIND_NAMES.get(word) or _KIND_NAMES.get(word[:-1] if word.endswith("s") else word)
+
+
+def tab_of_kind(value: str) -> str | None:
+    """The tab ``kind:VALUE`` names when it names one: a table's own name (``courses``, any case),
+    ``dates`` or ``offerings``; a singular (``kind:course``) is a kind, not a tab: on the Dates tab,
+    the occasions of courses."""
+    word = value.strip().lower()
+    return OFFERINGS if word in ("dates", OFFERINGS) else word if word in TABLES else None
+
+
 # Bare words that are dates: the table's start date (``past``/``future``: whether it has ended).
 DATE_WORDS = (*CALENDAR_WORDS, "past", "future")
 

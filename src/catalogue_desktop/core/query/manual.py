@@ -5,6 +5,11 @@ from __future__ import annotations
 
 SYNTAX: tuple[tuple[str, str], ...] = (
     (
+        "`illinois cpe next month` `texas courses under 1500` `cle webinars by okafor`",
+        "plain words, read first into the language below (shown under the box; "
+        '"search these words instead" reads nothing)',
+    ),
+    (
         '`tax "estate planning"` `feldman ethics`',
         "words anywhere in the title, names, topics and listed columns (case and "
         "accents ignored: `muller` finds Müller)",
@@ -36,6 +41,7 @@ SYNTAX: tuple[tuple[str, str], ...] = (
     ("`cle:yes` `cpe:no` `has:accessUrl` `no:experts`", "yes/no fields; whether a field has a value"),
     ('`expert:nakamura` `topic:"estate tax"` `series:tax`', "related records by their names"),
     ("`webinars:>5` `courses:0`", "counts of linked records (experts, topics, roles, situations)"),
+    ("`kind:courses` `sort:fee` `sort:-starts`", "the tab to show; the order (`-`: descending)"),
     (
         "`a OR b` `a | b` `-word` `NOT (a b)` `(a OR b) c`",
         "OR, leave out, group; clauses side by side "

@@ -25,6 +25,9 @@ from catalogue_desktop.core.listing import rows as listing
 from catalogue_desktop.core.query import bits, offerings
 from catalogue_desktop.core.query.engine import Finder, Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, TABLES
+from catalogue_desktop.core.query.lexicon import Lexicon
+from catalogue_desktop.core.query.order import ordered
+from catalogue_desktop.core.query.reading import Reading, directives, read
 from catalogue_desktop.core.query.syntax import Parsed, QueryError, walk
 from catalogue_desktop.core.query.table import Table, TableBuilder
 from catalogue_desktop.core.query.withdrawn import WithdrawnTables, attach_history
@@ -158,6 +161,31 @@ def local_now() -> datetime:
     return datetime.now().astimezone()
 
 
+# -- plain words ----------------------------------------------------------------------------------
+
+# The kinds the reading's vocabulary comes from: cities, states and venues (courses), experts'
+# names, the titles of topics, roles, situations, series and courses.
+LEXICON_KINDS = (Kind.COURSES, Kind.EXPERTS, Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS, Kind.SERIES)
+
+
+def lexicon_of(store: Store) -> Lexicon:
+    """The reading's vocabulary from the store's synced kinds (an empty one when none is)."""
+    kinds = [k for k in LEXICON_KINDS if store.state(k).has_data]
+    if not kinds:
+        return Lexicon()
+    return Lexicon.from_finder(load(store, kinds).finder)
+
+
+def read_all(
+    store: Store, texts: Iterable[str], now: datetime, *, table: str | None = None, literal: bool = False
+) -> list[Reading]:
+    """What each text reads as (``core.query.reading``) in the store's vocabulary, for ``table``
+    (None: any); ``literal``: the language alone, nothing read."""
+    texts = list(texts)
+    lexicon = Lexicon() if literal or not texts else lexicon_of(store)
+    return [read(text, lexicon, now, literal=literal, table=table) for text in texts]
+
+
 # -- export --query --------------------------------------------------------------------------------
 
 
@@ -165,7 +193,8 @@ def select(
     store: Store, kind: Kind, query: Parsed, note: Callable[[str], None], now: datetime | None = None
 ) -> list[int]:
     """The store positions of ``kind``'s records matching ``query`` (which parsed), in the
-    store's order; none, saying why to ``note``, when the kind lacks a field the query names."""
+    store's order or the one the query asks (``sort:fee``); none, saying why to ``note``, when
+    the kind lacks a field the query names."""
     assert query.ok, query.error
 
     kinds = kinds_needed([kind.value], [query])
@@ -179,7 +208,14 @@ def select(
         query, kind.value, now or local_now()
     ):
         note("withdrawn records (removed:) are no longer in the catalogue and are not exported; see find")
-    return bits.pick(catalogue.positions[kind.value], outcome.bits)
+    order = directives(query)[1]
+    if order is None:
+        return bits.pick(catalogue.positions[kind.value], outcome.bits)
+    positions = catalogue.positions[kind.value]
+    return [
+        positions[row]
+        for row in ordered(catalogue.table(kind.value), outcome.bits, order, outcome.child_bits)
+    ]
 
 
 __all__ = [
@@ -188,8 +224,10 @@ __all__ = [
     "NothingToFind",
     "QueryError",
     "kinds_needed",
+    "lexicon_of",
     "load",
     "local_now",
+    "read_all",
     "select",
     "table_name",
 ]

@@ -7,6 +7,8 @@
     primary  := "(" and ")" | clause
     clause   := word | "quoted words" | FIELD ":" value | FIELD ":(" values ")" | has:FIELD | no:FIELD
               | added:WINDOW | changed:WINDOW | changed:FIELD | changed:FIELD@WINDOW | removed:WINDOW
+              | sort:FIELD | sort:-FIELD         the order (at the top only: not negated, not in OR)
+              | word:WORD | word:"WORDS"         a word to find, as a bare word is, never read
     value    := text | =exact | >N | >=N | <N | <=N | A..B | ..B | A..
 
 ``OR`` and ``AND`` may be written in any case, ``NOT`` in capitals (a lower-case "not" is a word).
@@ -26,6 +28,7 @@ from typing import Any
 from catalogue_desktop.core.query import literals, regions, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 
+SORT_OP = "sort"  # Term.op of sort:FIELD (value: the field, "-" first when descending)
 _FIELD = re.compile(r"([A-Za-z][A-Za-z0-9_]*)(:|<=|>=|<|>)(.*)", re.S)
 _COMPARE = (">=", "<=", ">", "<")
 _OPS = {">=": "ge", "<=": "le", ">": "gt", "<": "lt"}
@@ -64,7 +67,8 @@ class _Fail(Exception):
 class Term:
     """One clause. ``field`` is a canonical field name, or None for a free word (``op`` "word")
     or a bare date (``op`` "date": the table's start date, or for past/future whether it ended).
-    ``op``: word, contains, exact, eq, lt, le, gt, ge, range, has. ``value``: text, a number,
+    ``op``: word, contains, exact, eq, lt, le, gt, ge, range, has, sort (every row: an order, not
+    a condition; ``value`` "fee" or "-fee"). ``value``: text, a number,
     a bool, a ``DateSpec``, or for a range a (low, high) pair with None for an open end."""
 
     field: str | None
@@ -128,11 +132,31 @@ def parse(text: str, schema: Schema = SCHEMA) -> Parsed:
     try:
         tokens = _lex(text)
         root = _Parser(text, tokens, schema).parse()
+        _check_sort(root)
     except _Fail as fail:
         return Parsed(text, None, fail.error)
     except RecursionError:
         return Parsed(text, None, QueryError(0, len(text), "too deeply nested"))
     return Parsed(text, root, None)
+
+
+def lex(text: str) -> list[_Tok]:
+    """The tokens of ``text`` (kind, text, start, end; the last is END); raises ``ValueError``
+    for an unclosed quote or a lone '-'."""
+    try:
+        return _lex(text)
+    except _Fail as fail:
+        raise ValueError(fail.error.message) from None
+
+
+def _check_sort(root: Node | None) -> None:
+    """``sort:`` only among the clauses ANDed at the top (an order cannot be negated or ORed)."""
+    top = {id(c) for c in top_clauses(root)}
+    for term in walk(root):
+        if term.op == SORT_OP and id(term) not in top:
+            raise _Fail(
+                term.start, term.end, "sort: sets the order: write it beside the query, not in OR or NOT"
+            )
 
 
 def _lex(text: str) -> list[_Tok]:
@@ -296,6 +320,16 @@ class _Parser:
             field = self.field_name(rest, value_at, tok.end, what="has:/no: need a field")
             term = Term(field, "has", None, tok.start, tok.end)
             return term if name.lower() == "has" else Not(term, tok.start, tok.end)
+        if name.lower() == "word" and op == ":":  # word:chicago: a word to find, never read as a city
+            nxt = self.peek()
+            if rest == "" and nxt.kind == "QUOTED" and nxt.start == tok.end and nxt.text.strip():
+                self.take()
+                return Term(None, "word", nxt.text, tok.start, nxt.end)
+            if not rest:
+                raise _Fail(tok.start, tok.end, "'word:' needs a word, e.g. word:chicago")
+            return Term(None, "word", rest, tok.start, tok.end)
+        if name.lower() == "sort" and op == ":":
+            return Term(None, SORT_OP, self.sort_key(rest, value_at, tok.end), tok.start, tok.end)
         if timeline.is_time_clause(name, op):  # added:, changed:, removed: (``timeline``)
             try:
                 return Term(
@@ -318,6 +352,17 @@ class _Parser:
             example = _EXAMPLES[self.schema.value_type(field)].format(f=field)
             raise _Fail(tok.start, tok.end, f"'{tok.text}' needs a value, e.g. {example}")
         return self.value(field, rest, value_at, tok.end, begin=tok.start)
+
+    def sort_key(self, rest: str, start: int, end: int) -> str:
+        """``fee`` or ``-fee`` (descending): a field's canonical name."""
+        descending = rest.startswith("-")
+        name = rest[1:] if descending else rest
+        if not name:
+            raise _Fail(start, end, "sort: needs a field, e.g. sort:fee (cheapest first) or sort:-fee")
+        field = self.field_name(name, start + descending, end)
+        if self.schema.value_type(field) is FieldType.PRESENCE:
+            raise _Fail(start, end, f"sort: {field} has no value to sort by")
+        return ("-" if descending else "") + field
 
     def group_of(self, field: str, tok: _Tok) -> Node:
         if self.group is not None:

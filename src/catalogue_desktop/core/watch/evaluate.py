@@ -11,14 +11,16 @@ from typing import Any
 
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
 from catalogue_desktop.core.query import bits
-from catalogue_desktop.core.query.syntax import parse
+from catalogue_desktop.core.query.lexicon import of_finder
+from catalogue_desktop.core.query.reading import read
+from catalogue_desktop.core.query.syntax import Parsed, parse
 from catalogue_desktop.core.watch.news import News, Touched, kinds_of
 
 
 def matches_in(finder: Any, search: SavedSearch, now: datetime) -> dict[str, list[int]]:
     """What ``search`` matches now in ``finder``'s tables (an ``engine.Finder``), per kind: ids
     in the tables' order; a kind without a table (never synced) or lacking a field, none."""
-    parsed = parse(search.query)
+    parsed = understood(finder, search, now)
     found: dict[str, list[int]] = {}
     if not parsed.ok:
         return found
@@ -30,6 +32,13 @@ def matches_in(finder: Any, search: SavedSearch, now: datetime) -> dict[str, lis
         if outcome.missing is None:
             found[kind.value] = list(bits.pick(table.ids, outcome.bits))
     return found
+
+
+def understood(finder: Any, search: SavedSearch, now: datetime) -> Parsed:
+    """A saved search's query as the window reads it (plain words read into conditions in the
+    finder's vocabulary: ``core.query.reading``); one saved since is its equivalent query already,
+    which reads as itself."""
+    return parse(read(search.query, of_finder(finder), now, table=search.kind).query)
 
 
 def news_steps(
@@ -48,7 +57,7 @@ def news_steps(
 def compare_in(finder: Any, search: SavedSearch, now: datetime, touched: Touched) -> News:
     """``news.compare`` on ``finder``'s tables: the same new, changed and gone (and in the same
     order: table order; gone ascending)."""
-    parsed = parse(search.query)
+    parsed = understood(finder, search, now)
     new: dict[str, list[int]] = {}
     changed: dict[str, list[int]] = {}
     gone: dict[str, list[int]] = {}

@@ -19,7 +19,9 @@ from typing import Any
 
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
 from catalogue_desktop.core.query import bits
-from catalogue_desktop.core.query.stored import kinds_needed, load, local_now, relist_stale
+from catalogue_desktop.core.query.lexicon import Lexicon
+from catalogue_desktop.core.query.reading import read
+from catalogue_desktop.core.query.stored import kinds_needed, lexicon_of, load, local_now, relist_stale
 from catalogue_desktop.core.query.syntax import Parsed, parse
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
@@ -68,13 +70,14 @@ def matches(
     """What each search matches now, per kind: ids in the cache's order. The tables are read once
     for all the searches."""
     searches = list(searches)
-    parsed: list[Parsed] = [parse(s.query) for s in searches]
+    now = now or local_now()
+    lexicon = lexicon_of(store) if searches else Lexicon()
+    parsed: list[Parsed] = [understood(lexicon, s, now) for s in searches]
     tables = sorted({k.value for s in searches for k in kinds_of(s)})
     kinds = kinds_needed(tables, [p for p in parsed if p.ok])
     relist_stale(store, kinds, lambda _text: None)
     synced = {k for k in kinds if store.state(k).has_data}
     catalogue = load(store, [k for k in kinds if k in synced])
-    now = now or local_now()
     out: list[dict[str, list[int]]] = []
     for search, query in zip(searches, parsed, strict=True):
         found: dict[str, list[int]] = {}
@@ -144,7 +147,8 @@ def watch(
     store: Any, name: str, query: str, kind: str | None, at: str, now: datetime | None = None
 ) -> SavedSearch:
     """Save ``query`` under ``name`` (replacing one of that name) as a watched search whose
-    baseline is what it matches now: its news start from here."""
+    baseline is what it matches now: its news start from here. Plain words are saved as the
+    query they read as (``core.query.reading``), so the search's meaning never drifts."""
     name = name.strip()
     if not name:
         raise SearchError("a watched search needs a name")
@@ -153,12 +157,18 @@ def watch(
         raise SearchError(
             f"the query does not parse: {parsed.error.message} (at character {parsed.error.position + 1})"
         )
+    query = understood(lexicon_of(store), SavedSearch(name, query, kind), now or local_now()).text
     search = SavedSearch(name, query, kind, watched=True)
     mark = store.history.mark()
     (baseline,) = matches(store, [search], now)
     search = SavedSearch(name, query, kind, True, at, mark, baseline)
     store.searches.put(search)
     return search
+
+
+def understood(lexicon: Lexicon, search: SavedSearch, now: datetime) -> Parsed:
+    """A saved search's query, its plain words read (``core.query.reading``)."""
+    return parse(read(search.query, lexicon, now, table=search.kind).query)
 
 
 def _shown_changes(events: Iterable[tuple[int, Any]]) -> set[int]:

@@ -4,10 +4,13 @@ The query engine (``core.query``) is imported when the finder is first needed, a
 shows its rows: its imports are no part of the start-up (docs/decisions.md, "Start-up and Qt").
 
 ``FinderController`` takes the row sets the loader reads (and has the indexer build their tables),
-evaluates the query box's query on every table (a few ms each), shows the current tab's matches at
-once and the other tabs' when they are shown, and keeps the facet panel and the query box's
-tooltip (each clause's count) current. While a query is set, a reloaded collection is shown once
-its table is rebuilt, with its matches: a tab never shows new rows unfiltered under a query.
+reads the query box's text with the catalogue's lexicon (``core.query.reading``: plain words read
+as conditions; the lexicon is built on a thread once the indexer's tables are), evaluates the
+equivalent query on every table (a few ms each), shows the tab a kind word names (in the order
+asked for), the current tab's matches at once and the other tabs' when they are shown, and keeps
+the facet panel and the query box's tooltip (each clause's count) current. While a query is set, a
+reloaded collection is shown once its table is rebuilt, with its matches: a tab never shows new
+rows unfiltered under a query.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from catalogue_desktop.ui.finder.indexer import FinderIndexer
 from catalogue_desktop.ui.finder.withdrawn_note import WithdrawnNote
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QTabWidget
+    from PySide6.QtWidgets import QStatusBar, QTabWidget
 
     from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.core.query.reading import Reading
     from catalogue_desktop.core.query.syntax import Parsed
     from catalogue_desktop.core.query.vocabulary import Vocabulary
     from catalogue_desktop.ui.browse.collection_tab import CollectionTab
@@ -62,6 +66,7 @@ class FinderWindow(Protocol):
     def made_tab(self, kind: Any) -> CollectionTab | None: ...
     def show_tab(self, kind: Any) -> CollectionTab: ...
     def show_message(self, text: str, timeout_ms: int = 8000) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
     def sort_of(self, kind: Kind) -> tuple[int, bool] | None: ...
     def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None: ...
     def show_rowset(
@@ -102,9 +107,16 @@ class FinderController(QObject):
         self._facets_later.timeout.connect(self._typing_paused)
         self._moved_from: set[Any] = set()  # tabs left for the results elsewhere (this query)
         self._results_pending = False  # ``show_results_tab`` waits for tables being built
+        self._followed: tuple[str | None, str | None] = (None, None)  # the reading's tab and order, followed
+        self._said: tuple[str, Callable[[], str | None]] | None = None  # where the results are, and its check
+        self._following = False  # a tab shown for the query (``_switch``)
+        self._rereading = False  # the text read again (another tab, a new lexicon): no tab left for it
         self.indexer.table_ready.connect(self._table_ready)
         self.indexer.dates_ready.connect(self._dates_ready)
+        self.indexer.lexicon_builder.ready.connect(self._lexicon_ready)
+        window.query_box.read_with(self.read)
         window.query_box.query_changed.connect(self.set_query)
+        window.query_box.edit.returnPressed.connect(self._entered)  # (after the box applied it)
         window.query_box.complete_with(self._completions)
         window.tab_widget.currentChanged.connect(lambda _i: self._current_changed())
 
@@ -171,8 +183,9 @@ class FinderController(QObject):
 
     def set_query(self, parsed: Parsed) -> None:
         """Show ``parsed``'s matches: the current tab now, the others' counts in their titles
-        now and their rows when shown."""
+        now and their rows when shown; the tab a kind word named, in the order asked for."""
         self.parsed = parsed
+        self._follow(self.window.query_box.reading)
         if not self.active:
             for kind, (rowset, changes) in list(self._held.items()):
                 del self._held[kind]
@@ -190,9 +203,128 @@ class FinderController(QObject):
         self.refresh_panel(facets=not typed)
         if typed:
             self._facets_later.start()
-        else:
+        elif not self._rereading:
             self.show_results_tab()
+        self.check_said()
         self.evaluated.emit()
+
+    # -- plain words read ------------------------------------------------------------------
+
+    def read(self, text: str, literal: bool) -> Reading:
+        """``text`` as the query box reads it: with the catalogue's lexicon, now, for the tab
+        shown (what applies there is read: fees on tabs with fees)."""
+        from catalogue_desktop.core.query.reading import read
+
+        table = self.window.current_kind().value
+        return read(text, self.indexer.lexicon, now(), literal=literal, table=table)
+
+    def _lexicon_ready(self) -> None:
+        """The lexicon was (re)built (a sync, a catalogue opened): the box's words read again."""
+        self._read_again()
+
+    def _read_again(self) -> None:
+        """The box's text read again (for the tab now shown, with the lexicon now built): its
+        query shown, without leaving the tab the user is on for it."""
+        box = self.window.query_box
+        if not box.text().strip() or box.has_error:
+            return
+        self._rereading = True
+        try:
+            box.apply()
+        finally:
+            self._rereading = False
+
+    def _follow(self, reading: Reading | None) -> None:
+        """A kind word shows its tab, and an order asked for sorts it, once each time the reading
+        names another (the user may choose another tab or order meanwhile)."""
+        table = sort = None
+        if reading is not None and not reading.literal:
+            table, sort = reading.table, reading.sort
+        if (table, sort) == self._followed:
+            return
+        self._followed = (table, sort)
+        kinds = {k.value: k for k in self.window.tab_kinds()}
+        kind = kinds.get(table) if table is not None else None
+        if kind is not None and kind is not self.window.current_kind():
+            self._moved_from.discard(kind)
+            self._switch(kind)
+        if sort is not None:
+            from catalogue_desktop.ui.finder.reading_sort import sort_column
+
+            current = self.window.current_kind()
+            column = sort_column(current, sort)
+            if column is not None:  # (the header's indicator shows it)
+                self.window.show_tab(current).view.sortByColumn(*column)
+
+    def _entered(self) -> None:
+        """Enter in the box: the tab and order its words name, again (the user may have chosen
+        another tab since the same words were first read)."""
+        self._followed = (None, None)
+        self._follow(self.window.query_box.reading)
+
+    def _switch(self, kind: Any) -> None:
+        """Show ``kind``'s tab for the query (not a tab the user chose: the text is not read
+        again for it, which would change the query being shown)."""
+        self._following = True
+        try:
+            self.window.show_tab(kind)
+        finally:
+            self._following = False
+
+    # -- where the results are -------------------------------------------------------------
+
+    def _say(self, text: str, check: Callable[[], str | None]) -> None:
+        """Say where the results are; ``check()`` says it again as it is now (None: no longer)."""
+        self._said = (text, check)
+        self.window.show_message(text)
+
+    def check_said(self) -> None:
+        """What the status line says of where the results are stays true while the query and the
+        tab change: said again as it now is, or taken away."""
+        if self._said is None:
+            return
+        from catalogue_desktop.core.formats.text import one_line
+
+        text, check = self._said
+        bar = self.window.statusBar()
+        if bar.currentMessage() != one_line(text):  # (another message, or its time is up)
+            self._said = None
+            return
+        now_true = check()
+        if now_true is None:
+            self._said = None
+            bar.clearMessage()
+        elif now_true != text:
+            self._say(now_true, check)
+
+    def _only_words(self) -> bool:
+        """Whether the query is free words alone (found in any text of a record)."""
+        from catalogue_desktop.core.query.syntax import walk
+
+        terms = walk(self.parsed.root if self.parsed is not None else None)
+        return bool(terms) and all(t.field is None and t.op == "word" for t in terms)
+
+    def _moved_text(self, origin: Any, found: Any) -> str | None:
+        """ "No webinars match…; showing Courses", while it is true."""
+        if not self.active or self.window.current_kind() is not found or self._matched(origin) != 0:
+            return None
+        number = self.window.tab_kinds().index(origin) + 1
+        why = self.finder.evaluate(self._effective(origin), origin.value, now()).message()
+        return (
+            f"No {origin.label.lower()} match{': ' + why if why else ''}; showing {found.label}. "
+            f"Ctrl+{number} goes back to {origin.label}."
+        )
+
+    def _elsewhere_text(self, origin: Any) -> str | None:
+        """ "No dates match; the words are found on Situations (1: Ctrl+8).", while it is true."""
+        if not self.active or self.window.current_kind() is not origin or self._matched(origin) != 0:
+            return None
+        kinds = self.window.tab_kinds()
+        found = [(k, n) for k in kinds if k is not origin and (n := self._matched(k))]
+        if not found:
+            return None
+        places = ", ".join(f"{k.label} ({n:,}: Ctrl+{kinds.index(k) + 1})" for k, n in found[:3])
+        return f"No {origin.label.lower()} match; the words are found on {places}."
 
     def _typing_paused(self) -> None:
         self.refresh_panel()
@@ -216,14 +348,18 @@ class FinderController(QObject):
         if found is None:  # maybe later: a table being built, rows reloaded after a refresh
             self._results_pending = True
             return
+        if self._only_words():
+            # Free words found elsewhere may be in any text (an expert's education, a situation's
+            # description): the tab stays, the status line says where they are (issue 36).
+            said = self._elsewhere_text(current)
+            if said is not None:
+                self._say(said, lambda: self._elsewhere_text(current))
+            return
         self._moved_from.add(current)
-        number = self.window.tab_kinds().index(current) + 1
-        why = self.finder.evaluate(self._effective(current), current.value, now()).message()
-        self.window.show_tab(found)
-        self.window.show_message(
-            f"No {current.label.lower()} match{': ' + why if why else ''}; showing {found.label}. "
-            f"Ctrl+{number} goes back to {current.label}."
-        )
+        self._switch(found)
+        said = self._moved_text(current, found)
+        if said is not None:
+            self._say(said, lambda: self._moved_text(current, found))
 
     def _matched(self, kind: Any) -> int | None:
         """How many rows ``kind``'s tab shows under the query (None: not known yet)."""
@@ -251,6 +387,9 @@ class FinderController(QObject):
         if kind in self._stale:
             self._refresh(kind)
         self.refresh_panel()
+        if not self._following:  # the user's choice: read for it (fees on tabs with fees)
+            self._read_again()
+        self.check_said()
 
     def _refresh(self, kind: Any) -> None:
         """Give ``kind``'s tab (if made) the current query's rows, and its title the count."""

@@ -1,6 +1,7 @@
 """Builds the finder's tables in idle time: a kind's facts read from the store a page at a time,
 its columns and indexes a slice at a time, then the offerings (the Dates tab's rows) from the
-courses, series and webinars.
+courses, series and webinars; once they are all built, the lexicon the query box reads plain
+words with (``lexicon_builder``: on a thread of its own).
 
 Each pass of the Qt event loop runs steps for up to ``PASS_S`` (a step is a few milliseconds at 100,000 rows),
 so the window stays responsive while a big catalogue is indexed (docs/decisions.md, "The finder's engine").
@@ -20,9 +21,11 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.finder.lexicon_builder import LexiconBuilder
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.core.query.reading import Lexicon
 
 PASS_S = 0.004  # work per event-loop pass
 _MOMENTS_KEPT = 200_000  # parsed date texts kept for the next build of the Dates rows
@@ -52,6 +55,7 @@ class FinderIndexer(QObject):
         self._stopped: list[dict[str, Iterator[None]]] = []  # jobs let go of by ``stop``
         self._rowsets: dict[str, RowSet] = {}  # the row set each table was (or is) built for
         self._offerings_stale = False
+        self.lexicon_builder = LexiconBuilder(parent=self)  # (builds once every table is built)
         self._moments: dict[Any, Any] = {}  # date texts parsed for the Dates rows, kept across builds
         self._paused = True
         self._wanted = 0
@@ -71,6 +75,11 @@ class FinderIndexer(QObject):
             self._finder = Finder(self._vocabulary)
         return self._finder
 
+    @property
+    def lexicon(self) -> Lexicon:
+        """The plain words the catalogue's data gives (empty until its tables are built)."""
+        return self.lexicon_builder.lexicon
+
     # -- what to build -----------------------------------------------------------------------
 
     def index(self, kind: Kind, rowset: RowSet) -> None:
@@ -88,7 +97,7 @@ class FinderIndexer(QObject):
     def start(self) -> None:
         """Start building (the window's start-up reads the rows first)."""
         self._paused = False
-        if self._jobs or self._offerings_stale:
+        if self._building:
             self._pump.start()
 
     def stop(self) -> None:
@@ -99,6 +108,7 @@ class FinderIndexer(QObject):
         self._pump.stop()
         self._stopped.append(self._jobs)
         self._jobs = {}
+        self.lexicon_builder.stop()
 
     def ready(self, name: str) -> bool:
         """Whether ``name``'s table matches the rows shown (no rebuild pending)."""
@@ -111,12 +121,17 @@ class FinderIndexer(QObject):
 
     @property
     def busy(self) -> bool:
+        return self._building or self.lexicon_builder.busy
+
+    @property
+    def _building(self) -> bool:
         return bool(self._jobs) or self._offerings_stale
 
     def finish_now(self) -> None:
         """Build everything pending at once (tests; the self-test)."""
-        while self._jobs or self._offerings_stale:
+        while self._building:
             self._step()
+        self.lexicon_builder.finish_now(self.finder)
 
     def _want(self) -> None:
         self._wanted = len(self._jobs) + self._built + (1 if self._offerings_stale else 0)
@@ -131,13 +146,14 @@ class FinderIndexer(QObject):
         gc.disable()  # (below)
         try:
             built = self._built
-            while self._jobs or self._offerings_stale:
+            while self._building:
                 self._step()
                 # (a table announced ends the pass: what its signal's slots do, the facets of the tab
                 # shown among it, is not added to other steps)
                 if time.perf_counter() - started >= PASS_S or self._built != built:
                     return
             self._pump.stop()
+            self.lexicon_builder.build(self.finder)  # every table built: the lexicon, on its thread
         finally:
             # What the steps made lives as long as its table: frozen, later collections do not walk it (freed
             # by reference counting; tables hold no cycles). Without this, building the offerings of a big
@@ -232,6 +248,7 @@ class FinderIndexer(QObject):
         # the slots; the Dates facets waited for another tab to be chosen when it was not).
         self._jobs.pop(name, None)
         self._built += 1
+        self.lexicon_builder.tables_changed()
         self.table_ready.emit(name)
         self.progress.emit(min(self._built, self._wanted), self._wanted)
 

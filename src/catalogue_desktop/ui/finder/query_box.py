@@ -1,7 +1,10 @@
 """The query box: one line for every tab (Ctrl+F), with errors people can fix and completion.
 
-A query that does not parse gets a red outline and, beneath the toolbar, one line naming the
-position and what was expected (the tables keep the last valid result meanwhile). Completion offers
+The box's text is read first (``core.query.reading``: plain words such as "texas courses under
+1500" read as conditions); the equivalent query is what the tables show. Beneath the toolbar one
+line of reserved height (``reading_row``) shows what was read, as removable chips, or, for a query
+that does not parse, a red outline and the position and what was expected (the tables keep the last
+valid result meanwhile). Completion offers
 the current tab's field names, then values of fields with few values. The tooltip says how many
 rows each clause matches alone, so a user sees which clause emptied the result.
 """
@@ -12,16 +15,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QLineEdit
+from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.finder.completion_list import CompletionList
+from catalogue_desktop.ui.finder.reading_row import ReadingRow
 
 if TYPE_CHECKING:
     # (QKeyEvent: QEvent's 179 enum members, made at the first key press)
     from PySide6.QtGui import QKeyEvent
 
+    from catalogue_desktop.core.query.reading import Reading
     from catalogue_desktop.core.query.syntax import Parsed
+
+Reader = Callable[[str, bool], "Reading"]  # (text, literal) -> its reading
 
 DELAY_MS = 30  # coalesces fast typing; a query is evaluated in a few ms
 _SEPARATORS = " ()|"
@@ -93,8 +100,9 @@ class QueryEdit(QLineEdit):
 
 
 class QueryBox(QObject):
-    """The query line and its error line (widgets the window places: the line in the toolbar,
-    the error beneath it). ``query_changed`` carries each valid query, debounced."""
+    """The query line and the line beneath it (widgets the window places: ``edit`` in the toolbar,
+    ``line`` beneath it, which shows the reading or the error). ``query_changed`` carries each
+    valid equivalent query, debounced; ``reading`` is what the text was read as."""
 
     query_changed = Signal(object)  # Parsed (valid)
 
@@ -114,9 +122,16 @@ class QueryBox(QObject):
         self.error.setObjectName("query-error")
         self.error.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setAccessibleName("Query error")
-        self.error.setContentsMargins(8, 2, 8, 2)
-        self.error.hide()
+        self.error.setContentsMargins(0, 0, 0, 0)
+        self.line = ReadingRow(self.error)
+        self.line.remove_requested.connect(self._remove_condition)
+        self.line.words_requested.connect(lambda: self._read_words(True))
+        self.line.reading_requested.connect(lambda: self._read_words(False))
+        self.line.suggestion_chosen.connect(self._take_suggestion)
         self.parsed: Parsed | None = None  # the last valid query (the parser: at the first one)
+        self.reading: Reading | None = None  # what the text of ``parsed`` was read as
+        self._reader: Reader | None = None  # ``read_with`` (none: the text is the query)
+        self._words_text: str | None = None  # the text searched as typed ("search these words instead")
         self._completions: Callable[[str], list[str]] = lambda _token: []  # ``complete_with``
         self._timer = QTimer(self, singleShot=True, interval=DELAY_MS)
         self._timer.timeout.connect(self._apply_typed)
@@ -126,6 +141,7 @@ class QueryBox(QObject):
         self.edit.returnPressed.connect(self.apply)
         self.edit.escape_pressed.connect(self.clear)
         self.edit.textChanged.connect(self._hide_completions_when_empty)
+        self.edit.textChanged.connect(self._words_until_changed)
         self.edit.completions.chosen.connect(self._insert)
         self._model = self.edit.completions.model_  # (the candidates, filtered and ranked)
         self._token: tuple[int, int] = (0, 0)
@@ -147,19 +163,82 @@ class QueryBox(QObject):
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()
 
+    def read_with(self, reader: Reader) -> None:
+        """Read the box's text with ``reader(text, literal)`` (the finder's: its lexicon, now)."""
+        self._reader = reader
+
     def apply(self) -> None:
-        """Parse the text: show its error, or take it as the query."""
+        """Read and parse the text: show its error, or take its equivalent query as the query."""
         from catalogue_desktop.core.query.syntax import parse
 
         self._timer.stop()
-        parsed = parse(self.edit.text())
+        reading = self._read(self.edit.text())
+        parsed = parse(reading.query)
         if parsed.error is not None:
             self._show_error(parsed)
             return
+        self.reading = reading
         self._show_error(None)
         if self.parsed is None or parsed.text != self.parsed.text:
             self.parsed = parsed
             self.query_changed.emit(parsed)
+
+    def equivalent(self, text: str) -> str:
+        """The query ``text`` is read as (the box's own text: as it is searched now); what a
+        saved search keeps. Words searched as typed are kept as words (``word:``), never read."""
+        if text == self._words_text:
+            from catalogue_desktop.core.query.reading import literal_query
+
+            return literal_query(text)
+        return self._read(text).query
+
+    def _read(self, text: str) -> Reading:
+        literal = text == self._words_text
+        if self._reader is not None:
+            return self._reader(text, literal)
+        from catalogue_desktop.core.query.reading import Reading
+
+        return Reading(text=text, query=text, literal=True)
+
+    @property
+    def words_as_typed(self) -> bool:
+        """Whether "search these words instead" is on for the text in the box."""
+        return self._words_text is not None and self._words_text == self.edit.text()
+
+    def _words_until_changed(self, text: str) -> None:
+        if text != self._words_text:
+            self._words_text = None
+
+    def _read_words(self, as_typed: bool) -> None:
+        """ "search these words instead" (``as_typed``), or back to the reading."""
+        had_focus = self.line.focus_chain()
+        focused = next((w for w in had_focus if w.hasFocus()), None)
+        self._words_text = self.edit.text() if as_typed else None
+        self.apply()
+        if focused is not None:  # (from the keyboard: the focus goes to the link shown instead)
+            (self.line.back if as_typed else self.line.words).setFocus(Qt.FocusReason.TabFocusReason)
+
+    def _remove_condition(self, index: int) -> None:
+        """A chip's ×: the box's text less the words it was read from (the result widens)."""
+        reading = self.reading
+        if reading is None or not 0 <= index < len(reading.conditions):
+            return
+        from_keys = any(chip.hasFocus() for chip in self.line.chips)
+        self.set_text(reading.text_without(index))
+        if from_keys:  # the next chip (or the box) takes the focus of the one removed
+            chips = self.line.chips
+            target: QWidget = chips[min(index, len(chips) - 1)] if chips else self.edit
+            target.setFocus(Qt.FocusReason.TabFocusReason)
+
+    def _take_suggestion(self) -> None:
+        """ "Did you mean …?": the word it is for replaced by the one meant."""
+        from catalogue_desktop.ui.finder.suggestion import corrected
+
+        reading = self.reading
+        if reading is None or not reading.suggestion:
+            return
+        self.set_text(corrected(reading.text, reading.suggestion))
+        self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _apply_typed(self) -> None:
         self.typed = True
@@ -171,8 +250,11 @@ class QueryBox(QObject):
     def _show_error(self, parsed: Parsed | None) -> None:
         if parsed is None or parsed.error is None:
             self.edit.setStyleSheet("")
-            self.error.hide()
             self.error.clear()
+            self.line.words_off = self.words_as_typed
+            text = self.reading.text if self.reading is not None else ""
+            self.line.show_reading(self.reading if text.strip() else None)
+            self.chain_focus()
             return
         from catalogue_desktop.ui.common.colors import error as error_color
 
@@ -185,11 +267,19 @@ class QueryBox(QObject):
         shown = parsed.text[error.position : error.end] or "end"
         self.error.setText(f"{error.describe()}: “{shown}”. The tables show the last valid query.")
         self.error.setToolTip(plain_tooltip(self.error.text()))  # (the query's text in it)
-        self.error.show()
+        self.line.show_error()
 
     @property
     def has_error(self) -> bool:
         return self.error.isVisible() or bool(self.error.text())
+
+    def chain_focus(self) -> QWidget:
+        """Tab from the box walks the line's chips and links; the last of them (or the box)."""
+        previous: QWidget = self.edit
+        for widget in self.line.focus_chain():
+            QWidget.setTabOrder(previous, widget)
+            previous = widget
+        return previous
 
     def complete_with(self, completions: Callable[[str], list[str]]) -> None:
         """Offer ``completions(token)`` for the word being typed (none by default)."""

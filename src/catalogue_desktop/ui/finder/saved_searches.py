@@ -1,7 +1,11 @@
 """Saved searches: a query under a name, and its tab only if the user asks (Searches menu; Ctrl+D
 saves the current one), kept in the catalogue's store (``ui.watch.search_book``: the command
 line's ``watch`` sees them); edit the query, rename, delete and watch them in "Organize
-searches…", or watch one from Searches ▸ Watch (its news then show in What's new, ``ui.watch``)."""
+searches…", or watch one from Searches ▸ Watch (its news then show in What's new, ``ui.watch``).
+
+A search is saved as its equivalent query (plain words read into the query language: ``texas
+courses`` is kept as ``state:TX kind:course``), so its meaning never drifts as the catalogue's
+vocabulary or the reading's rules change; the Save dialog shows what will be kept."""
 
 from __future__ import annotations
 
@@ -18,14 +22,15 @@ def save_current(window: Any) -> None:
     and save the current query (same name: replaced)."""
     from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit
 
-    query = window.query_box.text().strip()
-    if not query:
+    typed = window.query_box.text().strip()
+    if not typed:
         window.show_message("Type a query first: a saved search remembers a query")
         return
+    query = window.query_box.equivalent(typed).strip()
     kind = window.current_kind()
     dialog = QDialog(window)
     dialog.setWindowTitle("Save search")
-    name_edit = QLineEdit(query[:60])
+    name_edit = QLineEdit(typed[:60])
     name_edit.setObjectName("search-name")
     name_edit.setAccessibleName("Name of the search")
     name_edit.selectAll()
@@ -36,7 +41,21 @@ def save_current(window: Any) -> None:
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     form = QFormLayout(dialog)
-    form.addRow("Query:", _plain_label(query))
+    if query != typed:  # plain words: what is kept is the query they were read as
+        form.addRow("Typed:", _plain_label(typed))
+        saved_as = _plain_label(query)
+        saved_as.setObjectName("search-query")
+        form.addRow("Saved as:", saved_as)
+        kept = (
+            "The words are kept as words to find, as searched now."
+            if window.query_box.words_as_typed
+            else "The query the words were read as is kept, so the search always means the same."
+        )
+        form.addRow(_note(kept))
+    else:
+        shown = _plain_label(query)
+        shown.setObjectName("search-query")
+        form.addRow("Query:", shown)
     form.addRow("Name:", name_edit)
     form.addRow(keep_tab)
     form.addRow(buttons)
@@ -46,6 +65,18 @@ def save_current(window: Any) -> None:
         return
     window.search_book.save(name, query, kind.value if keep_tab.isChecked() else "")
     window.show_message(f"Saved search “{name}”")
+
+
+def _note(text: str) -> Any:
+    """A line of explanation under the query, muted (still readable: WCAG AA)."""
+    from catalogue_desktop.ui.common.colors import muted
+
+    note = _plain_label(text)
+    note.setObjectName("search-note")
+    palette = note.palette()
+    palette.setColor(note.foregroundRole(), muted(palette))
+    note.setPalette(palette)
+    return note
 
 
 def _plain_label(text: str) -> Any:
@@ -150,8 +181,8 @@ def organize(window: Any) -> None:
         if found is None or name is None:
             return
         query, ok = QInputDialog.getText(dialog, "Edit search", f"Query of “{name}”:", text=found["query"])
-        if ok and query.strip():
-            window.search_book.save(name, query.strip(), found.get("tab") or "")
+        if ok and query.strip():  # (plain words: kept as the query they read as)
+            window.search_book.save(name, window.query_box.equivalent(query.strip()), found.get("tab") or "")
             fill()
 
     def delete() -> None:

@@ -94,7 +94,6 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.banner)
-        layout.addWidget(self.query_box.error)
         layout.addWidget(self.tab_widget, 1)
         self.setCentralWidget(central)
 
@@ -114,9 +113,23 @@ class MainWindow(QMainWindow):
 
         self.window_layout = WindowLayout(self)
         self.menu_actions = menus.build(self)
+        self._reading_bar()
         self.history.changed.connect(self._history_changed)
         self._history_changed()
         self._restore()
+
+    def _reading_bar(self) -> None:
+        """The line under the query box (what it read, or its error), the window's width."""
+        from PySide6.QtWidgets import QToolBar
+
+        bar = QToolBar("Query reading", self)
+        bar.setObjectName("toolbar-reading")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        bar.toggleViewAction().setVisible(False)  # (not a toolbar to hide: the box's own line)
+        bar.addWidget(self.query_box.line)
+        self.addToolBarBreak()
+        self.addToolBar(bar)
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -433,7 +446,7 @@ class MainWindow(QMainWindow):
     def _order_focus(self) -> None:
         """Tab walks the query box, the facets, the current tab's table, then its details."""
         tab = self.current_tab()
-        QWidget.setTabOrder(self.query_box.edit, self.facet_panel.tree)
+        QWidget.setTabOrder(self.query_box.chain_focus(), self.facet_panel.tree)
         QWidget.setTabOrder(self.facet_panel.tree, tab.view)
 
     def save_state(self) -> None:

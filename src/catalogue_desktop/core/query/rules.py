@@ -1,0 +1,1315 @@
+"""The rules of the reading: what a run of plain words at a position means (``core.query.reading``
+applies them left to right, the longest match first).
+
+Each rule looks at the words' keys (``lexicon.keys``: folded, apostrophes and periods dropped,
+split at hyphens) from position ``i`` and answers the ``Match``es it sees there: a condition in
+the query language (``state:IL``), a kind (the tab to show), an order, or glue to drop. A rule
+whose field the table lacks answers nothing there (fees only where there are fees), so the word
+stays a free word.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+
+from catalogue_desktop.core.query import regions
+from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA
+from catalogue_desktop.core.query.lexicon import FIELD_ORDER, STOP, Lexicon, Person, Titled, singular
+from catalogue_desktop.core.query.syntax import quote
+from catalogue_desktop.core.records.regions import CODES
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word (or a hyphen's piece of one) of the typed text: ``key`` compared, ``raw`` as typed
+    (edge punctuation stripped), ``start``/``end`` the whole typed word's span, ``word`` its
+    number, ``upper`` whether it was typed in capitals."""
+
+    key: str
+    raw: str
+    start: int
+    end: int
+    word: int
+    upper: bool = False
+
+
+@dataclass(frozen=True)
+class Match:
+    """What ``size`` tokens mean: ``what`` is glue, condition, kind, sort or not (a negation of what
+    follows); ``clause`` the query language, ``label`` in words, ``other`` another reading."""
+
+    size: int
+    what: str
+    clause: str = ""
+    label: str = ""
+    other: str | None = None
+    table: str | None = None
+    rank: int = 0  # among matches of one size, the lower wins
+
+
+@dataclass(frozen=True)
+class Context:
+    lexicon: Lexicon
+    table: str | None  # the table the reading is for (None: any)
+    now: datetime
+
+
+def has(ctx: Context, name: str) -> bool:
+    """Whether the table has field ``name`` (any table does when the reading is for none)."""
+    return ctx.table is None or SCHEMA.field(ctx.table, name) is not None
+
+
+class Phrases(dict[tuple[str, ...], str]):
+    """Phrases (as key tuples) -> their value; ``longest`` the most words one has."""
+
+    longest = 0
+    starts: frozenset[tuple[str, ...]] = frozenset()  # each phrase's first word, as a 1-tuple
+
+
+def _phrases(spec: dict[str, Sequence[str]]) -> Phrases:
+    """Phrases (a string may list several, separated by commas) -> their value."""
+    found = Phrases(
+        (tuple(p.split()), value) for value, texts in spec.items() for text in texts for p in text.split(",")
+    )
+    found.longest = max(map(len, found), default=0)
+    found.starts = frozenset((k[0],) for k in found)
+    return found
+
+
+def _longest(table: Phrases, toks: Sequence[Token], i: int) -> tuple[int, str] | None:
+    keys = tuple(t.key for t in toks[i : i + table.longest])
+    if not keys or keys[:1] not in table.starts:
+        return None
+    best = None
+    for size in range(1, len(keys) + 1):
+        found = table.get(keys[:size])
+        if found is not None:
+            best = (size, found)
+    return best
+
+
+_EXTRA_GLUE = (
+    "how many",
+    "how much",
+    "do you have",
+    "you have",
+    "got any",
+    "are there any",
+    "im",
+    "it",
+    "starting",
+    "start",
+    "starts",
+    "beginning",
+    "begins",
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "prof",
+    "w",
+    "held",
+    "held in",
+    "offer",
+    "near me",
+    "whatever",
+    "kind of",
+    "type of",
+    "types of",
+    "kinds of",
+)
+
+# -- glue ------------------------------------------------------------------------------------------
+
+GLUE = frozenset(
+    tuple(p.split())
+    for p in [
+        *_EXTRA_GLUE,
+        "the",
+        "a",
+        "an",
+        "any",
+        "anything",
+        "all",
+        "in",
+        "on",
+        "for",
+        "with",
+        "about",
+        "at",
+        "of",
+        "by",
+        "from",
+        "to",
+        "within",
+        "around",
+        "near",
+        "during",
+        "that",
+        "which",
+        "what",
+        "whats",
+        "where",
+        "when",
+        "who",
+        "is",
+        "are",
+        "do",
+        "does",
+        "have",
+        "has",
+        "got",
+        "available",
+        "offered",
+        "happening",
+        "scheduled",
+        "held",
+        "running",
+        "please",
+        "can",
+        "you",
+        "i",
+        "we",
+        "our",
+        "us",
+        "some",
+        "me",
+        "show",
+        "list",
+        "find",
+        "search",
+        "named",
+        "called",
+        "stuff",
+        "things",
+        "something",
+        "there",
+        "and",
+        "used",
+        "taught",
+        "presented",
+        "led",
+        "hosted",
+        "given",
+        "featuring",
+        "covering",
+        "regarding",
+        "related",
+        "session",
+        "sessions",
+        "credit",
+        "credits",
+        "eligible",
+        "listed",
+        "only",
+        "just",
+        "get",
+        "see",
+        "give",
+        "want",
+        "need",
+        "looking",
+        "program",
+        "programs",
+        "ones",
+        "one's",
+        "thats",
+        "whose",
+        "also",
+    ]
+) | frozenset(
+    tuple(p.split())
+    for p in (
+        "show me",
+        "give me",
+        "is there",
+        "are there",
+        "do we have",
+        "looking for",
+        "i need",
+        "taught by",
+        "presented by",
+        "led by",
+        "given by",
+        "hosted by",
+        "used by",
+        "related to",
+        "who went to",
+        "went to",
+        "studied at",
+        "what is on",
+        "on the topic of",
+    )
+)
+_BY = frozenset({"by", "with", "featuring", "from", "named", "called"})
+
+
+def glue(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    out = []
+    for size in range(1, min(4, len(toks) - i) + 1):
+        if tuple(t.key for t in toks[i : i + size]) in GLUE:
+            out.append(Match(size, "glue", rank=9))
+    return out
+
+
+# -- kinds (the tab to show) -------------------------------------------------------------------------
+
+KIND_WORDS = _phrases(
+    {
+        "courses": ("course,courses,class,classes,seminar,seminars", "in person courses"),
+        "webinars": ("webinar,webinars", "web seminar", "web seminars", "online webinars"),
+        "series": ("series", "webinar series"),
+        "certificates": (
+            "certificate,certificates,cert,certs,certification,certifications",
+            "certificate program",
+            "certificate programs",
+        ),
+        "experts": (
+            "expert,experts,speaker,speakers,presenter,presenters,instructor,instructors,faculty,trainers",
+        ),
+        "topics": ("topic,topics,subject,subjects",),
+        "roles": ("role,roles",),
+        "situations": ("situation,situations",),
+        OFFERINGS: ("date,dates,offering,offerings,schedule,calendar,events", "whats on", "what on"),
+    }
+)
+# The value ``kind:`` takes to name each tab: the table's own name, plural (``fields.tab_of_kind``;
+# on the Dates tab, kind:course is the occasions of courses, as it always was).
+KIND_VALUE = {table: table for table in KIND_WORDS.values()} | {OFFERINGS: "dates"}
+KIND_LABEL = {OFFERINGS: "Dates"}
+
+
+def kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    found = _longest(_KINDS, toks, i)
+    if found is None:
+        return []
+    size, table = found
+    label = KIND_LABEL.get(table, table.capitalize())
+    weak = tuple(t.key for t in toks[i : i + size]) in (("whats", "on"), ("what", "on"))
+    return [Match(size, "kind", f"kind:{KIND_VALUE[table]}", label, table=table, rank=5 if weak else 1)]
+
+
+_KINDS = KIND_WORDS
+_PERSON = _phrases({"": ("in person", "inperson", "classroom", "onsite", "on site", "face to face")})
+_ONLINE = _phrases({"": ("online", "virtual", "remote")})
+
+
+def place_kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """ "in person" (courses) and "online" (webinars and sessions): a filter on the Dates tab, the
+    tab to show elsewhere."""
+    person = _longest(_PERSON, toks, i)
+    if person is not None:
+        if ctx.table in (None, OFFERINGS, "courses"):
+            return [Match(person[0], "condition", "has:location", "in person")]
+        return [Match(person[0], "kind", "kind:courses", "Courses", table="courses")]
+    online = _longest(_ONLINE, toks, i)
+    if online is not None:
+        if ctx.table in (None, OFFERINGS):
+            return [Match(online[0], "condition", "no:location", "online")]
+        if ctx.table == "courses":
+            return [Match(online[0], "kind", "kind:webinars", "Webinars", table="webinars")]
+        if ctx.table in ("webinars", "series"):
+            return [Match(online[0], "glue")]
+    return []
+
+
+# -- credits, types, levels ------------------------------------------------------------------------
+
+_CREDITS = _phrases(
+    {
+        "cpe": (
+            "cpe,cpes",
+            "cpe credit",
+            "cpe credits",
+            "cpe hours",
+            "cpe eligible",
+            "cpe accredited",
+            "cpe accreditation",
+        ),
+        "cle": (
+            "cle,cles,mcle",
+            "cle credit",
+            "cle credits",
+            "cle hours",
+            "cle eligible",
+            "cle accredited",
+            "cle accreditation",
+        ),
+    }
+)
+_NO_CREDIT = _phrases({"": ("no", "without", "non", "not", "excluding", "without any")})
+
+
+def credit(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    out = []
+    neg = _longest(_NO_CREDIT, toks, i)
+    at = i + (neg[0] if neg else 0)
+    found = _longest(_CREDITS, toks, at)
+    if found is not None and has(ctx, found[1]):
+        name = found[1]
+        if neg:
+            out.append(Match(neg[0] + found[0], "condition", f"{name}:no", f"no {name.upper()} credit"))
+        else:
+            plain = _longest(_CREDITS, toks, i)
+            if plain is not None:
+                out.append(Match(plain[0], "condition", f"{name}:yes", f"{name.upper()} credit"))
+    return out
+
+
+_ON_DEMAND = _phrases(
+    {
+        "": (
+            "ondemand,recorded,recording,recordings,prerecorded,replay,replays,archived",
+            "on demand",
+            "pre recorded",
+            "self paced",
+            "watch anytime",
+        )
+    }
+)
+_LIVE = _phrases({"": ("live,livestream,livestreamed", "live stream", "real time", "live online")})
+
+
+def webinar_type(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    lexicon = ctx.lexicon
+    labels = lexicon.index.labels
+    out = []
+    on_demand = _longest(_ON_DEMAND, toks, i)
+    for words, code in labels.items():  # a label as written in Preferences
+        if tuple(t.key for t in toks[i : i + len(words)]) == words:
+            size = len(words)
+            if code in lexicon.on_demand:
+                on_demand = max(on_demand or (0, ""), (size, ""))
+            else:
+                out += _type_match(size, code, ctx)
+    if on_demand is not None:
+        if has(ctx, "ondemand"):
+            out.append(Match(on_demand[0], "condition", "ondemand:yes", "on demand"))
+        elif has(ctx, "type") and lexicon.on_demand:
+            out += _type_match(on_demand[0], min(lexicon.on_demand), ctx, "on demand")
+    live = _longest(_LIVE, toks, i)
+    if live is not None:
+        live_code = next(
+            (
+                c
+                for c, label in lexicon.type_labels.items()
+                if c not in lexicon.on_demand and "live" in label.lower()
+            ),
+            None,
+        )
+        if live_code is not None:
+            out += _type_match(live[0], live_code, ctx)
+    return out
+
+
+def _type_match(size: int, code: str, ctx: Context, label: str | None = None) -> list[Match]:
+    if not has(ctx, "type"):
+        return []
+    text = ctx.lexicon.type_labels.get(code, f"Type {code}")
+    others = [t for c, t in ctx.lexicon.type_labels.items() if c != code]
+    clean = text.lower()
+    value = quote(clean) if all(clean not in o.lower() for o in others) else code
+    return [Match(size, "condition", f"type:{value}", label or text)]
+
+
+def level(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    if toks[i].key == "level" and i + 1 < len(toks) and toks[i + 1].key.isdigit() and has(ctx, "level"):
+        return [Match(2, "condition", f"level:{toks[i + 1].key}", f"level {toks[i + 1].key}")]
+    return []
+
+
+# -- order -----------------------------------------------------------------------------------------
+
+_ORDER = _phrases(
+    {
+        "fee": (
+            "cheapest",
+            "cheapest first",
+            "lowest price",
+            "lowest price first",
+            "lowest fee",
+            "least expensive",
+            "least expensive first",
+            "price low to high",
+            "low to high",
+            "by price",
+            "sorted by price",
+            "sort by price",
+            "cheapest to most expensive",
+        ),
+        "-fee": (
+            "most expensive",
+            "most expensive first",
+            "priciest",
+            "priciest first",
+            "highest price",
+            "highest price first",
+            "price high to low",
+            "high to low",
+            "dearest",
+        ),
+        "starts": (
+            "soonest",
+            "soonest first",
+            "earliest",
+            "earliest first",
+            "by date",
+            "sorted by date",
+            "sort by date",
+            "next up",
+            "chronological",
+            "chronologically",
+            "in date order",
+        ),
+        "-starts": (
+            "latest",
+            "latest first",
+            "most recent",
+            "most recent first",
+            "newest",
+            "newest first",
+            "last first",
+        ),
+    }
+)
+SORT_LABEL = {
+    "fee": "cheapest first",
+    "-fee": "most expensive first",
+    "starts": "soonest first",
+    "-starts": "latest first",
+}
+
+
+def order(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    found = _longest(_ORDER, toks, i)
+    if found is None or not has(ctx, found[1].lstrip("-")):
+        return []
+    size, key = found
+    return [Match(size, "sort", f"sort:{key}", SORT_LABEL[key])]
+
+
+# -- places ----------------------------------------------------------------------------------------
+
+# Postal codes that are English words: read as a state only when typed in capitals ("in OH").
+WORD_CODES = frozenset(
+    [
+        "in",
+        "on",
+        "me",
+        "or",
+        "hi",
+        "ok",
+        "oh",
+        "de",
+        "la",
+        "id",
+        "al",
+        "pa",
+        "ma",
+        "mo",
+        "ne",
+        "co",
+        "mi",
+        "as",
+        "ar",
+        "va",
+        "wa",
+        "nd",
+        "sc",
+        "ga",
+    ]
+)
+_STATE_NAMES: dict[tuple[str, ...], str] = {}
+
+
+def _state_names() -> dict[tuple[str, ...], str]:
+    from catalogue_desktop.core.query.lexicon import keys
+    from catalogue_desktop.core.records.regions import spellings
+
+    if not _STATE_NAMES:
+        _STATE_NAMES.update({tuple(keys(name)): code for name, code in spellings().items()})
+    return _STATE_NAMES
+
+
+def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """A state or province by name or code, or a city in the data (a city named like a state
+    is read as the city, the state offered: the data has the city)."""
+    out = []
+    names = _state_names()
+    state = None
+    for size in range(1, min(4, len(toks) - i) + 1):
+        code = names.get(tuple(t.key for t in toks[i : i + size]))
+        if code is not None:
+            state = (size, code)
+    tok = toks[i]
+    typed_code = len(tok.key) == 2 and tok.key.upper() in CODES
+    if state is None and typed_code and (tok.key not in WORD_CODES or (tok.upper and tok.raw.isalpha())):
+        state = (1, tok.key.upper())
+    index = ctx.lexicon.index
+    city = None
+    for size in range(1, min(index.city_words, len(toks) - i) + 1):
+        found = index.cities.get(tuple(t.key for t in toks[i : i + size]))
+        if found is not None:
+            city = (size, found)
+    city_clause = f"city:{quote(city[1])}" if city else None
+    state_clause = f"state:{state[1]}" if state else None
+    if state and has(ctx, "state"):
+        other = city_clause if city and city[0] == state[0] and has(ctx, "city") else None
+        rank = 1 if other else 0
+        out.append(
+            Match(
+                state[0],
+                "condition",
+                state_clause or "",
+                regions.name_of(state[1]) or state[1],
+                other,
+                rank=rank,
+            )
+        )
+    if city and has(ctx, "city"):
+        other = state_clause if state and state[0] == city[0] and has(ctx, "state") else None
+        out.append(Match(city[0], "condition", city_clause or "", city[1], other))
+    return out
+
+
+# -- when ------------------------------------------------------------------------------------------
+
+MONTHS = {
+    name: number
+    for number in range(1, 13)
+    for name in {calendar.month_name[number].lower(), calendar.month_abbr[number].lower()}
+} | {"sept": 9}
+_QUARTER = re.compile(r"q([1-4])")
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_SEASONS = {"spring": (3, 5), "summer": (6, 8), "fall": (9, 11), "autumn": (9, 11), "winter": (12, 2)}
+NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+} | {
+    "a": 1,
+    "couple": 2,
+    "few": 3,
+    "fourteen": 14,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "sixty": 60,
+    "ninety": 90,
+}
+_RELATIVE = _phrases(
+    {
+        "today": ("today", "tonight", "todays"),
+        "tomorrow": ("tomorrow", "tomorrows"),
+        "this-week": ("this week", "current week", "this weeks"),
+        "next-week": ("next week", "coming week", "next weeks"),
+        "last-week": ("last week",),
+        "this-month": ("this month", "current month"),
+        "next-month": ("next month", "coming month", "next months"),
+        "last-month": ("last month",),
+        "this-quarter": ("this quarter", "current quarter"),
+        "next-quarter": ("next quarter", "coming quarter"),
+        "last-quarter": ("last quarter",),
+        "this-year": ("this year", "current year"),
+        "next-year": ("next year", "coming year"),
+        "last-year": ("last year",),
+        "future": ("upcoming", "coming up", "future"),
+        "next30d": ("soon", "coming soon"),
+    }
+)
+_RELATIVE_LABEL = {"future": "upcoming", "next30d": "in the next 30 days"}
+_UNIT = {
+    "day": "d",
+    "days": "d",
+    "week": "w",
+    "weeks": "w",
+    "month": "m",
+    "months": "m",
+    "year": "y",
+    "years": "y",
+}
+_RANGE_START = frozenset({"between", "from"})
+_RANGE_JOIN = frozenset({"and", "to", "through", "thru", "until", "till"})
+
+
+def _year(tok: Token | None) -> int | None:
+    if tok is not None and tok.key.isdigit() and len(tok.key) == 4 and 2000 <= int(tok.key) <= 2099:
+        return int(tok.key)
+    return None
+
+
+def _month_at(toks: Sequence[Token], i: int, today: date) -> tuple[int, int, int, bool] | None:
+    """(tokens used, year, month, whether a year was written) of a month named at ``i``."""
+    if i >= len(toks) or toks[i].key not in MONTHS:
+        return None
+    month = MONTHS[toks[i].key]
+    j = i + 1
+    if j < len(toks) and toks[j].key == "of" and _year(toks[j + 1] if j + 1 < len(toks) else None):
+        j += 1
+    year = _year(toks[j] if j < len(toks) else None)
+    if year is None and j < len(toks) and re.fullmatch(r"'\d\d", toks[j].raw):  # mar '27
+        year = 2000 + int(toks[j].raw[1:])
+    if year is not None:
+        return j + 1 - i, year, month, True
+    return 1, today.year + (month < today.month), month, False
+
+
+def _month_text(year: int, month: int) -> str:
+    return f"{year:04d}-{month:02d}"
+
+
+def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    if not has(ctx, "starts"):
+        return []
+    today = ctx.now.date()
+    out: list[Match] = []
+    rel = _longest(_RELATIVE, toks, i)
+    if rel is not None:
+        size, word = rel
+        clause = word if word == "future" else f"starts:{word}"
+        out.append(Match(size, "condition", clause, _RELATIVE_LABEL.get(word, word.replace("-", " "))))
+    out += _window(toks, i)
+    month = _month_at(toks, i, today)
+    if month is not None:
+        size, year, m, _ = month
+        out.append(
+            Match(size, "condition", f"starts:{_month_text(year, m)}", f"{calendar.month_name[m]} {year}")
+        )
+        out += _month_range(toks, i, i + size, year, m, month[3], today)
+    if toks[i].key in _RANGE_START:
+        begin = _month_at(toks, i + 1, today)
+        if begin is not None:
+            out += _month_range(toks, i, i + 1 + begin[0], begin[1], begin[2], begin[3], today)
+    bare = _year(toks[i])
+    if bare is not None:
+        out.append(Match(1, "condition", f"starts:{bare}", str(bare)))
+        quarter = _QUARTER.fullmatch(toks[i + 1].key) if i + 1 < len(toks) else None
+        if quarter:
+            q = int(quarter.group(1))
+            out.append(Match(2, "condition", f"starts:{bare}-Q{q}", f"Q{q} {bare}"))
+    out += _quarter(toks, i, today)
+    out += _season(toks, i, today)
+    out += _open_range(toks, i, today)
+    return out
+
+
+def _season(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``summer``, ``summer 2027``, ``this fall``, ``next spring``: its months."""
+    lead = toks[i].key in ("this", "next", "coming") and i + 1 < len(toks)
+    at = i + 1 if lead else i
+    season = _SEASONS.get(toks[at].key)
+    if season is None:
+        return []
+    given = _year(toks[at + 1] if at + 1 < len(toks) else None)
+    first, last = season
+    y = given if given is not None else today.year + (last < today.month and first <= last)
+    lo_year = y - 1 if first > last else y
+    span = f"starts:{_month_text(lo_year, first)}..{_month_text(y, last)}"
+    size = at - i + 1 + (given is not None)
+    return [Match(size, "condition", span, f"{toks[at].key} {y}")]
+
+
+_AFTER_WORDS = frozenset({"after", "since", "starting", "from"})
+_BEFORE_WORDS = frozenset({"before", "until", "till", "by"})
+
+
+def _open_range(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``after march``, ``since september`` (the last one), ``before june``: from or up to a month."""
+    key = toks[i].key
+    if key not in _AFTER_WORDS and key not in _BEFORE_WORDS:
+        return []
+    month = _month_at(toks, i + 1, today)
+    if month is None:
+        return []
+    size, year, m, written = month
+    if key == "since" and not written:
+        year = today.year - (m > today.month)
+    name = f"{calendar.month_name[m]} {year}"
+    if key in _AFTER_WORDS:
+        start = m + 1 if key == "after" else m
+        lo = _month_text(year + (start > 12), (start - 1) % 12 + 1)
+        return [Match(size + 1, "condition", f"starts:{lo}..", f"{key} {name}")]
+    if key == "by" and not written:
+        return []  # "by" is more often a person's
+    hi_year, hi = (year, m - 1) if m > 1 else (year - 1, 12)
+    return [Match(size + 1, "condition", f"starts:..{_month_text(hi_year, hi)}", f"before {name}")]
+
+
+def _month_range(
+    toks: Sequence[Token], i: int, j: int, year: int, month: int, written: bool, today: date
+) -> list[Match]:
+    """``[between|from] M1 [Y] and|to|through M2 [Y]``: the months from M1 to M2 (M2 after M1)."""
+    if j >= len(toks) or toks[j].key not in _RANGE_JOIN:
+        return []
+    second = _month_at(toks, j + 1, today)
+    if second is None:
+        return []
+    size, year2, month2, written2 = second
+    if not written2:
+        year2 = year + (month2 < month)
+    if not written and written2:
+        year = year2 - (month > month2)
+    lo, hi = _month_text(year, month), _month_text(year2, month2)
+    label = f"{calendar.month_name[month]} {year} to {calendar.month_name[month2]} {year2}"
+    return [Match(j + 1 + size - i, "condition", f"starts:{lo}..{hi}", label)]
+
+
+def _quarter(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    key = toks[i].key
+    quarter = _QUARTER.fullmatch(key)
+    size = 1
+    if quarter:
+        q = int(quarter.group(1))
+    elif key in _ORDINAL and i + 1 < len(toks) and toks[i + 1].key == "quarter":
+        q, size = _ORDINAL[key], 2
+    else:
+        return []
+    j = i + size
+    if j < len(toks) and toks[j].key == "of" and _year(toks[j + 1] if j + 1 < len(toks) else None):
+        j += 1
+    year = _year(toks[j] if j < len(toks) else None)
+    if year is not None:
+        size = j + 1 - i
+    else:
+        year = today.year + (q < (today.month - 1) // 3 + 1)
+    return [Match(size, "condition", f"starts:{year}-Q{q}", f"Q{q} {year}")]
+
+
+def _window(toks: Sequence[Token], i: int) -> list[Match]:
+    """``next 30 days``, ``next two weeks``, ``within 3 months``."""
+    if toks[i].key not in ("next", "within", "coming") or i + 2 >= len(toks):
+        return []
+    count_key, unit_key = toks[i + 1].key, toks[i + 2].key
+    count = int(count_key) if count_key.isdigit() else NUMBER_WORDS.get(count_key)
+    unit = _UNIT.get(unit_key)
+    if count is None or unit is None or not 0 < count < 10000:
+        return []
+    return [Match(3, "condition", f"starts:next{count}{unit}", f"next {count} {unit_key}")]
+
+
+# -- money -----------------------------------------------------------------------------------------
+
+_AMOUNT = re.compile(r"\$?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?)(k)?\$?")
+_CURRENCY = frozenset({"dollars", "dollar", "usd", "bucks", "$"})
+_BELOW = _phrases(
+    {
+        "<": ("under", "below", "less than", "cheaper than", "lower than", "beneath", "<"),
+        "<=": ("up to", "at most", "no more than", "not more than", "max", "maximum", "upto", "<="),
+        ">": ("over", "above", "more than", "greater than", "pricier than", "more expensive than", ">"),
+        ">=": ("at least", "min", "minimum", "starting at", "from", ">="),
+    }
+)
+_AFTER = _phrases(
+    {
+        "<=": (
+            "or less",
+            "or under",
+            "or cheaper",
+            "or below",
+            "and under",
+            "and below",
+            "max",
+            "maximum",
+            "or lower",
+        ),
+        ">=": ("or more", "and up", "and above", "plus", "or higher", "and over", "or over"),
+    }
+)
+
+
+def amount(tok: Token | None) -> int | Decimal | None:
+    """A sum of money as typed: 1500, $1,500, 1.5k, 99.50."""
+    if tok is None:
+        return None
+    match = _AMOUNT.fullmatch(tok.raw.lower().rstrip("+"))
+    if not match:
+        return None
+    digits = match.group(1).replace(",", "")
+    value: int | Decimal = Decimal(digits) if "." in digits else int(digits)
+    if match.group(2):
+        value = value * 1000
+        value = int(value) if value == int(value) else value
+    return value
+
+
+def _money_text(value: int | Decimal) -> str:
+    return str(value)
+
+
+def _shown(value: int | Decimal) -> str:
+    return f"${value:,}"
+
+
+def _with_currency(toks: Sequence[Token], j: int) -> int:
+    return j + 1 if j < len(toks) and toks[j].key in _CURRENCY else j
+
+
+def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    if not has(ctx, "fee"):
+        return []
+    out = []
+    below = _longest(_BELOW, toks, i)
+    if below is not None:
+        size, op = below
+        value = amount(toks[i + size] if i + size < len(toks) else None)
+        if value is not None and not (op == ">=" and toks[i].key == "from" and _is_range(toks, i + size + 1)):
+            end = _with_currency(toks, i + size + 1)
+            words = {"<": "under", "<=": "up to", ">": "over", ">=": "at least"}[op]
+            out.append(
+                Match(end - i, "condition", f"fee:{op}{_money_text(value)}", f"{words} {_shown(value)}")
+            )
+    value = amount(toks[i])
+    if value is not None:
+        j = _with_currency(toks, i + 1)
+        after = _longest(_AFTER, toks, j)
+        if toks[i].raw.rstrip().endswith("+"):
+            out.append(Match(j - i, "condition", f"fee:>={_money_text(value)}", f"{_shown(value)} or more"))
+        elif after is not None:
+            op = after[1]
+            words = "or less" if op == "<=" else "or more"
+            out.append(
+                Match(
+                    j + after[0] - i, "condition", f"fee:{op}{_money_text(value)}", f"{_shown(value)} {words}"
+                )
+            )
+        elif j > i + 1 or toks[i].raw.startswith("$"):
+            out.append(Match(j - i, "condition", f"fee:{_money_text(value)}", _shown(value)))
+        # 500-1000, $500 to $1,000
+        if j < len(toks) and (toks[j].key in ("to", "and") or toks[j].word == toks[i].word):
+            k = j + (toks[j].key in ("to", "and"))
+            high = amount(toks[k] if k < len(toks) else None)
+            if (
+                high is not None
+                and high >= value
+                and (
+                    toks[i].raw.startswith("$") or toks[j].word == toks[i].word or toks[k].raw.startswith("$")
+                )
+            ):
+                end = _with_currency(toks, k + 1)
+                out.append(_range(end - i, value, high))
+    if toks[i].key in _RANGE_START:
+        low = amount(toks[i + 1] if i + 1 < len(toks) else None)
+        j = _with_currency(toks, i + 2)
+        if low is not None and j < len(toks) and toks[j].key in _RANGE_JOIN:
+            high = amount(toks[j + 1] if j + 1 < len(toks) else None)
+            if high is not None and not (_year(toks[i + 1]) and _year(toks[j + 1]) and has(ctx, "starts")):
+                end = _with_currency(toks, j + 2)
+                out.append(_range(end - i, low, high))
+    return out
+
+
+def _is_range(toks: Sequence[Token], j: int) -> bool:
+    return j < len(toks) and toks[j].key in _RANGE_JOIN
+
+
+def _range(size: int, low: int | Decimal, high: int | Decimal) -> Match:
+    low, high = min(low, high), max(low, high)
+    return Match(size, "condition", f"fee:{low}..{high}", f"{_shown(low)} to {_shown(high)}")
+
+
+def year_range(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """``between 2027 and 2028``: years, where the table has dates."""
+    if toks[i].key not in _RANGE_START or not has(ctx, "starts") or i + 3 >= len(toks):
+        return []
+    lo, hi = _year(toks[i + 1]), _year(toks[i + 3])
+    if lo is None or hi is None or toks[i + 2].key not in _RANGE_JOIN or hi < lo:
+        return []
+    return [Match(4, "condition", f"starts:{lo}..{hi}", f"{lo} to {hi}", rank=-1)]
+
+
+# -- counts and absences ---------------------------------------------------------------------------
+
+_COUNTED = {
+    "webinar": "webinars",
+    "course": "courses",
+    "session": "sessions",
+    "location": "locations",
+    "level": "levels",
+}
+_COMPARE = _phrases(
+    {
+        ">": ("more than", "over", "above", "greater than", ">"),
+        ">=": ("at least", "min", "minimum", ">="),
+        "<": ("fewer than", "less than", "under", "below", "<"),
+        "<=": ("at most", "no more than", "up to", "<="),
+        "=": ("exactly", "with", "having", "has"),
+    }
+)
+_COUNT_AFTER = _phrases({">=": ("or more", "and up", "plus"), "<=": ("or fewer", "or less")})
+_NONE = frozenset({"no", "zero", "without"})
+
+
+def _count_value(tok: Token) -> int | None:
+    key = tok.key.rstrip("+")
+    if key.isdigit():
+        return int(key)
+    return NUMBER_WORDS.get(key) if key not in ("a", "few", "couple") else None
+
+
+def count(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """``more than 9 webinars``, ``2+ webinars``, ``no courses``, ``one level``: where the table
+    counts them."""
+    out = []
+    cmp = _longest(_COMPARE, toks, i)
+    at, op = (i + cmp[0], cmp[1]) if cmp else (i, "=")
+    if at < len(toks) and toks[i].key in _NONE:
+        field = _counted(toks, i + 1, ctx)
+        if field is not None:
+            out.append(Match(2, "condition", f"{field}:0", f"no {field}", rank=-1))
+    if at >= len(toks):
+        return out
+    value = _count_value(toks[at])
+    if value is None:
+        return out
+    j = at + 1
+    if toks[at].key.endswith("+"):
+        op = ">="
+    after = _longest(_COUNT_AFTER, toks, j) if op == "=" else None
+    if after is not None:
+        op, j = after[1], j + after[0]
+    field = _counted(toks, j, ctx)
+    if field is None:
+        return out
+    shown = {">": "more than", ">=": "at least", "<": "fewer than", "<=": "at most", "=": ""}[op]
+    clause = f"{field}:{value}" if op == "=" else f"{field}:{op}{value}"
+    out.append(Match(j + 1 - i, "condition", clause, " ".join(f"{shown} {value} {field}".split()), rank=-1))
+    return out
+
+
+def _counted(toks: Sequence[Token], j: int, ctx: Context) -> str | None:
+    if j >= len(toks):
+        return None
+    field = _COUNTED.get(singular(toks[j].key))
+    if field is None or (ctx.table is not None and SCHEMA.field(ctx.table, field) is None):
+        return None
+    return field
+
+
+_ABSENT_FIELDS = _phrases(
+    {
+        "access": (
+            "access link",
+            "access url",
+            "access",
+            "join link",
+            "joining link",
+            "link to join",
+            "zoom link",
+            "access links",
+        ),
+        "url": (
+            "link",
+            "links",
+            "url",
+            "detail link",
+            "details link",
+            "detail page",
+            "web page",
+            "webpage",
+            "page",
+        ),
+        "expert": (
+            "expert",
+            "experts",
+            "speaker",
+            "speakers",
+            "presenter",
+            "presenters",
+            "instructor",
+            "instructors",
+            "faculty",
+        ),
+        "topic": ("topic", "topics"),
+        "role": ("role", "roles"),
+        "situation": ("situation", "situations"),
+        "description": ("description", "descriptions"),
+        "curriculum": ("curriculum",),
+        "starts": ("date", "dates", "start date", "start dates"),
+        "ends": ("end date",),
+        "fee": ("fee", "price"),
+        "image": ("image", "photo", "picture", "headshot", "images", "photos"),
+        "bio": ("bio", "biography"),
+        "education": ("education",),
+        "certificate": ("certificate", "certificates"),
+        "series": ("series",),
+        "venue": ("venue",),
+        "address": ("address",),
+    }
+)
+_ABSENT = _phrases(
+    {
+        "no": (
+            "no",
+            "without",
+            "with no",
+            "missing",
+            "lacking",
+            "having no",
+            "that have no",
+            "without a",
+            "without an",
+            "without any",
+            "with no",
+            "not in",
+            "not in a",
+            "not in an",
+            "not in any",
+            "not part of",
+            "not part of a",
+            "not part of any",
+            "no known",
+        ),
+        "has": ("with a", "with an", "having a", "that have a", "with its"),
+    }
+)
+
+
+def absence(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    out = []
+    for size in range(1, min(5, len(toks) - i) + 1):
+        lead = _ABSENT.get(tuple(t.key for t in toks[i : i + size]))
+        if lead is None:
+            continue
+        found = _longest(_ABSENT_FIELDS, toks, i + size)
+        if found is None:
+            continue
+        field = found[1]
+        if not has(ctx, field):
+            continue
+        if (field == "certificate" or field == "series") and ctx.table is None:
+            continue
+        total = size + found[0]
+        if lead == "no":
+            out.append(
+                Match(total, "condition", f"no:{field}", f"no {_FIELD_WORDS.get(field, field)}", rank=-1)
+            )
+        else:
+            out.append(
+                Match(total, "condition", f"has:{field}", f"with {_FIELD_WORDS.get(field, field)}", rank=-1)
+            )
+    return out
+
+
+_FIELD_WORDS = {
+    "access": "access link",
+    "url": "link",
+    "starts": "date",
+    "ends": "end date",
+    "image": "image",
+}
+
+
+# -- people and titles -----------------------------------------------------------------------------
+
+
+def person(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """An expert by name or surname (accents and punctuation ignored): a lone first name only
+    after "by" or "with"."""
+    index = ctx.lexicon.index
+    field = "name" if ctx.table == "experts" else "expert"
+    if not has(ctx, field) and ctx.table is not None:
+        return []
+    people = index.by_word.get(toks[i].key)
+    if not people:
+        return []
+    size = 1
+    found = list(people)
+    while i + size < len(toks):
+        narrower = [p for p in found if toks[i + size].key in p.words]
+        if not narrower:
+            break
+        found, size = narrower, size + 1
+    typed = [t.key for t in toks[i : i + size]]
+    after_by = i > 0 and toks[i - 1].key in _BY
+    if size == 1 and not after_by and all(p.words[0] == typed[0] != p.surname for p in found):
+        return []  # a first name alone
+    return [_person_match(size, found, typed, field, index.people)]
+
+
+def _person_match(
+    size: int, found: list[Person], typed: list[str], field: str, everyone: list[Person]
+) -> Match:
+    if len(found) == 1:
+        p = found[0]
+        surname = p.short.split()[-1].lower()
+        namesakes = [q for q in everyone if q.surname == p.surname]
+        value = surname if len(namesakes) == 1 else p.short.lower()
+        return Match(size, "condition", f"{field}:{quote(value)}", p.short, rank=2)
+    return Match(size, "condition", f"{field}:{quote(' '.join(typed))}", " ".join(typed).title(), rank=2)
+
+
+_OWN_TABLE = {
+    "topic": "topics",
+    "role": "roles",
+    "situation": "situations",
+    "series": "series",
+}
+_ALIASES = {
+    "ip": ("intellectual", "property"),
+    "m&a": ("mergers",),
+    "cyber": ("cybersecurity",),
+    "genai": ("generative", "ai"),
+}
+_GENERIC = frozenset(
+    [
+        "center",
+        "centre",
+        "conference",
+        "hall",
+        "street",
+        "square",
+        "learning",
+        "professional",
+        "education",
+        "executive",
+        "hotel",
+        "resort",
+        "the",
+        "annual",
+        "update",
+        "essentials",
+        "intensive",
+        "boot",
+        "camp",
+        "program",
+        "management",
+        "practice",
+    ]
+)
+
+
+def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """A topic, role, situation, series or venue by the words of its title ("privacy", "tax
+    pros", "year end close"): typed words that begin consecutive words of one title (a word alone
+    is a whole word of it; a word like "in" only inside a hyphenated one: "in-house")."""
+    index = ctx.lexicon.index
+    typed: list[str] = []  # the keys, aliases expanded ("m&a": "mergers")
+    token_of: list[int] = []  # each key's token
+    for n, t in enumerate(toks[i : i + 8]):
+        for key in _ALIASES.get(t.key, (t.key,)):
+            typed.append(key)
+            token_of.append(n)
+    first = singular(typed[0])
+    if (toks[i].key,) in KIND_WORDS:
+        return []  # "certificates in ...": the kind, not "Certificate in Forensic Accounting"
+    hyphenated = i + 1 < len(toks) and toks[i + 1].word == toks[i].word
+    if len(first) < 2 or (first in STOP and not hyphenated):
+        return []
+    words = dict.fromkeys((first, typed[0], *(index.starting(typed[0]) if len(typed[0]) >= 4 else ())))
+    best: tuple[int, Titled, int] | None = None
+    for word in words:
+        single = False  # a title taking the one word was found (they are in order: the first wins)
+        for item, start in index.at_word.get(word, ()):
+            if len(typed) > 1 and start + 1 < len(item.words) and _names(typed[1], item.words[start + 1], 1):
+                used = _extend(typed, item, start)
+            elif single or (best is not None and best[0] > 1):
+                continue
+            else:
+                used = _extend(typed[:1], item, start)
+            if not used or used < _FEWEST.get(item.field, 1) or not _applies(item, ctx):
+                continue
+            if best is None or _better(used, item, best):
+                best = (used, item, start)
+            single = single or used == 1
+    if best is None:
+        return []
+    used, item, start = best
+    value = _value(typed[:used], item, start)
+    size = token_of[used - 1] + 1
+    field = item.field if ctx.table is None or SCHEMA.field(ctx.table, item.field) else "title"
+    if item.field == "venue" and used == 1 and value in _GENERIC:
+        return []
+    typed_words = list(dict.fromkeys(t.raw for t in toks[i : i + size]))
+    other = " ".join(quote(w) for w in typed_words)  # the words, found anywhere
+    return [Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3)]
+
+
+# Courses' and certificates' titles name them by two words or more ("trial advocacy"): one word
+# of theirs is better looked for as a word (it finds the records' own titles too).
+_FEWEST = {"course": 2, "certificate": 2}
+
+
+def _better(used: int, item: Titled, best: tuple[int, Titled, int]) -> bool:
+    """More words of a title, else a topic before a role ... (``FIELD_ORDER``), else by title."""
+    rank = (-used, FIELD_ORDER[item.field], item.title)
+    return rank < (-best[0], FIELD_ORDER[best[1].field], best[1].title)
+
+
+def _applies(item: Titled, ctx: Context) -> bool:
+    """The table finds what ``item`` names: by its field, or it is the item's own table (title)."""
+    if ctx.table is None or SCHEMA.field(ctx.table, item.field) is not None:
+        return True
+    return _OWN_TABLE.get(item.field) == ctx.table
+
+
+def _extend(typed: list[str], item: Titled, start: int) -> int:
+    """How many of ``typed`` begin the words of ``item``'s title at ``start``: each key the word
+    itself (or its singular), or the beginning of it (0: none, or one word that is not a whole
+    word of the title: "audit" is no topic's word)."""
+    words = item.words
+    k = 0
+    while k < len(typed) and start + k < len(words) and _names(typed[k], words[start + k], k):
+        k += 1
+    while k and words[start + k - 1] in STOP:  # a title's words, not the glue after them
+        k -= 1
+    if k == 1 and (words[start] in STOP or singular(typed[0]) != words[start] != typed[0]):
+        return 0
+    return k
+
+
+def _names(key: str, word: str, k: int) -> bool:
+    one = singular(key)
+    return (
+        key == word or one == word or (word.startswith(one) and (len(one) >= 4 or (k > 0 and len(one) >= 3)))
+    )
+
+
+def _value(typed: list[str], item: Titled, start: int) -> str:
+    """The title's words ``typed`` names, as the title writes them, or as typed where a key was
+    the beginning of a word ("tax pro")."""
+    words = item.words[start : start + len(typed)]
+    if all(key == word or singular(key) == word for key, word in zip(typed, words, strict=True)):
+        return item.written(start, start + len(typed))
+    return " ".join(singular(k) for k in typed)
+
+
+# -- the rules, in order of preference among matches of one length --------------------------------
+
+Rule = Callable[[Sequence[Token], int, Context], list[Match]]
+RULES: tuple[Rule, ...] = (
+    count,
+    absence,
+    year_range,
+    credit,
+    webinar_type,
+    level,
+    order,
+    when,
+    money,
+    place,
+    place_kind,
+    kind,
+    person,
+    titled,
+    glue,
+)

@@ -1,0 +1,58 @@
+"""The phrasing suite: questions as sales people and staff type them, written by someone who had
+not read the reading's rules, each with the formal query it means (``phrasings.json``, copied from
+the writer's ``suite.json``; a third more are kept aside to score the rules afterwards).
+
+For each: the typed words are read on the tab the person starts on; the tab shown must be the one
+the writer meant, its rows under the reading's equivalent query those of the writer's query (both
+evaluated by the reference evaluator, on the demo catalogue), and the order the one asked for."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from catalogue_desktop.core.query.lexicon import Lexicon
+from catalogue_desktop.core.query.reading import read
+from tests.core.query.catalogues import demo_facts, finder_of
+from tests.core.query.reference import Reference
+
+NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)  # the day the writer checked relative dates on
+SUITE = Path(__file__).with_name("phrasings.json")
+ORDERS = {"cheapest": "fee", "most-expensive": "-fee", "soonest": "starts", "latest": "-starts"}
+REQUIRED = 0.90
+
+
+@cache
+def lexicon() -> Lexicon:
+    return Lexicon.from_finder(finder_of(demo_facts()))
+
+
+def failure(entry: dict[str, Any], reference: Reference) -> str | None:
+    """Why the reading of ``entry`` is not what its writer meant (None: it is)."""
+    reading = read(entry["typed"], lexicon(), NOW, table=entry["start"])
+    shown = reading.table or entry["start"]
+    said = f"{entry['id']} {entry['typed']!r} read as {reading.query!r} on {shown}"
+    if shown != entry["tab"]:
+        return f"{said}: the tab should be {entry['tab']}"
+    got, want = reference.ids(reading.query, shown), reference.ids(entry["formal"], shown)
+    if got != want:
+        return f"{said}: rows {got} where {entry['formal']!r} gives {want}"
+    wanted_order = ORDERS.get(entry.get("order") or "")
+    if wanted_order is not None and reading.sort != wanted_order:
+        return f"{said}: the order should be sort:{wanted_order}"
+    return None
+
+
+def test_the_phrasing_suite_reads_as_its_writer_meant() -> None:
+    suite = json.loads(SUITE.read_text(encoding="utf-8"))
+    assert len(suite) >= 100
+    reference = Reference(demo_facts(), NOW)
+    for entry in suite:  # the writer's queries are real answers: each parses and names a tab
+        assert reference.ids(entry["formal"], entry["tab"]) is not None, entry
+    failures = [f for f in (failure(e, reference) for e in suite) if f is not None]
+    score = 1 - len(failures) / len(suite)
+    print(f"phrasing suite: {len(suite) - len(failures)} of {len(suite)} ({score:.1%})")
+    assert score >= REQUIRED, f"{score:.1%} read as meant (>= {REQUIRED:.0%} needed):\n" + "\n".join(failures)
