@@ -383,3 +383,19 @@ def test_a_literal_query_keeps_its_words_from_being_read(text: str) -> None:
     assert "word:" in query and parse("word:chicago").root == parse("chicago").root.__class__(
         None, "word", "chicago", 0, 12
     )
+
+
+@pytest.mark.parametrize(
+    "formal",
+    [
+        'cle:yes topic:="Ethics and Professional Responsibility"',  # a facet's click writes this
+        'title:="Boot Camp"',
+        'city:"san francisco" fee:<= 900',
+        'expert:"o\'donnell" -topic:="Tax"',
+        'series:("estate planning" OR "employment law")',
+    ],
+)
+def test_a_quoted_value_of_a_field_is_the_fields_whatever_its_operator(formal: str) -> None:
+    """``field:="…"`` is read as written, as ``field:"…"`` is (it was read again as a topic)."""
+    for table in TABLES:
+        assert read(formal, lexicon(), NOW, table=table).query == formal

@@ -218,6 +218,9 @@ def _kind_of(word: str) -> str | None:
     return None
 
 
+_VALUE_NEXT = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?::[=<>]*|<=|>=|<|>)")
+
+
 def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]:
     """The runs of bare words (their tokens), and each bare word's text by its start. Clauses in
     the language (``field:value``, a bare date, an operator, parentheses, quotes) end a run and are
@@ -246,7 +249,8 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
             pieces = _pieces(tok.text, tok.start, tok.end, 0)
             if pieces:
                 runs.append(_Run([replace(p, word=k) for k, p in enumerate(pieces)], quoted=True))
-        opening = tok.kind == "WORD" and tok.text.endswith(":")
+        # field: or field:= / field:> ... right before a "(" or a quoted value, which is that field's
+        opening = tok.kind == "WORD" and _VALUE_NEXT.fullmatch(tok.text) is not None
         if readable:
             words[tok.start] = tok.text
             pieces = _pieces(tok.text, tok.start, tok.end, len(words))
