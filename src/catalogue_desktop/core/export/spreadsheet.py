@@ -24,7 +24,7 @@ from typing import Any
 import xlsxwriter  # type: ignore[import-untyped]
 from xlsxwriter.worksheet import Worksheet  # type: ignore[import-untyped]
 
-from catalogue_desktop.core.formats.numbers import is_number
+from catalogue_desktop.core.formats.numbers import is_number, plain_number, within_reason
 from catalogue_desktop.core.records.zones import check as zone_check
 from catalogue_desktop.core.records.zones import offset_label
 
@@ -118,7 +118,7 @@ class Book:
             return 3
         elif kind in ("money", "number") and is_number(value):
             number: int | Decimal = value if type(value) is int else Decimal(str(value))
-            if abs(Decimal(number)) < _BIGGEST:
+            if within_reason(number) and abs(Decimal(number)) < _BIGGEST:
                 cents = type(number) is Decimal and number != number.to_integral_value()
                 style = (self.money_cents if cents else self.money) if kind == "money" else None
                 ws.write_number(row, col, number if type(number) is int else float(number), style)
@@ -157,7 +157,7 @@ def _text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False, default=str)
-    return str(value)
+    return plain_number(value)
 
 
 def _is_web(value: Any) -> bool:
