@@ -15,7 +15,13 @@ from catalogue_desktop.core.records.kinds import Kind
 def offerings_workbook(selection: Any, currency: str | None) -> bytes:
     from catalogue_desktop.core.offers import occasions as offers
 
-    return spreadsheet.offerings_xlsx(selection.items, [offers.age_line(selection.as_of_text)], currency)
+    notes: list[str] = []
+    data = spreadsheet.offerings_xlsx(
+        selection.items, [offers.age_line(selection.as_of_text)], currency, notes
+    )
+    for note in notes:  # (also on the About sheet)
+        print(note, file=sys.stderr)
+    return data
 
 
 def write_collection(
@@ -38,7 +44,10 @@ def write_collection(
         f"{kind.value}: {len(records):,} records",
         age_line(as_of_text(state.checked_at or state.fetched_at)),
     ]
-    data = spreadsheet.collection_xlsx(kind, records, about, currency)
+    notes: list[str] = []
+    data = spreadsheet.collection_xlsx(kind, records, about, currency, notes)
+    for note in notes:  # (also on the About sheet)
+        print(note, file=sys.stderr)
     if not args.output:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
