@@ -6,18 +6,25 @@ server on loopback and stored by a real sync."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
+import sqlite3
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
-from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.formats.numbers import RULE, within_reason
 from catalogue_desktop.core.records.decode import decode_collection
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.service.client import CatalogueClient
+from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.core.sync.runner import SyncReport, sync_catalogue
 from tests.faultserver import FaultServer
 
@@ -132,3 +139,33 @@ def test_within_reason() -> None:
     assert within_reason(Decimal("2495.00")) and within_reason(2**63 - 1) and within_reason(Decimal("-0"))
     assert not within_reason(Decimal("NaN")) and not within_reason(Decimal("Infinity"))
     assert not within_reason(Decimal("1E+999999999")) and not within_reason(-(2**63) - 1)
+
+
+def test_a_cache_of_an_older_version_holding_a_huge_fee_still_exports(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A record stored before the rule (fee ``1E+5000``) no longer decodes: ``export`` leaves it
+    out (CSV and spreadsheet alike) instead of ending in a traceback or a gigabyte of digits."""
+    cache = tmp_path / "cache"
+    payload = (
+        b'[{"certificateId": 1, "title": "Old", "fee": 1}, {"certificateId": 2, "title": "Fine", "fee": 5}]'
+    )
+    ingest(str(cache / FILE_NAME), "certificates", payload, None, None, "2026-11-20T09:30:00Z")
+    with sqlite3.connect(cache / FILE_NAME) as db:  # as an older version wrote it
+        db.execute(
+            "UPDATE records SET data = ? WHERE record_id = 1", (b'{"certificateId": 1, "fee": 1E+5000}',)
+        )
+    for fmt in ("csv", "xlsx"):
+        out = tmp_path / f"certificates.{fmt}"
+        args = ["export", "certificates", "--cache-dir", str(cache), "--format", fmt, "-o", str(out)]
+        done = subprocess.run(
+            [sys.executable, "-m", "catalogue_desktop", *args], env=env, capture_output=True, timeout=120
+        )
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+        assert out.stat().st_size < 100_000
+    assert [
+        row["certificateId"]
+        for row in csv.DictReader(io.StringIO((tmp_path / "certificates.csv").read_text()))
+    ] == ["2"]
+    sheet = openpyxl.load_workbook(tmp_path / "certificates.xlsx")["Certificates"]
+    assert [row[0] for row in sheet.iter_rows(min_row=2, values_only=True)] == [2]
