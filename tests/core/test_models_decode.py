@@ -445,7 +445,7 @@ DATES = st.builds(
     DATE_FORMS,
 )
 DECIMAL_MARK = "\x00decimal:"
-DECIMALS = st.decimals(min_value=0, max_value=10**15, places=2, allow_nan=False).map(
+DECIMALS = st.decimals(min_value=0, max_value=Decimal("999999999999999.99"), places=2, allow_nan=False).map(
     lambda d: DECIMAL_MARK + str(d)
 )
 SCALARS = {
