@@ -16,7 +16,13 @@ from catalogue_desktop.core.records.kinds import Kind
 def offerings_workbook(selection: Any, currency: str | None) -> bytes:
     from catalogue_desktop.core.offers import occasions as offers
 
-    return spreadsheet.offerings_xlsx(selection.items, [offers.age_line(selection.as_of_text)], currency)
+    notes: list[str] = []
+    data = spreadsheet.offerings_xlsx(
+        selection.items, [offers.age_line(selection.as_of_text)], currency, notes
+    )
+    for note in notes:  # (also on the About sheet)
+        print(note, file=sys.stderr)
+    return data
 
 
 def write_collection(
@@ -34,12 +40,21 @@ def write_collection(
     if not state.has_data:
         raise NothingToExport(never_synced(kind, store.path, demo=args.cache_demo))
     chosen = set(positions) if positions is not None else None
-    records = [decode_record(kind, e.data) for e in store.entries(kind) if chosen is None or e.pos in chosen]
+    records = []
+    for entry in store.entries(kind):
+        if chosen is None or entry.pos in chosen:
+            try:
+                records.append(decode_record(kind, entry.data))
+            except ValueError:  # kept by an older version, beyond today's rules: left out, as by CSV
+                continue
     about = [
         f"{kind.value}: {len(records):,} records",
         age_line(as_of_text(state.checked_at or state.fetched_at)),
     ]
-    data = spreadsheet.collection_xlsx(kind, records, about, currency)
+    notes: list[str] = []
+    data = spreadsheet.collection_xlsx(kind, records, about, currency, notes)
+    for note in notes:  # (also on the About sheet)
+        print(note, file=sys.stderr)
     if not args.output:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)

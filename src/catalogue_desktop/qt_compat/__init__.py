@@ -14,7 +14,9 @@ and remove what is no longer needed.
 ``event_loop``      asyncio joined to the running Qt loop late (``LateEventLoop``), closing a qasync
                     loop by hand (``release_loop``), its async-generator finalizer; the one place
                     that imports qasync
-``item_models``     roles as plain ints in ``data()``; the layout signals of a sort with their hint
+``item_models``     roles as plain ints in ``data()``; the layout signals of a sort with their hint;
+                    ``guarded``: a ``data()`` that raises marks its cell (⚠, the error as tooltip)
+                    and logs, instead of leaving the error pending to end the process later
 ``icons``           toolbar icons from the theme or Qt's images, not ``QStyle`` (its enums)
 ``clipboard``       ``put_mime_data``: rich content made in Python put on the clipboard, cleared
                     by an exit handler (left there, Qt's exit handler crashed the process)

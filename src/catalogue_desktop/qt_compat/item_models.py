@@ -1,10 +1,16 @@
-"""Item models under PySide6: roles as plain ints, and the layout signals of a sort with its hint.
+"""Item models under PySide6: roles as plain ints, the layout signals of a sort with its hint, and
+``data()`` that never raises (``guarded``).
 
 Measured on PySide6 6.11.3 (Python 3.11); ``tests/qt_compat/test_item_models.py`` shows each
 workaround still does what it claims.
 """
 
 from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QAbstractItemModel, Qt
 
@@ -39,3 +45,43 @@ def layout_about_to_be_changed(
 def layout_changed(model: QAbstractItemModel, hint: QAbstractItemModel.LayoutChangeHint = SORT_HINT) -> None:
     """``model.layoutChanged(parents=[], hint)``: the overload that carries the hint."""
     model.layoutChanged[LAYOUT_SIGNATURE].emit([], hint)  # type: ignore[index]  # (stubs: no overloads)
+
+
+# ``data()`` that never raises. Why: an exception raised in a Python override of ``data()`` is printed by
+# PySide6 but left pending, and surfaces from a later, unrelated call: ``QWidget.grab()`` raised the
+# ``data()``'s ValueError, and under the app's qasync loop the process ended with it (exit 1) after a
+# repaint; the probe of issue 35 saw the window die with SIGSEGV right after a table filled (a certificate
+# fee the formatter could not write). Guarded, the cell shows FAILED_CELL with the error as its tooltip,
+# the error is logged once per model and error, and the window stays up.
+FAILED_CELL = "\u26a0"  # ⚠
+_log = logging.getLogger("catalogue_desktop.ui")
+_logged: set[tuple[str, str]] = set()
+_Data = TypeVar("_Data", bound=Callable[..., Any])
+
+
+def guarded(data: _Data) -> _Data:
+    """An item model's ``data()`` that never raises (see above): decorate each model's ``data``."""
+
+    @functools.wraps(data)
+    def guarded_data(self: QAbstractItemModel, index: Any, role: int = DISPLAY) -> Any:
+        try:
+            return data(self, index, role)
+        except Exception as exc:
+            return failed_cell(self, index, role, exc)
+
+    return guarded_data  # type: ignore[return-value]  # (the same signature)
+
+
+def failed_cell(model: QAbstractItemModel, index: Any, role: int, exc: Exception) -> Any:
+    """What a cell whose ``data()`` raised shows for ``role``: the mark, the error as its tooltip."""
+    reason = f"{type(exc).__name__}: {str(exc)[:200]}"
+    key = (type(model).__qualname__, reason)
+    if key not in _logged:
+        _logged.add(key)
+        row, column = (index.row(), index.column()) if hasattr(index, "row") else (-1, -1)
+        _log.error("%s.data() failed (row %d, column %d)", key[0], row, column, exc_info=exc)
+    if role == DISPLAY:
+        return FAILED_CELL
+    if role == TOOLTIP:
+        return f"This cell could not be shown ({reason}). The error was logged."
+    return None

@@ -1,8 +1,10 @@
-"""Hostile service text through every output (issue 25): a catalogue generated from the demo
-sample with every text field replaced by hostile strings (control characters, CR/LF, formula
-starts, RFC 5545 specials, bidi controls, HTML, very long and empty texts) and every date by
-extreme ones, synced into a real store, then written as every output and read back by real
-parsers: ``icalendar``, ``csv``, ``html.parser``, ``pypdf``."""
+"""Hostile service text through every output (issues 25 and 35): a catalogue generated from the
+demo sample with every text field replaced by hostile strings (control characters, C1 and ESC
+sequences, CR/LF, U+2028/U+2029, formula starts, RFC 5545 specials, bidi controls, HTML, links with
+a user part, very long and empty texts), every date by extreme ones and fees by huge JSON numbers
+and exponents (``1E+999999999``, 5,001 digits), synced into a real store, then written as every
+output and read back by real parsers: ``icalendar``, ``csv``, ``html.parser``, ``pypdf``,
+``openpyxl``."""
 
 from __future__ import annotations
 
@@ -15,17 +17,20 @@ import re
 import tempfile
 import time
 import unicodedata
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import icalendar
+import openpyxl
 import pypdf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export.records import export_collection
+from catalogue_desktop.core.export.spreadsheet import offerings_xlsx
 from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.offers import days as offer_days
 from catalogue_desktop.core.offers import export as offers_export
@@ -79,7 +84,19 @@ PIECES = [
     "é",
     "😀",
     "1e308",
+    "\x1b]0;owned\x07",  # ESC: a terminal's title
+    "\x1b[2J",
+    "\x9b31m",  # C1 CSI
+    "\x1b]52;c;b3duZWQ=\x07",  # OSC 52: the clipboard
+    "\u2029",
+    "https://catalogue.example.org" + "a" * 400 + "@evil.example/x",  # a link to evil.example
+    "https://user:pw@catalogue.example.org/x",
+    "https://catalogue.example.org/a\u2028b",
 ]
+# Fees as raw JSON number text (json.dumps could not write them): within reason, and far beyond it
+# (the record is refused at decode, the rest kept; core.formats.numbers).
+CERTIFICATE_FEES = ["2495.00", "1E+14", "0.30000000000000004", "-0", "1E+5000", "1E+999999999", "1E-5000"]
+WHOLE_FEES = ["995", "0", str(2**63 - 1), str(2**63), "9" * 5001, "-" + "9" * 4400]
 
 
 def _plain(ch: str) -> bool:
@@ -95,6 +112,21 @@ HOSTILE = st.one_of(
     ),
     st.just(""),
 )
+# A link field gets a crafted link half the time: each would open something else than it shows.
+LINKS = st.sampled_from(
+    [
+        "https://catalogue.example.org" + "a" * 400 + "@evil.example/x",
+        "https://user:pw@catalogue.example.org/x",
+        "https://catalogue.example.org/a\u2028b",
+        "https://catalogue.example.org/a\u2029b",
+        "https://catalogue.example.org/files/\u202egpj.exe",
+        "https://catalogue.example.org/\x1b]0;owned\x07",
+        "https://catalogue.example.org/\x9b31m",
+        "https://catalogue.example.org/a\tb",
+        "https://catalogue.example.org/" + "a" * 2100,
+        "https://catalogue.example.org/ok",
+    ]
+)
 DATES = st.sampled_from(
     [
         "2027-03-09T08:30:00.000-05:00",
@@ -108,6 +140,7 @@ DATES = st.sampled_from(
     ]
 )
 ALLOWED_TAGS = {"table", "tr", "th", "td", "a", "p", "small"}
+RAW = "@@raw-number-7f3a@@"  # replaced by raw number text once the catalogue is JSON
 PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
@@ -118,14 +151,17 @@ def _hostile(value: Any, data: st.DataObject, key: str = "") -> Any:
     if isinstance(value, list):
         return [_hostile(v, data, key) for v in value]
     if isinstance(value, str):
+        if key.lower().endswith("url"):
+            return data.draw(LINKS | HOSTILE)
         return data.draw(DATES if key.endswith("Date") else HOSTILE)
     return value
 
 
 def _catalogue(data: st.DataObject) -> dict[Kind, list[Any]]:
     """A small catalogue: two courses (two places each), a series (two sessions), three webinars,
-    a certificate with a fee of 1e308, two experts and topics; each kind's first record keeps
-    sane dates so that something is always stored."""
+    a certificate, two experts and topics; fees of the certificate, the second webinar and course
+    drawn from raw JSON numbers, huge ones included; each kind's first record keeps sane dates so
+    that something is always stored."""
     raw = copy.deepcopy(SAMPLE)
     courses = raw[Kind.COURSES][:2]
     for c in courses:
@@ -140,7 +176,9 @@ def _catalogue(data: st.DataObject) -> dict[Kind, list[Any]]:
         Kind.EXPERTS: _hostile(raw[Kind.EXPERTS][:2], data),
         Kind.TOPICS: _hostile(raw[Kind.TOPICS][:2], data),
     }
-    out[Kind.CERTIFICATES][0]["fee"] = 1e308
+    out[Kind.CERTIFICATES][0]["fee"] = RAW + data.draw(st.sampled_from(CERTIFICATE_FEES))
+    out[Kind.WEBINARS][1]["fee"] = RAW + data.draw(st.sampled_from(WHOLE_FEES))
+    out[Kind.COURSES][1]["locations"][0]["fee"] = RAW + data.draw(st.sampled_from(WHOLE_FEES))
     for loc in out[Kind.COURSES][0]["locations"]:
         loc["startDate"], loc["endDate"] = "2027-03-09T08:30:00.000-05:00", "2027-03-09T16:30:00.000-05:00"
     out[Kind.WEBINARS][0]["startDate"] = "2027-04-01T12:00:00Z"
@@ -150,8 +188,22 @@ def _catalogue(data: st.DataObject) -> dict[Kind, list[Any]]:
 def _store(folder: Path, catalogue: dict[Kind, list[Any]]) -> Path:
     path = folder / FILE_NAME
     for kind, records in catalogue.items():
-        ingest(str(path), kind.value, json.dumps(records).encode(), None, None, AT)
+        text = re.sub(f'"{RAW}([^"]*)"', r"\1", json.dumps(records))
+        ingest(str(path), kind.value, text.encode(), None, None, AT)
     return path
+
+
+def _safe_link(url: str) -> bool:
+    """A link as every output may make it (read by ``urllib``, not by the rule under test): http(s),
+    a host with no user part, at most 2,079 characters, nothing invisible, spacing or controlling."""
+    parts = urllib.parse.urlsplit(url)
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.hostname)
+        and parts.username is None
+        and len(url) <= 2079
+        and not re.search(r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]", url)
+    )
 
 
 def _no_formula(cells: list[str]) -> None:
@@ -163,9 +215,11 @@ class _Tags(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.tags: list[str] = []
+        self.links: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         self.tags.append(tag)
+        self.links += [value or "" for name, value in attrs if name == "href"]
 
 
 def _ascii_words(text: str) -> str:
@@ -196,8 +250,11 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
             assert len(rows) == count + 1  # one row per record
             for row in rows:
                 _no_formula(row)
-            if kind is Kind.CERTIFICATES and count:
-                assert "1" + "0" * 308 in rows[1]  # the fee of 1e308, plain
+            if "fee" in rows[0]:  # a plain number, short, or none (a huge one refused its record)
+                fees = [row[rows[0].index("fee")] for row in rows[1:]]
+                assert all(fee == "" or (PLAIN_NUMBER.fullmatch(fee) and len(fee) <= 40) for fee in fees), (
+                    fees
+                )
     items = selection.items
     n = len(items)
     assert n >= 2
@@ -232,6 +289,7 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
         assert not re.search(r"[\x00-\x08\x0a-\x1f\x7f]", summary.replace("\n", ""))
         url = event.get("URL")
         assert url is None or not re.search(r"[\s\x00-\x1f]", str(url))
+        assert url is None or _safe_link(str(url)), str(url)
 
     for local in (False, True):
         text = timed("e-mail text", lambda lo=local: mail.plain(items, "as of", Style(local=lo)))
@@ -243,7 +301,19 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
         parser = _Tags()
         parser.feed(table)
         assert set(parser.tags) <= ALLOWED_TAGS
+        assert all(_safe_link(href) for href in parser.links), parser.links
         assert parser.tags.count("td") == 6 * n and parser.tags.count("tr") == n + 1
+
+    xlsx = timed("offerings xlsx", lambda: offerings_xlsx(items, ["as of"], None))
+    sheet = openpyxl.load_workbook(io.BytesIO(xlsx))["Occasions"]
+    assert sheet.max_row == n + 1
+    for row in sheet.iter_rows(min_row=2):
+        for cell in row:
+            if cell.hyperlink is not None:  # the one link rule (openpyxl splits off an anchor)
+                target = cell.hyperlink.target + (
+                    f"#{cell.hyperlink.location}" if cell.hyperlink.location else ""
+                )
+                assert _safe_link(target) and target == cell.value, target
 
     pdf = timed(
         "offer sheet pdf", lambda: offers_export.document(selection, "pdf", render_pdf=sheet_pdf.pdf_bytes)

@@ -4,7 +4,11 @@ that sort and sum as they should. Qt-free.
 * dates as spreadsheet dates (the wall-clock time as the service wrote it), their zone in the
   next column ("CST (UTC−06:00)", "UTC−05:00"): a spreadsheet date has no zone;
 * fees as numbers in the currency's format (``"USD" #,##0``; decimals kept: ``#,##0.00``);
-* web links as hyperlinks (http and https only; others, and over-long ones, as text);
+* web links as hyperlinks by the one link rule (``core.formats.links``: http and https only, no user
+  part, no whitespace, control, bidi or invisible character, at most 2,079 characters); others as
+  text. A sheet holds at most 65,530 links (Excel's limit; past it XlsxWriter leaves the cells
+  empty with a warning): the rest are written as text, and the About sheet says how many
+  (``Book.notes``, for the command's message too); no library warning reaches stderr;
 * booleans as Yes / No; lists of names joined with "; "; nested records as JSON text;
 * text always as text (``write_string``: never read as a formula, whatever it begins with);
 * a bold, frozen header row with a filter, columns as wide as their content (measured on the
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
@@ -24,11 +29,12 @@ from typing import Any
 import xlsxwriter  # type: ignore[import-untyped]
 from xlsxwriter.worksheet import Worksheet  # type: ignore[import-untyped]
 
-from catalogue_desktop.core.formats.numbers import is_number
+from catalogue_desktop.core.formats.links import web_link
+from catalogue_desktop.core.formats.numbers import is_number, plain_number, within_reason
 from catalogue_desktop.core.records.zones import check as zone_check
 from catalogue_desktop.core.records.zones import offset_label
 
-MAX_URL = 2079  # Excel's longest hyperlink
+MAX_LINKS = 65_530  # Excel's most hyperlinks on one sheet (XlsxWriter leaves the cells empty past it)
 MAX_TEXT = 32767  # Excel's longest cell text
 MEASURED_ROWS = 200  # column widths from the header and this many rows
 _BIGGEST = Decimal("1e15")  # past this a spreadsheet's number loses digits: written as text
@@ -61,10 +67,14 @@ class Book:
         prefix = f'"{code}" ' if code.isalpha() else f'"{code}"' if code else ""
         self.money = self.book.add_format({"num_format": f"{prefix}#,##0"})
         self.money_cents = self.book.add_format({"num_format": f"{prefix}#,##0.00"})
+        self.notes: list[str] = []  # what the reader is to know (links past the limit), also on About
+        self._links = 0  # links on the sheet being written
+        self._plain_links = 0  # web links past MAX_LINKS there, written as text
 
     def sheet(self, name: str, columns: Sequence[Column], rows: Iterable[Any]) -> int:
         """A sheet of ``rows`` (each column's ``get`` reads one row); returns the rows written."""
         ws = self.book.add_worksheet(name[:31])
+        self._links = self._plain_links = 0
         widths = [len(c.head) for c in columns]
         for col, c in enumerate(columns):
             ws.write_string(0, col, c.head, self.head)
@@ -85,12 +95,17 @@ class Book:
         ws.freeze_panes(1, 0)
         if n:
             ws.autofilter(0, 0, n, len(columns) - 1)
+        if self._plain_links:
+            self.notes.append(
+                f"{ws.name}: {self._plain_links:,} links past the {MAX_LINKS:,} a sheet can hold "
+                "are written as plain text."
+            )
         return n
 
     def about(self, lines: Sequence[str]) -> None:
         ws = self.book.add_worksheet("About")
         ws.set_column(0, 0, 100)
-        for i, line in enumerate(lines):
+        for i, line in enumerate([*lines, *self.notes]):
             ws.write_string(i, 0, line[:MAX_TEXT])
 
     def close(self) -> bytes:
@@ -102,9 +117,7 @@ class Book:
         if value is None or value == "" or value == []:
             return 0
         if type(value) is str and kind in ("text", "url"):
-            if kind == "url" and _is_web(value) and len(value) <= MAX_URL:
-                ws.write_url(row, col, value, self.link, string=value)
-            else:
+            if kind != "url" or web_link(value) is None or not self._link(ws, row, col, value):
                 ws.write_string(row, col, value[:MAX_TEXT])
             return _width(value) if measure else 0
         if kind == "date" and isinstance(value, datetime):
@@ -118,7 +131,7 @@ class Book:
             return 3
         elif kind in ("money", "number") and is_number(value):
             number: int | Decimal = value if type(value) is int else Decimal(str(value))
-            if abs(Decimal(number)) < _BIGGEST:
+            if within_reason(number) and abs(Decimal(number)) < _BIGGEST:
                 cents = type(number) is Decimal and number != number.to_integral_value()
                 style = (self.money_cents if cents else self.money) if kind == "money" else None
                 ws.write_number(row, col, number if type(number) is int else float(number), style)
@@ -126,6 +139,21 @@ class Book:
         text = _text(value)[:MAX_TEXT]
         ws.write_string(row, col, text)
         return _width(text) if measure else 0
+
+    def _link(self, ws: Worksheet, row: int, col: int, url: str) -> bool:
+        """Write a web link as a hyperlink; False when it is to be text: past the sheet's link
+        limit, or refused by XlsxWriter (a warning, or ValueError, made a refusal: none is shown)."""
+        if self._links >= MAX_LINKS:
+            self._plain_links += 1
+            return False
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                written = bool(ws.write_url(row, col, url, self.link, string=url) == 0)
+            except (Warning, ValueError):
+                written = False
+        self._links += written
+        return written
 
 
 def _width(text: str) -> int:
@@ -157,19 +185,22 @@ def _text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, default=str)
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False, default=str)
-    return str(value)
-
-
-def _is_web(value: Any) -> bool:
-    return isinstance(value, str) and value.lower().startswith(("http://", "https://")) and " " not in value
+    return plain_number(value)
 
 
 # -- what is written ---------------------------------------------------------------------------
 
 
-def collection_xlsx(kind: Any, records: Sequence[Any], about: Sequence[str], currency: str | None) -> bytes:
+def collection_xlsx(
+    kind: Any,
+    records: Sequence[Any],
+    about: Sequence[str],
+    currency: str | None,
+    notes: list[str] | None = None,
+) -> bytes:
     """A collection's records (decoded models of ``kind``) as a workbook: one column per spec
-    field (a date's zone in the column after it), then the unknown extra fields."""
+    field (a date's zone in the column after it), then the unknown extra fields. ``notes`` gets
+    what the About sheet tells beyond ``about`` (links written as text past the limit)."""
     from catalogue_desktop.core.export.records import REFERENCE_FIELDS, json_lines, label
     from catalogue_desktop.core.records.decode import MODELS
 
@@ -212,6 +243,8 @@ def collection_xlsx(kind: Any, records: Sequence[Any], about: Sequence[str], cur
     book = Book(f"Catalogue: {kind.value}", currency)
     book.sheet(kind.value.capitalize(), columns, records)
     book.about(about)
+    if notes is not None:
+        notes.extend(book.notes)
     return book.close()
 
 
@@ -219,9 +252,11 @@ def _nested(value: Any, json_lines: Callable[[list[Any]], str]) -> str | None:
     return json_lines(value) if value else None
 
 
-def offerings_xlsx(items: Sequence[Any], about: Sequence[str], currency: str | None) -> bytes:
+def offerings_xlsx(
+    items: Sequence[Any], about: Sequence[str], currency: str | None, notes: list[str] | None = None
+) -> bytes:
     """The occasions (``core.offers.occasions.Occasion``: the export sits beside the offers and
-    imports nothing of them) as a workbook, one row each."""
+    imports nothing of them) as a workbook, one row each; ``notes`` as ``collection_xlsx``'s."""
     moment = lru_cache(maxsize=8192)(_instant)  # occasions share their hours
     columns = [
         Column("Kind", "text", lambda o: o.kind.capitalize()),
@@ -246,6 +281,8 @@ def offerings_xlsx(items: Sequence[Any], about: Sequence[str], currency: str | N
     book = Book("Offer", currency)
     book.sheet("Occasions", columns, items)
     book.about(about)
+    if notes is not None:
+        notes.extend(book.notes)
     return book.close()
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from catalogue_desktop.core.formats.csv_cells import CsvWriter
 from catalogue_desktop.core.formats.links import left_out
-from catalogue_desktop.core.formats.numbers import plain_number
+from catalogue_desktop.core.formats.numbers import plain_number, within_reason
 from catalogue_desktop.core.query.table import parse_date
 from catalogue_desktop.core.records import zones
 from catalogue_desktop.core.records.kinds import Kind
@@ -180,7 +180,8 @@ def money(fee: Any, currency: str | None = None) -> str:
     """A fee as written: plain digits (never an exponent), thousands grouped for whole numbers."""
     if fee is None:
         return ""
-    text = f"{fee:,}" if isinstance(fee, int) and not isinstance(fee, bool) else plain_number(fee)
+    whole = isinstance(fee, int) and not isinstance(fee, bool) and fee.bit_length() <= 160
+    text = f"{fee:,}" if whole else plain_number(fee)  # (total: a huge one bounded, never raising)
     return f"{currency} {text}" if currency else text
 
 
@@ -237,7 +238,9 @@ def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
             "venue": o.venue,
             "address": o.address,
             "zip": o.zip,
-            "fee": o.fee if isinstance(o.fee, int | None) else plain_number(o.fee),
+            "fee": o.fee
+            if o.fee is None or (isinstance(o.fee, int) and within_reason(o.fee))
+            else plain_number(o.fee),
             "cle": o.cle,
             "cpe": o.cpe,
             "experts": o.experts,

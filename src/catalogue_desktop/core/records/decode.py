@@ -7,6 +7,13 @@ The common all-valid case takes pydantic's whole-array fast path (one ``validate
 An escaped unpaired surrogate (``"\\ud800"``: grammatical JSON that encodes no character) makes
 pydantic's parser refuse the whole payload; Python's ``json`` reads it, the character is shown as
 U+FFFD and a Problem names the record and field, and the record is kept.
+
+A number beyond reason (``core.formats.numbers``: a whole number past 64 bits, a decimal past 15
+significant digits or 10^15) rejects its record alone, named with the field and the number
+(shortened). pydantic's parser refuses a whole number of more than 4,300 digits for the whole
+payload ("number out of range"): only then is the payload read again by Python's ``json``, each
+such number kept as a Decimal (never turned into an int: that takes quadratic time) for its
+record to be refused.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from typing import Any
 import pydantic_core
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from catalogue_desktop.core.formats.numbers import RULE, shown, within_reason
 from catalogue_desktop.core.records import models
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
@@ -132,7 +140,7 @@ def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[P
             return list(enumerate(valid)), [], len(valid)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
-            if first["type"] == "json_invalid" and not _maybe_surrogate(first["msg"]):
+            if first["type"] == "json_invalid" and not _python_reads(first["msg"]):
                 raise _invalid_json(kind, payload, first["msg"]) from None
         except RecursionError:
             raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
@@ -169,14 +177,14 @@ def _parse(kind: Kind, payload: bytes) -> tuple[list[Any], bool]:
     lenient = kind is Kind.CERTIFICATES
     try:
         if lenient:
-            items = json.loads(payload, parse_float=Decimal)
+            items = json.loads(payload, parse_float=Decimal, parse_int=_whole)
         else:
             try:
                 items = pydantic_core.from_json(payload, cache_strings="keys")
             except ValueError as exc:
-                if not _maybe_surrogate(str(exc)):
+                if not _python_reads(str(exc)):
                     raise
-                items, lenient = json.loads(payload), True
+                items, lenient = json.loads(payload, parse_int=_whole), True
     except RecursionError:
         raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
     except UnicodeDecodeError as exc:
@@ -186,6 +194,19 @@ def _parse(kind: Kind, payload: bytes) -> tuple[list[Any], bool]:
     if not isinstance(items, list):
         raise DecodeError(f"{kind.value}: expected a JSON array of {kind.value}, got {_json_type(items)}")
     return items, lenient
+
+
+def _python_reads(message: str) -> bool:
+    """Whether Python's ``json`` is to read a payload pydantic's parser refused: for an escaped
+    unpaired surrogate, or a whole number too long for it ("number out of range")."""
+    return _maybe_surrogate(message) or "number out of range" in message
+
+
+def _whole(text: str) -> int | Decimal:
+    """A JSON integer for Python's ``json``: an int, or a Decimal when it has more digits than
+    64 bits hold (``int()`` of 5,000 digits is refused; of 4,000, slow): beyond reason either way,
+    the record holding it is refused (see the module)."""
+    return int(text) if len(text) <= 20 else Decimal(text)
 
 
 def _maybe_surrogate(message: str) -> bool:
@@ -251,12 +272,26 @@ def _record_problems(kind: Kind, index: int, item: Any, exc: ValidationError) ->
         message = error["msg"]
         if error["type"] == "missing":
             message = "missing (required)"
+        elif "input" in error and _beyond_reason(error):
+            message = f"{RULE}, got {shown(error['input'])}"
         elif "input" in error and error["type"] != "model_type":
             message += f", got {_short(error['input'])}"
         if not path:
             message = f"not a record ({message})"
         out.append(Problem(kind.value, index, record_id, path or None, message))
     return out
+
+
+def _beyond_reason(error: Any) -> bool:
+    """Whether a validation error is the number rule's: a number out of bounds (a whole number's
+    ``le``/``ge``, the decimal's own check), or a huge JSON integer kept as a Decimal where a whole
+    number belongs."""
+    value = error["input"]
+    if error["type"] == "number_beyond_reason":
+        return True
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+        return False
+    return error["type"] in ("less_than_equal", "greater_than_equal", "int_type") and not within_reason(value)
 
 
 def format_loc(loc: tuple[int | str, ...]) -> str:

@@ -12,8 +12,11 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, Strict, WrapValidator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, Strict, WrapValidator
 from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
+
+from catalogue_desktop.core.formats.numbers import RULE, WHOLE_MAX, WHOLE_MIN, within_reason
 
 __all__ = [
     "Certificate",
@@ -33,9 +36,10 @@ __all__ = [
     "Webinar",
 ]
 
-Int = Annotated[int, Strict()]
-# A record's own id is stored as an SQLite INTEGER (64-bit): a larger one rejects that record alone.
-RecordId = Annotated[int, Strict(), Field(ge=-(2**63), le=2**63 - 1)]
+# Numbers within reason (core.formats.numbers): a whole number fits 64 bits, what the cache's SQLite
+# INTEGER holds; a larger one rejects its record alone (core.records.decode names the rule).
+Int = Annotated[int, Strict(), Field(ge=WHOLE_MIN, le=WHOLE_MAX)]
+RecordId = Int
 Str = Annotated[str, Strict()]
 Bool = Annotated[bool, Strict()]
 
@@ -55,13 +59,24 @@ def _aware_datetime(value: Any, handler: Any) -> datetime:
 
 
 Date = Annotated[datetime, WrapValidator(_aware_datetime)]
+
+
+def _decimal_within_reason(value: Decimal) -> Decimal:
+    if not within_reason(value):
+        raise PydanticCustomError("number_beyond_reason", RULE)
+    return value
+
+
 # Decimal must come from the exact number text: the certificate decoder parses floats as Decimal.
-Money = Annotated[Decimal, Strict(False)]
+# At most 17 significant digits, below 10^15 (core.formats.numbers): ``1E+5000`` rejects its record.
+Money = Annotated[Decimal, Strict(False), AfterValidator(_decimal_within_reason)]
 
 
 def _code(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError("expected a numeric or text code")
+    if isinstance(value, int) and not within_reason(value):
+        raise PydanticCustomError("number_beyond_reason", RULE)
     return value
 
 

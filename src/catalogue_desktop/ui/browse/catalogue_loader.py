@@ -340,13 +340,17 @@ class CatalogueLoader(QObject):
     # -- single records ----------------------------------------------------------------------
 
     def record(self, kind: Kind, record_id: int) -> Any | None:
-        """The full record (a model) of the current snapshot, or None if the store lacks it."""
+        """The full record (a model) of the current snapshot, or None if the store lacks it (or
+        holds what no longer decodes: a cache of an older version may hold a number beyond reason)."""
         data = self.store.record_data(kind, record_id)
         if data is None:
             return None
         from catalogue_desktop.core.records.decode import decode_record  # pydantic: only when needed
 
-        return decode_record(kind, data)
+        try:
+            return decode_record(kind, data)
+        except ValueError:  # (pydantic's ValidationError)
+            return None
 
     def record_history(self, kind: Kind, record_id: int) -> list[Any]:
         """What the kept history says the syncs changed in this record, oldest first (an indexed

@@ -39,6 +39,7 @@ from catalogue_desktop.qt_compat.item_models import (
     SORT_HINT,
     TOOLTIP,
     USER,
+    guarded,
     layout_about_to_be_changed,
     layout_changed,
 )
@@ -326,6 +327,7 @@ class RowSetTableModel(QAbstractTableModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         return _FLAGS if index.isValid() else _NO_FLAGS
 
+    @guarded
     def data(self, index: _Index, role: int = DISPLAY) -> Any:
         # A repaint asks 7 roles of every visible cell (~1,200 calls): roles are compared as
         # plain ints, the common ones first, and roles never answered return at once.

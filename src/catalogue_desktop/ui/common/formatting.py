@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QLocale
 
-from catalogue_desktop.core.formats.numbers import is_number
+from catalogue_desktop.core.formats.numbers import is_number, plain_number, plain_size, within_reason
 from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.listing.rows import Column, ColumnType
 from catalogue_desktop.ui.common import times
@@ -61,13 +61,17 @@ class Formatter:
     # -- numbers -------------------------------------------------------------------------------
 
     def number(self, value: Any) -> str:
-        """A grouped number; decimal text keeps exactly its decimals ("2495.00" -> "2,495.00")."""
+        """A grouped number; decimal text keeps exactly its decimals ("2495.00" -> "2,495.00").
+        Total: a number beyond reason (``core.formats.numbers``; the decoder refuses them) is
+        written as ``plain_number`` bounds it ("1E+5000"), never expanded."""
         if value is None:
             return ""
         if isinstance(value, bool):
             return str(value)
         if isinstance(value, int):
-            return self.locale.toString(value) if abs(value) < 2**63 else self._grouped(value)
+            if abs(value) < 2**63:
+                return self.locale.toString(value)
+            return self._grouped(value) if value.bit_length() <= 160 else plain_number(value)
         if isinstance(value, float):
             value = Decimal(repr(value))
         text = str(value).strip()
@@ -75,7 +79,7 @@ class Formatter:
             number = Decimal(text)
         except InvalidOperation:
             return text  # not a number: shown as it comes
-        if not number.is_finite():
+        if not plain_size(number):
             return text
         sign, _digits, exponent = number.as_tuple()
         decimals = max(0, -int(exponent))
@@ -105,8 +109,8 @@ class Formatter:
             return f"{self.currency}\u00a0{text}"
         if isinstance(value, int) and abs(value) < 2**63:
             return self.locale.toCurrencyString(value, self.currency)
-        number = Decimal(str(value))
-        if abs(number) >= 2**53:  # beyond a double's exact digits: Qt would write an exponent
+        number = Decimal(value) if isinstance(value, int) else Decimal(str(value))
+        if not plain_size(number) or abs(number) >= 2**53:  # beyond a double's exact digits
             return f"{self.currency}{text}"
         decimals = max(0, -int(number.as_tuple().exponent))
         return self.locale.toCurrencyString(float(number), self.currency, decimals)
@@ -118,7 +122,7 @@ class Formatter:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             return self.money(pair)
         low, high = pair
-        if low == high or high is None:
+        if high is None or _same(low, high):
             return self.money(low)
         if low is None:
             return self.money(high)
@@ -132,11 +136,10 @@ class Formatter:
         labelled too, without one or when the user chose local time (``common.times``)."""
         if ms is None or isinstance(ms, bool):
             return ""
-        try:
-            ms = int(ms)
-        except (TypeError, ValueError, OverflowError):
-            return str(ms)
-        return times.short(self.locale, ms, offset, self.event_zones)
+        whole = _whole(ms)
+        if whole is None:
+            return plain_number(ms)
+        return times.short(self.locale, whole, offset, self.event_zones)
 
     def moment(self, value: Any) -> str:
         """An aware datetime, ISO text or epoch ms -> as ``date`` writes it (a datetime's or
@@ -183,6 +186,8 @@ class Formatter:
         """Display text of one row value of ``column``; blank for None."""
         if value is None:
             return ""
+        if isinstance(value, int) and not within_reason(value):  # (refused at decode: shown bounded)
+            return plain_number(value)
         type_ = column.type
         if type_ is ColumnType.DATE:
             return self.date(value)
@@ -193,24 +198,47 @@ class Formatter:
         if type_ is ColumnType.BOOL:
             return self.boolean(value) if isinstance(value, bool) else str(value)
         if type_ is ColumnType.TEXT:
-            text = drawn(value)  # bidi controls visible, capped (core.formats.text)
+            text = drawn(value if isinstance(value, str) else plain_number(value))  # (capped, bidi shown)
             if "\n" in text:
                 text = " ".join(text.split())
             return text
         if type_ is ColumnType.CODE and column.key in ("type", "level"):
             return self.code(column.key, value)
-        return str(value)  # INT, other codes (shown as they come)
+        return plain_number(value)  # INT, other codes (shown as they come)
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as a 64-bit whole number (epoch milliseconds), None if it is none (``int()`` of
+    ``1E+999999999`` would never end; Qt refuses more than 64 bits)."""
+    try:
+        if isinstance(value, float):
+            value = Decimal(repr(value))
+        if isinstance(value, Decimal):
+            value = int(value) if plain_size(value) else None
+        whole = int(value)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    return whole if within_reason(whole) else None
+
+
+def _same(low: Any, high: Any) -> bool:
+    """Whether a range's ends are one amount (a NaN's comparison may raise: not the same)."""
+    try:
+        return bool(low == high)
+    except ArithmeticError:
+        return False
 
 
 def _money_value(value: Any) -> Any:
-    """An int for a whole amount, decimal text with two decimals for another; else as given."""
+    """An int for a whole amount, decimal text with two decimals for another; else as given
+    (a number too large to write out in full as it is: ``int()`` of ``1E+999999999`` never ends)."""
     if isinstance(value, (bool, int)):
         return value
     try:
         number = Decimal(repr(value) if isinstance(value, float) else str(value).strip())
     except InvalidOperation:
         return value
-    if not number.is_finite():
+    if not plain_size(number):
         return value
     if number == number.to_integral_value():
         return int(number)

@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
 
 from catalogue_desktop.core.records.certificates import ResolvedCourse, resolve_certificate
+from catalogue_desktop.qt_compat.item_models import guarded
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
 __all__ = ["CertificateTreeModel"]
@@ -251,6 +252,7 @@ class CertificateTreeModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled
 
+    @guarded
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None

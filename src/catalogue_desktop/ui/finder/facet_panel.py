@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalogue_desktop.core.formats.text import SHORT_LIMIT, one_line
+from catalogue_desktop.qt_compat.item_models import guarded
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.facets import Facet
@@ -79,6 +80,7 @@ class FacetModel(QAbstractItemModel):
         facet = self.facets[int(index.internalId())]
         return facet, facet.values[index.row()]
 
+    @guarded
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidge
 
 from catalogue_desktop.core.formats.text import DRAWN_LIMIT, one_line
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.qt_compat.item_models import guarded
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -44,6 +45,7 @@ class PaletteModel(QAbstractListModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.items)
 
+    @guarded
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.items):
             return None

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QCheckBox, QToolBar, QToolButton
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.qt_compat.item_models import DISPLAY, TOOLTIP
+from catalogue_desktop.qt_compat.item_models import DISPLAY, TOOLTIP, guarded
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 
@@ -44,6 +44,7 @@ class DatesTableModel(RowSetTableModel):
     marked "⚠" (its tooltip says why) where the offset the service wrote is not the location's
     zone's on that date, and otherwise named in its tooltip ("CST at Chicago, IL")."""
 
+    @guarded
     def data(self, index: Any, role: int = DISPLAY) -> Any:
         if (
             role in (DISPLAY, TOOLTIP)

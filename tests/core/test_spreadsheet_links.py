@@ -1,0 +1,98 @@
+"""Links in spreadsheets obey the one link rule (``core.formats.links``; issue 35, point 3): a link
+with a bidi control, a line or paragraph separator, a line feed, a tab, a user part
+(``…aaa@evil.example``) or over Excel's length is text, not a hyperlink; past the 65,530 links a
+sheet holds the rest are plain text, said on the About sheet and by the command, and no library
+warning reaches stderr. Read back by openpyxl."""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+import zipfile
+from typing import Any
+from xml.etree import ElementTree
+
+import openpyxl
+import pytest
+
+from catalogue_desktop.core.export import spreadsheet
+from catalogue_desktop.core.formats.links import web_link
+from catalogue_desktop.core.records.decode import decode_collection
+from catalogue_desktop.core.records.kinds import Kind
+
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+GOOD = "https://catalogue.example.org/webinars/1?x=1#part"
+HOSTILE = [
+    "https://catalogue.example.org/files/\u202egpj.exe",  # shows as "exe.jpg"
+    "https://catalogue.example.org/a\u2028b",
+    "https://catalogue.example.org/a\u2029b",
+    "https://catalogue.example.org/a\nb",
+    "https://catalogue.example.org/a\tb",
+    "https://catalogue.example.org" + "a" * 400 + "@evil.example/x",  # a link to evil.example
+    "https://user:secret@catalogue.example.org/x",
+    "https://catalogue.example.org/\u200bx",  # a zero-width space
+    "https://catalogue.example.org/\x85x",  # C1
+    "https://catalogue.example.org/" + "a" * 2100,  # past Excel's 2,079
+    "https://catalogue.example.org/" + "\U0001f600" * 1030,  # 2,060 characters, 4,090 in UTF-16
+    "javascript:alert(1)",
+    "https://",
+]
+
+
+def _workbook(data: bytes) -> Any:
+    return openpyxl.load_workbook(io.BytesIO(data))
+
+
+@pytest.mark.parametrize("url", HOSTILE)
+def test_the_link_rule_refuses(url: str) -> None:
+    assert web_link(url) is None
+
+
+def test_only_web_links_become_hyperlinks() -> None:
+    records = [{"webinarId": i, "title": f"W{i}", "detailUrl": url} for i, url in enumerate([GOOD, *HOSTILE])]
+    decoded = decode_collection(Kind.WEBINARS, json.dumps(records).encode())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no library warning
+        data = spreadsheet.collection_xlsx(Kind.WEBINARS, [r for _, r in decoded.records], ["about"], None)
+    ws = _workbook(data)["Webinars"]
+    column = [c.value for c in ws[1]].index("detailUrl") + 1
+    good = ws.cell(row=2, column=column)
+    assert good.value == GOOD and good.hyperlink is not None
+    assert f"{good.hyperlink.target}#{good.hyperlink.location}" == GOOD  # (openpyxl splits off the anchor)
+    for row, url in enumerate(HOSTILE, start=3):
+        cell = ws.cell(row=row, column=column)
+        assert cell.hyperlink is None, url
+        assert cell.value == url.replace("\r", "")[:32767] or url.startswith(str(cell.value)[:100])
+
+
+@pytest.mark.slow
+def test_past_the_sheet_s_link_limit_the_rest_are_text_and_said() -> None:
+    """65,600 webinars with a link each: the first 65,530 are hyperlinks, the other 70 plain text
+    (never empty cells), the About sheet and the notes for the command say so, and no library
+    warning is raised. (The sheet's XML read with ElementTree: openpyxl takes minutes over 65,530
+    hyperlinks; the cells' values by openpyxl, read-only.)"""
+    count = spreadsheet.MAX_LINKS + 70
+    records = [{"webinarId": i, "detailUrl": f"https://catalogue.example.org/w/{i}"} for i in range(count)]
+    decoded = decode_collection(Kind.WEBINARS, json.dumps(records).encode())
+    notes: list[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # XlsxWriter's "Ignoring URL ... 65,530 URLs" is a warning
+        data = spreadsheet.collection_xlsx(
+            Kind.WEBINARS, [r for _, r in decoded.records], ["about"], None, notes
+        )
+    note = (
+        f"Webinars: 70 links past the {spreadsheet.MAX_LINKS:,} a sheet can hold are written as plain text."
+    )
+    assert notes == [note]
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    heads = next(book["Webinars"].iter_rows(max_row=1, values_only=True))
+    column = heads.index("detailUrl")
+    values = [row[column] for row in book["Webinars"].iter_rows(min_row=2, values_only=True)]
+    assert values == [f"https://catalogue.example.org/w/{i}" for i in range(count)]  # none left empty
+    assert note in [row[0] for row in book["About"].iter_rows(values_only=True)]
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        sheet = ElementTree.fromstring(archive.read("xl/worksheets/sheet1.xml"))
+    letter = chr(ord("A") + column)
+    refs = [h.get("ref") for h in sheet.iter(f"{MAIN}hyperlink")]
+    assert refs == [f"{letter}{row}" for row in range(2, spreadsheet.MAX_LINKS + 2)]
