@@ -44,3 +44,32 @@ def test_the_log_rotates_and_writes_the_same_fault_a_few_times(
     assert all(p.stat().st_size <= 4096 + 200 for p in (tmp_path / "log").iterdir())
     lines = log.last_lines(4)
     assert lines[-1] == "KeyError: 'x'" and "(the same, 3 times)" in lines[-3]
+
+
+def test_a_cell_the_window_could_not_show_is_in_the_log(tmp_path: Path, qapp: object) -> None:
+    """A guarded model's error (the cell shows ⚠) reaches the fault log once the hooks are in."""
+    from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex
+
+    from catalogue_desktop.qt_compat.item_models import DISPLAY, FAILED_CELL, guarded
+    from catalogue_desktop.ui.shell.faults import Faults
+
+    class Broken(QAbstractTableModel):
+        def rowCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
+            return 1
+
+        def columnCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
+            return 1
+
+        @guarded
+        def data(self, index: QModelIndex | QPersistentModelIndex, role: int = DISPLAY) -> object:
+            raise ValueError("a fee the formatter cannot write")
+
+    faults = Faults(lambda: None, FaultLog(tmp_path / "log"))
+    faults.install()
+    try:
+        model = Broken()
+        assert model.data(model.index(0, 0), DISPLAY) == FAILED_CELL
+    finally:
+        faults.uninstall()
+    text = (tmp_path / "log" / fault_log.LOG_NAME).read_text(encoding="utf-8")
+    assert "Broken.data() failed" in text and "ValueError: a fee the formatter cannot write" in text

@@ -40,7 +40,13 @@ class Faults(QObject):
         from catalogue_desktop.qt_compat.fault_hooks import install
 
         if self._uninstall is None:
-            self._uninstall = install(self.report)
+            undo_hooks, undo_logging = install(self.report), _log_errors_to(self.log)
+
+            def uninstall() -> None:
+                undo_logging()
+                undo_hooks()
+
+            self._uninstall = uninstall
 
     def uninstall(self) -> None:
         uninstall, self._uninstall = self._uninstall, None
@@ -65,3 +71,22 @@ class Faults(QObject):
         self.dialog.show_fault(what, details, self.count)
         self.dialog.show()
         self.dialog.raise_()
+
+
+def _log_errors_to(log: FaultLog) -> Callable[[], None]:
+    """Errors the app's own code logs (``logging``, under ``catalogue_desktop``: a table cell that
+    could not be shown, ``qt_compat.item_models.guarded``) written to the fault log too, without
+    the dialog (the cell says it); returns the undo."""
+    import logging
+
+    class ToFaultLog(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            what = record.getMessage()
+            exc = record.exc_info
+            details = logging.Formatter().formatException(exc) if exc else what
+            log.write(what, details)
+
+    handler = ToFaultLog(logging.ERROR)
+    logger = logging.getLogger("catalogue_desktop")
+    logger.addHandler(handler)
+    return lambda: logger.removeHandler(handler)
