@@ -29,6 +29,7 @@ import catalogue_desktop.core.cache.store
 import catalogue_desktop.core.connection.profiles
 import catalogue_desktop.core.connection.settings
 import catalogue_desktop.core.formats.csv_cells
+import catalogue_desktop.core.formats.files
 import catalogue_desktop.core.formats.links
 import catalogue_desktop.core.formats.numbers
 import catalogue_desktop.core.formats.text

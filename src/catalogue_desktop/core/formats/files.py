@@ -26,7 +26,6 @@ import errno
 import io
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -62,6 +61,8 @@ def write_file(path: str | Path, write: BinaryWriter, *, private: bool = False) 
 
 
 def _replace(target: Path, write: BinaryWriter, mode: int | None) -> None:
+    import tempfile  # (with shutil and random: when a file is written, not at the window's start)
+
     name = target.name if len(target.name.encode("utf-8", "surrogateescape")) <= NAME_BYTES else "output"
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=target.parent)
     try:
