@@ -7,6 +7,7 @@ definitions: the parser, the field list and ``fold``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -14,7 +15,7 @@ from typing import Any
 
 from catalogue_desktop.core.query import literals
 from catalogue_desktop.core.query.engine import Vocabulary
-from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType, table_of_kind
+from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType, offering_kind, table_of_kind
 from catalogue_desktop.core.query.syntax import And, Not, Or, Term, parse, walk
 from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.query.timeline import TIME_OP, TimedEvent
@@ -80,6 +81,8 @@ class Reference:
             return True
         if self.is_kind(term, table):
             return table_of_kind(str(term.value)) == table
+        if term.field == "kind" and table == "offerings":
+            term = dataclasses.replace(term, value=offering_kind(term.value))
         if term.op == TIME_OP:
             return self.time_test(term.value, table, rec)
         if term.op == "word":

@@ -367,3 +367,14 @@ def test_clause_counts_show_which_clause_emptied_the_result() -> None:
         0,
     ]
     assert counts[3][1] is None and n > 0
+
+
+def test_a_kinds_plural_on_the_offerings_is_its_occasions() -> None:
+    """``kind:courses`` (what "texas courses under 1500" reads as) on the Dates tab: the courses'
+    occasions, as ``kind:course`` (it was no row at all); ``kind:series``: the sessions."""
+    facts = demo_facts()
+    finder, reference, now = finder_of(facts), Reference(facts, NOWS[0]), NOWS[0]
+    for plural, singular in [("courses", "course"), ("webinars", "webinar"), ("series", "session")]:
+        rows = list(finder.evaluate(f"kind:{plural} fee:<1500", "offerings", now).rows)
+        assert rows and rows == list(finder.evaluate(f"kind:{singular} fee:<1500", "offerings", now).rows)
+        assert rows == reference.ids(f"kind:{plural} fee:<1500", "offerings")

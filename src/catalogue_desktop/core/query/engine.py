@@ -28,14 +28,21 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import compress, repeat
 from operator import contains
 from typing import Any
 
 from catalogue_desktop.core.query import bits, literals, timeline
-from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, FieldType, Schema, table_of_kind
+from catalogue_desktop.core.query.fields import (
+    OFFERINGS,
+    SCHEMA,
+    FieldType,
+    Schema,
+    offering_kind,
+    table_of_kind,
+)
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
 from catalogue_desktop.core.query.matches import Matches
@@ -275,6 +282,8 @@ class Finder:
             return t.all
         if is_kind(term, t.name, self.schema):
             return t.all if table_of_kind(str(term.value)) == t.name else 0
+        if term.field == "kind" and t.name == OFFERINGS and offering_kind(term.value) != term.value:
+            term = replace(term, value=offering_kind(term.value))
         scope = self._scope(term, t)
         if scope != t.scope:
             if t.scope == "record" and t.child is not None:  # a child field: one of its child rows

@@ -289,6 +289,16 @@ def tab_of_kind(value: str) -> str | None:
     return OFFERINGS if word in ("dates", OFFERINGS) else word if word in TABLES else None
 
 
+_OFFERING_KINDS = {"courses": "course", "webinars": "webinar", "series": "session", "sessions": "session"}
+
+
+def offering_kind(value: object) -> object:
+    """An offering's own kind as ``kind:VALUE`` on the offerings may name it: by its table's name
+    too (``kind:courses`` is the occasions of courses, ``kind:series`` the series' sessions), as the
+    reading writes it ("texas courses" on the Dates tab)."""
+    return _OFFERING_KINDS.get(value.strip().lower(), value) if isinstance(value, str) else value
+
+
 # Bare words that are dates: the table's start date (``past``/``future``: whether it has ended).
 DATE_WORDS = (*CALENDAR_WORDS, "past", "future")
 
