@@ -378,3 +378,20 @@ def test_a_kinds_plural_on_the_offerings_is_its_occasions() -> None:
         rows = list(finder.evaluate(f"kind:{plural} fee:<1500", "offerings", now).rows)
         assert rows and rows == list(finder.evaluate(f"kind:{singular} fee:<1500", "offerings", now).rows)
         assert rows == reference.ids(f"kind:{plural} fee:<1500", "offerings")
+
+
+def test_a_kinds_own_name_on_its_tab_is_its_title() -> None:
+    """ "patrick o'donnell" reads as ``expert:"o'donnell"``: on the Experts tab, the expert himself
+    (it was no row: the Experts tab has no expert field), as ``name:``; a topic's, role's,
+    situation's, series' title likewise."""
+    facts = demo_facts()
+    finder, reference, now = finder_of(facts), Reference(facts, NOWS[0]), NOWS[0]
+    for query, same, table in [
+        ('expert:"o\'donnell"', 'name:"o\'donnell"', "experts"),
+        ("topic:tax", "title:tax", "topics"),
+        ("role:partner", "title:partner", "roles"),
+        ('series:"boot camp"', 'title:"boot camp"', "series"),
+    ]:
+        rows = list(finder.evaluate(query, table, now).rows)
+        assert len(rows) >= 1 and rows == list(finder.evaluate(same, table, now).rows), query
+        assert rows == reference.ids(query, table)

@@ -69,8 +69,8 @@ def available(finder: Finder, table: str) -> list[tuple[str, str]]:
     """The facets a table has (field, title)."""
     out = []
     for name, title in FACETS:
-        f = finder.schema.field(table, name)
-        if f is not None and f.type is not FieldType.PRESENCE:
+        f = finder.schema.field(table, name)  # (by its own name: not a kind's title on its own tab)
+        if f is not None and f.name == name and f.type is not FieldType.PRESENCE:
             out.append((name, title))
     return out
 

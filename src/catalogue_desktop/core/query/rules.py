@@ -60,8 +60,12 @@ class Context:
 
 
 def has(ctx: Context, name: str) -> bool:
-    """Whether the table has field ``name`` (any table does when the reading is for none)."""
-    return ctx.table is None or SCHEMA.field(ctx.table, name) is not None
+    """Whether the table has field ``name`` by that name (any table does when the reading is for
+    none; a kind's own name, the title's alias on its tab, does not count)."""
+    if ctx.table is None:
+        return True
+    found = SCHEMA.field(ctx.table, name)
+    return found is not None and found.name == name
 
 
 class Phrases(dict[tuple[str, ...], str]):
@@ -304,17 +308,16 @@ def place_kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     tab to show elsewhere."""
     person = _longest(_PERSON, toks, i)
     if person is not None:
-        if ctx.table in (None, OFFERINGS, "courses"):
+        if ctx.table in (None, OFFERINGS):
             return [Match(person[0], "condition", "has:location", "in person")]
+        # (on Courses too: the tab it names, shown as a chip and kept in the query when the words
+        # were typed on another tab and the reading moved there)
         return [Match(person[0], "kind", "kind:courses", "Courses", table="courses")]
     online = _longest(_ONLINE, toks, i)
     if online is not None:
         if ctx.table in (None, OFFERINGS):
             return [Match(online[0], "condition", "no:location", "online")]
-        if ctx.table == "courses":
-            return [Match(online[0], "kind", "kind:webinars", "Webinars", table="webinars")]
-        if ctx.table in ("webinars", "series"):
-            return [Match(online[0], "glue")]
+        return [Match(online[0], "kind", "kind:webinars", "Webinars", table="webinars")]
     return []
 
 
@@ -1236,12 +1239,19 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     used, item, start = best
     value = _value(typed[:used], item, start)
     size = token_of[used - 1] + 1
-    field = item.field if ctx.table is None or SCHEMA.field(ctx.table, item.field) else "title"
+    field = item.field if has(ctx, item.field) else "title"
     if item.field == "venue" and used == 1 and value in _GENERIC:
         return []
     typed_words = list(dict.fromkeys(t.raw for t in toks[i : i + size]))
     other = " ".join(quote(w) for w in typed_words)  # the words, found anywhere
-    return [Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3)]
+    # The label says what the clause finds: the title when the whole title was typed, else the
+    # words in any such title ("tax" finds every topic with "tax" in it, not one of them).
+    whole = value.casefold() == item.title.casefold()
+    label = item.title if whole else f"{_NAMED.get(item.field, item.field.capitalize())} “{value}”"
+    return [Match(size, "condition", f"{field}:{quote(value)}", label, other=other, rank=3)]
+
+
+_NAMED = {"topic": "Topic", "expert": "Expert", "role": "Role", "situation": "Situation", "series": "Series"}
 
 
 # Courses' and certificates' titles name them by two words or more ("trial advocacy"): one word
@@ -1257,9 +1267,7 @@ def _better(used: int, item: Titled, best: tuple[int, Titled, int]) -> bool:
 
 def _applies(item: Titled, ctx: Context) -> bool:
     """The table finds what ``item`` names: by its field, or it is the item's own table (title)."""
-    if ctx.table is None or SCHEMA.field(ctx.table, item.field) is not None:
-        return True
-    return _OWN_TABLE.get(item.field) == ctx.table
+    return has(ctx, item.field) or _OWN_TABLE.get(item.field) == ctx.table
 
 
 def _extend(typed: list[str], item: Titled, start: int) -> int:

@@ -49,10 +49,12 @@ def _n(
     return FieldName(name, spec, key, shown, aliases)
 
 
-def _titled(id_spec: str, *, description: bool = True) -> tuple[FieldName, ...]:
+def _titled(id_spec: str, *own: str, description: bool = True) -> tuple[FieldName, ...]:
+    """``own``: the kind's own name, an alias of its title (``topic:tax`` on the Topics tab is
+    the topics whose title has "tax", as on every other tab it is the records with such a topic)."""
     return (
         _n("id", id_spec, fact="id", column=True),
-        _n("title", "title", column=True),
+        _n("title", "title", *own, column=True),
         _n("description", "description", column=description),
     )
 
@@ -93,7 +95,7 @@ FIELD_NAMES: dict[tuple[str, str], tuple[FieldName, ...]] = {
     ),
     ("series", "record"): (
         _n("id", "seriesId", fact="id", column=True),
-        _n("title", "title", column=True),
+        _n("title", "title", "series", column=True),
         _n("description", "description", fact="hasDescription"),
         _n("fee", "fee", column=True),
         _n("url", "detailUrl", "detail"),
@@ -145,7 +147,7 @@ FIELD_NAMES: dict[tuple[str, str], tuple[FieldName, ...]] = {
     ),
     ("experts", "record"): (
         _n("id", "expertId", fact="id", column=True),
-        _n("name", "name", column=True),
+        _n("name", "name", "expert", column=True),  # expert:okafor on the Experts tab: the expert
         _n("title", "title", column=True),
         _n("bio", "bio"),
         _n("education", "education", column=True),
@@ -155,12 +157,15 @@ FIELD_NAMES: dict[tuple[str, str], tuple[FieldName, ...]] = {
         _n("courses", derived=True, column=True),
     ),
     ("topics", "record"): (
-        *_titled("topicId"),
+        *_titled("topicId", "topic"),
         _n("webinars", derived=True, column=True),
         _n("courses", derived=True, column=True),
     ),
-    ("roles", "record"): (*_titled("roleId"), _n("webinars", derived=True, column=True)),
-    ("situations", "record"): (*_titled("situationId"), _n("webinars", derived=True, column=True)),
+    ("roles", "record"): (*_titled("roleId", "role"), _n("webinars", derived=True, column=True)),
+    ("situations", "record"): (
+        *_titled("situationId", "situation"),
+        _n("webinars", derived=True, column=True),
+    ),
     # The Dates tab's occasions (``core.query.offerings``; their facts made there, not stored).
     ("offerings", "record"): (
         _n("kind", fact="kind", column=True),
