@@ -317,3 +317,43 @@ def test_words_searched_as_typed_are_saved_as_words(start: Any) -> None:
     QApplication.processEvents()
     assert window.current_kind() is Kind.SITUATIONS and _ids(window.current_tab()) == wanted
     assert not _chips(window)
+
+
+def test_the_status_line_says_the_tab_the_words_named_and_the_way_back(start: Any) -> None:
+    """Typed on Dates, "texas courses under 1500" shows Courses: the status line says why and how
+    to go back (a new user saw the tab change and no word of it)."""
+    window = start().window
+    window.show()
+    click_tab(window, DATES)
+    type_query(window, "texas courses under 1500")
+    assert window.current_kind() is Kind.COURSES
+    back = window.tab_kinds().index(DATES) + 1
+    said = window.statusBar().currentMessage()
+    assert said == f"Showing Courses: the words name them. Ctrl+{back} goes back to Dates.", said
+
+
+def test_texas_courses_typed_on_dates_count_their_dates_too(start: Any) -> None:
+    """The Dates tab's title counts the Texas courses' occasions under 1,500 (it said 0: the
+    tab's kind word meant no occasion there)."""
+    window = start().window
+    window.show()
+    dates = click_tab(window, DATES)
+    type_query(window, "state:TX kind:course fee:<1500")
+    wanted = _ids(dates)
+    assert wanted
+    type_query(window, "texas courses under 1500")
+    click_tab(window, DATES)
+    type_query(window, window.query_box.reading.query)  # the equivalent query, on Dates
+    assert _ids(dates) == wanted
+
+
+def test_words_left_as_words_are_said_beside_the_chips(start: Any) -> None:
+    """What was not read is said too ("and the words “2” “day”"), not only in the query."""
+    window = start().window
+    window.show()
+    click_tab(window, DATES)
+    type_query(window, "2 day courses in spring")
+    free = window.findChild(QLabel, "reading-free-words")
+    assert free.isVisible() and "“2”" in free.text() and "“day”" in free.text(), free.text()
+    type_query(window, "texas courses under 1500")
+    assert not free.isVisible()

@@ -245,9 +245,13 @@ class FinderController(QObject):
         self._followed = (table, sort)
         kinds = {k.value: k for k in self.window.tab_kinds()}
         kind = kinds.get(table) if table is not None else None
-        if kind is not None and kind is not self.window.current_kind():
+        origin = self.window.current_kind()
+        if kind is not None and kind is not origin:
             self._moved_from.discard(kind)
             self._switch(kind)
+            said = self._named_text(origin, kind)
+            if said is not None:
+                self._say(said, lambda: self._named_text(origin, kind))
         if sort is not None:
             from catalogue_desktop.ui.finder.reading_sort import sort_column
 
@@ -314,6 +318,13 @@ class FinderController(QObject):
             f"No {origin.label.lower()} match{': ' + why if why else ''}; showing {found.label}. "
             f"Ctrl+{number} goes back to {origin.label}."
         )
+
+    def _named_text(self, origin: Any, shown: Any) -> str | None:
+        """ "Showing Courses: the words name them. Ctrl+9 goes back to Dates.", while it is true."""
+        if not self.active or self.window.current_kind() is not shown:
+            return None
+        number = self.window.tab_kinds().index(origin) + 1
+        return f"Showing {shown.label}: the words name them. Ctrl+{number} goes back to {origin.label}."
 
     def _elsewhere_text(self, origin: Any) -> str | None:
         """ "No dates match; the words are found on Situations (1: Ctrl+8).", while it is true."""

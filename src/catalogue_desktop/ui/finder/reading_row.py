@@ -103,7 +103,12 @@ class ReadingRow(QWidget):
         self.words.clicked.connect(self.words_requested)
         self.literal = QLabel("Searching the words as typed.")
         self.literal.setObjectName("reading-literal")
-        for label in (self.hint, self.lead, self.same, self.query, self.literal):
+        # What stayed words (found in the records' text), said too: nothing read is left unsaid.
+        self.free = QLabel()
+        self.free.setObjectName("reading-free-words")
+        self.free.setTextFormat(Qt.TextFormat.PlainText)
+        self.free.setToolTip("Not read as a condition: looked for as words in the records' text")
+        for label in (self.hint, self.lead, self.same, self.query, self.literal, self.free):
             _mute(label)  # (muted, still readable: WCAG AA)
         self.back = RowButton("read them as a question", "reading-back", LINK_STYLE)
         self.back.setAccessibleName("Read the words as a question")
@@ -116,6 +121,7 @@ class ReadingRow(QWidget):
         layout.addWidget(self.hint)
         layout.addWidget(self.lead)
         layout.addLayout(self._chip_layout)
+        layout.addWidget(self.free)
         layout.addWidget(self.literal)
         layout.addWidget(self.back)
         layout.addWidget(self.suggestion)  # (next to the chip of the word it corrects)
@@ -168,6 +174,9 @@ class ReadingRow(QWidget):
         self.lead.setVisible(bool(understood))
         for chip in self.chips:
             chip.setVisible(bool(understood))
+        free = reading.words if understood and reading is not None else ()
+        self.free.setText(("and the words " + " ".join(f"“{w}”" for w in free)) if free else "")
+        self.free.setVisible(bool(free))
         query = reading.query if understood and reading is not None else ""
         self.query.set_full(query)
         self.query.setVisible(bool(understood))
