@@ -249,10 +249,135 @@ GLUE = frozenset(
 _BY = frozenset({"by", "with", "featuring", "from", "named", "called"})
 
 
+# Words people add that cannot narrow a catalogue question: glue, unless the catalogue's own
+# titles use them (then they name something in the data and stay words to find).
+FILLER = frozenset(
+    tuple(p.split())
+    for p in (
+        "everything",
+        "anything",
+        "all",
+        "every",
+        "something",
+        "stuff",
+        "option",
+        "options",
+        "choice",
+        "choices",
+        "available",
+        "availability",
+        "offered",
+        "offering now",
+        "currently",
+        "current",
+        "open",
+        "do you have",
+        "do you guys have",
+        "do we have",
+        "do we offer",
+        "do you offer",
+        "we offer",
+        "you offer",
+        "are there",
+        "is there",
+        "i need",
+        "we need",
+        "need",
+        "needs",
+        "i want",
+        "want",
+        "wants",
+        "looking for",
+        "im looking for",
+        "looking",
+        "searching for",
+        "please",
+        "pls",
+        "plz",
+        "thanks",
+        "thank you",
+        "thx",
+        "ty",
+        "hi",
+        "hello",
+        "hey",
+        "list",
+        "list of",
+        "listing",
+        "find",
+        "find me",
+        "give me",
+        "get me",
+        "pull up",
+        "can you",
+        "could you",
+        "can i",
+        "can i see",
+        "can i get",
+        "id like",
+        "i would like",
+        "would like",
+        "like",
+        "which",
+        "which ones",
+        "what are",
+        "what do we have",
+        "whats available",
+        "lookup",
+        "look up",
+        "check",
+        "tell me",
+        "info",
+        "information",
+        "details on",
+        "quick",
+        "asap",
+        "kindly",
+        "maybe",
+        "really",
+        "still",
+        "there",
+        "here",
+        "ones",
+        "customer",
+        "client",
+        "my client",
+        "a client",
+        "for a client",
+        "for my client",
+        "wants to know",
+        "asking",
+        "asking about",
+        "interested in",
+        "good",
+        "also",
+        "again",
+        "right now",
+        "now",
+        "at the moment",
+        "be",
+        "will",
+        "would",
+        "could",
+        "should",
+        "there be",
+        "going on",
+        "taking place",
+        "take place",
+        "coming",
+        "i",
+        "u",
+        "ya",
+    )
+)
+
+
 def glue(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out = []
-    for size in range(1, min(4, len(toks) - i) + 1):
-        if tuple(t.key for t in toks[i : i + size]) in GLUE:
+    titles = ctx.lexicon.index.at_word
+    for size in range(1, min(5, len(toks) - i) + 1):
+        words = tuple(t.key for t in toks[i : i + size])
+        if words in GLUE or (words in FILLER and not any(w in titles for w in words if w not in STOP)):
             out.append(Match(size, "glue", rank=9))
     return out
 
@@ -485,12 +610,57 @@ SORT_LABEL = {
 }
 
 
+# Vague price words: no amount to compare with, so the honest reading is an order (the cheap
+# ones first); a word the catalogue's titles use stays a word to find. Where there is no fee, glue.
+_VAGUE_PRICE = _phrases(
+    {
+        "fee": (
+            "cheap,cheaper,inexpensive,affordable,budget,bargain,economical,lowcost",
+            "low cost",
+            "low price",
+            "low priced",
+            "lower cost",
+            "lower priced",
+            "budget friendly",
+            "not expensive",
+            "not too expensive",
+            "less expensive",
+            "reasonably priced",
+        ),
+        "-fee": (
+            "expensive,pricey,pricy,premium,costly,upscale,luxury",
+            "high end",
+            "high priced",
+            "higher priced",
+            "more expensive",
+            "top tier",
+        ),
+    }
+)
+_FREE = _phrases({"": ("free", "free of charge", "no cost", "no charge", "complimentary", "at no cost")})
+
+
 def order(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    out = []
     found = _longest(_ORDER, toks, i)
-    if found is None or not has(ctx, found[1].lstrip("-")):
-        return []
-    size, key = found
-    return [Match(size, "sort", f"sort:{key}", SORT_LABEL[key])]
+    if found is not None and has(ctx, found[1].lstrip("-")):
+        size, key = found
+        out.append(Match(size, "sort", f"sort:{key}", SORT_LABEL[key]))
+    vague = _longest(_VAGUE_PRICE, toks, i)
+    if vague is not None and not (vague[0] == 1 and toks[i].key in ctx.lexicon.index.at_word):
+        size, key = vague
+        if has(ctx, "fee"):
+            out.append(Match(size, "sort", f"sort:{key}", SORT_LABEL[key], rank=1))
+        else:
+            out.append(Match(size, "glue", rank=9))
+    free = _longest(_FREE, toks, i)
+    if (
+        free is not None
+        and has(ctx, "fee")
+        and not (free[0] == 1 and toks[i].key in ctx.lexicon.index.at_word)
+    ):
+        out.append(Match(free[0], "condition", "fee:0", "free"))
+    return out
 
 
 # -- places ----------------------------------------------------------------------------------------
@@ -525,6 +695,41 @@ WORD_CODES = frozenset(
     ]
 )
 _STATE_NAMES: dict[tuple[str, ...], str] = {}
+_STATE_WORDS = frozenset({"state", "province"})
+
+
+def _state_name(toks: Sequence[Token], i: int) -> tuple[int, str] | None:
+    """(tokens used, code) of a state or province named at ``i`` (by name, or by code: a code
+    that is also an English word only in capitals)."""
+    names = _state_names()
+    state = None
+    for size in range(1, min(4, len(toks) - i) + 1):
+        code = names.get(tuple(t.key for t in toks[i : i + size]))
+        if code is not None:
+            state = (size, code)
+    tok = toks[i]
+    typed_code = len(tok.key) == 2 and tok.key.upper() in CODES
+    if state is None and typed_code and (tok.key not in WORD_CODES or (tok.upper and tok.raw.isalpha())):
+        state = (1, tok.key.upper())
+    return state
+
+
+def _state_at(toks: Sequence[Token], i: int) -> tuple[int, str] | None:
+    """A state named with the word "state": "washington state", "new york state", "state of
+    texas", "the state of new york", "province of quebec"."""
+    lead = 0
+    if toks[i].key == "the" and i + 1 < len(toks) and toks[i + 1].key in _STATE_WORDS:
+        lead = 1
+    if toks[i + lead].key in _STATE_WORDS and i + lead + 2 < len(toks) + 1:
+        if i + lead + 1 < len(toks) and toks[i + lead + 1].key == "of":
+            found = _state_name(toks, i + lead + 2) if i + lead + 2 < len(toks) else None
+            if found is not None:
+                return lead + 2 + found[0], found[1]
+        return None
+    found = _state_name(toks, i)
+    if found is not None and i + found[0] < len(toks) and toks[i + found[0]].key in _STATE_WORDS:
+        return found[0] + 1, found[1]
+    return None
 
 
 def _state_names() -> dict[tuple[str, ...], str]:
@@ -540,16 +745,13 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     """A state or province by name or code, or a city in the data (a city named like a state
     is read as the city, the state offered: the data has the city)."""
     out = []
-    names = _state_names()
-    state = None
-    for size in range(1, min(4, len(toks) - i) + 1):
-        code = names.get(tuple(t.key for t in toks[i : i + size]))
-        if code is not None:
-            state = (size, code)
-    tok = toks[i]
-    typed_code = len(tok.key) == 2 and tok.key.upper() in CODES
-    if state is None and typed_code and (tok.key not in WORD_CODES or (tok.upper and tok.raw.isalpha())):
-        state = (1, tok.key.upper())
+    named = _state_at(toks, i)
+    if named is not None:  # "washington state", "the state of texas": the state, never the city
+        size, code = named
+        if has(ctx, "state"):
+            return [Match(size, "condition", f"state:{code}", regions.name_of(code) or code, rank=-1)]
+        return []
+    state = _state_name(toks, i)
     index = ctx.lexicon.index
     city = None
     for size in range(1, min(index.city_words, len(toks) - i) + 1):
@@ -710,7 +912,221 @@ def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out += _quarter(toks, i, today)
     out += _season(toks, i, today)
     out += _open_range(toks, i, today)
+    out += _part(toks, i, today)
+    out += _until(toks, i, today)
+    out += _day(toks, i, today)
+    out += _weekend(toks, i, today)
     return out
+
+
+_BY_WORDS = frozenset({"by", "before", "until", "till", "til", "thru", "through"})
+_ENDS = _phrases(
+    {
+        "12-31": (
+            "year end,yearend,eoy",
+            "end of year",
+            "end of the year",
+            "the end of the year",
+            "new year,new years",
+            "the new year",
+            "the holidays,holidays",
+        ),
+        "12-24": ("christmas,xmas",),
+        "month": ("month end", "end of month", "end of the month", "the end of the month", "eom"),
+        "quarter": ("quarter end", "end of quarter", "end of the quarter", "the end of the quarter", "eoq"),
+    }
+)
+
+
+def _until(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``by year end``, ``before christmas``, ``by the end of the month``: from today to then."""
+    if toks[i].key not in _BY_WORDS:
+        return []
+    found = _longest(_ENDS, toks, i + 1)
+    if found is None:
+        return []
+    size, end = found
+    if end == "month":
+        last = date(today.year, today.month, calendar.monthrange(today.year, today.month)[1])
+    elif end == "quarter":
+        q_last = ((today.month - 1) // 3 + 1) * 3
+        last = date(today.year, q_last, calendar.monthrange(today.year, q_last)[1])
+    else:
+        month, day = map(int, end.split("-"))
+        last = date(today.year, month, day)
+        if last < today:
+            last = date(today.year + 1, month, day)
+    label = f"from today to {last:%B} {last.day}, {last.year}"
+    return [Match(size + 1, "condition", f"starts:{today.isoformat()}..{last.isoformat()}", label, rank=-1)]
+
+
+_DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?")
+
+
+def _day_of(tok: Token | None) -> int | None:
+    match = _DAY.fullmatch(tok.key) if tok is not None else None
+    return int(match.group(1)) if match and 1 <= int(match.group(1)) <= 31 else None
+
+
+def _day(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """A day: ``march 3rd``, ``march 3``, ``mar 3 2027``, ``3rd of march``, ``the 3rd of march``."""
+    j = i + (toks[i].key == "the")
+    day = _day_of(toks[j]) if j < len(toks) else None
+    if day is not None and (j > i or toks[j].key != str(day)):
+        k = j + 1 + (j + 1 < len(toks) and toks[j + 1].key == "of")
+        month = _month_at(toks, k, today)
+        if month is None:
+            return []
+        size, year, m, _ = month
+        end = k + size
+    else:
+        month = _month_at(toks, i, today)
+        if month is None or month[3]:
+            return []
+        day = _day_of(toks[i + 1] if i + 1 < len(toks) else None)
+        if day is None:
+            return []
+        _, year, m, _ = month
+        end = i + 2
+        written = _year(toks[end] if end < len(toks) else None)
+        if written is not None:
+            year, end = written, end + 1
+        elif (year, m, day) < (today.year, today.month, today.day):
+            year += 1
+    if day > calendar.monthrange(year, m)[1]:
+        return []
+    found = date(year, m, day)
+    return [Match(end - i, "condition", f"starts:{found.isoformat()}", f"{found:%B} {day}, {year}")]
+
+
+def _weekend(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``this weekend`` (the coming Saturday and Sunday; this one while it lasts), ``next
+    weekend`` (the one after)."""
+    if i + 1 >= len(toks) or toks[i + 1].key not in ("weekend", "weekends"):
+        return []
+    key = toks[i].key
+    if key not in ("this", "next", "coming"):
+        return []
+    saturday = date.fromordinal(today.toordinal() + (5 - today.weekday()) % 7)
+    if today.weekday() == 6:  # a Sunday: this weekend is today
+        saturday = date.fromordinal(today.toordinal() - 1)
+    if key == "next":
+        saturday = date.fromordinal(saturday.toordinal() + 7)
+    sunday = date.fromordinal(saturday.toordinal() + 1)
+    return [Match(2, "condition", f"starts:{saturday.isoformat()}..{sunday.isoformat()}", f"{key} weekend")]
+
+
+# Parts of a year, season, quarter or month: early = the first half, mid = the middle half, late
+# (end of) = the second half; of a season or quarter (three months): its first, middle, last month.
+_PART = _phrases(
+    {
+        "early": (
+            "early,earlyish",
+            "early in",
+            "beginning of",
+            "beginning",
+            "start of",
+            "first half of",
+            "first half",
+            "1st half of",
+            "1st half",
+            "first part of",
+            "h1",
+        ),
+        "mid": ("mid,middle,midyear", "middle of", "mid of", "midway through", "mid year"),
+        "late": (
+            "late,later,lateish",
+            "late in",
+            "later in",
+            "end of",
+            "second half of",
+            "second half",
+            "2nd half of",
+            "2nd half",
+            "latter half of",
+            "last part of",
+            "towards the end of",
+            "toward the end of",
+            "h2",
+        ),
+    }
+)
+_HALF_ALONE = frozenset(
+    {("first", "half"), ("second", "half"), ("1st", "half"), ("2nd", "half"), ("h1",), ("h2",)}
+)
+_PART_LABEL = {"early": "early", "mid": "mid", "late": "late"}
+
+
+def _span_at(toks: Sequence[Token], j: int, today: date) -> tuple[int, str, int, int, int] | None:
+    """What a part is of, at ``j``: (tokens used, "year"/"month"/"months", year, first month,
+    last month) of a year, "this year", a month [year], a season [year] or a quarter [year]."""
+    if j >= len(toks):
+        return None
+    key = toks[j].key
+    year = _year(toks[j])
+    if year is not None:
+        return 1, "year", year, 1, 12
+    if key == "year" or (key == "the" and j + 1 < len(toks) and toks[j + 1].key == "year"):
+        return 1 + (key == "the"), "year", today.year, 1, 12
+    if key in ("this", "next", "coming") and j + 1 < len(toks) and toks[j + 1].key in ("year", "month"):
+        if toks[j + 1].key == "year":
+            return 2, "year", today.year + (key != "this"), 1, 12
+        y, m = (today.year, today.month) if key == "this" else divmod(today.year * 12 + today.month, 12)
+        if key != "this":
+            y, m = (y, m) if m else (y - 1, 12)
+        return 2, "month", y, m, m
+    month = _month_at(toks, j, today)
+    if month is not None:
+        return month[0], "month", month[1], month[2], month[2]
+    for found in _season(toks, j, today) + _quarter(toks, j, today):
+        lo, _, hi = found.clause.removeprefix("starts:").partition("..")
+        if not hi:  # a quarter: 2027-Q1
+            y, q = lo.split("-Q")
+            first = (int(q) - 1) * 3 + 1
+            return found.size, "months", int(y), first, first + 2
+        (y1, m1), (y2, m2) = (map(int, lo.split("-")), map(int, hi.split("-")))
+        return found.size, "months", y1, m1, m1 + (y2 - y1) * 12 + m2 - m1
+    return None
+
+
+def _part(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``early 2027``, ``end of january``, ``late spring``, ``first half of 2027``, ``mid march``,
+    ``second half`` (of this year; next year's when this one's is over)."""
+    lead = _longest(_PART, toks, i)
+    if lead is None:
+        return []
+    size, part = lead
+    j = i + size
+    if j < len(toks) and toks[j].key in ("of", "in", "the") and toks[j - 1].key not in ("of", "in"):
+        j += 1 + (j + 1 < len(toks) and toks[j + 1].key == "the")
+    span = _span_at(toks, j, today)
+    if span is None:
+        if tuple(t.key for t in toks[i : i + size]) not in _HALF_ALONE:
+            return []
+        year = today.year + (part == "early" and today.month > 6)
+        span, j = (0, "year", year, 1, 12), i + size
+    used, what, year, first, last = span
+    if what == "month":
+        end_day = calendar.monthrange(year, first)[1]
+        days = {"early": (1, 15), "mid": (8, 22), "late": (16, end_day)}[part]
+        lo = f"{_month_text(year, first)}-{days[0]:02d}"
+        hi = f"{_month_text(year, first)}-{days[1]:02d}"
+        label = f"{part} {calendar.month_name[first]} {year}"
+    else:
+        length = last - first + 1
+        if what == "year":
+            a, b = {"early": (0, 5), "mid": (3, 8), "late": (6, 11)}[part]
+        else:
+            a, b = {"early": (0, 0), "mid": (length // 2, length // 2), "late": (length - 1, length - 1)}[
+                part
+            ]
+        y1, m1 = divmod(year * 12 + first - 1 + a, 12)
+        y2, m2 = divmod(year * 12 + first - 1 + b, 12)
+        lo, hi = _month_text(y1, m1 + 1), _month_text(y2, m2 + 1)
+        label = (
+            f"{part} {year}" if what == "year" else f"{part} {' '.join(t.raw for t in toks[j : j + used])}"
+        )
+    return [Match(j + used - i, "condition", f"starts:{lo}..{hi}", label, rank=-1)]
 
 
 def _season(toks: Sequence[Token], i: int, today: date) -> list[Match]:
@@ -797,7 +1213,7 @@ def _quarter(toks: Sequence[Token], i: int, today: date) -> list[Match]:
 
 def _window(toks: Sequence[Token], i: int) -> list[Match]:
     """``next 30 days``, ``next two weeks``, ``within 3 months``."""
-    if toks[i].key not in ("next", "within", "coming") or i + 2 >= len(toks):
+    if toks[i].key not in ("next", "within", "coming", "in") or i + 2 >= len(toks):
         return []
     count_key, unit_key = toks[i + 1].key, toks[i + 2].key
     count = int(count_key) if count_key.isdigit() else NUMBER_WORDS.get(count_key)
