@@ -1081,9 +1081,9 @@ def _span_at(toks: Sequence[Token], j: int, today: date) -> tuple[int, str, int,
     for found in _season(toks, j, today) + _quarter(toks, j, today):
         lo, _, hi = found.clause.removeprefix("starts:").partition("..")
         if not hi:  # a quarter: 2027-Q1
-            y, q = lo.split("-Q")
-            first = (int(q) - 1) * 3 + 1
-            return found.size, "months", int(y), first, first + 2
+            year_text, quarter_text = lo.split("-Q")
+            first = (int(quarter_text) - 1) * 3 + 1
+            return found.size, "months", int(year_text), first, first + 2
         (y1, m1), (y2, m2) = (map(int, lo.split("-")), map(int, hi.split("-")))
         return found.size, "months", y1, m1, m1 + (y2 - y1) * 12 + m2 - m1
     return None
