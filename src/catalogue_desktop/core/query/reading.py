@@ -261,7 +261,21 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
     return runs, words
 
 
+# Shorthands people type for a word: "w/" with, "w/o" without.
+_SHORTHAND = {
+    "w/": "with",
+    "w": "with",
+    "w/o": "without",
+    "w/out": "without",
+    "wo": "without",
+    "b4": "before",
+}
+
+
 def _pieces(word: str, start: int, end: int, number: int) -> list[rules.Token]:
+    short = _SHORTHAND.get(word.lower())
+    if short is not None:
+        return [rules.Token(short, word, start, end, number)]
     raw = _EDGE.sub("", word.replace("’", "'"))
     if len(raw) > 3 and raw[-2:].lower() == "'s":  # okafor's, tomorrow's, what's
         raw = raw[:-2]

@@ -18,8 +18,8 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from catalogue_desktop.core.query import regions
-from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA
-from catalogue_desktop.core.query.lexicon import FIELD_ORDER, STOP, Lexicon, Person, Titled, singular
+from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, Field, FieldType
+from catalogue_desktop.core.query.lexicon import FIELD_ORDER, STOP, Lexicon, Person, Titled, keys, singular
 from catalogue_desktop.core.query.syntax import quote
 from catalogue_desktop.core.records.regions import CODES
 
@@ -1494,19 +1494,132 @@ _ABSENT = _phrases(
             "not part of a",
             "not part of any",
             "no known",
+            "empty",
+            "blank",
+            "no listed",
+            "not having",
+            "without the",
+            "with missing",
+            "with empty",
+            "with blank",
+            "that are missing",
+            "that lack",
+            "lack",
+            "lacks",
         ),
-        "has": ("with a", "with an", "having a", "that have a", "with its"),
+        "has": ("with a", "with an", "having a", "that have a", "with its", "that has a", "that has an"),
+    }
+)
+
+
+# Natural words for a field's own words (from its names and the field table's "what").
+_FIELD_SYNONYMS = {
+    "photo": ("picture", "pic", "headshot", "head shot", "portrait", "photograph"),
+    "image": ("picture", "pic", "photo", "graphic", "logo"),
+    "description": ("desc", "summary", "blurb", "overview", "abstract", "writeup", "write up"),
+    "detail page": (
+        "details page",
+        "detail link",
+        "details link",
+        "web page",
+        "webpage",
+        "page",
+        "website",
+        "link",
+    ),
+    " id": (" number", " no"),
+    "fee": ("price", "cost", "pricing"),
+    "biography": ("bio", "profile"),
+    "zip code": ("zip", "postal code", "zipcode", "postcode"),
+    "street address": ("address",),
+    "access link": ("join link", "zoom link", "meeting link", "webinar link", "access url", "login link"),
+    "end date": ("end", "end time", "finish date", "ending date"),
+    "start date": ("date", "start", "start time", "starting date", "dates"),
+    "production date": ("produced date", "recording date", "recorded date"),
+    "curriculum": ("syllabus", "outline", "agenda"),
+    "venue": ("venue name", "location name"),
+    "education": ("school", "schools", "degree", "degrees"),
+    "job title": ("title", "position"),
+}
+_LEADS = re.compile(r"^(?:the |a |an |a location's |a session's |a course location's |has an? )")
+
+
+def _field_phrases(f: Field) -> set[str]:
+    """The words a field is named by: its names (``sessionId``: "session id"), its "what" in the
+    field table ("detail page link": also "detail page"), their natural synonyms and plurals."""
+    found = {f.name}
+    for name in (f.spec or "", *f.aliases):
+        if name:
+            found.add(re.sub(r"(?<=[a-z])(?=[A-Z0-9])", " ", name).lower())
+    doc = re.sub(r"\s*\(.*\)", "", f.doc.lower()).strip()
+    if not doc.startswith(("number of", "titles of", "the series")) and "'" not in doc.replace("'s id", ""):
+        found.add(_LEADS.sub("", doc))
+    elif doc.endswith("'s id"):
+        found.add(doc.split()[-2].removesuffix("'s") + " id")
+    for text in list(found):
+        if text.endswith((" link", " url")) and len(text.split()) > 1:
+            found.add(text.rsplit(" ", 1)[0])
+    for text in list(found):
+        for word, others in _FIELD_SYNONYMS.items():
+            if text == word or (text.endswith(" " + word) if word[0] != " " else text.endswith(word)):
+                found.update(text[: len(text) - len(word)] + o for o in others)
+    found |= {t + "s" for t in found if not t.endswith("s") and t[-1:].isalpha()}
+    return {" ".join(keys(t)) for t in found if keys(t)}
+
+
+def _absent_words(table: str | None) -> Phrases:
+    """The words of every field ``table`` has (any table: None), and the synonyms above."""
+    made = _ABSENT_BY_TABLE.get(table)
+    if made is None:
+        spec: dict[str, list[str]] = {}
+        for f in (f for t, fs in SCHEMA.fields.items() if table in (None, t) for f in fs):
+            if f.type in (FieldType.NUMBER, FieldType.BOOL) or f.name in ("kind", "title", "name"):
+                continue  # counts and yes/no fields have their own words
+            for text in sorted(_field_phrases(f)):
+                spec.setdefault(f.name, []).append(text)
+        merged = {words: field for words, field in _phrases(spec).items()}
+        merged.update(_ABSENT_FIELDS)  # the words people use most: as they were
+        made = Phrases(merged)
+        made.longest = max(map(len, made), default=0)
+        made.starts = frozenset((k[0],) for k in made)
+        _ABSENT_BY_TABLE[table] = made
+    return made
+
+
+_ABSENT_BY_TABLE: dict[str | None, Phrases] = {}
+_ABSENT_AFTER = _phrases(
+    {
+        "": (
+            "missing",
+            "is missing",
+            "are missing",
+            "empty",
+            "is empty",
+            "blank",
+            "is blank",
+            "not set",
+            "unset",
+        )
     }
 )
 
 
 def absence(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out = []
+    words = _absent_words(ctx.table)
+    after_field = _longest(words, toks, i)
+    if after_field is not None:  # "description missing", "photo is blank"
+        field = after_field[1]
+        trail = _longest(_ABSENT_AFTER, toks, i + after_field[0])
+        if trail is not None and has(ctx, field):
+            size = after_field[0] + trail[0]
+            label = f"no {_FIELD_WORDS.get(field, field)}"
+            out.append(Match(size, "condition", f"no:{field}", label, rank=-1))
     for size in range(1, min(5, len(toks) - i) + 1):
         lead = _ABSENT.get(tuple(t.key for t in toks[i : i + size]))
         if lead is None:
             continue
-        found = _longest(_ABSENT_FIELDS, toks, i + size)
+        found = _longest(words, toks, i + size)
         if found is None:
             continue
         field = found[1]
