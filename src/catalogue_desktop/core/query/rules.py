@@ -1571,12 +1571,12 @@ def _absent_words(table: str | None) -> Phrases:
     """The words of every field ``table`` has (any table: None), and the synonyms above."""
     made = _ABSENT_BY_TABLE.get(table)
     if made is None:
-        spec: dict[str, list[str]] = {}
+        spec: dict[str, Sequence[str]] = {}
         for f in (f for t, fs in SCHEMA.fields.items() if table in (None, t) for f in fs):
             if f.type in (FieldType.NUMBER, FieldType.BOOL) or f.name in ("kind", "title", "name"):
                 continue  # counts and yes/no fields have their own words
             for text in sorted(_field_phrases(f)):
-                spec.setdefault(f.name, []).append(text)
+                spec[f.name] = [*spec.get(f.name, ()), text]
         merged = {words: field for words, field in _phrases(spec).items()}
         merged.update(_ABSENT_FIELDS)  # the words people use most: as they were
         made = Phrases(merged)
