@@ -1693,7 +1693,7 @@ _OWN_TABLE = {
     "situation": "situations",
     "series": "series",
 }
-_ALIASES = {
+ALIASES = {
     "ip": ("intellectual", "property"),
     "m&a": ("mergers",),
     "cyber": ("cybersecurity",),
@@ -1735,7 +1735,7 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     typed: list[str] = []  # the keys, aliases expanded ("m&a": "mergers")
     token_of: list[int] = []  # each key's token
     for n, t in enumerate(toks[i : i + 8]):
-        for key in _ALIASES.get(t.key, (t.key,)):
+        for key in ALIASES.get(t.key, (t.key,)):
             typed.append(key)
             token_of.append(n)
     first = singular(typed[0])
