@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -1773,6 +1773,70 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     return [Match(size, "condition", f"{field}:{quote(value)}", item.title, other=other, rank=3)]
 
 
+_PHRASE_TABLES = (
+    "webinars",
+    "series",
+    "courses",
+    "certificates",
+    "offerings",
+    "topics",
+    "roles",
+    "situations",
+)
+_LABELS = frozenset({"topic", "role", "situation"})  # records that label others: wider than a phrase
+_ABOUT = frozenset({"about", "on", "in", "regarding", "covering", "re"})
+
+
+def _title_phrases(ctx: Context) -> list[Mapping[tuple[str, ...], str]]:
+    phrases = ctx.lexicon.phrases
+    if ctx.table is not None:
+        found = phrases.get(ctx.table)
+        return [found] if found else []
+    return [phrases[t] for t in _PHRASE_TABLES if t in phrases]
+
+
+def _written_as(key: tuple[str, ...], tables: list[Mapping[tuple[str, ...], str]]) -> str | None:
+    return next((w for t in tables if (w := t.get(key)) is not None), None)
+
+
+def phrase(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """Words the titles of the tab's records have together ("lease accounting", "boot camp"):
+    that phrase, a free phrase (found in titles, and in series' titles and topics through the
+    words). A series' or course's title that the words name is offered instead; a topic, role or
+    situation named whole by them (or after "about", "on", "in") is read as it (``titled``)."""
+    tables = _title_phrases(ctx)
+    if not tables or i + 1 >= len(toks) or toks[i].key in STOP or _strong(toks, i, ctx):
+        return []
+    words = [singular(t.key) for t in toks[i : i + 8]]
+    size = 1
+    while size < len(words):
+        key = tuple(words[max(0, size - 2) : size + 1]) if size >= 2 else tuple(words[:2])
+        if _written_as(key, tables) is None or _strong(toks, i + size, ctx):
+            break
+        size += 1
+    while size > 1 and words[size - 1] in STOP:
+        size -= 1
+    if size < 2:
+        return []
+    written = _written_as(tuple(words[:size]), tables) if size <= 3 else None
+    if written is None:
+        written = " ".join(t.raw.lower() for t in toks[i : i + size])
+    named = [m for m in titled(toks, i, ctx) if m.size == size]
+    if named:
+        field = named[0].clause.split(":", 1)[0]
+        label_field = next((f for f in _LABELS if field == f), None)
+        after_about = i > 0 and toks[i - 1].key in _ABOUT
+        if label_field is not None or after_about or field == "title":
+            return []
+    other = named[0].clause if named else " ".join(quote(t.raw) for t in toks[i : i + size])
+    return [Match(size, "condition", quote(written), f'"{written}"', other=other, rank=3)]
+
+
+def _strong(toks: Sequence[Token], k: int, ctx: Context) -> bool:
+    """Whether a rule other than titles reads the word at ``k`` (a place, a date, a credit ...)."""
+    return any(m.what in ("condition", "kind", "sort") for rule in _STRONG for m in rule(toks, k, ctx))
+
+
 # Courses' and certificates' titles name them by two words or more ("trial advocacy"): one word
 # of theirs is better looked for as a word (it finds the records' own titles too).
 _FEWEST = {"course": 2, "certificate": 2}
@@ -1839,6 +1903,20 @@ RULES: tuple[Rule, ...] = (
     place_kind,
     kind,
     person,
+    phrase,
     titled,
     glue,
+)
+_STRONG: tuple[Rule, ...] = (
+    count,
+    absence,
+    credit,
+    webinar_type,
+    order,
+    when,
+    money,
+    place,
+    place_kind,
+    kind,
+    person,
 )
