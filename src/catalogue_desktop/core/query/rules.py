@@ -1832,6 +1832,99 @@ def phrase(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     return [Match(size, "condition", quote(written), f'"{written}"', other=other, rank=3)]
 
 
+_MEMBER_LEADS = _phrases(
+    {
+        "": (
+            "in the",
+            "in",
+            "in a",
+            "part of the",
+            "part of",
+            "part of a",
+            "from the",
+            "of the",
+            "within the",
+            "included in the",
+            "included in",
+            "that are part of the",
+            "that count toward the",
+            "toward the",
+            "towards the",
+            "for the",
+        ),
+        "series": (
+            "sessions of",
+            "sessions of the",
+            "sessions in",
+            "sessions in the",
+            "episodes of",
+            "parts of",
+        ),
+    }
+)
+_MEMBER_OF = _phrases(
+    {
+        "certificate": (
+            "certificate,certificates,cert,certs,certification,certifications",
+            "certificate program",
+            "certificate programs",
+            "certification program",
+        ),
+        "series": ("series", "webinar series"),
+    }
+)
+
+
+def member(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """What a certificate or series holds, named by its title's words: "in the forensic accounting
+    certificate", "forensic accounting certificate courses", "part of the audit quality boot camp
+    series", "sessions of estate planning intensive" (``certificate:``/``series:``, where the
+    tab has the field)."""
+    lead = _longest(_MEMBER_LEADS, toks, i)
+    at = i + (lead[0] if lead else 0)
+    if at >= len(toks):
+        return []
+    out = []
+    for fld in ("certificate", "series"):
+        if ctx.table is None or SCHEMA.field(ctx.table, fld) is None:
+            continue
+        found = _title_run(toks, at, fld, ctx)
+        if found is None:
+            continue
+        used, item, start = found
+        value = _value([t.key for t in toks[at : at + used]], item, start)
+        after = _longest(_MEMBER_OF, toks, at + used)
+        if after is not None and after[1] == fld:
+            size = at + used + after[0] - i
+            then = _longest(KIND_WORDS, toks, i + size)
+            held = (toks[i + size].key in ("session", "sessions")) if i + size < len(toks) else False
+            if lead is None and not held and (then is None or then[1] in ("series", "certificates")):
+                continue  # "multistate series": the series, not what it holds
+        elif lead is not None and lead[1] == "series" and fld == "series":
+            size = at + used - i
+        else:
+            continue
+        out.append(Match(size, "condition", f"{fld}:{quote(value)}", item.title, rank=-1))
+    return out
+
+
+def _title_run(toks: Sequence[Token], at: int, fld: str, ctx: Context) -> tuple[int, Titled, int] | None:
+    """The most typed words from ``at`` that are consecutive words of one ``fld`` title."""
+    typed = [t.key for t in toks[at : at + 8]]
+    best: tuple[int, Titled, int] | None = None
+    at_word = ctx.lexicon.index.at_word
+    firsts = dict.fromkeys((singular(typed[0]), typed[0]))
+    for item, start in (found for first in firsts for found in at_word.get(first, ())):
+        if item.field != fld:
+            continue
+        k = 0
+        while k < len(typed) and start + k < len(item.words) and _names(typed[k], item.words[start + k], k):
+            k += 1
+        if k and (best is None or k > best[0]):
+            best = (k, item, start)
+    return best
+
+
 def _strong(toks: Sequence[Token], k: int, ctx: Context) -> bool:
     """Whether a rule other than titles reads the word at ``k`` (a place, a date, a credit ...)."""
     return any(m.what in ("condition", "kind", "sort") for rule in _STRONG for m in rule(toks, k, ctx))
@@ -1890,6 +1983,7 @@ def _value(typed: list[str], item: Titled, start: int) -> str:
 
 Rule = Callable[[Sequence[Token], int, Context], list[Match]]
 RULES: tuple[Rule, ...] = (
+    member,
     count,
     absence,
     year_range,
