@@ -267,6 +267,8 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
 
 # Shorthands people type for a word: "w/" with, "w/o" without.
 _SHORTHAND = {
+    "&": "and",
+    "+": "and",
     "w/": "with",
     "w": "with",
     "w/o": "without",
@@ -361,7 +363,7 @@ def _scan(run: _Run, ctx: rules.Context, typed: list[rules.Token] | None = None)
     return out
 
 
-_EITHER = ("city:", "state:")
+_EITHER = ("city:", "state:", "topic:", "role:", "situation:")
 
 
 def _joined_pieces(tokens: list[rules.Token], first: int, last: int, ctx: rules.Context) -> list[_Read]:

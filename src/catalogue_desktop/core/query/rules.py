@@ -368,6 +368,27 @@ FILLER = frozenset(
         "i",
         "u",
         "ya",
+        "popular",
+        "most popular",
+        "top",
+        "best",
+        "recommended",
+        "featured",
+        "new",
+        "teaching",
+        "teaches",
+        "teach",
+        "speaking",
+        "speaking on",
+        "speaks",
+        "speaks on",
+        "talks",
+        "talking about",
+        "type",
+        "kind",
+        "happen",
+        "happens",
+        "events",
     )
 )
 
@@ -777,6 +798,43 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         other = state_clause if state and state[0] == city[0] and has(ctx, "state") else None
         out.append(Match(city[0], "condition", city_clause or "", city[1], other))
     return out
+
+
+_CANADA = tuple(list(CODES)[list(CODES).index("AB") :])  # the provinces and territories
+_COUNTRIES = _phrases(
+    {
+        "CA": ("canada,canadian,canadas",),
+        "US": (
+            "usa,america,domestic,stateside",
+            "united states",
+            "the us",
+            "the usa",
+            "the states",
+            "u s",
+            "u s a",
+        ),
+    }
+)
+
+
+def country(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """``canada`` (its provinces and territories the data has; all of them when it has none), ``the
+    us``/``usa`` (the US states the data has: nothing to narrow when it has no Canadian ones)."""
+    found = _longest(_COUNTRIES, toks, i)
+    if found is None or not has(ctx, "state"):
+        return []
+    size, which = found
+    held = ctx.lexicon.states
+    if which == "CA":
+        codes = [c for c in _CANADA if c in held] or list(_CANADA)
+        label = "Canada"
+    else:
+        if not any(c in held for c in _CANADA):
+            return [Match(size, "glue")]
+        codes = [c for c in held if c not in _CANADA]
+        label = "United States"
+    clause = f"state:{codes[0]}" if len(codes) == 1 else "state:(" + " OR ".join(sorted(codes)) + ")"
+    return [Match(size, "condition", clause, label, rank=-1)]
 
 
 # -- when ------------------------------------------------------------------------------------------
@@ -1373,6 +1431,7 @@ _COMPARE = _phrases(
 )
 _COUNT_AFTER = _phrases({">=": ("or more", "and up", "plus"), "<=": ("or fewer", "or less")})
 _NONE = frozenset({"no", "zero", "without"})
+_WITH_SOME = frozenset({"with", "having", "has", "have", "that have"})
 
 
 def _count_value(tok: Token) -> int | None:
@@ -1392,6 +1451,10 @@ def count(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         field = _counted(toks, i + 1, ctx)
         if field is not None:
             out.append(Match(2, "condition", f"{field}:0", f"no {field}", rank=-1))
+    if toks[i].key in _WITH_SOME:  # "topics with webinars": at least one
+        field = _counted(toks, i + 1, ctx)
+        if field is not None and toks[i + 1].key.endswith("s"):
+            out.append(Match(2, "condition", f"{field}:>0", f"with {field}", rank=-1))
     if at >= len(toks):
         return out
     value = _count_value(toks[at])
@@ -1755,7 +1818,8 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
                 continue
             else:
                 used = _extend(typed[:1], item, start)
-            if not used or used < _FEWEST.get(item.field, 1) or not _applies(item, ctx):
+            fewest = 1 if ctx.table == _OWN_TABLE.get(item.field) else _FEWEST.get(item.field, 1)
+            if not used or used < fewest or not _applies(item, ctx):
                 continue
             if best is None or _better(used, item, best):
                 best = (used, item, start)
@@ -1930,9 +1994,9 @@ def _strong(toks: Sequence[Token], k: int, ctx: Context) -> bool:
     return any(m.what in ("condition", "kind", "sort") for rule in _STRONG for m in rule(toks, k, ctx))
 
 
-# Courses' and certificates' titles name them by two words or more ("trial advocacy"): one word
+# Courses', certificates' and series' titles name them by two words or more ("trial advocacy"): one word
 # of theirs is better looked for as a word (it finds the records' own titles too).
-_FEWEST = {"course": 2, "certificate": 2}
+_FEWEST = {"course": 2, "certificate": 2, "series": 2}
 
 
 def _better(used: int, item: Titled, best: tuple[int, Titled, int]) -> bool:
@@ -1994,6 +2058,7 @@ RULES: tuple[Rule, ...] = (
     when,
     money,
     place,
+    country,
     place_kind,
     kind,
     person,
@@ -2010,6 +2075,7 @@ _STRONG: tuple[Rule, ...] = (
     when,
     money,
     place,
+    country,
     place_kind,
     kind,
     person,
