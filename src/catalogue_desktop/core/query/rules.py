@@ -1869,9 +1869,11 @@ def phrase(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     words). A series' or course's title that the words name is offered instead; a topic, role or
     situation named whole by them (or after "about", "on", "in") is read as it (``titled``)."""
     tables = _title_phrases(ctx)
-    if not tables or i + 1 >= len(toks) or toks[i].key in STOP or _strong(toks, i, ctx):
+    if not tables or i + 1 >= len(toks) or toks[i].key in STOP:
         return []
     words = [singular(t.key) for t in toks[i : i + 8]]
+    if _written_as(tuple(words[:2]), tables) is None or _strong(toks, i, ctx):
+        return []
     size = 1
     while size < len(words):
         key = tuple(words[max(0, size - 2) : size + 1]) if size >= 2 else tuple(words[:2])
@@ -1948,6 +1950,10 @@ def member(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     at = i + (lead[0] if lead else 0)
     if at >= len(toks):
         return []
+    if not (lead and lead[1] == "series") and not any(
+        (t.key,) in _MEMBER_OF.starts for t in toks[at + 1 : at + 9]
+    ):
+        return []  # no "certificate" or "series" after the words
     out = []
     for fld in ("certificate", "series"):
         if ctx.table is None or SCHEMA.field(ctx.table, fld) is None:
