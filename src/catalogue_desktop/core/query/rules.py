@@ -1604,7 +1604,7 @@ _FIELD_SYNONYMS = {
     "education": ("school", "schools", "degree", "degrees"),
     "job title": ("title", "position"),
 }
-_LEADS = re.compile(r"^(?:the |a |an |a location's |a session's |a course location's |has an? )")
+_LEADS = re.compile(r"^(?:a course location's |a location's |a session's |has an? |the |an |a )")
 
 
 def _field_phrases(f: Field) -> set[str]:
@@ -1614,7 +1614,7 @@ def _field_phrases(f: Field) -> set[str]:
     for name in (f.spec or "", *f.aliases):
         if name:
             found.add(re.sub(r"(?<=[a-z])(?=[A-Z0-9])", " ", name).lower())
-    doc = re.sub(r"\s*\(.*\)", "", f.doc.lower()).strip()
+    doc = _LEADS.sub("", re.sub(r"\s*\(.*\)", "", f.doc.lower()).strip())
     if not doc.startswith(("number of", "titles of", "the series")) and "'" not in doc.replace("'s id", ""):
         found.add(_LEADS.sub("", doc))
     elif doc.endswith("'s id"):
