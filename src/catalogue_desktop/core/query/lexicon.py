@@ -125,7 +125,7 @@ class Lexicon:
     titles: tuple[tuple[str, str], ...] = ()
     type_labels: Mapping[str, str] = field(default_factory=lambda: {"1": "On demand", "2": "Live"})
     on_demand: frozenset[str] = frozenset({"1"})
-    # per table, the word pairs and triples of its records' titles (singular keys): words typed
+    # per table, the words, word pairs and triples of its records' titles (singular keys): words typed
     # together that a title has together are read as that phrase
     phrases: Mapping[str, Mapping[tuple[str, ...], str]] = field(default_factory=dict)
     _index: _Index = field(init=False, repr=False, compare=False)
@@ -217,7 +217,7 @@ def _phrases_of(tables: Mapping[str, Any]) -> dict[str, Mapping[tuple[str, ...],
 
 
 def title_phrases(titles: Iterable[Any]) -> dict[tuple[str, ...], str]:
-    """The pairs and triples of consecutive words (singular keys) in ``titles``, each with the
+    """The words, pairs and triples of consecutive words (singular keys) in ``titles``, each with the
     words as the first title having them writes them ("year-end close"); each distinct title is
     split once (a word is letters and digits, apostrophes inside it dropped)."""
     found: dict[tuple[str, ...], str] = {}
@@ -227,8 +227,8 @@ def title_phrases(titles: Iterable[Any]) -> dict[tuple[str, ...], str]:
             folded = title.lower()
         spans = [(m.start(), m.end()) for m in _TITLE_WORD.finditer(folded)]
         words = [singular(_DROP.sub("", folded[a:b])) for a, b in spans]
-        for k in range(len(words) - 1):
-            for n in (2, 3):
+        for k in range(len(words)):
+            for n in (1, 2, 3):
                 if k + n <= len(words):
                     found.setdefault(
                         tuple(words[k : k + n]), title[spans[k][0] : spans[k + n - 1][1]].lower()

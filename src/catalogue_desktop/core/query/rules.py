@@ -882,10 +882,10 @@ _RELATIVE = _phrases(
         "today": ("today", "tonight", "todays"),
         "tomorrow": ("tomorrow", "tomorrows"),
         "this-week": ("this week", "current week", "this weeks"),
-        "next-week": ("next week", "coming week", "next weeks"),
+        "next-week": ("next week", "coming week", "next weeks", "this coming week", "the coming week"),
         "last-week": ("last week",),
         "this-month": ("this month", "current month"),
-        "next-month": ("next month", "coming month", "next months"),
+        "next-month": ("next month", "coming month", "next months", "this coming month"),
         "last-month": ("last month",),
         "this-quarter": ("this quarter", "current quarter"),
         "next-quarter": ("next quarter", "coming quarter"),
@@ -973,6 +973,7 @@ def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out += _part(toks, i, today)
     out += _until(toks, i, today)
     out += _day(toks, i, today)
+    out += _joined_dates(toks, i, today)
     out += _weekend(toks, i, today)
     return out
 
@@ -996,11 +997,25 @@ _ENDS = _phrases(
 )
 
 
+_REST = _phrases(
+    {
+        "12-31": ("rest of the year", "rest of this year", "remainder of the year", "rest of year"),
+        "month": ("rest of the month", "rest of this month", "remainder of the month"),
+        "quarter": ("rest of the quarter", "rest of this quarter"),
+    }
+)
+
+
 def _until(toks: Sequence[Token], i: int, today: date) -> list[Match]:
-    """``by year end``, ``before christmas``, ``by the end of the month``: from today to then."""
-    if toks[i].key not in _BY_WORDS:
+    """``by year end``, ``before christmas``, ``by the end of the month``, ``rest of the year``:
+    from today to then."""
+    rest = _longest(_REST, toks, i)
+    if rest is not None:
+        found: tuple[int, str] | None = (rest[0] - 1, rest[1])
+    elif toks[i].key in _BY_WORDS:
+        found = _longest(_ENDS, toks, i + 1)
+    else:
         return []
-    found = _longest(_ENDS, toks, i + 1)
     if found is None:
         return []
     size, end = found
@@ -1055,6 +1070,52 @@ def _day(toks: Sequence[Token], i: int, today: date) -> list[Match]:
         return []
     found = date(year, m, day)
     return [Match(end - i, "condition", f"starts:{found.isoformat()}", f"{found:%B} {day}, {year}")]
+
+
+def _joined_dates(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """One typed word of two dates: ``jan-mar`` (the months from one to the other), ``q1-q2``,
+    ``12/2026`` and ``3/2027`` (a month of a year)."""
+    if i + 1 >= len(toks) or toks[i + 1].word != toks[i].word:
+        return []
+    a, b = toks[i].key, toks[i + 1].key
+    if a.isdigit() and 1 <= int(a) <= 12 and _year(toks[i + 1]) is not None:
+        month = int(a)
+        return [
+            Match(
+                2,
+                "condition",
+                f"starts:{_month_text(int(b), month)}",
+                f"{calendar.month_name[month]} {b}",
+                rank=-1,
+            )
+        ]
+    first, second = _month_at(toks, i, today), _month_at(toks, i + 1, today)
+    if first is not None and second is not None and first[0] == 1:
+        y1, m1 = first[1], first[2]
+        y2 = second[1] if second[3] else y1 + (second[2] < m1)
+        span = f"starts:{_month_text(y1, m1)}..{_month_text(y2, second[2])}"
+        return [
+            Match(
+                1 + second[0],
+                "condition",
+                span,
+                f"{calendar.month_name[m1]} to {calendar.month_name[second[2]]}",
+                rank=-1,
+            )
+        ]
+    q1, q2 = _QUARTER.fullmatch(a), _QUARTER.fullmatch(b)
+    if q1 and q2:
+        year = _year(toks[i + 2]) if i + 2 < len(toks) else None
+        lo, hi = _quarter(toks, i, today), _quarter(toks, i + 1, today)
+        if year is not None:
+            lo_text, hi_text = f"{year}-Q{q1.group(1)}", f"{year}-Q{q2.group(1)}"
+        else:
+            lo_text, hi_text = lo[0].clause.removeprefix("starts:"), hi[0].clause.removeprefix("starts:")
+            if hi_text < lo_text:
+                hi_text = f"{int(lo_text[:4]) + (q2.group(1) < q1.group(1))}-Q{q2.group(1)}"
+        size = 2 + (year is not None)
+        return [Match(size, "condition", f"starts:{lo_text}..{hi_text}", f"{lo_text} to {hi_text}", rank=-1)]
+    return []
 
 
 def _weekend(toks: Sequence[Token], i: int, today: date) -> list[Match]:
@@ -1129,10 +1190,8 @@ def _span_at(toks: Sequence[Token], j: int, today: date) -> tuple[int, str, int,
     if key in ("this", "next", "coming") and j + 1 < len(toks) and toks[j + 1].key in ("year", "month"):
         if toks[j + 1].key == "year":
             return 2, "year", today.year + (key != "this"), 1, 12
-        y, m = (today.year, today.month) if key == "this" else divmod(today.year * 12 + today.month, 12)
-        if key != "this":
-            y, m = (y, m) if m else (y - 1, 12)
-        return 2, "month", y, m, m
+        y, m0 = divmod(today.year * 12 + today.month - 1 + (key != "this"), 12)
+        return 2, "month", y, m0 + 1, m0 + 1
     month = _month_at(toks, j, today)
     if month is not None:
         return month[0], "month", month[1], month[2], month[2]
@@ -1196,7 +1255,8 @@ def _season(toks: Sequence[Token], i: int, today: date) -> list[Match]:
         return []
     given = _year(toks[at + 1] if at + 1 < len(toks) else None)
     first, last = season
-    y = given if given is not None else today.year + (last < today.month and first <= last)
+    wraps = first > last
+    y = given if given is not None else today.year + (today.month > last if wraps else last < today.month)
     lo_year = y - 1 if first > last else y
     span = f"starts:{_month_text(lo_year, first)}..{_month_text(y, last)}"
     size = at - i + 1 + (given is not None)
@@ -1273,12 +1333,13 @@ def _window(toks: Sequence[Token], i: int) -> list[Match]:
     """``next 30 days``, ``next two weeks``, ``within 3 months``."""
     if toks[i].key not in ("next", "within", "coming", "in") or i + 2 >= len(toks):
         return []
-    count_key, unit_key = toks[i + 1].key, toks[i + 2].key
+    skip = toks[i + 2].key == "of" and i + 3 < len(toks)  # "next couple of weeks"
+    count_key, unit_key = toks[i + 1].key, toks[i + 2 + skip].key
     count = int(count_key) if count_key.isdigit() else NUMBER_WORDS.get(count_key)
     unit = _UNIT.get(unit_key)
     if count is None or unit is None or not 0 < count < 10000:
         return []
-    return [Match(3, "condition", f"starts:next{count}{unit}", f"next {count} {unit_key}")]
+    return [Match(3 + skip, "condition", f"starts:next{count}{unit}", f"next {count} {unit_key}")]
 
 
 # -- money -----------------------------------------------------------------------------------------
@@ -1308,6 +1369,11 @@ _AFTER = _phrases(
         ),
         ">=": ("or more", "and up", "and above", "plus", "or higher", "and over", "or over"),
     }
+)
+
+
+_ABOUT_MONEY = frozenset(
+    {"around", "about", "approximately", "approx", "roughly", "circa", "~", "ca", "near"}
 )
 
 
@@ -1351,6 +1417,15 @@ def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             words = {"<": "under", "<=": "up to", ">": "over", ">=": "at least"}[op]
             out.append(
                 Match(end - i, "condition", f"fee:{op}{_money_text(value)}", f"{words} {_shown(value)}")
+            )
+    if toks[i].key in _ABOUT_MONEY and i + 1 < len(toks) and toks[i + 1].raw.startswith("$"):
+        near = amount(toks[i + 1])
+        if near is not None:  # "around $200": within a fifth of it
+            lo, hi = int(near * Decimal("0.8")), int(near * Decimal("1.2") + Decimal("0.5"))
+            out.append(
+                Match(
+                    _with_currency(toks, i + 2) - i, "condition", f"fee:{lo}..{hi}", f"around {_shown(near)}"
+                )
             )
     value = amount(toks[i])
     if value is not None:
@@ -1819,6 +1894,8 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             else:
                 used = _extend(typed[:1], item, start)
             fewest = 1 if ctx.table == _OWN_TABLE.get(item.field) else _FEWEST.get(item.field, 1)
+            if item.field == "series" and fewest > 1 and not _in_own_titles(item.words[start], ctx):
+                fewest = 1  # a series' word the tab's own titles lack: the series (its sessions)
             if not used or used < fewest or not _applies(item, ctx):
                 continue
             if best is None or _better(used, item, best):
@@ -1857,6 +1934,10 @@ def _title_phrases(ctx: Context) -> list[Mapping[tuple[str, ...], str]]:
         found = phrases.get(ctx.table)
         return [found] if found else []
     return [phrases[t] for t in _PHRASE_TABLES if t in phrases]
+
+
+def _in_own_titles(word: str, ctx: Context) -> bool:
+    return _written_as((word,), _title_phrases(ctx)) is not None
 
 
 def _written_as(key: tuple[str, ...], tables: list[Mapping[tuple[str, ...], str]]) -> str | None:
@@ -2000,7 +2081,8 @@ def _strong(toks: Sequence[Token], k: int, ctx: Context) -> bool:
     return any(m.what in ("condition", "kind", "sort") for rule in _STRONG for m in rule(toks, k, ctx))
 
 
-# Courses', certificates' and series' titles name them by two words or more ("trial advocacy"): one word
+# Courses', certificates' and series' titles name them by two words or more (a series by one
+# word the tab's own titles lack too) ("trial advocacy"): one word
 # of theirs is better looked for as a word (it finds the records' own titles too).
 _FEWEST = {"course": 2, "certificate": 2, "series": 2}
 
@@ -2026,7 +2108,7 @@ def _extend(typed: list[str], item: Titled, start: int) -> int:
     k = 0
     while k < len(typed) and start + k < len(words) and _names(typed[k], words[start + k], k):
         k += 1
-    while k and words[start + k - 1] in STOP:  # a title's words, not the glue after them
+    while k and (words[start + k - 1] in STOP or (typed[k - 1],) in GLUE):  # not the glue after them
         k -= 1
     if k == 1 and (words[start] in STOP or singular(typed[0]) != words[start] != typed[0]):
         return 0
