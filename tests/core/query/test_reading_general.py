@@ -148,6 +148,18 @@ CASES = [
     ("tax and ethics", "webinars", "topic:tax OR topic:ethics", None),
     ("topics with webinars", "topics", "kind:topics webinars:>0", None),
     ("popular webinars", "webinars", "kind:webinars", None),
+    ("cle ethics credits", "offerings", "cle:yes topic:ethics", None),
+    ("12/2026", "offerings", "starts:2026-12", None),
+    ("winter", "offerings", "starts:2026-12..2027-02", None),
+    ("next couple of weeks", "offerings", "starts:next2w", None),
+    ("early next month", "offerings", "starts:2026-12-01..2026-12-15", None),
+    ("rest of the year", "offerings", "starts:2026-11-28..2026-12-31", None),
+    ("this coming week", "offerings", "starts:next-week", None),
+    ("jan-mar", "offerings", "starts:2027-01..2027-03", None),
+    ("Q1-Q2", "offerings", "starts:2027-Q1..2027-Q2", None),
+    ("webinars around $200", "webinars", "kind:webinars fee:160..240", None),
+    ("multistate", "offerings", "multistate", None),  # a series' word that titles of dates have
+    ("lifecycle", "offerings", "series:lifecycle", None),  # one they lack: the series
 ]
 
 
