@@ -94,6 +94,8 @@ def read(
         return _read(text, lexicon, now, table)
     except RecursionError:  # pragma: no cover - absurdly nested text
         return _literal(text, parse(text))
+    except (IndexError, KeyError, ValueError):  # pragma: no cover - a rule's slip: read nothing
+        return _literal(text, parse(text))
 
 
 def _literal(text: str, parsed: Parsed, *, literal: bool = False) -> Reading:
@@ -163,7 +165,7 @@ class _Read:
     )
 
 
-_NOT = frozenset({"not", "except", "excluding", "but not", "minus"})
+_NOT = frozenset({"not", "except", "excluding", "minus", "outside", "but", "besides", "no", "non", "never"})
 _EDGE = re.compile(r"^[^\w$&+<>'’]+|[^\w$&+%]+$")
 _PIECES = re.compile(r"[-/–—]+")
 _JOINED = re.compile(r"(?<=[A-Za-z])[+&]+(?=[A-Za-z])")

@@ -388,6 +388,7 @@ FILLER = frozenset(
         "kind",
         "happen",
         "happens",
+        "between",
         "events",
     )
 )
@@ -938,9 +939,26 @@ def _month_text(year: int, month: int) -> str:
     return f"{year:04d}-{month:02d}"
 
 
+_ENDING = frozenset({"ending", "ends", "finishing", "finishes", "wrapping", "concluding"})
+
+
 def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if not has(ctx, "starts"):
         return []
+    if toks[i].key in _ENDING and has(ctx, "ends"):  # "ending in march": the end date
+        j = i + 1 + (i + 1 < len(toks) and toks[i + 1].key in ("in", "on", "by", "before", "after"))
+        lead = toks[i + 1].key in ("by", "before", "after") if i + 1 < len(toks) else False
+        found = when(toks, j - lead, ctx) if j - lead < len(toks) else []
+        return [
+            Match(
+                m.size + j - lead - i,
+                "condition",
+                "ends:" + m.clause.removeprefix("starts:"),
+                f"ending {m.label}",
+            )
+            for m in found
+            if m.clause.startswith("starts:")
+        ]
     today = ctx.now.date()
     out: list[Match] = []
     rel = _longest(_RELATIVE, toks, i)
@@ -1043,6 +1061,8 @@ def _day_of(tok: Token | None) -> int | None:
 
 def _day(toks: Sequence[Token], i: int, today: date) -> list[Match]:
     """A day: ``march 3rd``, ``march 3``, ``mar 3 2027``, ``3rd of march``, ``the 3rd of march``."""
+    if i >= len(toks):
+        return []
     j = i + (toks[i].key == "the")
     day = _day_of(toks[j]) if j < len(toks) else None
     if day is not None and (j > i or toks[j].key != str(day)):
@@ -1069,7 +1089,16 @@ def _day(toks: Sequence[Token], i: int, today: date) -> list[Match]:
     if day > calendar.monthrange(year, m)[1]:
         return []
     found = date(year, m, day)
-    return [Match(end - i, "condition", f"starts:{found.isoformat()}", f"{found:%B} {day}, {year}")]
+    out = [Match(end - i, "condition", f"starts:{found.isoformat()}", f"{found:%B} {day}, {year}")]
+    if end < len(toks) and toks[end].key in _RANGE_JOIN and not (i > 0 and toks[i - 1].key in _BY_WORDS):
+        second = _day(toks, end + 1, today) or _joined_dates(toks, end + 1, today)
+        if second and second[0].clause.count("-") == 2 and ".." not in second[0].clause:
+            hi = second[0].clause.removeprefix("starts:")
+            span = f"starts:{found.isoformat()}..{hi}"
+            out.append(
+                Match(end + 1 + second[0].size - i, "condition", span, f"{out[0].label} to {second[0].label}")
+            )
+    return out
 
 
 def _joined_dates(toks: Sequence[Token], i: int, today: date) -> list[Match]:
@@ -1078,6 +1107,26 @@ def _joined_dates(toks: Sequence[Token], i: int, today: date) -> list[Match]:
     if i + 1 >= len(toks) or toks[i + 1].word != toks[i].word:
         return []
     a, b = toks[i].key, toks[i + 1].key
+    if a.isdigit() and b.isdigit() and 1 <= int(a) <= 12 and 1 <= int(b) <= 31 and len(b) <= 2:
+        month, day = int(a), int(b)  # 3/15: a day (the coming one)
+        year = today.year + ((month, day) < (today.month, today.day))
+        if day <= calendar.monthrange(year, month)[1]:
+            found = date(year, month, day)
+            out = [Match(2, "condition", f"starts:{found.isoformat()}", f"{found:%B} {day}, {year}", rank=-1)]
+            if i + 2 < len(toks) and toks[i + 2].key in _RANGE_JOIN:
+                second = _joined_dates(toks, i + 3, today)
+                if second and ".." not in second[0].clause and second[0].clause.count("-") == 2:
+                    span = f"starts:{found.isoformat()}..{second[0].clause.removeprefix('starts:')}"
+                    out.append(
+                        Match(
+                            3 + second[0].size,
+                            "condition",
+                            span,
+                            f"{out[0].label} to {second[0].label}",
+                            rank=-1,
+                        )
+                    )
+            return out
     if a.isdigit() and 1 <= int(a) <= 12 and _year(toks[i + 1]) is not None:
         month = int(a)
         return [
@@ -1272,6 +1321,20 @@ def _open_range(toks: Sequence[Token], i: int, today: date) -> list[Match]:
     key = toks[i].key
     if key not in _AFTER_WORDS and key not in _BEFORE_WORDS:
         return []
+    day = _day(toks, i + 1, today)
+    if day:  # after march 15, before the 3rd of march
+        at = day[0].clause.removeprefix("starts:")
+        if key in _AFTER_WORDS:
+            return [Match(day[0].size + 1, "condition", f"starts:{at}..", f"{key} {day[0].label}")]
+        if key != "by":
+            return [Match(day[0].size + 1, "condition", f"starts:..{at}", f"before {day[0].label}")]
+    year = _year(toks[i + 1]) if i + 1 < len(toks) else None
+    if year is not None and (i + 2 >= len(toks) or toks[i + 2].key not in MONTHS):
+        if key in _AFTER_WORDS:
+            lo = year + (key == "after")
+            return [Match(2, "condition", f"starts:{lo}..", f"{key} {year}")]
+        if key != "by":
+            return [Match(2, "condition", f"starts:..{year - 1}", f"before {year}")]
     month = _month_at(toks, i + 1, today)
     if month is None:
         return []
@@ -1404,9 +1467,30 @@ def _with_currency(toks: Sequence[Token], j: int) -> int:
     return j + 1 if j < len(toks) and toks[j].key in _CURRENCY else j
 
 
+_PRICE_NOUNS = _phrases(
+    {
+        "": (
+            "fee,fees,price,prices,priced,cost,costs,costing,pricing,tuition,that cost,that costs,at",
+            "fee is",
+            "price is",
+            "priced at",
+            "costing",
+            "which cost",
+            "for",
+        )
+    }
+)
+
+
 def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if not has(ctx, "fee"):
         return []
+    noun = _longest(_PRICE_NOUNS, toks, i)
+    if noun is not None and i + noun[0] < len(toks):  # "fees under 1200", "priced below 900"
+        after = [m for m in money(toks, i + noun[0], ctx) if m.what == "condition"]
+        if after:
+            best = max(after, key=lambda m: m.size)
+            return [Match(best.size + noun[0], "condition", best.clause, best.label, rank=best.rank)]
     out = []
     below = _longest(_BELOW, toks, i)
     if below is not None:
@@ -1494,6 +1578,9 @@ _COUNTED = {
     "session": "sessions",
     "location": "locations",
     "level": "levels",
+    "city": "locations",
+    "date": "locations",
+    "venue": "locations",
 }
 _COMPARE = _phrases(
     {
@@ -1506,6 +1593,7 @@ _COMPARE = _phrases(
 )
 _COUNT_AFTER = _phrases({">=": ("or more", "and up", "plus"), "<=": ("or fewer", "or less")})
 _NONE = frozenset({"no", "zero", "without"})
+_SEVERAL = frozenset({"multiple", "several", "many", "various"})
 _WITH_SOME = frozenset({"with", "having", "has", "have", "that have"})
 
 
@@ -1526,7 +1614,11 @@ def count(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         field = _counted(toks, i + 1, ctx)
         if field is not None:
             out.append(Match(2, "condition", f"{field}:0", f"no {field}", rank=-1))
-    if toks[i].key in _WITH_SOME:  # "topics with webinars": at least one
+    if toks[i].key in _SEVERAL:  # "multiple cities", "several dates": more than one
+        field = _counted(toks, i + 1, ctx)
+        if field is not None:
+            out.append(Match(2, "condition", f"{field}:>1", f"more than one {field}", rank=-1))
+    if toks[i].key in _WITH_SOME and ctx.table is not None:  # "topics with webinars": at least one
         field = _counted(toks, i + 1, ctx)
         if field is not None and toks[i + 1].key.endswith("s"):
             out.append(Match(2, "condition", f"{field}:>0", f"with {field}", rank=-1))
@@ -1645,7 +1737,23 @@ _ABSENT = _phrases(
             "lack",
             "lacks",
         ),
-        "has": ("with a", "with an", "having a", "that have a", "with its", "that has a", "that has an"),
+        "has": (
+            "with a",
+            "with an",
+            "having a",
+            "that have a",
+            "with its",
+            "that has a",
+            "that has an",
+            "with",
+            "having",
+            "that have",
+            "that has",
+            "have",
+            "has",
+            "who have",
+            "who have a",
+        ),
     }
 )
 
@@ -1765,6 +1873,10 @@ def absence(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             continue
         if (field == "certificate" or field == "series") and ctx.table is None:
             continue
+        named = tuple(t.key for t in toks[i + size : i + size + found[0]])
+        bare = lead == "has" and toks[i + size - 1].key not in ("a", "an", "its")
+        if bare and (ctx.table is None or named in KIND_WORDS):
+            continue  # "texas with courses": a kind, not a field
         total = size + found[0]
         if lead == "no":
             out.append(
