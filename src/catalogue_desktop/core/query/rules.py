@@ -1138,31 +1138,31 @@ def _joined_dates(toks: Sequence[Token], i: int, today: date) -> list[Match]:
                 rank=-1,
             )
         ]
-    first, second = _month_at(toks, i, today), _month_at(toks, i + 1, today)
-    if first is not None and second is not None and first[0] == 1:
-        y1, m1 = first[1], first[2]
-        y2 = second[1] if second[3] else y1 + (second[2] < m1)
-        span = f"starts:{_month_text(y1, m1)}..{_month_text(y2, second[2])}"
+    one, two = _month_at(toks, i, today), _month_at(toks, i + 1, today)
+    if one is not None and two is not None and one[0] == 1:
+        y1, m1 = one[1], one[2]
+        y2 = two[1] if two[3] else y1 + (two[2] < m1)
+        span = f"starts:{_month_text(y1, m1)}..{_month_text(y2, two[2])}"
         return [
             Match(
-                1 + second[0],
+                1 + two[0],
                 "condition",
                 span,
-                f"{calendar.month_name[m1]} to {calendar.month_name[second[2]]}",
+                f"{calendar.month_name[m1]} to {calendar.month_name[two[2]]}",
                 rank=-1,
             )
         ]
     q1, q2 = _QUARTER.fullmatch(a), _QUARTER.fullmatch(b)
     if q1 and q2:
-        year = _year(toks[i + 2]) if i + 2 < len(toks) else None
+        given = _year(toks[i + 2]) if i + 2 < len(toks) else None
         lo, hi = _quarter(toks, i, today), _quarter(toks, i + 1, today)
-        if year is not None:
-            lo_text, hi_text = f"{year}-Q{q1.group(1)}", f"{year}-Q{q2.group(1)}"
+        if given is not None:
+            lo_text, hi_text = f"{given}-Q{q1.group(1)}", f"{given}-Q{q2.group(1)}"
         else:
             lo_text, hi_text = lo[0].clause.removeprefix("starts:"), hi[0].clause.removeprefix("starts:")
             if hi_text < lo_text:
                 hi_text = f"{int(lo_text[:4]) + (q2.group(1) < q1.group(1))}-Q{q2.group(1)}"
-        size = 2 + (year is not None)
+        size = 2 + (given is not None)
         return [Match(size, "condition", f"starts:{lo_text}..{hi_text}", f"{lo_text} to {hi_text}", rank=-1)]
     return []
 
@@ -1331,8 +1331,8 @@ def _open_range(toks: Sequence[Token], i: int, today: date) -> list[Match]:
     year = _year(toks[i + 1]) if i + 1 < len(toks) else None
     if year is not None and (i + 2 >= len(toks) or toks[i + 2].key not in MONTHS):
         if key in _AFTER_WORDS:
-            lo = year + (key == "after")
-            return [Match(2, "condition", f"starts:{lo}..", f"{key} {year}")]
+            first_year = year + (key == "after")
+            return [Match(2, "condition", f"starts:{first_year}..", f"{key} {year}")]
         if key != "by":
             return [Match(2, "condition", f"starts:..{year - 1}", f"before {year}")]
     month = _month_at(toks, i + 1, today)
@@ -1487,10 +1487,10 @@ def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         return []
     noun = _longest(_PRICE_NOUNS, toks, i)
     if noun is not None and i + noun[0] < len(toks):  # "fees under 1200", "priced below 900"
-        after = [m for m in money(toks, i + noun[0], ctx) if m.what == "condition"]
-        if after:
-            best = max(after, key=lambda m: m.size)
-            return [Match(best.size + noun[0], "condition", best.clause, best.label, rank=best.rank)]
+        priced = [m for m in money(toks, i + noun[0], ctx) if m.what == "condition"]
+        if priced:
+            widest = max(priced, key=lambda m: m.size)
+            return [Match(widest.size + noun[0], "condition", widest.clause, widest.label, rank=widest.rank)]
     out = []
     below = _longest(_BELOW, toks, i)
     if below is not None:
@@ -1505,10 +1505,13 @@ def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if toks[i].key in _ABOUT_MONEY and i + 1 < len(toks) and toks[i + 1].raw.startswith("$"):
         near = amount(toks[i + 1])
         if near is not None:  # "around $200": within a fifth of it
-            lo, hi = int(near * Decimal("0.8")), int(near * Decimal("1.2") + Decimal("0.5"))
+            bottom, top = int(near * Decimal("0.8")), int(near * Decimal("1.2") + Decimal("0.5"))
             out.append(
                 Match(
-                    _with_currency(toks, i + 2) - i, "condition", f"fee:{lo}..{hi}", f"around {_shown(near)}"
+                    _with_currency(toks, i + 2) - i,
+                    "condition",
+                    f"fee:{bottom}..{top}",
+                    f"around {_shown(near)}",
                 )
             )
     value = amount(toks[i])
