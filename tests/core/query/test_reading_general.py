@@ -160,6 +160,19 @@ CASES = [
     ("webinars around $200", "webinars", "kind:webinars fee:160..240", None),
     ("multistate", "offerings", "multistate", None),  # a series' word that titles of dates have
     ("lifecycle", "offerings", "series:lifecycle", None),  # one they lack: the series
+    ("course fees under 1200", "courses", "kind:courses fee:<1200", None),
+    ("courses priced below 900", "courses", "kind:courses fee:<900", None),
+    ("webinars costing under 150", "webinars", "kind:webinars fee:<150", None),
+    ("outside of texas", "offerings", "-state:TX", None),
+    ("no recordings", "webinars", "ondemand:no", None),
+    ("courses offered in multiple cities", "courses", "kind:courses locations:>1", None),
+    ("experts that have bios", "experts", "kind:experts has:bio", None),
+    ("webinars with access links", "webinars", "kind:webinars has:access", None),
+    ("courses ending in march", "courses", "kind:courses ends:2027-03", None),
+    ("march 1 to march 15", "offerings", "starts:2027-03-01..2027-03-15", None),
+    ("from 3/1 to 3/15", "offerings", "starts:2027-03-01..2027-03-15", None),
+    ("after march 15", "offerings", "starts:2027-03-15..", None),
+    ("before 2027", "offerings", "starts:..2026", None),
 ]
 
 
