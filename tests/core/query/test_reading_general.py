@@ -173,6 +173,16 @@ CASES = [
     ("from 3/1 to 3/15", "offerings", "starts:2027-03-01..2027-03-15", None),
     ("after march 15", "offerings", "starts:2027-03-15..", None),
     ("before 2027", "offerings", "starts:..2026", None),
+    ("monday", "offerings", "starts:2026-11-30", None),
+    ("webinars next tuesday", "webinars", "kind:webinars starts:2026-12-01", None),
+    (
+        "certificates that include trial advocacy",
+        "certificates",
+        'kind:certificates course:"trial advocacy"',
+        None,
+    ),
+    ("topics with the most webinars", "topics", "kind:topics sort:-webinars", None),
+    ("margaret's webinars", "webinars", "margaret kind:webinars", None),  # a possessive, not a plural
 ]
 
 

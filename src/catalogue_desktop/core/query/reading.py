@@ -524,7 +524,8 @@ def _written(text: str, tokens: Sequence[Any], replaced: dict[int, str | None], 
                 continue
             piece = value
         elif start in words:
-            piece = _plain(_EDGE.sub("", words[start].replace("’", "'")) or "")
+            bare = _EDGE.sub("", words[start].replace("’", "'")) or ""
+            piece = _plain(bare[:-2] if len(bare) > 3 and bare[-2:].lower() == "'s" else bare)
             if not piece:
                 pos = end
                 continue

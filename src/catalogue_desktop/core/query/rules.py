@@ -388,6 +388,12 @@ FILLER = frozenset(
         "kind",
         "happen",
         "happens",
+        "include",
+        "includes",
+        "including",
+        "containing",
+        "contains",
+        "contain",
         "between",
         "events",
     )
@@ -662,8 +668,22 @@ _VAGUE_PRICE = _phrases(
 _FREE = _phrases({"": ("free", "free of charge", "no cost", "no charge", "complimentary", "at no cost")})
 
 
+_MOST = _phrases(
+    {
+        "-": ("most", "the most", "most number of", "highest number of"),
+        "": ("fewest", "the fewest", "least", "the least"),
+    }
+)
+
+
 def order(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out = []
+    most = _longest(_MOST, toks, i)
+    if most is not None and ctx.table is not None:  # "topics with the most webinars"
+        field = _counted(toks, i + most[0], ctx)
+        if field is not None:
+            words = "most" if most[1] else "fewest"
+            out.append(Match(most[0] + 1, "sort", f"sort:{most[1]}{field}", f"{words} {field} first"))
     found = _longest(_ORDER, toks, i)
     if found is not None and has(ctx, found[1].lstrip("-")):
         size, key = found
@@ -992,6 +1012,7 @@ def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out += _until(toks, i, today)
     out += _day(toks, i, today)
     out += _joined_dates(toks, i, today)
+    out += _weekday(toks, i, today)
     out += _weekend(toks, i, today)
     return out
 
@@ -1165,6 +1186,32 @@ def _joined_dates(toks: Sequence[Token], i: int, today: date) -> list[Match]:
         size = 2 + (given is not None)
         return [Match(size, "condition", f"starts:{lo_text}..{hi_text}", f"{lo_text} to {hi_text}", rank=-1)]
     return []
+
+
+_WEEKDAYS = {
+    name: number
+    for number in range(7)
+    for name in (
+        calendar.day_name[number].lower(),
+        calendar.day_abbr[number].lower(),
+        calendar.day_name[number].lower() + "s",
+    )
+} | {"tues": 1, "thur": 3, "thurs": 3, "weds": 2}
+
+
+def _weekday(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``tuesday``, ``this tuesday``, ``next tuesday``: the coming one (a week on when it is today
+    and "next" was said)."""
+    lead = toks[i].key in ("this", "next", "coming") and i + 1 < len(toks)
+    at = i + lead
+    day = _WEEKDAYS.get(toks[at].key)
+    if day is None:
+        return []
+    ahead = (day - today.weekday()) % 7
+    if ahead == 0 and toks[i].key == "next":
+        ahead = 7
+    found = date.fromordinal(today.toordinal() + ahead)
+    return [Match(at + 1 - i, "condition", f"starts:{found.isoformat()}", f"{found:%A, %B} {found.day}")]
 
 
 def _weekend(toks: Sequence[Token], i: int, today: date) -> list[Match]:
