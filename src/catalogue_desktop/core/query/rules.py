@@ -82,9 +82,9 @@ def _phrases(spec: dict[str, Sequence[str]]) -> Phrases:
 
 
 def _longest(table: Phrases, toks: Sequence[Token], i: int) -> tuple[int, str] | None:
-    keys = tuple(t.key for t in toks[i : i + table.longest])
-    if not keys or keys[:1] not in table.starts:
+    if i >= len(toks) or (toks[i].key,) not in table.starts:
         return None
+    keys = tuple(t.key for t in toks[i : i + table.longest])
     best = None
     for size in range(1, len(keys) + 1):
         found = table.get(keys[:size])
@@ -743,9 +743,10 @@ _STATE_WORDS = frozenset({"state", "province"})
 def _state_name(toks: Sequence[Token], i: int) -> tuple[int, str] | None:
     """(tokens used, code) of a state or province named at ``i`` (by name, or by code: a code
     that is also an English word only in capitals)."""
-    names = _state_names()
+    names = _STATE_NAMES or _state_names()
     state = None
-    for size in range(1, min(4, len(toks) - i) + 1):
+    size_limit = 0 if toks[i].key not in _STATE_FIRST else min(4, len(toks) - i)
+    for size in range(1, size_limit + 1):
         code = names.get(tuple(t.key for t in toks[i : i + size]))
         if code is not None:
             state = (size, code)
@@ -781,6 +782,9 @@ def _state_names() -> dict[tuple[str, ...], str]:
     if not _STATE_NAMES:
         _STATE_NAMES.update({tuple(keys(name)): code for name, code in spellings().items()})
     return _STATE_NAMES
+
+
+_STATE_FIRST = frozenset(k[0] for k in _state_names())
 
 
 def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
