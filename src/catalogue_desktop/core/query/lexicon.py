@@ -125,6 +125,9 @@ class Lexicon:
     titles: tuple[tuple[str, str], ...] = ()
     type_labels: Mapping[str, str] = field(default_factory=lambda: {"1": "On demand", "2": "Live"})
     on_demand: frozenset[str] = frozenset({"1"})
+    # per table, the words, word pairs and triples of its records' titles (singular keys): words typed
+    # together that a title has together are read as that phrase
+    phrases: Mapping[str, Mapping[tuple[str, ...], str]] = field(default_factory=dict)
     _index: _Index = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -195,7 +198,42 @@ class Lexicon:
             titles=tuple(titles),
             type_labels=dict(vocabulary.type_labels),
             on_demand=frozenset(vocabulary.on_demand),
+            phrases=_phrases_of(tables),
         )
+
+
+# The tables whose records' titles are searched as phrases (experts' "title" is a job title).
+_PHRASED = ("webinars", "series", "courses", "certificates", "offerings", "topics", "roles", "situations")
+_TITLE_WORD = re.compile(r"[^\W_]+(?:['’.&][^\W_]+)*")
+
+
+def _phrases_of(tables: Mapping[str, Any]) -> dict[str, Mapping[tuple[str, ...], str]]:
+    """Per table with titles, its titles' phrases."""
+    return {
+        name: title_phrases(table.column("title"))
+        for name in _PHRASED
+        if (table := tables.get(name)) is not None and "title" in table.columns
+    }
+
+
+def title_phrases(titles: Iterable[Any]) -> dict[tuple[str, ...], str]:
+    """The words, pairs and triples of consecutive words (singular keys) in ``titles``, each with the
+    words as the first title having them writes them ("year-end close"); each distinct title is
+    split once (a word is letters and digits, apostrophes inside it dropped)."""
+    found: dict[tuple[str, ...], str] = {}
+    for title in sorted({t for t in titles if isinstance(t, str)}):
+        folded = fold(title)
+        if len(folded) != len(title):
+            folded = title.lower()
+        spans = [(m.start(), m.end()) for m in _TITLE_WORD.finditer(folded)]
+        words = [singular(_DROP.sub("", folded[a:b])) for a, b in spans]
+        for k in range(len(words)):
+            for n in (1, 2, 3):
+                if k + n <= len(words):
+                    found.setdefault(
+                        tuple(words[k : k + n]), title[spans[k][0] : spans[k + n - 1][1]].lower()
+                    )
+    return found
 
 
 _MADE: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], Lexicon]] = weakref.WeakKeyDictionary()

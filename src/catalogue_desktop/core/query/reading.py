@@ -94,6 +94,8 @@ def read(
         return _read(text, lexicon, now, table)
     except RecursionError:  # pragma: no cover - absurdly nested text
         return _literal(text, parse(text))
+    except (IndexError, KeyError, ValueError):  # pragma: no cover - a rule's slip: read nothing
+        return _literal(text, parse(text))
 
 
 def _literal(text: str, parsed: Parsed, *, literal: bool = False) -> Reading:
@@ -158,11 +160,15 @@ class _Read:
     last: int
     negated: bool = False
     corrected: str | None = None  # the typed word a correction replaced
+    joined: str | None = (
+        None  # one piece of a joined word ("cle/cpe", "ca/ny"): what joins it to the one before
+    )
 
 
-_NOT = frozenset({"not", "except", "excluding", "but not", "minus"})
+_NOT = frozenset({"not", "except", "excluding", "minus", "outside", "but", "besides", "no", "non", "never"})
 _EDGE = re.compile(r"^[^\w$&+<>'’]+|[^\w$&+%]+$")
 _PIECES = re.compile(r"[-/–—]+")
+_JOINED = re.compile(r"(?<=[A-Za-z])[+&]+(?=[A-Za-z])")
 
 
 def _read(text: str, lexicon: Lexicon, now: datetime, table: str | None) -> Reading:
@@ -265,7 +271,23 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
     return runs, words
 
 
+# Shorthands people type for a word: "w/" with, "w/o" without.
+_SHORTHAND = {
+    "&": "and",
+    "+": "and",
+    "w/": "with",
+    "w": "with",
+    "w/o": "without",
+    "w/out": "without",
+    "wo": "without",
+    "b4": "before",
+}
+
+
 def _pieces(word: str, start: int, end: int, number: int) -> list[rules.Token]:
+    short = _SHORTHAND.get(word.lower())
+    if short is not None:
+        return [rules.Token(short, word, start, end, number)]
     raw = _EDGE.sub("", word.replace("’", "'"))
     if len(raw) > 3 and raw[-2:].lower() == "'s":  # okafor's, tomorrow's, what's
         raw = raw[:-2]
@@ -273,6 +295,8 @@ def _pieces(word: str, start: int, end: int, number: int) -> list[rules.Token]:
         parts = [raw]
     else:
         parts = [p for p in _PIECES.split(raw) if p]
+    if len(parts) == 1 and _JOINED.search(raw) and raw.lower() not in rules.ALIASES:  # cle+cpe, cpe&cle
+        parts = [p for p in _JOINED.split(raw) if p] or [raw]
     out = []
     upper = word.isupper()
     for part in parts or [raw]:
@@ -320,6 +344,12 @@ def _scan(run: _Run, ctx: rules.Context, typed: list[rules.Token] | None = None)
             out.append(_Read(rules.Match(1, "glue"), i, i))
             i += 1
             continue
+        if best is None and word_end > i:
+            pieces = _joined_pieces(tokens, i, word_end, ctx)
+            if pieces:
+                out += pieces
+                i = word_end + 1
+                continue
         if best is None:
             i = word_end + 1
             continue
@@ -339,7 +369,27 @@ def _scan(run: _Run, ctx: rules.Context, typed: list[rules.Token] | None = None)
     return out
 
 
-_EITHER = ("city:", "state:")
+_EITHER = ("city:", "state:", "topic:", "role:", "situation:")
+
+
+def _joined_pieces(tokens: list[rules.Token], first: int, last: int, ctx: rules.Context) -> list[_Read]:
+    """A word no rule reads whole that joins words each read alone ("cle/cpe", "cpe&cle",
+    "cle-cpe": both credits; "ca/ny": either state): its pieces' readings, or none."""
+    found: list[_Read] = []
+    for k in range(first, last + 1):
+        alone = [replace(tokens[k], word=0)]
+        matches = [m for rule in rules.RULES for m in rule(alone, 0, ctx) if m.size == 1]
+        matches = [m for m in matches if m.what in ("condition", "kind", "sort")]
+        if not matches:
+            return []
+        best = min(matches, key=lambda m: m.rank)
+        joined = None
+        if found:
+            before = found[-1].match.clause
+            same = next((f for f in _EITHER if before.startswith(f) and best.clause.startswith(f)), None)
+            joined = "OR" if same else "AND"
+        found.append(_Read(best, k, k, joined=joined))
+    return found
 
 
 def _alike(out: list[_Read], tokens: list[rules.Token], at: int, ctx: rules.Context) -> bool:
@@ -435,6 +485,14 @@ def _assemble(
                 if r.corrected is not None:
                     other = r.corrected
                 conditions.append(Condition(label, clause, (first.start, last.end), other))
+            if r.joined is not None and replaced.get(starts[0]):
+                if clause is not None:
+                    if r.joined == "OR":
+                        either = (replaced[starts[0]] or "").strip("()")
+                        replaced[starts[0]] = f"({either} OR {clause})"
+                    else:
+                        replaced[starts[0]] = f"{replaced[starts[0]]} {clause}"
+                continue
             for k, s in enumerate(starts):
                 replaced[s] = clause if k == 0 else None
     query = _written(text, tokens, replaced, words)
@@ -470,7 +528,8 @@ def _written(text: str, tokens: Sequence[Any], replaced: dict[int, str | None], 
                 continue
             piece = value
         elif start in words:
-            piece = _plain(_EDGE.sub("", words[start].replace("’", "'")) or "")
+            bare = _EDGE.sub("", words[start].replace("’", "'")) or ""
+            piece = _plain(bare[:-2] if len(bare) > 3 and bare[-2:].lower() == "'s" else bare)
             if not piece:
                 pos = end
                 continue

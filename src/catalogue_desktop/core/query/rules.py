@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
 from catalogue_desktop.core.query import regions
-from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA
-from catalogue_desktop.core.query.lexicon import FIELD_ORDER, STOP, Lexicon, Person, Titled, singular
+from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, Field, FieldType
+from catalogue_desktop.core.query.lexicon import FIELD_ORDER, STOP, Lexicon, Person, Titled, keys, singular
 from catalogue_desktop.core.query.syntax import quote
 from catalogue_desktop.core.records.regions import CODES
 
@@ -86,9 +86,9 @@ def _phrases(spec: dict[str, Sequence[str]]) -> Phrases:
 
 
 def _longest(table: Phrases, toks: Sequence[Token], i: int) -> tuple[int, str] | None:
-    keys = tuple(t.key for t in toks[i : i + table.longest])
-    if not keys or keys[:1] not in table.starts:
+    if i >= len(toks) or (toks[i].key,) not in table.starts:
         return None
+    keys = tuple(t.key for t in toks[i : i + table.longest])
     best = None
     for size in range(1, len(keys) + 1):
         found = table.get(keys[:size])
@@ -253,10 +253,163 @@ GLUE = frozenset(
 _BY = frozenset({"by", "with", "featuring", "from", "named", "called"})
 
 
+# Words people add that cannot narrow a catalogue question: glue, unless the catalogue's own
+# titles use them (then they name something in the data and stay words to find).
+FILLER = frozenset(
+    tuple(p.split())
+    for p in (
+        "everything",
+        "anything",
+        "all",
+        "every",
+        "something",
+        "stuff",
+        "option",
+        "options",
+        "choice",
+        "choices",
+        "available",
+        "availability",
+        "offered",
+        "offering now",
+        "currently",
+        "current",
+        "open",
+        "do you have",
+        "do you guys have",
+        "do we have",
+        "do we offer",
+        "do you offer",
+        "we offer",
+        "you offer",
+        "are there",
+        "is there",
+        "i need",
+        "we need",
+        "need",
+        "needs",
+        "i want",
+        "want",
+        "wants",
+        "looking for",
+        "im looking for",
+        "looking",
+        "searching for",
+        "please",
+        "pls",
+        "plz",
+        "thanks",
+        "thank you",
+        "thx",
+        "ty",
+        "hi",
+        "hello",
+        "hey",
+        "list",
+        "list of",
+        "listing",
+        "find",
+        "find me",
+        "give me",
+        "get me",
+        "pull up",
+        "can you",
+        "could you",
+        "can i",
+        "can i see",
+        "can i get",
+        "id like",
+        "i would like",
+        "would like",
+        "like",
+        "which",
+        "which ones",
+        "what are",
+        "what do we have",
+        "whats available",
+        "lookup",
+        "look up",
+        "check",
+        "tell me",
+        "info",
+        "information",
+        "details on",
+        "quick",
+        "asap",
+        "kindly",
+        "maybe",
+        "really",
+        "still",
+        "there",
+        "here",
+        "ones",
+        "customer",
+        "client",
+        "my client",
+        "a client",
+        "for a client",
+        "for my client",
+        "wants to know",
+        "asking",
+        "asking about",
+        "interested in",
+        "good",
+        "also",
+        "again",
+        "right now",
+        "now",
+        "at the moment",
+        "be",
+        "will",
+        "would",
+        "could",
+        "should",
+        "there be",
+        "going on",
+        "taking place",
+        "take place",
+        "coming",
+        "i",
+        "u",
+        "ya",
+        "popular",
+        "most popular",
+        "top",
+        "best",
+        "recommended",
+        "featured",
+        "new",
+        "teaching",
+        "teaches",
+        "teach",
+        "speaking",
+        "speaking on",
+        "speaks",
+        "speaks on",
+        "talks",
+        "talking about",
+        "type",
+        "kind",
+        "happen",
+        "happens",
+        "include",
+        "includes",
+        "including",
+        "containing",
+        "contains",
+        "contain",
+        "between",
+        "events",
+    )
+)
+
+
 def glue(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out = []
-    for size in range(1, min(4, len(toks) - i) + 1):
-        if tuple(t.key for t in toks[i : i + size]) in GLUE:
+    titles = ctx.lexicon.index.at_word
+    for size in range(1, min(5, len(toks) - i) + 1):
+        words = tuple(t.key for t in toks[i : i + size])
+        if words in GLUE or (words in FILLER and not any(w in titles for w in words if w not in STOP)):
             out.append(Match(size, "glue", rank=9))
     return out
 
@@ -488,12 +641,71 @@ SORT_LABEL = {
 }
 
 
+# Vague price words: no amount to compare with, so the honest reading is an order (the cheap
+# ones first); a word the catalogue's titles use stays a word to find. Where there is no fee, glue.
+_VAGUE_PRICE = _phrases(
+    {
+        "fee": (
+            "cheap,cheaper,inexpensive,affordable,budget,bargain,economical,lowcost",
+            "low cost",
+            "low price",
+            "low priced",
+            "lower cost",
+            "lower priced",
+            "budget friendly",
+            "not expensive",
+            "not too expensive",
+            "less expensive",
+            "reasonably priced",
+        ),
+        "-fee": (
+            "expensive,pricey,pricy,premium,costly,upscale,luxury",
+            "high end",
+            "high priced",
+            "higher priced",
+            "more expensive",
+            "top tier",
+        ),
+    }
+)
+_FREE = _phrases({"": ("free", "free of charge", "no cost", "no charge", "complimentary", "at no cost")})
+
+
+_MOST = _phrases(
+    {
+        "-": ("most", "the most", "most number of", "highest number of"),
+        "": ("fewest", "the fewest", "least", "the least"),
+    }
+)
+
+
 def order(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    out = []
+    most = _longest(_MOST, toks, i)
+    if most is not None and ctx.table is not None:  # "topics with the most webinars"
+        field = _counted(toks, i + most[0], ctx)
+        if field is not None:
+            words = "most" if most[1] else "fewest"
+            out.append(Match(most[0] + 1, "sort", f"sort:{most[1]}{field}", f"{words} {field} first"))
     found = _longest(_ORDER, toks, i)
-    if found is None or not has(ctx, found[1].lstrip("-")):
-        return []
-    size, key = found
-    return [Match(size, "sort", f"sort:{key}", SORT_LABEL[key])]
+    if found is not None and has(ctx, found[1].lstrip("-")):
+        size, key = found
+        out.append(Match(size, "sort", f"sort:{key}", SORT_LABEL[key]))
+    vague = _longest(_VAGUE_PRICE, toks, i)
+    if vague is not None and not (vague[0] == 1 and toks[i].key in ctx.lexicon.index.at_word):
+        size, key = vague
+        if has(ctx, "fee"):
+            out.append(Match(size, "sort", f"sort:{key}", SORT_LABEL[key], rank=1))
+        else:
+            out.append(Match(size, "glue", rank=9))
+    free = _longest(_FREE, toks, i)
+    if (
+        free is not None
+        and has(ctx, "fee")
+        and not (free[0] == 1 and toks[i].key in ctx.lexicon.index.at_word)
+    ):
+        out.append(Match(free[0], "condition", "fee:0", "free"))
+    return out
 
 
 # -- places ----------------------------------------------------------------------------------------
@@ -528,6 +740,42 @@ WORD_CODES = frozenset(
     ]
 )
 _STATE_NAMES: dict[tuple[str, ...], str] = {}
+_STATE_WORDS = frozenset({"state", "province"})
+
+
+def _state_name(toks: Sequence[Token], i: int) -> tuple[int, str] | None:
+    """(tokens used, code) of a state or province named at ``i`` (by name, or by code: a code
+    that is also an English word only in capitals)."""
+    names = _STATE_NAMES or _state_names()
+    state = None
+    size_limit = 0 if toks[i].key not in _STATE_FIRST else min(4, len(toks) - i)
+    for size in range(1, size_limit + 1):
+        code = names.get(tuple(t.key for t in toks[i : i + size]))
+        if code is not None:
+            state = (size, code)
+    tok = toks[i]
+    typed_code = len(tok.key) == 2 and tok.key.upper() in CODES
+    if state is None and typed_code and (tok.key not in WORD_CODES or (tok.upper and tok.raw.isalpha())):
+        state = (1, tok.key.upper())
+    return state
+
+
+def _state_at(toks: Sequence[Token], i: int) -> tuple[int, str] | None:
+    """A state named with the word "state": "washington state", "new york state", "state of
+    texas", "the state of new york", "province of quebec"."""
+    lead = 0
+    if toks[i].key == "the" and i + 1 < len(toks) and toks[i + 1].key in _STATE_WORDS:
+        lead = 1
+    if toks[i + lead].key in _STATE_WORDS and i + lead + 2 < len(toks) + 1:
+        if i + lead + 1 < len(toks) and toks[i + lead + 1].key == "of":
+            found = _state_name(toks, i + lead + 2) if i + lead + 2 < len(toks) else None
+            if found is not None:
+                return lead + 2 + found[0], found[1]
+        return None
+    found = _state_name(toks, i)
+    if found is not None and i + found[0] < len(toks) and toks[i + found[0]].key in _STATE_WORDS:
+        return found[0] + 1, found[1]
+    return None
 
 
 def _state_names() -> dict[tuple[str, ...], str]:
@@ -539,20 +787,20 @@ def _state_names() -> dict[tuple[str, ...], str]:
     return _STATE_NAMES
 
 
+_STATE_FIRST = frozenset(k[0] for k in _state_names())
+
+
 def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     """A state or province by name or code, or a city in the data (a city named like a state
     is read as the city, the state offered: the data has the city)."""
     out = []
-    names = _state_names()
-    state = None
-    for size in range(1, min(4, len(toks) - i) + 1):
-        code = names.get(tuple(t.key for t in toks[i : i + size]))
-        if code is not None:
-            state = (size, code)
-    tok = toks[i]
-    typed_code = len(tok.key) == 2 and tok.key.upper() in CODES
-    if state is None and typed_code and (tok.key not in WORD_CODES or (tok.upper and tok.raw.isalpha())):
-        state = (1, tok.key.upper())
+    named = _state_at(toks, i)
+    if named is not None:  # "washington state", "the state of texas": the state, never the city
+        size, code = named
+        if has(ctx, "state"):
+            return [Match(size, "condition", f"state:{code}", regions.name_of(code) or code, rank=-1)]
+        return []
+    state = _state_name(toks, i)
     index = ctx.lexicon.index
     city = None
     for size in range(1, min(index.city_words, len(toks) - i) + 1):
@@ -578,6 +826,43 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         other = state_clause if state and state[0] == city[0] and has(ctx, "state") else None
         out.append(Match(city[0], "condition", city_clause or "", city[1], other))
     return out
+
+
+_CANADA = tuple(list(CODES)[list(CODES).index("AB") :])  # the provinces and territories
+_COUNTRIES = _phrases(
+    {
+        "CA": ("canada,canadian,canadas",),
+        "US": (
+            "usa,america,domestic,stateside",
+            "united states",
+            "the us",
+            "the usa",
+            "the states",
+            "u s",
+            "u s a",
+        ),
+    }
+)
+
+
+def country(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """``canada`` (its provinces and territories the data has; all of them when it has none), ``the
+    us``/``usa`` (the US states the data has: nothing to narrow when it has no Canadian ones)."""
+    found = _longest(_COUNTRIES, toks, i)
+    if found is None or not has(ctx, "state"):
+        return []
+    size, which = found
+    held = ctx.lexicon.states
+    if which == "CA":
+        codes = [c for c in _CANADA if c in held] or list(_CANADA)
+        label = "Canada"
+    else:
+        if not any(c in held for c in _CANADA):
+            return [Match(size, "glue")]
+        codes = [c for c in held if c not in _CANADA]
+        label = "United States"
+    clause = f"state:{codes[0]}" if len(codes) == 1 else "state:(" + " OR ".join(sorted(codes)) + ")"
+    return [Match(size, "condition", clause, label, rank=-1)]
 
 
 # -- when ------------------------------------------------------------------------------------------
@@ -625,10 +910,10 @@ _RELATIVE = _phrases(
         "today": ("today", "tonight", "todays"),
         "tomorrow": ("tomorrow", "tomorrows"),
         "this-week": ("this week", "current week", "this weeks"),
-        "next-week": ("next week", "coming week", "next weeks"),
+        "next-week": ("next week", "coming week", "next weeks", "this coming week", "the coming week"),
         "last-week": ("last week",),
         "this-month": ("this month", "current month"),
-        "next-month": ("next month", "coming month", "next months"),
+        "next-month": ("next month", "coming month", "next months", "this coming month"),
         "last-month": ("last month",),
         "this-quarter": ("this quarter", "current quarter"),
         "next-quarter": ("next quarter", "coming quarter"),
@@ -681,9 +966,26 @@ def _month_text(year: int, month: int) -> str:
     return f"{year:04d}-{month:02d}"
 
 
+_ENDING = frozenset({"ending", "ends", "finishing", "finishes", "wrapping", "concluding"})
+
+
 def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if not has(ctx, "starts"):
         return []
+    if toks[i].key in _ENDING and has(ctx, "ends"):  # "ending in march": the end date
+        j = i + 1 + (i + 1 < len(toks) and toks[i + 1].key in ("in", "on", "by", "before", "after"))
+        lead = toks[i + 1].key in ("by", "before", "after") if i + 1 < len(toks) else False
+        found = when(toks, j - lead, ctx) if j - lead < len(toks) else []
+        return [
+            Match(
+                m.size + j - lead - i,
+                "condition",
+                "ends:" + m.clause.removeprefix("starts:"),
+                f"ending {m.label}",
+            )
+            for m in found
+            if m.clause.startswith("starts:")
+        ]
     today = ctx.now.date()
     out: list[Match] = []
     rel = _longest(_RELATIVE, toks, i)
@@ -713,7 +1015,338 @@ def when(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out += _quarter(toks, i, today)
     out += _season(toks, i, today)
     out += _open_range(toks, i, today)
+    out += _part(toks, i, today)
+    out += _until(toks, i, today)
+    out += _day(toks, i, today)
+    out += _joined_dates(toks, i, today)
+    out += _weekday(toks, i, today)
+    out += _weekend(toks, i, today)
     return out
+
+
+_BY_WORDS = frozenset({"by", "before", "until", "till", "til", "thru", "through"})
+_ENDS = _phrases(
+    {
+        "12-31": (
+            "year end,yearend,eoy",
+            "end of year",
+            "end of the year",
+            "the end of the year",
+            "new year,new years",
+            "the new year",
+            "the holidays,holidays",
+        ),
+        "12-24": ("christmas,xmas",),
+        "month": ("month end", "end of month", "end of the month", "the end of the month", "eom"),
+        "quarter": ("quarter end", "end of quarter", "end of the quarter", "the end of the quarter", "eoq"),
+    }
+)
+
+
+_REST = _phrases(
+    {
+        "12-31": ("rest of the year", "rest of this year", "remainder of the year", "rest of year"),
+        "month": ("rest of the month", "rest of this month", "remainder of the month"),
+        "quarter": ("rest of the quarter", "rest of this quarter"),
+    }
+)
+
+
+def _until(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``by year end``, ``before christmas``, ``by the end of the month``, ``rest of the year``:
+    from today to then."""
+    rest = _longest(_REST, toks, i)
+    if rest is not None:
+        found: tuple[int, str] | None = (rest[0] - 1, rest[1])
+    elif toks[i].key in _BY_WORDS:
+        found = _longest(_ENDS, toks, i + 1)
+    else:
+        return []
+    if found is None:
+        return []
+    size, end = found
+    if end == "month":
+        last = date(today.year, today.month, calendar.monthrange(today.year, today.month)[1])
+    elif end == "quarter":
+        q_last = ((today.month - 1) // 3 + 1) * 3
+        last = date(today.year, q_last, calendar.monthrange(today.year, q_last)[1])
+    else:
+        month, day = map(int, end.split("-"))
+        last = date(today.year, month, day)
+        if last < today:
+            last = date(today.year + 1, month, day)
+    label = f"from today to {last:%B} {last.day}, {last.year}"
+    return [Match(size + 1, "condition", f"starts:{today.isoformat()}..{last.isoformat()}", label, rank=-1)]
+
+
+_DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?")
+
+
+def _day_of(tok: Token | None) -> int | None:
+    match = _DAY.fullmatch(tok.key) if tok is not None else None
+    return int(match.group(1)) if match and 1 <= int(match.group(1)) <= 31 else None
+
+
+def _day(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """A day: ``march 3rd``, ``march 3``, ``mar 3 2027``, ``3rd of march``, ``the 3rd of march``."""
+    if i >= len(toks):
+        return []
+    j = i + (toks[i].key == "the")
+    day = _day_of(toks[j]) if j < len(toks) else None
+    if day is not None and (j > i or toks[j].key != str(day)):
+        k = j + 1 + (j + 1 < len(toks) and toks[j + 1].key == "of")
+        month = _month_at(toks, k, today)
+        if month is None:
+            return []
+        size, year, m, _ = month
+        end = k + size
+    else:
+        month = _month_at(toks, i, today)
+        if month is None or month[3]:
+            return []
+        day = _day_of(toks[i + 1] if i + 1 < len(toks) else None)
+        if day is None:
+            return []
+        _, year, m, _ = month
+        end = i + 2
+        written = _year(toks[end] if end < len(toks) else None)
+        if written is not None:
+            year, end = written, end + 1
+        elif (year, m, day) < (today.year, today.month, today.day):
+            year += 1
+    if day > calendar.monthrange(year, m)[1]:
+        return []
+    found = date(year, m, day)
+    out = [Match(end - i, "condition", f"starts:{found.isoformat()}", f"{found:%B} {day}, {year}")]
+    if end < len(toks) and toks[end].key in _RANGE_JOIN and not (i > 0 and toks[i - 1].key in _BY_WORDS):
+        second = _day(toks, end + 1, today) or _joined_dates(toks, end + 1, today)
+        if second and second[0].clause.count("-") == 2 and ".." not in second[0].clause:
+            hi = second[0].clause.removeprefix("starts:")
+            span = f"starts:{found.isoformat()}..{hi}"
+            out.append(
+                Match(end + 1 + second[0].size - i, "condition", span, f"{out[0].label} to {second[0].label}")
+            )
+    return out
+
+
+def _joined_dates(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """One typed word of two dates: ``jan-mar`` (the months from one to the other), ``q1-q2``,
+    ``12/2026`` and ``3/2027`` (a month of a year)."""
+    if i + 1 >= len(toks) or toks[i + 1].word != toks[i].word:
+        return []
+    a, b = toks[i].key, toks[i + 1].key
+    if a.isdigit() and b.isdigit() and 1 <= int(a) <= 12 and 1 <= int(b) <= 31 and len(b) <= 2:
+        month, day = int(a), int(b)  # 3/15: a day (the coming one)
+        year = today.year + ((month, day) < (today.month, today.day))
+        if day <= calendar.monthrange(year, month)[1]:
+            found = date(year, month, day)
+            out = [Match(2, "condition", f"starts:{found.isoformat()}", f"{found:%B} {day}, {year}", rank=-1)]
+            if i + 2 < len(toks) and toks[i + 2].key in _RANGE_JOIN:
+                second = _joined_dates(toks, i + 3, today)
+                if second and ".." not in second[0].clause and second[0].clause.count("-") == 2:
+                    span = f"starts:{found.isoformat()}..{second[0].clause.removeprefix('starts:')}"
+                    out.append(
+                        Match(
+                            3 + second[0].size,
+                            "condition",
+                            span,
+                            f"{out[0].label} to {second[0].label}",
+                            rank=-1,
+                        )
+                    )
+            return out
+    if a.isdigit() and 1 <= int(a) <= 12 and _year(toks[i + 1]) is not None:
+        month = int(a)
+        return [
+            Match(
+                2,
+                "condition",
+                f"starts:{_month_text(int(b), month)}",
+                f"{calendar.month_name[month]} {b}",
+                rank=-1,
+            )
+        ]
+    one, two = _month_at(toks, i, today), _month_at(toks, i + 1, today)
+    if one is not None and two is not None and one[0] == 1:
+        y1, m1 = one[1], one[2]
+        y2 = two[1] if two[3] else y1 + (two[2] < m1)
+        span = f"starts:{_month_text(y1, m1)}..{_month_text(y2, two[2])}"
+        return [
+            Match(
+                1 + two[0],
+                "condition",
+                span,
+                f"{calendar.month_name[m1]} to {calendar.month_name[two[2]]}",
+                rank=-1,
+            )
+        ]
+    q1, q2 = _QUARTER.fullmatch(a), _QUARTER.fullmatch(b)
+    if q1 and q2:
+        given = _year(toks[i + 2]) if i + 2 < len(toks) else None
+        lo, hi = _quarter(toks, i, today), _quarter(toks, i + 1, today)
+        if given is not None:
+            lo_text, hi_text = f"{given}-Q{q1.group(1)}", f"{given}-Q{q2.group(1)}"
+        else:
+            lo_text, hi_text = lo[0].clause.removeprefix("starts:"), hi[0].clause.removeprefix("starts:")
+            if hi_text < lo_text:
+                hi_text = f"{int(lo_text[:4]) + (q2.group(1) < q1.group(1))}-Q{q2.group(1)}"
+        size = 2 + (given is not None)
+        return [Match(size, "condition", f"starts:{lo_text}..{hi_text}", f"{lo_text} to {hi_text}", rank=-1)]
+    return []
+
+
+_WEEKDAYS = {
+    name: number
+    for number in range(7)
+    for name in (
+        calendar.day_name[number].lower(),
+        calendar.day_abbr[number].lower(),
+        calendar.day_name[number].lower() + "s",
+    )
+} | {"tues": 1, "thur": 3, "thurs": 3, "weds": 2}
+
+
+def _weekday(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``tuesday``, ``this tuesday``, ``next tuesday``: the coming one (a week on when it is today
+    and "next" was said)."""
+    lead = toks[i].key in ("this", "next", "coming") and i + 1 < len(toks)
+    at = i + lead
+    day = _WEEKDAYS.get(toks[at].key)
+    if day is None:
+        return []
+    ahead = (day - today.weekday()) % 7
+    if ahead == 0 and toks[i].key == "next":
+        ahead = 7
+    found = date.fromordinal(today.toordinal() + ahead)
+    return [Match(at + 1 - i, "condition", f"starts:{found.isoformat()}", f"{found:%A, %B} {found.day}")]
+
+
+def _weekend(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``this weekend`` (the coming Saturday and Sunday; this one while it lasts), ``next
+    weekend`` (the one after)."""
+    if i + 1 >= len(toks) or toks[i + 1].key not in ("weekend", "weekends"):
+        return []
+    key = toks[i].key
+    if key not in ("this", "next", "coming"):
+        return []
+    saturday = date.fromordinal(today.toordinal() + (5 - today.weekday()) % 7)
+    if today.weekday() == 6:  # a Sunday: this weekend is today
+        saturday = date.fromordinal(today.toordinal() - 1)
+    if key == "next":
+        saturday = date.fromordinal(saturday.toordinal() + 7)
+    sunday = date.fromordinal(saturday.toordinal() + 1)
+    return [Match(2, "condition", f"starts:{saturday.isoformat()}..{sunday.isoformat()}", f"{key} weekend")]
+
+
+# Parts of a year, season, quarter or month: early = the first half, mid = the middle half, late
+# (end of) = the second half; of a season or quarter (three months): its first, middle, last month.
+_PART = _phrases(
+    {
+        "early": (
+            "early,earlyish",
+            "early in",
+            "beginning of",
+            "beginning",
+            "start of",
+            "first half of",
+            "first half",
+            "1st half of",
+            "1st half",
+            "first part of",
+            "h1",
+        ),
+        "mid": ("mid,middle,midyear", "middle of", "mid of", "midway through", "mid year"),
+        "late": (
+            "late,later,lateish",
+            "late in",
+            "later in",
+            "end of",
+            "second half of",
+            "second half",
+            "2nd half of",
+            "2nd half",
+            "latter half of",
+            "last part of",
+            "towards the end of",
+            "toward the end of",
+            "h2",
+        ),
+    }
+)
+_HALF_ALONE = frozenset(
+    {("first", "half"), ("second", "half"), ("1st", "half"), ("2nd", "half"), ("h1",), ("h2",)}
+)
+_PART_LABEL = {"early": "early", "mid": "mid", "late": "late"}
+
+
+def _span_at(toks: Sequence[Token], j: int, today: date) -> tuple[int, str, int, int, int] | None:
+    """What a part is of, at ``j``: (tokens used, "year"/"month"/"months", year, first month,
+    last month) of a year, "this year", a month [year], a season [year] or a quarter [year]."""
+    if j >= len(toks):
+        return None
+    key = toks[j].key
+    year = _year(toks[j])
+    if year is not None:
+        return 1, "year", year, 1, 12
+    if key == "year" or (key == "the" and j + 1 < len(toks) and toks[j + 1].key == "year"):
+        return 1 + (key == "the"), "year", today.year, 1, 12
+    if key in ("this", "next", "coming") and j + 1 < len(toks) and toks[j + 1].key in ("year", "month"):
+        if toks[j + 1].key == "year":
+            return 2, "year", today.year + (key != "this"), 1, 12
+        y, m0 = divmod(today.year * 12 + today.month - 1 + (key != "this"), 12)
+        return 2, "month", y, m0 + 1, m0 + 1
+    month = _month_at(toks, j, today)
+    if month is not None:
+        return month[0], "month", month[1], month[2], month[2]
+    for found in _season(toks, j, today) + _quarter(toks, j, today):
+        lo, _, hi = found.clause.removeprefix("starts:").partition("..")
+        if not hi:  # a quarter: 2027-Q1
+            year_text, quarter_text = lo.split("-Q")
+            first = (int(quarter_text) - 1) * 3 + 1
+            return found.size, "months", int(year_text), first, first + 2
+        (y1, m1), (y2, m2) = (map(int, lo.split("-")), map(int, hi.split("-")))
+        return found.size, "months", y1, m1, m1 + (y2 - y1) * 12 + m2 - m1
+    return None
+
+
+def _part(toks: Sequence[Token], i: int, today: date) -> list[Match]:
+    """``early 2027``, ``end of january``, ``late spring``, ``first half of 2027``, ``mid march``,
+    ``second half`` (of this year; next year's when this one's is over)."""
+    lead = _longest(_PART, toks, i)
+    if lead is None:
+        return []
+    size, part = lead
+    j = i + size
+    if j < len(toks) and toks[j].key in ("of", "in", "the") and toks[j - 1].key not in ("of", "in"):
+        j += 1 + (j + 1 < len(toks) and toks[j + 1].key == "the")
+    span = _span_at(toks, j, today)
+    if span is None:
+        if tuple(t.key for t in toks[i : i + size]) not in _HALF_ALONE:
+            return []
+        year = today.year + (part == "early" and today.month > 6)
+        span, j = (0, "year", year, 1, 12), i + size
+    used, what, year, first, last = span
+    if what == "month":
+        end_day = calendar.monthrange(year, first)[1]
+        days = {"early": (1, 15), "mid": (8, 22), "late": (16, end_day)}[part]
+        lo = f"{_month_text(year, first)}-{days[0]:02d}"
+        hi = f"{_month_text(year, first)}-{days[1]:02d}"
+        label = f"{part} {calendar.month_name[first]} {year}"
+    else:
+        length = last - first + 1
+        if what == "year":
+            a, b = {"early": (0, 5), "mid": (3, 8), "late": (6, 11)}[part]
+        else:
+            a, b = {"early": (0, 0), "mid": (length // 2, length // 2), "late": (length - 1, length - 1)}[
+                part
+            ]
+        y1, m1 = divmod(year * 12 + first - 1 + a, 12)
+        y2, m2 = divmod(year * 12 + first - 1 + b, 12)
+        lo, hi = _month_text(y1, m1 + 1), _month_text(y2, m2 + 1)
+        label = (
+            f"{part} {year}" if what == "year" else f"{part} {' '.join(t.raw for t in toks[j : j + used])}"
+        )
+    return [Match(j + used - i, "condition", f"starts:{lo}..{hi}", label, rank=-1)]
 
 
 def _season(toks: Sequence[Token], i: int, today: date) -> list[Match]:
@@ -725,7 +1358,8 @@ def _season(toks: Sequence[Token], i: int, today: date) -> list[Match]:
         return []
     given = _year(toks[at + 1] if at + 1 < len(toks) else None)
     first, last = season
-    y = given if given is not None else today.year + (last < today.month and first <= last)
+    wraps = first > last
+    y = given if given is not None else today.year + (today.month > last if wraps else last < today.month)
     lo_year = y - 1 if first > last else y
     span = f"starts:{_month_text(lo_year, first)}..{_month_text(y, last)}"
     size = at - i + 1 + (given is not None)
@@ -741,6 +1375,20 @@ def _open_range(toks: Sequence[Token], i: int, today: date) -> list[Match]:
     key = toks[i].key
     if key not in _AFTER_WORDS and key not in _BEFORE_WORDS:
         return []
+    day = _day(toks, i + 1, today)
+    if day:  # after march 15, before the 3rd of march
+        at = day[0].clause.removeprefix("starts:")
+        if key in _AFTER_WORDS:
+            return [Match(day[0].size + 1, "condition", f"starts:{at}..", f"{key} {day[0].label}")]
+        if key != "by":
+            return [Match(day[0].size + 1, "condition", f"starts:..{at}", f"before {day[0].label}")]
+    year = _year(toks[i + 1]) if i + 1 < len(toks) else None
+    if year is not None and (i + 2 >= len(toks) or toks[i + 2].key not in MONTHS):
+        if key in _AFTER_WORDS:
+            first_year = year + (key == "after")
+            return [Match(2, "condition", f"starts:{first_year}..", f"{key} {year}")]
+        if key != "by":
+            return [Match(2, "condition", f"starts:..{year - 1}", f"before {year}")]
     month = _month_at(toks, i + 1, today)
     if month is None:
         return []
@@ -800,14 +1448,15 @@ def _quarter(toks: Sequence[Token], i: int, today: date) -> list[Match]:
 
 def _window(toks: Sequence[Token], i: int) -> list[Match]:
     """``next 30 days``, ``next two weeks``, ``within 3 months``."""
-    if toks[i].key not in ("next", "within", "coming") or i + 2 >= len(toks):
+    if toks[i].key not in ("next", "within", "coming", "in") or i + 2 >= len(toks):
         return []
-    count_key, unit_key = toks[i + 1].key, toks[i + 2].key
+    skip = toks[i + 2].key == "of" and i + 3 < len(toks)  # "next couple of weeks"
+    count_key, unit_key = toks[i + 1].key, toks[i + 2 + skip].key
     count = int(count_key) if count_key.isdigit() else NUMBER_WORDS.get(count_key)
     unit = _UNIT.get(unit_key)
     if count is None or unit is None or not 0 < count < 10000:
         return []
-    return [Match(3, "condition", f"starts:next{count}{unit}", f"next {count} {unit_key}")]
+    return [Match(3 + skip, "condition", f"starts:next{count}{unit}", f"next {count} {unit_key}")]
 
 
 # -- money -----------------------------------------------------------------------------------------
@@ -840,6 +1489,11 @@ _AFTER = _phrases(
 )
 
 
+_ABOUT_MONEY = frozenset(
+    {"around", "about", "approximately", "approx", "roughly", "circa", "~", "ca", "near"}
+)
+
+
 def amount(tok: Token | None) -> int | Decimal | None:
     """A sum of money as typed: 1500, $1,500, 1.5k, 99.50."""
     if tok is None:
@@ -867,9 +1521,30 @@ def _with_currency(toks: Sequence[Token], j: int) -> int:
     return j + 1 if j < len(toks) and toks[j].key in _CURRENCY else j
 
 
+_PRICE_NOUNS = _phrases(
+    {
+        "": (
+            "fee,fees,price,prices,priced,cost,costs,costing,pricing,tuition,that cost,that costs,at",
+            "fee is",
+            "price is",
+            "priced at",
+            "costing",
+            "which cost",
+            "for",
+        )
+    }
+)
+
+
 def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if not has(ctx, "fee"):
         return []
+    noun = _longest(_PRICE_NOUNS, toks, i)
+    if noun is not None and i + noun[0] < len(toks):  # "fees under 1200", "priced below 900"
+        priced = [m for m in money(toks, i + noun[0], ctx) if m.what == "condition"]
+        if priced:
+            widest = max(priced, key=lambda m: m.size)
+            return [Match(widest.size + noun[0], "condition", widest.clause, widest.label, rank=widest.rank)]
     out = []
     below = _longest(_BELOW, toks, i)
     if below is not None:
@@ -880,6 +1555,18 @@ def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             words = {"<": "under", "<=": "up to", ">": "over", ">=": "at least"}[op]
             out.append(
                 Match(end - i, "condition", f"fee:{op}{_money_text(value)}", f"{words} {_shown(value)}")
+            )
+    if toks[i].key in _ABOUT_MONEY and i + 1 < len(toks) and toks[i + 1].raw.startswith("$"):
+        near = amount(toks[i + 1])
+        if near is not None:  # "around $200": within a fifth of it
+            bottom, top = int(near * Decimal("0.8")), int(near * Decimal("1.2") + Decimal("0.5"))
+            out.append(
+                Match(
+                    _with_currency(toks, i + 2) - i,
+                    "condition",
+                    f"fee:{bottom}..{top}",
+                    f"around {_shown(near)}",
+                )
             )
     value = amount(toks[i])
     if value is not None:
@@ -948,6 +1635,9 @@ _COUNTED = {
     "session": "sessions",
     "location": "locations",
     "level": "levels",
+    "city": "locations",
+    "date": "locations",
+    "venue": "locations",
 }
 _COMPARE = _phrases(
     {
@@ -960,6 +1650,8 @@ _COMPARE = _phrases(
 )
 _COUNT_AFTER = _phrases({">=": ("or more", "and up", "plus"), "<=": ("or fewer", "or less")})
 _NONE = frozenset({"no", "zero", "without"})
+_SEVERAL = frozenset({"multiple", "several", "many", "various"})
+_WITH_SOME = frozenset({"with", "having", "has", "have", "that have"})
 
 
 def _count_value(tok: Token) -> int | None:
@@ -979,6 +1671,14 @@ def count(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         field = _counted(toks, i + 1, ctx)
         if field is not None:
             out.append(Match(2, "condition", f"{field}:0", f"no {field}", rank=-1))
+    if toks[i].key in _SEVERAL:  # "multiple cities", "several dates": more than one
+        field = _counted(toks, i + 1, ctx)
+        if field is not None:
+            out.append(Match(2, "condition", f"{field}:>1", f"more than one {field}", rank=-1))
+    if toks[i].key in _WITH_SOME and ctx.table is not None:  # "topics with webinars": at least one
+        field = _counted(toks, i + 1, ctx)
+        if field is not None and toks[i + 1].key.endswith("s"):
+            out.append(Match(2, "condition", f"{field}:>0", f"with {field}", rank=-1))
     if at >= len(toks):
         return out
     value = _count_value(toks[at])
@@ -1081,19 +1781,148 @@ _ABSENT = _phrases(
             "not part of a",
             "not part of any",
             "no known",
+            "empty",
+            "blank",
+            "no listed",
+            "not having",
+            "without the",
+            "with missing",
+            "with empty",
+            "with blank",
+            "that are missing",
+            "that lack",
+            "lack",
+            "lacks",
         ),
-        "has": ("with a", "with an", "having a", "that have a", "with its"),
+        "has": (
+            "with a",
+            "with an",
+            "having a",
+            "that have a",
+            "with its",
+            "that has a",
+            "that has an",
+            "with",
+            "having",
+            "that have",
+            "that has",
+            "have",
+            "has",
+            "who have",
+            "who have a",
+        ),
+    }
+)
+
+
+# Natural words for a field's own words (from its names and the field table's "what").
+_FIELD_SYNONYMS = {
+    "photo": ("picture", "pic", "headshot", "head shot", "portrait", "photograph"),
+    "image": ("picture", "pic", "photo", "graphic", "logo"),
+    "description": ("desc", "summary", "blurb", "overview", "abstract", "writeup", "write up"),
+    "detail page": (
+        "details page",
+        "detail link",
+        "details link",
+        "web page",
+        "webpage",
+        "page",
+        "website",
+        "link",
+    ),
+    " id": (" number", " no"),
+    "fee": ("price", "cost", "pricing"),
+    "biography": ("bio", "profile"),
+    "zip code": ("zip", "postal code", "zipcode", "postcode"),
+    "street address": ("address",),
+    "access link": ("join link", "zoom link", "meeting link", "webinar link", "access url", "login link"),
+    "end date": ("end", "end time", "finish date", "ending date"),
+    "start date": ("date", "start", "start time", "starting date", "dates"),
+    "production date": ("produced date", "recording date", "recorded date"),
+    "curriculum": ("syllabus", "outline", "agenda"),
+    "venue": ("venue name", "location name"),
+    "education": ("school", "schools", "degree", "degrees"),
+    "job title": ("title", "position"),
+}
+_LEADS = re.compile(r"^(?:a course location's |a location's |a session's |has an? |the |an |a )")
+
+
+def _field_phrases(f: Field) -> set[str]:
+    """The words a field is named by: its names (``sessionId``: "session id"), its "what" in the
+    field table ("detail page link": also "detail page"), their natural synonyms and plurals."""
+    found = {f.name}
+    for name in (f.spec or "", *f.aliases):
+        if name:
+            found.add(re.sub(r"(?<=[a-z])(?=[A-Z0-9])", " ", name).lower())
+    doc = _LEADS.sub("", re.sub(r"\s*\(.*\)", "", f.doc.lower()).strip())
+    if not doc.startswith(("number of", "titles of", "the series")) and "'" not in doc.replace("'s id", ""):
+        found.add(_LEADS.sub("", doc))
+    elif doc.endswith("'s id"):
+        found.add(doc.split()[-2].removesuffix("'s") + " id")
+    for text in list(found):
+        if text.endswith((" link", " url")) and len(text.split()) > 1:
+            found.add(text.rsplit(" ", 1)[0])
+    for text in list(found):
+        for word, others in _FIELD_SYNONYMS.items():
+            if text == word or (text.endswith(" " + word) if word[0] != " " else text.endswith(word)):
+                found.update(text[: len(text) - len(word)] + o for o in others)
+    found |= {t + "s" for t in found if not t.endswith("s") and t[-1:].isalpha()}
+    return {" ".join(keys(t)) for t in found if keys(t)}
+
+
+def _absent_words(table: str | None) -> Phrases:
+    """The words of every field ``table`` has (any table: None), and the synonyms above."""
+    made = _ABSENT_BY_TABLE.get(table)
+    if made is None:
+        spec: dict[str, Sequence[str]] = {}
+        for f in (f for t, fs in SCHEMA.fields.items() if table in (None, t) for f in fs):
+            if f.type in (FieldType.NUMBER, FieldType.BOOL) or f.name in ("kind", "title", "name"):
+                continue  # counts and yes/no fields have their own words
+            for text in sorted(_field_phrases(f)):
+                spec[f.name] = [*spec.get(f.name, ()), text]
+        merged = {words: field for words, field in _phrases(spec).items()}
+        merged.update(_ABSENT_FIELDS)  # the words people use most: as they were
+        made = Phrases(merged)
+        made.longest = max(map(len, made), default=0)
+        made.starts = frozenset((k[0],) for k in made)
+        _ABSENT_BY_TABLE[table] = made
+    return made
+
+
+_ABSENT_BY_TABLE: dict[str | None, Phrases] = {}
+_ABSENT_AFTER = _phrases(
+    {
+        "": (
+            "missing",
+            "is missing",
+            "are missing",
+            "empty",
+            "is empty",
+            "blank",
+            "is blank",
+            "not set",
+            "unset",
+        )
     }
 )
 
 
 def absence(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     out = []
+    words = _absent_words(ctx.table)
+    after_field = _longest(words, toks, i)
+    if after_field is not None:  # "description missing", "photo is blank"
+        field = after_field[1]
+        trail = _longest(_ABSENT_AFTER, toks, i + after_field[0])
+        if trail is not None and has(ctx, field):
+            size = after_field[0] + trail[0]
+            label = f"no {_FIELD_WORDS.get(field, field)}"
+            out.append(Match(size, "condition", f"no:{field}", label, rank=-1))
     for size in range(1, min(5, len(toks) - i) + 1):
         lead = _ABSENT.get(tuple(t.key for t in toks[i : i + size]))
         if lead is None:
             continue
-        found = _longest(_ABSENT_FIELDS, toks, i + size)
+        found = _longest(words, toks, i + size)
         if found is None:
             continue
         field = found[1]
@@ -1101,6 +1930,10 @@ def absence(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             continue
         if (field == "certificate" or field == "series") and ctx.table is None:
             continue
+        named = tuple(t.key for t in toks[i + size : i + size + found[0]])
+        bare = lead == "has" and toks[i + size - 1].key not in ("a", "an", "its")
+        if bare and (ctx.table is None or named in KIND_WORDS):
+            continue  # "texas with courses": a kind, not a field
         total = size + found[0]
         if lead == "no":
             out.append(
@@ -1167,7 +2000,7 @@ _OWN_TABLE = {
     "situation": "situations",
     "series": "series",
 }
-_ALIASES = {
+ALIASES = {
     "ip": ("intellectual", "property"),
     "m&a": ("mergers",),
     "cyber": ("cybersecurity",),
@@ -1209,7 +2042,7 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     typed: list[str] = []  # the keys, aliases expanded ("m&a": "mergers")
     token_of: list[int] = []  # each key's token
     for n, t in enumerate(toks[i : i + 8]):
-        for key in _ALIASES.get(t.key, (t.key,)):
+        for key in ALIASES.get(t.key, (t.key,)):
             typed.append(key)
             token_of.append(n)
     first = singular(typed[0])
@@ -1229,7 +2062,10 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
                 continue
             else:
                 used = _extend(typed[:1], item, start)
-            if not used or used < _FEWEST.get(item.field, 1) or not _applies(item, ctx):
+            fewest = 1 if ctx.table == _OWN_TABLE.get(item.field) else _FEWEST.get(item.field, 1)
+            if item.field == "series" and fewest > 1 and not _in_own_titles(item.words[start], ctx):
+                fewest = 1  # a series' word the tab's own titles lack: the series (its sessions)
+            if not used or used < fewest or not _applies(item, ctx):
                 continue
             if best is None or _better(used, item, best):
                 best = (used, item, start)
@@ -1254,9 +2090,177 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
 _NAMED = {"topic": "Topic", "expert": "Expert", "role": "Role", "situation": "Situation", "series": "Series"}
 
 
-# Courses' and certificates' titles name them by two words or more ("trial advocacy"): one word
+_PHRASE_TABLES = (
+    "webinars",
+    "series",
+    "courses",
+    "certificates",
+    "offerings",
+    "topics",
+    "roles",
+    "situations",
+)
+_LABELS = frozenset({"topic", "role", "situation"})  # records that label others: wider than a phrase
+_ABOUT = frozenset({"about", "on", "in", "regarding", "covering", "re"})
+
+
+def _title_phrases(ctx: Context) -> list[Mapping[tuple[str, ...], str]]:
+    phrases = ctx.lexicon.phrases
+    if ctx.table is not None:
+        found = phrases.get(ctx.table)
+        return [found] if found else []
+    return [phrases[t] for t in _PHRASE_TABLES if t in phrases]
+
+
+def _in_own_titles(word: str, ctx: Context) -> bool:
+    return _written_as((word,), _title_phrases(ctx)) is not None
+
+
+def _written_as(key: tuple[str, ...], tables: list[Mapping[tuple[str, ...], str]]) -> str | None:
+    return next((w for t in tables if (w := t.get(key)) is not None), None)
+
+
+def phrase(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """Words the titles of the tab's records have together ("lease accounting", "boot camp"):
+    that phrase, a free phrase (found in titles, and in series' titles and topics through the
+    words). A series' or course's title that the words name is offered instead; a topic, role or
+    situation named whole by them (or after "about", "on", "in") is read as it (``titled``)."""
+    tables = _title_phrases(ctx)
+    if not tables or i + 1 >= len(toks) or toks[i].key in STOP:
+        return []
+    words = [singular(t.key) for t in toks[i : i + 8]]
+    if _written_as(tuple(words[:2]), tables) is None or _strong(toks, i, ctx):
+        return []
+    size = 1
+    while size < len(words):
+        key = tuple(words[max(0, size - 2) : size + 1]) if size >= 2 else tuple(words[:2])
+        if _written_as(key, tables) is None or _strong(toks, i + size, ctx):
+            break
+        size += 1
+    while size > 1 and words[size - 1] in STOP:
+        size -= 1
+    if size < 2:
+        return []
+    written = _written_as(tuple(words[:size]), tables) if size <= 3 else None
+    if written is None:
+        written = " ".join(t.raw.lower() for t in toks[i : i + size])
+    named = [m for m in titled(toks, i, ctx) if m.size == size]
+    if named:
+        field = named[0].clause.split(":", 1)[0]
+        label_field = next((f for f in _LABELS if field == f), None)
+        after_about = i > 0 and toks[i - 1].key in _ABOUT
+        if label_field is not None or after_about or field == "title":
+            return []
+    other = named[0].clause if named else " ".join(quote(t.raw) for t in toks[i : i + size])
+    return [Match(size, "condition", quote(written), f'"{written}"', other=other, rank=3)]
+
+
+_MEMBER_LEADS = _phrases(
+    {
+        "": (
+            "in the",
+            "in",
+            "in a",
+            "part of the",
+            "part of",
+            "part of a",
+            "from the",
+            "of the",
+            "within the",
+            "included in the",
+            "included in",
+            "that are part of the",
+            "that count toward the",
+            "toward the",
+            "towards the",
+            "for the",
+        ),
+        "series": (
+            "sessions of",
+            "sessions of the",
+            "sessions in",
+            "sessions in the",
+            "episodes of",
+            "parts of",
+        ),
+    }
+)
+_MEMBER_OF = _phrases(
+    {
+        "certificate": (
+            "certificate,certificates,cert,certs,certification,certifications",
+            "certificate program",
+            "certificate programs",
+            "certification program",
+        ),
+        "series": ("series", "webinar series"),
+    }
+)
+
+
+def member(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
+    """What a certificate or series holds, named by its title's words: "in the forensic accounting
+    certificate", "forensic accounting certificate courses", "part of the audit quality boot camp
+    series", "sessions of estate planning intensive" (``certificate:``/``series:``, where the
+    tab has the field)."""
+    lead = _longest(_MEMBER_LEADS, toks, i)
+    at = i + (lead[0] if lead else 0)
+    if at >= len(toks):
+        return []
+    if not (lead and lead[1] == "series") and not any(
+        (t.key,) in _MEMBER_OF.starts for t in toks[at + 1 : at + 9]
+    ):
+        return []  # no "certificate" or "series" after the words
+    out = []
+    for fld in ("certificate", "series"):
+        if ctx.table is None or SCHEMA.field(ctx.table, fld) is None:
+            continue
+        found = _title_run(toks, at, fld, ctx)
+        if found is None:
+            continue
+        used, item, start = found
+        value = _value([t.key for t in toks[at : at + used]], item, start)
+        after = _longest(_MEMBER_OF, toks, at + used)
+        if after is not None and after[1] == fld:
+            size = at + used + after[0] - i
+            then = _longest(KIND_WORDS, toks, i + size)
+            held = (toks[i + size].key in ("session", "sessions")) if i + size < len(toks) else False
+            if lead is None and not held and (then is None or then[1] in ("series", "certificates")):
+                continue  # "multistate series": the series, not what it holds
+        elif lead is not None and lead[1] == "series" and fld == "series":
+            size = at + used - i
+        else:
+            continue
+        out.append(Match(size, "condition", f"{fld}:{quote(value)}", item.title, rank=-1))
+    return out
+
+
+def _title_run(toks: Sequence[Token], at: int, fld: str, ctx: Context) -> tuple[int, Titled, int] | None:
+    """The most typed words from ``at`` that are consecutive words of one ``fld`` title."""
+    typed = [t.key for t in toks[at : at + 8]]
+    best: tuple[int, Titled, int] | None = None
+    at_word = ctx.lexicon.index.at_word
+    firsts = dict.fromkeys((singular(typed[0]), typed[0]))
+    for item, start in (found for first in firsts for found in at_word.get(first, ())):
+        if item.field != fld:
+            continue
+        k = 0
+        while k < len(typed) and start + k < len(item.words) and _names(typed[k], item.words[start + k], k):
+            k += 1
+        if k and (best is None or k > best[0]):
+            best = (k, item, start)
+    return best
+
+
+def _strong(toks: Sequence[Token], k: int, ctx: Context) -> bool:
+    """Whether a rule other than titles reads the word at ``k`` (a place, a date, a credit ...)."""
+    return any(m.what in ("condition", "kind", "sort") for rule in _STRONG for m in rule(toks, k, ctx))
+
+
+# Courses', certificates' and series' titles name them by two words or more (a series by one
+# word the tab's own titles lack too) ("trial advocacy"): one word
 # of theirs is better looked for as a word (it finds the records' own titles too).
-_FEWEST = {"course": 2, "certificate": 2}
+_FEWEST = {"course": 2, "certificate": 2, "series": 2}
 
 
 def _better(used: int, item: Titled, best: tuple[int, Titled, int]) -> bool:
@@ -1278,7 +2282,7 @@ def _extend(typed: list[str], item: Titled, start: int) -> int:
     k = 0
     while k < len(typed) and start + k < len(words) and _names(typed[k], words[start + k], k):
         k += 1
-    while k and words[start + k - 1] in STOP:  # a title's words, not the glue after them
+    while k and (words[start + k - 1] in STOP or (typed[k - 1],) in GLUE):  # not the glue after them
         k -= 1
     if k == 1 and (words[start] in STOP or singular(typed[0]) != words[start] != typed[0]):
         return 0
@@ -1305,6 +2309,7 @@ def _value(typed: list[str], item: Titled, start: int) -> str:
 
 Rule = Callable[[Sequence[Token], int, Context], list[Match]]
 RULES: tuple[Rule, ...] = (
+    member,
     count,
     absence,
     year_range,
@@ -1315,9 +2320,25 @@ RULES: tuple[Rule, ...] = (
     when,
     money,
     place,
+    country,
     place_kind,
     kind,
     person,
+    phrase,
     titled,
     glue,
+)
+_STRONG: tuple[Rule, ...] = (
+    count,
+    absence,
+    credit,
+    webinar_type,
+    order,
+    when,
+    money,
+    place,
+    country,
+    place_kind,
+    kind,
+    person,
 )
