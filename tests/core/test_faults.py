@@ -485,7 +485,7 @@ CASES: dict[str, Case] = {
         {"body": b'[{"topicId": 1}, {"topicId": 1' + b"0" * 30 + b"}]", "etag": '"t2"'},
         status="partial",
         ids=[1],
-        words=("less than",),
+        words=("topicId", "a whole number within 64 bits", "(31 digits)"),
     ),
     # A record that was good before and is bad now keeps its cached version: partial.
     "cached record rejected now": Case(

