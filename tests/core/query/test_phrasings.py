@@ -4,7 +4,12 @@ the writer's ``suite.json``; a third more are kept aside to score the rules afte
 
 For each: the typed words are read on the tab the person starts on; the tab shown must be the one
 the writer meant, its rows under the reading's equivalent query those of the writer's query (both
-evaluated by the reference evaluator, on the demo catalogue), and the order the one asked for."""
+evaluated by the reference evaluator, on the demo catalogue), and the order the one asked for.
+
+Two more sets joined it once the rules were written: the writer's kept-aside third
+(``phrasings_kept_aside.json``; 61 of 71 read right when first scored blind) and a second writer's
+75 questions, written after the rules were generalised (``phrasings_second_writer.json``; 66 of 75
+blind). Each must stay at 9 in 10 or better."""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from catalogue_desktop.core.query.lexicon import Lexicon
 from catalogue_desktop.core.query.reading import read
@@ -46,13 +53,17 @@ def failure(entry: dict[str, Any], reference: Reference) -> str | None:
     return None
 
 
-def test_the_phrasing_suite_reads_as_its_writer_meant() -> None:
-    suite = json.loads(SUITE.read_text(encoding="utf-8"))
-    assert len(suite) >= 100
+@pytest.mark.parametrize(
+    ("name", "least"),
+    [("phrasings.json", 100), ("phrasings_kept_aside.json", 70), ("phrasings_second_writer.json", 75)],
+)
+def test_the_phrasing_suite_reads_as_its_writer_meant(name: str, least: int) -> None:
+    suite = json.loads(SUITE.with_name(name).read_text(encoding="utf-8"))
+    assert len(suite) >= least
     reference = Reference(demo_facts(), NOW)
     for entry in suite:  # the writer's queries are real answers: each parses and names a tab
         assert reference.ids(entry["formal"], entry["tab"]) is not None, entry
     failures = [f for f in (failure(e, reference) for e in suite) if f is not None]
     score = 1 - len(failures) / len(suite)
-    print(f"phrasing suite: {len(suite) - len(failures)} of {len(suite)} ({score:.1%})")
+    print(f"{name}: {len(suite) - len(failures)} of {len(suite)} ({score:.1%})")
     assert score >= REQUIRED, f"{score:.1%} read as meant (>= {REQUIRED:.0%} needed):\n" + "\n".join(failures)

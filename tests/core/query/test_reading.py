@@ -399,3 +399,15 @@ def test_a_quoted_value_of_a_field_is_the_fields_whatever_its_operator(formal: s
     """``field:="…"`` is read as written, as ``field:"…"`` is (it was read again as a topic)."""
     for table in TABLES:
         assert read(formal, lexicon(), NOW, table=table).query == formal
+
+
+@pytest.mark.parametrize(
+    ("typed", "query"),
+    [
+        ("ethics webinars for CPAs", "topic:ethics kind:webinars cpe:yes"),
+        ("courses for attorneys in texas", "kind:courses cle:yes state:TX"),
+        ("webinars with both cle and cpe", "kind:webinars cle:yes cpe:yes"),
+    ],
+)
+def test_who_needs_a_credit_names_it_and_both_is_glue(typed: str, query: str) -> None:
+    assert read(typed, lexicon(), NOW, table="offerings").query == query

@@ -262,6 +262,8 @@ FILLER = frozenset(
         "anything",
         "all",
         "every",
+        "both",  # (cle and cpe: both, as the words beside it say)
+        "either",
         "something",
         "stuff",
         "option",
@@ -486,6 +488,10 @@ _CREDITS = _phrases(
             "cpe eligible",
             "cpe accredited",
             "cpe accreditation",
+            # who needs which: accountants count CPE, lawyers CLE ("ethics webinars for CPAs")
+            "cpa,cpas,accountant,accountants",
+            "for cpas",
+            "for accountants",
         ),
         "cle": (
             "cle,cles,mcle",
@@ -495,6 +501,9 @@ _CREDITS = _phrases(
             "cle eligible",
             "cle accredited",
             "cle accreditation",
+            "lawyer,lawyers,attorney,attorneys",
+            "for lawyers",
+            "for attorneys",
         ),
     }
 )
