@@ -61,7 +61,12 @@ def _report(qtbot: Any, window: Any) -> str:
     with qtbot.waitSignal(window.problem_report_requested, timeout=5000):
         quick_open(qtbot, window, "Report a problem", first="Help")
     qtbot.waitUntil(lambda: "Copied a problem report" in window.statusBar().currentMessage(), timeout=30000)
-    return QApplication.clipboard().text()
+    copied = QApplication.clipboard().text()
+    shown = [d for d in QApplication.topLevelWidgets() if d.objectName() == "statusDetails" and d.isVisible()]
+    assert len(shown) == 1 and "copied to the clipboard" in shown[0].windowTitle()  # the "…" opens it
+    assert shown[0].view.toPlainText() == copied  # what is sent, shown as it is
+    shown[0].close()
+    return copied
 
 
 def test_report_a_problem_offline_runs_no_doctor_and_hides_the_address_secret(

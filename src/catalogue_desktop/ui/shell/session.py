@@ -281,13 +281,18 @@ class AppSession(QObject):
         window = self.window
         if self.problem_report is None:
             self.problem_report = ProblemReport(self._reported_catalogue, self.faults.log)
-            self.problem_report.done.connect(
-                lambda _text: window.show_message(
-                    "Copied a problem report to the clipboard (secrets left out): paste it where "
-                    "you ask for help",
+
+            def shown(text: str) -> None:  # (what was copied, shown: the menu's "…" opens it)
+                from catalogue_desktop.ui.sync.status_details import show_details
+
+                window.show_message(
+                    "Copied a problem report to the clipboard (secrets left out): paste it into "
+                    "your message to whoever helps you",
                     0,
                 )
-            )
+                show_details(window, "Problem report — copied to the clipboard", text)
+
+            self.problem_report.done.connect(shown)
         window.show_message("Gathering a problem report (the connection doctor runs first)…", 0)
         self.problem_report.start()
 
