@@ -411,3 +411,11 @@ def test_a_quoted_value_of_a_field_is_the_fields_whatever_its_operator(formal: s
 )
 def test_who_needs_a_credit_names_it_and_both_is_glue(typed: str, query: str) -> None:
     assert read(typed, lexicon(), NOW, table="offerings").query == query
+
+
+def test_a_course_title_word_for_every_kind_stays_a_word() -> None:
+    """``find lease`` (no kind): the word, found in the course's title and everywhere else; read
+    as ``course:lease`` it kept only the certificates naming such a course."""
+    for table in (None, "offerings"):
+        found = read("lease", lexicon(), NOW, table=table)
+        assert found.query == "lease" and not found.conditions, (table, found.query)

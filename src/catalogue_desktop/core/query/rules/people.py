@@ -136,6 +136,9 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
                 fewest = 1  # a series' word the tab's own titles lack: the series (its sessions)
             if not used or used < fewest or not _applies(item, ctx):
                 continue
+            if ctx.table is None and item.field in _ONLY_ELSEWHERE:
+                continue  # (every kind at once, as find without --kind: course:lease would keep
+                # the certificates naming such a course and leave out the course itself)
             if best is None or _better(used, item, best):
                 best = (used, item, start)
             single = single or used == 1
@@ -155,6 +158,10 @@ def titled(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     label = item.title if whole else f"{_NAMED.get(item.field, item.field.capitalize())} “{value}”"
     return [Match(size, "condition", f"{field}:{quote(value)}", label, other=other, rank=3)]
 
+
+# Titles whose field only other kinds have (a course's title is ``course:`` on certificates):
+# read on a tab, never for every kind at once.
+_ONLY_ELSEWHERE = frozenset({"course", "certificate"})
 
 _NAMED = {"topic": "Topic", "expert": "Expert", "role": "Role", "situation": "Situation", "series": "Series"}
 
