@@ -13,10 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.records.field_names import CHILD_KEYS, fact_keys
 from catalogue_desktop.core.records.kinds import Kind
+
+if TYPE_CHECKING:  # (the models only as types, as in ``rows``)
+    from catalogue_desktop.core.records.models import (
+        Certificate,
+        Course,
+        Expert,
+        Location,
+        Record,
+        Role,
+        Series,
+        Situation,
+        Topic,
+        Webinar,
+    )
 
 
 def iso(value: datetime | None) -> str | None:
@@ -44,15 +58,12 @@ def _put(out: dict[str, Any], keys: dict[str, str], **values: Any) -> dict[str, 
     return out
 
 
-def _names(items: Iterable[Any] | None, attr: str) -> list[str]:
-    return [str(v) for i in items or () if (v := getattr(i, attr, None))]
+def _names(names: Iterable[str | None]) -> list[str]:
+    """The names given, but blank ones."""
+    return [str(n) for n in names if n]
 
 
-def _ids(items: Iterable[Any] | None, attr: str) -> list[int]:
-    return [getattr(i, attr) for i in items or ()]
-
-
-def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
+def _webinar(r: Webinar, *, session: bool = False) -> dict[str, Any]:
     keys = _SESSION if session else _WEBINAR
     out: dict[str, Any] = {keys["webinar" if session else "id"]: r.webinar_id}
     _put(
@@ -67,10 +78,10 @@ def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
         starts=iso(r.start_date),
         ends=iso(r.end_date),
         url=r.detail_url,
-        expert=_names(r.experts, "name"),
-        topic=_names(r.topics, "title"),
-        role=_names(r.roles, "title"),
-        situation=_names(r.situations, "title"),
+        expert=_names(e.name for e in r.experts or ()),
+        topic=_names(t.title for t in r.topics or ()),
+        role=_names(x.title for x in r.roles or ()),
+        situation=_names(x.title for x in r.situations or ()),
     )
     if not session:
         _put(
@@ -79,15 +90,15 @@ def _webinar(r: Any, *, session: bool = False) -> dict[str, Any]:
             description=bool(r.description) or None,
             produced=iso(r.production_date),
             access=r.access_url,
-            expertIds=_ids(r.experts, "expert_id"),
-            topicIds=_ids(r.topics, "topic_id"),
-            roleIds=_ids(r.roles, "role_id"),
-            situationIds=_ids(r.situations, "situation_id"),
+            expertIds=[e.expert_id for e in r.experts or ()],
+            topicIds=[t.topic_id for t in r.topics or ()],
+            roleIds=[x.role_id for x in r.roles or ()],
+            situationIds=[x.situation_id for x in r.situations or ()],
         )
     return out
 
 
-def _series(r: Any) -> dict[str, Any]:
+def _series(r: Series) -> dict[str, Any]:
     sessions = r.sessions or []
     return _put(
         {},
@@ -106,7 +117,7 @@ def _children(key: str, children: list[dict[str, Any]]) -> dict[str, Any]:
     return {key: children} if children else {}
 
 
-def _location(loc: Any) -> dict[str, Any]:
+def _location(loc: Location) -> dict[str, Any]:
     return _put(
         {},
         _LOCATION,
@@ -123,7 +134,7 @@ def _location(loc: Any) -> dict[str, Any]:
     )
 
 
-def _course(r: Any) -> dict[str, Any]:
+def _course(r: Course) -> dict[str, Any]:
     locations = r.locations or []
     return _put(
         {},
@@ -136,15 +147,15 @@ def _course(r: Any) -> dict[str, Any]:
         cpe=r.cpe_accreditation,
         level=r.level,
         url=r.url,
-        expert=_names(r.experts, "name"),
-        expertIds=_ids(r.experts, "expert_id"),
-        topic=_names(r.topics, "title"),
-        topicIds=_ids(r.topics, "topic_id"),
+        expert=_names(e.name for e in r.experts or ()),
+        expertIds=[e.expert_id for e in r.experts or ()],
+        topic=_names(t.title for t in r.topics or ()),
+        topicIds=[t.topic_id for t in r.topics or ()],
         locations=len(locations),
     ) | _children(_LOCATIONS, [_location(loc) for loc in locations])
 
 
-def _certificate(r: Any) -> dict[str, Any]:
+def _certificate(r: Certificate) -> dict[str, Any]:
     levels = r.levels or []
     course_ids = list(dict.fromkeys(c.course_id for lv in levels for c in lv.courses or ()))
     fee = r.fee
@@ -162,7 +173,7 @@ def _certificate(r: Any) -> dict[str, Any]:
     )
 
 
-def _expert(r: Any) -> dict[str, Any]:
+def _expert(r: Expert) -> dict[str, Any]:
     return _put(
         {},
         _EXPERT,
@@ -176,27 +187,38 @@ def _expert(r: Any) -> dict[str, Any]:
     )
 
 
-def _titled(kind: Kind, id_attr: str) -> Any:
-    keys = fact_keys(kind.value)
-
-    def facts(r: Any) -> dict[str, Any]:
-        return _put({}, keys, id=getattr(r, id_attr), title=r.title, description=r.description)
-
-    return facts
+def _titled(kind: Kind, own_id: int, title: str | None, description: str | None) -> dict[str, Any]:
+    return _put({}, _TITLED[kind], id=own_id, title=title, description=description)
 
 
+_TITLED = {kind: fact_keys(kind.value) for kind in (Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS)}
+
+
+def _topic(r: Topic) -> dict[str, Any]:
+    return _titled(Kind.TOPICS, r.topic_id, r.title, r.description)
+
+
+def _role(r: Role) -> dict[str, Any]:
+    return _titled(Kind.ROLES, r.role_id, r.title, r.description)
+
+
+def _situation(r: Situation) -> dict[str, Any]:
+    return _titled(Kind.SITUATIONS, r.situation_id, r.title, r.description)
+
+
+# Each maker takes its kind's model (``facts`` is given a record of ``kind``'s model).
 FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = {
     Kind.WEBINARS: _webinar,
     Kind.SERIES: _series,
     Kind.COURSES: _course,
     Kind.CERTIFICATES: _certificate,
     Kind.EXPERTS: _expert,
-    Kind.TOPICS: _titled(Kind.TOPICS, "topic_id"),
-    Kind.ROLES: _titled(Kind.ROLES, "role_id"),
-    Kind.SITUATIONS: _titled(Kind.SITUATIONS, "situation_id"),
+    Kind.TOPICS: _topic,
+    Kind.ROLES: _role,
+    Kind.SITUATIONS: _situation,
 }
 
 
-def facts(kind: Kind, record: Any) -> dict[str, Any]:
+def facts(kind: Kind, record: Record) -> dict[str, Any]:
     """The facts of one record (a model of ``kind``)."""
     return FACTS[kind](record)

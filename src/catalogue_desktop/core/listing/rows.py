@@ -14,10 +14,23 @@ import enum
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from catalogue_desktop.core.records.field_names import column_keys
 from catalogue_desktop.core.records.kinds import Kind
+
+if TYPE_CHECKING:  # (the models only as types: a row is made of records decoded elsewhere)
+    from catalogue_desktop.core.records.models import (
+        Certificate,
+        Course,
+        Expert,
+        Record,
+        Role,
+        Series,
+        Situation,
+        Topic,
+        Webinar,
+    )
 
 
 class ColumnType(enum.Enum):
@@ -214,9 +227,9 @@ def offset(value: datetime | None) -> int | None:
     return None if delta is None else int(delta.total_seconds()) // 60
 
 
-def _moments(items: Iterable[Any] | None, attr: str) -> list[tuple[int, int | None]]:
-    """(epoch ms, offset) of each item's date ``attr``, by time."""
-    found = [(_ms(d), offset(d)) for i in items or () if (d := getattr(i, attr)) is not None]
+def _moments(dates: Iterable[datetime | None]) -> list[tuple[int, int | None]]:
+    """(epoch ms, offset) of each date given, by time."""
+    found = [(_ms(d), offset(d)) for d in dates if d is not None]
     return sorted(found, key=lambda m: m[0])
 
 
@@ -226,14 +239,10 @@ def money(value: int | Decimal | None) -> int | str | None:
     return value
 
 
-def _names(items: Iterable[Any] | None, attr: str) -> str | None:
-    if not items:
-        return None
-    return "; ".join(str(getattr(i, attr)) for i in items if getattr(i, attr, None))
-
-
-def _ids(items: Iterable[Any] | None, attr: str) -> list[int]:
-    return [getattr(i, attr) for i in items or ()]
+def _joined(names: Iterable[str | None]) -> str | None:
+    """The names given, but blank ones, joined by "; " (None: no item to name)."""
+    given = list(names)
+    return "; ".join(str(n) for n in given if n) if given else None
 
 
 def _one_line(text: str | None, limit: int = 200) -> str | None:
@@ -246,7 +255,7 @@ def _one_line(text: str | None, limit: int = 200) -> str | None:
 _NONE = (None, None)
 
 
-def _webinar(r: Any, now_ms: int) -> list[Any]:
+def _webinar(r: Webinar, now_ms: int) -> list[Any]:
     return [
         r.title,
         r.type,
@@ -255,8 +264,8 @@ def _webinar(r: Any, now_ms: int) -> list[Any]:
         r.fee,
         r.cle_accreditation,
         r.cpe_accreditation,
-        _names(r.experts, "name"),
-        _names(r.topics, "title"),
+        _joined(e.name for e in r.experts or ()),
+        _joined(t.title for t in r.topics or ()),
         epoch_ms(r.production_date),
         r.webinar_id,
         r.session_id,
@@ -264,15 +273,15 @@ def _webinar(r: Any, now_ms: int) -> list[Any]:
     ]
 
 
-def _series(r: Any, now_ms: int) -> list[Any]:
-    starts = _moments(r.sessions, "start_date")
+def _series(r: Series, now_ms: int) -> list[Any]:
+    starts = _moments(s.start_date for s in r.sessions or ())
     first, last = (starts[0], starts[-1]) if starts else (_NONE, _NONE)
     return [r.title, len(r.sessions or ()), first[0], last[0], r.fee, r.series_id, [first[1], last[1]]]
 
 
-def _course(r: Any, now_ms: int) -> list[Any]:
-    starts = _moments(r.locations, "start_date")
-    ends = _moments(r.locations, "end_date") or starts
+def _course(r: Course, now_ms: int) -> list[Any]:
+    starts = _moments(loc.start_date for loc in r.locations or ())
+    ends = _moments(loc.end_date for loc in r.locations or ()) or starts
     upcoming = [m for m in starts if m[0] >= now_ms]
     nxt = upcoming[0] if upcoming else (starts[-1] if starts else _NONE)
     last = ends[-1] if ends else _NONE
@@ -287,61 +296,89 @@ def _course(r: Any, now_ms: int) -> list[Any]:
         [min(fees), max(fees)] if fees else None,
         r.cle_accreditation,
         r.cpe_accreditation,
-        _names(r.experts, "name"),
+        _joined(e.name for e in r.experts or ()),
         r.course_id,
         [nxt[1], last[1]],
     ]
 
 
-def _certificate(r: Any, now_ms: int) -> list[Any]:
+def _certificate(r: Certificate, now_ms: int) -> list[Any]:
     levels = r.levels or ()
     courses = {c.course_id for level in levels for c in level.courses or ()}
     return [r.title, money(r.fee), len(levels), len(courses), r.certificate_id, []]
 
 
-def _expert(r: Any, now_ms: int) -> list[Any]:
+def _expert(r: Expert, now_ms: int) -> list[Any]:
     return [r.name, r.title, _one_line(r.education), r.expert_id, None, None, []]
 
 
-def _titled(id_attr: str, counts: int) -> Callable[[Any, int], list[Any]]:
-    def row(r: Any, now_ms: int) -> list[Any]:
-        return [r.title, _one_line(r.description), getattr(r, id_attr), *[None] * counts, []]
-
-    return row
+def _titled(title: str | None, description: str | None, own_id: int, counts: int) -> list[Any]:
+    """A topic's, role's or situation's row: its counts (``counts`` of them) are filled when listed."""
+    return [title, _one_line(description), own_id, *[None] * counts, []]
 
 
+def _topic(r: Topic, now_ms: int) -> list[Any]:
+    return _titled(r.title, r.description, r.topic_id, 2)
+
+
+def _role(r: Role, now_ms: int) -> list[Any]:
+    return _titled(r.title, r.description, r.role_id, 1)
+
+
+def _situation(r: Situation, now_ms: int) -> list[Any]:
+    return _titled(r.title, r.description, r.situation_id, 1)
+
+
+# Each maker takes its kind's model; the table's type cannot say which (``row`` is given a record
+# of ``kind``'s model), the makers themselves are checked against the models.
 ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = {
     Kind.WEBINARS: _webinar,
     Kind.SERIES: _series,
     Kind.COURSES: _course,
     Kind.CERTIFICATES: _certificate,
     Kind.EXPERTS: _expert,
-    Kind.TOPICS: _titled("topic_id", 2),
-    Kind.ROLES: _titled("role_id", 1),
-    Kind.SITUATIONS: _titled("situation_id", 1),
+    Kind.TOPICS: _topic,
+    Kind.ROLES: _role,
+    Kind.SITUATIONS: _situation,
 }
 
 
-def row(kind: Kind, record: Any, now_ms: int) -> list[Any]:
+def row(kind: Kind, record: Record, now_ms: int) -> list[Any]:
     """The values of ``COLUMNS[kind]`` for one record (a model of that kind), then its dates'
     offsets (see ``zone``)."""
     return ROWS[kind](record, now_ms)
 
 
-def links(kind: Kind, record: Any) -> list[list[int]]:
+def _webinar_links(r: Webinar) -> list[list[int]]:
+    return [
+        [e.expert_id for e in r.experts or ()],
+        [t.topic_id for t in r.topics or ()],
+        [x.role_id for x in r.roles or ()],
+        [x.situation_id for x in r.situations or ()],
+    ]
+
+
+def _series_links(r: Series) -> list[list[int]]:
+    return [[s.webinar_id for s in r.sessions or ()]]
+
+
+def _course_links(r: Course) -> list[list[int]]:
+    return [[e.expert_id for e in r.experts or ()], [t.topic_id for t in r.topics or ()]]
+
+
+def _certificate_links(r: Certificate) -> list[list[int]]:
+    return [list(dict.fromkeys(c.course_id for lv in r.levels or () for c in lv.courses or ()))]
+
+
+_LINKS: dict[Kind, Callable[[Any], list[list[int]]]] = {
+    Kind.WEBINARS: _webinar_links,
+    Kind.SERIES: _series_links,
+    Kind.COURSES: _course_links,
+    Kind.CERTIFICATES: _certificate_links,
+}
+
+
+def links(kind: Kind, record: Record) -> list[list[int]]:
     """Ids of the records this one refers to, one list per ``LINK_KINDS[kind]``."""
-    if kind is Kind.WEBINARS:
-        return [
-            _ids(record.experts, "expert_id"),
-            _ids(record.topics, "topic_id"),
-            _ids(record.roles, "role_id"),
-            _ids(record.situations, "situation_id"),
-        ]
-    if kind is Kind.SERIES:
-        return [_ids(record.sessions, "webinar_id")]
-    if kind is Kind.COURSES:
-        return [_ids(record.experts, "expert_id"), _ids(record.topics, "topic_id")]
-    if kind is Kind.CERTIFICATES:
-        seen = dict.fromkeys(c.course_id for lv in record.levels or () for c in lv.courses or ())
-        return [list(seen)]
-    return []
+    found = _LINKS.get(kind)
+    return [] if found is None else found(record)

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont
@@ -40,6 +41,20 @@ from catalogue_desktop.ui.detail.text import (
     text_widget,
 )
 
+if TYPE_CHECKING:  # (the models only as types: the window starts without pydantic)
+    from catalogue_desktop.core.records.models import (
+        Certificate,
+        Course,
+        Expert,
+        Location,
+        Role,
+        Schedule,
+        Series,
+        Situation,
+        Topic,
+        Webinar,
+    )
+
 __all__ = ["make_page"]
 
 
@@ -51,7 +66,7 @@ def make_page(pane: PageHost, kind: Kind) -> Page:
 # -- per kind ------------------------------------------------------------------------------------
 
 
-def _webinar(p: Page, r: Any) -> None:
+def _webinar(p: Page, r: Webinar) -> None:
     p.title(r.title, f"Webinar #{r.webinar_id}")
     p.subtitle(
         join_nonblank(
@@ -87,10 +102,10 @@ def _webinar(p: Page, r: Any) -> None:
     p.links(
         "Situations", [p.record_link(Kind.SITUATIONS, t.situation_id, t.title) for t in r.situations or ()]
     )
-    p.expert_cards(r.experts)
+    p.expert_cards(r.experts or ())
 
 
-def _series(p: Page, r: Any) -> None:
+def _series(p: Page, r: Series) -> None:
     p.title(r.title, f"Series #{r.series_id}")
     sessions = list(r.sessions or ())
     p.subtitle(f"Series #{r.series_id} · {len(sessions)} session{'s' if len(sessions) != 1 else ''}")
@@ -111,8 +126,8 @@ def _series(p: Page, r: Any) -> None:
     p.add(_sessions_table(p, sessions))
 
 
-def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
-    def key(s: Any) -> tuple[bool, float]:
+def _sessions_table(p: Page, sessions: list[Webinar]) -> QTableWidget:
+    def key(s: Webinar) -> tuple[bool, float]:
         return (s.start_date is None, s.start_date.timestamp() if s.start_date else 0.0)
 
     ordered = sorted(sessions, key=key)
@@ -176,7 +191,7 @@ def _sessions_table(p: Page, sessions: list[Any]) -> QTableWidget:
     return table
 
 
-def _course(p: Page, r: Any) -> None:
+def _course(p: Page, r: Course) -> None:
     p.title(r.title, f"Course #{r.course_id}")
     p.subtitle(f"Course #{r.course_id}")
     p.changes_banner()
@@ -191,7 +206,7 @@ def _course(p: Page, r: Any) -> None:
     p.text("Description", r.description)
     p.text("Curriculum", r.curriculum)
     p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
-    p.expert_cards(r.experts)
+    p.expert_cards(r.experts or ())
     locations = list(r.locations or ())
     if locations:
         p.section("Locations", "locations")
@@ -203,7 +218,7 @@ def _course(p: Page, r: Any) -> None:
         p.add(_schedule(p, schedule))
 
 
-def _location(p: Page, loc: Any) -> QWidget:
+def _location(p: Page, loc: Location) -> QWidget:
     box = QFrame()
     box.setObjectName(f"location_{loc.location_id}")
     box.setFrameShape(QFrame.Shape.StyledPanel)
@@ -227,7 +242,7 @@ def _location(p: Page, loc: Any) -> QWidget:
     return box
 
 
-def _schedule(p: Page, items: list[Any]) -> QWidget:
+def _schedule(p: Page, items: list[Schedule]) -> QWidget:
     box = QWidget()
     box.setObjectName("schedule")
     grid = QGridLayout(box)
@@ -236,7 +251,7 @@ def _schedule(p: Page, items: list[Any]) -> QWidget:
     grid.setVerticalSpacing(4)
     grid.setColumnStretch(1, 1)
     row = 0
-    days: dict[Any, list[Any]] = {}
+    days: dict[int | None, list[Schedule]] = {}
     for item in items:
         days.setdefault(item.day, []).append(item)
     for day in sorted(days, key=lambda d: (d is None, d or 0)):
@@ -265,7 +280,7 @@ def _schedule(p: Page, items: list[Any]) -> QWidget:
     return box
 
 
-def _certificate(p: Page, r: Any) -> None:
+def _certificate(p: Page, r: Certificate) -> None:
     photo = p.pane.photo(PHOTO, r.image_url, None, r.title or "")
     photo.setObjectName("certificate_image")
     column = QVBoxLayout()
@@ -327,7 +342,7 @@ def _visible_rows(model: CertificateTreeModel) -> int:
     return count
 
 
-def _expert(p: Page, r: Any) -> None:
+def _expert(p: Page, r: Expert) -> None:
     photo = p.pane.photo(PHOTO, r.image_url, r.image2x_url, r.name or "")
     column = QVBoxLayout()
     column.setSpacing(3)
@@ -365,38 +380,48 @@ def _italic(label: QLabel) -> QLabel:
     return label
 
 
-def _titled(kind: Kind, id_attr: str) -> Callable[[Page, Any], None]:
-    def build(p: Page, r: Any) -> None:
-        record_id = getattr(r, id_attr)
-        p.title(r.title, f"{kind.singular.capitalize()} #{record_id}")
-        p.subtitle(f"{kind.singular.capitalize()} #{record_id}")
-        p.changes_banner()
-        p.text("Description", r.description)
-        webinars = p.referrer_links(kind, record_id, Kind.WEBINARS)
-        p.links(
-            f"Webinars ({len(webinars)})",
-            webinars,
-            "webinars",
-            empty=f"No webinars carry this {kind.singular}.",
-        )
-        if kind is Kind.TOPICS:
-            courses = p.referrer_links(kind, record_id, Kind.COURSES)
-            p.links(f"Courses ({len(courses)})", courses, "courses", empty="No courses carry this topic.")
-
-    return build
+def _titled(p: Page, kind: Kind, record_id: int, description: str | None, title: str | None) -> None:
+    """A topic's, role's or situation's page."""
+    p.title(title, f"{kind.singular.capitalize()} #{record_id}")
+    p.subtitle(f"{kind.singular.capitalize()} #{record_id}")
+    p.changes_banner()
+    p.text("Description", description)
+    webinars = p.referrer_links(kind, record_id, Kind.WEBINARS)
+    p.links(
+        f"Webinars ({len(webinars)})",
+        webinars,
+        "webinars",
+        empty=f"No webinars carry this {kind.singular}.",
+    )
+    if kind is Kind.TOPICS:
+        courses = p.referrer_links(kind, record_id, Kind.COURSES)
+        p.links(f"Courses ({len(courses)})", courses, "courses", empty="No courses carry this topic.")
 
 
+def _topic(p: Page, r: Topic) -> None:
+    _titled(p, Kind.TOPICS, r.topic_id, r.description, r.title)
+
+
+def _role(p: Page, r: Role) -> None:
+    _titled(p, Kind.ROLES, r.role_id, r.description, r.title)
+
+
+def _situation(p: Page, r: Situation) -> None:
+    _titled(p, Kind.SITUATIONS, r.situation_id, r.description, r.title)
+
+
+# Each builder takes its kind's model (the page is filled with a record of its kind).
 _BUILDERS: dict[Kind, Callable[[Page, Any], None]] = {
     Kind.WEBINARS: _webinar,
     Kind.SERIES: _series,
     Kind.COURSES: _course,
     Kind.CERTIFICATES: _certificate,
     Kind.EXPERTS: _expert,
-    Kind.TOPICS: _titled(Kind.TOPICS, "topic_id"),
-    Kind.ROLES: _titled(Kind.ROLES, "role_id"),
-    Kind.SITUATIONS: _titled(Kind.SITUATIONS, "situation_id"),
+    Kind.TOPICS: _topic,
+    Kind.ROLES: _role,
+    Kind.SITUATIONS: _situation,
 }
 
 
-def _ms(value: Any) -> int | None:
+def _ms(value: datetime | None) -> int | None:
     return None if value is None else int(value.timestamp() * 1000)
