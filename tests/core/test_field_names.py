@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.listing.rows import COLUMNS, DATES, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS, column_index
 from catalogue_desktop.core.query.fields import FIELDS, SCHEMA
 from catalogue_desktop.core.records.field_names import (
     CHILD_KEYS,
@@ -18,7 +18,7 @@ from catalogue_desktop.core.records.field_names import (
     fact_keys,
     named,
 )
-from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
 from tests.core.query.catalogues import Facts, demo_facts, synthetic_facts
 
 TABLES = [kind.value for kind in ALL_KINDS]
@@ -41,7 +41,7 @@ def test_the_issue_s_field_has_one_name_and_its_spellings_declared_once() -> Non
     assert COLUMNS[Kind.WEBINARS][column_index(Kind.WEBINARS, "produced")].header == "Produced"
 
 
-@pytest.mark.parametrize("kind", [*ALL_KINDS, DATES], ids=lambda k: k.value)
+@pytest.mark.parametrize("kind", [*ALL_KINDS, OCCASIONS], ids=lambda k: k.value)
 def test_every_listing_column_is_a_field_of_the_registry(kind: Any) -> None:
     keys = [c.key for c in COLUMNS[kind]]
     assert sorted(keys) == sorted(column_keys(kind.value))
@@ -62,7 +62,7 @@ def test_a_column_s_key_names_its_field_in_a_query_but_for_the_dates_row_number(
     Dates tab's columns ``id`` (the row's number) and ``record`` (the course's or webinar's id,
     the query's ``id``) are the one exception, declared in the registry."""
     astray = []
-    for kind in [*ALL_KINDS, DATES]:
+    for kind in [*ALL_KINDS, OCCASIONS]:
         table = kind.value
         for key, name in column_keys(table).items():
             field = SCHEMA.field(table, name)

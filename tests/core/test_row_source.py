@@ -9,11 +9,12 @@ from typing import Any, overload
 
 import pytest
 
-from catalogue_desktop.core.listing.rows import COLUMNS, DATES, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS, column_index
 from catalogue_desktop.core.listing.rowset import Row, RowSet, RowSource
 from catalogue_desktop.core.listing.sorting import sorted_rows
+from catalogue_desktop.core.records.kinds import OCCASIONS
 
-START = column_index(DATES, "start")
+START = column_index(OCCASIONS, "start")
 
 
 class CountingSource:
@@ -26,9 +27,9 @@ class CountingSource:
 
     def _row(self, i: int) -> Row:
         self.made += 1
-        row: list[Any] = [None] * len(COLUMNS[DATES])
+        row: list[Any] = [None] * len(COLUMNS[OCCASIONS])
         row[START] = self.starts[i]
-        row[column_index(DATES, "id")] = i
+        row[column_index(OCCASIONS, "id")] = i
         return row
 
     def __len__(self) -> int:
@@ -61,7 +62,7 @@ class CountingSource:
 def _rowset(source: CountingSource) -> RowSet:
     typed: RowSource = source  # (the protocol: checked by mypy)
     n = len(source)
-    return RowSet(DATES, None, [[]] * n, list(range(n)), source=typed)
+    return RowSet(OCCASIONS, None, [[]] * n, list(range(n)), source=typed)
 
 
 def test_ids_and_date_sorts_make_no_row() -> None:
@@ -78,7 +79,7 @@ def test_a_sourced_row_set_does_not_grow_and_drains_its_source() -> None:
     source = CountingSource([1, 2])
     rowset = _rowset(source)
     with pytest.raises(TypeError):
-        rowset.extend_columns([2], [[None] * len(COLUMNS[DATES])], [[]])
+        rowset.extend_columns([2], [[None] * len(COLUMNS[OCCASIONS])], [[]])
     for _ in rowset.drain(1):
         pass
     assert source.cleared and rowset.positions == [] and rowset.sort_cache == {}

@@ -9,15 +9,15 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.listing.rows import DATES, column_index
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab
 
 ORDER = {
     Kind.WEBINARS: "start",
     Kind.SERIES: "first",
     Kind.COURSES: "next",
-    DATES: "start",
+    OCCASIONS: "start",
     Kind.CERTIFICATES: "title",
     Kind.EXPERTS: "name",
     Kind.TOPICS: "title",
@@ -56,7 +56,7 @@ def test_each_tab_opens_in_a_sensible_order(start: Any, qtbot: Any) -> None:
             for group in (0, 1, 2):
                 starts = [v for v, g in zip(values, groups, strict=True) if g == group and v is not None]
                 assert starts == sorted(starts), (kind, group)
-        elif kind is DATES:
+        elif kind is OCCASIONS:
             assert not any(past) and values == sorted(values, key=lambda v: (v is None, v or 0))
         else:
             shown = [str(model.index(r, column).data()).casefold() for r in rows]

@@ -12,8 +12,8 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.listing.rows import DATES, LINK_KINDS
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import LINK_KINDS
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import choose_in_next_popup_menu, click_tab
 
 
@@ -88,7 +88,7 @@ def test_topics_experts_roles_situations_show_webinar_and_course_counts(start: A
 def test_the_location_id_on_dates_is_off_by_default_and_in_the_column_menu(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     tab = window.current_tab()
     qtbot.waitUntil(lambda: tab.model.rowCount() > 0, timeout=5000)
     assert "Location ID" not in _headers(tab)

@@ -7,8 +7,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.listing.rows import DATES
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_facet, click_tab, facet_rows, show_facets, type_query
 
 
@@ -34,7 +33,7 @@ def test_type_live_typed_is_the_type_facet_s_live_ticked_once(start: Any, qtbot:
 def test_state_illinois_is_the_ticked_il_and_a_click_on_il_takes_it_back(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     show_facets(qtbot, window)
     type_query(window, "state:illinois")
     _settle(qtbot, session)
@@ -50,7 +49,7 @@ def test_state_illinois_is_the_ticked_il_and_a_click_on_il_takes_it_back(start: 
 def test_a_value_clicked_replaces_the_field_s_typed_clause(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     show_facets(qtbot, window)
     type_query(window, "city:dal")
     _settle(qtbot, session)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.records.kinds import OCCASIONS
 from tests.journeys.hands import click_tab, preferences_ok
 
 PREPARING = "Preparing the"
@@ -14,11 +14,11 @@ def test_restarted_on_dates_the_facets_appear_without_choosing_another_tab(start
     first = start()
     window = first.window
     window.facet_dock.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     window.close()
 
     again = start(finder_ready=False).window
-    assert again.current_kind() is DATES
+    assert again.current_kind() is OCCASIONS
     panel = again.facet_panel
     qtbot.waitUntil(
         lambda: PREPARING not in panel.heading.text() and panel.model.rowCount() > 0, timeout=10000
@@ -29,11 +29,11 @@ def test_restarted_on_dates_the_facets_appear_without_choosing_another_tab(start
 def test_preferences_ok_on_dates_brings_the_facets_back(start: Any, qtbot: Any) -> None:
     window = start().window
     window.facet_dock.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     panel = window.facet_panel
     qtbot.waitUntil(lambda: PREPARING not in panel.heading.text(), timeout=5000)
     preferences_ok(qtbot, window)
     qtbot.waitUntil(
         lambda: PREPARING not in panel.heading.text() and panel.model.rowCount() > 0, timeout=10000
     )
-    assert window.current_kind() is DATES
+    assert window.current_kind() is OCCASIONS

@@ -10,8 +10,8 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.listing.rows import DATES, column_index
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_row, click_tab, key, menu_items
 
 
@@ -54,7 +54,7 @@ def test_a_first_start_fills_most_of_the_screen_and_a_restart_restores_the_size(
 def test_the_window_fits_a_1024x700_screen_with_every_part_on_it(start: Any) -> None:
     window = start().window
     window.show()
-    tab = click_tab(window, DATES)
+    tab = click_tab(window, OCCASIONS)
     click_row(tab, 0)
     screen = window.screen().availableGeometry()
     parts = (
@@ -82,13 +82,13 @@ def test_the_window_fits_a_1024x700_screen_with_every_part_on_it(start: Any) -> 
 def test_dates_at_1024x700_shows_title_start_place_and_fee_without_scrolling(start: Any) -> None:
     window = start().window
     _screen_sized(window, 1024, 700)
-    tab = click_tab(window, DATES)
+    tab = click_tab(window, OCCASIONS)
     QApplication.processEvents()
     tab.fit_title_column()
     width = tab.view.viewport().width()
     edges = _right_edges(tab, ["title", "start", "city", "fee"])
     assert all(0 < edge <= width for edge in edges.values()), (edges, width)
-    assert tab.view.horizontalHeader().sectionSize(column_index(DATES, "title")) >= 120
+    assert tab.view.horizontalHeader().sectionSize(column_index(OCCASIONS, "title")) >= 120
 
 
 def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(start: Any) -> None:

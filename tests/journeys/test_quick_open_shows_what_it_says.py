@@ -12,8 +12,7 @@ from PySide6.QtGui import QFocusEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.listing.rows import DATES
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import (
     click_tab,
     key,
@@ -28,7 +27,7 @@ from tests.journeys.hands import (
 def test_the_record_named_the_row_selected_and_the_pane_agree(start: Any, qtbot: Any) -> None:
     window = start().window
     type_query(window, "next-month cpe:yes")
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     palette = quick_open(qtbot, window, "ethics", 2)
     chosen = palette.model.items[2]
     assert chosen.what == "Course"
@@ -52,7 +51,7 @@ def test_the_opened_record_stays_shown_when_the_focus_comes_to_its_table(start: 
     click_tab(window, Kind.COURSES)
     tab = window.current_tab()
     type_query(window, "cpe:yes -ethics")  # (the Courses tab's rows follow at once)
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     wanted = int(quick_open(qtbot, window, "ethics", 2).chosen.detail.lstrip("#"))
     assert window.current_tab() is tab and f"#{wanted}" in status_text(window)
     # Shift+Tab from the pane to the table (offscreen, no window is active: the focus a Tab

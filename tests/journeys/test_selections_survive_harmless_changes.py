@@ -8,8 +8,8 @@ from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QFocusEvent
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.listing.rows import COLUMNS, DATES
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import COLUMNS
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import (
     choose_in_next_popup_menu,
     click_row,
@@ -24,7 +24,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 def test_three_rows_selected_on_dates_stay_selected_after_preferences_ok(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     tab = window.current_tab()
     rows = tab.model.rowset
     click_row(tab, 0)
@@ -47,7 +47,7 @@ def test_turning_a_column_on_from_the_header_menu_selects_nothing_and_adds_no_hi
     click_tab(window, Kind.WEBINARS)
     click_row(window.current_tab(), 3)  # a record seen: Back would go to it
     assert not window.menu_actions.back_action.isEnabled()
-    for kind in (Kind.COURSES, DATES):
+    for kind in (Kind.COURSES, OCCASIONS):
         click_tab(window, kind)
         tab = window.current_tab()
         header = tab.view.horizontalHeader()

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
-from catalogue_desktop.core.listing.rows import DATES, column_index
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab, key, type_query, when_dialog_opens
 
 
@@ -54,7 +54,7 @@ def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(
     window.show()
     wanted = _formal_rows(window, Kind.COURSES, "state:TX fee:<1500")
     assert wanted and len(wanted) < window.current_tab().model.total_count()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "texas courses under 1500")
     assert window.current_kind() is Kind.COURSES  # the kind word chose the tab
     assert _ids(window.current_tab()) == wanted
@@ -72,7 +72,7 @@ def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(
 def test_enter_shows_the_tab_the_words_name_again(start: Any) -> None:
     window = start().window
     window.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "texas courses under 1500")
     assert window.current_kind() is Kind.COURSES
     click_tab(window, Kind.WEBINARS)  # the person's choice: it stays while the words are the same
@@ -84,7 +84,7 @@ def test_enter_shows_the_tab_the_words_name_again(start: Any) -> None:
 def test_an_order_in_words_sorts_the_tab_it_names_and_the_header_shows_it(start: Any) -> None:
     window = start().window
     window.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "most expensive courses")
     assert window.current_kind() is Kind.COURSES
     header = window.current_tab().view.horizontalHeader()
@@ -163,9 +163,9 @@ def test_cpe_typed_on_dates_stays_on_dates(start: Any) -> None:
     window = start().window
     window.show()
     for typed in ("cpe", "illinois"):
-        click_tab(window, DATES)
+        click_tab(window, OCCASIONS)
         type_query(window, typed)
-        assert window.current_kind() is DATES, typed
+        assert window.current_kind() is OCCASIONS, typed
         said = window.statusBar().currentMessage()
         assert "; showing " not in said, said
 
@@ -173,10 +173,10 @@ def test_cpe_typed_on_dates_stays_on_dates(start: Any) -> None:
 def test_words_found_only_in_other_tabs_are_said_and_the_tab_stays(start: Any) -> None:
     window = start().window
     window.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "cpe")
     _click(_link(window, "reading-words"))  # the word itself: found in one situation's description
-    assert window.current_kind() is DATES and window.current_tab().model.rowCount() == 0
+    assert window.current_kind() is OCCASIONS and window.current_tab().model.rowCount() == 0
     said = window.statusBar().currentMessage()
     assert said == "No dates match; the words are found on Situations (1: Ctrl+8).", said
 
@@ -187,9 +187,9 @@ def test_a_tab_clicked_reads_the_words_for_it_and_stays(start: Any) -> None:
     left for the courses."""
     window = start().window
     window.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "chicago under 1500")
-    assert window.current_kind() is DATES and window.current_tab().model.rowCount() > 0
+    assert window.current_kind() is OCCASIONS and window.current_tab().model.rowCount() > 0
     click_tab(window, Kind.WEBINARS)
     box = window.query_box
     assert box.parsed.text == box.equivalent("chicago under 1500") != box.text()
@@ -200,7 +200,7 @@ def test_a_tab_clicked_reads_the_words_for_it_and_stays(start: Any) -> None:
 def test_the_status_line_stays_true_while_typing(start: Any, qtbot: Any) -> None:
     window = start().window
     window.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "name:o'donnell")  # dates have no name: the results are on Experts
     assert window.current_kind() is Kind.EXPERTS
     said = window.statusBar().currentMessage()
@@ -209,14 +209,14 @@ def test_the_status_line_stays_true_while_typing(start: Any, qtbot: Any) -> None
     type_query(window, "ethics", enter=False)  # typed on: now Dates has matches too
     wanted = box.equivalent("ethics")
     qtbot.waitUntil(lambda: box.parsed is not None and box.parsed.text == wanted, timeout=3000)
-    dates_title = window.tab_widget.tabText(window.tab_kinds().index(DATES))
+    dates_title = window.tab_widget.tabText(window.tab_kinds().index(OCCASIONS))
     assert dates_title.startswith("Dates ") and not dates_title.startswith("Dates 0 "), dates_title
     said = window.statusBar().currentMessage()
     assert "No dates match" not in said, said
     # back on Dates by hand: a message that says the window is showing Experts goes
     type_query(window, "name:o'donnell")
     assert window.current_kind() is Kind.EXPERTS
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     said = window.statusBar().currentMessage()
     assert "showing Experts" not in said, said
 
@@ -258,7 +258,7 @@ def test_a_saved_search_from_plain_words_keeps_its_equivalent_query(start: Any) 
     assert saved["Texas under 1500"] == equivalent
     wanted = _ids(window.current_tab())
     type_query(window, "")
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     window.fill_searches_menu()  # Searches ▸ Texas under 1500: the same rows
     menu = window.menu_actions.searches_menu
     next(a for a in menu.actions() if a.text().startswith("Texas under 1500")).trigger()
@@ -324,10 +324,10 @@ def test_the_status_line_says_the_tab_the_words_named_and_the_way_back(start: An
     to go back (a new user saw the tab change and no word of it)."""
     window = start().window
     window.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "texas courses under 1500")
     assert window.current_kind() is Kind.COURSES
-    back = window.tab_kinds().index(DATES) + 1
+    back = window.tab_kinds().index(OCCASIONS) + 1
     said = window.statusBar().currentMessage()
     assert said == f"Showing Courses: the words name them. Ctrl+{back} goes back to Dates.", said
 
@@ -337,12 +337,12 @@ def test_texas_courses_typed_on_dates_count_their_dates_too(start: Any) -> None:
     tab's kind word meant no occasion there)."""
     window = start().window
     window.show()
-    dates = click_tab(window, DATES)
+    dates = click_tab(window, OCCASIONS)
     type_query(window, "state:TX kind:course fee:<1500")
     wanted = _ids(dates)
     assert wanted
     type_query(window, "texas courses under 1500")
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, window.query_box.reading.query)  # the equivalent query, on Dates
     assert _ids(dates) == wanted
 
@@ -351,7 +351,7 @@ def test_words_left_as_words_are_said_beside_the_chips(start: Any) -> None:
     """What was not read is said too ("and the words “2” “day”"), not only in the query."""
     window = start().window
     window.show()
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     type_query(window, "2 day courses in spring")
     free = window.findChild(QLabel, "reading-free-words")
     assert free.isVisible() and "“2”" in free.text() and "“day”" in free.text(), free.text()

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.listing.rows import DATES
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab, type_query
 
 
@@ -29,7 +28,7 @@ def test_a_value_in_words_shows_the_rows_of_its_code_on_dates(
     start: Any, qtbot: Any, written: str, same_as: str
 ) -> None:
     window = start().window
-    click_tab(window, DATES)
+    click_tab(window, OCCASIONS)
     tab = window.current_tab()
     type_query(window, same_as)
     wanted = _ids(tab)

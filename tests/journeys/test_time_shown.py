@@ -79,11 +79,11 @@ def test_an_offer_for_email_writes_times_as_the_window_does(start: Any) -> None:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QAbstractButton, QApplication
 
-    from catalogue_desktop.core.listing.rows import DATES
+    from catalogue_desktop.core.records.kinds import OCCASIONS
 
     window = start(currency="USD").window  # (no currency question before the offer)
-    tab = click_tab(window, DATES)
-    start = column_index(DATES, "start")
+    tab = click_tab(window, OCCASIONS)
+    start = column_index(OCCASIONS, "start")
     row = next(r for r in range(tab.model.rowCount()) if ZONE.search(tab.model.index(r, start).data() or ""))
     click_row(tab, row)
     shown = tab.model.index(row, start).data()  # "3/9/27 8:30 AM UTC−05:00"

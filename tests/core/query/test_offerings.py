@@ -96,7 +96,8 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
     columns, and read from the sources' date indexes once idle time has built them."""
     from datetime import UTC, datetime
 
-    from catalogue_desktop.core.listing.rows import COLUMNS, DATES
+    from catalogue_desktop.core.listing.rows import COLUMNS
+    from catalogue_desktop.core.records.kinds import OCCASIONS
 
     def moment(text: Any) -> tuple[Any, Any]:
         if not text:
@@ -151,7 +152,7 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
                 (bz, ez),
             )
             assert tuple(row) == want, i
-            assert len(row) == len(COLUMNS[DATES]) + 1
+            assert len(row) == len(COLUMNS[OCCASIONS]) + 1
         assert rows.ended == [r[3] if r[3] is not None else r[2] for r in rows]
 
 

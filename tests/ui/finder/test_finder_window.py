@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from catalogue_desktop.core.listing.rows import DATES, column_index
-from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
 from tests.ui.conftest import POPUP_NOISE
 
 
@@ -209,7 +209,7 @@ def test_the_palette_opens_a_record_of_any_kind(session: Any, qtbot: Any) -> Non
     palette.line.setText("go dates")
     palette.update_hits()
     palette.run_current()
-    assert window.current_kind() is DATES
+    assert window.current_kind() is OCCASIONS
     palette.deleteLater()
 
 

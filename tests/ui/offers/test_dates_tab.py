@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from catalogue_desktop.core.cache.store import FILE_NAME
-from catalogue_desktop.core.listing.rows import DATES, column_index
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 
-START = column_index(DATES, "start")
-KIND = column_index(DATES, "kind")
-RECORD = column_index(DATES, "record")
+START = column_index(OCCASIONS, "start")
+KIND = column_index(OCCASIONS, "kind")
+RECORD = column_index(OCCASIONS, "record")
 PAST_WEBINAR = 50035  # moved into 2025 below: over, live
 
 
@@ -52,7 +52,7 @@ def _rows(tab: Any) -> list[list[Any]]:
 
 
 def test_one_row_per_location_session_and_other_webinar(window: Any, sample: dict[Kind, bytes]) -> None:
-    tab = window.show_tab(DATES)
+    tab = window.show_tab(OCCASIONS)
     courses = json.loads(sample[Kind.COURSES])
     series = json.loads(sample[Kind.SERIES])
     in_series = {w["webinarId"] for s in series for w in s["sessions"]}
@@ -61,7 +61,7 @@ def test_one_row_per_location_session_and_other_webinar(window: Any, sample: dic
     by_kind = {k: sum(1 for r in rows if r[KIND] == k) for k in ("Course", "Session", "Webinar")}
     assert by_kind["Course"] == sum(len(c["locations"]) for c in courses)
     assert by_kind["Session"] == len(in_series)  # a session of several series: one row
-    series_column = column_index(DATES, "series")
+    series_column = column_index(OCCASIONS, "series")
     shared = [r for r in rows if r[RECORD] == 50420]  # a session of three series
     assert len(shared) == 1 and shared[0][series_column].count("; ") == 2
     assert by_kind["Webinar"] == len(others) - 1  # the past one is hidden
@@ -69,7 +69,7 @@ def test_one_row_per_location_session_and_other_webinar(window: Any, sample: dic
 
 
 def test_sorted_by_start_with_on_demand_last_and_said_in_words(window: Any) -> None:
-    tab = window.show_tab(DATES)
+    tab = window.show_tab(OCCASIONS)
     starts = [r[START] for r in _rows(tab)]
     dated = [s for s in starts if s is not None]
     assert starts[: len(dated)] == dated == sorted(dated)
@@ -81,7 +81,7 @@ def test_sorted_by_start_with_on_demand_last_and_said_in_words(window: Any) -> N
 
 
 def test_past_occasions_appear_when_asked(window: Any) -> None:
-    tab = window.show_tab(DATES)
+    tab = window.show_tab(OCCASIONS)
     shown = len(_rows(tab))
     assert PAST_WEBINAR not in {r[RECORD] for r in _rows(tab)}
     tab.show_past.setChecked(True)
@@ -94,7 +94,7 @@ def test_past_occasions_appear_when_asked(window: Any) -> None:
 
 
 def test_the_query_picks_occasions_and_a_row_opens_its_record(window: Any, sample: dict[Kind, bytes]) -> None:
-    tab = window.show_tab(DATES)
+    tab = window.show_tab(OCCASIONS)
     window.query_box.set_text("city:dallas")
     courses = json.loads(sample[Kind.COURSES])
     dallas = sum(1 for c in courses for loc in c["locations"] if loc["city"] == "Dallas")
@@ -110,9 +110,9 @@ def test_the_query_picks_occasions_and_a_row_opens_its_record(window: Any, sampl
 def test_a_course_time_off_its_zone_is_marked_and_explained(window: Any) -> None:
     from catalogue_desktop.qt_compat.item_models import TOOLTIP
 
-    tab = window.show_tab(DATES)
+    tab = window.show_tab(OCCASIONS)
     window.query_box.set_text('city:"san francisco" starts:2027-03')
-    city = column_index(DATES, "city")
+    city = column_index(OCCASIONS, "city")
     found = [r for r in range(tab.model.rowCount()) if tab.model.index(r, city).data() == "San Francisco"]
     assert len(found) == 1
     start = tab.model.index(found[0], START)

@@ -12,13 +12,14 @@ import pypdf
 import pytest
 
 from catalogue_desktop.cli import remembered as user_settings
-from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.offers.sheet import Letterhead
+from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from catalogue_desktop.ui.offers.preferences_page import OffersPage
 from tests.ui.offers.test_offers_window import select
 
-FEE = column_index(DATES, "fee")
+FEE = column_index(OCCASIONS, "fee")
 
 
 def test_the_currency_is_asked_once_and_remembered(

@@ -20,19 +20,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
 
 from catalogue_desktop.core.cache.store import FILE_NAME
-from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import short_url
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.ui.offers import desk
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
-KIND = column_index(DATES, "kind")
+KIND = column_index(OCCASIONS, "kind")
 NEW_YORK = ZoneInfo("America/New_York")
-RECORD = column_index(DATES, "record")
+RECORD = column_index(OCCASIONS, "record")
 
 
 def _ingest(cache_dir: Path, sample: dict[Kind, bytes], days_old: float) -> str:
@@ -55,7 +55,7 @@ def window_of(make_session: Any, cache_dir: Path, sample: dict[Kind, bytes]) -> 
         session.finder.indexer.finish_now()
         window = session.window
         window.synced_at = stamp
-        window.show_tab(DATES)
+        window.show_tab(OCCASIONS)
         return window
 
     return make
@@ -104,7 +104,7 @@ def shown(tab: Any, rows: list[int], sample: dict[Kind, bytes]) -> list[dict[str
             (o["start"] and datetime.fromisoformat(o["start"]).timestamp() * 1000): o
             for o in known[(values[KIND], values[RECORD])]
         }
-        out.append(starts[values[column_index(DATES, "start")]])
+        out.append(starts[values[column_index(OCCASIONS, "start")]])
     return out
 
 

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from catalogue_desktop.core.records.field_names import column_keys
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
 
 if TYPE_CHECKING:  # (the models only as types: a row is made of records decoded elsewhere)
     from catalogue_desktop.core.records.models import (
@@ -60,7 +60,7 @@ T, N, C, M, R, D, B = (
     ColumnType.BOOL,
 )
 
-COLUMNS: dict[Any, tuple[Column, ...]] = {
+COLUMNS: dict[ListKind, tuple[Column, ...]] = {
     Kind.WEBINARS: (
         Column("title", "Title", T),
         Column("type", "Type", C),
@@ -124,20 +124,10 @@ for _kind, _counts in ((Kind.TOPICS, 2), (Kind.ROLES, 1), (Kind.SITUATIONS, 1)):
     )
 
 
-class Sheet(NamedTuple):
-    """A list the window derives from the collections (not one the service sends): named like a
-    ``Kind`` (``value``, ``label``, ``singular``) so that row sets and tabs take either."""
-
-    value: str
-    label: str
-    singular: str
-
-
 # The sales desk's "Dates": one row per bookable occasion (``core.query.offerings``). Its ``id`` is the
 # row's own number (course and webinar ids repeat over locations and sessions); ``record`` is the
 # course's or webinar's id.
-DATES = Sheet("offerings", "Dates", "date")
-COLUMNS[DATES] = (
+COLUMNS[OCCASIONS] = (
     Column("title", "Title", T),
     Column("kind", "Kind", C),
     Column("start", "Start", D),
@@ -176,9 +166,14 @@ LISTING_VERSION = 2
 listed again from its records (``core.sync.relist``). 1: no date offsets, no facts. 2: both."""
 
 # The date column after which a record counts as past (shown greyed).
-PAST_COLUMN: dict[Any, str] = {Kind.WEBINARS: "end", Kind.COURSES: "last", Kind.SERIES: "last", DATES: "end"}
+PAST_COLUMN: dict[ListKind, str] = {
+    Kind.WEBINARS: "end",
+    Kind.COURSES: "last",
+    Kind.SERIES: "last",
+    OCCASIONS: "end",
+}
 # The column a dated kind's default order is by (upcoming first: ``ui.browse.past_rows``).
-START_COLUMN: dict[Any, str] = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
+START_COLUMN: dict[ListKind, str] = {Kind.WEBINARS: "start", Kind.COURSES: "next", Kind.SERIES: "first"}
 
 # Which kinds' ids each kind's links name, in the order of the links list.
 LINK_KINDS: dict[Kind, tuple[Kind, ...]] = {
@@ -189,18 +184,18 @@ LINK_KINDS: dict[Kind, tuple[Kind, ...]] = {
 }
 
 
-def column_index(kind: Any, key: str) -> int:
+def column_index(kind: ListKind, key: str) -> int:
     return next(i for i, c in enumerate(COLUMNS[kind]) if c.key == key)
 
 
 # Per kind, the date columns in order: ``zone`` finds a column's offset by its place here.
-DATE_COLUMNS: dict[Any, tuple[int, ...]] = {
+DATE_COLUMNS: dict[ListKind, tuple[int, ...]] = {
     kind: tuple(i for i, c in enumerate(columns) if c.type is ColumnType.DATE)
     for kind, columns in COLUMNS.items()
 }
 
 
-def zone(kind: Any, row: Sequence[Any], column: int) -> int | None:
+def zone(kind: ListKind, row: Sequence[Any], column: int) -> int | None:
     """The UTC offset (minutes) the service wrote the date of ``column`` with; None if unknown
     (a row listed before offsets were kept)."""
     zones = row[len(COLUMNS[kind])] if len(row) > len(COLUMNS[kind]) else None

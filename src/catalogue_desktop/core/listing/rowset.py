@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, SupportsIndex, overload
 
 from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, column_index
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
 
 Row = Sequence[Any]  # the columns' values (``listing.COLUMNS[kind]``), then the dates' offsets
 
@@ -59,7 +59,7 @@ class RowSet:
 
     def __init__(
         self,
-        kind: Any,
+        kind: ListKind,
         rows: list[list[Any]] | None = None,
         links: list[list[list[int]]] | None = None,
         positions: list[int] | None = None,
@@ -234,9 +234,12 @@ class CatalogueIndex:
 
     def replace(self, rowset: RowSet) -> None:
         """Take a reloaded collection's rows (the other kinds' lookups stay as they are)."""
-        self.rowsets[rowset.kind] = rowset
-        self._rows[rowset.kind] = rowset.rows_by_id()
-        self._reverse = {key: value for key, value in self._reverse.items() if key[0] is not rowset.kind}
+        kind = rowset.kind
+        if not isinstance(kind, Kind):
+            raise TypeError(f"{kind.label} are no collection: the index holds the collections' rows")
+        self.rowsets[kind] = rowset
+        self._rows[kind] = rowset.rows_by_id()
+        self._reverse = {key: value for key, value in self._reverse.items() if key[0] is not kind}
 
     def row_of(self, kind: Kind, record_id: int) -> int | None:
         """Row index of the record with this id (the first, if ids repeat), or None."""
@@ -274,6 +277,7 @@ class CatalogueIndex:
     def _reverse_map(self, rowset: RowSet, slot: int) -> dict[int, Any]:
         """Target id -> id of the referring row, or a list of ids in row order when several rows
         refer to it; rebuilt when the row set was replaced or has grown."""
+        assert isinstance(rowset.kind, Kind)  # (``replace`` takes only the collections')
         key = (rowset.kind, slot)
         cached = self._reverse.get(key)
         if cached is not None and cached[0] is rowset and cached[1] == len(rowset.links):

@@ -1,5 +1,5 @@
-"""The Dates tab's rows (``listing.COLUMNS[DATES]``, then the dates' offsets) from the offerings'
-columns (``offerings.OfferingColumns``).
+"""The Dates tab's rows (``OccasionRow``: ``listing.COLUMNS[OCCASIONS]``, then the dates' offsets)
+from the offerings' columns (``offerings.OfferingColumns``).
 
 What showing them needs of every row is made first, column-wise: the start and end instants
 (from the sources' date indexes when idle time has built them, else each distinct date text
@@ -14,22 +14,58 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator, Sequence
 from datetime import UTC, datetime
 from operator import itemgetter
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
-from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS, column_index
 from catalogue_desktop.core.query.offerings import OfferingColumns
+from catalogue_desktop.core.records.kinds import OCCASIONS, OccasionKind
 
 # Rows made together when one of them is first read. The tab shows them sorted (by start): a screen of rows
 # falls in as many chunks as it has rows, so chunks are small (docs/decisions.md, "The finder's engine").
 CHUNK = 128
 _SLICE = 16_384  # rows of the instants copied per step (``rows_steps``)
-_KIND_LABELS = {"course": "Course", "webinar": "Webinar", "session": "Session"}
-_START, _END = column_index(DATES, "start"), column_index(DATES, "end")
+_KINDS = {kind.code: kind for kind in OccasionKind}
+_START, _END = column_index(OCCASIONS, "start"), column_index(OCCASIONS, "end")
 
 Moment = tuple[int | None, int | None]  # (epoch ms, UTC offset minutes)
 
 
-class DatesRows(Sequence[tuple[Any, ...]]):
+class OccasionRow(NamedTuple):
+    """One row of the Dates tab: the values of ``COLUMNS[OCCASIONS]`` by their keys, then the UTC
+    offsets (minutes) its start and end were written with (``listing.rows.zone``)."""
+
+    title: str | None
+    kind: OccasionKind
+    start: int | None  # epoch ms; None: on demand, or not given
+    end: int | None
+    city: str | None
+    state: str | None
+    venue: str | None
+    fee: int | None
+    cle: bool | None
+    cpe: bool | None
+    expert: str | None  # names, "; " between
+    topic: str | None
+    series: str | None  # a session's series' titles
+    type: int | str | None
+    ondemand: bool
+    record: int  # the course's or webinar's id
+    series_id: int | None  # a session's (first) series
+    location: int | None  # a course's location
+    id: int  # the row's own number
+    offsets: tuple[int | None, int | None]
+
+
+if OccasionRow._fields[:-1] != tuple(c.key for c in COLUMNS[OCCASIONS]):
+    raise ValueError("OccasionRow's fields are not the Dates columns' keys, in order")
+
+
+def occasion_row(row: Sequence[Any]) -> OccasionRow:
+    """A Dates row as an ``OccasionRow`` (rows made here are already)."""
+    return row if isinstance(row, OccasionRow) else OccasionRow(*row)
+
+
+class DatesRows(Sequence[OccasionRow]):
     """The rows, each made (with its chunk) when first read; tuples, never changed."""
 
     def __init__(
@@ -45,23 +81,23 @@ class DatesRows(Sequence[tuple[Any, ...]]):
         self._zones = zones  # (None: each chunk's made from its texts)
         self._moments = moments
         self._n = len(begin_ms)
-        self._chunks: dict[int, list[tuple[Any, ...]]] = {}
+        self._chunks: dict[int, list[OccasionRow]] = {}
 
     def __len__(self) -> int:
         return self._n
 
     @overload
-    def __getitem__(self, i: int) -> tuple[Any, ...]: ...
+    def __getitem__(self, i: int) -> OccasionRow: ...
 
     @overload
-    def __getitem__(self, i: slice) -> list[tuple[Any, ...]]: ...
+    def __getitem__(self, i: slice) -> list[OccasionRow]: ...
 
-    def __getitem__(self, i: int | slice) -> Any:
+    def __getitem__(self, i: int | slice) -> OccasionRow | list[OccasionRow]:
         if isinstance(i, slice):
             start, stop, step = i.indices(self._n)
             if step != 1:
                 return [self[j] for j in range(start, stop, step)]
-            out: list[tuple[Any, ...]] = []
+            out: list[OccasionRow] = []
             while start < stop:
                 c, k = divmod(start, CHUNK)
                 part = self._chunk(c)[k : k + stop - start]
@@ -75,7 +111,7 @@ class DatesRows(Sequence[tuple[Any, ...]]):
         c, k = divmod(i, CHUNK)
         return self._chunk(c)[k]
 
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+    def __iter__(self) -> Iterator[OccasionRow]:
         for c in range((self._n + CHUNK - 1) // CHUNK):
             yield from self._chunk(c)
 
@@ -101,20 +137,19 @@ class DatesRows(Sequence[tuple[Any, ...]]):
                 del self._chunks[c]
             yield
 
-    def _chunk(self, c: int) -> list[tuple[Any, ...]]:
+    def _chunk(self, c: int) -> list[OccasionRow]:
         made = self._chunks.get(c)
         if made is None:
             made = self._chunks[c] = self._make(c * CHUNK, min(self._n, (c + 1) * CHUNK))
         return made
 
-    def _make(self, lo: int, hi: int) -> list[tuple[Any, ...]]:
+    def _make(self, lo: int, hi: int) -> list[OccasionRow]:
         """Rows ``lo:hi``, column-wise: each derived column made whole, then zipped."""
 
         def get(key: str) -> list[Any]:
             return self._found.values_of(key, lo, hi)
 
-        labels = _KIND_LABELS
-        kinds = [labels.get(k, k) for k in get("kind")]
+        kinds = list(map(_KINDS.__getitem__, get("kind")))
         series = _joined_all(get("series"))  # a session of several series names them all
         columns = (
             get("title"),
@@ -138,7 +173,7 @@ class DatesRows(Sequence[tuple[Any, ...]]):
             range(lo, hi),
             self._zones[lo:hi] if self._zones is not None else self._offsets(lo, hi),
         )
-        return list(zip(*columns, strict=True))
+        return list(map(OccasionRow._make, zip(*columns, strict=True)))
 
     def _offsets(self, lo: int, hi: int) -> list[tuple[int | None, int | None]]:
         """Rows ``lo:hi``'s start and end UTC offsets, from their texts (each parsed once)."""
@@ -151,8 +186,10 @@ class DatesRows(Sequence[tuple[Any, ...]]):
         return list(zip(offsets[: hi - lo], offsets[hi - lo :], strict=True))
 
 
-def rows_steps(found: Any, moments: dict[Any, Moment] | None = None) -> Generator[None, None, DatesRows]:
-    """The rows of ``found`` (an ``OfferingColumns``), what showing them needs made a step at a
+def rows_steps(
+    found: OfferingColumns, moments: dict[Any, Moment] | None = None
+) -> Generator[None, None, DatesRows]:
+    """The rows of ``found``, what showing them needs made a step at a
     time: the dates' columns, their distinct texts parsed (``moments``: texts parsed before, kept
     across builds by the caller), the instants. The rows themselves are made when read."""
     known: dict[Any, Moment] = {None: (None, None)} if moments is None else moments

@@ -1,4 +1,5 @@
-"""The eight collections the service publishes, and what each one holds.
+"""The eight collections the service publishes, what each one holds, and the one list the window
+derives from them (the occasions: ``Derived``); ``ListKind`` is either, what a tab lists.
 
 Deliberately free of pydantic: the window's cold start reads the cache without importing it.
 """
@@ -6,6 +7,7 @@ Deliberately free of pydantic: the window's cold start reads the cache without i
 from __future__ import annotations
 
 import enum
+from typing import TypeAlias
 
 
 class Kind(enum.Enum):
@@ -74,3 +76,56 @@ _SINGULAR = {
 }
 
 ALL_KINDS: tuple[Kind, ...] = tuple(Kind)
+
+
+class Derived(enum.Enum):
+    """A list the window derives from the collections, not one the service publishes; it has a
+    ``value``, ``label`` and ``singular`` as a ``Kind`` has, so that row sets and tabs take either.
+
+    ``OCCASIONS``: every bookable date (a course location, a series session, a webinar; the sales
+    desk's "Dates" tab, ``core.query.offerings``). Its ``value``, ``offerings``, is the name the
+    finder's table, the stored settings, queries (``kind:offerings``) and the command line use.
+    """
+
+    OCCASIONS = "offerings"
+
+    @property
+    def label(self) -> str:
+        """Plural label for people: the tab's title ("Dates")."""
+        return "Dates"
+
+    @property
+    def singular(self) -> str:
+        """Singular name for people ("date")."""
+        return "date"
+
+
+OCCASIONS = Derived.OCCASIONS
+
+
+class OccasionKind(enum.StrEnum):
+    """What an occasion is of: ``value`` as the Dates tab shows it ("Course"), ``code`` as the
+    offerings' ``kind`` field and queries name it (``kind:course``)."""
+
+    COURSE = "Course"  # a course's location
+    SESSION = "Session"  # a series' session
+    WEBINAR = "Webinar"  # a webinar that is no series' session
+
+    @property
+    def code(self) -> str:
+        return self.value.lower()
+
+    @property
+    def opens(self) -> Kind:
+        """The kind of the record the occasion opens: its course, its series, its webinar."""
+        return _OPENS[self]
+
+
+_OPENS = {
+    OccasionKind.COURSE: Kind.COURSES,
+    OccasionKind.SESSION: Kind.SERIES,
+    OccasionKind.WEBINAR: Kind.WEBINARS,
+}
+
+# What a tab, a row set or a list's columns are of: a collection or the occasions.
+ListKind: TypeAlias = Kind | Derived

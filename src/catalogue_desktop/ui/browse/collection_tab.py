@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.listing.rows import COLUMNS
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
 from catalogue_desktop.ui.browse import columns, kept_selection
 from catalogue_desktop.ui.browse import table_rows as export
 from catalogue_desktop.ui.browse.count_label import CountLabel
@@ -59,7 +59,7 @@ class CollectionTab(QWidget):
 
     def __init__(
         self,
-        kind: Kind,
+        kind: ListKind,
         formatter: Any,
         images: Callable[[], Any],
         record: Callable[[Kind, int], Any],
@@ -165,7 +165,7 @@ class CollectionTab(QWidget):
         if pane is not None:
             pane.setVisible(visible)
 
-    def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
+    def make_model(self, kind: ListKind, formatter: Any) -> RowSetTableModel:
         """The table's model (a tab of another list may give its own)."""
         return RowSetTableModel(kind, formatter, self)
 
@@ -363,6 +363,8 @@ class CollectionTab(QWidget):
 
     def show_record(self, record_id: int) -> None:
         self._shown_id = record_id
+        # (a tab of a derived list shows the record a row names: ``DatesTab.show_record``)
+        assert isinstance(self.kind, Kind), "a tab of a derived list says which record a row shows"
         self._show_in_detail(self.kind, record_id)
 
     def _show_in_detail(self, kind: Kind, record_id: int) -> None:

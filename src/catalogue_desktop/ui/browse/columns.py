@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableView
 
-from catalogue_desktop.core.listing.rows import COLUMNS, DATES, ColumnType, column_index
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 
 # Default widths in average character widths, per column type (the title column: at least).
 WIDTH_CHARS = {
@@ -31,17 +31,17 @@ TITLE_CHARS = 40  # the title's default: it gets what the other columns leave of
 TITLE_MIN_CHARS = 18  # ... down to this in a narrow view, before the table scrolls sideways
 # Columns whose values are shorter than their type's default (Dates: "Course", "IL", a city).
 WIDTH_CHARS_OF = {
-    (DATES, "kind"): 8,
-    (DATES, "city"): 14,
-    (DATES, "state"): 8,
-    (DATES, "venue"): 18,
-    (DATES, "expert"): 18,
+    (OCCASIONS, "kind"): 8,
+    (OCCASIONS, "city"): 14,
+    (OCCASIONS, "state"): 8,
+    (OCCASIONS, "venue"): 18,
+    (OCCASIONS, "expert"): 18,
 }
 # Columns hidden by default beyond the listing's own choice (Dates' experts: the facets and the
 # details name them; shown, no tab of a 1920 px screen's window fitted its columns).
-HIDDEN = {(DATES, "expert")}
+HIDDEN = {(OCCASIONS, "expert")}
 # The order columns are shown in, where it is not the listing's: what a person reads first first.
-SHOWN_ORDER = {DATES: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "expert")}
+SHOWN_ORDER = {OCCASIONS: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "expert")}
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
 # A tab's order until the user sorts otherwise; the order the user chooses is remembered instead.
 # Dated kinds by start, upcoming first (``past_rows.upcoming_first``; Dates: past occasions
@@ -56,7 +56,7 @@ DEFAULT_SORT: dict[Any, str] = {  # a Kind or the Dates sheet -> its column key
     Kind.TOPICS: "title",
     Kind.ROLES: "title",
     Kind.SITUATIONS: "title",
-    DATES: "start",
+    OCCASIONS: "start",
 }
 _WIDEST_MONEY = {
     ColumnType.MONEY: lambda f: f.money("88888.88"),

@@ -27,7 +27,7 @@ from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.listing.sorting import sorted_rows
 from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.diff import describe_fields
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import ListKind
 from catalogue_desktop.qt_compat.item_models import (
     ALIGNMENT,
     BACKGROUND,
@@ -67,7 +67,7 @@ class RowSetTableModel(QAbstractTableModel):
 
     counts_changed = Signal(int, int)  # visible, total
 
-    def __init__(self, kind: Kind, formatter: Formatter, parent: QObject | None = None) -> None:
+    def __init__(self, kind: ListKind, formatter: Formatter, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._kind = kind
         self._formatter = formatter
@@ -98,7 +98,7 @@ class RowSetTableModel(QAbstractTableModel):
     # -- public API ----------------------------------------------------------------------------
 
     @property
-    def kind(self) -> Kind:
+    def kind(self) -> ListKind:
         return self._kind
 
     @property

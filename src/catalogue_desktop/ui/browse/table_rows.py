@@ -24,7 +24,7 @@ from catalogue_desktop.core.formats.csv_cells import CsvWriter, inert
 from catalogue_desktop.core.formats.files import text_writer, write_file
 from catalogue_desktop.core.formats.numbers import plain_number
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import ListKind
 
 RAW = Qt.ItemDataRole.UserRole
 
@@ -86,7 +86,7 @@ def raw_text(type_: ColumnType, value: Any) -> list[str]:
     return [plain_number(value)]
 
 
-def csv_header(kind: Kind, columns: Sequence[int]) -> list[str]:
+def csv_header(kind: ListKind, columns: Sequence[int]) -> list[str]:
     out = []
     for c in columns:
         column = COLUMNS[kind][c]
@@ -98,7 +98,12 @@ def csv_header(kind: Kind, columns: Sequence[int]) -> list[str]:
 
 
 def export_csv(
-    path: str | Path, kind: Kind, model: QAbstractItemModel, columns: Sequence[int], *, excel: bool = False
+    path: str | Path,
+    kind: ListKind,
+    model: QAbstractItemModel,
+    columns: Sequence[int],
+    *,
+    excel: bool = False,
 ) -> int:
     """Write the model's rows (view order) to ``path`` as CSV (``excel``: a UTF-8 byte-order mark
     first, so that Excel reads it as UTF-8); returns the number of rows."""

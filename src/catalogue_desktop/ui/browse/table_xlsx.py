@@ -16,7 +16,7 @@ from catalogue_desktop.core.export.spreadsheet import Book
 from catalogue_desktop.core.export.spreadsheet import Column as Cell
 from catalogue_desktop.core.formats.files import write_file
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import ListKind
 
 RAW = Qt.ItemDataRole.UserRole
 _KINDS = {
@@ -29,7 +29,7 @@ _KINDS = {
 
 def export_xlsx(
     path: str | Path,
-    kind: Kind,
+    kind: ListKind,
     model: QAbstractItemModel,
     columns: Sequence[int],
     currency: str | None = None,

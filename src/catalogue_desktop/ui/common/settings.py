@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import ListKind
 
 ORG = "catalogue-desktop"
 APP = "catalogue-desktop"
@@ -184,17 +184,17 @@ class Settings:
 
     # -- per collection tab ------------------------------------------------------------------
 
-    def header_state(self, kind: Kind) -> QByteArray | None:
+    def header_state(self, kind: ListKind) -> QByteArray | None:
         return _bytes(self.q.value(f"tabs/{kind.value}/header"))
 
-    def sort(self, kind: Kind) -> tuple[int, int]:
+    def sort(self, kind: ListKind) -> tuple[int, int]:
         """(column, 0 ascending / 1 descending); column -1 is the service's order."""
         return (
             self._number(f"tabs/{kind.value}/sort_column", -1, low=-1, high=1000),
             self._number(f"tabs/{kind.value}/sort_order", 0, high=1),
         )
 
-    def save_tab(self, kind: Kind, header: QByteArray, sort: tuple[int, int]) -> None:
+    def save_tab(self, kind: ListKind, header: QByteArray, sort: tuple[int, int]) -> None:
         """A tab's columns and order (the table/detail split is one for all tabs: ``window_layout``)."""
         self._set(f"tabs/{kind.value}/header", header)
         self._set(f"tabs/{kind.value}/splitter", None)  # a per-tab split, written by earlier versions

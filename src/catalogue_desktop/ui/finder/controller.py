@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.query.matches import Matches
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
 from catalogue_desktop.ui.finder.withdrawn_note import WithdrawnNote
 
@@ -135,7 +134,7 @@ class FinderController(QObject):
 
     def _filters(self, kind: Any) -> bool:
         """``kind``'s tab shows only some rows (a query; the Dates tab hides past occasions)."""
-        return self.active or (kind is DATES and not self.show_past)
+        return self.active or (kind is OCCASIONS and not self.show_past)
 
     # -- rows in ----------------------------------------------------------------------------
 
@@ -161,11 +160,11 @@ class FinderController(QObject):
         rowset = self.indexer.rowset_of(name)
         if rowset is not None:
             self._built_for[name] = rowset
-        kind = DATES if name == DATES.value else Kind(name)
+        kind = OCCASIONS if name == OCCASIONS.value else Kind(name)
         held = self._held.pop(kind, None)
         if held is not None:
             self._show(kind, *held)
-        elif self.active and kind is not DATES:
+        elif self.active and kind is not OCCASIONS:
             self._refresh(kind)
         if kind is self.window.current_kind():
             self.refresh_panel()
@@ -174,9 +173,9 @@ class FinderController(QObject):
         self.evaluated.emit()
 
     def _dates_ready(self, rowset: RowSet) -> None:
-        self._built_for[DATES.value] = rowset
-        self._show(DATES, rowset, None)
-        if self.window.current_kind() is DATES:
+        self._built_for[OCCASIONS.value] = rowset
+        self._show(OCCASIONS, rowset, None)
+        if self.window.current_kind() is OCCASIONS:
             self.refresh_panel()
 
     # -- the query ---------------------------------------------------------------------------
@@ -384,7 +383,7 @@ class FinderController(QObject):
 
     def set_show_past(self, show: bool) -> None:
         self.show_past = show
-        self._refresh(DATES)
+        self._refresh(OCCASIONS)
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
         self.finder.set_vocabulary(vocabulary)
@@ -457,7 +456,7 @@ class FinderController(QObject):
         from catalogue_desktop.core.query.syntax import parse
 
         parsed = self.parsed or parse("")
-        if kind is not DATES or self.show_past:
+        if kind is not OCCASIONS or self.show_past:
             return parsed
         return upcoming(parsed)
 
@@ -487,7 +486,7 @@ class FinderController(QObject):
         box.set_clause_counts(lines)
         if not facets:
             return
-        if panel.isVisible() and kind is DATES and not self.indexer.ready(DATES.value):
+        if panel.isVisible() and kind is OCCASIONS and not self.indexer.ready(OCCASIONS.value):
             # The Dates rows are shown before their table's indexes are all built (in idle time after): facets
             # would build every one at once (docs/decisions.md, "The finder's engine").
             panel.show_facets(kind, [], "Preparing the facets…")

@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.ui.finder.lexicon_builder import LexiconBuilder
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
 PASS_S = 0.004  # work per event-loop pass
 _MOMENTS_KEPT = 200_000  # parsed date texts kept for the next build of the Dates rows
 _SOURCES = frozenset({"courses", "series", "webinars"})  # what the offerings are made of
-OFFERINGS = DATES.value
+OFFERINGS = OCCASIONS.value
 
 
 class FinderIndexer(QObject):
@@ -221,10 +220,10 @@ class FinderIndexer(QObject):
         found["id"]
         yield
         table = Table(OFFERINGS, "record", found, found.n)
-        rowset = RowSet(DATES, None, [[]] * found.n, list(range(found.n)), source=rows)
+        rowset = RowSet(OCCASIONS, None, [[]] * found.n, list(range(found.n)), source=rows)
         yield
         yield from finder.past_steps(table, rows.ended)
-        sort = self.sort_of(DATES)
+        sort = self.sort_of(OCCASIONS)
         if sort is not None:
             job = SortJob(rowset, *sort, keys=rows.dated_column(sort[0]))
             while not job.step():

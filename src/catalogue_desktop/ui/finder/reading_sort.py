@@ -11,7 +11,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from catalogue_desktop.core.listing.rows import COLUMNS, DATES, START_COLUMN
+from catalogue_desktop.core.listing.rows import COLUMNS, START_COLUMN
+from catalogue_desktop.core.records.kinds import OCCASIONS
 
 _DATES = frozenset({"start", "starts", "date", "dates", "when", "next", "first"})
 
@@ -23,7 +24,7 @@ def sort_column(kind: Any, sort: str) -> tuple[int, Qt.SortOrder] | None:
     field = field.lstrip("-+").removesuffix("-desc").removesuffix(":desc").removesuffix(" desc").strip()
     field = field.removesuffix("-asc").removesuffix(":asc").strip()
     if field in _DATES:
-        field = "start" if kind is DATES else START_COLUMN.get(kind, field)
+        field = "start" if kind is OCCASIONS else START_COLUMN.get(kind, field)
     keys = [c.key for c in COLUMNS.get(kind, ())]
     if field not in keys:
         return None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject
 
-from catalogue_desktop.core.listing.rows import DATES
+from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.finder.controller import FinderController, FinderWindow
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def connect_finder(window: WiredWindow, loader: CatalogueLoader, settings: Setti
     window.facet_dock.visibilityChanged.connect(dock_shown_or_hidden)
 
     def tab_made(kind: Any, tab: Any) -> None:
-        if kind is DATES:
+        if kind is OCCASIONS:
             tab.show_past_changed.connect(controller.set_show_past)
 
     window.tab_made.connect(tab_made)

@@ -9,26 +9,27 @@ copy for e-mail); Ctrl+C copies them for an e-mail (text and a table) rather tha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QCheckBox, QToolBar, QToolButton
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Signal
+from PySide6.QtWidgets import QCheckBox, QMenu, QToolBar, QToolButton
 
-from catalogue_desktop.core.listing.rows import DATES, column_index
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.query.dates_rows import OccasionRow, occasion_row
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind, OccasionKind
 from catalogue_desktop.qt_compat.item_models import DISPLAY, TOOLTIP, guarded
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+from catalogue_desktop.ui.common.formatting import Formatter
 
-_START = column_index(DATES, "start")
-_KIND = column_index(DATES, "kind")
-_RECORD = column_index(DATES, "record")
-_SERIES = column_index(DATES, "series_id")
-_ON_DEMAND = column_index(DATES, "ondemand")
-_STATE = column_index(DATES, "state")
-_OPENS = {"Course": Kind.COURSES, "Webinar": Kind.WEBINARS, "Session": Kind.SERIES}
+if TYPE_CHECKING:  # (zones: imported when a start is first checked)
+    from catalogue_desktop.core.records.zones import ZoneCheck
+    from catalogue_desktop.ui.offers.desk import OfferDesk, OfferSource
+
+_START = column_index(OCCASIONS, "start")
 
 
 OFFER_BUTTONS = (  # (what, text, tooltip)
@@ -45,20 +46,20 @@ class DatesTableModel(RowSetTableModel):
     zone's on that date, and otherwise named in its tooltip ("CST at Chicago, IL")."""
 
     @guarded
-    def data(self, index: Any, role: int = DISPLAY) -> Any:
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = DISPLAY) -> Any:
         if (
             role in (DISPLAY, TOOLTIP)
             and index.column() == _START
             and index.isValid()
             and 0 <= index.row() < self.visible_count()
         ):
-            row = self.rowset.rows[self.source_row(index.row())]
-            if row[_START] is None and row[_ON_DEMAND]:
+            row = occasion_row(self.rowset.rows[self.source_row(index.row())])
+            if row.start is None and row.ondemand:
                 return "On demand" if role == DISPLAY else None
             found = zone_of(row)
             if found is not None:
                 if role == TOOLTIP:
-                    where = ", ".join(str(p) for p in (row[column_index(DATES, "city")], row[_STATE]) if p)
+                    where = ", ".join(str(p) for p in (row.city, row.state) if p)
                     if found.ok:
                         return f"{found.abbreviation} ({found.zone.replace('_', ' ')}) at {where}"
                     return f"Check the time at {where}: {found.mismatch}"
@@ -67,17 +68,17 @@ class DatesTableModel(RowSetTableModel):
         return super().data(index, role)
 
 
-def zone_of(row: tuple[Any, ...]) -> Any:
+def zone_of(row: OccasionRow) -> ZoneCheck | None:
     """A course row's start checked against its location's zone (``core.zones.check``); None
     for other rows and places with no known zone."""
-    offsets = row[-1]
-    if row[_KIND] != "Course" or row[_START] is None or not offsets or offsets[0] is None:
+    start, offset = row.start, row.offsets[0] if row.offsets else None
+    if row.kind is not OccasionKind.COURSE or start is None or offset is None:
         return None
-    return _zone_check(row[_START], offsets[0], row[_STATE])
+    return _zone_check(start, offset, row.state)
 
 
 @lru_cache(maxsize=4096)
-def _zone_check(ms: int, offset: int, state: Any) -> Any:
+def _zone_check(ms: int, offset: int, state: object) -> ZoneCheck | None:
     from catalogue_desktop.core.records.zones import check
 
     written = timezone(timedelta(minutes=offset))
@@ -89,9 +90,16 @@ class DatesTab(CollectionTab):
 
     show_past_changed = Signal(bool)
 
-    def __init__(self, formatter: Any, images: Any, record: Any, context: Any, offers: Any = None) -> None:
-        """``offers``: what the offers need besides the rows (``desk.OfferSource``); None: no offers."""
-        super().__init__(DATES, formatter, images, record, context)
+    def __init__(
+        self,
+        formatter: Formatter,
+        images: Callable[[], Any],
+        record: Callable[[Kind, int], Any],
+        context: Callable[[Kind, int], Any],
+        offers: OfferSource | None = None,
+    ) -> None:
+        """``offers``: what the offers need besides the rows; None: no offers."""
+        super().__init__(OCCASIONS, formatter, images, record, context)
         self.show_past = QCheckBox("Show past")
         self.show_past.setObjectName("dates-show-past")
         self.show_past.setAccessibleName("Show past occasions")
@@ -105,7 +113,7 @@ class DatesTab(CollectionTab):
         self.bar.addWidget(self.show_past)
         self.top.insertWidget(0, self.bar, 1)
         self._offers = offers
-        self._desk: Any = None
+        self._desk: OfferDesk | None = None
         self.offer_buttons: dict[str, QToolButton] = {}
         if offers is not None:
             for what, text, tip in OFFER_BUTTONS:
@@ -119,8 +127,8 @@ class DatesTab(CollectionTab):
                 self.offer_buttons[what] = button
 
     @property
-    def desk(self) -> Any:
-        """The offers of this tab (``desk.OfferDesk``, made on first use)."""
+    def desk(self) -> OfferDesk | None:
+        """The offers of this tab (made on first use; None: no offers)."""
         if self._desk is None and self._offers is not None:
             from catalogue_desktop.ui.offers.desk import OfferDesk
 
@@ -139,10 +147,9 @@ class DatesTab(CollectionTab):
         """Ctrl+C: the occasions for an e-mail (plain text and an HTML table), not TSV."""
         return self.offer("copy") or 0
 
-    def rows_menu(self) -> Any:
+    def rows_menu(self) -> QMenu:
         """The rows' context menu: the offers (and the other tabs' copy, as TSV)."""
         from PySide6.QtGui import QKeySequence
-        from PySide6.QtWidgets import QMenu
 
         menu = QMenu(self)
         for what, text, _tip in OFFER_BUTTONS:
@@ -152,7 +159,7 @@ class DatesTab(CollectionTab):
         menu.addAction("Copy rows as TSV", lambda: super(DatesTab, self).copy_selection())
         return menu
 
-    def _rows_menu(self, pos: Any) -> None:
+    def _rows_menu(self, pos: QPoint) -> None:
         menu = self.rows_menu()
         menu.exec(self.view.viewport().mapToGlobal(pos))
         menu.deleteLater()
@@ -164,7 +171,7 @@ class DatesTab(CollectionTab):
         if target is not None:
             self.record_selected.emit(*target)
 
-    def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
+    def make_model(self, kind: ListKind, formatter: Formatter) -> RowSetTableModel:
         return DatesTableModel(kind, formatter, self)
 
     def target(self, row_key: int) -> tuple[Kind, int] | None:
@@ -173,11 +180,9 @@ class DatesTab(CollectionTab):
         row = rowset.rows_by_id().get(row_key)
         if row is None:
             return None
-        values = rowset.rows[row]
-        kind = _OPENS.get(values[_KIND])
-        if kind is None:
-            return None
-        record_id = values[_SERIES] if kind is Kind.SERIES else values[_RECORD]
+        values = occasion_row(rowset.rows[row])
+        kind = values.kind.opens
+        record_id = values.series_id if kind is Kind.SERIES else values.record
         return None if record_id is None else (kind, record_id)
 
     def show_record(self, record_id: int) -> None:

@@ -28,15 +28,15 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageB
 
 from catalogue_desktop.core.cache.store import CollectionState
 from catalogue_desktop.core.formats.files import write_file
-from catalogue_desktop.core.listing.rows import DATES, column_index
+from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import Sheet
 from catalogue_desktop.core.offers.text import Style, file_name
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
 
-_TITLE = column_index(DATES, "title")
-_RECORD = column_index(DATES, "record")
+_TITLE = column_index(OCCASIONS, "title")
+_RECORD = column_index(OCCASIONS, "record")
 BIG_SHEET = 300  # occasions: a sheet of more asks first (about 6 a page)
 
 
@@ -91,7 +91,7 @@ class OfferDesk:
             )
             return None
         engine = self.source.engine()
-        table = engine.tables.get(DATES.value) if engine is not None else None
+        table = engine.tables.get(OCCASIONS.value) if engine is not None else None
         keys = [model.record_id(r) for r in rows]
         if table is None or not self._matches(table.columns, keys, rows):
             self.say("The Dates are being made again from the refreshed catalogue; try again in a moment")
@@ -113,7 +113,7 @@ class OfferDesk:
         from catalogue_desktop.core.offers.of_records import rows_of
 
         engine = self.source.engine()
-        found = engine.tables.get(DATES.value) if engine is not None else None
+        found = engine.tables.get(OCCASIONS.value) if engine is not None else None
         if found is None:
             self.say("The Dates are still being made; try again in a moment")
             return None

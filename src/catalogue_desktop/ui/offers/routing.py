@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.offers.of_records import OFFERED_KINDS
+from catalogue_desktop.core.records.kinds import OCCASIONS
 
 
 class OfferWindow(Protocol):
@@ -23,5 +23,5 @@ def offer(window: OfferWindow, what: str) -> Any:
     if kind.value in OFFERED_KINDS:
         ids = window.current_tab().selected_ids()
         if ids:
-            return window.tab(DATES).offer(what, (kind.value, ids))
-    return window.show_tab(DATES).offer(what)
+            return window.tab(OCCASIONS).offer(what, (kind.value, ids))
+    return window.show_tab(OCCASIONS).offer(what)

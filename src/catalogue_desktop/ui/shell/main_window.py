@@ -18,9 +18,8 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.formats.text import one_line
-from catalogue_desktop.core.listing.rows import DATES
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.settings import Settings
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.sync.changes_view import ChangesView
 
 APP_TITLE = "Catalogue Desktop"
-TAB_KINDS: tuple[Any, ...] = (*ALL_KINDS, DATES)  # the collections, then the sales desk's Dates
+TAB_KINDS: tuple[Any, ...] = (*ALL_KINDS, OCCASIONS)  # the collections, then the sales desk's Dates
 toolbar_icon = menus.toolbar_icon
 
 
@@ -158,7 +157,7 @@ class MainWindow(QMainWindow):
         """``kind``'s tab, made now if it was not shown yet."""
         tab = self._tabs.get(kind)
         if tab is None:
-            if kind is DATES:
+            if kind is OCCASIONS:
                 from catalogue_desktop.ui.offers.dates_tab import DatesTab
 
                 tab = DatesTab(

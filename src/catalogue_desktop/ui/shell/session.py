@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.cache.store import Store
-from catalogue_desktop.core.records.kinds import ALL_KINDS
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
 from catalogue_desktop.qt_compat.lifetime import delete_later
 from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from catalogue_desktop.core.connection.profiles import Profile
-    from catalogue_desktop.core.records.kinds import Kind
     from catalogue_desktop.ui.detail.images import ImageLoader
     from catalogue_desktop.ui.shell.faults import Faults
     from catalogue_desktop.ui.sync.sync_controller import SyncController
@@ -191,9 +190,8 @@ class AppSession(QObject):
         # made by the finder from the collections, not read: the store has no such collection
         # (read as one, an empty "offerings" table was built, and the query's move to "the tab
         # with results" left a restored Dates tab before its rows were made).
-        collection = current in ALL_KINDS
-        early = current if collection else None
-        first = [current] if collection else []
+        early = current if isinstance(current, Kind) else None
+        first = [early] if early is not None else []
         loader.load_all([*first, *(kind for kind in ALL_KINDS if kind is not current)], early=early)
         # populated once they are painted (queued: after the paint); the loader reads on then
         tab.view.rows_painted.connect(self._populate, Qt.ConnectionType.QueuedConnection)
