@@ -15,7 +15,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from catalogue_desktop.core.records.field_names import CHILD_KEYS, fact_keys
+from catalogue_desktop.core.records.field_registry import CHILD_KEYS, fact_keys
 from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:  # (the models only as types, as in ``rows``)
@@ -38,7 +38,7 @@ def iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat(timespec="milliseconds")
 
 
-# Name -> the facts' key, per table and scope (``core.records.field_names``): the writers below
+# Name -> the facts' key, per table and scope (``core.records.field_registry``): the writers below
 # name each value as a query does (``produced``), the stored key is the registry's (``productionDate``).
 _WEBINAR = fact_keys("webinars")
 _SERIES = fact_keys("series")

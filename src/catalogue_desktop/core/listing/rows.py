@@ -16,7 +16,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from catalogue_desktop.core.records.field_names import column_keys
+from catalogue_desktop.core.records.field_registry import FieldType, column_keys, named
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
 
 if TYPE_CHECKING:  # (the models only as types: a row is made of records decoded elsewhere)
@@ -60,106 +60,87 @@ T, N, C, M, R, D, B = (
     ColumnType.BOOL,
 )
 
+# A column's kind by its field's type (the registry's); a column may say otherwise (``_columns``).
+_COLUMN_TYPES = {
+    FieldType.TEXT: T,
+    FieldType.NAMES: T,  # names, "; " between
+    FieldType.PRESENCE: T,
+    FieldType.ID: N,
+    FieldType.NUMBER: N,
+    FieldType.MONEY: M,
+    FieldType.DATE: D,
+    FieldType.BOOL: B,
+    FieldType.CODE: C,
+}
+
+
+def _columns(
+    kind: ListKind, *keys: str, hidden: Iterable[str] = (), types: dict[str, ColumnType] | None = None
+) -> tuple[Column, ...]:
+    """``kind``'s columns, in order: each shows the registry's field its key names (``column_keys``:
+    a key the registry has no field for stops the import), headed by its label, of its type's kind
+    (``types``: a column's own), shown unless ``hidden``."""
+    shows = column_keys(kind.value)
+    out = []
+    for key in keys:
+        entry = named(kind.value, "record", shows[key])
+        if entry.type is None:
+            raise ValueError(
+                f"{kind.value}.{entry.name}: a column shows it but the registry gives it no type"
+            )
+        kind_of = (types or {}).get(key) or _COLUMN_TYPES[entry.type]
+        out.append(Column(key, entry.label, kind_of, key not in hidden))
+    if sorted(keys) != sorted(shows):
+        raise ValueError(f"{kind.value}: columns {sorted(keys)} but the registry shows {sorted(shows)}")
+    return tuple(out)
+
+
 COLUMNS: dict[ListKind, tuple[Column, ...]] = {
-    Kind.WEBINARS: (
-        Column("title", "Title", T),
-        Column("type", "Type", C),
-        Column("start", "Start", D),
-        Column("end", "End", D, False),
-        Column("fee", "Fee", M),
-        Column("cle", "CLE", B),
-        Column("cpe", "CPE", B),
-        Column("expert", "Experts", T),
-        Column("topic", "Topics", T, False),
-        Column("produced", "Produced", D, False),
-        Column("id", "ID", N, False),
-        Column("session", "Session", N, False),
+    Kind.WEBINARS: _columns(
+        Kind.WEBINARS,
+        *(
+            "title",
+            "type",
+            "start",
+            "end",
+            "fee",
+            "cle",
+            "cpe",
+            "expert",
+            "topic",
+            "produced",
+            "id",
+            "session",
+        ),
+        hidden=("end", "topic", "produced", "id", "session"),
     ),
-    Kind.SERIES: (
-        Column("title", "Title", T),
-        Column("sessions", "Sessions", N),
-        Column("first", "First session", D),
-        Column("last", "Last session", D),
-        Column("fee", "Fee", M),
-        Column("id", "ID", N, False),
+    Kind.SERIES: _columns(Kind.SERIES, "title", "sessions", "first", "last", "fee", "id", hidden=("id",)),
+    Kind.COURSES: _columns(
+        Kind.COURSES,
+        *("title", "level", "next", "last", "cities", "fee", "cle", "cpe", "expert", "id"),
+        hidden=("last", "expert", "id"),
+        types={"fee": R},  # its locations' lowest and highest
     ),
-    Kind.COURSES: (
-        Column("title", "Title", T),
-        Column("level", "Level", C),
-        Column("next", "Next date", D),
-        Column("last", "Last date", D, False),
-        Column("cities", "Cities", T),
-        Column("fee", "Fee", R),
-        Column("cle", "CLE", B),
-        Column("cpe", "CPE", B),
-        Column("expert", "Experts", T, False),
-        Column("id", "ID", N, False),
+    Kind.CERTIFICATES: _columns(Kind.CERTIFICATES, "title", "fee", "levels", "courses", "id", hidden=("id",)),
+    Kind.EXPERTS: _columns(
+        Kind.EXPERTS, "name", "title", "education", "id", "webinars", "courses", hidden=("id",)
     ),
-    Kind.CERTIFICATES: (
-        Column("title", "Title", T),
-        Column("fee", "Fee", M),
-        Column("levels", "Levels", N),
-        Column("courses", "Courses", N),
-        Column("id", "ID", N, False),
-    ),
-    Kind.EXPERTS: (
-        Column("name", "Name", T),
-        Column("title", "Title", T),
-        Column("education", "Education", T),
-        Column("id", "ID", N, False),
-        Column("webinars", "Webinars", N),
-        Column("courses", "Courses", N),
+    # Who names a record is not in it: its counts of webinars and courses (after its id, so that rows
+    # listed before them keep their other columns' places) are blank in a stored row and filled from
+    # the loaded links (``core.listing.counts``).
+    Kind.TOPICS: _columns(Kind.TOPICS, "title", "description", "id", "webinars", "courses", hidden=("id",)),
+    Kind.ROLES: _columns(Kind.ROLES, "title", "description", "id", "webinars", hidden=("id",)),
+    Kind.SITUATIONS: _columns(Kind.SITUATIONS, "title", "description", "id", "webinars", hidden=("id",)),
+    # The sales desk's "Dates": one row per bookable occasion (``core.query.offerings``). Its ``id`` is
+    # the row's own number (course and webinar ids repeat over locations and sessions); ``record`` is
+    # the course's or webinar's id; ``location`` a course's location (what a booking names).
+    OCCASIONS: _columns(
+        OCCASIONS,
+        *("title", "kind", "start", "end", "city", "state", "venue", "fee", "cle", "cpe", "expert"),
+        *("topic", "series", "type", "ondemand", "record", "series_id", "location", "id"),
+        hidden=("end", "topic", "series", "type", "ondemand", "record", "series_id", "location", "id"),
     ),
 }
-# Who names a record is not in it: its counts of webinars and courses (after its id, so that rows
-# listed before them keep their other columns' places) are blank in a stored row and filled from
-# the loaded links (``core.listing.counts``).
-for _kind, _counts in ((Kind.TOPICS, 2), (Kind.ROLES, 1), (Kind.SITUATIONS, 1)):
-    COLUMNS[_kind] = (
-        Column("title", "Title", T),
-        Column("description", "Description", T),
-        Column("id", "ID", N, False),
-        Column("webinars", "Webinars", N),
-        *((Column("courses", "Courses", N),) if _counts == 2 else ()),
-    )
-
-
-# The sales desk's "Dates": one row per bookable occasion (``core.query.offerings``). Its ``id`` is the
-# row's own number (course and webinar ids repeat over locations and sessions); ``record`` is the
-# course's or webinar's id.
-COLUMNS[OCCASIONS] = (
-    Column("title", "Title", T),
-    Column("kind", "Kind", C),
-    Column("start", "Start", D),
-    Column("end", "End", D, False),
-    Column("city", "City", T),
-    Column("state", "State", T),
-    Column("venue", "Venue", T),
-    Column("fee", "Fee", M),
-    Column("cle", "CLE", B),
-    Column("cpe", "CPE", B),
-    Column("expert", "Experts", T),
-    Column("topic", "Topics", T, False),
-    Column("series", "Series", T, False),
-    Column("type", "Type", C, False),
-    Column("ondemand", "On demand", B, False),
-    Column("record", "ID", N, False),
-    Column("series_id", "Series ID", N, False),
-    Column("location", "Location ID", N, False),  # a course's location (what a booking names)
-    Column("id", "Row", N, False),
-)
-
-
-def _check_columns() -> None:
-    """Each list's columns are the fields the registry says it shows, under the keys it gives
-    (``core.records.field_names``): a column added here without a name there stops the import."""
-    for kind, columns in COLUMNS.items():
-        keys, declared = sorted(c.key for c in columns), sorted(column_keys(kind.value))
-        if keys != declared:
-            raise ValueError(f"{kind.value}: columns {keys} but the field names say {declared}")
-
-
-_check_columns()
 
 LISTING_VERSION = 2
 """What ``row``, ``links`` and ``core.listing.facts.facts`` make: a snapshot stored by an older version is

@@ -13,7 +13,7 @@ service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's)
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TextIO
@@ -23,34 +23,18 @@ from catalogue_desktop.core.formats.links import left_out
 from catalogue_desktop.core.formats.numbers import plain_number, within_reason
 from catalogue_desktop.core.query.table import parse_date
 from catalogue_desktop.core.records import zones
+from catalogue_desktop.core.records.field_registry import fact_keys, offer_keys
 from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import CollectionState
 
 _CREDITS = (("cle", "CLE"), ("cpe", "CPE"))
-JSON_KEYS = (
-    "kind",
-    "id",
-    "locationId",
-    "seriesId",
-    "title",
-    "start",
-    "end",
-    "city",
-    "state",
-    "venue",
-    "address",
-    "zip",
-    "fee",
-    "cle",
-    "cpe",
-    "experts",
-    "topics",
-    "series",
-    "onDemand",
-    "url",
-)
+# An offer's JSON and CSV keys, by field name (the registry's ``offer`` keys, in their order).
+_OFFER = offer_keys()
+JSON_KEYS = tuple(_OFFER.values())
+# Where the offerings' columns keep each field (the registry's facts' keys).
+_FACT = fact_keys("offerings")
 
 
 @dataclass(frozen=True)
@@ -109,30 +93,30 @@ def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion
 
         out.append(
             Occasion(
-                kind=get("kind"),
-                id=get("id"),
-                title=get("title") or f"{get('kind').capitalize()} #{get('id')}",
-                start=get("startDate"),
-                end=get("endDate"),
-                location_id=get("locationId"),
-                series_id=get("seriesId"),
-                series=(get("series") or [None])[0],
-                all_series=tuple(get("series") or ()),
-                series_ids=tuple(get("seriesIds") or ()),
-                series_fees=tuple(get("seriesFees") or ()),
-                series_sizes=tuple(get("seriesSessions") or ()),
-                venue=get("venue"),
-                address=get("address"),
-                city=get("city"),
-                state=get("state"),
-                zip=get("zip"),
-                fee=get("fee"),
-                cle=get("cleAccreditation"),
-                cpe=get("cpeAccreditation"),
-                experts=list(get("experts") or ()),
-                topics=list(get("topics") or ()),
-                url=get("detailUrl"),
-                on_demand=bool(get("ondemand")),
+                kind=get(_FACT["kind"]),
+                id=get(_FACT["id"]),
+                title=get(_FACT["title"]) or f"{get(_FACT['kind']).capitalize()} #{get(_FACT['id'])}",
+                start=get(_FACT["starts"]),
+                end=get(_FACT["ends"]),
+                location_id=get(_FACT["location"]),
+                series_id=get(_FACT["series_id"]),
+                series=(get(_FACT["series"]) or [None])[0],
+                all_series=tuple(get(_FACT["series"]) or ()),
+                series_ids=tuple(get(_FACT["series_ids"]) or ()),
+                series_fees=tuple(get(_FACT["series_fees"]) or ()),
+                series_sizes=tuple(get(_FACT["series_sessions"]) or ()),
+                venue=get(_FACT["venue"]),
+                address=get(_FACT["address"]),
+                city=get(_FACT["city"]),
+                state=get(_FACT["state"]),
+                zip=get(_FACT["zip"]),
+                fee=get(_FACT["fee"]),
+                cle=get(_FACT["cle"]),
+                cpe=get(_FACT["cpe"]),
+                experts=list(get(_FACT["expert"]) or ()),
+                topics=list(get(_FACT["topic"]) or ()),
+                url=get(_FACT["url"]),
+                on_demand=bool(get(_FACT["ondemand"])),
             )
         )
     return out
@@ -222,35 +206,44 @@ def age_line(as_of: str | None) -> str:
 # -- rows -----------------------------------------------------------------------------------
 
 
+def _fee(o: Occasion) -> Any:
+    """A fee as JSON carries it: an integer within reason, else its plain digits as text."""
+    fee = o.fee
+    return fee if fee is None or (isinstance(fee, int) and within_reason(fee)) else plain_number(fee)
+
+
+# What an offer writes of each field the registry gives an ``offer`` key (a key without a writer, or
+# a writer without a key, stops the import).
+_WRITERS: dict[str, Callable[[Occasion], Any]] = {
+    "kind": lambda o: o.kind,
+    "id": lambda o: o.id,
+    "location": lambda o: o.location_id,
+    "series_id": lambda o: o.series_id,
+    "title": lambda o: o.title,
+    "starts": lambda o: o.start,
+    "ends": lambda o: o.end,
+    "city": lambda o: o.city,
+    "state": lambda o: o.state,
+    "venue": lambda o: o.venue,
+    "address": lambda o: o.address,
+    "zip": lambda o: o.zip,
+    "fee": _fee,
+    "cle": lambda o: o.cle,
+    "cpe": lambda o: o.cpe,
+    "expert": lambda o: o.experts,
+    "topic": lambda o: o.topics,
+    "series": lambda o: o.series,
+    "ondemand": lambda o: o.on_demand,
+    "url": lambda o: o.url,
+}
+if _WRITERS.keys() != _OFFER.keys():
+    raise ValueError(f"offers write {sorted(_WRITERS)} but the registry's offer keys name {sorted(_OFFER)}")
+
+
 def json_rows(items: Sequence[Occasion]) -> list[dict[str, Any]]:
-    """What ``export offerings --format json`` writes: one object per occasion."""
-    return [
-        {
-            "kind": o.kind,
-            "id": o.id,
-            "locationId": o.location_id,
-            "seriesId": o.series_id,
-            "title": o.title,
-            "start": o.start,
-            "end": o.end,
-            "city": o.city,
-            "state": o.state,
-            "venue": o.venue,
-            "address": o.address,
-            "zip": o.zip,
-            "fee": o.fee
-            if o.fee is None or (isinstance(o.fee, int) and within_reason(o.fee))
-            else plain_number(o.fee),
-            "cle": o.cle,
-            "cpe": o.cpe,
-            "experts": o.experts,
-            "topics": o.topics,
-            "series": o.series,
-            "onDemand": o.on_demand,
-            "url": o.url,
-        }
-        for o in items
-    ]
+    """What ``export offerings --format json`` writes: one object per occasion (``JSON_KEYS``)."""
+    writers = [(key, _WRITERS[name]) for name, key in _OFFER.items()]
+    return [{key: write(o) for key, write in writers} for o in items]
 
 
 def write_csv(items: Sequence[Occasion], out: TextIO) -> None:

@@ -17,7 +17,8 @@ from operator import itemgetter
 from typing import Any, NamedTuple, overload
 
 from catalogue_desktop.core.listing.rows import COLUMNS, column_index
-from catalogue_desktop.core.query.offerings import OfferingColumns
+from catalogue_desktop.core.query.offerings import OFFERINGS, OfferingColumns
+from catalogue_desktop.core.records.field_registry import fact_keys
 from catalogue_desktop.core.records.kinds import OCCASIONS, OccasionKind
 
 # Rows made together when one of them is first read. The tab shows them sorted (by start): a screen of rows
@@ -25,6 +26,7 @@ from catalogue_desktop.core.records.kinds import OCCASIONS, OccasionKind
 CHUNK = 128
 _SLICE = 16_384  # rows of the instants copied per step (``rows_steps``)
 _KINDS = {kind.code: kind for kind in OccasionKind}
+_KEY = fact_keys(OFFERINGS)  # the offerings' column of each field, by its name
 _START, _END = column_index(OCCASIONS, "start"), column_index(OCCASIONS, "end")
 
 Moment = tuple[int | None, int | None]  # (epoch ms, UTC offset minutes)
@@ -146,8 +148,8 @@ class DatesRows(Sequence[OccasionRow]):
     def _make(self, lo: int, hi: int) -> list[OccasionRow]:
         """Rows ``lo:hi``, column-wise: each derived column made whole, then zipped."""
 
-        def get(key: str) -> list[Any]:
-            return self._found.values_of(key, lo, hi)
+        def get(name: str) -> list[Any]:
+            return self._found.values_of(_KEY[name], lo, hi)
 
         kinds = list(map(_KINDS.__getitem__, get("kind")))
         series = _joined_all(get("series"))  # a session of several series names them all
@@ -160,16 +162,16 @@ class DatesRows(Sequence[OccasionRow]):
             get("state"),
             get("venue"),
             get("fee"),
-            get("cleAccreditation"),
-            get("cpeAccreditation"),
-            _joined_all(get("experts")),
-            _joined_all(get("topics")),
+            get("cle"),
+            get("cpe"),
+            _joined_all(get("expert")),
+            _joined_all(get("topic")),
             series,
             get("type"),
             list(map(bool, get("ondemand"))),
             get("id"),
-            get("seriesId"),
-            get("locationId"),
+            get("series_id"),
+            get("location"),
             range(lo, hi),
             self._zones[lo:hi] if self._zones is not None else self._offsets(lo, hi),
         )
@@ -178,7 +180,7 @@ class DatesRows(Sequence[OccasionRow]):
     def _offsets(self, lo: int, hi: int) -> list[tuple[int | None, int | None]]:
         """Rows ``lo:hi``'s start and end UTC offsets, from their texts (each parsed once)."""
         known = self._moments
-        texts = self._found.values_of("startDate", lo, hi) + self._found.values_of("endDate", lo, hi)
+        texts = self._found.values_of(_KEY["starts"], lo, hi) + self._found.values_of(_KEY["ends"], lo, hi)
         for text in texts:
             if text not in known:
                 _moment(known, text)
@@ -201,9 +203,9 @@ def rows_steps(
                 made += found.values_of(key, lo, min(found.n, lo + _SLICE))
                 yield
         return DatesRows(found, *instants, None, known)
-    starts = found["startDate"]
+    starts = found[_KEY["starts"]]
     yield
-    ends = found["endDate"]
+    ends = found[_KEY["ends"]]
     yield
     texts = set(starts)
     texts.update(ends)

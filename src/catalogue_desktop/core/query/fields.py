@@ -2,17 +2,20 @@
 
 One list, read by the parser (names, aliases, value types, suggestions), the engine (where each
 value comes from) and the help: ``reference_markdown()`` writes the field table of README and the
-Help menu from it, so the documentation cannot drift from what the engine accepts.
+Help menu from it, so the documentation cannot drift from what the engine accepts. What a field
+is (its names, type, facts' key) is the registry's (``core.records.field_registry``); this list
+says which fields a query takes, in the help's order, with their help text and whether a free
+word is looked for in them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 from dataclasses import dataclass
 
 from catalogue_desktop.core.query.literals import CALENDAR_WORDS
-from catalogue_desktop.core.records.field_names import named
+from catalogue_desktop.core.records.field_registry import FieldType as FieldType
+from catalogue_desktop.core.records.field_registry import named
 
 OFFERINGS = "offerings"
 TABLES: tuple[str, ...] = (
@@ -26,18 +29,6 @@ TABLES: tuple[str, ...] = (
     "situations",
     OFFERINGS,
 )
-
-
-class FieldType(enum.Enum):
-    TEXT = "text"  # one text: contains, or = exact
-    NAMES = "names"  # names of linked records (several): contains, or = exact, any of them
-    ID = "id"  # an integer id: equals, compare, range
-    NUMBER = "number"  # a count or other integer
-    MONEY = "money"  # a fee (integer, or decimal text for certificates)
-    DATE = "date"  # a date-time with its UTC offset
-    BOOL = "bool"  # yes / no
-    CODE = "code"  # a code the spec gives no meanings for (Webinar.type, Course.level)
-    PRESENCE = "presence"  # only has:/no: (long texts that are not indexed)
 
 
 _TYPE_WORDS = {
@@ -81,174 +72,164 @@ class Field:
         return (self.name, *extra, *self.aliases)
 
 
-T, NM, ID, N, M, D, B, C, P = (
-    FieldType.TEXT,
-    FieldType.NAMES,
-    FieldType.ID,
-    FieldType.NUMBER,
-    FieldType.MONEY,
-    FieldType.DATE,
-    FieldType.BOOL,
-    FieldType.CODE,
-    FieldType.PRESENCE,
-)
-
-
 def _f(
     name: str,
-    type_: FieldType,
     doc: str,
     *,
     key: str | None = None,
     scope: str = "record",
     searched: bool = False,
 ) -> Field:
-    """A field; its other names and its facts' key are the registry's (``_named``). ``key``: only
-    ``@name``, a value the engine derives."""
-    return Field(name, type_, key or "", doc, scope=scope, searched=searched)
+    """A field; its type, other names and facts' key are the registry's (``_named``). ``key``:
+    only ``@name``, a value the engine derives."""
+    return Field(name, FieldType.TEXT, key or "", doc, scope=scope, searched=searched)  # (type: ``_named``)
 
 
 def _named(table: str, f: Field) -> Field:
-    """``f`` with the names the registry (``core.records.field_names``) gives it: the spec's
+    """``f`` as the registry (``core.records.field_registry``) has it: its type, the spec's
     name, aliases and where its facts keep its value."""
-    names = named(table, f.scope, f.name)
-    key = f.key or names.fact
+    entry = named(table, f.scope, f.name)
+    key = f.key or entry.fact
     if key is None:
         raise ValueError(f"{table}.{f.name}: no fact holds it and the engine derives no '@' key")
+    if entry.type is None:
+        raise ValueError(f"{table}.{f.name}: the registry gives it no type")
     # Links are nearly all distinct (100,000 texts to index): asked for rarely, indexed then.
-    ahead = not (names.spec or "").lower().endswith("url")
-    return dataclasses.replace(f, key=key, spec=names.spec, aliases=names.aliases, ahead=ahead)
+    ahead = not (entry.spec or "").lower().endswith("url")
+    return dataclasses.replace(
+        f, type=entry.type, key=key, spec=entry.spec, aliases=entry.aliases, ahead=ahead
+    )
 
 
 def _titled(kind: str, *extra: Field) -> tuple[Field, ...]:
     return (
-        _f("id", ID, f"the {kind}'s id", searched=True),
-        _f("title", T, "title", searched=True),
-        _f("description", T, "description", searched=True),
+        _f("id", f"the {kind}'s id", searched=True),
+        _f("title", "title", searched=True),
+        _f("description", "description", searched=True),
         *extra,
     )
 
 
 _WEBINAR_COMMON = (
-    _f("type", C, "webinar type code, or its label (type:live)", searched=True),
-    _f("cle", B, "CLE accreditation"),
-    _f("cpe", B, "CPE accreditation"),
-    _f("starts", D, "start date"),
-    _f("ends", D, "end date"),
+    _f("type", "webinar type code, or its label (type:live)", searched=True),
+    _f("cle", "CLE accreditation"),
+    _f("cpe", "CPE accreditation"),
+    _f("starts", "start date"),
+    _f("ends", "end date"),
 )
 
 _FIELDS: dict[str, tuple[Field, ...]] = {
     "webinars": (
-        _f("id", ID, "the webinar's id", searched=True),
-        _f("session", ID, "session id"),
-        _f("title", T, "title", searched=True),
-        _f("description", P, "has a description"),
+        _f("id", "the webinar's id", searched=True),
+        _f("session", "session id"),
+        _f("title", "title", searched=True),
+        _f("description", "has a description"),
         *_WEBINAR_COMMON,
-        _f("fee", M, "fee"),
-        _f("produced", D, "production date"),
-        _f("url", T, "detail page link"),
-        _f("access", T, "access link"),
-        _f("expert", NM, "experts' names", searched=True),
-        _f("topic", NM, "topics' titles", searched=True),
-        _f("role", NM, "roles' titles"),
-        _f("situation", NM, "situations' titles"),
-        _f("series", NM, "titles of the series it is a session of", key="@series"),
-        _f("ondemand", B, "on demand (its type is marked on demand)", key="@ondemand"),
+        _f("fee", "fee"),
+        _f("produced", "production date"),
+        _f("url", "detail page link"),
+        _f("access", "access link"),
+        _f("expert", "experts' names", searched=True),
+        _f("topic", "topics' titles", searched=True),
+        _f("role", "roles' titles"),
+        _f("situation", "situations' titles"),
+        _f("series", "titles of the series it is a session of", key="@series"),
+        _f("ondemand", "on demand (its type is marked on demand)", key="@ondemand"),
     ),
     "series": (
-        _f("id", ID, "the series' id", searched=True),
-        _f("title", T, "title", searched=True),
-        _f("description", P, "has a description"),
-        _f("fee", M, "the series' fee"),
-        _f("url", T, "detail page link"),
-        _f("sessions", N, "number of sessions"),
-        _f("webinar", ID, "a session's webinar id", scope="session"),
-        _f("session", ID, "a session's session id", scope="session"),
+        _f("id", "the series' id", searched=True),
+        _f("title", "title", searched=True),
+        _f("description", "has a description"),
+        _f("fee", "the series' fee"),
+        _f("url", "detail page link"),
+        _f("sessions", "number of sessions"),
+        _f("webinar", "a session's webinar id", scope="session"),
+        _f("session", "a session's session id", scope="session"),
         *(
             dataclasses.replace(f, doc=f"a session's {f.doc}", scope="session")
             for f in _WEBINAR_COMMON
             if f.name != "type"
         ),
-        _f("type", C, "a session's type code or label", scope="session"),
-        _f("expert", NM, "a session's experts", scope="session"),
-        _f("topic", NM, "a session's topics", scope="session"),
+        _f("type", "a session's type code or label", scope="session"),
+        _f("expert", "a session's experts", scope="session"),
+        _f("topic", "a session's topics", scope="session"),
     ),
     "courses": (
-        _f("id", ID, "the course's id", searched=True),
-        _f("title", T, "title", searched=True),
-        _f("description", P, "has a description"),
-        _f("curriculum", P, "has a curriculum"),
-        _f("cle", B, "CLE accreditation"),
-        _f("cpe", B, "CPE accreditation"),
-        _f("level", C, "level code"),
-        _f("url", T, "detail page link"),
-        _f("expert", NM, "experts' names", searched=True),
-        _f("topic", NM, "topics' titles", searched=True),
-        _f("locations", N, "number of locations"),
-        _f("certificate", NM, "titles of the certificates that include it", key="@certificate"),
-        _f("location", ID, "a location's id", scope="location"),
-        _f("venue", T, "a location's venue", scope="location"),
-        _f("address", T, "a location's street address", scope="location"),
-        _f("city", T, "a location's city", scope="location", searched=True),
-        _f("state", T, "a location's state (code or name: IL, illinois)", scope="location"),
-        _f("zip", T, "a location's zip code", scope="location"),
-        _f("starts", D, "a location's start date", scope="location"),
-        _f("ends", D, "a location's end date", scope="location"),
-        _f("fee", M, "a location's fee", scope="location"),
+        _f("id", "the course's id", searched=True),
+        _f("title", "title", searched=True),
+        _f("description", "has a description"),
+        _f("curriculum", "has a curriculum"),
+        _f("cle", "CLE accreditation"),
+        _f("cpe", "CPE accreditation"),
+        _f("level", "level code"),
+        _f("url", "detail page link"),
+        _f("expert", "experts' names", searched=True),
+        _f("topic", "topics' titles", searched=True),
+        _f("locations", "number of locations"),
+        _f("certificate", "titles of the certificates that include it", key="@certificate"),
+        _f("location", "a location's id", scope="location"),
+        _f("venue", "a location's venue", scope="location"),
+        _f("address", "a location's street address", scope="location"),
+        _f("city", "a location's city", scope="location", searched=True),
+        _f("state", "a location's state (code or name: IL, illinois)", scope="location"),
+        _f("zip", "a location's zip code", scope="location"),
+        _f("starts", "a location's start date", scope="location"),
+        _f("ends", "a location's end date", scope="location"),
+        _f("fee", "a location's fee", scope="location"),
     ),
     "certificates": (
         *_titled("certificate"),
-        _f("fee", M, "fee (a decimal number)"),
-        _f("image", T, "image link"),
-        _f("levels", N, "number of levels"),
-        _f("courses", N, "number of courses named in its levels"),
-        _f("course", NM, "titles of the courses named in its levels", key="@course"),
+        _f("fee", "fee (a decimal number)"),
+        _f("image", "image link"),
+        _f("levels", "number of levels"),
+        _f("courses", "number of courses named in its levels"),
+        _f("course", "titles of the courses named in its levels", key="@course"),
     ),
     "experts": (
-        _f("id", ID, "the expert's id", searched=True),
-        _f("name", T, "name", searched=True),
-        _f("title", T, "job title", searched=True),
-        _f("bio", T, "biography"),
-        _f("education", T, "education", searched=True),
-        _f("image", T, "photo link"),
-        _f("image2x", T, "large photo link"),
-        _f("webinars", N, "number of webinars naming the expert", key="@webinars"),
-        _f("courses", N, "number of courses naming the expert", key="@courses"),
+        _f("id", "the expert's id", searched=True),
+        _f("name", "name", searched=True),
+        _f("title", "job title", searched=True),
+        _f("bio", "biography"),
+        _f("education", "education", searched=True),
+        _f("image", "photo link"),
+        _f("image2x", "large photo link"),
+        _f("webinars", "number of webinars naming the expert", key="@webinars"),
+        _f("courses", "number of courses naming the expert", key="@courses"),
     ),
     "topics": _titled(
         "topic",
-        _f("webinars", N, "number of webinars with this topic", key="@webinars"),
-        _f("courses", N, "number of courses with this topic", key="@courses"),
+        _f("webinars", "number of webinars with this topic", key="@webinars"),
+        _f("courses", "number of courses with this topic", key="@courses"),
     ),
-    "roles": _titled("role", _f("webinars", N, "number of webinars for this role", key="@webinars")),
+    "roles": _titled("role", _f("webinars", "number of webinars for this role", key="@webinars")),
     "situations": _titled(
         "situation",
-        _f("webinars", N, "number of webinars for this situation", key="@webinars"),
+        _f("webinars", "number of webinars for this situation", key="@webinars"),
     ),
     OFFERINGS: (
-        _f("kind", C, "course, webinar or session", searched=True),
-        _f("id", ID, "the course's or webinar's id", searched=True),
-        _f("location", ID, "a course location's id"),
-        _f("title", T, "title", searched=True),
-        _f("type", C, "webinar type code or label"),
-        _f("level", C, "course level code"),
-        _f("starts", D, "start date (none when on demand)"),
-        _f("ends", D, "end date"),
-        _f("venue", T, "venue", searched=True),
-        _f("address", T, "street address"),
-        _f("city", T, "city", searched=True),
-        _f("state", T, "state (code or name: IL, illinois)", searched=True),
-        _f("zip", T, "zip code"),
-        _f("fee", M, "fee"),
-        _f("cle", B, "CLE accreditation"),
-        _f("cpe", B, "CPE accreditation"),
-        _f("expert", NM, "experts' names", searched=True),
-        _f("topic", NM, "topics' titles", searched=True),
-        _f("role", NM, "roles' titles"),
-        _f("situation", NM, "situations' titles"),
-        _f("series", NM, "the series a session belongs to", searched=True),
-        _f("ondemand", B, "on demand (bookable, no date)"),
-        _f("url", T, "detail page link"),
+        _f("kind", "course, webinar or session", searched=True),
+        _f("id", "the course's or webinar's id", searched=True),
+        _f("location", "a course location's id"),
+        _f("title", "title", searched=True),
+        _f("type", "webinar type code or label"),
+        _f("level", "course level code"),
+        _f("starts", "start date (none when on demand)"),
+        _f("ends", "end date"),
+        _f("venue", "venue", searched=True),
+        _f("address", "street address"),
+        _f("city", "city", searched=True),
+        _f("state", "state (code or name: IL, illinois)", searched=True),
+        _f("zip", "zip code"),
+        _f("fee", "fee"),
+        _f("cle", "CLE accreditation"),
+        _f("cpe", "CPE accreditation"),
+        _f("expert", "experts' names", searched=True),
+        _f("topic", "topics' titles", searched=True),
+        _f("role", "roles' titles"),
+        _f("situation", "situations' titles"),
+        _f("series", "the series a session belongs to", searched=True),
+        _f("ondemand", "on demand (bookable, no date)"),
+        _f("url", "detail page link"),
     ),
 }
 FIELDS: dict[str, tuple[Field, ...]] = {

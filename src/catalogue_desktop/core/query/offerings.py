@@ -16,11 +16,15 @@ finder's ``offerings`` table and the tab's rows (``dates_rows``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from catalogue_desktop.core.query.engine import Vocabulary
+from catalogue_desktop.core.query.engine import Finder, Vocabulary
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.table import DateIndex, Table
+from catalogue_desktop.core.records.field_registry import fact_keys
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.syntax import Parsed
 
 __all__ = [
     "KEYS",
@@ -35,36 +39,8 @@ __all__ = [
 ]
 
 _FILL_ROWS = 8192  # rows of a column made per ``fill_steps`` step (16,384: up to 12 ms on a quiet CPU)
-KEYS = (
-    "kind",
-    "id",
-    "locationId",
-    "sessionId",
-    "seriesId",
-    "title",
-    "type",
-    "level",
-    "startDate",
-    "endDate",
-    "venue",
-    "address",
-    "city",
-    "state",
-    "zip",
-    "fee",
-    "cleAccreditation",
-    "cpeAccreditation",
-    "experts",
-    "topics",
-    "roles",
-    "situations",
-    "series",
-    "seriesIds",
-    "seriesFees",
-    "seriesSessions",
-    "ondemand",
-    "detailUrl",
-)
+# The offerings' columns: the facts' keys of the registry's ``offerings`` fields.
+KEYS = tuple(fact_keys(OFFERINGS).values())
 
 
 def columns(tables: Mapping[str, Table], vocabulary: Vocabulary) -> OfferingColumns:
@@ -90,6 +66,18 @@ def table(tables: Mapping[str, Table], vocabulary: Vocabulary) -> Table:
 # A source's columns: key -> (lo, hi) -> the values of its rows lo:hi (made on demand, whole or
 # a slice: the Dates tab shows its first rows before the other columns are made).
 Part = dict[str, Callable[[int, int], list[Any]]]
+
+# The facts' keys (the columns' keys of the offerings and of their sources' tables) by field name:
+# the parts below name each field by its name (``starts``), the registry gives its key (``startDate``).
+_OFFERING = fact_keys(OFFERINGS)
+_COURSE, _LOCATION = fact_keys("courses"), fact_keys("courses", "location")
+_SERIES, _SESSION = fact_keys("series"), fact_keys("series", "session")
+_WEBINAR = fact_keys("webinars")
+
+
+def _keyed(part: Part) -> Part:
+    """A part made by field name, keyed by the offerings' keys (``@`` keys kept as they are)."""
+    return {name if name.startswith("@") else _OFFERING[name]: make for name, make in part.items()}
 
 
 class OfferingColumns(dict[str, list[Any]]):
@@ -171,30 +159,31 @@ def _locations(courses: Table) -> Part:
     assert loc is not None
     parent = loc.parent_of or []
 
-    def up(key: str) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: list(map(courses.column(key).__getitem__, parent[lo:hi]))
+    def up(name: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: list(map(courses.column(_COURSE[name]).__getitem__, parent[lo:hi]))
 
-    def own(key: str) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: loc.column(key)[lo:hi]
+    def own(name: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: loc.column(_LOCATION[name])[lo:hi]
 
     def urls(lo: int, hi: int) -> list[Any]:
-        course_urls = courses.column("url")
-        return [
-            u or course_urls[p] for u, p in zip(loc.column("detailUrl")[lo:hi], parent[lo:hi], strict=True)
-        ]
+        course_urls = courses.column(_COURSE["url"])
+        own_urls = loc.column(_LOCATION["url"])[lo:hi]
+        return [u or course_urls[p] for u, p in zip(own_urls, parent[lo:hi], strict=True)]
 
-    return {
-        **_instants(loc, lambda values, lo, hi: values[lo:hi]),
-        "kind": lambda lo, hi: ["course"] * (hi - lo),
-        "id": up("id"),
-        "locationId": own("id"),
-        "title": up("title"),
-        "level": up("level"),
-        **{k: own(k) for k in ("startDate", "endDate", "venue", "address", "city", "state", "zip", "fee")},
-        **{k: up(k) for k in ("cleAccreditation", "cpeAccreditation", "experts", "topics")},
-        "ondemand": lambda lo, hi: [False] * (hi - lo),
-        "detailUrl": urls,
-    }
+    return _keyed(
+        {
+            **_instants(loc, lambda values, lo, hi: values[lo:hi]),
+            "kind": lambda lo, hi: ["course"] * (hi - lo),
+            "id": up("id"),
+            "location": own("location"),
+            "title": up("title"),
+            "level": up("level"),
+            **{n: own(n) for n in ("starts", "ends", "venue", "address", "city", "state", "zip", "fee")},
+            **{n: up(n) for n in ("cle", "cpe", "expert", "topic")},
+            "ondemand": lambda lo, hi: [False] * (hi - lo),
+            "url": urls,
+        }
+    )
 
 
 def _first_sessions(ids: list[Any], distinct: set[Any]) -> tuple[list[int] | None, dict[Any, list[int]]]:
@@ -217,8 +206,9 @@ def _sessions(
     ses = series.child
     assert ses is not None
     parent = ses.parent_of or []
-    titles, fees, urls = series.column("title"), series.column("fee"), series.column("detailUrl")
-    types = ses.column("type")
+    titles, fees = series.column(_SERIES["title"]), series.column(_SERIES["fee"])
+    urls = series.column(_SERIES["url"])
+    types = ses.column(_SESSION["type"])
     kept_types = types if keep is None else [types[i] for i in keep]
     live = [t is None or str(t) not in on_demand for t in kept_types]
     sizes: list[int] = []
@@ -229,17 +219,17 @@ def _sessions(
     def take(values: list[Any], lo: int, hi: int) -> list[Any]:
         return values[lo:hi] if keep is None else [values[i] for i in keep[lo:hi]]
 
-    def own(key: str) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: take(ses.column(key), lo, hi)
+    def own(name: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: take(ses.column(_SESSION[name]), lo, hi)
 
-    def inherit(key: str, values: list[Any]) -> Callable[[int, int], list[Any]]:
+    def inherit(name: str, values: list[Any]) -> Callable[[int, int], list[Any]]:
         return lambda lo, hi: [
             v if v is not None else values[parent[i]]
-            for v, i in zip(take(ses.column(key), lo, hi), rows(lo, hi), strict=True)
+            for v, i in zip(take(ses.column(_SESSION[name]), lo, hi), rows(lo, hi), strict=True)
         ]
 
-    def dated(key: str) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: _dated(take(ses.column(key), lo, hi), live[lo:hi])
+    def dated(name: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: _dated(take(ses.column(_SESSION[name]), lo, hi), live[lo:hi])
 
     def parents(lo: int, hi: int) -> list[list[int]]:
         ids = ses.ids
@@ -258,72 +248,62 @@ def _sessions(
                 sizes[p] += 1
         return [[sizes[p] for p in ps] for ps in parents(lo, hi)]
 
-    return {
-        **_instants(ses, lambda values, lo, hi: _dated(take(values, lo, hi), live[lo:hi])),
-        "kind": lambda lo, hi: ["session"] * (hi - lo),
-        "id": own("id"),
-        "sessionId": own("sessionId"),
-        "seriesId": lambda lo, hi: [series.ids[parent[i]] for i in rows(lo, hi)],
-        "series": lambda lo, hi: [[titles[p] for p in ps if titles[p]] or None for ps in parents(lo, hi)],
-        "seriesIds": of_series(series.ids),
-        "seriesFees": of_series(fees),
-        "seriesSessions": counts,
-        "title": inherit("title", titles),
-        "type": own("type"),
-        "startDate": dated("startDate"),
-        "endDate": dated("endDate"),
-        "fee": inherit("fee", fees),
-        **{
-            k: own(k)
-            for k in ("cleAccreditation", "cpeAccreditation", "experts", "topics", "roles", "situations")
-        },
-        "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
-        "detailUrl": inherit("detailUrl", urls),
-    }
+    return _keyed(
+        {
+            **_instants(ses, lambda values, lo, hi: _dated(take(values, lo, hi), live[lo:hi])),
+            "kind": lambda lo, hi: ["session"] * (hi - lo),
+            "id": own("webinar"),
+            "session": own("session"),
+            "series_id": lambda lo, hi: [series.ids[parent[i]] for i in rows(lo, hi)],
+            "series": lambda lo, hi: [[titles[p] for p in ps if titles[p]] or None for ps in parents(lo, hi)],
+            "series_ids": of_series(series.ids),
+            "series_fees": of_series(fees),
+            "series_sessions": counts,
+            "title": inherit("title", titles),
+            "type": own("type"),
+            "starts": dated("starts"),
+            "ends": dated("ends"),
+            "fee": inherit("fee", fees),
+            **{n: own(n) for n in ("cle", "cpe", "expert", "topic", "role", "situation")},
+            "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
+            "url": inherit("url", urls),
+        }
+    )
 
 
 def _webinars(webinars: Table, keep: list[int] | None, on_demand: frozenset[str]) -> Part:
     """The webinars' rows ``keep`` (None: every one)."""
-    types = webinars.column("type")
+    types = webinars.column(_WEBINAR["type"])
     kept = types if keep is None else list(map(types.__getitem__, keep))
     live = [t is None or str(t) not in on_demand for t in kept]
 
-    def pick(key: str) -> Callable[[int, int], list[Any]]:
+    def pick(name: str) -> Callable[[int, int], list[Any]]:
+        key = _WEBINAR[name]
         if keep is None:
             return lambda lo, hi: webinars.column(key)[lo:hi]
         return lambda lo, hi: list(map(webinars.column(key).__getitem__, keep[lo:hi]))
 
-    def dated(key: str) -> Callable[[int, int], list[Any]]:
-        return lambda lo, hi: _dated(pick(key)(lo, hi), live[lo:hi])
+    def dated(name: str) -> Callable[[int, int], list[Any]]:
+        return lambda lo, hi: _dated(pick(name)(lo, hi), live[lo:hi])
 
     def picked(values: list[Any], lo: int, hi: int) -> list[Any]:
         kept = values[lo:hi] if keep is None else list(map(values.__getitem__, keep[lo:hi]))
         return _dated(kept, live[lo:hi])
 
-    return {
-        **_instants(webinars, picked),
-        "kind": lambda lo, hi: ["webinar"] * (hi - lo),
-        "id": pick("id"),
-        "sessionId": pick("sessionId"),
-        "title": pick("title"),
-        "type": pick("type"),
-        "startDate": dated("startDate"),
-        "endDate": dated("endDate"),
-        **{
-            k: pick(k)
-            for k in (
-                "fee",
-                "cleAccreditation",
-                "cpeAccreditation",
-                "experts",
-                "topics",
-                "roles",
-                "situations",
-                "detailUrl",
-            )
-        },
-        "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
-    }
+    return _keyed(
+        {
+            **_instants(webinars, picked),
+            "kind": lambda lo, hi: ["webinar"] * (hi - lo),
+            "id": pick("id"),
+            "session": pick("session"),
+            "title": pick("title"),
+            "type": pick("type"),
+            "starts": dated("starts"),
+            "ends": dated("ends"),
+            **{n: pick(n) for n in ("fee", "cle", "cpe", "expert", "topic", "role", "situation", "url")},
+            "ondemand": lambda lo, hi: [not x for x in live[lo:hi]],
+        }
+    )
 
 
 def _instants(source: Table, take: Callable[[list[Any], int, int], list[Any]]) -> Part:
@@ -343,7 +323,7 @@ def _dated(values: list[Any], live: list[bool]) -> list[Any]:
     return [v if ok else None for v, ok in zip(values, live, strict=True)]
 
 
-def refresh(finder: Any) -> None:
+def refresh(finder: Finder) -> None:
     """Give ``finder`` the offerings of its current courses, series and webinars."""
     finder.set_table(table(finder.tables, finder.vocabulary))
 
@@ -357,7 +337,7 @@ def as_facts(found: dict[str, list[Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def upcoming(parsed: Any) -> Any:
+def upcoming(parsed: Parsed) -> Parsed:
     """``parsed`` as the Dates tab and ``export offerings`` apply it: past occasions left out
     (an implicit ``future``) unless the query asks about dates itself (``past``, ``starts:...``,
     any date clause)."""

@@ -26,6 +26,7 @@ from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 from catalogue_desktop.ui.common.formatting import Formatter
 
 if TYPE_CHECKING:  # (zones: imported when a start is first checked)
+    from catalogue_desktop.core.records.models import Record
     from catalogue_desktop.core.records.zones import ZoneCheck
     from catalogue_desktop.ui.offers.desk import OfferDesk, OfferSource
 
@@ -94,7 +95,7 @@ class DatesTab(CollectionTab):
         self,
         formatter: Formatter,
         images: Callable[[], Any],
-        record: Callable[[Kind, int], Any],
+        record: Callable[[Kind, int], Record | None],
         context: Callable[[Kind, int], Any],
         offers: OfferSource | None = None,
     ) -> None:
