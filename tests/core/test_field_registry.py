@@ -224,3 +224,14 @@ def test_a_field_added_to_the_registry_reaches_every_reader_or_stops_the_import(
     shown = rating.replace('"rating", None,', '"rating", "rating",')
     found = _with_registry(shown, "import catalogue_desktop.core.listing.rows")
     assert "rating" in found["error"] and "offerings" in found["error"]
+
+
+def test_the_facets_are_registry_fields_titled_by_their_labels() -> None:
+    from catalogue_desktop.core.query import facets
+    from catalogue_desktop.core.records.field_registry import FACETS
+
+    assert facets.FACETS is FACETS
+    for name, title in FACETS:
+        entries = [e for (_t, _s), es in RECORD_FIELDS.items() for e in es if e.name == name]
+        assert entries and all(e.type not in (None, FieldType.PRESENCE) for e in entries), name
+        assert title == ("Start month" if name == "starts" else entries[0].label), name

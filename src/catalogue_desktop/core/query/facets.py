@@ -27,22 +27,8 @@ from catalogue_desktop.core.query.fields import Field, FieldType
 from catalogue_desktop.core.query.index import RangeIndex, TextIndex, _Built
 from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
 from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
+from catalogue_desktop.core.records.field_registry import FACETS
 
-FACETS: tuple[tuple[str, str], ...] = (
-    ("topic", "Topics"),
-    ("role", "Roles"),
-    ("situation", "Situations"),
-    ("expert", "Experts"),
-    ("type", "Type"),
-    ("kind", "Kind"),
-    ("cle", "CLE"),
-    ("cpe", "CPE"),
-    ("level", "Level"),
-    ("city", "City"),
-    ("state", "State"),
-    ("starts", "Start month"),
-    ("fee", "Fee"),
-)
 FEE_BANDS = (0, 100, 200, 300, 500, 1000, 1500, 2000)
 _FIELD_PREFIX = re.compile(r"^-?[A-Za-z][A-Za-z0-9_]*:")
 _ROW_COST = 250  # counting a text by its bitset costs about as much as counting 250 rows' texts

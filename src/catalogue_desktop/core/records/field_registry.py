@@ -19,6 +19,9 @@ other spelling is declared here, once, beside it:
 * ``label``: what people read for it (a column's header).
 * ``offer``: its key in an offer's JSON and CSV (``export offerings``; the occasions only).
 
+Which fields are facets (the finder's panel of values with counts, ``core.query.facets``) is
+``FACETS``: by name, wherever a table has the field, titled by its label unless said otherwise.
+
 Names are per table (the eight kinds and ``offerings``, the Dates tab's occasions) and scope
 (``record``; ``location`` within a course, ``session`` within a series: the facts' nested dicts).
 Stored facts keep the spec's names: renaming a fact would need every cache listed again.
@@ -32,6 +35,7 @@ from typing import NamedTuple
 
 __all__ = [
     "CHILD_KEYS",
+    "FACETS",
     "RECORD_FIELDS",
     "FieldEntry",
     "FieldType",
@@ -327,3 +331,33 @@ def column_keys(table: str) -> dict[str, str]:
 def offer_keys() -> dict[str, str]:
     """Name -> an offer's JSON key, for the occasions' fields an offer writes, in its order."""
     return {f.name: f.offer for f in RECORD_FIELDS[("offerings", "record")] if f.offer is not None}
+
+
+# The facets, in the panel's order: (field name, title); a title is the field's label (the same in
+# every table that has it) unless given here.
+_FACETED: tuple[tuple[str, str | None], ...] = (
+    ("topic", None),
+    ("role", None),
+    ("situation", None),
+    ("expert", None),
+    ("type", None),
+    ("kind", None),
+    ("cle", None),
+    ("cpe", None),
+    ("level", None),
+    ("city", None),
+    ("state", None),
+    ("starts", "Start month"),  # a month's occasions
+    ("fee", None),
+)
+
+
+def _facets() -> Iterator[tuple[str, str]]:
+    for name, title in _FACETED:
+        labels = {e.label for (_table, _scope, n), e in _BY_NAME.items() if n == name}
+        if len(labels) != 1:
+            raise ValueError(f"facet {name!r}: its field has the labels {sorted(labels)}, not one")
+        yield name, title or labels.pop()
+
+
+FACETS: tuple[tuple[str, str], ...] = tuple(_facets())
