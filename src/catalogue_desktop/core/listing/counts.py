@@ -16,7 +16,7 @@ from typing import Any
 
 from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, column_index
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
 
 # The kinds whose rows count who names them, and the kinds counted (courses name no roles or
 # situations: no course count there).
@@ -30,12 +30,13 @@ COUNT_KEY = {Kind.WEBINARS: "webinars", Kind.COURSES: "courses"}  # the count's 
 _SLICE = 2048  # link lists counted per step (~4-7 ms of CPU on a busy 2-core machine; 8192 took 28)
 
 
-def count_columns(kind: Any) -> tuple[int, ...]:
-    """The columns of ``kind`` holding counts (none for other kinds)."""
-    return tuple(column_index(kind, COUNT_KEY[source]) for source in COUNTED.get(kind, ()))
+def count_columns(kind: ListKind) -> tuple[int, ...]:
+    """The columns of ``kind`` holding counts (none for other kinds, nor for the occasions)."""
+    counted = COUNTED.get(kind, ()) if isinstance(kind, Kind) else ()
+    return tuple(column_index(kind, COUNT_KEY[source]) for source in counted)
 
 
-def make_room(kind: Any, rows: list[list[Any]]) -> None:
+def make_room(kind: ListKind, rows: list[list[Any]]) -> None:
     """Rows of a counted kind listed before the counts existed (no count cells: the columns'
     values, then the offsets) get blank count cells, in place."""
     columns = count_columns(kind)

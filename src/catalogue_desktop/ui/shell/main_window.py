@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout,
 
 from catalogue_desktop.core.formats.text import one_line
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
+from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind, ListKind
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.settings import Settings
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.sync.changes_view import ChangesView
 
 APP_TITLE = "Catalogue Desktop"
-TAB_KINDS: tuple[Any, ...] = (*ALL_KINDS, OCCASIONS)  # the collections, then the sales desk's Dates
+TAB_KINDS: tuple[ListKind, ...] = (*ALL_KINDS, OCCASIONS)  # the collections, then the sales desk's Dates
 toolbar_icon = menus.toolbar_icon
 
 
