@@ -21,12 +21,12 @@ from catalogue_desktop.core.offers.days import Day, Schedule, days
 from catalogue_desktop.core.offers.occasions import Occasion, age_line
 from catalogue_desktop.core.offers.text import (
     Style,
+    experts_text,
     place_lines,
     series_notes,
     when_lines,
-    zone_warning,
 )
-from catalogue_desktop.core.records.zones import clock
+from catalogue_desktop.core.records.zones import clock, zone_name
 
 
 def ics(
@@ -106,8 +106,8 @@ def _when(o: Occasion, day: Day, style: Style) -> str:
     """The event's own time in words: the occasion's dates and times, or that day's."""
     if day.of == 1 or day.start is None or day.end is None:
         return "When: " + ", ".join(when_lines(o, style)) if day.of == 1 else f"Day {day.number} of {day.of}"
-    hours = f"{clock(day.start, style.hour12)} – {clock(day.end, style.hour12)} {day.start.tzname() or ''}"
-    return f"Day {day.number} of {day.of}: {hours.strip()} ({', '.join(when_lines(o, style))})"
+    hours = f"{clock(day.start, style.hour12)} – {clock(day.end, style.hour12)} {zone_name(day.start)}"
+    return f"Day {day.number} of {day.of}: {hours} ({', '.join(when_lines(o, style))})"
 
 
 def _about(o: Occasion, style: Style, as_of: str | None) -> list[str]:
@@ -115,10 +115,9 @@ def _about(o: Occasion, style: Style, as_of: str | None) -> list[str]:
     return [
         p
         for p in (
-            zone_warning(o),
             f"Fee: {fee}" if fee else "",
             f"Credits: {o.credits()}" if o.credits() else "",
-            f"Experts: {', '.join(o.experts)}" if o.experts else "",
+            f"Experts: {experts_text(o.experts)}" if o.experts else "",
             *series_notes(o, style),
             o.url or "",
             age_line(as_of),

@@ -204,12 +204,13 @@ def age(stamp: str | None, now: datetime | None = None) -> timedelta | None:
 
 
 def as_of_text(stamp: str | None, hour12: bool = True) -> str | None:
-    """The data's time as people read it, in the viewer's time: "Thu 26 Nov 2026, 5:01 PM"."""
+    """The data's time as people read it, in the viewer's time with its zone: "Thu 26 Nov 2026,
+    5:01 PM CST"."""
     moment = instant(stamp)
     if moment is None:
         return stamp
     local = _local(moment)
-    return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)}"
+    return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)} {zones.zone_name(local)}"
 
 
 def age_line(as_of: str | None) -> str:

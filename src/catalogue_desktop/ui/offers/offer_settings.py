@@ -11,9 +11,8 @@ from typing import Any
 
 from PySide6.QtCore import QStandardPaths, QTimeZone
 
-from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
-
-LETTERHEAD_KEYS = ("name", "company", "email", "phone", "logo")
+from catalogue_desktop.core.offers.offer import TIMES
+from catalogue_desktop.core.offers.sheet import LETTERHEAD_KEYS, Letterhead, logo_problem
 
 
 class OfferSettings:
@@ -57,6 +56,18 @@ class OfferSettings:
     @customer_zone.setter
     def customer_zone(self, zone: str) -> None:
         self._put("customer_zone", None if zone == own_zone() else zone)
+
+    # -- a time written in an offset that is not its venue's zone's ----------------------------
+
+    @property
+    def times(self) -> str | None:
+        """How offers give such a time (``core.offers.offer.TIMES``); None: not chosen yet."""
+        found = self._get("times")
+        return found if found in TIMES else None
+
+    @times.setter
+    def times(self, choice: str | None) -> None:
+        self._put("times", choice if choice in TIMES else None)
 
     # -- files and the sheet's options --------------------------------------------------------
 
