@@ -67,7 +67,9 @@ def test_offerings_cells_are_typed(store_path: Path) -> None:
     fee = chicago[col["Fee"]]
     assert fee.data_type == "n" and fee.value == 1295 and fee.number_format == '"USD" #,##0'
     assert chicago[col["Credits"]].value == "CPE"
-    assert chicago[col["Place"]].value == "The Drake Conference Center, 140 East Walton Place, Chicago, IL 60611"
+    assert (
+        chicago[col["Place"]].value == "The Drake Conference Center, 140 East Walton Place, Chicago, IL 60611"
+    )
     link = chicago[col["Link"]]
     assert link.hyperlink is not None and link.hyperlink.target == link.value
     assert link.value.startswith("https://")

@@ -203,10 +203,10 @@ def zone_name(moment: datetime, zone_name: str | None = None) -> str:
     ("UTC−05:00", a real minus sign: never a zone's "-05" or "UTC-05:00")."""
     zone = _zone(zone_name) if zone_name else None
     local = moment.astimezone(zone) if zone is not None else moment
-    name = local.tzname() or ""
-    if name == "UTC" or (name.isalpha() and name.isupper() and name != "GMT"):
-        return name
-    return offset_label(_minutes(local.utcoffset()) or 0)
+    name, minutes = local.tzname() or "", _minutes(local.utcoffset()) or 0
+    if name.isalpha() and name.isupper() and (name not in ("UTC", "GMT") or minutes == 0):
+        return "UTC" if name == "GMT" else name
+    return offset_label(minutes)
 
 
 def for_customer(moment: datetime, zone_name: str | None, hour12: bool = True) -> str:
