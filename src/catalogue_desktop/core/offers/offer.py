@@ -119,9 +119,9 @@ class Offer:
 
     @property
     def validity(self) -> str:
-        """ "Valid until Fri 18 Dec 2026", or ""."""
+        """ "This offer is valid until Fri 18 Dec 2026" (as the sheet says it), or ""."""
         until = self.valid_until
-        return f"Valid until {until:%a} {until.day} {until:%b %Y}" if until is not None else ""
+        return f"This offer is valid until {until:%a} {until.day} {until:%b %Y}" if until is not None else ""
 
     def file_name(self, suffix: str) -> str:
         """The name a save dialog proposes: "Offer for Acme (Dec 2026).ics"."""
