@@ -511,3 +511,41 @@ def test_a_collection_as_a_spreadsheet(env: dict[str, str], cache: Path, tmp_pat
     # standard output works too (bytes of a zip)
     piped = run(env, "export", "topics", "--cache-dir", str(cache), "--format", "xlsx", cwd=tmp_path)
     assert piped.returncode == 0 and piped.stdout[:2] == b"PK"
+
+
+def test_the_command_lines_offer_is_the_windows_preferences_letterhead_and_chosen_times(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    """The letterhead and the choice of doubtful times, kept by the window (QSettings, written
+    here by Qt itself: its escapes, a comma, an accent), head the command line's offers too."""
+    from PySide6.QtCore import QSettings
+
+    ini = Path(env["XDG_CONFIG_HOME"]) / "catalogue-desktop" / "catalogue-desktop.ini"
+    q = QSettings(str(ini), QSettings.Format.IniFormat)
+    for key, value in (
+        ("offers/seller_company", "Whitfield & Crane, Training"),
+        ("offers/seller_name", "Jürgen Müller"),
+        ("offers/seller_email", "jm@example.com"),
+        ("offers/times", "instant"),
+    ):
+        q.setValue(key, value)
+    q.sync()
+    del q
+    out = tmp_path / "offer.pdf"
+    query = "city:boston starts:2027-03"
+    result = export(env, cache, tmp_path, "--format", "pdf", "-o", str(out), "--query", query)
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.decode()
+    assert "1 course time written in an offset that is not the venue's zone's" in said
+    assert "(course:6102@7104): given as the instant written" in said
+    lines = [" ".join(x.split()) for x in pypdf.PdfReader(out).pages[0].extract_text().splitlines()]
+    assert lines[:3] == ["Whitfield & Crane, Training", "Jürgen Müller", "jm@example.com"]
+    text = " ".join(lines)
+    assert "9:30 AM – 5:30 PM EDT each day" in text and "Check the time" not in text
+    # --times overrides what the window chose; --format email: the same offer as text
+    email = export(env, cache, tmp_path, "--format", "email", "--query", query, "--times", "clock")
+    assert email.returncode == 0, email.stderr
+    mail = email.stdout.decode()
+    assert "8:30 AM – 4:30 PM EDT each day" in mail
+    assert mail.splitlines()[-4:-2] == ["Jürgen Müller", "jm@example.com"]
+    assert "Whitfield & Crane, Training" in mail and "UTC-" not in mail
