@@ -181,3 +181,29 @@ def test_every_format_says_the_same(qapp: Any, offer: the_offer.Offer, tmp_path:
     day2 = next(e for e in events if str(e["SUMMARY"]) == f"{want[BOSTON]['title']} (day 2 of 2)")
     assert day2.decoded("DTEND") == datetime(2027, 3, 23, 21, 30, tzinfo=UTC)  # 5:30 PM EDT
     assert day2.decoded("DTSTART") - day2.decoded("DTEND") == timedelta(hours=-8)
+
+
+def test_the_sheet_s_blocks_are_spaced(qapp: Any, offer: the_offer.Offer) -> None:
+    """The validity line does not touch the first heading, nor a group's line its table."""
+    from PySide6.QtGui import QTextDocument, QTextTable
+
+    doc = QTextDocument()
+    doc.setTextWidth(700)
+    doc.setHtml(the_offer.sheet(offer).html())
+    layout = doc.documentLayout()
+
+    def rect_of(words: str) -> Any:
+        block = doc.begin()
+        while block.isValid() and words not in block.text():
+            block = block.next()
+        assert block.isValid(), words
+        return layout.blockBoundingRect(block)
+
+    valid, heading = rect_of("This offer is valid until"), rect_of(expected()[CHICAGO]["title"])
+    assert heading.top() - valid.bottom() >= 12  # px: a heading's space above it
+    about = rect_of("Experts: Samuel Oyelaran, CPA; Jennifer Aldridge")
+    tables = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable) and f.rows() > 1]
+    first = min(
+        layout.frameBoundingRect(t).top() for t in tables if layout.frameBoundingRect(t).top() > about.top()
+    )
+    assert first - about.bottom() >= 4

@@ -39,10 +39,10 @@ from catalogue_desktop.core.offers.text import (
 HEADS = ("When", "Where", "Fee", "Credits")
 WIDTHS = (46, 30, 12, 12)  # % of the page's width; the renderer measures the fee column
 CSS = (
-    "h1 { font-size: 17pt; margin-bottom: 2pt; } "
-    "h2 { font-size: 12.5pt; margin-top: 12pt; margin-bottom: 2pt; } "
-    "p.about { color: #444444; margin-top: 0; margin-bottom: 8pt; } "
-    "p.note { margin-top: 4pt; margin-bottom: 8pt; } "
+    "h1 { font-size: 17pt; margin-bottom: 4px; } "  # (margins in px: Qt reads no pt there)
+    "h2 { font-size: 12.5pt; margin-top: 20px; margin-bottom: 3px; } "
+    "p.about { color: #444444; margin-top: 0; margin-bottom: 0; } "
+    "p.note { margin-top: 4px; margin-bottom: 8px; } "
     "th { background-color: #e8e8e8; text-align: left; font-weight: bold; } "
     "td, th { border: 0.5px solid #999999; padding: 3px; vertical-align: top; } "
     "table { border-collapse: collapse; } td.fee { white-space: nowrap; } "
@@ -206,7 +206,11 @@ class Sheet:
             others = sum(w for i, w in enumerate(WIDTHS) if i != 2)
             widths = [fee if i == 2 else w * rest / others for i, w in enumerate(WIDTHS)]
         cells = "".join(f'<th width="{w:.1f}%">{h}</th>' for h, w in zip(HEADS, widths, strict=True))
-        return f'<table width="100%" cellspacing="0" cellpadding="3"><thead><tr>{cells}</tr></thead>'
+        # (Qt's rich text keeps no margin below a paragraph before a table: the table's own, px)
+        return (
+            '<table width="100%" cellspacing="0" cellpadding="3" style="margin-top: 6px">'
+            f"<thead><tr>{cells}</tr></thead>"
+        )
 
     def _kind_label(self, key: Any, o: Occasion, n: int) -> str:
         if isinstance(key, tuple) and key[0] == "series" and key[1] in self.whole:
