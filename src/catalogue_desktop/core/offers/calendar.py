@@ -6,8 +6,8 @@ An occasion is one event however many rows named it: a webinar that is a session
 series is one offerings row (``query.offerings``) with one UID (``Occasion.uid``); a day's UID is
 its occasion's with the day's number. Each event says what a customer needs (``text``): the
 day's times with a zone, the place or "Online", the fee with its currency, credits, experts, the
-series a session belongs to and its price, a warning where the service's offset is not the
-location's zone's, the link, and the data's age. Qt-free.
+series a session belongs to and its price, the link, and the data's age (no warning: a doubtful
+offset was resolved before, ``offer.make``). Qt-free.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ the oldest of the courses', series' and webinars' last sync that reached the ser
 ``data_as_of``). Server text is data: each format's encoder in ``core.formats`` handles it (CSV
 and e-mail cells made inert to spreadsheets, HTML escaped, drawn text capped and its bidi
 controls made visible, the calendar written by ``icalendar``). Times are the exact instants the
-service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's). Qt-free.
+service wrote; an offer gives them at the venue (``offer``, ``text``). Qt-free.
 """
 
 from __future__ import annotations

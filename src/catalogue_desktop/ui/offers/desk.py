@@ -1,5 +1,6 @@
 """The offers made from the Dates tab: the offer sheet as a PDF or printed (through a print
-preview), a calendar file (.ics), and the rows copied for an e-mail (plain text and an HTML table).
+preview), a calendar file (.ics), a spreadsheet (.xlsx), and the rows copied for an e-mail (plain
+text and an HTML table). Each is one offer (``core.offers.offer.make``) rendered in its format.
 
 Each acts on the selected rows, or on every row the query shows when none is selected, and says
 which ("3 selected occasions", "all 57 occasions the query shows"). The occasions are read from
@@ -9,9 +10,12 @@ is older than the limit set in Preferences (``offer_max_age_days``, 7 days by de
 box asks before the first offer made from it (once per copy of the data: a refresh that brings
 newer data asks again when that is old too).
 
-Dates are written as the service wrote them, in the event's own UTC offset, or in the viewer's
-zone when Preferences say so; on the sheet with a zone the customer knows (``core.offer_text``).
-Fees carry the currency chosen in Preferences: when none is set, the first offer asks for it
+A course's times are at its venue, in its zone, whatever the window shows (its display
+preference is the seller's); online times in the zone picked for the customer. A course time
+written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
+of one, the seller is told which occasions and chooses the clock time as written or the instant
+(``times``: remembered, Preferences ▸ Offers). Before every offer but the e-mail copy, the offer's
+dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``). Fees carry the currency chosen in Preferences: when none is set, the first offer asks for it
 once (remembered). Save dialogs start in the folder last used (the documents folder the first
 time) and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
 """

@@ -1,6 +1,8 @@
 """What the offers remember between runs (QSettings ``[offers]``, beside ``common.settings``): the
-seller's letterhead (Preferences ▸ Offers), the zone online times are given in for customers, the
-folder the last offer was saved in, and the sheet's paper and grouping."""
+seller's letterhead (Preferences ▸ Offers), how a course time written in an offset not its venue's
+zone's is given (``times``), the zone online times are given in for customers, the folder the last
+offer was saved in, and the sheet's paper and grouping. ``cli.remembered`` reads the same keys
+without Qt for ``export offerings``."""
 
 from __future__ import annotations
 
