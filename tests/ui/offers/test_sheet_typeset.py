@@ -73,7 +73,9 @@ def test_one_age_line_per_page_in_plain_words(qapp: Any, items: list[offers.Occa
         assert "UTC+00:00" not in page and "last confirmed" not in page
 
 
-def test_times_name_a_zone_and_no_warning_reaches_the_customer(qapp: Any, items: list[offers.Occasion]) -> None:
+def test_times_name_a_zone_and_no_warning_reaches_the_customer(
+    qapp: Any, items: list[offers.Occasion]
+) -> None:
     chicago = next(o for o in items if o.city == "Chicago" and o.start and o.start.startswith("2027-02-08"))
     sf = next(o for o in items if o.city == "San Francisco" and o.start and o.start.startswith("2027-03-29"))
     webinar = next(o for o in items if o.id == 50007)  # online, 1:00-2:30 PM written -05:00

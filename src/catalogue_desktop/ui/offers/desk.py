@@ -15,9 +15,10 @@ preference is the seller's); online times in the zone picked for the customer. A
 written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
 of one, the seller is told which occasions and chooses the clock time as written or the instant
 (``times``: remembered, Preferences ▸ Offers). Before every offer but the e-mail copy, the offer's
-dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``). Fees carry the currency chosen in Preferences: when none is set, the first offer asks for it
-once (remembered). Save dialogs start in the folder last used (the documents folder the first
-time) and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
+dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``). Fees
+carry the currency chosen in Preferences: when none is set, the first offer asks for it once
+(remembered). Save dialogs start in the folder last used (the documents folder the first time)
+and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
 """
 
 from __future__ import annotations
