@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageB
 
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+from catalogue_desktop.ui.offers.preferences_page import OffersPage
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, status_text, when_dialog_opens
 
@@ -140,8 +141,14 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     _offer(qtbot, window, tab, "pdf", seller)
     (question,) = seller.asked
     assert "Revenue Recognition Boot Camp, Boston, MA, Mon 22 Mar 2027" in question
-    assert "8:30 AM as written, 9:30 AM EDT at that instant" in question
-    assert OfferSettings(window.settings).times == "instant"  # remembered (Preferences ▸ Offers)
+    assert (
+        "8:30 AM as written, 9:30 AM EDT at that instant (written UTC−05:00, but EDT on that date is "
+        "UTC−04:00)" in question
+    )
+    assert OfferSettings(window.settings).times == "instant"  # remembered: Preferences ▸ Offers shows it
+    page = OffersPage(window.settings)
+    assert page.times.currentText() == "The instant written"
+    page.deleteLater()
     _offer(qtbot, window, tab, "ics", seller)
     _offer(qtbot, window, tab, "xlsx", seller)
     key(tab.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)  # copy for e-mail

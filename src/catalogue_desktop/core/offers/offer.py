@@ -57,7 +57,8 @@ class Doubt:
         return (
             f"{o.title}, {where}, {day(begin)}: {zones.clock(begin, hour12)} as written, "
             f"{zones.clock(moved, hour12)} {self.check.abbreviation} at that instant "
-            f"({self.check.mismatch.split(':', 1)[0]})"
+            f"(written {zones.offset_label(self.check.written)}, but {self.check.abbreviation} on that "
+            f"date is {zones.offset_label(self.check.expected)})"
         )
 
 
