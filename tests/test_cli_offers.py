@@ -14,6 +14,7 @@ import sys
 from datetime import UTC, datetime, time, timedelta, timezone
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import icalendar
 import pypdf
@@ -22,6 +23,7 @@ import pytest
 from catalogue_desktop.core.cache.store import ENV_CACHE_DIR, FILE_NAME
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.sheet import short_url
+from catalogue_desktop.core.records import zones
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.core.sync.ingest import ingest
@@ -129,9 +131,10 @@ def key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def age_text() -> str:
-    """The data's time as the subprocess (TZ=UTC+8) writes it: "Fri 20 Nov 2026, 1:30 AM"."""
+    """The data's time as the subprocess (TZ=UTC+8) writes it, with its zone: "Fri 20 Nov 2026,
+    1:30 AM UTC−08:00"."""
     local = datetime.fromisoformat(AT).astimezone(ZONE)
-    return f"{local:%a} {local.day} {local:%b %Y}, {clock(local)}"
+    return f"{local:%a} {local.day} {local:%b %Y}, {clock(local)} UTC−08:00"
 
 
 def flat(text: str) -> str:
@@ -209,7 +212,7 @@ def test_ics_is_an_event_per_day_at_the_courses_schedule_and_its_uids_are_stable
     env: dict[str, str], cache: Path, tmp_path: Path
 ) -> None:
     """A course of several days: an event per day, that day's first start to last end in its
-    schedule, at the location; any other dated occasion: one event, its exact instants."""
+    schedule, at the venue, in its zone; any other dated occasion: one event, its exact instants."""
     out = tmp_path / "offer.ics"
     result = export(env, cache, tmp_path, "--format", "ics", "--output", str(out))
     assert result.returncode == 0, result.stderr
@@ -220,8 +223,13 @@ def test_ics_is_an_event_per_day_at_the_courses_schedule_and_its_uids_are_stable
     for row in dated:
         start, end = datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
         span = (end.date() - start.date()).days + 1
+        # a course at its venue, in its zone: a time written in another offset is the clock time
+        # as written (no choice remembered, no --times)
+        found = zones.check(start, row["state"]) if row["kind"] == "course" else None
+        zone = ZoneInfo(found.zone) if found is not None else start.tzinfo
         if span == 1:
-            expected.append((row, row["title"], start, end))
+            at = (start.replace(tzinfo=zone), end.replace(tzinfo=zone))
+            expected.append((row, row["title"], *at))
             continue
         for n in range(1, span + 1):
             on = start.date() + timedelta(days=n - 1)
@@ -229,14 +237,7 @@ def test_ics_is_an_event_per_day_at_the_courses_schedule_and_its_uids_are_stable
             first = min(time.fromisoformat(s["startTime"]) for s in day)
             last = max(time.fromisoformat(s["endTime"]) for s in day)
             title = f"{row['title']} (day {n} of {span})"
-            expected.append(
-                (
-                    row,
-                    title,
-                    datetime.combine(on, first, start.tzinfo),
-                    datetime.combine(on, last, start.tzinfo),
-                )
-            )
+            expected.append((row, title, datetime.combine(on, first, zone), datetime.combine(on, last, zone)))
     said = result.stderr.decode()
     assert (
         f"Wrote {len(rows)} occasions ({len(expected)} events: a day each for courses of several days; "
@@ -442,10 +443,12 @@ def test_offerings_as_a_spreadsheet_with_the_currency_asked_for(
             assert cells[col["Start"]].value == written.replace(tzinfo=None, microsecond=0)
         fee = cells[col["Fee"]]
         assert fee.value == row["fee"] and fee.data_type == "n" and fee.number_format == '"EUR" #,##0'
-        assert cells[col["On demand"]].value == ("Yes" if row["onDemand"] else "No")
+        assert cells[col["Occasion"]].value.startswith(f"{row['kind']}:")
         if row["url"]:
             assert cells[col["Link"]].hyperlink.target == row["url"]
-    assert book["About"]["A1"].value == f"Prices and dates as of {age_text()}; they may have changed since."
+    about = [c.value for c in book["About"]["A"]]
+    assert about[:2] == ["Offer", f"Prices and dates as of {age_text()}; they may have changed since."]
+    assert about[2].startswith("Catalogue: ") and about[3] == "Query: (all)"
 
 
 def test_the_remembered_currency_is_the_default(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
@@ -476,7 +479,7 @@ def test_a_remembered_currency_that_cannot_be_one_is_left_out_with_a_note(
     settings = Path(env["XDG_CONFIG_HOME"]) / "catalogue-desktop" / "catalogue-desktop.ini"
     settings.parent.mkdir(parents=True)
     settings.write_text("[display]\ncurrency=" + "\\x1b]0;t" * 100 + "\n", encoding="utf-8")
-    result = export(env, cache, tmp_path, "--format", "csv", "--query", "city:chicago")
+    result = export(env, cache, tmp_path, "--format", "email", "--query", "city:dallas")
     assert result.returncode == 0, result.stderr
     (line,) = result.stderr.decode().splitlines()
     assert line.startswith(f"catalogue-desktop: {settings}: display/currency = ") and "none is used" in line
@@ -508,3 +511,41 @@ def test_a_collection_as_a_spreadsheet(env: dict[str, str], cache: Path, tmp_pat
     # standard output works too (bytes of a zip)
     piped = run(env, "export", "topics", "--cache-dir", str(cache), "--format", "xlsx", cwd=tmp_path)
     assert piped.returncode == 0 and piped.stdout[:2] == b"PK"
+
+
+def test_the_command_lines_offer_is_the_windows_preferences_letterhead_and_chosen_times(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    """The letterhead and the choice of doubtful times, kept by the window (QSettings, written
+    here by Qt itself: its escapes, a comma, an accent), head the command line's offers too."""
+    from PySide6.QtCore import QSettings
+
+    ini = Path(env["XDG_CONFIG_HOME"]) / "catalogue-desktop" / "catalogue-desktop.ini"
+    q = QSettings(str(ini), QSettings.Format.IniFormat)
+    for key, value in (
+        ("offers/seller_company", "Whitfield & Crane, Training"),
+        ("offers/seller_name", "Jürgen Müller"),
+        ("offers/seller_email", "jm@example.com"),
+        ("offers/times", "instant"),
+    ):
+        q.setValue(key, value)
+    q.sync()
+    del q
+    out = tmp_path / "offer.pdf"
+    query = "city:boston starts:2027-03"
+    result = export(env, cache, tmp_path, "--format", "pdf", "-o", str(out), "--query", query)
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.decode()
+    assert "1 course time written in an offset that is not the venue's zone's" in said
+    assert "(course:6102@7104): given as the instant written" in said
+    lines = [" ".join(x.split()) for x in pypdf.PdfReader(out).pages[0].extract_text().splitlines()]
+    assert lines[:3] == ["Whitfield & Crane, Training", "Jürgen Müller", "jm@example.com"]
+    text = " ".join(lines)
+    assert "9:30 AM – 5:30 PM EDT each day" in text and "Check the time" not in text
+    # --times overrides what the window chose; --format email: the same offer as text
+    email = export(env, cache, tmp_path, "--format", "email", "--query", query, "--times", "clock")
+    assert email.returncode == 0, email.stderr
+    mail = email.stdout.decode()
+    assert "8:30 AM – 4:30 PM EDT each day" in mail
+    assert mail.splitlines()[-4:-2] == ["Jürgen Müller", "jm@example.com"]
+    assert "Whitfield & Crane, Training" in mail and "UTC-" not in mail

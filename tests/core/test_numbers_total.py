@@ -14,12 +14,13 @@ import openpyxl
 from hypothesis import HealthCheck, given, settings
 
 from catalogue_desktop.core.export.records import cell
-from catalogue_desktop.core.export.spreadsheet import offerings_xlsx
 from catalogue_desktop.core.formats.numbers import plain_number, shown
 from catalogue_desktop.core.listing import rows
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.offer import make
 from catalogue_desktop.core.offers.text import Style
+from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.query import table
 from tests.numbers_strategy import NUMBERS
 
@@ -53,9 +54,10 @@ def test_number_writers_are_total_and_bounded(value: Any) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=NUMBERS)
 def test_the_spreadsheet_writes_any_fee(value: Any) -> None:
-    data = offerings_xlsx([_occasion(value)], ["about"], "USD")
+    data = workbook(make([_occasion(value)], None, currency="USD"), ["about"])
     sheet = openpyxl.load_workbook(io.BytesIO(data))["Occasions"]
-    fee = sheet.cell(row=2, column=11).value
+    assert sheet.cell(row=1, column=7).value == "Fee"
+    fee = sheet.cell(row=2, column=7).value
     assert fee is None or isinstance(fee, (int, float)) or len(str(fee)) <= LONGEST
 
 

@@ -16,7 +16,9 @@ import pytest
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export import spreadsheet
 from catalogue_desktop.core.offers import occasions as offers
-from catalogue_desktop.core.offers.export import select
+from catalogue_desktop.core.offers.export import offer_of, select
+from catalogue_desktop.core.offers.offer import make
+from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.decode import decode_record
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest
@@ -44,7 +46,7 @@ def test_offerings_cells_are_typed(store_path: Path) -> None:
         selection = select(
             store, None, include_past=True, note=lambda _text: None, now=datetime(2026, 11, 26)
         )
-    data = spreadsheet.offerings_xlsx(selection.items, ["Prices and dates as of then"], "USD")
+    data = workbook(offer_of(selection, currency="USD"), ["Catalogue: the demo"])
     book = _sheet(data)
     ws = book["Occasions"]
     heads = [c.value for c in ws[1]]
@@ -55,23 +57,30 @@ def test_offerings_cells_are_typed(store_path: Path) -> None:
     chicago = next(
         r
         for r in ws.iter_rows(min_row=2)
-        if r[col["City"]].value == "Chicago" and r[col["Title"]].value.startswith("Advanced Lease")
+        if "Chicago" in r[col["Place"]].value and r[col["Title"]].value.startswith("Advanced Lease")
     )
     start = chicago[col["Start"]]
     assert start.is_date and start.value == datetime(2027, 2, 8, 8, 30)
-    assert chicago[col["Zone"]].value == "CST (UTC−06:00)"
+    assert chicago[col["Zone"]].value == "CST"
+    assert chicago[col["End"]].value == datetime(2027, 2, 9, 16, 30)
+    assert chicago[col["Occasion"]].value == "course:6101@7101"
     fee = chicago[col["Fee"]]
     assert fee.data_type == "n" and fee.value == 1295 and fee.number_format == '"USD" #,##0'
-    assert chicago[col["CLE"]].value in ("Yes", "No") and chicago[col["On demand"]].value == "No"
+    assert chicago[col["Credits"]].value == "CPE"
+    assert (
+        chicago[col["Place"]].value == "The Drake Conference Center, 140 East Walton Place, Chicago, IL 60611"
+    )
     link = chicago[col["Link"]]
     assert link.hyperlink is not None and link.hyperlink.target == link.value
     assert link.value.startswith("https://")
-    # the San Francisco course written -08:00 in PDT keeps the written offset, no zone name
+    # the San Francisco course written -08:00 in PDT: its clock time as written, at the venue
     sf = next(r for r in ws.iter_rows(min_row=2) if r[col["Start"]].value == datetime(2027, 3, 29, 8, 30))
-    assert sf[col["Zone"]].value == "UTC−08:00"
+    assert sf[col["Zone"]].value == "PDT"
     # the widths follow the content; the age on its own sheet
     assert ws.column_dimensions["B"].width > ws.column_dimensions["A"].width
-    assert book["About"]["A1"].value == "Prices and dates as of then"
+    about = [c.value for c in book["About"]["A"]]
+    assert about[0] == "Offer" and about[-1] == "Catalogue: the demo"
+    assert about[-2].startswith("Prices and dates as of Fri 20 Nov 2026")
     assert ws.max_row == len(selection.items) + 1
 
 
@@ -105,8 +114,8 @@ def test_hostile_text_stays_text() -> None:
     item = offers.Occasion(
         kind="webinar", id=1, title='=HYPERLINK("http://x")', fee="1e400", url="javascript:alert(1)"
     )
-    ws = _sheet(spreadsheet.offerings_xlsx([item], [], "€"))["Occasions"]
+    ws = _sheet(workbook(make([item], None, currency="€")))["Occasions"]
     row = ws[2]
     assert row[1].data_type == "s" and row[1].value == '=HYPERLINK("http://x")'
-    assert row[10].data_type == "s"  # too big for a spreadsheet's number: kept as written
-    assert row[17].hyperlink is None and row[17].value == "javascript:alert(1)"
+    assert row[6].data_type == "s"  # too big for a spreadsheet's number: kept as written
+    assert row[10].hyperlink is None and row[10].value == "javascript:alert(1)"

@@ -267,3 +267,34 @@ def show_facets(qtbot: Any, window: Any) -> None:
     qtbot.waitUntil(
         lambda: "Preparing" not in panel.heading.text() and panel.model.rowCount() > 0, timeout=5000
     )
+
+
+def answer_dialogs(act: Any, timeout_ms: int = 10000) -> list[Any]:
+    """Call ``act(dialog)`` for each modal dialog (or message box) that opens from now on, each
+    once, in turn (an offer asks several: the data's age, the offer's dialog...); returns the
+    dialogs answered so far. The poll stops ``timeout_ms`` after the last dialog (``stop_polls``
+    stops it at the test's end)."""
+    done: list[Any] = []
+    idle = [0]
+    timer = QTimer()
+    timer.setInterval(20)
+    _POLLS.append(timer)
+
+    def poll() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or (done and dialog is done[-1]):
+            idle[0] += 20
+            if idle[0] >= timeout_ms:
+                timer.stop()
+            return
+        idle[0] = 0
+        done.append(dialog)
+        try:
+            act(dialog)
+        except BaseException:
+            dialog.reject()  # not as expected: closed, the test fails (no hang)
+            raise
+
+    timer.timeout.connect(poll)
+    timer.start()
+    return done

@@ -23,11 +23,13 @@ def run(args: argparse.Namespace) -> int:
         or args.include_past
         or args.paper
         or args.title != "Offer"
+        or args.note
+        or args.times
         or args.group != "course"
     ):
         say(
-            "catalogue-desktop export: --format ics and pdf, --include-past, --title, --group and "
-            "--paper are for offerings only",
+            "catalogue-desktop export: --format ics, pdf and email, --include-past, --title, --note, "
+            "--times, --group and --paper are for offerings only",
             sys.stderr,
         )
         return 2
@@ -83,9 +85,13 @@ def currency(args: argparse.Namespace) -> str | None:
 
 
 def run_offerings(args: argparse.Namespace) -> int:
-    """``export offerings``: ``core.offers.export`` does the work; the PDF is drawn with Qt
+    """``export offerings``: ``core.offers.export`` does the work, an offer made as the window
+    makes it (``core.offers.offer``: Preferences' letterhead, currency, customer zone and choice
+    of doubtful times, read without Qt: ``cli.remembered``); the PDF is drawn with Qt
     (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
+    from catalogue_desktop.cli import remembered
     from catalogue_desktop.core.offers import export as offers_export
+    from catalogue_desktop.core.offers.offer import CLOCK
 
     parsed, query = query_of(args)
     if not parsed:
@@ -93,29 +99,31 @@ def run_offerings(args: argparse.Namespace) -> int:
     with open_store(*offline_cache(args), reading=True) as store:
         query = read_query(store, args, "offerings", query)
         selection = offers_export.select(store, query, include_past=args.include_past, note=note)
+        catalogue = f"Catalogue: {store.path}"
+    made = None
+    if args.format in offers_export.OFFER_FORMATS:
+        made = offers_export.offer_of(
+            selection,
+            times=args.times or remembered.offer_times() or CLOCK,
+            title=" ".join(args.title.split()) or "Offer",
+            note=args.note.strip(),
+            letterhead=remembered.letterhead(),
+            currency=currency(args),
+            customer_zone=remembered.customer_zone(),
+        )
     render = paper = None
     if args.format == "pdf":
         from catalogue_desktop.ui.offers import sheet_pdf
 
         render = sheet_pdf.pdf_bytes
         paper = {"a4": "A4", "letter": "Letter"}.get(args.paper or "") or sheet_pdf.default_paper()
-    if args.format == "xlsx":
-        from catalogue_desktop.cli.export_xlsx import offerings_workbook
-
-        data: str | bytes = offerings_workbook(selection, currency(args))
-    else:
-        data = offers_export.document(
-            selection,
-            args.format,
-            title=args.title,
-            group=args.group,
-            paper=paper or "A4",
-            render_pdf=render,
-            currency=currency(args),
-        )
+    about = [catalogue, f"Query: {query.text}" if query is not None and query.text else "Query: (all)"]
+    data = offers_export.document(
+        selection, args.format, made, group=args.group, paper=paper or "A4", render_pdf=render, about=about
+    )
     if selection.empty_reason:
         say(f"catalogue-desktop: {selection.empty_reason}", sys.stderr)
-    for text in offers_export.notes(selection, args.format):
+    for text in offers_export.notes(selection, args.format, made):
         say(f"catalogue-desktop: {text}", sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
     if args.excel and args.format == "csv":

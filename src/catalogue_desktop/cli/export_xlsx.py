@@ -1,5 +1,6 @@
-"""``export KIND --format xlsx``: a collection's records, or the occasions, as a spreadsheet
-(``core.export.spreadsheet``: typed cells), with the data's age on its "About" sheet."""
+"""``export KIND --format xlsx``: a collection's records as a spreadsheet (``core.export.spreadsheet``:
+typed cells), with the data's age on its "About" sheet (the occasions' is the offer's:
+``core.offers.workbook``)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,6 @@ from typing import Any
 from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.export import spreadsheet
 from catalogue_desktop.core.records.kinds import Kind
-
-
-def offerings_workbook(selection: Any, currency: str | None) -> bytes:
-    from catalogue_desktop.core.offers import occasions as offers
-
-    notes: list[str] = []
-    data = spreadsheet.offerings_xlsx(
-        selection.items, [offers.age_line(selection.as_of_text)], currency, notes
-    )
-    for note in notes:  # (also on the About sheet)
-        print(note, file=sys.stderr)
-    return data
 
 
 def write_collection(

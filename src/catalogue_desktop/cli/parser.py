@@ -198,10 +198,10 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--format",
-        choices=["csv", "json", "xlsx", "ics", "pdf"],
+        choices=["csv", "json", "xlsx", "ics", "pdf", "email"],
         default="csv",
         help="csv | json | xlsx (a spreadsheet: typed cells); for offerings also ics (a calendar "
-        "file) | pdf (the offer sheet)",
+        "file) | pdf (the offer sheet) | email (the e-mail text)",
     )
     p.add_argument(
         "--excel",
@@ -227,7 +227,16 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         action="store_true",
         help="also occasions that have ended (left out unless the query has a date)",
     )
-    offer.add_argument("--title", default="Offer", help='the offer sheet\'s title (default "Offer")')
+    offer.add_argument(
+        "--title", default="Offer", help='the offer\'s title, "Offer for CUSTOMER" (default "Offer")'
+    )
+    offer.add_argument("--note", default="", help="a short personal note, printed under the title")
+    offer.add_argument(
+        "--times",
+        choices=["clock", "instant"],
+        help="a course time written in an offset that is not its venue's zone's on that date: "
+        "give the clock time as written, or the instant (default: as chosen in the window, else clock)",
+    )
     offer.add_argument(
         "--group",
         choices=["course", "month"],

@@ -9,9 +9,11 @@ from __future__ import annotations
 import configparser
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from catalogue_desktop.cli.output import say
+from catalogue_desktop.core.offers.sheet import Letterhead
 
 ORG = APP = "catalogue-desktop"
 
@@ -37,7 +39,23 @@ def value(section: str, key: str, path: Path | None = None) -> str | None:
     found = found.strip()
     if len(found) >= 2 and found[0] == found[-1] == '"':
         found = found[1:-1]
-    return found or None
+    return _unescaped(found) or None
+
+
+_ESCAPES = {"\\\\": "\\", '\\"': '"', "\\n": "\n", "\\t": "\t", "\\r": "\r", "\\0": "\0"}
+
+
+def _unescaped(text: str) -> str:
+    """A value as QSettings wrote it, its escapes read: ``\\\\``, ``\\"``, ``\\n``, ``\\xHHHH``."""
+    import re
+
+    def one(match: re.Match[str]) -> str:
+        found = match[0]
+        if found.startswith("\\x"):
+            return chr(int(found[2:], 16))
+        return _ESCAPES.get(found, found[1:])
+
+    return re.sub(r"\\x[0-9a-fA-F]{1,4}|\\.", one, text)
 
 
 def currency() -> str | None:
@@ -53,3 +71,36 @@ def currency() -> str | None:
         sys.stderr,
     )
     return None
+
+
+def offers_value(key: str) -> str:
+    """``offers/KEY`` as the window keeps it (``ui.offers.offer_settings``), or ""."""
+    found = value("offers", key)
+    return found if found is not None and found.isprintable() else ""
+
+
+def letterhead() -> Letterhead:
+    """The seller's letterhead from Preferences ▸ Offers; a logo that cannot be one
+    (``core.offers.sheet.logo_problem``) is left out, with a note on stderr."""
+    from catalogue_desktop.core.offers.sheet import LETTERHEAD_KEYS, logo_problem
+
+    head = Letterhead(**{key: offers_value(f"seller_{key}") for key in LETTERHEAD_KEYS})
+    problem = logo_problem(head.logo) if head.logo else None
+    if problem is None:
+        return head
+    say(f"catalogue-desktop: {problem}", sys.stderr)
+    return replace(head, logo="")
+
+
+def offer_times() -> str | None:
+    """How offers give a course time written in an offset not its venue's zone's, as the seller
+    chose in the window (``core.offers.offer.TIMES``), or None if never chosen."""
+    from catalogue_desktop.core.offers.offer import TIMES
+
+    found = offers_value("times")
+    return found if found in TIMES else None
+
+
+def customer_zone() -> str | None:
+    """The zone online times are given in for customers, as last picked in the window."""
+    return offers_value("customer_zone") or None

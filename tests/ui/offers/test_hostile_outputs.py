@@ -30,13 +30,14 @@ from hypothesis import strategies as st
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export.records import export_collection
-from catalogue_desktop.core.export.spreadsheet import offerings_xlsx
 from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.offers import days as offer_days
 from catalogue_desktop.core.offers import export as offers_export
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.offer import make
 from catalogue_desktop.core.offers.text import Style
+from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
@@ -304,7 +305,7 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
         assert all(_safe_link(href) for href in parser.links), parser.links
         assert parser.tags.count("td") == 6 * n and parser.tags.count("tr") == n + 1
 
-    xlsx = timed("offerings xlsx", lambda: offerings_xlsx(items, ["as of"], None))
+    xlsx = timed("offerings xlsx", lambda: workbook(make(items, None), ["as of"]))
     sheet = openpyxl.load_workbook(io.BytesIO(xlsx))["Occasions"]
     assert sheet.max_row == n + 1
     for row in sheet.iter_rows(min_row=2):

@@ -23,7 +23,7 @@ from tests.ui.offers.test_offers_window import (  # noqa: F401  (fixtures)
     window_of,
 )
 
-PDF, COPY = 0, 3  # File ▸ Offer ▸ Offer sheet (PDF)… and ▸ Copy for email
+PDF, COPY = 0, 4  # File ▸ Offer ▸ Offer sheet (PDF)… and ▸ Copy for email
 
 
 def _upcoming_sessions(sample: dict[Kind, bytes], series_id: int) -> list[dict[str, Any]]:

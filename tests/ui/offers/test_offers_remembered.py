@@ -102,7 +102,12 @@ def test_the_letterhead_from_preferences_heads_the_sheet(
 
 
 def test_the_windows_calendar_gives_a_course_an_event_per_day_at_its_schedule(
-    qtbot: Any, window_of: Any, saved: dict[str, Any], sample: dict[Any, bytes], tmp_path: Path
+    qtbot: Any,
+    window_of: Any,
+    saved: dict[str, Any],
+    sheet_options: dict[str, Any],
+    sample: dict[Any, bytes],
+    tmp_path: Path,
 ) -> None:
     import json
     from datetime import datetime, time, timedelta

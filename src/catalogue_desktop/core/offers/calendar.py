@@ -6,8 +6,8 @@ An occasion is one event however many rows named it: a webinar that is a session
 series is one offerings row (``query.offerings``) with one UID (``Occasion.uid``); a day's UID is
 its occasion's with the day's number. Each event says what a customer needs (``text``): the
 day's times with a zone, the place or "Online", the fee with its currency, credits, experts, the
-series a session belongs to and its price, a warning where the service's offset is not the
-location's zone's, the link, and the data's age. Qt-free.
+series a session belongs to and its price, the link, and the data's age (no warning: a doubtful
+offset was resolved before, ``offer.make``). Qt-free.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from catalogue_desktop.core.offers.days import Day, Schedule, days
 from catalogue_desktop.core.offers.occasions import Occasion, age_line
 from catalogue_desktop.core.offers.text import (
     Style,
+    experts_text,
     place_lines,
     series_notes,
     when_lines,
-    zone_warning,
 )
-from catalogue_desktop.core.records.zones import clock
+from catalogue_desktop.core.records.zones import clock, zone_name
 
 
 def ics(
@@ -106,8 +106,8 @@ def _when(o: Occasion, day: Day, style: Style) -> str:
     """The event's own time in words: the occasion's dates and times, or that day's."""
     if day.of == 1 or day.start is None or day.end is None:
         return "When: " + ", ".join(when_lines(o, style)) if day.of == 1 else f"Day {day.number} of {day.of}"
-    hours = f"{clock(day.start, style.hour12)} – {clock(day.end, style.hour12)} {day.start.tzname() or ''}"
-    return f"Day {day.number} of {day.of}: {hours.strip()} ({', '.join(when_lines(o, style))})"
+    hours = f"{clock(day.start, style.hour12)} – {clock(day.end, style.hour12)} {zone_name(day.start)}"
+    return f"Day {day.number} of {day.of}: {hours} ({', '.join(when_lines(o, style))})"
 
 
 def _about(o: Occasion, style: Style, as_of: str | None) -> list[str]:
@@ -115,10 +115,9 @@ def _about(o: Occasion, style: Style, as_of: str | None) -> list[str]:
     return [
         p
         for p in (
-            zone_warning(o),
             f"Fee: {fee}" if fee else "",
             f"Credits: {o.credits()}" if o.credits() else "",
-            f"Experts: {', '.join(o.experts)}" if o.experts else "",
+            f"Experts: {experts_text(o.experts)}" if o.experts else "",
             *series_notes(o, style),
             o.url or "",
             age_line(as_of),

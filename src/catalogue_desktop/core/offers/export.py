@@ -1,5 +1,6 @@
 """``catalogue-desktop export offerings``: the Dates tab's occasions from the cache, offline, as
-CSV, JSON, an iCalendar file or the offer sheet (PDF), with the same code as the window.
+CSV, JSON, or an offer (``offer.Offer``, made as the window makes it): an iCalendar file, the
+offer sheet (PDF), the e-mail text or a spreadsheet.
 
 The occasions are the finder's ``offerings`` rows (``core.query.offerings``: one per course
 location, series session, or other webinar) matching ``--query``, past ones left out as on the
@@ -14,24 +15,25 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from catalogue_desktop.core.cache.store import Store
-from catalogue_desktop.core.offers import calendar
+from catalogue_desktop.core.offers import calendar, offer
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
 from catalogue_desktop.core.offers.days import Schedule, schedules
-from catalogue_desktop.core.offers.text import Style
+from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.query import stored as finding
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.offerings import upcoming
 from catalogue_desktop.core.query.syntax import Parsed, parse
 from catalogue_desktop.core.records.errors import CatalogueError
 
-FORMATS = ("csv", "json", "ics", "pdf")
+FORMATS = ("csv", "json", "ics", "pdf", "email", "xlsx")
+OFFER_FORMATS = ("ics", "pdf", "email", "xlsx")  # what renders an offer (``offer.Offer``)
 # (sheet, title, footer, paper) -> the PDF's bytes
 PdfRenderer = Callable[[offer_sheet.Sheet, str, str, str], bytes]
 
@@ -94,47 +96,66 @@ def select(
     return Selection(items, as_of, reason, found)
 
 
+def offer_of(selection: Selection, *, times: str = offer.CLOCK, **fields: Any) -> offer.Offer:
+    """The offer of ``selection`` (``offer.make``: the window's, from the same Preferences),
+    ``fields`` its title, note, letterhead, currency and customer zone."""
+    return offer.make(selection.items, selection.as_of, schedules=selection.schedules, times=times, **fields)
+
+
 def document(
     selection: Selection,
     fmt: str,
+    made: offer.Offer | None = None,
     *,
-    title: str = "Offer",
     group: str = "course",
     paper: str = "A4",
     render_pdf: PdfRenderer | None = None,
     now: datetime | None = None,
-    currency: str | None = None,
+    about: Sequence[str] = (),
 ) -> str | bytes:
-    """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF); fees in
-    ``currency`` in the calendar and on the sheet."""
-    items, as_of = selection.items, selection.as_of_text
+    """The export of ``selection`` in format ``fmt`` (text, or bytes for the PDF and the
+    spreadsheet); the offer's formats (ics, pdf, email, xlsx) render ``made`` (default: the
+    plain offer of ``selection``); ``about``: the spreadsheet's lines on its source."""
+    items = selection.items
     if fmt == "json":
         return json.dumps(offers.json_rows(items), indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         out = io.StringIO()
         offers.write_csv(items, out)
         return out.getvalue()
+    made = made or offer_of(selection)
     if fmt == "ics":
-        return calendar.ics(items, as_of, now, style=Style(currency=currency), schedules=selection.schedules)
+        return offer.calendar_file(made, now).text
+    if fmt == "email":
+        return offer.email_text(made)
+    if fmt == "xlsx":
+        return workbook(made, about)
     if fmt == "pdf":
         if render_pdf is None:
             raise ValueError("a PDF needs a renderer (ui.offers.sheet_pdf)")
-        sheet = offer_sheet.Sheet(items, as_of, group=group, title=title, style=Style(currency=currency))
-        return render_pdf(sheet, title, offers.age_line(as_of), paper)
+        return render_pdf(offer.sheet(made, group), made.title, made.footer, paper)
     raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
 
-def notes(selection: Selection, fmt: str) -> list[str]:
+def notes(selection: Selection, fmt: str, made: offer.Offer | None = None) -> list[str]:
     """What the export of ``selection`` as ``fmt`` left out or changed, in words: links that are
-    not web links (a control character, a space) and, in a calendar, UIDs made unique."""
+    not web links (a control character, a space), in a calendar UIDs made unique, and the
+    occasions whose times were written in an offset not their venue's zone's (given as chosen)."""
+    made = made or offer_of(selection)
+    out = []
+    if made.resolved and fmt in OFFER_FORMATS:
+        how = "the clock time as written" if made.times == offer.CLOCK else "the instant written"
+        n = len(made.resolved)
+        out.append(
+            f"{n:,} course time{'s' if n != 1 else ''} written in an offset that is not the venue's "
+            f"zone's on that date ({', '.join(made.resolved)}): given as {how} (--times)"
+        )
     if fmt == "ics":
-        return calendar.calendar_file(
-            selection.items, selection.as_of_text, schedules=selection.schedules
-        ).notes
+        return out + offer.calendar_file(made).notes
     bad = offers.links_left_out(selection.items)
     if bad and fmt == "pdf":
-        return [f"{bad:,} link{'s' if bad != 1 else ''} printed as text: not a web link"]
-    return []
+        out.append(f"{bad:,} link{'s' if bad != 1 else ''} printed as text: not a web link")
+    return out
 
 
 def summary(selection: Selection, fmt: str) -> str:

@@ -14,7 +14,7 @@ from catalogue_desktop.core.formats.links import web_link
 from catalogue_desktop.core.formats.text import html_attribute, html_text, one_line
 from catalogue_desktop.core.offers.occasions import Occasion, age_line
 from catalogue_desktop.core.offers.sheet import Letterhead
-from catalogue_desktop.core.offers.text import Style, place_lines, series_notes, when_text, zone_warning
+from catalogue_desktop.core.offers.text import Style, place_lines, series_notes, when_text
 
 HEADS = ("Title", "When", "Where", "Fee", "Credits", "Link")
 SEP = " — "
@@ -24,7 +24,7 @@ def cells(o: Occasion, style: Style) -> list[str]:
     """An occasion's cells (``HEADS``), each on one line as drawn (``formats.text.one_line``:
     controls visible, capped) and inert to a spreadsheet it is pasted in."""
     when = when_text(o, style)
-    notes = [n for n in (zone_warning(o), *series_notes(o, style)) if n]
+    notes = series_notes(o, style)
     if notes:
         when += f" ({'; '.join(notes)})"
     values = (o.title, when, ", ".join(place_lines(o)), style.fee(o.fee), o.credits(), o.url or "")

@@ -7,7 +7,7 @@ the oldest of the courses', series' and webinars' last sync that reached the ser
 ``data_as_of``). Server text is data: each format's encoder in ``core.formats`` handles it (CSV
 and e-mail cells made inert to spreadsheets, HTML escaped, drawn text capped and its bidi
 controls made visible, the calendar written by ``icalendar``). Times are the exact instants the
-service wrote, shown in the event's own UTC offset (or, ``local``, the viewer's). Qt-free.
+service wrote; an offer gives them at the venue (``offer``, ``text``). Qt-free.
 """
 
 from __future__ import annotations
@@ -188,12 +188,13 @@ def age(stamp: str | None, now: datetime | None = None) -> timedelta | None:
 
 
 def as_of_text(stamp: str | None, hour12: bool = True) -> str | None:
-    """The data's time as people read it, in the viewer's time: "Thu 26 Nov 2026, 5:01 PM"."""
+    """The data's time as people read it, in the viewer's time with its zone: "Thu 26 Nov 2026,
+    5:01 PM CST"."""
     moment = instant(stamp)
     if moment is None:
         return stamp
     local = _local(moment)
-    return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)}"
+    return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)} {zones.zone_name(local)}"
 
 
 def age_line(as_of: str | None) -> str:

@@ -29,30 +29,31 @@ from catalogue_desktop.core.formats.text import DRAWN_LIMIT, SHORT_LIMIT, html_a
 from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
 from catalogue_desktop.core.offers.text import (
     Style,
+    experts_text,
     place_lines,
     series_notes,
     when_lines,
     whole_series,
-    zone_warning,
 )
 
 HEADS = ("When", "Where", "Fee", "Credits")
 WIDTHS = (46, 30, 12, 12)  # % of the page's width; the renderer measures the fee column
 CSS = (
-    "h1 { font-size: 17pt; margin-bottom: 2pt; } "
-    "h2 { font-size: 12.5pt; margin-top: 12pt; margin-bottom: 2pt; } "
-    "p.about { color: #444444; margin-top: 0; margin-bottom: 4pt; } "
-    "p.note { margin-top: 4pt; margin-bottom: 6pt; } "
+    "h1 { font-size: 17pt; margin-bottom: 4px; } "  # (margins in px: Qt reads no pt there)
+    "h2 { font-size: 12.5pt; margin-top: 20px; margin-bottom: 3px; } "
+    "p.about { color: #444444; margin-top: 0; margin-bottom: 0; } "
+    "p.note { margin-top: 4px; margin-bottom: 8px; } "
     "th { background-color: #e8e8e8; text-align: left; font-weight: bold; } "
     "td, th { border: 0.5px solid #999999; padding: 3px; vertical-align: top; } "
     "table { border-collapse: collapse; } td.fee { white-space: nowrap; } "
-    "span.warn { color: #9a3412; } a { color: #0645ad; }"
+    "a { color: #0645ad; }"
 )
 _BREAK = ' style="page-break-before: always"'
 SHORT_LINK = 40  # characters a link is shown in, at most
 ABOUT_LIMIT = 600  # characters of a group's experts and topics line
 
 
+LETTERHEAD_KEYS = ("name", "company", "email", "phone", "logo")  # Preferences' keys: seller_KEY
 LOGO_LARGEST = 5 * 1024 * 1024  # bytes: a letterhead's logo is a small image
 
 
@@ -166,7 +167,7 @@ class Sheet:
             parts.append(f"<h2{_BREAK if row in breaks else ''}>{_text(heading)}</h2>")
             about_parts = [
                 self._kind_label(key, first, len(members)) if not self.by_month else "",
-                f"Experts: {', '.join(first.experts)}" if shared and first.experts else "",
+                f"Experts: {experts_text(first.experts)}" if shared and first.experts else "",
                 f"Topics: {', '.join(first.topics)}" if not self.by_month and first.topics else "",
             ]
             if any(about_parts):
@@ -205,7 +206,11 @@ class Sheet:
             others = sum(w for i, w in enumerate(WIDTHS) if i != 2)
             widths = [fee if i == 2 else w * rest / others for i, w in enumerate(WIDTHS)]
         cells = "".join(f'<th width="{w:.1f}%">{h}</th>' for h, w in zip(HEADS, widths, strict=True))
-        return f'<table width="100%" cellspacing="0" cellpadding="3"><thead><tr>{cells}</tr></thead>'
+        # (Qt's rich text keeps no margin below a paragraph before a table: the table's own, px)
+        return (
+            '<table width="100%" cellspacing="0" cellpadding="3" style="margin-top: 6px">'
+            f"<thead><tr>{cells}</tr></thead>"
+        )
 
     def _kind_label(self, key: Any, o: Occasion, n: int) -> str:
         if isinstance(key, tuple) and key[0] == "series" and key[1] in self.whole:
@@ -223,11 +228,8 @@ class Sheet:
         if self.by_month or o.title != heading:
             what.append(f"<b>{_text(o.title)}</b>")
         if o.experts and not shared:
-            what.append(f"<i>{_text(', '.join(o.experts), SHORT_LIMIT)}</i>")
+            what.append(f"<i>{_text(experts_text(o.experts), SHORT_LIMIT)}</i>")
         what += [_text(line) for line in when_lines(o, self.style)]
-        warning = zone_warning(o)
-        if warning:
-            what.append(f'<span class="warn">{_text(warning)}</span>')
         whole = not self.by_month and o.series_id in self.whole
         if not whole:
             what += [_text(line) for line in series_notes(o, self.style)]

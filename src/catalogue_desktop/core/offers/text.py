@@ -2,11 +2,12 @@
 place, its fee with the currency, how it belongs to a series, and how old the data is. The offer
 sheet, the e-mail text and the calendar's descriptions say the same things with these. Qt-free.
 
-Times (``zones``): a course's at its location, in the offset the service wrote, named by the
-location's zone when that offset is the zone's on that date ("8:30 AM – 4:30 PM CST"), else the
-offset and a warning (``zone_warning``); an online event's in the zone the seller picked for the
-customer ("1:00 – 2:30 PM ET (UTC−05:00)"), else in the offset written; with ``Style.local``
-(Preferences: local time) in the viewer's zone. 12- or 24-hour as the locale says (``hour12``).
+Times (``zones``): a course's at its venue, named by the venue's zone on that date ("8:30 AM –
+4:30 PM CST"; the offset, "UTC−06:00", where the zone is not known); an online event's in the
+zone the seller picked for the customer ("1:00 – 2:30 PM EST"), else in the offset written. One
+label style everywhere (``zones.zone_name``). A time written in an offset that is not the venue's
+zone's was resolved before (``offer.make``). ``Style.local`` (every time in the viewer's zone)
+is for the window's own texts, never an offer. 12- or 24-hour as the locale says (``hour12``).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def days(begin: datetime, end: datetime) -> str:
     return f"{begin:%a} {begin.day} {DASH} {day(end)}"
 
 
-def _moments(o: Occasion, style: Style) -> tuple[datetime | None, datetime | None]:
+def moments(o: Occasion, style: Style) -> tuple[datetime | None, datetime | None]:
     begin, end = instant(o.start), instant(o.end)
     if style.local:
         begin = begin.astimezone() if begin is not None else None
@@ -73,42 +74,31 @@ def _moments(o: Occasion, style: Style) -> tuple[datetime | None, datetime | Non
     return begin, end
 
 
-def _zone_name(o: Occasion, begin: datetime, style: Style) -> str:
-    """The zone after a time: "CST", "ET (UTC−05:00)", "UTC−05:00"."""
-    offset = zones.offset_label(int(begin.utcoffset().total_seconds()) // 60)  # type: ignore[union-attr]
+def zone_label(o: Occasion, begin: datetime, style: Style) -> str:
+    """The zone after a time, one style everywhere (``zones.zone_name``): the zone's abbreviation
+    on that date ("CST", "EDT"), else the UTC offset ("UTC−05:00")."""
     if style.local:
-        label = begin.tzname() or ""
-        return f"{label} ({offset})" if label and label[0].isalpha() and label != "UTC" else offset
+        return zones.zone_name(begin)
     if is_online(o):
-        if style.customer_zone and zones.known_zone(style.customer_zone):
-            label = zones.zone_label(style.customer_zone, begin)
-            return label if label == "UTC" else f"{label} ({offset})"
-        return offset
+        zone = style.customer_zone if style.customer_zone and zones.known_zone(style.customer_zone) else None
+        return zones.zone_name(begin, zone)
     found = zones.check(begin, o.state)
-    return found.abbreviation if found is not None and found.ok else offset
+    return found.abbreviation if found is not None and found.ok else zones.zone_name(begin)
 
 
-def zone_warning(o: Occasion) -> str:
-    """ "" unless a course's written offset is not its location's zone's on that date: then the
-    words that say so ("Check the time: written UTC−08:00, but PDT on that date is UTC−07:00:
-    the time may be an hour off")."""
-    if o.kind != "course":
-        return ""
-    for text in (o.start, o.end):
-        moment = instant(text)
-        found = zones.check(moment, o.state) if moment is not None else None
-        if found is not None and not found.ok:
-            return f"Check the time: {found.mismatch}"
-    return ""
+def experts_text(experts: Sequence[str]) -> str:
+    """The experts joined so that each reads as one person: "Samuel Oyelaran, CPA; Jennifer
+    Aldridge" (a name may hold a comma)."""
+    return "; ".join(experts)
 
 
 def when_lines(o: Occasion, style: Style) -> list[str]:
     """The date(s), then the times with their zone: ["Mon 8 – Tue 9 Feb 2027 (2 days)",
     "8:30 AM – 4:30 PM CST"]; ["On demand"] without a date."""
-    begin, end = _moments(o, style)
+    begin, end = moments(o, style)
     if begin is None:
         return ["On demand" if o.on_demand or not o.start else str(o.start)]
-    zone = _zone_name(o, begin, style)
+    zone = zone_label(o, begin, style)
     start_time = zones.clock(begin, style.hour12)
     if end is None or end <= begin:
         return [day(begin), f"{start_time} {zone}"]
@@ -120,7 +110,7 @@ def when_lines(o: Occasion, style: Style) -> list[str]:
             f"{days(begin, end)} ({span} days)",
             f"{start_time} {DASH} {zones.clock(end, style.hour12)} {zone} each day",
         ]
-    end_zone = _zone_name(o, end, style)
+    end_zone = zone_label(o, end, style)
     return [
         f"{day(begin)}, {start_time} {zone} {DASH}",
         f"{day(end)}, {zones.clock(end, style.hour12)} {end_zone}",

@@ -197,6 +197,18 @@ def at_location(moment: datetime, state: str | None, hour12: bool = True) -> str
     return f"{time} {offset_label(found.written)} ({found.mismatch})"
 
 
+def zone_name(moment: datetime, zone_name: str | None = None) -> str:
+    """The one label an offer gives a time's zone: the abbreviation on that date ("CST", "EDT",
+    "CET"; of ``zone_name`` when given, else of ``moment``'s own zone), else the UTC offset
+    ("UTC−05:00", a real minus sign: never a zone's "-05" or "UTC-05:00")."""
+    zone = _zone(zone_name) if zone_name else None
+    local = moment.astimezone(zone) if zone is not None else moment
+    name, minutes = local.tzname() or "", _minutes(local.utcoffset()) or 0
+    if name.isalpha() and name.isupper() and (name not in ("UTC", "GMT") or minutes == 0):
+        return "UTC" if name == "GMT" else name
+    return offset_label(minutes)
+
+
 def for_customer(moment: datetime, zone_name: str | None, hour12: bool = True) -> str:
     """An online event's time in the zone a seller picked for the customer, with that zone's
     offset: "1:00 PM ET (UTC−05:00)"; without a zone, as written: "1:00 PM UTC−05:00"."""
@@ -213,6 +225,14 @@ def customer_moment(moment: datetime, zone_name: str | None) -> datetime:
     """``moment`` in the customer's zone (as written without one)."""
     zone = _zone(zone_name) if zone_name else None
     return moment if zone is None else moment.astimezone(zone)
+
+
+def zone_info(zone_name: str) -> ZoneInfo:
+    """The zone named ``zone_name`` (an IANA name this module gave: ``ZoneCheck.zone``)."""
+    zone = _zone(zone_name)
+    if zone is None:
+        raise ValueError(f"unknown time zone {zone_name!r}")
+    return zone
 
 
 def known_zone(zone_name: str | None) -> bool:

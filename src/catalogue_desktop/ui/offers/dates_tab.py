@@ -37,6 +37,7 @@ OFFER_BUTTONS = (  # (what, text, tooltip)
     ("pdf", "Offer sheet (PDF)…", "Save an offer sheet as a PDF file"),
     ("print", "Print…", "Print the offer sheet, with a preview"),
     ("ics", "Calendar file (.ics)…", "Save the occasions as calendar events"),
+    ("xlsx", "Spreadsheet (.xlsx)…", "Save the occasions as a spreadsheet"),
     ("copy", "Copy for email", "Copy the occasions as text and a table for an e-mail (Ctrl+C)"),
 )
 

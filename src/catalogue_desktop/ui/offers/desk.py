@@ -1,5 +1,6 @@
 """The offers made from the Dates tab: the offer sheet as a PDF or printed (through a print
-preview), a calendar file (.ics), and the rows copied for an e-mail (plain text and an HTML table).
+preview), a calendar file (.ics), a spreadsheet (.xlsx), and the rows copied for an e-mail (plain
+text and an HTML table). Each is one offer (``core.offers.offer.make``) rendered in its format.
 
 Each acts on the selected rows, or on every row the query shows when none is selected, and says
 which ("3 selected occasions", "all 57 occasions the query shows"). The occasions are read from
@@ -9,11 +10,15 @@ is older than the limit set in Preferences (``offer_max_age_days``, 7 days by de
 box asks before the first offer made from it (once per copy of the data: a refresh that brings
 newer data asks again when that is old too).
 
-Dates are written as the service wrote them, in the event's own UTC offset, or in the viewer's
-zone when Preferences say so; on the sheet with a zone the customer knows (``core.offer_text``).
-Fees carry the currency chosen in Preferences: when none is set, the first offer asks for it
-once (remembered). Save dialogs start in the folder last used (the documents folder the first
-time) and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
+A course's times are at its venue, in its zone, whatever the window shows (its display
+preference is the seller's); online times in the zone picked for the customer. A course time
+written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
+of one, the seller is told which occasions and chooses the clock time as written or the instant
+(``times``: remembered, Preferences ▸ Offers). Before every offer but the e-mail copy, the offer's
+dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``). Fees
+carry the currency chosen in Preferences: when none is set, the first offer asks for it once
+(remembered). Save dialogs start in the folder last used (the documents folder the first time)
+and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
 """
 
 from __future__ import annotations
@@ -30,8 +35,9 @@ from catalogue_desktop.core.cache.store import CollectionState
 from catalogue_desktop.core.formats.files import write_file
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.offers import occasions as offers
-from catalogue_desktop.core.offers.sheet import Sheet
-from catalogue_desktop.core.offers.text import Style, file_name
+from catalogue_desktop.core.offers import offer as the_offer  # (``offer`` is the desk's method)
+from catalogue_desktop.core.offers.sheet import Letterhead
+from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
 
@@ -48,6 +54,7 @@ class OfferSource(NamedTuple):
     max_age_days: Callable[[], int]  # warn before an offer from data older than this
     settings: Any = None  # the window's Settings: the currency, and what offers remember
     store: Callable[[], Any] | None = None  # the window's store: the courses' schedules
+    about: Callable[[], list[str]] | None = None  # the catalogue and query (the spreadsheet's About)
 
 
 class Chosen(NamedTuple):
@@ -66,6 +73,7 @@ class OfferDesk:
         self._accepted: set[str | None] = set()  # data times the user chose to offer from anyway
         self._preview_printer: object = None  # the last print preview's QPrinter, kept alive with it
         self._records: tuple[str, list[int]] | None = None  # (table, ids): an offer of whole records
+        self.options: Any = None  # the offer dialog's last answers (``sheet_dialog.SheetOptions``)
 
     # -- what an offer is made of -------------------------------------------------------------
 
@@ -217,9 +225,13 @@ class OfferDesk:
         """Make the offer ``what``: "pdf", "print", "ics" or "copy"; of the Dates tab's rows, or
         of ``records`` (a tab's name, "series", "courses" or "webinars", and the ids selected
         there): their upcoming occasions."""
-        make = {"pdf": self.save_sheet, "print": self.print_sheet, "ics": self.save_ics, "copy": self.copy}[
-            what
-        ]
+        make = {
+            "pdf": self.save_sheet,
+            "print": self.print_sheet,
+            "ics": self.save_ics,
+            "xlsx": self.save_xlsx,
+            "copy": self.copy,
+        }[what]
         self._records = records
         try:
             return make()
@@ -230,18 +242,18 @@ class OfferDesk:
         """Copy the occasions as lines of text and as an HTML table (``core.offers.mail``: one
         line or row each: title — dates and times with a zone — venue and address, or Online —
         fee — credits — link), with the signature and the data's age; returns how many."""
-        from catalogue_desktop.core.offers import mail
-
         chosen = self._prepared()
-        if chosen is None:
-            return 0
-        as_of = offers.as_of_text(chosen.as_of, self.hour12)
         remembered = self.remembered
-        style = self.text_style(remembered.customer_zone if remembered is not None else None)
-        letterhead = remembered.letterhead() if remembered is not None else None
+        made = (
+            None
+            if chosen is None
+            else self.made(chosen, zone=remembered.customer_zone if remembered else None)
+        )
+        if chosen is None or made is None:
+            return 0
         mime = QMimeData()
-        mime.setText(mail.plain(chosen.items, as_of, style, letterhead))
-        mime.setHtml(mail.table(chosen.items, as_of, style, letterhead))
+        mime.setText(the_offer.email_text(made))
+        mime.setHtml(the_offer.email_html(made))
         put_mime_data(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
         return len(chosen.items)
@@ -249,35 +261,27 @@ class OfferDesk:
     def save_ics(self) -> Path | None:
         """The calendar file (``core.offers.calendar``): an event per day a course meets (its
         schedule's hours), one per other dated occasion."""
-        from catalogue_desktop.core.offers import calendar
-
         chosen = self._prepared()
-        if chosen is None:
-            return None
-        dated = offers.dated(chosen.items)
-        if not dated:
+        if chosen is not None and not offers.dated(chosen.items):
             self.say(f"No calendar file: {chosen.words} are on demand, with no date")
+            return None
+        made = self._asked(chosen, "Save calendar…", sheet=False)
+        if chosen is None or made is None:
             return None
         path = ask_path(
             self.tab,
             f"Calendar file of {chosen.words}",
-            file_name("Offer", chosen.items, ".ics"),
+            made.file_name(".ics"),
             "Calendar files (*.ics)",
             self.remembered,
         )
         if path is None:
             return None
-        remembered = self.remembered
-        schedules = self._schedules(chosen.items)
-        written = calendar.calendar_file(
-            chosen.items,
-            offers.as_of_text(chosen.as_of, self.hour12),
-            style=self.text_style(remembered.customer_zone if remembered is not None else None),
-            schedules=schedules,
-        )
+        written = the_offer.calendar_file(made)
         if not self._write(path, written.text.encode("utf-8")):
             return None
-        left = len(chosen.items) - dated
+        dated = offers.dated(made.items)
+        left = len(made.items) - dated
         events = written.events
         self.say(
             f"Wrote {events:,} event{'s' if events != 1 else ''} of {chosen.words} to {path}"
@@ -285,6 +289,28 @@ class OfferDesk:
             + (f" ({left:,} on demand, with no date, left out)" if left else "")
             + "".join(f"; {note}" for note in written.notes)
         )
+        return path
+
+    def save_xlsx(self, path: Path | None = None) -> Path | None:
+        """The spreadsheet (``core.offers.workbook``), to ``path`` (the Dates tab's Export has
+        asked it) or where the user says."""
+        chosen = self._prepared()
+        made = self._asked(chosen, "Save spreadsheet…", sheet=False)
+        if chosen is None or made is None:
+            return None
+        path = path or ask_path(
+            self.tab,
+            f"Spreadsheet of {chosen.words}",
+            made.file_name(".xlsx"),
+            "Excel workbooks (*.xlsx)",
+            self.remembered,
+        )
+        if path is None:
+            return None
+        about = self.source.about() if self.source.about is not None else []
+        if not self._write(path, workbook(made, about)):
+            return None
+        self.say(f"Wrote the spreadsheet of {chosen.words} to {path}")
         return path
 
     def _schedules(self, items: Sequence[offers.Occasion]) -> dict[Any, Any]:
@@ -295,43 +321,93 @@ class OfferDesk:
 
         return schedules(self.source.store(), [o.id for o in items if o.kind == "course"])
 
-    def _sheet_options(self, chosen: Chosen, action: str) -> Any:
-        from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
-
+    def _asked(self, chosen: Chosen | None, action: str, *, sheet: bool = True) -> the_offer.Offer | None:
+        """The offer of ``chosen`` as the offer's dialog is answered (its title, note, validity,
+        customer zone; with ``sheet`` its grouping and paper: ``self.options``); None if cancelled."""
+        if chosen is None:
+            return None
         n = len(chosen.items)
-        if n > BIG_SHEET and not ask_to_continue(
-            self.tab,
-            f"An offer sheet of {chosen.words} would be about {n // 6 + 1:,} pages. "
-            "Select the occasions to offer (or narrow the query) to make a shorter one.\n\n"
-            "Make it anyway?",
+        if (
+            sheet
+            and n > BIG_SHEET
+            and not ask_to_continue(
+                self.tab,
+                f"An offer sheet of {chosen.words} would be about {n // 6 + 1:,} pages. "
+                "Select the occasions to offer (or narrow the query) to make a shorter one.\n\n"
+                "Make it anyway?",
+            )
         ):
             return None
-        return SheetDialog.ask(self.tab, chosen.words, action, self.remembered)
+        from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
-    def _sheet(self, chosen: Chosen, options: Any) -> tuple[Sheet, str]:
-        as_of = offers.as_of_text(chosen.as_of, self.hour12)
-        remembered = self.remembered
-        sheet = Sheet(
-            chosen.items,
-            as_of,
-            group=options.group,
+        options = SheetDialog.ask(self.tab, chosen.words, action, self.remembered, sheet=sheet)
+        if options is None:
+            return None
+        self.options = options
+        return self.made(
+            chosen,
+            zone=options.zone,
             title=options.title,
-            style=self.text_style(options.zone),
-            letterhead=remembered.letterhead(self.say) if remembered is not None else None,
             note=options.note,
             valid_until=options.valid_until,
         )
-        return sheet, offers.age_line(as_of)
 
-    def text_style(self, customer_zone: str | None) -> Style:
-        """Fees and times as offers write them: the window's currency, the locale's clock, online
-        times in ``customer_zone``, everything in local time if Preferences say so."""
-        return Style(
-            fee_text=self.formatter.money,
+    def made(self, chosen: Chosen, *, zone: str | None, **fields: Any) -> the_offer.Offer | None:
+        """The offer of ``chosen`` (``core.offers.the_offer.make``): Preferences' letterhead and
+        currency, times at the venue, online times in ``zone``, doubtful times as the seller
+        chose (asked once: ``times``); None if the seller did not choose."""
+        times = self.times(chosen.items)
+        if times is None:
+            return None
+        remembered = self.remembered
+        return the_offer.make(
+            chosen.items,
+            chosen.as_of,
+            schedules=self._schedules(chosen.items),
+            times=times,
+            letterhead=remembered.letterhead(self.say) if remembered is not None else Letterhead(),
+            currency=self.formatter.currency,
+            customer_zone=zone,
             hour12=self.hour12,
-            customer_zone=customer_zone,
-            local=not self.formatter.event_zones,
+            **fields,
         )
+
+    def times(self, items: Sequence[offers.Occasion]) -> str | None:
+        """How the offer gives course times written in an offset that is not their venue's zone's
+        on that date (``the_offer.doubts``): as the seller chose in Preferences, else asked now (the
+        occasions named; remembered); None if the seller cancelled."""
+        found = the_offer.doubts(items)
+        remembered = self.remembered
+        chosen = remembered.times if remembered is not None else None
+        if not found or chosen is not None:
+            return chosen or the_offer.CLOCK
+        shown = [d.words(self.hour12) for d in found[:8]]
+        if len(found) > len(shown):
+            shown.append(f"… and {len(found) - len(shown):,} more")
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Course times to check",
+            f"{len(found):,} of these courses {'has' if len(found) == 1 else 'have'} a time written "
+            "in a UTC offset that is not the venue's time zone on that date:\n\n"
+            + "\n".join(f"• {line}" for line in shown)
+            + "\n\nWhich time should offers give? The customer's documents give it at the venue, "
+            "without a warning. (Remembered; Preferences ▸ Offers can change it.)",
+            QMessageBox.StandardButton.Cancel,
+            self.tab,
+        )
+        box.setObjectName("offer-times")
+        clock = box.addButton("The clock time as written", QMessageBox.ButtonRole.AcceptRole)
+        moment = box.addButton("The instant written", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(clock)
+        box.exec()
+        clicked = box.clickedButton()
+        answer = the_offer.CLOCK if clicked is clock else the_offer.INSTANT if clicked is moment else None
+        if answer is None:
+            self.say("No offer made: the course times to check were not chosen")
+            return None
+        if remembered is not None:
+            remembered.times = answer
+        return answer
 
     @property
     def hour12(self) -> bool:
@@ -340,13 +416,14 @@ class OfferDesk:
 
     def save_sheet(self) -> Path | None:
         chosen = self._prepared()
-        options = None if chosen is None else self._sheet_options(chosen, "Save PDF…")
-        if chosen is None or options is None:
+        made = self._asked(chosen, "Save PDF…")
+        if chosen is None or made is None:
             return None
+        options = self.options
         path = ask_path(
             self.tab,
             f"Offer sheet of {chosen.words}",
-            file_name(options.title, chosen.items, ".pdf"),
+            made.file_name(".pdf"),
             "PDF files (*.pdf)",
             self.remembered,
         )
@@ -354,11 +431,12 @@ class OfferDesk:
             return None
         from catalogue_desktop.ui.offers import sheet_pdf
 
-        sheet, footer = self._sheet(chosen, options)
         # (a noticeable wait for a long sheet: docs/decisions.md, "Detail pane and offers")
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            data = sheet_pdf.pdf_bytes(sheet, options.title, footer, options.paper)
+            data = sheet_pdf.pdf_bytes(
+                the_offer.sheet(made, options.group), made.title, made.footer, options.paper
+            )
         finally:
             QApplication.restoreOverrideCursor()
         if not self._write(path, data):
@@ -369,20 +447,21 @@ class OfferDesk:
     def print_sheet(self) -> Any:
         """The print preview of the offer sheet (print from it); returns the dialog once closed."""
         chosen = self._prepared()
-        options = None if chosen is None else self._sheet_options(chosen, "Preview…")
-        if chosen is None or options is None:
+        made = self._asked(chosen, "Preview…")
+        if chosen is None or made is None:
             return None
+        options = self.options
         from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 
         from catalogue_desktop.ui.offers import sheet_pdf
 
-        sheet, footer = self._sheet(chosen, options)
+        sheet = the_offer.sheet(made, options.group)
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
         printer.setPageLayout(sheet_pdf.page_layout(options.paper))
-        printer.setDocName(options.title)
+        printer.setDocName(made.title)
         dialog = QPrintPreviewDialog(printer, self.tab)
-        dialog.setWindowTitle(f"Print preview — {options.title} ({chosen.words})")
-        dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, footer))
+        dialog.setWindowTitle(f"Print preview — {made.title} ({chosen.words})")
+        dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, made.footer))
         self._preview_printer = printer  # (the dialog does not own it)
         dialog.exec()
         self.say(f"Offer sheet of {chosen.words}: print preview closed")

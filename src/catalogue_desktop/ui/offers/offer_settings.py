@@ -1,6 +1,8 @@
 """What the offers remember between runs (QSettings ``[offers]``, beside ``common.settings``): the
-seller's letterhead (Preferences ▸ Offers), the zone online times are given in for customers, the
-folder the last offer was saved in, and the sheet's paper and grouping."""
+seller's letterhead (Preferences ▸ Offers), how a course time written in an offset not its venue's
+zone's is given (``times``), the zone online times are given in for customers, the folder the last
+offer was saved in, and the sheet's paper and grouping. ``cli.remembered`` reads the same keys
+without Qt for ``export offerings``."""
 
 from __future__ import annotations
 
@@ -11,9 +13,8 @@ from typing import Any
 
 from PySide6.QtCore import QStandardPaths, QTimeZone
 
-from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
-
-LETTERHEAD_KEYS = ("name", "company", "email", "phone", "logo")
+from catalogue_desktop.core.offers.offer import TIMES
+from catalogue_desktop.core.offers.sheet import LETTERHEAD_KEYS, Letterhead, logo_problem
 
 
 class OfferSettings:
@@ -57,6 +58,18 @@ class OfferSettings:
     @customer_zone.setter
     def customer_zone(self, zone: str) -> None:
         self._put("customer_zone", None if zone == own_zone() else zone)
+
+    # -- a time written in an offset that is not its venue's zone's ----------------------------
+
+    @property
+    def times(self) -> str | None:
+        """How offers give such a time (``core.offers.offer.TIMES``); None: not chosen yet."""
+        found = self._get("times")
+        return found if found in TIMES else None
+
+    @times.setter
+    def times(self, choice: str | None) -> None:
+        self._put("times", choice if choice in TIMES else None)
 
     # -- files and the sheet's options --------------------------------------------------------
 

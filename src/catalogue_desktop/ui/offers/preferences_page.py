@@ -1,11 +1,14 @@
 """Preferences ▸ Offers: the seller's letterhead (name, company, e-mail, phone, an optional logo
-image), printed at the head of every offer sheet and under the e-mail text."""
+image), printed at the head of every offer sheet and under the e-mail text; and which time an
+offer gives for a course whose time is written in an offset that is not its venue's zone's (the
+clock time as written, the instant, or asked at the next offer)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -16,10 +19,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalogue_desktop.core.offers.offer import CLOCK, INSTANT
 from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
 IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"
+TIME_CHOICES = (
+    ("Ask at the next offer", None),
+    ("The clock time as written", CLOCK),
+    ("The instant written", INSTANT),
+)
 
 
 class OffersPage(QGroupBox):
@@ -55,6 +64,16 @@ class OffersPage(QGroupBox):
         logo_label = QLabel("&Logo:")
         logo_label.setBuddy(self.logo)
         form.addRow(logo_label, row)
+        self.times = QComboBox()
+        for label, value in TIME_CHOICES:
+            self.times.addItem(label, value)
+        self.times.setCurrentIndex(max(0, self.times.findData(self.offer_settings.times)))
+        self.times.setAccessibleName("Course times written in another offset")
+        self.times.setToolTip(
+            "A course time written in a UTC offset that is not the venue's time zone on that date: "
+            "which time offers give (always at the venue, without a warning to the customer)"
+        )
+        form.addRow("Doubtful &times:", self.times)
 
     def _choose_logo(self) -> None:
         start = self.logo.text() or self.offer_settings.folder
@@ -71,3 +90,4 @@ class OffersPage(QGroupBox):
 
     def save(self) -> None:
         self.offer_settings.set_letterhead(self.letterhead())
+        self.offer_settings.times = self.times.currentData()

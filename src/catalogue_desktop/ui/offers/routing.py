@@ -18,7 +18,7 @@ class OfferWindow(Protocol):
 
 
 def offer(window: OfferWindow, what: str) -> Any:
-    """Make the offer ``what`` ("pdf", "print", "ics", "copy") from what the window shows."""
+    """Make the offer ``what`` ("pdf", "print", "ics", "xlsx", "copy") from what the window shows."""
     kind = window.current_kind()
     if kind.value in OFFERED_KINDS:
         ids = window.current_tab().selected_ids()

@@ -1,8 +1,9 @@
-"""The offer sheet's one small dialog: which occasions (in words), the title ("Offer for …", the
-customer's name typed after it), a short personal note, an optional "valid until" date, the zone
-online times are given in for the customer (the seller's own by default), grouped by course or by
-month, and the paper (A4 or Letter; the last used, else the locale's). The paper, grouping and zone
-are remembered (``offer_settings``)."""
+"""The offer's one small dialog, asked before every offer but the e-mail text: which occasions
+(in words), the title ("Offer for …", the customer's name typed after it: it names the files
+too), a short personal note, an optional "valid until" date, the zone online times are given in
+for the customer (the seller's own by default); for the sheet also the grouping (by course or by
+month) and the paper (A4 or Letter; the last used, else the locale's). The paper, grouping and
+zone are remembered (``offer_settings``)."""
 
 from __future__ import annotations
 
@@ -44,12 +45,14 @@ class SheetOptions(NamedTuple):
 class SheetDialog(QDialog):
     """Asks the offer sheet's title, note, validity, customer zone, grouping and paper."""
 
-    def __init__(self, parent: QWidget | None, words: str, action: str, remembered: Any = None) -> None:
+    def __init__(
+        self, parent: QWidget | None, words: str, action: str, remembered: Any = None, *, sheet: bool = True
+    ) -> None:
         super().__init__(parent)
         self.remembered = remembered  # an OfferSettings, or None (nothing remembered)
-        self.setWindowTitle("Offer sheet")
+        self.setWindowTitle("Offer sheet" if sheet else "Offer")
         layout = QVBoxLayout(self)
-        what = QLabel(f"An offer sheet of {words}.")
+        what = QLabel(f"An offer {'sheet ' if sheet else ''}of {words}.")
         what.setObjectName("offer-sheet-what")
         layout.addWidget(what)
         form = QFormLayout()
@@ -95,6 +98,8 @@ class SheetDialog(QDialog):
         self.paper.setCurrentText(paper if paper in PAPERS else default_paper())
         self.paper.setAccessibleName("Paper size")
         form.addRow("&Paper:", self.paper)
+        form.setRowVisible(self.group, sheet)  # (the sheet's alone: not a calendar's or spreadsheet's)
+        form.setRowVisible(self.paper, sheet)
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.go = buttons.addButton(action, QDialogButtonBox.ButtonRole.AcceptRole)
@@ -137,9 +142,12 @@ class SheetDialog(QDialog):
             self.remembered.customer_zone = options.zone
 
     @classmethod
-    def ask(cls, parent: QWidget | None, words: str, action: str, remembered: Any = None) -> Any:
-        """The options chosen (remembered), or None if cancelled."""
-        dialog = cls(parent, words, action, remembered)
+    def ask(
+        cls, parent: QWidget | None, words: str, action: str, remembered: Any = None, *, sheet: bool = True
+    ) -> Any:
+        """The options chosen (remembered), or None if cancelled; ``sheet``: the sheet's grouping
+        and paper asked too."""
+        dialog = cls(parent, words, action, remembered, sheet=sheet)
         try:
             if not dialog.exec():
                 return None

@@ -20,22 +20,34 @@ DEFAULT_FILTER = EXPORT_FILTERS[1] if sys.platform == "win32" else EXPORT_FILTER
 
 def export_visible_rows(window: Any) -> None:
     """Ask where to write the current tab's visible rows, as CSV or a spreadsheet (.xlsx), and
-    write them."""
+    write them; the dialog starts in the folder last used (the documents folder the first time).
+    The Dates tab's spreadsheet is its offer's (``ui.offers.desk``: the selected occasions, or
+    all it shows, at their venues)."""
+    from pathlib import Path
+
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     from catalogue_desktop.core.formats.files import proposed_name
+    from catalogue_desktop.ui.offers.dates_tab import DatesTab
+    from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
     tab = window.current_tab()
+    remembered = OfferSettings(window.settings)
     path, chosen = QFileDialog.getSaveFileName(
         window,
         "Export visible rows",
-        proposed_name(tab.kind.value, ".csv"),
+        str(Path(remembered.folder) / proposed_name(tab.kind.value, ".csv")),
         ";;".join(EXPORT_FILTERS),
         DEFAULT_FILTER,
     )
     if path and chosen == EXPORT_FILTERS[2] and not path.lower().endswith(".xlsx"):
         path = path[: -len(".csv")] if path.lower().endswith(".csv") else path
         path += ".xlsx"
+    if path:
+        remembered.folder = str(Path(path).parent)
+    if path and isinstance(tab, DatesTab) and tab.desk is not None and path.lower().endswith(".xlsx"):
+        tab.desk.save_xlsx(Path(path))
+        return
     if path:
         model = tab.model
         if model.loading:  # the rest are not read yet, and a filter applies once they are

@@ -211,10 +211,16 @@ class MainWindow(QMainWindow):
             lambda: self.settings.offer_max_age_days,
             self.settings,
             lambda: self._loader.store,
+            self._offer_about,
         )
 
+    def _offer_about(self) -> list[str]:
+        """Where an offer's occasions come from (its spreadsheet's About sheet)."""
+        catalogue = self.menu_actions.catalogue_menu.current or self.settings.base_url or "demo"
+        return [f"Catalogue: {catalogue}", f"Query: {self.query_box.text() or '(all)'}"]
+
     def offer(self, what: str) -> None:
-        """File ▸ Offer: "pdf", "print", "ics", "copy" (``ui.offers.routing``)."""
+        """File ▸ Offer: "pdf", "print", "ics", "xlsx", "copy" (``ui.offers.routing``)."""
         from catalogue_desktop.ui.offers.routing import offer
 
         offer(self, what)

@@ -168,6 +168,13 @@ def build(window: Any) -> WindowActions:
         ),
         action(
             w,
+            "Spreadsheet (.xlsx)…",
+            lambda: w.offer("xlsx"),
+            tip="Save the Dates tab's selected occasions (or all it shows), or the selected series', "
+            "courses' or webinars' upcoming dates, as a spreadsheet",
+        ),
+        action(
+            w,
             "Copy for email",
             lambda: w.offer("copy"),
             tip="Copy the Dates tab's selected "
