@@ -660,7 +660,7 @@ def measure(
 ) -> dict[str, Any]:
     import duckdb
 
-    from catalogue_desktop.core.query.stored import local_now
+    from catalogue_desktop.core.searches.stored import local_now
 
     out: dict[str, Any] = {"load_start": os.getloadavg(), "duckdb": duckdb.__version__}
     now = local_now()
@@ -797,7 +797,7 @@ def profile_missed(cache: Path, res: dict[str, Any], folder: Path) -> list[tuple
     import io
     import pstats
 
-    from catalogue_desktop.core.query.stored import local_now
+    from catalogue_desktop.core.searches.stored import local_now
 
     missed = [name for name, r in res["engine"].items() if not r["ok"]]
     others = {

@@ -12,7 +12,7 @@ the same code without it, in one run.
 * ``changed:last30d`` at 100,000 webinars: the engine (``Finder.evaluate``, cold: nothing
   remembered) on a table with 100 daily syncs' history (1% changed each), beside
   ``starts:last30d`` on the same table.
-* Watch evaluation: 20 watched searches on the 100,000 webinars after a sync (``core.watch.
+* Watch evaluation: 20 watched searches on the 100,000 webinars after a sync (``core.searches.
   evaluate.news_in``: each search evaluated, compared with its baseline, the history read since
   its mark), and its longest single step (the window runs a step per event-loop pass).
 * History size: 100 syncs of 10,000 webinars with 1% changing each, written as the store writes
@@ -46,8 +46,8 @@ from catalogue_desktop.core.query.table import TableBuilder
 from catalogue_desktop.core.records import history_words
 from catalogue_desktop.core.records.diff import diff_snapshots
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.searches.evaluated import matches_in, news_steps
 from catalogue_desktop.core.sync.ingest import ingest
-from catalogue_desktop.core.watch.evaluate import matches_in, news_steps
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 

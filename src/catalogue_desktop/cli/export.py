@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         positions = None
         query = read_query(store, args, args.kind, query)
         if query is not None:
-            from catalogue_desktop.core.query import stored as finding
+            from catalogue_desktop.core.searches import stored as finding
 
             positions = finding.select(store, Kind(args.kind), query, note)
         if args.format == "xlsx":

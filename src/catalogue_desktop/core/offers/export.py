@@ -25,11 +25,11 @@ from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
 from catalogue_desktop.core.offers.days import Schedule, schedules
 from catalogue_desktop.core.offers.text import Style
-from catalogue_desktop.core.query import stored as finding
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.offerings import upcoming
 from catalogue_desktop.core.query.syntax import Parsed, parse
 from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.searches import stored as finding
 
 FORMATS = ("csv", "json", "ics", "pdf")
 # (sheet, title, footer, paper) -> the PDF's bytes

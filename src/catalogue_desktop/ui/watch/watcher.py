@@ -85,8 +85,8 @@ class Watcher(QObject):
         store = self.window.search_book.store()
         if store is None:
             return
-        from catalogue_desktop.core.query.stored import local_now
-        from catalogue_desktop.core.watch.evaluate import news_steps
+        from catalogue_desktop.core.searches.evaluated import news_steps
+        from catalogue_desktop.core.searches.stored import local_now
 
         self._fresh: list[Any] = []
         self._searches = self.window.search_book.searches()
@@ -128,7 +128,7 @@ class Watcher(QObject):
         store = self.window.search_book.store()
         if store is None:
             return
-        from catalogue_desktop.core.watch.news import mark_seen
+        from catalogue_desktop.core.searches.news import mark_seen
 
         mark_seen(store, [item for item in self.news if item.count], now_iso())
         self._said |= self._keys()

@@ -48,7 +48,7 @@ def matching(controller: Any, kind: Kind) -> set[int] | None:
     if engine is None or parsed is None or parsed.root is None or kind.value not in engine.tables:
         return None
     from catalogue_desktop.core.query import bits
-    from catalogue_desktop.core.query.stored import local_now
+    from catalogue_desktop.core.searches.stored import local_now
 
     outcome = engine.evaluate(parsed, kind.value, local_now())
     if outcome.missing is not None:
