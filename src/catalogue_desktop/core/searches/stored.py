@@ -132,6 +132,9 @@ def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
         note(f"{', '.join(k.value for k in stale)} stored by an older version: found as listed then")
         return
     if stale:
+        # (imported here for time, not for the layers: relist decodes records with pydantic, which
+        # the window imports on a thread after start-up; the window's watched searches read this
+        # module at start-up)
         from catalogue_desktop.core.sync.relist import relist
 
         note(f"listing {', '.join(k.value for k in stale)} again (stored by an older version); once only")
