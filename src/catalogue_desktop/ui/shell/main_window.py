@@ -27,11 +27,11 @@ from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.finder.facet_panel import FacetPanel
 from catalogue_desktop.ui.finder.query_box import QueryBox
+from catalogue_desktop.ui.searches.book import SearchBook
 from catalogue_desktop.ui.shell import menus, tab_titles
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
-from catalogue_desktop.ui.watch.search_book import SearchBook
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
@@ -412,23 +412,23 @@ class MainWindow(QMainWindow):
     # -- the finder's menus ----------------------------------------------------------------
 
     def quick_open(self) -> None:
-        """Ctrl+K: the palette (the finder's, ``ui.finder.wiring``)."""
+        """Ctrl+K: the palette (the finder's, ``ui.finder.connect_finder``)."""
         self.quick_open_requested.emit()
 
     def save_search(self) -> None:
-        from catalogue_desktop.ui.finder import saved_searches
+        from catalogue_desktop.ui.searches import organize
 
-        saved_searches.save_current(self)
+        organize.save_current(self)
 
     def organize_searches(self) -> None:
-        from catalogue_desktop.ui.finder import saved_searches
+        from catalogue_desktop.ui.searches import organize
 
-        saved_searches.organize(self)
+        organize.organize(self)
 
     def fill_searches_menu(self) -> None:
-        from catalogue_desktop.ui.finder import saved_searches
+        from catalogue_desktop.ui.searches import organize
 
-        saved_searches.fill_menu(self, self.menu_actions.searches_menu)
+        organize.fill_menu(self, self.menu_actions.searches_menu)
 
     # -- window state ------------------------------------------------------------------------
 

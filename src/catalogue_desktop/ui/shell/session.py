@@ -85,9 +85,9 @@ class AppSession(QObject):
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
         self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
-        self.watcher: Any = None  # ui.watch.watcher.Watcher, made by ``start``
-        self.notifier: Any = None  # ui.watch.notice.Notifier, made with it
-        self.auto_refresh: Any = None  # ui.watch.auto_refresh.AutoRefresh (not --offline)
+        self.watcher: Any = None  # ui.searches.watcher.Watcher, made by ``start``
+        self.notifier: Any = None  # ui.searches.notice.Notifier, made with it
+        self.auto_refresh: Any = None  # ui.sync.auto_sync.AutoRefresh (not --offline)
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.faults: Faults | None = None  # made by ``start``
         self.problem_report: Any = None  # ui.shell.problem_report.ProblemReport, at Help ▸ Report a problem…
@@ -136,10 +136,10 @@ class AppSession(QObject):
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
         window.setWindowTitle(self.place.title() + (" (offline)" if self.options.offline else ""))
         loader.presort_as(window.sort_of)
-        from catalogue_desktop.ui.finder.wiring import connect_finder
+        from catalogue_desktop.ui.finder.connect_finder import connect_finder
 
         self.finder = connect_finder(window, loader, self.settings)
-        from catalogue_desktop.ui.watch.wiring import connect_watch
+        from catalogue_desktop.ui.searches.connect_watch import connect_watch
 
         self.watcher = connect_watch(self)  # watched searches: What's new, badge, notification
         window.preferences_changed.connect(self._preferences_changed)

@@ -13,8 +13,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QToolBar
 
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.ui.watch.search_book import now_iso
-from catalogue_desktop.ui.watch.whats_new import WhatsNewDock
+from catalogue_desktop.ui.searches.book import now_iso
+from catalogue_desktop.ui.searches.whats_new import WhatsNewDock
 
 WAIT_MS = 200  # how often to look whether the finder's tables are rebuilt
 

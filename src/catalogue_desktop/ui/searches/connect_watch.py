@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.ui.watch.auto_refresh import AutoRefresh, refresh_hours
-from catalogue_desktop.ui.watch.notice import Notifier
-from catalogue_desktop.ui.watch.watcher import Watcher
+from catalogue_desktop.ui.searches.notice import Notifier
+from catalogue_desktop.ui.searches.watcher import Watcher
+from catalogue_desktop.ui.sync.auto_sync import AutoRefresh, refresh_hours
 
 
 def connect_watch(session: Any) -> Watcher:

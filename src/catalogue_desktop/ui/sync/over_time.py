@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QSpinBox, QWidget
 
-from catalogue_desktop.ui.watch.auto_refresh import refresh_hours, set_refresh_hours
-from catalogue_desktop.ui.watch.search_book import now_iso
+from catalogue_desktop.core.cache.store import utc_now
+from catalogue_desktop.ui.sync.auto_sync import refresh_hours, set_refresh_hours
 
 
 class OverTimeBox(QGroupBox):
@@ -54,6 +54,6 @@ class OverTimeBox(QGroupBox):
     def save(self) -> None:
         set_refresh_hours(self._settings, float(self.hours.value()))
         if self.days is not None and self.days.value() != self._history.span_days:
-            self._history.set_span_days(self.days.value(), now_iso())
+            self._history.set_span_days(self.days.value(), utc_now())
         if self.megabytes is not None and self.megabytes.value() != self._history.budget_megabytes:
-            self._history.set_budget_megabytes(self.megabytes.value(), now_iso())
+            self._history.set_budget_megabytes(self.megabytes.value(), utc_now())

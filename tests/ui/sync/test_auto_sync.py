@@ -13,7 +13,7 @@ from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.runner import CollectionOutcome, SyncReport
 from catalogue_desktop.ui.common.settings import Settings
-from catalogue_desktop.ui.watch.auto_refresh import KEY, network_gone, refresh_hours
+from catalogue_desktop.ui.sync.auto_sync import KEY, network_gone, refresh_hours
 
 
 def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
