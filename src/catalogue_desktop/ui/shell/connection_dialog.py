@@ -48,7 +48,7 @@ POLL_MS = 50  # how often the window looks whether the Test has finished
 def _test(base_url: str, settings: ConnectionSettings, profile: str, typed_secret: str) -> dict[str, Any]:
     """The doctor's report as JSON (on a worker thread: no Qt here)."""
     from catalogue_desktop.core.connection.resolved import resolve
-    from catalogue_desktop.core.service.doctor import run_doctor
+    from catalogue_desktop.core.service.diagnosis import run_doctor
 
     def connection_of(url: str) -> Any:
         found = resolve(url, settings, profile=profile)
