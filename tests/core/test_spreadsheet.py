@@ -16,7 +16,7 @@ import pytest
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export import spreadsheet
 from catalogue_desktop.core.offers import occasions as offers
-from catalogue_desktop.core.offers.export import select
+from catalogue_desktop.core.offers.export_offerings import select
 from catalogue_desktop.core.records.decode import decode_record
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest

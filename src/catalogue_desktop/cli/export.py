@@ -83,9 +83,9 @@ def currency(args: argparse.Namespace) -> str | None:
 
 
 def run_offerings(args: argparse.Namespace) -> int:
-    """``export offerings``: ``core.offers.export`` does the work; the PDF is drawn with Qt
+    """``export offerings``: ``core.offers.export_offerings`` does the work; the PDF is drawn with Qt
     (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
-    from catalogue_desktop.core.offers import export as offers_export
+    from catalogue_desktop.core.offers import export_offerings as offers_export
 
     parsed, query = query_of(args)
     if not parsed:

@@ -33,7 +33,7 @@ from catalogue_desktop.core.export.records import export_collection
 from catalogue_desktop.core.export.spreadsheet import offerings_xlsx
 from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.offers import days as offer_days
-from catalogue_desktop.core.offers import export as offers_export
+from catalogue_desktop.core.offers import export_offerings as offers_export
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.text import Style
