@@ -1,4 +1,4 @@
-"""Time in the query language: clauses on each record's history (``core.cache.history``).
+"""Time in the query language: clauses on each record's history (``core.cache.record_history``).
 
     added:WINDOW            the record was added (first listed) within WINDOW
     changed:WINDOW          a sync changed the record within WINDOW
