@@ -21,9 +21,9 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.detail.history_section import changes_in_words, fill_history
 from catalogue_desktop.ui.detail.layout import FormGrid, PageBox, Slots, W, settle, wrap_size_hint
-from catalogue_desktop.ui.detail.links import Link, internal_href, link_label, set_links
+from catalogue_desktop.ui.detail.page_links import Link, internal_href, link_label, set_links
 from catalogue_desktop.ui.detail.photo import PhotoLabel
-from catalogue_desktop.ui.detail.text import (
+from catalogue_desktop.ui.detail.plain_labels import (
     BLANK,
     fill_text,
     heading,
