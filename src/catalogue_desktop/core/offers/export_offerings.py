@@ -23,8 +23,8 @@ from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.offers import calendar
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
+from catalogue_desktop.core.offers.customer_text import Style
 from catalogue_desktop.core.offers.days import Schedule, schedules
-from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.offerings import upcoming
 from catalogue_desktop.core.query.syntax import Parsed, parse

@@ -10,11 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from catalogue_desktop.core.formats.csv_cells import inert
+from catalogue_desktop.core.formats.drawn_text import html_attribute, html_text, one_line
 from catalogue_desktop.core.formats.links import web_link
-from catalogue_desktop.core.formats.text import html_attribute, html_text, one_line
+from catalogue_desktop.core.offers.customer_text import (
+    Style,
+    place_lines,
+    series_notes,
+    when_text,
+    zone_warning,
+)
 from catalogue_desktop.core.offers.occasions import Occasion, age_line
 from catalogue_desktop.core.offers.sheet import Letterhead
-from catalogue_desktop.core.offers.text import Style, place_lines, series_notes, when_text, zone_warning
 
 HEADS = ("Title", "When", "Where", "Fee", "Credits", "Link")
 SEP = " — "

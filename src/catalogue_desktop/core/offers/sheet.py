@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, SHORT_LIMIT, html_attribute, html_text
 from catalogue_desktop.core.formats.links import is_web
-from catalogue_desktop.core.formats.text import DRAWN_LIMIT, SHORT_LIMIT, html_attribute, html_text
-from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
-from catalogue_desktop.core.offers.text import (
+from catalogue_desktop.core.offers.customer_text import (
     Style,
     place_lines,
     series_notes,
@@ -35,6 +34,7 @@ from catalogue_desktop.core.offers.text import (
     whole_series,
     zone_warning,
 )
+from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
 
 HEADS = ("When", "Where", "Fee", "Credits")
 WIDTHS = (46, 30, 12, 12)  # % of the page's width; the renderer measures the fee column

@@ -11,7 +11,7 @@ from typing import overload
 from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtGui import Qt as GuiQt
 
-from catalogue_desktop.core.formats.text import visible
+from catalogue_desktop.core.formats.drawn_text import visible
 
 TIP_LINE = 100  # characters: a longer line of a tooltip is broken into lines ...
 TIP_CHARS = 80  # ... of about this many of its characters (a readable width) ...

@@ -287,7 +287,7 @@ class FinderController(QObject):
         tab change: said again as it now is, or taken away."""
         if self._said is None:
             return
-        from catalogue_desktop.core.formats.text import one_line
+        from catalogue_desktop.core.formats.drawn_text import one_line
 
         text, check = self._said
         bar = self.window.statusBar()

@@ -30,8 +30,8 @@ from catalogue_desktop.core.cache.store import CollectionState
 from catalogue_desktop.core.formats.files import write_file
 from catalogue_desktop.core.listing.rows import DATES, column_index
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.customer_text import Style, file_name
 from catalogue_desktop.core.offers.sheet import Sheet
-from catalogue_desktop.core.offers.text import Style, file_name
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
 

@@ -36,9 +36,9 @@ from PySide6.QtWidgets import (
 )
 
 from catalogue_desktop.core.connection import secrets
+from catalogue_desktop.core.connection.connection_settings import AUTH_KINDS, AUTH_NAMES, ConnectionSettings
 from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profile, Profiles
-from catalogue_desktop.core.connection.settings import AUTH_KINDS, AUTH_NAMES, ConnectionSettings
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.ui.shell.connection_report import ConnectionReport
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 import catalogue_desktop
-from catalogue_desktop.core.connection.settings import ConnectionSettings
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.ui.shell.fault_log import FaultLog, redacted
 
 DOCTOR_SECONDS = 10.0  # the doctor's time in all; its steps each get half of it
