@@ -121,13 +121,13 @@ class FinderController(QObject):
         window.tab_widget.currentChanged.connect(lambda _i: self._current_changed())
 
     @property
-    def finder(self) -> Finder:
-        return self.indexer.finder
+    def engine(self) -> Finder:
+        return self.indexer.engine
 
     @property
-    def finder_if_made(self) -> Finder | None:
+    def engine_if_made(self) -> Finder | None:
         """The engine, if anything made it already (no import for a look)."""
-        return self.indexer._finder
+        return self.indexer.engine_if_made
 
     @property
     def active(self) -> bool:
@@ -313,7 +313,7 @@ class FinderController(QObject):
         if not self.active or self.window.current_kind() is not found or self._matched(origin) != 0:
             return None
         number = self.window.tab_kinds().index(origin) + 1
-        why = self.finder.evaluate(self._effective(origin), origin.value, now()).message()
+        why = self.engine.evaluate(self._effective(origin), origin.value, now()).message()
         return (
             f"No {origin.label.lower()} match{': ' + why if why else ''}; showing {found.label}. "
             f"Ctrl+{number} goes back to {origin.label}."
@@ -376,10 +376,10 @@ class FinderController(QObject):
         """How many rows ``kind``'s tab shows under the query (None: not known yet)."""
         if not self._ready(kind) or not self.active:
             return None
-        table = self.finder.tables.get(kind.value)
+        table = self.engine.tables.get(kind.value)
         if table is None or not table.ids:  # no rows yet (a first start's catalogue on its way)
             return None
-        outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
+        outcome = self.engine.evaluate(self._effective(kind), kind.value, now())
         return 0 if outcome.missing is not None else outcome.count
 
     def set_show_past(self, show: bool) -> None:
@@ -387,7 +387,7 @@ class FinderController(QObject):
         self._refresh(DATES)
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
-        self.finder.set_vocabulary(vocabulary)
+        self.engine.set_vocabulary(vocabulary)
         self.indexer.rebuild_offerings()
         if self.parsed is not None:
             self.set_query(self.parsed)
@@ -415,14 +415,14 @@ class FinderController(QObject):
         total = len(rowset) if rowset is not None else None
         matched = None
         if self._filters(kind) and total is not None and self._ready(kind):
-            outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
+            outcome = self.engine.evaluate(self._effective(kind), kind.value, now())
             matched = outcome.count
         self.window.set_tab_count(kind, total, matched)
 
     def _ready(self, kind: Any) -> bool:
         name = kind.value
         built = self._built_for.get(name)
-        return built is not None and built is self._shown.get(name) and name in self.finder.tables
+        return built is not None and built is self._shown.get(name) and name in self.engine.tables
 
     def result(self, kind: Any) -> Result:
         """What ``kind``'s tab shows under the current query (every row when there is none; no
@@ -437,13 +437,13 @@ class FinderController(QObject):
         from catalogue_desktop.ui.finder.overlay import ChildOverlay
 
         when = now()
-        outcome = self.finder.evaluate(self._effective(kind), kind.value, when)
+        outcome = self.engine.evaluate(self._effective(kind), kind.value, when)
         if outcome.missing is not None:
             return Matches(len(rowset), rows=[]), None, outcome.message()
         overlay = None
         if outcome.child_bits and ChildOverlay.applies(kind):
             overlay = ChildOverlay(
-                kind, self.finder.tables[kind.value], outcome.child_bits, int(when.timestamp() * 1000)
+                kind, self.engine.tables[kind.value], outcome.child_bits, int(when.timestamp() * 1000)
             )
         if outcome.everything:
             return None, None, None
@@ -481,7 +481,7 @@ class FinderController(QObject):
             return
         parsed = self._effective(kind)
         lines = []
-        for clause, count in self.finder.clause_counts(parsed, kind.value, now()):
+        for clause, count in self.engine.clause_counts(parsed, kind.value, now()):
             text = parsed.text[clause.start : clause.end] or "(past occasions hidden)"
             lines.append(f"{text}  —  {'no such field here' if count is None else f'{count:,} rows'}")
         box.set_clause_counts(lines)
@@ -496,7 +496,7 @@ class FinderController(QObject):
 
             limits = dict.fromkeys(self.facets_widened, MORE_VALUES)
             panel.show_facets(
-                kind, counted_facets(self.finder, parsed, kind.value, now(), limits=limits), None
+                kind, counted_facets(self.engine, parsed, kind.value, now(), limits=limits), None
             )
 
     def widen_facet(self, field: str) -> None:
@@ -509,7 +509,7 @@ class FinderController(QObject):
         from catalogue_desktop.core.query.facet_keys import ValueKeys
         from catalogue_desktop.core.query.facets import toggle
 
-        keys = ValueKeys(self.finder, self.window.current_kind().value, now())
+        keys = ValueKeys(self.engine, self.window.current_kind().value, now())
         text = toggle(self.window.query_box.text(), field, clause, exclude=exclude, keys=keys)
         if text is not None:
             self.window.query_box.set_text(text)
@@ -520,4 +520,4 @@ class FinderController(QObject):
         kind = self.window.current_kind()
         if not self._ready(kind):
             return []
-        return completions(self.finder, kind.value, token)
+        return completions(self.engine, kind.value, token)

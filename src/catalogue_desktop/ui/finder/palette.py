@@ -117,7 +117,7 @@ class Palette(QDialog):
         if text.strip():
             from catalogue_desktop.core.query.quick import search
 
-            for hit in search(self.controller.finder, text, limit=30):
+            for hit in search(self.controller.engine, text, limit=30):
                 if hit.table in _SINGULAR:
                     kind = Kind(hit.table)
                     items.append(

@@ -44,7 +44,7 @@ def connect_watch(session: Any) -> Watcher:
 
 def matching(controller: Any, kind: Kind) -> set[int] | None:
     """The ids of ``kind`` the window's query finds (None: no query, or no table yet)."""
-    engine, parsed = controller.finder_if_made, controller.parsed
+    engine, parsed = controller.engine_if_made, controller.parsed
     if engine is None or parsed is None or parsed.root is None or kind.value not in engine.tables:
         return None
     from catalogue_desktop.core.query import bits

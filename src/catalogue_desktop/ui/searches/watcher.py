@@ -81,7 +81,7 @@ class Watcher(QObject):
         if self._controller.indexer.busy or not self.window.ready:
             return
         self._wait.stop()
-        engine = self._controller.finder  # (its tables are the rows shown: the indexer is idle)
+        engine = self._controller.engine  # (its tables are the rows shown: the indexer is idle)
         store = self.window.search_book.store()
         if store is None:
             return

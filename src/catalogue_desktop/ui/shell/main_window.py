@@ -198,7 +198,7 @@ class MainWindow(QMainWindow):
         self.ready = True
 
     def _engine(self) -> Finder | None:
-        return None if self._finder is None else self._finder.finder_if_made
+        return None if self._finder is None else self._finder.engine_if_made
 
     finder_engine = _engine  # the finder's engine, if made (a watched search's baseline)
 
