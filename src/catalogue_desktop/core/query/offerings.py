@@ -29,7 +29,7 @@ __all__ = [
     "as_facts",
     "columns",
     "lazy_columns",
-    "refresh",
+    "rebuild",
     "table",
     "upcoming",
 ]
@@ -343,7 +343,7 @@ def _dated(values: list[Any], live: list[bool]) -> list[Any]:
     return [v if ok else None for v, ok in zip(values, live, strict=True)]
 
 
-def refresh(finder: Any) -> None:
+def rebuild(finder: Any) -> None:
     """Give ``finder`` the offerings of its current courses, series and webinars."""
     finder.set_table(table(finder.tables, finder.vocabulary))
 

@@ -117,7 +117,7 @@ def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Sto
             finder.set_table(table)
             positions[kind.value] = rows
         if OFFERINGS in tables:
-            offerings.refresh(finder)
+            offerings.rebuild(finder)
         gc.freeze()  # later collections do not walk the tables
     finally:
         if enabled:

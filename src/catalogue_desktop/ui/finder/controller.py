@@ -168,7 +168,7 @@ class FinderController(QObject):
         elif self.active and kind is not DATES:
             self._refresh(kind)
         if kind is self.window.current_kind():
-            self.refresh_panel()
+            self.redraw_panel()
         if self._results_pending:
             self.show_results_tab()
         self.evaluated.emit()
@@ -177,7 +177,7 @@ class FinderController(QObject):
         self._built_for[DATES.value] = rowset
         self._show(DATES, rowset, None)
         if self.window.current_kind() is DATES:
-            self.refresh_panel()
+            self.redraw_panel()
 
     # -- the query ---------------------------------------------------------------------------
 
@@ -200,7 +200,7 @@ class FinderController(QObject):
         typed = self.window.query_box.typed
         if not self.active:
             self._moved_from.clear()
-        self.refresh_panel(facets=not typed)
+        self.redraw_panel(facets=not typed)
         if typed:
             self._facets_later.start()
         elif not self._rereading:
@@ -338,7 +338,7 @@ class FinderController(QObject):
         return f"No {origin.label.lower()} match; the words are found on {places}."
 
     def _typing_paused(self) -> None:
-        self.refresh_panel()
+        self.redraw_panel()
         self.show_results_tab()
 
     def show_results_tab(self) -> None:
@@ -397,7 +397,7 @@ class FinderController(QObject):
         kind = self.window.current_kind()
         if kind in self._stale:
             self._refresh(kind)
-        self.refresh_panel()
+        self.redraw_panel()
         if not self._following:  # the user's choice: read for it (fees on tabs with fees)
             self._read_again()
         self.check_said()
@@ -468,7 +468,7 @@ class FinderController(QObject):
         """Whether the facets still wait for typing to pause."""
         return self._facets_later.isActive()
 
-    def refresh_panel(self, facets: bool = True) -> None:
+    def redraw_panel(self, facets: bool = True) -> None:
         """The query box's clause counts and (``facets``) the facet panel, for the current tab."""
         if facets:
             self._facets_later.stop()
@@ -502,7 +502,7 @@ class FinderController(QObject):
     def widen_facet(self, field: str) -> None:
         """ "+N more" clicked: the facet shows its other values too."""
         self.facets_widened.add(field)
-        self.refresh_panel()
+        self.redraw_panel()
 
     def toggle_facet(self, field: str, clause: str, exclude: bool) -> None:
         """A facet value clicked (Ctrl: excluded): written into the query text."""

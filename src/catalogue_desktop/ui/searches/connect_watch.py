@@ -1,6 +1,6 @@
 """The watched searches joined to a running session: the What's new dock and badge (``Watcher``),
 worked out when the cache is read and after each sync, and the word said when a refresh brings
-news (``notice``); the refresh on its own (``auto_refresh``)."""
+news (``notice``); the refresh on its own (``auto_sync``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.searches.notice import Notifier
 from catalogue_desktop.ui.searches.watcher import Watcher
-from catalogue_desktop.ui.sync.auto_sync import AutoRefresh, refresh_hours
+from catalogue_desktop.ui.sync.auto_sync import AutoSync, sync_hours
 
 
 def connect_watch(session: Any) -> Watcher:
@@ -34,11 +34,11 @@ def connect_watch(session: Any) -> Watcher:
     )
     session.finder.evaluated.connect(window.changes_dock.query_changed)
     if not session.options.offline:  # refresh on its own (the same refresh as F5)
-        auto = AutoRefresh(session.sync, lambda: refresh_hours(session.settings), session)
+        auto = AutoSync(session.sync, lambda: sync_hours(session.settings), session)
         session.ready.connect(auto.start)
         session.synced.connect(auto.synced)
         window.preferences_changed.connect(auto.start)
-        session.auto_refresh = auto
+        session.auto_sync = auto
     return watcher
 
 

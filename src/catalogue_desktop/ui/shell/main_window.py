@@ -48,7 +48,7 @@ toolbar_icon = menus.toolbar_icon
 class MainWindow(QMainWindow):
     tab_made = Signal(object, object)  # kind, its CollectionTab (made when first shown)
     quick_open_requested = Signal()  # Ctrl+K (the finder opens its palette)
-    refresh_requested = Signal()
+    sync_requested = Signal()
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
     preferences_changed = Signal()
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
 
         self.status = StatusPanel(formatter.date)
         self.status.retry_requested.connect(self.retry_requested)
-        self.banner.retry_requested.connect(self.refresh_requested)
+        self.banner.retry_requested.connect(self.sync_requested)
         self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.changes_dock = ChangesDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.changes_dock)
@@ -290,9 +290,9 @@ class MainWindow(QMainWindow):
         index = self.tab_widget.indexOf(self._pages[kind])
         tab_titles.show_count(self.tab_widget, index, kind.label, total, matched)
 
-    def refresh_details(self) -> None:
+    def redraw_details(self) -> None:
         for tab in self._tabs.values():
-            tab.refresh_details()
+            tab.redraw_details()
             tab.view.viewport().update()
 
     # -- navigation --------------------------------------------------------------------------
@@ -378,11 +378,11 @@ class MainWindow(QMainWindow):
         if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
             catalogues.connection_changed.emit()
 
-    def refresh_display(self) -> None:
+    def redraw(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""
         for tab in self._tabs.values():
-            tab.model.refresh_display()
-        self.refresh_details()
+            tab.model.redraw()
+        self.redraw_details()
 
     def changeEvent(self, event: Any) -> None:
         """The app's palette changed (the system went dark or light): colours chosen from it
@@ -392,7 +392,7 @@ class MainWindow(QMainWindow):
             self.banner.follow_scheme()
             if self.query_box.has_error:
                 self.query_box.apply()  # its red again
-            self.refresh_display()
+            self.redraw()
 
     def about(self) -> None:
         from catalogue_desktop.ui.shell import dialogs

@@ -87,7 +87,7 @@ class AppSession(QObject):
         self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
         self.watcher: Any = None  # ui.searches.watcher.Watcher, made by ``start``
         self.notifier: Any = None  # ui.searches.notice.Notifier, made with it
-        self.auto_refresh: Any = None  # ui.sync.auto_sync.AutoRefresh (not --offline)
+        self.auto_sync: Any = None  # ui.sync.auto_sync.AutoSync (not --offline)
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.faults: Faults | None = None  # made by ``start``
         self.problem_report: Any = None  # ui.shell.problem_report.ProblemReport, at Help ▸ Report a problem…
@@ -161,7 +161,7 @@ class AppSession(QObject):
         )
         syncing.switched.connect(self._switched)
         syncing.synced.connect(self._synced)
-        window.refresh_requested.connect(self.sync)
+        window.sync_requested.connect(self.sync)
         window.retry_requested.connect(lambda kind: self.sync([kind]))
         window.base_url_chosen.connect(syncing.choose_service)
         window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
@@ -181,7 +181,7 @@ class AppSession(QObject):
             if states[kind].has_data:
                 window.set_tab_count(kind, states[kind].records)
         if self.options.offline:
-            window.menu_actions.refresh_action.setEnabled(False)
+            window.menu_actions.sync_action.setEnabled(False)
             window.banner.show_offline_mode(window.status.oldest_data_time())
             window.show_message("Offline mode: showing the cached catalogue", 0)
         tab = window.current_tab()
@@ -392,7 +392,7 @@ class AppSession(QObject):
         assert self.window is not None and self.loader is not None
         for kind in ALL_KINDS:
             self.window.set_changes(kind, self.loader.changes[kind], index.title)
-        self.window.current_tab().refresh_details()
+        self.window.current_tab().redraw_details()
 
     def _counts_filled(self, kinds: list[Any]) -> None:
         """The rows' counts of webinars and courses were filled: shown, and a tab sorted by one
@@ -408,7 +408,7 @@ class AppSession(QObject):
                 column, order = model.sort_column, model.sort_order
                 model.sort(-1, order)
                 model.sort(column, order)
-            model.refresh_display()
+            model.redraw()
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -424,7 +424,7 @@ class AppSession(QObject):
         self._apply_display_settings()
         self.formatter.set_currency(self.settings.currency)
         self.finder.set_vocabulary(self.formatter.vocabulary)
-        self.window.refresh_display()
+        self.window.redraw()
 
     @property
     def async_started(self) -> bool:
@@ -447,8 +447,8 @@ class AppSession(QObject):
             self.finder.indexer.stop()  # it reads the store in idle passes
         if self.watcher is not None:
             self.watcher.stop()  # so does the watched searches' evaluation
-        if self.auto_refresh is not None:
-            self.auto_refresh.stop()
+        if self.auto_sync is not None:
+            self.auto_sync.stop()
         if self.loader is not None:
             self.loader.stop()
         if self.window is not None and self.window.isVisible():

@@ -20,7 +20,7 @@ RETRY_MIN = 10
 NETWORK_CAUSES = frozenset({"offline", "no-answer", "connection-lost"})
 
 
-def refresh_hours(settings: Any) -> float:
+def sync_hours(settings: Any) -> float:
     """Hours between refreshes on their own (0: never); the default where unset or not a number."""
     try:
         hours = float(settings.q.value(KEY, DEFAULT_HOURS))
@@ -29,7 +29,7 @@ def refresh_hours(settings: Any) -> float:
     return hours if 0 <= hours <= 24 * 365 else DEFAULT_HOURS
 
 
-def set_refresh_hours(settings: Any, hours: float) -> None:
+def set_sync_hours(settings: Any, hours: float) -> None:
     if hours == DEFAULT_HOURS:
         settings.q.remove(KEY)
     else:
@@ -44,7 +44,7 @@ def network_gone(report: Any) -> bool:
     return bool(outcomes) and all(o.status == "failed" and o.cause in NETWORK_CAUSES for o in outcomes)
 
 
-class AutoRefresh(QObject):
+class AutoSync(QObject):
     """Calls ``refresh()`` every ``hours()`` hours, and when the network comes back."""
 
     def __init__(
