@@ -27,7 +27,7 @@ SEP = " — "
 
 
 def cells(o: Occasion, style: Style) -> list[str]:
-    """An occasion's cells (``HEADS``), each on one line as drawn (``formats.text.one_line``:
+    """An occasion's cells (``HEADS``), each on one line as drawn (``formats.drawn_text.one_line``:
     controls visible, capped) and inert to a spreadsheet it is pasted in."""
     when = when_text(o, style)
     notes = [n for n in (zone_warning(o), *series_notes(o, style)) if n]

@@ -284,7 +284,7 @@ def _heading(key: Any, first: Occasion) -> str:
 
 def _text(value: Any, limit: int = DRAWN_LIMIT) -> str:
     """Every text the sheet draws: capped, its bidi controls made visible, escaped
-    (``formats.text.html_text``): no field can reverse its text or make the layout slow."""
+    (``formats.drawn_text.html_text``): no field can reverse its text or make the layout slow."""
     return html_text(value, limit)
 
 

@@ -1,6 +1,6 @@
 """Server text shown as it is, never rendered: tooltips.
 
-Apart from the detail pane's ``links`` so that the table and the status panel need neither it
+Apart from the detail pane's ``page_links`` so that the table and the status panel need neither it
 nor ``html`` at start-up.
 """
 

@@ -1,6 +1,6 @@
 """A detail page: one :class:`Page` per kind, filled again in place for each record shown.
 
-A kind's builder (``kinds``) describes the page of one record through the ``Page`` helpers (title,
+A kind's builder (``kind_pages``) describes the page of one record through the ``Page`` helpers (title,
 form, text sections, link lists, expert cards). The helpers keep their widgets from one record to
 the next (see ``layout.Slots``): showing another record sets texts and photos instead of building,
 polishing and laying out a new widget tree. Rarer, richer blocks (a series' sessions table, a

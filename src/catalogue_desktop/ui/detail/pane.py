@@ -2,8 +2,9 @@
 
 ``DetailPane.show_record(kind, record, context)`` fills the page of that kind (a scroll area in a
 stacked widget) for the record: each kind's page is made once, on first use, and filled again in
-place after that (see ``page`` and ``kinds``). Cross-links emit ``link_activated(kind, id)``; http(s) links
-emit ``open_url(url)``. Server text is always shown as plain text (see ``text`` and ``links``).
+place after that (see ``page`` and ``kind_pages``). Cross-links emit ``link_activated(kind, id)``;
+http(s) links emit ``open_url(url)``. Server text is always shown as plain text (see
+``plain_labels`` and ``page_links``).
 """
 
 from __future__ import annotations
