@@ -142,6 +142,15 @@ class AppSession(QObject):
         from catalogue_desktop.ui.searches.connect_watch import connect_watch
 
         self.watcher = connect_watch(self)  # watched searches: What's new, badge, notification
+        from catalogue_desktop.ui.sync.changes_dock import connect_changes
+
+        connect_changes(window.changes_dock, lambda: loader.store, self.finder)  # periods, the query
+        if not self.options.offline:  # a sync on its own every N hours (the same sync as F5)
+            from catalogue_desktop.ui.sync.auto_sync import connect_auto_sync
+
+            self.auto_sync = connect_auto_sync(
+                self.sync, self.settings, self.ready, self.synced, window.preferences_changed, self
+            )
         window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)

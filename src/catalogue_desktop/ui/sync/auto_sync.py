@@ -10,9 +10,14 @@ without one, a refresh that found the network gone is tried again every ``RETRY_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from catalogue_desktop.ui.common.settings import Settings
 
 DEFAULT_HOURS = 4.0
 KEY = "sync/refresh_hours"
@@ -106,3 +111,20 @@ class AutoSync(QObject):
         self._network = info
         online = QNetworkInformation.Reachability.Online
         info.reachabilityChanged.connect(lambda reach: self.network_changed(reach == online))
+
+
+def connect_auto_sync(
+    sync: Callable[[], None],
+    settings: Settings,
+    ready: SignalInstance,
+    synced: SignalInstance,
+    preferences_changed: SignalInstance,
+    parent: QObject,
+) -> AutoSync:
+    """A sync every N hours (``sync_hours``), counted from ``ready``, from each sync and from
+    Preferences changed (the same sync as F5)."""
+    auto = AutoSync(sync, lambda: sync_hours(settings), parent)
+    ready.connect(auto.start)
+    synced.connect(auto.synced)
+    preferences_changed.connect(auto.start)
+    return auto
