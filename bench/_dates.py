@@ -182,7 +182,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
             box.set_text(text)
             await asyncio.sleep(0)
             t = time.perf_counter()
-            finder.refresh_panel()
+            finder.redraw_panel()
             window.facet_panel.repaint()
             facets.append((time.perf_counter() - t) * 1000)
         box.clear()

@@ -49,8 +49,8 @@ def main(size: int, repeat: int) -> dict[str, Any]:
     from catalogue_desktop.core.export import spreadsheet
     from catalogue_desktop.core.offers import calendar as offer_calendar
     from catalogue_desktop.core.offers import occasions as offers
+    from catalogue_desktop.core.offers.customer_text import Style
     from catalogue_desktop.core.offers.sheet import Letterhead, Sheet
-    from catalogue_desktop.core.offers.text import Style
     from catalogue_desktop.ui.offers import sheet_pdf
 
     items = occasions(size)

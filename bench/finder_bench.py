@@ -139,8 +139,8 @@ def duck(finder: Any) -> Any:
     import numpy as np
 
     from catalogue_desktop.core.query.fields import SCHEMA
+    from catalogue_desktop.core.query.folding import fold
     from catalogue_desktop.core.query.table import DateIndex
-    from catalogue_desktop.core.query.text import fold
 
     con = duckdb.connect()
 
@@ -235,7 +235,7 @@ def mix(finder: Any, now: datetime) -> list[Case]:
     """The goal's queries on this catalogue: a common and a rarer title word, fees, dates, NOT,
     topic and expert, OR, and one location's city, month and fee on courses."""
     from catalogue_desktop.core.query import literals
-    from catalogue_desktop.core.query.text import fold
+    from catalogue_desktop.core.query.folding import fold
 
     lo, hi = literals.DateSpec("next30d").bounds(now).lo, literals.DateSpec("next30d").bounds(now).hi
     expert = _common_last_name(finder)
@@ -660,7 +660,7 @@ def measure(
 ) -> dict[str, Any]:
     import duckdb
 
-    from catalogue_desktop.core.query.stored import local_now
+    from catalogue_desktop.core.searches.stored import local_now
 
     out: dict[str, Any] = {"load_start": os.getloadavg(), "duckdb": duckdb.__version__}
     now = local_now()
@@ -797,7 +797,7 @@ def profile_missed(cache: Path, res: dict[str, Any], folder: Path) -> list[tuple
     import io
     import pstats
 
-    from catalogue_desktop.core.query.stored import local_now
+    from catalogue_desktop.core.searches.stored import local_now
 
     missed = [name for name, r in res["engine"].items() if not r["ok"]]
     others = {

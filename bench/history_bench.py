@@ -12,7 +12,7 @@ the same code without it, in one run.
 * ``changed:last30d`` at 100,000 webinars: the engine (``Finder.evaluate``, cold: nothing
   remembered) on a table with 100 daily syncs' history (1% changed each), beside
   ``starts:last30d`` on the same table.
-* Watch evaluation: 20 watched searches on the 100,000 webinars after a sync (``core.watch.
+* Watch evaluation: 20 watched searches on the 100,000 webinars after a sync (``core.searches.
   evaluate.news_in``: each search evaluated, compared with its baseline, the history read since
   its mark), and its longest single step (the window runs a step per event-loop pass).
 * History size: 100 syncs of 10,000 webinars with 1% changing each, written as the store writes
@@ -37,7 +37,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from catalogue_desktop.core.cache import history
+from catalogue_desktop.core.cache import record_history
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.query import timeline
@@ -46,8 +46,8 @@ from catalogue_desktop.core.query.table import TableBuilder
 from catalogue_desktop.core.records import history_words
 from catalogue_desktop.core.records.diff import diff_snapshots
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.searches.evaluated import matches_in, news_steps
 from catalogue_desktop.core.sync.ingest import ingest
-from catalogue_desktop.core.watch.evaluate import matches_in, news_steps
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 
@@ -76,7 +76,7 @@ def bench_sync(rounds: int) -> dict[str, Any]:
     webinars = json.loads(generate(10_000, 1)[Kind.WEBINARS])
     v2 = _version(webinars, random.Random(2))
     payloads = json.dumps(webinars).encode(), json.dumps(v2).encode()
-    record, lookup = history.record, history.data_by_id
+    record, lookup = record_history.record, record_history.data_by_id
     times: dict[str, list[float]] = {"with": [], "without": []}
     own: list[float] = []  # history's own time within a "with" ingest
 
@@ -97,16 +97,16 @@ def bench_sync(rounds: int) -> dict[str, Any]:
             path = str(Path(tmp) / f"s{r}.sqlite3")
             ingest(path, "webinars", payloads[0], None, None, _iso(NOW - timedelta(days=1)))
             if mode == "without":
-                history.record = lambda *a, **k: 0  # type: ignore[assignment]
-                history.data_by_id = lambda db, snapshot, record_ids: {}
+                record_history.record = lambda *a, **k: 0  # type: ignore[assignment]
+                record_history.data_by_id = lambda db, snapshot, record_ids: {}
             else:
                 own.append(0.0)
-                history.record, history.data_by_id = timed(record), timed(lookup)
+                record_history.record, record_history.data_by_id = timed(record), timed(lookup)
             try:
                 gc.collect()
                 report = ingest(path, "webinars", payloads[1], None, None, _iso(NOW))
             finally:
-                history.record, history.data_by_id = record, lookup
+                record_history.record, record_history.data_by_id = record, lookup
             times[mode].append(report.seconds)
             if mode == "with":
                 with Store(path) as s:
@@ -144,7 +144,9 @@ def _history_store(path: Path, n: int, syncs: int, share: float, days_apart: flo
             for rid in rng.sample(range(n), int(n * share))
         ]
         with store._transaction():
-            history.record(store._db, "webinars", {"added": [], "removed": [], "changed": changed}, at, {})
+            record_history.record(
+                store._db, "webinars", {"added": [], "removed": [], "changed": changed}, at, {}
+            )
     return store
 
 
@@ -155,7 +157,7 @@ def bench_record_history() -> dict[str, Any]:
             for s in range(100):
                 at = _iso(NOW - timedelta(days=99 - s))
                 change = {"id": 7, "fields": {"fee": [100 + s, 101 + s]}}
-                history.record(
+                record_history.record(
                     store._db, "webinars", {"added": [], "removed": [], "changed": [change]}, at, {}
                 )
         record = {"webinarId": 7, "fee": 200}
@@ -303,7 +305,7 @@ def bench_size() -> dict[str, Any]:
             new = [(rid, json.dumps(webinars[rid]).encode()) for rid in picked]
             changes = diff_snapshots(old, new)
             with store._transaction():
-                history.record(store._db, "webinars", changes, at, {})
+                record_history.record(store._db, "webinars", changes, at, {})
         pages = store._db.execute(
             "SELECT coalesce(sum(pgsize), 0) FROM dbstat"
             " WHERE name IN ('history', 'history_by_record', 'history_by_time')"

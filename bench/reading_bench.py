@@ -51,7 +51,7 @@ def finder_of(size: int) -> Finder:
         decoded = decode_collection(kind, payload)
         builder.add([facts(kind, record) for _pos, record in decoded.records])
         finder.set_table(builder.finish())
-    offerings.refresh(finder)
+    offerings.rebuild(finder)
     return finder
 
 

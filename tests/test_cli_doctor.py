@@ -15,9 +15,9 @@ import trustme
 
 from catalogue_desktop import cli
 from catalogue_desktop.core.connection import secrets
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profiles
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.kinds import Kind
 from tests.cli_process import run_cli
 from tests.connection_servers import ConnectProxy, tls_server

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
-from catalogue_desktop.core.query import stored as finding
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.fields import FIELDS, OFFERINGS, TABLES
 from catalogue_desktop.core.query.syntax import parse
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.searches import stored as finding
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import DemoServer, load_sample
 from tests.cli_process import run_cli

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from catalogue_desktop.core.connection import secrets
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.credentials import Credentials, origin
 from catalogue_desktop.core.connection.resolved import resolve
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.errors import CredentialsRefused, CredentialsWanted, FetchError
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.service.client import CatalogueClient, FetchResult

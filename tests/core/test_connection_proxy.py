@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import trustme
 
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.proxies import choose_proxy, covers, shown_url
 from catalogue_desktop.core.connection.resolved import resolve
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.errors import CertificateRefused, FetchError, InvalidUrl
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.service.client import CatalogueClient, FetchResult

@@ -18,8 +18,8 @@ import httpx
 import pytest
 import trustme
 
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.resolved import resolve
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.connection.tls import CaFileError, ssl_context
 from catalogue_desktop.core.records.errors import CertificateRefused, FetchError
 from catalogue_desktop.core.records.kinds import Kind

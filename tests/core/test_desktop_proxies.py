@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import trustme
 
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.desktop_proxies import desktop_proxy
 from catalogue_desktop.core.connection.proxies import choose_proxy
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from tests.connection_servers import ConnectProxy, tls_server
 from tests.core.test_connection_proxy import ca, ca_file, fetch  # noqa: F401  (fixtures)
 

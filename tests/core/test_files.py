@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from catalogue_desktop.core.formats.drawn_text import BIDI_CONTROLS
 from catalogue_desktop.core.formats.files import NAME_BYTES, proposed_name, write_file
-from catalogue_desktop.core.formats.text import BIDI_CONTROLS
-from catalogue_desktop.core.offers.text import file_name
+from catalogue_desktop.core.offers.customer_text import file_name
 
 RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)), *(f"LPT{n}" for n in range(10))}
 

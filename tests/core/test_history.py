@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from catalogue_desktop.core.cache import history
+from catalogue_desktop.core.cache import record_history
 from catalogue_desktop.core.cache.schema import SCHEMA_VERSION
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import Kind
@@ -126,15 +126,15 @@ def test_series_sessions_are_named_by_their_webinar_id(
 def test_history_older_than_the_span_is_pruned(store_file: Path) -> None:
     def write(record_id: int, at: str) -> None:
         db.execute("BEGIN")
-        history.record(db, "courses", {"added": [record_id], "removed": [], "changed": []}, at, {})
+        record_history.record(db, "courses", {"added": [record_id], "removed": [], "changed": []}, at, {})
         db.execute("COMMIT")
 
     def kept() -> list[int]:
-        return [r for r, _ in history.since(db, "courses", "2000-01-01T00:00:00Z")]
+        return [r for r, _ in record_history.since(db, "courses", "2000-01-01T00:00:00Z")]
 
     with Store(store_file) as s:
         db = s._db
-        assert s.history.span_days == history.DEFAULT_SPAN_DAYS == 400
+        assert s.history.span_days == record_history.DEFAULT_SPAN_DAYS == 400
         write(1, "2025-01-01T00:00:00Z")
         write(2, "2025-06-01T00:00:00Z")  # 151 days later: both within the span
         assert kept() == [1, 2]
@@ -176,6 +176,6 @@ def test_an_upgrade_from_schema_4_keeps_the_data_and_begins_history_with_the_las
 
 
 def test_slash_paths() -> None:
-    assert history.slash_path("locations[7114].fee") == "locations/7114/fee"
-    assert history.slash_path("sessions[50406].startDate") == "sessions/50406/startDate"
-    assert history.slash_path("title") == "title"
+    assert record_history.slash_path("locations[7114].fee") == "locations/7114/fee"
+    assert record_history.slash_path("sessions[50406].startDate") == "sessions/50406/startDate"
+    assert record_history.slash_path("title") == "title"

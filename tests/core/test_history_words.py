@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from catalogue_desktop.core.cache.history import Event
+from catalogue_desktop.core.cache.record_history import Event
 from catalogue_desktop.core.records.history_words import as_text, describe, fee_points
 
 COURSE = {

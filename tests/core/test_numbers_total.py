@@ -18,8 +18,8 @@ from catalogue_desktop.core.formats.numbers import plain_number, shown
 from catalogue_desktop.core.listing import rows
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.customer_text import Style
 from catalogue_desktop.core.offers.offer import make
-from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.query import table
 from tests.numbers_strategy import NUMBERS

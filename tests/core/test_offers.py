@@ -15,7 +15,7 @@ from catalogue_desktop.core.offers import calendar as offer_calendar
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
-from catalogue_desktop.core.offers.text import Style
+from catalogue_desktop.core.offers.customer_text import Style
 from catalogue_desktop.core.query import offerings
 from catalogue_desktop.core.records.kinds import Kind
 from tests.core.query.catalogues import demo_facts, finder_of

@@ -19,8 +19,8 @@ from catalogue_desktop.core.export.records import export_collection
 from catalogue_desktop.core.offers import calendar as offer_calendar
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.customer_text import Style
 from catalogue_desktop.core.offers.sheet import Sheet
-from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.records.decode import decode_collection
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.profiles import (
     DEMO,
     Profile,
@@ -15,7 +16,6 @@ from catalogue_desktop.core.connection.profiles import (
     Profiles,
     legacy_base_url,
 )
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 
 
 def test_the_old_single_service_becomes_the_default_profile(tmp_path: Path) -> None:

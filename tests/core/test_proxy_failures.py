@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import trustme
 
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.proxy_failures import FIXES
 from catalogue_desktop.core.connection.resolved import Connection, resolve
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.errors import ConnectionLost, FetchError, ProxyFailed
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.service.client import CatalogueClient, FetchResult

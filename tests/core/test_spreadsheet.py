@@ -16,7 +16,7 @@ import pytest
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export import spreadsheet
 from catalogue_desktop.core.offers import occasions as offers
-from catalogue_desktop.core.offers.export import offer_of, select
+from catalogue_desktop.core.offers.export_offerings import offer_of, select
 from catalogue_desktop.core.offers.offer import make
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.decode import decode_record

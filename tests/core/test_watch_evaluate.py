@@ -1,5 +1,5 @@
 """Watched searches' news worked out on tables already built (the window's way, a search per
-step, compared as bitsets) say the same as the command line's (``core.watch.news``): real syncs
+step, compared as bitsets) say the same as the command line's (``core.searches.news``): real syncs
 over loopback through two versions of the catalogue."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 from catalogue_desktop.core.cache.store import Store
-from catalogue_desktop.core.query.stored import load, local_now
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
-from catalogue_desktop.core.watch import news
-from catalogue_desktop.core.watch.evaluate import news_in, news_steps
+from catalogue_desktop.core.searches import news
+from catalogue_desktop.core.searches.evaluated import news_in, news_steps
+from catalogue_desktop.core.searches.stored import load, local_now
 from catalogue_desktop.demo.server import DemoServer
 from tests.core.test_history import serve, sync
 
@@ -71,7 +71,7 @@ def test_a_saved_search_of_plain_words_is_read_as_the_window_reads_it(
     demo_server: DemoServer, tmp_path: Path
 ) -> None:
     from catalogue_desktop.core.cache.saved_searches import SavedSearch
-    from catalogue_desktop.core.watch.evaluate import matches_in
+    from catalogue_desktop.core.searches.evaluated import matches_in
 
     store_file = tmp_path / "cache" / "catalogue.sqlite3"
     assert sync(demo_server.base_url, store_file).ok

@@ -89,8 +89,8 @@ def test_check_report_lists_the_demo_courses_off_their_zone() -> None:
 
 
 def test_an_offers_file_name_is_its_title_and_months() -> None:
+    from catalogue_desktop.core.offers.customer_text import file_name
     from catalogue_desktop.core.offers.occasions import Occasion
-    from catalogue_desktop.core.offers.text import file_name
 
     dec = Occasion("webinar", 1, "A", start="2026-12-09T13:00:00-05:00")
     feb = Occasion("course", 2, "B", start="2027-02-08T08:30:00-06:00")
@@ -102,7 +102,7 @@ def test_an_offers_file_name_is_its_title_and_months() -> None:
 
 
 def test_the_zones_and_the_query_read_one_table_of_region_names() -> None:
-    from catalogue_desktop.core.query import regions as query_regions
+    from catalogue_desktop.core.query import region_codes as query_regions
     from catalogue_desktop.core.records import zones
     from catalogue_desktop.core.records.regions import CODES, spellings
 

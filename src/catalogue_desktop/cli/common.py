@@ -65,8 +65,8 @@ def read_query(store: Any, args: argparse.Namespace, table: str, query: Parsed |
     read as something else; None without a query."""
     if query is None or getattr(args, "words", False):
         return query
-    from catalogue_desktop.core.query import stored as finding
     from catalogue_desktop.core.query.syntax import parse
+    from catalogue_desktop.core.searches import stored as finding
 
     (reading,) = finding.read_all(store, [args.query], finding.local_now(), table=table)
     if reading.query == query.text:

@@ -105,7 +105,7 @@ def profile_of(name: str | None) -> Any:
 
 def settings_of(args: argparse.Namespace, profile: Any) -> Any:
     """The profile's connection settings with the command line's on top."""
-    from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden_by
+    from catalogue_desktop.core.connection.connection_settings import ConnectionSettings, overridden_by
 
     return overridden_by(profile.connection if profile is not None else ConnectionSettings(), args)
 

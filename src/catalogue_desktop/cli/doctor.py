@@ -1,4 +1,4 @@
-"""``catalogue-desktop doctor``: the path to the service walked step by step (``core.service.doctor``),
+"""``catalogue-desktop doctor``: the path to the service walked step by step (``core.service.diagnosis``),
 as text or ``--json``; exit 0 when no step failed, 1 otherwise."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from catalogue_desktop.cli.output import say
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from catalogue_desktop.core.service.doctor import run_doctor
+    from catalogue_desktop.core.service.diagnosis import run_doctor
 
     with connection.service(args) as (base_url, connection_of, _profile):
         report = asyncio.run(run_doctor(base_url, connection_of, timeout=args.timeout))

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         positions = None
         query = read_query(store, args, args.kind, query)
         if query is not None:
-            from catalogue_desktop.core.query import stored as finding
+            from catalogue_desktop.core.searches import stored as finding
 
             positions = finding.select(store, Kind(args.kind), query, note)
         if args.format == "xlsx":
@@ -90,7 +90,7 @@ def run_offerings(args: argparse.Namespace) -> int:
     of doubtful times, read without Qt: ``cli.remembered``); the PDF is drawn with Qt
     (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
     from catalogue_desktop.cli import remembered
-    from catalogue_desktop.core.offers import export as offers_export
+    from catalogue_desktop.core.offers import export_offerings as offers_export
     from catalogue_desktop.core.offers.offer import CLOCK
 
     parsed, query = query_of(args)

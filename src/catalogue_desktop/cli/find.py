@@ -15,7 +15,9 @@ from catalogue_desktop.cli.output import say, terminal_text
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
 from catalogue_desktop.core.query.order import ordered
-from catalogue_desktop.core.query.stored import (
+from catalogue_desktop.core.query.syntax import parse
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.searches.stored import (
     OFFERING_SOURCES,
     NothingToFind,
     kinds_needed,
@@ -24,8 +26,6 @@ from catalogue_desktop.core.query.stored import (
     read_all,
     relist_stale,
 )
-from catalogue_desktop.core.query.syntax import parse
-from catalogue_desktop.core.records.kinds import Kind
 
 
 def run(args: argparse.Namespace) -> int:

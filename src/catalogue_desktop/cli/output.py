@@ -13,7 +13,7 @@
 that cannot be written (a closed pipe, a full disk).
 
 Every human-readable line a command prints goes through ``say`` (or ``terminal_text``, the rule
-itself, in ``core.formats.text``; the window's ``--self-test`` lines use it too): the
+itself, in ``core.formats.drawn_text``; the window's ``--self-test`` lines use it too): the
 service's text is data, never a terminal's command. Control characters (C0 but line feed and tab,
 DEL, C1) and bidi controls are written as escapes (``\\x1b``, ``\\u202e``), so a title holding
 ESC, OSC or BEL sequences cannot set the terminal's title, clear the screen, change its colours or
@@ -27,8 +27,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from catalogue_desktop.core.formats.drawn_text import terminal_text
 from catalogue_desktop.core.formats.files import BinaryWriter, write_file
-from catalogue_desktop.core.formats.text import terminal_text
 from catalogue_desktop.core.records.errors import CatalogueError
 
 

@@ -366,7 +366,7 @@ def _kind_name(text: str) -> str:
 
 
 def _table_name(text: str) -> str:
-    from catalogue_desktop.core.query.stored import table_name
+    from catalogue_desktop.core.searches.stored import table_name
 
     try:
         return table_name(text)

@@ -15,7 +15,7 @@ from catalogue_desktop.core.records.kinds import Kind
 
 
 def run(args: argparse.Namespace) -> int:
-    from catalogue_desktop.core.watch import news as watching
+    from catalogue_desktop.core.searches import news as watching
 
     sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     with open_store(*offline_cache(args)) as store:

@@ -26,13 +26,13 @@ import sys
 # The Qt-free modules the window starts with (and the standard library they use): before PySide.
 import catalogue_desktop.core.cache.location
 import catalogue_desktop.core.cache.store
+import catalogue_desktop.core.connection.connection_settings
 import catalogue_desktop.core.connection.profiles
-import catalogue_desktop.core.connection.settings
 import catalogue_desktop.core.formats.csv_cells
+import catalogue_desktop.core.formats.drawn_text
 import catalogue_desktop.core.formats.files
 import catalogue_desktop.core.formats.links
 import catalogue_desktop.core.formats.numbers
-import catalogue_desktop.core.formats.text
 import catalogue_desktop.core.listing.rowset
 import catalogue_desktop.core.listing.sorting
 import catalogue_desktop.core.query.matches

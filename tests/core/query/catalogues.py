@@ -56,5 +56,5 @@ def finder_of(catalogue: Facts, vocabulary: Vocabulary | None = None, page: int 
         for start in range(0, len(rows), page):
             builder.add(rows[start : start + page])
         finder.set_table(builder.finish())
-    offerings.refresh(finder)
+    offerings.rebuild(finder)
     return finder

@@ -16,8 +16,8 @@ from typing import Any
 from catalogue_desktop.core.query import literals
 from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType, offering_kind, table_of_kind
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.syntax import And, Not, Or, Term, parse, walk
-from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.query.timeline import TIME_OP, TimedEvent
 
 CHILD_KEY = {"courses": "locations", "series": "sessions"}

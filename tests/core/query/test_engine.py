@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import FIELDS, FieldType
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.syntax import parse, quote
-from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.query.timeline import HistoryIndex, TimedEvent
 from tests.core.query.catalogues import Facts, demo_facts, finder_of, synthetic_facts, with_offerings
 from tests.core.query.reference import CHILD_KEY, Reference

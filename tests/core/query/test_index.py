@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query import index as text_index
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
-from catalogue_desktop.core.query.text import fold
 
 ROWS = st.integers(0, 3000).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, max(0, n - 1)))))
 

@@ -15,9 +15,9 @@ import pytest
 
 from catalogue_desktop.cli.find import find
 from catalogue_desktop.core.cache.store import Store
-from catalogue_desktop.core.query.stored import load, select
 from catalogue_desktop.core.query.syntax import parse
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.searches.stored import load, select
 from catalogue_desktop.demo.server import DemoServer
 from tests.core.test_history import serve, sync
 

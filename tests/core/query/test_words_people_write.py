@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from catalogue_desktop.core.query import literals, regions
+from catalogue_desktop.core.query import literals, region_codes
 from catalogue_desktop.core.query.syntax import parse
 from catalogue_desktop.core.records.regions import CODES
 from tests.core.query.catalogues import demo_facts, finder_of
@@ -71,9 +71,9 @@ def test_free_words_reach_course_topics_as_they_reach_webinar_topics(finder: obj
 def test_every_state_and_province_is_known_by_name_and_code() -> None:
     assert len(CODES) == 51 + 5 + 13
     for code, name in CODES.items():
-        assert regions.region_code(name) == code == regions.region_code(code.lower())
-    assert regions.region_code("Québec") == regions.region_code("quebec") == "QC"
-    assert regions.region_code("Springfield") is None
+        assert region_codes.region_code(name) == code == region_codes.region_code(code.lower())
+    assert region_codes.region_code("Québec") == region_codes.region_code("quebec") == "QC"
+    assert region_codes.region_code("Springfield") is None
 
 
 @pytest.mark.parametrize(

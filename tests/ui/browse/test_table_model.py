@@ -239,7 +239,7 @@ def test_display_alignment_and_raw_values(en_formatter: Formatter) -> None:
     fee, cle, type_ = _column(model, "fee"), _column(model, "cle"), _column(model, "type")
     assert model.data(model.index(0, fee)) == "1,000"
     en_formatter.set_currency("$")
-    model.refresh_display()
+    model.redraw()
     assert model.data(model.index(0, fee)) == "$1,000"
     en_formatter.set_currency(None)
     assert model.data(model.index(0, fee), Qt.ItemDataRole.UserRole) == 1000

@@ -16,7 +16,7 @@ from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.service.client import CatalogueClient
 from catalogue_desktop.core.sync.runner import sync_catalogue
-from catalogue_desktop.ui.detail.history import FeeChart
+from catalogue_desktop.ui.detail.history_section import FeeChart
 
 
 def sync(base_url: str, store_file: Path) -> None:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from catalogue_desktop.ui.detail.layout import FormGrid, Slots
-from catalogue_desktop.ui.detail.text import LONG_TEXT, plain_label
+from catalogue_desktop.ui.detail.plain_labels import LONG_TEXT, plain_label
 
 
 @pytest.fixture

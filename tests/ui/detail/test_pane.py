@@ -26,7 +26,7 @@ from catalogue_desktop.core.listing.rowset import CatalogueIndex
 from catalogue_desktop.core.records import models
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.formatting import Formatter
-from catalogue_desktop.ui.detail import kinds
+from catalogue_desktop.ui.detail import kind_pages
 from catalogue_desktop.ui.detail import page as page_module
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from catalogue_desktop.ui.detail.context import DetailContext
@@ -35,7 +35,7 @@ from catalogue_desktop.ui.detail.layout import FormGrid, PageBox
 from catalogue_desktop.ui.detail.page import ExpertCard
 from catalogue_desktop.ui.detail.pane import DetailPane
 from catalogue_desktop.ui.detail.photo import PhotoLabel
-from catalogue_desktop.ui.detail.text import MAX_TEXT, TextLabel
+from catalogue_desktop.ui.detail.plain_labels import MAX_TEXT, TextLabel
 from tests.faultserver import FaultServer
 from tests.ui.detail.test_images import png
 from tests.ui.fixtures_components import *  # noqa: F403
@@ -641,7 +641,7 @@ def test_container_size_hints_leave_the_layout_as_it_was(
         with monkeypatch.context() as patch:
             patch.setattr(page_module, "PageBox", _QtHintBox)
             patch.setattr(page_module, "FormGrid", _QtHintGrid)
-            patch.setattr(kinds, "FormGrid", _QtHintGrid)
+            patch.setattr(kind_pages, "FormGrid", _QtHintGrid)
             patch.setattr(page_module, "ExpertCard", _QtHintCard)
             full.show_record(kind, record, ctx(demo))
         assert rendering(cheap) == rendering(full)

@@ -7,8 +7,8 @@ from typing import Any
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel
 
-from catalogue_desktop.ui.detail.links import Link, link_label
-from catalogue_desktop.ui.detail.text import TextLabel, plain_label
+from catalogue_desktop.ui.detail.page_links import Link, link_label
+from catalogue_desktop.ui.detail.plain_labels import TextLabel, plain_label
 
 _WORDS = (
     "Lucas mentors new professionals in the Single Audit practice and leads its internal "

@@ -35,7 +35,7 @@ def test_one_query_answers_for_every_tab_in_the_titles(session: Any, sample: Any
     window = session.window
     window.query_box.set_text("ethics")
     window.query_box.line.words.click()  # "search these words instead": the word, not the topic Ethics
-    finder = session.finder.finder
+    finder = session.finder.engine
     from catalogue_desktop.ui.finder.controller import now
 
     counts = finder.counts(window.query_box.parsed, now())

@@ -30,13 +30,13 @@ from hypothesis import strategies as st
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.export.records import export_collection
-from catalogue_desktop.core.formats.text import drawn
+from catalogue_desktop.core.formats.drawn_text import drawn
 from catalogue_desktop.core.offers import days as offer_days
-from catalogue_desktop.core.offers import export as offers_export
+from catalogue_desktop.core.offers import export_offerings as offers_export
 from catalogue_desktop.core.offers import mail
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.customer_text import Style
 from catalogue_desktop.core.offers.offer import make
-from catalogue_desktop.core.offers.text import Style
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.ingest import ingest

@@ -22,7 +22,7 @@ import pytest
 
 from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.offers import offer as the_offer
-from catalogue_desktop.core.offers.export import select
+from catalogue_desktop.core.offers.export_offerings import select
 from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import Kind

@@ -15,8 +15,8 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from catalogue_desktop.core.offers import occasions as offers
+from catalogue_desktop.core.offers.customer_text import NBSP, Style
 from catalogue_desktop.core.offers.sheet import Letterhead, Sheet, short_url
-from catalogue_desktop.core.offers.text import NBSP, Style
 from catalogue_desktop.core.query import offerings
 from catalogue_desktop.ui.offers import sheet_pdf
 from tests.core.query.catalogues import demo_facts, finder_of

@@ -15,8 +15,8 @@ import trustme
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.profiles import Profiles
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.connection_dialog import ConnectionDialog

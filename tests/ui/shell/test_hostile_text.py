@@ -25,7 +25,7 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QTableWidget, QToolTip, QWidget
 
 import tests.ui.conftest as ui_conftest
-from catalogue_desktop.core.formats.text import visible
+from catalogue_desktop.core.formats.drawn_text import visible
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.detail.photo import PhotoLabel
@@ -322,7 +322,7 @@ def test_hostile_records_are_shown_inert_and_fetch_nothing(
     title = page.findChild(QLabel, "title")
     assert title.text().startswith("<b>Hostile</b> <img src=") and "<script>" in title.text()
     # Control characters and the RLO mark are shown as visible marks: nothing invisible, nothing
-    # that draws the text reversed (core.formats.text.visible; issue 25)
+    # that draws the text reversed (core.formats.drawn_text.visible; issue 25)
     window.navigate(Kind.WEBINARS, WEBINAR_CTRL)
     page = window.tab(Kind.WEBINARS).detail.current_page()
     assert page.findChild(QLabel, "title").text() == visible(f"Control {CONTROL} and {RLO} marks")

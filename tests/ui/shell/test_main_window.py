@@ -271,7 +271,7 @@ def test_offline_option_never_contacts_the_service(make_session: Any, filled_cac
         window = session.window
         assert window.banner.isVisible()
         assert window.banner.text().startswith("Offline mode — the service is not contacted.")
-        assert not window.menu_actions.refresh_action.isEnabled()
+        assert not window.menu_actions.sync_action.isEnabled()
         assert window.tab(Kind.EXPERTS).model.rowCount() == 24
         assert "from cache" in window.status.text(Kind.EXPERTS)
 
@@ -308,7 +308,7 @@ def test_toolbar_icons_come_from_the_theme_or_qt_s_own_images(make_session: Any)
     actions = [
         window.menu_actions.back_action,
         window.menu_actions.forward_action,
-        window.menu_actions.refresh_action,
+        window.menu_actions.sync_action,
         window.menu_actions.changes_action,
         window.menu_actions.export_action,
     ]

@@ -153,7 +153,7 @@ def test_the_window_s_cancel_button_stops_the_refresh_and_keeps_what_it_shows(
     before = snapshot(session.store_file, W)
     assert not window.status.cancel_visible()
     fault_server.set(W.path, "slow_body", body=sample[W][:-1] + b", {}]", chunk=512, interval=0.05)
-    window.refresh_requested.emit()
+    window.sync_requested.emit()
     qtbot.waitUntil(lambda: window.status.text(W).startswith("receiving… "), timeout=10000)
     qtbot.waitUntil(
         lambda: all(window.status.status(k) == "current" for k in ALL_KINDS if k is not W), timeout=10000

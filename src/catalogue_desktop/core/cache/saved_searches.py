@@ -1,6 +1,6 @@
 """Saved searches, kept in the cache file so that the window and the command line share them (per
 catalogue): a name, a query, the kind it was saved on (or none), whether it is watched, and for a
-watched one, when its news were last looked at and what it matched then (``core.watch`` works out
+watched one, when its news were last looked at and what it matched then (``core.searches`` works out
 the news)."""
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from catalogue_desktop.core.cache import history, saved_searches
 from catalogue_desktop.core.cache import pages as pages
+from catalogue_desktop.core.cache import record_history, saved_searches
 from catalogue_desktop.core.cache.guarded import (
     BoundedConnection,
     Unusable,
@@ -105,7 +105,7 @@ ROW_PAGES = _PAGES.format("row_pages")
 FACT_PAGES = _PAGES.format("fact_pages")
 
 # Every table of the current schema with its columns: what an opened file must hold.
-TABLES = layout([SCHEMA, ROW_PAGES, FACT_PAGES, history.SCHEMA, saved_searches.SCHEMA])
+TABLES = layout([SCHEMA, ROW_PAGES, FACT_PAGES, record_history.SCHEMA, saved_searches.SCHEMA])
 
 
 def open_db(path: Path, busy_timeout: float) -> BoundedConnection:
@@ -127,7 +127,7 @@ def open_db(path: Path, busy_timeout: float) -> BoundedConnection:
             db.execute("PRAGMA synchronous=NORMAL")
         if version is None:
             db.executescript(
-                SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";" + history.SCHEMA + saved_searches.SCHEMA
+                SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";" + record_history.SCHEMA + saved_searches.SCHEMA
             )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif version in MIGRATED:
@@ -247,10 +247,10 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
                 if column not in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             db.execute(FACT_PAGES)
-        history.install(db)  # (statements one by one: executescript would commit)
+        record_history.install(db)  # (statements one by one: executescript would commit)
         if version < 5:
             db.execute(saved_searches.SCHEMA)
-            history.seed(db)
+            record_history.seed(db)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
 

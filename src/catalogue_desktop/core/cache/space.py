@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from catalogue_desktop.core.cache import history
+from catalogue_desktop.core.cache import record_history
 from catalogue_desktop.core.cache.guarded import BoundedConnection
 
 FREE_SHARE = 0.25
@@ -35,7 +35,7 @@ def free_pages(db: sqlite3.Connection) -> tuple[int, int]:
 def reclaim(db: BoundedConnection) -> str | None:
     """Compact the history, then give free pages back if more than ``FREE_SHARE`` are free: how
     ("incremental" or "vacuum"; None: nothing given back)."""
-    compacted = history.compact(db)
+    compacted = record_history.compact(db)
     pages, free = free_pages(db)
     if not compacted and free <= pages * FREE_SHARE:
         return None

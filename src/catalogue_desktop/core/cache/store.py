@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 from catalogue_desktop.core.cache import pages as store_pages
 from catalogue_desktop.core.cache import space
 from catalogue_desktop.core.cache.guarded import BoundedConnection, Unusable
-from catalogue_desktop.core.cache.history import History, record_sync
 from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, fact_pages
+from catalogue_desktop.core.cache.record_history import History, record_sync
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
 from catalogue_desktop.core.cache.schema import immediate, move_aside, open_db, open_read_only
 from catalogue_desktop.core.records.errors import StoreError

@@ -6,5 +6,5 @@
 ``credentials`` (the headers sent, only to the service's own origin), ``proxies`` (which proxy,
 and why), ``tls`` (the OS trust store through ``truststore``; a refused certificate explained),
 ``resolved`` (all of it for one base URL: what ``core.service.client`` is given), ``probes`` (the path to
-the service at the socket level, which ``core.service.doctor`` walks step by step) and ``refusals``.
+the service at the socket level, which ``core.service.diagnosis`` walks step by step) and ``refusals``.
 """

@@ -23,7 +23,7 @@ from typing import Any
 
 from catalogue_desktop.core.connection import secrets
 from catalogue_desktop.core.connection.addresses import parse_address, redact, without_user
-from catalogue_desktop.core.connection.settings import ConnectionSettings
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.records.errors import CatalogueError
 
 ENV_CONFIG_DIR = "CATALOGUE_DESKTOP_CONFIG_DIR"

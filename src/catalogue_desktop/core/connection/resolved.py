@@ -11,9 +11,9 @@ from dataclasses import dataclass, field, replace
 
 from catalogue_desktop.core.connection import secrets
 from catalogue_desktop.core.connection.addresses import without_user
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.core.connection.credentials import Credentials, origin
 from catalogue_desktop.core.connection.proxies import ProxyChoice, choose_proxy
-from catalogue_desktop.core.connection.settings import ConnectionSettings
 from catalogue_desktop.core.connection.tls import ssl_context, trust_text
 
 

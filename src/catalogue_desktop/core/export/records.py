@@ -47,7 +47,7 @@ def export_collection(
     demo: bool = False,
 ) -> int:
     """Write ``kind``'s current snapshot to ``out`` (only the records at ``positions``, the
-    store's array positions, when given: ``core.query.stored.select``, in their order); returns
+    store's array positions, when given: ``core.searches.stored.select``, in their order); returns
     the number of records written. ``demo``: ``store`` is the demo catalogue's (it only changes
     what a "never synced" says)."""
     if not store.state(kind).has_data:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from catalogue_desktop.core.formats.text import BIDI_CONTROLS
+from catalogue_desktop.core.formats.drawn_text import BIDI_CONTROLS
 
 BinaryWriter = Callable[[BinaryIO], object]
 

@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 
 import icalendar
 
+from catalogue_desktop.core.formats.drawn_text import visible_controls
 from catalogue_desktop.core.formats.links import web_link
-from catalogue_desktop.core.formats.text import visible_controls
 
 PRODID = "-//Catalogue Desktop//Offers//EN"
 

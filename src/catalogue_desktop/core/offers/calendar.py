@@ -17,15 +17,15 @@ from datetime import UTC, datetime, time
 from typing import Any
 
 from catalogue_desktop.core.formats import ics as ics_format
-from catalogue_desktop.core.offers.days import Day, Schedule, days
-from catalogue_desktop.core.offers.occasions import Occasion, age_line
-from catalogue_desktop.core.offers.text import (
+from catalogue_desktop.core.offers.customer_text import (
     Style,
     experts_text,
     place_lines,
     series_notes,
     when_lines,
 )
+from catalogue_desktop.core.offers.days import Day, Schedule, days
+from catalogue_desktop.core.offers.occasions import Occasion, age_line
 from catalogue_desktop.core.records.zones import clock, zone_name
 
 

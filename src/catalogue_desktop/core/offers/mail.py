@@ -10,18 +10,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from catalogue_desktop.core.formats.csv_cells import inert
+from catalogue_desktop.core.formats.drawn_text import html_attribute, html_text, one_line
 from catalogue_desktop.core.formats.links import web_link
-from catalogue_desktop.core.formats.text import html_attribute, html_text, one_line
+from catalogue_desktop.core.offers.customer_text import (
+    Style,
+    place_lines,
+    series_notes,
+    when_text,
+)
 from catalogue_desktop.core.offers.occasions import Occasion, age_line
 from catalogue_desktop.core.offers.sheet import Letterhead
-from catalogue_desktop.core.offers.text import Style, place_lines, series_notes, when_text
 
 HEADS = ("Title", "When", "Where", "Fee", "Credits", "Link")
 SEP = " — "
 
 
 def cells(o: Occasion, style: Style) -> list[str]:
-    """An occasion's cells (``HEADS``), each on one line as drawn (``formats.text.one_line``:
+    """An occasion's cells (``HEADS``), each on one line as drawn (``formats.drawn_text.one_line``:
     controls visible, capped) and inert to a spreadsheet it is pasted in."""
     when = when_text(o, style)
     notes = series_notes(o, style)

@@ -4,7 +4,7 @@ A seller who selects a series on the Series tab (or a course, or a webinar) and 
 offers what a customer can still book of it: the offerings rows (``query.offerings``) that belong
 to the selected records and are not over (an on-demand one is never over), in the Dates tab's
 order. All the sessions of a series chosen this way are one item on the sheet and in the e-mail
-("Series: N sessions, USD 699 for the series": ``offers.text.whole_series``). Qt-free.
+("Series: N sessions, USD 699 for the series": ``offers.customer_text.whole_series``). Qt-free.
 """
 
 from __future__ import annotations

@@ -28,10 +28,10 @@ from typing import Any
 
 from catalogue_desktop.core.formats import ics as ics_format
 from catalogue_desktop.core.offers import calendar, mail
+from catalogue_desktop.core.offers.customer_text import Style, day, file_name
 from catalogue_desktop.core.offers.days import Schedule
 from catalogue_desktop.core.offers.occasions import Occasion, age_line, as_of_text, instant
 from catalogue_desktop.core.offers.sheet import Letterhead, Sheet
-from catalogue_desktop.core.offers.text import Style, day, file_name
 from catalogue_desktop.core.records import zones
 
 CLOCK, INSTANT = "clock", "instant"  # how a doubtful time is given (``doubts``)
@@ -206,7 +206,7 @@ def email_text(offer: Offer) -> str:
 
 def email_html(offer: Offer) -> str:
     """The e-mail's HTML: the same, the occasions as a table."""
-    from catalogue_desktop.core.formats.text import html_text
+    from catalogue_desktop.core.formats.drawn_text import html_text
 
     lines = _intro(offer).splitlines()
     head = "".join(f"<p>{html_text(line)}</p>" for line in lines if line)

@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, SHORT_LIMIT, html_attribute, html_text
 from catalogue_desktop.core.formats.links import is_web
-from catalogue_desktop.core.formats.text import DRAWN_LIMIT, SHORT_LIMIT, html_attribute, html_text
-from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
-from catalogue_desktop.core.offers.text import (
+from catalogue_desktop.core.offers.customer_text import (
     Style,
     experts_text,
     place_lines,
@@ -35,6 +34,7 @@ from catalogue_desktop.core.offers.text import (
     when_lines,
     whole_series,
 )
+from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
 
 HEADS = ("When", "Where", "Fee", "Credits")
 WIDTHS = (46, 30, 12, 12)  # % of the page's width; the renderer measures the fee column
@@ -286,7 +286,7 @@ def _heading(key: Any, first: Occasion) -> str:
 
 def _text(value: Any, limit: int = DRAWN_LIMIT) -> str:
     """Every text the sheet draws: capped, its bidi controls made visible, escaped
-    (``formats.text.html_text``): no field can reverse its text or make the layout slow."""
+    (``formats.drawn_text.html_text``): no field can reverse its text or make the layout slow."""
     return html_text(value, limit)
 
 

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from catalogue_desktop.core.formats.workbook import Book, Column
+from catalogue_desktop.core.offers.customer_text import experts_text, moments, place_lines, zone_label
 from catalogue_desktop.core.offers.occasions import Occasion
 from catalogue_desktop.core.offers.offer import Offer, occasion_id
-from catalogue_desktop.core.offers.text import experts_text, moments, place_lines, zone_label
 
 
 def workbook(offer: Offer, about: Sequence[str] = (), notes: list[str] | None = None) -> bytes:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import calendar
 from typing import Any
 
-from catalogue_desktop.core.query import regions
+from catalogue_desktop.core.query import region_codes
 from catalogue_desktop.core.query.fields import FieldType
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.index import TextIndex
 from catalogue_desktop.core.query.literals import FALSE_WORDS, TRUE_WORDS
 from catalogue_desktop.core.query.syntax import quote
-from catalogue_desktop.core.query.text import fold
 
 FEW = 2000  # fields with more distinct values than this get no value completion
 DATE_WORDS = (
@@ -77,6 +77,6 @@ def _values(finder: Any, table: str, f: Any) -> list[str]:
         ranked = sorted(range(len(index.texts)), key=lambda tid: -index.count(tid))
         found = [index.originals[tid] for tid in ranked]
         if f.name == "state":  # state:illi -> state:Illinois (read as IL)
-            found += [n for n in map(regions.name_of, found) if n is not None]
+            found += [n for n in map(region_codes.name_of, found) if n is not None]
         return found
     return []

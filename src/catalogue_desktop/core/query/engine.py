@@ -43,12 +43,12 @@ from catalogue_desktop.core.query.fields import (
     offering_kind,
     table_of_kind,
 )
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.index import RangeIndex, ScanningRangeIndex, TextIndex
 from catalogue_desktop.core.query.leaves import dates, numeric
 from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.query.syntax import SORT_OP, And, Node, Not, Or, Parsed, Term, parse, walk
 from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
-from catalogue_desktop.core.query.text import fold
 from catalogue_desktop.core.query.vocabulary import Vocabulary
 
 __all__ = ["Finder", "Outcome", "Vocabulary"]

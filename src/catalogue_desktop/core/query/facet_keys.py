@@ -14,10 +14,10 @@ from typing import Any
 
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.fields import Field, FieldType
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.index import TextIndex
 from catalogue_desktop.core.query.literals import DateSpec
 from catalogue_desktop.core.query.syntax import Term, parse
-from catalogue_desktop.core.query.text import fold
 
 
 class ValueKeys:

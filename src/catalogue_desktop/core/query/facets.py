@@ -161,7 +161,7 @@ def _selected(own: list[Node], name: str, text: str, keys: ValueKeys) -> dict[An
 def _key(term: Term) -> Any:
     value = term.value
     if term.op == "exact" and isinstance(value, str):
-        from catalogue_desktop.core.query.text import fold
+        from catalogue_desktop.core.query.folding import fold
 
         return (term.field, "exact", fold(value))
     return term.key

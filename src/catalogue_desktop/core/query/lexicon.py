@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.query.folding import fold
 
 _SPLIT = re.compile(r"[\s\-/–—]+")
 _DROP = re.compile(r"['’‘`.]")

@@ -30,5 +30,5 @@ def finder_from_store(
     finder = Finder(vocabulary)
     for kind in kinds:
         finder.set_table(table_from_store(store, kind))
-    offerings.refresh(finder)
+    offerings.rebuild(finder)
     return finder

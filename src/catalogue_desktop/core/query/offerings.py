@@ -33,7 +33,7 @@ __all__ = [
     "as_facts",
     "columns",
     "lazy_columns",
-    "refresh",
+    "rebuild",
     "table",
     "upcoming",
 ]
@@ -323,7 +323,7 @@ def _dated(values: list[Any], live: list[bool]) -> list[Any]:
     return [v if ok else None for v, ok in zip(values, live, strict=True)]
 
 
-def refresh(finder: Finder) -> None:
+def rebuild(finder: Finder) -> None:
     """Give ``finder`` the offerings of its current courses, series and webinars."""
     finder.set_table(table(finder.tables, finder.vocabulary))
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.table import Table, money, parse_date
-from catalogue_desktop.core.query.text import fold
 
 
 def ordered(table: Table, rows_bits: int, sort: str | None, child_bits: int = 0) -> list[int]:

@@ -17,7 +17,7 @@ from itertools import chain, compress, islice, repeat
 from operator import call
 from typing import Any
 
-from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.query.folding import fold
 
 _PLAIN = {str, int, type(None)}  # a chunk of these, one a row, is sorted out in C
 _LISTS = {list, type(None)}  # ... and of lists (of values read as a row at a time would read them)

@@ -13,9 +13,9 @@ from typing import Any
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
+from catalogue_desktop.core.query.folding import fold, tokens
 from catalogue_desktop.core.query.index import TextIndex
 from catalogue_desktop.core.query.table import Table
-from catalogue_desktop.core.query.text import fold, tokens
 
 TITLE_FIELD = {"experts": "name"}  # the others: "title"
 _SCORED = 3000  # distinct titles ranked per table and keystroke at most

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from catalogue_desktop.core.query import literals, regions, timeline
+from catalogue_desktop.core.query import literals, region_codes, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 
 SORT_OP = "sort"  # Term.op of sort:FIELD (value: the field, "-" first when descending)
@@ -432,7 +432,7 @@ class _Parser:
                 raise literals.LiteralError(
                     f"is text: comparisons (<, >) work on numbers and dates; write {field}:word"
                 )
-            region = regions.region_code(body) if field == "state" else None
+            region = region_codes.region_code(body) if field == "state" else None
             if region is not None:  # state:illinois is state:il is state:=IL (the service's codes)
                 return "exact", region
             return ("exact" if exact else "contains"), body

@@ -1,4 +1,4 @@
-"""Time in the query language: clauses on each record's history (``core.cache.history``).
+"""Time in the query language: clauses on each record's history (``core.cache.record_history``).
 
     added:WINDOW            the record was added (first listed) within WINDOW
     changed:WINDOW          a sync changed the record within WINDOW
@@ -16,7 +16,7 @@ table's rows: withdrawn records live in tables of their own (``core.query.withdr
 only a query with a ``removed:`` clause shows.
 
 Each table holds a ``HistoryIndex`` of its records' events (``Table.history``), built with the
-table (``core.query.stored.load``, the window's indexer); a clause is a bisection on the events'
+table (``core.searches.stored.load``, the window's indexer); a clause is a bisection on the events'
 times and one conversion of their rows to bits.
 """
 

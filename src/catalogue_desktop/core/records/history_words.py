@@ -2,7 +2,7 @@
 "location added: Dallas, 9 Mar 2027", for the detail pane's History section and
 ``catalogue-desktop history``; and the fee's values over time, for its chart.
 
-Events are ``core.cache.history.Event``-like (``at``, ``change``, ``fields`` keyed by slash paths:
+Events are ``core.cache.record_history.Event``-like (``at``, ``change``, ``fields`` keyed by slash paths:
 ``locations/7114/fee``); the record's JSON (as stored, camelCase) names the nested record a path
 points into (its city and start day, or its title). Service text is shown as written, cut to a
 line; the caller escapes it for its output.

@@ -1,6 +1,6 @@
 """US states (with DC and the territories) and Canadian provinces and territories: postal codes,
 names and the other ways people write them. One table, read by the query language
-(``state:illinois`` finds what ``state:IL`` finds: ``core/query/regions.py``) and by the zones
+(``state:illinois`` finds what ``state:IL`` finds: ``core/query/region_codes.py``) and by the zones
 (a location's state names its time zone: ``core/records/zones.py``). Qt-free.
 """
 

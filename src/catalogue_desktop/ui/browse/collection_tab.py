@@ -379,7 +379,7 @@ class CollectionTab(QWidget):
             return
         self.detail.show_record(kind, record, self._context(kind, record_id))
 
-    def refresh_details(self) -> None:
+    def redraw_details(self) -> None:
         """Render the shown record again (new index, changes or currency)."""
         if self._shown_id is not None:
             self.show_record(self._shown_id)

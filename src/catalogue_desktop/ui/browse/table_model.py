@@ -200,7 +200,7 @@ class RowSetTableModel(QAbstractTableModel):
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
-    def refresh_display(self) -> None:
+    def redraw(self) -> None:
         """Repaint every cell (after the formatter's currency, locale, time zones or labels
         changed: what is on demand, so past, too; or the colour scheme)."""
         self._past.forget()

@@ -14,8 +14,8 @@ from typing import Any
 
 from PySide6.QtCore import QLocale
 
+from catalogue_desktop.core.formats.drawn_text import drawn
 from catalogue_desktop.core.formats.numbers import is_number, plain_number, plain_size, within_reason
-from catalogue_desktop.core.formats.text import drawn
 from catalogue_desktop.core.listing.rows import Column, ColumnType
 from catalogue_desktop.ui.common import times
 from catalogue_desktop.ui.common.times import utc_label

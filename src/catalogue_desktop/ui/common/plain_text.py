@@ -1,6 +1,6 @@
 """Server text shown as it is, never rendered: tooltips.
 
-Apart from the detail pane's ``links`` so that the table and the status panel need neither it
+Apart from the detail pane's ``page_links`` so that the table and the status panel need neither it
 nor ``html`` at start-up.
 """
 
@@ -11,7 +11,7 @@ from typing import overload
 from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtGui import Qt as GuiQt
 
-from catalogue_desktop.core.formats.text import visible
+from catalogue_desktop.core.formats.drawn_text import visible
 
 TIP_LINE = 100  # characters: a longer line of a tooltip is broken into lines ...
 TIP_CHARS = 80  # ... of about this many of its characters (a readable width) ...

@@ -22,4 +22,4 @@ class DetailContext:
     changes: dict[str, Any] | None = None  # {"id": 7, "fields": {...}} or {"added": True}
     course_title: Callable[[int], str | None] = field(default=lambda _id: None)
     now_ms: int = 0
-    history: list[Any] = field(default_factory=list)  # ``core.cache.history.Event``s, oldest first
+    history: list[Any] = field(default_factory=list)  # ``core.cache.record_history.Event``s, oldest first

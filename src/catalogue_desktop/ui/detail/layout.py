@@ -15,8 +15,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QBoxLayout, QGridLayout, QLabel, QSizePolicy, QWidget
 
 from catalogue_desktop.qt_compat.lifetime import delete_later
-from catalogue_desktop.ui.detail.links import set_url, url_label, url_variant
-from catalogue_desktop.ui.detail.text import (
+from catalogue_desktop.ui.detail.page_links import set_url, url_label, url_variant
+from catalogue_desktop.ui.detail.plain_labels import (
     BLANK,
     fill_text,
     muted,

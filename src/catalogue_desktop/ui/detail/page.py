@@ -1,6 +1,6 @@
 """A detail page: one :class:`Page` per kind, filled again in place for each record shown.
 
-A kind's builder (``kinds``) describes the page of one record through the ``Page`` helpers (title,
+A kind's builder (``kind_pages``) describes the page of one record through the ``Page`` helpers (title,
 form, text sections, link lists, expert cards). The helpers keep their widgets from one record to
 the next (see ``layout.Slots``): showing another record sets texts and photos instead of building,
 polishing and laying out a new widget tree. Rarer, richer blocks (a series' sessions table, a
@@ -19,11 +19,11 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.ui.detail.history import changes_in_words, fill_history
+from catalogue_desktop.ui.detail.history_section import changes_in_words, fill_history
 from catalogue_desktop.ui.detail.layout import FormGrid, PageBox, Slots, W, settle, wrap_size_hint
-from catalogue_desktop.ui.detail.links import Link, internal_href, link_label, set_links
+from catalogue_desktop.ui.detail.page_links import Link, internal_href, link_label, set_links
 from catalogue_desktop.ui.detail.photo import PhotoLabel
-from catalogue_desktop.ui.detail.text import (
+from catalogue_desktop.ui.detail.plain_labels import (
     BLANK,
     fill_text,
     heading,

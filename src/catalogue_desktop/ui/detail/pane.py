@@ -2,8 +2,9 @@
 
 ``DetailPane.show_record(kind, record, context)`` fills the page of that kind (a scroll area in a
 stacked widget) for the record: each kind's page is made once, on first use, and filled again in
-place after that (see ``page`` and ``kinds``). Cross-links emit ``link_activated(kind, id)``; http(s) links
-emit ``open_url(url)``. Server text is always shown as plain text (see ``text`` and ``links``).
+place after that (see ``page`` and ``kind_pages``). Cross-links emit ``link_activated(kind, id)``;
+http(s) links emit ``open_url(url)``. Server text is always shown as plain text (see
+``plain_labels`` and ``page_links``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from catalogue_desktop.qt_compat.lifetime import is_alive
 from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.detail.images import ImageLoader, choose_url
-from catalogue_desktop.ui.detail.links import parse_internal_href
+from catalogue_desktop.ui.detail.page_links import parse_internal_href
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class DetailPane(QWidget):
     def _content(self, kind: Kind) -> Page:
         content = self._contents.get(kind)
         if content is None:
-            from catalogue_desktop.ui.detail.kinds import make_page
+            from catalogue_desktop.ui.detail.kind_pages import make_page
 
             content = self._contents[kind] = make_page(self, kind)
             self._pages[kind].setWidget(content.widget)

@@ -14,7 +14,7 @@ from typing import Any
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.query.folding import fold
 
 __all__ = ["MenuCommand", "matching", "menu_commands"]
 

@@ -120,13 +120,13 @@ class FinderController(QObject):
         window.tab_widget.currentChanged.connect(lambda _i: self._current_changed())
 
     @property
-    def finder(self) -> Finder:
-        return self.indexer.finder
+    def engine(self) -> Finder:
+        return self.indexer.engine
 
     @property
-    def finder_if_made(self) -> Finder | None:
+    def engine_if_made(self) -> Finder | None:
         """The engine, if anything made it already (no import for a look)."""
-        return self.indexer._finder
+        return self.indexer.engine_if_made
 
     @property
     def active(self) -> bool:
@@ -167,7 +167,7 @@ class FinderController(QObject):
         elif self.active and kind is not OCCASIONS:
             self._refresh(kind)
         if kind is self.window.current_kind():
-            self.refresh_panel()
+            self.redraw_panel()
         if self._results_pending:
             self.show_results_tab()
         self.evaluated.emit()
@@ -176,7 +176,7 @@ class FinderController(QObject):
         self._built_for[OCCASIONS.value] = rowset
         self._show(OCCASIONS, rowset, None)
         if self.window.current_kind() is OCCASIONS:
-            self.refresh_panel()
+            self.redraw_panel()
 
     # -- the query ---------------------------------------------------------------------------
 
@@ -199,7 +199,7 @@ class FinderController(QObject):
         typed = self.window.query_box.typed
         if not self.active:
             self._moved_from.clear()
-        self.refresh_panel(facets=not typed)
+        self.redraw_panel(facets=not typed)
         if typed:
             self._facets_later.start()
         elif not self._rereading:
@@ -286,7 +286,7 @@ class FinderController(QObject):
         tab change: said again as it now is, or taken away."""
         if self._said is None:
             return
-        from catalogue_desktop.core.formats.text import one_line
+        from catalogue_desktop.core.formats.drawn_text import one_line
 
         text, check = self._said
         bar = self.window.statusBar()
@@ -312,7 +312,7 @@ class FinderController(QObject):
         if not self.active or self.window.current_kind() is not found or self._matched(origin) != 0:
             return None
         number = self.window.tab_kinds().index(origin) + 1
-        why = self.finder.evaluate(self._effective(origin), origin.value, now()).message()
+        why = self.engine.evaluate(self._effective(origin), origin.value, now()).message()
         return (
             f"No {origin.label.lower()} match{': ' + why if why else ''}; showing {found.label}. "
             f"Ctrl+{number} goes back to {origin.label}."
@@ -337,7 +337,7 @@ class FinderController(QObject):
         return f"No {origin.label.lower()} match; the words are found on {places}."
 
     def _typing_paused(self) -> None:
-        self.refresh_panel()
+        self.redraw_panel()
         self.show_results_tab()
 
     def show_results_tab(self) -> None:
@@ -375,10 +375,10 @@ class FinderController(QObject):
         """How many rows ``kind``'s tab shows under the query (None: not known yet)."""
         if not self._ready(kind) or not self.active:
             return None
-        table = self.finder.tables.get(kind.value)
+        table = self.engine.tables.get(kind.value)
         if table is None or not table.ids:  # no rows yet (a first start's catalogue on its way)
             return None
-        outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
+        outcome = self.engine.evaluate(self._effective(kind), kind.value, now())
         return 0 if outcome.missing is not None else outcome.count
 
     def set_show_past(self, show: bool) -> None:
@@ -386,7 +386,7 @@ class FinderController(QObject):
         self._refresh(OCCASIONS)
 
     def set_vocabulary(self, vocabulary: Vocabulary) -> None:
-        self.finder.set_vocabulary(vocabulary)
+        self.engine.set_vocabulary(vocabulary)
         self.indexer.rebuild_offerings()
         if self.parsed is not None:
             self.set_query(self.parsed)
@@ -396,7 +396,7 @@ class FinderController(QObject):
         kind = self.window.current_kind()
         if kind in self._stale:
             self._refresh(kind)
-        self.refresh_panel()
+        self.redraw_panel()
         if not self._following:  # the user's choice: read for it (fees on tabs with fees)
             self._read_again()
         self.check_said()
@@ -414,14 +414,14 @@ class FinderController(QObject):
         total = len(rowset) if rowset is not None else None
         matched = None
         if self._filters(kind) and total is not None and self._ready(kind):
-            outcome = self.finder.evaluate(self._effective(kind), kind.value, now())
+            outcome = self.engine.evaluate(self._effective(kind), kind.value, now())
             matched = outcome.count
         self.window.set_tab_count(kind, total, matched)
 
     def _ready(self, kind: Any) -> bool:
         name = kind.value
         built = self._built_for.get(name)
-        return built is not None and built is self._shown.get(name) and name in self.finder.tables
+        return built is not None and built is self._shown.get(name) and name in self.engine.tables
 
     def result(self, kind: Any) -> Result:
         """What ``kind``'s tab shows under the current query (every row when there is none; no
@@ -436,13 +436,13 @@ class FinderController(QObject):
         from catalogue_desktop.ui.finder.overlay import ChildOverlay
 
         when = now()
-        outcome = self.finder.evaluate(self._effective(kind), kind.value, when)
+        outcome = self.engine.evaluate(self._effective(kind), kind.value, when)
         if outcome.missing is not None:
             return Matches(len(rowset), rows=[]), None, outcome.message()
         overlay = None
         if outcome.child_bits and ChildOverlay.applies(kind):
             overlay = ChildOverlay(
-                kind, self.finder.tables[kind.value], outcome.child_bits, int(when.timestamp() * 1000)
+                kind, self.engine.tables[kind.value], outcome.child_bits, int(when.timestamp() * 1000)
             )
         if outcome.everything:
             return None, None, None
@@ -467,7 +467,7 @@ class FinderController(QObject):
         """Whether the facets still wait for typing to pause."""
         return self._facets_later.isActive()
 
-    def refresh_panel(self, facets: bool = True) -> None:
+    def redraw_panel(self, facets: bool = True) -> None:
         """The query box's clause counts and (``facets``) the facet panel, for the current tab."""
         if facets:
             self._facets_later.stop()
@@ -480,7 +480,7 @@ class FinderController(QObject):
             return
         parsed = self._effective(kind)
         lines = []
-        for clause, count in self.finder.clause_counts(parsed, kind.value, now()):
+        for clause, count in self.engine.clause_counts(parsed, kind.value, now()):
             text = parsed.text[clause.start : clause.end] or "(past occasions hidden)"
             lines.append(f"{text}  —  {'no such field here' if count is None else f'{count:,} rows'}")
         box.set_clause_counts(lines)
@@ -495,20 +495,20 @@ class FinderController(QObject):
 
             limits = dict.fromkeys(self.facets_widened, MORE_VALUES)
             panel.show_facets(
-                kind, counted_facets(self.finder, parsed, kind.value, now(), limits=limits), None
+                kind, counted_facets(self.engine, parsed, kind.value, now(), limits=limits), None
             )
 
     def widen_facet(self, field: str) -> None:
         """ "+N more" clicked: the facet shows its other values too."""
         self.facets_widened.add(field)
-        self.refresh_panel()
+        self.redraw_panel()
 
     def toggle_facet(self, field: str, clause: str, exclude: bool) -> None:
         """A facet value clicked (Ctrl: excluded): written into the query text."""
         from catalogue_desktop.core.query.facet_keys import ValueKeys
         from catalogue_desktop.core.query.facets import toggle
 
-        keys = ValueKeys(self.finder, self.window.current_kind().value, now())
+        keys = ValueKeys(self.engine, self.window.current_kind().value, now())
         text = toggle(self.window.query_box.text(), field, clause, exclude=exclude, keys=keys)
         if text is not None:
             self.window.query_box.set_text(text)
@@ -519,4 +519,4 @@ class FinderController(QObject):
         kind = self.window.current_kind()
         if not self._ready(kind):
             return []
-        return completions(self.finder, kind.value, token)
+        return completions(self.engine, kind.value, token)

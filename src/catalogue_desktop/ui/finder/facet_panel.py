@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.formats.text import SHORT_LIMIT, one_line
+from catalogue_desktop.core.formats.drawn_text import SHORT_LIMIT, one_line
 from catalogue_desktop.qt_compat.item_models import guarded
 
 if TYPE_CHECKING:

@@ -48,7 +48,7 @@ class FinderIndexer(QObject):
     ) -> None:
         super().__init__(parent)
         self._vocabulary = vocabulary
-        self._finder: Finder | None = None
+        self._engine: Finder | None = None
         self._store = store  # () -> the GUI thread's Store
         self._jobs: dict[str, Iterator[None]] = {}
         self._stopped: list[dict[str, Iterator[None]]] = []  # jobs let go of by ``stop``
@@ -66,13 +66,18 @@ class FinderIndexer(QObject):
         self._pump.timeout.connect(self._pass)
 
     @property
-    def finder(self) -> Finder:
+    def engine(self) -> Finder:
         """The engine and its tables (made, and the engine imported, on first use)."""
-        if self._finder is None:
+        if self._engine is None:
             from catalogue_desktop.core.query.engine import Finder
 
-            self._finder = Finder(self._vocabulary)
-        return self._finder
+            self._engine = Finder(self._vocabulary)
+        return self._engine
+
+    @property
+    def engine_if_made(self) -> Finder | None:
+        """The engine, if anything made it already (None: nothing is imported to answer)."""
+        return self._engine
 
     @property
     def lexicon(self) -> Lexicon:
@@ -112,8 +117,8 @@ class FinderIndexer(QObject):
     def ready(self, name: str) -> bool:
         """Whether ``name``'s table matches the rows shown (no rebuild pending)."""
         if name == OFFERINGS:
-            return name in self.finder.tables and not self._offerings_stale and OFFERINGS not in self._jobs
-        return name in self.finder.tables and name not in self._jobs
+            return name in self.engine.tables and not self._offerings_stale and OFFERINGS not in self._jobs
+        return name in self.engine.tables and name not in self._jobs
 
     def rowset_of(self, name: str) -> RowSet | None:
         return self._rowsets.get(name)
@@ -130,7 +135,7 @@ class FinderIndexer(QObject):
         """Build everything pending at once (tests; the self-test)."""
         while self._building:
             self._step()
-        self.lexicon_builder.finish_now(self.finder)
+        self.lexicon_builder.finish_now(self.engine)
 
     def _want(self) -> None:
         self._wanted = len(self._jobs) + self._built + (1 if self._offerings_stale else 0)
@@ -152,7 +157,7 @@ class FinderIndexer(QObject):
                 if time.perf_counter() - started >= PASS_S or self._built != built:
                     return
             self._pump.stop()
-            self.lexicon_builder.build(self.finder)  # every table built: the lexicon, on its thread
+            self.lexicon_builder.build(self.engine)  # every table built: the lexicon, on its thread
         finally:
             # What the steps made lives as long as its table: frozen, later collections do not walk it (freed
             # by reference counting; tables hold no cycles). Without this, building the offerings of a big
@@ -197,7 +202,7 @@ class FinderIndexer(QObject):
         yield  # (a step of its own: the ids compacted, the children's first rows listed)
         yield from table.build()
         yield from attach_history_steps(store, kind, table)  # the time clauses (added:, changed:)
-        self.finder.set_table(table)
+        self.engine.set_table(table)
         self._done(kind.value)
         if kind.value in _SOURCES:
             self._offerings_stale = True
@@ -211,7 +216,7 @@ class FinderIndexer(QObject):
         from catalogue_desktop.core.query import dates_rows, offerings
         from catalogue_desktop.core.query.table import Table
 
-        finder = self.finder
+        finder = self.engine
         found = offerings.lazy_columns(finder.tables, finder.vocabulary)
         yield
         if len(self._moments) > _MOMENTS_KEPT:

@@ -33,7 +33,7 @@ SWITCH_S = 0.001  # Python's switch interval while the thread builds (the module
 def from_tables(finder: Finder) -> Lexicon:
     """The lexicon of ``finder``'s tables (on the builder's thread). ``of_finder`` keeps it for
     these tables: the watched searches' news, worked out on the GUI thread once the builder is
-    done (``ui.watch.watcher`` waits for the indexer), find it made."""
+    done (``ui.searches.watcher`` waits for the indexer), find it made."""
     from catalogue_desktop.core.query.lexicon import of_finder
 
     return of_finder(finder)

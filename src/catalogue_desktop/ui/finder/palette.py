@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.formats.text import DRAWN_LIMIT, one_line
+from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, one_line
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import guarded
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
@@ -117,7 +117,7 @@ class Palette(QDialog):
         if text.strip():
             from catalogue_desktop.core.query.quick import search
 
-            for hit in search(self.controller.finder, text, limit=30):
+            for hit in search(self.controller.engine, text, limit=30):
                 if hit.table in _SINGULAR:
                     kind = Kind(hit.table)
                     items.append(

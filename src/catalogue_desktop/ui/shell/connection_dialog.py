@@ -5,7 +5,7 @@ way to turn the check off), the proxy is the system's / the environment's, none,
 here; credentials are none, a bearer token, a user name and password, or a header of its own,
 their secret kept in the system's keyring (or read from an environment variable: on a computer
 without a keyring that is the only way, and the dialog says so). **Test** runs the connection
-doctor (``core.doctor``) on a worker thread with what is entered, saved or not, and shows its
+doctor (``core.service.diagnosis``) on a worker thread with what is entered, saved or not, and shows its
 report (``connection_report``).
 """
 
@@ -36,9 +36,9 @@ from PySide6.QtWidgets import (
 )
 
 from catalogue_desktop.core.connection import secrets
+from catalogue_desktop.core.connection.connection_settings import AUTH_KINDS, AUTH_NAMES, ConnectionSettings
 from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profile, Profiles
-from catalogue_desktop.core.connection.settings import AUTH_KINDS, AUTH_NAMES, ConnectionSettings
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.ui.shell.connection_report import ConnectionReport
 
@@ -48,7 +48,7 @@ POLL_MS = 50  # how often the window looks whether the Test has finished
 def _test(base_url: str, settings: ConnectionSettings, profile: str, typed_secret: str) -> dict[str, Any]:
     """The doctor's report as JSON (on a worker thread: no Qt here)."""
     from catalogue_desktop.core.connection.resolved import resolve
-    from catalogue_desktop.core.service.doctor import run_doctor
+    from catalogue_desktop.core.service.diagnosis import run_doctor
 
     def connection_of(url: str) -> Any:
         found = resolve(url, settings, profile=profile)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
-from catalogue_desktop.core.formats.text import one_line
+from catalogue_desktop.core.formats.drawn_text import one_line
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind, ListKind
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
@@ -26,11 +26,11 @@ from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.finder.facet_panel import FacetPanel
 from catalogue_desktop.ui.finder.query_box import QueryBox
+from catalogue_desktop.ui.searches.book import SearchBook
 from catalogue_desktop.ui.shell import menus, tab_titles
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
-from catalogue_desktop.ui.watch.search_book import SearchBook
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
@@ -47,7 +47,7 @@ toolbar_icon = menus.toolbar_icon
 class MainWindow(QMainWindow):
     tab_made = Signal(object, object)  # kind, its CollectionTab (made when first shown)
     quick_open_requested = Signal()  # Ctrl+K (the finder opens its palette)
-    refresh_requested = Signal()
+    sync_requested = Signal()
     retry_requested = Signal(object)  # Kind
     base_url_chosen = Signal(str)
     preferences_changed = Signal()
@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
 
         self.status = StatusPanel(formatter.date)
         self.status.retry_requested.connect(self.retry_requested)
-        self.banner.retry_requested.connect(self.refresh_requested)
+        self.banner.retry_requested.connect(self.sync_requested)
         self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.changes_dock = ChangesDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.changes_dock)
@@ -197,7 +197,7 @@ class MainWindow(QMainWindow):
         self.ready = True
 
     def _engine(self) -> Finder | None:
-        return None if self._finder is None else self._finder.finder_if_made
+        return None if self._finder is None else self._finder.engine_if_made
 
     finder_engine = _engine  # the finder's engine, if made (a watched search's baseline)
 
@@ -295,9 +295,9 @@ class MainWindow(QMainWindow):
         index = self.tab_widget.indexOf(self._pages[kind])
         tab_titles.show_count(self.tab_widget, index, kind.label, total, matched)
 
-    def refresh_details(self) -> None:
+    def redraw_details(self) -> None:
         for tab in self._tabs.values():
-            tab.refresh_details()
+            tab.redraw_details()
             tab.view.viewport().update()
 
     # -- navigation --------------------------------------------------------------------------
@@ -383,11 +383,11 @@ class MainWindow(QMainWindow):
         if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
             catalogues.connection_changed.emit()
 
-    def refresh_display(self) -> None:
+    def redraw(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""
         for tab in self._tabs.values():
-            tab.model.refresh_display()
-        self.refresh_details()
+            tab.model.redraw()
+        self.redraw_details()
 
     def changeEvent(self, event: Any) -> None:
         """The app's palette changed (the system went dark or light): colours chosen from it
@@ -397,7 +397,7 @@ class MainWindow(QMainWindow):
             self.banner.follow_scheme()
             if self.query_box.has_error:
                 self.query_box.apply()  # its red again
-            self.refresh_display()
+            self.redraw()
 
     def about(self) -> None:
         from catalogue_desktop.ui.shell import dialogs
@@ -417,23 +417,23 @@ class MainWindow(QMainWindow):
     # -- the finder's menus ----------------------------------------------------------------
 
     def quick_open(self) -> None:
-        """Ctrl+K: the palette (the finder's, ``ui.finder.wiring``)."""
+        """Ctrl+K: the palette (the finder's, ``ui.finder.connect_finder``)."""
         self.quick_open_requested.emit()
 
     def save_search(self) -> None:
-        from catalogue_desktop.ui.finder import saved_searches
+        from catalogue_desktop.ui.searches import organize
 
-        saved_searches.save_current(self)
+        organize.save_current(self)
 
     def organize_searches(self) -> None:
-        from catalogue_desktop.ui.finder import saved_searches
+        from catalogue_desktop.ui.searches import organize
 
-        saved_searches.organize(self)
+        organize.organize(self)
 
     def fill_searches_menu(self) -> None:
-        from catalogue_desktop.ui.finder import saved_searches
+        from catalogue_desktop.ui.searches import organize
 
-        saved_searches.fill_menu(self, self.menu_actions.searches_menu)
+        organize.fill_menu(self, self.menu_actions.searches_menu)
 
     # -- window state ------------------------------------------------------------------------
 

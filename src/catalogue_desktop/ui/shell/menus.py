@@ -62,7 +62,7 @@ class WindowActions:
     export_action: QAction
     back_action: QAction
     forward_action: QAction
-    refresh_action: QAction
+    sync_action: QAction
     changes_action: QAction
     find_action: QAction
     quick_action: QAction
@@ -95,8 +95,8 @@ def build(window: Any) -> WindowActions:
     quit_action = action(w, "Quit", w.close, "Ctrl+Q")
     back_action = action(w, "Back", w.go_back, "Alt+Left")
     forward_action = action(w, "Forward", w.go_forward, "Alt+Right")
-    refresh_action = action(
-        w, "Refresh", w.refresh_requested.emit, "F5", "Refresh the catalogue from the service (F5)"
+    sync_action = action(
+        w, "Refresh", w.sync_requested.emit, "F5", "Refresh the catalogue from the service (F5)"
     )
     changes_action = w.changes_dock.toggleViewAction()
     changes_action.setText("Changes")
@@ -217,7 +217,7 @@ def build(window: Any) -> WindowActions:
     searches_menu = bar.addMenu("&Searches")
     searches_menu.aboutToShow.connect(w.fill_searches_menu)
     catalogue_menu = bar.addMenu("&Catalogue")
-    catalogue_menu.addAction(refresh_action)
+    catalogue_menu.addAction(sync_action)
     catalogue_menu.addAction("Service URL…", w.service_url_dialog)
     preferences_action = action(
         w,
@@ -241,7 +241,7 @@ def build(window: Any) -> WindowActions:
     for act, icon in (
         (back_action, "back"),
         (forward_action, "forward"),
-        (refresh_action, "refresh"),
+        (sync_action, "refresh"),
         (changes_action, "changes"),
         (export_action, "export"),
     ):
@@ -257,7 +257,7 @@ def build(window: Any) -> WindowActions:
         export_action=export_action,
         back_action=back_action,
         forward_action=forward_action,
-        refresh_action=refresh_action,
+        sync_action=sync_action,
         changes_action=changes_action,
         find_action=find_action,
         quick_action=quick_action,

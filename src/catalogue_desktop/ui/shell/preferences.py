@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.ui.watch.over_time import OverTimeBox
+from catalogue_desktop.ui.sync.over_time import OverTimeBox
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder

@@ -1,6 +1,6 @@
 """Help ▸ Report a problem…: what a person sends to whoever helps them, put on the clipboard:
 the app's version, the platform, Python, Qt and PySide; the catalogue open; the connection
-doctor's summary of it (``core.service.doctor``, on a worker thread with a short time limit,
+doctor's summary of it (``core.service.diagnosis``, on a worker thread with a short time limit,
 never in offline mode: ``--offline`` contacts nothing; the last one when this one does not
 finish in time); and the log's last lines. Every secret is taken out (``fault_log.redacted``:
 user and password of addresses, tokens, passwords, authorization values).
@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 import catalogue_desktop
-from catalogue_desktop.core.connection.settings import ConnectionSettings
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
 from catalogue_desktop.ui.shell.fault_log import FaultLog, redacted
 
 DOCTOR_SECONDS = 10.0  # the doctor's time in all; its steps each get half of it
@@ -40,7 +40,7 @@ def doctor_summary(catalogue: Catalogue, timeout: float = DOCTOR_SECONDS / 2) ->
     import asyncio
 
     from catalogue_desktop.core.connection.resolved import resolve
-    from catalogue_desktop.core.service.doctor import run_doctor
+    from catalogue_desktop.core.service.diagnosis import run_doctor
 
     assert catalogue.base_url is not None
 

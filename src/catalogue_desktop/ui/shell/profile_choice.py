@@ -13,8 +13,8 @@ import sys
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from catalogue_desktop.core.connection.connection_settings import ConnectionSettings, overridden_by
 from catalogue_desktop.core.connection.profiles import DEFAULT, Profile, Profiles
-from catalogue_desktop.core.connection.settings import ConnectionSettings, overridden_by
 
 if TYPE_CHECKING:
     from catalogue_desktop.ui.shell.options import Options

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QTextBrowser, QTextEdit, 
 from catalogue_desktop.core.cache import location as caches
 from catalogue_desktop.core.connection import profiles
 from catalogue_desktop.core.connection.addresses import redact
+from catalogue_desktop.core.connection.connection_settings import COMMAND_LINE_OPTIONS
 from catalogue_desktop.core.connection.profiles import Profile
-from catalogue_desktop.core.connection.settings import COMMAND_LINE_OPTIONS
-from catalogue_desktop.core.formats.text import terminal_text
+from catalogue_desktop.core.formats.drawn_text import terminal_text
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell.session import AppSession, Options

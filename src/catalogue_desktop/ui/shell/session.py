@@ -84,9 +84,9 @@ class AppSession(QObject):
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
         self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
-        self.watcher: Any = None  # ui.watch.watcher.Watcher, made by ``start``
-        self.notifier: Any = None  # ui.watch.notice.Notifier, made with it
-        self.auto_refresh: Any = None  # ui.watch.auto_refresh.AutoRefresh (not --offline)
+        self.watcher: Any = None  # ui.searches.watcher.Watcher, made by ``start``
+        self.notifier: Any = None  # ui.searches.notice.Notifier, made with it
+        self.auto_sync: Any = None  # ui.sync.auto_sync.AutoSync (not --offline)
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.faults: Faults | None = None  # made by ``start``
         self.problem_report: Any = None  # ui.shell.problem_report.ProblemReport, at Help ▸ Report a problem…
@@ -135,12 +135,21 @@ class AppSession(QObject):
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
         window.setWindowTitle(self.place.title() + (" (offline)" if self.options.offline else ""))
         loader.presort_as(window.sort_of)
-        from catalogue_desktop.ui.finder.wiring import connect_finder
+        from catalogue_desktop.ui.finder.connect_finder import connect_finder
 
         self.finder = connect_finder(window, loader, self.settings)
-        from catalogue_desktop.ui.watch.wiring import connect_watch
+        from catalogue_desktop.ui.searches.connect_watch import connect_watch
 
         self.watcher = connect_watch(self)  # watched searches: What's new, badge, notification
+        from catalogue_desktop.ui.sync.changes_dock import connect_changes
+
+        connect_changes(window.changes_dock, lambda: loader.store, self.finder)  # periods, the query
+        if not self.options.offline:  # a sync on its own every N hours (the same sync as F5)
+            from catalogue_desktop.ui.sync.auto_sync import connect_auto_sync
+
+            self.auto_sync = connect_auto_sync(
+                self.sync, self.settings, self.ready, self.synced, window.preferences_changed, self
+            )
         window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)
@@ -160,7 +169,7 @@ class AppSession(QObject):
         )
         syncing.switched.connect(self._switched)
         syncing.synced.connect(self._synced)
-        window.refresh_requested.connect(self.sync)
+        window.sync_requested.connect(self.sync)
         window.retry_requested.connect(lambda kind: self.sync([kind]))
         window.base_url_chosen.connect(syncing.choose_service)
         window.menu_actions.catalogue_menu.chosen.connect(syncing.choose_catalogue)
@@ -180,7 +189,7 @@ class AppSession(QObject):
             if states[kind].has_data:
                 window.set_tab_count(kind, states[kind].records)
         if self.options.offline:
-            window.menu_actions.refresh_action.setEnabled(False)
+            window.menu_actions.sync_action.setEnabled(False)
             window.banner.show_offline_mode(window.status.oldest_data_time())
             window.show_message("Offline mode: showing the cached catalogue", 0)
         tab = window.current_tab()
@@ -390,7 +399,7 @@ class AppSession(QObject):
         assert self.window is not None and self.loader is not None
         for kind in ALL_KINDS:
             self.window.set_changes(kind, self.loader.changes[kind], index.title)
-        self.window.current_tab().refresh_details()
+        self.window.current_tab().redraw_details()
 
     def _counts_filled(self, kinds: list[Any]) -> None:
         """The rows' counts of webinars and courses were filled: shown, and a tab sorted by one
@@ -406,7 +415,7 @@ class AppSession(QObject):
                 column, order = model.sort_column, model.sort_order
                 model.sort(-1, order)
                 model.sort(column, order)
-            model.refresh_display()
+            model.redraw()
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -422,7 +431,7 @@ class AppSession(QObject):
         self._apply_display_settings()
         self.formatter.set_currency(self.settings.currency)
         self.finder.set_vocabulary(self.formatter.vocabulary)
-        self.window.refresh_display()
+        self.window.redraw()
 
     @property
     def async_started(self) -> bool:
@@ -445,8 +454,8 @@ class AppSession(QObject):
             self.finder.indexer.stop()  # it reads the store in idle passes
         if self.watcher is not None:
             self.watcher.stop()  # so does the watched searches' evaluation
-        if self.auto_refresh is not None:
-            self.auto_refresh.stop()
+        if self.auto_sync is not None:
+            self.auto_sync.stop()
         if self.loader is not None:
             self.loader.stop()
         if self.window is not None and self.window.isVisible():

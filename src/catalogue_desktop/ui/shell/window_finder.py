@@ -19,6 +19,6 @@ class WindowFinder(Protocol):
         ...
 
     @property
-    def finder_if_made(self) -> Finder | None:
+    def engine_if_made(self) -> Finder | None:
         """The engine, if made already (None: nothing is imported to answer)."""
         ...

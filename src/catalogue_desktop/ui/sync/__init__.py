@@ -1,3 +1,4 @@
-"""Keeping the window's data: reading the cache into row sets (``ui.browse.catalogue_loader``), syncing it
-with the service (``sync_controller``), and showing how fresh it is (``status_panel``) and what the
-last sync changed (``changes_view``)."""
+"""Keeping the window's data: syncing it with the service (``sync_controller``; on its own every N
+hours, ``auto_sync``), showing how fresh it is (``status_panel``, ``banner``) and what the syncs
+changed (the Changes dock: ``changes_dock``, ``changes_view``, ``changes_period``), old caches
+listed again (``relister``), and how much history is kept (``over_time``)."""

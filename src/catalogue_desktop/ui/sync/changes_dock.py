@@ -5,7 +5,7 @@ before are kept for it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDockWidget, QWidget
@@ -13,7 +13,24 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from catalogue_desktop.core.cache.store import Store
+    from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.core.query.syntax import Parsed
     from catalogue_desktop.ui.sync.changes_view import ChangesView
+
+
+class QueryFinder(Protocol):
+    """The window's finder as the Changes dock is narrowed by its query
+    (``ui.finder.controller.FinderController``)."""
+
+    @property
+    def engine_if_made(self) -> Finder | None: ...
+    @property
+    def parsed(self) -> Parsed | None: ...
+    @property
+    def evaluated(self) -> SignalInstance: ...  # the query's results brought up to date
 
 
 class ChangesDock(QDockWidget):
@@ -67,3 +84,25 @@ class ChangesDock(QDockWidget):
         """The query changed: a panel narrowed by it follows."""
         if self._view is not None and self._view.period.narrow.isChecked():
             self._view.show_period()
+
+
+def connect_changes(dock: ChangesDock, store: Callable[[], Store], finder: QueryFinder) -> None:
+    """The Changes dock over the store's history: periods, narrowed by the finder's query."""
+    dock.use_history(
+        lambda kind, start, end: store().history.since(kind, start, end), lambda kind: matching(finder, kind)
+    )
+    finder.evaluated.connect(dock.query_changed)
+
+
+def matching(finder: QueryFinder, kind: Kind) -> set[int] | None:
+    """The ids of ``kind`` the window's query finds (None: no query, or no table yet)."""
+    engine, parsed = finder.engine_if_made, finder.parsed
+    if engine is None or parsed is None or parsed.root is None or kind.value not in engine.tables:
+        return None
+    from catalogue_desktop.core.query import bits
+    from catalogue_desktop.core.searches.stored import local_now
+
+    outcome = engine.evaluate(parsed, kind.value, local_now())
+    if outcome.missing is not None:
+        return set()
+    return set(bits.pick(engine.tables[kind.value].ids, outcome.bits))

@@ -16,7 +16,7 @@ PERIODS = ((LAST_REFRESH, "Last refresh"), ("7", "Last 7 days"), ("30", "Last 30
 
 
 def merge(events: Iterable[tuple[int, Any]]) -> dict[str, Any]:
-    """Events (record id, ``history.Event``), oldest first, as one summary: a record added in the
+    """Events (record id, ``record_history.Event``), oldest first, as one summary: a record added in the
     period is "added" (whatever changed after), one removed last is "removed", else "changed"
     with each field's first old and last new value."""
     state: dict[int, str] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from catalogue_desktop.core.query import regions
+from catalogue_desktop.core.query import region_codes
 from catalogue_desktop.core.query.lexicon import keys
 from catalogue_desktop.core.query.rules.tokens import Context, Match, Token, has, longest_at, phrase_table
 from catalogue_desktop.core.query.syntax import quote
@@ -98,7 +98,7 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if named is not None:  # "washington state", "the state of texas": the state, never the city
         size, code = named
         if has(ctx, "state"):
-            return [Match(size, "condition", f"state:{code}", regions.name_of(code) or code, rank=-1)]
+            return [Match(size, "condition", f"state:{code}", region_codes.name_of(code) or code, rank=-1)]
         return []
     state = _state_name(toks, i)
     index = ctx.lexicon.index
@@ -117,7 +117,7 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
                 state[0],
                 "condition",
                 state_clause or "",
-                regions.name_of(state[1]) or state[1],
+                region_codes.name_of(state[1]) or state[1],
                 other,
                 rank=rank,
             )

@@ -5,7 +5,7 @@ Pages are filled again for every record shown, so most widgets come as a pair: a
 makes one (``plain_label``) and one that sets its content (``set_plain_text``).
 
 SAFETY: server text is data. Every label that shows server text uses ``Qt.PlainText``, and its
-bidi and other control characters are made visible (``core.formats.text.visible``: U+202E cannot
+bidi and other control characters are made visible (``core.formats.drawn_text.visible``: U+202E cannot
 draw a title reversed).
 """
 
@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFont, QPalette, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSizePolicy, QWidget
 
-from catalogue_desktop.core.formats.text import visible
+from catalogue_desktop.core.formats.drawn_text import visible
 
 __all__ = [
     "BLANK",

@@ -1,15 +1,14 @@
 """The watched searches joined to a running session: the What's new dock and badge (``Watcher``),
 worked out when the cache is read and after each sync, and the word said when a refresh brings
-news (``notice``); the refresh on its own (``auto_refresh``)."""
+news (``notice``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.ui.watch.auto_refresh import AutoRefresh, refresh_hours
-from catalogue_desktop.ui.watch.notice import Notifier
-from catalogue_desktop.ui.watch.watcher import Watcher
+from catalogue_desktop.ui.searches.notice import Notifier
+from catalogue_desktop.ui.searches.watcher import Watcher
 
 
 def connect_watch(session: Any) -> Watcher:
@@ -27,33 +26,7 @@ def connect_watch(session: Any) -> Watcher:
     session.ready.connect(lambda: watcher.after_sync(announce=False))
     session.synced.connect(lambda _report: watcher.after_sync())
     session.notifier = notifier
-    # the Changes panel over the history: periods, narrowed by the query
-    window.changes_dock.use_history(
-        lambda kind, start, end: loader.store.history.since(kind, start, end),
-        lambda kind: matching(session.finder, kind),
-    )
-    session.finder.evaluated.connect(window.changes_dock.query_changed)
-    if not session.options.offline:  # refresh on its own (the same refresh as F5)
-        auto = AutoRefresh(session.sync, lambda: refresh_hours(session.settings), session)
-        session.ready.connect(auto.start)
-        session.synced.connect(auto.synced)
-        window.preferences_changed.connect(auto.start)
-        session.auto_refresh = auto
     return watcher
-
-
-def matching(controller: Any, kind: Kind) -> set[int] | None:
-    """The ids of ``kind`` the window's query finds (None: no query, or no table yet)."""
-    engine, parsed = controller.finder_if_made, controller.parsed
-    if engine is None or parsed is None or parsed.root is None or kind.value not in engine.tables:
-        return None
-    from catalogue_desktop.core.query import bits
-    from catalogue_desktop.core.query.stored import local_now
-
-    outcome = engine.evaluate(parsed, kind.value, local_now())
-    if outcome.missing is not None:
-        return set()
-    return set(bits.pick(engine.tables[kind.value].ids, outcome.bits))
 
 
 class WithdrawnTitles:

@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QSpinBox, QWidget
 
-from catalogue_desktop.ui.watch.auto_refresh import refresh_hours, set_refresh_hours
-from catalogue_desktop.ui.watch.search_book import now_iso
+from catalogue_desktop.core.cache.store import utc_now
+from catalogue_desktop.ui.sync.auto_sync import set_sync_hours, sync_hours
 
 
 class OverTimeBox(QGroupBox):
@@ -24,7 +24,7 @@ class OverTimeBox(QGroupBox):
         self.hours.setRange(0, 168)
         self.hours.setSuffix(" hours")
         self.hours.setSpecialValueText("never")
-        self.hours.setValue(round(refresh_hours(settings)))
+        self.hours.setValue(round(sync_hours(settings)))
         self.hours.setAccessibleName("Refresh on its own every")
         form.addRow("Refresh on its own every:", self.hours)
         self.days: QSpinBox | None = None
@@ -52,8 +52,8 @@ class OverTimeBox(QGroupBox):
         self._form.addRow("Keep at most:", self.megabytes)
 
     def save(self) -> None:
-        set_refresh_hours(self._settings, float(self.hours.value()))
+        set_sync_hours(self._settings, float(self.hours.value()))
         if self.days is not None and self.days.value() != self._history.span_days:
-            self._history.set_span_days(self.days.value(), now_iso())
+            self._history.set_span_days(self.days.value(), utc_now())
         if self.megabytes is not None and self.megabytes.value() != self._history.budget_megabytes:
-            self._history.set_budget_megabytes(self.megabytes.value(), now_iso())
+            self._history.set_budget_megabytes(self.megabytes.value(), utc_now())

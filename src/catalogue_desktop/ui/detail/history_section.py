@@ -13,9 +13,9 @@ from PySide6.QtCore import QDate, QLocale, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from catalogue_desktop.core.cache.history import Event, slash_path
+from catalogue_desktop.core.cache.record_history import Event, slash_path
 from catalogue_desktop.core.records.history_words import describe, fee_points
-from catalogue_desktop.ui.detail.text import plain_label, set_plain_text
+from catalogue_desktop.ui.detail.plain_labels import plain_label, set_plain_text
 
 
 class HistoryPage(Protocol):

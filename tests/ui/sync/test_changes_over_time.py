@@ -73,7 +73,7 @@ def test_the_changes_panel_shows_a_period_narrowed_by_the_query(
 
 
 def test_a_period_s_events_merge_into_one_entry_per_record() -> None:
-    from catalogue_desktop.core.cache.history import Event
+    from catalogue_desktop.core.cache.record_history import Event
     from catalogue_desktop.ui.sync.changes_period import merge, narrowed
 
     events = [

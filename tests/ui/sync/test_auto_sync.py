@@ -13,7 +13,7 @@ from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.sync.runner import CollectionOutcome, SyncReport
 from catalogue_desktop.ui.common.settings import Settings
-from catalogue_desktop.ui.watch.auto_refresh import KEY, network_gone, refresh_hours
+from catalogue_desktop.ui.sync.auto_sync import KEY, network_gone, sync_hours
 
 
 def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
@@ -42,7 +42,7 @@ def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
     webinars = json.loads(demo_server.payload(Kind.WEBINARS))
     webinars[0]["title"] = "Retitled while nobody looked"
     demo_server.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
-    assert session.auto_refresh.timer.isActive()
+    assert session.auto_sync.timer.isActive()
     with qtbot.waitSignal(session.synced, timeout=15000) as synced:
         pass  # nobody presses F5
     report = synced.args[0]
@@ -51,13 +51,13 @@ def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
     assert tab.selected_record_id() == chosen
     assert dialog.isVisible() and bar.value() == scrolled
     dialog.reject()
-    assert session.auto_refresh.timer.isActive()  # and the next one is counted from now
+    assert session.auto_sync.timer.isActive()  # and the next one is counted from now
 
     # the network gone, then back: a refresh at once
-    session.auto_refresh.offline = True
+    session.auto_sync.offline = True
     with qtbot.waitSignal(session.synced, timeout=15000):
-        session.auto_refresh.network_changed(True)
-    assert not session.auto_refresh.offline
+        session.auto_sync.network_changed(True)
+    assert not session.auto_sync.offline
 
 
 def test_network_gone_is_every_collection_failing_for_want_of_a_network() -> None:
@@ -87,7 +87,7 @@ def test_preferences_set_the_period_and_the_history_span(
     dialog.findChild(QDialogButtonBox).accepted.emit()  # OK
     assert dialog.result() == dialog.DialogCode.Accepted
     dialog.save()  # (what the window does once the dialog is accepted)
-    assert refresh_hours(Settings()) == 2
+    assert sync_hours(Settings()) == 2
     assert session.loader.store.history.span_days == 30
     assert session.loader.store.history.budget_megabytes == 50
     with Store(session.loader.store.path) as again:  # kept in the catalogue's file

@@ -1,7 +1,7 @@
 """Saved searches: a query under a name, and its tab only if the user asks (Searches menu; Ctrl+D
-saves the current one), kept in the catalogue's store (``ui.watch.search_book``: the command
+saves the current one), kept in the catalogue's store (``ui.searches.book``: the command
 line's ``watch`` sees them); edit the query, rename, delete and watch them in "Organize
-searches…", or watch one from Searches ▸ Watch (its news then show in What's new, ``ui.watch``).
+searches…", or watch one from Searches ▸ Watch (its news then show in What's new, ``ui.searches``).
 
 A search is saved as its equivalent query (plain words read into the query language: ``texas
 courses`` is kept as ``state:TX kind:course``), so its meaning never drifts as the catalogue's

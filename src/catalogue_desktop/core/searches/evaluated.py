@@ -14,7 +14,7 @@ from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.lexicon import of_finder
 from catalogue_desktop.core.query.reading import read
 from catalogue_desktop.core.query.syntax import Parsed, parse
-from catalogue_desktop.core.watch.news import News, Touched, kinds_of
+from catalogue_desktop.core.searches.news import News, Touched, kinds_of
 
 
 def matches_in(finder: Any, search: SavedSearch, now: datetime) -> dict[str, list[int]]:

@@ -26,11 +26,11 @@ from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers import sheet as offer_sheet
 from catalogue_desktop.core.offers.days import Schedule, schedules
 from catalogue_desktop.core.offers.workbook import workbook
-from catalogue_desktop.core.query import stored as finding
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.offerings import upcoming
 from catalogue_desktop.core.query.syntax import Parsed, parse
 from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.searches import stored as finding
 
 FORMATS = ("csv", "json", "ics", "pdf", "email", "xlsx")
 OFFER_FORMATS = ("ics", "pdf", "email", "xlsx")  # what renders an offer (``offer.Offer``)

@@ -28,10 +28,10 @@ from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
 from catalogue_desktop.ui.detail.layout import FormGrid
-from catalogue_desktop.ui.detail.links import Link
 from catalogue_desktop.ui.detail.page import PHOTO, Page, PageHost
+from catalogue_desktop.ui.detail.page_links import Link
 from catalogue_desktop.ui.detail.photo_row import PhotoRow
-from catalogue_desktop.ui.detail.text import (
+from catalogue_desktop.ui.detail.plain_labels import (
     BLANK,
     cap_text,
     heading,

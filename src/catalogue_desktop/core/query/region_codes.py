@@ -4,7 +4,7 @@ postal codes, so that ``state:illinois`` finds what ``state:IL`` finds (the serv
 
 from __future__ import annotations
 
-from catalogue_desktop.core.query.text import fold
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.records.regions import CODES, spellings
 
 _BY_NAME = {" ".join(fold(name).split()): code for name, code in spellings().items()}

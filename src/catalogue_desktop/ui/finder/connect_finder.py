@@ -40,7 +40,7 @@ def connect_finder(window: WiredWindow, loader: CatalogueLoader, settings: Setti
 
     def dock_shown_or_hidden(visible: bool) -> None:
         if visible:
-            controller.refresh_panel()
+            controller.redraw_panel()
 
     window.facet_dock.visibilityChanged.connect(dock_shown_or_hidden)
 

@@ -115,11 +115,11 @@ class SearchBook:
         if not watched:
             store.searches.put(replace(found, watched=False, baseline={}))
             return
-        from catalogue_desktop.core.query.stored import local_now
-        from catalogue_desktop.core.watch import news
+        from catalogue_desktop.core.searches import news
+        from catalogue_desktop.core.searches.stored import local_now
 
         if finder is not None:
-            from catalogue_desktop.core.watch.evaluate import matches_in
+            from catalogue_desktop.core.searches.evaluated import matches_in
 
             baseline = matches_in(finder, found, local_now())
             mark = store.history.mark()

@@ -60,7 +60,7 @@ class WhatsNewDock(QDockWidget):
         return self._tree
 
     def set_news(self, items: Sequence[Any], title: Callable[[Kind, int], str | None], watched: int) -> None:
-        """Show ``items`` (``core.watch.news.News``, one per watched search); ``watched``: how
+        """Show ``items`` (``core.searches.news.News``, one per watched search); ``watched``: how
         many searches are watched. Kept for later if the list is not made yet."""
         self._pending = (items, title, watched)
         if self._tree is not None:

@@ -15,10 +15,16 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from catalogue_desktop.core.formats.text import visible
+from catalogue_desktop.core.formats.drawn_text import visible
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.urls import is_web_url
-from catalogue_desktop.ui.detail.text import SELECTABLE, TextLabel, plain_label, set_plain_text, text_height
+from catalogue_desktop.ui.detail.plain_labels import (
+    SELECTABLE,
+    TextLabel,
+    plain_label,
+    set_plain_text,
+    text_height,
+)
 
 __all__ = [
     "Link",

@@ -21,10 +21,10 @@ from catalogue_desktop.core.cache.saved_searches import SavedSearch
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.lexicon import Lexicon
 from catalogue_desktop.core.query.reading import read
-from catalogue_desktop.core.query.stored import kinds_needed, lexicon_of, load, local_now, relist_stale
 from catalogue_desktop.core.query.syntax import Parsed, parse
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.searches.stored import kinds_needed, lexicon_of, load, local_now, relist_stale
 
 # The fields whose change is news for a record a watched search keeps matching (path leaves).
 SHOWN_FIELDS = frozenset(

@@ -10,9 +10,14 @@ without one, a refresh that found the network gone is tried again every ``RETRY_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from catalogue_desktop.ui.common.settings import Settings
 
 DEFAULT_HOURS = 4.0
 KEY = "sync/refresh_hours"
@@ -20,7 +25,7 @@ RETRY_MIN = 10
 NETWORK_CAUSES = frozenset({"offline", "no-answer", "connection-lost"})
 
 
-def refresh_hours(settings: Any) -> float:
+def sync_hours(settings: Any) -> float:
     """Hours between refreshes on their own (0: never); the default where unset or not a number."""
     try:
         hours = float(settings.q.value(KEY, DEFAULT_HOURS))
@@ -29,7 +34,7 @@ def refresh_hours(settings: Any) -> float:
     return hours if 0 <= hours <= 24 * 365 else DEFAULT_HOURS
 
 
-def set_refresh_hours(settings: Any, hours: float) -> None:
+def set_sync_hours(settings: Any, hours: float) -> None:
     if hours == DEFAULT_HOURS:
         settings.q.remove(KEY)
     else:
@@ -44,7 +49,7 @@ def network_gone(report: Any) -> bool:
     return bool(outcomes) and all(o.status == "failed" and o.cause in NETWORK_CAUSES for o in outcomes)
 
 
-class AutoRefresh(QObject):
+class AutoSync(QObject):
     """Calls ``refresh()`` every ``hours()`` hours, and when the network comes back."""
 
     def __init__(
@@ -106,3 +111,20 @@ class AutoRefresh(QObject):
         self._network = info
         online = QNetworkInformation.Reachability.Online
         info.reachabilityChanged.connect(lambda reach: self.network_changed(reach == online))
+
+
+def connect_auto_sync(
+    sync: Callable[[], None],
+    settings: Settings,
+    ready: SignalInstance,
+    synced: SignalInstance,
+    preferences_changed: SignalInstance,
+    parent: QObject,
+) -> AutoSync:
+    """A sync every N hours (``sync_hours``), counted from ``ready``, from each sync and from
+    Preferences changed (the same sync as F5)."""
+    auto = AutoSync(sync, lambda: sync_hours(settings), parent)
+    ready.connect(auto.start)
+    synced.connect(auto.synced)
+    preferences_changed.connect(auto.start)
+    return auto

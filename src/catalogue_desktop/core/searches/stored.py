@@ -76,8 +76,9 @@ def kinds_needed(tables: Iterable[str], queries: Iterable[Parsed]) -> list[Kind]
 
 
 @dataclass
-class Catalogue:
-    """A finder over the tables read from a store, and each kind's store positions per row."""
+class StoredTables:
+    """The tables read from a store, in the engine that finds in them (``finder``), and each
+    kind's store positions per row."""
 
     finder: Finder
     positions: dict[str, list[int]]
@@ -95,7 +96,7 @@ class Catalogue:
         return found
 
 
-def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Catalogue:
+def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> StoredTables:
     """The tables of ``kinds`` from the store's current snapshots (and the offerings, if
     ``tables`` names them). Run ``relist_stale`` first: a snapshot listed by an older version has
     no facts."""
@@ -116,12 +117,12 @@ def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Cat
             finder.set_table(table)
             positions[kind.value] = rows
         if OFFERINGS in tables:
-            offerings.refresh(finder)
+            offerings.rebuild(finder)
         gc.freeze()  # later collections do not walk the tables
     finally:
         if enabled:
             gc.enable()
-    return Catalogue(finder, positions, {}, WithdrawnTables(store, events))
+    return StoredTables(finder, positions, {}, WithdrawnTables(store, events))
 
 
 def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
@@ -132,6 +133,9 @@ def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
         note(f"{', '.join(k.value for k in stale)} stored by an older version: found as listed then")
         return
     if stale:
+        # (imported here for time, not for the layers: relist decodes records with pydantic, which
+        # the window imports on a thread after start-up; the window's watched searches read this
+        # module at start-up)
         from catalogue_desktop.core.sync.relist import relist
 
         note(f"listing {', '.join(k.value for k in stale)} again (stored by an older version); once only")
@@ -220,9 +224,9 @@ def select(
 
 __all__ = [
     "SOURCES",
-    "Catalogue",
     "NothingToFind",
     "QueryError",
+    "StoredTables",
     "kinds_needed",
     "lexicon_of",
     "load",

@@ -13,8 +13,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QToolBar
 
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.ui.watch.search_book import now_iso
-from catalogue_desktop.ui.watch.whats_new import WhatsNewDock
+from catalogue_desktop.ui.searches.book import now_iso
+from catalogue_desktop.ui.searches.whats_new import WhatsNewDock
 
 WAIT_MS = 200  # how often to look whether the finder's tables are rebuilt
 
@@ -81,12 +81,12 @@ class Watcher(QObject):
         if self._controller.indexer.busy or not self.window.ready:
             return
         self._wait.stop()
-        engine = self._controller.finder  # (its tables are the rows shown: the indexer is idle)
+        engine = self._controller.engine  # (its tables are the rows shown: the indexer is idle)
         store = self.window.search_book.store()
         if store is None:
             return
-        from catalogue_desktop.core.query.stored import local_now
-        from catalogue_desktop.core.watch.evaluate import news_steps
+        from catalogue_desktop.core.searches.evaluated import news_steps
+        from catalogue_desktop.core.searches.stored import local_now
 
         self._fresh: list[Any] = []
         self._searches = self.window.search_book.searches()
@@ -128,7 +128,7 @@ class Watcher(QObject):
         store = self.window.search_book.store()
         if store is None:
             return
-        from catalogue_desktop.core.watch.news import mark_seen
+        from catalogue_desktop.core.searches.news import mark_seen
 
         mark_seen(store, [item for item in self.news if item.count], now_iso())
         self._said |= self._keys()
