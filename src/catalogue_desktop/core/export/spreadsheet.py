@@ -1,4 +1,4 @@
-"""A collection's records as a spreadsheet (.xlsx, ``core.formats.workbook``: typed cells): one
+"""A collection's records as a spreadsheet (.xlsx, ``core.formats.xlsx_book``: typed cells): one
 column per spec field, a date's zone in the column after it (a spreadsheet date has no zone: the
 location's zone on that date, "CST", where a record names its state and the written offset is
 that zone's, else the offset, "UTC−05:00"), then the unknown extra fields; the data's age on the
@@ -13,9 +13,9 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from catalogue_desktop.core.formats.workbook import MAX_LINKS as MAX_LINKS
-from catalogue_desktop.core.formats.workbook import Book as Book
-from catalogue_desktop.core.formats.workbook import Column as Column
+from catalogue_desktop.core.formats.xlsx_book import MAX_LINKS as MAX_LINKS
+from catalogue_desktop.core.formats.xlsx_book import Book as Book
+from catalogue_desktop.core.formats.xlsx_book import Column as Column
 from catalogue_desktop.core.records.zones import check as zone_check
 from catalogue_desktop.core.records.zones import offset_label
 

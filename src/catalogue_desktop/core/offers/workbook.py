@@ -1,4 +1,4 @@
-"""An offer as a spreadsheet (.xlsx, ``core.formats.workbook``: typed cells), one row per
+"""An offer as a spreadsheet (.xlsx, ``core.formats.xlsx_book``: typed cells), one row per
 occasion, as the customer reads it: its start and end as date cells at the venue (an online
 event's in the customer's zone), the zone's name in a column of its own (a spreadsheet date has
 none), the place, the fee in the currency's format, credits, experts, the series, the link and
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from catalogue_desktop.core.formats.workbook import Book, Column
+from catalogue_desktop.core.formats.xlsx_book import Book, Column
 from catalogue_desktop.core.offers.customer_text import experts_text, moments, place_lines, zone_label
 from catalogue_desktop.core.offers.occasions import Occasion
 from catalogue_desktop.core.offers.offer import Offer, occasion_id
