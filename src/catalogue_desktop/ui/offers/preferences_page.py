@@ -3,8 +3,6 @@ image), printed at the head of every offer sheet and under the e-mail text."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
@@ -17,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
+from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
 IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"
@@ -25,7 +24,7 @@ IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"
 class OffersPage(QGroupBox):
     """The letterhead's fields; ``save`` keeps them."""
 
-    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__("Offers: your letterhead", parent)
         self.setObjectName("preferences-offers")
         self.offer_settings = OfferSettings(settings)
