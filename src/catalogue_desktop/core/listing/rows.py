@@ -124,6 +124,7 @@ class Sheet(NamedTuple):
 # row's own number (course and webinar ids repeat over locations and sessions); ``record`` is the
 # course's or webinar's id.
 DATES = Sheet("offerings", "Dates", "date")
+TabKind = Kind | Sheet  # what a window's tab lists: a collection, or the Dates
 COLUMNS[DATES] = (
     Column("title", "Title", T),
     Column("kind", "Kind", C),

@@ -26,6 +26,7 @@ from catalogue_desktop.core.formats.text import SHORT_LIMIT, one_line
 from catalogue_desktop.qt_compat.item_models import guarded
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.listing.rows import TabKind
     from catalogue_desktop.core.query.facets import Facet
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -189,9 +190,9 @@ class FacetPanel(QWidget):
         self.tree.activated_value.connect(self._activate)
         self._expanded: set[str] = set()
         self._clicking = False  # (``_activate`` from a click, not a key)
-        self._kind: Any = None
+        self._kind: TabKind | None = None
 
-    def show_facets(self, kind: Any, facets: list[Facet], note: str | None) -> None:
+    def show_facets(self, kind: TabKind, facets: list[Facet], note: str | None) -> None:
         """Show ``kind``'s facets (``note``: why there are none, e.g. still preparing)."""
         if kind is not self._kind:
             self._kind = kind

@@ -1,50 +1,93 @@
 """The watched searches joined to a running session: the What's new dock and badge (``Watcher``),
 worked out when the cache is read and after each sync, and the word said when a refresh brings
-news (``notice``); the refresh on its own (``auto_refresh``)."""
+news (``notice``); the refresh on its own (``auto_refresh``). ``connect_watch`` makes them and
+hands them back (``Watching``): the session keeps them.
+
+What they need of the window, the finder and the session are ``WatchWindow``, ``WatchFinder``
+and ``WatchSession`` (``ui.watch`` sits below the shell and beside the finder)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.watch.auto_refresh import AutoRefresh, refresh_hours
 from catalogue_desktop.ui.watch.notice import Notifier
-from catalogue_desktop.ui.watch.watcher import Watcher
+from catalogue_desktop.ui.watch.watcher import Watcher, WatchFinder, WatchWindow
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QObject, SignalInstance
+    from PySide6.QtWidgets import QMainWindow
+
+    from catalogue_desktop.core.cache.store import Store
+    from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
+    from catalogue_desktop.ui.common.settings import Settings
 
 
-def connect_watch(session: Any) -> Watcher:
-    """Make the session's watcher (``session.watcher``) and its notifier."""
-    window, loader = session.window, session.loader
+class WatchSession(Protocol):
+    """What the watched searches need of the session (``ui.shell.session.AppSession``)."""
+
+    @property
+    def ready(self) -> SignalInstance: ...  # every cached row shown
+    @property
+    def synced(self) -> SignalInstance: ...  # a sync finished (its report)
+    @property
+    def settings(self) -> Settings: ...
+    def sync(self, kinds: list[Kind] | None = None) -> None: ...
+
+
+class Watching(NamedTuple):
+    """What ``connect_watch`` made (the session keeps them, and stops them when it closes)."""
+
+    watcher: Watcher
+    notifier: Notifier
+    auto_refresh: AutoRefresh | None  # (None: --offline)
+
+
+def connect_watch(
+    window: WatchWindow,
+    main: QMainWindow,
+    loader: CatalogueLoader,
+    finder: WatchFinder,
+    session: WatchSession,
+    *,
+    offline: bool,
+    parent: QObject,
+) -> Watching:
+    """Make the watcher and its notifier (and, unless ``offline``, the refresh on its own) for
+    ``window`` (``main``: the same window, where the docks, the toolbar and the status bar are);
+    ``parent`` keeps them."""
     gone = WithdrawnTitles(lambda: loader.store)
     watcher = Watcher(
         window,
-        session.finder,
+        main,
+        finder,
         lambda kind, rid: loader.index.title(kind, rid) or gone.title(kind, rid),
-        session,
+        parent,
     )
-    notifier = Notifier(window, watcher.show, session)
+    notifier = Notifier(main, watcher.show, parent)
     watcher.news_arrived.connect(lambda count: notifier.say(count, watcher.news))
     session.ready.connect(lambda: watcher.after_sync(announce=False))
     session.synced.connect(lambda _report: watcher.after_sync())
-    session.notifier = notifier
     # the Changes panel over the history: periods, narrowed by the query
     window.changes_dock.use_history(
         lambda kind, start, end: loader.store.history.since(kind, start, end),
-        lambda kind: matching(session.finder, kind),
+        lambda kind: matching(finder, kind),
     )
-    session.finder.evaluated.connect(window.changes_dock.query_changed)
-    if not session.options.offline:  # refresh on its own (the same refresh as F5)
-        auto = AutoRefresh(session.sync, lambda: refresh_hours(session.settings), session)
+    finder.evaluated.connect(window.changes_dock.query_changed)
+    auto = None
+    if not offline:  # refresh on its own (the same refresh as F5)
+        auto = AutoRefresh(session.sync, lambda: refresh_hours(session.settings), parent)
         session.ready.connect(auto.start)
         session.synced.connect(auto.synced)
         window.preferences_changed.connect(auto.start)
-        session.auto_refresh = auto
-    return watcher
+    return Watching(watcher, notifier, auto)
 
 
-def matching(controller: Any, kind: Kind) -> set[int] | None:
+def matching(finder: WatchFinder, kind: Kind) -> set[int] | None:
     """The ids of ``kind`` the window's query finds (None: no query, or no table yet)."""
-    engine, parsed = controller.finder_if_made, controller.parsed
+    engine, parsed = finder.finder_if_made, finder.parsed
     if engine is None or parsed is None or parsed.root is None or kind.value not in engine.tables:
         return None
     from catalogue_desktop.core.query import bits
@@ -60,7 +103,7 @@ class WithdrawnTitles:
     """The last title of a withdrawn record and the day it went ("… — withdrawn 14 Nov 2026"),
     from the history (read once per kind and history mark)."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Callable[[], Store]) -> None:
         self._store = store
         self._found: dict[tuple[Kind, int], dict[int, str]] = {}
 
