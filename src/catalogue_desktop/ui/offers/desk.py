@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.browse.collection_tab import CollectionTab
     from catalogue_desktop.ui.common.formatting import Formatter
     from catalogue_desktop.ui.common.settings import Settings
+    from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+    from catalogue_desktop.ui.offers.sheet_dialog import SheetOptions
 
 _TITLE = column_index(DATES, "title")
 _RECORD = column_index(DATES, "record")
@@ -211,8 +213,8 @@ class OfferDesk:
         return True
 
     @property
-    def remembered(self) -> Any:
-        """What offers remember (``offer_settings.OfferSettings``); None without settings."""
+    def remembered(self) -> OfferSettings | None:
+        """What offers remember; None without settings."""
         if self.source.settings is None:
             return None
         from catalogue_desktop.ui.offers.offer_settings import OfferSettings
@@ -303,7 +305,7 @@ class OfferDesk:
 
         return schedules(self.source.store(), [o.id for o in items if o.kind == "course"])
 
-    def _sheet_options(self, chosen: Chosen, action: str) -> Any:
+    def _sheet_options(self, chosen: Chosen, action: str) -> SheetOptions | None:
         from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
         n = len(chosen.items)
@@ -316,7 +318,7 @@ class OfferDesk:
             return None
         return SheetDialog.ask(self.tab, chosen.words, action, self.remembered)
 
-    def _sheet(self, chosen: Chosen, options: Any) -> tuple[Sheet, str]:
+    def _sheet(self, chosen: Chosen, options: SheetOptions) -> tuple[Sheet, str]:
         as_of = offers.as_of_text(chosen.as_of, self.hour12)
         remembered = self.remembered
         sheet = Sheet(
@@ -421,7 +423,9 @@ def ask_to_continue(parent: QWidget, text: str) -> bool:
     return box.clickedButton() is go
 
 
-def ask_path(parent: QWidget, caption: str, name: str, filters: str, remembered: Any = None) -> Path | None:
+def ask_path(
+    parent: QWidget, caption: str, name: str, filters: str, remembered: OfferSettings | None = None
+) -> Path | None:
     """Where to save: the dialog starts in the folder last used (the documents folder the first
     time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
     if remembered is not None:

@@ -7,7 +7,7 @@ are remembered (``offer_settings``)."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
@@ -28,6 +28,9 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.records.zones import CUSTOMER_ZONES, zone_label
 from catalogue_desktop.ui.offers.sheet_pdf import PAPERS, default_paper
 
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+
 GROUPS = (("By course", "course"), ("By month", "month"))
 TITLE = "Offer for "
 
@@ -44,9 +47,11 @@ class SheetOptions(NamedTuple):
 class SheetDialog(QDialog):
     """Asks the offer sheet's title, note, validity, customer zone, grouping and paper."""
 
-    def __init__(self, parent: QWidget | None, words: str, action: str, remembered: Any = None) -> None:
+    def __init__(
+        self, parent: QWidget | None, words: str, action: str, remembered: OfferSettings | None = None
+    ) -> None:
         super().__init__(parent)
-        self.remembered = remembered  # an OfferSettings, or None (nothing remembered)
+        self.remembered = remembered  # None: nothing remembered
         self.setWindowTitle("Offer sheet")
         layout = QVBoxLayout(self)
         what = QLabel(f"An offer sheet of {words}.")
@@ -137,7 +142,9 @@ class SheetDialog(QDialog):
             self.remembered.customer_zone = options.zone
 
     @classmethod
-    def ask(cls, parent: QWidget | None, words: str, action: str, remembered: Any = None) -> Any:
+    def ask(
+        cls, parent: QWidget | None, words: str, action: str, remembered: OfferSettings | None = None
+    ) -> SheetOptions | None:
         """The options chosen (remembered), or None if cancelled."""
         dialog = cls(parent, words, action, remembered)
         try:
