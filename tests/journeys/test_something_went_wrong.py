@@ -24,10 +24,10 @@ SECRET = "s3cret-Pw-4411"
 def test_an_exception_in_a_slot_is_logged_and_shown_and_the_window_goes_on(
     qtbot: Any, start: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def broken_about(window: Any, title: str) -> None:
+    def broken_about(dialogs: Any) -> None:
         raise RuntimeError(f"about broke (token={SECRET})")
 
-    monkeypatch.setattr(dialogs, "about", broken_about)
+    monkeypatch.setattr(dialogs.Dialogs, "about", broken_about)
     window = start().window
     quick_open(qtbot, window, "About", first="Help")
     qtbot.waitUntil(lambda: window.findChild(object, "fault-dialog") is not None)

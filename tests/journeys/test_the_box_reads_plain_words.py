@@ -259,7 +259,7 @@ def test_a_saved_search_from_plain_words_keeps_its_equivalent_query(start: Any) 
     wanted = _ids(window.current_tab())
     type_query(window, "")
     click_tab(window, OCCASIONS)
-    window.fill_searches_menu()  # Searches ▸ Texas under 1500: the same rows
+    window.menu_actions.searches_menu.aboutToShow.emit()  # Searches ▸ Texas under 1500: the same rows
     menu = window.menu_actions.searches_menu
     next(a for a in menu.actions() if a.text().startswith("Texas under 1500")).trigger()
     QApplication.processEvents()
@@ -311,7 +311,7 @@ def test_words_searched_as_typed_are_saved_as_words(start: Any) -> None:
     saved = {s["name"]: s["query"] for s in window.search_book.all()}
     assert done and shown == [saved["CPE in the text"]] and saved["CPE in the text"] != "cpe"
     type_query(window, "")
-    window.fill_searches_menu()  # opened again: the word, not CPE credit
+    window.menu_actions.searches_menu.aboutToShow.emit()  # opened again: the word, not CPE credit
     menu = window.menu_actions.searches_menu
     next(a for a in menu.actions() if a.text().startswith("CPE in the text")).trigger()
     QApplication.processEvents()

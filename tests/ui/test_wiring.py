@@ -12,9 +12,8 @@ import catalogue_desktop.ui
 
 UI = Path(catalogue_desktop.ui.__file__).parent
 # Probes left, by file and the probed name: the command line's namespace (each command defines
-# its own options), read in one place (``Options.from_args``); Preferences asking whether its
-# settings have a sync timeout (they always do: left while another branch changes that dialog).
-ALLOWED_PROBES = {("shell/options.py", "args"), ("shell/preferences.py", "settings")}
+# its own options), read in one place (``Options.from_args``).
+ALLOWED_PROBES = {("shell/options.py", "args")}
 
 
 def _modules() -> Iterator[tuple[str, ast.Module]]:

@@ -83,13 +83,13 @@ def test_an_export_asked_for_while_the_rows_are_read_is_refused_until_all_are(
     window = session.window
     tab = window.current_tab()
     assert tab.model.loading and tab.model.rowCount() == SMALL_PAGES
-    window.export_dialog()
+    window.dialogs.export_visible_rows()
     assert not path.exists()
     message = window.statusBar().currentMessage()
     assert "Not exported" in message and f"{SMALL_PAGES} of 60" in message
     with qtbot.waitSignal(session.ready, timeout=10000):
         pass
-    window.export_dialog()
+    window.dialogs.export_visible_rows()
     with open(path, encoding="utf-8", newline="") as handle:
         assert len(list(csv.reader(handle))) == 1 + 60
     assert window.statusBar().currentMessage().startswith(f"Exported 60 {tab.kind.value}")
@@ -116,9 +116,7 @@ def test_export_as_a_spreadsheet_from_the_window(
         return str(tmp_path / "courses.csv"), asked.get("answer", "Excel workbooks (*.xlsx)")
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
-    from catalogue_desktop.ui.shell import dialogs
-
-    dialogs.export_visible_rows(window)
+    window.dialogs.export_visible_rows()
     assert asked["filters"] == ["CSV files (*.csv)", "CSV for Excel (*.csv)", "Excel workbooks (*.xlsx)"]
     assert asked["chosen"] == ("CSV for Excel (*.csv)" if sys.platform == "win32" else "CSV files (*.csv)")
     ws = openpyxl.load_workbook(tmp_path / "courses.xlsx")["Courses"]
@@ -140,8 +138,6 @@ def test_csv_for_excel_from_the_window_begins_with_a_byte_order_mark(
 ) -> None:
     from PySide6.QtWidgets import QFileDialog
 
-    from catalogue_desktop.ui.shell import dialogs
-
     session = make_session(offline=True, base_url="http://127.0.0.1:9", wait="ready")
     window = session.window
     tab = window.show_tab(Kind.EXPERTS)
@@ -152,8 +148,8 @@ def test_csv_for_excel_from_the_window_begins_with_a_byte_order_mark(
         return str(tmp_path / file), kind
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
-    dialogs.export_visible_rows(window)
-    dialogs.export_visible_rows(window)
+    window.dialogs.export_visible_rows()
+    window.dialogs.export_visible_rows()
     plain, excel = (tmp_path / "plain.csv").read_bytes(), (tmp_path / "excel.csv").read_bytes()
     assert excel[:3] == b"\xef\xbb\xbf" and not plain.startswith(b"\xef\xbb\xbf")
     assert excel[3:] == plain and tab.model.rowCount() > 0

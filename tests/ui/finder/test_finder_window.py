@@ -175,14 +175,14 @@ def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypa
         dialog.accept()
 
     QTimer.singleShot(0, answer)
-    window.save_search()
+    window.searches.save_current()
     assert window.search_book.all() == [  # kept in the catalogue's store, where `watch` reads them
         {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses", "watched": False}
     ]
     assert window.settings.saved_searches() == []
     window.show_tab(Kind.EXPERTS)
     window.query_box.clear()
-    window.fill_searches_menu()
+    window.menu_actions.searches_menu.aboutToShow.emit()  # (the menu opened)
     entry = next(
         a for a in window.menu_actions.searches_menu.actions() if a.text().startswith("Dallas deals")
     )
@@ -195,7 +195,7 @@ def test_the_palette_opens_a_record_of_any_kind(session: Any, qtbot: Any) -> Non
     from catalogue_desktop.ui.finder.palette import Palette
 
     window = session.window
-    palette = Palette(window, session.finder)
+    palette = Palette(window, session.finder, window.navigate)
     palette.line.setText("reyes")
     palette.update_hits()
     items = palette.model.items
@@ -205,7 +205,7 @@ def test_the_palette_opens_a_record_of_any_kind(session: Any, qtbot: Any) -> Non
     assert (
         "Reyes" in window.current_tab().model.index(window.current_tab().view.currentIndex().row(), 0).data()
     )
-    palette = Palette(window, session.finder)
+    palette = Palette(window, session.finder, window.navigate)
     palette.line.setText("go dates")
     palette.update_hits()
     palette.run_current()

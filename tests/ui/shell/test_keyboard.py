@@ -52,14 +52,14 @@ def test_previous_tab_goes_back_and_wraps(window: Any, qtbot: Any) -> None:
 
 
 def test_the_shortcut_list_comes_from_the_actions(window: Any) -> None:
-    from catalogue_desktop.ui.shell import menus
+    from catalogue_desktop.ui.shell import dialogs
 
-    rows = dict((what, keys) for keys, what in menus.shortcut_rows(window))
+    rows = dict((what, keys) for keys, what in dialogs.shortcut_rows(window))
     assert rows["Find"].startswith("Ctrl+F") and rows["Quick open"] == "Ctrl+K" and rows["Refresh"] == "F5"
     assert rows["Back"] == "Alt+Left" and rows["Next tab"].startswith("Ctrl+Tab")
     assert rows["Dates"] == "Ctrl+9"
     window.menu_actions.find_action.setShortcut("Ctrl+Shift+F")  # changed: the list follows
-    assert dict((w, k) for k, w in menus.shortcut_rows(window))["Find"] == "Ctrl+Shift+F"
+    assert dict((w, k) for k, w in dialogs.shortcut_rows(window))["Find"] == "Ctrl+Shift+F"
 
 
 def test_from_the_query_to_the_rows_to_the_details_and_back(window: Any, qtbot: Any) -> None:

@@ -435,9 +435,9 @@ def test_service_url_dialog_leaves_the_demo_catalogue_for_the_given_service(
     assert not (cache_dir / FILE_NAME).exists()
     _answer_dialogs(monkeypatch, [("", True), (f" {demo_server.base_url} ", True)])
     with qtbot.assertNotEmitted(session.window.base_url_chosen):
-        session.window.service_url_dialog()  # empty: ignored
+        session.window.dialogs.ask_service_url()  # empty: ignored
     with qtbot.waitSignal(session.synced, timeout=20000):
-        session.window.service_url_dialog()
+        session.window.dialogs.ask_service_url()
     wait_rows_loaded(qtbot, session)
     assert not session.demo and session.base_url == demo_server.base_url
     assert session.store_file == cache_dir / FILE_NAME

@@ -91,7 +91,7 @@ class Settings:
 
     @base_url.setter
     def base_url(self, url: str | None) -> None:
-        self._set("service/base_url", url)
+        self.put("service/base_url", url)
 
     @property
     def currency(self) -> str | None:
@@ -100,7 +100,7 @@ class Settings:
 
     @currency.setter
     def currency(self, code: str | None) -> None:
-        self._set("display/currency", code)
+        self.put("display/currency", code)
 
     @property
     def sync_timeout(self) -> float:
@@ -121,9 +121,9 @@ class Settings:
         """Remember ``seconds`` (None, or the default: forget it). ValueError unless above 0."""
         if seconds is not None and not 0 < seconds < float("inf"):
             raise ValueError(f"a sync timeout is a number of seconds above 0, not {seconds!r}")
-        self._set("service/sync_timeout", None if seconds in (None, DEFAULT_SYNC_TIMEOUT) else f"{seconds:g}")
+        self.put("service/sync_timeout", None if seconds in (None, DEFAULT_SYNC_TIMEOUT) else f"{seconds:g}")
 
-    def _set(self, key: str, value: QByteArray | int | str | None) -> None:
+    def put(self, key: str, value: QByteArray | int | str | None) -> None:
         """Set ``key`` (remove it for no value) unless it holds that already: QSettings rewrites
         the whole file, locked and fsynced, for any change, so a start given the same URL, or a
         window closed as it was opened, writes nothing. INI values read back as text."""
@@ -145,8 +145,8 @@ class Settings:
         return _bytes(self.q.value("window/state"))
 
     def save_window(self, geometry: QByteArray, state: QByteArray) -> None:
-        self._set("window/geometry", geometry)
-        self._set("window/state", state)
+        self.put("window/geometry", geometry)
+        self.put("window/state", state)
 
     @property
     def detail_split(self) -> list[int] | None:
@@ -163,7 +163,7 @@ class Settings:
 
     @detail_split.setter
     def detail_split(self, sizes: list[int] | None) -> None:
-        self._set("window/detail_split", ",".join(str(s) for s in sizes) if sizes else None)
+        self.put("window/detail_split", ",".join(str(s) for s in sizes) if sizes else None)
 
     @property
     def details_shown(self) -> bool:
@@ -172,7 +172,7 @@ class Settings:
 
     @details_shown.setter
     def details_shown(self, shown: bool) -> None:
-        self._set("window/details_shown", None if shown else "false")
+        self.put("window/details_shown", None if shown else "false")
 
     @property
     def last_tab(self) -> int:
@@ -180,7 +180,7 @@ class Settings:
 
     @last_tab.setter
     def last_tab(self, index: int) -> None:
-        self._set("window/last_tab", index)
+        self.put("window/last_tab", index)
 
     # -- per collection tab ------------------------------------------------------------------
 
@@ -196,10 +196,10 @@ class Settings:
 
     def save_tab(self, kind: ListKind, header: QByteArray, sort: tuple[int, int]) -> None:
         """A tab's columns and order (the table/detail split is one for all tabs: ``window_layout``)."""
-        self._set(f"tabs/{kind.value}/header", header)
-        self._set(f"tabs/{kind.value}/splitter", None)  # a per-tab split, written by earlier versions
-        self._set(f"tabs/{kind.value}/sort_column", sort[0])
-        self._set(f"tabs/{kind.value}/sort_order", sort[1])
+        self.put(f"tabs/{kind.value}/header", header)
+        self.put(f"tabs/{kind.value}/splitter", None)  # a per-tab split, written by earlier versions
+        self.put(f"tabs/{kind.value}/sort_column", sort[0])
+        self.put(f"tabs/{kind.value}/sort_order", sort[1])
 
     # -- the finder ------------------------------------------------------------------------
 
@@ -221,7 +221,7 @@ class Settings:
         )
 
     def set_saved_searches(self, searches: list[dict[str, str]]) -> None:
-        self._set("finder/saved", json.dumps(searches, ensure_ascii=False) if searches else None)
+        self.put("finder/saved", json.dumps(searches, ensure_ascii=False) if searches else None)
 
     # -- what the spec leaves open, and how things show ------------------------------------
 
@@ -259,7 +259,7 @@ class Settings:
 
     @event_zones.setter
     def event_zones(self, value: bool) -> None:
-        self._set("display/event_zones", None if value else "false")
+        self.put("display/event_zones", None if value else "false")
 
     @property
     def offer_max_age_days(self) -> int:
@@ -268,4 +268,4 @@ class Settings:
 
     @offer_max_age_days.setter
     def offer_max_age_days(self, days: int) -> None:
-        self._set("offers/max_age_days", None if days == 7 else days)
+        self.put("offers/max_age_days", None if days == 7 else days)

@@ -9,10 +9,9 @@ and matched on both, with its shortcut shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QMenuBar
 
 from catalogue_desktop.core.query.folding import fold
 
@@ -30,7 +29,7 @@ class MenuCommand:
         return fold(f"{self.path} {self.text}")
 
 
-def menu_commands(menu_bar: Any) -> list[MenuCommand]:
+def menu_commands(menu_bar: QMenuBar) -> list[MenuCommand]:
     """Every enabled, visible action of ``menu_bar``'s menus (submenus walked), in menu order."""
     out: list[MenuCommand] = []
     seen: set[int] = set()

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.query.matches import Matches
-from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
 from catalogue_desktop.ui.finder.indexer import FinderIndexer
 from catalogue_desktop.ui.finder.withdrawn_note import WithdrawnNote
 
@@ -37,9 +37,11 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.query.vocabulary import Vocabulary
     from catalogue_desktop.ui.browse.collection_tab import CollectionTab
     from catalogue_desktop.ui.finder.facet_panel import FacetPanel
+    from catalogue_desktop.ui.finder.overlay import ChildOverlay
     from catalogue_desktop.ui.finder.query_box import QueryBox
 
-Result = tuple[Matches | None, Any, str | None]  # matches, overlay, note (RowSetTableModel)
+# matches, overlay, note (RowSetTableModel); a string: the overlay's module is imported when used
+Result: TypeAlias = "tuple[Matches | None, ChildOverlay | None, str | None]"
 NO_RESULT: Result = (None, None, None)
 FACETS_DELAY_MS = 150  # after the last typed change
 MORE_VALUES = 500  # values a facet shows once its "+N more" was clicked
@@ -60,16 +62,16 @@ class FinderWindow(Protocol):
     def facet_panel(self) -> FacetPanel: ...
     @property
     def tab_widget(self) -> QTabWidget: ...
-    def current_kind(self) -> Any: ...
-    def tab_kinds(self) -> tuple[Any, ...]: ...
-    def made_tab(self, kind: Any) -> CollectionTab | None: ...
-    def show_tab(self, kind: Any) -> CollectionTab: ...
+    def current_kind(self) -> ListKind: ...
+    def tab_kinds(self) -> tuple[ListKind, ...]: ...
+    def made_tab(self, kind: ListKind) -> CollectionTab | None: ...
+    def show_tab(self, kind: ListKind) -> CollectionTab: ...
     def show_message(self, text: str, timeout_ms: int = 8000) -> None: ...
     def statusBar(self) -> QStatusBar: ...
-    def sort_of(self, kind: Kind) -> tuple[int, bool] | None: ...
-    def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None: ...
+    def sort_of(self, kind: ListKind) -> tuple[int, bool] | None: ...
+    def set_tab_count(self, kind: ListKind, total: int | None, matched: int | None = None) -> None: ...
     def show_rowset(
-        self, kind: Any, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None
+        self, kind: ListKind, rowset: RowSet, changes: dict[str, Any] | None, result: Result | None = None
     ) -> None: ...
     def show_growing(
         self, kind: Kind, rowset: RowSet, expected: int, changes: dict[str, Any] | None
@@ -95,16 +97,18 @@ class FinderController(QObject):
         self.withdrawn = WithdrawnNote(store)  # what removed: queries match
         self.parsed: Parsed | None = None  # the query (None: none yet)
         self.show_past = False  # the Dates tab shows past occasions too
-        self._held: dict[Any, tuple[RowSet, Any]] = {}  # reloads waiting for their table
+        self._held: dict[
+            ListKind, tuple[RowSet, dict[str, Any] | None]
+        ] = {}  # reloads waiting for their table
         self._built_for: dict[str, RowSet] = {}  # the row set each table was built for
         self._shown: dict[str, RowSet] = {}  # the row set each tab shows
-        self._stale: set[Any] = set()  # made tabs whose rows are not yet the current query's
+        self._stale: set[ListKind] = set()  # made tabs whose rows are not yet the current query's
         self.facets_widened: set[str] = set()  # fields whose "+N more" was clicked
         # Facets follow a typed query once typing pauses: counting every facet's values is the costliest part
         # of a keystroke (docs/decisions.md, "The finder's engine").
         self._facets_later = QTimer(self, singleShot=True, interval=FACETS_DELAY_MS)
         self._facets_later.timeout.connect(self._typing_paused)
-        self._moved_from: set[Any] = set()  # tabs left for the results elsewhere (this query)
+        self._moved_from: set[ListKind] = set()  # tabs left for the results elsewhere (this query)
         self._results_pending = False  # ``show_results_tab`` waits for tables being built
         self._followed: tuple[str | None, str | None] = (None, None)  # the reading's tab and order, followed
         self._said: tuple[str, Callable[[], str | None]] | None = None  # where the results are, and its check
@@ -132,13 +136,13 @@ class FinderController(QObject):
     def active(self) -> bool:
         return self.parsed is not None and self.parsed.root is not None
 
-    def _filters(self, kind: Any) -> bool:
+    def _filters(self, kind: ListKind) -> bool:
         """``kind``'s tab shows only some rows (a query; the Dates tab hides past occasions)."""
         return self.active or (kind is OCCASIONS and not self.show_past)
 
     # -- rows in ----------------------------------------------------------------------------
 
-    def take_rowset(self, kind: Kind, rowset: RowSet, changes: Any) -> None:
+    def take_rowset(self, kind: Kind, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """A collection's rows were (re)read: index them; show them now, or with their matches
         once their table is built when a query is set."""
         self.indexer.index(kind, rowset)
@@ -147,11 +151,11 @@ class FinderController(QObject):
             return
         self._show(kind, rowset, changes)
 
-    def take_growing(self, kind: Kind, rowset: RowSet, expected: int, changes: Any) -> None:
+    def take_growing(self, kind: Kind, rowset: RowSet, expected: int, changes: dict[str, Any] | None) -> None:
         if not self.active:
             self.window.show_growing(kind, rowset, expected, changes)
 
-    def _show(self, kind: Any, rowset: RowSet, changes: Any) -> None:
+    def _show(self, kind: ListKind, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         self._shown[kind.value] = rowset
         self.window.show_rowset(kind, rowset, changes, self.result(kind))
         self._title(kind)
@@ -265,7 +269,7 @@ class FinderController(QObject):
         self._followed = (None, None)
         self._follow(self.window.query_box.reading)
 
-    def _switch(self, kind: Any) -> None:
+    def _switch(self, kind: ListKind) -> None:
         """Show ``kind``'s tab for the query (not a tab the user chose: the text is not read
         again for it, which would change the query being shown)."""
         self._following = True
@@ -307,7 +311,7 @@ class FinderController(QObject):
         terms = walk(self.parsed.root if self.parsed is not None else None)
         return bool(terms) and all(t.field is None and t.op == "word" for t in terms)
 
-    def _moved_text(self, origin: Any, found: Any) -> str | None:
+    def _moved_text(self, origin: ListKind, found: ListKind) -> str | None:
         """ "No webinars match…; showing Courses", while it is true."""
         if not self.active or self.window.current_kind() is not found or self._matched(origin) != 0:
             return None
@@ -318,14 +322,14 @@ class FinderController(QObject):
             f"Ctrl+{number} goes back to {origin.label}."
         )
 
-    def _named_text(self, origin: Any, shown: Any) -> str | None:
+    def _named_text(self, origin: ListKind, shown: ListKind) -> str | None:
         """ "Showing Courses: the words name them. Ctrl+9 goes back to Dates.", while it is true."""
         if not self.active or self.window.current_kind() is not shown:
             return None
         number = self.window.tab_kinds().index(origin) + 1
         return f"Showing {shown.label}: the words name them. Ctrl+{number} goes back to {origin.label}."
 
-    def _elsewhere_text(self, origin: Any) -> str | None:
+    def _elsewhere_text(self, origin: ListKind) -> str | None:
         """ "No dates match; the words are found on Situations (1: Ctrl+8).", while it is true."""
         if not self.active or self.window.current_kind() is not origin or self._matched(origin) != 0:
             return None
@@ -371,7 +375,7 @@ class FinderController(QObject):
         if said is not None:
             self._say(said, lambda: self._moved_text(current, found))
 
-    def _matched(self, kind: Any) -> int | None:
+    def _matched(self, kind: ListKind) -> int | None:
         """How many rows ``kind``'s tab shows under the query (None: not known yet)."""
         if not self._ready(kind) or not self.active:
             return None
@@ -401,7 +405,7 @@ class FinderController(QObject):
             self._read_again()
         self.check_said()
 
-    def _refresh(self, kind: Any) -> None:
+    def _refresh(self, kind: ListKind) -> None:
         """Give ``kind``'s tab (if made) the current query's rows, and its title the count."""
         self._stale.discard(kind)
         tab = self.window.made_tab(kind)
@@ -409,7 +413,7 @@ class FinderController(QObject):
             tab.set_result(*self.result(kind))
         self._title(kind)
 
-    def _title(self, kind: Any) -> None:
+    def _title(self, kind: ListKind) -> None:
         rowset = self._shown.get(kind.value)
         total = len(rowset) if rowset is not None else None
         matched = None
@@ -418,12 +422,12 @@ class FinderController(QObject):
             matched = outcome.count
         self.window.set_tab_count(kind, total, matched)
 
-    def _ready(self, kind: Any) -> bool:
+    def _ready(self, kind: ListKind) -> bool:
         name = kind.value
         built = self._built_for.get(name)
         return built is not None and built is self._shown.get(name) and name in self.engine.tables
 
-    def result(self, kind: Any) -> Result:
+    def result(self, kind: ListKind) -> Result:
         """What ``kind``'s tab shows under the current query (every row when there is none; no
         row while its table is being built)."""
         if not self._filters(kind):
@@ -449,7 +453,7 @@ class FinderController(QObject):
         note = None if outcome.bits else self.withdrawn.note(self.parsed, kind.value, when)
         return outcome, overlay, note  # (a Matches)
 
-    def _effective(self, kind: Any) -> Parsed:
+    def _effective(self, kind: ListKind) -> Parsed:
         """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless
         asked (``past``, any date clause, or its "Show past" toggle)."""
         from catalogue_desktop.core.query.offerings import upcoming
@@ -458,7 +462,8 @@ class FinderController(QObject):
         parsed = self.parsed or parse("")
         if kind is not OCCASIONS or self.show_past:
             return parsed
-        return upcoming(parsed)
+        dates: Parsed = upcoming(parsed)
+        return dates
 
     # -- the panel and the box -----------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from catalogue_desktop.qt_compat.item_models import guarded
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.facets import Facet
+    from catalogue_desktop.core.records.kinds import ListKind
 
 _Index = QModelIndex | QPersistentModelIndex
 _NO_PARENT = 0xFFFFFFFF  # internal id of a facet's own row
@@ -189,9 +190,9 @@ class FacetPanel(QWidget):
         self.tree.activated_value.connect(self._activate)
         self._expanded: set[str] = set()
         self._clicking = False  # (``_activate`` from a click, not a key)
-        self._kind: Any = None
+        self._kind: ListKind | None = None
 
-    def show_facets(self, kind: Any, facets: list[Facet], note: str | None) -> None:
+    def show_facets(self, kind: ListKind, facets: list[Facet], note: str | None) -> None:
         """Show ``kind``'s facets (``note``: why there are none, e.g. still preparing)."""
         if kind is not self._kind:
             self._kind = kind

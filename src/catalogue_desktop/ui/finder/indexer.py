@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalogue_desktop.core.listing.rowset import RowSet
-from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
 from catalogue_desktop.ui.finder.lexicon_builder import LexiconBuilder
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.engine import Finder
     from catalogue_desktop.core.query.reading import Lexicon
+    from catalogue_desktop.core.query.vocabulary import Vocabulary
 
 PASS_S = 0.004  # work per event-loop pass
 _MOMENTS_KEPT = 200_000  # parsed date texts kept for the next build of the Dates rows
@@ -41,9 +43,9 @@ class FinderIndexer(QObject):
 
     def __init__(
         self,
-        vocabulary: Any,
-        store: Callable[[], Any],
-        sort_of: Callable[[Any], tuple[int, bool] | None] = lambda _kind: None,
+        vocabulary: Vocabulary | None,
+        store: Callable[[], Store],
+        sort_of: Callable[[ListKind], tuple[int, bool] | None] = lambda _kind: None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)

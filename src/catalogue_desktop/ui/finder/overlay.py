@@ -9,11 +9,11 @@ of the row's own, by column: made for the rows the view paints, and remembered.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.query.table import Table, parse_date
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
 
 # kind -> (column key, child column, what): what the row shows from the matched child row
 _SHOWN = {
@@ -49,7 +49,8 @@ class ChildOverlay:
         self._known: dict[int, dict[int, tuple[Any, int | None]] | None] = {}
 
     @staticmethod
-    def applies(kind: Any) -> bool:
+    def applies(kind: ListKind) -> TypeGuard[Kind]:
+        """Whether ``kind``'s rows show their matched child rows (a collection's, not the Dates')."""
         return kind in _SHOWN
 
     def heading(self, column: int) -> str | None:

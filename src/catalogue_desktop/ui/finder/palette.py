@@ -10,15 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QMainWindow, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, one_line
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.qt_compat.item_models import guarded
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QKeyEvent
+
+    from catalogue_desktop.ui.finder.controller import FinderController
 
 _Index = QModelIndex | QPersistentModelIndex
 _SINGULAR = {k.value: k.singular.capitalize() for k in Kind}
@@ -29,11 +34,11 @@ class Item:
     what: str  # "Webinar", "Command", ...
     title: str
     detail: str  # "#100001", a shortcut
-    run: Callable[[], Any]
+    run: Callable[[], object]
 
 
 class PaletteModel(QAbstractListModel):
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.items: list[Item] = []
 
@@ -69,7 +74,7 @@ class _Line(QLineEdit):
         super().__init__()
         self._view = view
 
-    def keyPressEvent(self, event: Any) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
             model = self._view.model()
             if model.rowCount():
@@ -84,10 +89,18 @@ class _Line(QLineEdit):
 
 
 class Palette(QDialog):
-    def __init__(self, window: Any, controller: Any, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        controller: FinderController,
+        navigate: Callable[[Kind, int], object],
+        parent: QWidget | None = None,
+    ) -> None:
+        """Over ``window`` (its menus are the commands); ``navigate(kind, id)`` opens a hit."""
         super().__init__(parent or window)
         self.window_ = window
         self.controller = controller
+        self._navigate = navigate
         self.setWindowTitle("Quick open")
         self.setModal(True)
         self.model = PaletteModel(self)
@@ -125,7 +138,7 @@ class Palette(QDialog):
                             _SINGULAR[hit.table],
                             hit.title,
                             f"#{hit.record_id}",
-                            partial(self.window_.navigate, kind, hit.record_id),
+                            partial(self._navigate, kind, hit.record_id),
                         )
                     )
         self.model.set_items(items)
@@ -148,8 +161,10 @@ class Palette(QDialog):
         item.run()
 
 
-def open_palette(window: Any, controller: Any) -> Palette:
-    palette = Palette(window, controller)
+def open_palette(
+    window: QMainWindow, controller: FinderController, navigate: Callable[[Kind, int], object]
+) -> Palette:
+    palette = Palette(window, controller, navigate)
     palette.line.setFocus()
     palette.open()
     return palette

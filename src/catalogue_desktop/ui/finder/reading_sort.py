@@ -7,17 +7,15 @@ first. A date field sorts a tab by the date column its default order is by (Cour
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 
 from catalogue_desktop.core.listing.rows import COLUMNS, START_COLUMN
-from catalogue_desktop.core.records.kinds import OCCASIONS
+from catalogue_desktop.core.records.kinds import OCCASIONS, ListKind
 
 _DATES = frozenset({"start", "starts", "date", "dates", "when", "next", "first"})
 
 
-def sort_column(kind: Any, sort: str) -> tuple[int, Qt.SortOrder] | None:
+def sort_column(kind: ListKind, sort: str) -> tuple[int, Qt.SortOrder] | None:
     """``kind``'s column and order for ``sort`` (None: its tab has no such column)."""
     field = sort.strip().lower()
     descending = field.startswith("-") or field.endswith(("-desc", ":desc", " desc"))

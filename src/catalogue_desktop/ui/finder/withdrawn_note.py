@@ -9,11 +9,14 @@ the history has grown (a sync).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.syntax import Parsed
+    from catalogue_desktop.core.query.withdrawn import WithdrawnTables
 
 SHOWN = 8  # withdrawn records named in the note
 
@@ -21,9 +24,10 @@ SHOWN = 8  # withdrawn records named in the note
 class WithdrawnNote:
     """The note per tab, from the store's withdrawn records."""
 
-    def __init__(self, store: Any) -> None:
-        self._store = store  # () -> the GUI thread's Store
-        self._tables: Any = None
+    def __init__(self, store: Callable[[], Store | None]) -> None:
+        """``store()``: the GUI thread's store."""
+        self._store = store
+        self._tables: WithdrawnTables | None = None
         self._mark = -1
 
     def note(self, parsed: Parsed | None, name: str, now: datetime) -> str | None:
@@ -43,6 +47,8 @@ class WithdrawnNote:
         if not outcome.count:
             return f"No {name} withdrawn that match."
         gone = tables.get(name)
+        if gone is None:  # (never: an outcome comes from this table)
+            return None
         rows = outcome.rows
         lines = [f"{len(rows)} withdrawn {name} match (no longer in the catalogue):"]
         for row in rows[:SHOWN]:
@@ -52,7 +58,7 @@ class WithdrawnNote:
             lines.append(f"… and {len(rows) - SHOWN} more (catalogue-desktop find lists them all)")
         return "\n".join(lines)
 
-    def _current(self) -> Any:
+    def _current(self) -> WithdrawnTables | None:
         from catalogue_desktop.core.query.withdrawn import WithdrawnTables
 
         store = self._store()

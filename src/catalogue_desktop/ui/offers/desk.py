@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import QLocale, QMimeData, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
@@ -41,6 +41,14 @@ from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
 
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.store import Store
+    from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+    from catalogue_desktop.ui.common.formatting import Formatter
+    from catalogue_desktop.ui.common.settings import Settings
+    from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+
 _TITLE = column_index(OCCASIONS, "title")
 _RECORD = column_index(OCCASIONS, "record")
 BIG_SHEET = 300  # occasions: a sheet of more asks first (about 6 a page)
@@ -49,11 +57,11 @@ BIG_SHEET = 300  # occasions: a sheet of more asks first (about 6 a page)
 class OfferSource(NamedTuple):
     """What the offers need besides the tab's rows (the window gives it)."""
 
-    engine: Callable[[], Any]  # the finder (None until made): its ``offerings`` table's columns
+    engine: Callable[[], Finder | None]  # the finder (None until made): its ``offerings`` table's columns
     states: Callable[[], Mapping[Kind, CollectionState]]  # the store's collections (the data's age)
     max_age_days: Callable[[], int]  # warn before an offer from data older than this
-    settings: Any = None  # the window's Settings: the currency, and what offers remember
-    store: Callable[[], Any] | None = None  # the window's store: the courses' schedules
+    settings: Settings | None = None  # the currency, and what offers remember
+    store: Callable[[], Store] | None = None  # the window's store: the courses' schedules
     about: Callable[[], list[str]] | None = None  # the catalogue and query (the spreadsheet's About)
 
 
@@ -66,7 +74,8 @@ class Chosen(NamedTuple):
 class OfferDesk:
     """The offers of one Dates tab (see the module doc)."""
 
-    def __init__(self, tab: Any, source: OfferSource, formatter: Any) -> None:
+    def __init__(self, tab: CollectionTab, source: OfferSource, formatter: Formatter) -> None:
+        """``tab``: the Dates tab (``dates_tab.DatesTab``, which makes its desk)."""
         self.tab = tab
         self.source = source
         self.formatter = formatter
@@ -211,8 +220,8 @@ class OfferDesk:
         return True
 
     @property
-    def remembered(self) -> Any:
-        """What offers remember (``offer_settings.OfferSettings``); None without settings."""
+    def remembered(self) -> OfferSettings | None:
+        """What offers remember; None without settings."""
         if self.source.settings is None:
             return None
         from catalogue_desktop.ui.offers.offer_settings import OfferSettings
@@ -492,7 +501,9 @@ def ask_to_continue(parent: QWidget, text: str) -> bool:
     return box.clickedButton() is go
 
 
-def ask_path(parent: QWidget, caption: str, name: str, filters: str, remembered: Any = None) -> Path | None:
+def ask_path(
+    parent: QWidget, caption: str, name: str, filters: str, remembered: OfferSettings | None = None
+) -> Path | None:
     """Where to save: the dialog starts in the folder last used (the documents folder the first
     time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
     if remembered is not None:

@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QStandardPaths, QTimeZone
 
 from catalogue_desktop.core.offers.offer import TIMES
 from catalogue_desktop.core.offers.sheet import LETTERHEAD_KEYS, Letterhead, logo_problem
+from catalogue_desktop.ui.common.settings import Settings
 
 
 class OfferSettings:
     """Typed access to ``[offers]`` in the window's settings (``settings.q``: a QSettings)."""
 
-    def __init__(self, settings: Any) -> None:
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.q = settings.q
 
@@ -29,7 +29,7 @@ class OfferSettings:
         return str(value).strip() if value else ""
 
     def _put(self, key: str, value: str | None) -> None:
-        self.settings._set(f"offers/{key}", (value or "").strip() or None)
+        self.settings.put(f"offers/{key}", (value or "").strip() or None)
 
     # -- the letterhead ----------------------------------------------------------------------
 

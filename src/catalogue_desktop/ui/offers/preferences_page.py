@@ -5,8 +5,6 @@ clock time as written, the instant, or asked at the next offer)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -21,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.offers.offer import CLOCK, INSTANT
 from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
+from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
 IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"
@@ -34,7 +33,7 @@ TIME_CHOICES = (
 class OffersPage(QGroupBox):
     """The letterhead's fields; ``save`` keeps them."""
 
-    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__("Offers: your letterhead", parent)
         self.setObjectName("preferences-offers")
         self.offer_settings = OfferSettings(settings)

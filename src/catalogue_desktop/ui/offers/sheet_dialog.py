@@ -8,7 +8,7 @@ zone are remembered (``offer_settings``)."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
@@ -29,6 +29,9 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.records.zones import CUSTOMER_ZONES, zone_label
 from catalogue_desktop.ui.offers.sheet_pdf import PAPERS, default_paper
 
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+
 GROUPS = (("By course", "course"), ("By month", "month"))
 TITLE = "Offer for "
 
@@ -46,10 +49,16 @@ class SheetDialog(QDialog):
     """Asks the offer sheet's title, note, validity, customer zone, grouping and paper."""
 
     def __init__(
-        self, parent: QWidget | None, words: str, action: str, remembered: Any = None, *, sheet: bool = True
+        self,
+        parent: QWidget | None,
+        words: str,
+        action: str,
+        remembered: OfferSettings | None = None,
+        *,
+        sheet: bool = True,
     ) -> None:
         super().__init__(parent)
-        self.remembered = remembered  # an OfferSettings, or None (nothing remembered)
+        self.remembered = remembered  # None: nothing remembered
         self.setWindowTitle("Offer sheet" if sheet else "Offer")
         layout = QVBoxLayout(self)
         what = QLabel(f"An offer {'sheet ' if sheet else ''}of {words}.")
@@ -143,8 +152,14 @@ class SheetDialog(QDialog):
 
     @classmethod
     def ask(
-        cls, parent: QWidget | None, words: str, action: str, remembered: Any = None, *, sheet: bool = True
-    ) -> Any:
+        cls,
+        parent: QWidget | None,
+        words: str,
+        action: str,
+        remembered: OfferSettings | None = None,
+        *,
+        sheet: bool = True,
+    ) -> SheetOptions | None:
         """The options chosen (remembered), or None if cancelled; ``sheet``: the sheet's grouping
         and paper asked too."""
         dialog = cls(parent, words, action, remembered, sheet=sheet)

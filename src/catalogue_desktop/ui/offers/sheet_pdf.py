@@ -10,7 +10,7 @@ platform is set) only for the PDF (``gui_application``).
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLocale, QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
@@ -28,6 +28,9 @@ from PySide6.QtGui import (
 )
 
 from catalogue_desktop.core.offers.sheet import Sheet
+
+if TYPE_CHECKING:
+    from PySide6.QtPrintSupport import QPrinter
 
 PAPERS = {"A4": QPageSize.PageSizeId.A4, "Letter": QPageSize.PageSizeId.Letter}
 MARGINS_MM = QMarginsF(16, 14, 16, 12)  # left, top, right, bottom (the footer sits above it)
@@ -60,7 +63,7 @@ def page_layout(paper: str) -> QPageLayout:
     )
 
 
-def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
+def paint(sheet: Sheet | str, device: QPdfWriter | QPrinter, footer: str) -> int:
     """Lay ``sheet`` out on ``device``'s pages (a QPdfWriter or QPrinter, its page layout set),
     no occasion's row cut in two where a page ends (``whole_rows``), each page with ``footer``
     at the left and its number at the right; returns the pages."""
@@ -112,7 +115,7 @@ def paint(sheet: Sheet | str, device: Any, footer: str) -> int:
     return pages
 
 
-def fee_column(sheet: Sheet, font: QFont, device: Any, width: float) -> float:
+def fee_column(sheet: Sheet, font: QFont, device: QPdfWriter | QPrinter, width: float) -> float:
     """The fee column's width, % of the page's: the widest fee (or its heading, in bold) on one
     line, with the cell's padding and borders."""
     bold = QFont(font)
@@ -214,7 +217,7 @@ def _footer(painter: QPainter, font: QFont, rect: QRectF, text: str, page: int, 
     painter.restore()
 
 
-def pdf_writer(target: Any, title: str, paper: str) -> QPdfWriter:
+def pdf_writer(target: str | QIODevice, title: str, paper: str) -> QPdfWriter:
     writer = QPdfWriter(target)
     writer.setPageLayout(page_layout(paper))
     writer.setTitle(title)

@@ -11,9 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
+from catalogue_desktop.ui.common.settings import Settings
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.record_history import History
+    from catalogue_desktop.core.cache.store import Store
+    from catalogue_desktop.core.query.engine import Finder
 
 
 def now_iso() -> str:
@@ -23,12 +29,12 @@ def now_iso() -> str:
 class SearchBook:
     """Saved searches as the window uses them: ``{"name", "query", "tab", "watched"}`` dicts."""
 
-    def __init__(self, store: Callable[[], Any], settings: Any) -> None:
+    def __init__(self, store: Callable[[], Store | None], settings: Settings) -> None:
         self._store = store  # () -> the GUI thread's Store (or None)
         self._settings = settings
         self._migrated: set[str] = set()
 
-    def store(self) -> Any:
+    def store(self) -> Store | None:
         try:
             store = self._store()
         except AttributeError:  # a window made without a loader
@@ -38,7 +44,7 @@ class SearchBook:
             self.migrate(store)
         return store
 
-    def migrate(self, store: Any) -> int:
+    def migrate(self, store: Store) -> int:
         """Move the settings' saved searches into ``store`` (names it has already are kept as
         they are); the settings' list is cleared. Returns how many were moved."""
         old = self._settings.saved_searches()
@@ -54,7 +60,7 @@ class SearchBook:
         self._settings.sync()
         return moved
 
-    def history(self) -> Any:
+    def history(self) -> History | None:
         """The open catalogue's ``store.history`` (None: no store)."""
         store = self.store()
         return None if store is None else store.history
@@ -105,12 +111,12 @@ class SearchBook:
             store.searches.remove(name)
             store.searches.put(replace(found, name=new))
 
-    def set_watched(self, name: str, watched: bool, finder: Any = None) -> None:
+    def set_watched(self, name: str, watched: bool, finder: Finder | None = None) -> None:
         """Watch ``name`` (its news start from what it matches now: in ``finder``'s tables when
         given, else the store's) or stop watching it."""
         store = self.store()
         found = None if store is None else store.searches.get(name)
-        if found is None:
+        if store is None or found is None:
             return
         if not watched:
             store.searches.put(replace(found, watched=False, baseline={}))

@@ -1,39 +1,75 @@
 """The watched searches joined to a running session: the What's new dock and badge (``Watcher``),
 worked out when the cache is read and after each sync, and the word said when a refresh brings
-news (``notice``)."""
+news (``notice``). ``connect_watch`` makes them and hands them back (``Watching``): the session
+keeps them. (The Changes panel and the sync on its own are the sync's: ``ui.sync.changes_dock``,
+``ui.sync.auto_sync``.)
+
+What they need of the window, the finder and the session are ``WatchWindow``, ``WatchFinder``
+and ``WatchSession`` (``ui.searches`` sits below the shell and beside the finder)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.searches.notice import Notifier
-from catalogue_desktop.ui.searches.watcher import Watcher
+from catalogue_desktop.ui.searches.watcher import Watcher, WatchFinder, WatchWindow
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QObject, SignalInstance
+    from PySide6.QtWidgets import QMainWindow
+
+    from catalogue_desktop.core.cache.store import Store
+    from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 
 
-def connect_watch(session: Any) -> Watcher:
-    """Make the session's watcher (``session.watcher``) and its notifier."""
-    window, loader = session.window, session.loader
+class WatchSession(Protocol):
+    """What the watched searches need of the session (``ui.shell.session.AppSession``)."""
+
+    @property
+    def ready(self) -> SignalInstance: ...  # every cached row shown
+    @property
+    def synced(self) -> SignalInstance: ...  # a sync finished (its report)
+
+
+class Watching(NamedTuple):
+    """What ``connect_watch`` made (the session keeps them, and stops them when it closes)."""
+
+    watcher: Watcher
+    notifier: Notifier
+
+
+def connect_watch(
+    window: WatchWindow,
+    main: QMainWindow,
+    loader: CatalogueLoader,
+    finder: WatchFinder,
+    session: WatchSession,
+    parent: QObject,
+) -> Watching:
+    """Make the watcher and its notifier for ``window`` (``main``: the same window, where the
+    docks, the toolbar and the status bar are); ``parent`` keeps them."""
     gone = WithdrawnTitles(lambda: loader.store)
     watcher = Watcher(
         window,
-        session.finder,
+        main,
+        finder,
         lambda kind, rid: loader.index.title(kind, rid) or gone.title(kind, rid),
-        session,
+        parent,
     )
-    notifier = Notifier(window, watcher.show, session)
+    notifier = Notifier(main, watcher.show, parent)
     watcher.news_arrived.connect(lambda count: notifier.say(count, watcher.news))
     session.ready.connect(lambda: watcher.after_sync(announce=False))
     session.synced.connect(lambda _report: watcher.after_sync())
-    session.notifier = notifier
-    return watcher
+    return Watching(watcher, notifier)
 
 
 class WithdrawnTitles:
     """The last title of a withdrawn record and the day it went ("… — withdrawn 14 Nov 2026"),
     from the history (read once per kind and history mark)."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Callable[[], Store]) -> None:
         self._store = store
         self._found: dict[tuple[Kind, int], dict[int, str]] = {}
 

@@ -5,16 +5,22 @@ opens What's new."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QApplication, QLabel, QSystemTrayIcon
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSystemTrayIcon
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.searches.news import News
 
 
 class Notifier(QObject):
     """Says that watched searches have news (``say``); ``open_news()`` shows What's new."""
 
-    def __init__(self, window: Any, open_news: Callable[[], None], parent: QObject | None = None) -> None:
+    def __init__(
+        self, window: QMainWindow, open_news: Callable[[], None], parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._window = window
         self._open = open_news
@@ -32,7 +38,7 @@ class Notifier(QObject):
     def tray_available() -> bool:
         return QSystemTrayIcon.isSystemTrayAvailable()
 
-    def say(self, count: int, news: Sequence[Any]) -> None:
+    def say(self, count: int, news: Sequence[News]) -> None:
         """Tell of ``count`` news (``news``: per watched search)."""
         names = [item.search.name for item in news if item.count]
         text = f"{count} news for {_names(names)}" if names else f"{count} news in watched searches"
@@ -49,7 +55,7 @@ class Notifier(QObject):
         self.notice.setText(f'<a href="whats-new">{escape(text)} — show</a>')
         self.notice.show()
 
-    def _icon(self) -> Any:
+    def _icon(self) -> QIcon:
         """The app's icon, else the style's information icon (a tray icon must have one)."""
         icon = QApplication.windowIcon()
         if icon.isNull():

@@ -1,22 +1,77 @@
 """The watched searches' news in the window, after each sync: worked out on the finder's tables
 once they are rebuilt, a search per event-loop pass (no stall), then shown in What's new, as a
 badge on the Searches menu and the toolbar's What's new, and said once (``news_arrived``) when a
-refresh brought something not said before. Showing What's new marks the news seen."""
+refresh brought something not said before. Showing What's new marks the news seen.
+
+What the watcher needs of the window and the finder is ``WatchWindow`` and ``WatchFinder``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 
 from catalogue_desktop.core.records.kinds import Kind
-from catalogue_desktop.ui.searches.book import now_iso
+from catalogue_desktop.ui.searches.book import SearchBook, now_iso
 from catalogue_desktop.ui.searches.whats_new import WhatsNewDock
 
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.core.query.syntax import Parsed
+    from catalogue_desktop.core.searches.news import News
+    from catalogue_desktop.ui.sync.changes_dock import ChangesDock
+
 WAIT_MS = 200  # how often to look whether the finder's tables are rebuilt
+
+
+class WatchActions(Protocol):
+    """The window's menus the watcher badges (``ui.shell.menus.WindowActions``)."""
+
+    @property
+    def searches_menu(self) -> QMenu: ...
+
+
+class WatchWindow(Protocol):
+    """What the watched searches need of the window (``ui.shell.main_window.MainWindow``)."""
+
+    @property
+    def ready(self) -> bool: ...  # every cached row shown
+    @property
+    def search_book(self) -> SearchBook: ...
+    @property
+    def menu_actions(self) -> WatchActions: ...
+    @property
+    def changes_dock(self) -> ChangesDock: ...
+    @property
+    def preferences_changed(self) -> SignalInstance: ...
+    def navigate(self, kind: Kind, record_id: int, *, remember: bool = True) -> bool: ...
+
+
+class Indexing(Protocol):
+    """The finder's indexer (``ui.finder.indexer.FinderIndexer``)."""
+
+    @property
+    def busy(self) -> bool: ...  # building tables
+
+
+class WatchFinder(Protocol):
+    """What the watched searches need of the finder (``ui.finder.controller.FinderController``)."""
+
+    @property
+    def indexer(self) -> Indexing: ...
+    @property
+    def engine(self) -> Finder: ...  # made now if need be
+    @property
+    def engine_if_made(self) -> Finder | None: ...
+    @property
+    def parsed(self) -> Parsed | None: ...  # the window's query
+    @property
+    def evaluated(self) -> SignalInstance: ...  # the query's results are up to date
 
 
 class Watcher(QObject):
@@ -25,28 +80,39 @@ class Watcher(QObject):
     news_arrived = Signal(int)  # a refresh brought news not said before: how many news in all
     evaluated = Signal()  # the news are up to date (What's new shows them)
 
-    def __init__(self, window: Any, controller: Any, title: Any, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        window: WatchWindow,
+        main: QMainWindow,
+        controller: WatchFinder,
+        title: Callable[[Kind, int], str | None],
+        parent: QObject | None = None,
+    ) -> None:
+        """``main``: the same window (its docks, toolbar and menus); ``title(kind, id)``: a
+        record's title, or None."""
         super().__init__(parent)
         self.window = window
         self._controller = controller  # the finder controller (its indexer and engine)
-        self._title = title  # (Kind, id) -> title or None
-        self.news: list[Any] = []
+        self._title = title
+        self.news: list[News] = []
         self.badge = 0  # unseen news: the count on the Searches menu and What's new
         self._said: set[tuple[str, str, str, int]] = set()  # news already announced
         self._steps: Iterator[None] | None = None
         self._announce = False
         self._stopped = False
-        self.dock = WhatsNewDock(window)
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock = WhatsNewDock(main)
+        main.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
         self.dock.record_activated.connect(window.navigate)
         self.dock.visibilityChanged.connect(self._looked)
-        self.action = QAction("What's new", window)
+        self.action = QAction("What's new", main)
         self.action.setToolTip("What newly matches your watched searches")
         self.action.triggered.connect(self.show)
-        toolbar = window.findChild(QToolBar, "toolbar-main")
-        if toolbar is not None:
-            toolbar.insertAction(toolbar.actions()[4] if len(toolbar.actions()) > 4 else None, self.action)
+        toolbar = main.findChild(QToolBar, "toolbar-main")
+        if toolbar is not None and len(toolbar.actions()) > 4:  # after Changes
+            toolbar.insertAction(toolbar.actions()[4], self.action)
+        elif toolbar is not None:
+            toolbar.addAction(self.action)
         self._searches_title = window.menu_actions.searches_menu.title()
         self._pump = QTimer(self, interval=0)
         self._pump.timeout.connect(self._step)
@@ -88,7 +154,7 @@ class Watcher(QObject):
         from catalogue_desktop.core.searches.evaluated import news_steps
         from catalogue_desktop.core.searches.stored import local_now
 
-        self._fresh: list[Any] = []
+        self._fresh: list[News] = []
         self._searches = self.window.search_book.searches()
         self._steps = news_steps(engine, store, self._searches, local_now(), self._fresh)
         self._pump.start()

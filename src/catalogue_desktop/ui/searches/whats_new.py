@@ -5,13 +5,15 @@ at. A click opens the record in its tab; showing the dock marks the news seen (`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # (made when the dock first shows: start-up makes no tree widget)
     from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+
+    from catalogue_desktop.core.searches.news import News
 
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -31,7 +33,7 @@ class WhatsNewDock(QDockWidget):
         self.setMinimumWidth(380)
         self.setWidget(QWidget())  # the list is made when the dock first shows
         self._tree: QTreeWidget | None = None
-        self._pending: tuple[Sequence[Any], Callable[[Kind, int], str | None], int] = ((), _none, 0)
+        self._pending: tuple[Sequence[News], Callable[[Kind, int], str | None], int] = ((), _none, 0)
         self.visibilityChanged.connect(lambda visible: visible and self.tree)
 
     @property
@@ -59,14 +61,14 @@ class WhatsNewDock(QDockWidget):
             self._show(*self._pending)
         return self._tree
 
-    def set_news(self, items: Sequence[Any], title: Callable[[Kind, int], str | None], watched: int) -> None:
-        """Show ``items`` (``core.searches.news.News``, one per watched search); ``watched``: how
+    def set_news(self, items: Sequence[News], title: Callable[[Kind, int], str | None], watched: int) -> None:
+        """Show ``items`` (``core.watch.news.News``, one per watched search); ``watched``: how
         many searches are watched. Kept for later if the list is not made yet."""
         self._pending = (items, title, watched)
         if self._tree is not None:
             self._show(items, title, watched)
 
-    def _show(self, items: Sequence[Any], title: Callable[[Kind, int], str | None], watched: int) -> None:
+    def _show(self, items: Sequence[News], title: Callable[[Kind, int], str | None], watched: int) -> None:
         from PySide6.QtWidgets import QTreeWidgetItem
 
         self.tree.clear()
@@ -127,7 +129,7 @@ def _none(_kind: Kind, _record_id: int) -> str | None:
     return None
 
 
-def _counts(item: Any) -> str:
+def _counts(item: News) -> str:
     parts = [
         f"{sum(len(v) for v in getattr(item, part).values())} {_SHORT[part]}"
         for part, _label in PARTS

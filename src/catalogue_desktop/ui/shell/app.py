@@ -25,7 +25,8 @@ from catalogue_desktop.paths import resource_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop
 from catalogue_desktop.qt_compat.platform_check import explain_fatal_start
 from catalogue_desktop.ui.shell.main_window import APP_TITLE
-from catalogue_desktop.ui.shell.session import AppSession, Options
+from catalogue_desktop.ui.shell.options import Options
+from catalogue_desktop.ui.shell.session import AppSession
 
 # Set for benchmarks and smoke tests: once the window is populated (``populated``; with the value
 # ``all``: once every cached row is read, ``ready``), print one JSON line to stdout (``ready_at``:

@@ -5,13 +5,12 @@ of the one open. The session does the switching (``chosen``) and picks up an edi
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from catalogue_desktop.core.connection.profiles import Profiles
+from catalogue_desktop.ui.common.settings import Settings
 
 
 class CatalogueMenu(QMenu):
@@ -20,9 +19,11 @@ class CatalogueMenu(QMenu):
     chosen = Signal(str)  # the name of the catalogue to open
     connection_changed = Signal()  # the open catalogue's connection settings were saved
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, settings: Settings, window: QWidget) -> None:
+        """``settings``: where ``profiles.json`` lies; ``window``: the one its dialogs open over."""
         super().__init__("C&atalogue", window)
         self.setObjectName("catalogue-menu")
+        self.settings = settings
         self.window_ = window
         self.current: str | None = None  # the catalogue open (``set_current``)
         self.aboutToShow.connect(self.fill)
@@ -32,7 +33,7 @@ class CatalogueMenu(QMenu):
         self.current = name
 
     def _profiles(self) -> Profiles:
-        return Profiles.load(self.window_.settings.profiles_path)
+        return Profiles.load(self.settings.profiles_path)
 
     def fill(self) -> None:
         self.clear()
@@ -62,6 +63,6 @@ class CatalogueMenu(QMenu):
 
         from catalogue_desktop.ui.shell.connection_dialog import ConnectionDialog
 
-        dialog = ConnectionDialog(self.window_.settings.profiles_path, self.current, self.window_)
+        dialog = ConnectionDialog(self.settings.profiles_path, self.current, self.window_)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.connection_changed.emit()

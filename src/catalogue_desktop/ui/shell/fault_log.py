@@ -14,7 +14,10 @@ import os
 import re
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import logging
 
 ENV_LOG_DIR = "CATALOGUE_DESKTOP_LOG_DIR"
 LOG_NAME = "catalogue-desktop.log"
@@ -38,7 +41,7 @@ class FaultLog:
     def __init__(self, folder: Path | None = None) -> None:
         self.path = (folder or log_dir()) / LOG_NAME
         self._lock = threading.Lock()
-        self._logger: Any = None
+        self._logger: logging.Logger | None = None
         self._seen: dict[str, int] = {}
 
     def write(self, what: str, details: str) -> bool:
@@ -56,7 +59,7 @@ class FaultLog:
             logger.error("%s%s\n%s", redacted(what), again, redacted(details).rstrip("\n"))
             return True
 
-    def _open(self) -> Any:
+    def _open(self) -> logging.Logger:
         import logging
         import logging.handlers
 
@@ -87,7 +90,9 @@ class FaultLog:
     def close(self) -> None:
         with self._lock:
             logger, self._logger = self._logger, None
-            for handler in list(logger.handlers) if logger is not None else []:
+            if logger is None:
+                return
+            for handler in list(logger.handlers):
                 logger.removeHandler(handler)
                 handler.close()
 

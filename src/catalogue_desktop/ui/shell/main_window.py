@@ -1,12 +1,14 @@
 """The main window: a thin wiring of tabs, query box, facets, status panel, offline banner, changes
-view and menus (``menus``).
+view, and the objects its menus (``menus``) open: its dialogs (``dialogs.Dialogs``), saved searches
+(``ui.searches.organize.SavedSearches``) and offers (``ui.offers.routing.WindowOffers``).
 
 It knows nothing of the network or the store; ``session.AppSession`` feeds it rows and outcomes,
 and the finder (``ui.finder.controller``) which of them a query matches.
 
-Start-up makes only what the first screen shows: dialogs (``dialogs``), the changes view and the web-link
-opener are imported when first used. PySide creates a Qt class's Python enums when the class is first touched
-(``QStyle``'s ~500 members, ``QFileDialog``, ``QMessageBox``: see docs/decisions.md, "Start-up and Qt")."""
+Start-up makes only what the first screen shows: the dialogs' Qt classes, the changes view and the
+web-link opener are imported when first used. PySide creates a Qt class's Python enums when the
+class is first touched (``QStyle``'s ~500 members, ``QFileDialog``, ``QMessageBox``: see
+docs/decisions.md, "Start-up and Qt")."""
 
 from __future__ import annotations
 
@@ -26,8 +28,12 @@ from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
 from catalogue_desktop.ui.finder.facet_panel import FacetPanel
 from catalogue_desktop.ui.finder.query_box import QueryBox
+from catalogue_desktop.ui.offers.routing import WindowOffers
 from catalogue_desktop.ui.searches.book import SearchBook
+from catalogue_desktop.ui.searches.organize import SavedSearches
 from catalogue_desktop.ui.shell import menus, tab_titles
+from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
+from catalogue_desktop.ui.shell.dialogs import Dialogs
 from catalogue_desktop.ui.shell.navigation import History, Place
 from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 from catalogue_desktop.ui.sync.status_panel import OfflineBanner, StatusPanel
@@ -36,6 +42,11 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QCloseEvent
 
     from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
+    from catalogue_desktop.ui.common.formatting import Formatter
+    from catalogue_desktop.ui.detail.context import DetailContext
+    from catalogue_desktop.ui.detail.images import ImageLoader
+    from catalogue_desktop.ui.finder.controller import Result
     from catalogue_desktop.ui.shell.window_finder import WindowFinder
     from catalogue_desktop.ui.sync.changes_view import ChangesView
 
@@ -45,7 +56,6 @@ toolbar_icon = menus.toolbar_icon
 
 
 class MainWindow(QMainWindow):
-    tab_made = Signal(object, object)  # kind, its CollectionTab (made when first shown)
     quick_open_requested = Signal()  # Ctrl+K (the finder opens its palette)
     sync_requested = Signal()
     retry_requested = Signal(object)  # Kind
@@ -57,9 +67,9 @@ class MainWindow(QMainWindow):
     def __init__(
         self,
         settings: Settings,
-        formatter: Any,
-        images: Callable[[], Any],
-        loader: Any,
+        formatter: Formatter,
+        images: Callable[[], ImageLoader | None],
+        loader: CatalogueLoader,
         parent: QWidget | None = None,
     ) -> None:
         """``images() -> ImageLoader | None`` is called when a tab first shows a record."""
@@ -79,9 +89,9 @@ class MainWindow(QMainWindow):
         self.tab_widget = QTabWidget(documentMode=True)
         self.tab_widget.setAccessibleName("Lists")
         # A tab's widgets are made when it is first shown (or asked for): start-up builds one.
-        self._tabs: dict[Any, CollectionTab] = {}
-        self._pages: dict[Any, QWidget] = {}
-        self._waiting_rows: dict[Any, tuple[RowSet, dict[str, Any] | None]] = {}
+        self._tabs: dict[ListKind, CollectionTab] = {}
+        self._pages: dict[ListKind, QWidget] = {}
+        self._waiting_rows: dict[ListKind, tuple[RowSet, dict[str, Any] | None]] = {}
         for kind in TAB_KINDS:
             page = QWidget()
             page.setObjectName(f"page-{kind.value}")
@@ -110,25 +120,17 @@ class MainWindow(QMainWindow):
 
         from catalogue_desktop.ui.shell.window_layout import WindowLayout
 
-        self.window_layout = WindowLayout(self)
-        self.menu_actions = menus.build(self)
-        self._reading_bar()
-        self.history.changed.connect(self._history_changed)
-        self._history_changed()
+        self.window_layout = WindowLayout(self, settings)
+        # What the menus open, each an object of its own: File ▸ Catalogue, the dialogs, the saved
+        # searches, the offers.
+        self.catalogues = CatalogueMenu(settings, self)
+        self.dialogs = Dialogs(self, self.catalogues, APP_TITLE, self)
+        self.dialogs.base_url_chosen.connect(self.base_url_chosen)
+        self.dialogs.preferences_changed.connect(self.preferences_changed)
+        self.searches = SavedSearches(self, self)
+        self.offers = WindowOffers(self, loader, settings, self._engine, self._offer_about)
+        self.menu_actions = menus.build(self, self.catalogues, self)
         self._restore()
-
-    def _reading_bar(self) -> None:
-        """The line under the query box (what it read, or its error), the window's width."""
-        from PySide6.QtWidgets import QToolBar
-
-        bar = QToolBar("Query reading", self)
-        bar.setObjectName("toolbar-reading")
-        bar.setMovable(False)
-        bar.setFloatable(False)
-        bar.toggleViewAction().setVisible(False)  # (not a toolbar to hide: the box's own line)
-        bar.addWidget(self.query_box.line)
-        self.addToolBarBreak()
-        self.addToolBar(bar)
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -147,17 +149,17 @@ class MainWindow(QMainWindow):
     ) -> None:
         self.changes_dock.set_changes(kind, changes, title)
 
-    def fill_columns_menu(self) -> None:
-        self.menu_actions.columns_menu.clear()
-        self.current_tab().column_actions(self.menu_actions.columns_menu)
-
     # -- tabs and rows ---------------------------------------------------------------------
 
-    def tab(self, kind: Any) -> CollectionTab:
+    def tab(self, kind: ListKind) -> CollectionTab:
         """``kind``'s tab, made now if it was not shown yet."""
         tab = self._tabs.get(kind)
         if tab is None:
-            if kind is OCCASIONS:
+            if isinstance(kind, Kind):
+                tab = CollectionTab(
+                    kind, self.formatter, self._images, self._loader.record, self._detail_context
+                )
+            else:  # the Dates
                 from catalogue_desktop.ui.offers.dates_tab import DatesTab
 
                 tab = DatesTab(
@@ -165,12 +167,9 @@ class MainWindow(QMainWindow):
                     self._images,
                     self._loader.record,
                     self._detail_context,
-                    offers=self._offer_source(),
+                    offers=self.offers.source(),
                 )
-            else:
-                tab = CollectionTab(
-                    kind, self.formatter, self._images, self._loader.record, self._detail_context
-                )
+                tab.show_past_changed.connect(self._show_past)
             tab.counts_changed.connect(self._counts_changed)
             tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
             tab.link_activated.connect(self.navigate)
@@ -181,7 +180,6 @@ class MainWindow(QMainWindow):
             self.window_layout.attach(tab)
             if self.ready:  # (while the window starts, ``name_inner_buttons`` waits: see it)
                 name_inner_buttons(tab)
-            self.tab_made.emit(kind, tab)
             page_layout = self._pages[kind].layout()
             assert page_layout is not None  # (each page is made with its layout)
             page_layout.addWidget(tab)
@@ -193,6 +191,11 @@ class MainWindow(QMainWindow):
     def use_finder(self, finder: WindowFinder) -> None:
         self._finder = finder
 
+    def _show_past(self, shown: bool) -> None:
+        """The Dates tab's "Show past" (its rows are the finder's)."""
+        if self._finder is not None:
+            self._finder.set_show_past(shown)
+
     def mark_ready(self) -> None:
         self.ready = True
 
@@ -201,31 +204,12 @@ class MainWindow(QMainWindow):
 
     finder_engine = _engine  # the finder's engine, if made (a watched search's baseline)
 
-    def _offer_source(self) -> Any:
-        """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""
-        from catalogue_desktop.ui.offers.desk import OfferSource
-
-        return OfferSource(
-            self._engine,
-            self._loader.states,
-            lambda: self.settings.offer_max_age_days,
-            self.settings,
-            lambda: self._loader.store,
-            self._offer_about,
-        )
-
     def _offer_about(self) -> list[str]:
         """Where an offer's occasions come from (its spreadsheet's About sheet)."""
         catalogue = self.menu_actions.catalogue_menu.current or self.settings.base_url or "demo"
         return [f"Catalogue: {catalogue}", f"Query: {self.query_box.text() or '(all)'}"]
 
-    def offer(self, what: str) -> None:
-        """File ▸ Offer: "pdf", "print", "ics", "xlsx", "copy" (``ui.offers.routing``)."""
-        from catalogue_desktop.ui.offers.routing import offer
-
-        offer(self, what)
-
-    def _detail_context(self, kind: Kind, record_id: int) -> Any:
+    def _detail_context(self, kind: Kind, record_id: int) -> DetailContext:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the
         loader's index, the record's changes in the last refresh, course titles, the time now."""
         from catalogue_desktop.ui.detail.context import DetailContext
@@ -239,7 +223,7 @@ class MainWindow(QMainWindow):
             history=loader.record_history(kind, record_id),
         )
 
-    def sort_of(self, kind: Kind) -> tuple[int, bool] | None:
+    def sort_of(self, kind: ListKind) -> tuple[int, bool] | None:
         """The column ``kind``'s tab is sorted by and whether descending; None if unsorted (or
         not made yet)."""
         tab = self._tabs.get(kind)
@@ -247,20 +231,20 @@ class MainWindow(QMainWindow):
             return None
         return tab.model.sort_column, tab.model.sort_order == Qt.SortOrder.DescendingOrder
 
-    def made_tab(self, kind: Any) -> CollectionTab | None:
+    def made_tab(self, kind: ListKind) -> CollectionTab | None:
         return self._tabs.get(kind)
 
     @staticmethod
-    def tab_kinds() -> tuple[Any, ...]:
+    def tab_kinds() -> tuple[ListKind, ...]:
         return TAB_KINDS
 
-    def current_kind(self) -> Any:
+    def current_kind(self) -> ListKind:
         return TAB_KINDS[self.tab_widget.currentIndex()]
 
     def current_tab(self) -> CollectionTab:
         return self.tab(self.current_kind())
 
-    def show_tab(self, kind: Any) -> CollectionTab:
+    def show_tab(self, kind: ListKind) -> CollectionTab:
         tab = self.tab(kind)
         self.tab_widget.setCurrentWidget(self._pages[kind])
         return tab
@@ -271,7 +255,7 @@ class MainWindow(QMainWindow):
         self.tab_widget.setCurrentIndex((self.tab_widget.currentIndex() + step) % count)
 
     def show_rowset(
-        self, kind: Any, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None
+        self, kind: ListKind, rowset: RowSet, changes: dict[str, Any] | None, result: Result | None = None
     ) -> None:
         tab = self._tabs.get(kind)
         if tab is not None:
@@ -285,11 +269,11 @@ class MainWindow(QMainWindow):
         if tab is not None:
             tab.show_growing(rowset, expected, changes)
 
-    def _counts_changed(self, kind: Any, visible: int, total: int) -> None:
+    def _counts_changed(self, kind: ListKind, visible: int, total: int) -> None:
         tab = self._tabs.get(kind)
         self.set_tab_count(kind, total, visible if tab is not None and tab.model.filtered else None)
 
-    def set_tab_count(self, kind: Any, total: int | None, matched: int | None = None) -> None:
+    def set_tab_count(self, kind: ListKind, total: int | None, matched: int | None = None) -> None:
         """Show ``kind``'s count in its tab's title: "Courses (240)", or under a query "Courses
         12 / 240", dimmed at 0 (``tab_titles``)."""
         index = self.tab_widget.indexOf(self._pages[kind])
@@ -335,10 +319,6 @@ class MainWindow(QMainWindow):
         if place is not None:
             self.navigate(place.kind, place.record_id, remember=False)
 
-    def _history_changed(self) -> None:
-        self.menu_actions.back_action.setEnabled(self.history.can_back())
-        self.menu_actions.forward_action.setEnabled(self.history.can_forward())
-
     def open_url(self, url: str) -> bool:
         """Open web links in the browser; anything but http/https is refused (the same test as
         the links the detail pane makes: ``common.urls.is_web_url``)."""
@@ -355,41 +335,13 @@ class MainWindow(QMainWindow):
         """A status message (it may quote service text: controls shown, one line, capped)."""
         self.statusBar().showMessage(one_line(text), timeout_ms)
 
-    # -- dialogs -----------------------------------------------------------------------------
-
-    def export_dialog(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.export_visible_rows(self)
-
-    def service_url_dialog(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.ask_service_url(self)
-
-    def preferences_dialog(self) -> None:
-        """Catalogue ▸ Preferences: type labels and on-demand codes, time zones, currency, ..."""
-        from catalogue_desktop.ui.shell.preferences import Preferences, codes_seen
-
-        engine, catalogues = self._engine(), self.menu_actions.catalogue_menu
-        codes = codes_seen(engine) if engine is not None else []
-        dialog = Preferences(
-            self.settings, self.formatter.vocabulary, codes, self, catalogue=catalogues.current
-        )
-        dialog.over_time.show_history(self.search_book.history())  # (kept in the catalogue's store)
-        if dialog.exec():
-            dialog.save()
-            self.preferences_changed.emit()
-        if dialog.connection_saved:  # (saved by its own OK, whatever became of Preferences)
-            catalogues.connection_changed.emit()
-
     def redraw(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""
         for tab in self._tabs.values():
             tab.model.redraw()
         self.redraw_details()
 
-    def changeEvent(self, event: Any) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         """The app's palette changed (the system went dark or light): colours chosen from it
         (past rows, the banner, the query's error) are chosen again."""
         super().changeEvent(event)
@@ -399,46 +351,10 @@ class MainWindow(QMainWindow):
                 self.query_box.apply()  # its red again
             self.redraw()
 
-    def about(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.about(self, APP_TITLE)
-
-    def query_help(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.query_help(self)
-
-    def shortcuts_help(self) -> None:
-        from catalogue_desktop.ui.shell import dialogs
-
-        dialogs.shortcuts(self, menus.shortcut_rows(self))
-
-    # -- the finder's menus ----------------------------------------------------------------
-
-    def quick_open(self) -> None:
-        """Ctrl+K: the palette (the finder's, ``ui.finder.connect_finder``)."""
-        self.quick_open_requested.emit()
-
-    def save_search(self) -> None:
-        from catalogue_desktop.ui.searches import organize
-
-        organize.save_current(self)
-
-    def organize_searches(self) -> None:
-        from catalogue_desktop.ui.searches import organize
-
-        organize.organize(self)
-
-    def fill_searches_menu(self) -> None:
-        from catalogue_desktop.ui.searches import organize
-
-        organize.fill_menu(self, self.menu_actions.searches_menu)
-
     # -- window state ------------------------------------------------------------------------
 
     def _restore(self) -> None:
-        self.window_layout.restore_geometry()
+        self.window_layout.restore_geometry(self.facet_dock, self.status_dock)
         last = self.settings.last_tab
         if 0 <= last < self.tab_widget.count():
             self.tab_widget.setCurrentIndex(last)

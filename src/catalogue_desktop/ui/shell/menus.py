@@ -1,24 +1,38 @@
-"""The main window's actions, menus and toolbar (one place, so that the window stays wiring).
+"""The main window's actions, menus and toolbars (one place, so that the window stays wiring).
 
 Every action has its text, shortcut and tip here; Help ▸ Keyboard shortcuts lists them from the
-actions themselves (``shortcut_rows``), so the list cannot drift from what the keys do.
+actions themselves (``dialogs.shortcut_rows``), so the list cannot drift from what the keys do.
+What the menus need of the window is ``MenuWindow``: its dialogs, saved searches and offers are
+objects of their own (``dialogs.Dialogs``, ``ui.finder.saved_searches.SavedSearches``,
+``ui.offers.routing.WindowOffers``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QToolBar, QToolButton, QWidget
 
 from catalogue_desktop.qt_compat.icons import theme_icon
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QMenu
+    from PySide6.QtCore import SignalInstance
+    from PySide6.QtWidgets import QDockWidget, QMenu
 
+    from catalogue_desktop.core.records.kinds import ListKind
+    from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+    from catalogue_desktop.ui.finder.query_box import QueryBox
+    from catalogue_desktop.ui.offers.routing import WindowOffers
+    from catalogue_desktop.ui.searches.organize import SavedSearches
     from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
+    from catalogue_desktop.ui.shell.dialogs import Dialogs
+    from catalogue_desktop.ui.shell.navigation import History
+    from catalogue_desktop.ui.shell.window_layout import WindowLayout
+    from catalogue_desktop.ui.sync.changes_dock import ChangesDock
 
 # Toolbar icons: the desktop's icon theme (freedesktop names), else Qt's own images (not QStyle:
 # see ``qt_compat.icons``).
@@ -37,14 +51,20 @@ def toolbar_icon(name: str) -> QIcon:
 
 
 def action(
-    window: Any, text: str, slot: Callable[[], Any], shortcut: Any = None, tip: str = "", *, extra: Any = None
+    window: QWidget,
+    text: str,
+    slot: Callable[[], object],
+    shortcut: str | QKeySequence.StandardKey | None = None,
+    tip: str = "",
+    *,
+    extra: Sequence[str] = (),
 ) -> QAction:
     """An action of the window (its shortcut works wherever the focus is in the window)."""
     act = QAction(text, window)
     if isinstance(shortcut, QKeySequence.StandardKey):  # the platform's keys (Copy: Ctrl+C, Ctrl+Ins…)
         keys = QKeySequence.keyBindings(shortcut)
     else:
-        keys = [QKeySequence(k) for k in ([shortcut] if shortcut is not None else []) + list(extra or ())]
+        keys = [QKeySequence(k) for k in ([shortcut] if shortcut is not None else []) + list(extra)]
     if keys:
         act.setShortcuts(keys)
     act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -87,34 +107,71 @@ class WindowActions:
         self.__dict__.update(parts)
 
 
-def build(window: Any) -> WindowActions:
-    """Make the window's actions, its menus and its toolbar; returns the actions the window
-    uses again (``MainWindow.menu_actions``)."""
-    w = window
-    export_action = action(w, "Export visible rows…", w.export_dialog)
-    quit_action = action(w, "Quit", w.close, "Ctrl+Q")
-    back_action = action(w, "Back", w.go_back, "Alt+Left")
-    forward_action = action(w, "Forward", w.go_forward, "Alt+Right")
+class MenuWindow(Protocol):
+    """What the menus need of the window (``ui.shell.main_window.MainWindow``): the objects their
+    entries open, its tabs, docks, query box and history."""
+
+    @property
+    def dialogs(self) -> Dialogs: ...
+    @property
+    def searches(self) -> SavedSearches: ...
+    @property
+    def offers(self) -> WindowOffers: ...
+    @property
+    def window_layout(self) -> WindowLayout: ...
+    @property
+    def query_box(self) -> QueryBox: ...
+    @property
+    def history(self) -> History: ...
+    @property
+    def changes_dock(self) -> ChangesDock: ...
+    @property
+    def status_dock(self) -> QDockWidget: ...
+    @property
+    def facet_dock(self) -> QDockWidget: ...
+    @property
+    def sync_requested(self) -> SignalInstance: ...
+    @property
+    def quick_open_requested(self) -> SignalInstance: ...  # Ctrl+K (the finder opens its palette)
+    @property
+    def problem_report_requested(self) -> SignalInstance: ...
+    def go_back(self) -> None: ...
+    def go_forward(self) -> None: ...
+    def current_tab(self) -> CollectionTab: ...
+    def step_tab(self, step: int) -> None: ...
+    def show_tab(self, kind: ListKind) -> CollectionTab: ...
+    def tab_kinds(self) -> tuple[ListKind, ...]: ...
+
+
+def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> WindowActions:
+    """Make the window's actions, its menus (``catalogues``: File ▸ Catalogue) and its toolbars
+    on ``main`` (the window itself); returns the actions the window uses again
+    (``MainWindow.menu_actions``)."""
+    w, dialogs, searches, offers = window, window.dialogs, window.searches, window.offers
+    export_action = action(main, "Export visible rows…", dialogs.export_visible_rows)
+    quit_action = action(main, "Quit", main.close, "Ctrl+Q")
+    back_action = action(main, "Back", w.go_back, "Alt+Left")
+    forward_action = action(main, "Forward", w.go_forward, "Alt+Right")
     sync_action = action(
-        w, "Refresh", w.sync_requested.emit, "F5", "Refresh the catalogue from the service (F5)"
+        main, "Refresh", w.sync_requested.emit, "F5", "Refresh the catalogue from the service (F5)"
     )
     changes_action = w.changes_dock.toggleViewAction()
     changes_action.setText("Changes")
     find_keys = QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.NativeText)
     find_tip = f"Type a query for every tab ({find_keys})"
-    find_action = action(w, "Find…", w.query_box.focus, QKeySequence.StandardKey.Find, find_tip)
+    find_action = action(main, "Find…", w.query_box.focus, QKeySequence.StandardKey.Find, find_tip)
     copy_action = action(
-        w,
+        main,
         "Copy",
         lambda: w.current_tab().copy_selection(),
         QKeySequence.StandardKey.Copy,
         "Copy the selected rows (on Dates: for an e-mail)",
     )
     select_all_action = action(
-        w, "Select All", lambda: w.current_tab().view.selectAll(), QKeySequence.StandardKey.SelectAll
+        main, "Select All", lambda: w.current_tab().view.selectAll(), QKeySequence.StandardKey.SelectAll
     )
     details_action = action(
-        w,
+        main,
         "Details pane",
         lambda: w.window_layout.set_details_shown(details_action.isChecked()),
         "Ctrl+Shift+D",
@@ -124,69 +181,70 @@ def build(window: Any) -> WindowActions:
     details_action.setChecked(w.window_layout.details_shown)
     w.window_layout.details_shown_changed.connect(details_action.setChecked)
     quick_action = action(
-        w,
+        main,
         "Quick open…",
-        w.quick_open,
+        w.quick_open_requested.emit,
         "Ctrl+K",
         "Open any record by title, name or id, or run a command (Ctrl+K)",
     )
-    next_tab_action = action(w, "Next tab", lambda: w.step_tab(1), "Ctrl+Tab", extra=["Ctrl+PgDown"])
+    next_tab_action = action(main, "Next tab", lambda: w.step_tab(1), "Ctrl+Tab", extra=["Ctrl+PgDown"])
     previous_tab_action = action(
-        w, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab", extra=["Ctrl+PgUp"]
+        main, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab", extra=["Ctrl+PgUp"]
     )
     tab_actions = [
-        action(w, kind.label, partial(w.show_tab, kind), f"Ctrl+{i + 1}")
+        action(main, kind.label, partial(w.show_tab, kind), f"Ctrl+{i + 1}")
         for i, kind in enumerate(w.tab_kinds())
     ]
     save_search_action = action(
-        w, "Save search…", w.save_search, "Ctrl+D", "Remember this query and tab under a name (Ctrl+D)"
+        main,
+        "Save search…",
+        searches.save_current,
+        "Ctrl+D",
+        "Remember this query and tab under a name (Ctrl+D)",
     )
-    organize_searches_action = action(w, "Organize searches…", w.organize_searches)
+    organize_searches_action = action(main, "Organize searches…", searches.organize)
 
     offer_actions = [  # the offers (ui.offers.routing: of the Dates tab, or of selected records)
         action(
-            w,
+            main,
             "Offer sheet (PDF)…",
-            lambda: w.offer("pdf"),
+            lambda: offers.offer("pdf"),
             tip="Save an offer sheet as a PDF file: of the Dates tab's selected occasions (or all it shows), "
             "or of the selected series', courses' or webinars' upcoming dates",
         ),
         action(
-            w,
+            main,
             "Print offer sheet…",
-            lambda: w.offer("print"),
+            lambda: offers.offer("print"),
             "Ctrl+P",
             "Print the offer sheet of the Dates tab's selected occasions (or the selected series', "
             "courses' or webinars' upcoming dates), with a preview (Ctrl+P)",
         ),
         action(
-            w,
+            main,
             "Calendar file (.ics)…",
-            lambda: w.offer("ics"),
+            lambda: offers.offer("ics"),
             tip="Save the Dates tab's selected occasions (or all it shows), or the selected series', "
             "courses' or webinars' upcoming dates, as calendar events",
         ),
         action(
-            w,
+            main,
             "Spreadsheet (.xlsx)…",
-            lambda: w.offer("xlsx"),
+            lambda: offers.offer("xlsx"),
             tip="Save the Dates tab's selected occasions (or all it shows), or the selected series', "
             "courses' or webinars' upcoming dates, as a spreadsheet",
         ),
         action(
-            w,
+            main,
             "Copy for email",
-            lambda: w.offer("copy"),
+            lambda: offers.offer("copy"),
             tip="Copy the Dates tab's selected "
             "occasions as text and a table for an e-mail (Ctrl+C in the Dates table)",
         ),
     ]
 
-    bar = w.menuBar()
+    bar = main.menuBar()
     file_menu = bar.addMenu("&File")
-    from catalogue_desktop.ui.shell.catalogue_menu import CatalogueMenu
-
-    catalogues = CatalogueMenu(w)  # File ▸ Catalogue: the catalogues (profiles)
     file_menu.addMenu(catalogues)
     file_menu.addAction(export_action)
     offer_menu = file_menu.addMenu("&Offer")
@@ -207,7 +265,12 @@ def build(window: Any) -> WindowActions:
     view_menu.addAction(facets)
     view_menu.addAction(details_action)
     columns_menu = view_menu.addMenu("Columns")
-    columns_menu.aboutToShow.connect(w.fill_columns_menu)
+
+    def fill_columns() -> None:  # the current tab's
+        columns_menu.clear()
+        w.current_tab().column_actions(columns_menu)
+
+    columns_menu.aboutToShow.connect(fill_columns)
     go_menu = bar.addMenu("&Go")
     for act in (back_action, forward_action, quick_action, next_tab_action, previous_tab_action):
         go_menu.addAction(act)
@@ -215,26 +278,26 @@ def build(window: Any) -> WindowActions:
     for act in tab_actions:
         go_menu.addAction(act)
     searches_menu = bar.addMenu("&Searches")
-    searches_menu.aboutToShow.connect(w.fill_searches_menu)
+    searches_menu.aboutToShow.connect(lambda: searches.fill_menu(searches_menu))
     catalogue_menu = bar.addMenu("&Catalogue")
     catalogue_menu.addAction(sync_action)
-    catalogue_menu.addAction("Service URL…", w.service_url_dialog)
+    catalogue_menu.addAction("Service URL…", dialogs.ask_service_url)
     preferences_action = action(
-        w,
+        main,
         "Preferences…",
-        w.preferences_dialog,
+        dialogs.preferences,
         "Ctrl+,",
         "Type labels, on-demand codes, time zones, currency (Ctrl+,)",
     )
     catalogue_menu.addAction(preferences_action)
     help_menu = bar.addMenu("&Help")
-    help_menu.addAction("Query language and fields", w.query_help)
-    help_menu.addAction("Keyboard shortcuts", w.shortcuts_help)
+    help_menu.addAction("Query language and fields", dialogs.query_help)
+    help_menu.addAction("Keyboard shortcuts", dialogs.shortcuts)
     help_menu.addAction("Report a problem…", w.problem_report_requested.emit)
     help_menu.addSeparator()
-    help_menu.addAction("About", w.about)
+    help_menu.addAction("About", dialogs.about)
 
-    toolbar = w.addToolBar("Main")
+    toolbar = main.addToolBar("Main")
     toolbar.setObjectName("toolbar-main")
     toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -247,12 +310,21 @@ def build(window: Any) -> WindowActions:
     ):
         act.setIcon(toolbar_icon(icon))
         toolbar.addAction(act)
-        if icon in ("back", "forward"):  # arrows say it (and their tips): room for the query
-            toolbar.widgetForAction(act).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        button = toolbar.widgetForAction(act)
+        if icon in ("back", "forward") and isinstance(button, QToolButton):  # arrows say it (and
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)  # tips): room for the query
     export_action.setIconText("Export")
     toolbar.addSeparator()
     toolbar.addWidget(w.query_box.edit)
     toolbar.setAccessibleName("Main toolbar")
+    _reading_bar(main, w.query_box)
+
+    def history_changed() -> None:
+        back_action.setEnabled(w.history.can_back())
+        forward_action.setEnabled(w.history.can_forward())
+
+    w.history.changed.connect(history_changed)
+    history_changed()
     return WindowActions(
         export_action=export_action,
         back_action=back_action,
@@ -277,11 +349,13 @@ def build(window: Any) -> WindowActions:
     )
 
 
-def shortcut_rows(window: Any) -> list[tuple[str, str]]:
-    """(keys, what they do) for every action of the window that has a shortcut."""
-    rows = []
-    for act in window.actions():
-        keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts()]
-        if keys:
-            rows.append((", ".join(keys), act.text().replace("&", "").replace("…", "")))
-    return rows
+def _reading_bar(main: QMainWindow, query_box: QueryBox) -> None:
+    """The line under the query box (what it read, or its error), the window's width."""
+    bar = QToolBar("Query reading", main)
+    bar.setObjectName("toolbar-reading")
+    bar.setMovable(False)
+    bar.setFloatable(False)
+    bar.toggleViewAction().setVisible(False)  # (not a toolbar to hide: the box's own line)
+    bar.addWidget(query_box.line)
+    main.addToolBarBreak()
+    main.addToolBar(bar)

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -32,17 +32,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.sync.over_time import OverTimeBox
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.query.engine import Finder
+    from catalogue_desktop.core.query.vocabulary import Vocabulary
 
 
 class Preferences(QDialog):
     def __init__(
         self,
-        settings: Any,
-        vocabulary: Any,
+        settings: Settings,
+        vocabulary: Vocabulary,
         codes_seen: list[str],
         parent: QWidget | None = None,
         *,
@@ -53,7 +55,7 @@ class Preferences(QDialog):
         self.catalogue = catalogue
         self.setWindowTitle("Preferences")
         self.settings = settings
-        from catalogue_desktop.ui.shell.dialogs import fit_to_screen
+        from catalogue_desktop.ui.shell.window_layout import fit_to_screen
 
         fit_to_screen(self, parent, 560, 720)
         layout = QVBoxLayout(self)
@@ -104,14 +106,12 @@ class Preferences(QDialog):
         self.max_age.setValue(settings.offer_max_age_days)
         self.max_age.setAccessibleName("Warn before an offer from data older than")
         form.addRow("Warn before an offer from data older than:", self.max_age)
-        self.timeout: QSpinBox | None = None
-        if hasattr(settings, "sync_timeout"):
-            self.timeout = QSpinBox()
-            self.timeout.setRange(5, 3600)
-            self.timeout.setSuffix(" s")
-            self.timeout.setValue(int(settings.sync_timeout))
-            self.timeout.setAccessibleName("Give up on a collection after")
-            form.addRow("Give up on a collection after:", self.timeout)
+        self.timeout = QSpinBox()
+        self.timeout.setRange(5, 3600)
+        self.timeout.setSuffix(" s")
+        self.timeout.setValue(int(settings.sync_timeout))
+        self.timeout.setAccessibleName("Give up on a collection after")
+        form.addRow("Give up on a collection after:", self.timeout)
         layout.addLayout(form)
         from catalogue_desktop.ui.offers.preferences_page import OffersPage
 
@@ -119,11 +119,10 @@ class Preferences(QDialog):
         layout.addWidget(self.offers)
         self.over_time = OverTimeBox(settings)  # (``show_history``: the catalogue's history span)
         layout.addWidget(self.over_time)
-        if hasattr(settings, "profiles_path"):  # Preferences ▸ Connection (ui.shell.connection_dialog)
-            connection = QPushButton("Connection…")
-            connection.setAccessibleName("Connection: certificates, proxy, credentials, Test")
-            connection.clicked.connect(self.connection_dialog)
-            layout.addWidget(connection, 0, Qt.AlignmentFlag.AlignLeft)
+        connection = QPushButton("Connection…")  # Preferences ▸ Connection (ui.shell.connection_dialog)
+        connection.setAccessibleName("Connection: certificates, proxy, credentials, Test")
+        connection.clicked.connect(self.connection_dialog)
+        layout.addWidget(connection, 0, Qt.AlignmentFlag.AlignLeft)
         self.connection_saved = False
 
         buttons = QDialogButtonBox(
@@ -179,8 +178,7 @@ class Preferences(QDialog):
         self.settings.offer_max_age_days = self.max_age.value()
         self.offers.save()
         self.over_time.save()
-        if self.timeout is not None:
-            self.settings.sync_timeout = self.timeout.value()
+        self.settings.sync_timeout = self.timeout.value()
         self.settings.sync()
 
 

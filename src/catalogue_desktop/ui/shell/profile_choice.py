@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import sys
 from contextlib import suppress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from catalogue_desktop.core.connection.connection_settings import ConnectionSettings, overridden_by
 from catalogue_desktop.core.connection.profiles import DEFAULT, Profile, Profiles
 
 if TYPE_CHECKING:
+    from catalogue_desktop.ui.common.settings import Settings
     from catalogue_desktop.ui.shell.options import Options
 
 
-def open_profiles(settings: Any) -> Profiles:
+def open_profiles(settings: Settings) -> Profiles:
     """The catalogues (written at once when made from the old single address)."""
     path = settings.profiles_path
     existed = path.exists()
@@ -31,7 +32,7 @@ def open_profiles(settings: Any) -> Profiles:
     return profiles
 
 
-def choose(settings: Any, options: Options) -> tuple[Profiles, Profile]:
+def choose(settings: Settings, options: Options) -> tuple[Profiles, Profile]:
     """(the catalogues, the one to open) for the window's command line ``options``."""
     profiles = open_profiles(settings)
     if options.demo:

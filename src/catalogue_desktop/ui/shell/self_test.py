@@ -30,7 +30,8 @@ from catalogue_desktop.core.connection.profiles import Profile
 from catalogue_desktop.core.formats.drawn_text import terminal_text
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 from catalogue_desktop.ui.common.settings import Settings
-from catalogue_desktop.ui.shell.session import AppSession, Options
+from catalogue_desktop.ui.shell.options import Options
+from catalogue_desktop.ui.shell.session import AppSession
 from catalogue_desktop.ui.shell.syncing import ServicePlace
 
 SYNC_TIMEOUT = 60.0

@@ -38,8 +38,16 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from catalogue_desktop.core.connection.profiles import Profile
+    from catalogue_desktop.core.listing.rowset import CatalogueIndex
+    from catalogue_desktop.core.records.kinds import Kind
+    from catalogue_desktop.core.sync.runner import SyncReport
     from catalogue_desktop.ui.detail.images import ImageLoader
+    from catalogue_desktop.ui.finder.controller import FinderController
+    from catalogue_desktop.ui.searches.notice import Notifier
+    from catalogue_desktop.ui.searches.watcher import Watcher
     from catalogue_desktop.ui.shell.faults import Faults
+    from catalogue_desktop.ui.shell.problem_report import Catalogue, ProblemReport
+    from catalogue_desktop.ui.sync.auto_sync import AutoSync
     from catalogue_desktop.ui.sync.sync_controller import SyncController
 
 
@@ -83,13 +91,13 @@ class AppSession(QObject):
         self._images: ImageLoader | None = None
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
-        self.finder: Any = None  # ui.finder.controller.FinderController, made by ``start``
-        self.watcher: Any = None  # ui.searches.watcher.Watcher, made by ``start``
-        self.notifier: Any = None  # ui.searches.notice.Notifier, made with it
-        self.auto_sync: Any = None  # ui.sync.auto_sync.AutoSync (not --offline)
+        self.finder: FinderController | None = None  # made by ``start``
+        self.watcher: Watcher | None = None  # made by ``start``
+        self.notifier: Notifier | None = None  # made with it
+        self.auto_sync: AutoSync | None = None  # (not --offline)
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.faults: Faults | None = None  # made by ``start``
-        self.problem_report: Any = None  # ui.shell.problem_report.ProblemReport, at Help ▸ Report a problem…
+        self.problem_report: ProblemReport | None = None  # at Help ▸ Report a problem…
         self.loaded = False
         self.is_populated = False
         self._pending_open: str | None = None
@@ -137,10 +145,11 @@ class AppSession(QObject):
         loader.presort_as(window.sort_of)
         from catalogue_desktop.ui.finder.connect_finder import connect_finder
 
-        self.finder = connect_finder(window, loader, self.settings)
+        self.finder = finder = connect_finder(window, window, loader, self.settings)
         from catalogue_desktop.ui.searches.connect_watch import connect_watch
 
-        self.watcher = connect_watch(self)  # watched searches: What's new, badge, notification
+        # watched searches: What's new, badge, notification
+        self.watcher, self.notifier = connect_watch(window, window, loader, finder, self, parent=self)
         from catalogue_desktop.ui.sync.changes_dock import connect_changes
 
         connect_changes(window.changes_dock, lambda: loader.store, self.finder)  # periods, the query
@@ -151,8 +160,8 @@ class AppSession(QObject):
                 self.sync, self.settings, self.ready, self.synced, window.preferences_changed, self
             )
         window.preferences_changed.connect(self._preferences_changed)
-        loader.rowset_loaded.connect(self.finder.take_rowset)
-        loader.rowset_growing.connect(self.finder.take_growing)
+        loader.rowset_loaded.connect(finder.take_rowset)
+        loader.rowset_growing.connect(finder.take_growing)
         loader.index_changed.connect(self._index_changed)
         loader.counts_filled.connect(self._counts_filled)
         loader.all_loaded.connect(self._loaded, Qt.ConnectionType.SingleShotConnection)
@@ -244,7 +253,7 @@ class AppSession(QObject):
         if loop is not None:
             loop.set_exception_handler(self._loop_fault)
 
-    def _loop_fault(self, loop: Any, context: dict[str, Any]) -> None:
+    def _loop_fault(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """What asyncio could not hand to anyone (a callback's error, a task's never looked
         at): to the log and the "Something went wrong" window, as well as asyncio's own report."""
         exc = context.get("exception")
@@ -287,7 +296,7 @@ class AppSession(QObject):
         assert self.window is not None and self.faults is not None
         window = self.window
         if self.problem_report is None:
-            self.problem_report = ProblemReport(self._reported_catalogue, self.faults.log)
+            self.problem_report = report = ProblemReport(self._reported_catalogue, self.faults.log)
 
             def shown(text: str) -> None:  # (what was copied, shown: the menu's "…" opens it)
                 from catalogue_desktop.ui.sync.status_details import show_details
@@ -299,11 +308,11 @@ class AppSession(QObject):
                 )
                 show_details(window, "Problem report — copied to the clipboard", text)
 
-            self.problem_report.done.connect(shown)
+            report.done.connect(shown)
         window.show_message("Gathering a problem report (the connection doctor runs first)…", 0)
         self.problem_report.start()
 
-    def _reported_catalogue(self) -> Any:
+    def _reported_catalogue(self) -> Catalogue:
         from catalogue_desktop.ui.shell.problem_report import Catalogue
 
         return Catalogue(
@@ -324,6 +333,7 @@ class AppSession(QObject):
         window = self.window
         window.mark_ready()
         QTimer.singleShot(0, lambda: name_inner_buttons(window))  # after the first paints
+        assert self.finder is not None
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
         if self.options.query:
             self.window.query_box.set_text(self.options.query)
@@ -354,7 +364,7 @@ class AppSession(QObject):
     def _switched(self, place: ServicePlace) -> None:
         self.place = place
 
-    def _synced(self, report: Any) -> None:
+    def _synced(self, report: SyncReport | None) -> None:
         """A sync's rows are shown: the record ``--open`` asked for, if it brought it; ``synced``."""
         if self._pending_open:
             self.open_target(self._pending_open)
@@ -395,13 +405,13 @@ class AppSession(QObject):
         self.window.status.show_notice(not_found(place, ids, where, final=final))
         return False
 
-    def _index_changed(self, index: Any) -> None:
+    def _index_changed(self, index: CatalogueIndex) -> None:
         assert self.window is not None and self.loader is not None
         for kind in ALL_KINDS:
             self.window.set_changes(kind, self.loader.changes[kind], index.title)
         self.window.current_tab().redraw_details()
 
-    def _counts_filled(self, kinds: list[Any]) -> None:
+    def _counts_filled(self, kinds: list[Kind]) -> None:
         """The rows' counts of webinars and courses were filled: shown, and a tab sorted by one
         of them sorted again."""
         from catalogue_desktop.core.listing.counts import count_columns
@@ -427,7 +437,7 @@ class AppSession(QObject):
 
     def _preferences_changed(self) -> None:
         """Preferences were saved: show them everywhere (labels, past rows, offerings, zones)."""
-        assert self.window is not None
+        assert self.window is not None and self.finder is not None
         self._apply_display_settings()
         self.formatter.set_currency(self.settings.currency)
         self.finder.set_vocabulary(self.formatter.vocabulary)

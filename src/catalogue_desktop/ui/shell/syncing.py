@@ -31,6 +31,9 @@ from catalogue_desktop.ui.shell import profile_choice
 from catalogue_desktop.ui.shell.main_window import APP_TITLE
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.connection.resolved import Connection
+    from catalogue_desktop.core.sync.runner import CollectionOutcome, SyncReport
+    from catalogue_desktop.demo.server import DemoServer
     from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
     from catalogue_desktop.ui.common.settings import Settings
     from catalogue_desktop.ui.shell.main_window import MainWindow
@@ -104,8 +107,8 @@ class CatalogueSync(QObject):
         self._client_options = client_options
         self._spawn = spawn
         self.controller: SyncController | None = None  # made by the first sync
-        self.connection: Any = None  # core.connection.resolved.Connection of the syncs
-        self.demo_server: Any = None  # demo.server.DemoServer, while it serves
+        self.connection: Connection | None = None  # of the syncs
+        self.demo_server: DemoServer | None = None  # while it serves
         self._closed = False
         window.menu_actions.catalogue_menu.set_current(place.profile.name)
 
@@ -120,7 +123,7 @@ class CatalogueSync(QObject):
             return
         self._spawn(self._sync(kinds))
 
-    def _connection_for(self, base_url: str) -> Any:
+    def _connection_for(self, base_url: str) -> Connection:
         """The catalogue's connection (and the command line's options) for ``base_url``; on a
         worker thread: it may look in the keyring."""
         from catalogue_desktop.core.connection.resolved import resolve
@@ -155,11 +158,11 @@ class CatalogueSync(QObject):
 
         from catalogue_desktop.demo.server import DemoServer, load_sample
 
-        def start() -> Any:
+        def start() -> DemoServer:
             return DemoServer(load_sample()).start()
 
-        self.demo_server = await asyncio.to_thread(start)
-        return str(self.demo_server.base_url)
+        self.demo_server = server = await asyncio.to_thread(start)
+        return str(server.base_url)
 
     def _make_controller(self, base_url: str) -> SyncController:
         from catalogue_desktop.ui.sync.sync_controller import SyncController
@@ -186,7 +189,7 @@ class CatalogueSync(QObject):
         for kind in kinds:
             self._window.status.set_loading(kind)
 
-    def _outcome(self, kind: Kind, outcome: Any) -> None:
+    def _outcome(self, kind: Kind, outcome: CollectionOutcome) -> None:
         self._window.status.set_outcome(kind, outcome, self._loader.store.state(kind))
         if outcome.status in ("updated", "partial"):
             self._loader.reload(kind)
@@ -196,11 +199,12 @@ class CatalogueSync(QObject):
             if self._window.status.set_cancelled(kind, self._loader.store.state(kind)):
                 self._loader.reload(kind)
 
-    def _finished(self, report: Any) -> None:
+    def _finished(self, report: SyncReport | None) -> None:
         window = self._window
-        outcomes = list(report.collections.values()) if report is not None else []
+        collections = report.collections if report is not None else {}
+        outcomes = list(collections.values())
         if outcomes and all(o.status == "failed" for o in outcomes) and len(outcomes) > 1:
-            window.banner.show_failure(report.collections.items(), window.status.oldest_data_time())
+            window.banner.show_failure(collections.items(), window.status.oldest_data_time())
         elif any(o.status != "failed" for o in outcomes):
             window.banner.hide()
         prefix = f"{DEMO_TITLE}: " if self.place.demo else ""
@@ -209,7 +213,7 @@ class CatalogueSync(QObject):
         window.show_message(prefix + window.status.summary() + via, 0)
         self._spawn(self._announce_synced(report))
 
-    async def _announce_synced(self, report: Any) -> None:
+    async def _announce_synced(self, report: SyncReport | None) -> None:
         await self._loader.wait_idle()  # the window shows the synced rows
         self.synced.emit(report)
 

@@ -2,7 +2,8 @@
 
 * Size: a first start opens at about 88 % of the screen's available area, centred; later starts
   restore the saved geometry, moved and shrunk onto the screen when that is smaller now (a laptop
-  after a large monitor). The minimum size stays small enough for a 1024x700 screen.
+  after a large monitor). The minimum size stays small enough for a 1024x700 screen. A dialog is
+  sized onto the window's screen as well (``fit_to_screen``).
 * The split between a tab's table and its detail pane is one setting for every tab: moving it on
   one tab moves it on all, and it is remembered. The detail pane can be hidden and shown (View ▸
   Details pane), which is remembered too.
@@ -10,9 +11,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QRect, Qt, Signal
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+
+from catalogue_desktop.ui.common.settings import Settings
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 
 SCREEN_SHARE = 0.88  # of the available area, on a first start ...
 SMALL_SCREEN = 1300  # ... all of it on a screen narrower than this (a 1024x700 laptop), less
@@ -42,23 +49,34 @@ def onto(frame: QRect, available: QRect) -> QRect:
     return QRect(left, top, width, height)
 
 
+def fit_to_screen(dialog: QWidget, window: QWidget | None, width: int, height: int) -> None:
+    """Size ``dialog`` ``width`` x ``height``, or less where the window's screen is smaller (a
+    dialog taller than a 700 px screen had its buttons cut off at the bottom)."""
+    screen = window.screen() if window is not None else None
+    if screen is not None:
+        room = screen.availableGeometry()
+        width, height = min(width, room.width() * 9 // 10), min(height, room.height() * 9 // 10)
+    dialog.resize(width, height)
+
+
 class WindowLayout(QObject):
     """The window's geometry on start, and the detail split and visibility of all its tabs."""
 
     details_shown_changed = Signal(bool)  # (View ▸ Details pane's tick follows)
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: QMainWindow, settings: Settings) -> None:
         super().__init__(window)
         self.window = window
-        self.settings = window.settings
+        self.settings = settings
         self.split: list[int] | None = self.settings.detail_split
         self.details_shown: bool = self.settings.details_shown
-        self._tabs: list[Any] = []
+        self._tabs: list[CollectionTab] = []
 
     # -- size ------------------------------------------------------------------------------------
 
-    def restore_geometry(self) -> None:
-        """The saved geometry and dock layout (onto the screen), else a first start's size."""
+    def restore_geometry(self, facets: QDockWidget, status: QDockWidget) -> None:
+        """The saved geometry and dock layout (onto the screen), else a first start's size (the
+        ``facets`` dock a share of the width, the ``status`` dock as short as it can be)."""
         window = self.window
         screen = window.screen()
         available = screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 700)
@@ -73,9 +91,9 @@ class WindowLayout(QObject):
                 side, top = FRAME_ALLOWANCE
                 frame = frame.adjusted(side, top, -side, -side)
             window.setGeometry(frame)
-            facets = max(FACETS_MIN, min(FACETS_MAX, round(frame.width() * FACETS_SHARE)))
-            window.resizeDocks([window.facet_dock], [facets], Qt.Orientation.Horizontal)
-            status = window.status_dock  # as short as it can be: the rows get the height
+            width = max(FACETS_MIN, min(FACETS_MAX, round(frame.width() * FACETS_SHARE)))
+            window.resizeDocks([facets], [width], Qt.Orientation.Horizontal)
+            # the status as short as it can be: the rows get the height
             window.resizeDocks([status], [status.minimumSizeHint().height()], Qt.Orientation.Vertical)
         state = self.settings.window_state()
         if state is not None:
@@ -83,7 +101,7 @@ class WindowLayout(QObject):
 
     # -- the detail split ------------------------------------------------------------------------
 
-    def attach(self, tab: Any) -> None:
+    def attach(self, tab: CollectionTab) -> None:
         """A tab was made: it takes the window's split and visibility, and moves the others'."""
         self._tabs.append(tab)
         tab.set_detail_visible(self.details_shown)
@@ -94,18 +112,18 @@ class WindowLayout(QObject):
         tab.splitter.splitterMoved.connect(lambda _pos, _index, tab=tab: self._moved(tab))
         tab.resized.connect(lambda tab=tab: self._resized(tab))
 
-    def default_split(self, tab: Any) -> list[int]:
+    def default_split(self, tab: CollectionTab) -> list[int]:
         """``DETAIL_SHARE`` of the tab for the details (at least ``DETAIL_MIN``), the rest for
         the table."""
         width = tab.splitter.width() if tab.splitter.width() > 2 * DETAIL_MIN else self.window.width() - 280
         detail = max(DETAIL_MIN, round(width * DETAIL_SHARE))
         return [max(1, width - detail), detail]
 
-    def _resized(self, tab: Any) -> None:
+    def _resized(self, tab: CollectionTab) -> None:
         if self.split is None:  # not moved by the user: the default, again
             tab.set_split(self.default_split(tab))
 
-    def _moved(self, moved: Any) -> None:
+    def _moved(self, moved: CollectionTab) -> None:
         sizes = moved.splitter.sizes()
         if len(sizes) != 2 or not all(sizes):
             return

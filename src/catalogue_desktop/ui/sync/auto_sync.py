@@ -10,14 +10,17 @@ without one, a refresh that found the network gone is tried again every ``RETRY_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
+from catalogue_desktop.ui.common.settings import Settings
+
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
+    from PySide6.QtNetwork import QNetworkInformation
 
-    from catalogue_desktop.ui.common.settings import Settings
+    from catalogue_desktop.core.sync.runner import SyncReport
 
 DEFAULT_HOURS = 4.0
 KEY = "sync/refresh_hours"
@@ -25,23 +28,24 @@ RETRY_MIN = 10
 NETWORK_CAUSES = frozenset({"offline", "no-answer", "connection-lost"})
 
 
-def sync_hours(settings: Any) -> float:
+def sync_hours(settings: Settings) -> float:
     """Hours between refreshes on their own (0: never); the default where unset or not a number."""
+    stored = settings.q.value(KEY, DEFAULT_HOURS)
     try:
-        hours = float(settings.q.value(KEY, DEFAULT_HOURS))
-    except (TypeError, ValueError):
+        hours = float(stored) if isinstance(stored, str | int | float) else DEFAULT_HOURS
+    except ValueError:
         return DEFAULT_HOURS
     return hours if 0 <= hours <= 24 * 365 else DEFAULT_HOURS
 
 
-def set_sync_hours(settings: Any, hours: float) -> None:
+def set_sync_hours(settings: Settings, hours: float) -> None:
     if hours == DEFAULT_HOURS:
         settings.q.remove(KEY)
     else:
         settings.q.setValue(KEY, f"{hours:g}")
 
 
-def network_gone(report: Any) -> bool:
+def network_gone(report: SyncReport | None) -> bool:
     """The refresh found no network: it ran nothing, or every collection failed for want of one."""
     if report is None:
         return True
@@ -63,7 +67,7 @@ class AutoSync(QObject):
         self.timer.timeout.connect(self._due)
         self.retry = QTimer(self, singleShot=True, interval=RETRY_MIN * 60_000)
         self.retry.timeout.connect(self._due)
-        self._network: Any = None
+        self._network: QNetworkInformation | None = None
         self._listen_to_network()
 
     def start(self) -> None:
@@ -78,7 +82,7 @@ class AutoSync(QObject):
         self.timer.stop()
         self.retry.stop()
 
-    def synced(self, report: Any) -> None:
+    def synced(self, report: SyncReport | None) -> None:
         """A refresh finished (any: F5, the timer's): the next one is ``hours`` from now; one
         that found the network gone waits for it to come back."""
         self.offline = network_gone(report)

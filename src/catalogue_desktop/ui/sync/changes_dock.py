@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.engine import Finder
     from catalogue_desktop.core.query.syntax import Parsed
-    from catalogue_desktop.ui.sync.changes_view import ChangesView
+    from catalogue_desktop.ui.sync.changes_view import ChangesView, HistorySince
 
 
 class QueryFinder(Protocol):
@@ -43,7 +43,8 @@ class ChangesDock(QDockWidget):
         self.setMinimumWidth(420)
         self._view: ChangesView | None = None
         self._pending: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
-        self._history: tuple[Any, Any] | None = None  # (history, matching): ``use_history``
+        # (history, matching): ``use_history``
+        self._history: tuple[HistorySince, Callable[[Kind], set[int] | None]] | None = None
         self.visibilityChanged.connect(lambda visible: visible and self.view)
 
     @property
@@ -74,7 +75,7 @@ class ChangesDock(QDockWidget):
         else:
             self._view.set_changes(kind, changes, title)
 
-    def use_history(self, history: Callable[..., Any], matching: Callable[[Kind], Any]) -> None:
+    def use_history(self, history: HistorySince, matching: Callable[[Kind], set[int] | None]) -> None:
         """Let the panel show periods of the history, narrowed by the query (``ChangesView``)."""
         self._history = (history, matching)
         if self._view is not None:

@@ -9,7 +9,7 @@ removed records are no longer in the catalogue, so they only say so.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
@@ -18,6 +18,12 @@ from catalogue_desktop.core.records.diff import describe_fields
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.sync.changes_period import PeriodBar, merge, narrowed
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.record_history import Event
+
+# ``store.history.since``: (record id, event) of ``kind`` from ``start`` to ``end`` (None: now)
+HistorySince = Callable[[Kind, str, str | None], "list[tuple[int, Event]]"]
 
 _TARGET = Qt.ItemDataRole.UserRole
 
@@ -47,12 +53,12 @@ class ChangesView(QWidget):
         self._changes: dict[Kind, dict[str, Any] | None] = {}
         self._items: dict[Kind, QTreeWidgetItem] = {}
         self._title: Callable[[Kind, int], str | None] = lambda _kind, _rid: None
-        self._history: Callable[[Kind, str, str | None], list[Any]] | None = None
+        self._history: HistorySince | None = None
         self._matching: Callable[[Kind], set[int] | None] = lambda _kind: None
 
     def use_history(
         self,
-        history: Callable[[Kind, str, str | None], list[Any]],
+        history: HistorySince,
         matching: Callable[[Kind], set[int] | None],
     ) -> None:
         """Offer periods: ``history(kind, start, end)`` gives the events (``store.history.since``);

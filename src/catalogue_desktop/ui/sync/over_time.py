@@ -4,21 +4,25 @@ the window and the command line share them, per catalogue)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QSpinBox, QWidget
 
 from catalogue_desktop.core.cache.store import utc_now
+from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.sync.auto_sync import set_sync_hours, sync_hours
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.record_history import History
 
 
 class OverTimeBox(QGroupBox):
     """The three settings (the history's two once ``show_history`` gives the catalogue's)."""
 
-    def __init__(self, settings: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__("Over time", parent)
         self._settings = settings
-        self._history: Any = None
+        self._history: History | None = None
         self._form = form = QFormLayout(self)
         self.hours = QSpinBox()
         self.hours.setRange(0, 168)
@@ -30,7 +34,7 @@ class OverTimeBox(QGroupBox):
         self.days: QSpinBox | None = None
         self.megabytes: QSpinBox | None = None
 
-    def show_history(self, history: Any) -> None:
+    def show_history(self, history: History | None) -> None:
         """Offer the span of ``history`` (the open catalogue's ``store.history``; None: none)."""
         if history is None or self.days is not None:
             return
@@ -53,6 +57,8 @@ class OverTimeBox(QGroupBox):
 
     def save(self) -> None:
         set_sync_hours(self._settings, float(self.hours.value()))
+        if self._history is None:
+            return
         if self.days is not None and self.days.value() != self._history.span_days:
             self._history.set_span_days(self.days.value(), utc_now())
         if self.megabytes is not None and self.megabytes.value() != self._history.budget_megabytes:
