@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import xlsxwriter  # type: ignore[import-untyped]
 from xlsxwriter.worksheet import Worksheet  # type: ignore[import-untyped]
@@ -33,6 +33,10 @@ from catalogue_desktop.core.formats.links import web_link
 from catalogue_desktop.core.formats.numbers import is_number, plain_number, within_reason
 from catalogue_desktop.core.records.zones import check as zone_check
 from catalogue_desktop.core.records.zones import offset_label
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.records.kinds import Kind
+    from catalogue_desktop.core.records.models import Record
 
 MAX_LINKS = 65_530  # Excel's most hyperlinks on one sheet (XlsxWriter leaves the cells empty past it)
 MAX_TEXT = 32767  # Excel's longest cell text
@@ -192,8 +196,8 @@ def _text(value: Any) -> str:
 
 
 def collection_xlsx(
-    kind: Any,
-    records: Sequence[Any],
+    kind: Kind,
+    records: Sequence[Record],
     about: Sequence[str],
     currency: str | None,
     notes: list[str] | None = None,

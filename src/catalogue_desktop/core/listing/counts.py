@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, Sheet, column_index
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -30,12 +30,13 @@ COUNT_KEY = {Kind.WEBINARS: "webinars", Kind.COURSES: "courses"}  # the count's 
 _SLICE = 2048  # link lists counted per step (~4-7 ms of CPU on a busy 2-core machine; 8192 took 28)
 
 
-def count_columns(kind: Any) -> tuple[int, ...]:
+def count_columns(kind: Kind | Sheet) -> tuple[int, ...]:
     """The columns of ``kind`` holding counts (none for other kinds)."""
-    return tuple(column_index(kind, COUNT_KEY[source]) for source in COUNTED.get(kind, ()))
+    sources = COUNTED.get(kind, ()) if isinstance(kind, Kind) else ()
+    return tuple(column_index(kind, COUNT_KEY[source]) for source in sources)
 
 
-def make_room(kind: Any, rows: list[list[Any]]) -> None:
+def make_room(kind: Kind | Sheet, rows: list[list[Any]]) -> None:
     """Rows of a counted kind listed before the counts existed (no count cells: the columns'
     values, then the offsets) get blank count cells, in place."""
     columns = count_columns(kind)
@@ -47,7 +48,7 @@ def make_room(kind: Any, rows: list[list[Any]]) -> None:
             row[columns[0] :] = [None] * len(columns) + [row[-1] if len(row) > columns[0] else []]
 
 
-def fill_steps(rowsets: Mapping[Any, RowSet], changed: list[Any]) -> Iterator[None]:
+def fill_steps(rowsets: Mapping[Kind, RowSet], changed: list[Kind]) -> Iterator[None]:
     """Fill the count cells of the counted kinds' rows in ``rowsets`` from the webinars' and
     courses' links, a slice per step; the kinds whose counts changed are appended to
     ``changed`` (their sort orders and keys of those columns forgotten)."""

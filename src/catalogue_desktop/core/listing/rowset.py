@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, SupportsIndex, overload
 
-from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, column_index
+from catalogue_desktop.core.listing.rows import COLUMNS, LINK_KINDS, Sheet, column_index
 from catalogue_desktop.core.records.kinds import Kind
 
 Row = Sequence[Any]  # the columns' values (``listing.COLUMNS[kind]``), then the dates' offsets
@@ -59,7 +59,7 @@ class RowSet:
 
     def __init__(
         self,
-        kind: Any,
+        kind: Kind | Sheet,
         rows: list[list[Any]] | None = None,
         links: list[list[list[int]]] | None = None,
         positions: list[int] | None = None,
@@ -234,9 +234,12 @@ class CatalogueIndex:
 
     def replace(self, rowset: RowSet) -> None:
         """Take a reloaded collection's rows (the other kinds' lookups stay as they are)."""
-        self.rowsets[rowset.kind] = rowset
-        self._rows[rowset.kind] = rowset.rows_by_id()
-        self._reverse = {key: value for key, value in self._reverse.items() if key[0] is not rowset.kind}
+        kind = rowset.kind
+        if not isinstance(kind, Kind):
+            raise TypeError(f"the {kind.label} rows are derived, not a collection of the catalogue")
+        self.rowsets[kind] = rowset
+        self._rows[kind] = rowset.rows_by_id()
+        self._reverse = {key: value for key, value in self._reverse.items() if key[0] is not kind}
 
     def row_of(self, kind: Kind, record_id: int) -> int | None:
         """Row index of the record with this id (the first, if ids repeat), or None."""
@@ -258,7 +261,7 @@ class CatalogueIndex:
                 continue
             slot = targets.index(kind)
             if (source, kind) in MAPPED_LINKS:
-                got = self._reverse_map(rowset, slot).get(record_id)
+                got = self._reverse_map(source, rowset, slot).get(record_id)
                 found = [] if got is None else got if isinstance(got, list) else [got]
             else:
                 column = rowset.id_column
@@ -271,10 +274,10 @@ class CatalogueIndex:
                 out[source] = list(dict.fromkeys(found))
         return out
 
-    def _reverse_map(self, rowset: RowSet, slot: int) -> dict[int, Any]:
-        """Target id -> id of the referring row, or a list of ids in row order when several rows
-        refer to it; rebuilt when the row set was replaced or has grown."""
-        key = (rowset.kind, slot)
+    def _reverse_map(self, source: Kind, rowset: RowSet, slot: int) -> dict[int, Any]:
+        """Target id -> id of the referring row (of ``source``'s ``rowset``), or a list of ids in
+        row order when several rows refer to it; rebuilt when the row set was replaced or has grown."""
+        key = (source, slot)
         cached = self._reverse.get(key)
         if cached is not None and cached[0] is rowset and cached[1] == len(rowset.links):
             return cached[2]

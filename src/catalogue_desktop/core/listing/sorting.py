@@ -13,8 +13,9 @@ from itertools import compress, islice, repeat
 from operator import is_, is_not, itemgetter
 from typing import Any
 
-from catalogue_desktop.core.listing.rows import PAST_COLUMN, START_COLUMN, ColumnType, column_index
+from catalogue_desktop.core.listing.rows import PAST_COLUMN, START_COLUMN, ColumnType, Sheet, column_index
 from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.records.kinds import Kind
 
 _EXACT_FLOAT = 2.0**53  # every int below this is exactly a float (dates in ms are ~2**41)
 
@@ -135,7 +136,7 @@ def _sort_keys(rowset: RowSet, column: int, start: int = 0, stop: int | None = N
     return [None if v is None else sort_key(type_, v)[1] for v in values]
 
 
-def rank_columns(kind: Any) -> tuple[int, ...]:
+def rank_columns(kind: Kind | Sheet) -> tuple[int, ...]:
     """The columns the default order (by start, upcoming first: ``ui.browse.past_rows``) reads
     besides the start: the end (else the start) and a webinar's type; none for other kinds."""
     if kind not in START_COLUMN or kind not in PAST_COLUMN:

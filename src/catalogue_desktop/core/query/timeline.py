@@ -129,7 +129,9 @@ def _window(text: str) -> tuple[literals.DateSpec | None, literals.DateSpec | No
     return spec, spec
 
 
-def window_ms(window: tuple[Any, Any], now: datetime) -> tuple[int | None, int | None]:
+def window_ms(
+    window: tuple[literals.DateSpec | None, literals.DateSpec | None], now: datetime
+) -> tuple[int | None, int | None]:
     """The instants a window covers (inclusive; None for an open end), calendar days being the
     viewer's (``now``'s zone)."""
     lo_spec, hi_spec = window

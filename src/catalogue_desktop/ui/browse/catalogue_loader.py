@@ -215,7 +215,7 @@ class CatalogueLoader(QObject):
             job.sort = None
             if job.early:
                 job.expected = state.records
-                job.changes = self.store.snapshot_info(job.kind).get("changes")
+                job.changes = self.store.snapshot_info(job.kind).changes
         assert job.rowset is not None
         chunk = next(job.chunks, None)
         if chunk is not None:
@@ -238,7 +238,7 @@ class CatalogueLoader(QObject):
             return
         del self._jobs[job.kind]
         # (an early job read its snapshot's changes when it started: the same snapshot)
-        changes = job.changes if job.early else self.store.snapshot_info(job.kind).get("changes")
+        changes = job.changes if job.early else self.store.snapshot_info(job.kind).changes
         self._publish(job.kind, job.rowset, changes)
         for callback in job.done:
             callback(job.rowset)
