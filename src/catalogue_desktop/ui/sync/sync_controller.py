@@ -18,12 +18,15 @@ import contextlib
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.stepped_import import REFRESH, import_in_steps
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.sync.runner import CollectionOutcome, Phase
 
 PROGRESS_INTERVAL = 0.1  # s: progress signals per collection at most ~10/s (each repaints)
 
@@ -133,7 +136,7 @@ class SyncController(QObject):
         self.finished.emit(report)
         return report
 
-    def _on_phase(self, kind: Kind, phase: str) -> None:
+    def _on_phase(self, kind: Kind, phase: Phase) -> None:
         self.phase.emit(kind, phase)
 
     def _on_progress(self, kind: Kind, received: int, total: int | None) -> None:
@@ -145,7 +148,7 @@ class SyncController(QObject):
         self._last_progress[kind] = now
         self.progress.emit(kind, received, total)
 
-    def _on_outcome(self, kind: Kind, outcome: Any) -> None:
+    def _on_outcome(self, kind: Kind, outcome: CollectionOutcome) -> None:
         self._done.add(kind)
         self.outcome.emit(kind, outcome)
 
