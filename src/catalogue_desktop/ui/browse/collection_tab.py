@@ -39,11 +39,16 @@ from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.browse import columns, kept_selection
 from catalogue_desktop.ui.browse import table_rows as export
 from catalogue_desktop.ui.browse.count_label import CountLabel
-from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+from catalogue_desktop.ui.browse.table_model import Overlay, Result, RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
+from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.query.matches import Matches
+    from catalogue_desktop.core.records.models import Record
+    from catalogue_desktop.ui.detail.context import DetailContext
+    from catalogue_desktop.ui.detail.images import ImageLoader
     from catalogue_desktop.ui.detail.pane import DetailPane
 
 
@@ -60,10 +65,10 @@ class CollectionTab(QWidget):
     def __init__(
         self,
         kind: Kind,
-        formatter: Any,
-        images: Callable[[], Any],
-        record: Callable[[Kind, int], Any],
-        context: Callable[[Kind, int], Any],
+        formatter: Formatter,
+        images: Callable[[], ImageLoader | None],
+        record: Callable[[Kind, int], Record | None],
+        context: Callable[[Kind, int], DetailContext],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -165,7 +170,7 @@ class CollectionTab(QWidget):
         if pane is not None:
             pane.setVisible(visible)
 
-    def make_model(self, kind: Any, formatter: Any) -> RowSetTableModel:
+    def make_model(self, kind: Kind, formatter: Formatter) -> RowSetTableModel:
         """The table's model (a tab of another list may give its own)."""
         return RowSetTableModel(kind, formatter, self)
 
@@ -233,12 +238,16 @@ class CollectionTab(QWidget):
 
     # -- rows --------------------------------------------------------------------------------
 
-    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None) -> None:
+    def set_rowset(
+        self, rowset: RowSet, changes: dict[str, Any] | None, result: Result | None = None
+    ) -> None:
         """Show new rows (``result``: which of them the query matched, see
         ``RowSetTableModel.set_result``); the sort and the selected record stay."""
         self._keeping_selection(self.model.set_rowset, rowset, changes, result)
 
-    def set_result(self, matches: Any, overlay: Any = None, note: str | None = None) -> None:
+    def set_result(
+        self, matches: Matches | None, overlay: Overlay | None = None, note: str | None = None
+    ) -> None:
         """Show the rows the query matched; the selected record stays if it is among them."""
         self._keeping_selection(self.model.set_result, matches, overlay, note)
 
