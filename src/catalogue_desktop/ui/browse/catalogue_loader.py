@@ -59,12 +59,12 @@ class _Job:
         self.chunk = chunk
         self.early = early  # show the rows as they are read (``rowset_growing``)
         self.expected = 0  # (early) the snapshot's record count
-        self.changes: Any = None  # (early) the snapshot's changes
+        self.changes: dict[str, Any] | None = None  # (early) the snapshot's changes
         self.snapshot: int | None = None
         self.rowset: RowSet | None = None
         # the pages still to read (their links may still be packed)
         self.chunks: Iterator[tuple[list[int], list[list[Any]], Any]] | None = None
-        self.done: list[Any] = []  # callbacks, called with the published RowSet
+        self.done: list[Callable[[RowSet], None]] = []  # called with the published row set
         self.sort: SortJob | None = None  # the order its tab shows, made before it is published
 
 
@@ -129,7 +129,9 @@ class CatalogueLoader(QObject):
 
     # -- rows ------------------------------------------------------------------------------
 
-    def reload(self, kind: Kind, done: Any = None, *, early: bool = False) -> None:
+    def reload(
+        self, kind: Kind, done: Callable[[RowSet], None] | None = None, *, early: bool = False
+    ) -> None:
         """Start (re)loading one collection; a newer load of the same kind supersedes this one.
         ``done(rowset)`` is called once the rows are published. ``early``: its rows are also
         shown as they are read (``rowset_growing``), and the pass after its first chunk reads

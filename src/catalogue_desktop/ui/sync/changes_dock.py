@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDockWidget, QWidget
 from catalogue_desktop.core.records.kinds import Kind
 
 if TYPE_CHECKING:
-    from catalogue_desktop.ui.sync.changes_view import ChangesView
+    from catalogue_desktop.ui.sync.changes_view import ChangesView, HistoryOf, MatchingOf
 
 
 class ChangesDock(QDockWidget):
@@ -25,8 +25,8 @@ class ChangesDock(QDockWidget):
         self.setWidget(QWidget())
         self.setMinimumWidth(420)
         self._view: ChangesView | None = None
-        self._pending: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
-        self._history: tuple[Any, Any] | None = None  # (history, matching): ``use_history``
+        self._pending: dict[Kind, tuple[dict[str, Any] | None, Callable[[Kind, int], str | None]]] = {}
+        self._history: tuple[HistoryOf, MatchingOf] | None = None  # ``use_history``
         self.visibilityChanged.connect(lambda visible: visible and self.view)
 
     @property
@@ -57,7 +57,7 @@ class ChangesDock(QDockWidget):
         else:
             self._view.set_changes(kind, changes, title)
 
-    def use_history(self, history: Callable[..., Any], matching: Callable[[Kind], Any]) -> None:
+    def use_history(self, history: HistoryOf, matching: MatchingOf) -> None:
         """Let the panel show periods of the history, narrowed by the query (``ChangesView``)."""
         self._history = (history, matching)
         if self._view is not None:
