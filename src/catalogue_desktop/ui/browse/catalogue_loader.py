@@ -17,7 +17,7 @@ import gc
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -27,6 +27,10 @@ from catalogue_desktop.core.listing.rowset import CatalogueIndex, RowSet
 from catalogue_desktop.core.listing.sorting import SortJob
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.history import Event
+    from catalogue_desktop.core.records.models import Record
 
 CHUNK = 2000  # rows per loop pass while the window starts (nothing else to keep responsive yet)
 RELOAD_CHUNK = 500  # rows per loop pass when a refresh reloads a collection (window in use)
@@ -341,7 +345,7 @@ class CatalogueLoader(QObject):
 
     # -- single records ----------------------------------------------------------------------
 
-    def record(self, kind: Kind, record_id: int) -> Any | None:
+    def record(self, kind: Kind, record_id: int) -> Record | None:
         """The full record (a model) of the current snapshot, or None if the store lacks it (or
         holds what no longer decodes: a cache of an older version may hold a number beyond reason)."""
         data = self.store.record_data(kind, record_id)
@@ -354,7 +358,7 @@ class CatalogueLoader(QObject):
         except ValueError:  # (pydantic's ValidationError)
             return None
 
-    def record_history(self, kind: Kind, record_id: int) -> list[Any]:
+    def record_history(self, kind: Kind, record_id: int) -> list[Event]:
         """What the kept history says the syncs changed in this record, oldest first (an indexed
         read of a few rows); empty if the cache cannot say."""
         try:

@@ -35,6 +35,7 @@ from catalogue_desktop.ui.sync.wording import DateText, as_of, data_time, format
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.sync.runner import CollectionOutcome
+    from catalogue_desktop.ui.sync.status_details import StatusDetails
 
 __all__ = ["DateText", "OfflineBanner", "StatusPanel", "as_of", "data_time", "format_age", "parse_time"]
 
@@ -169,7 +170,7 @@ class StatusPanel(QWidget):
         row = self._rows[kind]
         return f"{kind.label}: {row.full_text}" + (f"\n\n{row.extra}" if row.extra else "")
 
-    def show_details(self, kind: Kind) -> Any:
+    def show_details(self, kind: Kind) -> StatusDetails:
         """The details dialog of ``kind`` (with Copy)."""
         from catalogue_desktop.ui.sync.status_details import show_details
 

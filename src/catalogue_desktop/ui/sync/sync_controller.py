@@ -108,7 +108,7 @@ class SyncController(QObject):
         self._task.cancel()
         return True
 
-    async def run(self, kinds: list[Kind]) -> Any:
+    async def run(self, kinds: list[Kind]) -> SyncReport | None:
         self._done.clear()
         self._cancelling = False
         self.started.emit(kinds)
