@@ -310,12 +310,6 @@ class HistoryIndex:
         return timeline.select(lo, hi)
 
 
-def select(table: Any, spec: TimeSpec, now: datetime) -> int:
-    """The rows of ``table`` (a ``Table``) whose records ``spec`` holds for (none without a
-    history)."""
-    return 0 if table.history is None else table.history.select(spec, now)
-
-
 def supports(table: str, spec: TimeSpec, schema: Schema) -> tuple[str, str] | None:
     """Why ``table`` cannot answer ``spec`` (a field, in words), or None."""
     if table == OFFERINGS:
