@@ -17,7 +17,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.offers import calendar
@@ -47,7 +46,7 @@ class Selection:
     items: list[offers.Occasion]
     as_of: str | None  # the stamp (ISO 8601) of ``occasions.data_as_of``
     empty_reason: str | None = None
-    schedules: dict[Any, Schedule] = field(default_factory=dict)  # the courses' days (calendar)
+    schedules: dict[int, Schedule] = field(default_factory=dict)  # the courses' days (calendar)
 
     @property
     def as_of_text(self) -> str | None:

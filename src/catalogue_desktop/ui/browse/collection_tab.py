@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
+    QByteArray,
     QItemSelectionModel,
     QModelIndex,
     QPoint,
@@ -78,7 +79,8 @@ class CollectionTab(QWidget):
         self._record = record
         self._context = context
         self._shown_id: int | None = None
-        self._header_restored: tuple[Any, Any] = (None, None)  # (saved, as restored): ``restore_state``
+        # (saved, as restored): ``restore_state``
+        self._header_restored: tuple[QByteArray | None, QByteArray | None] = (None, None)
         # a record shown in the details though the query hides its row (``select_record``): it
         # stays shown while the rows change, and is selected once they list it again
         self._pinned: int | None = None
