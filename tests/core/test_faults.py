@@ -99,12 +99,12 @@ def check_unknown_fields(store: Store, kind: Kind, outcome: CollectionOutcome, e
     first = stored(store, kind)[0]
     assert first["colour"] == "teal" and first["nested"] == {"a": [1, 2]}
     info = store.snapshot_info(kind)
-    assert info["stats"]["unknown_fields"] == {"colour": 1, "nested": 1, "experts[].shoeSize": 1}
+    assert info.stats["unknown_fields"] == {"colour": 1, "nested": 1, "experts[].shoeSize": 1}
 
 
 def check_codes(store: Store, kind: Kind, outcome: CollectionOutcome, elapsed: float) -> None:
     assert [r["type"] for r in stored(store, kind)] == [99, "x", -1, 2]
-    assert store.snapshot_info(kind)["stats"]["codes"] == {"type": {"99": 1, '"x"': 1, "-1": 1, "2": 1}}
+    assert store.snapshot_info(kind).stats["codes"] == {"type": {"99": 1, '"x"': 1, "-1": 1, "2": 1}}
 
 
 def check_dangling(store: Store, kind: Kind, outcome: CollectionOutcome, elapsed: float) -> None:
@@ -119,7 +119,7 @@ def check_duplicates(store: Store, kind: Kind, outcome: CollectionOutcome, elaps
     assert [r["title"] for r in stored(store, kind)] == ["Topic 1", "first", "Topic 2", "second"]
     dup = [p for p in outcome.problems if p["field"] == "topicId"]
     assert [(p["record"], p["record_id"]) for p in dup] == [(3, 7)]
-    assert store.snapshot_info(kind)["stats"]["duplicate_ids"] == [7]
+    assert store.snapshot_info(kind).stats["duplicate_ids"] == [7]
 
 
 def check_huge(store: Store, kind: Kind, outcome: CollectionOutcome, elapsed: float) -> None:

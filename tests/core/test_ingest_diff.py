@@ -50,7 +50,7 @@ def test_an_unpaired_surrogate_no_longer_fails_the_collection(path: Path) -> Non
     assert [(p["record_id"], p["field"]) for p in report.problems] == [(4, "title")]
     assert [r["title"] for r in stored(path, Kind.TOPICS)][-1] == "Fraud \ufffd risk"
     with Store(path) as s:
-        assert s.snapshot_info(Kind.TOPICS)["problem_count"] == 1
+        assert s.snapshot_info(Kind.TOPICS).problem_count == 1
         assert [row[0] for part in s.iter_rows(Kind.TOPICS) for _, row, _ in part][-1] == (
             "Fraud \ufffd risk"
         )
@@ -72,7 +72,7 @@ def test_updated(path: Path) -> None:
             [1, ["Audit", None, 2, None, None, []], []],
             [2, ["Ethics", None, 3, None, None, []], []],
         ]
-        assert s.snapshot_info(Kind.TOPICS)["stats"]["valid"] == 3
+        assert s.snapshot_info(Kind.TOPICS).stats["valid"] == 3
 
 
 def test_partial_stores_the_valid_records_and_the_problems(path: Path) -> None:
@@ -88,8 +88,8 @@ def test_partial_stores_the_valid_records_and_the_problems(path: Path) -> None:
     assert (st.records, st.rejected, st.last_status) == (2, 2, "partial")
     with Store(path) as s:
         info = s.snapshot_info(Kind.TOPICS)
-        assert info["problem_count"] == 2
-        assert {p["record"] for p in info["problems"]} == {1, 3}
+        assert info.problem_count == 2
+        assert {p["record"] for p in info.problems} == {1, 3}
         assert [r[0] for part in s.iter_rows(Kind.TOPICS) for r in part] == [0, 2]
 
 
@@ -173,7 +173,7 @@ def test_second_ingest_reports_changes_and_stores_them(path: Path) -> None:
         "changed": [{"id": 3, "fields": {"title": ["Ethics", "Ethics 2"]}}],
     }
     with Store(path) as s:
-        assert s.snapshot_info(Kind.TOPICS)["changes"] == report.changes
+        assert s.snapshot_info(Kind.TOPICS).changes == report.changes
         assert [json.loads(e.data)["topicId"] for e in s.entries(Kind.TOPICS, previous=True)] == [1, 2, 3]
 
 

@@ -23,6 +23,7 @@ from catalogue_desktop.core.cache.store import (
     ENV_CACHE_DIR,
     FILE_NAME,
     Entry,
+    SnapshotInfo,
     Store,
     StoreError,
 )
@@ -93,12 +94,9 @@ def test_fresh_store_creates_the_schema(path: Path, store: Store) -> None:
         assert all_rows(store, kind) == []
         assert list(store.entries(kind)) == []
         assert store.record_data(kind, 1) is None
-        assert store.snapshot_info(kind) == {
-            "problem_count": 0,
-            "problems": [],
-            "changes": None,
-            "stats": None,
-        }
+        assert store.snapshot_info(kind) == SnapshotInfo(
+            problem_count=0, problems=[], changes=None, stats=None
+        )
     assert set(store.states()) == set(Kind)
 
 
@@ -142,10 +140,10 @@ def test_replace_snapshot_then_read_it_back(store: Store) -> None:
     assert store.record_data(Kind.ROLES, 3) is None  # other collections are separate
     assert list(store.entries(T)) == entries
     info = store.snapshot_info(T)
-    assert info["problem_count"] == 1 and info["problems"] == [{"collection": "topics", "message": "m"}]
-    assert info["changes"] == {"added": [5], "removed": [], "changed": []}
-    assert info["stats"] == {"valid": 3}
-    assert info["created_at"] == "2026-11-02T10:00:00Z"
+    assert info.problem_count == 1 and info.problems == [{"collection": "topics", "message": "m"}]
+    assert info.changes == {"added": [5], "removed": [], "changed": []}
+    assert info.stats == {"valid": 3}
+    assert info.created_at == "2026-11-02T10:00:00Z"
 
 
 def test_rejected_records_make_the_status_partial(store: Store) -> None:
@@ -270,9 +268,9 @@ def test_problems_are_capped_but_counted(store: Store) -> None:
     problems = [{"collection": "topics", "record": i, "message": "bad"} for i in range(1500)]
     put(store, T, [entry(0)], rejected=1500, problems=problems)
     info = store.snapshot_info(T)
-    assert info["problem_count"] == 1500
-    assert len(info["problems"]) == store_module._MAX_PROBLEMS
-    assert info["problems"][0] == problems[0]
+    assert info.problem_count == 1500
+    assert len(info.problems) == store_module._MAX_PROBLEMS
+    assert info.problems[0] == problems[0]
 
 
 # -- concurrent readers (WAL) -------------------------------------------------------------------------

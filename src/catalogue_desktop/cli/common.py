@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from catalogue_desktop.cli.output import say
 
 if TYPE_CHECKING:
+    from catalogue_desktop.cli.connection import ConnectionOf
+    from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.syntax import Parsed
+    from catalogue_desktop.core.service.client import CatalogueClient
 
 
-def open_store(cache_dir: str | None, demo: bool = False, *, reading: bool = False) -> Any:
+def open_store(cache_dir: str | None, demo: bool = False, *, reading: bool = False) -> Store:
     """The cache's store; with ``reading`` (find, export), one this process may not write is
     opened read-only, with a note, rather than blamed as unusable."""
     import os
@@ -35,7 +37,7 @@ def open_store(cache_dir: str | None, demo: bool = False, *, reading: bool = Fal
     return store
 
 
-def service_client(args: argparse.Namespace, base_url: str, connection_of: Callable[[str], Any]) -> Any:
+def service_client(args: argparse.Namespace, base_url: str, connection_of: ConnectionOf) -> CatalogueClient:
     """The client of ``sync`` and ``check``, over ``connection_of(base_url)`` (``cli.connection``)."""
     from catalogue_desktop.cli.connection import say_connection
     from catalogue_desktop.core.service.client import CatalogueClient
@@ -50,7 +52,7 @@ def service_client(args: argparse.Namespace, base_url: str, connection_of: Calla
     )
 
 
-def query_of(args: argparse.Namespace) -> tuple[bool, Any]:
+def query_of(args: argparse.Namespace) -> tuple[bool, Parsed | None]:
     """(whether it parsed, the query) of ``--query`` (None without one); an error is said on
     stderr, with where it is."""
     if args.query is None:
@@ -59,7 +61,7 @@ def query_of(args: argparse.Namespace) -> tuple[bool, Any]:
     return query is not None, query
 
 
-def read_query(store: Any, args: argparse.Namespace, table: str, query: Parsed | None) -> Parsed | None:
+def read_query(store: Store, args: argparse.Namespace, table: str, query: Parsed | None) -> Parsed | None:
     """``--query`` read in the store's vocabulary for ``table`` (``core.query.reading``: plain
     words become conditions; ``--words``: nothing is read), said on stderr when the words were
     read as something else; None without a query."""

@@ -13,10 +13,17 @@ import argparse
 import contextlib
 import re
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from catalogue_desktop.cli.output import say
+
+if TYPE_CHECKING:  # (each imported where used: a command loads only what it runs)
+    from catalogue_desktop.core.connection.connection_settings import ConnectionSettings
+    from catalogue_desktop.core.connection.profiles import Profile
+    from catalogue_desktop.core.connection.resolved import Connection
+
+ConnectionOf = Callable[[str], "Connection"]  # a base URL -> the way to reach it
 
 CONNECTION_HELP = "connection (README: At work)"
 _VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
@@ -89,7 +96,7 @@ def usage_error(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--auth-header NAME needs --token-env VAR (the header's value)")
 
 
-def profile_of(name: str | None) -> Any:
+def profile_of(name: str | None) -> Profile | None:
     """The profile ``name`` of the profiles file (None without a name)."""
     if not name:
         return None
@@ -103,14 +110,14 @@ def profile_of(name: str | None) -> Any:
     return found.get(name)
 
 
-def settings_of(args: argparse.Namespace, profile: Any) -> Any:
+def settings_of(args: argparse.Namespace, profile: Profile | None) -> ConnectionSettings:
     """The profile's connection settings with the command line's on top."""
     from catalogue_desktop.core.connection.connection_settings import ConnectionSettings, overridden_by
 
     return overridden_by(profile.connection if profile is not None else ConnectionSettings(), args)
 
 
-def target_of(args: argparse.Namespace) -> tuple[str | None, Any, Any]:
+def target_of(args: argparse.Namespace) -> tuple[str | None, ConnectionOf, Profile | None]:
     """(the base URL, or None for the demo profile; its Connection maker; the profile or None)."""
     from catalogue_desktop.core.connection.resolved import resolve
 
@@ -119,13 +126,13 @@ def target_of(args: argparse.Namespace) -> tuple[str | None, Any, Any]:
     base_url = getattr(args, "sync_base_url", None) or (profile.base_url if profile is not None else None)
     name = profile.name if profile is not None else ""
 
-    def connection_of(url: str) -> Any:
+    def connection_of(url: str) -> Connection:
         return resolve(url, settings, profile=name)
 
     return base_url, connection_of, profile
 
 
-def cache_base(args: argparse.Namespace, profile: Any) -> str | None:
+def cache_base(args: argparse.Namespace, profile: Profile | None) -> str | None:
     """The cache directory of a command: ``--cache-dir`` or the default, the profile's folder in it."""
     from catalogue_desktop.core.cache.location import cache_dir
 
@@ -145,7 +152,7 @@ def offline_cache(args: argparse.Namespace) -> tuple[str | None, bool]:
     return cache_base(args, profile), False
 
 
-def say_connection(connection: Any) -> None:
+def say_connection(connection: Connection) -> None:
     """The path requests take, on stderr (status text; stdout stays the command's output), when
     it is not the plain one (a proxy, an extra CA file or credentials)."""
     plain = connection.proxy.url is None and not connection.ca_file
@@ -157,7 +164,7 @@ def say_connection(connection: Any) -> None:
 
 
 @contextlib.contextmanager
-def service(args: argparse.Namespace) -> Iterator[tuple[str, Any, Any]]:
+def service(args: argparse.Namespace) -> Iterator[tuple[str, ConnectionOf, Profile | None]]:
     """(base URL, Connection maker, profile or None) of a command; the demo profile's service
     runs in-process meanwhile."""
     base_url, connection_of, profile = target_of(args)

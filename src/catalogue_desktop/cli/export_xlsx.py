@@ -7,15 +7,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Collection
-from typing import Any
+from typing import TYPE_CHECKING
 
 from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.export import spreadsheet
 from catalogue_desktop.core.records.kinds import Kind
 
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.store import Store
+
 
 def write_collection(
-    args: argparse.Namespace, store: Any, positions: Collection[int] | None, currency: str | None
+    args: argparse.Namespace, store: Store, positions: Collection[int] | None, currency: str | None
 ) -> int:
     """Write ``args.kind``'s records (those at ``positions``, or all) as a workbook to
     ``--output`` or standard output; the exit status."""

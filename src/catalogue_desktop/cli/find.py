@@ -11,8 +11,9 @@ from typing import TextIO
 from catalogue_desktop.cli import find_output
 from catalogue_desktop.cli.common import open_store
 from catalogue_desktop.cli.connection import offline_cache
-from catalogue_desktop.cli.output import say, terminal_text
+from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.formats.drawn_text import terminal_text
 from catalogue_desktop.core.query.fields import OFFERINGS, TABLES
 from catalogue_desktop.core.query.order import ordered
 from catalogue_desktop.core.query.syntax import parse

@@ -10,20 +10,26 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.reading import Reading
 from catalogue_desktop.core.query.syntax import Parsed, QueryError
+from catalogue_desktop.core.query.table import Table
 from catalogue_desktop.core.query.timeline import has_removed
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.searches.stored import StoredTables
 
 SHOWN = 10  # matches listed per kind in text mode
 _TITLE = {"experts": "name"}  # the others: "title"
 
 
-def withdrawn(catalogue: Any, query: Parsed, tables: Iterable[str], now: datetime) -> dict[str, list[Any]]:
+def withdrawn(
+    catalogue: StoredTables, query: Parsed, tables: Iterable[str], now: datetime
+) -> dict[str, list[Any]]:
     """Per kind, the withdrawn records a query with a ``removed:`` clause matches: (id, day
     withdrawn, title) each; empty for any other query."""
     found: dict[str, list[Any]] = {}
@@ -31,8 +37,8 @@ def withdrawn(catalogue: Any, query: Parsed, tables: Iterable[str], now: datetim
         return found
     for name in tables:
         outcome = catalogue.withdrawn.evaluate(query, name, now)
-        if outcome is not None:
-            gone = catalogue.withdrawn.get(name)
+        gone = catalogue.withdrawn.get(name) if outcome is not None else None  # (answered: it has one)
+        if outcome is not None and gone is not None:
             found[name] = [
                 (gone.table.ids[row], gone.day_of(row), _title(gone.table, row)) for row in outcome.rows
             ]
@@ -40,7 +46,7 @@ def withdrawn(catalogue: Any, query: Parsed, tables: Iterable[str], now: datetim
 
 
 def json_line(
-    catalogue: Any,
+    catalogue: StoredTables,
     query: str,
     outcomes: Mapping[str, Outcome],
     gone: Mapping[str, list[Any]] | None = None,
@@ -114,7 +120,7 @@ def error_text(query: str, error: QueryError, number: int) -> str:
 
 
 def text_block(
-    catalogue: Any,
+    catalogue: StoredTables,
     query: str,
     outcomes: Mapping[str, Outcome],
     number: int,
@@ -160,7 +166,7 @@ def text_block(
     return "\n".join(lines) + "\n\n"
 
 
-def _title(table: Any, row: int) -> str:
+def _title(table: Table, row: int) -> str:
     title = table.column(_TITLE.get(table.name, "title"))[row] or "(no title)"
     if table.name != OFFERINGS:
         return str(title)

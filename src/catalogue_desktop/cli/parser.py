@@ -9,7 +9,8 @@ from typing import Any, NoReturn
 
 import catalogue_desktop
 from catalogue_desktop.cli import connection
-from catalogue_desktop.cli.output import say, terminal_text
+from catalogue_desktop.cli.output import say
+from catalogue_desktop.core.formats.drawn_text import terminal_text
 from catalogue_desktop.core.records.kinds import Kind
 
 KIND_NAMES = [k.value for k in Kind]

@@ -8,9 +8,13 @@ import argparse
 import getpass
 import sys
 from dataclasses import replace
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from catalogue_desktop.cli.output import say
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.connection.profiles import Profile, Profiles
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         notes += found.save(path)  # a password in an address goes to the keyring (or is refused)
     _say_notes(notes)
     say(listing(found, only=profile.name))
-    kept = keep_secret(found.get(profile.name)) if args.secret_stdin else True
+    kept = keep_secret(found.get(profile.name) or profile) if args.secret_stdin else True
     return 1 if notes or not kept else 0
 
 
@@ -43,7 +47,7 @@ def _say_notes(notes: list[str]) -> None:
         say(f"catalogue-desktop: {note}", sys.stderr)
 
 
-def _holds_password(path: Any) -> bool:
+def _holds_password(path: Path) -> bool:
     """Whether ``profiles.json`` (an earlier version's) holds a password in an address, or can be
     read by others: then it is written anew (the password moved to the keyring, the file 0600)."""
     from catalogue_desktop.core.connection.addresses import redact
@@ -61,7 +65,7 @@ def changes_asked(args: argparse.Namespace) -> bool:
     return any(getattr(args, n) is not None for n in names)
 
 
-def changed(found: Any, args: argparse.Namespace) -> Any:
+def changed(found: Profiles, args: argparse.Namespace) -> Profile | None:
     """The profile ``args.name`` with the options given (made if missing); None after an error."""
     from catalogue_desktop.core.connection.proxies import check_proxy_url
     from catalogue_desktop.core.service.failures import normalise_base_url
@@ -95,7 +99,7 @@ def changed(found: Any, args: argparse.Namespace) -> Any:
     return found.put(replace(profile, connection=settings.but(**changes)))
 
 
-def keep_secret(profile: Any) -> bool:
+def keep_secret(profile: Profile) -> bool:
     """Read the secret from standard input (without echo on a terminal) into the keyring."""
     from catalogue_desktop.core.connection import secrets
     from catalogue_desktop.core.connection.credentials import origin
@@ -118,7 +122,7 @@ def keep_secret(profile: Any) -> bool:
     return True
 
 
-def listing(found: Any, only: str | None = None) -> str:
+def listing(found: Profiles, only: str | None = None) -> str:
     """One line per catalogue: name (``*`` the window's), address, cache folder, connection (no
     password: an address shows its user as ``user:***@``)."""
     from catalogue_desktop.core.connection.addresses import redact

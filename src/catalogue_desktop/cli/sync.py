@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from catalogue_desktop.cli import connection
 from catalogue_desktop.cli.common import open_store, service_client
 from catalogue_desktop.cli.output import say
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.sync.runner import SyncReport
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
         with open_store(connection.cache_base(args, profile)) as store:
             path = store.path
 
-        async def fetch() -> Any:
+        async def fetch() -> SyncReport:
             async with service_client(args, base_url, connection_of) as client:
                 return await sync_catalogue(client, path)
 
@@ -33,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def sync_text(report: Any) -> str:
+def sync_text(report: SyncReport) -> str:
     from catalogue_desktop.core.records.diff import describe_fields
 
     lines = []

@@ -6,12 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from catalogue_desktop.cli.common import open_store
 from catalogue_desktop.cli.connection import offline_cache
 from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.cache.store import utc_now
 from catalogue_desktop.core.records.kinds import Kind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.searches.news import News
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _text(items: list) -> str:
+def _text(items: list[News]) -> str:
     lines = []
     for item in items:
         lines.append(

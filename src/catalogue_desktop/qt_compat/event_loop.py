@@ -82,7 +82,7 @@ class LateEventLoop:
             release_loop(loop)
 
 
-def release_loop(loop: Any) -> None:
+def release_loop(loop: Any) -> None:  # (a qasync loop: qasync ships no types)
     """Close a qasync loop made with ``already_running=True`` once the Qt loop no longer runs it:
     cancel what is left, mark it stopped (qasync leaves that to its owner), kill its Qt timers
     here, on the GUI thread, close it (and its executor), and keep it alive (``_CLOSED``)."""

@@ -21,9 +21,8 @@ import sys
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
 
-from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
 
 Fault = Callable[[str, str], None]  # (what went wrong in one line, the details: a traceback)
 
@@ -43,14 +42,14 @@ def install(on_fault: Fault) -> Callable[[], None]:
             tell(_one_line(kind, value), _traceback(kind, value, tb))
         before_sys(kind, value, tb)
 
-    def thread_hook(args: Any) -> None:
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
         if args.exc_type is not SystemExit:
             where = f" (thread {args.thread.name})" if args.thread is not None else ""
             details = _traceback(args.exc_type, args.exc_value, args.exc_traceback)
             tell(_one_line(args.exc_type, args.exc_value) + where, details)
         before_thread(args)
 
-    def qt_handler(mode: QtMsgType, context: Any, message: str) -> None:
+    def qt_handler(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
         if mode in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
             place = f" ({context.file}:{context.line})" if getattr(context, "file", None) else ""
             tell(f"Qt: {message}", f"Qt {mode.name}: {message}{place}")
@@ -81,7 +80,9 @@ def _one_line(kind: type[BaseException] | None, value: BaseException | None) -> 
     return f"{name}: {text}" if text else name
 
 
-def _traceback(kind: Any, value: Any, tb: Any) -> str:
+def _traceback(
+    kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+) -> str:
     import traceback  # (only once something went wrong)
 
     return "".join(traceback.format_exception(kind, value, tb))

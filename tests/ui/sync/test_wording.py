@@ -301,3 +301,21 @@ def test_no_state_reads_like_a_broken_sentence(qtbot: Any) -> None:
     for text in texts:
         assert "catalogue no cached" not in text and ".." not in text and " ." not in text, text
         assert "cached copy —" not in text, text
+
+
+def test_every_cause_has_its_words_and_every_proxy_cause_its_fix() -> None:
+    """The causes are a closed set (``core.sync.report.Cause``): each one the runner may give
+    has a status label and a banner title, and each of the proxy's its fix; no words for a
+    cause that does not exist."""
+    from typing import get_args
+
+    from catalogue_desktop.core.records.errors import ProxyCause
+    from catalogue_desktop.core.sync.report import Cause
+
+    def flat(literal: Any) -> set[str]:
+        return {v for a in get_args(literal) for v in (flat(a) if get_args(a) else {a})}
+
+    causes = flat(Cause)
+    assert len(causes) == 15
+    assert set(wording.LABELS) == causes and set(wording.TITLES) == causes
+    assert set(FIXES) == flat(ProxyCause) < causes

@@ -17,6 +17,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -66,6 +67,19 @@ class Entry(NamedTuple):
     data: bytes
     facts: str | None = None
     values: tuple[list[Any], list[Any], Any] | None = None  # row, links, facts as values: pages from them
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    """What a collection's current snapshot recorded beyond its records (``Store.snapshot_info``):
+    its problems (the first ``_MAX_PROBLEMS`` of ``problem_count``), its changes against the one
+    before, the decode's statistics and when it was made; blank when there is no snapshot."""
+
+    problem_count: int = 0
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    changes: dict[str, Any] | None = None
+    stats: dict[str, Any] | None = None
+    created_at: str | None = None
 
 
 def utc_now() -> str:
@@ -282,23 +296,23 @@ class Store:
         )
         return {record_id: bytes(data) for record_id, data in found}
 
-    def snapshot_info(self, kind: Kind) -> dict[str, Any]:
-        """Problems, changes and decode statistics of the current snapshot."""
+    def snapshot_info(self, kind: Kind) -> SnapshotInfo:
+        """Problems, changes and decode statistics of the current snapshot (none: no snapshot)."""
         rows = self._query(
             "SELECT s.problem_count, s.problems, s.changes, s.stats, s.created_at FROM snapshots s"
             " JOIN collections c ON s.id = c.snapshot WHERE c.name = ?",
             (kind.value,),
         )
         if not rows:
-            return {"problem_count": 0, "problems": [], "changes": None, "stats": None}
+            return SnapshotInfo()
         count, problems, changes, stats, created = rows[0]
-        return {
-            "problem_count": count,
-            "problems": json.loads(problems),
-            "changes": json.loads(changes) if changes else None,
-            "stats": json.loads(stats) if stats else None,
-            "created_at": created,
-        }
+        return SnapshotInfo(
+            problem_count=count,
+            problems=json.loads(problems),
+            changes=json.loads(changes) if changes else None,
+            stats=json.loads(stats) if stats else None,
+            created_at=created,
+        )
 
     # -- writing -----------------------------------------------------------------------------
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import base64
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from catalogue_desktop.core.connection.addresses import without_user
+
+if TYPE_CHECKING:  # (httpx: imported by the client, when one is made)
+    import httpx
 
 
 @dataclass(frozen=True)
@@ -60,13 +63,13 @@ def origin(url: str) -> str:
     return f"{scheme}://{host}:{port}"
 
 
-def origin_hook(credentials: Credentials, allowed: str) -> Callable[[Any], Awaitable[None]]:
+def origin_hook(credentials: Credentials, allowed: str) -> Callable[[httpx.Request], Awaitable[None]]:
     """An httpx request hook: ``credentials``' headers on requests to ``allowed`` (an
     :func:`origin`), and off every other request (a redirect copies the previous one's headers)."""
     headers = credentials.headers()
     names = [*headers, "Authorization"]
 
-    async def hook(request: Any) -> None:
+    async def hook(request: httpx.Request) -> None:
         if origin(str(request.url)) == allowed:
             request.headers.update(headers)
         else:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from catalogue_desktop.core.connection import proxy_failures
 from catalogue_desktop.core.connection.addresses import parse_address, redact
 from catalogue_desktop.core.connection.tls import CertFacts, decode_der, facts_of
+from catalogue_desktop.core.records.errors import ProxyCause
 
 MAX_HEAD = 16 * 1024
 
@@ -111,7 +112,7 @@ def tunnel(
     shown = proxy
     if code == 407:
         sent = user is not None and password is not None
-        cause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
+        cause: ProxyCause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
         raise ProbeError(proxy_failures.credentials(shown, sent), proxy_failures.FIXES[cause])
     if code != 200:
         status = " ".join(fields[1:])[:80]

@@ -12,8 +12,10 @@ from __future__ import annotations
 import html
 import re
 
+from catalogue_desktop.core.records.errors import ProxyCause
+
 # a failure's ``cause`` (``core.sync.runner``) -> the fix said with it
-FIXES = {
+FIXES: dict[ProxyCause, str] = {
     "proxy-unreachable": "check the proxy's address and port in Preferences ▸ Connection (or --proxy, "
     "HTTPS_PROXY), and that the proxy runs; or ask IT which proxy to use",
     "proxy-unknown": "check the proxy's host name in Preferences ▸ Connection (or --proxy, HTTPS_PROXY); "
@@ -87,6 +89,6 @@ def certificate_reason(body: bytes) -> str | None:
     return f"“{quoted}”"
 
 
-def with_fix(text: str, cause: str) -> str:
+def with_fix(text: str, cause: ProxyCause) -> str:
     """``text; fix`` (the message the sync shows)."""
     return f"{text}; {FIXES[cause]}"

@@ -135,7 +135,7 @@ def _plain(item: Any) -> Any:
     return item
 
 
-def label(item: Any) -> str:
+def label(item: Record) -> str:
     """A referenced record in words: its name or title (an expert's title is the job), else its id."""
     for attr in ("name", "title"):
         text = getattr(item, attr, None)
@@ -144,7 +144,7 @@ def label(item: Any) -> str:
     return _ids(item)
 
 
-def _ids(item: Any) -> str:
+def _ids(item: Record) -> str:
     for name, value in item.__dict__.items():
         if name.endswith("id") and isinstance(value, int):
             return f"#{value}"

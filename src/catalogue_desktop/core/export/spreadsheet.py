@@ -11,13 +11,17 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.formats.xlsx_book import MAX_LINKS as MAX_LINKS
 from catalogue_desktop.core.formats.xlsx_book import Book as Book
 from catalogue_desktop.core.formats.xlsx_book import Column as Column
 from catalogue_desktop.core.records.zones import check as zone_check
 from catalogue_desktop.core.records.zones import offset_label
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.records.kinds import Kind
+    from catalogue_desktop.core.records.models import Record
 
 
 @lru_cache(maxsize=4096)
@@ -38,8 +42,8 @@ def zone_text(moment: Any, state: str | None = None) -> str | None:
 
 
 def collection_xlsx(
-    kind: Any,
-    records: Sequence[Any],
+    kind: Kind,
+    records: Sequence[Record],
     about: Sequence[str],
     currency: str | None,
     notes: list[str] | None = None,

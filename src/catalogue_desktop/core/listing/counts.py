@@ -48,7 +48,7 @@ def make_room(kind: ListKind, rows: list[list[Any]]) -> None:
             row[columns[0] :] = [None] * len(columns) + [row[-1] if len(row) > columns[0] else []]
 
 
-def fill_steps(rowsets: Mapping[Any, RowSet], changed: list[Any]) -> Iterator[None]:
+def fill_steps(rowsets: Mapping[Kind, RowSet], changed: list[Kind]) -> Iterator[None]:
     """Fill the count cells of the counted kinds' rows in ``rowsets`` from the webinars' and
     courses' links, a slice per step; the kinds whose counts changed are appended to
     ``changed`` (their sort orders and keys of those columns forgotten)."""

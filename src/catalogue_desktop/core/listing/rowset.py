@@ -261,7 +261,7 @@ class CatalogueIndex:
                 continue
             slot = targets.index(kind)
             if (source, kind) in MAPPED_LINKS:
-                got = self._reverse_map(rowset, slot).get(record_id)
+                got = self._reverse_map(source, rowset, slot).get(record_id)
                 found = [] if got is None else got if isinstance(got, list) else [got]
             else:
                 column = rowset.id_column
@@ -274,11 +274,10 @@ class CatalogueIndex:
                 out[source] = list(dict.fromkeys(found))
         return out
 
-    def _reverse_map(self, rowset: RowSet, slot: int) -> dict[int, Any]:
-        """Target id -> id of the referring row, or a list of ids in row order when several rows
-        refer to it; rebuilt when the row set was replaced or has grown."""
-        assert isinstance(rowset.kind, Kind)  # (``replace`` takes only the collections')
-        key = (rowset.kind, slot)
+    def _reverse_map(self, source: Kind, rowset: RowSet, slot: int) -> dict[int, Any]:
+        """Target id -> id of the referring row (of ``source``'s ``rowset``), or a list of ids in
+        row order when several rows refer to it; rebuilt when the row set was replaced or has grown."""
+        key = (source, slot)
         cached = self._reverse.get(key)
         if cached is not None and cached[0] is rowset and cached[1] == len(rowset.links):
             return cached[2]

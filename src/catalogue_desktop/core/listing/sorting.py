@@ -188,7 +188,9 @@ class SortJob:
         self.rowset = rowset
         self.column = column
         self.descending = descending
-        self._keys: Any = None  # compact keys (array) or, for other columns, a list with blanks
+        self._keys: array[Any] | list[Any] | None = (
+            None  # compact keys, or (other columns) a list with blanks
+        )
         self._text: list[Any] | None = None  # the latter while it is built
         self._present: list[int] | None = None  # rows with a key (None: every row)
         self._blank: list[int] = []

@@ -36,7 +36,7 @@ def ics(
     fee_text: Callable[[Any], str] | None = None,
     *,
     style: Style | None = None,
-    schedules: Mapping[Any, Schedule] | None = None,
+    schedules: Mapping[int, Schedule] | None = None,
 ) -> str:
     """The iCalendar file's text (``calendar_file``)."""
     return calendar_file(items, as_of, now, fee_text, style=style, schedules=schedules).text
@@ -49,7 +49,7 @@ def calendar_file(
     fee_text: Callable[[Any], str] | None = None,
     *,
     style: Style | None = None,
-    schedules: Mapping[Any, Schedule] | None = None,
+    schedules: Mapping[int, Schedule] | None = None,
 ) -> ics_format.Calendar:
     """The calendar of ``items`` with what was left out or changed to write it
     (``formats.ics.Calendar``); fees as ``fee_text`` writes them (else ``style``'s), a course's
@@ -62,7 +62,7 @@ def events(
     items: Sequence[Occasion],
     as_of: str | None,
     style: Style,
-    schedules: Mapping[Any, Schedule] | None = None,
+    schedules: Mapping[int, Schedule] | None = None,
 ) -> list[ics_format.Event]:
     out = []
     for o in items:
@@ -89,7 +89,7 @@ def events(
     return out
 
 
-def count(items: Sequence[Occasion], schedules: Mapping[Any, Schedule] | None = None) -> int:
+def count(items: Sequence[Occasion], schedules: Mapping[int, Schedule] | None = None) -> int:
     """How many events ``items`` make (the days of each dated occasion)."""
     return sum(len(days(o, (schedules or {}).get(o.id) if o.kind == "course" else None)) for o in items)
 

@@ -21,11 +21,15 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from catalogue_desktop.core.offers.occasions import Occasion, instant
 from catalogue_desktop.core.records import zones
+from catalogue_desktop.core.records.kinds import Kind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.store import Store
 
 MAX_DAYS = 31  # a longer span is not a course's days: one event, as written
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?$")
@@ -118,12 +122,10 @@ def _time(text: Any) -> time | None:
     return time(int(match[1]), int(match[2])) if match else None
 
 
-def schedules(store: Any, course_ids: Iterable[Any]) -> dict[Any, Schedule]:
+def schedules(store: Store, course_ids: Iterable[object]) -> dict[int, Schedule]:
     """The schedules of the courses ``course_ids``, from their stored records (a course without
     one, or not stored, is left out)."""
-    from catalogue_desktop.core.records.kinds import Kind
-
-    out: dict[Any, Schedule] = {}
+    out: dict[int, Schedule] = {}
     for cid in dict.fromkeys(course_ids):
         if not isinstance(cid, int):
             continue

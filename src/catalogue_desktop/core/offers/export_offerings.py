@@ -49,7 +49,7 @@ class Selection:
     items: list[offers.Occasion]
     as_of: str | None  # the stamp (ISO 8601) of ``occasions.data_as_of``
     empty_reason: str | None = None
-    schedules: dict[Any, Schedule] = field(default_factory=dict)  # the courses' days (calendar)
+    schedules: dict[int, Schedule] = field(default_factory=dict)  # the courses' days (calendar)
 
     @property
     def as_of_text(self) -> str | None:

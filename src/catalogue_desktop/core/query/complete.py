@@ -8,10 +8,10 @@ come from the loaded catalogue (the texts its indexes hold), the most frequent f
 from __future__ import annotations
 
 import calendar
-from typing import Any
 
 from catalogue_desktop.core.query import region_codes
-from catalogue_desktop.core.query.fields import FieldType
+from catalogue_desktop.core.query.engine import Finder
+from catalogue_desktop.core.query.fields import Field, FieldType
 from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.index import TextIndex
 from catalogue_desktop.core.query.literals import FALSE_WORDS, TRUE_WORDS
@@ -37,7 +37,7 @@ DATE_WORDS = (
 MONTHS = tuple(calendar.month_name[m].lower() for m in range(1, 13))  # starts:march, the coming one
 
 
-def completions(finder: Any, table: str, token: str, limit: int = 25) -> list[str]:
+def completions(finder: Finder, table: str, token: str, limit: int = 25) -> list[str]:
     """What the word ``token`` may become, in the table ``table``."""
     schema = finder.schema
     name, colon, prefix = token.partition(":")
@@ -59,7 +59,7 @@ def completions(finder: Any, table: str, token: str, limit: int = 25) -> list[st
     return [f"{name}:{quote(v)}" for v in values if want in fold(v)][:limit]
 
 
-def _values(finder: Any, table: str, f: Any) -> list[str]:
+def _values(finder: Finder, table: str, f: Field) -> list[str]:
     if f.type is FieldType.BOOL:
         return [TRUE_WORDS[0], FALSE_WORDS[0]]
     if f.type is FieldType.DATE:

@@ -7,10 +7,11 @@ from the finder's current tables; the finder drops these columns when any table 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from catalogue_desktop.core.query.table import Table
+from catalogue_desktop.core.query.vocabulary import Vocabulary
 
 # (table, key) -> (source table, its column of linked ids)
 _COUNTS = {
@@ -23,7 +24,18 @@ _COUNTS = {
 }
 
 
-def derive(finder: Any, table: Table, key: str) -> list[Any]:
+class Sources(Protocol):
+    """What derived columns are made from: the tables and the vocabulary of an ``engine.Finder``
+    (which makes its columns through this module, so it is named by what is used)."""
+
+    @property
+    def tables(self) -> Mapping[str, Table]: ...
+
+    @property
+    def vocabulary(self) -> Vocabulary: ...
+
+
+def derive(finder: Sources, table: Table, key: str) -> list[Any]:
     """The derived column ``key`` of ``table`` (one value per row); ``finder`` is the
     ``engine.Finder`` holding the tables (and the vocabulary) it comes from."""
     tables = finder.tables

@@ -275,7 +275,11 @@ class Finder:
 
     def _term(self, term: Term, t: Table, run: _Run, positive: bool) -> int:
         if term.op == timeline.TIME_OP:  # added:, changed:, removed: (``timeline``)
-            return self._remember(t, term.value.key(run.now), lambda: timeline.select(t, term.value, run.now))
+            history = t.history  # (none: the table's records have no history, so nothing holds)
+            spec = term.value
+            return self._remember(
+                t, spec.key(run.now), lambda: 0 if history is None else history.select(spec, run.now)
+            )
         if term.op == "word":
             return self._word(term.value, t, run, positive)
         if term.op == SORT_OP:

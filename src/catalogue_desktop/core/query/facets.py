@@ -24,7 +24,7 @@ from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.facet_keys import ValueKeys
 from catalogue_desktop.core.query.fields import Field, FieldType
-from catalogue_desktop.core.query.index import RangeIndex, TextIndex, _Built
+from catalogue_desktop.core.query.index import BuiltIndex, RangeIndex, TextIndex
 from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
 from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
 from catalogue_desktop.core.records.field_registry import FACETS
@@ -267,7 +267,7 @@ def _options(finder: Finder, t: Table, f: Field, now: datetime) -> list[tuple[st
     return []
 
 
-class _Months(_Built):
+class _Months(BuiltIndex):
     """A date field's months with their rows (the start month facet's values), made once per
     table like an index: they do not depend on the query."""
 

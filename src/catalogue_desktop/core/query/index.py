@@ -36,7 +36,7 @@ _K = TypeVar("_K")
 _V = TypeVar("_V")
 
 
-class _Built:
+class BuiltIndex:
     """An index built in steps: ``build()`` yields, ``ensure()`` finishes."""
 
     def __init__(self) -> None:
@@ -80,7 +80,7 @@ class _Cache(OrderedDict[_K, _V]):
         return value
 
 
-class TextIndex(_Built):
+class TextIndex(BuiltIndex):
     """Texts per row (``values[i]``: None, a text, or a list of texts)."""
 
     def __init__(self, values: Sequence[Any], display: Callable[[Any], str] = str) -> None:
@@ -275,7 +275,7 @@ class TextIndex(_Built):
         return len(self.texts) - len(self._frequent)
 
 
-class RangeIndex(_Built):
+class RangeIndex(BuiltIndex):
     """Numbers per row (``values[i]``: a number or None), for comparisons and ranges."""
 
     def __init__(self, values: Sequence[Any]) -> None:

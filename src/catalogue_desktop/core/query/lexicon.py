@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.folding import fold
+from catalogue_desktop.core.query.table import Table
 
 _SPLIT = re.compile(r"[\s\-/–—]+")
 _DROP = re.compile(r"['’‘`.]")
@@ -138,7 +140,7 @@ class Lexicon:
         return self._index
 
     @classmethod
-    def from_finder(cls, finder: Any) -> Lexicon:
+    def from_finder(cls, finder: Finder) -> Lexicon:
         """The vocabulary of ``finder``'s tables (an ``engine.Finder``; any table may be missing)."""
         tables = finder.tables
         places: dict[str, dict[str, int]] = {}
@@ -207,7 +209,7 @@ _PHRASED = ("webinars", "series", "courses", "certificates", "offerings", "topic
 _TITLE_WORD = re.compile(r"[^\W_]+(?:['’.&][^\W_]+)*")
 
 
-def _phrases_of(tables: Mapping[str, Any]) -> dict[str, Mapping[tuple[str, ...], str]]:
+def _phrases_of(tables: Mapping[str, Table]) -> dict[str, Mapping[tuple[str, ...], str]]:
     """Per table with titles, its titles' phrases."""
     return {
         name: title_phrases(table.column("title"))
@@ -236,10 +238,10 @@ def title_phrases(titles: Iterable[Any]) -> dict[tuple[str, ...], str]:
     return found
 
 
-_MADE: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], Lexicon]] = weakref.WeakKeyDictionary()
+_MADE: weakref.WeakKeyDictionary[Finder, tuple[tuple[Any, ...], Lexicon]] = weakref.WeakKeyDictionary()
 
 
-def of_finder(finder: Any) -> Lexicon:
+def of_finder(finder: Finder) -> Lexicon:
     """``Lexicon.from_finder(finder)``, made again only when its tables or vocabulary changed
     (tables are replaced, never changed, when data reloads)."""
     key = (*map(id, finder.tables.values()), finder.vocabulary.key())

@@ -39,7 +39,16 @@ from rapidfuzz.process import extractOne
 from catalogue_desktop.core.query import literals, rules
 from catalogue_desktop.core.query.fields import tab_of_kind
 from catalogue_desktop.core.query.lexicon import Lexicon, keys
-from catalogue_desktop.core.query.syntax import _FIELD, Parsed, Term, lex, parse, quote, top_clauses, walk
+from catalogue_desktop.core.query.syntax import (
+    FIELD_CLAUSE,
+    Parsed,
+    Term,
+    lex,
+    parse,
+    quote,
+    top_clauses,
+    walk,
+)
 
 __all__ = ["Condition", "Lexicon", "Reading", "literal_query", "read"]
 
@@ -218,7 +227,7 @@ def _scan_all(
 
 
 def _kind_of(word: str) -> str | None:
-    match = _FIELD.fullmatch(word)
+    match = FIELD_CLAUSE.fullmatch(word)
     if match and match.group(1).lower() == "kind" and match.group(2) == ":":
         return tab_of_kind(match.group(3))
     return None
@@ -243,7 +252,7 @@ def _runs(text: str, tokens: Sequence[Any]) -> tuple[list[_Run], dict[int, str]]
         elif tok.kind == ")" and group:
             group -= 1
         elif tok.kind == "WORD" and not group:
-            match = _FIELD.fullmatch(tok.text)
+            match = FIELD_CLAUSE.fullmatch(tok.text)
             if not (match and not match.group(3).startswith("//")) and not literals.is_date_word(tok.text):
                 readable = True
         elif tok.kind in ("AND", "OR") and tok.text != "|" and not group:

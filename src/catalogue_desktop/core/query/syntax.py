@@ -29,7 +29,7 @@ from catalogue_desktop.core.query import literals, region_codes, timeline
 from catalogue_desktop.core.query.fields import SCHEMA, FieldType, Schema
 
 SORT_OP = "sort"  # Term.op of sort:FIELD (value: the field, "-" first when descending)
-_FIELD = re.compile(r"([A-Za-z][A-Za-z0-9_]*)(:|<=|>=|<|>)(.*)", re.S)
+FIELD_CLAUSE = re.compile(r"([A-Za-z][A-Za-z0-9_]*)(:|<=|>=|<|>)(.*)", re.S)
 _COMPARE = (">=", "<=", ">", "<")
 _OPS = {">=": "ge", "<=": "le", ">": "gt", "<": "lt"}
 _EXAMPLES = {
@@ -295,7 +295,7 @@ class _Parser:
         return self.word(tok)
 
     def word(self, tok: _Tok) -> Node:
-        match = _FIELD.fullmatch(tok.text)
+        match = FIELD_CLAUSE.fullmatch(tok.text)
         if match and not match.group(3).startswith("//"):
             return self.clause(tok, *match.groups())
         if self.group is not None:

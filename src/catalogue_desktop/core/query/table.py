@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.fields import FIELDS, Field, FieldType
-from catalogue_desktop.core.query.index import RangeIndex, TextIndex, _Built
+from catalogue_desktop.core.query.index import BuiltIndex, RangeIndex, TextIndex
 from catalogue_desktop.core.query.timeline import HistoryIndex
 
 # The child rows of a kind: (scope, key of the list in the facts).
@@ -64,10 +64,10 @@ def money(value: Any) -> int | Decimal | None:
     return None
 
 
-_I = TypeVar("_I", bound=_Built)
+_I = TypeVar("_I", bound=BuiltIndex)
 
 
-class DateIndex(_Built):
+class DateIndex(BuiltIndex):
     """A date column: the written calendar day (``local``) and the instant, each a RangeIndex."""
 
     def __init__(self, texts: Sequence[Any]) -> None:
@@ -117,7 +117,7 @@ class DateIndex(_Built):
         return self.instant.present
 
 
-class FlagIndex(_Built):
+class FlagIndex(BuiltIndex):
     """A yes/no column (or presence-only: true where the value is truthy)."""
 
     def __init__(self, values: Sequence[Any], *, presence: bool = False) -> None:
@@ -171,7 +171,7 @@ class Table:
         self.derive: Callable[[Table, str], list[Any]] | None = None  # set by the catalogue
         self.history: HistoryIndex | None = None  # its records' history (time clauses)
         self.all = bits.full(n)
-        self._indexes: dict[tuple[str, str], _Built] = {}
+        self._indexes: dict[tuple[str, str], BuiltIndex] = {}
         self._derived: dict[str, list[Any]] = {}
         self._row_by_id: dict[Any, int] | None = None
         self._number_texts: dict[str, list[str]] = {}  # key -> a number column's values as texts
@@ -265,21 +265,21 @@ class Table:
         """Build ``field``'s index a slice at a time (as ``build`` does for every field)."""
         yield from self._index(field).build()
 
-    def extra_index_steps(self, key: str, make: Callable[[], _Built]) -> Iterator[None]:
+    def extra_index_steps(self, key: str, make: Callable[[], BuiltIndex]) -> Iterator[None]:
         """``extra_index(key, make)`` built a slice at a time."""
         found = self._indexes.get((key, ""))
         if found is None:
             found = self._indexes[(key, "")] = make()
         yield from found.build()
 
-    def _index(self, field: Field, variant: str = "") -> _Built:
+    def _index(self, field: Field, variant: str = "") -> BuiltIndex:
         key = (field.key, variant)
         found = self._indexes.get(key)
         if found is None:
             found = self._indexes[key] = self._make(field, variant)
         return found
 
-    def _make(self, field: Field, variant: str) -> _Built:
+    def _make(self, field: Field, variant: str) -> BuiltIndex:
         values = self.column(field.key)
         t = field.type
         if variant == "present":  # has: on a text, names or code (without indexing the texts)

@@ -129,7 +129,9 @@ def _window(text: str) -> tuple[literals.DateSpec | None, literals.DateSpec | No
     return spec, spec
 
 
-def window_ms(window: tuple[Any, Any], now: datetime) -> tuple[int | None, int | None]:
+def window_ms(
+    window: tuple[literals.DateSpec | None, literals.DateSpec | None], now: datetime
+) -> tuple[int | None, int | None]:
     """The instants a window covers (inclusive; None for an open end), calendar days being the
     viewer's (``now``'s zone)."""
     lo_spec, hi_spec = window
@@ -306,12 +308,6 @@ class HistoryIndex:
             return 0
         lo, hi = (None, None) if spec.window is None else window_ms(spec.window, now)
         return timeline.select(lo, hi)
-
-
-def select(table: Any, spec: TimeSpec, now: datetime) -> int:
-    """The rows of ``table`` (a ``Table``) whose records ``spec`` holds for (none without a
-    history)."""
-    return 0 if table.history is None else table.history.select(spec, now)
 
 
 def supports(table: str, spec: TimeSpec, schema: Schema) -> tuple[str, str] | None:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (pydantic's: imported when records are decoded)
+    from catalogue_desktop.core.records.models import Certificate, Level, Option, Track
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,14 +30,16 @@ class ResolvedCourse:
 
 @dataclass
 class ResolvedLevel:
-    level: Any  # models.Level
-    options: list[tuple[Any, list[ResolvedCourse]]] = field(default_factory=list)
-    tracks: list[tuple[Any, list[ResolvedCourse]]] = field(default_factory=list)
+    level: Level
+    options: list[tuple[Option, list[ResolvedCourse]]] = field(default_factory=list)
+    tracks: list[tuple[Track, list[ResolvedCourse]]] = field(default_factory=list)
     other: list[ResolvedCourse] = field(default_factory=list)  # in no known option or track
     problems: list[str] = field(default_factory=list)
 
 
-def resolve_certificate(certificate: Any, course_title: Callable[[int], str | None]) -> list[ResolvedLevel]:
+def resolve_certificate(
+    certificate: Certificate, course_title: Callable[[int], str | None]
+) -> list[ResolvedLevel]:
     """Levels with their options and tracks (by displayOrder), each holding its courses."""
     out = []
     for index, level in enumerate(certificate.levels or ()):

@@ -395,7 +395,7 @@ _NESTED_IDS: dict[Kind, tuple[str, str, str]] = {
 }
 
 
-def _nested_duplicates(kind: Kind, index: int, record_id: Any, record: Any) -> list[Problem]:
+def _nested_duplicates(kind: Kind, index: int, record_id: Any, record: models.Record) -> list[Problem]:
     """Problems for ids repeated within one record's locations or sessions (both kept: the
     offers' calendar gives their events distinct UIDs)."""
     nested = _NESTED_IDS.get(kind)

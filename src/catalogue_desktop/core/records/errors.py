@@ -5,10 +5,20 @@ Deliberately tiny and free of httpx: the window imports this module at start-up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.records.kinds import Kind
+
+# How the proxy failed (``ProxyFailed.cause``; its words and fixes: ``core.connection.proxy_failures``)
+ProxyCause = Literal[
+    "proxy-unreachable",
+    "proxy-unknown",
+    "proxy-credentials-wanted",
+    "proxy-credentials-refused",
+    "proxy-tunnel",
+    "proxy-certificate",
+]
 
 
 class CatalogueError(Exception):
@@ -83,7 +93,7 @@ class ProxyFailed(FetchError):
     message without its fix."""
 
     def __init__(
-        self, message: str, *, cause: str, what: str = "", kind: Kind | None = None, url: str = ""
+        self, message: str, *, cause: ProxyCause, what: str = "", kind: Kind | None = None, url: str = ""
     ) -> None:
         super().__init__(message, kind=kind, url=url)
         self.cause = cause

@@ -10,14 +10,17 @@ from datetime import datetime
 from typing import Any
 
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
+from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.query import bits
+from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.lexicon import of_finder
 from catalogue_desktop.core.query.reading import read
 from catalogue_desktop.core.query.syntax import Parsed, parse
+from catalogue_desktop.core.query.table import Table
 from catalogue_desktop.core.searches.news import News, Touched, kinds_of
 
 
-def matches_in(finder: Any, search: SavedSearch, now: datetime) -> dict[str, list[int]]:
+def matches_in(finder: Finder, search: SavedSearch, now: datetime) -> dict[str, list[int]]:
     """What ``search`` matches now in ``finder``'s tables (an ``engine.Finder``), per kind: ids
     in the tables' order; a kind without a table (never synced) or lacking a field, none."""
     parsed = understood(finder, search, now)
@@ -34,7 +37,7 @@ def matches_in(finder: Any, search: SavedSearch, now: datetime) -> dict[str, lis
     return found
 
 
-def understood(finder: Any, search: SavedSearch, now: datetime) -> Parsed:
+def understood(finder: Finder, search: SavedSearch, now: datetime) -> Parsed:
     """A saved search's query as the window reads it (plain words read into conditions in the
     finder's vocabulary: ``core.query.reading``); one saved since is its equivalent query already,
     which reads as itself."""
@@ -42,7 +45,7 @@ def understood(finder: Any, search: SavedSearch, now: datetime) -> Parsed:
 
 
 def news_steps(
-    finder: Any, store: Any, searches: Iterable[SavedSearch], now: datetime, out: list[News]
+    finder: Finder, store: Store, searches: Iterable[SavedSearch], now: datetime, out: list[News]
 ) -> Iterator[None]:
     """Each watched search's news appended to ``out``, yielding after each search. Compared as
     bitsets over the finder's rows (the baseline's ids looked up once each), so that a search
@@ -54,7 +57,7 @@ def news_steps(
             yield
 
 
-def compare_in(finder: Any, search: SavedSearch, now: datetime, touched: Touched) -> News:
+def compare_in(finder: Finder, search: SavedSearch, now: datetime, touched: Touched) -> News:
     """``news.compare`` on ``finder``'s tables: the same new, changed and gone (and in the same
     order: table order; gone ascending)."""
     parsed = understood(finder, search, now)
@@ -95,10 +98,10 @@ def compare_in(finder: Any, search: SavedSearch, now: datetime, touched: Touched
     return News(search, new, changed, gone, current)
 
 
-_ROWS: weakref.WeakKeyDictionary[Any, dict[Any, int]] = weakref.WeakKeyDictionary()
+_ROWS: weakref.WeakKeyDictionary[Table, dict[Any, int]] = weakref.WeakKeyDictionary()
 
 
-def _rows_by_id(table: Any) -> dict[Any, int]:
+def _rows_by_id(table: Table) -> dict[Any, int]:
     """Each id's row in ``table`` (made once per table: tables are replaced, never changed)."""
     found = _ROWS.get(table)
     if found is None:
@@ -106,7 +109,7 @@ def _rows_by_id(table: Any) -> dict[Any, int]:
     return found
 
 
-def news_in(finder: Any, store: Any, searches: Iterable[SavedSearch], now: datetime) -> list[News]:
+def news_in(finder: Finder, store: Store, searches: Iterable[SavedSearch], now: datetime) -> list[News]:
     """``news_steps`` run to the end."""
     out: list[News] = []
     for _ in news_steps(finder, store, searches, now, out):

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from catalogue_desktop.core.cache.record_history import Event
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
+from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.lexicon import Lexicon
 from catalogue_desktop.core.query.reading import read
@@ -65,7 +67,7 @@ def kinds_of(search: SavedSearch) -> list[Kind]:
 
 
 def matches(
-    store: Any, searches: Iterable[SavedSearch], now: datetime | None = None
+    store: Store, searches: Iterable[SavedSearch], now: datetime | None = None
 ) -> list[dict[str, list[int]]]:
     """What each search matches now, per kind: ids in the cache's order. The tables are read once
     for all the searches."""
@@ -91,7 +93,7 @@ def matches(
     return out
 
 
-def news(store: Any, searches: Iterable[SavedSearch], now: datetime | None = None) -> list[News]:
+def news(store: Store, searches: Iterable[SavedSearch], now: datetime | None = None) -> list[News]:
     """For each watched search among ``searches``: its new, changed and gone records since its
     ``seen_at``."""
     watched = [s for s in searches if s.watched]
@@ -104,7 +106,7 @@ class Touched:
     """The records whose shown fields the history changed after a mark, per kind (read once per
     kind and mark: watched searches seen together share it)."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         self._store = store
         self._found: dict[tuple[Kind, int], set[int]] = {}
 
@@ -138,13 +140,13 @@ def compare(search: SavedSearch, current: dict[str, list[int]], touched: Touched
     return News(search, new, changed, gone, current)
 
 
-def mark_seen(store: Any, items: Iterable[News], at: str) -> None:
+def mark_seen(store: Store, items: Iterable[News], at: str) -> None:
     """The present becomes each search's baseline: its news are seen."""
     store.searches.set_seen({item.search.name: item.matches for item in items}, at, store.history.mark())
 
 
 def watch(
-    store: Any, name: str, query: str, kind: str | None, at: str, now: datetime | None = None
+    store: Store, name: str, query: str, kind: str | None, at: str, now: datetime | None = None
 ) -> SavedSearch:
     """Save ``query`` under ``name`` (replacing one of that name) as a watched search whose
     baseline is what it matches now: its news start from here. Plain words are saved as the
@@ -171,7 +173,7 @@ def understood(lexicon: Lexicon, search: SavedSearch, now: datetime) -> Parsed:
     return parse(read(search.query, lexicon, now, table=search.kind).query)
 
 
-def _shown_changes(events: Iterable[tuple[int, Any]]) -> set[int]:
+def _shown_changes(events: Iterable[tuple[int, Event]]) -> set[int]:
     touched = set()
     for record_id, event in events:
         if event.change == "changed" and any(_leaf(path) in SHOWN_FIELDS for path in event.fields):

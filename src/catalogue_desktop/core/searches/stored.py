@@ -125,11 +125,11 @@ def load(store: Store, kinds: Iterable[Kind], tables: Iterable[str] = ()) -> Sto
     return StoredTables(finder, positions, {}, WithdrawnTables(store, events))
 
 
-def relist_stale(store: Store, kinds: Iterable[Kind], note: Any) -> None:
+def relist_stale(store: Store, kinds: Iterable[Kind], note: Callable[[str], None]) -> None:
     """List again the snapshots of ``kinds`` stored by an older version (they have no facts),
     saying so through ``note``."""
     stale = [k for k in store.stale_listings(listing.LISTING_VERSION) if k in set(kinds)]
-    if stale and getattr(store, "read_only", False):
+    if stale and store.read_only:
         note(f"{', '.join(k.value for k in stale)} stored by an older version: found as listed then")
         return
     if stale:

@@ -38,6 +38,7 @@ from catalogue_desktop.core.records.errors import (
     FetchError,
     HttpStatus,
     InvalidUrl,
+    ProxyCause,
     ProxyFailed,
     TimedOut,
     TooManyRedirects,
@@ -411,7 +412,7 @@ class CatalogueClient:
             return None
         return self.connection.proxy.shown
 
-    def _blame(self, cause: str, text: str, kind: Kind | None, url: str) -> ProxyFailed:
+    def _blame(self, cause: ProxyCause, text: str, kind: Kind | None, url: str) -> ProxyFailed:
         return ProxyFailed(proxy_failures.with_fix(text, cause), cause=cause, what=text, kind=kind, url=url)
 
     async def _proxy_answer(self, resp: httpx.Response, kind: Kind | None, url: str) -> ProxyFailed | None:
@@ -422,7 +423,7 @@ class CatalogueClient:
             return None
         if resp.status_code == 407:
             sent = self.connection.proxy.sends_credentials
-            cause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
+            cause: ProxyCause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
             return self._blame(cause, proxy_failures.credentials(shown, sent), kind, url)
         if resp.status_code not in (502, 503):
             return None
@@ -447,7 +448,7 @@ class CatalogueClient:
             status = str(exc).strip()[:80]
             if status.startswith("407"):
                 sent = self.connection.proxy.sends_credentials
-                cause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
+                cause: ProxyCause = "proxy-credentials-refused" if sent else "proxy-credentials-wanted"
                 return self._blame(cause, proxy_failures.credentials(shown, sent), kind, url)
             target = host_port(exc, url)
             return self._blame("proxy-tunnel", proxy_failures.tunnel(shown, target, status), kind, url)

@@ -13,9 +13,11 @@ a failed one is not tried.
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -184,7 +186,7 @@ def _walk(base_url: str, connection: Connection, timeout: float, report: DoctorR
 
 
 def _handshake(
-    sock: Any, target: probes.Target, connection: Connection, timeout: float, steps: list[Step]
+    sock: socket.socket, target: probes.Target, connection: Connection, timeout: float, steps: list[Step]
 ) -> bool:
     try:
         context = connection.ssl_context()
@@ -292,7 +294,9 @@ def _collection_steps(connection: Connection, report: DoctorReport, failures: di
         report.steps[-2].ok = None
 
 
-async def run_doctor(base_url: str, connection_of: Any, timeout: float = 20.0) -> DoctorReport:
+async def run_doctor(
+    base_url: str, connection_of: Callable[[str], Connection], timeout: float = 20.0
+) -> DoctorReport:
     """Walk the path to ``base_url``. ``connection_of(normalised_url)`` makes the
     :class:`Connection` (it may raise a CatalogueError: a bad proxy address, say)."""
     from catalogue_desktop.core.service.failures import normalise_base_url

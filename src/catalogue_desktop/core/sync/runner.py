@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from catalogue_desktop.core.cache.store import CollectionState, Store, utc_now
 from catalogue_desktop.core.records.errors import (
@@ -45,7 +45,7 @@ from catalogue_desktop.core.records.errors import (
 )
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.service.client import CatalogueClient, Validators
-from catalogue_desktop.core.sync.report import IngestReport
+from catalogue_desktop.core.sync.report import Cause, IngestReport, Status
 from catalogue_desktop.core.sync.workers import init_worker, run_ingest, warm_up
 
 PROCESS_THRESHOLD = 256 * 1024  # payloads above this are decoded in a worker process
@@ -56,7 +56,7 @@ STALE_BODY_AGE = 3600.0  # downloaded bodies (body-*.json next to the store) old
 class CollectionOutcome:
     """One collection's result, in the shape of ``sync --json``."""
 
-    status: str
+    status: Status
     records: int = 0
     rejected: int = 0
     error: str | None = None
@@ -64,7 +64,21 @@ class CollectionOutcome:
     checked_at: str | None = None
     problems: list[dict[str, Any]] = field(default_factory=list, repr=False)
     changes: dict[str, Any] | None = field(default=None, repr=False)
-    cause: str | None = field(default=None, repr=False)  # failed: what kind of failure (above)
+    cause: Cause | None = field(default=None, repr=False)  # failed: what kind of failure (above)
+
+    @property
+    def stored(self) -> bool:
+        """New data was stored: all the records, or the valid ones."""
+        return self.status in _STORED
+
+    @property
+    def failed(self) -> bool:
+        """The cached copy was kept as it was (``cause`` says why)."""
+        return self.status == "failed"
+
+
+_STORED: frozenset[Status] = frozenset(("updated", "partial"))
+_OK: frozenset[Status] = frozenset(("updated", "unchanged"))
 
 
 @dataclass
@@ -73,7 +87,7 @@ class SyncReport:
 
     @property
     def ok(self) -> bool:
-        return all(o.status in ("updated", "unchanged") for o in self.collections.values())
+        return all(o.status in _OK for o in self.collections.values())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"collections": {}, "changes": {}, "problems": []}
@@ -185,7 +199,8 @@ class Ingestor:
 
 OnProgress = Callable[[Kind, int, int | None], None]
 OnOutcome = Callable[[Kind, CollectionOutcome], None]
-OnPhase = Callable[[Kind, str], None]  # kind, "waiting" | "validating"
+Phase = Literal["waiting", "validating"]  # (receiving is ``OnProgress``; done is ``on_outcome``)
+OnPhase = Callable[[Kind, Phase], None]
 
 
 async def sync_catalogue(
@@ -228,7 +243,7 @@ async def sync_catalogue(
 
     try:
         results = await asyncio.gather(*(one(kind) for kind in kinds))
-        if any(outcome.status in ("updated", "partial") for _kind, outcome in results):
+        if any(outcome.stored for _kind, outcome in results):
             await asyncio.to_thread(_reclaim, store_file)  # (a thread: it may rewrite the file)
     finally:
         try:
@@ -288,11 +303,11 @@ async def _sync_one(
     )
 
 
-def _no_phase(kind: Kind, phase: str) -> None:
+def _no_phase(kind: Kind, phase: Phase) -> None:
     pass
 
 
-def cause_of(exc: CatalogueError) -> str:
+def cause_of(exc: CatalogueError) -> Cause:
     """What kind of failure ``exc`` is, for words such as "offline" or "bad data"."""
     if isinstance(exc, ProxyFailed):
         return exc.cause
@@ -316,7 +331,7 @@ def cause_of(exc: CatalogueError) -> str:
 
 
 async def _failed(
-    store_file: Path, kind: Kind, state: CollectionState, error: str, cause: str
+    store_file: Path, kind: Kind, state: CollectionState, error: str, cause: Cause
 ) -> CollectionOutcome:
     """Record a failed refresh (best effort: the store may be what failed) and keep the data."""
     with contextlib.suppress(CatalogueError):
@@ -324,7 +339,7 @@ async def _failed(
     return _kept(state, error, cause)
 
 
-def _kept(state: CollectionState, error: str | None, cause: str) -> CollectionOutcome:
+def _kept(state: CollectionState, error: str | None, cause: Cause) -> CollectionOutcome:
     """A failed outcome: the cached copy's counts and times stay as they were."""
     return CollectionOutcome(
         "failed", state.records, state.rejected, error, state.fetched_at, state.checked_at, cause=cause

@@ -17,7 +17,7 @@ import gc
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -27,6 +27,10 @@ from catalogue_desktop.core.listing.rowset import CatalogueIndex, RowSet
 from catalogue_desktop.core.listing.sorting import SortJob
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.record_history import Event
+    from catalogue_desktop.core.records.models import Record
 
 CHUNK = 2000  # rows per loop pass while the window starts (nothing else to keep responsive yet)
 RELOAD_CHUNK = 500  # rows per loop pass when a refresh reloads a collection (window in use)
@@ -59,12 +63,12 @@ class _Job:
         self.chunk = chunk
         self.early = early  # show the rows as they are read (``rowset_growing``)
         self.expected = 0  # (early) the snapshot's record count
-        self.changes: Any = None  # (early) the snapshot's changes
+        self.changes: dict[str, Any] | None = None  # (early) the snapshot's changes
         self.snapshot: int | None = None
         self.rowset: RowSet | None = None
         # the pages still to read (their links may still be packed)
         self.chunks: Iterator[tuple[list[int], list[list[Any]], Any]] | None = None
-        self.done: list[Any] = []  # callbacks, called with the published RowSet
+        self.done: list[Callable[[RowSet], None]] = []  # called with the published row set
         self.sort: SortJob | None = None  # the order its tab shows, made before it is published
 
 
@@ -129,7 +133,9 @@ class CatalogueLoader(QObject):
 
     # -- rows ------------------------------------------------------------------------------
 
-    def reload(self, kind: Kind, done: Any = None, *, early: bool = False) -> None:
+    def reload(
+        self, kind: Kind, done: Callable[[RowSet], None] | None = None, *, early: bool = False
+    ) -> None:
         """Start (re)loading one collection; a newer load of the same kind supersedes this one.
         ``done(rowset)`` is called once the rows are published. ``early``: its rows are also
         shown as they are read (``rowset_growing``), and the pass after its first chunk reads
@@ -215,7 +221,7 @@ class CatalogueLoader(QObject):
             job.sort = None
             if job.early:
                 job.expected = state.records
-                job.changes = self.store.snapshot_info(job.kind).get("changes")
+                job.changes = self.store.snapshot_info(job.kind).changes
         assert job.rowset is not None
         chunk = next(job.chunks, None)
         if chunk is not None:
@@ -238,7 +244,7 @@ class CatalogueLoader(QObject):
             return
         del self._jobs[job.kind]
         # (an early job read its snapshot's changes when it started: the same snapshot)
-        changes = job.changes if job.early else self.store.snapshot_info(job.kind).get("changes")
+        changes = job.changes if job.early else self.store.snapshot_info(job.kind).changes
         self._publish(job.kind, job.rowset, changes)
         for callback in job.done:
             callback(job.rowset)
@@ -339,7 +345,7 @@ class CatalogueLoader(QObject):
 
     # -- single records ----------------------------------------------------------------------
 
-    def record(self, kind: Kind, record_id: int) -> Any | None:
+    def record(self, kind: Kind, record_id: int) -> Record | None:
         """The full record (a model) of the current snapshot, or None if the store lacks it (or
         holds what no longer decodes: a cache of an older version may hold a number beyond reason)."""
         data = self.store.record_data(kind, record_id)
@@ -352,7 +358,7 @@ class CatalogueLoader(QObject):
         except ValueError:  # (pydantic's ValidationError)
             return None
 
-    def record_history(self, kind: Kind, record_id: int) -> list[Any]:
+    def record_history(self, kind: Kind, record_id: int) -> list[Event]:
         """What the kept history says the syncs changed in this record, oldest first (an indexed
         read of a few rows); empty if the cache cannot say."""
         try:

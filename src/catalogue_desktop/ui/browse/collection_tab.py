@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
+    QByteArray,
     QItemSelectionModel,
     QModelIndex,
     QPoint,
@@ -39,11 +40,16 @@ from catalogue_desktop.core.records.kinds import Kind, ListKind
 from catalogue_desktop.ui.browse import columns, kept_selection
 from catalogue_desktop.ui.browse import table_rows as export
 from catalogue_desktop.ui.browse.count_label import CountLabel
-from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+from catalogue_desktop.ui.browse.table_model import Overlay, Result, RowSetTableModel
 from catalogue_desktop.ui.browse.table_view import TableView
+from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.common.settings import Settings
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.query.matches import Matches
+    from catalogue_desktop.core.records.models import Record
+    from catalogue_desktop.ui.detail.context import DetailContext
+    from catalogue_desktop.ui.detail.images import ImageLoader
     from catalogue_desktop.ui.detail.pane import DetailPane
 
 
@@ -60,10 +66,10 @@ class CollectionTab(QWidget):
     def __init__(
         self,
         kind: ListKind,
-        formatter: Any,
-        images: Callable[[], Any],
-        record: Callable[[Kind, int], Any],
-        context: Callable[[Kind, int], Any],
+        formatter: Formatter,
+        images: Callable[[], ImageLoader | None],
+        record: Callable[[Kind, int], Record | None],
+        context: Callable[[Kind, int], DetailContext],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -73,7 +79,8 @@ class CollectionTab(QWidget):
         self._record = record
         self._context = context
         self._shown_id: int | None = None
-        self._header_restored: tuple[Any, Any] = (None, None)  # (saved, as restored): ``restore_state``
+        # (saved, as restored): ``restore_state``
+        self._header_restored: tuple[QByteArray | None, QByteArray | None] = (None, None)
         # a record shown in the details though the query hides its row (``select_record``): it
         # stays shown while the rows change, and is selected once they list it again
         self._pinned: int | None = None
@@ -165,7 +172,7 @@ class CollectionTab(QWidget):
         if pane is not None:
             pane.setVisible(visible)
 
-    def make_model(self, kind: ListKind, formatter: Any) -> RowSetTableModel:
+    def make_model(self, kind: ListKind, formatter: Formatter) -> RowSetTableModel:
         """The table's model (a tab of another list may give its own)."""
         return RowSetTableModel(kind, formatter, self)
 
@@ -233,12 +240,16 @@ class CollectionTab(QWidget):
 
     # -- rows --------------------------------------------------------------------------------
 
-    def set_rowset(self, rowset: RowSet, changes: dict[str, Any] | None, result: Any = None) -> None:
+    def set_rowset(
+        self, rowset: RowSet, changes: dict[str, Any] | None, result: Result | None = None
+    ) -> None:
         """Show new rows (``result``: which of them the query matched, see
         ``RowSetTableModel.set_result``); the sort and the selected record stay."""
         self._keeping_selection(self.model.set_rowset, rowset, changes, result)
 
-    def set_result(self, matches: Any, overlay: Any = None, note: str | None = None) -> None:
+    def set_result(
+        self, matches: Matches | None, overlay: Overlay | None = None, note: str | None = None
+    ) -> None:
         """Show the rows the query matched; the selected record stays if it is among them."""
         self._keeping_selection(self.model.set_result, matches, overlay, note)
 

@@ -9,13 +9,18 @@ writes ("12/28/26 10:00 PM UTC−05:00").
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QMenu, QTableView
 
-from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index
-from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
+from catalogue_desktop.core.listing.rows import COLUMNS, Column, ColumnType, column_index
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+    from catalogue_desktop.ui.common.formatting import Formatter
+    from catalogue_desktop.ui.common.settings import Settings
 
 # Default widths in average character widths, per column type (the title column: at least).
 WIDTH_CHARS = {
@@ -30,7 +35,7 @@ WIDTH_CHARS = {
 TITLE_CHARS = 40  # the title's default: it gets what the other columns leave of the view
 TITLE_MIN_CHARS = 18  # ... down to this in a narrow view, before the table scrolls sideways
 # Columns whose values are shorter than their type's default (Dates: "Course", "IL", a city).
-WIDTH_CHARS_OF = {
+WIDTH_CHARS_OF: dict[tuple[ListKind, str], int] = {
     (OCCASIONS, "kind"): 8,
     (OCCASIONS, "city"): 14,
     (OCCASIONS, "state"): 8,
@@ -39,15 +44,17 @@ WIDTH_CHARS_OF = {
 }
 # Columns hidden by default beyond the listing's own choice (Dates' experts: the facets and the
 # details name them; shown, no tab of a 1920 px screen's window fitted its columns).
-HIDDEN = {(OCCASIONS, "expert")}
+HIDDEN: set[tuple[ListKind, str]] = {(OCCASIONS, "expert")}
 # The order columns are shown in, where it is not the listing's: what a person reads first first.
-SHOWN_ORDER = {OCCASIONS: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "expert")}
+SHOWN_ORDER: dict[ListKind, tuple[str, ...]] = {
+    OCCASIONS: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "expert")
+}
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
 # A tab's order until the user sorts otherwise; the order the user chooses is remembered instead.
 # Dated kinds by start, upcoming first (``past_rows.upcoming_first``; Dates: past occasions
 # hidden), the others by title or name. (A sorted tab still paints the first page it reads at once,
 # then its rows are put in order once all are read: ``RowSetTableModel.set_rowset``.)
-DEFAULT_SORT: dict[Any, str] = {  # a Kind or the Dates sheet -> its column key
+DEFAULT_SORT: dict[ListKind, str] = {  # a Kind or the Dates sheet -> its column key
     Kind.WEBINARS: "start",
     Kind.SERIES: "first",
     Kind.COURSES: "next",
@@ -69,7 +76,7 @@ def _char(view: QTableView) -> int:
     return max(6, view.fontMetrics().averageCharWidth())
 
 
-def default_widths(view: QTableView, kind: Any, formatter: Any) -> None:
+def default_widths(view: QTableView, kind: ListKind, formatter: Formatter) -> None:
     """Every column of ``kind`` at its default width, shown or hidden as by default."""
     header = view.horizontalHeader()
     char = _char(view)
@@ -128,7 +135,7 @@ def scroll_to(view: QTableView, column: int) -> None:
 
 
 def add_column_actions(
-    menu: Any, view: Any, kind_columns: Sequence[Any], set_visible: Callable[[int, bool], None]
+    menu: QMenu, view: QTableView, kind_columns: Sequence[Column], set_visible: Callable[[int, bool], None]
 ) -> None:
     """One checkable action per column on ``menu`` (show/hide), then a separator."""
     header = view.horizontalHeader()
@@ -140,7 +147,7 @@ def add_column_actions(
     menu.addSeparator()
 
 
-def set_column_visible(view: Any, column: int, visible: bool) -> None:
+def set_column_visible(view: QTableView, column: int, visible: bool) -> None:
     """Show or hide a column (never the last one shown); one shown gets room and is scrolled to."""
     header = view.horizontalHeader()
     if not visible and header.count() - header.hiddenSectionCount() <= 1:
@@ -151,14 +158,14 @@ def set_column_visible(view: Any, column: int, visible: bool) -> None:
         scroll_to(view, column)
 
 
-def reset_order(view: Any) -> None:
+def reset_order(view: QTableView) -> None:
     """The columns back in their own order."""
     header = view.horizontalHeader()
     for visual, logical in enumerate(range(header.count())):
         header.moveSection(header.visualIndex(logical), visual)
 
 
-def restore_header(view: Any, settings: Any, kind: Any, model: Any) -> bool:
+def restore_header(view: QTableView, settings: Settings, kind: ListKind, model: RowSetTableModel) -> bool:
     """The tab's saved header (widths, order, shown columns) and sort, or its default sort;
     whether the widths were the user's."""
     header = view.horizontalHeader()

@@ -7,15 +7,18 @@ kept as its current row only: reading every selected row's id would stall the ch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel
 from PySide6.QtWidgets import QTableView
 
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+
 KEPT_AT_MOST = 1_000
 
 
-def selected_ids(view: QTableView, model: Any) -> list[int]:
+def selected_ids(view: QTableView, model: RowSetTableModel) -> list[int]:
     """The record ids of the selected rows (none when more than ``KEPT_AT_MOST`` are)."""
     selection = view.selectionModel().selection()
     ranges = [selection.at(i) for i in range(selection.count())]
@@ -25,7 +28,7 @@ def selected_ids(view: QTableView, model: Any) -> list[int]:
     return [model.record_id(row) for row in rows if row < model.rowCount()]
 
 
-def select_also(view: QTableView, model: Any, record_ids: list[int]) -> None:
+def select_also(view: QTableView, model: RowSetTableModel, record_ids: list[int]) -> None:
     """Add the rows of ``record_ids`` the model lists to the selection (the current row stays)."""
     rows = sorted(row for row in map(model.view_row_of, record_ids) if row is not None)
     if not rows:

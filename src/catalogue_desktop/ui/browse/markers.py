@@ -19,6 +19,8 @@ from catalogue_desktop.ui.common.plain_text import plain_tooltip
 if TYPE_CHECKING:
     from PySide6.QtGui import QFont, QIcon
 
+    from catalogue_desktop.ui.common.formatting import Formatter
+
 __all__ = ["ADDED_COLOR", "CHANGED_COLOR", "bold_font", "cell_tooltip", "header_tip", "marker_icon"]
 
 ADDED_COLOR = QColor(46, 160, 67)  # green
@@ -94,7 +96,7 @@ _HEADER_TIPS = {
 _CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip shows 2000
 
 
-def cell_text(formatter: Any, column: Any, value: Any, offset: int | None) -> str:
+def cell_text(formatter: Formatter, column: Column, value: Any, offset: int | None) -> str:
     """A cell's text: a date at its UTC ``offset``; long text cut (eliding a 1 MB title on
     every repaint was slow: docs/decisions.md, "Sorting and the tables")."""
     if column.type is ColumnType.DATE:

@@ -8,16 +8,19 @@ vocabulary on every call, so a change shows at the next repaint.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.listing.rows import COLUMNS, column_index, zone
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.common.formatting import Formatter
 
 
 class OnDemandCells:
     """The date cells of on-demand rows of one kind (only webinars have such rows)."""
 
-    def __init__(self, kind: Any, formatter: Any) -> None:
+    def __init__(self, kind: ListKind, formatter: Formatter) -> None:
         self.kind = kind
         self.formatter = formatter
         self.applies = kind is Kind.WEBINARS

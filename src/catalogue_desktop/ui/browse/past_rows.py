@@ -8,11 +8,14 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Mapping
 from operator import add, itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.listing.rows import COLUMNS, PAST_COLUMN, START_COLUMN, column_index, zone
 from catalogue_desktop.core.listing.rowset import Row, Rows
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.ui.common.formatting import Formatter
 
 # Ranks of the default order (``PastRows._late``): past 1 -> 2; on demand 1 -> 4; the sum of
 # the two (0, 2, 4, 6) -> the rank (upcoming 0, past 2, on demand 1 whether past or not).
@@ -24,7 +27,7 @@ _RANK = bytes([0, 0, 2, 0, 1, 0, 1]) + bytes(249)
 class PastRows:
     """Past-ness of one kind's rows, remembered per row until ``forget``."""
 
-    def __init__(self, kind: Any, formatter: Any, now_ms: int) -> None:
+    def __init__(self, kind: ListKind, formatter: Formatter, now_ms: int) -> None:
         self.kind = kind
         self.formatter = formatter
         self.now_ms = now_ms

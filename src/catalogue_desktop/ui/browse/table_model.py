@@ -10,7 +10,8 @@ matching location's date, city and fee shown in a course's row) and a note (why 
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -23,7 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QGuiApplication
 
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index, zone
-from catalogue_desktop.core.listing.rowset import RowSet
+from catalogue_desktop.core.listing.rowset import Rows, RowSet
 from catalogue_desktop.core.listing.sorting import sorted_rows
 from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.diff import describe_fields
@@ -62,6 +63,22 @@ _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 
+class Overlay(Protocol):
+    """What a query's result shows in place of a row's own values (``ui.finder.overlay``: a
+    course's matching location, not its next one), as the model asks for it."""
+
+    def values(self, row: int) -> Mapping[int, tuple[Any, int | None]] | None:
+        """Column -> (value, UTC offset of a date) for ``row``; None: its own values."""
+        ...
+
+    def heading(self, column: int) -> str | None: ...
+
+    def ordered(self, rows: list[int], column: int, descending: bool, own: Rows) -> list[int]: ...
+
+
+Result = tuple[Matches | None, Overlay | None, str | None]  # matches, overlay, note (``set_result``)
+
+
 class RowSetTableModel(QAbstractTableModel):
     """Rows of one kind, formatted by a shared :class:`Formatter`; read-only; ``IdleWork``: see it."""
 
@@ -76,7 +93,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._presorted = [i for i, c in enumerate(self._columns) if c.visible and c.type in _PRESORTED]
         self._rowset = RowSet(kind)
         self._matched: Matches | None = None  # rows matching the query (None: all)
-        self._overlay: Any = None  # values shown instead of the row's (``set_result``)
+        self._overlay: Overlay | None = None  # values shown instead of the row's (``set_result``)
         self.note: str | None = None  # why no row matches (a field the kind lacks), if so
         self._sort_column = -1
         self._sort_order = Qt.SortOrder.AscendingOrder
@@ -167,7 +184,7 @@ class RowSetTableModel(QAbstractTableModel):
         self,
         rowset: RowSet,
         changes: dict[str, Any] | None = None,
-        result: tuple[Matches | None, Any, str | None] | None = None,
+        result: Result | None = None,
     ) -> None:
         """Show another row set (model reset); the current sort stays applied, and ``result``
         (matches, overlay, note: see ``set_result``) says which of its rows to show (None: all).
@@ -208,7 +225,9 @@ class RowSetTableModel(QAbstractTableModel):
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
-    def set_result(self, matches: Matches | None, overlay: Any = None, note: str | None = None) -> None:
+    def set_result(
+        self, matches: Matches | None, overlay: Overlay | None = None, note: str | None = None
+    ) -> None:
         """Show only the rows of ``matches`` (None: every row). ``overlay.values(row)`` gives
         a row's values to show instead of its own, by column (the matching location's), or
         None; ``note`` says why nothing matches."""

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from catalogue_desktop.core.records.kinds import ListKind
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.query.vocabulary import Vocabulary
 
 ORG = "catalogue-desktop"
 APP = "catalogue-desktop"
@@ -225,7 +228,7 @@ class Settings:
 
     # -- what the spec leaves open, and how things show ------------------------------------
 
-    def vocabulary(self) -> Any:
+    def vocabulary(self) -> Vocabulary | None:
         """The labels of ``Webinar.type`` codes and which mean on demand, as the user set them
         (``[types]`` in the settings file: ``1\\label=On demand``, ``1\\on_demand=true``);
         None: not set, the defaults apply."""

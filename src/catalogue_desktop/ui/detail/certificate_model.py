@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
 
-from catalogue_desktop.core.records.certificates import ResolvedCourse, resolve_certificate
+from catalogue_desktop.core.records.certificates import ResolvedCourse, ResolvedLevel, resolve_certificate
 from catalogue_desktop.qt_compat.item_models import guarded
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.records.models import Certificate, Level, Option, Track
 
 __all__ = ["CertificateTreeModel"]
 
@@ -44,7 +47,7 @@ def _v(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
-def level_label(number: int, level: Any) -> str:
+def level_label(number: int, level: Level) -> str:
     """ "Level 1 — at least 1 option and 3 courses": what the level asks, in words."""
     asks = []
     if level.options_min is not None:
@@ -54,7 +57,7 @@ def level_label(number: int, level: Any) -> str:
     return f"Level {number} — at least {' and '.join(asks)}" if asks else f"Level {number}"
 
 
-def level_codes(level: Any) -> str:
+def level_codes(level: Level) -> str:
     """The level's codes the service sends without saying what they mean, labelled so."""
     pairs = (("type", level.type), ("selection", level.selection))
     shown = [f"{name} {value}" for name, value in pairs if value is not None]
@@ -66,7 +69,7 @@ def course_label(course: ResolvedCourse) -> str:
     return course.title or f"Course #{course.course_id} (not in this catalogue)"
 
 
-def level_notes(number: int, resolved: Any) -> list[str]:
+def level_notes(number: int, resolved: ResolvedLevel) -> list[str]:
     """What a person should know about a level's references, in words: courses the catalogue
     does not list, options and tracks the level does not have."""
     level = resolved.level
@@ -88,7 +91,7 @@ def level_notes(number: int, resolved: Any) -> list[str]:
     return notes
 
 
-def option_label(option: Any) -> str:
+def option_label(option: Option) -> str:
     operator = f" ({option.courses_operator})" if option.courses_operator else ""
     return (
         f"Option {_v(option.num)} — at least {_v(option.courses_min)} of "
@@ -110,7 +113,9 @@ class CertificateTreeModel(QAbstractItemModel):
 
     # -- building ------------------------------------------------------------------------------
 
-    def set_certificate(self, certificate: Any, course_title: Callable[[int], str | None]) -> None:
+    def set_certificate(
+        self, certificate: Certificate | None, course_title: Callable[[int], str | None]
+    ) -> None:
         """Rebuild the tree for ``certificate`` (a models.Certificate); None empties it."""
         self.beginResetModel()
         self._nodes = [_Node(_ROOT, -1, 0, "root", "")]
@@ -134,7 +139,7 @@ class CertificateTreeModel(QAbstractItemModel):
         siblings.append(node.id)
         return node.id
 
-    def _build(self, certificate: Any, course_title: Callable[[int], str | None]) -> None:
+    def _build(self, certificate: Certificate, course_title: Callable[[int], str | None]) -> None:
         for number, resolved in enumerate(resolve_certificate(certificate, course_title), start=1):
             level = resolved.level
             notes = level_notes(number, resolved)
@@ -148,8 +153,8 @@ class CertificateTreeModel(QAbstractItemModel):
                 details=" · ".join(d for d in details if d),
                 tooltip="\n".join(notes) or None,
             )
-            options = {o.option_id: o for o, _ in resolved.options}
-            tracks = {t.track_id: t for t, _ in resolved.tracks}
+            options: dict[int | None, Option] = {o.option_id: o for o, _ in resolved.options}
+            tracks: dict[int | None, Track] = {t.track_id: t for t, _ in resolved.tracks}
             if resolved.options:
                 group = self._add(
                     level_id, "group", "Options", details=_count(len(resolved.options), "option")
@@ -172,8 +177,8 @@ class CertificateTreeModel(QAbstractItemModel):
                         details=f"display order {_v(track.display_order)} · track id {track.track_id}",
                     )
                     for course in members:
-                        option = options.get(course.option_id)
-                        where = f"option {_v(option.num)}" if option is not None else ""
+                        in_option = options.get(course.option_id)
+                        where = f"option {_v(in_option.num)}" if in_option is not None else ""
                         self._add_course(node, course, where)
             if resolved.other:
                 group = self._add(

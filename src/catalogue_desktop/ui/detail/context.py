@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogue_desktop.core.cache.record_history import Event
 from catalogue_desktop.core.listing.rowset import CatalogueIndex
 
 __all__ = ["DetailContext"]
@@ -22,4 +23,4 @@ class DetailContext:
     changes: dict[str, Any] | None = None  # {"id": 7, "fields": {...}} or {"added": True}
     course_title: Callable[[int], str | None] = field(default=lambda _id: None)
     now_ms: int = 0
-    history: list[Any] = field(default_factory=list)  # ``core.cache.record_history.Event``s, oldest first
+    history: list[Event] = field(default_factory=list)  # oldest first

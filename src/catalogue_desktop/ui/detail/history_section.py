@@ -4,10 +4,10 @@ over time drawn with QPainter (``FeeChart``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QDate, QLocale, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
@@ -15,18 +15,24 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from catalogue_desktop.core.cache.record_history import Event, slash_path
 from catalogue_desktop.core.records.history_words import describe, fee_points
+from catalogue_desktop.ui.detail.layout import W
 from catalogue_desktop.ui.detail.plain_labels import plain_label, set_plain_text
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.records.models import Record
+    from catalogue_desktop.ui.common.formatting import Formatter
+    from catalogue_desktop.ui.detail.context import DetailContext
 
 
 class HistoryPage(Protocol):
     """What the History section asks of the page it is on (``page.Page``)."""
 
-    ctx: Any  # the ``DetailContext``: its ``history``
-    record: Any
-    fmt: Any  # the ``Formatter``: its ``locale`` and ``money``
+    ctx: DetailContext  # (its ``history``)
+    record: Record
+    fmt: Formatter  # (its ``locale`` and ``money``)
 
     def section(self, text: str, slug: str | None = None) -> QLabel: ...
-    def take(self, key: Any, make: Callable[[], Any]) -> Any: ...
+    def take(self, key: Hashable, make: Callable[[], W]) -> W: ...
     def note(self, key: str, text: str) -> None: ...
 
 
@@ -61,7 +67,9 @@ def fill_history(page: HistoryPage) -> None:
         page.note("fee_chart_caption", f"Fee over time{f' — {where}' if where else ''}")
 
 
-def changes_in_words(fields: dict[str, list[Any]], record: Any, locale: QLocale, limit: int = 4) -> str:
+def changes_in_words(
+    fields: dict[str, list[Any]], record: Record | None, locale: QLocale, limit: int = 4
+) -> str:
     """One sync's changed fields (``records.diff``'s paths) in words, for the "Changed in last
     refresh" banner: "fee 1,395 → 1,545 (Chicago, 8 Feb 2027); location added: Denver, …"."""
     event = Event("", "changed", {slash_path(path): values for path, values in fields.items()})
@@ -71,7 +79,7 @@ def changes_in_words(fields: dict[str, list[Any]], record: Any, locale: QLocale,
     return "; ".join(words)
 
 
-def _day_text(locale: QLocale) -> Any:
+def _day_text(locale: QLocale) -> Callable[[date], str]:
     def day_text(day: date) -> str:
         return locale.toString(QDate(day.year, day.month, day.day), "d MMM yyyy")
 
@@ -85,7 +93,7 @@ def _lines_label() -> QLabel:
     return label
 
 
-def _record_json(record: Any) -> dict[str, Any] | None:
+def _record_json(record: Record | None) -> dict[str, Any] | None:
     """The record (a pydantic model of ``core.records.models``) as the service's JSON."""
     return None if record is None else record.model_dump(mode="json", by_alias=True)
 
@@ -122,8 +130,8 @@ class FeeChart(QWidget):
     def set_points(
         self,
         points: Sequence[tuple[str, Decimal]],
-        money: Any,
-        day_text: Any,
+        money: Callable[[Decimal], str],
+        day_text: Callable[[date], str],
     ) -> None:
         """``points``: (ISO time of the change, or "" for the value before it, fee)."""
         self._points = [(_epoch(at) if at else None, float(fee)) for at, fee in points]

@@ -18,7 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, Signal
@@ -28,6 +28,8 @@ from catalogue_desktop.ui.common.urls import is_web_url
 
 if TYPE_CHECKING:  # imported where used: the window starts before asyncio is imported
     import asyncio
+
+    from catalogue_desktop.core.service.client import CatalogueClient
 
 __all__ = [
     "DEFAULT_CACHE_BYTES",
@@ -221,7 +223,7 @@ class ImageLoader(QObject):
         self.max_bytes = max_bytes
         self.max_dimension = max_dimension
         self._fetch = fetch
-        self._client: Any = None  # default fetcher's CatalogueClient, made on first use
+        self._client: CatalogueClient | None = None  # the default fetcher's, made on first use
         self._pending: dict[str, set[int]] = {}  # url -> requested sizes
         self._tasks: set[asyncio.Task[None]] = set()
         self._failures: dict[str, tuple[float, str]] = {}

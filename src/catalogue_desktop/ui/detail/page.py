@@ -35,6 +35,9 @@ from catalogue_desktop.ui.detail.plain_labels import (
 )
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from catalogue_desktop.core.records.models import Expert, Record
     from catalogue_desktop.ui.common.formatting import Formatter
     from catalogue_desktop.ui.detail.context import DetailContext
 
@@ -43,7 +46,7 @@ class PageHost(Protocol):
     """What a page needs of the pane it is shown in (``pane.DetailPane``)."""
 
     formatter: Formatter
-    link_activated: Any  # Signal(Kind, int)
+    link_activated: SignalInstance  # (Kind, record id)
 
     def activate_href(self, href: str) -> None: ...
 
@@ -76,8 +79,8 @@ class Page:
         self._build = build  # the kind's builder: asks for the page's widgets, in order
         self.fmt = pane.formatter
         self.kind = kind
-        self.record: Any = None
-        self.ctx: DetailContext  # set by fill()
+        self.record: Record  # set by fill(), as ctx
+        self.ctx: DetailContext
         self.widget = PageBox()
         self.widget.setObjectName(f"detail_{kind.value}")
         self.layout = QVBoxLayout(self.widget)
@@ -87,7 +90,7 @@ class Page:
         self._grids: list[FormGrid] = []  # the kept form grids filled by this fill
         self._cards: list[ExpertCard] = []  # and the kept expert cards
 
-    def fill(self, record: Any, context: DetailContext) -> None:
+    def fill(self, record: Record, context: DetailContext) -> None:
         """Show ``record``: the kind's builder asks for its widgets, the rest are removed."""
         self.record, self.ctx = record, context
         self.slots.begin()
@@ -215,7 +218,7 @@ class Page:
     def date_text(self, value: Any) -> str:
         return self.fmt.date_long(value) or BLANK
 
-    def expert_cards(self, experts: Iterable[Any], heading_text: str = "Experts") -> None:
+    def expert_cards(self, experts: Iterable[Expert] | None, heading_text: str = "Experts") -> None:
         experts = list(experts or ())
         if not experts:
             return
@@ -243,7 +246,7 @@ class ExpertCard(QFrame):
         row.addLayout(column, 1)
         self.slots = Slots(column)
 
-    def fill(self, expert: Any, context: DetailContext) -> None:
+    def fill(self, expert: Expert, context: DetailContext) -> None:
         self.setObjectName(f"expert_{expert.expert_id}")
         self.pane.load_photo(self.photo, expert.image_url, expert.image2x_url, expert.name or "")
         slots = self.slots

@@ -9,7 +9,7 @@ http(s) links emit ``open_url(url)``. Server text is always shown as plain text 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPixmap
@@ -34,6 +34,7 @@ from catalogue_desktop.ui.detail.photo import PhotoLabel
 if TYPE_CHECKING:
     from PySide6.QtGui import QKeyEvent  # (its enums are made at the first key press)
 
+    from catalogue_desktop.core.records.models import Record
     from catalogue_desktop.ui.detail.context import DetailContext
     from catalogue_desktop.ui.detail.page import Page
 
@@ -83,7 +84,7 @@ class DetailPane(QWidget):
 
     # -- public API ----------------------------------------------------------------------------
 
-    def show_record(self, kind: Kind, record: Any, context: DetailContext) -> None:
+    def show_record(self, kind: Kind, record: Record | None, context: DetailContext) -> None:
         """Show ``record`` (a pydantic model of ``kind``); None shows "not found"."""
         if record is None:
             self.clear("This record is not in the catalogue.")
@@ -216,5 +217,5 @@ _ID_ATTRS = {
 }
 
 
-def _record_id(kind: Kind, record: Any) -> int:
+def _record_id(kind: Kind, record: Record) -> int:
     return int(getattr(record, _ID_ATTRS[kind]))

@@ -39,12 +39,12 @@ def doctor_summary(catalogue: Catalogue, timeout: float = DOCTOR_SECONDS / 2) ->
     """The doctor's report of ``catalogue`` as text (blocking: on a worker thread)."""
     import asyncio
 
-    from catalogue_desktop.core.connection.resolved import resolve
+    from catalogue_desktop.core.connection.resolved import Connection, resolve
     from catalogue_desktop.core.service.diagnosis import run_doctor
 
     assert catalogue.base_url is not None
 
-    def connection_of(url: str) -> object:
+    def connection_of(url: str) -> Connection:
         return resolve(url, catalogue.settings, profile=catalogue.name)
 
     return asyncio.run(run_doctor(catalogue.base_url, connection_of, timeout=timeout)).text()

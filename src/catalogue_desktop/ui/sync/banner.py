@@ -6,7 +6,7 @@ again and Details (the whole text, with each collection's reason, and a Copy but
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
@@ -15,6 +15,12 @@ from catalogue_desktop.ui.common.labels import MouseSelectableLabel
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.sync import wording
 from catalogue_desktop.ui.sync.wording import DateText
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.records.kinds import Kind
+    from catalogue_desktop.core.sync.report import Cause
+    from catalogue_desktop.core.sync.runner import CollectionOutcome
+    from catalogue_desktop.ui.sync.status_details import StatusDetails
 
 
 class OfflineBanner(QFrame):
@@ -85,13 +91,15 @@ class OfflineBanner(QFrame):
         self.show()
 
     def show_offline(
-        self, reason: str, data_stamp: str | None, *, can_retry: bool = True, cause: str | None = "offline"
+        self, reason: str, data_stamp: str | None, *, can_retry: bool = True, cause: Cause | None = "offline"
     ) -> None:
         """The service could not be used for ``reason`` (a ``core.sync.runner`` failure ``cause``)."""
         title, text = wording.banner(cause, reason, data_stamp, self.date_text)
         self._show(title, text, "", can_retry=can_retry)
 
-    def show_failure(self, outcomes: Iterable[tuple[Any, Any]], data_stamp: str | None) -> None:
+    def show_failure(
+        self, outcomes: Iterable[tuple[Kind, CollectionOutcome]], data_stamp: str | None
+    ) -> None:
         """Every collection failed: ``outcomes`` are (Kind, CollectionOutcome) pairs."""
         pairs = list(outcomes)
         cause = wording.common_cause(o for _, o in pairs)
@@ -109,7 +117,7 @@ class OfflineBanner(QFrame):
         title, text = wording.offline_mode(data_stamp, self.date_text)
         self._show(title, text, "", can_retry=False)
 
-    def show_details(self) -> Any:
+    def show_details(self) -> StatusDetails:
         from catalogue_desktop.ui.sync.status_details import show_details
 
         return show_details(self.window(), self.title.text(), self.details_text())

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.engine import Finder
     from catalogue_desktop.core.query.syntax import Parsed
-    from catalogue_desktop.ui.sync.changes_view import ChangesView, HistorySince
+    from catalogue_desktop.ui.sync.changes_view import ChangesView, HistoryOf, MatchingOf
 
 
 class QueryFinder(Protocol):
@@ -42,9 +42,8 @@ class ChangesDock(QDockWidget):
         self.setWidget(QWidget())
         self.setMinimumWidth(420)
         self._view: ChangesView | None = None
-        self._pending: dict[Kind, tuple[dict[str, Any] | None, Any]] = {}
-        # (history, matching): ``use_history``
-        self._history: tuple[HistorySince, Callable[[Kind], set[int] | None]] | None = None
+        self._pending: dict[Kind, tuple[dict[str, Any] | None, Callable[[Kind, int], str | None]]] = {}
+        self._history: tuple[HistoryOf, MatchingOf] | None = None  # ``use_history``
         self.visibilityChanged.connect(lambda visible: visible and self.view)
 
     @property
@@ -75,7 +74,7 @@ class ChangesDock(QDockWidget):
         else:
             self._view.set_changes(kind, changes, title)
 
-    def use_history(self, history: HistorySince, matching: Callable[[Kind], set[int] | None]) -> None:
+    def use_history(self, history: HistoryOf, matching: MatchingOf) -> None:
         """Let the panel show periods of the history, narrowed by the query (``ChangesView``)."""
         self._history = (history, matching)
         if self._view is not None:

@@ -11,11 +11,13 @@ from typing import Any
 from PySide6.QtCore import QDate, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDateEdit, QHBoxLayout, QWidget
 
+from catalogue_desktop.core.cache.record_history import Event
+
 LAST_REFRESH = "last"
 PERIODS = ((LAST_REFRESH, "Last refresh"), ("7", "Last 7 days"), ("30", "Last 30 days"), ("range", "Days…"))
 
 
-def merge(events: Iterable[tuple[int, Any]]) -> dict[str, Any]:
+def merge(events: Iterable[tuple[int, Event]]) -> dict[str, Any]:
     """Events (record id, ``record_history.Event``), oldest first, as one summary: a record added in the
     period is "added" (whatever changed after), one removed last is "removed", else "changed"
     with each field's first old and last new value."""

@@ -9,21 +9,20 @@ removed records are no longer in the catalogue, so they only say so.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from catalogue_desktop.core.cache.record_history import Event
 from catalogue_desktop.core.records.diff import describe_fields
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.sync.changes_period import PeriodBar, merge, narrowed
 
-if TYPE_CHECKING:
-    from catalogue_desktop.core.cache.record_history import Event
-
-# ``store.history.since``: (record id, event) of ``kind`` from ``start`` to ``end`` (None: now)
-HistorySince = Callable[[Kind, str, str | None], "list[tuple[int, Event]]"]
+# (kind, start, end) -> the changes to its records in that period (``History.since``)
+HistoryOf = Callable[[Kind, str, str | None], list[tuple[int, Event]]]
+MatchingOf = Callable[[Kind], set[int] | None]  # the ids the current query finds (None: no query)
 
 _TARGET = Qt.ItemDataRole.UserRole
 
@@ -53,13 +52,13 @@ class ChangesView(QWidget):
         self._changes: dict[Kind, dict[str, Any] | None] = {}
         self._items: dict[Kind, QTreeWidgetItem] = {}
         self._title: Callable[[Kind, int], str | None] = lambda _kind, _rid: None
-        self._history: HistorySince | None = None
+        self._history: HistoryOf | None = None
         self._matching: Callable[[Kind], set[int] | None] = lambda _kind: None
 
     def use_history(
         self,
-        history: HistorySince,
-        matching: Callable[[Kind], set[int] | None],
+        history: HistoryOf,
+        matching: MatchingOf,
     ) -> None:
         """Offer periods: ``history(kind, start, end)`` gives the events (``store.history.since``);
         ``matching(kind)`` the ids the current query finds (None: no query)."""

@@ -8,23 +8,23 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import Kind
 
-if TYPE_CHECKING:
-    from catalogue_desktop.core.cache.store import Store
 
-
-class Reloading(Protocol):
-    """What the relisting needs of the window's loader (``ui.browse.catalogue_loader``)."""
+class Relisted(Protocol):
+    """What the relisting asks of the window's loader (``ui.browse.catalogue_loader``, above this
+    package): its store, and to read a relisted kind's rows again."""
 
     @property
     def store(self) -> Store: ...
+
     def reload(self, kind: Kind) -> None: ...
 
 
-async def relist_stale(store_file: Path, loader: Reloading, say: Callable[[str], None]) -> list[Kind]:
+async def relist_stale(store_file: Path, loader: Relisted, say: Callable[[str], None]) -> list[Kind]:
     """Relist every kind whose listing is older than this version's; returns them."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

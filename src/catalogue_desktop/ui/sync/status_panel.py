@@ -12,7 +12,7 @@ refreshed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, Signal
 from PySide6.QtWidgets import (
@@ -32,6 +32,10 @@ from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.sync import wording
 from catalogue_desktop.ui.sync.banner import OfflineBanner
 from catalogue_desktop.ui.sync.wording import DateText, as_of, data_time, format_age, parse_time
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.sync.runner import CollectionOutcome
+    from catalogue_desktop.ui.sync.status_details import StatusDetails
 
 __all__ = ["DateText", "OfflineBanner", "StatusPanel", "as_of", "data_time", "format_age", "parse_time"]
 
@@ -166,7 +170,7 @@ class StatusPanel(QWidget):
         row = self._rows[kind]
         return f"{kind.label}: {row.full_text}" + (f"\n\n{row.extra}" if row.extra else "")
 
-    def show_details(self, kind: Kind) -> Any:
+    def show_details(self, kind: Kind) -> StatusDetails:
         """The details dialog of ``kind`` (with Copy)."""
         from catalogue_desktop.ui.sync.status_details import show_details
 
@@ -239,11 +243,13 @@ class StatusPanel(QWidget):
         elif phase == "waiting" and self._status.get(kind) != "loading":
             self.set_loading(kind)
 
-    def set_outcome(self, kind: Kind, outcome: Any, state: CollectionState | None = None) -> None:
+    def set_outcome(
+        self, kind: Kind, outcome: CollectionOutcome, state: CollectionState | None = None
+    ) -> None:
         if state is not None:
             self._states[kind] = state
         problems = "\n".join(wording.problem_lines(outcome.problems, outcome.rejected))
-        if outcome.status in ("updated", "unchanged", "partial"):
+        if not outcome.failed:
             text = wording.done(outcome)
             tip = f"{text} {wording.as_of(outcome.checked_at, self.date_text)}"
             self._set(kind, "current", text, tip=tip, extra=problems)

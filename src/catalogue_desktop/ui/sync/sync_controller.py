@@ -18,12 +18,16 @@ import contextlib
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.ui.common.stepped_import import REFRESH, import_in_steps
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.service.client import CatalogueClient
+    from catalogue_desktop.core.sync.runner import CollectionOutcome, Ingestor, Phase, SyncReport
 
 PROGRESS_INTERVAL = 0.1  # s: progress signals per collection at most ~10/s (each repaints)
 
@@ -55,13 +59,13 @@ class SyncController(QObject):
         self.store_file = Path(store_file)
         self.timeout = timeout
         self._client_options = client_options or {}
-        self._client: Any = None
-        self._ingestor: Any = None
+        self._client: CatalogueClient | None = None
+        self._ingestor: Ingestor | None = None
         self._task: asyncio.Task[Any] | None = None
         self._closed = False
         self._cancelling = False
         self._done: set[Kind] = set()  # collections of the running sync with an outcome
-        self.last_report: Any = None
+        self.last_report: SyncReport | None = None
         self._last_progress: dict[Kind, float] = {}
 
     @property
@@ -69,8 +73,8 @@ class SyncController(QObject):
         return self._task is not None and not self._task.done()
 
     @property
-    def client(self) -> Any:
-        """The ``CatalogueClient`` (None before the first sync)."""
+    def client(self) -> CatalogueClient | None:
+        """The service's client (None before the first sync)."""
         return self._client
 
     async def _ensure(self) -> Any:
@@ -104,7 +108,7 @@ class SyncController(QObject):
         self._task.cancel()
         return True
 
-    async def run(self, kinds: list[Kind]) -> Any:
+    async def run(self, kinds: list[Kind]) -> SyncReport | None:
         self._done.clear()
         self._cancelling = False
         self.started.emit(kinds)
@@ -133,7 +137,7 @@ class SyncController(QObject):
         self.finished.emit(report)
         return report
 
-    def _on_phase(self, kind: Kind, phase: str) -> None:
+    def _on_phase(self, kind: Kind, phase: Phase) -> None:
         self.phase.emit(kind, phase)
 
     def _on_progress(self, kind: Kind, received: int, total: int | None) -> None:
@@ -145,7 +149,7 @@ class SyncController(QObject):
         self._last_progress[kind] = now
         self.progress.emit(kind, received, total)
 
-    def _on_outcome(self, kind: Kind, outcome: Any) -> None:
+    def _on_outcome(self, kind: Kind, outcome: CollectionOutcome) -> None:
         self._done.add(kind)
         self.outcome.emit(kind, outcome)
 

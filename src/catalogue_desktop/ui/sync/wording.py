@@ -28,15 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.cache.store import CollectionState
+from catalogue_desktop.core.sync.report import Cause
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.sync.runner import CollectionOutcome
 
 DateText = Callable[[int], str]  # epoch ms -> text (the window passes its Formatter's ``date``)
 
 NO_CACHE = "no cached data yet"
 WAITING = "waiting for the service…"
-LABELS = {  # a failed outcome's ``cause`` (core.sync.runner) -> what the status line calls it
+# a failed outcome's ``cause`` (core.sync.runner) -> what the status line calls it
+LABELS: dict[Cause, str] = {
     "offline": "offline",
     "no-answer": "no answer",
     "connection-lost": "connection lost",
@@ -53,7 +58,7 @@ LABELS = {  # a failed outcome's ``cause`` (core.sync.runner) -> what the status
     "proxy-certificate": "certificate refused by the proxy",
     "error": "refresh failed",
 }
-TITLES = {  # ... and the banner's title, when every collection failed that way
+TITLES: dict[Cause, str] = {  # ... and the banner's title, when every collection failed that way
     "offline": "Offline",
     "no-answer": "No answer",
     "connection-lost": "Connection lost",
@@ -132,7 +137,7 @@ def validating(received: int | None) -> str:
     return f"validating {received / 1024:,.0f} KiB…" if received else "validating…"
 
 
-def done(outcome: Any) -> str:
+def done(outcome: CollectionOutcome) -> str:
     """An updated, unchanged or partial outcome: ``60 up to date`` (and the rejected records)."""
     text = f"{outcome.records:,} up to date"
     if outcome.rejected:
@@ -158,12 +163,12 @@ def rejected_where(problems: Iterable[Mapping[str, Any]], shown: int = _WHERE_SH
     return ", ".join(names[:shown]) + f" and {len(names) - shown} more"
 
 
-def failed(outcome: Any, state: CollectionState | None, date_text: DateText) -> str:
+def failed(outcome: CollectionOutcome, state: CollectionState | None, date_text: DateText) -> str:
     """``offline: cannot connect to … — showing 60 from cache as of …``."""
     return f"{failure(outcome)} — {kept(state, date_text)}"
 
 
-def failure(outcome: Any) -> str:
+def failure(outcome: CollectionOutcome) -> str:
     """``offline: cannot connect to 127.0.0.1:9: connection refused``: what failed, and why."""
     return f"{LABELS.get(outcome.cause or 'error', LABELS['error'])}: {reason(outcome.error)}"
 
@@ -197,7 +202,7 @@ def problem_lines(problems: Sequence[Mapping[str, Any]], rejected: int = 0) -> l
 # -- the banner ----------------------------------------------------------------------------------
 
 
-def banner(cause: str | None, why: str, data_stamp: str | None, date_text: DateText) -> tuple[str, str]:
+def banner(cause: Cause | None, why: str, data_stamp: str | None, date_text: DateText) -> tuple[str, str]:
     """(title, text) of the bar across the window when no collection could be refreshed."""
     title = TITLES.get(cause or "error", TITLES["error"])
     if data_stamp:
@@ -221,7 +226,7 @@ def offline_mode(data_stamp: str | None, date_text: DateText) -> tuple[str, str]
     )
 
 
-def common_cause(outcomes: Iterable[Any]) -> str | None:
+def common_cause(outcomes: Iterable[CollectionOutcome]) -> Cause:
     """The failures' cause if they share one, else ``error``."""
-    causes = {o.cause or "error" for o in outcomes}
+    causes: set[Cause] = {o.cause or "error" for o in outcomes}
     return causes.pop() if len(causes) == 1 else "error"
