@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
         args.format not in ("csv", "json", "xlsx")
         or args.include_past
         or args.paper
-        or args.title != "Offer"
+        or args.title is not None
         or args.group != "course"
     ):
         say(
@@ -107,7 +107,7 @@ def run_offerings(args: argparse.Namespace) -> int:
         data = offers_export.document(
             selection,
             args.format,
-            title=args.title,
+            title=args.title or "Offer",
             group=args.group,
             paper=paper or "A4",
             render_pdf=render,
@@ -124,9 +124,14 @@ def run_offerings(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(raw)
         sys.stdout.buffer.flush()
-        return 0
-    from catalogue_desktop.cli.output import write_output
+    else:
+        from catalogue_desktop.cli.output import write_output
 
-    if write_output(args.output, lambda out: out.write(raw)) is not None:
-        say(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", sys.stderr)
+        written = write_output(args.output, lambda out: out.write(raw))
+        if written is not None:
+            say(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", sys.stderr)
+    if args.title is not None:  # an offer: logged (``catalogue-desktop offers``)
+        from catalogue_desktop.cli.offers import remember_export
+
+        remember_export(args, selection.items, currency(args))
     return 0
