@@ -34,10 +34,10 @@ def test_an_exported_offer_is_logged_and_checked_after_the_sync_that_changed_it(
     ics = tmp_path / "acme.ics"
     with DemoServer(sample) as server:
         assert run("sync", "--base-url", server.base_url, "--cache-dir", cache).returncode == 0
-        # Federal Tax Institute in Chicago (14 Dec 2026, 1,095) and the Legal Ethics Roundtable
-        # in Washington (11 Dec 2026, 595)
+        # Trial Advocacy Intensive in New York (Mar 2027) and Chicago (13 Sep 2027), 1,995 each;
+        # Forensic Accounting Investigations in Dallas (Mar 2027) and Denver (Aug 2027), 1,795 each
         made = run(
-            "export", "offerings", "--cache-dir", cache, "--words", "--query", "id:6107 OR id:6104",
+            "export", "offerings", "--cache-dir", cache, "--words", "--query", "id:6103 OR id:6106",
             "--include-past", "--format", "ics", "-o", str(ics), "--title", "Offer for Acme",
             "--currency", "USD",
         )  # fmt: skip
@@ -55,22 +55,22 @@ def test_an_exported_offer_is_logged_and_checked_after_the_sync_that_changed_it(
         assert offer["written"] == [{"format": "ics", "where": str(ics)}]
         occasions = [item["occasion"] for item in offer["items"]]
         assert set(occasions) == {
-            "course:6107@7114",
-            "course:6107@7115",
-            "course:6104@7108",
-            "course:6104@7109",
+            "course:6103@7106",
+            "course:6103@7107",
+            "course:6106@7112",
+            "course:6106@7113",
         }
         ids = run(
-            "find", "--kind", "offerings", "--json", "--words", "id:6107 OR id:6104", "--cache-dir", cache
+            "find", "--kind", "offerings", "--json", "--words", "id:6103 OR id:6106", "--cache-dir", cache
         )
         assert set(json.loads(ids.stdout)["ids"]["offerings"]) == set(occasions)  # the find form
         assert run("offers", "check", "--cache-dir", cache).returncode == 0
 
         for course in courses:
             for loc in course["locations"]:
-                if loc["locationId"] == 7114:
-                    loc["fee"] = 1195
-            course["locations"] = [loc for loc in course["locations"] if loc["locationId"] != 7108]
+                if loc["locationId"] == 7107:
+                    loc["fee"] = 2095
+            course["locations"] = [loc for loc in course["locations"] if loc["locationId"] != 7112]
         server.set_payload(Kind.COURSES, json.dumps(courses).encode())
         synced = run("sync", "--base-url", server.base_url, "--cache-dir", cache)
         assert synced.returncode == 0, synced.stderr
@@ -78,29 +78,29 @@ def test_an_exported_offer_is_logged_and_checked_after_the_sync_that_changed_it(
 
     check = run("offers", "check", "--cache-dir", cache)
     assert check.returncode == 1, check.stderr
-    assert "Federal Tax Institute, Chicago 14 Dec: fee 1,095 → 1,195" in check.stdout
+    assert "Trial Advocacy Intensive, Chicago 13 Sep: fee 1,995 → 2,095" in check.stdout
     assert (
-        "Legal Ethics Roundtable, Washington 11 Dec: withdrawn, no longer listed by the service"
+        "Forensic Accounting Investigations, Dallas 1 Mar: withdrawn, no longer listed by the service"
         in check.stdout
     )
 
     text = run("offers", "--cache-dir", cache)
     first = text.stdout.splitlines()[0].split("\t")
     assert first[0] == "#1" and first[1] == "Offer for Acme" and first[-1] == "withdrawn"
-    assert first[3] == "4 occasions" and first[4] == "USD 3,280"  # 1,095 + 995 + 595 + 595, as quoted
+    assert first[3] == "4 occasions" and first[4] == "USD 7,580"  # 1,995 * 2 + 1,795 * 2, as quoted
 
     shown = run("offers", "show", "1", "--json", "--cache-dir", cache)
     assert shown.returncode == 0, shown.stderr
     items = {item["occasion"]: item for item in json.loads(shown.stdout)["items"]}
-    chicago = items["course:6107@7114"]
-    assert (chicago["fee"], chicago["now"]["fee"]) == (1095, 1195)
-    assert chicago["changes"] == ["Federal Tax Institute, Chicago 14 Dec: fee 1,095 → 1,195"]
-    washington = items["course:6104@7108"]
-    assert washington["withdrawn"] and washington["now"] is None and washington["fee"] == 595
-    assert items["course:6107@7115"]["changes"] == [] and items["course:6107@7115"]["now"]["fee"] == 995
+    chicago = items["course:6103@7107"]
+    assert (chicago["fee"], chicago["now"]["fee"]) == (1995, 2095)
+    assert chicago["changes"] == ["Trial Advocacy Intensive, Chicago 13 Sep: fee 1,995 → 2,095"]
+    dallas = items["course:6106@7112"]
+    assert dallas["withdrawn"] and dallas["now"] is None and dallas["fee"] == 1795
+    assert items["course:6103@7106"]["changes"] == [] and items["course:6103@7106"]["now"]["fee"] == 1995
 
     words = run("offers", "show", "1", "--cache-dir", cache).stdout
-    assert "course:6107@7114  Federal Tax Institute" in words and "changed: fee 1,095 → 1,195" in words
+    assert "course:6103@7107  Trial Advocacy Intensive" in words and "changed: fee 1,995 → 2,095" in words
     assert "now:    withdrawn, no longer listed by the service" in words
     assert f"Written: ics to {ics}" in words
 

@@ -244,6 +244,7 @@ class OfferDesk:
         mime.setHtml(mail.table(chosen.items, as_of, style, letterhead))
         put_mime_data(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
+        self._log(chosen, "email", "clipboard")
         return len(chosen.items)
 
     def save_ics(self) -> Path | None:
@@ -285,6 +286,7 @@ class OfferDesk:
             + (f" ({left:,} on demand, with no date, left out)" if left else "")
             + "".join(f"; {note}" for note in written.notes)
         )
+        self._log(chosen, "ics", str(path))
         return path
 
     def _schedules(self, items: Sequence[offers.Occasion]) -> dict[Any, Any]:
@@ -364,6 +366,7 @@ class OfferDesk:
         if not self._write(path, data):
             return None
         self.say(f"Wrote the offer sheet of {chosen.words} ({options.paper}) to {path}")
+        self._log(chosen, "pdf", str(path), options.title, options.note)
         return path
 
     def print_sheet(self) -> Any:
@@ -384,11 +387,30 @@ class OfferDesk:
         dialog.setWindowTitle(f"Print preview — {options.title} ({chosen.words})")
         dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, footer))
         self._preview_printer = printer  # (the dialog does not own it)
-        dialog.exec()
+        if dialog.exec():  # printed (a preview closed without printing is no offer made)
+            self._log(chosen, "print", "printer", options.title, options.note)
         self.say(f"Offer sheet of {chosen.words}: print preview closed")
         return dialog
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _log(
+        self, chosen: Chosen, fmt: str, where: str, title: str = "Offer", note: str | None = None
+    ) -> None:
+        """Remember the offer just made in the catalogue's offer log (``core.offers.logged``:
+        Go ▸ Offers checks it after every refresh)."""
+        if self.source.store is None:
+            return
+        from catalogue_desktop.core.offers.logged import Written, remember
+
+        remember(
+            self.source.store(),
+            title=title,
+            items=chosen.items,
+            written=[Written(fmt, where)],
+            currency=self.formatter.currency,
+            note=note,
+        )
 
     def _write(self, path: Path, data: bytes) -> bool:
         try:

@@ -130,6 +130,13 @@ def build(window: Any) -> WindowActions:
         "Ctrl+K",
         "Open any record by title, name or id, or run a command (Ctrl+K)",
     )
+    offers_action = action(
+        w,
+        "Offers",
+        w.offers_requested.emit,
+        "Ctrl+Shift+O",
+        "The offers made, each checked against the catalogue; re-issue one from today's data (Ctrl+Shift+O)",
+    )
     next_tab_action = action(w, "Next tab", lambda: w.step_tab(1), "Ctrl+Tab", extra=["Ctrl+PgDown"])
     previous_tab_action = action(
         w, "Previous tab", lambda: w.step_tab(-1), "Ctrl+Shift+Tab", extra=["Ctrl+PgUp"]
@@ -202,7 +209,14 @@ def build(window: Any) -> WindowActions:
     columns_menu = view_menu.addMenu("Columns")
     columns_menu.aboutToShow.connect(w.fill_columns_menu)
     go_menu = bar.addMenu("&Go")
-    for act in (back_action, forward_action, quick_action, next_tab_action, previous_tab_action):
+    for act in (
+        back_action,
+        forward_action,
+        quick_action,
+        offers_action,
+        next_tab_action,
+        previous_tab_action,
+    ):
         go_menu.addAction(act)
     go_menu.addSeparator()
     for act in tab_actions:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.records.kinds import Kind
     from catalogue_desktop.ui.detail.images import ImageLoader
     from catalogue_desktop.ui.shell.faults import Faults
+    from catalogue_desktop.ui.shell.offer_log_wiring import OfferLog
     from catalogue_desktop.ui.sync.sync_controller import SyncController
 
 
@@ -88,6 +89,7 @@ class AppSession(QObject):
         self.watcher: Any = None  # ui.watch.watcher.Watcher, made by ``start``
         self.notifier: Any = None  # ui.watch.notice.Notifier, made with it
         self.auto_refresh: Any = None  # ui.watch.auto_refresh.AutoRefresh (not --offline)
+        self.offer_log: OfferLog | None = None  # the offers made, checked after each refresh
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.faults: Faults | None = None  # made by ``start``
         self.problem_report: Any = None  # ui.shell.problem_report.ProblemReport, at Help ▸ Report a problem…
@@ -142,6 +144,10 @@ class AppSession(QObject):
         from catalogue_desktop.ui.watch.wiring import connect_watch
 
         self.watcher = connect_watch(self)  # watched searches: What's new, badge, notification
+        from catalogue_desktop.ui.shell.offer_log_wiring import connect_offer_log
+
+        # the offers made: checked after each refresh, Go ▸ Offers
+        self.offer_log = connect_offer_log(self, window, lambda: loader.store, self.watcher, self.notifier)
         window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(self.finder.take_rowset)
         loader.rowset_growing.connect(self.finder.take_growing)
@@ -447,6 +453,8 @@ class AppSession(QObject):
             self.finder.indexer.stop()  # it reads the store in idle passes
         if self.watcher is not None:
             self.watcher.stop()  # so does the watched searches' evaluation
+        if self.offer_log is not None:
+            self.offer_log.stop()  # and the offers' checks
         if self.auto_refresh is not None:
             self.auto_refresh.stop()
         if self.loader is not None:
