@@ -126,12 +126,12 @@ class ItemsModel(QAbstractTableModel):
         if role == ID_ROLE:
             return item.occasion
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
-            return item.occasion
+            return one_line(f"{item.title}, {item.place or 'online'} ({item.occasion})")
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return None
         column = index.column()
         if column == 0:
-            return one_line(f"{item.title}, {item.place or 'online'}")
+            return one_line(f"{item.title}, {item.city or 'online'}")
         if column == 1:
             return values(item)
         if column == 2:

@@ -58,7 +58,9 @@ class OffersWindow(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.occasions = self._view(self.items, "The selected offer's occasions: quoted, now, the change")
-        self.occasions.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        header = self.occasions.horizontalHeader()  # (an offer's few rows: measured whole)
+        for column, mode in enumerate(("Stretch", "ResizeToContents", "ResizeToContents", "Stretch")):
+            header.setSectionResizeMode(column, getattr(QHeaderView.ResizeMode, mode))
         self.changes = QLabel()
         self.changes.setObjectName("offer-changes")
         self.changes.setTextFormat(Qt.TextFormat.PlainText)  # (service text: never rich text)
