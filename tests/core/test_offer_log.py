@@ -220,3 +220,12 @@ def test_checking_a_thousand_offers_reads_the_catalogue_once(
         result = checking.check(s, NOW)
     assert len(result.offers) == 1000 and len(reads) == 1
     assert all(o.status == "current" for o in result.offers)
+
+
+def test_a_catalogue_with_nothing_in_it_withdraws_nothing(demo_server: DemoServer, store_file: Path) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        acme = offer_of(s, [CHICAGO], "Offer for Acme")
+        assert checking.check(s, NOW).offers[0].status == "current"
+        again = checking.check(s, NOW, catalogue=dict)  # (nothing synced to check against)
+        assert [(o.id, o.status) for o in again.offers] == [(acme.id, "current")] and again.flagged == []

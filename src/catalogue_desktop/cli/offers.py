@@ -149,7 +149,11 @@ def remember_export(args: argparse.Namespace, items: Sequence[Occasion], currenc
     where = "standard output" if args.output in (None, "-") else str(Path(args.output).absolute())
     with open_store(*offline_cache(args), reading=True) as store:
         made = remember(
-            store, title=args.title, items=items, written=[Written(args.format, where)], currency=currency
+            store,
+            title=args.title or "Offer",
+            items=items,
+            written=[Written(args.format, where)],
+            currency=currency,
         )
     if made is None:
         say("catalogue-desktop: the offer was not logged: the cache cannot be written here", sys.stderr)

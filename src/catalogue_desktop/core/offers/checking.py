@@ -88,6 +88,8 @@ def check(
     if not open_ones:
         return Checked(every, at)
     found = (catalogue or (lambda: now_occasions(store, now)))()
+    if not found:  # nothing synced to check against: the last check's findings stand
+        return Checked(every, at)
     checked: dict[int, LoggedOffer] = {}
     rows: list[tuple[int, str, str]] = []
     for offer in open_ones:

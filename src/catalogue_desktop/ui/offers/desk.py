@@ -402,15 +402,19 @@ class OfferDesk:
         if self.source.store is None:
             return
         from catalogue_desktop.core.offers.logged import Written, remember
+        from catalogue_desktop.core.records.errors import CatalogueError
 
-        remember(
-            self.source.store(),
-            title=title,
-            items=chosen.items,
-            written=[Written(fmt, where)],
-            currency=self.formatter.currency,
-            note=note,
-        )
+        try:
+            remember(
+                self.source.store(),
+                title=title,
+                items=chosen.items,
+                written=[Written(fmt, where)],
+                currency=self.formatter.currency,
+                note=note,
+            )
+        except CatalogueError as exc:  # (a locked or damaged cache: the offer itself is made)
+            self.say(f"The offer was made but not logged in Go ▸ Offers: {exc}")
 
     def _write(self, path: Path, data: bytes) -> bool:
         try:
