@@ -220,6 +220,19 @@ def test_checking_a_thousand_offers_reads_the_catalogue_once(
         result = checking.check(s, NOW)
     assert len(result.offers) == 1000 and len(reads) == 1
     assert all(o.status == "current" for o in result.offers)
+    with Store(store_file) as s:  # checked since the catalogue last changed: not read again
+        again = checking.check(s, NOW)
+        assert len(reads) == 1 and [o.status for o in again.offers] == [o.status for o in result.offers]
+        later = checking.check(s, datetime(2027, 6, 1, tzinfo=UTC))  # only past-ness moves with time
+        assert len(reads) == 1 and {o.status for o in later.offers} == {"past"}
+        assert all(f.over for o in later.offers for f in o.findings)
+    courses = json.loads(demo_server.payload(Kind.COURSES))
+    courses[0]["title"] += " (new edition)"
+    serve(demo_server, Kind.COURSES, courses)
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:  # new data: read once more (the past ones are not checked again)
+        checking.check(s, NOW)
+        assert len(reads) == 1
 
 
 def test_a_catalogue_with_nothing_in_it_withdraws_nothing(demo_server: DemoServer, store_file: Path) -> None:

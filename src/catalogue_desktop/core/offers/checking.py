@@ -79,27 +79,50 @@ def check(
     catalogue: Callable[[], Mapping[str, Occasion]] | None = None,
 ) -> Checked:
     """Check every open offer against the catalogue as the cache holds it at ``now`` (an aware
-    time); with ``save`` (and a store that can be written) each status and finding is kept."""
+    time); with ``save`` (and a store that can be written) each status and finding is kept.
+
+    The catalogue is read only when an open offer was not checked since its data last changed
+    (a new offer, or a sync that changed courses, series or webinars since): otherwise only the
+    offers whose occasions are all over now become ``past``."""
     from catalogue_desktop.core.cache.store import utc_now
 
     at = utc_now()
     every = logged.offers(store)
     open_ones = [o for o in every if o.superseded_by is None and o.status != "past"]
-    if not open_ones:
-        return Checked(every, at)
-    found = (catalogue or (lambda: now_occasions(store, now)))()
-    if not found:  # nothing synced to check against: the last check's findings stand
-        return Checked(every, at)
+    changed = data_changed_at(store)
+    stale = {o.id for o in open_ones if o.checked_at is None or changed is None or o.checked_at <= changed}
+    found: Mapping[str, Occasion] = (catalogue or (lambda: now_occasions(store, now)))() if stale else {}
+    if stale and not found:  # nothing synced to check against: the last check's findings stand
+        stale = set()
     checked: dict[int, LoggedOffer] = {}
     rows: list[tuple[int, str, str]] = []
     for offer in open_ones:
-        findings = tuple(compare(item, found.get(item.occasion), now) for item in offer.items)
+        if offer.id in stale:
+            findings = tuple(compare(item, found.get(item.occasion), now) for item in offer.items)
+        elif offer.items and all(item.over(now) for item in offer.items):
+            findings = tuple(_over(item, offer.finding(item.occasion)) for item in offer.items)
+        else:
+            continue
         status = status_of(findings)
         checked[offer.id] = replace(offer, status=status, findings=findings, checked_at=at)
         rows.append((offer.id, status, json.dumps([f.to_json() for f in findings], ensure_ascii=False)))
-    if save and not store.read_only:
+    if rows and save and not store.read_only:
         store.offers.set_checked(rows, at)
     return Checked([checked.get(o.id, o) for o in every], at)
+
+
+def data_changed_at(store: Store) -> str | None:
+    """When the occasions' sources (courses, series, webinars) last changed in the cache (their
+    latest snapshot's time); None when none was ever synced."""
+    from catalogue_desktop.core.offers.occasions import SOURCES
+
+    states = store.states()
+    stamps = [states[k].fetched_at for k in SOURCES if states[k].has_data and states[k].fetched_at]
+    return max((s for s in stamps if s is not None), default=None)
+
+
+def _over(item: Quoted, last: Finding | None) -> Finding:
+    return Finding(item.occasion, None if last is None else last.now, (), True)
 
 
 def compare(item: Quoted, now_there: Occasion | None, now: datetime) -> Finding:
