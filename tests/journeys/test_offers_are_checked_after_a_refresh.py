@@ -73,6 +73,11 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     ]
 
     assert "Offers" in menu_items(window, "Go")
+    from catalogue_desktop.ui.finder.commands import menu_commands
+
+    assert any(
+        (c.path, c.text, c.keys) == ("Go", "Offers", "Ctrl+Shift+O") for c in menu_commands(window.menuBar())
+    )
     key(
         window.current_tab().view,
         Qt.Key.Key_O,
