@@ -13,11 +13,38 @@ from typing import Any
 import icalendar
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.hands import click_row, click_tab, key, menu_items, quick_open, status_text
+from catalogue_desktop.ui.finder.palette import Palette
+from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
+from tests.journeys.hands import (
+    answer_dialogs,
+    click_row,
+    click_tab,
+    key,
+    menu_items,
+    quick_open,
+    status_text,
+)
 from tests.ui.conftest import wait_rows_loaded
+
+
+def seller(dialog: Any) -> None:
+    """Answers the offer's dialogs: the customer typed in, course times as written (the palette,
+    modal too, is the person's own typing: left alone)."""
+    if isinstance(dialog, Palette):
+        return
+    if isinstance(dialog, SheetDialog):
+        QTest.keyClicks(dialog.title, "Acme")
+        QTest.mouseClick(dialog.go, Qt.MouseButton.LeftButton)
+        return
+    assert isinstance(dialog, QMessageBox), dialog
+    wanted = "The clock time as written" if dialog.objectName() == "offer-times" else "Continue"
+    button = next(b for b in dialog.buttons() if b.text().replace("&", "") == wanted)
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+
 
 COURSE = 6103  # Trial Advocacy Intensive: New York (7106, Mar 2027) and Chicago (7107, 13 Sep 2027), 1,995
 
@@ -38,6 +65,7 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     qtbot.waitUntil(lambda: not session.finder.indexer.busy, timeout=10000)  # (the Dates are made)
     tab = click_tab(window, Kind.COURSES)
     click_row(tab, tab.model.view_row_of(COURSE))
+    answer_dialogs(seller)
     palette = quick_open(qtbot, window, "calendar file")  # Ctrl+K: File ▸ Offer ▸ Calendar file (.ics)…
     assert palette.chosen.title == "Calendar file (.ics)…"
     qtbot.waitUntil(lambda: status_text(window).startswith("Wrote "), timeout=10000)
@@ -68,8 +96,9 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     assert offers.text(0) == "Offers — 1 offer no longer matches the catalogue"
     lines = sorted(offers.child(i).text(0) for i in range(offers.childCount()))
     assert lines == [
-        "Offer: Trial Advocacy Intensive, Chicago 13 Sep: fee 1,995 → 2,095",
-        "Offer: Trial Advocacy Intensive, New York 15 Mar: withdrawn, no longer listed by the service",
+        "Offer for Acme: Trial Advocacy Intensive, Chicago 13 Sep: fee 1,995 → 2,095",
+        "Offer for Acme: Trial Advocacy Intensive, New York 15 Mar: withdrawn, no longer listed by the "
+        "service",
     ]
 
     assert "Offers" in menu_items(window, "Go")
@@ -88,7 +117,12 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     qtbot.waitUntil(lambda: offers_window.isVisible() and offers_window.offers.rowCount() == 1, timeout=10000)
     qtbot.waitUntil(lambda: not session.offer_log.checks.busy, timeout=10000)
     model = offers_window.offers
-    assert [model.index(0, c).data() for c in (0, 2, 3, 4)] == ["Offer", "2", "USD 3,990", "Withdrawn"]
+    assert [model.index(0, c).data() for c in (0, 2, 3, 4)] == [
+        "Offer for Acme",
+        "2",
+        "USD 3,990",
+        "Withdrawn",
+    ]
     assert "Trial Advocacy Intensive, Chicago 13 Sep: fee 1,995 → 2,095" in offers_window.changes.text()
     items = offers_window.items
     changes = sorted(items.index(r, 3).data() for r in range(items.rowCount()))
@@ -99,14 +133,14 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     qtbot.waitUntil(lambda: model.rowCount() == 2 and not session.offer_log.checks.busy, timeout=15000)
     qtbot.waitUntil(lambda: model.index(1, 4).data() == "Superseded", timeout=10000)
     assert [model.index(0, c).data() for c in (0, 2, 3, 4)] == [
-        "Offer (version 2)",
+        "Offer for Acme (version 2)",
         "1",
         "USD 2,095",
         "Current",
     ]
-    assert "Re-issued “Offer” as offer #2 (version 2)" in status_text(window)
+    assert "Re-issued “Offer for Acme” as offer #2 (version 2)" in status_text(window)
     assert "left out: Trial Advocacy Intensive, New York 15 Mar: withdrawn" in status_text(window)
-    reissued = sorted(tmp_path.glob("Offer v2 *.ics"))
+    reissued = sorted(tmp_path.glob("Offer for Acme v2 *.ics"))
     assert len(reissued) == 1 and Path(saved[0]).is_file()  # the old file stays as it was sent
     events = icalendar.Calendar.from_ical(reissued[0].read_bytes()).walk("VEVENT")
     assert events and all("Fee: USD 2,095" in str(e["DESCRIPTION"]).replace("\u00a0", " ") for e in events)

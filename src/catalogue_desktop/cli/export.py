@@ -141,5 +141,5 @@ def run_offerings(args: argparse.Namespace) -> int:
     if args.title is not None:  # an offer: logged (``catalogue-desktop offers``)
         from catalogue_desktop.cli.offers import remember_export
 
-        remember_export(args, made.items if made is not None else selection.items, currency(args))
+        remember_export(args, selection.items, currency(args))  # (as the catalogue gave them)
     return 0

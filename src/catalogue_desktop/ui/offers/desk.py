@@ -265,7 +265,7 @@ class OfferDesk:
         mime.setHtml(the_offer.email_html(made))
         put_mime_data(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
-        self._log(made, "email", "clipboard")
+        self._log(made, chosen, "email", "clipboard")
         return len(chosen.items)
 
     def save_ics(self) -> Path | None:
@@ -299,7 +299,7 @@ class OfferDesk:
             + (f" ({left:,} on demand, with no date, left out)" if left else "")
             + "".join(f"; {note}" for note in written.notes)
         )
-        self._log(made, "ics", str(path))
+        self._log(made, chosen, "ics", str(path))
         return path
 
     def save_xlsx(self, path: Path | None = None) -> Path | None:
@@ -322,7 +322,7 @@ class OfferDesk:
         if not self._write(path, workbook(made, about)):
             return None
         self.say(f"Wrote the spreadsheet of {chosen.words} to {path}")
-        self._log(made, "xlsx", str(path))
+        self._log(made, chosen, "xlsx", str(path))
         return path
 
     def _schedules(self, items: Sequence[offers.Occasion]) -> dict[Any, Any]:
@@ -454,7 +454,7 @@ class OfferDesk:
         if not self._write(path, data):
             return None
         self.say(f"Wrote the offer sheet of {chosen.words} ({options.paper}) to {path}")
-        self._log(made, "pdf", str(path))
+        self._log(made, chosen, "pdf", str(path))
         return path
 
     def print_sheet(self) -> Any:
@@ -477,16 +477,16 @@ class OfferDesk:
         dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, made.footer))
         self._preview_printer = printer  # (the dialog does not own it)
         if dialog.exec():  # printed (a preview closed without printing is no offer made)
-            self._log(made, "print", "printer")
+            self._log(made, chosen, "print", "printer")
         self.say(f"Offer sheet of {chosen.words}: print preview closed")
         return dialog
 
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _log(self, made: the_offer.Offer, fmt: str, where: str) -> None:
+    def _log(self, made: the_offer.Offer, chosen: Chosen, fmt: str, where: str) -> None:
         """Remember the offer just made in the catalogue's offer log (``core.offers.logged``:
-        Go ▸ Offers checks it after every sync): its title, note, currency and occasions as
-        quoted (their times as the offer gives them)."""
+        Go ▸ Offers checks it after every sync): its title, note and currency, and its occasions
+        as the catalogue gave them (what the check compares with the catalogue later)."""
         if self.source.store is None:
             return
         from catalogue_desktop.core.offers.logged import Written, remember
@@ -496,7 +496,7 @@ class OfferDesk:
             remember(
                 self.source.store(),
                 title=made.title,
-                items=made.items,
+                items=chosen.items,
                 written=[Written(fmt, where)],
                 currency=made.currency,
                 note=made.note or None,
