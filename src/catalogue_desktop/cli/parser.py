@@ -52,7 +52,7 @@ _DASH_HINT = (
 )
 
 
-# The commands (``build_parser`` adds each; tests/test_cli_parser.py checks the two agree).
+# The commands (``build_parser`` adds each; tests/cli/test_parser.py checks the two agree).
 COMMANDS = ("sync", "check", "doctor", "profile", "export", "find", "history", "watch", "serve-demo")
 
 

@@ -1,6 +1,6 @@
 """Resource bounds: requests in flight, body sizes, and the photo cache's size on disk.
 
-Complements tests/core/test_client.py (which covers the catalogue-response caps: Content-Length,
+Complements tests/core/service/test_client.py (which covers the catalogue-response caps: Content-Length,
 chunked, decoded gzip, endless bodies) and tests/ui/detail/test_images.py (LRU order, dimension and byte
 caps of single images): here the server counts what is really in flight, a photo stream without
 an end is cut at the photo cap, and a long run of distinct photos never grows the cache directory

@@ -13,7 +13,7 @@ from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.watch import news
 from catalogue_desktop.core.watch.evaluate import news_in, news_steps
 from catalogue_desktop.demo.server import DemoServer
-from tests.core.test_history import serve, sync
+from tests.core.cache.test_history import serve, sync
 
 
 def test_news_on_built_tables_agree_with_the_command_line(
