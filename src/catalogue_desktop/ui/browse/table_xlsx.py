@@ -1,4 +1,4 @@
-"""Export a table's visible rows as a spreadsheet (.xlsx, ``core.spreadsheet``): the rows the user
+"""Export a table's visible rows as a spreadsheet (.xlsx, ``core.export.spreadsheet``): the rows the user
 sees, in view order, visible columns in visual order, with typed cells — dates as spreadsheet
 dates (UTC, as the CSV export writes them; the zone in the next column), fees as numbers in the
 currency's format (a fee range as two columns), Yes/No, numbers as numbers, codes as shown."""

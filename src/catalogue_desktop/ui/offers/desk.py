@@ -10,7 +10,7 @@ box asks before the first offer made from it (once per copy of the data: a refre
 newer data asks again when that is old too).
 
 Dates are written as the service wrote them, in the event's own UTC offset, or in the viewer's
-zone when Preferences say so; on the sheet with a zone the customer knows (``core.offer_text``).
+zone when Preferences say so; on the sheet with a zone the customer knows (``core.offers.text``).
 Fees carry the currency chosen in Preferences: when none is set, the first offer asks for it
 once (remembered). Save dialogs start in the folder last used (the documents folder the first
 time) and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").

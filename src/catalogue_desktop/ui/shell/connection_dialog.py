@@ -5,7 +5,7 @@ way to turn the check off), the proxy is the system's / the environment's, none,
 here; credentials are none, a bearer token, a user name and password, or a header of its own,
 their secret kept in the system's keyring (or read from an environment variable: on a computer
 without a keyring that is the only way, and the dialog says so). **Test** runs the connection
-doctor (``core.doctor``) on a worker thread with what is entered, saved or not, and shows its
+doctor (``core.service.doctor``) on a worker thread with what is entered, saved or not, and shows its
 report (``connection_report``).
 """
 
