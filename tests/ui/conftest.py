@@ -83,7 +83,7 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
             task.cancel()
         qapp.processEvents()
         asyncio.events._set_running_loop(None)
-        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+        loop._QEventLoop__is_running = False
         loop.close()
         asyncio.set_event_loop(None)
         # The loop's timer object still holds Qt timers (qasync kills them lazily). Kill them
