@@ -98,6 +98,23 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
         gc.collect()  # free this test's Qt objects now, on the GUI thread
 
 
+def loop_passes(qtbot: Any, passes: int = 3) -> None:
+    """Wait until the Qt loop has gone ``passes`` times through what was queued (a zero timer fired,
+    then another queued behind what that pass queued): whatever was posted, scheduled on a zero
+    timer or handed to qasync before has run. For "nothing happens" checks, instead of a sleep."""
+    from PySide6.QtCore import QTimer
+
+    fired = [0]
+
+    def again() -> None:
+        fired[0] += 1
+        if fired[0] < passes:
+            QTimer.singleShot(0, again)
+
+    QTimer.singleShot(0, again)
+    qtbot.waitUntil(lambda: fired[0] >= passes, timeout=10000)
+
+
 @pytest.fixture
 def cache_dir(tmp_path: Path) -> Path:
     path = tmp_path / "cache"
