@@ -7,9 +7,10 @@ a person sees. The fixtures that start the window are in ``conftest.py``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu, QWidget
 
@@ -53,6 +54,16 @@ def type_query(window: Any, text: str, *, enter: bool = True) -> None:
     if enter:
         QTest.keyClick(edit, Qt.Key.Key_Return)
     QApplication.processEvents()
+
+
+def until(condition: Callable[[], object], timeout_ms: int = 5000) -> None:
+    """Let the event loop run until ``condition()`` holds (qtbot.waitUntil, for helpers that have
+    no qtbot); fails after ``timeout_ms``."""
+    timer = QElapsedTimer()
+    timer.start()
+    while not condition():
+        assert timer.elapsed() < timeout_ms, f"still not so after {timeout_ms} ms"
+        QTest.qWait(5)  # (the loop runs meanwhile: QTest.qWaitFor is not in PySide6)
 
 
 def menu_items(window: Any, title: str) -> list[str]:
