@@ -16,7 +16,7 @@ ENV = "CATALOGUE_TEST_KEYRING"
 
 
 class FileKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def _path(self) -> Path:
         return Path(os.environ[ENV])

@@ -1,5 +1,6 @@
 """The house's static checks run with the tests (as tests/test_architecture.py runs import-linter):
-types (mypy, configured in pyproject.toml: the whole package strict, no module allowed errors), lint and
+types (mypy, configured in pyproject.toml: the whole package strict, no module allowed errors; the
+tests' helpers and the journeys too), lint and
 complexity (``ruff check``), formatting (``ruff format --check``) and dead code (``vulture``),
 each in a fresh process over this tree. .pre-commit-config.yaml runs the same before a commit.
 
@@ -41,11 +42,23 @@ def test_types_check() -> None:
 def test_the_package_is_checked_strictly_and_the_core_allowed_nothing_less() -> None:
     """``strict`` for every module; what an override relaxes is never the core's."""
     config = mypy_config()
-    assert config["strict"] is True and config["files"] == ["src/catalogue_desktop"]
+    assert config["strict"] is True and config["files"][0] == "src/catalogue_desktop"
     for override in config["overrides"]:
         relaxed = {key for key in override if key not in ("module", "ignore_missing_imports")}
         if relaxed:
             assert not any(m.startswith("catalogue_desktop.core") for m in override["module"]), override
+
+
+def test_the_test_helpers_and_journeys_are_type_checked() -> None:
+    """mypy's files hold every module under tests/ that is not a test file (conftest.py, records.py,
+    hands.py...) and every journey."""
+    checked = {path for pattern in mypy_config()["files"] for path in ROOT.glob(pattern)}
+    checked |= {p for folder in checked if folder.is_dir() for p in folder.rglob("*.py")}
+    helpers = {p for p in (ROOT / "tests").rglob("*.py") if not p.name.startswith("test_")}
+    journeys = set((ROOT / "tests" / "journeys").glob("test_*.py"))
+    unchecked = sorted(str(p.relative_to(ROOT)) for p in helpers | journeys if p not in checked)
+    assert not unchecked, f"not type-checked (pyproject.toml, [tool.mypy] files): {unchecked}"
+    assert len(helpers) > 30 and len(journeys) > 15
 
 
 def test_the_ratchet_only_shrinks() -> None:

@@ -35,9 +35,9 @@ _._QEventLoop__is_running
 
 _._preview_printer  # ui.offers.desk: kept alive, never read (Qt does not own the QPrinter)
 _.dated_cache  # tests/ui/offers/test_dates_tab.py: a fixture asked for by another for its file
-_.ca_in_os_store  # tests/core/test_connection_tls.py: a fixture asked for its effect (the OS's CA store)
+_.ca_in_os_store  # tests/core/connection/test_connection_tls.py: asked for its effect (the OS CA store)
 _.FileKeyring  # tests/keyring_backend.py: named by PYTHON_KEYRING_BACKEND (tests/conftest.py)
-_.LockedKeyring  # tests/keyring_backend.py: named by PYTHON_KEYRING_BACKEND (tests/test_cli_secrets.py)
+_.LockedKeyring  # tests/keyring_backend.py: named by PYTHON_KEYRING_BACKEND (tests/cli/test_secrets.py)
 
 # configparser calls it on every key (core/connection/desktop_proxies.py: KDE's keys kept as written)
 _.optionxform

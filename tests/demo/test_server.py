@@ -11,7 +11,6 @@ import re
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -398,9 +397,8 @@ def test_stop_ends_open_keep_alive_connections() -> None:
     try:
         connection.request("GET", Kind.ROLES.path)
         assert connection.getresponse().read()
-        started = time.perf_counter()
         server.stop()
-        assert time.perf_counter() - started < 3
+        assert connection.sock.recv(1) == b""  # the kept-alive connection was ended (not timed out)
         with pytest.raises(OSError):  # nothing listens any more
             get(f"http://{host}:{port}/v1/roles")
     finally:

@@ -7,11 +7,14 @@ a person sees. The fixtures that start the window are in ``conftest.py``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu, QWidget
+
+from catalogue_desktop.ui.finder.palette import Item, Palette
 
 ZONE = re.compile(r"(UTC[+−]\d\d:\d\d|\(UTC[+−]\d\d:\d\d\))$")  # a time's zone label, at its end
 
@@ -53,6 +56,16 @@ def type_query(window: Any, text: str, *, enter: bool = True) -> None:
     QApplication.processEvents()
 
 
+def until(condition: Callable[[], object], timeout_ms: int = 5000) -> None:
+    """Let the event loop run until ``condition()`` holds (qtbot.waitUntil, for helpers that have
+    no qtbot); fails after ``timeout_ms``."""
+    timer = QElapsedTimer()
+    timer.start()
+    while not condition():
+        assert timer.elapsed() < timeout_ms, f"still not so after {timeout_ms} ms"
+        QTest.qWait(5)  # (the loop runs meanwhile: QTest.qWaitFor is not in PySide6)
+
+
 def menu_items(window: Any, title: str) -> list[str]:
     """The texts of a menu bar menu's items (submenus' items too, as "Sub ▸ Item")."""
     menu = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == title)
@@ -65,8 +78,9 @@ def menu_items(window: Any, title: str) -> list[str]:
                 continue
             text = prefix + act.text().replace("&", "")
             out.append(text)
-            if act.menu() is not None:
-                out += walk(act.menu(), text + " ▸ ")
+            submenu = act.menu()
+            if isinstance(submenu, QMenu):
+                out += walk(submenu, text + " ▸ ")
         return out
 
     return walk(menu, "")
@@ -106,7 +120,8 @@ def when_dialog_opens(act: Any, timeout_ms: int = 5000) -> list[Any]:
         try:
             act(dialog)
         except BaseException:
-            dialog.reject()  # a dialog that is not as expected: closed, the test fails (no hang)
+            # a dialog that is not as expected: closed, the test fails (no hang)
+            dialog.reject() if isinstance(dialog, QDialog) else dialog.close()
             raise
 
     timer.timeout.connect(poll)
@@ -148,9 +163,6 @@ def selected_ids(tab: Any) -> list[int]:
 
 def press_ok_in_next_dialog(qtbot: Any) -> list[str]:
     """When the next modal dialog opens, click its OK button (returns [its title] once done)."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QDialogButtonBox
-
     done: list[str] = []
 
     def press() -> None:
@@ -159,6 +171,7 @@ def press_ok_in_next_dialog(qtbot: Any) -> list[str]:
             QTimer.singleShot(20, press)
             return
         box = dialog.findChild(QDialogButtonBox)
+        assert box is not None, f"no buttons in {dialog.windowTitle()!r}"
         ok = box.button(QDialogButtonBox.StandardButton.Ok)
         done.append(dialog.windowTitle())
         QTest.mouseClick(ok, Qt.MouseButton.LeftButton)
@@ -175,23 +188,29 @@ def preferences_ok(qtbot: Any, window: Any) -> None:
     QApplication.processEvents()
 
 
-def quick_open(qtbot: Any, window: Any, text: str, downs: int = 0, *, first: str | None = None) -> Any:
-    """Ctrl+K, type ``text``, Down ``downs`` times (or to the ``first`` item that is a "Course",
-    "Command"...), Enter; returns the palette."""
+def open_palette(window: Any, text: str) -> Palette:
+    """Ctrl+K where the focus is, type ``text``; returns the palette, its hits shown."""
     window.activateWindow()
     focus = QApplication.focusWidget() or window
     key(focus, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
     palette = QApplication.activeModalWidget()
-    assert palette is not None and palette.windowTitle() == "Quick open"
+    assert isinstance(palette, Palette) and palette.windowTitle() == "Quick open", palette
     QTest.keyClicks(palette.line, text)
     palette.update_hits()  # (the palette looks after 15 ms of no typing)
+    return palette
+
+
+def quick_open(qtbot: Any, window: Any, text: str, downs: int = 0, *, first: str | None = None) -> Item:
+    """Ctrl+K, type ``text``, Down ``downs`` times (or to the ``first`` item that is a "Course",
+    "Command"...), Enter; returns the item chosen."""
+    palette = open_palette(window, text)
     if first is not None:
         downs = next(i for i, item in enumerate(palette.model.items) if item.what == first)
-    palette.chosen = palette.model.items[downs]
+    chosen = palette.model.items[downs]
     for _ in range(downs):
         key(palette.line, Qt.Key.Key_Down)
     key(palette.line, Qt.Key.Key_Return)
-    return palette
+    return chosen
 
 
 def pane_text(tab: Any) -> str:
@@ -292,7 +311,9 @@ def answer_dialogs(act: Any, timeout_ms: int = 10000) -> list[Any]:
         try:
             act(dialog)
         except BaseException:
-            dialog.reject()  # not as expected: closed, the test fails (no hang)
+            dialog.reject() if isinstance(
+                dialog, QDialog
+            ) else dialog.close()  # not as expected: closed, the test fails (no hang)
             raise
 
     timer.timeout.connect(poll)

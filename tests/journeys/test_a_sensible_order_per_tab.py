@@ -10,10 +10,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import column_index
-from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
 from tests.journeys.hands import click_tab
 
-ORDER = {
+ORDER: dict[ListKind, str] = {
     Kind.WEBINARS: "start",
     Kind.SERIES: "first",
     Kind.COURSES: "next",

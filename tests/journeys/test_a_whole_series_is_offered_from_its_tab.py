@@ -13,6 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.finder.palette import Palette
 from tests.journeys.hands import click_row, click_tab, key, selected_ids, status_text, when_dialog_opens
 
 
@@ -29,7 +30,7 @@ def test_a_series_selected_on_its_tab_is_copied_for_an_email_with_every_upcoming
     window.activateWindow()
     key(tab.view, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
     palette = QApplication.activeModalWidget()
-    assert palette is not None and palette.windowTitle() == "Quick open"
+    assert isinstance(palette, Palette) and palette.windowTitle() == "Quick open", palette
     QTest.keyClicks(palette.line, "copy for email")
     palette.update_hits()  # (the palette looks after 15 ms of no typing)
     downs = next(i for i, item in enumerate(palette.model.items) if item.title == "Copy for email")

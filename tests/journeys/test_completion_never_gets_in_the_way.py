@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.hands import click_row, click_tab, key, selected_ids
+from tests.journeys.hands import click_row, click_tab, key, selected_ids, until
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
@@ -24,7 +24,7 @@ def _typing(window: Any, text: str) -> Any:
     edit = window.query_box.edit
     QTest.mouseClick(edit, LEFT, NONE, QPoint(5, 5))
     QTest.keyClicks(edit, text)
-    QTest.qWait(80)  # (the rows follow the typed query after a pause of 30 ms)
+    until(lambda: _list(window) is not None)  # (the rows follow the typed query after a pause of 30 ms)
     shown = _list(window)
     assert shown is not None and shown.isVisible(), "no completion list"
     return shown

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.finder.palette import Palette
 from tests.journeys.hands import click_row, click_tab, key, menu_items, type_query, when_dialog_opens
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -38,10 +39,10 @@ def _press(dialog: Any, text: str) -> None:
     raise AssertionError(f"no {text!r} button in {dialog.windowTitle()!r}")
 
 
-def _palette_items(window: Any, text: str) -> list[Any]:
+def _palette_items(window: Any, text: str) -> Palette:
     key(window.current_tab().view, Qt.Key.Key_K, CTRL)
     palette = QApplication.activeModalWidget()
-    assert palette is not None and palette.windowTitle() == "Quick open"
+    assert isinstance(palette, Palette) and palette.windowTitle() == "Quick open", palette
     QTest.keyClicks(palette.line, text)
     palette.update_hits()
     return palette
@@ -156,7 +157,12 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
     def edit(dialog: Any) -> None:
         listing = dialog.findChild(QListWidget)
         listing.setCurrentRow(0)
-        when_dialog_opens(lambda d: (d.findChild(QLineEdit).setText("ethics cpe:yes"), _press(d, "OK")))
+
+        def type_and_ok(d: Any) -> None:
+            d.findChild(QLineEdit).setText("ethics cpe:yes")
+            _press(d, "OK")
+
+        when_dialog_opens(type_and_ok)
         _press(dialog, "Edit query…")
         assert "ethics cpe:yes" in listing.item(0).text()
         _press(dialog, "Close")

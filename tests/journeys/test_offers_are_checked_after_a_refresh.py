@@ -66,8 +66,8 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     tab = click_tab(window, Kind.COURSES)
     click_row(tab, tab.model.view_row_of(COURSE))
     answer_dialogs(seller)
-    palette = quick_open(qtbot, window, "calendar file")  # Ctrl+K: File ▸ Offer ▸ Calendar file (.ics)…
-    assert palette.chosen.title == "Calendar file (.ics)…"
+    chosen = quick_open(qtbot, window, "calendar file")  # Ctrl+K: File ▸ Offer ▸ Calendar file (.ics)…
+    assert chosen.title == "Calendar file (.ics)…"
     qtbot.waitUntil(lambda: status_text(window).startswith("Wrote "), timeout=10000)
     assert len(saved) == 1 and Path(saved[0]).is_file()
 
@@ -127,7 +127,8 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     items = offers_window.items
     changes = sorted(items.index(r, 3).data() for r in range(items.rowCount()))
     assert changes == ["fee 1,995 → 2,095", "withdrawn, no longer listed by the service"]
-    assert QApplication.focusWidget() is offers_window.table  # the list has the keyboard
+    table = offers_window.table
+    assert QApplication.focusWidget() is table  # the list has the keyboard
 
     key(offers_window.table, Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)  # Re-issue
     qtbot.waitUntil(lambda: model.rowCount() == 2 and not session.offer_log.checks.busy, timeout=15000)

@@ -28,8 +28,7 @@ def test_the_record_named_the_row_selected_and_the_pane_agree(start: Any, qtbot:
     window = start().window
     type_query(window, "next-month cpe:yes")
     click_tab(window, OCCASIONS)
-    palette = quick_open(qtbot, window, "ethics", 2)
-    chosen = palette.model.items[2]
+    chosen = quick_open(qtbot, window, "ethics", 2)
     assert chosen.what == "Course"
     wanted = int(chosen.detail.lstrip("#"))
     QApplication.processEvents()
@@ -52,7 +51,7 @@ def test_the_opened_record_stays_shown_when_the_focus_comes_to_its_table(start: 
     tab = window.current_tab()
     type_query(window, "cpe:yes -ethics")  # (the Courses tab's rows follow at once)
     click_tab(window, OCCASIONS)
-    wanted = int(quick_open(qtbot, window, "ethics", 2).chosen.detail.lstrip("#"))
+    wanted = int(quick_open(qtbot, window, "ethics", 2).detail.lstrip("#"))
     assert window.current_tab() is tab and f"#{wanted}" in status_text(window)
     # Shift+Tab from the pane to the table (offscreen, no window is active: the focus a Tab
     # press gives is sent as its event)
@@ -79,7 +78,7 @@ def test_escape_in_the_query_box_lists_the_opened_record_s_row_without_a_false_w
 ) -> None:
     window = start().window
     type_query(window, query)
-    opened = quick_open(qtbot, window, words, first=kind.singular.capitalize()).chosen
+    opened = quick_open(qtbot, window, words, first=kind.singular.capitalize())
     assert opened.what == kind.singular.capitalize(), opened
     wanted = int(opened.detail.lstrip("#"))
     QApplication.processEvents()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.server import DemoServer
 from catalogue_desktop.ui.shell import dialogs
+from catalogue_desktop.ui.sync.status_details import StatusDetails
 from tests.journeys.hands import click_tab, quick_open, type_query
 
 SECRET = "s3cret-Pw-4411"
@@ -62,7 +63,7 @@ def _report(qtbot: Any, window: Any) -> str:
         quick_open(qtbot, window, "Report a problem", first="Help")
     qtbot.waitUntil(lambda: "Copied a problem report" in window.statusBar().currentMessage(), timeout=30000)
     copied = QApplication.clipboard().text()
-    shown = [d for d in QApplication.topLevelWidgets() if d.objectName() == "statusDetails" and d.isVisible()]
+    shown = [d for d in QApplication.topLevelWidgets() if isinstance(d, StatusDetails) and d.isVisible()]
     assert len(shown) == 1 and "copied to the clipboard" in shown[0].windowTitle()  # the "…" opens it
     assert shown[0].view.toPlainText() == copied  # what is sent, shown as it is
     shown[0].close()

@@ -76,9 +76,10 @@ def test_a_query_given_at_a_first_start_stays_on_a_tab_that_has_results(
     """A first start with a query Webinars answers (``cpe:yes``): the window stays on Webinars.
     A tab with no rows yet (its collection on its way) is not a tab without matches: it moved
     to Courses when the courses came first."""
-    window = make_session(base_url=demo_server.base_url, wait="synced", query="cpe:yes").window
+    session = make_session(base_url=demo_server.base_url, wait="synced", query="cpe:yes")
+    window = session.window
     tab = window.tab(Kind.WEBINARS)
     qtbot.waitUntil(lambda: tab.model.rowCount() > 0, timeout=10000)
-    qtbot.wait(200)  # the finder's tables and the results tab settle
+    qtbot.waitUntil(lambda: not session.finder.indexer.busy, timeout=10000)  # the finder's tables built
     assert window.current_kind() is Kind.WEBINARS
     assert "showing" not in window.statusBar().currentMessage()

@@ -35,7 +35,9 @@ def test_a_series_sessions_show_their_zone_as_its_first_session_does(start: Any)
     assert sessions.columnWidth(1) >= 60  # the session's title is readable beside its start
     starts = [sessions.item(r, 0).text() for r in range(sessions.rowCount())]
     assert starts and all(ZONE.search(s) or s.startswith("On demand") for s in starts), starts
-    zone = ZONE.search(first).group(1)  # the first session's zone, as the form above says it
+    found = ZONE.search(first)
+    assert found is not None, first
+    zone = found.group(1)  # the first session's zone, as the form above says it
     dated = [s for s in starts if not s.startswith("On demand")]
     assert dated[0].endswith(zone), (dated[0], first)
 

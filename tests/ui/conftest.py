@@ -83,7 +83,7 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
             task.cancel()
         qapp.processEvents()
         asyncio.events._set_running_loop(None)
-        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+        loop._QEventLoop__is_running = False
         loop.close()
         asyncio.set_event_loop(None)
         # The loop's timer object still holds Qt timers (qasync kills them lazily). Kill them
@@ -96,6 +96,23 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
         timer._SimpleTimer__callbacks.clear()
         _CLOSED_LOOPS.append(loop)
         gc.collect()  # free this test's Qt objects now, on the GUI thread
+
+
+def loop_passes(qtbot: Any, passes: int = 3) -> None:
+    """Wait until the Qt loop has gone ``passes`` times through what was queued (a zero timer fired,
+    then another queued behind what that pass queued): whatever was posted, scheduled on a zero
+    timer or handed to qasync before has run. For "nothing happens" checks, instead of a sleep."""
+    from PySide6.QtCore import QTimer
+
+    fired = [0]
+
+    def again() -> None:
+        fired[0] += 1
+        if fired[0] < passes:
+            QTimer.singleShot(0, again)
+
+    QTimer.singleShot(0, again)
+    qtbot.waitUntil(lambda: fired[0] >= passes, timeout=10000)
 
 
 @pytest.fixture
@@ -159,7 +176,8 @@ async def no_images(url: str, max_bytes: int) -> bytes:
 def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[..., Any]]:
     """``make_session(base_url=..., offline=..., open=..., wait="ready"|"synced"|None)``:
     a started ``AppSession`` on ``cache_dir``; closed (client, store, window) after the test."""
-    from catalogue_desktop.ui.shell.session import AppSession, Options
+    from catalogue_desktop.ui.shell.options import Options
+    from catalogue_desktop.ui.shell.session import AppSession
 
     sessions: list[Any] = []
 

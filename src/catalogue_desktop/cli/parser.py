@@ -53,7 +53,7 @@ _DASH_HINT = (
 )
 
 
-# The commands (``build_parser`` adds each; tests/test_cli_parser.py checks the two agree).
+# The commands (``build_parser`` adds each; tests/cli/test_parser.py checks the two agree).
 COMMANDS = (
     "sync",
     "check",

@@ -19,7 +19,7 @@ from catalogue_desktop.core.query.syntax import parse
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.searches.stored import load, select
 from catalogue_desktop.demo.server import DemoServer
-from tests.core.test_history import serve, sync
+from tests.core.cache.test_history import serve, sync
 
 
 def _ids(store: Store, query: str, kind: Kind = Kind.COURSES, now: datetime | None = None) -> list[int]:

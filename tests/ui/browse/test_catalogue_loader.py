@@ -17,7 +17,7 @@ from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.ui.browse import catalogue_loader
 from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from tests.records import webinar
-from tests.ui.conftest import SMALL_PAGES
+from tests.ui.conftest import SMALL_PAGES, loop_passes
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_stop_drops_pending_loads_and_turns_the_gc_back_on(qtbot: Any, store: St
     loader.stop()
     assert gc.isenabled()
     assert loader.idle
-    qtbot.wait(50)
+    loop_passes(qtbot)  # the chunks already scheduled would have run
     assert published == []
 
 

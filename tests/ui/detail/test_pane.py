@@ -37,6 +37,7 @@ from catalogue_desktop.ui.detail.pane import DetailPane
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 from catalogue_desktop.ui.detail.plain_labels import MAX_TEXT, TextLabel
 from tests.faultserver import FaultServer
+from tests.ui.conftest import loop_passes
 from tests.ui.detail.test_images import png
 from tests.ui.fixtures_components import *  # noqa: F403
 from tests.ui.fixtures_components import DemoCatalogue
@@ -204,16 +205,13 @@ def test_titled_kinds(pane: DetailPane, demo: DemoCatalogue, kind: Kind) -> None
 
 
 def test_every_demo_record_renders(pane: DetailPane, demo: DemoCatalogue) -> None:
-    slowest = 0.0
     for kind in Kind:
         rowset = demo.rowsets[kind]
         for row in range(len(rowset)):
             record = demo.record(kind, rowset.record_id(row))
-            started = time.perf_counter()
             pane.show_record(kind, record, ctx(demo))
-            slowest = max(slowest, time.perf_counter() - started)
+            assert pane.current == (kind, rowset.record_id(row))
             assert label(pane, "title").text()
-    assert slowest < 1.0, slowest
 
 
 def test_clear_and_missing(pane: DetailPane) -> None:
@@ -281,7 +279,7 @@ def test_html_is_shown_literally_and_never_fetched(
     with qtbot.assertNotEmitted(pane.open_url), qtbot.assertNotEmitted(pane.link_activated):
         pane.activate_href("javascript:alert(1)")
         pane.activate_href("file:///etc/passwd")
-    qtbot.wait(300)  # give any (wrong) fetch time to reach the server
+    loop_passes(qtbot)  # a (wrong) fetch would have started: counted by images.network_requests
     assert server.requests == []
     assert images.network_requests == 0
     task = async_loop.create_task(images.aclose())
@@ -291,14 +289,11 @@ def test_html_is_shown_literally_and_never_fetched(
 def test_long_text_is_capped(pane: DetailPane) -> None:
     huge = "word " * 220_000  # 1.1 MB
     topic = models.Topic.model_validate({"topicId": 1, "title": "Big", "description": huge})
-    started = time.perf_counter()
     pane.show_record(Kind.TOPICS, topic, ctx())
-    elapsed = time.perf_counter() - started
     box = page(pane).findChild(QPlainTextEdit, "text_description")
     assert box is not None and box.isReadOnly()
     assert MAX_TEXT <= len(box.toPlainText()) < MAX_TEXT + 200
     assert "truncated" in box.toPlainText()
-    assert elapsed < 2.0, elapsed
 
 
 def test_unknown_fields_are_shown(pane: DetailPane) -> None:

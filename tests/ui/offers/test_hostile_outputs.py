@@ -359,10 +359,10 @@ def test_hostile_text_in_every_field_reaches_every_output_harmlessly(qapp: Any, 
 TIMES: dict[str, float] = {}
 
 
-def test_every_output_of_100_hostile_occasions_is_written_in_seconds(qapp: Any, tmp_path: Path) -> None:
-    """A hang guard, not a timing test: 100 occasions whose every text is 5,000 characters of
-    bidi controls, line breaks and formula starts; each output well under 20 s (they took
-    minutes when drawing grew with the text)."""
+def test_every_output_of_100_hostile_occasions_is_written(qapp: Any, tmp_path: Path) -> None:
+    """100 occasions whose every text is 5,000 characters of bidi controls, line breaks and formula
+    starts: every output written and read back (drawing once grew with the text and took minutes;
+    the time of each output is printed here and measured in bench/offers_bench.py)."""
     long = ("=\u202eevil.exe\r\n<b>;,\\:" * 400)[:5_000]
     raw = copy.deepcopy(SAMPLE)
     courses = []
@@ -384,4 +384,3 @@ def test_every_output_of_100_hostile_occasions_is_written_in_seconds(qapp: Any, 
     assert check_outputs(path, times, read_pdf=False) == 100
     slowest = max(times, key=times.__getitem__)
     print(f"slowest output of 100 hostile occasions: {slowest} {times[slowest]:.2f} s", times)
-    assert times[slowest] < 20, times

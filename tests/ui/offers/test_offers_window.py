@@ -17,7 +17,7 @@ import icalendar
 import pypdf
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QLabel, QMessageBox
 
 from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import column_index
@@ -180,7 +180,9 @@ def sheet_options(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     answer: dict[str, Any] = {"title": "Offer for Whitfield & Crane", "group": "By course", "paper": "A4"}
 
     def execute(dialog: SheetDialog) -> int:
-        answer["what"] = dialog.findChild(object, "offer-sheet-what").text()
+        what = dialog.findChild(QLabel, "offer-sheet-what")
+        assert what is not None
+        answer["what"] = what.text()
         answer["default title"] = dialog.title.text()
         answer["default zone"] = dialog.zone.currentData()
         dialog.zone.setCurrentIndex(dialog.zone.findData(answer.get("zone")))  # None: as written
@@ -384,6 +386,7 @@ def test_print_opens_a_preview_of_the_sheet(
 
     def execute(dialog: QPrintPreviewDialog) -> int:
         preview = dialog.findChild(QPrintPreviewWidget)
+        assert preview is not None
         preview.updatePreview()  # what showing it does: the sheet painted on the printer's pages
         seen.update(
             pages=preview.pageCount(),

@@ -13,24 +13,25 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, Qt, QTimer
+from catalogue_desktop.ui.detail.text import LONG_TEXT
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QHelpEvent, QTextDocumentFragment
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QTableWidget, QToolTip, QWidget
 
 import tests.ui.conftest as ui_conftest
-from catalogue_desktop.core.formats.drawn_text import visible
+from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, visible
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.common.plain_text import TIP_TEXT
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 from tests.faultserver import FaultServer
-from tests.ui.conftest import OFFSCREEN_NOISE, wait_rows_loaded
+from tests.ui.conftest import OFFSCREEN_NOISE, loop_passes, wait_rows_loaded
 
 # Showing a real tooltip on the offscreen platform: it cannot raise the tooltip window. (A marker
 # per test: the closest qt_log_ignore wins over the one tests/ui/conftest.py adds.)
@@ -263,8 +264,7 @@ def show_tooltip(qtbot: Any, tab: Any, row: int, column: int) -> str:
     rect = view.visualRect(tab.model.index(row, column))
     pos = rect.center()
     event = QHelpEvent(QEvent.Type.ToolTip, pos, view.viewport().mapToGlobal(pos))
-    QApplication.sendEvent(view.viewport(), event)
-    qtbot.wait(20)
+    QApplication.sendEvent(view.viewport(), event)  # (the view shows its tooltip as it handles it)
     return QToolTip.text()
 
 
@@ -276,8 +276,7 @@ def test_hostile_records_are_shown_inert_and_fetch_nothing(
     for kind, record_id in TARGETS:
         tab = window.tab(kind)
         assert window.navigate(kind, record_id), (kind, record_id)
-        qtbot.wait(10)
-        assert tab.detail.current == (kind, record_id)
+        qtbot.waitUntil(lambda: tab.detail.current == (kind, record_id))  # noqa: B023 (waited at once)
         page = tab.detail.current_page()
         assert check_inert(page) > 3
 
@@ -311,7 +310,6 @@ def test_hostile_records_are_shown_inert_and_fetch_nothing(
             tab.detail.activate_href(bad)
             assert not window.open_url(bad)
     QToolTip.hideText()
-    qtbot.wait(50)
 
     # The description of the HTML webinar reads back literally (markup and all).
     window.navigate(Kind.WEBINARS, WEBINAR_HTML)
@@ -335,7 +333,7 @@ def test_hostile_records_are_shown_inert_and_fetch_nothing(
     assert item.text().startswith("<b>Hostile</b>")
     assert "<script>" in rendered(item.toolTip())
 
-    qtbot.wait(200)  # let any stray request arrive
+    loop_passes(qtbot)  # a stray request would have started: in image_requests, or opened
     assert pixels.requests == []
     assert not any(
         u.startswith(pixels.base_url) or u.lower().startswith(("file:", "javascript:"))
@@ -350,45 +348,29 @@ def test_hostile_records_are_shown_inert_and_fetch_nothing(
 
 
 @TOOLTIP_NOISE
-def test_huge_and_odd_records_keep_the_window_responsive(session: Any, qtbot: Any) -> None:
+def test_huge_and_odd_records_are_drawn_capped(session: Any, qtbot: Any) -> None:
+    """What keeps the window responsive with 1 MB texts, counted (the time is bench/'s): the
+    table's cells and tooltips and the detail page's labels hold capped text, never the megabyte
+    (before the caps, showing a 1 MB title took 4-5 s)."""
     window = session.window
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer(interval=5)
-    timer.timeout.connect(tick)
-    timer.start()
-    qtbot.wait(50)
-    try:
-        for kind, record_id in [
-            (Kind.WEBINARS, WEBINAR_HUGE),
-            (Kind.EXPERTS, EXPERT),
-            (Kind.WEBINARS, WEBINAR_CTRL),
-            (Kind.COURSES, COURSE),
-        ]:
-            gaps.clear()
-            last[0] = time.perf_counter()
-            started = time.perf_counter()
-            assert window.navigate(kind, record_id)
-            tab = window.tab(kind)
-            assert tab.detail.current == (kind, record_id)
-            elapsed = time.perf_counter() - started
-            qtbot.wait(150)  # painted: the table row with a 1 MB title, the detail page
-            row = tab.model.view_row_of(record_id)
-            show_tooltip(qtbot, tab, row, 0)
-            qtbot.wait(50)
-            # Sanity bounds, not a benchmark (this machine is shared and noisy): before the text
-            # caps, showing a 1 MB title took 4-5 s; the figures that matter are in bench/.
-            assert elapsed < 2.0, (kind, record_id, elapsed)
-            assert max(gaps) < 1.0, (kind, record_id, max(gaps))
-    finally:
-        timer.stop()
-        QToolTip.hideText()
+    for kind, record_id in [
+        (Kind.WEBINARS, WEBINAR_HUGE),
+        (Kind.EXPERTS, EXPERT),
+        (Kind.WEBINARS, WEBINAR_CTRL),
+        (Kind.COURSES, COURSE),
+    ]:
+        assert window.navigate(kind, record_id)
+        tab = window.tab(kind)
+        qtbot.waitUntil(lambda: tab.detail.current == (kind, record_id))  # noqa: B023 (waited at once)
+        row = tab.model.view_row_of(record_id)
+        cells = [str(tab.model.index(row, c).data() or "") for c in range(tab.model.columnCount())]
+        assert max(map(len, cells)) <= DRAWN_LIMIT + 100, (kind, record_id, max(map(len, cells)))
+        tips = [str(tab.model.index(row, c).data(TIP) or "") for c in range(tab.model.columnCount())]
+        assert max(map(len, tips)) <= TIP_TEXT + 200, (kind, record_id, max(map(len, tips)))
+        assert len(show_tooltip(qtbot, tab, row, 0)) <= TIP_TEXT + 200
+        labels = tab.detail.current_page().findChildren(QLabel)
+        assert max(len(label.text()) for label in labels) <= LONG_TEXT + 200, (kind, record_id)
+    QToolTip.hideText()
 
     # The 1 MB texts are shown capped, in a scrollable box, not a giant label.
     window.navigate(Kind.WEBINARS, WEBINAR_HUGE)

@@ -15,7 +15,7 @@ from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from tests.faultserver import FaultServer, refused_port
-from tests.ui.conftest import POPUP_NOISE, wait_rows_loaded
+from tests.ui.conftest import POPUP_NOISE, loop_passes, wait_rows_loaded
 
 RAW = Qt.ItemDataRole.UserRole
 SAMPLE_COUNTS = {
@@ -266,7 +266,7 @@ def test_offline_start_from_the_cache_with_the_service_down(
 def test_offline_option_never_contacts_the_service(make_session: Any, filled_cache: Any, qtbot: Any) -> None:
     with FaultServer() as server:
         session = make_session(base_url=server.base_url, offline=True, wait="ready")
-        qtbot.wait(200)
+        loop_passes(qtbot)  # a sync would have started and asked the service
         assert server.requests == []
         window = session.window
         assert window.banner.isVisible()
@@ -361,7 +361,7 @@ def test_layout_sort_and_tab_are_remembered_across_two_windows(
     window = first.window
     window.resize(760, 560)  # within the offscreen screen (800x600): restoreGeometry clamps
     tab = window.show_tab(Kind.COURSES)
-    qtbot.wait(20)  # laid out
+    qtbot.waitUntil(lambda: tab.isVisible() and min(tab.splitter.sizes()) > 0)  # laid out
     fee = column_index(Kind.COURSES, "fee")
     cities = column_index(Kind.COURSES, "cities")
     tab.view.sortByColumn(fee, Qt.SortOrder.DescendingOrder)
@@ -383,8 +383,7 @@ def test_layout_sort_and_tab_are_remembered_across_two_windows(
     assert tab2.model.sort_order == Qt.SortOrder.DescendingOrder
     values = [v[0] for v in column_values(tab2, "fee") if v]
     assert values == sorted(values, reverse=True)
-    qtbot.wait(20)
-    assert tab2.splitter.sizes() == sizes
+    qtbot.waitUntil(lambda: tab2.splitter.sizes() == sizes)
 
 
 @pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.COURSES])

@@ -1,4 +1,4 @@
-"""The window against a misbehaving service: the CLI's fault table (tests/core/test_faults.py), seen
+"""The window against a misbehaving service: the CLI's fault table (tests/core/sync/test_faults.py), seen
 by a user.
 
 Every case starts the real window (``AppSession``) on a cache pre-filled with the demo sample, lets

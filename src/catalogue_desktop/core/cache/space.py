@@ -6,7 +6,7 @@ replaced its 10,000 webinars at every sync held 758 MB, 39,068 of its 46,277 pag
 
 ``reclaim`` runs after a sync (``core.sync.runner``: in a thread of the sync, never on the
 window's), in its own connection: it first moves a schema-5 history's inline JSON into ``bodies``
-(``history.compact``, once), then, when more than a quarter of the file's pages are free
+(``record_history.compact``, once), then, when more than a quarter of the file's pages are free
 (``FREE_SHARE``), gives them back: ``PRAGMA incremental_vacuum`` in a file made with incremental
 auto-vacuum (every store made since schema 6), else (and after a compaction, which leaves the
 history's pages sparse rather than free) one ``VACUUM`` that rewrites the file and turns

@@ -1,9 +1,9 @@
 """One rule per output format, in one place: every text that comes from the service goes through
 its format's encoder here before it reaches a file or a screen a customer sees. Qt-free.
 
-* ``text``: what a drawn output (the offer sheet's PDF, the window, an e-mail) shows of one
+* ``drawn_text``: what a drawn output (the offer sheet's PDF, the window, an e-mail) shows of one
   field: bidi controls made visible (text cannot be drawn reversed), other control characters
-  shown as control pictures, at most ``text.DRAWN_LIMIT`` characters (cut with "…", the full
+  shown as control pictures, at most ``drawn_text.DRAWN_LIMIT`` characters (cut with "…", the full
   length noted): no output's time grows with one field's size.
 * ``csv_cells``: spreadsheet cells: OWASP's rule against formula injection (a cell beginning with
   ``=``, ``+``, ``-``, ``@``, tab or CR is prefixed with ``'``), every cell holding the separator,

@@ -1,6 +1,6 @@
 """Watched searches' news worked out on tables already built (the window's finder), a search
 at a time: ``news_steps`` yields after each one, so that a caller on an event loop never holds it
-long (20 searches at 100,000 webinars: bench/bench_history.py)."""
+long (20 searches at 100,000 webinars: bench/history_bench.py)."""
 
 from __future__ import annotations
 

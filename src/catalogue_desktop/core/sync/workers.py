@@ -17,7 +17,7 @@ included. So each worker, as it starts (``init_worker``, the pool's initializer)
   worker then leaves with ``os._exit``. No polling; it needs the GIL, so a long validation
   delays it.
 
-The resource tracker then sees its pipe close and exits by itself (tests/test_orphans.py counts).
+The resource tracker then sees its pipe close and exits by itself (tests/core/sync/test_orphans.py counts).
 
 What a worker runs is here too (``warm_up``, ``run_ingest``), not in ``core.sync.runner``: a worker
 imports the module of each function it is given, and the runner's imports (httpx, the client: 70 ms

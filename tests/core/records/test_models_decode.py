@@ -26,7 +26,7 @@ from catalogue_desktop.core.records.decode import (
 from catalogue_desktop.core.records.kinds import Kind
 from tests.spec_shapes import ID_FIELDS, KIND_RECORD, SHAPES
 
-SPEC = Path(__file__).resolve().parents[2] / "docs" / "catalogue-api-v1.md"  # in the repository
+SPEC = Path(__file__).resolve().parents[3] / "docs" / "catalogue-api-v1.md"  # in the repository
 
 
 def model(name: str) -> type[models.Record]:

@@ -13,7 +13,7 @@ from catalogue_desktop.core.searches import news
 from catalogue_desktop.core.searches.evaluated import news_in, news_steps
 from catalogue_desktop.core.searches.stored import load, local_now
 from catalogue_desktop.demo.server import DemoServer
-from tests.core.test_history import serve, sync
+from tests.core.cache.test_history import serve, sync
 
 
 def test_news_on_built_tables_agree_with_the_command_line(

@@ -1,6 +1,6 @@
 """Resource bounds: requests in flight, body sizes, and the photo cache's size on disk.
 
-Complements tests/core/test_client.py (which covers the catalogue-response caps: Content-Length,
+Complements tests/core/service/test_client.py (which covers the catalogue-response caps: Content-Length,
 chunked, decoded gzip, endless bodies) and tests/ui/detail/test_images.py (LRU order, dimension and byte
 caps of single images): here the server counts what is really in flight, a photo stream without
 an end is cut at the photo cap, and a long run of distinct photos never grows the cache directory
@@ -121,11 +121,9 @@ def test_an_endless_photo_is_cut_at_the_photo_cap(server: FaultServer, compresse
         async with CatalogueClient(server.base_url, retries=0) as client:
             await client.fetch_bytes(server.url("/img/endless.jpg"), max_bytes=300_000)
 
-    started = time.monotonic()
     with pytest.raises(TooLarge) as info:
         asyncio.run(main())
     assert info.value.limit == 300_000 and "exceeded" in str(info.value)
-    assert time.monotonic() - started < 5
     deadline = time.monotonic() + 5
     while server.in_flight and time.monotonic() < deadline:  # the server notices the hang-up
         time.sleep(0.02)

@@ -17,7 +17,7 @@ from catalogue_desktop.core.listing.sorting import (
     sorted_rows,
 )
 from catalogue_desktop.core.records.kinds import Kind
-from tests.core.test_catalogue_search import rowset_of as _rowset
+from tests.core.listing.test_catalogue_search import rowset_of as _rowset
 
 
 def _reference(values: list[Any], key: Any, descending: bool) -> list[int]:

@@ -407,7 +407,7 @@ def test_serve_demo_prints_its_url_and_serves(env: dict[str, str], tmp_path: Pat
     assert "Traceback" not in err
 
 
-# The CLI side of the fault table (tests/core/test_faults.py has every case through the sync
+# The CLI side of the fault table (tests/core/sync/test_faults.py has every case through the sync
 # function the CLI calls; these go through `catalogue-desktop sync --json` in a subprocess).
 _TOPICS_OK = json.dumps([{"topicId": 1, "title": "Tax"}, {"topicId": 2, "title": "Ethics"}]).encode()
 CLI_FAULTS = {

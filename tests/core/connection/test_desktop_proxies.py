@@ -16,7 +16,7 @@ from catalogue_desktop.core.connection.connection_settings import ConnectionSett
 from catalogue_desktop.core.connection.desktop_proxies import desktop_proxy
 from catalogue_desktop.core.connection.proxies import choose_proxy
 from tests.connection_servers import ConnectProxy, tls_server
-from tests.core.test_connection_proxy import ca, ca_file, fetch  # noqa: F401  (fixtures)
+from tests.core.connection.test_connection_proxy import ca, ca_file, fetch  # noqa: F401  (fixtures)
 
 INTERNAL = "catalogue.corp.test"  # a name only the proxy resolves: a request that arrives went through it
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Linux desktops' settings")
