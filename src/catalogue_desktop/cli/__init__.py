@@ -1,5 +1,5 @@
 """The ``catalogue-desktop`` command: the window by default, and the commands (sync, check,
-doctor, profile, export, find, history, watch, serve-demo), one module each (``parser`` declares
+doctor, profile, export, find, history, watch, offers, serve-demo), one module each (``parser`` declares
 them all).
 
 Heavy imports (Qt, httpx, pydantic) happen inside the command that needs them, so ``--version``
@@ -33,42 +33,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         usage_error(args.command_parser, args)
     try:
-        if args.command == "sync":
-            from catalogue_desktop.cli import sync
+        module = _MODULES.get(args.command)
+        if module is not None:
+            import importlib
 
-            return _flushed(sync.run(args))
-        if args.command == "check":
-            from catalogue_desktop.cli import check
-
-            return _flushed(check.run(args))
-        if args.command == "export":
-            from catalogue_desktop.cli import export
-
-            return _flushed(export.run(args))
-        if args.command == "doctor":
-            from catalogue_desktop.cli import doctor
-
-            return _flushed(doctor.run(args))
-        if args.command == "profile":
-            from catalogue_desktop.cli import profile
-
-            return _flushed(profile.run(args))
-        if args.command == "find":
-            from catalogue_desktop.cli import find
-
-            return _flushed(find.run(args))
-        if args.command == "history":
-            from catalogue_desktop.cli import history
-
-            return _flushed(history.run(args))
-        if args.command == "watch":
-            from catalogue_desktop.cli import watch
-
-            return _flushed(watch.run(args))
-        if args.command == "serve-demo":
-            from catalogue_desktop.cli import serve_demo
-
-            return _flushed(serve_demo.run(args))
+            return _flushed(importlib.import_module(f"catalogue_desktop.cli.{module}").run(args))
         import gc
 
         from catalogue_desktop.qt_compat import platform_check
@@ -94,6 +63,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _stdout_failed(exc)
 
+
+# Each command's module (imported when it runs: heavy imports stay inside the command).
+_MODULES = {
+    "sync": "sync",
+    "check": "check",
+    "export": "export",
+    "doctor": "doctor",
+    "profile": "profile",
+    "find": "find",
+    "history": "history",
+    "watch": "watch",
+    "offers": "offers",
+    "serve-demo": "serve_demo",
+}
 
 _STDOUT_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF})
 

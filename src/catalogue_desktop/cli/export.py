@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
         args.format not in ("csv", "json", "xlsx")
         or args.include_past
         or args.paper
-        or args.title != "Offer"
+        or args.title is not None
         or args.note
         or args.times
         or args.group != "course"
@@ -85,7 +85,7 @@ def currency(args: argparse.Namespace) -> str | None:
 
 
 def run_offerings(args: argparse.Namespace) -> int:
-    """``export offerings``: ``core.offers.export`` does the work, an offer made as the window
+    """``export offerings``: ``core.offers.export_offerings`` does the work, an offer made as the window
     makes it (``core.offers.offer``: Preferences' letterhead, currency, customer zone and choice
     of doubtful times, read without Qt: ``cli.remembered``); the PDF is drawn with Qt
     (``ui.offers.sheet_pdf``, imported for it alone: the other formats import no Qt)."""
@@ -105,7 +105,7 @@ def run_offerings(args: argparse.Namespace) -> int:
         made = offers_export.offer_of(
             selection,
             times=args.times or remembered.offer_times() or CLOCK,
-            title=" ".join(args.title.split()) or "Offer",
+            title=" ".join((args.title or "").split()) or "Offer",
             note=args.note.strip(),
             letterhead=remembered.letterhead(),
             currency=currency(args),
@@ -132,9 +132,14 @@ def run_offerings(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(raw)
         sys.stdout.buffer.flush()
-        return 0
-    from catalogue_desktop.cli.output import write_output
+    else:
+        from catalogue_desktop.cli.output import write_output
 
-    if write_output(args.output, lambda out: out.write(raw)) is not None:
-        say(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", sys.stderr)
+        written = write_output(args.output, lambda out: out.write(raw))
+        if written is not None:
+            say(f"Wrote {offers_export.summary(selection, args.format)} to {args.output}", sys.stderr)
+    if args.title is not None:  # an offer: logged (``catalogue-desktop offers``)
+        from catalogue_desktop.cli.offers import remember_export
+
+        remember_export(args, made.items if made is not None else selection.items, currency(args))
     return 0

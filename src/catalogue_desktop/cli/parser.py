@@ -57,7 +57,18 @@ _DASH_HINT = (
 
 
 # The commands (``build_parser`` adds each; tests/test_cli_parser.py checks the two agree).
-COMMANDS = ("sync", "check", "doctor", "profile", "export", "find", "history", "watch", "serve-demo")
+COMMANDS = (
+    "sync",
+    "check",
+    "doctor",
+    "profile",
+    "export",
+    "find",
+    "history",
+    "watch",
+    "offers",
+    "serve-demo",
+)
 
 
 class _WindowOnly(Exception):
@@ -232,7 +243,9 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         help="also occasions that have ended (left out unless the query has a date)",
     )
     offer.add_argument(
-        "--title", default="Offer", help='the offer\'s title, "Offer for CUSTOMER" (default "Offer")'
+        "--title",
+        help='the offer\'s title, "Offer for CUSTOMER" (default "Offer"); an offer with a title is '
+        "logged (see offers)",
     )
     offer.add_argument("--note", default="", help="a short personal note, printed under the title")
     offer.add_argument(
@@ -318,6 +331,26 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--kind", dest="watch_kind", type=_kind_name, metavar="KIND", help="add: this kind only")
     p.add_argument("--json", action="store_true", help="one JSON list of {name, query, new, changed, gone}")
     p.add_argument("--mark-seen", action="store_true", help="then make what matches now the baseline")
+    p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
+    p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
+    connection.add_profile(p)
+
+    p = sub.add_parser(
+        "offers",
+        help="the offers made, each checked against the cached catalogue (offline)",
+        description="catalogue-desktop offers [--json]: every offer made (the window's offer actions, "
+        "'export offerings --title'), newest first, each checked against the cached catalogue: current, "
+        "changed (a fee, date or place), withdrawn, past or superseded (re-issued). 'offers show ID' "
+        "gives each occasion's quoted values and its values now; 'offers check' exits 1 when an open "
+        "offer no longer matches the catalogue, 0 otherwise. Kept per catalogue, for the history's span.",
+    )
+    p.add_argument("action", nargs="?", choices=["show", "check"], help="show ID | check")
+    p.add_argument("offer_id", nargs="?", type=int, metavar="ID", help="show: the offer's id")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='a JSON list of offers: {"id", "title", "made", "status", "items": [{"occasion", ...}], ...}',
+    )
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--demo", action="store_true", dest="cache_demo", help=DEMO_CACHE_HELP)
     connection.add_profile(p)

@@ -28,10 +28,15 @@ def run(args: argparse.Namespace) -> int:
                 return await sync_catalogue(client, path)
 
         report = asyncio.run(fetch())
+    from catalogue_desktop.cli.offers import after_sync
+
+    offers = after_sync(path)  # each open offer checked against the refreshed catalogue
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         say(sync_text(report))
+        if offers:
+            say(offers)
         say(f"Cache: {path}")
     return 0 if report.ok else 1
 

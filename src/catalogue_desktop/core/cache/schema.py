@@ -1,6 +1,6 @@
 """The store file's schema: creating it, checking a file is ours, upgrading it, moving it aside.
 
-``open_db`` opens a store file: a new one gets the schema, a version-2 to -5 one is upgraded in
+``open_db`` opens a store file: a new one gets the schema, a version-2 to -6 one is upgraded in
 place (``migrate``), current snapshots without readable packed pages are packed again (``repack``),
 and a file that is not a store of this app raises ``Unusable`` (the store then moves it aside with
 ``move_aside`` and starts a fresh one): corrupt, foreign, of another version, or tampered with (a
@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from catalogue_desktop.core.cache import offer_log, record_history, saved_searches
 from catalogue_desktop.core.cache import pages as pages
-from catalogue_desktop.core.cache import record_history, saved_searches
 from catalogue_desktop.core.cache.guarded import (
     BoundedConnection,
     Unusable,
@@ -32,10 +32,11 @@ from catalogue_desktop.core.cache.guarded import (
 )
 from catalogue_desktop.core.records.errors import StoreError
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version;
-# 4: no history, no saved searches; 5: removed records' JSON in each history row, uncompressed).
-MIGRATED = {2, 3, 4, 5}
+# 4: no history, no saved searches; 5: removed records' JSON in each history row, uncompressed;
+# 6: no offer log).
+MIGRATED = {2, 3, 4, 5, 6}
 
 # Bytes per page of a new store file (a file keeps the page size it was made with). At SQLite's
 # default, 4096, a ``rows`` row over ~1,000 bytes (a webinar's row, links and facts: ~1,300)
@@ -105,7 +106,9 @@ ROW_PAGES = _PAGES.format("row_pages")
 FACT_PAGES = _PAGES.format("fact_pages")
 
 # Every table of the current schema with its columns: what an opened file must hold.
-TABLES = layout([SCHEMA, ROW_PAGES, FACT_PAGES, record_history.SCHEMA, saved_searches.SCHEMA])
+TABLES = layout(
+    [SCHEMA, ROW_PAGES, FACT_PAGES, record_history.SCHEMA, saved_searches.SCHEMA, offer_log.SCHEMA]
+)
 
 
 def open_db(path: Path, busy_timeout: float) -> BoundedConnection:
@@ -127,7 +130,15 @@ def open_db(path: Path, busy_timeout: float) -> BoundedConnection:
             db.execute("PRAGMA synchronous=NORMAL")
         if version is None:
             db.executescript(
-                SCHEMA + ROW_PAGES + ";" + FACT_PAGES + ";" + record_history.SCHEMA + saved_searches.SCHEMA
+                SCHEMA
+                + ROW_PAGES
+                + ";"
+                + FACT_PAGES
+                + ";"
+                + record_history.SCHEMA
+                + saved_searches.SCHEMA
+                + ";"
+                + offer_log.SCHEMA
             )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif version in MIGRATED:
@@ -233,11 +244,12 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:
-    """Upgrade a version-2 to -5 store in place: add ``row_pages`` (``repack`` fills it), then
+    """Upgrade a version-2 to -6 store in place: add ``row_pages`` (``repack`` fills it), then
     the facts and each snapshot's listing version (left empty: ``core.sync.relist`` lists its
     snapshots again, from their records, when the app next reads them), then each record's
     history, begun with the difference between the previous and current snapshots held; a
-    version-5 history keeps its rows, its inline JSON moved later (``history.compact``). The file
+    version-5 history keeps its rows, its inline JSON moved later (``history.compact``); then
+    the offer log's table (``offer_log``). The file
     keeps its auto-vacuum mode until space is given back (``space.reclaim``)."""
     with immediate(db):
         if version < 3:
@@ -251,6 +263,7 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
         if version < 5:
             db.execute(saved_searches.SCHEMA)
             record_history.seed(db)
+        offer_log.install(db)  # (schema 7: the offer log)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
 

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from catalogue_desktop.core.cache import pages as store_pages
 from catalogue_desktop.core.cache import space
 from catalogue_desktop.core.cache.guarded import BoundedConnection, Unusable
+from catalogue_desktop.core.cache.offer_log import OfferLog
 from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, fact_pages
 from catalogue_desktop.core.cache.record_history import History, record_sync
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
@@ -96,6 +97,7 @@ class Store:
         self._db = open_read_only(self.path) if read_only else self._open(busy_timeout)
         self.history = History(self._db, self._transaction)  # each record's changes
         self.searches = SavedSearches(self._db, self._transaction)  # saved (and watched) searches
+        self.offers = OfferLog(self._db, self._transaction)  # the offers made, and their last check
 
     def _open(self, busy_timeout: float) -> BoundedConnection:
         try:

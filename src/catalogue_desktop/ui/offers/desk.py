@@ -265,6 +265,7 @@ class OfferDesk:
         mime.setHtml(the_offer.email_html(made))
         put_mime_data(mime)
         self.say(f"Copied {chosen.words} for an e-mail (text and table)")
+        self._log(made, "email", "clipboard")
         return len(chosen.items)
 
     def save_ics(self) -> Path | None:
@@ -298,6 +299,7 @@ class OfferDesk:
             + (f" ({left:,} on demand, with no date, left out)" if left else "")
             + "".join(f"; {note}" for note in written.notes)
         )
+        self._log(made, "ics", str(path))
         return path
 
     def save_xlsx(self, path: Path | None = None) -> Path | None:
@@ -320,6 +322,7 @@ class OfferDesk:
         if not self._write(path, workbook(made, about)):
             return None
         self.say(f"Wrote the spreadsheet of {chosen.words} to {path}")
+        self._log(made, "xlsx", str(path))
         return path
 
     def _schedules(self, items: Sequence[offers.Occasion]) -> dict[Any, Any]:
@@ -453,6 +456,7 @@ class OfferDesk:
         if not self._write(path, data):
             return None
         self.say(f"Wrote the offer sheet of {chosen.words} ({options.paper}) to {path}")
+        self._log(made, "pdf", str(path))
         return path
 
     def print_sheet(self) -> Any:
@@ -474,11 +478,33 @@ class OfferDesk:
         dialog.setWindowTitle(f"Print preview — {made.title} ({chosen.words})")
         dialog.paintRequested.connect(lambda device: sheet_pdf.paint(sheet, device, made.footer))
         self._preview_printer = printer  # (the dialog does not own it)
-        dialog.exec()
+        if dialog.exec():  # printed (a preview closed without printing is no offer made)
+            self._log(made, "print", "printer")
         self.say(f"Offer sheet of {chosen.words}: print preview closed")
         return dialog
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _log(self, made: the_offer.Offer, fmt: str, where: str) -> None:
+        """Remember the offer just made in the catalogue's offer log (``core.offers.logged``:
+        Go ▸ Offers checks it after every sync): its title, note, currency and occasions as
+        quoted (their times as the offer gives them)."""
+        if self.source.store is None:
+            return
+        from catalogue_desktop.core.offers.logged import Written, remember
+        from catalogue_desktop.core.records.errors import CatalogueError
+
+        try:
+            remember(
+                self.source.store(),
+                title=made.title,
+                items=made.items,
+                written=[Written(fmt, where)],
+                currency=made.currency,
+                note=made.note or None,
+            )
+        except CatalogueError as exc:  # (a locked or damaged cache: the offer itself is made)
+            self.say(f"The offer was made but not logged in Go ▸ Offers: {exc}")
 
     def _write(self, path: Path, data: bytes) -> bool:
         try:

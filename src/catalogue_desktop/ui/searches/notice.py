@@ -26,6 +26,7 @@ class Notifier(QObject):
         self._open = open_news
         self._tray: QSystemTrayIcon | None = None
         self.last: str | None = None  # what was said last (tests, accessibility)
+        self._news = self._offers = ""  # what the notice says until opened: news, offers
         self.notice = QLabel()
         self.notice.setObjectName("whats-new-notice")
         self.notice.setTextFormat(Qt.TextFormat.RichText)
@@ -41,7 +42,19 @@ class Notifier(QObject):
     def say(self, count: int, news: Sequence[News]) -> None:
         """Tell of ``count`` news (``news``: per watched search)."""
         names = [item.search.name for item in news if item.count]
-        text = f"{count} news for {_names(names)}" if names else f"{count} news in watched searches"
+        self._news = f"{count} news for {_names(names)}" if names else f"{count} news in watched searches"
+        self._tell()
+
+    def say_offers(self, count: int) -> None:
+        """Tell that a refresh left ``count`` open offers no longer matching the catalogue (they
+        are listed in What's new, and in Go ▸ Offers)."""
+        ending = "es" if count == 1 else ""
+        self._offers = f"{count} offer{'s' if count != 1 else ''} no longer match{ending} the catalogue"
+        self._tell()
+
+    def _tell(self) -> None:
+        """Say the news and the offers not said since the notice was last opened."""
+        text = "; ".join(t for t in (self._news, self._offers) if t)
         self.last = text
         if self.tray_available():
             if self._tray is None:
@@ -65,6 +78,7 @@ class Notifier(QObject):
         return icon
 
     def open(self) -> None:
+        self._news = self._offers = ""
         self.notice.hide()
         self._open()
 

@@ -20,12 +20,14 @@ from catalogue_desktop.core.records.kinds import Kind
 PARTS = (("new", "New"), ("changed", "Changed"), ("gone", "No longer matching or withdrawn"))
 _SHORT = {"new": "new", "changed": "changed", "gone": "gone"}
 _PLACE = Qt.ItemDataRole.UserRole
+_OFFERS = "offers"  # (a row's place: the offers, not a record)
 
 
 class WhatsNewDock(QDockWidget):
     """What's new for the watched searches (``set_news``)."""
 
     record_activated = Signal(object, int)  # Kind, record id
+    offers_activated = Signal()  # the offers that no longer match the catalogue: Go ▸ Offers
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("What's new", parent)
@@ -34,6 +36,8 @@ class WhatsNewDock(QDockWidget):
         self.setWidget(QWidget())  # the list is made when the dock first shows
         self._tree: QTreeWidget | None = None
         self._pending: tuple[Sequence[News], Callable[[Kind, int], str | None], int] = ((), _none, 0)
+        self._offers: list[str] = []  # the open offers' changes (``set_offers``)
+        self.offers_flagged = 0  # how many open offers no longer match the catalogue
         self.visibilityChanged.connect(lambda visible: visible and self.tree)
 
     @property
@@ -67,6 +71,13 @@ class WhatsNewDock(QDockWidget):
         self._pending = (items, title, watched)
         if self._tree is not None:
             self._show(items, title, watched)
+
+    def set_offers(self, lines: Sequence[str], count: int) -> None:
+        """The open offers that no longer match the catalogue (``count``) and their changes in
+        words (``core.offers.checking``), listed after the searches' news."""
+        self._offers, self.offers_flagged = list(lines), count
+        if self._tree is not None:
+            self._show(*self._pending)
 
     def _show(self, items: Sequence[News], title: Callable[[Kind, int], str | None], watched: int) -> None:
         from PySide6.QtWidgets import QTreeWidgetItem
@@ -103,10 +114,31 @@ class WhatsNewDock(QDockWidget):
             head.setExpanded(True)
             for group in _children(head):
                 group.setExpanded(True)
+        if self.offers_flagged:
+            self._show_offers()
+
+    def _show_offers(self) -> None:
+        from PySide6.QtWidgets import QTreeWidgetItem
+
+        n = self.offers_flagged
+        words = f"{n} offer{'s' if n != 1 else ''} no longer match{'es' if n == 1 else ''} the catalogue"
+        self.summary.setText(f"{self.summary.text()} {words}.")
+        head = QTreeWidgetItem([f"Offers — {words}"])
+        head.setData(0, _PLACE, _OFFERS)
+        head.setToolTip(0, "Go ▸ Offers lists them; re-issue one from today's data there")
+        for line in self._offers:
+            row = QTreeWidgetItem([line])
+            row.setToolTip(0, line)
+            row.setData(0, _PLACE, _OFFERS)
+            head.addChild(row)
+        self.tree.addTopLevelItem(head)
+        head.setExpanded(True)
 
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         place = item.data(0, _PLACE)
-        if place:
+        if place == _OFFERS:
+            self.offers_activated.emit()
+        elif place:
             self.record_activated.emit(place[0], place[1])
 
     def records(self) -> list[tuple[str, Kind, int]]:

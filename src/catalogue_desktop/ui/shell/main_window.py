@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
     base_url_chosen = Signal(str)
     preferences_changed = Signal()
     problem_report_requested = Signal()  # Help ▸ Report a problem… (the session gathers it)
+    offers_requested = Signal()  # Go ▸ Offers (the session opens the offer log)
     closed = Signal()
 
     def __init__(

@@ -132,6 +132,8 @@ class MenuWindow(Protocol):
     @property
     def sync_requested(self) -> SignalInstance: ...
     @property
+    def offers_requested(self) -> SignalInstance: ...  # Go ▸ Offers (the offer log's window)
+    @property
     def quick_open_requested(self) -> SignalInstance: ...  # Ctrl+K (the finder opens its palette)
     @property
     def problem_report_requested(self) -> SignalInstance: ...
@@ -186,6 +188,13 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
         w.quick_open_requested.emit,
         "Ctrl+K",
         "Open any record by title, name or id, or run a command (Ctrl+K)",
+    )
+    offers_action = action(
+        main,
+        "Offers",
+        w.offers_requested.emit,
+        "Ctrl+Shift+O",
+        "The offers made, each checked against the catalogue; re-issue one from today's data (Ctrl+Shift+O)",
     )
     next_tab_action = action(main, "Next tab", lambda: w.step_tab(1), "Ctrl+Tab", extra=["Ctrl+PgDown"])
     previous_tab_action = action(
@@ -272,7 +281,14 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
 
     columns_menu.aboutToShow.connect(fill_columns)
     go_menu = bar.addMenu("&Go")
-    for act in (back_action, forward_action, quick_action, next_tab_action, previous_tab_action):
+    for act in (
+        back_action,
+        forward_action,
+        quick_action,
+        offers_action,
+        next_tab_action,
+        previous_tab_action,
+    ):
         go_menu.addAction(act)
     go_menu.addSeparator()
     for act in tab_actions:

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.searches.notice import Notifier
     from catalogue_desktop.ui.searches.watcher import Watcher
     from catalogue_desktop.ui.shell.faults import Faults
+    from catalogue_desktop.ui.shell.offer_log_wiring import OfferLog
     from catalogue_desktop.ui.shell.problem_report import Catalogue, ProblemReport
     from catalogue_desktop.ui.sync.auto_sync import AutoSync
     from catalogue_desktop.ui.sync.sync_controller import SyncController
@@ -95,6 +96,7 @@ class AppSession(QObject):
         self.watcher: Watcher | None = None  # made by ``start``
         self.notifier: Notifier | None = None  # made with it
         self.auto_sync: AutoSync | None = None  # (not --offline)
+        self.offer_log: OfferLog | None = None  # the offers made, checked after each sync
         self.syncing: CatalogueSync | None = None  # made by ``start``
         self.faults: Faults | None = None  # made by ``start``
         self.problem_report: ProblemReport | None = None  # at Help ▸ Report a problem…
@@ -159,6 +161,10 @@ class AppSession(QObject):
             self.auto_sync = connect_auto_sync(
                 self.sync, self.settings, self.ready, self.synced, window.preferences_changed, self
             )
+        from catalogue_desktop.ui.shell.offer_log_wiring import connect_offer_log
+
+        # the offers made: checked after each sync, Go ▸ Offers
+        self.offer_log = connect_offer_log(self, window, lambda: loader.store, self.watcher, self.notifier)
         window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(finder.take_rowset)
         loader.rowset_growing.connect(finder.take_growing)
@@ -464,6 +470,8 @@ class AppSession(QObject):
             self.finder.indexer.stop()  # it reads the store in idle passes
         if self.watcher is not None:
             self.watcher.stop()  # so does the watched searches' evaluation
+        if self.offer_log is not None:
+            self.offer_log.stop()  # and the offers' checks
         if self.auto_sync is not None:
             self.auto_sync.stop()
         if self.loader is not None:

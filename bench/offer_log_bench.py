@@ -1,0 +1,78 @@
+"""The offer log's check (issue 38): 1,000 offers of 3 occasions each checked against a synthetic
+catalogue of N webinars (``demo.synthetic.generate``, ingested into a real store), as the window
+does after every refresh (on a thread) and ``offers`` / ``sync`` do: ``core.offers.checking.check``,
+split into the catalogue's occasions read once (``now_occasions``) and the rest (the offers read
+and compared); and a check when nothing changed since the last one (``offers`` run again: the
+catalogue is not read). CPU time of this process (``time.process_time``: steadier than the wall
+clock on a shared machine), median of ``--rounds``; a first, cold round is left out.
+
+Usage: ``python bench/offer_log_bench.py [--sizes 1000,10000] [--offers 1000] [--rounds 5]``;
+prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.offers import checking, logged
+from catalogue_desktop.core.sync.ingest import ingest
+from catalogue_desktop.demo.synthetic import generate
+
+AT = "2026-11-20T09:30:00Z"
+NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
+
+
+def figures(size: int, offers: int, rounds: int) -> tuple[float, float, float, int]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "catalogue.sqlite3"
+        for kind, payload in generate(size, 1).items():
+            ingest(str(path), kind.value, payload, None, None, AT)
+        with Store(path) as store:
+            found = checking.now_occasions(store, NOW)
+            ids = sorted(found)
+            rng = random.Random(38)
+            for n in range(offers):
+                items = [found[i] for i in rng.sample(ids, 3)]
+                logged.remember(store, title=f"Offer {n}", items=items, written=[], currency="USD")
+            reads, totals, quick = [], [], []
+            for _ in range(rounds + 1):
+                start = time.process_time()
+                checking.now_occasions(store, NOW)
+                reads.append(time.process_time() - start)
+                start = time.process_time()  # every offer new (unchecked): the catalogue read
+                checked = checking.check(store, NOW, save=False)
+                totals.append(time.process_time() - start)
+            assert len(checked.offers) == offers
+            checking.check(store, NOW)
+            for _ in range(rounds + 1):
+                start = time.process_time()  # nothing changed since the last check
+                checking.check(store, NOW)
+                quick.append(time.process_time() - start)
+        read, total = statistics.median(reads[1:]), statistics.median(totals[1:])
+        return total, read, total - read, statistics.median(quick[1:]), len(found)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--offers", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    head = f"| N webinars | occasions | {args.offers:,} offers checked | catalogue read | rest | unchanged |"
+    print(head)
+    print("|---:|---:|---:|---:|---:|---:|")
+    for size in (int(s) for s in args.sizes.split(",")):
+        total, read, rest, quick, occasions = figures(size, args.offers, args.rounds)
+        ms = [f"{t * 1000:.0f} ms" for t in (total, read, rest, quick)]
+        print(f"| {size:,} | {occasions:,} | {' | '.join(ms)} |")
+
+
+if __name__ == "__main__":
+    main()

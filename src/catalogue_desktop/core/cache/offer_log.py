@@ -1,0 +1,155 @@
+"""The offer log's table: every offer made from this catalogue (the window's offer actions,
+``export offerings --title``), kept in the cache file so that the window and the command line
+share it, per catalogue, for the history's span (``history.span_days``).
+
+A row holds what was promised as JSON (``core.offers.logged`` reads and writes its shape: the
+formats written and where, each occasion's quoted values) and what the last check found
+(``core.offers.checking``: a status and each item's values now). A re-issued offer is a new row,
+``version_of`` the first version's id; the old row keeps its promise and names its successor
+(``superseded_by``). Schema 7 added the table (``schema.migrate``).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
+
+from catalogue_desktop.core.cache.record_history import span_days
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS offers (
+    id INTEGER PRIMARY KEY,
+    made TEXT NOT NULL,       -- when, ISO 8601 UTC
+    title TEXT NOT NULL,      -- the title or customer ("Offer for Acme")
+    note TEXT,
+    currency TEXT,
+    written TEXT NOT NULL,    -- JSON [[format, where], ...]
+    items TEXT NOT NULL,      -- JSON: each occasion's quoted values
+    version_of INTEGER,       -- a re-issue: the first version's id
+    version INTEGER NOT NULL DEFAULT 1,
+    superseded_by INTEGER,    -- re-issued as this offer
+    status TEXT,              -- the last check's: current | changed | withdrawn | past | superseded
+    found TEXT,               -- JSON: the last check's findings per item
+    checked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS offers_by_time ON offers (made);
+"""
+
+_COLUMNS = (
+    "id, made, title, note, currency, written, items, version_of, version, superseded_by, status,"
+    " found, checked_at"
+)
+
+
+class OfferRow(NamedTuple):
+    """One row of the ``offers`` table, its JSON unparsed."""
+
+    id: int
+    made: str
+    title: str
+    note: str | None
+    currency: str | None
+    written: str
+    items: str
+    version_of: int | None
+    version: int
+    superseded_by: int | None
+    status: str | None
+    found: str | None
+    checked_at: str | None
+
+
+def statements() -> list[str]:
+    """``SCHEMA``'s statements one by one (inside a caller's transaction)."""
+    return [s.strip() for s in re.sub(r"--[^\n]*", "", SCHEMA).split(";") if s.strip()]
+
+
+def install(db: sqlite3.Connection) -> None:
+    """Make the table (an upgrade to schema 7), inside the caller's transaction."""
+    for statement in statements():
+        db.execute(statement)
+
+
+class OfferLog:
+    """A store's offer log, as its ``offers`` attribute: rows in, rows out, the span kept."""
+
+    def __init__(
+        self, db: sqlite3.Connection, transaction: Callable[[], AbstractContextManager[None]]
+    ) -> None:
+        self._db = db
+        self._transaction = transaction
+        # (a cache opened read-only may be of an older schema: it has no offers, and says so)
+        self.kept = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'offers'").fetchone() is not None
+
+    def add(
+        self,
+        *,
+        made: str,
+        title: str,
+        note: str | None,
+        currency: str | None,
+        written: str,
+        items: str,
+        version_of: int | None = None,
+        supersedes: int | None = None,
+    ) -> int:
+        """Log an offer (``supersedes``: the row it re-issues, then marked superseded), forget
+        those older than the span; the new row's id."""
+        with self._transaction():
+            version = 1
+            if supersedes is not None:
+                row = self._db.execute("SELECT version FROM offers WHERE id = ?", (supersedes,)).fetchone()
+                version = (int(row[0]) if row else 0) + 1
+            made_id = self._db.execute(
+                "INSERT INTO offers (made, title, note, currency, written, items, version_of, version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (made, title, note, currency, written, items, version_of, version),
+            ).lastrowid
+            assert made_id is not None  # (an INSERT's row)
+            if supersedes is not None:
+                self._db.execute(
+                    "UPDATE offers SET superseded_by = ?, status = 'superseded' WHERE id = ?",
+                    (made_id, supersedes),
+                )
+            self._prune(made)
+        return made_id
+
+    def rows(self) -> list[OfferRow]:
+        """Every offer kept, newest first."""
+        if not self.kept:
+            return []
+        return [
+            OfferRow(*row)
+            for row in self._db.execute(f"SELECT {_COLUMNS} FROM offers ORDER BY made DESC, id DESC")
+        ]
+
+    def row(self, offer_id: int) -> OfferRow | None:
+        if not self.kept:
+            return None
+        found = self._db.execute(f"SELECT {_COLUMNS} FROM offers WHERE id = ?", (offer_id,)).fetchone()
+        return None if found is None else OfferRow(*found)
+
+    def set_checked(self, findings: list[tuple[int, str, str]], at: str) -> None:
+        """Each offer's (id, status, findings JSON) as checked ``at``; the span kept."""
+        with self._transaction():
+            self._db.executemany(
+                "UPDATE offers SET status = ?, found = ?, checked_at = ? WHERE id = ?",
+                [(status, found, at, offer_id) for offer_id, status, found in findings],
+            )
+            self._prune(at)
+
+    def _prune(self, now: str) -> int:
+        """Forget the offers made longer ago than the history's span before ``now``."""
+        try:
+            moment = datetime.fromisoformat(now.replace("Z", "+00:00"))
+        except ValueError:
+            return 0
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        cutoff = (moment - timedelta(days=span_days(self._db))).astimezone(UTC)
+        stamp = cutoff.isoformat(timespec="seconds").replace("+00:00", "Z")
+        return self._db.execute("DELETE FROM offers WHERE made < ?", (stamp,)).rowcount

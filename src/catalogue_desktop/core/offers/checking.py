@@ -1,0 +1,231 @@
+"""The offer log checked against the catalogue: after every refresh (the window, ``sync``) and
+by ``offers``, every open offer's occasions are looked up in the catalogue as it is now.
+
+The catalogue's occasions are read once per check (``now_occasions``: the finder's ``offerings``
+table made from the cache, as ``export offerings`` makes it), indexed by their id, so a check
+of 1,000 offers costs one read of the catalogue and a dictionary look-up per item. An item is
+**over** once its end (or start) has passed; **withdrawn** when the catalogue no longer lists it;
+**changed** when its fee, start, end or place differs from the quote (times compared as instants:
+the same moment written in another offset is no change). An offer is ``past`` when all its
+occasions are over, else ``withdrawn``, ``changed`` or ``current`` by its items (the worst
+first); a re-issued one stays ``superseded`` and is not checked again.
+
+The differences are said in words, one line an item: "Federal Tax Institute, Chicago 14 Dec:
+fee 1,095 → 1,195". ``reissue`` makes an offer again from today's data. Qt-free.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from catalogue_desktop.core.offers import logged
+from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted, Status, Written
+from catalogue_desktop.core.offers.occasions import Occasion, instant, money
+from catalogue_desktop.core.records.errors import CatalogueError
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.store import Store
+
+
+class NothingLeft(CatalogueError):
+    """An offer cannot be re-issued: none of its occasions is still offered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What one check found: every offer (newest first), and those open that no longer match."""
+
+    offers: list[LoggedOffer]
+    at: str
+
+    @property
+    def flagged(self) -> list[LoggedOffer]:
+        """The open offers that no longer match the catalogue (changed or withdrawn)."""
+        return [o for o in self.offers if o.status in ("changed", "withdrawn")]
+
+    def counts(self) -> dict[Status, int]:
+        found: dict[Status, int] = {}
+        for o in self.offers:
+            found[o.status] = found.get(o.status, 0) + 1
+        return found
+
+
+def now_occasions(store: Store, now: datetime) -> dict[str, Occasion]:
+    """Every occasion the catalogue lists now (past ones too), by its id (``logged.occasion_id``)."""
+    from catalogue_desktop.core.query.fields import OFFERINGS
+    from catalogue_desktop.core.query.syntax import parse
+    from catalogue_desktop.core.searches import stored as finding
+
+    kinds = finding.kinds_needed([OFFERINGS], [parse("")])
+    if not any(store.state(k).has_data for k in kinds):
+        return {}
+    finding.relist_stale(store, kinds, lambda _text: None)
+    catalogue = finding.load(store, kinds, [OFFERINGS])
+    table = catalogue.table(OFFERINGS)
+    from catalogue_desktop.core.offers.occasions import occasions
+
+    return {logged.occasion_id(o): o for o in occasions(table.columns, range(len(table.ids)))}
+
+
+def check(
+    store: Store,
+    now: datetime,
+    *,
+    save: bool = True,
+    catalogue: Callable[[], Mapping[str, Occasion]] | None = None,
+) -> Checked:
+    """Check every open offer against the catalogue as the cache holds it at ``now`` (an aware
+    time); with ``save`` (and a store that can be written) each status and finding is kept.
+
+    The catalogue is read only when an open offer was not checked since its data last changed
+    (a new offer, or a sync that changed courses, series or webinars since): otherwise only the
+    offers whose occasions are all over now become ``past``."""
+    from catalogue_desktop.core.cache.store import utc_now
+
+    at = utc_now()
+    every = logged.offers(store)
+    open_ones = [o for o in every if o.superseded_by is None and o.status != "past"]
+    changed = data_changed_at(store)
+    stale = {o.id for o in open_ones if o.checked_at is None or changed is None or o.checked_at <= changed}
+    found: Mapping[str, Occasion] = (catalogue or (lambda: now_occasions(store, now)))() if stale else {}
+    if stale and not found:  # nothing synced to check against: the last check's findings stand
+        stale = set()
+    checked: dict[int, LoggedOffer] = {}
+    rows: list[tuple[int, str, str]] = []
+    for offer in open_ones:
+        if offer.id in stale:
+            findings = tuple(compare(item, found.get(item.occasion), now) for item in offer.items)
+        elif offer.items and all(item.over(now) for item in offer.items):
+            findings = tuple(_over(item, offer.finding(item.occasion)) for item in offer.items)
+        else:
+            continue
+        status = status_of(findings)
+        checked[offer.id] = replace(offer, status=status, findings=findings, checked_at=at)
+        rows.append((offer.id, status, json.dumps([f.to_json() for f in findings], ensure_ascii=False)))
+    if rows and save and not store.read_only:
+        store.offers.set_checked(rows, at)
+    return Checked([checked.get(o.id, o) for o in every], at)
+
+
+def data_changed_at(store: Store) -> str | None:
+    """When the occasions' sources (courses, series, webinars) last changed in the cache (their
+    latest snapshot's time); None when none was ever synced."""
+    from catalogue_desktop.core.offers.occasions import SOURCES
+
+    states = store.states()
+    stamps = [states[k].fetched_at for k in SOURCES if states[k].has_data and states[k].fetched_at]
+    return max((s for s in stamps if s is not None), default=None)
+
+
+def _over(item: Quoted, last: Finding | None) -> Finding:
+    return Finding(item.occasion, None if last is None else last.now, (), True)
+
+
+def compare(item: Quoted, now_there: Occasion | None, now: datetime) -> Finding:
+    """One quoted item against the occasion the catalogue lists now under its id (None: none)."""
+    if item.over(now):
+        there = None if now_there is None else logged.quoted(now_there, item.currency)
+        return Finding(item.occasion, there, (), True)
+    if now_there is None:
+        return Finding(item.occasion, None, (f"{label(item)}: withdrawn, no longer listed by the service",))
+    current = logged.quoted(now_there, item.currency)
+    words = differences(item, current)
+    return Finding(item.occasion, current, (f"{label(item)}: {'; '.join(words)}",) if words else ())
+
+
+def differences(was: Quoted, now: Quoted) -> list[str]:
+    """What differs between a quote and the occasion now, in words ("fee 1,095 → 1,195")."""
+    words = []
+    if was.fee != now.fee:
+        words.append(f"fee {_fee(was)} → {_fee(now)}")
+    for name, old, new in (("starts", was.start, now.start), ("ends", was.end, now.end)):
+        if _moment(old) != _moment(new):
+            words.append(f"{name} {_time(old)} → {_time(new)}")
+    if was.place != now.place:
+        words.append(f"place {was.place or 'online'} → {now.place or 'online'}")
+    return words
+
+
+def status_of(findings: Sequence[Finding]) -> Status:
+    """An offer's status from its items' findings (see the module doc)."""
+    if findings and all(f.over for f in findings):
+        return "past"
+    if any(f.withdrawn for f in findings):
+        return "withdrawn"
+    if any(f.changes for f in findings):
+        return "changed"
+    return "current"
+
+
+def label(item: Quoted) -> str:
+    """How a change names its occasion: "Federal Tax Institute, Chicago 14 Dec"."""
+    moment = instant(item.start)
+    day = f" {moment.day} {moment:%b}" if moment is not None else ""
+    city = f", {item.city}" if item.city else ""
+    return f"{item.title}{city}{day}"
+
+
+def reissue(
+    store: Store,
+    offer_id: int,
+    now: datetime,
+    write: Callable[[list[Occasion], Written], Written | None],
+    *,
+    catalogue: Callable[[], Mapping[str, Occasion]] | None = None,
+) -> tuple[LoggedOffer, list[str]]:
+    """The same offer made again from today's data: the same title, note, currency and
+    formats, each occasion as the catalogue lists it now (those withdrawn or over left out).
+    ``write`` makes each document again (the old document's format and place given; it returns
+    where the new one went, or None if it was not made). Logged as a new version; the old one
+    is kept and marked superseded. Returns it, and what was left out in words. Raises
+    ``NothingLeft``."""
+    old = logged.offer(store, offer_id)
+    if old is None:
+        raise NothingLeft(f"no offer {offer_id} in the offer log of {store.path}")
+    if old.superseded_by is not None:
+        raise NothingLeft(f"offer {offer_id} was re-issued already, as offer {old.superseded_by}")
+    found = (catalogue or (lambda: now_occasions(store, now)))()
+    items: list[Occasion] = []
+    left_out: list[str] = []
+    for item in old.items:
+        there = found.get(item.occasion)
+        if item.over(now) or (there is not None and logged.quoted(there, None).over(now)):
+            left_out.append(f"{label(item)}: over")
+        elif there is None:
+            left_out.append(f"{label(item)}: withdrawn")
+        else:
+            items.append(there)
+    if not items:
+        raise NothingLeft(f"offer {offer_id} cannot be re-issued: none of its occasions is still offered")
+    written = [w for w in (write(items, document) for document in old.written) if w is not None]
+    new = logged.remember(
+        store,
+        title=old.title,
+        items=items,
+        written=written,
+        currency=old.currency,
+        note=old.note,
+        supersedes=old,
+    )
+    if new is None:
+        raise NothingLeft(f"the offer log of {store.path} cannot be written here (read-only)")
+    return new, left_out
+
+
+def _fee(item: Quoted) -> str:
+    return money(item.fee, None) if item.fee is not None else "none"
+
+
+def _moment(iso: str | None) -> datetime | str | None:
+    return instant(iso) or iso
+
+
+def _time(iso: str | None) -> str:
+    moment = instant(iso)
+    if moment is None:
+        return iso or "on demand"
+    return f"{moment.day} {moment:%b %Y} {moment:%H:%M}"

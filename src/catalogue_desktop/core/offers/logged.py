@@ -1,0 +1,318 @@
+"""The offer log: what each offer promised, remembered when it is made (``remember``), read back
+(``offers``, ``offer``) and re-issued from today's data (``core.offers.checking.reissue``).
+
+Every offer made from the window's offer actions (sheet as PDF, print, calendar, e-mail text, a
+spreadsheet) or by ``export offerings --title`` calls ``remember`` once its document is written:
+when, the title (the customer: "Offer for Acme"), the note, the currency, each format written
+and where, and for each occasion what was quoted (``Quoted``: its id in ``find --kind
+offerings``' form, ``course:6107@7114``, title, start, end, place, fee, currency). The rows are
+the cache's (``core.cache.offer_log``: per catalogue, for the history's span). After each
+refresh ``core.offers.checking`` compares every open offer with the catalogue; its status and
+findings are read here too. Qt-free.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from catalogue_desktop.core.formats.numbers import plain_number, within_reason
+from catalogue_desktop.core.offers.occasions import Occasion, instant, money
+
+if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.offer_log import OfferRow
+    from catalogue_desktop.core.cache.store import Store
+
+# current: as quoted; changed: a fee, date or place differs now; withdrawn: an occasion is no
+# longer listed; past: every occasion is over; superseded: re-issued as a newer version.
+Status = Literal["current", "changed", "withdrawn", "past", "superseded"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+OPEN: frozenset[Status] = frozenset({"current", "changed", "withdrawn"})  # still to be checked
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One document of an offer: its format (pdf, print, ics, email, xlsx, csv, json) and where
+    it went (a file, "printer", "clipboard", "standard output")."""
+
+    format: str
+    where: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"format": self.format, "where": self.where}
+
+
+@dataclass(frozen=True, slots=True)
+class Quoted:
+    """One occasion as an offer quoted it (or as the catalogue has it now)."""
+
+    occasion: str  # ``course:6107@7114``, ``session:SERIES@WEBINAR``, ``webinar:WEBINAR``
+    title: str
+    start: str | None = None  # ISO 8601 as the service wrote it; None: on demand
+    end: str | None = None
+    place: str = ""  # venue, city, state; "" online
+    city: str | None = None
+    fee: int | str | None = None  # a whole number, or its plain text (never an exponent)
+    currency: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "occasion": self.occasion,
+            "title": self.title,
+            "start": self.start,
+            "end": self.end,
+            "place": self.place,
+            "city": self.city,
+            "fee": self.fee,
+            "currency": self.currency,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Quoted:
+        """An item as stored; a damaged one is read as far as it goes (never raises)."""
+        if not isinstance(data, dict):
+            return cls("?", "?")
+
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return value if isinstance(value, str) else None
+
+        fee = data.get("fee")
+        return cls(
+            occasion=text("occasion") or "?",
+            title=text("title") or "?",
+            start=text("start"),
+            end=text("end"),
+            place=text("place") or "",
+            city=text("city"),
+            fee=fee if isinstance(fee, int | str) and not isinstance(fee, bool) else None,
+            currency=text("currency"),
+        )
+
+    def over(self, now: datetime) -> bool:
+        """Whether the occasion has ended at ``now`` (one on demand never has)."""
+        last = instant(self.end) or instant(self.start)
+        return last is not None and last < now
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What the last check found of one item: its values now (None: withdrawn), the
+    differences in words, and whether it is over."""
+
+    occasion: str
+    now: Quoted | None
+    changes: tuple[str, ...] = ()
+    over: bool = False
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.now is None and not self.over
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "occasion": self.occasion,
+            "now": None if self.now is None else self.now.to_json(),
+            "changes": list(self.changes),
+            "over": self.over,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Finding | None:
+        if not isinstance(data, dict) or not isinstance(data.get("occasion"), str):
+            return None
+        changes = data.get("changes")
+        return cls(
+            data["occasion"],
+            None if data.get("now") is None else Quoted.from_json(data["now"]),
+            tuple(c for c in changes if isinstance(c, str)) if isinstance(changes, list) else (),
+            data.get("over") is True,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedOffer:
+    """One offer of the log, with what its last check found."""
+
+    id: int
+    made: str  # ISO 8601 UTC
+    title: str
+    note: str | None
+    currency: str | None
+    written: tuple[Written, ...]
+    items: tuple[Quoted, ...]
+    version: int = 1
+    version_of: int | None = None  # a re-issue: the first version's id
+    superseded_by: int | None = None
+    status: Status = "current"
+    findings: tuple[Finding, ...] = field(default=())
+    checked_at: str | None = None
+
+    @property
+    def open(self) -> bool:
+        """Still promised: not past, not superseded (the checks look at it)."""
+        return self.status in OPEN
+
+    @property
+    def total(self) -> str:
+        """The quoted fees added up ("USD 2,290"); "" when none has a fee."""
+        return total(self.items, self.currency)
+
+    @property
+    def changes(self) -> list[str]:
+        """Every difference the last check found, in words, item by item."""
+        return [line for finding in self.findings for line in finding.changes]
+
+    def finding(self, occasion: str) -> Finding | None:
+        return next((f for f in self.findings if f.occasion == occasion), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``offers --json`` writes of it (``show``: with each item's values now)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "made": self.made,
+            "status": self.status,
+            "version": self.version,
+            "versionOf": self.version_of,
+            "supersededBy": self.superseded_by,
+            "note": self.note,
+            "currency": self.currency,
+            "total": self.total,
+            "written": [w.to_json() for w in self.written],
+            "checkedAt": self.checked_at,
+            "items": [item.to_json() for item in self.items],
+            "changes": self.changes,
+        }
+
+
+def occasion_id(o: Occasion) -> str:
+    """An occasion's id as ``find --kind offerings`` writes it: ``course:COURSE@LOCATION``,
+    ``session:SERIES@WEBINAR`` or ``webinar:WEBINAR``."""
+    if o.kind == "course" and o.location_id is not None:
+        return f"course:{o.id}@{o.location_id}"
+    if o.kind == "session" and o.series_id is not None:
+        return f"session:{o.series_id}@{o.id}"
+    return f"{o.kind}:{o.id}"
+
+
+def fee_value(fee: Any) -> int | str | None:
+    """A fee as the log keeps it: a whole number as is, anything else as its plain text."""
+    if fee is None or isinstance(fee, bool):
+        return None
+    if isinstance(fee, int) and within_reason(fee):
+        return fee
+    return plain_number(fee) if isinstance(fee, int | float) else str(fee)[:40]
+
+
+def quoted(o: Occasion, currency: str | None) -> Quoted:
+    """What an offer quotes of ``o``."""
+    return Quoted(
+        occasion=occasion_id(o),
+        title=o.title,
+        start=o.start,
+        end=o.end,
+        place=o.place(),
+        city=o.city,
+        fee=fee_value(o.fee),
+        currency=currency,
+    )
+
+
+def total(items: Sequence[Quoted], currency: str | None) -> str:
+    """The fees of ``items`` added up, as ``occasions.money`` writes a fee ("" without any)."""
+    numbers: list[float | int] = []
+    for item in items:
+        if isinstance(item.fee, int):
+            numbers.append(item.fee)
+        elif isinstance(item.fee, str):
+            try:
+                numbers.append(float(item.fee))
+            except ValueError:
+                continue
+    if not numbers:
+        return ""
+    whole = sum(numbers)
+    value: int | float = int(whole) if float(whole).is_integer() else round(whole, 2)
+    return money(value, currency)
+
+
+def remember(
+    store: Store,
+    *,
+    title: str,
+    items: Sequence[Occasion],
+    written: Sequence[Written],
+    currency: str | None = None,
+    note: str | None = None,
+    made: str | None = None,
+    supersedes: LoggedOffer | None = None,
+) -> LoggedOffer | None:
+    """Log the offer of ``items`` just written as ``written`` (``supersedes``: the offer it
+    re-issues); None when the store cannot be written (a cache opened read-only)."""
+    from catalogue_desktop.core.cache.store import utc_now
+
+    if store.read_only or not store.offers.kept or not items:
+        return None
+    made = made or utc_now()
+    quotes = tuple(quoted(o, currency) for o in items)
+    offer_id = store.offers.add(
+        made=made,
+        title=title,
+        note=note or None,
+        currency=currency,
+        written=json.dumps([[w.format, w.where] for w in written], ensure_ascii=False),
+        items=json.dumps([q.to_json() for q in quotes], ensure_ascii=False),
+        version_of=None if supersedes is None else supersedes.version_of or supersedes.id,
+        supersedes=None if supersedes is None else supersedes.id,
+    )
+    return offer(store, offer_id)
+
+
+def offers(store: Store) -> list[LoggedOffer]:
+    """Every offer kept, newest first."""
+    return [read(row) for row in store.offers.rows()]
+
+
+def offer(store: Store, offer_id: int) -> LoggedOffer | None:
+    row = store.offers.row(offer_id)
+    return None if row is None else read(row)
+
+
+def read(row: OfferRow) -> LoggedOffer:
+    """A row of the log as a ``LoggedOffer`` (damaged JSON read as empty, never raising)."""
+    written = tuple(
+        Written(str(w[0]), str(w[1])) for w in _json_list(row.written) if isinstance(w, list) and len(w) == 2
+    )
+    findings = tuple(f for f in (Finding.from_json(x) for x in _json_list(row.found)) if f is not None)
+    status: Status = row.status if row.status in STATUSES else "current"
+    if row.superseded_by is not None:
+        status = "superseded"
+    return LoggedOffer(
+        id=row.id,
+        made=row.made,
+        title=row.title,
+        note=row.note,
+        currency=row.currency,
+        written=written,
+        items=tuple(Quoted.from_json(x) for x in _json_list(row.items)),
+        version=row.version,
+        version_of=row.version_of,
+        superseded_by=row.superseded_by,
+        status=status,
+        findings=findings,
+        checked_at=row.checked_at,
+    )
+
+
+def _json_list(text: str | None) -> list[Any]:
+    if not text:
+        return []
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return []
+    return value if isinstance(value, list) else []

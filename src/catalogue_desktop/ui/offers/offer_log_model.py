@@ -1,0 +1,153 @@
+"""The Offers window's two tables as item models: the offers of the log, newest first (customer,
+date, occasions, total, status: ``OffersModel``), and the occasions of the selected one, each
+with what was quoted, what the catalogue says now and the change in words (``ItemsModel``).
+Text only (service text is shown as plain text, never as rich text)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from catalogue_desktop.core.formats.drawn_text import one_line
+from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted
+from catalogue_desktop.core.offers.occasions import instant, money
+
+Index = QModelIndex | QPersistentModelIndex
+
+STATUS_WORDS = {
+    "current": "Current",
+    "changed": "Changed",
+    "withdrawn": "Withdrawn",
+    "past": "Past",
+    "superseded": "Superseded",
+}
+ID_ROLE = Qt.ItemDataRole.UserRole  # an offer's id (``OffersModel``), an occasion's (``ItemsModel``)
+
+
+def day_text(iso: str | None) -> str:
+    """ "28 Nov 2026" of an ISO time ("" if none)."""
+    moment = instant(iso)
+    return "" if moment is None else f"{moment.day} {moment:%b %Y}"
+
+
+class OffersModel(QAbstractTableModel):
+    """The offers of the log, newest first (``set_offers``)."""
+
+    HEADERS = ("Customer", "Made", "Occasions", "Total", "Status")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._offers: list[LoggedOffer] = []
+
+    def set_offers(self, offers: Sequence[LoggedOffer]) -> None:
+        self.beginResetModel()
+        self._offers = list(offers)
+        self.endResetModel()
+
+    def offer(self, row: int) -> LoggedOffer | None:
+        return self._offers[row] if 0 <= row < len(self._offers) else None
+
+    def row_of(self, offer_id: int) -> int:
+        return next((i for i, o in enumerate(self._offers) if o.id == offer_id), -1)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._offers)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.parent().isValid():
+            return None
+        offer = self.offer(index.row())
+        if offer is None or not 0 <= index.column() < len(self.HEADERS):
+            return None
+        if role == ID_ROLE:
+            return offer.id
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(offer.changes) or None
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (2, 3):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return None
+        column = index.column()
+        if column == 0:
+            version = f" (version {offer.version})" if offer.version > 1 else ""
+            return one_line(offer.title) + version
+        if column == 1:
+            return day_text(offer.made)
+        if column == 2:
+            return str(len(offer.items))
+        if column == 3:
+            return one_line(offer.total)
+        return STATUS_WORDS.get(offer.status, offer.status)
+
+
+class ItemsModel(QAbstractTableModel):
+    """The occasions of one offer: quoted, now, the change (``set_offer``)."""
+
+    HEADERS = ("Occasion", "Quoted", "Now", "Change")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._items: list[tuple[Quoted, Finding | None]] = []
+
+    def set_offer(self, offer: LoggedOffer | None) -> None:
+        self.beginResetModel()
+        self._items = [] if offer is None else [(item, offer.finding(item.occasion)) for item in offer.items]
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._items)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._items):
+            return None
+        item, finding = self._items[index.row()]
+        if role == ID_ROLE:
+            return item.occasion
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
+            return one_line(f"{item.title}, {item.place or 'online'} ({item.occasion})")
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return None
+        column = index.column()
+        if column == 0:
+            return one_line(f"{item.title}, {item.city or 'online'}")
+        if column == 1:
+            return values(item)
+        if column == 2:
+            if finding is None:
+                return "not checked yet"
+            if finding.over:
+                return "over"
+            return "withdrawn" if finding.now is None else values(finding.now)
+        if finding is None or not finding.changes:
+            return "" if finding is None or finding.over else "no change"
+        return one_line("; ".join(line.split(": ", 1)[-1] for line in finding.changes))
+
+
+def values(item: Quoted) -> str:
+    """An item's date and fee in a cell: "14 Dec 2026 08:30 · USD 1,095"."""
+    moment = instant(item.start)
+    when = "on demand" if moment is None else f"{day_text(item.start)} {moment:%H:%M}"
+    fee = money(item.fee, item.currency) if item.fee is not None else "no fee"
+    return one_line(f"{when} · {fee}")

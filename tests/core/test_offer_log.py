@@ -1,0 +1,244 @@
+"""The offer log over real syncs on loopback (the demo service serving changed data), into real
+SQLite files: an offer remembered, a fee changed and an occasion withdrawn by the service, the
+statuses and words after the next sync's check; re-issue from today's data; past offers; the
+span; the upgrade of a schema-6 store."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalogue_desktop.core.cache import record_history as history
+from catalogue_desktop.core.cache.schema import SCHEMA_VERSION
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.offers import checking, logged
+from catalogue_desktop.core.offers.logged import Written
+from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.demo.server import DemoServer
+from tests.core.test_history import serve, sync
+
+NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+CHICAGO = "course:6107@7114"  # Federal Tax Institute, Chicago, 14-15 Dec 2026, 1,095
+WASHINGTON = "course:6104@7108"  # Legal Ethics Roundtable, Washington, 11 Dec 2026, 595
+MINNEAPOLIS = "course:6107@7115"  # Federal Tax Institute, Minneapolis, 11 Jan 2027, 995
+
+
+@pytest.fixture
+def store_file(tmp_path: Path) -> Path:
+    return tmp_path / "cache" / "catalogue.sqlite3"
+
+
+def offer_of(store: Store, ids: list[str], title: str, **kw: Any) -> logged.LoggedOffer:
+    found = checking.now_occasions(store, NOW)
+    made = logged.remember(
+        store,
+        title=title,
+        items=[found[i] for i in ids],
+        written=[Written("pdf", "/tmp/offer.pdf"), Written("email", "clipboard")],
+        currency="USD",
+        **kw,
+    )
+    assert made is not None
+    return made
+
+
+def courses_changed(sample: dict[Kind, bytes]) -> list[dict[str, Any]]:
+    """The service's next courses: Chicago's fee 1,095 -> 1,195, Washington withdrawn."""
+    courses = json.loads(sample[Kind.COURSES])
+    for course in courses:
+        for loc in course["locations"]:
+            if loc["locationId"] == 7114:
+                assert loc["fee"] == 1095
+                loc["fee"] = 1195
+        course["locations"] = [loc for loc in course["locations"] if loc["locationId"] != 7108]
+    return courses
+
+
+def test_an_offer_is_flagged_after_the_sync_that_changed_its_fee_and_withdrew_an_occasion(
+    demo_server: DemoServer, sample: dict[Kind, bytes], store_file: Path
+) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        acme = offer_of(s, [CHICAGO, WASHINGTON], "Offer for Acme", note="Two seats")
+        globex = offer_of(s, [CHICAGO, MINNEAPOLIS], "Offer for Globex")
+        initech = offer_of(s, [MINNEAPOLIS], "Offer for Initech")
+        assert [i.occasion for i in acme.items] == [CHICAGO, WASHINGTON]
+        chicago = acme.items[0]
+        assert (chicago.title, chicago.city, chicago.fee, chicago.currency) == (
+            "Federal Tax Institute",
+            "Chicago",
+            1095,
+            "USD",
+        )
+        assert (
+            chicago.start == "2026-12-14T08:30:00.000-06:00"
+            and chicago.end == "2026-12-15T16:30:00.000-06:00"
+        )
+        assert "Chicago" in chicago.place and acme.total == "USD 1,690" and acme.note == "Two seats"
+        before = checking.check(s, NOW)
+        assert {o.title: o.status for o in before.offers} == dict.fromkeys(
+            ("Offer for Acme", "Offer for Globex", "Offer for Initech"), "current"
+        )
+        assert before.flagged == []
+
+    serve(demo_server, Kind.COURSES, courses_changed(sample))
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        after = checking.check(s, NOW)
+        status = {o.title: o.status for o in after.offers}
+        assert status == {
+            "Offer for Acme": "withdrawn",
+            "Offer for Globex": "changed",
+            "Offer for Initech": "current",
+        }
+        assert [o.title for o in after.offers] == ["Offer for Initech", "Offer for Globex", "Offer for Acme"]
+        assert {o.id for o in after.flagged} == {acme.id, globex.id}
+        kept = logged.offer(s, acme.id)  # the check is kept in the cache
+        assert kept is not None and kept.status == "withdrawn" and kept.checked_at == after.at
+        assert kept.changes == [
+            "Federal Tax Institute, Chicago 14 Dec: fee 1,095 → 1,195",
+            "Legal Ethics Roundtable, Washington 11 Dec: withdrawn, no longer listed by the service",
+        ]
+        finding = kept.finding(CHICAGO)
+        assert finding is not None and finding.now is not None and finding.now.fee == 1195
+        assert kept.items[0].fee == 1095  # what was promised stays as it was
+        gone = kept.finding(WASHINGTON)
+        assert gone is not None and gone.withdrawn and gone.now is None
+        untouched = logged.offer(s, initech.id)
+        assert untouched is not None and untouched.changes == []
+
+
+def test_reissue_gives_todays_fee_and_supersedes_the_old_version(
+    demo_server: DemoServer, sample: dict[Kind, bytes], store_file: Path
+) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        acme = offer_of(s, [CHICAGO, WASHINGTON], "Offer for Acme", note="Two seats")
+    serve(demo_server, Kind.COURSES, courses_changed(sample))
+    assert sync(demo_server.base_url, store_file).ok
+    made: list[tuple[list[str], str]] = []
+
+    def write(items: list[Any], old: Written) -> Written:
+        made.append(([logged.occasion_id(o) for o in items], old.format))
+        return Written(old.format, old.where.replace(".pdf", " v2.pdf"))
+
+    with Store(store_file) as s:
+        checking.check(s, NOW)
+        new, left_out = checking.reissue(s, acme.id, NOW, write)
+        assert left_out == ["Legal Ethics Roundtable, Washington 11 Dec: withdrawn"]
+        assert made == [([CHICAGO], "pdf"), ([CHICAGO], "email")]
+        assert (new.title, new.note, new.currency, new.version, new.version_of) == (
+            "Offer for Acme",
+            "Two seats",
+            "USD",
+            2,
+            acme.id,
+        )
+        assert [w.to_json() for w in new.written] == [
+            {"format": "pdf", "where": "/tmp/offer v2.pdf"},
+            {"format": "email", "where": "clipboard"},
+        ]
+        assert [(i.occasion, i.fee) for i in new.items] == [(CHICAGO, 1195)]
+        old = logged.offer(s, acme.id)
+        assert old is not None and old.status == "superseded" and old.superseded_by == new.id
+        assert old.items[0].fee == 1095 and not old.open
+        again = checking.check(s, NOW)
+        assert {o.id: o.status for o in again.offers} == {new.id: "current", acme.id: "superseded"}
+        with pytest.raises(checking.NothingLeft, match="re-issued already"):
+            checking.reissue(s, acme.id, NOW, write)
+
+
+def test_offers_over_are_past_and_offers_older_than_the_span_are_forgotten(
+    demo_server: DemoServer, store_file: Path
+) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        december = offer_of(s, [CHICAGO, WASHINGTON], "December")
+        both = offer_of(s, [CHICAGO, MINNEAPOLIS], "Both")
+        in_january = datetime(2027, 1, 5, tzinfo=UTC)
+        found = {o.id: o.status for o in checking.check(s, in_january).offers}
+        assert found == {december.id: "past", both.id: "current"}
+        with pytest.raises(checking.NothingLeft, match="none of its occasions is still offered"):
+            checking.reissue(s, december.id, in_january, lambda _items, w: w)
+        old = offer_of(s, [MINNEAPOLIS], "Long ago", made="2024-01-01T09:00:00Z")
+        assert logged.offer(s, old.id) is not None  # (the span is counted from the latest write)
+        checking.check(s, NOW)
+        assert logged.offer(s, old.id) is None
+        s.history.set_span_days(1, "2026-12-30T00:00:00Z")
+        offer_of(s, [MINNEAPOLIS], "Today", made="2026-12-30T00:00:00Z")
+        assert [o.title for o in logged.offers(s)] == ["Today"]
+
+
+def test_a_schema_6_store_gets_the_offer_log_and_keeps_its_data(
+    demo_server: DemoServer, store_file: Path
+) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    db = sqlite3.connect(store_file)
+    db.execute("DROP TABLE offers")
+    db.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+    db.commit()
+    db.close()
+    with Store(store_file) as s:
+        assert s.recovered is None and s.state(Kind.COURSES).records > 0
+        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "7"
+        assert SCHEMA_VERSION == 7 and logged.offers(s) == []
+        offer_of(s, [CHICAGO], "After the upgrade")
+        assert [o.title for o in logged.offers(s)] == ["After the upgrade"]
+
+
+def test_damaged_rows_are_read_without_raising(store_file: Path) -> None:
+    with Store(store_file) as s:
+        s.offers.add(
+            made="2026-11-28T10:00:00Z", title="Bad", note=None, currency=None, written="{", items="[1, {}]"
+        )
+        (bad,) = logged.offers(s)
+        assert bad.written == () and [i.occasion for i in bad.items] == ["?", "?"] and bad.status == "current"
+        assert history.span_days(s._db) == 400
+
+
+def test_checking_a_thousand_offers_reads_the_catalogue_once(
+    demo_server: DemoServer, store_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    reads = []
+    real = checking.now_occasions
+
+    def counted(store: Store, now: datetime) -> Any:
+        reads.append(now)
+        return real(store, now)
+
+    monkeypatch.setattr(checking, "now_occasions", counted)
+    with Store(store_file) as s:
+        found = real(s, NOW)
+        for n in range(1000):
+            logged.remember(s, title=f"Offer {n}", items=[found[CHICAGO], found[MINNEAPOLIS]], written=[])
+        result = checking.check(s, NOW)
+    assert len(result.offers) == 1000 and len(reads) == 1
+    assert all(o.status == "current" for o in result.offers)
+    with Store(store_file) as s:  # checked since the catalogue last changed: not read again
+        again = checking.check(s, NOW)
+        assert len(reads) == 1 and [o.status for o in again.offers] == [o.status for o in result.offers]
+        later = checking.check(s, datetime(2027, 6, 1, tzinfo=UTC))  # only past-ness moves with time
+        assert len(reads) == 1 and {o.status for o in later.offers} == {"past"}
+        assert all(f.over for o in later.offers for f in o.findings)
+    courses = json.loads(demo_server.payload(Kind.COURSES))
+    courses[0]["title"] += " (new edition)"
+    serve(demo_server, Kind.COURSES, courses)
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:  # new data: read once more (the past ones are not checked again)
+        checking.check(s, NOW)
+        assert len(reads) == 1
+
+
+def test_a_catalogue_with_nothing_in_it_withdraws_nothing(demo_server: DemoServer, store_file: Path) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        acme = offer_of(s, [CHICAGO], "Offer for Acme")
+        assert checking.check(s, NOW).offers[0].status == "current"
+        again = checking.check(s, NOW, catalogue=dict)  # (nothing synced to check against)
+        assert [(o.id, o.status) for o in again.offers] == [(acme.id, "current")] and again.flagged == []
