@@ -16,9 +16,8 @@ from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.reading import Reading
-from catalogue_desktop.core.query.syntax import Parsed, QueryError
+from catalogue_desktop.core.query.syntax import Parsed, QueryError, has_removed
 from catalogue_desktop.core.query.table import Table
-from catalogue_desktop.core.query.timeline import has_removed
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.searches.stored import StoredTables

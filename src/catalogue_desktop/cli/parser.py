@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import catalogue_desktop
 from catalogue_desktop.cli import connection
 from catalogue_desktop.cli.output import say
 from catalogue_desktop.core.formats.drawn_text import terminal_text
 from catalogue_desktop.core.records.kinds import Kind
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 KIND_NAMES = [k.value for k in Kind]
 CACHE_HELP = (
@@ -31,7 +34,7 @@ class _VersionAction(argparse.Action):
         self,
         option_strings: Sequence[str],
         dest: str = argparse.SUPPRESS,
-        default: Any = argparse.SUPPRESS,
+        default: object = argparse.SUPPRESS,
         help: str | None = None,
     ) -> None:
         super().__init__(
@@ -42,7 +45,7 @@ class _VersionAction(argparse.Action):
             help=help or "show program's version number and exit",
         )
 
-    def __call__(self, parser: argparse.ArgumentParser, *_args: Any, **_kwargs: Any) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
         say(f"catalogue-desktop {catalogue_desktop.__version__}")
         parser.exit()
 
@@ -77,11 +80,11 @@ class _Parser(argparse.ArgumentParser):
 
     window_only = False  # made without its commands (``parse_command_line``): errors are the whole parser's
 
-    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> Any:
         self._argv = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
 
-    def _print_message(self, message: str, file: Any = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """Usage and errors, made safe for a terminal (an argument quoted may hold escapes)."""
         super()._print_message(terminal_text(message) if message else message, file)
 

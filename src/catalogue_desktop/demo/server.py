@@ -25,7 +25,6 @@ from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any
 from urllib.parse import urlsplit
 
 from catalogue_desktop.core.records.kinds import Kind
@@ -114,7 +113,7 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 60  # idle keep-alive connections end after a minute
     server: _HTTPServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
+    def log_message(self, format: str, *args: object) -> None:  # quiet
         pass
 
     def version_string(self) -> str:
@@ -233,7 +232,9 @@ class _HTTPServer(ThreadingHTTPServer):
             with contextlib.suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: object
+    ) -> None:
         # A client that goes away mid-response is normal; anything else is still reported.
         import sys
 

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QAbstractItemModel, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 
 # Roles as plain ints. Why: PySide6's roles are Python enum members, so ``role == DisplayRole`` in ``data()``
 # costs an enum attribute lookup per comparison, and a repaint asks 7 roles of every visible cell (~1,200
@@ -63,7 +63,9 @@ def guarded(data: _Data) -> _Data:
     """An item model's ``data()`` that never raises (see above): decorate each model's ``data``."""
 
     @functools.wraps(data)
-    def guarded_data(self: QAbstractItemModel, index: Any, role: int = DISPLAY) -> Any:
+    def guarded_data(
+        self: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex, role: int = DISPLAY
+    ) -> Any:
         try:
             return data(self, index, role)
         except Exception as exc:
@@ -72,7 +74,9 @@ def guarded(data: _Data) -> _Data:
     return guarded_data  # type: ignore[return-value]  # (the same signature)
 
 
-def failed_cell(model: QAbstractItemModel, index: Any, role: int, exc: Exception) -> Any:
+def failed_cell(
+    model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex, role: int, exc: Exception
+) -> Any:
     """What a cell whose ``data()`` raised shows for ``role``: the mark, the error as its tooltip."""
     reason = f"{type(exc).__name__}: {str(exc)[:200]}"
     key = (type(model).__qualname__, reason)

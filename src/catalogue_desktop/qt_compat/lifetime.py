@@ -20,8 +20,6 @@ deleted". ``shiboken6.isValid`` says whether the object is still there.
 
 from __future__ import annotations
 
-from typing import Any
-
 import shiboken6
 from PySide6.QtCore import QObject
 
@@ -47,6 +45,6 @@ def pending() -> int:
     return len(_PENDING)
 
 
-def is_alive(obj: Any) -> bool:
+def is_alive(obj: object) -> bool:
     """Whether ``obj``'s C++ object still exists (Qt has not deleted it)."""
     return bool(shiboken6.isValid(obj))

@@ -63,7 +63,7 @@ class Profile:
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> Profile | None:
+    def from_json(cls, data: object) -> Profile | None:
         if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"]:
             return None
         url = data.get("base_url")
@@ -302,7 +302,7 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     return (None, wrong) if wrong else (data, _entries_wrong(data))
 
 
-def _unusable(data: Any) -> str | None:
+def _unusable(data: object) -> str | None:
     """Why a profiles file's data cannot be used at all, or None."""
     if not isinstance(data, dict):
         return f'holds {_kind(data)}, not an object with a "profiles" list'
@@ -328,7 +328,7 @@ def _entries_wrong(data: dict[str, Any]) -> str | None:
     return None
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     return "null" if value is None else _TYPES.get(type(value), "an object")
 
 

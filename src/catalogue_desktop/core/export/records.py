@@ -101,7 +101,7 @@ def _decodable(kind: Kind, entries: Iterable[Entry]) -> Iterator[Record]:
             continue
 
 
-def cell(value: Any, *, names: bool = False) -> str:
+def cell(value: object, *, names: bool = False) -> str:
     """One CSV cell: plain, sortable text; a list of records as ``; ``-joined ``names`` (their
     names or titles), else as JSON (see the module's docstring)."""
     if value is None:
@@ -129,7 +129,7 @@ def json_lines(items: list[Any]) -> str:
     return "[" + ",\n ".join(parts) + "]"
 
 
-def _plain(item: Any) -> Any:
+def _plain(item: object) -> Any:
     if isinstance(item, Record):
         return item.model_dump(mode="json", by_alias=True)
     return item

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 @lru_cache(maxsize=4096)
-def zone_text(moment: Any, state: str | None = None) -> str | None:
+def zone_text(moment: object, state: str | None = None) -> str | None:
     """A date's zone as its own column: the location's zone when the written offset is that
     zone's ("CST"), else the written offset ("UTC−08:00")."""
     if not isinstance(moment, datetime) or moment.utcoffset() is None:

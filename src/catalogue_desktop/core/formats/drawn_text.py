@@ -16,8 +16,6 @@ service wrote, but never let it steer the drawing.
 
 from __future__ import annotations
 
-from typing import Any
-
 DRAWN_LIMIT = 2000  # characters drawn of one field: a title, a description, a fee
 SHORT_LIMIT = 300  # ... of a field that is short by nature: a place, a name, a link
 
@@ -56,7 +54,7 @@ def visible(text: str) -> str:
     return text.replace("\r\n", "\n").translate(_VISIBLE)
 
 
-def drawn(value: Any, limit: int = DRAWN_LIMIT) -> str:
+def drawn(value: object, limit: int = DRAWN_LIMIT) -> str:
     """What a drawn output shows of one field: made visible, then capped ("" for None); only
     the first ``limit`` characters are ever looked at."""
     if value is None:
@@ -68,20 +66,20 @@ def drawn(value: Any, limit: int = DRAWN_LIMIT) -> str:
     return f"{shown[:limit]}… ({len(text):,} characters in all)"
 
 
-def one_line(value: Any, limit: int = DRAWN_LIMIT) -> str:
+def one_line(value: object, limit: int = DRAWN_LIMIT) -> str:
     """``drawn`` on one line: line breaks and tabs as spaces ("" when only blanks)."""
     text = drawn(value, limit)
     return " ".join(text.replace("\t", " ").split("\n")) if text.strip() else ""
 
 
-def html_text(value: Any, limit: int = DRAWN_LIMIT) -> str:
+def html_text(value: object, limit: int = DRAWN_LIMIT) -> str:
     """``drawn`` text escaped for an HTML element's content (no tag of the data survives)."""
     import html  # (only pages and sheets need it: its entities table is ~1 ms of the window's start-up)
 
     return html.escape(drawn(value, limit), quote=False)
 
 
-def html_attribute(value: Any, limit: int = DRAWN_LIMIT) -> str:
+def html_attribute(value: object, limit: int = DRAWN_LIMIT) -> str:
     """``drawn`` text escaped for a double-quoted HTML attribute."""
     import html
 

@@ -14,7 +14,6 @@ the link opens evil.example.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 _NOT_IN_A_LINK = re.compile(
     r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u2060\ufeff\u061c\u202a-\u202e\u2066-\u2069\"<>\\^`{|}]"
@@ -22,7 +21,7 @@ _NOT_IN_A_LINK = re.compile(
 LONGEST = 2079  # Excel's longest hyperlink, in UTF-16 code units; past it no output makes a link
 
 
-def web_link(url: Any) -> str | None:
+def web_link(url: object) -> str | None:
     """``url`` if it is a web link (see the module), else None."""
     if not isinstance(url, str) or not url[:8].lower().startswith(("http://", "https://")):
         return None
@@ -38,10 +37,10 @@ def web_link(url: Any) -> str | None:
     return url
 
 
-def is_web(url: Any) -> bool:
+def is_web(url: object) -> bool:
     return web_link(url) is not None
 
 
-def left_out(url: Any) -> bool:
+def left_out(url: object) -> bool:
     """Whether ``url`` was given (text) but is not a web link: an output leaves it out, and says so."""
     return isinstance(url, str) and bool(url.strip()) and web_link(url) is None

@@ -18,7 +18,6 @@ within reason or not, it returns text (bounded) and never raises or hangs.
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 WHOLE_MIN, WHOLE_MAX = -(2**63), 2**63 - 1
 DIGITS = 17  # significant digits of a decimal number, and decimal places at most
@@ -30,7 +29,7 @@ RULE = (
 _PLAIN_DIGITS = 40  # beyond this many digits either side of the point a number is written as 1E+N
 
 
-def within_reason(value: Any) -> bool:
+def within_reason(value: object) -> bool:
     """Whether ``value`` (int or Decimal) is a number a record may hold (see the module)."""
     if isinstance(value, bool):
         return True
@@ -45,7 +44,7 @@ def within_reason(value: Any) -> bool:
     return True
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """A number as a problem quotes it: whole if short, else its ends and how many digits it has
     ("99999999…999999 (5,001 digits)"); never raises, whatever its size."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
@@ -57,7 +56,7 @@ def shown(value: Any) -> str:
     return f"{text[:10]}…{text[-6:]} ({digits:,} digits)"
 
 
-def plain_number(value: Any) -> str:
+def plain_number(value: object) -> str:
     """``value`` (int, Decimal, float) written out in full; other values as ``str``. A number
     beyond reason (more than 40 digits either side of the point) is written as Python writes it
     (``1E+5000``), and a whole number too long for text (over 4,300 digits) by its size: bounded
@@ -86,7 +85,7 @@ def plain_size(value: Decimal) -> bool:
     return exponent >= -_PLAIN_DIGITS and value.adjusted() < _PLAIN_DIGITS
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: object) -> bool:
     """Whether ``value`` is a finite number or text that reads as one (booleans are not)."""
     if isinstance(value, bool):
         return False

@@ -110,7 +110,7 @@ class Book:
         self.book.close()
         return self.data.getvalue()
 
-    def _cell(self, ws: Worksheet, row: int, col: int, kind: str, value: Any, measure: bool) -> int:
+    def _cell(self, ws: Worksheet, row: int, col: int, kind: str, value: object, measure: bool) -> int:
         """Write one cell; returns its width in characters (about) when ``measure``."""
         if value is None or value == "" or value == []:
             return 0
@@ -158,7 +158,7 @@ def _width(text: str) -> int:
     return min(max((len(line) for line in text.splitlines()), default=0), 60)
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, datetime):

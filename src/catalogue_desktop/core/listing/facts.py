@@ -50,7 +50,7 @@ _EXPERT = fact_keys("experts")
 _SESSIONS, _LOCATIONS = CHILD_KEYS[("series", "session")], CHILD_KEYS[("courses", "location")]
 
 
-def _put(out: dict[str, Any], keys: dict[str, str], **values: Any) -> dict[str, Any]:
+def _put(out: dict[str, Any], keys: dict[str, str], **values: object) -> dict[str, Any]:
     """``out`` with each value (but None and []) under its name's facts key (``keys``)."""
     for name, value in values.items():
         if value is not None and value != []:

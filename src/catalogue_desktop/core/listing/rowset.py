@@ -31,6 +31,13 @@ class Rows(Protocol):
     def __iter__(self) -> Iterator[Row]: ...
 
 
+class PackedLinks(Protocol):
+    """A chunk's links packed (``cache.pages``), unpacked when first needed."""
+
+    def __len__(self) -> int: ...
+    def unpack(self) -> list[list[list[int]]]: ...
+
+
 class RowSource(Rows, Protocol):
     """Rows made when first read, and what a row set needs of all of them without making them."""
 
@@ -73,7 +80,7 @@ class RowSet:
         self.source = source
         self.rows: Rows = self._listed if source is None else source
         self._links: list[list[list[int]]] = [] if links is None else links
-        self._packed: list[Any] = []  # the links of the rows after ``_links``, packed, in order
+        self._packed: list[PackedLinks] = []  # the links of the rows after ``_links``, packed, in order
         self.positions: list[int] = [] if positions is None else positions
         # Orders computed by ``sorting.sorted_rows``, by (column, descending); emptied by ``extend``.
         self.sort_cache: dict[tuple[int, bool], tuple[int, ...]] = {}
@@ -124,7 +131,9 @@ class RowSet:
             [item[0] for item in items], [item[1] for item in items], [item[2] for item in items]
         )
 
-    def extend_columns(self, positions: list[int], rows: list[list[Any]], links: Any) -> None:
+    def extend_columns(
+        self, positions: list[int], rows: list[list[Any]], links: list[list[list[int]]] | PackedLinks
+    ) -> None:
         """Append a chunk as ``Store.iter_columns`` yields it: three parallel sequences, the links
         as lists or packed (anything with ``len()`` and ``unpack()``)."""
         if not len(positions) == len(rows) == len(links):

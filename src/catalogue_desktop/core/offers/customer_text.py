@@ -35,7 +35,7 @@ class Style:
     customer_zone: str | None = None  # IANA zone for online events' times (None: as written)
     local: bool = False  # every time in the viewer's zone (Preferences: local time)
 
-    def fee(self, value: Any) -> str:
+    def fee(self, value: object) -> str:
         """A fee with its currency, in one piece: no line break inside ("USD 1,295")."""
         if value is None or value == "":
             return ""

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from catalogue_desktop.core.offers.occasions import Occasion, instant
@@ -96,7 +96,7 @@ def _zone(o: Occasion, begin: datetime) -> tzinfo:
     return begin.tzinfo
 
 
-def parse_schedule(items: Any) -> dict[int, tuple[time, time]]:
+def parse_schedule(items: object) -> dict[int, tuple[time, time]]:
     """A course's ``schedule`` (the service's JSON: day, startTime, endTime, ...) as each day's
     first start and last end; entries that are not such (hostile or broken data) are skipped."""
     out: dict[int, tuple[time, time]] = {}
@@ -115,7 +115,7 @@ def parse_schedule(items: Any) -> dict[int, tuple[time, time]]:
     return out
 
 
-def _time(text: Any) -> time | None:
+def _time(text: object) -> time | None:
     if not isinstance(text, str):
         return None
     match = _TIME.match(text.strip())

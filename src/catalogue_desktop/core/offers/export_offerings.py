@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Unpack
 
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.offers import calendar, offer
@@ -96,7 +96,9 @@ def select(
     return Selection(items, as_of, reason, found)
 
 
-def offer_of(selection: Selection, *, times: str = offer.CLOCK, **fields: Any) -> offer.Offer:
+def offer_of(
+    selection: Selection, *, times: str = offer.CLOCK, **fields: Unpack[offer.OfferFields]
+) -> offer.Offer:
     """The offer of ``selection`` (``offer.make``: the window's, from the same Preferences),
     ``fields`` its title, note, letterhead, currency and customer zone."""
     return offer.make(selection.items, selection.as_of, schedules=selection.schedules, times=times, **fields)

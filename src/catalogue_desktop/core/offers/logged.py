@@ -71,7 +71,7 @@ class Quoted:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Quoted:
+    def from_json(cls, data: object) -> Quoted:
         """An item as stored; a damaged one is read as far as it goes (never raises)."""
         if not isinstance(data, dict):
             return cls("?", "?")
@@ -121,7 +121,7 @@ class Finding:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Finding | None:
+    def from_json(cls, data: object) -> Finding | None:
         if not isinstance(data, dict) or not isinstance(data.get("occasion"), str):
             return None
         changes = data.get("changes")
@@ -199,7 +199,7 @@ def occasion_id(o: Occasion) -> str:
     return f"{o.kind}:{o.id}"
 
 
-def fee_value(fee: Any) -> int | str | None:
+def fee_value(fee: object) -> int | str | None:
     """A fee as the log keeps it: a whole number as is, anything else as its plain text."""
     if fee is None or isinstance(fee, bool):
         return None

@@ -160,7 +160,7 @@ def _local(moment: datetime) -> datetime:
         return moment
 
 
-def money(fee: Any, currency: str | None = None) -> str:
+def money(fee: object, currency: str | None = None) -> str:
     """A fee as written: plain digits (never an exponent), thousands grouped for whole numbers."""
     if fee is None:
         return ""
@@ -278,7 +278,7 @@ def dated(items: Sequence[Occasion]) -> int:
     return sum(1 for o in items if instant(o.start) is not None)
 
 
-def instant(iso: Any) -> datetime | None:
+def instant(iso: object) -> datetime | None:
     """ISO 8601 text as an aware datetime (UTC if it has no offset); None if not a date, or if
     its UTC instant falls outside years 1-9999 (no output can show it: the decoder rejects it)."""
     if not iso or not isinstance(iso, str):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from catalogue_desktop.core.formats import ics as ics_format
 from catalogue_desktop.core.offers import calendar, mail
@@ -129,13 +129,30 @@ class Offer:
         return file_name(self.title, self.items, suffix)
 
 
+class OfferText(TypedDict, total=False):
+    """An offer's own words: what the seller types for each offer."""
+
+    title: str
+    note: str
+    valid_until: date | None
+
+
+class OfferFields(OfferText, total=False):
+    """``Offer``'s fields that ``make`` passes on as given."""
+
+    letterhead: Letterhead
+    currency: str | None
+    customer_zone: str | None
+    hour12: bool
+
+
 def make(
     items: Sequence[Occasion],
     as_of: str | None,
     *,
     schedules: Mapping[Any, Schedule] | None = None,
     times: str = CLOCK,
-    **fields: Any,
+    **fields: Unpack[OfferFields],
 ) -> Offer:
     """The offer of ``items`` (``Offer``'s other fields in ``fields``), doubtful times given as
     ``times`` says: each such course's start and end (and its schedule's hours) rewritten in its

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, SHORT_LIMIT, html_attribute, html_text
 from catalogue_desktop.core.formats.links import is_web
@@ -212,7 +212,7 @@ class Sheet:
             f"<thead><tr>{cells}</tr></thead>"
         )
 
-    def _kind_label(self, key: Any, o: Occasion, n: int) -> str:
+    def _kind_label(self, key: object, o: Occasion, n: int) -> str:
         if isinstance(key, tuple) and key[0] == "series" and key[1] in self.whole:
             _title, fee, size = self.whole[key[1]]
             price = f", {self.style.fee(fee)} for the whole series" if fee is not None else ""
@@ -253,7 +253,18 @@ def link(url: str) -> str:
     return f'<a href="{_attr(url)}" style="white-space: nowrap">{shown}</a>'
 
 
-def sheet_html(items: Sequence[Occasion], as_of: str | None, **options: Any) -> str:
+class SheetOptions(TypedDict, total=False):
+    """``Sheet``'s options (``sheet_html`` passes them on)."""
+
+    group: str
+    title: str
+    style: Style | None
+    letterhead: Letterhead | None
+    note: str
+    valid_until: date | None
+
+
+def sheet_html(items: Sequence[Occasion], as_of: str | None, **options: Unpack[SheetOptions]) -> str:
     """The sheet of ``items`` as HTML (``Sheet``'s options), no page breaks asked for."""
     return Sheet(items, as_of, **options).html()
 
@@ -278,17 +289,17 @@ def short_url(url: str | None, limit: int = SHORT_LINK) -> str:
     return f"{kept}/…" if len(kept) + 2 <= limit else text[: limit - 1] + "…"
 
 
-def _heading(key: Any, first: Occasion) -> str:
+def _heading(key: str | tuple[object, ...], first: Occasion) -> str:
     if isinstance(key, str):
         return key
     return (first.series or first.title) if key[0] == "series" else first.title
 
 
-def _text(value: Any, limit: int = DRAWN_LIMIT) -> str:
+def _text(value: object, limit: int = DRAWN_LIMIT) -> str:
     """Every text the sheet draws: capped, its bidi controls made visible, escaped
     (``formats.drawn_text.html_text``): no field can reverse its text or make the layout slow."""
     return html_text(value, limit)
 
 
-def _attr(value: Any) -> str:
+def _attr(value: object) -> str:
     return html_attribute(value, 8000)

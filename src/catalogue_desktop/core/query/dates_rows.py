@@ -226,7 +226,7 @@ def rows_steps(
     return DatesRows(found, begin_ms, end_ms, zones, known)
 
 
-def _moment(known: dict[Any, Moment], text: Any) -> Moment:
+def _moment(known: dict[Any, Moment], text: object) -> Moment:
     """(epoch ms, UTC offset minutes) of ISO text, remembered (events share their hours)."""
     found: Moment = (None, None)
     if isinstance(text, str):

@@ -38,6 +38,7 @@ from catalogue_desktop.core.query import bits, literals, timeline
 from catalogue_desktop.core.query.fields import (
     OFFERINGS,
     SCHEMA,
+    Field,
     FieldType,
     Schema,
     offering_kind,
@@ -347,14 +348,14 @@ class Finder:
             cache.move_to_end(key)
         return found
 
-    def _contains(self, t: Table, f: Any, folded: str) -> int:
+    def _contains(self, t: Table, f: Field, folded: str) -> int:
         if f.type is FieldType.CODE:
             return self._code_text(t, f, folded, exact=False)
         if f.type in _NUMERIC:
             return self._digits(t, f, folded) if folded.isdigit() else 0
         return t.index(f, TextIndex).contains(folded)
 
-    def _digits(self, t: Table, f: Any, folded: str) -> int:
+    def _digits(self, t: Table, f: Field, folded: str) -> int:
         """Rows whose number holds the digits ``folded`` (an id typed in part): a scan in C of
         the numbers' texts, made at the first such word (docs/decisions.md, "The finder's engine")."""
 
@@ -365,7 +366,7 @@ class Finder:
 
         return self._remember(t, ("digits", f.key, folded), scan)
 
-    def _code_text(self, t: Table, f: Any, folded: str, *, exact: bool) -> int:
+    def _code_text(self, t: Table, f: Field, folded: str, *, exact: bool) -> int:
         """Rows whose code is ``folded``, or (not ``exact``) whose label contains it (none, its index
         not built, when no code is named: a fresh ``find`` builds no index for most words)."""
         label = self.vocabulary.label
@@ -410,7 +411,7 @@ class Finder:
             return dates(term, t.index(f, DateIndex), now)
         return numeric(term, t.index(f, RangeIndex))
 
-    def _present(self, t: Table, f: Any) -> int:
+    def _present(self, t: Table, f: Field) -> int:
         if f.key == "@ondemand":
             return t.all
         if f.type in (FieldType.TEXT, FieldType.NAMES, FieldType.CODE):

@@ -99,7 +99,7 @@ class OfferingColumns(dict[str, list[Any]]):
     def __contains__(self, key: object) -> bool:
         return key in KEYS
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: str, default: object = None) -> Any:
         return self[key] if key in KEYS else default
 
     def made(self, key: str) -> bool:

@@ -114,7 +114,7 @@ class Postings:
             counts.append(len(mine))
         self._chunks.append((flat, counts))
 
-    def _text_id(self, item: Any) -> int:
+    def _text_id(self, item: object) -> int:
         """The text id of a value not seen before (values shown alike share one)."""
         shown = self._display(item)
         folded = fold(shown)

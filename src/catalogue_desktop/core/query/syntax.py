@@ -492,3 +492,13 @@ def quote(value: str) -> str:
 def _numbers_reversed(lo: object, hi: object) -> bool:
     """A range of numbers whose start is after its end (dates are compared when the query runs)."""
     return isinstance(lo, int | Decimal) and isinstance(hi, int | Decimal) and lo > hi
+
+
+def has_removed(root: Node | None) -> bool:
+    """The query (its root node) asks for withdrawn records: a ``removed:`` clause not under a
+    NOT."""
+    if isinstance(root, Term):
+        return bool(root.op == timeline.TIME_OP and root.value.change == "removed")
+    if isinstance(root, (And, Or)):
+        return any(has_removed(c) for c in root.children)
+    return False  # Not, or nothing

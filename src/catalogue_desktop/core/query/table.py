@@ -34,7 +34,7 @@ _WHOLE = {int, type(None)}
 _first, _second = itemgetter(0), itemgetter(1)
 
 
-def parse_date(text: Any) -> tuple[int, int] | None:
+def parse_date(text: object) -> tuple[int, int] | None:
     """ISO 8601 text -> (day ordinal of the date as written, epoch milliseconds); None if not a
     date. A value without a UTC offset is taken as UTC (as the decoder does)."""
     if not isinstance(text, str):
@@ -48,7 +48,7 @@ def parse_date(text: Any) -> tuple[int, int] | None:
     return moment.toordinal(), int(moment.timestamp() * 1000)
 
 
-def money(value: Any) -> int | Decimal | None:
+def money(value: object) -> int | Decimal | None:
     """A fee as a number: int, or Decimal from decimal text (certificate fees)."""
     if isinstance(value, bool):
         return None
@@ -185,7 +185,7 @@ class Table:
     def ids(self) -> list[Any]:
         return self.columns["id"]
 
-    def row_of_id(self, record_id: Any) -> int | None:
+    def row_of_id(self, record_id: object) -> int | None:
         """The first row of the record ``record_id`` (the ids' rows are listed at the first call)."""
         if self._row_by_id is None:
             self._row_by_id = {}
@@ -360,7 +360,7 @@ def _compact(ids: list[Any]) -> list[Any]:
         return ids
 
 
-def _has_text(value: Any) -> bool:
+def _has_text(value: object) -> bool:
     if isinstance(value, list):
         return any(v not in (None, "") for v in value)
     return value not in (None, "")

@@ -317,13 +317,3 @@ def supports(table: str, spec: TimeSpec, schema: Schema) -> tuple[str, str] | No
     if spec.field is not None and schema.field(table, spec.field) is None:
         return spec.field, f"{table} have no field '{spec.field}'"
     return None
-
-
-def has_removed(root: Any) -> bool:
-    """The query (a ``syntax`` node) asks for withdrawn records: a ``removed:`` clause not under a
-    NOT."""
-    if hasattr(root, "op"):  # a Term
-        return bool(root.op == TIME_OP and root.value.change == "removed")
-    if hasattr(root, "children"):  # And, Or
-        return any(has_removed(c) for c in root.children)
-    return False  # Not, or nothing

@@ -15,7 +15,7 @@ class Vocabulary:
     type_labels: Mapping[str, str] = field(default_factory=lambda: {"1": "On demand", "2": "Live"})
     on_demand: frozenset[str] = frozenset({"1"})
 
-    def label(self, field_name: str, code: Any) -> str:
+    def label(self, field_name: str, code: object) -> str:
         """A code in words: its label, else "Type 7" (never a bare number)."""
         if code is None:
             return ""

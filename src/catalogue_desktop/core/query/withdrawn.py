@@ -20,7 +20,7 @@ from catalogue_desktop.core.listing.facts import facts
 from catalogue_desktop.core.query import timeline
 from catalogue_desktop.core.query.engine import Finder, Outcome
 from catalogue_desktop.core.query.fields import OFFERINGS
-from catalogue_desktop.core.query.syntax import Parsed
+from catalogue_desktop.core.query.syntax import Parsed, has_removed
 from catalogue_desktop.core.query.table import Table, TableBuilder
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -116,7 +116,7 @@ class WithdrawnTables:
     def evaluate(self, query: Parsed, name: str, now: datetime) -> Outcome | None:
         """The withdrawn records of ``name`` matching ``query``; None unless the query asks for
         withdrawn records (a ``removed:`` clause) and the table can answer it."""
-        if query.root is None or not timeline.has_removed(query.root):
+        if query.root is None or not has_removed(query.root):
             return None
         found = self.get(name)
         if found is None:

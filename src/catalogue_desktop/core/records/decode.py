@@ -30,6 +30,7 @@ from typing import Any
 
 import pydantic_core
 from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from catalogue_desktop.core.formats.numbers import RULE, shown, within_reason
 from catalogue_desktop.core.records import models
@@ -215,7 +216,7 @@ def _maybe_surrogate(message: str) -> bool:
     return "surrogate" in message or "end of hex escape" in message
 
 
-def _without_surrogates(value: Any, path: str, found: list[str]) -> Any:
+def _without_surrogates(value: object, path: str, found: list[str]) -> Any:
     """``value`` with unpaired surrogates replaced by U+FFFD; their field paths go to ``found``."""
     if isinstance(value, str):
         if _SURROGATE.search(value) is None:
@@ -247,7 +248,7 @@ def _invalid_json(kind: Kind, payload: bytes, message: str) -> DecodeError:
     return DecodeError(f"{kind.value}: not valid JSON ({message})")
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if isinstance(value, dict):
         return "a JSON object"
     if isinstance(value, str):
@@ -257,14 +258,14 @@ def _json_type(value: Any) -> str:
     return f"a JSON {type(value).__name__}"
 
 
-def _id_of(kind: Kind, item: Any) -> int | str | None:
+def _id_of(kind: Kind, item: object) -> int | str | None:
     value = item.get(kind.id_field) if isinstance(item, dict) else None
     if isinstance(value, (int, str)) and not isinstance(value, bool):
         return value if not isinstance(value, str) else value[:40]
     return None
 
 
-def _record_problems(kind: Kind, index: int, item: Any, exc: ValidationError) -> list[Problem]:
+def _record_problems(kind: Kind, index: int, item: object, exc: ValidationError) -> list[Problem]:
     record_id = _id_of(kind, item)
     out = []
     for error in exc.errors(include_url=False):
@@ -282,7 +283,7 @@ def _record_problems(kind: Kind, index: int, item: Any, exc: ValidationError) ->
     return out
 
 
-def _beyond_reason(error: Any) -> bool:
+def _beyond_reason(error: ErrorDetails) -> bool:
     """Whether a validation error is the number rule's: a number out of bounds (a whole number's
     ``le``/``ge``, the decimal's own check), or a huge JSON integer kept as a Decimal where a whole
     number belongs."""
@@ -305,7 +306,7 @@ def format_loc(loc: tuple[int | str, ...]) -> str:
     return text
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = json.dumps(value, default=str, ensure_ascii=False) if value is not None else "null"
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -395,7 +396,9 @@ _NESTED_IDS: dict[Kind, tuple[str, str, str]] = {
 }
 
 
-def _nested_duplicates(kind: Kind, index: int, record_id: Any, record: models.Record) -> list[Problem]:
+def _nested_duplicates(
+    kind: Kind, index: int, record_id: int | str | None, record: models.Record
+) -> list[Problem]:
     """Problems for ids repeated within one record's locations or sessions (both kept: the
     offers' calendar gives their events distinct UIDs)."""
     nested = _NESTED_IDS.get(kind)

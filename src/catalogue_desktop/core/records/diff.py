@@ -45,7 +45,7 @@ def diff_snapshots(old: Mapping[int, bytes], new: Iterable[tuple[int, bytes]]) -
     return {"added": added, "removed": removed, "changed": changed}
 
 
-def diff_values(old: Any, new: Any, path: str = "") -> dict[str, list[Any]]:
+def diff_values(old: object, new: object, path: str = "") -> dict[str, list[Any]]:
     """Leaf-level differences between two JSON values, keyed by a readable path."""
     if isinstance(old, dict) and isinstance(new, dict):
         out: dict[str, list[Any]] = {}
@@ -87,7 +87,7 @@ def _diff_by_id(old: list[Any], new: list[Any], key: str, path: str) -> dict[str
     return out
 
 
-def _summary(value: Any) -> Any:
+def _summary(value: object) -> Any:
     """Scalars as they are; a nested record by its title, name or city (and its start day, when it
     has one: ``Dallas, 2027-03-09``); lists by their items."""
     if isinstance(value, dict):
@@ -109,6 +109,6 @@ def describe_fields(fields: Mapping[str, list[Any]], limit: int = 6) -> str:
     return "; ".join(parts)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = "(none)" if value is None else str(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -77,7 +77,7 @@ class Line:
 
 
 def describe(
-    events: Iterable[EventLike], record: Mapping[str, Any] | None, date_text: DateText = day_text
+    events: Iterable[EventLike], record: Mapping[str, object] | None, date_text: DateText = day_text
 ) -> list[Line]:
     """Each event as lines of words, oldest first; one line per changed field."""
     lines: list[Line] = []
@@ -121,7 +121,9 @@ def fee_points(events: Iterable[EventLike]) -> dict[str, list[tuple[str, Decimal
     return {k: v for k, v in series.items() if len(v) >= 2}
 
 
-def _field(path: str, old: Any, new: Any, record: Mapping[str, Any] | None, date_text: DateText) -> str:
+def _field(
+    path: str, old: object, new: object, record: Mapping[str, object] | None, date_text: DateText
+) -> str:
     parts = path.split("/")
     if len(parts) >= 2 and parts[0] in _NESTED_NAMES:
         noun = _NESTED_NAMES[parts[0]]
@@ -139,7 +141,7 @@ def _field(path: str, old: Any, new: Any, record: Mapping[str, Any] | None, date
     return f"{name} {_value(parts[-1], old, date_text)} → {_value(parts[-1], new, date_text)}"
 
 
-def _nested(record: Mapping[str, Any] | None, list_name: str, item_id: str) -> Mapping[str, Any] | None:
+def _nested(record: Mapping[str, object] | None, list_name: str, item_id: str) -> Mapping[str, Any] | None:
     items = (record or {}).get(list_name)
     if not isinstance(items, list):
         return None
@@ -160,7 +162,7 @@ def _where(nested: Mapping[str, Any] | None, date_text: DateText) -> str:
     return ", ".join(parts)
 
 
-def _summary(value: Any, date_text: DateText) -> str:
+def _summary(value: object, date_text: DateText) -> str:
     """``records.diff``'s summary of a nested record (``Dallas, 2027-03-09``) with its day in words."""
     text = _clip(str(value))
     head, _, tail = text.rpartition(", ")
@@ -168,7 +170,7 @@ def _summary(value: Any, date_text: DateText) -> str:
     return f"{head}, {date_text(day)}" if day else text
 
 
-def _value(name: str, value: Any, date_text: DateText) -> str:
+def _value(name: str, value: object, date_text: DateText) -> str:
     if value is None:
         return "(none)"
     if isinstance(value, bool):
@@ -195,7 +197,7 @@ def _time(value: str) -> str:
     return f" {moment.hour}:{moment.minute:02d}"
 
 
-def _day(value: Any) -> date | None:
+def _day(value: object) -> date | None:
     if not isinstance(value, str) or len(value) < 10:
         return None
     try:
@@ -204,7 +206,7 @@ def _day(value: Any) -> date | None:
         return None
 
 
-def _number(value: Any) -> Decimal | None:
+def _number(value: object) -> Decimal | None:
     if isinstance(value, bool) or value is None:
         return None
     try:

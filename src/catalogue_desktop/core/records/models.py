@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, Strict, WrapValidator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
+from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 
 from catalogue_desktop.core.formats.numbers import RULE, WHOLE_MAX, WHOLE_MIN, within_reason
 
@@ -44,7 +45,7 @@ Str = Annotated[str, Strict()]
 Bool = Annotated[bool, Strict()]
 
 
-def _aware_datetime(value: Any, handler: Any) -> datetime:
+def _aware_datetime(value: object, handler: ValidatorFunctionWrapHandler) -> datetime:
     """Parse an ISO 8601 date-time; a value without a UTC offset is taken as UTC."""
     if isinstance(value, str) and len(value) == 10:  # date only: midnight UTC
         value = value + "T00:00:00Z"
@@ -72,7 +73,7 @@ def _decimal_within_reason(value: Decimal) -> Decimal:
 Money = Annotated[Decimal, Strict(False), AfterValidator(_decimal_within_reason)]
 
 
-def _code(value: Any) -> int | str:
+def _code(value: object) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ValueError("expected a numeric or text code")
     if isinstance(value, int) and not within_reason(value):

@@ -125,7 +125,7 @@ def _ingest(
     )
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     """``value`` (a row, links or facts: JSON types only) as JSON text, by pydantic-core's
     serializer (a third of the time of ``json.dumps``; compact), or by ``json.dumps`` where that
     one refuses (a string holding a lone surrogate)."""

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -228,11 +228,11 @@ class CollectionTab(QWidget):
         if self._auto_title and self.view.isVisible():
             self.fit_title_column()
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.resized.emit()
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._fit_title:
             self._fit_title = False
@@ -257,7 +257,7 @@ class CollectionTab(QWidget):
         """Show the rows of a row set read so far (see ``RowSetTableModel.show_growing``)."""
         self._keeping_selection(self.model.show_growing, rowset, expected, changes)
 
-    def _keeping_selection(self, show: Callable[..., None], *args: Any) -> None:
+    def _keeping_selection(self, show: Callable[..., None], *args: object) -> None:
         """``show(*args)``: the model's change of rows. If it resets the model, ``_reselect``
         selects again the record selected (or shown) before."""
         self._keep = self._pinned or self.selected_record_id() or self._shown_id
@@ -349,7 +349,7 @@ class CollectionTab(QWidget):
     def _current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
         self._follow_current()
 
-    def _selection_changed(self, *_changed: Any) -> None:
+    def _selection_changed(self, *_changed: object) -> None:
         self._follow_current()  # (a click on the current row selects it: it is chosen now)
 
     def _follow_current(self) -> None:
@@ -448,7 +448,7 @@ class CollectionTab(QWidget):
         self._header_restored = (settings.header_state(self.kind), header.saveState())
         header.sortIndicatorChanged.connect(self._header_sorted, Qt.ConnectionType.UniqueConnection)
 
-    def _header_sorted(self, *_sort: Any) -> None:
+    def _header_sorted(self, *_sort: object) -> None:
         """The user chose an order: plain from now on, and remembered (the default is not)."""
         self.model.upcoming_first = False
 

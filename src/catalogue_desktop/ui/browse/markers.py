@@ -8,7 +8,7 @@ create (docs/decisions.md, "Start-up and Qt"), and most starts show no marker.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication
@@ -61,7 +61,7 @@ def bold_font() -> QFont:
 
 
 def cell_tooltip(
-    column: Column, value: Any, added: bool, changed: str | None, past: str | None
+    column: Column, value: object, added: bool, changed: str | None, past: str | None
 ) -> str | None:
     """A cell's tooltip: a text in full (up to 2,000 characters: a column may be too narrow for
     it), what the last refresh did to its record (added, or what changed: ``changed``, e.g. "fee
@@ -96,7 +96,7 @@ _HEADER_TIPS = {
 _CELL_TEXT = 1000  # characters a cell shows (no column is wider); the tooltip shows 2000
 
 
-def cell_text(formatter: Formatter, column: Column, value: Any, offset: int | None) -> str:
+def cell_text(formatter: Formatter, column: Column, value: object, offset: int | None) -> str:
     """A cell's text: a date at its UTC ``offset``; long text cut (eliding a 1 MB title on
     every repaint was slow: docs/decisions.md, "Sorting and the tables")."""
     if column.type is ColumnType.DATE:

@@ -130,7 +130,7 @@ class PastRows:
 def _before(now: int) -> Callable[[Any], bool]:
     """Whether a value is a time (an int) before ``now`` (a blank or text is not)."""
 
-    def before(value: Any) -> bool:
+    def before(value: object) -> bool:
         return isinstance(value, int) and value < now
 
     return before

@@ -43,7 +43,7 @@ def selected_view_rows(view: QTableView) -> list[int]:
     return sorted({index.row() for index in selection.selectedIndexes()})
 
 
-def _clean(text: Any) -> str:
+def _clean(text: object) -> str:
     """Cell text with tabs and line breaks flattened (other characters kept as displayed)."""
     if text is None:
         return ""

@@ -8,10 +8,10 @@ receives every event of the widget, and PySide6 converting each to its Python ty
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QTableView
 
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
@@ -31,7 +31,7 @@ class TableView(QTableView):
     resized = Signal()  # the view got another size (the title column may take the room)
     _painted_rows = False
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.resized.emit()
 

@@ -74,7 +74,7 @@ def export_xlsx(
     return count
 
 
-def _utc(ms: Any) -> datetime | None:
+def _utc(ms: object) -> datetime | None:
     if not isinstance(ms, int) or isinstance(ms, bool):
         return None
     try:

@@ -44,13 +44,13 @@ class Formatter:
 
     # -- codes ---------------------------------------------------------------------------------
 
-    def code(self, key: str, value: Any) -> str:
+    def code(self, key: str, value: object) -> str:
         """A code for people: a type's label ("Live", or "Type 7" when none is set), "Level 2"."""
         if value is None or value == "":
             return ""
         return self.vocabulary.label(key, value)
 
-    def on_demand(self, type_code: Any) -> bool:
+    def on_demand(self, type_code: object) -> bool:
         """Whether a webinar of this type is on demand (bookable at any time: never past)."""
         return type_code is not None and str(type_code) in self.vocabulary.on_demand
 
@@ -60,7 +60,7 @@ class Formatter:
 
     # -- numbers -------------------------------------------------------------------------------
 
-    def number(self, value: Any) -> str:
+    def number(self, value: object) -> str:
         """A grouped number; decimal text keeps exactly its decimals ("2495.00" -> "2,495.00").
         Total: a number beyond reason (``core.formats.numbers``; the decoder refuses them) is
         written as ``plain_number`` bounds it ("1E+5000"), never expanded."""
@@ -96,7 +96,7 @@ class Formatter:
         """A whole number beyond QLocale's 64 bits (a fee of 1e308), grouped as the locale does."""
         return f"{whole:,}".replace(",", self.locale.groupSeparator())
 
-    def money(self, value: Any) -> str:
+    def money(self, value: object) -> str:
         """A fee, one way everywhere: whole amounts without cents ("2250.00" -> "2,250"), others
         with two decimals ("1899.5" -> "1,899.50")."""
         if value is None or value == "":
@@ -115,7 +115,7 @@ class Formatter:
         decimals = max(0, -int(number.as_tuple().exponent))
         return self.locale.toCurrencyString(float(number), self.currency, decimals)
 
-    def money_range(self, pair: Any) -> str:
+    def money_range(self, pair: object) -> str:
         """``[min, max]`` -> "495 – 1,295"; a single value when both are equal."""
         if pair is None:
             return ""
@@ -130,7 +130,7 @@ class Formatter:
 
     # -- dates ---------------------------------------------------------------------------------
 
-    def date(self, ms: Any, offset: int | None = None) -> str:
+    def date(self, ms: object, offset: int | None = None) -> str:
         """Epoch milliseconds (UTC) -> short date, time and zone: at the UTC ``offset`` (minutes)
         the event was written with ("3/9/27 8:30 AM UTC−05:00"), or in the viewer's zone,
         labelled too, without one or when the user chose local time (``common.times``)."""
@@ -141,13 +141,13 @@ class Formatter:
             return plain_number(ms)
         return times.short(self.locale, whole, offset, self.event_zones)
 
-    def moment(self, value: Any) -> str:
+    def moment(self, value: object) -> str:
         """An aware datetime, ISO text or epoch ms -> as ``date`` writes it (a datetime's or
         text's own offset kept)."""
         found = times.moment_of(value)
         return "" if found is None else times.short(self.locale, found[0], found[1], self.event_zones)
 
-    def date_long(self, value: Any) -> str:
+    def date_long(self, value: object) -> str:
         """Epoch ms, ISO text or an aware datetime -> long date, time and zone, as ``date``
         chooses the zone. "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
         found = times.moment_of(value)
@@ -155,21 +155,21 @@ class Formatter:
             return "" if value is None else str(value)
         return times.long(self.locale, found[0], found[1], self.event_zones)
 
-    def day(self, value: Any, offset: int | None = None) -> str:
+    def day(self, value: object, offset: int | None = None) -> str:
         """The day alone ("3/9/27"), in the zone ``date`` would show it in."""
         found = times.moment_of(value)
         if found is None:
             return ""
         return times.day(self.locale, found[0], found[1] if offset is None else offset, self.event_zones)
 
-    def data_time(self, iso: Any) -> str | None:
+    def data_time(self, iso: object) -> str | None:
         """When data was fetched: the viewer's local time, labelled (None stays None)."""
         found = times.moment_of(iso)
         if found is None:
             return None if iso is None else str(iso)
         return times.long(self.locale, found[0], None, False)
 
-    def on_demand_text(self, recorded: Any = None, offset: int | None = None) -> str:
+    def on_demand_text(self, recorded: object = None, offset: int | None = None) -> str:
         """What an on-demand webinar shows where a start would be: "On demand", and the day it
         was recorded ("On demand · recorded 3/9/26"), never a past start that looks missed."""
         day = self.day(recorded, offset)
@@ -177,12 +177,12 @@ class Formatter:
 
     # -- any column ----------------------------------------------------------------------------
 
-    def boolean(self, value: Any) -> str:
+    def boolean(self, value: object) -> str:
         if value is None:
             return ""
         return "Yes" if value else "No"
 
-    def value(self, column: Column, value: Any) -> str:
+    def value(self, column: Column, value: object) -> str:
         """Display text of one row value of ``column``; blank for None."""
         if value is None:
             return ""
@@ -221,7 +221,7 @@ def _whole(value: Any) -> int | None:
     return whole if within_reason(whole) else None
 
 
-def _same(low: Any, high: Any) -> bool:
+def _same(low: object, high: object) -> bool:
     """Whether a range's ends are one amount (a NaN's comparison may raise: not the same)."""
     try:
         return bool(low == high)
@@ -229,7 +229,7 @@ def _same(low: Any, high: Any) -> bool:
         return False
 
 
-def _money_value(value: Any) -> Any:
+def _money_value(value: object) -> Any:
     """An int for a whole amount, decimal text with two decimals for another; else as given
     (a number too large to write out in full as it is: ``int()`` of ``1E+999999999`` never ends)."""
     if isinstance(value, (bool, int)):

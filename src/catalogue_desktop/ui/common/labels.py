@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QLabel
 
 
@@ -17,7 +18,7 @@ class MouseSelectableLabel(QLabel):
         super().__init__(text, **properties)
         self._selectable = False
 
-    def enterEvent(self, event: Any) -> None:  # (a handler, not an event filter: see qt_compat)
+    def enterEvent(self, event: QEnterEvent) -> None:  # (a handler, not an event filter: see qt_compat)
         if not self._selectable:
             self._selectable = True
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

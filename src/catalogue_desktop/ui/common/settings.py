@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -26,7 +26,7 @@ APP = "catalogue-desktop"
 DEFAULT_SYNC_TIMEOUT = 60.0  # s per collection (core.service.client.DEFAULT_DEADLINE; not imported: httpx)
 
 
-def _bytes(value: Any) -> QByteArray | None:
+def _bytes(value: object) -> QByteArray | None:
     if isinstance(value, QByteArray) and not value.isEmpty():
         return value
     if isinstance(value, (bytes, bytearray)) and value:
@@ -46,7 +46,7 @@ class Settings:
         self.q = qsettings or QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG, APP)
         self.notes: list[str] = []  # values read that were unusable, each said once, in a line
 
-    def _note(self, key: str, value: Any, wanted: str) -> None:
+    def _note(self, key: str, value: object, wanted: str) -> None:
         shown = repr(value) if isinstance(value, str | int | float) else type(value).__name__
         line = f"{self.q.fileName()}: {key} = {shown[:60]} is not {wanted}; the default is used"
         if line not in self.notes:

@@ -6,13 +6,12 @@ importing the photo loader (hashlib, threads, temp files).
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from catalogue_desktop.core.formats.links import web_link
 
 
-def is_web_url(url: Any) -> bool:
+def is_web_url(url: object) -> bool:
     """True for an absolute http:// or https:// URL with a host and no space, control or bidi
     character (``core.formats.links``)."""
     if not isinstance(url, str) or not url or web_link(url.strip()) is None:

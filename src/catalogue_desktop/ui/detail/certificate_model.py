@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
@@ -29,6 +29,15 @@ _ROOT = 0
 HEADERS = ("Name", "Details")
 
 
+class _NodeDetails(TypedDict, total=False):
+    """A node's optional fields (``_add`` passes them on)."""
+
+    details: str
+    tooltip: str | None
+    course_id: int | None
+    in_catalogue: bool
+
+
 @dataclass
 class _Node:
     id: int
@@ -43,7 +52,7 @@ class _Node:
     children: list[int] = field(default_factory=list)
 
 
-def _v(value: Any) -> str:
+def _v(value: object) -> str:
     return "—" if value is None else str(value)
 
 
@@ -132,7 +141,7 @@ class CertificateTreeModel(QAbstractItemModel):
         """Reference problems found while resolving (unknown option/track, unlisted course)."""
         return list(self._problems)
 
-    def _add(self, parent: int, role: str, name: str, **kw: Any) -> int:
+    def _add(self, parent: int, role: str, name: str, **kw: Unpack[_NodeDetails]) -> int:
         siblings = self._nodes[parent].children
         node = _Node(len(self._nodes), parent, len(siblings), role, name, **kw)
         self._nodes.append(node)

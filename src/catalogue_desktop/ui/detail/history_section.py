@@ -4,13 +4,13 @@ over time drawn with QPainter (``FeeChart``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QDate, QLocale, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from catalogue_desktop.core.cache.record_history import Event, slash_path
@@ -102,11 +102,12 @@ def _plain(value: Decimal) -> int | str:
     return int(value) if value == value.to_integral_value() else str(value)
 
 
-def _item_name(record: dict[str, Any] | None, item: str) -> str:
+def _item_name(record: Mapping[str, object] | None, item: str) -> str:
     if not item or not record:
         return ""
     list_name, _, item_id = item.partition("/")
-    for nested in record.get(list_name) or ():
+    items = record.get(list_name)
+    for nested in items if isinstance(items, list) else ():
         if isinstance(nested, dict) and any(str(v) == item_id for k, v in nested.items() if k.endswith("Id")):
             return str(nested.get("city") or nested.get("title") or item_id)
     return item_id
@@ -148,7 +149,7 @@ class FeeChart(QWidget):
         )
         self.update()
 
-    def paintEvent(self, event: Any) -> None:  # Qt's name
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt's name
         if len(self._points) < 2:
             return
         painter = QPainter(self)

@@ -215,7 +215,7 @@ class Page:
     def bool_text(self, value: bool | None) -> str:
         return self.fmt.boolean(value) or BLANK
 
-    def date_text(self, value: Any) -> str:
+    def date_text(self, value: object) -> str:
         return self.fmt.date_long(value) or BLANK
 
     def expert_cards(self, experts: Iterable[Expert] | None, heading_text: str = "Experts") -> None:

@@ -4,9 +4,8 @@ details pane is too narrow for both side by side: the page then never gets wider
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QBoxLayout, QLayout, QWidget
 
 
@@ -32,7 +31,7 @@ class PhotoRow(QWidget):
         photo, column = self._photo.minimumSizeHint(), self._column.minimumSize()
         return QSize(max(photo.width(), column.width()), max(photo.height(), column.height()))
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         wide = event.size().width() >= self._side_by_side_width()
         direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
         if self._box.direction() != direction:

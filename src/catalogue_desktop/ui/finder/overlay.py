@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, TypeGuard
 
 from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.listing.rowset import Rows
 from catalogue_desktop.core.query.table import Table, parse_date
 from catalogue_desktop.core.records.kinds import Kind, ListKind
 
@@ -61,7 +62,7 @@ class ChildOverlay:
                 return headings.get(key)
         return None
 
-    def ordered(self, rows: list[int], column: int, descending: bool, own: Any) -> list[int]:
+    def ordered(self, rows: list[int], column: int, descending: bool, own: Rows) -> list[int]:
         """``rows`` (ordered by their records' own values of ``column``) ordered by the values the
         rows show there, when ``column`` shows matched ones (blanks last): a course sorted by date
         under ``city:dallas`` lists its Dallas dates in order, not its next dates'; ``own``: the
@@ -126,7 +127,7 @@ class ChildOverlay:
         return out
 
 
-def _moment(text: Any) -> tuple[int | None, int | None]:
+def _moment(text: object) -> tuple[int | None, int | None]:
     from datetime import UTC, datetime
 
     if not isinstance(text, str):

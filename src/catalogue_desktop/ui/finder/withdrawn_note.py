@@ -33,10 +33,10 @@ class WithdrawnNote:
     def note(self, parsed: Parsed | None, name: str, now: datetime) -> str | None:
         """The note for tab ``name`` under ``parsed`` (None: the query asks for no withdrawn
         records)."""
-        from catalogue_desktop.core.query import timeline
+        from catalogue_desktop.core.query.syntax import has_removed
         from catalogue_desktop.core.records.history_words import iso_day_text
 
-        if parsed is None or parsed.root is None or not timeline.has_removed(parsed.root):
+        if parsed is None or parsed.root is None or not has_removed(parsed.root):
             return None
         tables = self._current()
         if tables is None:

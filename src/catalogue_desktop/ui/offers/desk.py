@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Unpack
 
 from PySide6.QtCore import QLocale, QMimeData, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
@@ -364,7 +364,9 @@ class OfferDesk:
             valid_until=options.valid_until,
         )
 
-    def made(self, chosen: Chosen, *, zone: str | None, **fields: Any) -> the_offer.Offer | None:
+    def made(
+        self, chosen: Chosen, *, zone: str | None, **fields: Unpack[the_offer.OfferText]
+    ) -> the_offer.Offer | None:
         """The offer of ``chosen`` (``core.offers.the_offer.make``): Preferences' letterhead and
         currency, times at the venue, online times in ``zone``, doubtful times as the seller
         chose (asked once: ``times``); None if the seller did not choose."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from catalogue_desktop.core.formats.drawn_text import one_line
 from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted
@@ -37,7 +37,7 @@ class OffersModel(QAbstractTableModel):
 
     HEADERS = ("Customer", "Made", "Occasions", "Total", "Status")
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._offers: list[LoggedOffer] = []
 
@@ -97,7 +97,7 @@ class ItemsModel(QAbstractTableModel):
 
     HEADERS = ("Occasion", "Quoted", "Now", "Change")
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._items: list[tuple[Quoted, Finding | None]] = []
 

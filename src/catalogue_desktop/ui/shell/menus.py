@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QIcon, QKeySequence
@@ -100,7 +100,7 @@ class WindowActions:
     copy_action: QAction
     select_all_action: QAction
 
-    def __init__(self, **parts: Any) -> None:
+    def __init__(self, **parts: object) -> None:
         named = self.__annotations__.keys()
         if parts.keys() != named:
             raise TypeError(f"WindowActions: missing {named - parts.keys()}, unknown {parts.keys() - named}")

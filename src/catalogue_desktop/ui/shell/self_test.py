@@ -41,7 +41,7 @@ async def wait_signal(signal: SignalInstance, timeout: float) -> Any:
     """Wait for one emission of ``signal`` (its first argument, if any)."""
     future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
-    def fire(*args: Any) -> None:
+    def fire(*args: object) -> None:
         if not future.done():
             future.set_result(args[0] if args else None)
 

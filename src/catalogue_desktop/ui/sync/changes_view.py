@@ -149,7 +149,7 @@ class ChangesView(QWidget):
         return item.childCount() if item is not None else 0
 
     @staticmethod
-    def _child(parent: QTreeWidgetItem, kind: Kind | None, record_id: Any, label: str, what: str) -> None:
+    def _child(parent: QTreeWidgetItem, kind: Kind | None, record_id: object, label: str, what: str) -> None:
         child = QTreeWidgetItem(parent, [label, what])
         child.setToolTip(1, plain_tooltip(what))
         if kind is not None and isinstance(record_id, int):

@@ -12,9 +12,10 @@ refreshed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -61,7 +62,7 @@ class _ElidedLabel(MouseSelectableLabel):
         self.whole = text
         self._fit()
 
-    def resizeEvent(self, event: Any) -> None:  # (a handler, not an event filter: see qt_compat)
+    def resizeEvent(self, event: QResizeEvent) -> None:  # (a handler, not an event filter: see qt_compat)
         super().resizeEvent(event)
         self._fit()
 
