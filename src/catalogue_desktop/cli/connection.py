@@ -140,16 +140,51 @@ def cache_base(args: argparse.Namespace, profile: Profile | None) -> str | None:
     return str(profile.cache_dir(cache_dir(base))) if profile is not None else base
 
 
+def remembered_profile() -> Profile | None:
+    """The catalogue the window showed last (File ▸ Catalogue, ``--profile``, ``--demo``): the
+    "current" of ``profiles.json``, read without Qt; None before the window or ``profile`` ever
+    wrote that file."""
+    from catalogue_desktop.core.connection import profiles
+
+    path = profiles.config_dir() / profiles.FILE_NAME
+    if not path.exists():
+        return None
+    found = profiles.Profiles.load(path)
+    if found.problem:
+        say(f"catalogue-desktop: {found.problem}", sys.stderr)
+    return found.current_profile()
+
+
 def offline_cache(args: argparse.Namespace) -> tuple[str | None, bool]:
-    """(cache directory, whether it is the demo's) of ``export`` and ``find``: ``--profile``'s
-    folder, else ``--cache-dir`` and ``--demo``; ``args.cache_demo`` follows the demo profile."""
-    profile = profile_of(getattr(args, "profile", None))
+    """(cache directory, whether it is the demo's) of ``export``, ``find``, ``history`` and
+    ``watch``: ``--profile``'s folder, else ``--cache-dir`` and ``--demo``, else the catalogue the
+    window showed last (named on stderr), else the service's cache; ``args.cache_demo`` follows
+    the demo profile."""
+    explicit = getattr(args, "profile", None) or args.sync_cache_dir or args.cache_demo
+    profile = profile_of(getattr(args, "profile", None)) if explicit else remembered_profile()
+    if not explicit:
+        _say_catalogue(profile)
     if profile is None:
         return args.sync_cache_dir, args.cache_demo
     if profile.demo:
         args.cache_demo = True
         return args.sync_cache_dir, True
     return cache_base(args, profile), False
+
+
+def _say_catalogue(profile: Profile | None) -> None:
+    """One line on stderr: the catalogue a command reads when none was named on its command line."""
+    other = "--profile NAME, --demo or --cache-dir DIR reads another"
+    if profile is None:
+        from catalogue_desktop.core.cache.location import cache_dir
+
+        say(
+            f"catalogue-desktop: reading the cache in {cache_dir()} (no catalogue chosen yet; {other})",
+            sys.stderr,
+        )
+    else:
+        which = "the demo catalogue" if profile.demo else f"the catalogue {profile.name!r}"
+        say(f"catalogue-desktop: reading {which}, the one the window showed last ({other})", sys.stderr)
 
 
 def say_connection(connection: Connection) -> None:
