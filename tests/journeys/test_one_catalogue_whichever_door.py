@@ -1,8 +1,8 @@
 """One catalogue, whichever door (issue 39, point 18): the catalogue the window showed last (the
 demo included, opened with ``--demo`` or File ▸ Catalogue) is the one ``find``, ``export``,
-``history``, ``watch`` and ``--offline`` read, each command saying so on stderr; ``--profile`` and
-``--cache-dir`` still read another. The window runs here; the commands run as real processes on
-the settings folder and cache it wrote."""
+``history``, ``watch`` and ``--offline`` read (and ``sync`` without ``--base-url`` syncs), each
+command saying so on stderr; ``--profile`` and ``--cache-dir`` still read another. The window
+runs here; the commands run as real processes on the settings folder and cache it wrote."""
 
 from __future__ import annotations
 
@@ -76,6 +76,11 @@ def test_the_demo_opened_with_demo_is_what_the_commands_and_offline_read(
     offline = make_session(offline=True, wait="ready")  # `catalogue-desktop --offline`
     assert offline.demo
     assert offline.window.tab(Kind.WEBINARS).model.rowCount() == 60
+
+    synced = _cli(folder, cache_dir, "sync")  # no --base-url: the demo's, served in-process
+    assert synced.returncode == 0, synced.stderr
+    assert "catalogue-desktop: using the demo catalogue, the one the window showed last" in synced.stderr
+    assert f"Cache: {cache_dir / 'demo' / 'catalogue.sqlite3'}" in synced.stdout
 
     # --profile and --cache-dir read another catalogue, and say nothing about the window's
     other = _cli(folder, cache_dir, "find", "--profile", DEFAULT, "cpe")

@@ -87,9 +87,14 @@ def add_connection(parser: argparse.ArgumentParser) -> None:
 
 
 def usage_error(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Errors argparse cannot see: no address at all, half of a basic pair."""
+    """Errors argparse cannot see: no address at all (neither given nor a catalogue the window
+    showed last, which is then the one used and said), half of a basic pair."""
     if not getattr(args, "sync_base_url", None) and not getattr(args, "profile", None):
-        parser.error("give the service's address with --base-url URL, or a catalogue with --profile NAME")
+        remembered = remembered_profile()
+        if remembered is None or not (remembered.demo or remembered.base_url):
+            parser.error("give the service's address with --base-url URL, or a catalogue with --profile NAME")
+        _say_catalogue(remembered, "using", "--profile NAME or --base-url URL")
+        args.profile = remembered.name
     if bool(getattr(args, "user", None)) != bool(getattr(args, "password_env", None)):
         parser.error("--user and --password-env go together")
     if getattr(args, "auth_header", None) and not getattr(args, "token_env", None):
@@ -172,19 +177,24 @@ def offline_cache(args: argparse.Namespace) -> tuple[str | None, bool]:
     return cache_base(args, profile), False
 
 
-def _say_catalogue(profile: Profile | None) -> None:
+def _say_catalogue(
+    profile: Profile | None, verb: str = "reading", other: str = "--profile NAME, --demo or --cache-dir DIR"
+) -> None:
     """One line on stderr: the catalogue a command reads when none was named on its command line."""
-    other = "--profile NAME, --demo or --cache-dir DIR reads another"
     if profile is None:
         from catalogue_desktop.core.cache.location import cache_dir
 
         say(
-            f"catalogue-desktop: reading the cache in {cache_dir()} (no catalogue chosen yet; {other})",
+            f"catalogue-desktop: {verb} the cache in {cache_dir()} (no catalogue chosen yet; "
+            f"{other} reads another)",
             sys.stderr,
         )
     else:
         which = "the demo catalogue" if profile.demo else f"the catalogue {profile.name!r}"
-        say(f"catalogue-desktop: reading {which}, the one the window showed last ({other})", sys.stderr)
+        say(
+            f"catalogue-desktop: {verb} {which}, the one the window showed last ({other} reads another)",
+            sys.stderr,
+        )
 
 
 def say_connection(connection: Connection) -> None:

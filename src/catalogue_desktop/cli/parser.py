@@ -22,6 +22,7 @@ DEMO_CACHE_HELP = (
     "read the demo catalogue's cache, the one the window fills when no service is set "
     "(the demo/ folder of the cache directory)"
 )
+SERVICE_HELP = "(or --profile NAME; without either: the catalogue the window showed last, said on stderr)"
 READS_HELP = (
     "Reads the cache of the catalogue the window showed last (File > Catalogue, the demo "
     "included), and says which on stderr; --profile NAME, --demo or --cache-dir DIR reads another."
@@ -161,7 +162,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")
-    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help=SERVICE_HELP)
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
@@ -170,7 +171,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(command_parser=p)
 
     p = sub.add_parser("check", help="report how the service's data conforms to the spec")
-    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help=SERVICE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
     _add_timeout(p)
@@ -181,7 +182,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "doctor",
         help="walk the path to the service step by step and say what is wrong (README: At work)",
     )
-    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help=SERVICE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--timeout", type=_seconds, default=20.0, metavar="SECONDS", help="per step (default 20)")
     connection.add_connection(p)
