@@ -113,7 +113,7 @@ def test_each_offline_commands_help_says_which_catalogue_it_reads() -> None:
     def bare(text: str) -> str:  # (argparse wraps at hyphens too: "--cache-" / "dir")
         return "".join(text.split())
 
-    for command in ("find", "export", "history", "watch"):
+    for command in ("find", "export", "history", "watch", "offers"):
         text = bare(run_cli(command, "--help", env=_environment()).stdout)
         assert bare("Reads the cache of the catalogue the window showed last") in text, command
         assert bare("--profile NAME, --demo or --cache-dir DIR reads another") in text, command

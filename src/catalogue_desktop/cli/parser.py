@@ -352,6 +352,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "changed (a fee, date or place), withdrawn, past or superseded (re-issued). 'offers show ID' "
         "gives each occasion's quoted values and its values now; 'offers check' exits 1 when an open "
         "offer no longer matches the catalogue, 0 otherwise. Kept per catalogue, for the history's span.",
+        epilog=READS_HELP,
     )
     p.add_argument("action", nargs="?", choices=["show", "check"], help="show ID | check")
     p.add_argument("offer_id", nargs="?", type=int, metavar="ID", help="show: the offer's id")
