@@ -87,9 +87,14 @@ def add_connection(parser: argparse.ArgumentParser) -> None:
 
 
 def usage_error(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Errors argparse cannot see: no address at all, half of a basic pair."""
+    """Errors argparse cannot see: no address at all (neither given nor a catalogue the window
+    showed last, which is then the one used and said), half of a basic pair."""
     if not getattr(args, "sync_base_url", None) and not getattr(args, "profile", None):
-        parser.error("give the service's address with --base-url URL, or a catalogue with --profile NAME")
+        remembered = remembered_profile()
+        if remembered is None or not (remembered.demo or remembered.base_url):
+            parser.error("give the service's address with --base-url URL, or a catalogue with --profile NAME")
+        _say_catalogue(remembered, "using", "--profile NAME or --base-url URL")
+        args.profile = remembered.name
     if bool(getattr(args, "user", None)) != bool(getattr(args, "password_env", None)):
         parser.error("--user and --password-env go together")
     if getattr(args, "auth_header", None) and not getattr(args, "token_env", None):
@@ -140,16 +145,56 @@ def cache_base(args: argparse.Namespace, profile: Profile | None) -> str | None:
     return str(profile.cache_dir(cache_dir(base))) if profile is not None else base
 
 
+def remembered_profile() -> Profile | None:
+    """The catalogue the window showed last (File ▸ Catalogue, ``--profile``, ``--demo``): the
+    "current" of ``profiles.json``, read without Qt; None before the window or ``profile`` ever
+    wrote that file."""
+    from catalogue_desktop.core.connection import profiles
+
+    path = profiles.config_dir() / profiles.FILE_NAME
+    if not path.exists():
+        return None
+    found = profiles.Profiles.load(path)
+    if found.problem:
+        say(f"catalogue-desktop: {found.problem}", sys.stderr)
+    return found.current_profile()
+
+
 def offline_cache(args: argparse.Namespace) -> tuple[str | None, bool]:
-    """(cache directory, whether it is the demo's) of ``export`` and ``find``: ``--profile``'s
-    folder, else ``--cache-dir`` and ``--demo``; ``args.cache_demo`` follows the demo profile."""
-    profile = profile_of(getattr(args, "profile", None))
+    """(cache directory, whether it is the demo's) of ``export``, ``find``, ``history`` and
+    ``watch``: ``--profile``'s folder, else ``--cache-dir`` and ``--demo``, else the catalogue the
+    window showed last (named on stderr), else the service's cache; ``args.cache_demo`` follows
+    the demo profile."""
+    explicit = getattr(args, "profile", None) or args.sync_cache_dir or args.cache_demo
+    profile = profile_of(getattr(args, "profile", None)) if explicit else remembered_profile()
+    if not explicit:
+        _say_catalogue(profile)
     if profile is None:
         return args.sync_cache_dir, args.cache_demo
     if profile.demo:
         args.cache_demo = True
         return args.sync_cache_dir, True
     return cache_base(args, profile), False
+
+
+def _say_catalogue(
+    profile: Profile | None, verb: str = "reading", other: str = "--profile NAME, --demo or --cache-dir DIR"
+) -> None:
+    """One line on stderr: the catalogue a command reads when none was named on its command line."""
+    if profile is None:
+        from catalogue_desktop.core.cache.location import cache_dir
+
+        say(
+            f"catalogue-desktop: {verb} the cache in {cache_dir()} (no catalogue chosen yet; "
+            f"{other} reads another)",
+            sys.stderr,
+        )
+    else:
+        which = "the demo catalogue" if profile.demo else f"the catalogue {profile.name!r}"
+        say(
+            f"catalogue-desktop: {verb} {which}, the one the window showed last ({other} reads another)",
+            sys.stderr,
+        )
 
 
 def say_connection(connection: Connection) -> None:

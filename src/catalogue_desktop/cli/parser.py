@@ -25,6 +25,11 @@ DEMO_CACHE_HELP = (
     "read the demo catalogue's cache, the one the window fills when no service is set "
     "(the demo/ folder of the cache directory)"
 )
+SERVICE_HELP = "(or --profile NAME; without either: the catalogue the window showed last, said on stderr)"
+READS_HELP = (
+    "Reads the cache of the catalogue the window showed last (File > Catalogue, the demo "
+    "included), and says which on stderr; --profile NAME, --demo or --cache-dir DIR reads another."
+)
 
 
 class _VersionAction(argparse.Action):
@@ -132,7 +137,11 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("--base-url", help="service address, the part before /v1 (remembered)")
     parser.add_argument("--demo", action="store_true", help="use the bundled demo catalogue")
-    parser.add_argument("--offline", action="store_true", help="never contact the service")
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="never contact the service: the catalogue shown last (or --profile's, --demo), from its cache",
+    )
     parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its demo/ folder")
     parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:50007")
     parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
@@ -156,7 +165,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("sync", help="refresh the local cache from the service")
-    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help=SERVICE_HELP)
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
@@ -165,7 +174,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(command_parser=p)
 
     p = sub.add_parser("check", help="report how the service's data conforms to the spec")
-    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help=SERVICE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_size(p)
     _add_timeout(p)
@@ -176,7 +185,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "doctor",
         help="walk the path to the service step by step and say what is wrong (README: At work)",
     )
-    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help="(or --profile NAME)")
+    p.add_argument("--base-url", dest="sync_base_url", metavar="URL", help=SERVICE_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--timeout", type=_seconds, default=20.0, metavar="SECONDS", help="per step (default 20)")
     connection.add_connection(p)
@@ -203,6 +212,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "export",
         help="write a cached collection as CSV, JSON or a spreadsheet, or the occasions "
         "(offerings) as CSV, JSON, a spreadsheet, a calendar file or an offer sheet (offline)",
+        epilog=READS_HELP,
     )
     p.add_argument(
         "kind",
@@ -271,7 +281,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "find",
         help="find records in the cached catalogue (offline)",
         description="Evaluate each QUERY on the cached catalogue, offline (README: Query language).",
-        epilog=f"Exit status 0 when every query parsed, 2 when one did not. Note: {_DASH_HINT}.",
+        epilog=f"{READS_HELP} Exit status 0 when every query parsed, 2 when one did not. Note: {_DASH_HINT}.",
     )
     p.add_argument("queries", nargs="+", metavar="QUERY")
     p.add_argument(
@@ -305,6 +315,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         description="Every change the syncs recorded in one record, oldest first: added, withdrawn, "
         "and each changed field with its old and new value (nested ones by path, e.g. "
         "locations/7114/fee). History is kept for the span set in the cache (default 400 days).",
+        epilog=READS_HELP,
     )
     p.add_argument("history_kind", metavar="KIND", type=_kind_name, help=" | ".join(KIND_NAMES))
     p.add_argument("record_id", metavar="ID", type=int, help="the record's id, e.g. 6101")
@@ -325,6 +336,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "withdrawn) since it was last marked seen. 'watch add NAME QUERY [--kind KIND]' watches a "
         "search from now on, 'watch list' lists them, 'watch remove NAME' forgets one. The window's "
         "saved searches are the same ones (per catalogue).",
+        epilog=READS_HELP,
     )
     p.add_argument("action", nargs="?", choices=["add", "list", "remove"], help="add | list | remove")
     p.add_argument("words", nargs="*", metavar="NAME [QUERY]", help="add: NAME QUERY; remove: NAME")
@@ -343,6 +355,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "changed (a fee, date or place), withdrawn, past or superseded (re-issued). 'offers show ID' "
         "gives each occasion's quoted values and its values now; 'offers check' exits 1 when an open "
         "offer no longer matches the catalogue, 0 otherwise. Kept per catalogue, for the history's span.",
+        epilog=READS_HELP,
     )
     p.add_argument("action", nargs="?", choices=["show", "check"], help="show ID | check")
     p.add_argument("offer_id", nargs="?", type=int, metavar="ID", help="show: the offer's id")

@@ -2,7 +2,8 @@
 
 The window keeps the bundled demo catalogue's data in the ``demo`` folder of the cache directory,
 never mixed with a real service's data (``ui.shell.session``); the command line's offline commands
-read the same file with ``--demo``. ``never_synced`` is the message when the cache asked for holds
+read the same file with ``--demo`` (or by default, when the window showed the demo last:
+``cli.connection``). ``never_synced`` is the message when the cache asked for holds
 nothing yet: it names both caches and how to pick one, since the window's demo data is where a
 newcomer's first export looks for it.
 """
@@ -45,8 +46,8 @@ def never_synced(kind: Kind, path: Path, *, demo: bool) -> str:
         service = path.parent.parent / FILE_NAME
         return (
             f"{kind.value} are not in the demo catalogue's cache {path} yet: open the window on "
-            f"the demo catalogue once ('catalogue-desktop --demo') to fill it. Without --demo, "
-            f"commands read the service's cache ({service}); --cache-dir DIR picks another one"
+            f"the demo catalogue once ('catalogue-desktop --demo') to fill it. --profile NAME reads "
+            f"another catalogue's cache, --cache-dir DIR another one (the service's: {service})"
         )
     demo_path = path.parent / DEMO_FOLDER / FILE_NAME
     return (

@@ -228,32 +228,43 @@ class Settings:
 
     # -- what the spec leaves open, and how things show ------------------------------------
 
-    def vocabulary(self) -> Vocabulary | None:
-        """The labels of ``Webinar.type`` codes and which mean on demand, as the user set them
-        (``[types]`` in the settings file: ``1\\label=On demand``, ``1\\on_demand=true``);
-        None: not set, the defaults apply."""
-        self.q.beginGroup("types")
-        try:
-            codes = self.q.childGroups()
-            labels = {code: str(self.q.value(f"{code}/label") or "") for code in codes}
-            on_demand = {
-                code
-                for code in codes
-                if str(self.q.value(f"{code}/on_demand") or "").lower() in ("true", "1", "yes")
-            }
-        finally:
-            self.q.endGroup()
-        if not codes:
-            return None
+    def vocabulary(self) -> Vocabulary:
+        """The labels of ``Webinar.type`` codes and which mean on demand: the defaults, with what
+        the user changed on top (``[types]`` in the settings file: ``3\\label=Recorded replay``,
+        ``1\\on_demand=false``)."""
         from catalogue_desktop.core.query.vocabulary import Vocabulary
 
-        return Vocabulary({c: label for c, label in labels.items() if label}, frozenset(on_demand))
+        default = Vocabulary()
+        labels = dict(default.type_labels)
+        on_demand = set(default.on_demand)
+        self.q.beginGroup("types")
+        try:
+            for code in self.q.childGroups():
+                label = str(self.q.value(f"{code}/label") or "").strip()
+                if label:
+                    labels[code] = label
+                chosen = str(self.q.value(f"{code}/on_demand") or "").lower()
+                if chosen in ("true", "1", "yes"):
+                    on_demand.add(code)
+                elif chosen in ("false", "0", "no"):
+                    on_demand.discard(code)
+        finally:
+            self.q.endGroup()
+        return Vocabulary(labels, frozenset(on_demand))
 
     def set_vocabulary(self, labels: dict[str, str], on_demand: set[str]) -> None:
+        """Keep what differs from the defaults: a label the user chose (not the one a code shows
+        without one, "Type 3"), a code made on demand or not; defaults stay defaults."""
+        from catalogue_desktop.core.query.vocabulary import Vocabulary
+
+        default = Vocabulary()
         self.q.remove("types")
         for code in sorted(set(labels) | set(on_demand)):
-            self.q.setValue(f"types/{code}/label", labels.get(code, ""))
-            self.q.setValue(f"types/{code}/on_demand", "true" if code in on_demand else "false")
+            label = labels.get(code, "").strip()
+            if label and label != default.label("type", code):
+                self.q.setValue(f"types/{code}/label", label)
+            if (code in on_demand) != (code in default.on_demand):
+                self.q.setValue(f"types/{code}/on_demand", "true" if code in on_demand else "false")
 
     @property
     def event_zones(self) -> bool:

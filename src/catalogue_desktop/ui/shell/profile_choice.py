@@ -3,8 +3,9 @@
 The catalogues are in ``profiles.json`` beside the settings file (``core.connection.profiles``);
 the first start after an update makes it from the single service address kept before.
 ``--profile NAME`` opens that one (and the window remembers it), ``--base-url URL`` sets the
-address of the ``default`` catalogue (or of ``--profile``'s), ``--demo`` opens the demo without
-making it the one remembered.
+address of the ``default`` catalogue (or of ``--profile``'s), ``--demo`` opens the demo. The one
+opened is remembered (``current`` in ``profiles.json``): the next start, ``--offline`` and the
+commands (``cli.connection.remembered_profile``) read the catalogue the window showed last.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ def choose(settings: Settings, options: Options) -> tuple[Profiles, Profile]:
     """(the catalogues, the one to open) for the window's command line ``options``."""
     profiles = open_profiles(settings)
     if options.demo:
-        return profiles, next(p for p in profiles.profiles if p.demo)
-    if options.profile:
+        profile = next(p for p in profiles.profiles if p.demo)
+    elif options.profile:
         profile = profiles.get(options.profile)  # ProfileError: said by the command, exit 1
         if options.base_url:
             profile = profiles.with_base_url(profile.name, options.base_url)
