@@ -8,6 +8,7 @@ from PySide6.QtCore import QByteArray
 
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.settings import Settings
+from catalogue_desktop.ui.searches.book import settings_searches
 
 
 def _ini(settings_dir: Path) -> Path:
@@ -108,7 +109,7 @@ def test_values_of_the_wrong_type_or_out_of_reason_read_as_defaults_with_a_note(
     assert settings.sort(Kind.WEBINARS) == (-1, 0)
     assert settings.offer_max_age_days == 7 and settings.sync_timeout == 60.0
     assert settings.base_url is None and settings.currency is None
-    assert settings.saved_searches() == []
+    assert settings_searches(settings) == []
     keys = [note.split(": ", 1)[1].split(" = ")[0] for note in settings.notes]
     assert keys == [
         "window/last_tab",

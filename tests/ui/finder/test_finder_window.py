@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
+from catalogue_desktop.ui.searches.book import settings_searches
 from tests.ui.conftest import POPUP_NOISE
 
 
@@ -179,7 +180,7 @@ def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypa
     assert window.search_book.all() == [  # kept in the catalogue's store, where `watch` reads them
         {"name": "Dallas deals", "query": "city:dallas fee:<1300", "tab": "courses", "watched": False}
     ]
-    assert window.settings.saved_searches() == []
+    assert settings_searches(window.settings) == []
     window.show_tab(Kind.EXPERTS)
     window.query_box.clear()
     window.menu_actions.searches_menu.aboutToShow.emit()  # (the menu opened)

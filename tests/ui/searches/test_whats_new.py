@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.settings import Settings
+from catalogue_desktop.ui.searches.book import set_settings_searches, settings_searches
 from tests.ui.conftest import wait_rows_loaded
 
 
@@ -27,7 +28,7 @@ def test_a_watched_search_shows_what_a_refresh_brought(
     make_session: Any, demo_server: Any, qtbot: Any, cache_dir: Any
 ) -> None:
     old = Settings()
-    old.set_saved_searches([{"name": "Chicago courses", "query": "city:chicago", "tab": "courses"}])
+    set_settings_searches(old, [{"name": "Chicago courses", "query": "city:chicago", "tab": "courses"}])
     old.sync()
     session = make_session(base_url=demo_server.base_url)
     window = session.window
@@ -36,7 +37,7 @@ def test_a_watched_search_shows_what_a_refresh_brought(
 
     # moved from the settings into the store, once: the command line sees it too
     assert [s["name"] for s in window.search_book.all()] == ["Chicago courses"]
-    assert Settings().saved_searches() == []
+    assert settings_searches(Settings()) == []
     assert [s.name for s in window.search_book.searches()] == ["Chicago courses"]
 
     action = _watch_action(window, "Chicago courses")

@@ -10,7 +10,6 @@ default, and ``Settings.notes`` says so in one line each (the window shows them 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +45,8 @@ class Settings:
         self.q = qsettings or QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG, APP)
         self.notes: list[str] = []  # values read that were unusable, each said once, in a line
 
-    def _note(self, key: str, value: object, wanted: str) -> None:
+    def note(self, key: str, value: object, wanted: str) -> None:
+        """Say once (``notes``) that the value at ``key`` is unusable (not ``wanted``)."""
         shown = repr(value) if isinstance(value, str | int | float) else type(value).__name__
         line = f"{self.q.fileName()}: {key} = {shown[:60]} is not {wanted}; the default is used"
         if line not in self.notes:
@@ -63,7 +63,7 @@ class Settings:
         except ValueError:
             value = None
         if value is None or not low <= value <= high:
-            self._note(key, stored, f"a whole number from {low} to {high:,}")
+            self.note(key, stored, f"a whole number from {low} to {high:,}")
             return default
         return value
 
@@ -74,7 +74,7 @@ class Settings:
         if stored is None or stored == "":
             return None
         if not isinstance(stored, str) or len(stored) > longest or not stored.isprintable():
-            self._note(key, stored, f"text of at most {longest:,} characters")
+            self.note(key, stored, f"text of at most {longest:,} characters")
             return None
         return stored
 
@@ -115,7 +115,7 @@ class Settings:
         except ValueError:
             value = 0.0
         if not 0 < value <= LARGEST_INT:
-            self._note("service/sync_timeout", stored, "a number of seconds above 0")
+            self.note("service/sync_timeout", stored, "a number of seconds above 0")
             return DEFAULT_SYNC_TIMEOUT
         return value
 
@@ -160,7 +160,7 @@ class Settings:
         except (TypeError, ValueError):
             sizes = []
         if stored and not (len(sizes) == 2 and all(0 < s <= LARGEST_INT for s in sizes)):
-            self._note("window/detail_split", stored, "two widths in pixels")
+            self.note("window/detail_split", stored, "two widths in pixels")
             return None
         return sizes or None
 
@@ -203,28 +203,6 @@ class Settings:
         self.put(f"tabs/{kind.value}/splitter", None)  # a per-tab split, written by earlier versions
         self.put(f"tabs/{kind.value}/sort_column", sort[0])
         self.put(f"tabs/{kind.value}/sort_order", sort[1])
-
-    # -- the finder ------------------------------------------------------------------------
-
-    def saved_searches(self) -> list[dict[str, str]]:
-        """The saved searches: ``{"name", "query", "tab"}`` (tab: a kind's value), in order."""
-        try:
-            found = json.loads(str(self.q.value("finder/saved") or "[]"))
-        except (ValueError, RecursionError):
-            self._note("finder/saved", "…", "a JSON list of searches")
-            return []
-        return (
-            [
-                s
-                for s in found
-                if isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("query"), str)
-            ]
-            if isinstance(found, list)
-            else []
-        )
-
-    def set_saved_searches(self, searches: list[dict[str, str]]) -> None:
-        self.put("finder/saved", json.dumps(searches, ensure_ascii=False) if searches else None)
 
     # -- what the spec leaves open, and how things show ------------------------------------
 

@@ -8,6 +8,7 @@ window made without one) the settings are read as before.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -20,6 +21,28 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.cache.record_history import History
     from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.engine import Finder
+
+
+def settings_searches(settings: Settings) -> list[dict[str, str]]:
+    """The searches an older version saved in the settings (``finder/saved``): ``{"name",
+    "query", "tab"}`` (tab: a kind's value), in order; what is unusable there is noted."""
+    try:
+        found = json.loads(str(settings.q.value("finder/saved") or "[]"))
+    except (ValueError, RecursionError):
+        settings.note("finder/saved", "…", "a JSON list of searches")
+        return []
+    if not isinstance(found, list):
+        return []
+    return [
+        s
+        for s in found
+        if isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("query"), str)
+    ]
+
+
+def set_settings_searches(settings: Settings, searches: list[dict[str, str]]) -> None:
+    """Write (or, with none, clear) the settings' list of searches (``settings_searches``)."""
+    settings.put("finder/saved", json.dumps(searches, ensure_ascii=False) if searches else None)
 
 
 def now_iso() -> str:
@@ -47,7 +70,7 @@ class SearchBook:
     def migrate(self, store: Store) -> int:
         """Move the settings' saved searches into ``store`` (names it has already are kept as
         they are); the settings' list is cleared. Returns how many were moved."""
-        old = self._settings.saved_searches()
+        old = settings_searches(self._settings)
         if not old:
             return 0
         have = {s.name for s in store.searches.all()}
@@ -56,7 +79,7 @@ class SearchBook:
             if item["name"] not in have:
                 store.searches.put(SavedSearch(item["name"], item["query"], item.get("tab") or None))
                 moved += 1
-        self._settings.set_saved_searches([])
+        set_settings_searches(self._settings, [])
         self._settings.sync()
         return moved
 
@@ -68,7 +91,7 @@ class SearchBook:
     def all(self) -> list[dict[str, Any]]:
         store = self.store()
         if store is None:
-            return [dict(s, watched=False) for s in self._settings.saved_searches()]
+            return [dict(s, watched=False) for s in settings_searches(self._settings)]
         return [
             {"name": s.name, "query": s.query, "tab": s.kind or "", "watched": s.watched}
             for s in store.searches.all()
@@ -82,8 +105,8 @@ class SearchBook:
         """Save (or replace) ``name``; a replaced search keeps being watched, from now."""
         store = self.store()
         if store is None:
-            kept = [s for s in self._settings.saved_searches() if s["name"] != name]
-            self._settings.set_saved_searches([*kept, {"name": name, "query": query, "tab": tab}])
+            kept = [s for s in settings_searches(self._settings) if s["name"] != name]
+            set_settings_searches(self._settings, [*kept, {"name": name, "query": query, "tab": tab}])
             return
         old = store.searches.get(name)
         store.searches.put(SavedSearch(name, query, tab or None))
@@ -93,8 +116,8 @@ class SearchBook:
     def remove(self, name: str) -> None:
         store = self.store()
         if store is None:
-            self._settings.set_saved_searches(
-                [s for s in self._settings.saved_searches() if s["name"] != name]
+            set_settings_searches(
+                self._settings, [s for s in settings_searches(self._settings) if s["name"] != name]
             )
         else:
             store.searches.remove(name)
@@ -102,8 +125,10 @@ class SearchBook:
     def rename(self, name: str, new: str) -> None:
         store = self.store()
         if store is None:
-            items = [s for s in self._settings.saved_searches() if s["name"] != new]
-            self._settings.set_saved_searches([dict(s, name=new) if s["name"] == name else s for s in items])
+            items = [s for s in settings_searches(self._settings) if s["name"] != new]
+            set_settings_searches(
+                self._settings, [dict(s, name=new) if s["name"] == name else s for s in items]
+            )
             return
         found = store.searches.get(name)
         if found is not None:
