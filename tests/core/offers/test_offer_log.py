@@ -20,7 +20,7 @@ from catalogue_desktop.core.offers import checking, logged
 from catalogue_desktop.core.offers.logged import Written
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.demo.server import DemoServer
-from tests.core.test_history import serve, sync
+from tests.core.cache.test_history import serve, sync
 
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 CHICAGO = "course:6107@7114"  # Federal Tax Institute, Chicago, 14-15 Dec 2026, 1,095

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from catalogue_desktop.ui.detail.text import LONG_TEXT
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QHelpEvent, QTextDocumentFragment
 from PySide6.QtGui import Qt as GuiQt
@@ -30,6 +29,7 @@ from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.plain_text import TIP_TEXT
 from catalogue_desktop.ui.detail.photo import PhotoLabel
+from catalogue_desktop.ui.detail.plain_labels import LONG_TEXT
 from tests.faultserver import FaultServer
 from tests.ui.conftest import OFFSCREEN_NOISE, loop_passes, wait_rows_loaded
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from catalogue_desktop.core.formats.drawn_text import one_line
 from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted
 from catalogue_desktop.core.offers.occasions import instant, money
+from catalogue_desktop.qt_compat.item_models import guarded
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -65,6 +66,7 @@ class OffersModel(QAbstractTableModel):
             return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
         return None
 
+    @guarded
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid():
             return None
@@ -119,6 +121,7 @@ class ItemsModel(QAbstractTableModel):
             return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
         return None
 
+    @guarded
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._items):
             return None

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from catalogue_desktop.core.offers.of_records import OFFERED_KINDS
 from catalogue_desktop.core.records.kinds import OCCASIONS, ListKind
 
 if TYPE_CHECKING:
@@ -65,6 +64,7 @@ class WindowOffers:
     def offer(self, what: str) -> Any:
         """Make the offer ``what`` ("pdf", "print", "ics", "xlsx", "copy") from what the window shows
         (what ``DatesTab.offer`` returns)."""
+        from catalogue_desktop.core.offers.of_records import OFFERED_KINDS  # (after the first paint)
         from catalogue_desktop.ui.offers.dates_tab import DatesTab
 
         window = self._window

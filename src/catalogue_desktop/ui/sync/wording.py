@@ -31,9 +31,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.cache.store import CollectionState
-from catalogue_desktop.core.sync.report import Cause
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.sync.report import Cause
     from catalogue_desktop.core.sync.runner import CollectionOutcome
 
 DateText = Callable[[int], str]  # epoch ms -> text (the window passes its Formatter's ``date``)
