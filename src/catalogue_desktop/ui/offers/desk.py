@@ -15,7 +15,8 @@ preference is the seller's); online times in the zone picked for the customer. A
 written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
 of one, the seller is told which occasions and chooses the clock time as written or the instant
 (``times``: remembered, Preferences ▸ Offers). Before every offer but the e-mail copy, the offer's
-dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``). Fees
+dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``), opening
+with the last answers in this window; the e-mail copy (one keystroke, no dialog) reuses them. Fees
 carry the currency chosen in Preferences: when none is set, the first offer asks for it once
 (remembered). Save dialogs start in the folder last used (the documents folder the first time)
 and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
@@ -250,13 +251,21 @@ class OfferDesk:
     def copy(self) -> int:
         """Copy the occasions as lines of text and as an HTML table (``core.offers.mail``: one
         line or row each: title — dates and times with a zone — venue and address, or Online —
-        fee — credits — link), with the signature and the data's age; returns how many."""
+        experts — fee — credits — link), with the signature and the data's age; returns how many.
+        No dialog (one keystroke): the same offer as the other formats, with the offer dialog's
+        last answers in this window (title, note, validity, customer zone) when there are some."""
         chosen = self._prepared()
+        last = self.options
         remembered = self.remembered
+        zone = remembered.customer_zone if remembered else None
         made = (
             None
             if chosen is None
-            else self.made(chosen, zone=remembered.customer_zone if remembered else None)
+            else self.made(chosen, zone=zone)
+            if last is None
+            else self.made(
+                chosen, zone=last.zone, title=last.title, note=last.note, valid_until=last.valid_until
+            )
         )
         if chosen is None or made is None:
             return 0
@@ -352,7 +361,9 @@ class OfferDesk:
             return None
         from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
-        options = SheetDialog.ask(self.tab, chosen.words, action, self.remembered, sheet=sheet)
+        options = SheetDialog.ask(
+            self.tab, chosen.words, action, self.remembered, sheet=sheet, last=self.options
+        )
         if options is None:
             return None
         self.options = options
