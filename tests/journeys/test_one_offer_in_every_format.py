@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.offers import logged
@@ -87,3 +88,33 @@ def test_the_same_customer_in_three_formats_is_one_offer(start: Any, qtbot: Any,
         ("ics", str(ics)),
         ("email", "clipboard"),
     ]
+
+
+def test_the_first_save_dialogs_open_in_the_home_folder_without_documents(
+    start: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"  # a fresh user's: no Documents folder
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.chdir(tmp_path)  # the program's working folder
+    proposed: list[Path] = []
+
+    def save(parent: Any, caption: str, name: str, filters: str, *rest: Any) -> tuple[str, str]:
+        proposed.append(Path(name))
+        return "", ""  # cancelled
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    window = start(currency="USD").window
+    tab = click_tab(window, OCCASIONS)
+    click_row(tab, 0)
+    answer_dialogs(Seller())
+    QTest.mouseClick(tab.offer_buttons["pdf"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(proposed) == 1, timeout=20000)
+    window.menu_actions.export_action.trigger()  # File ▸ Export visible rows…
+    qtbot.waitUntil(lambda: len(proposed) == 2, timeout=20000)
+    assert [p.parent for p in proposed] == [home, home]
+    (home / "Documents").mkdir()
+    window.menu_actions.export_action.trigger()  # the documents folder once there is one
+    qtbot.waitUntil(lambda: len(proposed) == 3, timeout=20000)
+    assert proposed[2].parent == home / "Documents"

@@ -545,13 +545,10 @@ def ask_path(
 ) -> Path | None:
     """Where to save: the dialog starts in the folder last used (the documents folder the first
     time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
-    if remembered is not None:
-        folder = remembered.folder
-    else:
-        from PySide6.QtCore import QStandardPaths
+    from catalogue_desktop.ui.offers.offer_settings import first_folder
 
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder or ".") / name), filters)
+    folder = remembered.folder if remembered is not None else first_folder()
+    path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder) / name), filters)
     if not path:
         return None
     suffix = Path(name).suffix

@@ -79,8 +79,7 @@ class OfferSettings:
         last = self._get("last_folder")
         if last and Path(last).is_dir():
             return last
-        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        return docs or str(Path.home())
+        return first_folder()
 
     @folder.setter
     def folder(self, path: str) -> None:
@@ -107,3 +106,11 @@ def own_zone() -> str:
     """The seller's own zone (IANA), as the system says; "UTC" if it says none."""
     name = bytes(QTimeZone.systemTimeZoneId().data()).decode("ascii", "replace")
     return name if "/" in name or name == "UTC" else "UTC"
+
+
+def first_folder() -> str:
+    """Where a save dialog starts the first time: the documents folder if it exists, else the
+    home folder (never the program's working folder, where a dialog given a missing folder
+    would open)."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return docs if docs and Path(docs).is_dir() else str(Path.home())
