@@ -327,7 +327,12 @@ class OfferDesk:
         )
         if path is None:
             return None
-        about = self.source.about() if self.source.about is not None else []
+        about = [
+            line
+            for line in (self.source.about() if self.source.about is not None else [])
+            if line != "Query: (all)"  # (what was offered says it)
+        ]
+        about.append(f"Offered: {chosen.words}")
         if not self._write(path, workbook(made, about)):
             return None
         self.say(f"Wrote the spreadsheet of {chosen.words} to {path}")
