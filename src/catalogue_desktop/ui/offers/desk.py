@@ -13,10 +13,11 @@ newer data asks again when that is old too).
 A course's times are at its venue, in its zone, whatever the window shows (its display
 preference is the seller's); online times in the zone picked for the customer. A course time
 written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
-of one, the seller is told which occasions and chooses the clock time as written or the instant
-(``times``: remembered, Preferences ▸ Offers). Before every offer but the e-mail copy, the offer's
-dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``), opening
-with the last answers in this window; the e-mail copy (one keystroke, no dialog) reuses them. Fees
+of one, the seller is told which occasions and chooses to keep the time as written or to move it
+to the venue's local time (``times``: remembered, Preferences ▸ Offers). Before every offer but
+the e-mail copy, the offer's dialog asks its title (the customer), note, validity and customer
+zone (``sheet_dialog``), opening with the last answers in this window; the e-mail copy (one
+keystroke, no dialog) reuses them. Fees
 carry the currency chosen in Preferences: when none is set, the first offer asks for it once
 (remembered). Save dialogs start in the folder last used (the documents folder the first time)
 and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
@@ -41,6 +42,7 @@ from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
+from catalogue_desktop.ui.offers.offer_settings import KEEP_TIME, MOVE_TIME
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import Store
@@ -420,14 +422,20 @@ class OfferDesk:
             f"{len(found):,} of these courses {'has' if len(found) == 1 else 'have'} a time written "
             "in a UTC offset that is not the venue's time zone on that date:\n\n"
             + "\n".join(f"• {line}" for line in shown)
-            + "\n\nWhich time should offers give? The customer's documents give it at the venue, "
+            + "\n\nWhich time should offers give? Either way the customer's documents give it at the "
+            "venue, "
             "without a warning. (Remembered; Preferences ▸ Offers can change it.)",
             QMessageBox.StandardButton.Cancel,
             self.tab,
         )
         box.setObjectName("offer-times")
-        clock = box.addButton("The clock time as written", QMessageBox.ButtonRole.AcceptRole)
-        moment = box.addButton("The instant written", QMessageBox.ButtonRole.AcceptRole)
+        first = found[0]  # (the choices in the first one's times)
+        clock = box.addButton(
+            f"{KEEP_TIME} ({first.as_written(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+        )
+        moment = box.addButton(
+            f"{MOVE_TIME} ({first.at_venue(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+        )
         box.setDefaultButton(clock)
         box.exec()
         clicked = box.clickedButton()

@@ -16,6 +16,11 @@ from catalogue_desktop.core.offers.offer import TIMES
 from catalogue_desktop.core.offers.sheet import LETTERHEAD_KEYS, Letterhead, logo_problem
 from catalogue_desktop.ui.common.settings import Settings
 
+# A doubtful course time's two choices (``times``), as the offer's question and Preferences ▸
+# Offers word them: ``CLOCK`` keeps the time as written, ``INSTANT`` moves it to the venue's time.
+KEEP_TIME = "Keep the time as written"
+MOVE_TIME = "Move it to the venue's local time"
+
 
 class OfferSettings:
     """Typed access to ``[offers]`` in the window's settings (``settings.q``: a QSettings)."""
