@@ -125,3 +125,32 @@ def test_service_text_in_an_offer_prints_as_escapes(run: Any, tmp_path: Path) ->
     listed = run("offers", "show", "1", "--cache-dir", cache)
     assert "\x1b" not in listed.stdout and "\\x1b]0;owned\\x07" in listed.stdout
     assert "Offer\\x1b[2J for Evil" in listed.stdout
+
+
+def test_one_offer_written_in_four_formats_is_one_offer_with_four_formats(run: Any, tmp_path: Path) -> None:
+    cache = str(tmp_path / "cache")
+    with DemoServer(load_sample()) as server:
+        assert run("sync", "--base-url", server.base_url, "--cache-dir", cache).returncode == 0
+    written = []
+    for fmt in ("pdf", "ics", "xlsx", "email"):
+        out = tmp_path / f"acme.{'txt' if fmt == 'email' else fmt}"
+        made = run(
+            "export", "offerings", "--cache-dir", cache, "--words", "--query", "id:6103 OR id:6106",
+            "--include-past", "--format", fmt, "-o", str(out), "--title", "Offer for Acme",
+            "--note", "Two seats", "--currency", "USD",
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        assert "logged as offer #1 (catalogue-desktop offers show 1)" in made.stderr
+        written.append({"format": fmt, "where": str(out)})
+    other = run(
+        "export", "offerings", "--cache-dir", cache, "--words", "--query", "id:6103 OR id:6106",
+        "--include-past", "--format", "pdf", "-o", str(tmp_path / "globex.pdf"), "--title", "Offer for Acme",
+        "--note", "Ten seats", "--currency", "USD",
+    )  # fmt: skip
+    assert "logged as offer #2" in other.stderr  # another note: another offer
+    listed = run("offers", "--json", "--cache-dir", cache)
+    assert listed.returncode == 0, listed.stderr
+    second, first = json.loads(listed.stdout)
+    assert (first["id"], first["title"], first["note"]) == (1, "Offer for Acme", "Two seats")
+    assert first["written"] == written
+    assert len(first["items"]) == 4 and second["id"] == 2

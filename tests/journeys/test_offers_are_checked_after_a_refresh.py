@@ -41,8 +41,8 @@ def seller(dialog: Any) -> None:
         QTest.mouseClick(dialog.go, Qt.MouseButton.LeftButton)
         return
     assert isinstance(dialog, QMessageBox), dialog
-    wanted = "The clock time as written" if dialog.objectName() == "offer-times" else "Continue"
-    button = next(b for b in dialog.buttons() if b.text().replace("&", "") == wanted)
+    wanted = "Keep the time as written" if dialog.objectName() == "offer-times" else "Continue"
+    button = next(b for b in dialog.buttons() if b.text().replace("&", "").startswith(wanted))
     QTest.mouseClick(button, Qt.MouseButton.LeftButton)
 
 

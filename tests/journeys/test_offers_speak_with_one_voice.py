@@ -55,9 +55,10 @@ class Seller:
     into the offer's dialog, chooses ``times`` when asked about doubtful times (noting what
     the question said)."""
 
-    def __init__(self, times: str = "The instant written") -> None:
+    def __init__(self, times: str = "Move it to the venue's local time") -> None:
         self.times = times
         self.asked: list[str] = []
+        self.buttons: list[list[str]] = []
 
     def __call__(self, dialog: Any) -> None:
         if isinstance(dialog, QInputDialog):  # the fees' currency, asked once
@@ -74,7 +75,8 @@ class Seller:
         if dialog.objectName() == "offer-times":
             self.asked.append(dialog.text())
             wanted = self.times
-        button = next(b for b in dialog.buttons() if b.text().replace("&", "") == wanted)
+        button = next(b for b in dialog.buttons() if b.text().replace("&", "").startswith(wanted))
+        self.buttons.append([b.text().replace("&", "") for b in dialog.buttons()])
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
@@ -141,10 +143,12 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     boston = _row(tab, "Revenue Recognition Boot Camp", "Boston", "3/22/27")
     click_row(tab, boston)
     assert tab.model.index(boston, START).data().endswith("⚠")  # the seller's window says so
-    seller = Seller("The instant written")
+    seller = Seller("Move it to the venue's local time")
 
     _offer(qtbot, window, tab, "pdf", seller)
     (question,) = seller.asked
+    assert "Keep the time as written (8:30 AM)" in seller.buttons[-1]  # plainly, in its times
+    assert "Move it to the venue's local time (9:30 AM EDT)" in seller.buttons[-1]
     assert "Revenue Recognition Boot Camp, Boston, MA, Mon 22 Mar 2027" in question
     assert (
         "8:30 AM as written, 9:30 AM EDT at that instant (written UTC−05:00, but EDT on that date is "
@@ -152,7 +156,7 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     )
     assert OfferSettings(window.settings).times == "instant"  # remembered: Preferences ▸ Offers shows it
     page = OffersPage(window.settings)
-    assert page.times.currentText() == "The instant written"
+    assert page.times.currentText() == "Move it to the venue's local time"  # the question's words
     page.deleteLater()
     _offer(qtbot, window, tab, "ics", seller)
     _offer(qtbot, window, tab, "xlsx", seller)
@@ -173,7 +177,8 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     ]  # 9:30 AM to 5:30 PM EDT, the schedule's hours moved with the instant
     assert "9:30 AM – 5:30 PM EDT each day" in " ".join(str(events[0]["DESCRIPTION"]).split())
     mail = QApplication.clipboard().mimeData()
-    line = mail.text().splitlines()[0]
+    assert mail.text().startswith("Offer for Acme\n\n")  # the offer dialog's last answers
+    (line,) = [x for x in mail.text().splitlines() if x.startswith("Revenue Recognition")]
     assert (
         line.startswith("Revenue Recognition Boot Camp — ")
         and when.replace(" (2 days) ", " (2 days), ") in line
@@ -212,5 +217,6 @@ def test_three_rows_selected_are_the_three_rows_of_the_exported_spreadsheet(
     assert all(r[2].is_date for r in ws.iter_rows(min_row=2))
     about = [c.value for c in book["About"]["A"]]
     assert about[0] == "Offer for Acme" and any(a.startswith("Prices and dates as of ") for a in about)
-    assert any(a.startswith("Catalogue: ") for a in about) and "Query: (all)" in about
+    assert any(a.startswith("Catalogue: ") for a in about) and "Query: (all)" not in about
+    assert "Offered: 3 selected occasions" in about  # what was offered
     assert status_text(window) == f"Wrote the spreadsheet of 3 selected occasions to {path}"

@@ -242,3 +242,49 @@ def test_a_catalogue_with_nothing_in_it_withdraws_nothing(demo_server: DemoServe
         assert checking.check(s, NOW).offers[0].status == "current"
         again = checking.check(s, NOW, catalogue=dict)  # (nothing synced to check against)
         assert [(o.id, o.status) for o in again.offers] == [(acme.id, "current")] and again.flagged == []
+
+
+def test_the_same_offer_written_again_soon_after_in_another_format_is_one_offer(
+    demo_server: DemoServer, store_file: Path
+) -> None:
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        found = checking.now_occasions(s, NOW)
+
+        def write(fmt: str, where: str, made: str | None, note: str = "Two seats") -> logged.LoggedOffer:
+            offer = logged.remember(
+                s,
+                title="Offer for Acme",
+                items=[found[CHICAGO], found[WASHINGTON]],
+                written=[Written(fmt, where)],
+                currency="USD",
+                note=note,
+                made=made,
+            )
+            assert offer is not None
+            return offer
+
+        pdf = write("pdf", "/tmp/acme.pdf", "2026-11-28T09:00:00Z")
+        write("ics", "/tmp/acme.ics", "2026-11-28T09:05:00Z")
+        write("xlsx", "/tmp/acme.xlsx", "2026-11-28T10:00:00Z")
+        email = write("email", "clipboard", "2026-11-28T20:59:59Z")
+        assert email.id == pdf.id and email.made == "2026-11-28T09:00:00Z"
+        assert [(w.format, w.where) for w in email.written] == [
+            ("pdf", "/tmp/acme.pdf"),
+            ("ics", "/tmp/acme.ics"),
+            ("xlsx", "/tmp/acme.xlsx"),
+            ("email", "clipboard"),
+        ]
+        assert write("pdf", "/tmp/acme.pdf", "2026-11-28T09:10:00Z").written == email.written  # no twice
+        other_note = write("pdf", "/tmp/acme 2.pdf", "2026-11-28T11:00:00Z", note="Ten seats")
+        next_day = write("pdf", "/tmp/acme 3.pdf", "2026-11-29T09:00:01Z")
+        assert len({pdf.id, other_note.id, next_day.id}) == 3
+        fewer = logged.remember(
+            s, title="Offer for Acme", items=[found[CHICAGO]], written=[Written("pdf", "x")], note="Two seats"
+        )
+        assert fewer is not None and fewer.id not in {pdf.id, next_day.id}
+        reissued, _ = checking.reissue(s, next_day.id, NOW, lambda _items, w: w)  # (made now)
+        again = write("ics", "/tmp/acme 3.ics", None)  # the same: its newest version, not the superseded
+        assert again.id == reissued.id != next_day.id
+        assert [w.format for w in again.written] == ["pdf", "ics"]
+        assert [o.title for o in logged.offers(s)].count("Offer for Acme") == 5

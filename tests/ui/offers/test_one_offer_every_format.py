@@ -170,6 +170,7 @@ def test_every_format_says_the_same(qapp: Any, offer: the_offer.Offer, tmp_path:
         assert row[col["Start"]].is_date and row[col["Start"]].value == occasion["start"], key
         assert row[col["End"]].value == occasion["end"]
         assert row[col["Zone"]].value == occasion["zone"]
+        assert row[col["Times"]].value == occasion["when"]  # the sheet's words: the daily hours
         assert row[col["Fee"]].value == occasion["fee"] and row[col["Fee"]].number_format == '"USD" #,##0'
         assert row[col["Experts"]].value == occasion["experts"]
     assert "Experts: Samuel Oyelaran, CPA; Jennifer Aldridge" in sheet  # (the group's line)
@@ -181,6 +182,31 @@ def test_every_format_says_the_same(qapp: Any, offer: the_offer.Offer, tmp_path:
     day2 = next(e for e in events if str(e["SUMMARY"]) == f"{want[BOSTON]['title']} (day 2 of 2)")
     assert day2.decoded("DTEND") == datetime(2027, 3, 23, 21, 30, tzinfo=UTC)  # 5:30 PM EDT
     assert day2.decoded("DTSTART") - day2.decoded("DTEND") == timedelta(hours=-8)
+
+
+def test_a_series_session_s_row_gives_the_series_price_as_the_sheet_does(qapp: Any, tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    for kind, payload in SAMPLE.items():
+        assert ingest(str(path), kind.value, payload, None, None, AT).status == "updated"
+    with Store(path) as store:
+        selection = select(store, None, include_past=True, note=lambda _t: None, now=datetime(2026, 11, 26))
+    session = next(o for o in selection.items if o.kind == "session" and o.series_fees)
+    offer = the_offer.make([session], selection.as_of, currency="USD")
+    sheet = flat(
+        "\n".join(
+            p.extract_text()
+            for p in pypdf.PdfReader(
+                io.BytesIO(sheet_pdf.pdf_bytes(the_offer.sheet(offer), "x", "", "A4"))
+            ).pages
+        )
+    )
+    ws = openpyxl.load_workbook(io.BytesIO(workbook(offer)))["Occasions"]
+    heads = [c.value for c in ws[1]]
+    (row,) = list(ws.iter_rows(min_row=2))
+    series = row[heads.index("Series")].value
+    price = f"USD {session.series_fees[0]:,} for the series"
+    assert price in sheet and series.startswith(f"{session.series}: ")
+    assert series.replace("\u00a0", " ").endswith(price)  # (a no-break space after the currency)
 
 
 def test_the_sheet_s_blocks_are_spaced(qapp: Any, offer: the_offer.Offer) -> None:

@@ -118,6 +118,25 @@ class OfferLog:
             self._prune(made)
         return made_id
 
+    def same(
+        self, *, title: str, note: str | None, currency: str | None, items: str, since: str
+    ) -> int | None:
+        """The newest offer made at or after ``since`` with this title, note, currency and these
+        quoted items that is not superseded (the same offer written again in another format)."""
+        if not self.kept:
+            return None
+        found = self._db.execute(
+            "SELECT id FROM offers WHERE made >= ? AND title = ? AND note IS ? AND currency IS ?"
+            " AND items = ? AND superseded_by IS NULL ORDER BY made DESC, id DESC LIMIT 1",
+            (since, title, note, currency, items),
+        ).fetchone()
+        return None if found is None else int(found[0])
+
+    def set_written(self, offer_id: int, written: str) -> None:
+        """An offer's formats written and where (JSON), one more added."""
+        with self._transaction():
+            self._db.execute("UPDATE offers SET written = ? WHERE id = ?", (written, offer_id))
+
     def rows(self) -> list[OfferRow]:
         """Every offer kept, newest first."""
         if not self.kept:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from catalogue_desktop.core.formats.numbers import plain_number, within_reason
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 Status = Literal["current", "changed", "withdrawn", "past", "superseded"]
 STATUSES: tuple[Status, ...] = get_args(Status)
 OPEN: frozenset[Status] = frozenset({"current", "changed", "withdrawn"})  # still to be checked
+# An offer written again in another format this soon after (same title, note and occasions) is
+# the same offer: its formats are added to it rather than logged as another offer.
+SAME_OFFER_WITHIN = timedelta(hours=12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,24 +255,52 @@ def remember(
     supersedes: LoggedOffer | None = None,
 ) -> LoggedOffer | None:
     """Log the offer of ``items`` just written as ``written`` (``supersedes``: the offer it
-    re-issues); None when the store cannot be written (a cache opened read-only)."""
+    re-issues); None when the store cannot be written (a cache opened read-only).
+
+    The same offer written again in another format (same title, note, currency and quoted
+    occasions, within ``SAME_OFFER_WITHIN`` of its newest version, which is not superseded) is
+    not another offer: the new formats and where they went are added to it."""
     from catalogue_desktop.core.cache.store import utc_now
 
     if store.read_only or not store.offers.kept or not items:
         return None
     made = made or utc_now()
     quotes = tuple(quoted(o, currency) for o in items)
+    items_json = json.dumps([q.to_json() for q in quotes], ensure_ascii=False)
+    if supersedes is None:
+        earlier = store.offers.same(
+            title=title, note=note or None, currency=currency, items=items_json, since=_before(made)
+        )
+        if earlier is not None:
+            found = offer(store, earlier)
+            if found is not None:
+                formats = list(found.written) + [w for w in written if w not in found.written]
+                store.offers.set_written(
+                    earlier, json.dumps([[w.format, w.where] for w in formats], ensure_ascii=False)
+                )
+                return offer(store, earlier)
     offer_id = store.offers.add(
         made=made,
         title=title,
         note=note or None,
         currency=currency,
         written=json.dumps([[w.format, w.where] for w in written], ensure_ascii=False),
-        items=json.dumps([q.to_json() for q in quotes], ensure_ascii=False),
+        items=items_json,
         version_of=None if supersedes is None else supersedes.version_of or supersedes.id,
         supersedes=None if supersedes is None else supersedes.id,
     )
     return offer(store, offer_id)
+
+
+def _before(made: str) -> str:
+    """``made`` less ``SAME_OFFER_WITHIN``, as the log writes times (ISO 8601 UTC, "Z")."""
+    try:
+        moment = datetime.fromisoformat(made.replace("Z", "+00:00"))
+    except ValueError:
+        return made
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - SAME_OFFER_WITHIN).astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def offers(store: Store) -> list[LoggedOffer]:

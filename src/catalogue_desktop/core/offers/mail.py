@@ -14,6 +14,7 @@ from catalogue_desktop.core.formats.drawn_text import html_attribute, html_text,
 from catalogue_desktop.core.formats.links import web_link
 from catalogue_desktop.core.offers.customer_text import (
     Style,
+    experts_text,
     place_lines,
     series_notes,
     when_text,
@@ -21,18 +22,22 @@ from catalogue_desktop.core.offers.customer_text import (
 from catalogue_desktop.core.offers.occasions import Occasion, age_line
 from catalogue_desktop.core.offers.sheet import Letterhead
 
-HEADS = ("Title", "When", "Where", "Fee", "Credits", "Link")
+HEADS = ("Title", "When", "Where", "Experts", "Fee", "Credits", "Link")
 SEP = " — "
 
 
-def cells(o: Occasion, style: Style) -> list[str]:
+def cells(o: Occasion, style: Style, *, labelled: bool = False) -> list[str]:
     """An occasion's cells (``HEADS``), each on one line as drawn (``formats.drawn_text.one_line``:
-    controls visible, capped) and inert to a spreadsheet it is pasted in."""
+    controls visible, capped) and inert to a spreadsheet it is pasted in; ``labelled``: the
+    experts said as such ("Experts: …", as the sheet and calendar say them), for a line of text."""
     when = when_text(o, style)
     notes = series_notes(o, style)
     if notes:
         when += f" ({'; '.join(notes)})"
-    values = (o.title, when, ", ".join(place_lines(o)), style.fee(o.fee), o.credits(), o.url or "")
+    experts = experts_text(o.experts) if o.experts else ""
+    if experts and labelled:
+        experts = f"Experts: {experts}"
+    values = (o.title, when, ", ".join(place_lines(o)), experts, style.fee(o.fee), o.credits(), o.url or "")
     return [inert(one_line(v)) for v in values]
 
 
@@ -41,7 +46,7 @@ def plain(
 ) -> str:
     """One line per occasion (its cells joined by " — ", empty ones left out), the signature,
     the data's age."""
-    lines = [SEP.join(c for c in cells(o, style) if c) for o in items]
+    lines = [SEP.join(c for c in cells(o, style, labelled=True) if c) for o in items]
     signature = letterhead.lines() if letterhead is not None else []
     if signature:
         lines += ["", *(one_line(x) for x in signature)]

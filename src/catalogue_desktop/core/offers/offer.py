@@ -46,6 +46,19 @@ class Doubt:
     occasion: Occasion
     check: zones.ZoneCheck
 
+    def as_written(self, hour12: bool = True) -> str:
+        """The start's clock time as written ("8:30 AM")."""
+        begin = instant(self.occasion.start)
+        assert begin is not None
+        return zones.clock(begin, hour12)
+
+    def at_venue(self, hour12: bool = True) -> str:
+        """The start moved to the venue's local time ("9:30 AM EDT")."""
+        begin = instant(self.occasion.start)
+        assert begin is not None
+        moved = begin.astimezone(zones.zone_info(self.check.zone))
+        return f"{zones.clock(moved, hour12)} {self.check.abbreviation}"
+
     def words(self, hour12: bool = True) -> str:
         """ "Revenue Recognition Boot Camp, Boston, MA, Mon 22 Mar 2027: 8:30 AM as written, 9:30
         AM EDT at that instant (written UTC−05:00, but EDT on that date is UTC−04:00)"."""

@@ -13,9 +13,11 @@ newer data asks again when that is old too).
 A course's times are at its venue, in its zone, whatever the window shows (its display
 preference is the seller's); online times in the zone picked for the customer. A course time
 written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
-of one, the seller is told which occasions and chooses the clock time as written or the instant
-(``times``: remembered, Preferences ▸ Offers). Before every offer but the e-mail copy, the offer's
-dialog asks its title (the customer), note, validity and customer zone (``sheet_dialog``). Fees
+of one, the seller is told which occasions and chooses to keep the time as written or to move it
+to the venue's local time (``times``: remembered, Preferences ▸ Offers). Before every offer but
+the e-mail copy, the offer's dialog asks its title (the customer), note, validity and customer
+zone (``sheet_dialog``), opening with the last answers in this window; the e-mail copy (one
+keystroke, no dialog) reuses them. Fees
 carry the currency chosen in Preferences: when none is set, the first offer asks for it once
 (remembered). Save dialogs start in the folder last used (the documents folder the first time)
 and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
@@ -40,6 +42,7 @@ from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
+from catalogue_desktop.ui.offers.offer_settings import KEEP_TIME, MOVE_TIME
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import Store
@@ -250,13 +253,21 @@ class OfferDesk:
     def copy(self) -> int:
         """Copy the occasions as lines of text and as an HTML table (``core.offers.mail``: one
         line or row each: title — dates and times with a zone — venue and address, or Online —
-        fee — credits — link), with the signature and the data's age; returns how many."""
+        experts — fee — credits — link), with the signature and the data's age; returns how many.
+        No dialog (one keystroke): the same offer as the other formats, with the offer dialog's
+        last answers in this window (title, note, validity, customer zone) when there are some."""
         chosen = self._prepared()
+        last = self.options
         remembered = self.remembered
+        zone = remembered.customer_zone if remembered else None
         made = (
             None
             if chosen is None
-            else self.made(chosen, zone=remembered.customer_zone if remembered else None)
+            else self.made(chosen, zone=zone)
+            if last is None
+            else self.made(
+                chosen, zone=last.zone, title=last.title, note=last.note, valid_until=last.valid_until
+            )
         )
         if chosen is None or made is None:
             return 0
@@ -318,7 +329,12 @@ class OfferDesk:
         )
         if path is None:
             return None
-        about = self.source.about() if self.source.about is not None else []
+        about = [
+            line
+            for line in (self.source.about() if self.source.about is not None else [])
+            if line != "Query: (all)"  # (what was offered says it)
+        ]
+        about.append(f"Offered: {chosen.words}")
         if not self._write(path, workbook(made, about)):
             return None
         self.say(f"Wrote the spreadsheet of {chosen.words} to {path}")
@@ -352,7 +368,9 @@ class OfferDesk:
             return None
         from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
-        options = SheetDialog.ask(self.tab, chosen.words, action, self.remembered, sheet=sheet)
+        options = SheetDialog.ask(
+            self.tab, chosen.words, action, self.remembered, sheet=sheet, last=self.options
+        )
         if options is None:
             return None
         self.options = options
@@ -404,14 +422,20 @@ class OfferDesk:
             f"{len(found):,} of these courses {'has' if len(found) == 1 else 'have'} a time written "
             "in a UTC offset that is not the venue's time zone on that date:\n\n"
             + "\n".join(f"• {line}" for line in shown)
-            + "\n\nWhich time should offers give? The customer's documents give it at the venue, "
+            + "\n\nWhich time should offers give? Either way the customer's documents give it at the "
+            "venue, "
             "without a warning. (Remembered; Preferences ▸ Offers can change it.)",
             QMessageBox.StandardButton.Cancel,
             self.tab,
         )
         box.setObjectName("offer-times")
-        clock = box.addButton("The clock time as written", QMessageBox.ButtonRole.AcceptRole)
-        moment = box.addButton("The instant written", QMessageBox.ButtonRole.AcceptRole)
+        first = found[0]  # (the choices in the first one's times)
+        clock = box.addButton(
+            f"{KEEP_TIME} ({first.as_written(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+        )
+        moment = box.addButton(
+            f"{MOVE_TIME} ({first.at_venue(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+        )
         box.setDefaultButton(clock)
         box.exec()
         clicked = box.clickedButton()
@@ -534,13 +558,10 @@ def ask_path(
 ) -> Path | None:
     """Where to save: the dialog starts in the folder last used (the documents folder the first
     time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
-    if remembered is not None:
-        folder = remembered.folder
-    else:
-        from PySide6.QtCore import QStandardPaths
+    from catalogue_desktop.ui.offers.offer_settings import first_folder
 
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder or ".") / name), filters)
+    folder = remembered.folder if remembered is not None else first_folder()
+    path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder) / name), filters)
     if not path:
         return None
     suffix = Path(name).suffix

@@ -16,6 +16,11 @@ from catalogue_desktop.core.offers.offer import TIMES
 from catalogue_desktop.core.offers.sheet import LETTERHEAD_KEYS, Letterhead, logo_problem
 from catalogue_desktop.ui.common.settings import Settings
 
+# A doubtful course time's two choices (``times``), as the offer's question and Preferences ▸
+# Offers word them: ``CLOCK`` keeps the time as written, ``INSTANT`` moves it to the venue's time.
+KEEP_TIME = "Keep the time as written"
+MOVE_TIME = "Move it to the venue's local time"
+
 
 class OfferSettings:
     """Typed access to ``[offers]`` in the window's settings (``settings.q``: a QSettings)."""
@@ -79,8 +84,7 @@ class OfferSettings:
         last = self._get("last_folder")
         if last and Path(last).is_dir():
             return last
-        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        return docs or str(Path.home())
+        return first_folder()
 
     @folder.setter
     def folder(self, path: str) -> None:
@@ -107,3 +111,11 @@ def own_zone() -> str:
     """The seller's own zone (IANA), as the system says; "UTC" if it says none."""
     name = bytes(QTimeZone.systemTimeZoneId().data()).decode("ascii", "replace")
     return name if "/" in name or name == "UTC" else "UTC"
+
+
+def first_folder() -> str:
+    """Where a save dialog starts the first time: the documents folder if it exists, else the
+    home folder (never the program's working folder, where a dialog given a missing folder
+    would open)."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return docs if docs and Path(docs).is_dir() else str(Path.home())

@@ -1,7 +1,7 @@
 """Preferences ▸ Offers: the seller's letterhead (name, company, e-mail, phone, an optional logo
 image), printed at the head of every offer sheet and under the e-mail text; and which time an
-offer gives for a course whose time is written in an offset that is not its venue's zone's (the
-clock time as written, the instant, or asked at the next offer)."""
+offer gives for a course whose time is written in an offset that is not its venue's zone's (keep
+the time as written, move it to the venue's local time, or ask at the next offer)."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.offers.offer import CLOCK, INSTANT
 from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
 from catalogue_desktop.ui.common.settings import Settings
-from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+from catalogue_desktop.ui.offers.offer_settings import KEEP_TIME, MOVE_TIME, OfferSettings
 
 IMAGES = "Images (*.png *.jpg *.jpeg *.svg)"
 TIME_CHOICES = (
     ("Ask at the next offer", None),
-    ("The clock time as written", CLOCK),
-    ("The instant written", INSTANT),
+    (KEEP_TIME, CLOCK),  # (the offer's question's words)
+    (MOVE_TIME, INSTANT),
 )
 
 

@@ -3,7 +3,8 @@
 too), a short personal note, an optional "valid until" date, the zone online times are given in
 for the customer (the seller's own by default); for the sheet also the grouping (by course or by
 month) and the paper (A4 or Letter; the last used, else the locale's). The paper, grouping and
-zone are remembered (``offer_settings``)."""
+zone are remembered (``offer_settings``); the title and note given last in this window session
+open the next dialog, selected so that typing replaces them (a restart: a new customer)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ class SheetDialog(QDialog):
         remembered: OfferSettings | None = None,
         *,
         sheet: bool = True,
+        last: SheetOptions | None = None,
     ) -> None:
         super().__init__(parent)
         self.remembered = remembered  # None: nothing remembered
@@ -69,12 +71,18 @@ class SheetDialog(QDialog):
         self.title.setPlaceholderText("e.g. Offer for Whitfield & Crane LLP")
         self.title.setAccessibleName("Title of the offer sheet")
         self.title.setCursorPosition(len(TITLE))  # the customer's name is typed after it
+        if last is not None and last.title and last.title != "Offer":  # the same customer again?
+            self.title.setText(last.title)
+            self.title.selectAll()  # (typing replaces it)
         form.addRow("&Title:", self.title)
         self.note = QPlainTextEdit()
         self.note.setPlaceholderText("optional: a short personal note, printed under the title")
         self.note.setAccessibleName("Personal note")
         self.note.setTabChangesFocus(True)
         self.note.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        if last is not None and last.note:
+            self.note.setPlainText(last.note)
+            self.note.selectAll()
         form.addRow("&Note:", self.note)
         self.valid = QCheckBox("&Valid until")
         self.valid.setAccessibleName("The offer is valid until a date")
@@ -159,10 +167,11 @@ class SheetDialog(QDialog):
         remembered: OfferSettings | None = None,
         *,
         sheet: bool = True,
+        last: SheetOptions | None = None,
     ) -> SheetOptions | None:
         """The options chosen (remembered), or None if cancelled; ``sheet``: the sheet's grouping
-        and paper asked too."""
-        dialog = cls(parent, words, action, remembered, sheet=sheet)
+        and paper asked too; ``last``: the answers given last in this window session."""
+        dialog = cls(parent, words, action, remembered, sheet=sheet, last=last)
         try:
             if not dialog.exec():
                 return None
