@@ -3,8 +3,8 @@
 The kill runs: two synthetic catalogues of the same shape (size 300; seed 0 and seed 1: the same
 ids, different content; the two big collections still go through ingest worker processes) are
 served by two demo services in this process. A first ``catalogue-desktop sync`` completes; then,
-30 times, a sync towards the other catalogue is started in its own process group (so its ingest
-worker processes die with it) and killed with SIGKILL after a delay in the i-th of 30 equal parts
+20 times, a sync towards the other catalogue is started in its own process group (so its ingest
+worker processes die with it) and killed with SIGKILL after a delay in the i-th of 20 equal parts
 of 1.25 times a measured sync's duration (at random within each; the parts in a random order).
 The delay counts from the sync's first request to the service (the readiness signal: from then on
 it may write), not from the process's start, so no kill is spent on Python's start-up, however busy
@@ -51,7 +51,7 @@ from catalogue_desktop.demo.synthetic import generate
 from tests.sqlite_lock import lock_held
 
 SIZE = 300  # webinars 1.5 MB and series 0.7 MB: above the worker-process threshold (256 KB)
-RUNS = 30  # stratified over the sync's duration (below): as dense as 50 uniform draws, or denser
+RUNS = 20  # stratified over the sync's duration (below): no gap between kills over 10% of it
 REACH = 1.25  # the kills reach past the measured duration: a busy machine makes some syncs slower
 T = Kind.TOPICS
 

@@ -35,6 +35,7 @@ class Reference:
         self.now = now
         self.vocabulary = vocabulary or Vocabulary()
         self.history = history or {}  # table -> record id -> its events (the time clauses)
+        self.kept = _kept_for(facts, self.vocabulary)
 
     def ids(self, query: str, table: str) -> list[int] | None:
         """Row numbers matching, in row order; None if the table lacks a field of the query."""
@@ -165,22 +166,40 @@ class Reference:
 
     def has_word(self, word: str, table: str, rec: dict[str, Any], level: str) -> bool:
         w = fold(word)
+        codes, numbers, texts = self.searched(table, rec, level)
+        return (
+            any(code == w or w in label for code, label in codes)
+            or (w.isdigit() and any(w in number for number in numbers))
+            or any(w in text for text in texts)
+        )
+
+    def searched(self, table: str, rec: dict[str, Any], level: str) -> _Searched:
+        """What a bare word is looked for in, folded, from the fields searched at ``level``: codes
+        (to equal) with their labels (to contain), numbers (digits to contain), texts (to contain).
+        Made once per record and kept for the next Reference over the same facts and vocabulary
+        (the values do not depend on ``now``)."""
+        key = (table, id(rec), level)
+        kept = self.kept.get(key)
+        if kept is not None and kept[0] is rec:
+            return kept[1]
+        codes: list[tuple[str, str]] = []
+        numbers: list[str] = []
+        texts: list[str] = []
         for f in SCHEMA.fields[table]:
             if not f.searched or (f.scope == "record") != (level == "record"):
                 continue
             if f.type is FieldType.CODE:
-                if any(
-                    fold(str(v)) == w or w in fold(self.vocabulary.label(f.name, v))
-                    for v in self.texts(f, table, rec)
-                ):
-                    return True
+                codes += [
+                    (fold(str(v)), fold(self.vocabulary.label(f.name, v))) for v in self.texts(f, table, rec)
+                ]
             elif f.type in (FieldType.ID, FieldType.NUMBER, FieldType.MONEY):
                 value = self.value(f, table, rec)
-                if w.isdigit() and value is not None and w in str(value):
-                    return True
-            elif any(w in fold(str(v)) for v in self.texts(f, table, rec)):
-                return True
-        return False
+                if value is not None:
+                    numbers.append(str(value))
+            else:
+                texts += [fold(str(v)) for v in self.texts(f, table, rec)]
+        self.kept[key] = (rec, (codes, numbers, texts))  # rec kept alive: its id is not reused
+        return codes, numbers, texts
 
     def texts(self, f: Field, table: str, rec: dict[str, Any]) -> list[Any]:
         value = self.value(f, table, rec)
@@ -189,8 +208,12 @@ class Reference:
         return [v for v in value if v not in (None, "")] if isinstance(value, list) else [value]
 
     def value(self, f: Field, table: str, rec: dict[str, Any]) -> Any:
-        if f.key.startswith("@"):
-            return self.derived(f.key, table, rec)
+        if f.key.startswith("@"):  # derived from the facts, not ``now``: kept like ``searched``
+            key = (table, id(rec), f.key)
+            kept = self.kept.get(key)
+            if kept is None or kept[0] is not rec:
+                kept = self.kept[key] = (rec, self.derived(f.key, table, rec))
+            return kept[1]
         return rec.get(f.key)
 
     def test(self, term: Term, f: Field, table: str, rec: dict[str, Any], record: dict[str, Any]) -> bool:
@@ -364,6 +387,24 @@ class Reference:
         if key == "@ondemand":
             return self.on_demand(table, rec)
         raise KeyError(key)
+
+
+_Searched = tuple[list[tuple[str, str]], list[str], list[str]]
+_KEPT: list[tuple[Any, Vocabulary, dict[tuple[str, int, str], tuple[dict[str, Any], Any]]]] = []
+
+
+def _kept_for(
+    facts: dict[str, list[dict[str, Any]]], vocabulary: Vocabulary
+) -> dict[tuple[str, int, str], tuple[dict[str, Any], Any]]:
+    """What References over these facts (the same object) and this vocabulary keep of their
+    records (searched words, derived values), keyed by table, record id() and what; the last
+    four kept."""
+    for kept_facts, kept_vocabulary, kept in _KEPT:
+        if kept_facts is facts and kept_vocabulary == vocabulary:
+            return kept
+    _KEPT.insert(0, (facts, vocabulary, {}))
+    del _KEPT[4:]
+    return _KEPT[0][2]
 
 
 def _unique(items: Iterable[str]) -> list[str] | None:
