@@ -188,6 +188,8 @@ class FinderIndexer(QObject):
         pages = store.iter_facts(kind, rowset.snapshot, read_ahead=True)
         while (page := next(pages, None)) is not None:
             yield
+            if self._store() is not store:  # another catalogue is shown: this one's job ends
+                return
             positions, facts = page
             # (a record listed before facts existed has none yet: the listing is redone soon)
             builder.add(
@@ -203,7 +205,14 @@ class FinderIndexer(QObject):
         table = builder.finish()
         yield  # (a step of its own: the ids compacted, the children's first rows listed)
         yield from table.build()
-        yield from attach_history_steps(store, kind, table)  # the time clauses (added:, changed:)
+        # the time clauses (added:, changed:), read from the store the rows came from: a job of a
+        # catalogue closed meanwhile (File ▸ Catalogue switched) ends, its store is not read again
+        for _ in attach_history_steps(store, kind, table):
+            if self._store() is not store:
+                return
+            yield
+        if self._store() is not store:
+            return
         self.engine.set_table(table)
         self._done(kind.value)
         if kind.value in _SOURCES:
