@@ -49,8 +49,9 @@ def test_a_click_on_a_row_while_completions_show_selects_the_row(start: Any, qtb
     click_tab(window, Kind.COURSES)
     tab = window.current_tab()
     _typing(window, "ci")
+    aimed = tab.model.record_id(2)  # (the rows may follow the query after the click: the record stays)
     click_row(tab, 2)  # the first click goes where it is aimed
-    assert selected_ids(tab) == [tab.model.record_id(2)]
+    assert selected_ids(tab) == [aimed]
     assert _list(window) is None
 
 
