@@ -41,6 +41,7 @@ from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profile, Profiles
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.ui.shell.connection_report import ConnectionReport
+from catalogue_desktop.ui.shell.window_layout import fit_to_screen
 
 POLL_MS = 50  # how often the window looks whether the Test has finished
 
@@ -68,7 +69,7 @@ class ConnectionDialog(QDialog):
         self.profiles = Profiles.load(profiles_path)
         self.profile: Profile = self.profiles.get(name) if name else self.profiles.current_profile()
         self.setWindowTitle(f"Connection — {self.profile.name}")
-        self.resize(680, 820)
+        fit_to_screen(self, parent, 680, 620)  # (the Test's report scrolls: it fits 1024x700)
         self._pool: ThreadPoolExecutor | None = None
         self._running: Future[dict[str, Any]] | None = None
         self._poll = QTimer(self, interval=POLL_MS)

@@ -7,6 +7,9 @@
 * The currency of fees, and the age of the data past which an offer is warned about.
 * Offers: the seller's letterhead (``ui.offers.preferences_page``).
 
+Three tabs (General, Offers, Refresh and history), the connection's button beside OK: the dialog
+fits a 1024x700 screen with its buttons on it.
+
 ``apply(window, settings, …)`` is the session's: it shows the changes everywhere at once.
 """
 
@@ -21,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QPushButton,
@@ -28,6 +32,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -57,8 +62,18 @@ class Preferences(QDialog):
         self.settings = settings
         from catalogue_desktop.ui.shell.window_layout import fit_to_screen
 
-        fit_to_screen(self, parent, 560, 720)
+        fit_to_screen(self, parent, 600, 520)
         layout = QVBoxLayout(self)
+        # Three tabs, so that the dialog fits a 1024x700 screen with its buttons on it (all in one
+        # column it was 731 px tall): how things show, offers, refreshing and history.
+        tabs = QTabWidget()
+        tabs.setObjectName("preferences-tabs")
+        general_page, offers_page, refresh_page = QWidget(), QWidget(), QWidget()
+        general, offers_box, refresh = (QVBoxLayout(w) for w in (general_page, offers_page, refresh_page))
+        tabs.addTab(general_page, "&General")
+        tabs.addTab(offers_page, "O&ffers")
+        tabs.addTab(refresh_page, "&Refresh and history")
+        layout.addWidget(tabs, 1)
 
         types = QGroupBox("Webinar types (the service sends numbers without saying what they mean)")
         box = QVBoxLayout(types)
@@ -80,7 +95,7 @@ class Preferences(QDialog):
         add.clicked.connect(lambda: self._add_row("", "", False, edit=True))
         box.addWidget(self.types)
         box.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(types)
+        general.addWidget(types, 1)
 
         times = QGroupBox("Dates and times")
         times_box = QVBoxLayout(times)
@@ -93,36 +108,41 @@ class Preferences(QDialog):
             group.addButton(button)
             times_box.addWidget(button)
         (self.event_zone if settings.event_zones else self.local_zone).setChecked(True)
-        layout.addWidget(times)
+        general.addWidget(times)
 
         form = QFormLayout()
         self.currency = QLineEdit(settings.currency or "")
         self.currency.setPlaceholderText("e.g. USD, EUR; empty: plain numbers")
         self.currency.setAccessibleName("Currency of fees")
         form.addRow("Currency of fees:", self.currency)
+        general.addLayout(form)
+        offer_form = QFormLayout()
         self.max_age = QSpinBox()
         self.max_age.setRange(0, 365)
         self.max_age.setSuffix(" days")
         self.max_age.setValue(settings.offer_max_age_days)
         self.max_age.setAccessibleName("Warn before an offer from data older than")
-        form.addRow("Warn before an offer from data older than:", self.max_age)
+        offer_form.addRow("Warn before an offer from data older than:", self.max_age)
+        from catalogue_desktop.ui.offers.preferences_page import OffersPage
+
+        self.offers = OffersPage(settings, self)
+        offers_box.addWidget(self.offers)
+        offers_box.addLayout(offer_form)
+        offers_box.addStretch(1)
+        refresh_form = QFormLayout()
         self.timeout = QSpinBox()
         self.timeout.setRange(5, 3600)
         self.timeout.setSuffix(" s")
         self.timeout.setValue(int(settings.sync_timeout))
         self.timeout.setAccessibleName("Give up on a collection after")
-        form.addRow("Give up on a collection after:", self.timeout)
-        layout.addLayout(form)
-        from catalogue_desktop.ui.offers.preferences_page import OffersPage
-
-        self.offers = OffersPage(settings, self)
-        layout.addWidget(self.offers)
+        refresh_form.addRow("Give up on a collection after:", self.timeout)
+        refresh.addLayout(refresh_form)
         self.over_time = OverTimeBox(settings)  # (``show_history``: the catalogue's history span)
-        layout.addWidget(self.over_time)
+        refresh.addWidget(self.over_time)
+        refresh.addStretch(1)
         connection = QPushButton("Connection…")  # Preferences ▸ Connection (ui.shell.connection_dialog)
         connection.setAccessibleName("Connection: certificates, proxy, credentials, Test")
         connection.clicked.connect(self.connection_dialog)
-        layout.addWidget(connection, 0, Qt.AlignmentFlag.AlignLeft)
         self.connection_saved = False
 
         buttons = QDialogButtonBox(
@@ -130,7 +150,10 @@ class Preferences(QDialog):
         )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        bottom = QHBoxLayout()  # (the open catalogue's connection: on every tab)
+        bottom.addWidget(connection)
+        bottom.addWidget(buttons, 1)
+        layout.addLayout(bottom)
 
     def connection_dialog(self) -> None:
         """The connection of the catalogue open in the window (``catalogue``)."""
