@@ -1,5 +1,5 @@
 """One catalogue, whichever door (issue 39, point 18): the catalogue the window showed last (the
-demo included, opened with ``--demo`` or File ▸ Catalogue) is the one ``find``, ``export``,
+demo included, opened with ``--demo`` or the Catalogue menu) is the one ``find``, ``export``,
 ``history``, ``watch`` and ``--offline`` read (and ``sync`` without ``--base-url`` syncs), each
 command saying so on stderr; ``--profile`` and ``--cache-dir`` still read another. The window
 runs here; the commands run as real processes on the settings folder and cache it wrote."""
@@ -101,7 +101,7 @@ def test_the_demo_chosen_in_file_catalogue_is_what_the_commands_read(
     session = make_session(base_url=UNREACHABLE, wait=None)  # the service's catalogue, empty
     assert not session.demo
     menu = session.window.menu_actions.catalogue_menu
-    menu.fill()  # File ▸ Catalogue, as it opens
+    menu.fill()  # the Catalogue menu, as it opens
     (choice,) = [a for a in menu.actions() if a.text().startswith("demo — ")]
     choice.trigger()
     qtbot.waitUntil(lambda: session.demo and session.window.tab(Kind.WEBINARS).model.rowCount() == 60)

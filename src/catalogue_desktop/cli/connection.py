@@ -44,7 +44,7 @@ def add_profile(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile",
         metavar="NAME",
-        help="the catalogue NAME (File > Catalogue in the window): its address, connection and cache",
+        help="the catalogue NAME (the window's Catalogue menu): its address, connection and cache",
     )
 
 
@@ -146,7 +146,7 @@ def cache_base(args: argparse.Namespace, profile: Profile | None) -> str | None:
 
 
 def remembered_profile() -> Profile | None:
-    """The catalogue the window showed last (File ▸ Catalogue, ``--profile``, ``--demo``): the
+    """The catalogue the window showed last (the Catalogue menu, ``--profile``, ``--demo``): the
     "current" of ``profiles.json``, read without Qt; None before the window or ``profile`` ever
     wrote that file."""
     from catalogue_desktop.core.connection import profiles

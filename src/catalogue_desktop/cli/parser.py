@@ -27,7 +27,7 @@ DEMO_CACHE_HELP = (
 )
 SERVICE_HELP = "(or --profile NAME; without either: the catalogue the window showed last, said on stderr)"
 READS_HELP = (
-    "Reads the cache of the catalogue the window showed last (File > Catalogue, the demo "
+    "Reads the cache of the catalogue the window showed last (its Catalogue menu, the demo "
     "included), and says which on stderr; --profile NAME, --demo or --cache-dir DIR reads another."
 )
 

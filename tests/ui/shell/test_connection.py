@@ -1,6 +1,6 @@
 """At work, in the window: a service that wants a bearer token (its own words without it, the
 token entered in Preferences ▸ Connection opens it, and is in no file or message), the Test's
-report after a refused certificate, File ▸ Catalogue switching catalogues with their own caches,
+report after a refused certificate, the Catalogue menu switching catalogues with their own caches,
 and the proxy named in the status message. Real servers on loopback; the keyring is the tests'."""
 
 from __future__ import annotations

@@ -206,7 +206,7 @@ class FinderIndexer(QObject):
         yield  # (a step of its own: the ids compacted, the children's first rows listed)
         yield from table.build()
         # the time clauses (added:, changed:), read from the store the rows came from: a job of a
-        # catalogue closed meanwhile (File ▸ Catalogue switched) ends, its store is not read again
+        # catalogue closed meanwhile (another chosen in the Catalogue menu) ends, its store is not read again
         steps = attach_history_steps(store, kind, table)
         while True:  # (checked before each step: a step reads the store)
             if self._store() is not store:

@@ -1,4 +1,4 @@
-"""File ▸ Catalogue ▸ Add a catalogue…: a name and an address (``catalogue_menu`` opens it)."""
+"""Catalogue ▸ Add a catalogue…: a name and an address (``catalogue_menu`` opens it)."""
 
 from __future__ import annotations
 

@@ -49,11 +49,11 @@ class DialogWindow(Protocol):
 class Dialogs(QObject):
     """The window's dialogs, each opened by its menu entry (``menus``)."""
 
-    base_url_chosen = Signal(str)  # File ▸ Service URL…: the address given
+    base_url_chosen = Signal(str)  # Catalogue ▸ Service URL…: the address given
     preferences_changed = Signal()  # Preferences were saved
 
     def __init__(self, window: DialogWindow, catalogues: CatalogueMenu, title: str, parent: QWidget) -> None:
-        """``catalogues``: File ▸ Catalogue (the one open is the one Preferences' connection edits);
+        """``catalogues``: the Catalogue menu (the one open is the one Preferences' connection edits);
         ``title``: the app's (About); ``parent``: the window the dialogs open over."""
         super().__init__(parent)
         self.window = window

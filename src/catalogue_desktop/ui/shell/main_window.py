@@ -122,7 +122,7 @@ class MainWindow(QMainWindow):
         from catalogue_desktop.ui.shell.window_layout import WindowLayout
 
         self.window_layout = WindowLayout(self, settings)
-        # What the menus open, each an object of its own: File ▸ Catalogue, the dialogs, the saved
+        # What the menus open, each an object of its own: the Catalogue menu, the dialogs, the saved
         # searches, the offers.
         self.catalogues = CatalogueMenu(settings, self)
         self.dialogs = Dialogs(self, self.catalogues, APP_TITLE, self)

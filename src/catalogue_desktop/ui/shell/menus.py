@@ -146,7 +146,7 @@ class MenuWindow(Protocol):
 
 
 def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> WindowActions:
-    """Make the window's actions, its menus (``catalogues``: File ▸ Catalogue) and its toolbars
+    """Make the window's actions, its menus (``catalogues``: the Catalogue menu) and its toolbars
     on ``main`` (the window itself); returns the actions the window uses again
     (``MainWindow.menu_actions``)."""
     w, dialogs, searches, offers = window, window.dialogs, window.searches, window.offers
@@ -254,7 +254,6 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
 
     bar = main.menuBar()
     file_menu = bar.addMenu("&File")
-    file_menu.addMenu(catalogues)
     file_menu.addAction(export_action)
     offer_menu = file_menu.addMenu("&Offer")
     for act in offer_actions:
@@ -295,9 +294,10 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
         go_menu.addAction(act)
     searches_menu = bar.addMenu("&Searches")
     searches_menu.aboutToShow.connect(lambda: searches.fill_menu(searches_menu))
-    catalogue_menu = bar.addMenu("&Catalogue")
-    catalogue_menu.addAction(sync_action)
-    catalogue_menu.addAction("Service URL…", dialogs.ask_service_url)
+    bar.addMenu(catalogues)  # the catalogues and the connection (``CatalogueMenu``), and:
+    catalogues.insertAction(catalogues.actions()[0], sync_action)  # Refresh, at its top
+    catalogues.addAction("Service URL…", dialogs.ask_service_url)
+    catalogues.addSeparator()
     preferences_action = action(
         main,
         "Preferences…",
@@ -305,7 +305,7 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
         "Ctrl+,",
         "Type labels, on-demand codes, time zones, currency (Ctrl+,)",
     )
-    catalogue_menu.addAction(preferences_action)
+    catalogues.addAction(preferences_action)
     help_menu = bar.addMenu("&Help")
     help_menu.addAction("Query language and fields", dialogs.query_help)
     help_menu.addAction("Keyboard shortcuts", dialogs.shortcuts)

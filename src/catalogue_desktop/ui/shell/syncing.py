@@ -4,7 +4,7 @@ which service, which store).
 ``CatalogueSync`` makes the sync controller on first use (with the demo service started
 in-process when no service is set), over the catalogue's connection (proxy, trust, credentials:
 ``core.connection``, the proxy named in the status messages), shows each collection's outcome
-and reloads its rows, and switches to another catalogue (File ▸ Catalogue, an edited connection,
+and reloads its rows, and switches to another catalogue (the Catalogue menu, an edited connection,
 a new address: its own store). It holds its own state (the controller, the demo service, the
 connection, the catalogues, the place) and is given its collaborators: the window it reports to,
 the loader it reloads, the settings and command-line options it reads, and ``spawn``, which runs
@@ -229,7 +229,7 @@ class CatalogueSync(QObject):
         self._spawn(self._switch_to(profile))
 
     def choose_catalogue(self, name: str) -> None:
-        """File ▸ Catalogue: open the catalogue ``name``."""
+        """The Catalogue menu: open the catalogue ``name``."""
         self._profiles = profile_choice.open_profiles(self._settings)
         try:
             profile = self._profiles.get(name)
