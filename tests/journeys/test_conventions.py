@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QLineEdit,
-    QListWidget,
     QTableWidget,
     QTreeView,
+    QTreeWidget,
 )
 
 from catalogue_desktop.core.listing.rows import column_index
@@ -155,8 +155,8 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
     assert window.current_kind() is Kind.COURSES
 
     def edit(dialog: Any) -> None:
-        listing = dialog.findChild(QListWidget)
-        listing.setCurrentRow(0)
+        listing = dialog.findChild(QTreeWidget, "saved-searches")
+        listing.setCurrentItem(listing.topLevelItem(0))
 
         def type_and_ok(d: Any) -> None:
             d.findChild(QLineEdit).setText("ethics cpe:yes")
@@ -164,7 +164,7 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
 
         when_dialog_opens(type_and_ok)
         _press(dialog, "Edit query…")
-        assert "ethics cpe:yes" in listing.item(0).text()
+        assert "ethics cpe:yes" in listing.topLevelItem(0).text(2)
         _press(dialog, "Close")
 
     opened = when_dialog_opens(edit)

@@ -133,8 +133,9 @@ class SheetDialog(QDialog):
         names = [zone for _label, zone in CUSTOMER_ZONES]
         if chosen and chosen not in names:
             names.insert(0, chosen)
-        for zone in names:
-            self.zone.addItem(f"{zone_label(zone, now)} — {zone.replace('_', ' ')}", zone)
+        for zone in names:  # "CT — America/Chicago"; a zone whose label is its name once ("UTC")
+            label, name = zone_label(zone, now), zone.replace("_", " ")
+            self.zone.addItem(label if label == name else f"{label} — {name}", zone)
         self.zone.setCurrentIndex(max(0, self.zone.findData(chosen)) if chosen else 0)
 
     def options(self) -> SheetOptions:

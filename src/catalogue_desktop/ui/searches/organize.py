@@ -177,44 +177,59 @@ class SavedSearches:
         )
 
     def organize(self) -> None:
-        """A list of the saved searches with Open, Rename and Delete."""
+        """A list of the saved searches with Open, Rename and Delete; each row's Watch box ticks
+        whether its news show in What's new (a column of its own, labelled)."""
         window = self.window
         from PySide6.QtWidgets import (
             QDialog,
             QDialogButtonBox,
+            QHeaderView,
             QInputDialog,
-            QListWidget,
-            QListWidgetItem,
             QPushButton,
+            QTreeWidget,
+            QTreeWidgetItem,
             QVBoxLayout,
         )
 
         dialog = QDialog(self.parent)
         dialog.setWindowTitle("Saved searches")
-        dialog.resize(520, 360)
-        listing = QListWidget(dialog)
+        dialog.resize(620, 360)
+        listing = QTreeWidget(dialog)
+        listing.setObjectName("saved-searches")
         listing.setAccessibleName("Saved searches")
+        listing.setHeaderLabels(["Watch", "Name", "Query"])
+        listing.headerItem().setToolTip(0, "Ticked: its news show in What's new after each refresh")
+        listing.setRootIsDecorated(False)
+        listing.setUniformRowHeights(True)
+        listing.setAllColumnsShowFocus(True)
+        header = listing.header()
+        header.setStretchLastSection(True)
+        for column in (0, 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        name_role = Qt.ItemDataRole.UserRole
 
         def fill() -> None:
             listing.blockSignals(True)
             listing.clear()
             for search in window.search_book.all():
-                item = QListWidgetItem(f"{search['name']}  —  {search['query']}")
-                item.setData(256, search["name"])
+                item = QTreeWidgetItem(["", search["name"], search["query"]])
+                item.setData(0, name_role, search["name"])
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                item.setCheckState(
-                    Qt.CheckState.Checked if search.get("watched") else Qt.CheckState.Unchecked
-                )
-                item.setToolTip("Ticked: watched (its news show in What's new after each refresh)")
-                listing.addItem(item)
+                watched = bool(search.get("watched"))
+                item.setCheckState(0, Qt.CheckState.Checked if watched else Qt.CheckState.Unchecked)
+                item.setData(0, Qt.ItemDataRole.AccessibleTextRole, f"Watch “{search['name']}”")
+                item.setToolTip(0, "Ticked: its news show in What's new after each refresh")
+                item.setToolTip(2, plain_tooltip(search["query"]))
+                listing.addTopLevelItem(item)
             listing.blockSignals(False)
 
-        def ticked(item: QListWidgetItem) -> None:
-            self.set_watched(str(item.data(256)), item.checkState() == Qt.CheckState.Checked)
+        def ticked(item: QTreeWidgetItem, column: int) -> None:
+            if column == 0:
+                self.set_watched(str(item.data(0, name_role)), item.checkState(0) == Qt.CheckState.Checked)
 
         def selected() -> str | None:
             item = listing.currentItem()
-            return None if item is None else str(item.data(256))
+            return None if item is None else str(item.data(0, name_role))
 
         def rename() -> None:
             name = selected()
@@ -264,7 +279,7 @@ class SavedSearches:
             button.clicked.connect(slot)
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(dialog.reject)
-        listing.itemActivated.connect(lambda _item: open_())
+        listing.itemActivated.connect(lambda _item, _column: open_())
         listing.itemChanged.connect(ticked)
         layout = QVBoxLayout(dialog)
         layout.addWidget(listing)

@@ -23,6 +23,9 @@ class AddCatalogue(QDialog):
         self.url = QLineEdit()
         self.url.setAccessibleName("Service address")
         self.url.setPlaceholderText("https://catalogue.example.com")
+        wide = self.fontMetrics().horizontalAdvance("https://catalogue.example.com/service") + 24
+        for edit in (self.name, self.url):  # room for an address as typed, the hints shown whole
+            edit.setMinimumWidth(wide)
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         form.addRow("Name:", self.name)

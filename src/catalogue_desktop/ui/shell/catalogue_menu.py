@@ -32,7 +32,7 @@ class CatalogueMenu(QMenu):
         self._listed: list[QAction] = []  # the catalogues, as last filled
         self.addSeparator()
         self.add_action = self.addAction("Add a catalogue…", self.add_catalogue)
-        self.connection_action = self.addAction("Connection of this catalogue…", self.edit_connection)
+        self.addAction("Connection of this catalogue…", self.edit_connection)
         self.aboutToShow.connect(self.fill)
 
     def set_current(self, name: str) -> None:
