@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -35,15 +35,15 @@ NO_DIALOG = {"Find…"}  # (puts the cursor in the query box)
 
 
 def header_problems(view: QTableView | QTreeView, where: str) -> list[str]:
-    """The column headings of ``view`` that a person cannot read: blank, or (in a view that does
-    not scroll sideways) cut off by its right edge."""
+    """The column headings of ``view`` that a person cannot read: blank, narrower than their
+    name, or (in a view that does not scroll sideways) out of its sight."""
     header = view.horizontalHeader() if isinstance(view, QTableView) else view.header()
     if header.isHidden():
         return []
     model = view.model()
     problems = []
     metrics = header.fontMetrics()
-    scrolls = view.horizontalScrollBarPolicy().name != "ScrollBarAlwaysOff"
+    scrolls = view.horizontalScrollBarPolicy() != Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     for section in range(header.count()):
         if header.isSectionHidden(section):
             continue
@@ -51,11 +51,13 @@ def header_problems(view: QTableView | QTreeView, where: str) -> list[str]:
         if not text:
             problems.append(f"{where}: column {section} has no heading")
             continue
+        wide = metrics.horizontalAdvance(text)
+        if header.sectionSize(section) < wide:
+            problems.append(f"{where}: heading {text!r} is {header.sectionSize(section)} px of {wide}")
         if scrolls:
             continue
         left = header.sectionViewportPosition(section)
         shown = min(left + header.sectionSize(section), header.viewport().width()) - max(left, 0)
-        wide = metrics.horizontalAdvance(text)
         if shown < wide:
             problems.append(f"{where}: heading {text!r} shows {shown} px of {wide}")
     return problems

@@ -14,11 +14,9 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QGridLayout,
-    QHeaderView,
     QLabel,
     QTableWidget,
     QTableWidgetItem,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +25,7 @@ from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
+from catalogue_desktop.ui.detail.fitted_views import LevelsTree, SessionsTable
 from catalogue_desktop.ui.detail.layout import FormGrid
 from catalogue_desktop.ui.detail.page import PHOTO, Page, PageHost
 from catalogue_desktop.ui.detail.page_links import Link
@@ -131,10 +130,10 @@ def _sessions_table(p: Page, sessions: list[Webinar]) -> QTableWidget:
         return (s.start_date is None, s.start_date.timestamp() if s.start_date else 0.0)
 
     ordered = sorted(sessions, key=key)
-    table = QTableWidget(len(ordered), 4)
+    table = SessionsTable(len(ordered), title=1, start=0)  # (sized to the pane: ``fitted_views``)
     table.setObjectName("sessions")
     table.setAccessibleName("Sessions")
-    table.setAccessibleDescription("The series' sessions: date, title, type and fee")
+    table.setAccessibleDescription("The series' sessions: title, date, fee and type")
     table.horizontalHeader().setAccessibleName("Session columns")
     table.verticalHeader().setAccessibleName("Session rows")
     name_inner_buttons(table)  # (a detail page: made after the window is ready)
@@ -143,10 +142,6 @@ def _sessions_table(p: Page, sessions: list[Webinar]) -> QTableWidget:
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.verticalHeader().setVisible(False)
-    # Two lines a row: a start ("12/9/26 1:00 PM" / "UTC−05:00") and a title wrap in a narrow
-    # details pane instead of pushing the title out of sight.
-    table.setWordWrap(True)
-    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     table.setAlternatingRowColors(True)
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     for row, s in enumerate(ordered):
@@ -165,20 +160,7 @@ def _sessions_table(p: Page, sessions: list[Webinar]) -> QTableWidget:
             if not p.ctx.index.has(Kind.WEBINARS, s.webinar_id):
                 item.setToolTip("This webinar is not in the webinars list")
             table.setItem(row, column, item)
-    header = table.horizontalHeader()
-    metrics = table.fontMetrics()
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
-    header.resizeSection(0, metrics.horizontalAdvance("12/28/26 10:00 PM") + 16)
-    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-    header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-    rows = table.verticalHeader()
-    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-    rows.setDefaultSectionSize(2 * metrics.lineSpacing() + 8)
-    shown = min(len(ordered), 15)
-    height = header.sizeHint().height() + 2 * table.frameWidth()
-    height += sum(table.rowHeight(i) for i in range(shown))
-    table.setFixedHeight(height + 2)
+    table.fit()
     table.setToolTip("Double-click or press Enter to open a session")
 
     def activated(index: QModelIndex) -> None:
@@ -299,22 +281,16 @@ def _certificate(p: Page, r: Certificate) -> None:
     p.section("Levels and courses", "levels")
     model = CertificateTreeModel()
     model.set_certificate(r, p.ctx.course_title)
-    tree = QTreeView()
+    tree = LevelsTree()  # (its columns as wide as their text: ``fitted_views``)
     tree.setObjectName("levels")
     tree.setAccessibleName("Levels and courses")
     tree.header().setAccessibleName("Level columns")
     tree.setModel(model)
     model.setParent(tree)
     tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    tree.setUniformRowHeights(True)
     tree.setAlternatingRowColors(True)
     tree.expandAll()
-    tree.header().setStretchLastSection(True)
-    tree.resizeColumnToContents(0)
-    tree.setColumnWidth(0, min(tree.columnWidth(0) + 16, 560))
-    rows = _visible_rows(model)
-    row_height = tree.sizeHintForRow(0) if rows else 20
-    tree.setFixedHeight(tree.header().sizeHint().height() + row_height * min(rows, 30) + 6)
+    tree.fit(_visible_rows(model))
     tree.setToolTip("Double-click or press Enter on a course to open it")
 
     def activated(index: QModelIndex) -> None:
