@@ -71,12 +71,14 @@ class Dialogs(QObject):
         from PySide6.QtWidgets import QFileDialog, QMessageBox
 
         from catalogue_desktop.core.formats.files import proposed_name
+        from catalogue_desktop.ui.common.file_dialogs import fit_next_file_dialog
         from catalogue_desktop.ui.offers.dates_tab import DatesTab
         from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
         window, parent = self.window, self.parent_widget
         tab = window.current_tab()
         remembered = OfferSettings(window.settings)
+        fit_next_file_dialog(parent)  # (Qt's own dialog, where the desktop has none: readable)
         path, chosen = QFileDialog.getSaveFileName(
             parent,
             "Export visible rows",
