@@ -558,9 +558,11 @@ def ask_path(
 ) -> Path | None:
     """Where to save: the dialog starts in the folder last used (the documents folder the first
     time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
+    from catalogue_desktop.ui.common.file_dialogs import fit_next_file_dialog
     from catalogue_desktop.ui.offers.offer_settings import first_folder
 
     folder = remembered.folder if remembered is not None else first_folder()
+    fit_next_file_dialog(parent)
     path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder) / name), filters)
     if not path:
         return None
