@@ -1,0 +1,83 @@
+"""The window's panels (What's new, Changes): docked under the tables, never beside them, tabbed
+together; one toggle each whose tick says whether the person sees the panel; Escape in a panel
+closes it.
+
+A panel docked at the window's side took its width from the table (at 1366 px wide the table kept
+about 300 px with two panels open, stacked one above the other), and a toggle that followed Qt's
+"not hidden" looked pressed while its panel lay behind the other one's tab. Under the tables a
+panel takes some height and no column; its place, size and whether it is open are the window's
+dock state (saved with the window, ``WindowLayout``). A panel made after the window restored its
+state (What's new) takes its remembered place with ``QMainWindow.restoreDockWidget``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+
+AREA = Qt.DockWidgetArea.BottomDockWidgetArea
+HEIGHT_SHARE = 0.34  # of the window's height, for a panel first opened
+HEIGHT_MIN = 180  # px
+
+
+def place(main: QMainWindow, dock: QDockWidget, beside: QDockWidget | None, above: QDockWidget | None) -> None:
+    """Dock ``dock`` under the tables: tabbed with the panel ``beside``, else above the dock
+    ``above`` (the status line). Hidden until opened; a remembered place wins."""
+    dock.setAllowedAreas(Qt.DockWidgetArea.AllDockWidgetAreas)
+    if beside is not None and main.dockWidgetArea(beside) != Qt.DockWidgetArea.NoDockWidgetArea:
+        main.tabifyDockWidget(beside, dock)
+    else:
+        main.addDockWidget(AREA, dock, Qt.Orientation.Vertical)
+        if above is not None:
+            main.splitDockWidget(dock, above, Qt.Orientation.Vertical)  # ``above`` below it
+    dock.hide()
+    main.restoreDockWidget(dock)  # (where the person left it: a panel made after the restore)
+
+
+def toggle(action: QAction, dock: QDockWidget, main: QMainWindow, back: Callable[[], QWidget | None]) -> None:
+    """Make ``action`` the panel's toggle: ticked while the person sees the panel (open and in
+    front of its tabs); it opens (or brings to the front) and closes it. Escape in the panel
+    closes it and gives the focus ``back()`` (the table)."""
+    action.setCheckable(True)
+    action.setChecked(dock.isVisible())
+    dock.visibilityChanged.connect(action.setChecked)
+    action.triggered.connect(lambda _checked=False: _flip(dock, main))
+    escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), dock)
+    escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    escape.activated.connect(lambda: _close(dock, back))
+
+
+def show(dock: QDockWidget, main: QMainWindow) -> None:
+    """Open the panel in front of its tabs (at a readable height the first time), the keyboard
+    in it."""
+    first = dock.isHidden() and not dock.property("opened")
+    dock.show()
+    dock.raise_()
+    body = dock.widget()  # the keyboard follows (Escape closes it again)
+    inside = body.findChildren(QWidget) if body is not None else []
+    target = next((w for w in inside if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isVisible()), None)
+    if target is not None:
+        target.setFocus(Qt.FocusReason.OtherFocusReason)
+    if first:
+        dock.setProperty("opened", True)
+        if main.dockWidgetArea(dock) == AREA and not dock.isFloating():
+            height = max(HEIGHT_MIN, round(main.height() * HEIGHT_SHARE))
+            if dock.height() < HEIGHT_MIN:
+                main.resizeDocks([dock], [height], Qt.Orientation.Vertical)
+
+
+def _flip(dock: QDockWidget, main: QMainWindow) -> None:
+    if dock.isVisible():
+        dock.hide()
+    else:
+        show(dock, main)
+
+
+def _close(dock: QDockWidget, back: Callable[[], QWidget | None]) -> None:
+    dock.hide()
+    target = back()
+    if target is not None:
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
