@@ -27,7 +27,11 @@ def test_one_hit_makes_a_palette_one_row_tall_and_more_hits_make_it_taller(start
     row = palette.list.sizeHintForRow(0)
     # what a person sees: the line, one row under it, and the palette's edge, nothing else
     assert palette.list.isVisible() and palette.list.viewport().height() <= row + 2
-    assert palette.height() <= palette.line.height() + row + 30, (palette.height(), palette.line.height(), row)
+    assert palette.height() <= palette.line.height() + row + 30, (
+        palette.height(),
+        palette.line.height(),
+        row,
+    )
     assert palette.width() < window.width() * 0.6
     tables = _box(window.centralWidget())
     shown = _box(palette)

@@ -23,7 +23,9 @@ HEIGHT_SHARE = 0.34  # of the window's height, for a panel first opened
 HEIGHT_MIN = 180  # px
 
 
-def place(main: QMainWindow, dock: QDockWidget, beside: QDockWidget | None, above: QDockWidget | None) -> None:
+def place(
+    main: QMainWindow, dock: QDockWidget, beside: QDockWidget | None, above: QDockWidget | None
+) -> None:
     """Dock ``dock`` under the tables: tabbed with the panel ``beside``, else above the dock
     ``above`` (the status line). Hidden until opened; a remembered place wins."""
     dock.setAllowedAreas(Qt.DockWidgetArea.AllDockWidgetAreas)

@@ -118,7 +118,9 @@ class Palette(QDialog):
         self.setWindowTitle("Quick open")
         self.setWindowFlags(Qt.WindowType.Dialog | Qt.WindowType.FramelessWindowHint)
         self.setObjectName("quick-open")
-        self.setStyleSheet("QDialog#quick-open { border: 1px solid palette(mid); background: palette(window); }")
+        self.setStyleSheet(
+            "QDialog#quick-open { border: 1px solid palette(mid); background: palette(window); }"
+        )
         self.setModal(True)
         self.model = PaletteModel(self)
         self.list = QListView()

@@ -111,7 +111,9 @@ class MainWindow(QMainWindow):
         self.status = StatusPanel(formatter.date)
         self.status.retry_requested.connect(self.retry_requested)
         self.banner.retry_requested.connect(self.sync_requested)
+        self.status.refresh_requested.connect(self.sync_requested)
         self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.status_dock.setTitleBarWidget(QWidget())  # one line, no title bar (View ▸ Status)
         self.changes_dock = ChangesDock(self)
         panels.place(self, self.changes_dock, None, above=self.status_dock)  # under the tables
         self.changes_dock.record_activated.connect(self.navigate)
