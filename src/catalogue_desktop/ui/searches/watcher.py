@@ -112,7 +112,7 @@ class Watcher(QObject):
         self._stopped = False
         self._main = main
         self.dock = WhatsNewDock(main)
-        panels.place(main, self.dock, window.changes_dock, None)  # tabbed with Changes
+        panels.place(main, self.dock, window.changes_dock, None)  # in the place of Changes
         self.dock.record_activated.connect(window.navigate)
         self.dock.visibilityChanged.connect(self._looked)
         self.action = QAction("What's new", main)
