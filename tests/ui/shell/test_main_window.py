@@ -293,6 +293,7 @@ def test_one_failed_collection_keeps_its_rows_and_offers_retry(
         assert not window.banner.isVisible()
 
         server.set(Kind.COURSES.path, "json", body=sample[Kind.COURSES])
+        qtbot.mouseClick(window.status.more, Qt.MouseButton.LeftButton)  # Details: the collections
         retry = window.status.findChild(QPushButton, "retry-courses")
         with qtbot.waitSignal(session.synced, timeout=10000):
             qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)

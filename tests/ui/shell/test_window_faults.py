@@ -194,6 +194,8 @@ def refresh(qtbot: Any, session: Any, how: str = "F5", kind: Kind | None = None)
             qtbot.keyClick(window, Qt.Key.Key_F5)
         elif how == "retry":
             assert kind is not None
+            if not window.status.more.isChecked():
+                qtbot.mouseClick(window.status.more, Qt.MouseButton.LeftButton)  # Details: the collections
             button = window.status.findChild(QPushButton, f"retry-{kind.value}")
             assert button is not None and button.isVisible()
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
@@ -260,8 +262,11 @@ def test_one_collection_fault(
         assert tab.count_label.text() == count_before
         assert window.tab_widget.tabText(window.tab_widget.indexOf(tab)) == tab_text_before
         # The reason is server-influenced text: the status line shows it literally.
+        assert f"{kind.label} failed (" in window.status.headline()  # the status line says it once
         label = window.status._rows[kind].text
         assert label.textFormat() == Qt.TextFormat.PlainText
+        if not window.status.more.isChecked():
+            qtbot.mouseClick(window.status.more, Qt.MouseButton.LeftButton)  # Details: the collections
         # ... and can be selected with the mouse (from when the mouse comes over it)
         QTest.mouseMove(window, QPoint(1, 1))
         QTest.mouseMove(label)

@@ -3,6 +3,10 @@
 Type to match (``core.query.quick``: every word in the title, prefix matches first, a typo
 forgiven); Up/Down choose, Enter opens the record in its tab with its details (or runs the
 command), Escape closes. ``PaletteModel`` is a list model over the hits of the last keystroke.
+
+Like a command palette (VS Code's, Qt Creator's locator) it is a narrow box without a title bar at
+the top of the window, as tall as its hits (at most ``ROWS_SHOWN`` rows, then it scrolls): one hit
+is one row, not a large empty window.
 """
 
 from __future__ import annotations
@@ -12,8 +16,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+)
+from PySide6.QtWidgets import QDialog, QLayout, QLineEdit, QListView, QMainWindow, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, one_line
 from catalogue_desktop.core.records.kinds import Kind
@@ -27,6 +39,8 @@ if TYPE_CHECKING:
 
 _Index = QModelIndex | QPersistentModelIndex
 _SINGULAR = {k.value: k.singular.capitalize() for k in Kind}
+ROWS_SHOWN = 12  # hits shown at once; more scroll
+WIDTH = 640  # px, at most (less in a narrow window)
 
 
 @dataclass(frozen=True)
@@ -102,20 +116,29 @@ class Palette(QDialog):
         self.controller = controller
         self._navigate = navigate
         self.setWindowTitle("Quick open")
+        self.setWindowFlags(Qt.WindowType.Dialog | Qt.WindowType.FramelessWindowHint)
+        self.setObjectName("quick-open")
+        self.setStyleSheet(
+            "QDialog#quick-open { border: 1px solid palette(mid); background: palette(window); }"
+        )
         self.setModal(True)
         self.model = PaletteModel(self)
         self.list = QListView()
         self.list.setObjectName("palette-list")
         self.list.setAccessibleName("Matches")
         self.list.setModel(self.model)
+        self.list.setUniformItemSizes(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.line = _Line(self.list)
         self.line.setObjectName("palette-line")
         self.line.setAccessibleName("Open record or command")
         self.line.setPlaceholderText("Type a title, a name, an id, or a command (Enter opens)")
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)  # as tall as its hits
         layout.addWidget(self.line)
         layout.addWidget(self.list)
-        self.resize(min(760, window.width() - 40), 420)
         self._timer = QTimer(self, singleShot=True, interval=15)
         self._timer.timeout.connect(self.update_hits)
         self.line.textChanged.connect(lambda _t: self._timer.start())
@@ -144,6 +167,25 @@ class Palette(QDialog):
         self.model.set_items(items)
         if items:
             self.list.setCurrentIndex(self.model.index(0, 0))
+        self._fit()
+
+    def _fit(self) -> None:
+        """As wide as ``WIDTH`` (or the window less a margin), as tall as the hits (none: the
+        line alone), at the top of the window, centred."""
+        window = self.window_
+        width = max(320, min(WIDTH, window.width() - 80))
+        rows = min(self.model.rowCount(), ROWS_SHOWN)
+        self.list.setVisible(rows > 0)
+        row_height = max(1, self.list.sizeHintForRow(0)) if rows else 0
+        self.list.setFixedSize(width, rows * row_height + 2 * self.list.frameWidth())
+        self.line.setFixedWidth(width)
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
+        top = window.mapToGlobal(QPoint(0, 0))
+        central = window.centralWidget()
+        below = central.mapToGlobal(QPoint(0, 0)).y() if central is not None else top.y() + 60
+        self.move(top.x() + (window.width() - self.width()) // 2, below)
 
     def _commands(self, text: str) -> list[Item]:
         """The window's menu actions (``commands``: read from the menus themselves) and tabs."""

@@ -255,6 +255,7 @@ class QueryBox(QObject):
             text = self.reading.text if self.reading is not None else ""
             self.line.show_reading(self.reading if text.strip() else None)
             self.chain_focus()
+            self._follow_line()
             return
         from catalogue_desktop.ui.common.colors import error as error_color
 
@@ -268,6 +269,7 @@ class QueryBox(QObject):
         self.error.setText(f"{error.describe()}: “{shown}”. The tables show the last valid query.")
         self.error.setToolTip(plain_tooltip(self.error.text()))  # (the query's text in it)
         self.line.show_error()
+        self._follow_line()
 
     @property
     def has_error(self) -> bool:
@@ -311,13 +313,24 @@ class QueryBox(QObject):
         if not found:
             listed.hide()
             return
-        # under the word typed, or under the error line while it shows (never over it)
+        listed.offer(found, self._below())
+
+    def _below(self) -> QRect:
+        """Where the completions go: under the word typed, or under the error line while it
+        shows (never over it)."""
         cursor_rect = self.edit.cursorRect()
         below = QRect(self.edit.mapToGlobal(cursor_rect.topLeft()), cursor_rect.size())
         if self.error.isVisible():
             error_bottom = self.error.mapToGlobal(QPoint(0, self.error.height()))
             below.moveBottom(max(below.bottom(), error_bottom.y()))
-        listed.offer(found, below)
+        return below
+
+    def _follow_line(self) -> None:
+        """The line beneath the box changed (an error came or went after the list was placed,
+        the typing's pause later): the list moves to stay clear of it."""
+        listed = self.edit.completions
+        if listed.isVisible():
+            listed.place(self._below())
 
     def _insert(self, completion: str) -> None:
         text = self.edit.text()

@@ -1,6 +1,6 @@
 """A word when a refresh brings news for a watched search: a desktop notification through the
 system tray where the desktop has one, else a notice in the window's status bar; clicking either
-opens What's new."""
+opens What's new. The notice goes once What's new was seen, whichever way it was opened."""
 
 from __future__ import annotations
 
@@ -78,9 +78,13 @@ class Notifier(QObject):
         return icon
 
     def open(self) -> None:
+        self.seen()
+        self._open()
+
+    def seen(self) -> None:
+        """What's new was looked at (however it was opened): the notice has said its piece."""
         self._news = self._offers = ""
         self.notice.hide()
-        self._open()
 
 
 def _names(names: list[str]) -> str:

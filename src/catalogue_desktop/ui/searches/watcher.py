@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.ui.common import panels
 from catalogue_desktop.ui.searches.book import SearchBook, now_iso
 from catalogue_desktop.ui.searches.whats_new import WhatsNewDock
 
@@ -36,6 +37,14 @@ class WatchActions(Protocol):
     def searches_menu(self) -> QMenu: ...
 
 
+class ShownTab(Protocol):
+    """The tab shown (``ui.browse.collection_tab.CollectionTab``): its table takes the focus
+    back when What's new is closed with Escape."""
+
+    @property
+    def view(self) -> QWidget: ...
+
+
 class WatchWindow(Protocol):
     """What the watched searches need of the window (``ui.shell.main_window.MainWindow``)."""
 
@@ -50,6 +59,7 @@ class WatchWindow(Protocol):
     @property
     def preferences_changed(self) -> SignalInstance: ...
     def navigate(self, kind: Kind, record_id: int, *, remember: bool = True) -> bool: ...
+    def current_tab(self) -> ShownTab: ...
 
 
 class Indexing(Protocol):
@@ -100,14 +110,14 @@ class Watcher(QObject):
         self._steps: Iterator[None] | None = None
         self._announce = False
         self._stopped = False
+        self._main = main
         self.dock = WhatsNewDock(main)
-        main.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        self.dock.hide()
+        panels.place(main, self.dock, window.changes_dock, None)  # in the place of Changes
         self.dock.record_activated.connect(window.navigate)
         self.dock.visibilityChanged.connect(self._looked)
         self.action = QAction("What's new", main)
         self.action.setToolTip("What newly matches your watched searches")
-        self.action.triggered.connect(self.show)
+        panels.toggle(self.action, self.dock, main, lambda: window.current_tab().view)
         toolbar = main.findChild(QToolBar, "toolbar-main")
         if toolbar is not None and len(toolbar.actions()) > 4:  # after Changes
             toolbar.insertAction(toolbar.actions()[4], self.action)
@@ -131,8 +141,7 @@ class Watcher(QObject):
         self._stopped = True
 
     def show(self) -> None:
-        self.dock.show()
-        self.dock.raise_()
+        panels.show(self.dock, self._main)
 
     def after_sync(self, announce: bool = True) -> None:
         """Work the news out once the finder's tables are rebuilt (``announce``: a refresh, whose

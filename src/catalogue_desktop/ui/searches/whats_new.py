@@ -32,7 +32,7 @@ class WhatsNewDock(QDockWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("What's new", parent)
         self.setObjectName("dock-whats-new")
-        self.setMinimumWidth(380)
+        self.setMinimumWidth(280)  # (docked under the tables: ``ui.common.panels``)
         self.setWidget(QWidget())  # the list is made when the dock first shows
         self._tree: QTreeWidget | None = None
         self._pending: tuple[Sequence[News], Callable[[Kind, int], str | None], int] = ((), _none, 0)

@@ -23,6 +23,7 @@ from catalogue_desktop.core.formats.drawn_text import one_line
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind, ListKind
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+from catalogue_desktop.ui.common import panels
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.common.urls import is_web_url
@@ -110,10 +111,11 @@ class MainWindow(QMainWindow):
         self.status = StatusPanel(formatter.date)
         self.status.retry_requested.connect(self.retry_requested)
         self.banner.retry_requested.connect(self.sync_requested)
+        self.status.refresh_requested.connect(self.sync_requested)
         self.status_dock = self._dock("Status", self.status, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.status_dock.setTitleBarWidget(QWidget())  # one line, no title bar (View ▸ Status)
         self.changes_dock = ChangesDock(self)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.changes_dock)
-        self.changes_dock.hide()
+        panels.place(self, self.changes_dock, None, above=self.status_dock)  # under the tables
         self.changes_dock.record_activated.connect(self.navigate)
         self.facet_panel = FacetPanel()
         self.facet_dock = self._dock("Facets", self.facet_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -372,7 +374,9 @@ class MainWindow(QMainWindow):
         QWidget.setTabOrder(self.facet_panel.tree, tab.view)
 
     def save_state(self) -> None:
-        self.settings.save_window(self.saveGeometry(), self.saveState())
+        from catalogue_desktop.ui.shell.window_layout import STATE_VERSION
+
+        self.settings.save_window(self.saveGeometry(), self.saveState(STATE_VERSION))
         self.settings.last_tab = self.tab_widget.currentIndex()
         self.window_layout.save()
         for tab in self._tabs.values():

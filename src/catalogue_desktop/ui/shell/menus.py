@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QToolBar, QToolButton, QWidget
 
 from catalogue_desktop.qt_compat.icons import theme_icon
+from catalogue_desktop.ui.common import panels
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
@@ -157,8 +158,9 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
     sync_action = action(
         main, "Refresh", w.sync_requested.emit, "F5", "Refresh the catalogue from the service (F5)"
     )
-    changes_action = w.changes_dock.toggleViewAction()
-    changes_action.setText("Changes")
+    changes_action = QAction("Changes", main)
+    changes_action.setToolTip("What the last refresh changed, or any period of the history")
+    panels.toggle(changes_action, w.changes_dock, main, lambda: w.current_tab().view)
     find_keys = QKeySequence(QKeySequence.StandardKey.Find).toString(QKeySequence.SequenceFormat.NativeText)
     find_tip = f"Type a query for every tab ({find_keys})"
     find_action = action(main, "Find…", w.query_box.focus, QKeySequence.StandardKey.Find, find_tip)

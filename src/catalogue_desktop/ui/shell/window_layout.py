@@ -27,6 +27,8 @@ FRAME_ALLOWANCE = (4, 28)  # px: the window manager's frame and title bar (not k
 DETAIL_SHARE = 0.30  # of a tab's width, for the detail pane, until the user moves the split
 FACETS_SHARE, FACETS_MIN, FACETS_MAX = 0.14, 200, 300  # the facets' width on a first start
 DETAIL_MIN = 260  # px: narrower, the detail pane is hard to read
+STATE_VERSION = 1  # of the saved dock layout: 1, the panels under the tables (a state of 0 had them
+# at the side, squeezing the table: not restored)
 
 
 def first_geometry(available: QRect, minimum: tuple[int, int]) -> QRect:
@@ -97,7 +99,7 @@ class WindowLayout(QObject):
             window.resizeDocks([status], [status.minimumSizeHint().height()], Qt.Orientation.Vertical)
         state = self.settings.window_state()
         if state is not None:
-            window.restoreState(state)
+            window.restoreState(state, STATE_VERSION)
 
     # -- the detail split ------------------------------------------------------------------------
 

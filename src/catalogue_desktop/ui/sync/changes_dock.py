@@ -40,7 +40,7 @@ class ChangesDock(QDockWidget):
         super().__init__("Changes", parent)
         self.setObjectName("dock-changes")
         self.setWidget(QWidget())
-        self.setMinimumWidth(420)
+        self.setMinimumWidth(280)  # (docked under the tables: ``ui.common.panels``)
         self._view: ChangesView | None = None
         self._pending: dict[Kind, tuple[dict[str, Any] | None, Callable[[Kind, int], str | None]]] = {}
         self._history: tuple[HistoryOf, MatchingOf] | None = None  # ``use_history``

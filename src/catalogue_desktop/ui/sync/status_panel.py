@@ -1,20 +1,27 @@
-"""Freshness of the data: one status line per collection, a notice line and Cancel; the banner.
+"""Freshness of the data: one status line for the whole catalogue, the collections one click away;
+the banner.
 
-``StatusPanel`` shows per collection what ``wording`` says for its state: no cached data yet, from
-cache "as of <date> (<age>)", waiting for the service, receiving (bytes and a bar), validating, up
-to date (and the records a refresh rejected), failed with what failed (offline, service error, bad
-data...) and a Retry button, or cancelled. A line that does not fit is shortened on screen; its
-tooltip has all of it, and its Details button opens it whole (with every problem) with a Copy
-button. Above the lines: a lasting notice (``show_notice``, with Dismiss) and, while a refresh
-runs, Cancel. ``OfflineBanner`` (``banner``) is the bar across the window when nothing could be
-refreshed.
+The line (``headline``) says the catalogue's age in words ("Catalogue from 2 hours ago"), or,
+when every collection failed, what failed and which copy is shown ("Offline — showing the copy from
+…"), and what failed once per cause ("Courses and Webinars failed (service error)"); Try again
+refreshes, Details shows the collections beneath it. (It was a 130 px block of eight terse lines,
+"60 up to date", the age only in tooltips, and offline eight identical lines with sixteen buttons.)
+
+Beneath, while Details is on, ``StatusPanel`` shows per collection what ``wording`` says for its
+state: no cached data yet, from cache "as of <date> (<age>)", waiting for the service, receiving
+(bytes and a bar), validating, up to date (and the records a refresh rejected), failed with what
+failed (offline, service error, bad data...) and a Retry button, or cancelled. A line that does not
+fit is shortened on screen; its tooltip has all of it, and its Details button opens it whole (with
+every problem) with a Copy button. Above: a lasting notice (``show_notice``, with Dismiss) and,
+while a refresh runs, Cancel. ``OfflineBanner`` (``banner``) is the bar across the window when
+nothing could be refreshed.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QDateTime, QLocale, Qt, Signal
+from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -23,6 +30,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSizePolicy,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -35,6 +43,7 @@ from catalogue_desktop.ui.sync.banner import OfflineBanner
 from catalogue_desktop.ui.sync.wording import DateText, as_of, data_time, format_age, parse_time
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.sync.report import Cause
     from catalogue_desktop.core.sync.runner import CollectionOutcome
     from catalogue_desktop.ui.sync.status_details import StatusDetails
 
@@ -113,13 +122,42 @@ class StatusPanel(QWidget):
     ``cancel_requested`` from Cancel (shown while a collection is refreshing)."""
 
     retry_requested = Signal(object)
+    refresh_requested = Signal()  # the line's Try again: every collection
     cancel_requested = Signal()
 
     def __init__(self, date_text: DateText = _local_date, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.date_text = date_text
-        grid = QGridLayout(self)
-        grid.setContentsMargins(8, 4, 8, 4)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(8, 2, 8, 2)
+        outer.setSpacing(2)
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        self.line = _ElidedLabel()
+        self.line.setObjectName("statusLine")
+        self.line.setAccessibleName("Catalogue status")
+        self.line.setTextFormat(Qt.TextFormat.PlainText)
+        self.line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.try_again = QPushButton("Try again")
+        self.try_again.setObjectName("statusTryAgain")
+        self.try_again.setToolTip("Refresh the catalogue from the service (F5)")
+        self.try_again.hide()
+        self.try_again.clicked.connect(lambda _checked=False: self.refresh_requested.emit())
+        self.more = QPushButton("Details")
+        self.more.setObjectName("statusMore")
+        self.more.setCheckable(True)
+        self.more.setToolTip("Each collection's status, with its reasons")
+        self.more.toggled.connect(self._show_rows)
+        head.addWidget(self.line, 1)
+        head.addWidget(self.try_again)
+        head.addWidget(self.more)
+        outer.addLayout(head)
+        self.rows = QWidget()
+        self.rows.setObjectName("statusRows")
+        self.rows.hide()
+        outer.addWidget(self.rows)
+        grid = QGridLayout(self.rows)
+        grid.setContentsMargins(0, 0, 0, 0)
         grid.setVerticalSpacing(2)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -139,14 +177,43 @@ class StatusPanel(QWidget):
         top.addWidget(self.message, 1)
         right = Qt.AlignmentFlag.AlignRight  # (alone on the line, a button keeps its size)
         top.addWidget(self.dismiss, 0, right)
-        top.addWidget(self.cancel, 0, right)
-        grid.addLayout(top, 0, 0, 1, 2 * _COLUMNS)
+        head.addWidget(self.cancel, 0, right)
+        outer.insertLayout(0, top)
         self._rows = {kind: _Row(self, grid, i, kind) for i, kind in enumerate(ALL_KINDS)}
         self._states: dict[Kind, CollectionState] = {}
         self._status: dict[Kind, str] = {}
+        self._causes: dict[Kind, Cause | None] = {}
         grid.setColumnStretch(2, 1)
         grid.setColumnStretch(_COLUMNS + 2, 1)
         grid.setColumnMinimumWidth(_COLUMNS - 1, 24)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)  # (no taller)
+        self._ageing = QTimer(self, interval=60_000)  # "2 hours ago" grows older
+        self._ageing.timeout.connect(self._say)
+        self._say()
+
+    def headline(self) -> str:
+        """The status line as a sentence (``wording.status_line``)."""
+        return wording.status_line(
+            {kind.label: self.status(kind) for kind in ALL_KINDS},
+            {kind.label: self._causes.get(kind) for kind in ALL_KINDS},
+            self.oldest_data_time(),
+            self.date_text,
+        )
+
+    def _say(self) -> None:
+        text = self.headline()
+        self.line.set_whole(text)
+        details = "\n".join(f"{kind.label}: {self.text(kind) or 'not loaded'}" for kind in ALL_KINDS)
+        self.line.setToolTip(plain_tooltip(f"{text}\n\n{details}"))
+        failed = any(self.status(kind) == "failed" for kind in ALL_KINDS)
+        self.try_again.setVisible(failed and not self.cancel_visible())
+        if any(self._states.get(kind) is not None for kind in ALL_KINDS) and not self._ageing.isActive():
+            self._ageing.start()
+
+    def _show_rows(self, shown: bool) -> None:
+        self.rows.setVisible(shown)
+        self.more.setText("Hide details" if shown else "Details")
+        self.updateGeometry()
 
     def text(self, kind: Kind) -> str:
         """The whole status text of ``kind`` (the label may show it shortened)."""
@@ -214,7 +281,10 @@ class StatusPanel(QWidget):
         row.bar.setVisible(busy)
         if busy:
             row.bar.setRange(0, 0)
+        if status != "failed":
+            self._causes.pop(kind, None)
         self.cancel.setVisible(any(s == "loading" for s in self._status.values()))
+        self._say()
 
     def set_cached(self, kind: Kind, state: CollectionState) -> None:
         self._states[kind] = state
@@ -256,6 +326,7 @@ class StatusPanel(QWidget):
             self._set(kind, "current", text, tip=tip, extra=problems)
             return
         text = wording.failed(outcome, self._states.get(kind), self.date_text)
+        self._causes[kind] = outcome.cause or "error"
         self._set(kind, "failed", text, retry=True, extra=problems)
 
     def set_cancelled(self, kind: Kind, state: CollectionState) -> bool:
@@ -267,18 +338,26 @@ class StatusPanel(QWidget):
         return before is None or before.snapshot != state.snapshot
 
     def summary(self) -> str:
-        counts: dict[str, int] = {}
-        for kind in ALL_KINDS:
-            status = self.status(kind)
-            counts[status] = counts.get(status, 0) + 1
+        """What a refresh left, for the status bar: ``8 collections up to date``, ``6 collections
+        up to date; Courses and Webinars failed``."""
         names = {
             "current": "up to date",
             "cached": "from cache",
-            "failed": "failed",
             "loading": "refreshing",
             "empty": "not cached",
         }
-        return ", ".join(f"{n} {names[s]}" for s, n in counts.items())
+        counts: dict[str, int] = {}
+        failed: list[str] = []
+        for kind in ALL_KINDS:
+            status = self.status(kind)
+            if status == "failed":
+                failed.append(kind.label)
+            else:
+                counts[status] = counts.get(status, 0) + 1
+        parts = [f"{n} collection{'s' if n != 1 else ''} {names[s]}" for s, n in counts.items()]
+        if failed:
+            parts.append(f"{wording.names(failed)} failed")
+        return "; ".join(parts)
 
     def oldest_data_time(self) -> str | None:
         stamps = [data_time(s) for s in self._states.values() if s.has_data and data_time(s)]

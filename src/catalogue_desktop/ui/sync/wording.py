@@ -228,5 +228,64 @@ def offline_mode(data_stamp: str | None, date_text: DateText) -> tuple[str, str]
 
 def common_cause(outcomes: Iterable[CollectionOutcome]) -> Cause:
     """The failures' cause if they share one, else ``error``."""
-    causes: set[Cause] = {o.cause or "error" for o in outcomes}
-    return causes.pop() if len(causes) == 1 else "error"
+    return common_cause_of(o.cause for o in outcomes)
+
+
+# -- the status line (all collections in one sentence) ------------------------------------------
+
+
+def age_line(stamp: str | None, date_text: DateText, now: datetime | None = None) -> str:
+    """``Catalogue from 2 hours ago`` (``Catalogue checked just now``; a week or more: its date
+    too)."""
+    when = parse_time(stamp)
+    if when is None:
+        return "Catalogue of unknown age"
+    seconds = ((now or datetime.now(UTC)) - when).total_seconds()
+    if seconds < 60:
+        return "Catalogue checked just now"
+    if seconds >= 7 * 86400:
+        return f"Catalogue from {date_text(int(when.timestamp() * 1000))} ({format_age(seconds)})"
+    return f"Catalogue from {format_age(seconds)}"
+
+
+def names(labels: Sequence[str]) -> str:
+    """``Courses``, ``Courses and Webinars``, ``Courses, Topics and Webinars``."""
+    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
+def status_line(
+    states: Mapping[str, str],
+    causes: Mapping[str, Cause | None],
+    stamp: str | None,
+    date_text: DateText,
+    now: datetime | None = None,
+) -> str:
+    """The status line: the catalogue's age in words, then what failed, said once per cause.
+
+    ``states``: collection label -> ``loading`` / ``current`` / ``cached`` / ``failed`` /
+    ``empty``; ``causes``: a failed collection's cause; ``stamp``: the oldest data shown."""
+    total = len(states)
+    loading = sum(1 for s in states.values() if s == "loading")
+    if loading:
+        return f"Refreshing the catalogue… {total - loading} of {total} collections done"
+    if all(s == "empty" for s in states.values()):
+        return f"{NO_CACHE.capitalize()}: the catalogue appears here once a refresh succeeds"
+    failed = [label for label, s in states.items() if s == "failed"]
+    if failed and len(failed) == total:
+        cause = common_cause_of(causes[label] for label in failed)
+        when = parse_time(stamp)
+        if when is None:
+            return f"{TITLES[cause]} — no cached data yet"
+        return f"{TITLES[cause]} — showing the copy from {date_text(int(when.timestamp() * 1000))}"
+    line = age_line(stamp, date_text, now)
+    groups: dict[str, list[str]] = {}
+    for label in failed:
+        groups.setdefault(LABELS.get(causes.get(label) or "error", LABELS["error"]), []).append(label)
+    said = [f"{names(labels)} failed ({why})" for why, labels in groups.items()]
+    return "; ".join([line, *said])
+
+
+def common_cause_of(causes: Iterable[Cause | None]) -> Cause:
+    """The causes' common one, else ``error``."""
+    found: set[Cause] = {c or "error" for c in causes}
+    return found.pop() if len(found) == 1 else "error"
