@@ -508,15 +508,22 @@ class FinderController(QObject):
         self.facets_widened.add(field)
         self.redraw_panel()
 
-    def toggle_facet(self, field: str, clause: str, exclude: bool) -> None:
-        """A facet value clicked (Ctrl: excluded): written into the query text."""
+    def toggle_facet(self, field: str, clause: str, how: str) -> None:
+        """A facet value clicked: written into the query text, ``how`` "choose" (the facet's one
+        choice: the rows are then its count), "add" (Shift: beside the others) or "exclude"
+        (Ctrl). Words read as the field's clause ("march") are written as that clause first."""
         from catalogue_desktop.core.query.facet_keys import ValueKeys
-        from catalogue_desktop.core.query.facets import toggle
+        from catalogue_desktop.core.query.facets import spelled_out, toggle
 
+        box = self.window.query_box
+        text = box.text()
+        reading = box.reading
+        if reading is not None and not reading.literal and reading.text == text:
+            text = spelled_out(text, [(c.span, c.clause) for c in reading.conditions], field)
         keys = ValueKeys(self.engine, self.window.current_kind().value, now())
-        text = toggle(self.window.query_box.text(), field, clause, exclude=exclude, keys=keys)
-        if text is not None:
-            self.window.query_box.set_text(text)
+        toggled = toggle(text, field, clause, exclude=how == "exclude", add=how == "add", keys=keys)
+        if toggled is not None:
+            box.set_text(toggled)
 
     def _completions(self, token: str) -> list[str]:
         from catalogue_desktop.core.query.complete import completions
