@@ -262,7 +262,7 @@ def test_the_detail_pane_follows_the_query(session: Any) -> None:
     assert [tab.model.record_id(i.row()) for i in tab.view.selectionModel().selectedRows()] == [kept]
     window.query_box.set_text(f"-id:{kept}")
     assert kept not in _ids(tab) and tab.detail.current is None
-    assert "not among the rows the query shows" in tab.detail.current_page().text()
+    assert "not among the rows shown now" in tab.detail.current_page().text()
     tab.view.selectRow(0)
     window.query_box.set_text("zzzqqqxx")
     assert tab.model.rowCount() == 0 and tab.detail.current is None
