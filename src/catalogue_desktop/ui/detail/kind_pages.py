@@ -116,7 +116,7 @@ def _series(p: Page, r: Series) -> None:
         said = join_nonblank([session.title, p.date_text(session.start_date)], " — ")
         grid.add("This session", said, "this_date")
         grid.add("Session fee", p.fmt.money(session.fee) or None, "session_fee")
-    grid.add("Fee", p.fmt.money(r.fee) or None)
+    grid.add("Series fee" if session is not None else "Fee", p.fmt.money(r.fee) or None, "fee")
     if sessions:
         starts = sorted(s.start_date for s in sessions if s.start_date is not None)
         if starts:

@@ -12,13 +12,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QHeaderView,
     QLabel,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -144,6 +156,30 @@ def how(modifiers: Qt.KeyboardModifier) -> str:
     return "add" if modifiers & Qt.KeyboardModifier.ShiftModifier else "choose"
 
 
+class _Wrapped(QStyledItemDelegate):
+    """Rows of the names' column as tall as their names wrapped at the column's width (the
+    default hint is one line whatever the width)."""
+
+    def __init__(self, tree: QTreeView) -> None:
+        super().__init__(tree)
+        self._tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        hint = super().sizeHint(option, index)
+        text = index.data()
+        if index.column() != 0 or not text:
+            return hint
+        depth = 2 if index.parent().isValid() else 1
+        style = self._tree.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._tree) + 1
+        width = self._tree.header().sectionSize(0) - depth * self._tree.indentation() - 2 * margin
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
+        flags = int(Qt.TextFlag.TextWordWrap)
+        height = metrics.boundingRect(QRect(0, 0, max(width, 20), 10_000), flags, str(text)).height()
+        return QSize(hint.width(), max(hint.height(), height + 4))
+
+
 class _FacetTree(QTreeView):
     """The facet tree: Enter chooses the current value, Shift+Enter adds it, Ctrl+Enter leaves
     it out (a ``keyPressEvent`` override, not an event filter: ``qt_compat``'s notes)."""
@@ -181,7 +217,12 @@ class FacetPanel(QWidget):
         )
         self.tree.setModel(self.model)
         self.tree.header().setAccessibleName("Facet columns")
-        self.tree.setUniformRowHeights(True)
+        # A long name wraps onto more lines instead of being cut: the panel is 200 px wide at
+        # 1024 and 1366 (the table keeps the width), where one line held ten characters. Rows are
+        # as tall as their names, laid out again when the names' column changes width.
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setItemDelegate(_Wrapped(self.tree))
         self.tree.setIndentation(12)  # (20 by default: the values' names get the width)
         self.tree.setAllColumnsShowFocus(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -189,13 +230,7 @@ class FacetPanel(QWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        # Never narrower than a name of about 28 characters beside its count ("Litigation and
-        # Dispute Resolution" nearly whole): the window's first-start share of the width, 200 px at
-        # 1024 and 1366, cut names to ten characters.
-        metrics = self.tree.fontMetrics()
-        self.setMinimumWidth(
-            metrics.averageCharWidth() * 28 + metrics.horizontalAdvance("+00 more") + 2 * 12 + 24
-        )
+        header.sectionResized.connect(self._names_resized)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
@@ -205,6 +240,10 @@ class FacetPanel(QWidget):
         self._expanded: set[str] = set()
         self._clicking = False  # (``_activate`` from a click, not a key)
         self._kind: ListKind | None = None
+
+    def _names_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == 0:  # the names wrap at another width: rows as tall as they now are
+            self.tree.doItemsLayout()
 
     def show_facets(self, kind: ListKind, facets: list[Facet], note: str | None) -> None:
         """Show ``kind``'s facets (``note``: why there are none, e.g. still preparing)."""
