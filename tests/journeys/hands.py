@@ -265,15 +265,22 @@ def facet_index(window: Any, title: str, value: str | None = None, column: int =
     raise AssertionError(f"no facet {title!r} value {value!r} in {facet_rows(window)}")
 
 
-def click_facet(window: Any, title: str, value: str | None = None, column: int = 0) -> None:
-    """Click a facet value (or a facet's row, at ``column``: 1 is its "+N more")."""
+def click_facet(
+    window: Any,
+    title: str,
+    value: str | None = None,
+    column: int = 0,
+    modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+) -> None:
+    """Click a facet value (or a facet's row, at ``column``: 1 is its "+N more"), with
+    ``modifier`` held (Shift adds, Ctrl leaves out)."""
     tree = window.facet_panel.tree
     index = facet_index(window, title, value, column)
     tree.scrollTo(index)
     QTest.mouseClick(
         tree.viewport(),
         Qt.MouseButton.LeftButton,
-        Qt.KeyboardModifier.NoModifier,
+        modifier,
         tree.visualRect(index).center(),
     )
     QApplication.processEvents()

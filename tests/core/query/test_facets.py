@@ -77,7 +77,8 @@ def test_selecting_excluding_and_taking_back_edit_the_query_text() -> None:
     q = "cle:yes tax"
     q = toggle(q, "topic", '="Estate Planning and Trusts"')
     assert q == 'cle:yes tax topic:="Estate Planning and Trusts"'
-    q = toggle(q, "topic", "=Tax")
+    assert toggle(q, "topic", "=Tax") == "cle:yes tax topic:=Tax"  # chosen instead: its count shows
+    q = toggle(q, "topic", "=Tax", add=True)  # Shift+click: beside it
     assert q == 'cle:yes tax topic:(="Estate Planning and Trusts" OR =Tax)'
     q = toggle(q, "type", "2", exclude=True)
     assert q == 'cle:yes tax topic:(="Estate Planning and Trusts" OR =Tax) -type:2'
@@ -205,6 +206,8 @@ def test_a_whole_value_typed_is_the_facet_value_and_a_part_is_not() -> None:
     assert [v.label for v in city.values if v.state] == ["Dallas"] and city.chosen == ""
     keys = ValueKeys(finder, "offerings", NOW)
     assert toggle("city:dallas cle:yes", "city", '="Dallas"', keys=keys) == "cle:yes"
-    assert toggle("city:dallas", "city", '="Houston"', keys=keys) == 'city:(dallas OR ="Houston")'
+    assert toggle("city:dallas", "city", '="Houston"', keys=keys) == 'city:="Houston"'
+    assert toggle("city:dallas", "city", '="Houston"', add=True, keys=keys) == 'city:(dallas OR ="Houston")'
+    assert toggle("-city:dal cle:yes", "city", '="Houston"', keys=keys) == 'cle:yes city:="Houston"'
     part = next(f for f in facets(finder, "city:dal", "offerings", NOW) if f.field == "city")
     assert not any(v.state for v in part.values) and part.chosen == "city:dal"

@@ -133,7 +133,7 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
     value = model.index(0, 0, topics)
     label, count = value.data(), int(model.index(0, 1, topics).data().replace(",", ""))
     assert count > 0
-    panel.value_toggled.emit("topic", model.value_at(value)[1].clause, False)
+    panel.value_toggled.emit("topic", model.value_at(value)[1].clause, "choose")
     assert (
         window.query_box.text() == f'cle:yes topic:="{label}"'
         or window.query_box.text() == f"cle:yes topic:={label}"
@@ -143,7 +143,7 @@ def test_facets_count_and_a_click_writes_the_query(session: Any, qtbot: Any) -> 
     cle = model.index(titles.index("CLE"), 0)
     yes = model.index(0, 0, cle)
     assert yes.data() == "✓ Yes"  # the query's own cle:yes is the CLE facet's selection
-    panel.value_toggled.emit("cle", "yes", True)  # Ctrl+click: leave it out instead
+    panel.value_toggled.emit("cle", "yes", "exclude")  # Ctrl+click: leave it out instead
     assert window.query_box.text().endswith("-cle:yes")
     assert all(
         tab.model.index(r, column_index(Kind.WEBINARS, "cle")).data() == "No"
@@ -262,7 +262,7 @@ def test_the_detail_pane_follows_the_query(session: Any) -> None:
     assert [tab.model.record_id(i.row()) for i in tab.view.selectionModel().selectedRows()] == [kept]
     window.query_box.set_text(f"-id:{kept}")
     assert kept not in _ids(tab) and tab.detail.current is None
-    assert "not among the rows the query shows" in tab.detail.current_page().text()
+    assert "not among the rows shown now" in tab.detail.current_page().text()
     tab.view.selectRow(0)
     window.query_box.set_text("zzzqqqxx")
     assert tab.model.rowCount() == 0 and tab.detail.current is None

@@ -1,10 +1,13 @@
 """Facets: the values of a few fields with how many rows each would give.
 
-A value's count is taken among the rows matching the query *without the facet's own clauses*
-and with every other facet's selection (OR within a facet, AND across facets): picking a second
-topic shows what it adds. Selections live in the query text itself (``toggle`` writes
-``topic:(="Estate Planning" OR ="Tax")``, ``-cle:yes``), so the query stays the one truth: it can
-be copied, saved and given to the command line.
+What a count means (the usual faceted-search rule): **the rows that would show if this value were
+chosen, given the rest of the query** — the rows matching the query *without the facet's own
+clauses* and with the value's clause. Choosing a value (a click) makes it the facet's one choice
+(``toggle``), so the table then shows exactly its count; adding one beside it (Shift+click) ORs it
+in (``topic:(="Estate Planning" OR ="Tax")``), and leaving one out writes ``-cle:yes``. The rule
+holds for every facet: record fields, a course's locations (city, state, start month, fee) and
+codes alike. Selections live in the query text itself, so the query stays the one truth: it can be
+copied, saved and given to the command line.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ class Facet:
     values: tuple[FacetValue, ...]
     more: int = 0  # values with rows that are not shown (beyond the limit)
     chosen: str = ""  # the query's own clauses on the field that no value shown stands for
+    said: str = ""  # ``chosen`` in words, for the facet's heading ('contains “dal”', "under 300")
 
 
 def available(finder: Finder, table: str) -> list[tuple[str, str]]:
@@ -89,7 +93,8 @@ def facets(
         base = [c for c in clauses if not _about(c, name)]
         values = _values(finder, table, name, base, now, keys)
         selected = _selected(own, name, parsed.text, keys)
-        typed = [parsed.text[c.start : c.end] for c in own if _own_values(c, name, parsed.text, keys) is None]
+        typed_nodes = [c for c in own if _own_values(c, name, parsed.text, keys) is None]
+        typed = [parsed.text[c.start : c.end] for c in typed_nodes]
         listed = {v[2] for v in values}
         for key, (clause, _state) in selected.items():  # typed values no listed one equals
             if key not in listed:
@@ -98,8 +103,35 @@ def facets(
         f = finder.schema.field(table, name)
         ordered = f is not None and f.type in (FieldType.DATE, FieldType.MONEY, FieldType.BOOL)
         facet = _facet(name, title, values, selected, (limits or {}).get(name, limit), ordered)
-        out.append(dataclasses.replace(facet, chosen=" ".join(typed)) if typed else facet)
+        if typed:
+            words = ", ".join(_said(c, parsed.text) for c in typed_nodes)
+            facet = dataclasses.replace(facet, chosen=" ".join(typed), said=words)
+        out.append(facet)
     return out
+
+
+_COMPARED = {"lt": "under", "le": "at most", "gt": "over", "ge": "at least", "eq": ""}
+
+
+def _said(node: Node, text: str) -> str:
+    """A clause of a facet's own field in words, without the field's name (the heading names
+    it): ``city:dal`` 'contains “dal”', ``fee:<300`` "under 300", ``-city:dal`` 'not contains…'."""
+    if isinstance(node, Not):
+        return "not " + _said(node.child, text)
+    if isinstance(node, Or):
+        return " or ".join(_said(c, text) for c in node.children)
+    if not isinstance(node, Term):
+        return text[node.start : node.end]
+    raw = _FIELD_PREFIX.sub("", text[node.start : node.end], count=1).lstrip("<>=").strip('"')
+    if node.op == "contains":
+        return f"contains “{raw}”"
+    if node.op == "exact":
+        return f"“{raw}”"
+    if node.op == "range":
+        low, _, high = raw.partition("..")
+        return f"{low} to {high}" if low and high else (f"from {low}" if low else f"up to {high}")
+    word = _COMPARED.get(node.op)
+    return f"{word} {raw}".strip() if word is not None else raw
 
 
 def _facet(
@@ -294,11 +326,18 @@ class _Months(BuiltIndex):
 
 
 def toggle(
-    text: str, name: str, clause: str, *, exclude: bool = False, keys: ValueKeys | None = None
+    text: str,
+    name: str,
+    clause: str,
+    *,
+    exclude: bool = False,
+    add: bool = False,
+    keys: ValueKeys | None = None,
 ) -> str | None:
-    """``text`` with the value ``clause`` of facet ``name`` selected (or excluded), or that
-    selection taken back if it was there; None if ``text`` does not parse. A value selected
-    replaces the field's other clauses (``city:dal``, ``fee:<300``), which would contradict it.
+    """``text`` with the value ``clause`` of facet ``name`` chosen (or excluded), or that
+    selection taken back if it was there; None if ``text`` does not parse. A value chosen
+    replaces every clause of the field (its other values, ``city:dal``, ``fee:<300``): the rows
+    are then the value's count. ``add``: chosen beside the facet's other chosen values (OR).
     ``keys``: which typed values are the same choice (``type:live`` and ``type:2``)."""
     parsed = parse(text)
     if parsed.error is not None:
@@ -307,11 +346,11 @@ def toggle(
     key = same(name, clause)
     included: list[str] = []
     excluded: list[str] = []
-    kept: list[tuple[str, bool]] = []  # (clause, whether it is the field's and no facet's)
+    kept: list[tuple[str, bool, bool]] = []  # (clause, whether it is the field's, whether negated)
     for node in top_clauses(parsed.root):
         values = _own_values(node, name, text, keys)
         if values is None:
-            kept.append((text[node.start : node.end], _about(node, name) and not isinstance(node, Not)))
+            kept.append((text[node.start : node.end], _about(node, name), isinstance(node, Not)))
         else:
             (excluded if isinstance(node, Not) else included).extend(values)
     inc = {same(name, c): c for c in included}
@@ -320,10 +359,13 @@ def toggle(
     replaced = key not in target and not exclude
     if key in target:
         del target[key]
+    elif replaced and not add:  # the facet's one choice: its count is what shows
+        inc, exc = {key: clause}, {}
     else:
         target[key] = clause
         other.pop(key, None)
-    keep = [c for c, typed in kept if not (typed and replaced)]
+    chosen_alone = replaced and not add
+    keep = [c for c, about, negated in kept if not (about and replaced and (chosen_alone or not negated))]
     for chosen, sign in ((inc, ""), (exc, "-")):
         if chosen:
             body = (
@@ -331,6 +373,17 @@ def toggle(
             )
             keep.append(f"{sign}{name}:{body}")
     return " ".join(keep)
+
+
+def spelled_out(text: str, read: Iterable[tuple[tuple[int, int], str]], name: str) -> str:
+    """``text`` with the words read as a clause on the field ``name`` (``read``: each reading's
+    span of words and its clause, as ``core.query.reading`` gives them: "march" read as
+    ``starts:2027-03``) written as that clause, so that ``toggle`` can replace or take it back."""
+    for (start, end), clause in sorted(read, reverse=True):
+        root = parse(clause).root
+        if root is not None and _about(root, name):
+            text = text[:start] + clause + text[end:]
+    return text
 
 
 def _chooses_a_value(term: Term, keys: ValueKeys | None) -> bool:

@@ -57,11 +57,13 @@ same holds for the sessions of a series. A tab whose kind has no field the query
 rows and says why; when the tab you are on shows nothing and another has matches, the window shows
 that one (the status line says how to go back) and dims the tabs without matches.
 
-**Facets** (View ▸ Facets): click a value to select it, Ctrl+click to leave it out; the selection
-is written into the query. A value you typed is the facet's value, ticked (`type:live`: "✓ Live");
-a clause that names no one value (`city:dal`, `fee:<300`) is shown in the facet's title, and a click
-on a value replaces it. Save a query with Searches ▸ Save search (Ctrl+D); open anything with
-Ctrl+K."""
+**Facets** (View ▸ Facets): a value's count is the rows that would show if it were chosen, given
+the rest of the query. Click a value to choose it (the table then shows that many rows), Shift+click
+to add it beside the facet's other choice, Ctrl+click to leave it out; the choice is written into
+the query. A value you typed is the facet's value, ticked (`type:live`: "✓ Live"); a clause that
+names no one value (`city:dal`, `fee:<300`) is shown in words in the facet's title ("City: contains
+“dal”"), and a click on a value replaces it. Save a query with Searches ▸ Save search (Ctrl+D);
+open anything with Ctrl+K."""
 
 
 def syntax_markdown() -> str:

@@ -6,6 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogue_desktop.core.records.kinds import OccasionKind
+
+_OCCASION_KINDS = {kind.code: kind.value for kind in OccasionKind}
+
 
 @dataclass(frozen=True, eq=False)
 class Vocabulary:
@@ -23,6 +27,8 @@ class Vocabulary:
             return self.type_labels.get(str(code)) or f"Type {code}"
         if field_name == "level":
             return f"Level {code}"
+        if field_name == "kind":  # an occasion's kind as the Dates tab writes it ("Session")
+            return _OCCASION_KINDS.get(str(code), str(code))
         return str(code)
 
     def key(self) -> tuple[Any, ...]:

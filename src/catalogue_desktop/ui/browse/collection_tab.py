@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QKeySequence, QResizeEvent, QShowEvent
+from PySide6.QtGui import QHideEvent, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -61,6 +61,7 @@ class CollectionTab(QWidget):
     link_activated = Signal(object, int)  # from the detail pane
     open_url = Signal(str)
     message = Signal(str)  # for the status bar
+    message_withdrawn = Signal(str)  # a message said here is no longer true: cleared if still shown
     resized = Signal()  # the tab got another size (the window's split may follow)
 
     def __init__(
@@ -84,6 +85,7 @@ class CollectionTab(QWidget):
         # a record shown in the details though the query hides its row (``select_record``): it
         # stays shown while the rows change, and is selected once they list it again
         self._pinned: int | None = None
+        self._pin_note: str | None = None  # what the status line was told of the pinned record
         self._keep: int | None = None
         self._keep_also: list[int] = []  # the other selected records (``_keeping_selection``)
         self._emit_selection = True
@@ -238,6 +240,13 @@ class CollectionTab(QWidget):
             self._fit_title = False
             QTimer.singleShot(0, self.fit_title_column)  # after the layout gave the view its width
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Another tab shown: what this one told the status line of its details goes with it."""
+        super().hideEvent(event)
+        note, self._pin_note = self._pin_note, None
+        if note is not None:
+            self.message_withdrawn.emit(note)
+
     # -- rows --------------------------------------------------------------------------------
 
     def set_rowset(
@@ -280,12 +289,27 @@ class CollectionTab(QWidget):
         if keep == self._pinned and listed:
             return  # still shown in the details only, as asked
         self._shown_id = None
+        singular = self.kind.singular
+        article = "an" if singular[0] in "aeiou" else "a"
         if not listed:
-            self._pinned = None
-            self._clear_detail(f"The selected {self.kind.singular} is no longer listed.")
+            self._unpin()
+            self._clear_detail(f"The {singular} you had selected is no longer listed.")
         else:  # kept: selected again when the query lists it (an answer may come for rows half read)
+            self._unpin()
             self._pinned = keep
-            self._clear_detail(f"The selected {self.kind.singular} is not among the rows the query shows.")
+            # (no row is selected now: the words say what was, and what is true of it)
+            self._clear_detail(
+                f"The {singular} you had selected is not among the rows shown now. "
+                f"Select {article} {singular} to see its details."
+            )
+
+    def _unpin(self) -> None:
+        """The record shown in the details only is not any more (its row listed and selected,
+        another chosen): what the status line was told of it is withdrawn."""
+        self._pinned = None
+        note, self._pin_note = self._pin_note, None
+        if note is not None:
+            self.message_withdrawn.emit(note)
 
     def _counts_changed(self, visible: int, total: int) -> None:
         self.count_label.show_counts(visible, total, loading=self.model.loading, filtered=self.model.filtered)
@@ -316,7 +340,12 @@ class CollectionTab(QWidget):
                 return False
             self.view.selectionModel().clear()  # no row selected, none current: none is this record
             self.show_record(record_id)
+            self._unpin()
             self._pinned = record_id
+            if self.model.filtered:  # (else its row is still being read: selected once it is)
+                singular = self.kind.singular.capitalize()
+                self._pin_note = f"{singular} #{record_id} is shown in the details; the query hides its row"
+                self.message.emit(self._pin_note)
             return None
         self._select_row(row, emit=emit)
         return True
@@ -331,7 +360,7 @@ class CollectionTab(QWidget):
         index = self.model.index(row, self._first_visible_column())
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         record_id = self.model.record_id(row)
-        self._pinned = None
+        self._unpin()
         self._shown_id = None  # render it once, fresh (the record may have changed)
         self._emit_selection = emit
         try:
@@ -363,7 +392,7 @@ class CollectionTab(QWidget):
         record_id = self.model.record_id(current.row())
         if record_id == self._shown_id:
             return
-        self._pinned = None
+        self._unpin()
         self.show_record(record_id)
         if self._emit_selection:
             self.emit_selected(record_id)
@@ -388,7 +417,11 @@ class CollectionTab(QWidget):
         if record is None:
             self.detail.clear(f"{kind.singular.capitalize()} #{record_id} is not in the cache.")
             return
-        self.detail.show_record(kind, record, self._context(kind, record_id))
+        self.detail.show_record(kind, record, self.detail_context(kind, record_id))
+
+    def detail_context(self, kind: Kind, record_id: int) -> DetailContext:
+        """What the record's page needs besides the record (the Dates tab adds the row's date)."""
+        return self._context(kind, record_id)
 
     def redraw_details(self) -> None:
         """Render the shown record again (new index, changes or currency)."""

@@ -24,3 +24,6 @@ class DetailContext:
     course_title: Callable[[int], str | None] = field(default=lambda _id: None)
     now_ms: int = 0
     history: list[Event] = field(default_factory=list)  # oldest first
+    # the date a Dates row stands for, when the page is shown for one: its course's location id,
+    # or its series' session (webinar id); the page then leads with that date's own facts
+    occasion: int | None = None

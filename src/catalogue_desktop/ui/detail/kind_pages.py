@@ -110,7 +110,12 @@ def _series(p: Page, r: Series) -> None:
     p.subtitle(f"Series #{r.series_id} · {len(sessions)} session{'s' if len(sessions) != 1 else ''}")
     p.changes_banner()
     grid = p.form()
-    grid.add("Fee", p.fmt.money(r.fee) or None)
+    session = next((s for s in sessions if s.webinar_id == p.ctx.occasion), None)
+    if session is not None:  # shown for one of its sessions (a Dates row): that session's facts
+        said = join_nonblank([session.title, p.date_text(session.start_date)], " — ")
+        grid.add("This session", said, "this_date")
+        grid.add("Session fee", p.fmt.money(session.fee) or None, "session_fee")
+    grid.add("Series fee" if session is not None else "Fee", p.fmt.money(r.fee) or None, "fee")
     if sessions:
         starts = sorted(s.start_date for s in sessions if s.start_date is not None)
         if starts:
@@ -182,7 +187,14 @@ def _course(p: Page, r: Course) -> None:
     grid.add("CLE", p.bool_text(r.cle_accreditation))
     grid.add("CPE", p.bool_text(r.cpe_accreditation))
     fees = [loc.fee for loc in r.locations or () if loc.fee is not None]
-    if fees:
+    chosen = next((loc for loc in r.locations or () if loc.location_id == p.ctx.occasion), None)
+    if chosen is not None:  # shown for one of its dates (a Dates row): that date's own facts
+        grid.add("This date", _dates_of(p, chosen), "this_date")
+        grid.add("Place", join_nonblank([chosen.venue, chosen.city, chosen.state], ", ") or None, "place")
+        grid.add("Fee", p.fmt.money(chosen.fee) or None)
+        if len(fees) > 1 and min(fees) != max(fees):
+            grid.add("All dates' fees", p.fmt.money_range([min(fees), max(fees)]), "fee_range")
+    elif fees:
         grid.add("Fee", p.fmt.money_range([min(fees), max(fees)]))
     grid.add_url("Details", r.url, "detail_url", p.pane.activate_href)
     p.text("Description", r.description)
@@ -212,8 +224,7 @@ def _location(p: Page, loc: Location) -> QWidget:
     grid = FormGrid()
     city = join_nonblank([loc.city, join_nonblank([loc.state, loc.zip], " ")])
     grid.add("Address", join_nonblank([loc.address, city], "\n") or None)
-    start, end = p.fmt.date_long(loc.start_date), p.fmt.date_long(loc.end_date)
-    grid.add("Dates", f"{start} – {end}" if start and end and start != end else (start or end or None))
+    grid.add("Dates", _dates_of(p, loc))
     grid.add("Fee", p.fmt.money(loc.fee) or None)
     if loc.travel_info:
         grid.add("Travel", text_widget(loc.travel_info, "travel_info"))
@@ -222,6 +233,12 @@ def _location(p: Page, loc: Location) -> QWidget:
         grid.add_url("Details", loc.detail_url, "location_url", p.pane.activate_href)
     layout.addWidget(grid)
     return box
+
+
+def _dates_of(p: Page, loc: Location) -> str | None:
+    """A location's first and last day ("… – …"), or the one it has."""
+    start, end = p.fmt.date_long(loc.start_date), p.fmt.date_long(loc.end_date)
+    return f"{start} – {end}" if start and end and start != end else (start or end or None)
 
 
 def _schedule(p: Page, items: list[Schedule]) -> QWidget:

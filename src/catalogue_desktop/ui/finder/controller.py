@@ -108,6 +108,8 @@ class FinderController(QObject):
         # of a keystroke (docs/decisions.md, "The finder's engine").
         self._facets_later = QTimer(self, singleShot=True, interval=FACETS_DELAY_MS)
         self._facets_later.timeout.connect(self._typing_paused)
+        self._check_later = QTimer(self, singleShot=True, interval=0)  # ``check_said``, after ``_title``
+        self._check_later.timeout.connect(self.check_said)
         self._moved_from: set[ListKind] = set()  # tabs left for the results elsewhere (this query)
         self._results_pending = False  # ``show_results_tab`` waits for tables being built
         self._followed: tuple[str | None, str | None] = (None, None)  # the reading's tab and order, followed
@@ -421,6 +423,12 @@ class FinderController(QObject):
             outcome = self.engine.evaluate(self._effective(kind), kind.value, now())
             matched = outcome.count
         self.window.set_tab_count(kind, total, matched)
+        # Whatever changed a tab's matches (the query, rows read again, a table built, the Dates
+        # tab's "Show past"), what the status line says of them is checked again: said as it now
+        # is, or taken away ("No dates match…" while Dates shows rows was left standing). Once
+        # per turn of the event loop, however many tabs' counts changed.
+        if self._said is not None:
+            self._check_later.start()
 
     def _ready(self, kind: ListKind) -> bool:
         name = kind.value
@@ -508,15 +516,22 @@ class FinderController(QObject):
         self.facets_widened.add(field)
         self.redraw_panel()
 
-    def toggle_facet(self, field: str, clause: str, exclude: bool) -> None:
-        """A facet value clicked (Ctrl: excluded): written into the query text."""
+    def toggle_facet(self, field: str, clause: str, how: str) -> None:
+        """A facet value clicked: written into the query text, ``how`` "choose" (the facet's one
+        choice: the rows are then its count), "add" (Shift: beside the others) or "exclude"
+        (Ctrl). Words read as the field's clause ("march") are written as that clause first."""
         from catalogue_desktop.core.query.facet_keys import ValueKeys
-        from catalogue_desktop.core.query.facets import toggle
+        from catalogue_desktop.core.query.facets import spelled_out, toggle
 
+        box = self.window.query_box
+        text = box.text()
+        reading = box.reading
+        if reading is not None and not reading.literal and reading.text == text:
+            text = spelled_out(text, [(c.span, c.clause) for c in reading.conditions], field)
         keys = ValueKeys(self.engine, self.window.current_kind().value, now())
-        text = toggle(self.window.query_box.text(), field, clause, exclude=exclude, keys=keys)
-        if text is not None:
-            self.window.query_box.set_text(text)
+        toggled = toggle(text, field, clause, exclude=how == "exclude", add=how == "add", keys=keys)
+        if toggled is not None:
+            box.set_text(toggled)
 
     def _completions(self, token: str) -> list[str]:
         from catalogue_desktop.core.query.complete import completions

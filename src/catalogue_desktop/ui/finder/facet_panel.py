@@ -1,5 +1,7 @@
-"""The facet panel: the current tab's facets, each value with its count; a click selects it,
-Ctrl+click (or Ctrl+Enter) leaves it out, a second click takes it back. Selections are written
+"""The facet panel: the current tab's facets, each value with its count (the rows that would show
+if it were chosen: ``core.query.facets``); a click chooses it, Shift+click (Shift+Enter) adds it
+beside the facet's other choices, Ctrl+click (Ctrl+Enter) leaves it out, a second click takes it
+back. Selections are written
 into the query text by the controller (the query stays the one truth).
 
 ``FacetModel`` is a two-level ``QAbstractItemModel`` (facets, then their values; columns: value,
@@ -10,13 +12,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QHeaderView,
     QLabel,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -90,9 +104,7 @@ class FacetModel(QAbstractItemModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 if index.column() == 0:
                     return (
-                        f"{facet.title}: {one_line(facet.chosen, SHORT_LIMIT)}"
-                        if facet.chosen
-                        else facet.title
+                        f"{facet.title}: {one_line(facet.said, SHORT_LIMIT)}" if facet.said else facet.title
                     )
                 return f"+{facet.more} more" if facet.more else None
             if role == Qt.ItemDataRole.FontRole and index.column() == 0:
@@ -101,8 +113,8 @@ class FacetModel(QAbstractItemModel):
                 return font
             if role == Qt.ItemDataRole.ToolTipRole and facet.chosen:
                 return (
-                    f"The query chooses {facet.chosen}; each value's count is what choosing it "
-                    "instead would give, and a click replaces that clause"
+                    f"The query asks for {facet.title.lower()} {facet.said} ({facet.chosen}); each "
+                    "value's count is what choosing it instead would give, and a click replaces that clause"
                 )
             if role == Qt.ItemDataRole.ToolTipRole and facet.more:
                 return f"{facet.more} more values have rows: click to show them"
@@ -124,7 +136,7 @@ class FacetModel(QAbstractItemModel):
             state = f" ({_STATE_WORDS[value.state]})" if value.state else ""
             return (
                 f"{facet.title}: {one_line(value.label, SHORT_LIMIT)}{state} — {value.count:,} rows. "
-                "Click (Enter) to select or take back; Ctrl+click (Ctrl+Enter) to leave out."
+                "Click (Enter) to choose or take back; Shift+click to add; Ctrl+click to leave out."
             )
         return None
 
@@ -136,18 +148,49 @@ class FacetModel(QAbstractItemModel):
         return None
 
 
-class _FacetTree(QTreeView):
-    """The facet tree: Enter selects the current value, Ctrl+Enter leaves it out (a
-    ``keyPressEvent`` override, not an event filter: ``qt_compat``'s notes)."""
+def how(modifiers: Qt.KeyboardModifier) -> str:
+    """What a click (or Enter) with ``modifiers`` does to a value: Ctrl leaves it out, Shift adds
+    it beside the facet's other choices, else it is chosen (the facet's one choice)."""
+    if modifiers & Qt.KeyboardModifier.ControlModifier:
+        return "exclude"
+    return "add" if modifiers & Qt.KeyboardModifier.ShiftModifier else "choose"
 
-    activated_value = Signal(QModelIndex, bool)  # index, exclude
+
+class _Wrapped(QStyledItemDelegate):
+    """Rows of the names' column as tall as their names wrapped at the column's width (the
+    default hint is one line whatever the width)."""
+
+    def __init__(self, tree: QTreeView) -> None:
+        super().__init__(tree)
+        self._tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        hint = super().sizeHint(option, index)
+        text = index.data()
+        if index.column() != 0 or not text:
+            return hint
+        depth = 2 if index.parent().isValid() else 1
+        style = self._tree.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._tree) + 1
+        width = self._tree.header().sectionSize(0) - depth * self._tree.indentation() - 2 * margin
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
+        flags = int(Qt.TextFlag.TextWordWrap)
+        height = metrics.boundingRect(QRect(0, 0, max(width, 20), 10_000), flags, str(text)).height()
+        return QSize(hint.width(), max(hint.height(), height + 4))
+
+
+class _FacetTree(QTreeView):
+    """The facet tree: Enter chooses the current value, Shift+Enter adds it, Ctrl+Enter leaves
+    it out (a ``keyPressEvent`` override, not an event filter: ``qt_compat``'s notes)."""
+
+    activated_value = Signal(QModelIndex, str)  # index, how (``how``)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
             index = self.currentIndex()
             if index.isValid():
-                ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
-                self.activated_value.emit(index, ctrl)
+                self.activated_value.emit(index, how(event.modifiers()))
                 event.accept()
                 return
         super().keyPressEvent(event)
@@ -156,7 +199,7 @@ class _FacetTree(QTreeView):
 class FacetPanel(QWidget):
     """The side panel (a dock): a line naming the tab, then the facet tree."""
 
-    value_toggled = Signal(str, str, bool)  # field, value clause, exclude
+    value_toggled = Signal(str, str, str)  # field, value clause, how: "choose", "add", "exclude"
     more_requested = Signal(str)  # field: its "+N more" clicked (Enter on the facet's row)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -174,7 +217,12 @@ class FacetPanel(QWidget):
         )
         self.tree.setModel(self.model)
         self.tree.header().setAccessibleName("Facet columns")
-        self.tree.setUniformRowHeights(True)
+        # A long name wraps onto more lines instead of being cut: the panel is 200 px wide at
+        # 1024 and 1366 (the table keeps the width), where one line held ten characters. Rows are
+        # as tall as their names, laid out again when the names' column changes width.
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setItemDelegate(_Wrapped(self.tree))
         self.tree.setIndentation(12)  # (20 by default: the values' names get the width)
         self.tree.setAllColumnsShowFocus(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -182,6 +230,7 @@ class FacetPanel(QWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.sectionResized.connect(self._names_resized)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
@@ -192,6 +241,10 @@ class FacetPanel(QWidget):
         self._clicking = False  # (``_activate`` from a click, not a key)
         self._kind: ListKind | None = None
 
+    def _names_resized(self, column: int, _old: int, _new: int) -> None:
+        if column == 0:  # the names wrap at another width: rows as tall as they now are
+            self.tree.doItemsLayout()
+
     def show_facets(self, kind: ListKind, facets: list[Facet], note: str | None) -> None:
         """Show ``kind``'s facets (``note``: why there are none, e.g. still preparing)."""
         if kind is not self._kind:
@@ -199,7 +252,8 @@ class FacetPanel(QWidget):
         self._remember_expanded()
         if note is None:
             note = (
-                f"{kind.label}: values of the rows shown. Click to select, Ctrl+click to leave out."
+                f"{kind.label}: each count is the rows its value would show. Click to choose, "
+                "Shift+click to add, Ctrl+click to leave out."
                 if facets
                 else f"{kind.label} have no facets."
             )
@@ -225,10 +279,9 @@ class FacetPanel(QWidget):
                 self._expanded.discard(facet.field)
 
     def _clicked(self, index: QModelIndex) -> None:
-        ctrl = bool(QApplication.keyboardModifiers() & Qt.KeyboardModifier.ControlModifier)
         self._clicking = True
         try:
-            self._activate(index, ctrl)
+            self._activate(index, how(QApplication.keyboardModifiers()))
         finally:
             self._clicking = False
 
@@ -238,11 +291,11 @@ class FacetPanel(QWidget):
             self._expanded.add(facet.field)
             self.more_requested.emit(facet.field)
 
-    def _activate(self, index: QModelIndex, exclude: bool) -> None:
+    def _activate(self, index: QModelIndex, way: str) -> None:
         found = self.model.value_at(index)
         if found is None:
             if index.isValid() and (index.column() == 1 or not self._clicking):
                 self._more(index.row())  # its "+N more" clicked, or Enter on its row
             return
         facet, value = found
-        self.value_toggled.emit(facet.field, value.clause, exclude)
+        self.value_toggled.emit(facet.field, value.clause, way)

@@ -28,6 +28,7 @@ from catalogue_desktop.ui.common.formatting import Formatter
 if TYPE_CHECKING:  # (zones: imported when a start is first checked)
     from catalogue_desktop.core.records.models import Record
     from catalogue_desktop.core.records.zones import ZoneCheck
+    from catalogue_desktop.ui.detail.context import DetailContext
     from catalogue_desktop.ui.offers.desk import OfferDesk, OfferSource
 
 _START = column_index(OCCASIONS, "start")
@@ -188,10 +189,22 @@ class DatesTab(CollectionTab):
         return None if record_id is None else (kind, record_id)
 
     def show_record(self, record_id: int) -> None:
-        """Show the course, webinar or series of the occasion with row key ``record_id``."""
+        """Show the course, webinar or series of the occasion with row key ``record_id``, its
+        page led by that date's own facts (``detail_context``)."""
         self._shown_id = record_id
         target = self.target(record_id)
         if target is None:
             self.detail.clear("This occasion's record is not in the cache.")
             return
         self._show_in_detail(*target)
+
+    def detail_context(self, kind: Kind, record_id: int) -> DetailContext:
+        """The page's context with the date the shown row stands for: a course's location, a
+        series' session (a webinar's page is that date's already)."""
+        context = super().detail_context(kind, record_id)
+        rowset = self.model.rowset
+        row = rowset.rows_by_id().get(self._shown_id) if self._shown_id is not None else None
+        if row is not None:
+            values = occasion_row(rowset.rows[row])
+            context.occasion = values.location if kind is Kind.COURSES else values.record
+        return context

@@ -178,6 +178,7 @@ class MainWindow(QMainWindow):
             tab.link_activated.connect(self.navigate)
             tab.open_url.connect(self.open_url)
             tab.message.connect(self.show_message)
+            tab.message_withdrawn.connect(self._withdraw_message)
             self._tabs[kind] = tab
             tab.restore_state(self.settings)
             self.window_layout.attach(tab)
@@ -300,10 +301,7 @@ class MainWindow(QMainWindow):
         if found is False:
             self.show_message(f"{kind.singular.capitalize()} #{record_id} is not in the catalogue")
             return False
-        if found is None:
-            self.show_message(
-                f"{kind.singular.capitalize()} #{record_id} is shown in the details; the query hides its row"
-            )
+        if found is None:  # (the tab said why, if a query hides its row)
             # (the table focused would make its first row current, and show that row instead)
             tab.detail.setFocus()
         else:
@@ -333,6 +331,11 @@ class MainWindow(QMainWindow):
             self.show_message(f"Not opening {url!r}: only web (http/https) links are opened")
             return False
         return QDesktopServices.openUrl(qurl)
+
+    def _withdraw_message(self, text: str) -> None:
+        """A tab's message that is no longer true goes, if the status line still shows it."""
+        if self.statusBar().currentMessage() == one_line(text):
+            self.statusBar().clearMessage()
 
     def show_message(self, text: str, timeout_ms: int = 8000) -> None:
         """A status message (it may quote service text: controls shown, one line, capped)."""
