@@ -300,7 +300,7 @@ def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
     with qtbot.waitSignal(session.ready, timeout=10000):
         pass
     QApplication.sendPostedEvents()
-    title = f"{tab.kind.label} (60)"
+    title = f"{tab.kind.label} 60"
     assert at_populated == [(SMALL_PAGES, True, f"loading {SMALL_PAGES} of 60", title, False)]
     assert painted.rows[0] == SMALL_PAGES  # the first paint: the first page, not an empty table
     assert resets == []  # (the first page was set during start()) the other rows were appended
