@@ -87,15 +87,15 @@ class ActionRow(QWidget):
         self.more.setVisible(shown < len(self.buttons))
         if self.buttons[shown:] != self._hidden:
             self._hidden = self.buttons[shown:]
-            # once the loop is back: a menu changed while its button was being shown (the
-            # row's first resize comes then) crashed Qt
+            # once the loop is back (the row's first resize comes while it is being shown)
             QTimer.singleShot(0, self, self._fill_menu)
 
     def _fill_menu(self) -> None:
         """The "More" menu: the actions of the buttons the row has no room for."""
         menu = self.more.menu()
         assert menu is not None  # (made with its menu)
-        menu.clear()
+        for action in menu.actions():  # (not clear(): PySide's deletes the actions, buttons' too)
+            menu.removeAction(action)
         for button in self._hidden:
             action = button.defaultAction()
             if action is not None:
