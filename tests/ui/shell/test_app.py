@@ -391,7 +391,7 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
     for kind in ALL_KINDS:
         assert window.status.status(kind) == "cached"
         count = QLocale().toString(states[kind].records)
-        assert titles[ALL_KINDS.index(kind)] == f"{kind.label} ({count})"
+        assert titles[ALL_KINDS.index(kind)] == f"{kind.label} {count}"
     assert window.banner.isVisibleTo(window)
     assert window.banner.text().startswith(
         "Offline mode — the service is not contacted. Showing the cached catalogue as of "
