@@ -300,7 +300,7 @@ def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
     with qtbot.waitSignal(session.ready, timeout=10000):
         pass
     QApplication.sendPostedEvents()
-    title = f"{tab.kind.label} (60)"
+    title = f"{tab.kind.label} 60"
     assert at_populated == [(SMALL_PAGES, True, f"loading {SMALL_PAGES} of 60", title, False)]
     assert painted.rows[0] == SMALL_PAGES  # the first paint: the first page, not an empty table
     assert resets == []  # (the first page was set during start()) the other rows were appended
@@ -391,7 +391,7 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
     for kind in ALL_KINDS:
         assert window.status.status(kind) == "cached"
         count = QLocale().toString(states[kind].records)
-        assert titles[ALL_KINDS.index(kind)] == f"{kind.label} ({count})"
+        assert titles[ALL_KINDS.index(kind)] == f"{kind.label} {count}"
     assert window.banner.isVisibleTo(window)
     assert window.banner.text().startswith(
         "Offline mode — the service is not contacted. Showing the cached catalogue as of "

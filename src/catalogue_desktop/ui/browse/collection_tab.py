@@ -473,7 +473,12 @@ class CollectionTab(QWidget):
 
     def restore_state(self, settings: Settings) -> None:
         if columns.restore_header(self.view, settings, self.kind, self.model):
-            self._fit_title = self._auto_title = False  # the user's widths
+            # The user's widths, each still wide enough for its values (the currency or the
+            # zone may have changed since); the title takes the room the others leave, as on
+            # a first start, unless the user sized it (a title width fitted to a narrower
+            # window, restored, kept titles cut).
+            columns.fit_content(self.view, self.kind, self._formatter)
+            self._fit_title = self._auto_title = not settings.title_sized(self.kind)
         header = self.view.horizontalHeader()
         # The state as restored, in this process's bytes: ``save_state`` keeps the saved one while the
         # header is unchanged (its hidden columns come out in a different order in each process,
@@ -493,4 +498,4 @@ class CollectionTab(QWidget):
         saved, restored = self._header_restored
         if saved is not None and state == restored:
             state = saved  # unchanged since it was restored
-        settings.save_tab(self.kind, state, (column, order))
+        settings.save_tab(self.kind, state, (column, order), title_sized=not self._auto_title)

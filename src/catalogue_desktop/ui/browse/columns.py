@@ -33,6 +33,8 @@ WIDTH_CHARS = {
     ColumnType.BOOL: 5,
 }
 TITLE_CHARS = 40  # the title's default: it gets what the other columns leave of the view
+TITLE_READ_CHARS = 34  # ... in a narrower view, this while the columns read first stay in view
+READ_FIRST = 3  # the columns after the title read first (Dates: start, city, fee): kept in view
 TITLE_MIN_CHARS = 18  # ... down to this in a narrow view, before the table scrolls sideways
 # Columns whose values are shorter than their type's default (Dates: "Course", "IL", a city).
 WIDTH_CHARS_OF: dict[tuple[ListKind, str], int] = {
@@ -80,30 +82,55 @@ def default_widths(view: QTableView, kind: ListKind, formatter: Formatter) -> No
     """Every column of ``kind`` at its default width, shown or hidden as by default."""
     header = view.horizontalHeader()
     char = _char(view)
-    widest_date = view.fontMetrics().horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 16
     for i, column in enumerate(COLUMNS[kind]):
         chars = WIDTH_CHARS_OF.get((kind, column.key), WIDTH_CHARS[column.type])
         width = (TITLE_CHARS if i == 0 else chars) * char + 16
-        if column.type is ColumnType.DATE:
-            width = max(width, widest_date)
-        elif column.type in _WIDEST_MONEY:  # the currency and the grouping, whatever they are
-            widest = _WIDEST_MONEY[column.type](formatter)
-            width = max(width, view.fontMetrics().horizontalAdvance(widest) + 16)
-        header.resizeSection(i, width)
+        header.resizeSection(i, max(width, _content_width(view, column, formatter)))
         header.setSectionHidden(i, not column.visible or (kind, column.key) in HIDDEN)
     for visual, key in enumerate(SHOWN_ORDER.get(kind, ())):
         header.moveSection(header.visualIndex(column_index(kind, key)), visual)
 
 
-def fit_title(view: QTableView) -> None:
-    """Give the title column the width the other shown columns leave (titles get the room),
-    down to ``TITLE_MIN_CHARS`` in a narrow view (the other columns stay in view)."""
+def _content_width(view: QTableView, column: Column, formatter: Formatter) -> int:
+    """The width a date or money column needs for the widest value the formatter writes (with
+    its zone, its currency and grouping, whatever they are now); 0 for other columns."""
+    metrics = view.fontMetrics()
+    if column.type is ColumnType.DATE:
+        return metrics.horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 16
+    if column.type in _WIDEST_MONEY:
+        return metrics.horizontalAdvance(_WIDEST_MONEY[column.type](formatter)) + 16
+    return 0
+
+
+def fit_content(view: QTableView, kind: ListKind, formatter: Formatter) -> None:
+    """Widen the date and money columns (restored from the settings) that are now too narrow for
+    their values: a fee column saved before a currency was chosen cut "USD 1,095" to "USD 59…"."""
     header = view.horizontalHeader()
-    others = sum(header.sectionSize(i) for i in range(1, header.count()) if not header.isSectionHidden(i))
+    for i, column in enumerate(COLUMNS[kind]):
+        needed = _content_width(view, column, formatter)
+        if i < header.count() and header.sectionSize(i) < needed:
+            header.resizeSection(i, needed)
+
+
+def fit_title(view: QTableView) -> None:
+    """Give the title column the width the other shown columns leave (titles get the room). In
+    a narrower view it keeps ``TITLE_READ_CHARS`` as long as the ``READ_FIRST`` columns after it
+    stay in view (those further right scroll sideways rather than squeeze the titles), and at
+    least ``TITLE_MIN_CHARS``."""
+    header = view.horizontalHeader()
+    shown = [
+        header.logicalIndex(v)
+        for v in range(header.count())
+        if not header.isSectionHidden(header.logicalIndex(v)) and header.logicalIndex(v) != 0
+    ]
+    others = sum(header.sectionSize(i) for i in shown)
+    first = sum(header.sectionSize(i) for i in shown[:READ_FIRST])
     # (not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
     # start-up; the view's size less a scroll bar's width is as good)
-    room = view.maximumViewportSize().width() - others - _MARGIN
-    width = max(room, TITLE_MIN_CHARS * _char(view) + 16)
+    view_width = view.maximumViewportSize().width() - _MARGIN
+    char = _char(view)
+    readable = min(TITLE_READ_CHARS * char + 16, view_width - first)
+    width = max(view_width - others, readable, TITLE_MIN_CHARS * char + 16)
     if width != header.sectionSize(0):
         header.resizeSection(0, width)
 

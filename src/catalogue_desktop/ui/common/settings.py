@@ -197,9 +197,16 @@ class Settings:
             self._number(f"tabs/{kind.value}/sort_order", 0, high=1),
         )
 
-    def save_tab(self, kind: ListKind, header: QByteArray, sort: tuple[int, int]) -> None:
+    def title_sized(self, kind: ListKind) -> bool:
+        """Whether the user gave the tab's title column its width (else it takes the room left)."""
+        return self._number(f"tabs/{kind.value}/title_sized", 0, high=1) == 1
+
+    def save_tab(
+        self, kind: ListKind, header: QByteArray, sort: tuple[int, int], *, title_sized: bool = False
+    ) -> None:
         """A tab's columns and order (the table/detail split is one for all tabs: ``window_layout``)."""
         self.put(f"tabs/{kind.value}/header", header)
+        self.put(f"tabs/{kind.value}/title_sized", 1 if title_sized else None)
         self.put(f"tabs/{kind.value}/splitter", None)  # a per-tab split, written by earlier versions
         self.put(f"tabs/{kind.value}/sort_column", sort[0])
         self.put(f"tabs/{kind.value}/sort_order", sort[1])

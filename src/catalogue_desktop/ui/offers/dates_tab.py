@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Signal
-from PySide6.QtWidgets import QCheckBox, QMenu, QToolBar, QToolButton
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.query.dates_rows import OccasionRow, occasion_row
@@ -23,6 +24,7 @@ from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind, Occa
 from catalogue_desktop.qt_compat.item_models import DISPLAY, TOOLTIP, guarded
 from catalogue_desktop.ui.browse.collection_tab import CollectionTab
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+from catalogue_desktop.ui.common.action_row import ActionRow
 from catalogue_desktop.ui.common.formatting import Formatter
 
 if TYPE_CHECKING:  # (zones: imported when a start is first checked)
@@ -108,25 +110,27 @@ class DatesTab(CollectionTab):
         self.show_past.setAccessibleName("Show past occasions")
         self.show_past.setToolTip("Also list occasions that have ended (or type past, or a date)")
         self.show_past.toggled.connect(self.show_past_changed)
-        # A tool bar, not a row: in a narrow window what does not fit goes behind its » button
-        # (a row of buttons made the window at least 960 px wide).
-        self.bar = QToolBar("Dates")
+        # A row whose buttons always stay reachable: those that do not fit go into its "More"
+        # menu (a tool bar's "››" outside a main window did nothing; a plain row of buttons
+        # made the window at least 960 px wide).
+        self.bar = ActionRow("More offers")
         self.bar.setObjectName("dates-bar")
         self.bar.setAccessibleName("Dates tools")
-        self.bar.addWidget(self.show_past)
+        self.bar.add_widget(self.show_past)
+        self.top.takeAt(0)  # (the spacer before the count: the row takes all the room left)
         self.top.insertWidget(0, self.bar, 1)
         self._offers = offers
         self._desk: OfferDesk | None = None
         self.offer_buttons: dict[str, QToolButton] = {}
         if offers is not None:
             for what, text, tip in OFFER_BUTTONS:
-                button = QToolButton()
-                button.setText(text)
+                action = QAction(text, self)
+                action.setIconText(text)  # (a button keeps its "…": it opens a dialog)
+                action.setToolTip(tip + " (the selected occasions, or all the query shows)")
+                action.triggered.connect(lambda _checked=False, what=what: self.offer(what))
+                button = self.bar.add_action(action)
                 button.setObjectName(f"dates-offer-{what}")
-                button.setToolTip(tip + " (the selected occasions, or all the query shows)")
                 button.setAccessibleName(text.replace("…", ""))
-                button.clicked.connect(lambda _checked=False, what=what: self.offer(what))
-                self.bar.addWidget(button)
                 self.offer_buttons[what] = button
 
     @property

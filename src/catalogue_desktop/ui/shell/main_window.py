@@ -89,6 +89,8 @@ class MainWindow(QMainWindow):
         self.banner = OfflineBanner(formatter.date)
         self.query_box = QueryBox(self)
         self.tab_widget = QTabWidget(documentMode=True)
+        self.tab_bar = tab_titles.CountTabBar(self.tab_widget)  # (widths that stay while counts change)
+        self.tab_widget.setTabBar(self.tab_bar)
         self.tab_widget.setAccessibleName("Lists")
         # A tab's widgets are made when it is first shown (or asked for): start-up builds one.
         self._tabs: dict[ListKind, CollectionTab] = {}
@@ -278,8 +280,8 @@ class MainWindow(QMainWindow):
         self.set_tab_count(kind, total, visible if tab is not None and tab.model.filtered else None)
 
     def set_tab_count(self, kind: ListKind, total: int | None, matched: int | None = None) -> None:
-        """Show ``kind``'s count in its tab's title: "Courses (240)", or under a query "Courses
-        12 / 240", dimmed at 0 (``tab_titles``)."""
+        """Show ``kind``'s count in its tab's title: "Courses 240", or under a query the
+        rows it shows, "Courses 12", dimmed at 0 (``tab_titles``)."""
         index = self.tab_widget.indexOf(self._pages[kind])
         tab_titles.show_count(self.tab_widget, index, kind.label, total, matched)
 
