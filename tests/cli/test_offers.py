@@ -131,10 +131,10 @@ def key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def age_text() -> str:
-    """The data's time as the subprocess (TZ=UTC+8) writes it, with its zone: "Fri 20 Nov 2026,
-    1:30 AM UTC−08:00"."""
+    """The data's time as the subprocess (TZ=UTC+8) writes it, with its zone: "Friday, November
+    20, 2026 1:30 AM UTC−08:00"."""
     local = datetime.fromisoformat(AT).astimezone(ZONE)
-    return f"{local:%a} {local.day} {local:%b %Y}, {clock(local)} UTC−08:00"
+    return f"{local:%A, %B} {local.day}, {local.year} {clock(local)} UTC−08:00"
 
 
 def flat(text: str) -> str:
@@ -313,7 +313,8 @@ def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(
         assert packed.count(squeeze(row["title"])) >= 1
         if row["start"]:
             start = datetime.fromisoformat(row["start"])  # the date and time as written
-            assert f"{start:%a}{start.day}" in packed and squeeze(clock(start)) in packed
+            assert squeeze(f"{start:%A, %B} {start.day}, {start.year}") in packed
+            assert squeeze(clock(start)) in packed
         # a session of a series offered whole is "Included" in the series' price
         assert f"{row['fee']:,}" in text or (row["kind"] == "session" and "Included" in text)
         assert short_url(row["url"]) in packed

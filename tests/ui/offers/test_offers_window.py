@@ -250,7 +250,10 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
         else:  # online: in the zone picked for the customer
             start, end = start.astimezone(NEW_YORK), end.astimezone(NEW_YORK)
             assert parts[2] == "Online" and f"{clock(end)} {start.tzname()}" in parts[1]  # "EST"
-        assert parts[1].startswith(f"{start:%a} {start.day}") and f"{end.day} {end:%b %Y}" in parts[1]
+        assert (
+            parts[1].startswith(f"{start:%A, %B} {start.day}")
+            and f"{end:%B} {end.day}, {end.year}" in parts[1]
+        )
         assert f"{clock(start)} – {clock(end)}" in parts[1]  # the time range, each day
         assert money(occasion["fee"]) in parts and parts[-1] == occasion["url"]
     table = _Table()
@@ -370,7 +373,7 @@ def test_offer_sheet_pdf_of_the_selection(
     for occasion in shown(tab, rows, sample):
         assert "".join(occasion["title"].split()) in packed
         start = datetime.fromisoformat(occasion["start"])
-        assert f"{start:%a}{start.day}" in packed and "".join(clock(start).split()) in packed
+        assert f"{start:%A},{start:%B}{start.day}," in packed and "".join(clock(start).split()) in packed
         assert money(occasion["fee"]).replace("\u00a0", " ") in flat and short_url(occasion["url"]) in packed
     assert " ".join(offers.age_line(offers.as_of_text(window.synced_at)).split()) in flat
     assert saved["name"] == "Offer for Whitfield & Crane (Dec 2026 – Jan 2027).pdf"  # its months

@@ -145,7 +145,7 @@ def test_every_format_says_the_same(qapp: Any, offer: the_offer.Offer, tmp_path:
     for words in (
         "Offer for Acme & Co",
         "Dear Jane, the dates we spoke of.",
-        "This offer is valid until Fri 18 Dec 2026",
+        "This offer is valid until Friday, December 18, 2026",
     ):
         assert words in sheet and words in text and words in html and words in about
     assert "Whitfield Training" in sheet and "Whitfield Training" in text and "Whitfield Training" in about

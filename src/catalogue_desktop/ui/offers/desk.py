@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Unpack
 
 from PySide6.QtCore import QLocale, QMimeData, Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox, QWidget
 
 from catalogue_desktop.core.cache.store import CollectionState
 from catalogue_desktop.core.formats.files import write_file
@@ -42,6 +42,7 @@ from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
+from catalogue_desktop.ui.common.file_dialogs import save_file_name
 from catalogue_desktop.ui.offers.offer_settings import KEEP_TIME, MOVE_TIME
 
 if TYPE_CHECKING:
@@ -400,7 +401,7 @@ class OfferDesk:
             letterhead=remembered.letterhead(self.say) if remembered is not None else Letterhead(),
             currency=self.formatter.currency,
             customer_zone=zone,
-            hour12=self.hour12,
+            time_text=self.formatter.time_text,
             **fields,
         )
 
@@ -413,7 +414,7 @@ class OfferDesk:
         chosen = remembered.times if remembered is not None else None
         if not found or chosen is not None:
             return chosen or the_offer.CLOCK
-        shown = [d.words(self.hour12) for d in found[:8]]
+        shown = [d.words(self.formatter.time_text) for d in found[:8]]
         if len(found) > len(shown):
             shown.append(f"… and {len(found) - len(shown):,} more")
         box = QMessageBox(
@@ -431,10 +432,10 @@ class OfferDesk:
         box.setObjectName("offer-times")
         first = found[0]  # (the choices in the first one's times)
         clock = box.addButton(
-            f"{KEEP_TIME} ({first.as_written(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+            f"{KEEP_TIME} ({first.as_written(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
         )
         moment = box.addButton(
-            f"{MOVE_TIME} ({first.at_venue(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+            f"{MOVE_TIME} ({first.at_venue(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
         )
         box.setDefaultButton(clock)
         box.exec()
@@ -446,11 +447,6 @@ class OfferDesk:
         if remembered is not None:
             remembered.times = answer
         return answer
-
-    @property
-    def hour12(self) -> bool:
-        """Whether the locale writes times with AM/PM (as the window shows them)."""
-        return "a" in self.formatter.locale.timeFormat(QLocale.FormatType.ShortFormat).lower()
 
     def save_sheet(self) -> Path | None:
         chosen = self._prepared()
@@ -561,7 +557,7 @@ def ask_path(
     from catalogue_desktop.ui.offers.offer_settings import first_folder
 
     folder = remembered.folder if remembered is not None else first_folder()
-    path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder) / name), filters)
+    path, _ = save_file_name(parent, caption, str(Path(folder) / name), filters)
     if not path:
         return None
     suffix = Path(name).suffix

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.offers.checking import Checked
     from catalogue_desktop.core.offers.logged import LoggedOffer
     from catalogue_desktop.core.offers.occasions import Occasion
+    from catalogue_desktop.ui.common.formatting import Formatter
     from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
 
@@ -44,6 +45,7 @@ class OffersWindow(QDialog):
         self,
         checks: OfferChecks,
         store: Callable[[], Store],
+        formatter: Formatter,
         remembered: OfferSettings | None = None,
         parent: QWidget | None = None,
     ) -> None:
@@ -57,8 +59,8 @@ class OffersWindow(QDialog):
         self._checks = checks
         self._store = store
         self._remembered = remembered
-        self.offers = OffersModel(self)
-        self.items = ItemsModel(self)
+        self.offers = OffersModel(formatter, self)
+        self.items = ItemsModel(formatter, self)
         self.summary = QLabel("Checking the offers against the catalogue…")
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -40,6 +39,7 @@ from catalogue_desktop.core.connection.connection_settings import AUTH_KINDS, AU
 from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profile, Profiles
 from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.ui.common.file_dialogs import open_file_name
 from catalogue_desktop.ui.shell.connection_report import ConnectionReport
 
 POLL_MS = 50  # how often the window looks whether the Test has finished
@@ -194,7 +194,7 @@ class ConnectionDialog(QDialog):
         self.secret.setEnabled(kind != "none" and not self.keyring_problem)
 
     def _choose_ca_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = open_file_name(
             self, "Extra CA file", self.ca_file.text(), "Certificates (*.pem *.crt *.cer);;All files (*)"
         )
         if path:
