@@ -123,7 +123,7 @@ def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProce
 def export(
     env: dict[str, str], cache: Path, tmp_path: Path, *args: str
 ) -> subprocess.CompletedProcess[bytes]:
-    return run(env, "export", "offerings", "--cache-dir", str(cache), *args, cwd=tmp_path)
+    return run(env, "export", "dates", "--cache-dir", str(cache), *args, cwd=tmp_path)
 
 
 def key(row: dict[str, Any]) -> tuple[Any, ...]:
@@ -240,8 +240,7 @@ def test_ics_is_an_event_per_day_at_the_courses_schedule_and_its_uids_are_stable
             expected.append((row, title, datetime.combine(on, first, zone), datetime.combine(on, last, zone)))
     said = result.stderr.decode()
     assert (
-        f"Wrote {len(rows)} occasions ({len(expected)} events: a day each for courses of several days; "
-        in said
+        f"Wrote {len(rows)} dates ({len(expected)} events: a day each for courses of several days; " in said
     )
     assert f"{len(rows) - len(dated)} on demand have no date)" in said
     events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
@@ -363,7 +362,7 @@ def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(
 ) -> None:
     result = export(env, cache, tmp_path, "--format", fmt, "--query", "city:atlantis")
     assert result.returncode == 0
-    assert "no occasions match 'city:atlantis'" in result.stderr.decode()
+    assert "no dates match 'city:atlantis'" in result.stderr.decode()
     if fmt == "json":
         assert json.loads(result.stdout) == []
     elif fmt == "csv":
@@ -372,13 +371,13 @@ def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(
         assert icalendar.Calendar.from_ical(result.stdout).walk("VEVENT") == []
     else:
         text = flat(pypdf.PdfReader(io.BytesIO(result.stdout)).pages[0].extract_text())
-        assert "0 occasions" in text and "Prices and dates as of" in text
+        assert "0 dates" in text and "Prices and dates as of" in text
 
 
 def test_a_field_offerings_lack_matches_none(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
     result = export(env, cache, tmp_path, "--format", "json", "--query", "bio:tax")
     assert result.returncode == 0 and json.loads(result.stdout) == []
-    assert "no occasions match" in result.stderr.decode() and "bio" in result.stderr.decode()
+    assert "no dates match" in result.stderr.decode() and "bio" in result.stderr.decode()
 
 
 def test_never_synced_is_an_error(env: dict[str, str], tmp_path: Path) -> None:
@@ -395,7 +394,7 @@ def test_a_bad_query_and_offer_options_on_a_collection_are_usage_errors(
     result = export(env, cache, tmp_path, "--format", "json", "--query", "fee:abc")
     assert result.returncode == 2 and result.stdout == b"" and "not a number" in result.stderr.decode()
     result = run(env, "export", "webinars", "--cache-dir", str(cache), "--format", "ics", cwd=tmp_path)
-    assert result.returncode == 2 and b"for offerings only" in result.stderr
+    assert result.returncode == 2 and b"for dates only" in result.stderr
 
 
 def test_only_the_pdf_imports_qt(env: dict[str, str], cache: Path, tmp_path: Path) -> None:

@@ -192,13 +192,13 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     html.feed(mail.html())
     assert when.replace(" (2 days) ", " (2 days), ") in " ".join(html.text)
     assert "Check the time" not in mail.text() + mail.html()
-    ws = openpyxl.load_workbook(xlsx)["Occasions"]
+    ws = openpyxl.load_workbook(xlsx)["Dates"]
     heads = [c.value for c in ws[1]]
     (row,) = list(ws.iter_rows(min_row=2))
     cells = dict(zip(heads, row, strict=True))
     assert cells["Start"].value == datetime(2027, 3, 22, 9, 30) and cells["Start"].is_date
     assert cells["End"].value == datetime(2027, 3, 23, 17, 30) and cells["Zone"].value == "EDT"
-    assert cells["Occasion"].value == "course:6102@7104"
+    assert cells["Date id"].value == "course:6102@7104"
 
 
 def test_three_rows_selected_are_the_three_rows_of_the_exported_spreadsheet(
@@ -217,11 +217,11 @@ def test_three_rows_selected_are_the_three_rows_of_the_exported_spreadsheet(
     (asked,) = saved
     path = asked.with_suffix(".xlsx")  # (the workbook chosen: its suffix)
     book = openpyxl.load_workbook(path)
-    ws = book["Occasions"]
+    ws = book["Dates"]
     assert [r[1].value for r in ws.iter_rows(min_row=2)] == titles  # the three selected, no more
     assert all(r[2].is_date for r in ws.iter_rows(min_row=2))
     about = [c.value for c in book["About"]["A"]]
     assert about[0] == "Offer for Acme" and any(a.startswith("Prices and dates as of ") for a in about)
     assert any(a.startswith("Catalogue: ") for a in about) and "Query: (all)" not in about
-    assert "Offered: 3 selected occasions" in about  # what was offered
-    assert status_text(window) == f"Wrote the spreadsheet of 3 selected occasions to {path}"
+    assert "Offered: 3 selected dates" in about  # what was offered
+    assert status_text(window) == f"Wrote the spreadsheet of 3 selected dates to {path}"

@@ -210,7 +210,7 @@ def test_the_status_line_stays_true_while_typing(start: Any, qtbot: Any) -> None
     wanted = box.equivalent("ethics")
     qtbot.waitUntil(lambda: box.parsed is not None and box.parsed.text == wanted, timeout=3000)
     dates_title = window.tab_widget.tabText(window.tab_kinds().index(OCCASIONS))
-    assert dates_title.startswith("Dates ") and not dates_title.startswith("Dates 0 "), dates_title
+    assert dates_title.startswith("Dates (") and not dates_title.startswith("Dates (0 "), dates_title
     said = window.statusBar().currentMessage()
     assert "No dates match" not in said, said
     # back on Dates by hand: a message that says the window is showing Experts goes

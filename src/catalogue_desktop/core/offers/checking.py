@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 class NothingLeft(CatalogueError):
-    """An offer cannot be re-issued: none of its occasions is still offered."""
+    """An offer cannot be re-issued: none of its dates is still offered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +207,7 @@ def reissue(
         else:
             items.append(there)
     if not items:
-        raise NothingLeft(f"offer {offer_id} cannot be re-issued: none of its occasions is still offered")
+        raise NothingLeft(f"offer {offer_id} cannot be re-issued: none of its dates is still offered")
     written = [w for w in (write(items, document) for document in old.written) if w is not None]
     new = logged.remember(
         store,

@@ -36,9 +36,9 @@ _START = column_index(OCCASIONS, "start")
 OFFER_BUTTONS = (  # (what, text, tooltip)
     ("pdf", "Offer sheet (PDF)…", "Save an offer sheet as a PDF file"),
     ("print", "Print…", "Print the offer sheet, with a preview"),
-    ("ics", "Calendar file (.ics)…", "Save the occasions as calendar events"),
-    ("xlsx", "Spreadsheet (.xlsx)…", "Save the occasions as a spreadsheet"),
-    ("copy", "Copy for email", "Copy the occasions as text and a table for an e-mail (Ctrl+C)"),
+    ("ics", "Calendar file (.ics)…", "Save the dates as calendar events"),
+    ("xlsx", "Spreadsheet (.xlsx)…", "Save the dates as a spreadsheet"),
+    ("copy", "Copy for email", "Copy the dates as text and a table for an e-mail (Ctrl+C)"),
 )
 
 
@@ -104,8 +104,8 @@ class DatesTab(CollectionTab):
         super().__init__(OCCASIONS, formatter, images, record, context)
         self.show_past = QCheckBox("Show past")
         self.show_past.setObjectName("dates-show-past")
-        self.show_past.setAccessibleName("Show past occasions")
-        self.show_past.setToolTip("Also list occasions that have ended (or type past, or a date)")
+        self.show_past.setAccessibleName("Show past dates")
+        self.show_past.setToolTip("Also list dates that have ended (or type past, or a date)")
         self.show_past.toggled.connect(self.show_past_changed)
         # A tool bar, not a row: in a narrow window what does not fit goes behind its » button
         # (a row of buttons made the window at least 960 px wide).
@@ -122,7 +122,7 @@ class DatesTab(CollectionTab):
                 button = QToolButton()
                 button.setText(text)
                 button.setObjectName(f"dates-offer-{what}")
-                button.setToolTip(tip + " (the selected occasions, or all the query shows)")
+                button.setToolTip(tip + " (the selected dates, or all the query shows)")
                 button.setAccessibleName(text.replace("…", ""))
                 button.clicked.connect(lambda _checked=False, what=what: self.offer(what))
                 self.bar.addWidget(button)
@@ -192,6 +192,6 @@ class DatesTab(CollectionTab):
         self._shown_id = record_id
         target = self.target(record_id)
         if target is None:
-            self.detail.clear("This occasion's record is not in the cache.")
+            self.detail.clear("This date's record is not in the cache.")
             return
         self._show_in_detail(*target)

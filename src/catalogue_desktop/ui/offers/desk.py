@@ -3,7 +3,7 @@ preview), a calendar file (.ics), a spreadsheet (.xlsx), and the rows copied for
 text and an HTML table). Each is one offer (``core.offers.offer.make``) rendered in its format.
 
 Each acts on the selected rows, or on every row the query shows when none is selected, and says
-which ("3 selected occasions", "all 57 occasions the query shows"). The occasions are read from
+which ("3 selected dates", "all 57 dates the query shows"). The occasions are read from
 the offerings' columns the tab's rows were made from (``OfferSource.engine``: the finder's
 ``offerings`` table). Every output names the data's age (``core.offers.occasions.age_line``); when the data
 is older than the limit set in Preferences (``offer_max_age_days``, 7 days by default), a message
@@ -71,7 +71,7 @@ class OfferSource(NamedTuple):
 
 class Chosen(NamedTuple):
     items: list[offers.Occasion]
-    words: str  # "3 selected occasions", "all 57 occasions the query shows"
+    words: str  # "3 selected dates", "all 57 dates the query shows"
     as_of: str | None  # the data's time (ISO 8601, ``core.offers.occasions.data_as_of``)
 
 
@@ -106,7 +106,7 @@ class OfferDesk:
             rows = list(range(model.rowCount()))
         if not rows or model.loading:
             self.say(
-                "No occasions to offer: the Dates tab shows none"
+                "No dates to offer: the Dates tab shows none"
                 if not rows
                 else "The Dates are still being read; try again in a moment"
             )
@@ -119,9 +119,9 @@ class OfferDesk:
             return None
         n = len(keys)
         words = (
-            f"{n:,} selected occasion{'s' if n != 1 else ''}"
+            f"{n:,} selected date{'s' if n != 1 else ''}"
             if selected
-            else f"all {n:,} occasion{'s' if n != 1 else ''} the query shows"
+            else f"all {n:,} date{'s' if n != 1 else ''} the query shows"
         )
         items = offers.occasions(table.columns, keys)
         return Chosen(items, words, offers.data_as_of(self.source.states()))
@@ -147,7 +147,7 @@ class OfferDesk:
             return None
         items = offers.by_start(offers.occasions(found.columns, rows))
         count = len(items)
-        words = f"{count:,} upcoming occasion{'s' if count != 1 else ''} of the {records}"
+        words = f"{count:,} upcoming date{'s' if count != 1 else ''} of the {records}"
         return Chosen(items, words, offers.data_as_of(self.source.states()))
 
     def _matches(self, found: Mapping[str, list[Any]], keys: Sequence[int], rows: Sequence[int]) -> bool:
@@ -362,7 +362,7 @@ class OfferDesk:
             and not ask_to_continue(
                 self.tab,
                 f"An offer sheet of {chosen.words} would be about {n // 6 + 1:,} pages. "
-                "Select the occasions to offer (or narrow the query) to make a shorter one.\n\n"
+                "Select the dates to offer (or narrow the query) to make a shorter one.\n\n"
                 "Make it anyway?",
             )
         ):

@@ -67,7 +67,7 @@ class OffersWindow(QDialog):
         self.table = self._view(self.offers, "Offers made, newest first")
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.occasions = self._view(self.items, "The selected offer's occasions: quoted, now, the change")
+        self.occasions = self._view(self.items, "The selected offer's dates: quoted, now, the change")
         header = self.occasions.horizontalHeader()  # (an offer's few rows: measured whole)
         for column, mode in enumerate(("Stretch", "ResizeToContents", "ResizeToContents", "Stretch")):
             header.setSectionResizeMode(column, getattr(QHeaderView.ResizeMode, mode))
@@ -89,7 +89,7 @@ class OffersWindow(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 3)
-        occasions_label = QLabel("&Occasions of the selected offer:")
+        occasions_label = QLabel("&Dates of the selected offer:")
         occasions_label.setBuddy(self.occasions)
         layout.addWidget(occasions_label)
         layout.addWidget(self.occasions, 2)
@@ -168,7 +168,7 @@ class OffersWindow(QDialog):
             lines.append("Changed since it was made:")
             lines += [f"  {drawn(line)}" for line in offer.changes]
         elif offer.status == "past":
-            lines.append("Its occasions are over.")
+            lines.append("Its dates are over.")
         elif offer.checked_at:
             lines.append("As quoted: nothing changed since it was made.")
         self.changes.setText("\n".join(lines))

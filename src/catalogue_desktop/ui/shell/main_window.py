@@ -276,7 +276,7 @@ class MainWindow(QMainWindow):
 
     def set_tab_count(self, kind: ListKind, total: int | None, matched: int | None = None) -> None:
         """Show ``kind``'s count in its tab's title: "Courses (240)", or under a query "Courses
-        12 / 240", dimmed at 0 (``tab_titles``)."""
+        (12 of 240)", dimmed at 0 (``tab_titles``)."""
         index = self.tab_widget.indexOf(self._pages[kind])
         tab_titles.show_count(self.tab_widget, index, kind.label, total, matched)
 

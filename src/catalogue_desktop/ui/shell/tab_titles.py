@@ -1,5 +1,6 @@
-"""A tab's title: its kind and count ("Courses (240)"; under a query "Courses 12 / 240"), dimmed
-when the query leaves it no row (the results are on other tabs)."""
+"""A tab's title: its kind and count, one form ("Courses (240)"; under a query "Courses (12 of
+240)"; a filter that leaves every row, as the Dates tab's past rows hidden when none are past,
+says the count alone), dimmed when the query leaves it no row (the results are on other tabs)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ def show_count(tabs: QTabWidget, index: int, label: str, total: int | None, matc
     locale = QLocale()
     if total is None:
         text = label
-    elif matched is None:
+    elif matched is None or matched == total:
         text = f"{label} ({locale.toString(total)})"
     else:
-        text = f"{label} {locale.toString(matched)} / {locale.toString(total)}"
+        text = f"{label} ({locale.toString(matched)} of {locale.toString(total)})"
     if tabs.tabText(index) != text:
         tabs.setTabText(index, text)
     bar = tabs.tabBar()
