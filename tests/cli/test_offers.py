@@ -307,7 +307,7 @@ def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(
     assert reader.metadata.title == "Offer for ACME & Co"
     pages = [page.extract_text() for page in reader.pages]
     text, packed = flat("\n".join(pages)), "".join("".join(pages).split())
-    assert text.startswith("Offer for ACME & Co") and f"{len(rows)} occasions" in text
+    assert text.startswith("Offer for ACME & Co") and f"{len(rows)} dates" in text
     for row in rows:  # (compared without spaces: titles wrap at hyphens, links anywhere)
         assert packed.count(squeeze(row["title"])) >= 1
         if row["start"]:
@@ -434,7 +434,7 @@ def test_offerings_as_a_spreadsheet_with_the_currency_asked_for(
     assert result.returncode == 0, result.stderr
     rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
     book = openpyxl.load_workbook(out)
-    ws = book["Occasions"]
+    ws = book["Dates"]
     heads = [c.value for c in ws[1]]
     col = {h: i for i, h in enumerate(heads)}
     body = list(ws.iter_rows(min_row=2))
@@ -447,7 +447,7 @@ def test_offerings_as_a_spreadsheet_with_the_currency_asked_for(
             assert cells[col["Start"]].value == written.replace(tzinfo=None, microsecond=0)
         fee = cells[col["Fee"]]
         assert fee.value == row["fee"] and fee.data_type == "n" and fee.number_format == '"EUR" #,##0'
-        assert cells[col["Occasion"]].value.startswith(f"{row['kind']}:")
+        assert cells[col["Date id"]].value.startswith(f"{row['kind']}:")
         if row["url"]:
             assert cells[col["Link"]].hyperlink.target == row["url"]
     about = [c.value for c in book["About"]["A"]]
