@@ -32,7 +32,7 @@ from tests.journeys.hands import (
 )
 from tests.journeys.test_offers_are_checked_after_a_refresh import seller
 
-CLOCK = re.compile(r"^\d{1,2}:\d\d[ \u202f](AM|PM)$")  # the US English locale's clock: "8:30 AM"
+CLOCK = re.compile(r"^\d{1,2}:\d\d[ \u00a0\u202f](AM|PM)$")  # the US English locale's clock: "8:30 AM"
 
 
 def _page_label(window: Any, name: str) -> QLabel | None:

@@ -265,9 +265,10 @@ def _schedule(p: Page, items: list[Schedule]) -> QWidget:
         grid.addWidget(label, row, 0, 1, 3)
         row += 1
         for item in days[day]:
-            # the locale's clock, as every time in the window ("8:30 AM – 10:15 AM"; may wrap)
-            clock = p.fmt.time_text.clock_of
-            time = join_nonblank([clock(item.start_time), clock(item.end_time)], " –\u200b") or BLANK
+            # the locale's clock, as every time in the window ("8:30 AM – 10:15 AM"; may wrap after
+            # the dash, never inside a time)
+            times = [p.fmt.time_text.clock_of(t) for t in (item.start_time, item.end_time)]
+            time = join_nonblank([t.replace(" ", "\u00a0") if t else t for t in times], " – ") or BLANK
             grid.addWidget(plain_label(time, "schedule_time"), row, 0, Qt.AlignmentFlag.AlignTop)
             column = QVBoxLayout()
             column.setSpacing(1)
