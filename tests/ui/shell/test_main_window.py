@@ -113,7 +113,7 @@ def test_the_query_narrows_the_count_label_and_title_and_escape_clears_it(
     visible = tab.model.rowCount()
     assert 0 < visible < 60
     assert tab.count_label.text() == f"{visible} of 60"
-    assert window.tab_widget.tabText(0) == f"Webinars {visible} / 60"
+    assert window.tab_widget.tabText(0) == f"Webinars ({visible} of 60)"
     for row in range(visible):
         text = " ".join(str(tab.model.index(row, c).data() or "") for c in range(tab.model.columnCount()))
         assert "ethics" in text.lower()
