@@ -87,7 +87,7 @@ def test_an_exported_offer_is_logged_and_checked_after_the_sync_that_changed_it(
     text = run("offers", "--cache-dir", cache)
     first = text.stdout.splitlines()[0].split("\t")
     assert first[0] == "#1" and first[1] == "Offer for Acme" and first[-1] == "withdrawn"
-    assert first[3] == "4 occasions" and first[4] == "USD 7,580"  # 1,995 * 2 + 1,795 * 2, as quoted
+    assert first[3] == "4 dates" and first[4] == "USD 7,580"  # 1,995 * 2 + 1,795 * 2, as quoted
 
     shown = run("offers", "show", "1", "--json", "--cache-dir", cache)
     assert shown.returncode == 0, shown.stderr

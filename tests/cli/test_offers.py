@@ -123,7 +123,7 @@ def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProce
 def export(
     env: dict[str, str], cache: Path, tmp_path: Path, *args: str
 ) -> subprocess.CompletedProcess[bytes]:
-    return run(env, "export", "offerings", "--cache-dir", str(cache), *args, cwd=tmp_path)
+    return run(env, "export", "dates", "--cache-dir", str(cache), *args, cwd=tmp_path)
 
 
 def key(row: dict[str, Any]) -> tuple[Any, ...]:
@@ -131,10 +131,10 @@ def key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def age_text() -> str:
-    """The data's time as the subprocess (TZ=UTC+8) writes it, with its zone: "Fri 20 Nov 2026,
-    1:30 AM UTC−08:00"."""
+    """The data's time as the subprocess (TZ=UTC+8) writes it, with its zone: "Friday, November
+    20, 2026 1:30 AM UTC−08:00"."""
     local = datetime.fromisoformat(AT).astimezone(ZONE)
-    return f"{local:%a} {local.day} {local:%b %Y}, {clock(local)} UTC−08:00"
+    return f"{local:%A, %B} {local.day}, {local.year} {clock(local)} UTC−08:00"
 
 
 def flat(text: str) -> str:
@@ -240,8 +240,7 @@ def test_ics_is_an_event_per_day_at_the_courses_schedule_and_its_uids_are_stable
             expected.append((row, title, datetime.combine(on, first, zone), datetime.combine(on, last, zone)))
     said = result.stderr.decode()
     assert (
-        f"Wrote {len(rows)} occasions ({len(expected)} events: a day each for courses of several days; "
-        in said
+        f"Wrote {len(rows)} dates ({len(expected)} events: a day each for courses of several days; " in said
     )
     assert f"{len(rows) - len(dated)} on demand have no date)" in said
     events = icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT")
@@ -308,12 +307,13 @@ def test_pdf_names_every_occasion_its_date_fee_link_and_the_datas_age(
     assert reader.metadata.title == "Offer for ACME & Co"
     pages = [page.extract_text() for page in reader.pages]
     text, packed = flat("\n".join(pages)), "".join("".join(pages).split())
-    assert text.startswith("Offer for ACME & Co") and f"{len(rows)} occasions" in text
+    assert text.startswith("Offer for ACME & Co") and f"{len(rows)} dates" in text
     for row in rows:  # (compared without spaces: titles wrap at hyphens, links anywhere)
         assert packed.count(squeeze(row["title"])) >= 1
         if row["start"]:
             start = datetime.fromisoformat(row["start"])  # the date and time as written
-            assert f"{start:%a}{start.day}" in packed and squeeze(clock(start)) in packed
+            assert squeeze(f"{start:%A, %B} {start.day}, {start.year}") in packed
+            assert squeeze(clock(start)) in packed
         # a session of a series offered whole is "Included" in the series' price
         assert f"{row['fee']:,}" in text or (row["kind"] == "session" and "Included" in text)
         assert short_url(row["url"]) in packed
@@ -362,7 +362,7 @@ def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(
 ) -> None:
     result = export(env, cache, tmp_path, "--format", fmt, "--query", "city:atlantis")
     assert result.returncode == 0
-    assert "no occasions match 'city:atlantis'" in result.stderr.decode()
+    assert "no dates match 'city:atlantis'" in result.stderr.decode()
     if fmt == "json":
         assert json.loads(result.stdout) == []
     elif fmt == "csv":
@@ -371,13 +371,13 @@ def test_nothing_matching_is_an_empty_document_and_a_word_on_stderr(
         assert icalendar.Calendar.from_ical(result.stdout).walk("VEVENT") == []
     else:
         text = flat(pypdf.PdfReader(io.BytesIO(result.stdout)).pages[0].extract_text())
-        assert "0 occasions" in text and "Prices and dates as of" in text
+        assert "0 dates" in text and "Prices and dates as of" in text
 
 
 def test_a_field_offerings_lack_matches_none(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
     result = export(env, cache, tmp_path, "--format", "json", "--query", "bio:tax")
     assert result.returncode == 0 and json.loads(result.stdout) == []
-    assert "no occasions match" in result.stderr.decode() and "bio" in result.stderr.decode()
+    assert "no dates match" in result.stderr.decode() and "bio" in result.stderr.decode()
 
 
 def test_never_synced_is_an_error(env: dict[str, str], tmp_path: Path) -> None:
@@ -394,7 +394,7 @@ def test_a_bad_query_and_offer_options_on_a_collection_are_usage_errors(
     result = export(env, cache, tmp_path, "--format", "json", "--query", "fee:abc")
     assert result.returncode == 2 and result.stdout == b"" and "not a number" in result.stderr.decode()
     result = run(env, "export", "webinars", "--cache-dir", str(cache), "--format", "ics", cwd=tmp_path)
-    assert result.returncode == 2 and b"for offerings only" in result.stderr
+    assert result.returncode == 2 and b"for dates only" in result.stderr
 
 
 def test_only_the_pdf_imports_qt(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
@@ -434,7 +434,7 @@ def test_offerings_as_a_spreadsheet_with_the_currency_asked_for(
     assert result.returncode == 0, result.stderr
     rows = json.loads(export(env, cache, tmp_path, "--format", "json").stdout)
     book = openpyxl.load_workbook(out)
-    ws = book["Occasions"]
+    ws = book["Dates"]
     heads = [c.value for c in ws[1]]
     col = {h: i for i, h in enumerate(heads)}
     body = list(ws.iter_rows(min_row=2))
@@ -447,7 +447,7 @@ def test_offerings_as_a_spreadsheet_with_the_currency_asked_for(
             assert cells[col["Start"]].value == written.replace(tzinfo=None, microsecond=0)
         fee = cells[col["Fee"]]
         assert fee.value == row["fee"] and fee.data_type == "n" and fee.number_format == '"EUR" #,##0'
-        assert cells[col["Occasion"]].value.startswith(f"{row['kind']}:")
+        assert cells[col["Date id"]].value.startswith(f"{row['kind']}:")
         if row["url"]:
             assert cells[col["Link"]].hyperlink.target == row["url"]
     about = [c.value for c in book["About"]["A"]]

@@ -54,7 +54,7 @@ def test_a_series_selected_on_its_tab_is_copied_for_an_email_with_every_upcoming
         assert any(line.startswith(webinar["title"]) for line in lines), (webinar["title"], lines)
     assert window.current_kind() is Kind.SERIES
     assert status_text(window) == (
-        f"Copied {len(upcoming)} upcoming occasions of the 1 selected series for an e-mail (text and table)"
+        f"Copied {len(upcoming)} upcoming dates of the 1 selected series for an e-mail (text and table)"
     )
 
 

@@ -120,8 +120,13 @@ def test_with_local_time_preferred_the_sheet_gives_courses_at_their_venues(
     (pdf,) = saved
     assert pdf.name.startswith("Offer for Acme (")
     text = _pdf_text(pdf)
-    assert "Mon 14 – Tue 15 Dec 2026 (2 days) 8:30 AM – 4:30 PM CST each day" in text
-    assert "Mon 25 – Tue 26 Jan 2027 (2 days) 8:30 AM – 4:30 PM PST each day" in text
+    assert (
+        "Monday, December 14, 2026 – Tuesday, December 15, 2026 (2 days) 8:30 AM – 4:30 PM CST each day"
+        in text
+    )
+    assert (
+        "Monday, January 25, 2027 – Tuesday, January 26, 2027 (2 days) 8:30 AM – 4:30 PM PST each day" in text
+    )
     assert "2:30 PM" not in text and "4:30 PM – " not in text  # not the seller's clock
     assert "Experts: Samuel Oyelaran, CPA; Jennifer Aldridge" in text
 
@@ -149,7 +154,7 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     (question,) = seller.asked
     assert "Keep the time as written (8:30 AM)" in seller.buttons[-1]  # plainly, in its times
     assert "Move it to the venue's local time (9:30 AM EDT)" in seller.buttons[-1]
-    assert "Revenue Recognition Boot Camp, Boston, MA, Mon 22 Mar 2027" in question
+    assert "Revenue Recognition Boot Camp, Boston, MA, Monday, March 22, 2027" in question
     assert (
         "8:30 AM as written, 9:30 AM EDT at that instant (written UTC−05:00, but EDT on that date is "
         "UTC−04:00)" in question
@@ -167,7 +172,7 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     pdf, ics, xlsx = saved
     assert [p.suffix for p in saved] == [".pdf", ".ics", ".xlsx"]
     assert all(p.name.startswith("Offer for Acme (Mar 2027)") for p in saved)
-    when = "Mon 22 – Tue 23 Mar 2027 (2 days) 9:30 AM – 5:30 PM EDT each day"
+    when = "Monday, March 22, 2027 – Tuesday, March 23, 2027 (2 days) 9:30 AM – 5:30 PM EDT each day"
     sheet = _pdf_text(pdf)
     assert when in sheet and "Check the time" not in sheet and "UTC" not in sheet.split("Prices")[0]
     events = icalendar.Calendar.from_ical(ics.read_bytes()).walk("VEVENT")
@@ -187,13 +192,13 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     html.feed(mail.html())
     assert when.replace(" (2 days) ", " (2 days), ") in " ".join(html.text)
     assert "Check the time" not in mail.text() + mail.html()
-    ws = openpyxl.load_workbook(xlsx)["Occasions"]
+    ws = openpyxl.load_workbook(xlsx)["Dates"]
     heads = [c.value for c in ws[1]]
     (row,) = list(ws.iter_rows(min_row=2))
     cells = dict(zip(heads, row, strict=True))
     assert cells["Start"].value == datetime(2027, 3, 22, 9, 30) and cells["Start"].is_date
     assert cells["End"].value == datetime(2027, 3, 23, 17, 30) and cells["Zone"].value == "EDT"
-    assert cells["Occasion"].value == "course:6102@7104"
+    assert cells["Date id"].value == "course:6102@7104"
 
 
 def test_three_rows_selected_are_the_three_rows_of_the_exported_spreadsheet(
@@ -212,11 +217,11 @@ def test_three_rows_selected_are_the_three_rows_of_the_exported_spreadsheet(
     (asked,) = saved
     path = asked.with_suffix(".xlsx")  # (the workbook chosen: its suffix)
     book = openpyxl.load_workbook(path)
-    ws = book["Occasions"]
+    ws = book["Dates"]
     assert [r[1].value for r in ws.iter_rows(min_row=2)] == titles  # the three selected, no more
     assert all(r[2].is_date for r in ws.iter_rows(min_row=2))
     about = [c.value for c in book["About"]["A"]]
     assert about[0] == "Offer for Acme" and any(a.startswith("Prices and dates as of ") for a in about)
     assert any(a.startswith("Catalogue: ") for a in about) and "Query: (all)" not in about
-    assert "Offered: 3 selected occasions" in about  # what was offered
-    assert status_text(window) == f"Wrote the spreadsheet of 3 selected occasions to {path}"
+    assert "Offered: 3 selected dates" in about  # what was offered
+    assert status_text(window) == f"Wrote the spreadsheet of 3 selected dates to {path}"

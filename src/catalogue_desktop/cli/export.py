@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     ):
         say(
             "catalogue-desktop export: --format ics, pdf and email, --include-past, --title, --note, "
-            "--times, --group and --paper are for offerings only",
+            "--times, --group and --paper are for dates only",
             sys.stderr,
         )
         return 2

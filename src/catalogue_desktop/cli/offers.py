@@ -76,7 +76,7 @@ def listed_text(offer: LoggedOffer) -> list[str]:
         f"#{offer.id}",
         offer.title + (f" (version {offer.version})" if offer.version > 1 else ""),
         offer.made[:10],
-        f"{n} occasion{'s' if n != 1 else ''}",
+        f"{n} date{'s' if n != 1 else ''}",
     ]
     if offer.total:
         parts.append(offer.total)

@@ -210,22 +210,23 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "export",
-        help="write a cached collection as CSV, JSON or a spreadsheet, or the occasions "
-        "(offerings) as CSV, JSON, a spreadsheet, a calendar file or an offer sheet (offline)",
+        help="write a cached collection as CSV, JSON or a spreadsheet, or the dates (the window's "
+        "Dates) as CSV, JSON, a spreadsheet, a calendar file or an offer sheet (offline)",
         epilog=READS_HELP,
     )
     p.add_argument(
         "kind",
         choices=[*KIND_NAMES, "offerings"],
+        type=_export_kind,
         metavar="KIND",
-        help=" | ".join(KIND_NAMES) + " | offerings (one row per course location, series "
-        "session or other webinar: the window's Dates)",
+        help=" | ".join(KIND_NAMES) + " | dates (one row per course location, series "
+        "session or other webinar: the window's Dates; 'offerings' still works)",
     )
     p.add_argument(
         "--format",
         choices=["csv", "json", "xlsx", "ics", "pdf", "email"],
         default="csv",
-        help="csv | json | xlsx (a spreadsheet: typed cells); for offerings also ics (a calendar "
+        help="csv | json | xlsx (a spreadsheet: typed cells); for dates also ics (a calendar "
         "file) | pdf (the offer sheet) | email (the e-mail text)",
     )
     p.add_argument(
@@ -246,11 +247,11 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     connection.add_profile(p)
     p.add_argument("--query", metavar="QUERY", help="only the records matching QUERY (see find)")
     p.add_argument("--words", action="store_true", help="read nothing in --query: the query language alone")
-    offer = p.add_argument_group("offerings")
+    offer = p.add_argument_group("dates")
     offer.add_argument(
         "--include-past",
         action="store_true",
-        help="also occasions that have ended (left out unless the query has a date)",
+        help="also dates that have ended (left out unless the query has a date)",
     )
     offer.add_argument(
         "--title",
@@ -268,7 +269,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "--group",
         choices=["course", "month"],
         default="course",
-        help="the offer sheet's occasions grouped by course or by month",
+        help="the offer sheet's dates grouped by course or by month",
     )
     offer.add_argument(
         "--paper",
@@ -291,7 +292,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         type=_table_name,
         metavar="KIND",
         help="search this kind only (repeatable): "
-        + " | ".join([*KIND_NAMES, "offerings"])
+        + " | ".join([*KIND_NAMES, "dates"])
         + " (default: all of them)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per query, one per line")
@@ -351,9 +352,9 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "offers",
         help="the offers made, each checked against the cached catalogue (offline)",
         description="catalogue-desktop offers [--json]: every offer made (the window's offer actions, "
-        "'export offerings --title'), newest first, each checked against the cached catalogue: current, "
+        "'export dates --title'), newest first, each checked against the cached catalogue: current, "
         "changed (a fee, date or place), withdrawn, past or superseded (re-issued). 'offers show ID' "
-        "gives each occasion's quoted values and its values now; 'offers check' exits 1 when an open "
+        "gives each date's quoted values and its values now; 'offers check' exits 1 when an open "
         "offer no longer matches the catalogue, 0 otherwise. Kept per catalogue, for the history's span.",
         epilog=READS_HELP,
     )
@@ -413,6 +414,12 @@ def _kind_name(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"unknown kind {text!r}: expected one of {', '.join(KIND_NAMES)}"
         ) from None
+
+
+def _export_kind(text: str) -> str:
+    """``export``'s KIND as typed: "dates" (or its older name "offerings") is the Dates' table."""
+    key = text.strip().lower()
+    return "offerings" if key in ("dates", "date", "offerings", "offering") else key
 
 
 def _table_name(text: str) -> str:

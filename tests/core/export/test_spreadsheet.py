@@ -80,7 +80,7 @@ def test_offerings_cells_are_typed(store_path: Path) -> None:
     assert ws.column_dimensions["B"].width > ws.column_dimensions["A"].width
     about = [c.value for c in book["About"]["A"]]
     assert about[0] == "Offer" and about[-1] == "Catalogue: the demo"
-    assert about[-2].startswith("Prices and dates as of Fri 20 Nov 2026")
+    assert about[-2].startswith("Prices and dates as of Friday, November 20, 2026")
     assert ws.max_row == len(selection.items) + 1
 
 

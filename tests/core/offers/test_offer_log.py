@@ -163,7 +163,7 @@ def test_offers_over_are_past_and_offers_older_than_the_span_are_forgotten(
         in_january = datetime(2027, 1, 5, tzinfo=UTC)
         found = {o.id: o.status for o in checking.check(s, in_january).offers}
         assert found == {december.id: "past", both.id: "current"}
-        with pytest.raises(checking.NothingLeft, match="none of its occasions is still offered"):
+        with pytest.raises(checking.NothingLeft, match="none of its dates is still offered"):
             checking.reissue(s, december.id, in_january, lambda _items, w: w)
         old = offer_of(s, [MINNEAPOLIS], "Long ago", made="2024-01-01T09:00:00Z")
         assert logged.offer(s, old.id) is not None  # (the span is counted from the latest write)

@@ -306,7 +306,7 @@ def check_outputs(store_path: Path, times: dict[str, float], *, read_pdf: bool =
         assert parser.tags.count("td") == len(mail.HEADS) * n and parser.tags.count("tr") == n + 1
 
     xlsx = timed("offerings xlsx", lambda: workbook(make(items, None), ["as of"]))
-    sheet = openpyxl.load_workbook(io.BytesIO(xlsx))["Occasions"]
+    sheet = openpyxl.load_workbook(io.BytesIO(xlsx))["Dates"]
     assert sheet.max_row == n + 1
     for row in sheet.iter_rows(min_row=2):
         for cell in row:

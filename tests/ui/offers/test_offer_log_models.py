@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.offers import checking, logged
 from catalogue_desktop.core.offers.logged import Written
+from catalogue_desktop.ui.common.formatting import Formatter
 from catalogue_desktop.ui.offers.offer_log_model import ID_ROLE, ItemsModel, OffersModel
 
 NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
@@ -37,7 +38,7 @@ def _log(store: Store) -> checking.Checked:
 
 
 def test_offers_model_passes_the_model_tester(qtmodeltester: Any, qapp: Any, filled_cache: Path) -> None:
-    model = OffersModel()
+    model = OffersModel(Formatter())
     qtmodeltester.check(model)  # empty
     with Store(filled_cache / "catalogue.sqlite3") as store:
         checked = _log(store)
@@ -60,7 +61,7 @@ def test_offers_model_passes_the_model_tester(qtmodeltester: Any, qapp: Any, fil
 
 
 def test_items_model_passes_the_model_tester(qtmodeltester: Any, qapp: Any, filled_cache: Path) -> None:
-    model = ItemsModel()
+    model = ItemsModel(Formatter())
     qtmodeltester.check(model)
     with Store(filled_cache / "catalogue.sqlite3") as store:
         acme = _log(store).offers[1]
@@ -68,7 +69,8 @@ def test_items_model_passes_the_model_tester(qtmodeltester: Any, qapp: Any, fill
     qtmodeltester.check(model)
     rows = [[model.index(r, c).data() for c in range(4)] for r in range(model.rowCount())]
     assert rows[0][0].startswith("Federal Tax Institute, ") and "Chicago" in rows[0][0]
-    assert rows[0][1] == "14 Dec 2026 08:30 · USD 1,095" == rows[0][2] and rows[0][3] == "no change"
+    # the start as the tables write it, with its zone (never a bare "08:30")
+    assert rows[0][1] == "12/14/26 8:30 AM UTC−06:00 · USD 1,095" == rows[0][2] and rows[0][3] == "no change"
     assert rows[1][2] == "withdrawn" and rows[1][3] == "withdrawn, no longer listed by the service"
     assert model.index(1, 0).data(ID_ROLE) == "course:6104@7108"
     model.set_offer(None)

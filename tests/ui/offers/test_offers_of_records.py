@@ -60,7 +60,7 @@ def test_a_series_selected_on_its_tab_is_offered_whole(
     window.menu_actions.offer_actions[PDF].trigger()
     assert window.current_kind() is Kind.SERIES  # the seller stays where they chose
     n = len(sessions)
-    assert sheet_options["what"] == f"An offer sheet of {n} upcoming occasions of the 1 selected series."
+    assert sheet_options["what"] == f"An offer sheet of {n} upcoming dates of the 1 selected series."
     text = "\n".join(page.extract_text() for page in pypdf.PdfReader(tmp_path / saved["name"]).pages)
     packed = "".join(text.split())
     assert "".join(series["title"].split()) in packed
@@ -68,7 +68,7 @@ def test_a_series_selected_on_its_tab_is_offered_whole(
         assert "".join(webinar["title"].split()) in packed
     assert f"{n}sessions" in packed  # one item: the whole series
     assert messages(window).startswith(
-        f"Wrote the offer sheet of {n} upcoming occasions of the 1 selected series"
+        f"Wrote the offer sheet of {n} upcoming dates of the 1 selected series"
     )
 
 
@@ -93,7 +93,7 @@ def test_selected_courses_are_offered_with_every_upcoming_location(
     for title, city in expected:
         assert any(line.startswith(title) and city in line for line in lines), (title, city, lines)
     assert messages(window) == (
-        f"Copied {len(expected)} upcoming occasions of the 2 selected courses for an e-mail (text and table)"
+        f"Copied {len(expected)} upcoming dates of the 2 selected courses for an e-mail (text and table)"
     )
 
 

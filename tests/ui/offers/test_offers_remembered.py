@@ -126,7 +126,7 @@ def test_the_windows_calendar_gives_a_course_an_event_per_day_at_its_schedule(
     location = next(loc for loc in course["locations"] if loc["city"] == "Chicago")
     start = datetime.fromisoformat(location["startDate"])
     events = icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")
-    assert len(events) == 2 and "Wrote 2 events of 1 selected occasion" in window.statusBar().currentMessage()
+    assert len(events) == 2 and "Wrote 2 events of 1 selected date" in window.statusBar().currentMessage()
     for n, event in enumerate(events, 1):
         day = [s for s in course["schedule"] if s["day"] == n]
         on = start.date() + timedelta(days=n - 1)
@@ -155,7 +155,7 @@ def test_a_logo_that_is_not_a_small_regular_file_is_left_out_with_a_message(
         select(tab, [0])
         assert tab.offer("pdf") is not None
         assert any(f"the letterhead's logo {logo} {words}" in text for text in said), said
-        assert said[-1].startswith("Wrote the offer sheet of 1 selected occasion")
+        assert said[-1].startswith("Wrote the offer sheet of 1 selected date")
         text = pypdf.PdfReader(tmp_path / saved["name"]).pages[0].extract_text()
         assert "Jane Seller" in " ".join(text.split())
     assert OfferSettings(window.settings).letterhead().logo == ""

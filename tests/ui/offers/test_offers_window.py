@@ -250,7 +250,10 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
         else:  # online: in the zone picked for the customer
             start, end = start.astimezone(NEW_YORK), end.astimezone(NEW_YORK)
             assert parts[2] == "Online" and f"{clock(end)} {start.tzname()}" in parts[1]  # "EST"
-        assert parts[1].startswith(f"{start:%a} {start.day}") and f"{end.day} {end:%b %Y}" in parts[1]
+        assert (
+            parts[1].startswith(f"{start:%A, %B} {start.day}")
+            and f"{end:%B} {end.day}, {end.year}" in parts[1]
+        )
         assert f"{clock(start)} – {clock(end)}" in parts[1]  # the time range, each day
         assert money(occasion["fee"]) in parts and parts[-1] == occasion["url"]
     table = _Table()
@@ -259,7 +262,7 @@ def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
     assert [r[0] for r in table.rows[1:]] == [line.split(" — ")[0] for line in lines[: len(rows)]]
     assert table.links == [o["url"] for o in shown(tab, rows, sample)]
     assert age in mime.html()
-    assert messages(window) == "Copied 3 selected occasions for an e-mail (text and table)"
+    assert messages(window) == "Copied 3 selected dates for an e-mail (text and table)"
 
 
 def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_currency(
@@ -278,7 +281,7 @@ def test_with_nothing_selected_all_the_query_shows_is_copied_with_the_chosen_cur
         "Dallas, TX" in line and " — USD\u00a0" in line for line in lines
     )
     assert messages(window) == (
-        f"Copied all {len(dallas)} occasions the query shows for an e-mail (text and table)"
+        f"Copied all {len(dallas)} dates the query shows for an e-mail (text and table)"
     )
 
 
@@ -307,7 +310,7 @@ def test_calendar_file_of_the_selection(
     rows = list(range(0, 12, 2))
     select(tab, rows)
     tab.offer_buttons["ics"].click()
-    assert sheet_options["what"] == f"An offer of {len(rows)} selected occasions."
+    assert sheet_options["what"] == f"An offer of {len(rows)} selected dates."
     assert saved["name"].startswith("Offer for Whitfield & Crane (") and saved["name"].endswith(").ics")
     events = icalendar.Calendar.from_ical((tmp_path / saved["name"]).read_bytes()).walk("VEVENT")
     occasions = shown(tab, rows, sample)
@@ -320,7 +323,7 @@ def test_calendar_file_of_the_selection(
         assert f"Fee: {money(occasion['fee'])}" in str(event["DESCRIPTION"])
         if occasion["city"]:
             assert occasion["city"] in str(event["LOCATION"])
-    assert messages(window).startswith(f"Wrote {len(rows)} events of {len(rows)} selected occasions to ")
+    assert messages(window).startswith(f"Wrote {len(rows)} events of {len(rows)} selected dates to ")
 
 
 def test_a_calendar_saved_beside_a_planted_part_link_leaves_its_target_alone(
@@ -361,20 +364,20 @@ def test_offer_sheet_pdf_of_the_selection(
     select(tab, rows)
     sheet_options.update(paper="Letter")
     tab.offer_buttons["pdf"].click()
-    assert sheet_options["what"] == "An offer sheet of 5 selected occasions."
+    assert sheet_options["what"] == "An offer sheet of 5 selected dates."
     reader = pypdf.PdfReader(tmp_path / saved["name"])
     assert [round(float(x)) for x in reader.pages[0].mediabox.upper_right] == [612, 792]
     text = "\n".join(page.extract_text() for page in reader.pages)
     flat, packed = " ".join(text.split()), "".join(text.split())
-    assert flat.startswith("Offer for Whitfield & Crane 5 occasions")
+    assert flat.startswith("Offer for Whitfield & Crane 5 dates")
     for occasion in shown(tab, rows, sample):
         assert "".join(occasion["title"].split()) in packed
         start = datetime.fromisoformat(occasion["start"])
-        assert f"{start:%a}{start.day}" in packed and "".join(clock(start).split()) in packed
+        assert f"{start:%A},{start:%B}{start.day}," in packed and "".join(clock(start).split()) in packed
         assert money(occasion["fee"]).replace("\u00a0", " ") in flat and short_url(occasion["url"]) in packed
     assert " ".join(offers.age_line(offers.as_of_text(window.synced_at)).split()) in flat
     assert saved["name"] == "Offer for Whitfield & Crane (Dec 2026 – Jan 2027).pdf"  # its months
-    assert messages(window).startswith("Wrote the offer sheet of 5 selected occasions (Letter) to ")
+    assert messages(window).startswith("Wrote the offer sheet of 5 selected dates (Letter) to ")
 
 
 def test_print_opens_a_preview_of_the_sheet(
@@ -404,7 +407,7 @@ def test_print_opens_a_preview_of_the_sheet(
     sheet_options.update(group="By month")
     qtbot.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
     assert seen["pages"] >= 2 and seen["paper"] == "A4"
-    assert seen["title"] == f"Print preview — Offer for Whitfield & Crane (all {n} occasions the query shows)"
+    assert seen["title"] == f"Print preview — Offer for Whitfield & Crane (all {n} dates the query shows)"
 
 
 def test_a_very_long_sheet_is_asked_about_first(

@@ -135,17 +135,17 @@ def test_every_format_says_the_same(qapp: Any, offer: the_offer.Offer, tmp_path:
     cells.feed(the_offer.email_html(offer))
     html = flat(" ".join(cells.text))
     book = openpyxl.load_workbook(io.BytesIO(workbook(offer, ["Catalogue: demo", "Query: (all)"])))
-    ws = book["Occasions"]
+    ws = book["Dates"]
     heads = [c.value for c in ws[1]]
     col = {h: i for i, h in enumerate(heads)}
-    rows = {r[col["Occasion"]].value: r for r in ws.iter_rows(min_row=2)}
+    rows = {r[col["Date id"]].value: r for r in ws.iter_rows(min_row=2)}
     about = [c.value for c in book["About"]["A"]]
 
     # the offer's own fields: customer, note, validity, seller, the data's age with its zone
     for words in (
         "Offer for Acme & Co",
         "Dear Jane, the dates we spoke of.",
-        "This offer is valid until Fri 18 Dec 2026",
+        "This offer is valid until Friday, December 18, 2026",
     ):
         assert words in sheet and words in text and words in html and words in about
     assert "Whitfield Training" in sheet and "Whitfield Training" in text and "Whitfield Training" in about
@@ -200,7 +200,7 @@ def test_a_series_session_s_row_gives_the_series_price_as_the_sheet_does(qapp: A
             ).pages
         )
     )
-    ws = openpyxl.load_workbook(io.BytesIO(workbook(offer)))["Occasions"]
+    ws = openpyxl.load_workbook(io.BytesIO(workbook(offer)))["Dates"]
     heads = [c.value for c in ws[1]]
     (row,) = list(ws.iter_rows(min_row=2))
     series = row[heads.index("Series")].value

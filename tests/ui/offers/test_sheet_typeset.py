@@ -14,6 +14,7 @@ import pypdf
 import pytest
 from PySide6.QtGui import QColor, QImage
 
+from catalogue_desktop.core.formats.time_text import TimeText
 from catalogue_desktop.core.offers import occasions as offers
 from catalogue_desktop.core.offers.customer_text import NBSP, Style
 from catalogue_desktop.core.offers.sheet import Letterhead, Sheet, short_url
@@ -79,16 +80,21 @@ def test_times_name_a_zone_and_no_warning_reaches_the_customer(
     chicago = next(o for o in items if o.city == "Chicago" and o.start and o.start.startswith("2027-02-08"))
     sf = next(o for o in items if o.city == "San Francisco" and o.start and o.start.startswith("2027-03-29"))
     webinar = next(o for o in items if o.id == 50007)  # online, 1:00-2:30 PM written -05:00
-    style = Style(currency="USD", customer_zone="America/New_York", hour12=True)
+    style = Style(currency="USD", customer_zone="America/New_York")
     text = " ".join(_lines(_pdf(Sheet([chicago, sf, webinar], AS_OF, style=style))))
-    assert "Mon 8 – Tue 9 Feb 2027 (2 days)" in text and "8:30 AM – 4:30 PM CST each day" in text
+    assert (
+        "Monday, February 8, 2027 – Tuesday, February 9, 2027 (2 days)" in text
+        and "8:30 AM – 4:30 PM CST each day" in text
+    )
     # a time written off its venue's zone is resolved before the sheet (``offer.make``): the
     # sheet, the customer's, gives the offset written and no warning
     assert "8:30 AM – 4:30 PM UTC−08:00" in text and "Check the time" not in text
     assert "1:00 PM – 2:30 PM EST" in text  # one label style: the zone's abbreviation that day
     west = " ".join(_lines(_pdf(Sheet([webinar], AS_OF, style=Style(customer_zone="America/Los_Angeles")))))
     assert "10:00 AM – 11:30 AM PST" in west
-    h24 = " ".join(_lines(_pdf(Sheet([chicago], AS_OF, style=Style(hour12=False)))))
+    h24 = " ".join(
+        _lines(_pdf(Sheet([chicago], AS_OF, style=Style(time_text=TimeText(clock_pattern="HH:mm")))))
+    )
     assert "08:30 – 16:30 CST each day" in h24
 
 
@@ -128,7 +134,7 @@ def test_the_letterhead_note_and_validity_head_the_sheet(
     assert first[:3] == ["Whitfield Training", "Jane Seller", "jane@example.com · +1 312 555 0100"]
     assert "Offer for Acme" in first and "Dear Ms Acme," in first
     text = " ".join(_lines(reader))
-    assert "This offer is valid until Thu 31 Dec 2026" in text
+    assert "This offer is valid until Thursday, December 31, 2026" in text
     xobjects = reader.pages[0]["/Resources"].get("/XObject") or {}
     assert any(x.get_object().get("/Subtype") == "/Image" for x in xobjects.values())
 

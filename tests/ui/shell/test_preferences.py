@@ -141,7 +141,7 @@ def test_dates_in_the_events_offset_or_local_time(session: Any, monkeypatch: pyt
         moment = moment.addYears(100) if moment.date().year() < 2000 else moment
         moment.setTimeZone(QTimeZone.fromSecondsAheadOfUtc(sign * (hours * 3600 + minutes * 60)))
         local = QDateTime.fromMSecsSinceEpoch(moment.toMSecsSinceEpoch())
-        expected = locale.toString(local, QLocale.FormatType.ShortFormat)
+        expected = locale.toString(local, QLocale.FormatType.ShortFormat).replace("\u202f", " ")
         shown, _sep, zone = local_texts[record_id][0].partition(" UTC")
         assert shown == expected, (record_id, event)
         assert zone, "local time is labelled too"

@@ -26,7 +26,7 @@ from catalogue_desktop.core.offers.customer_text import (
 )
 from catalogue_desktop.core.offers.days import Day, Schedule, days
 from catalogue_desktop.core.offers.occasions import Occasion, age_line
-from catalogue_desktop.core.records.zones import clock, zone_name
+from catalogue_desktop.core.records.zones import zone_name
 
 
 def ics(
@@ -106,7 +106,7 @@ def _when(o: Occasion, day: Day, style: Style) -> str:
     """The event's own time in words: the occasion's dates and times, or that day's."""
     if day.of == 1 or day.start is None or day.end is None:
         return "When: " + ", ".join(when_lines(o, style)) if day.of == 1 else f"Day {day.number} of {day.of}"
-    hours = f"{clock(day.start, style.hour12)} – {clock(day.end, style.hour12)} {zone_name(day.start)}"
+    hours = f"{style.time_text.clock(day.start)} – {style.time_text.clock(day.end)} {zone_name(day.start)}"
     return f"Day {day.number} of {day.of}: {hours} ({', '.join(when_lines(o, style))})"
 
 

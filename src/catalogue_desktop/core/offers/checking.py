@@ -22,17 +22,19 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.offers import logged
 from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted, Status, Written
 from catalogue_desktop.core.offers.occasions import Occasion, instant, money
 from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.records.zones import offset_label
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import Store
 
 
 class NothingLeft(CatalogueError):
-    """An offer cannot be re-issued: none of its occasions is still offered."""
+    """An offer cannot be re-issued: none of its dates is still offered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +79,11 @@ def check(
     *,
     save: bool = True,
     catalogue: Callable[[], Mapping[str, Occasion]] | None = None,
+    time_text: TimeText = US_ENGLISH,
 ) -> Checked:
     """Check every open offer against the catalogue as the cache holds it at ``now`` (an aware
-    time); with ``save`` (and a store that can be written) each status and finding is kept.
+    time); with ``save`` (and a store that can be written) each status and finding is kept. The
+    changes are written with ``time_text`` (the window's locale; US English by default).
 
     The catalogue is read only when an open offer was not checked since its data last changed
     (a new offer, or a sync that changed courses, series or webinars since): otherwise only the
@@ -98,7 +102,7 @@ def check(
     rows: list[tuple[int, str, str]] = []
     for offer in open_ones:
         if offer.id in stale:
-            findings = tuple(compare(item, found.get(item.occasion), now) for item in offer.items)
+            findings = tuple(compare(item, found.get(item.occasion), now, time_text) for item in offer.items)
         elif offer.items and all(item.over(now) for item in offer.items):
             findings = tuple(_over(item, offer.finding(item.occasion)) for item in offer.items)
         else:
@@ -125,7 +129,9 @@ def _over(item: Quoted, last: Finding | None) -> Finding:
     return Finding(item.occasion, None if last is None else last.now, (), True)
 
 
-def compare(item: Quoted, now_there: Occasion | None, now: datetime) -> Finding:
+def compare(
+    item: Quoted, now_there: Occasion | None, now: datetime, time_text: TimeText = US_ENGLISH
+) -> Finding:
     """One quoted item against the occasion the catalogue lists now under its id (None: none)."""
     if item.over(now):
         there = None if now_there is None else logged.quoted(now_there, item.currency)
@@ -133,18 +139,19 @@ def compare(item: Quoted, now_there: Occasion | None, now: datetime) -> Finding:
     if now_there is None:
         return Finding(item.occasion, None, (f"{label(item)}: withdrawn, no longer listed by the service",))
     current = logged.quoted(now_there, item.currency)
-    words = differences(item, current)
+    words = differences(item, current, time_text)
     return Finding(item.occasion, current, (f"{label(item)}: {'; '.join(words)}",) if words else ())
 
 
-def differences(was: Quoted, now: Quoted) -> list[str]:
-    """What differs between a quote and the occasion now, in words ("fee 1,095 → 1,195")."""
+def differences(was: Quoted, now: Quoted, time_text: TimeText = US_ENGLISH) -> list[str]:
+    """What differs between a quote and the date now, in words ("fee 1,095 → 1,195", "starts
+    12/14/26 8:30 AM UTC−06:00 → 12/15/26 8:30 AM UTC−06:00": as written, with its offset)."""
     words = []
     if was.fee != now.fee:
         words.append(f"fee {_fee(was)} → {_fee(now)}")
     for name, old, new in (("starts", was.start, now.start), ("ends", was.end, now.end)):
         if _moment(old) != _moment(new):
-            words.append(f"{name} {_time(old)} → {_time(new)}")
+            words.append(f"{name} {_time(old, time_text)} → {_time(new, time_text)}")
     if was.place != now.place:
         words.append(f"place {was.place or 'online'} → {now.place or 'online'}")
     return words
@@ -200,7 +207,7 @@ def reissue(
         else:
             items.append(there)
     if not items:
-        raise NothingLeft(f"offer {offer_id} cannot be re-issued: none of its occasions is still offered")
+        raise NothingLeft(f"offer {offer_id} cannot be re-issued: none of its dates is still offered")
     written = [w for w in (write(items, document) for document in old.written) if w is not None]
     new = logged.remember(
         store,
@@ -224,8 +231,10 @@ def _moment(iso: str | None) -> datetime | str | None:
     return instant(iso) or iso
 
 
-def _time(iso: str | None) -> str:
+def _time(iso: str | None, time_text: TimeText) -> str:
     moment = instant(iso)
     if moment is None:
         return iso or "on demand"
-    return f"{moment.day} {moment:%b %Y} {moment:%H:%M}"
+    offset = moment.utcoffset()
+    minutes = 0 if offset is None else int(offset.total_seconds()) // 60
+    return f"{time_text.short(moment)} {offset_label(minutes)}"

@@ -7,17 +7,19 @@ Times (``zones``): a course's at its venue, named by the venue's zone on that da
 zone the seller picked for the customer ("1:00 – 2:30 PM EST"), else in the offset written. One
 label style everywhere (``zones.zone_name``). A time written in an offset that is not the venue's
 zone's was resolved before (``offer.make``). ``Style.local`` (every time in the viewer's zone)
-is for the window's own texts, never an offer. 12- or 24-hour as the locale says (``hour12``).
+is for the window's own texts, never an offer. Days and times are written as the window writes them
+(``Style.time_text``: the locale's long day, its 12- or 24-hour clock).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from catalogue_desktop.core.formats.files import proposed_name
+from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.offers.occasions import Occasion, instant, money
 from catalogue_desktop.core.records import zones
 
@@ -31,7 +33,7 @@ class Style:
 
     currency: str | None = None  # ISO code or symbol; None: plain numbers
     fee_text: Callable[[Any], str] | None = None  # the window's money formatter (currency included)
-    hour12: bool = True  # "1:00 PM" or "13:00"
+    time_text: TimeText = US_ENGLISH  # how days and times are written (the window's locale)
     customer_zone: str | None = None  # IANA zone for online events' times (None: as written)
     local: bool = False  # every time in the viewer's zone (Preferences: local time)
 
@@ -47,20 +49,16 @@ def is_online(o: Occasion) -> bool:
     return o.kind != "course" and not (o.venue or o.city or o.address)
 
 
-def day(moment: datetime) -> str:
-    """ "Mon 8 Feb 2027"."""
-    return f"{moment:%a} {moment.day} {moment:%b %Y}"
+def day(moment: datetime | date, time_text: TimeText = US_ENGLISH) -> str:
+    """ "Monday, February 8, 2027" (the locale's long day)."""
+    return time_text.day(moment, long=True)
 
 
-def days(begin: datetime, end: datetime) -> str:
-    """ "Mon 8 – Tue 9 Feb 2027", "Mon 29 Mar – Thu 1 Apr 2027", "Thu 30 Dec 2027 – Fri 1 Jan 2028"."""
+def days(begin: datetime, end: datetime, time_text: TimeText = US_ENGLISH) -> str:
+    """ "Monday, February 8, 2027 – Tuesday, February 9, 2027"; one day when both are one."""
     if begin.date() == end.date():
-        return day(begin)
-    if begin.year != end.year:
-        return f"{day(begin)} {DASH} {day(end)}"
-    if begin.month != end.month:
-        return f"{begin:%a} {begin.day} {begin:%b} {DASH} {day(end)}"
-    return f"{begin:%a} {begin.day} {DASH} {day(end)}"
+        return day(begin, time_text)
+    return f"{day(begin, time_text)} {DASH} {day(end, time_text)}"
 
 
 def moments(o: Occasion, style: Style) -> tuple[datetime | None, datetime | None]:
@@ -99,21 +97,22 @@ def when_lines(o: Occasion, style: Style) -> list[str]:
     if begin is None:
         return ["On demand" if o.on_demand or not o.start else str(o.start)]
     zone = zone_label(o, begin, style)
-    start_time = zones.clock(begin, style.hour12)
+    clock, the_day = style.time_text.clock, style.time_text.day
+    start_time = clock(begin)
     if end is None or end <= begin:
-        return [day(begin), f"{start_time} {zone}"]
+        return [the_day(begin, long=True), f"{start_time} {zone}"]
     if begin.date() == end.date():
-        return [day(begin), f"{start_time} {DASH} {zones.clock(end, style.hour12)} {zone}"]
+        return [the_day(begin, long=True), f"{start_time} {DASH} {clock(end)} {zone}"]
     span = (end.date() - begin.date()).days + 1
     if o.kind == "course" and end.time() > begin.time() and span <= 31:  # a course's days
         return [
-            f"{days(begin, end)} ({span} days)",
-            f"{start_time} {DASH} {zones.clock(end, style.hour12)} {zone} each day",
+            f"{days(begin, end, style.time_text)} ({span} days)",
+            f"{start_time} {DASH} {clock(end)} {zone} each day",
         ]
     end_zone = zone_label(o, end, style)
     return [
-        f"{day(begin)}, {start_time} {zone} {DASH}",
-        f"{day(end)}, {zones.clock(end, style.hour12)} {end_zone}",
+        f"{the_day(begin, long=True)}, {start_time} {zone} {DASH}",
+        f"{the_day(end, long=True)}, {clock(end)} {end_zone}",
     ]
 
 

@@ -71,11 +71,11 @@ def select(
     missing = [k.value for k in offers.SOURCES if not states[k].has_data]
     if len(missing) == len(offers.SOURCES):
         raise NothingToOffer(
-            f"nothing was ever synced into {store.path}: no occasions to export; "
+            f"nothing was ever synced into {store.path}: no dates to export; "
             "run 'catalogue-desktop sync' first"
         )
     if missing:
-        note(f"{' and '.join(missing)} were never synced into this cache: their occasions are missing")
+        note(f"{' and '.join(missing)} were never synced into this cache: their dates are missing")
     parsed = query or parse("")
     kinds = finding.kinds_needed([OFFERINGS], [parsed])
     finding.relist_stale(store, kinds, note)
@@ -84,12 +84,12 @@ def select(
     outcome = catalogue.finder.evaluate(effective, OFFERINGS, now or finding.local_now())
     as_of = offers.data_as_of(states)
     if outcome.missing is not None:
-        return Selection([], as_of, f"{outcome.message()}: no occasions match")
+        return Selection([], as_of, f"{outcome.message()}: no dates match")
     table = catalogue.table(OFFERINGS)
     items = offers.by_start(offers.occasions(table.columns, outcome.rows))
     reason = None
     if not items:
-        what = f"no occasions match {parsed.text!r}" if parsed.root is not None else "no occasions"
+        what = f"no dates match {parsed.text!r}" if parsed.root is not None else "no dates"
         left_out = effective is not parsed
         reason = what + (" (past ones are left out: --include-past lists them)" if left_out else "")
     found = schedules(store, [o.id for o in items if o.kind == "course"])
@@ -164,7 +164,7 @@ def summary(selection: Selection, fmt: str) -> str:
     """What a written export holds, in words ("12 occasions (15 events: a day each for 2 courses
     of several days; 2 on demand have no date)")."""
     n = len(selection.items)
-    text = f"{n:,} occasion{'s' if n != 1 else ''}"
+    text = f"{n:,} date{'s' if n != 1 else ''}"
     if fmt == "ics":
         dated = offers.dated(selection.items)
         events = calendar.count(selection.items, selection.schedules)

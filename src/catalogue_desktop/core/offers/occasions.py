@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from catalogue_desktop.core.formats.csv_cells import CsvWriter
 from catalogue_desktop.core.formats.links import left_out
 from catalogue_desktop.core.formats.numbers import plain_number, within_reason
+from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.query.table import parse_date
 from catalogue_desktop.core.records import zones
 from catalogue_desktop.core.records.field_registry import fact_keys, offer_keys
@@ -135,9 +136,9 @@ def by_start(items: Sequence[Occasion]) -> list[Occasion]:
 # -- text -------------------------------------------------------------------------------------
 
 
-def when(iso: str | None, *, local: bool = False) -> str:
-    """ "Tue 9 Mar 2027, 08:30 (UTC−05:00)": the date and time as written, with the offset (with
-    ``local``, the same instant in the viewer's zone, with its offset)."""
+def when(iso: str | None, *, local: bool = False, time_text: TimeText = US_ENGLISH) -> str:
+    """ "Tuesday, March 9, 2027 8:30 AM UTC−05:00": the date and time as written, with the offset
+    (with ``local``, the same instant in the viewer's zone, with its offset)."""
     if not iso:
         return "on demand"
     moment = instant(iso)
@@ -147,9 +148,7 @@ def when(iso: str | None, *, local: bool = False) -> str:
         moment = _local(moment)
     offset = moment.utcoffset()
     minutes = 0 if offset is None else int(offset.total_seconds()) // 60
-    sign = "+" if minutes >= 0 else "−"
-    zone = f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
-    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} ({zone})"
+    return f"{time_text.long(moment)} {zones.offset_label(minutes)}"
 
 
 def _local(moment: datetime) -> datetime:
@@ -187,14 +186,14 @@ def age(stamp: str | None, now: datetime | None = None) -> timedelta | None:
     return None if moment is None else (now or datetime.now(UTC)) - moment
 
 
-def as_of_text(stamp: str | None, hour12: bool = True) -> str | None:
-    """The data's time as people read it, in the viewer's time with its zone: "Thu 26 Nov 2026,
-    5:01 PM CST"."""
+def as_of_text(stamp: str | None, time_text: TimeText = US_ENGLISH) -> str | None:
+    """The data's time as people read it, in the viewer's time with its zone: "Thursday,
+    November 26, 2026 5:01 PM CST"."""
     moment = instant(stamp)
     if moment is None:
         return stamp
     local = _local(moment)
-    return f"{local:%a} {local.day} {local:%b %Y}, {zones.clock(local, hour12)} {zones.zone_name(local)}"
+    return f"{time_text.long(local)} {zones.zone_name(local)}"
 
 
 def age_line(as_of: str | None) -> str:

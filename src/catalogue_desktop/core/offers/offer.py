@@ -27,6 +27,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any, TypedDict, Unpack
 
 from catalogue_desktop.core.formats import ics as ics_format
+from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.offers import calendar, mail
 from catalogue_desktop.core.offers.customer_text import Style, day, file_name
 from catalogue_desktop.core.offers.days import Schedule
@@ -46,20 +47,20 @@ class Doubt:
     occasion: Occasion
     check: zones.ZoneCheck
 
-    def as_written(self, hour12: bool = True) -> str:
+    def as_written(self, time_text: TimeText = US_ENGLISH) -> str:
         """The start's clock time as written ("8:30 AM")."""
         begin = instant(self.occasion.start)
         assert begin is not None
-        return zones.clock(begin, hour12)
+        return time_text.clock(begin)
 
-    def at_venue(self, hour12: bool = True) -> str:
+    def at_venue(self, time_text: TimeText = US_ENGLISH) -> str:
         """The start moved to the venue's local time ("9:30 AM EDT")."""
         begin = instant(self.occasion.start)
         assert begin is not None
         moved = begin.astimezone(zones.zone_info(self.check.zone))
-        return f"{zones.clock(moved, hour12)} {self.check.abbreviation}"
+        return f"{time_text.clock(moved)} {self.check.abbreviation}"
 
-    def words(self, hour12: bool = True) -> str:
+    def words(self, time_text: TimeText = US_ENGLISH) -> str:
         """ "Revenue Recognition Boot Camp, Boston, MA, Mon 22 Mar 2027: 8:30 AM as written, 9:30
         AM EDT at that instant (written UTC−05:00, but EDT on that date is UTC−04:00)"."""
         o = self.occasion
@@ -68,8 +69,8 @@ class Doubt:
         moved = begin.astimezone(zones.zone_info(self.check.zone))
         where = ", ".join(p for p in (o.city, o.state) if p)
         return (
-            f"{o.title}, {where}, {day(begin)}: {zones.clock(begin, hour12)} as written, "
-            f"{zones.clock(moved, hour12)} {self.check.abbreviation} at that instant "
+            f"{o.title}, {where}, {day(begin, time_text)}: {time_text.clock(begin)} as written, "
+            f"{time_text.clock(moved)} {self.check.abbreviation} at that instant "
             f"(written {zones.offset_label(self.check.written)}, but {self.check.abbreviation} on that "
             f"date is {zones.offset_label(self.check.expected)})"
         )
@@ -113,18 +114,18 @@ class Offer:
     letterhead: Letterhead = field(default_factory=Letterhead)
     currency: str | None = None  # ISO code or symbol; None: plain numbers
     customer_zone: str | None = None  # IANA zone of online times; None: as written
-    hour12: bool = True  # "1:00 PM" or "13:00"
+    time_text: TimeText = US_ENGLISH  # how days and times are written (the window's locale)
     times: str = CLOCK  # how doubtful times were given (``CLOCK`` or ``INSTANT``)
     resolved: tuple[str, ...] = ()  # the occasions (``occasion_id``) whose times were doubtful
     schedules: Mapping[Any, Schedule] = field(default_factory=dict, compare=False)  # courses' days
 
     @property
     def style(self) -> Style:
-        return Style(currency=self.currency, hour12=self.hour12, customer_zone=self.customer_zone)
+        return Style(currency=self.currency, time_text=self.time_text, customer_zone=self.customer_zone)
 
     @property
     def as_of_text(self) -> str | None:
-        return as_of_text(self.as_of, self.hour12)
+        return as_of_text(self.as_of, self.time_text)
 
     @property
     def footer(self) -> str:
@@ -133,9 +134,9 @@ class Offer:
 
     @property
     def validity(self) -> str:
-        """ "This offer is valid until Fri 18 Dec 2026" (as the sheet says it), or ""."""
+        """ "This offer is valid until Friday, December 18, 2026" (as the sheet says it), or ""."""
         until = self.valid_until
-        return f"This offer is valid until {until:%a} {until.day} {until:%b %Y}" if until is not None else ""
+        return f"This offer is valid until {day(until, self.time_text)}" if until is not None else ""
 
     def file_name(self, suffix: str) -> str:
         """The name a save dialog proposes: "Offer for Acme (Dec 2026).ics"."""
@@ -156,7 +157,7 @@ class OfferFields(OfferText, total=False):
     letterhead: Letterhead
     currency: str | None
     customer_zone: str | None
-    hour12: bool
+    time_text: TimeText
 
 
 def make(

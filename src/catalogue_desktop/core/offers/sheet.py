@@ -28,6 +28,7 @@ from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, SHORT_LIMIT, 
 from catalogue_desktop.core.formats.links import is_web
 from catalogue_desktop.core.offers.customer_text import (
     Style,
+    day,
     experts_text,
     place_lines,
     series_notes,
@@ -152,13 +153,13 @@ class Sheet:
         parts = [*self._head(), f"<h1>{_text(self.title)}</h1>"]
         if self.note:
             parts.append(f'<p class="note">{"<br>".join(_text(x) for x in self.note.splitlines())}</p>')
-        about = f"{n:,} occasion{'s' if n != 1 else ''}"
+        about = f"{n:,} date{'s' if n != 1 else ''}"
         if self.valid_until is not None:
             until = self.valid_until
-            about += f" · This offer is valid until {until:%a} {until.day} {until:%b %Y}"
+            about += f" · This offer is valid until {day(until, self.style.time_text)}"
         parts.append(f'<p class="about">{_text(about)}</p>')
         if not n:
-            parts.append("<p>No occasions to offer.</p>")
+            parts.append("<p>No dates to offer.</p>")
         table = self._table()
         row = 0
         for key, heading, members in self.groups:

@@ -67,10 +67,10 @@ def workbook(offer: Offer, about: Sequence[str] = (), notes: list[str] | None = 
         Column("Experts", "text", lambda o: experts_text(o.experts)),
         Column("Series", "text", series),
         Column("Link", "url", lambda o: o.url),
-        Column("Occasion", "text", occasion_id),
+        Column("Date id", "text", occasion_id),
     ]
     book = Book(offer.title, offer.currency)
-    book.sheet("Occasions", columns, offer.items)
+    book.sheet("Dates", columns, offer.items)
     lines = [offer.title, offer.note, offer.validity, *offer.letterhead.lines(), offer.footer, *about]
     book.about([line for line in lines if line])
     if notes is not None:

@@ -330,7 +330,7 @@ def reference_markdown() -> str:
     looked for in the field)."""
     out = []
     for table in TABLES:
-        out.append(f"**{table}**\n")
+        out.append(f"**{'dates' if table == OFFERINGS else table}**\n")  # (the Dates tab's, as people say)
         out.append("| field | also | type | words | what |")
         out.append("|---|---|---|---|---|")
         for f in FIELDS[table]:

@@ -51,15 +51,16 @@ class NothingToFind(CatalogueError):
 
 
 def table_name(text: str) -> str:
-    """A table as the command line names it: a kind (plural or singular, any case) or
-    ``offerings``."""
+    """A table as the command line names it: a kind (plural or singular, any case) or ``dates``
+    (the window's Dates; ``offerings``, its older name, still works)."""
     key = text.strip().lower()
-    if key in (OFFERINGS, "offering"):
+    if key in ("dates", "date", OFFERINGS, "offering"):
         return OFFERINGS
     try:
         return Kind.parse(key).value
     except ValueError:
-        raise ValueError(f"unknown kind {text!r}: expected one of {', '.join(TABLES)}") from None
+        names = [t for t in TABLES if t != OFFERINGS]
+        raise ValueError(f"unknown kind {text!r}: expected one of {', '.join(names)}, dates") from None
 
 
 def kinds_needed(tables: Iterable[str], queries: Iterable[Parsed]) -> list[Kind]:

@@ -98,7 +98,7 @@ class CollectionTab(QWidget):
         self.view.setObjectName(f"table-{kind.value}")
         self.view.setAccessibleName(f"{kind.label} table")
         self.view.setAccessibleDescription(
-            f"The {kind.value} the query matches, one per row; Enter or selecting a row shows its "
+            f"The {kind.label.lower()} the query matches, one per row; Enter or selecting a row shows its "
             "details; click a column's header to sort"
         )
         self.view.horizontalHeader().setAccessibleName(f"{kind.label} columns")

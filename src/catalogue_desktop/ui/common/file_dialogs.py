@@ -3,9 +3,10 @@ a bare X server), Qt shows its widget dialog at about 630x400 with its Name, Siz
 Modified columns cut ("28 11 2…6"). ``fit_next_file_dialog`` sizes the file dialog about to open
 to the screen (at most 900x560) and its columns to their text, Name taking the rest.
 
-It looks once the dialog is open (a zero-time timer, run by the dialog's own event loop), so the
-callers keep calling QFileDialog's static functions, native wherever the desktop has a dialog:
-a native dialog is no QFileDialog widget on screen and is left alone.
+It looks once the dialog is open (a zero-time timer, run by the dialog's own event loop), so
+``save_file_name`` and ``open_file_name`` still call QFileDialog's static functions, native
+wherever the desktop has a dialog: a native dialog is no QFileDialog widget on screen and is left
+alone.
 """
 
 from __future__ import annotations
@@ -13,9 +14,25 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QHeaderView, QTreeView, QWidget
 
-__all__ = ["fit_next_file_dialog"]
+__all__ = ["fit_next_file_dialog", "open_file_name", "save_file_name"]
 
 SIZE = (900, 560)  # wide enough for the four columns, low enough for a 1024x700 screen
+
+
+def save_file_name(
+    parent: QWidget | None, caption: str, path: str, filters: str, chosen: str = ""
+) -> tuple[str, str]:
+    """``QFileDialog.getSaveFileName``, readable: (path, filter chosen); ("", "") when cancelled."""
+    fit_next_file_dialog(parent)
+    if chosen:
+        return QFileDialog.getSaveFileName(parent, caption, path, filters, chosen)
+    return QFileDialog.getSaveFileName(parent, caption, path, filters)
+
+
+def open_file_name(parent: QWidget | None, caption: str, path: str, filters: str) -> tuple[str, str]:
+    """``QFileDialog.getOpenFileName``, readable."""
+    fit_next_file_dialog(parent)
+    return QFileDialog.getOpenFileName(parent, caption, path, filters)
 
 
 def fit_next_file_dialog(parent: QWidget | None) -> None:

@@ -20,21 +20,29 @@ from catalogue_desktop.core.listing.rows import Column, ColumnType
 from catalogue_desktop.ui.common import times
 from catalogue_desktop.ui.common.times import utc_label
 
-__all__ = ["BLANK", "Formatter", "utc_label"]
+__all__ = ["BLANK", "Formatter", "people_locale", "utc_label"]
 
 BLANK = "—"  # shown for a blank value in detail panes (tables show an empty cell)
 _DASH = "–"
+
+
+def people_locale() -> QLocale:
+    """The locale the window writes in: the system's, or US English on an unconfigured system
+    (the C locale writes a day "28 11 2026"). ``session`` makes it every widget's default, so that
+    Qt's own dialogs (the file dialog's Date Modified) write as the tables do."""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        return QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return locale
 
 
 class Formatter:
     """Formats values for people, in one locale and with an optional currency."""
 
     def __init__(self, locale: QLocale | None = None, currency: str | None = None) -> None:
-        if locale is None:
-            locale = QLocale()
-            if locale.language() == QLocale.Language.C:  # unconfigured system: readable default
-                locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
-        self.locale = locale
+        self.locale = people_locale() if locale is None else locale
+        # how days and times are written (the core's writer, built from the locale: offers too)
+        self.time_text = times.time_text(self.locale)
         self.currency: str | None = currency or None
         self.event_zones = True  # dates in the event's own offset (False: the viewer's zone)
         from catalogue_desktop.core.query.vocabulary import Vocabulary
@@ -139,13 +147,13 @@ class Formatter:
         whole = _whole(ms)
         if whole is None:
             return plain_number(ms)
-        return times.short(self.locale, whole, offset, self.event_zones)
+        return times.short(self.time_text, whole, offset, self.event_zones)
 
     def moment(self, value: object) -> str:
         """An aware datetime, ISO text or epoch ms -> as ``date`` writes it (a datetime's or
         text's own offset kept)."""
         found = times.moment_of(value)
-        return "" if found is None else times.short(self.locale, found[0], found[1], self.event_zones)
+        return "" if found is None else times.short(self.time_text, found[0], found[1], self.event_zones)
 
     def date_long(self, value: object) -> str:
         """Epoch ms, ISO text or an aware datetime -> long date, time and zone, as ``date``
@@ -153,21 +161,21 @@ class Formatter:
         found = times.moment_of(value)
         if found is None:
             return "" if value is None else str(value)
-        return times.long(self.locale, found[0], found[1], self.event_zones)
+        return times.long(self.time_text, found[0], found[1], self.event_zones)
 
     def day(self, value: object, offset: int | None = None) -> str:
         """The day alone ("3/9/27"), in the zone ``date`` would show it in."""
         found = times.moment_of(value)
         if found is None:
             return ""
-        return times.day(self.locale, found[0], found[1] if offset is None else offset, self.event_zones)
+        return times.day(self.time_text, found[0], found[1] if offset is None else offset, self.event_zones)
 
     def data_time(self, iso: object) -> str | None:
         """When data was fetched: the viewer's local time, labelled (None stays None)."""
         found = times.moment_of(iso)
         if found is None:
             return None if iso is None else str(iso)
-        return times.long(self.locale, found[0], None, False)
+        return times.long(self.time_text, found[0], None, False)
 
     def on_demand_text(self, recorded: object = None, offset: int | None = None) -> str:
         """What an on-demand webinar shows where a start would be: "On demand", and the day it

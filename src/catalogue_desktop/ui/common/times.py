@@ -15,9 +15,10 @@ from typing import Any
 
 from PySide6.QtCore import QDateTime, QLocale, QTimeZone
 
+from catalogue_desktop.core.formats.time_text import TimeText
 from catalogue_desktop.core.records.zones import offset_label
 
-__all__ = ["Moment", "at", "moment_of", "utc_label"]
+__all__ = ["Moment", "at", "moment_of", "time_text", "utc_label"]
 
 Moment = tuple[int, int | None]  # (epoch ms, UTC offset in minutes or None)
 
@@ -40,24 +41,47 @@ def at(ms: int, offset: int | None, event_zones: bool) -> tuple[QDateTime, str]:
     return local, zone
 
 
-def short(locale: QLocale, ms: int, offset: int | None, event_zones: bool) -> str:
+def time_text(locale: QLocale) -> TimeText:
+    """The core's writer of days and times, as ``locale`` writes them (its short and long date,
+    its clock, its month and day names): the one the window, the offers and the offer log use.
+    The narrow no-break space newer locale data puts before "AM" is written as a space, one
+    spacing in a cell, a mail and a printed sheet (whose fonts may lack it)."""
+    short_, long_ = QLocale.FormatType.ShortFormat, QLocale.FormatType.LongFormat
+    return TimeText(
+        short_date=locale.dateFormat(short_),
+        long_date=locale.dateFormat(long_),
+        clock_pattern=locale.timeFormat(short_).replace("\u202f", " "),
+        months=tuple(locale.monthName(m, long_) for m in range(1, 13)),
+        short_months=tuple(locale.monthName(m, short_) for m in range(1, 13)),
+        days=tuple(locale.dayName(d, long_) for d in range(1, 8)),
+        short_days=tuple(locale.dayName(d, short_) for d in range(1, 8)),
+        am=locale.amText(),
+        pm=locale.pmText(),
+    )
+
+
+def _wall(dt: QDateTime) -> datetime:
+    """The moment's wall clock (date and time of day as shown), without a zone."""
+    d, t = dt.date(), dt.time()
+    return datetime(d.year(), d.month(), d.day(), t.hour(), t.minute(), t.second())
+
+
+def short(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
     """ "3/9/27 8:30 AM UTC−05:00" (the locale's short date and time, then the zone)."""
     dt, zone = at(ms, offset, event_zones)
-    return f"{locale.toString(dt, QLocale.FormatType.ShortFormat)} {zone}"
+    return f"{writer.short(_wall(dt))} {zone}"
 
 
-def long(locale: QLocale, ms: int, offset: int | None, event_zones: bool) -> str:
+def long(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
     """ "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
     dt, zone = at(ms, offset, event_zones)
-    day = locale.toString(dt.date(), QLocale.FormatType.LongFormat)
-    time = locale.toString(dt.time(), QLocale.FormatType.ShortFormat)
-    return f"{day} {time} {zone}"
+    return f"{writer.long(_wall(dt))} {zone}"
 
 
-def day(locale: QLocale, ms: int, offset: int | None, event_zones: bool) -> str:
+def day(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
     """The day alone, in the locale's short form ("3/9/27"): for "recorded …"."""
     dt, _zone = at(ms, offset, event_zones)
-    return locale.toString(dt.date(), QLocale.FormatType.ShortFormat)
+    return writer.day(_wall(dt).date())
 
 
 def moment_of(value: Any) -> Moment | None:

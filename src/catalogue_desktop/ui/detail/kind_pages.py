@@ -117,10 +117,15 @@ def _series(p: Page, r: Series) -> None:
         grid.add("Session fee", p.fmt.money(session.fee) or None, "session_fee")
     grid.add("Series fee" if session is not None else "Fee", p.fmt.money(r.fee) or None, "fee")
     if sessions:
-        starts = sorted(s.start_date for s in sessions if s.start_date is not None)
+        # an on-demand session's date is when it was recorded, never a start: not the first one
+        starts = sorted(
+            s.start_date for s in sessions if s.start_date is not None and not p.fmt.on_demand(s.type)
+        )
         if starts:
             grid.add("First session", p.date_text(starts[0]), "first")
             grid.add("Last session", p.date_text(starts[-1]), "last")
+        elif any(p.fmt.on_demand(s.type) for s in sessions):
+            grid.add("Sessions", p.fmt.on_demand_text(), "first")
     grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
     p.text("Description", r.description)
     p.section("Sessions", "sessions")
@@ -259,7 +264,10 @@ def _schedule(p: Page, items: list[Schedule]) -> QWidget:
         grid.addWidget(label, row, 0, 1, 3)
         row += 1
         for item in days[day]:
-            time = join_nonblank([item.start_time, item.end_time], "–\u200b") or BLANK  # (may wrap)
+            # the locale's clock, as every time in the window ("8:30 AM – 10:15 AM"; may wrap after
+            # the dash, never inside a time)
+            times = [p.fmt.time_text.clock_of(t) for t in (item.start_time, item.end_time)]
+            time = join_nonblank([t.replace(" ", "\u00a0") if t else t for t in times], " – ") or BLANK
             grid.addWidget(plain_label(time, "schedule_time"), row, 0, Qt.AlignmentFlag.AlignTop)
             column = QVBoxLayout()
             column.setSpacing(1)

@@ -494,7 +494,7 @@ class FinderController(QObject):
         parsed = self._effective(kind)
         lines = []
         for clause, count in self.engine.clause_counts(parsed, kind.value, now()):
-            text = parsed.text[clause.start : clause.end] or "(past occasions hidden)"
+            text = parsed.text[clause.start : clause.end] or "(past dates hidden)"
             lines.append(f"{text}  —  {'no such field here' if count is None else f'{count:,} rows'}")
         box.set_clause_counts(lines)
         if not facets:

@@ -39,9 +39,9 @@ _START = column_index(OCCASIONS, "start")
 OFFER_BUTTONS = (  # (what, text, tooltip)
     ("pdf", "Offer sheet (PDF)…", "Save an offer sheet as a PDF file"),
     ("print", "Print…", "Print the offer sheet, with a preview"),
-    ("ics", "Calendar file (.ics)…", "Save the occasions as calendar events"),
-    ("xlsx", "Spreadsheet (.xlsx)…", "Save the occasions as a spreadsheet"),
-    ("copy", "Copy for email", "Copy the occasions as text and a table for an e-mail (Ctrl+C)"),
+    ("ics", "Calendar file (.ics)…", "Save the dates as calendar events"),
+    ("xlsx", "Spreadsheet (.xlsx)…", "Save the dates as a spreadsheet"),
+    ("copy", "Copy for email", "Copy the dates as text and a table for an e-mail (Ctrl+C)"),
 )
 
 
@@ -107,8 +107,8 @@ class DatesTab(CollectionTab):
         super().__init__(OCCASIONS, formatter, images, record, context)
         self.show_past = QCheckBox("Show past")
         self.show_past.setObjectName("dates-show-past")
-        self.show_past.setAccessibleName("Show past occasions")
-        self.show_past.setToolTip("Also list occasions that have ended (or type past, or a date)")
+        self.show_past.setAccessibleName("Show past dates")
+        self.show_past.setToolTip("Also list dates that have ended (or type past, or a date)")
         self.show_past.toggled.connect(self.show_past_changed)
         # A row whose buttons always stay reachable: those that do not fit go into its "More"
         # menu (a tool bar's "››" outside a main window did nothing; a plain row of buttons
@@ -126,7 +126,7 @@ class DatesTab(CollectionTab):
             for what, text, tip in OFFER_BUTTONS:
                 action = QAction(text, self)
                 action.setIconText(text)  # (a button keeps its "…": it opens a dialog)
-                action.setToolTip(tip + " (the selected occasions, or all the query shows)")
+                action.setToolTip(tip + " (the selected dates, or all the query shows)")
                 action.triggered.connect(lambda _checked=False, what=what: self.offer(what))
                 button = self.bar.add_action(action)
                 button.setObjectName(f"dates-offer-{what}")
@@ -198,7 +198,7 @@ class DatesTab(CollectionTab):
         self._shown_id = record_id
         target = self.target(record_id)
         if target is None:
-            self.detail.clear("This occasion's record is not in the cache.")
+            self.detail.clear("This date's record is not in the cache.")
             return
         self._show_in_detail(*target)
 

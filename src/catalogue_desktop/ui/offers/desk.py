@@ -3,7 +3,7 @@ preview), a calendar file (.ics), a spreadsheet (.xlsx), and the rows copied for
 text and an HTML table). Each is one offer (``core.offers.offer.make``) rendered in its format.
 
 Each acts on the selected rows, or on every row the query shows when none is selected, and says
-which ("3 selected occasions", "all 57 occasions the query shows"). The occasions are read from
+which ("3 selected dates", "all 57 dates the query shows"). The occasions are read from
 the offerings' columns the tab's rows were made from (``OfferSource.engine``: the finder's
 ``offerings`` table). Every output names the data's age (``core.offers.occasions.age_line``); when the data
 is older than the limit set in Preferences (``offer_max_age_days``, 7 days by default), a message
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Unpack
 
 from PySide6.QtCore import QLocale, QMimeData, Qt
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox, QWidget
 
 from catalogue_desktop.core.cache.store import CollectionState
 from catalogue_desktop.core.formats.files import write_file
@@ -42,6 +42,7 @@ from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.core.offers.workbook import workbook
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.qt_compat.clipboard import put_mime_data
+from catalogue_desktop.ui.common.file_dialogs import save_file_name
 from catalogue_desktop.ui.offers.offer_settings import KEEP_TIME, MOVE_TIME
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class OfferSource(NamedTuple):
 
 class Chosen(NamedTuple):
     items: list[offers.Occasion]
-    words: str  # "3 selected occasions", "all 57 occasions the query shows"
+    words: str  # "3 selected dates", "all 57 dates the query shows"
     as_of: str | None  # the data's time (ISO 8601, ``core.offers.occasions.data_as_of``)
 
 
@@ -105,7 +106,7 @@ class OfferDesk:
             rows = list(range(model.rowCount()))
         if not rows or model.loading:
             self.say(
-                "No occasions to offer: the Dates tab shows none"
+                "No dates to offer: the Dates tab shows none"
                 if not rows
                 else "The Dates are still being read; try again in a moment"
             )
@@ -118,9 +119,9 @@ class OfferDesk:
             return None
         n = len(keys)
         words = (
-            f"{n:,} selected occasion{'s' if n != 1 else ''}"
+            f"{n:,} selected date{'s' if n != 1 else ''}"
             if selected
-            else f"all {n:,} occasion{'s' if n != 1 else ''} the query shows"
+            else f"all {n:,} date{'s' if n != 1 else ''} the query shows"
         )
         items = offers.occasions(table.columns, keys)
         return Chosen(items, words, offers.data_as_of(self.source.states()))
@@ -146,7 +147,7 @@ class OfferDesk:
             return None
         items = offers.by_start(offers.occasions(found.columns, rows))
         count = len(items)
-        words = f"{count:,} upcoming occasion{'s' if count != 1 else ''} of the {records}"
+        words = f"{count:,} upcoming date{'s' if count != 1 else ''} of the {records}"
         return Chosen(items, words, offers.data_as_of(self.source.states()))
 
     def _matches(self, found: Mapping[str, list[Any]], keys: Sequence[int], rows: Sequence[int]) -> bool:
@@ -361,7 +362,7 @@ class OfferDesk:
             and not ask_to_continue(
                 self.tab,
                 f"An offer sheet of {chosen.words} would be about {n // 6 + 1:,} pages. "
-                "Select the occasions to offer (or narrow the query) to make a shorter one.\n\n"
+                "Select the dates to offer (or narrow the query) to make a shorter one.\n\n"
                 "Make it anyway?",
             )
         ):
@@ -400,7 +401,7 @@ class OfferDesk:
             letterhead=remembered.letterhead(self.say) if remembered is not None else Letterhead(),
             currency=self.formatter.currency,
             customer_zone=zone,
-            hour12=self.hour12,
+            time_text=self.formatter.time_text,
             **fields,
         )
 
@@ -413,7 +414,7 @@ class OfferDesk:
         chosen = remembered.times if remembered is not None else None
         if not found or chosen is not None:
             return chosen or the_offer.CLOCK
-        shown = [d.words(self.hour12) for d in found[:8]]
+        shown = [d.words(self.formatter.time_text) for d in found[:8]]
         if len(found) > len(shown):
             shown.append(f"… and {len(found) - len(shown):,} more")
         box = QMessageBox(
@@ -431,10 +432,10 @@ class OfferDesk:
         box.setObjectName("offer-times")
         first = found[0]  # (the choices in the first one's times)
         clock = box.addButton(
-            f"{KEEP_TIME} ({first.as_written(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+            f"{KEEP_TIME} ({first.as_written(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
         )
         moment = box.addButton(
-            f"{MOVE_TIME} ({first.at_venue(self.hour12)})", QMessageBox.ButtonRole.AcceptRole
+            f"{MOVE_TIME} ({first.at_venue(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
         )
         box.setDefaultButton(clock)
         box.exec()
@@ -446,11 +447,6 @@ class OfferDesk:
         if remembered is not None:
             remembered.times = answer
         return answer
-
-    @property
-    def hour12(self) -> bool:
-        """Whether the locale writes times with AM/PM (as the window shows them)."""
-        return "a" in self.formatter.locale.timeFormat(QLocale.FormatType.ShortFormat).lower()
 
     def save_sheet(self) -> Path | None:
         chosen = self._prepared()
@@ -558,12 +554,10 @@ def ask_path(
 ) -> Path | None:
     """Where to save: the dialog starts in the folder last used (the documents folder the first
     time) with ``name`` proposed, and the folder chosen is remembered; None: cancelled."""
-    from catalogue_desktop.ui.common.file_dialogs import fit_next_file_dialog
     from catalogue_desktop.ui.offers.offer_settings import first_folder
 
     folder = remembered.folder if remembered is not None else first_folder()
-    fit_next_file_dialog(parent)
-    path, _ = QFileDialog.getSaveFileName(parent, caption, str(Path(folder) / name), filters)
+    path, _ = save_file_name(parent, caption, str(Path(folder) / name), filters)
     if not path:
         return None
     suffix = Path(name).suffix

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
+
 if TYPE_CHECKING:
     from catalogue_desktop.core.offers.checking import Checked
     from catalogue_desktop.core.offers.occasions import Occasion
@@ -32,9 +34,12 @@ class OfferChecks(QObject):
     failed = Signal(str)  # the check could not be made (a locked or damaged cache): why
     _done = Signal(object)  # a function to run on the GUI thread (from the worker thread)
 
-    def __init__(self, store_file: Callable[[], Path], parent: QObject | None = None) -> None:
+    def __init__(
+        self, store_file: Callable[[], Path], time_text: TimeText = US_ENGLISH, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._store_file = store_file
+        self._time_text = time_text  # how the changes write times (the window's locale)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="offer-checks")
         self._pending = 0  # checks asked for and not yet back
         self._announce = False
@@ -62,7 +67,7 @@ class OfferChecks(QObject):
 
         try:
             with Store(path) as store:
-                result = check(store, local_now())
+                result = check(store, local_now(), time_text=self._time_text)
         except CatalogueError as exc:
             text = str(exc)
             self._back(lambda: self._took(None, text))

@@ -12,8 +12,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 
 from catalogue_desktop.core.formats.drawn_text import one_line
 from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted
-from catalogue_desktop.core.offers.occasions import instant, money
+from catalogue_desktop.core.offers.occasions import money
 from catalogue_desktop.qt_compat.item_models import guarded
+from catalogue_desktop.ui.common.formatting import Formatter
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -27,19 +28,14 @@ STATUS_WORDS = {
 ID_ROLE = Qt.ItemDataRole.UserRole  # an offer's id (``OffersModel``), an occasion's (``ItemsModel``)
 
 
-def day_text(iso: str | None) -> str:
-    """ "28 Nov 2026" of an ISO time ("" if none)."""
-    moment = instant(iso)
-    return "" if moment is None else f"{moment.day} {moment:%b %Y}"
-
-
 class OffersModel(QAbstractTableModel):
     """The offers of the log, newest first (``set_offers``)."""
 
-    HEADERS = ("Customer", "Made", "Occasions", "Total", "Status")
+    HEADERS = ("Customer", "Made", "Dates", "Total", "Status")
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, formatter: Formatter, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._fmt = formatter  # the window's: days and times as its tables write them
         self._offers: list[LoggedOffer] = []
 
     def set_offers(self, offers: Sequence[LoggedOffer]) -> None:
@@ -86,7 +82,7 @@ class OffersModel(QAbstractTableModel):
             version = f" (version {offer.version})" if offer.version > 1 else ""
             return one_line(offer.title) + version
         if column == 1:
-            return day_text(offer.made)
+            return self._fmt.day(offer.made)
         if column == 2:
             return str(len(offer.items))
         if column == 3:
@@ -97,10 +93,11 @@ class OffersModel(QAbstractTableModel):
 class ItemsModel(QAbstractTableModel):
     """The occasions of one offer: quoted, now, the change (``set_offer``)."""
 
-    HEADERS = ("Occasion", "Quoted", "Now", "Change")
+    HEADERS = ("Date", "Quoted", "Now", "Change")
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, formatter: Formatter, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._fmt = formatter
         self._items: list[tuple[Quoted, Finding | None]] = []
 
     def set_offer(self, offer: LoggedOffer | None) -> None:
@@ -136,21 +133,21 @@ class ItemsModel(QAbstractTableModel):
         if column == 0:
             return one_line(f"{item.title}, {item.city or 'online'}")
         if column == 1:
-            return values(item)
+            return values(item, self._fmt)
         if column == 2:
             if finding is None:
                 return "not checked yet"
             if finding.over:
                 return "over"
-            return "withdrawn" if finding.now is None else values(finding.now)
+            return "withdrawn" if finding.now is None else values(finding.now, self._fmt)
         if finding is None or not finding.changes:
             return "" if finding is None or finding.over else "no change"
         return one_line("; ".join(line.split(": ", 1)[-1] for line in finding.changes))
 
 
-def values(item: Quoted) -> str:
-    """An item's date and fee in a cell: "14 Dec 2026 08:30 · USD 1,095"."""
-    moment = instant(item.start)
-    when = "on demand" if moment is None else f"{day_text(item.start)} {moment:%H:%M}"
+def values(item: Quoted, fmt: Formatter) -> str:
+    """An item's start and fee in a cell, the start as the window's tables write it (its zone
+    too): "12/14/26 8:30 AM UTC−06:00 · USD 1,095"."""
+    when = fmt.moment(item.start) or "on demand"
     fee = money(item.fee, item.currency) if item.fee is not None else "no fee"
     return one_line(f"{when} · {fee}")

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.offers.checking import Checked
     from catalogue_desktop.core.offers.logged import LoggedOffer
     from catalogue_desktop.core.offers.occasions import Occasion
+    from catalogue_desktop.ui.common.formatting import Formatter
     from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
 
@@ -44,6 +45,7 @@ class OffersWindow(QDialog):
         self,
         checks: OfferChecks,
         store: Callable[[], Store],
+        formatter: Formatter,
         remembered: OfferSettings | None = None,
         parent: QWidget | None = None,
     ) -> None:
@@ -57,15 +59,15 @@ class OffersWindow(QDialog):
         self._checks = checks
         self._store = store
         self._remembered = remembered
-        self.offers = OffersModel(self)
-        self.items = ItemsModel(self)
+        self.offers = OffersModel(formatter, self)
+        self.items = ItemsModel(formatter, self)
         self.summary = QLabel("Checking the offers against the catalogue…")
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
         self.table = self._view(self.offers, "Offers made, newest first")
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.occasions = self._view(self.items, "The selected offer's occasions: quoted, now, the change")
+        self.occasions = self._view(self.items, "The selected offer's dates: quoted, now, the change")
         header = self.occasions.horizontalHeader()  # (an offer's few rows: measured whole)
         for column, mode in enumerate(("Stretch", "ResizeToContents", "ResizeToContents", "Stretch")):
             header.setSectionResizeMode(column, getattr(QHeaderView.ResizeMode, mode))
@@ -87,7 +89,7 @@ class OffersWindow(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 3)
-        occasions_label = QLabel("&Occasions of the selected offer:")
+        occasions_label = QLabel("&Dates of the selected offer:")
         occasions_label.setBuddy(self.occasions)
         layout.addWidget(occasions_label)
         layout.addWidget(self.occasions, 2)
@@ -166,7 +168,7 @@ class OffersWindow(QDialog):
             lines.append("Changed since it was made:")
             lines += [f"  {drawn(line)}" for line in offer.changes]
         elif offer.status == "past":
-            lines.append("Its occasions are over.")
+            lines.append("Its dates are over.")
         elif offer.checked_at:
             lines.append("As quoted: nothing changed since it was made.")
         self.changes.setText("\n".join(lines))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.offers.offer import CLOCK, INSTANT
 from catalogue_desktop.core.offers.sheet import Letterhead, logo_problem
-from catalogue_desktop.ui.common.file_dialogs import fit_next_file_dialog
+from catalogue_desktop.ui.common.file_dialogs import open_file_name
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.offers.offer_settings import KEEP_TIME, MOVE_TIME, OfferSettings
 
@@ -77,8 +76,7 @@ class OffersPage(QGroupBox):
 
     def _choose_logo(self) -> None:
         start = self.logo.text() or self.offer_settings.folder
-        fit_next_file_dialog(self)
-        path, _ = QFileDialog.getOpenFileName(self, "Logo for the offer sheet", start, IMAGES)
+        path, _ = open_file_name(self, "Logo for the offer sheet", start, IMAGES)
         if path:
             self.logo.setText(path)
 

@@ -105,7 +105,7 @@ class SheetDialog(QDialog):
         self.group = QComboBox()
         for label, value in GROUPS:
             self.group.addItem(label, value)
-        self.group.setAccessibleName("Group the occasions")
+        self.group.setAccessibleName("Group the dates")
         if remembered is not None:
             self.group.setCurrentIndex(max(0, self.group.findData(remembered.group)))
         form.addRow("&Group:", self.group)

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -40,7 +39,7 @@ from catalogue_desktop.core.connection.connection_settings import AUTH_KINDS, AU
 from catalogue_desktop.core.connection.credentials import origin
 from catalogue_desktop.core.connection.profiles import Profile, Profiles
 from catalogue_desktop.core.records.errors import CatalogueError
-from catalogue_desktop.ui.common.file_dialogs import fit_next_file_dialog
+from catalogue_desktop.ui.common.file_dialogs import open_file_name
 from catalogue_desktop.ui.shell.connection_report import ConnectionReport
 from catalogue_desktop.ui.shell.window_layout import fit_to_screen
 
@@ -196,8 +195,7 @@ class ConnectionDialog(QDialog):
         self.secret.setEnabled(kind != "none" and not self.keyring_problem)
 
     def _choose_ca_file(self) -> None:
-        fit_next_file_dialog(self)
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = open_file_name(
             self, "Extra CA file", self.ca_file.text(), "Certificates (*.pem *.crt *.cer);;All files (*)"
         )
         if path:

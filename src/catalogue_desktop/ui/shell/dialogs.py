@@ -68,18 +68,17 @@ class Dialogs(QObject):
         occasions, or all it shows, at their venues)."""
         from pathlib import Path
 
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
+        from PySide6.QtWidgets import QMessageBox
 
         from catalogue_desktop.core.formats.files import proposed_name
-        from catalogue_desktop.ui.common.file_dialogs import fit_next_file_dialog
+        from catalogue_desktop.ui.common.file_dialogs import save_file_name
         from catalogue_desktop.ui.offers.dates_tab import DatesTab
         from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
         window, parent = self.window, self.parent_widget
         tab = window.current_tab()
         remembered = OfferSettings(window.settings)
-        fit_next_file_dialog(parent)  # (Qt's own dialog, where the desktop has none: readable)
-        path, chosen = QFileDialog.getSaveFileName(
+        path, chosen = save_file_name(
             parent,
             "Export visible rows",
             str(Path(remembered.folder) / proposed_name(tab.kind.value, ".csv")),

@@ -220,7 +220,7 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
             main,
             "Offer sheet (PDF)…",
             lambda: offers.offer("pdf"),
-            tip="Save an offer sheet as a PDF file: of the Dates tab's selected occasions (or all it shows), "
+            tip="Save an offer sheet as a PDF file: of the Dates tab's selected dates (or all it shows), "
             "or of the selected series', courses' or webinars' upcoming dates",
         ),
         action(
@@ -228,21 +228,21 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
             "Print offer sheet…",
             lambda: offers.offer("print"),
             "Ctrl+P",
-            "Print the offer sheet of the Dates tab's selected occasions (or the selected series', "
+            "Print the offer sheet of the Dates tab's selected dates (or the selected series', "
             "courses' or webinars' upcoming dates), with a preview (Ctrl+P)",
         ),
         action(
             main,
             "Calendar file (.ics)…",
             lambda: offers.offer("ics"),
-            tip="Save the Dates tab's selected occasions (or all it shows), or the selected series', "
+            tip="Save the Dates tab's selected dates (or all it shows), or the selected series', "
             "courses' or webinars' upcoming dates, as calendar events",
         ),
         action(
             main,
             "Spreadsheet (.xlsx)…",
             lambda: offers.offer("xlsx"),
-            tip="Save the Dates tab's selected occasions (or all it shows), or the selected series', "
+            tip="Save the Dates tab's selected dates (or all it shows), or the selected series', "
             "courses' or webinars' upcoming dates, as a spreadsheet",
         ),
         action(
@@ -250,7 +250,7 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
             "Copy for email",
             lambda: offers.offer("copy"),
             tip="Copy the Dates tab's selected "
-            "occasions as text and a table for an e-mail (Ctrl+C in the Dates table)",
+            "dates as text and a table for an e-mail (Ctrl+C in the Dates table)",
         ),
     ]
 

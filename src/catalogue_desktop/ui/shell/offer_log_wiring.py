@@ -48,7 +48,7 @@ class OfferLog(QObject):
         self._main = window
         self._store = store  # the window's store (a re-issue is logged in it)
         self._watcher = watcher
-        self.checks = OfferChecks(lambda: session.store_file, self)
+        self.checks = OfferChecks(lambda: session.store_file, window.formatter.time_text, self)
         self.window: OffersWindow | None = None
         session.ready.connect(lambda: self.checks.check())
         session.synced.connect(lambda _report: self.checks.check(announce=True))
@@ -69,7 +69,7 @@ class OfferLog(QObject):
             from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
             remembered = OfferSettings(self._main.settings)
-            self.window = OffersWindow(self.checks, self._store, remembered, self._main)
+            self.window = OffersWindow(self.checks, self._store, self._main.formatter, remembered, self._main)
             self.window.message.connect(lambda text: self._main.show_message(text, 0))
         self.window.show()
         self.window.raise_()

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.cache.store import Store
@@ -25,7 +25,7 @@ from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncg
 from catalogue_desktop.qt_compat.lifetime import delete_later
 from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
-from catalogue_desktop.ui.common.formatting import Formatter
+from catalogue_desktop.ui.common.formatting import Formatter, people_locale
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell import profile_choice
 from catalogue_desktop.ui.shell.main_window import MainWindow
@@ -140,6 +140,7 @@ class AppSession(QObject):
         store = Store(self.store_file)
         self.loader = loader = CatalogueLoader(store)
         currency = self.options.currency or self.settings.currency
+        QLocale.setDefault(people_locale())  # one locale for every widget, Qt's dialogs too
         self.formatter = Formatter(currency=currency)
         self._apply_display_settings()
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
