@@ -276,7 +276,12 @@ def click_facet(
     ``modifier`` held (Shift adds, Ctrl leaves out)."""
     tree = window.facet_panel.tree
     index = facet_index(window, title, value, column)
-    tree.scrollTo(index)
+    for _ in range(50):  # (wrapped names: rows' heights settle after a scroll; scroll again)
+        tree.scrollTo(index)
+        QApplication.processEvents()
+        if tree.viewport().rect().contains(tree.visualRect(index).center()):
+            break
+    assert tree.viewport().rect().contains(tree.visualRect(index).center()), (title, value)
     QTest.mouseClick(
         tree.viewport(),
         Qt.MouseButton.LeftButton,

@@ -33,6 +33,7 @@ import catalogue_desktop.core.formats.drawn_text
 import catalogue_desktop.core.formats.files
 import catalogue_desktop.core.formats.links
 import catalogue_desktop.core.formats.numbers
+import catalogue_desktop.core.formats.time_text
 import catalogue_desktop.core.listing.rowset
 import catalogue_desktop.core.listing.sorting
 import catalogue_desktop.core.query.matches

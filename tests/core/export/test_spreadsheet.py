@@ -48,7 +48,7 @@ def test_offerings_cells_are_typed(store_path: Path) -> None:
         )
     data = workbook(offer_of(selection, currency="USD"), ["Catalogue: the demo"])
     book = _sheet(data)
-    ws = book["Occasions"]
+    ws = book["Dates"]
     heads = [c.value for c in ws[1]]
     assert heads[:5] == ["Kind", "Title", "Start", "End", "Zone"]
     assert ws.freeze_panes == "A2"
@@ -63,7 +63,7 @@ def test_offerings_cells_are_typed(store_path: Path) -> None:
     assert start.is_date and start.value == datetime(2027, 2, 8, 8, 30)
     assert chicago[col["Zone"]].value == "CST"
     assert chicago[col["End"]].value == datetime(2027, 2, 9, 16, 30)
-    assert chicago[col["Occasion"]].value == "course:6101@7101"
+    assert chicago[col["Date id"]].value == "course:6101@7101"
     fee = chicago[col["Fee"]]
     assert fee.data_type == "n" and fee.value == 1295 and fee.number_format == '"USD" #,##0'
     assert chicago[col["Credits"]].value == "CPE"
@@ -114,7 +114,7 @@ def test_hostile_text_stays_text() -> None:
     item = offers.Occasion(
         kind="webinar", id=1, title='=HYPERLINK("http://x")', fee="1e400", url="javascript:alert(1)"
     )
-    ws = _sheet(workbook(make([item], None, currency="€")))["Occasions"]
+    ws = _sheet(workbook(make([item], None, currency="€")))["Dates"]
     row = ws[2]
     at = {c.value: i for i, c in enumerate(ws[1])}
     assert row[1].data_type == "s" and row[1].value == '=HYPERLINK("http://x")'

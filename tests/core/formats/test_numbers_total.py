@@ -55,7 +55,7 @@ def test_number_writers_are_total_and_bounded(value: Any) -> None:
 @given(value=NUMBERS)
 def test_the_spreadsheet_writes_any_fee(value: Any) -> None:
     data = workbook(make([_occasion(value)], None, currency="USD"), ["about"])
-    sheet = openpyxl.load_workbook(io.BytesIO(data))["Occasions"]
+    sheet = openpyxl.load_workbook(io.BytesIO(data))["Dates"]
     assert sheet.cell(row=1, column=8).value == "Fee"  # (after Zone and Times)
     fee = sheet.cell(row=2, column=8).value
     assert fee is None or isinstance(fee, (int, float)) or len(str(fee)) <= LONGEST

@@ -60,28 +60,45 @@ def time_text(locale: QLocale) -> TimeText:
     )
 
 
-def _wall(dt: QDateTime) -> datetime:
-    """The moment's wall clock (date and time of day as shown), without a zone."""
+def _wall(dt: QDateTime) -> datetime | None:
+    """The moment's wall clock (date and time of day as shown), without a zone; None past
+    Python's years (1-9999), which Qt's dates still hold (then Qt writes it, see ``_beyond``)."""
     d, t = dt.date(), dt.time()
-    return datetime(d.year(), d.month(), d.day(), t.hour(), t.minute(), t.second())
+    try:
+        return datetime(d.year(), d.month(), d.day(), t.hour(), t.minute(), t.second())
+    except ValueError:
+        return None
+
+
+def _beyond(dt: QDateTime, form: QLocale.FormatType, *, with_time: bool = True) -> str:
+    """A moment past Python's years, as the window's locale writes it (still total: a service's
+    year 10000 is shown, never a crash)."""
+    return QLocale().toString(dt if with_time else dt.date(), form)
 
 
 def short(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
     """ "3/9/27 8:30 AM UTC−05:00" (the locale's short date and time, then the zone)."""
     dt, zone = at(ms, offset, event_zones)
-    return f"{writer.short(_wall(dt))} {zone}"
+    wall = _wall(dt)
+    text = _beyond(dt, QLocale.FormatType.ShortFormat) if wall is None else writer.short(wall)
+    return f"{text} {zone}"
 
 
 def long(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
     """ "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
     dt, zone = at(ms, offset, event_zones)
-    return f"{writer.long(_wall(dt))} {zone}"
+    wall = _wall(dt)
+    text = _beyond(dt, QLocale.FormatType.LongFormat) if wall is None else writer.long(wall)
+    return f"{text} {zone}"
 
 
 def day(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
     """The day alone, in the locale's short form ("3/9/27"): for "recorded …"."""
     dt, _zone = at(ms, offset, event_zones)
-    return writer.day(_wall(dt).date())
+    wall = _wall(dt)
+    if wall is None:
+        return _beyond(dt, QLocale.FormatType.ShortFormat, with_time=False)
+    return writer.day(wall.date())
 
 
 def moment_of(value: Any) -> Moment | None:

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QHeaderView,
     QLabel,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeView,
@@ -163,6 +162,20 @@ class _Wrapped(QStyledItemDelegate):
     def __init__(self, tree: QTreeView) -> None:
         super().__init__(tree)
         self._tree = tree
+        self._text_margin: int | None = None
+
+    def _margin(self) -> int:
+        """The style's text margin in a cell; ``QStyle`` imported here, not at start-up (its ~500
+        enum members are made when the name is first read: docs/decisions.md, "Start-up and
+        Qt"), for facets are hidden until asked for."""
+        if self._text_margin is None:
+            from PySide6.QtWidgets import QStyle
+
+            style = self._tree.style()
+            self._text_margin = (
+                style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._tree) + 1
+            )
+        return self._text_margin
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         hint = super().sizeHint(option, index)
@@ -170,8 +183,7 @@ class _Wrapped(QStyledItemDelegate):
         if index.column() != 0 or not text:
             return hint
         depth = 2 if index.parent().isValid() else 1
-        style = self._tree.style()
-        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self._tree) + 1
+        margin = self._margin()
         width = self._tree.header().sectionSize(0) - depth * self._tree.indentation() - 2 * margin
         font = index.data(Qt.ItemDataRole.FontRole)
         metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
@@ -223,6 +235,9 @@ class FacetPanel(QWidget):
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
         self.tree.setItemDelegate(_Wrapped(self.tree))
+        # Scrolled by pixels: a scroll by items counts rows, not their heights, so with wrapped
+        # names the last values stayed below the panel's edge at the scroll bar's end.
+        self.tree.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.tree.setIndentation(12)  # (20 by default: the values' names get the width)
         self.tree.setAllColumnsShowFocus(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
