@@ -57,6 +57,19 @@ def run_dialog(monkeypatch: pytest.MonkeyPatch, act: Any) -> list[ConnectionDial
     return shown
 
 
+def wait_up_to_date(qtbot: Any, window: Any) -> None:
+    """Every collection's status says "up to date" (said once the sync's queued news are in:
+    under load, a moment after the ``synced`` signal)."""
+
+    def texts() -> list[str]:
+        return [window.status.text(kind) for kind in ALL_KINDS]
+
+    try:
+        qtbot.waitUntil(lambda: all(t.endswith("up to date") for t in texts()), timeout=10000)
+    except AssertionError:
+        raise AssertionError(texts()) from None
+
+
 def every_file(folder: Path) -> bytes:
     return b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file())
 
@@ -80,7 +93,7 @@ def test_a_token_entered_in_preferences_opens_a_guarded_service(
         window.menu_actions.catalogue_menu.edit_connection()
     wait_rows_loaded(qtbot, session)
     assert len(shown) == 1 and shown[0].result() == QDialog.DialogCode.Accepted
-    assert all(window.status.text(kind).endswith("up to date") for kind in ALL_KINDS)
+    wait_up_to_date(qtbot, window)
     assert guarded.requests[-1].headers["authorization"] == f"Bearer {TOKEN}"
     messages = window.statusBar().currentMessage() + "".join(window.status.text(k) for k in ALL_KINDS)
     assert TOKEN not in messages
@@ -175,7 +188,7 @@ def test_the_proxy_is_named_in_the_status_message(
         message = session.window.statusBar().currentMessage()
         assert message.endswith(f"— through the proxy {proxy.url} (set for this catalogue)"), message
         assert proxy.tunnels and set(proxy.tunnels) == {f"127.0.0.1:{server.port}"}
-        assert all(session.window.status.text(k).endswith("up to date") for k in ALL_KINDS)
+        wait_up_to_date(qtbot, session.window)
 
 
 def test_preferences_opens_the_connection_of_the_catalogue_shown(
@@ -240,7 +253,7 @@ def test_the_report_shows_service_text_as_text(qtbot: Any) -> None:
 
 
 def test_profile_on_the_command_line_opens_that_catalogue(
-    make_session: Any, demo_server: Any, cache_dir: Path
+    make_session: Any, demo_server: Any, cache_dir: Path, qtbot: Any
 ) -> None:
     profiles = Profiles.load(Settings().profiles_path)
     profiles.add("production", demo_server.base_url)
@@ -248,7 +261,7 @@ def test_profile_on_the_command_line_opens_that_catalogue(
     session = make_session(profile="production")
     assert session.cache_dir == cache_dir / "profiles" / "production"
     assert session.window.windowTitle().endswith(f"production ({demo_server.base_url})")
-    assert all(session.window.status.text(k).endswith("up to date") for k in ALL_KINDS)
+    wait_up_to_date(qtbot, session.window)
     assert Profiles.load(Settings().profiles_path).current == "production"
 
 
@@ -281,7 +294,7 @@ def test_a_proxy_password_entered_in_preferences_goes_to_the_keyring(
             window.menu_actions.catalogue_menu.edit_connection()
         wait_rows_loaded(qtbot, session)
         assert shown[0].result() == QDialog.DialogCode.Accepted
-        assert all(window.status.text(k).endswith("up to date") for k in ALL_KINDS)
+        wait_up_to_date(qtbot, window)
         assert proxy.tunnels and all(
             auth and auth.startswith("Proxy-Authorization: Basic") for auth in proxy.auths
         )
