@@ -23,6 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QGuiApplication
 
+from catalogue_desktop.core.listing import series_dates
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index, zone
 from catalogue_desktop.core.listing.rowset import Rows, RowSet
 from catalogue_desktop.core.listing.sorting import sorted_rows
@@ -168,6 +169,7 @@ class RowSetTableModel(QAbstractTableModel):
     def _take(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """Hold ``rowset`` and forget what was derived from the previous one (in a reset)."""
         self._rowset = rowset
+        series_dates.settle(rowset, self._formatter.on_demand)
         self.idle_work.work_on(rowset, self._order)
         self._past.forget()
         self._grey = None
@@ -175,6 +177,7 @@ class RowSetTableModel(QAbstractTableModel):
 
     def _append_read_rows(self) -> None:
         shown, count = self._growing or 0, len(self._rowset)
+        series_dates.settle(self._rowset, self._formatter.on_demand)  # (the rows read since)
         if count > shown:
             self.beginInsertRows(QModelIndex(), shown, count - 1)
             self._growing = count
@@ -219,9 +222,15 @@ class RowSetTableModel(QAbstractTableModel):
 
     def redraw(self) -> None:
         """Repaint every cell (after the formatter's currency, locale, time zones or labels
-        changed: what is on demand, so past, too; or the colour scheme)."""
+        changed: what is on demand, so past, too; or the colour scheme). A series' First and Last
+        session follow what is on demand: a tab sorted by either is sorted again."""
         self._past.forget()
         self._grey = None
+        settled = series_dates.settle(self._rowset, self._formatter.on_demand)
+        if settled and self._growing is None and self._sort_column in (series_dates.FIRST, series_dates.LAST):
+            column, order = self._sort_column, self._sort_order
+            self._sort_column = -1
+            self.sort(column, order)
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
