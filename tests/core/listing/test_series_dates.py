@@ -66,3 +66,12 @@ def test_a_row_without_its_sessions_keeps_its_cells(tmp_path: Path, sample: dict
     assert [list(row) for row in rowset.rows] == before
     assert not any(series_dates.only_on_demand(row, _codes("1", "2")) for row in rowset.rows)
     assert all(len(row) == len(COLUMNS[Kind.SERIES]) + 1 for row in rowset.rows)
+
+
+def test_settle_from_a_row_on_sets_only_the_rows_after_it(tmp_path: Path, sample: dict[Kind, bytes]) -> None:
+    rowset = _series(tmp_path, sample)
+    estate = rowset.rows_by_id()[805]
+    assert series_dates.settle(rowset, _codes("1"), start=estate + 1) is (estate + 1 < len(rowset))
+    assert rowset.rows[estate][series_dates.FIRST] == MS_2026_01_14_13H_EST  # before ``start``: as stored
+    assert series_dates.settle(rowset, _codes("1"), start=estate)
+    assert rowset.rows[estate][series_dates.FIRST] == MS_2027_03_10_13H_EST

@@ -250,9 +250,10 @@ def _webinar(r: Webinar, now_ms: int) -> list[Any]:
     ]
 
 
-# A series' row, after its dates' offsets: each session's ``[start (epoch ms), its offset, type code]``,
-# by start (undated ones last), so that the window can skip the sessions the user counts as on
-# demand (``core.listing.series_dates``): the user's choice, not known when the row is made.
+# A series' row, after its dates' offsets: its sessions' ``[starts (epoch ms), their offsets, type
+# codes]``, three lists by start (undated ones last), so that the window can skip the sessions the
+# user counts as on demand (``core.listing.series_dates``): the user's choice, not known when the
+# row is made.
 SESSIONS_AT = len(COLUMNS[Kind.SERIES]) + 1
 
 
@@ -260,11 +261,12 @@ def _series(r: Series, now_ms: int) -> list[Any]:
     sessions = r.sessions or ()
     starts = _moments(s.start_date for s in sessions)
     first, last = (starts[0], starts[-1]) if starts else (_NONE, _NONE)
-    dated = sorted(
-        ([epoch_ms(s.start_date), offset(s.start_date), s.type] for s in sessions),
+    ordered = sorted(
+        ((epoch_ms(s.start_date), offset(s.start_date), s.type) for s in sessions),
         key=lambda d: (d[0] is None, d[0] or 0),
     )
-    return [r.title, len(sessions), first[0], last[0], r.fee, r.series_id, [first[1], last[1]], dated]
+    kept = [[d[i] for d in ordered] for i in range(3)]
+    return [r.title, len(sessions), first[0], last[0], r.fee, r.series_id, [first[1], last[1]], kept]
 
 
 def _course(r: Course, now_ms: int) -> list[Any]:
