@@ -219,3 +219,31 @@ def test_fact_pages_read_ahead_on_a_thread_are_the_same_pages(
 
         monkeypatch.setattr(read_ahead.sqlite3, "connect", cannot_open)  # the thread reads nothing
         assert pages(store, read_ahead=True) == pages(store)
+
+
+def test_a_listing_2_cache_gets_its_series_sessions_when_listed_again(filled: Path) -> None:
+    """Version 2 wrote a series' row without its sessions' dates and types (``rows.SESSIONS_AT``):
+    such a snapshot is stale, shows its rows meanwhile, and is listed again with them."""
+    with Store(filled) as store:
+        want = [r for part in store.iter_rows(Kind.SERIES) for r in part]
+    assert all(len(r[1]) == listing.SESSIONS_AT + 1 and r[1][-1] for r in want)
+    db = sqlite3.connect(filled)
+    for snapshot, pos, row in db.execute("SELECT snapshot, pos, row FROM rows").fetchall():
+        values = json.loads(row)
+        if len(values) > listing.SESSIONS_AT:  # (a series' row: the others are shorter)
+            db.execute(
+                "UPDATE rows SET row = ? WHERE snapshot = ? AND pos = ?",
+                (json.dumps(values[: listing.SESSIONS_AT]), snapshot, pos),
+            )
+    db.execute("UPDATE snapshots SET listing = 2")
+    db.execute("DELETE FROM row_pages")
+    db.commit()
+    db.close()
+    with Store(filled) as store:
+        assert Kind.SERIES in store.stale_listings(listing.LISTING_VERSION)
+        old = [r for part in store.iter_rows(Kind.SERIES) for r in part]
+        assert all(len(r[1]) == listing.SESSIONS_AT for r in old)
+    relist_stale(str(filled))
+    with Store(filled) as store:
+        assert store.stale_listings(listing.LISTING_VERSION) == []
+        assert [r for part in store.iter_rows(Kind.SERIES) for r in part] == want

@@ -142,9 +142,10 @@ COLUMNS: dict[ListKind, tuple[Column, ...]] = {
     ),
 }
 
-LISTING_VERSION = 2
+LISTING_VERSION = 3
 """What ``row``, ``links`` and ``core.listing.facts.facts`` make: a snapshot stored by an older version is
-listed again from its records (``core.sync.relist``). 1: no date offsets, no facts. 2: both."""
+listed again from its records (``core.sync.relist``). 1: no date offsets, no facts. 2: both. 3: a
+series' row ends with its sessions' dates and types (``SESSIONS_AT``)."""
 
 # The date column after which a record counts as past (shown greyed).
 PAST_COLUMN: dict[ListKind, str] = {
@@ -249,10 +250,23 @@ def _webinar(r: Webinar, now_ms: int) -> list[Any]:
     ]
 
 
+# A series' row, after its dates' offsets: its sessions' ``[starts (epoch ms), their offsets, type
+# codes]``, three lists by start (undated ones last), so that the window can skip the sessions the
+# user counts as on demand (``core.listing.series_dates``): the user's choice, not known when the
+# row is made.
+SESSIONS_AT = len(COLUMNS[Kind.SERIES]) + 1
+
+
 def _series(r: Series, now_ms: int) -> list[Any]:
-    starts = _moments(s.start_date for s in r.sessions or ())
+    sessions = r.sessions or ()
+    starts = _moments(s.start_date for s in sessions)
     first, last = (starts[0], starts[-1]) if starts else (_NONE, _NONE)
-    return [r.title, len(r.sessions or ()), first[0], last[0], r.fee, r.series_id, [first[1], last[1]]]
+    ordered = sorted(
+        ((epoch_ms(s.start_date), offset(s.start_date), s.type) for s in sessions),
+        key=lambda d: (d[0] is None, d[0] or 0),
+    )
+    kept = [[d[i] for d in ordered] for i in range(3)]
+    return [r.title, len(sessions), first[0], last[0], r.fee, r.series_id, [first[1], last[1]], kept]
 
 
 def _course(r: Course, now_ms: int) -> list[Any]:

@@ -23,12 +23,13 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QGuiApplication
 
+from catalogue_desktop.core.listing import series_dates
 from catalogue_desktop.core.listing.rows import COLUMNS, ColumnType, column_index, zone
 from catalogue_desktop.core.listing.rowset import Rows, RowSet
 from catalogue_desktop.core.listing.sorting import sorted_rows
 from catalogue_desktop.core.query.matches import Matches
 from catalogue_desktop.core.records.diff import describe_fields
-from catalogue_desktop.core.records.kinds import ListKind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
 from catalogue_desktop.qt_compat.item_models import (
     ALIGNMENT,
     BACKGROUND,
@@ -105,6 +106,7 @@ class RowSetTableModel(QAbstractTableModel):
         self._changed: dict[int, str] = {}  # record id -> "fee 199 -> 219"
         self._past = PastRows(kind, formatter, int(time.time() * 1000))
         self._on_demand = OnDemandCells(kind, formatter)
+        self._settled: tuple[frozenset[str], int] | None = None  # series' rows settled: for codes, how many
         self._id_column = column_index(kind, "id")
         self._grey: QColor | None = None  # past rows' text (``colors.muted``)
         self.idle_work = IdleWork(self._rowset, self._presorted, self)
@@ -168,6 +170,8 @@ class RowSetTableModel(QAbstractTableModel):
     def _take(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """Hold ``rowset`` and forget what was derived from the previous one (in a reset)."""
         self._rowset = rowset
+        self._settled = None
+        self._settle_series()
         self.idle_work.work_on(rowset, self._order)
         self._past.forget()
         self._grey = None
@@ -175,6 +179,7 @@ class RowSetTableModel(QAbstractTableModel):
 
     def _append_read_rows(self) -> None:
         shown, count = self._growing or 0, len(self._rowset)
+        self._settle_series()  # (the rows read since)
         if count > shown:
             self.beginInsertRows(QModelIndex(), shown, count - 1)
             self._growing = count
@@ -219,9 +224,15 @@ class RowSetTableModel(QAbstractTableModel):
 
     def redraw(self) -> None:
         """Repaint every cell (after the formatter's currency, locale, time zones or labels
-        changed: what is on demand, so past, too; or the colour scheme)."""
+        changed: what is on demand, so past, too; or the colour scheme). A series' First and Last
+        session follow what is on demand: a tab sorted by either is sorted again."""
         self._past.forget()
         self._grey = None
+        dates = (series_dates.FIRST, series_dates.LAST)
+        if self._settle_series() and self._growing is None and self._sort_column in dates:
+            column, order = self._sort_column, self._sort_order
+            self._sort_column = -1
+            self.sort(column, order)
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
@@ -282,6 +293,18 @@ class RowSetTableModel(QAbstractTableModel):
         return self._past.is_past(self._rowset.rows, self.source_row(view_row))
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _settle_series(self) -> bool:
+        """A series' First and Last session cells set from its sessions not on demand
+        (``series_dates.settle``): the rows not settled yet, all of them when other codes are on
+        demand; True if a cell changed."""
+        codes, count = self._formatter.vocabulary.on_demand, len(self._rowset)
+        done = self._settled
+        start = done[1] if done is not None and done[0] == codes else 0
+        if self._kind is not Kind.SERIES or start >= count:
+            return False
+        self._settled = (codes, count)
+        return series_dates.settle(self._rowset, self._formatter.on_demand, start)
 
     def _set_changes(self, changes: dict[str, Any] | None) -> None:
         self._added = set()
