@@ -207,12 +207,13 @@ class FinderIndexer(QObject):
         yield from table.build()
         # the time clauses (added:, changed:), read from the store the rows came from: a job of a
         # catalogue closed meanwhile (File ▸ Catalogue switched) ends, its store is not read again
-        for _ in attach_history_steps(store, kind, table):
+        steps = attach_history_steps(store, kind, table)
+        while True:  # (checked before each step: a step reads the store)
             if self._store() is not store:
                 return
+            if next(steps, StopIteration) is StopIteration:
+                break
             yield
-        if self._store() is not store:
-            return
         self.engine.set_table(table)
         self._done(kind.value)
         if kind.value in _SOURCES:
