@@ -23,12 +23,11 @@ def run(env: dict[str, str], tmp_path: Path) -> Any:
     return run
 
 
-def test_history_of_a_course_whose_fee_changed_and_of_one_withdrawn(run: Any, tmp_path: Path) -> None:
+def test_history_of_a_course_whose_fee_changed_and_of_one_withdrawn(run: Any, demo_cache: Path) -> None:
     sample = load_sample()
-    cache = str(tmp_path / "cache")
+    cache = str(demo_cache)  # the sample synced
     courses = json.loads(sample[Kind.COURSES])
     with DemoServer(sample) as server:
-        assert run("sync", "--base-url", server.base_url, "--cache-dir", cache).returncode == 0
         location = courses[0]["locations"][0]
         fee = location["fee"]
         location["fee"] = fee + 100
@@ -65,14 +64,13 @@ def test_history_of_a_course_whose_fee_changed_and_of_one_withdrawn(run: Any, tm
     assert bad.returncode == 2 and "unknown kind 'lectures'" in bad.stderr
 
 
-def test_watch_reports_new_changed_and_gone_since_last_seen(run: Any, tmp_path: Path) -> None:
+def test_watch_reports_new_changed_and_gone_since_last_seen(run: Any, demo_cache: Path) -> None:
     sample = load_sample()
-    cache = str(tmp_path / "cache")
+    cache = str(demo_cache)  # the sample synced
     courses = json.loads(sample[Kind.COURSES])
     chicago = [c for c in courses if any(loc.get("city") == "Chicago" for loc in c["locations"])]
     assert len(chicago) >= 3
     with DemoServer(sample) as server:
-        assert run("sync", "--base-url", server.base_url, "--cache-dir", cache).returncode == 0
         added = run(
             "watch", "add", "Chicago courses", "city:chicago", "--kind", "courses", "--cache-dir", cache
         )

@@ -26,14 +26,13 @@ def run(env: dict[str, str], tmp_path: Path) -> Any:
 
 
 def test_an_exported_offer_is_logged_and_checked_after_the_sync_that_changed_it(
-    run: Any, tmp_path: Path
+    run: Any, tmp_path: Path, demo_cache: Path
 ) -> None:
     sample = load_sample()
-    cache = str(tmp_path / "cache")
+    cache = str(demo_cache)  # the sample synced
     courses = json.loads(sample[Kind.COURSES])
     ics = tmp_path / "acme.ics"
     with DemoServer(sample) as server:
-        assert run("sync", "--base-url", server.base_url, "--cache-dir", cache).returncode == 0
         # Trial Advocacy Intensive in New York (Mar 2027) and Chicago (13 Sep 2027), 1,995 each;
         # Forensic Accounting Investigations in Dallas (Mar 2027) and Denver (Aug 2027), 1,795 each
         made = run(
@@ -127,10 +126,10 @@ def test_service_text_in_an_offer_prints_as_escapes(run: Any, tmp_path: Path) ->
     assert "Offer\\x1b[2J for Evil" in listed.stdout
 
 
-def test_one_offer_written_in_four_formats_is_one_offer_with_four_formats(run: Any, tmp_path: Path) -> None:
-    cache = str(tmp_path / "cache")
-    with DemoServer(load_sample()) as server:
-        assert run("sync", "--base-url", server.base_url, "--cache-dir", cache).returncode == 0
+def test_one_offer_written_in_four_formats_is_one_offer_with_four_formats(
+    run: Any, tmp_path: Path, demo_cache: Path
+) -> None:
+    cache = str(demo_cache)  # the sample synced
     written = []
     for fmt in ("pdf", "ics", "xlsx", "email"):
         out = tmp_path / f"acme.{'txt' if fmt == 'email' else fmt}"

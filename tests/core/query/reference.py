@@ -32,10 +32,18 @@ class Reference:
         history: dict[str, dict[Any, list[TimedEvent]]] | None = None,
     ) -> None:
         self.facts = facts
-        self.now = now
+        self._now = now
+        self.read_the_clock = False  # set once an evaluation reads ``now`` (see the property)
         self.vocabulary = vocabulary or Vocabulary()
         self.history = history or {}  # table -> record id -> its events (the time clauses)
         self.kept = _kept_for(facts, self.vocabulary)
+
+    @property
+    def now(self) -> datetime:
+        """The clock the dates are read against; reading it is noted (``read_the_clock``): an
+        answer computed without it is the answer at any other clock."""
+        self.read_the_clock = True
+        return self._now
 
     def ids(self, query: str, table: str) -> list[int] | None:
         """Row numbers matching, in row order; None if the table lacks a field of the query."""

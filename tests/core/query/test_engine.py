@@ -220,8 +220,22 @@ def check(catalogue: Facts, query: str, now: datetime, vocabulary: Vocabulary | 
             continue
         outcome = finder.evaluate(parsed, table, now)
         got = None if outcome.missing else outcome.rows
-        want = reference.ids(query, table)
+        key = (which, vocabulary, query, table)
+        want = _TIMELESS.get(key, _UNKNOWN)
+        if want is _UNKNOWN:
+            reference.read_the_clock = False
+            want = reference.ids(query, table)
+            if not reference.read_the_clock:
+                _TIMELESS[key] = want
         assert got == want, (query, table, now, _diff(got, want))
+
+
+# The reference's answers it reached without reading its clock: the same at every clock (it is a
+# plain function of the facts, query, table, vocabulary, history and clock), so the other clock's
+# check compares the engine with it without evaluating every record again (issue 37: the reference
+# is 90% of this file's time; most clauses have no date).
+_TIMELESS: dict[tuple[str, Vocabulary | None, str, str], list[int] | None] = {}
+_UNKNOWN: Any = object()
 
 
 _FINDERS: dict[Any, Any] = {}

@@ -14,6 +14,7 @@ import html.parser
 import io
 import json
 import re
+import sys
 import tempfile
 import time
 import unicodedata
@@ -100,14 +101,17 @@ CERTIFICATE_FEES = ["2495.00", "1E+14", "0.30000000000000004", "-0", "1E+5000", 
 WHOLE_FEES = ["995", "0", str(2**63 - 1), str(2**63), "9" * 5001, "-" + "9" * 4400]
 
 
-def _plain(ch: str) -> bool:
-    """No strong right-to-left letter (they legitimately reorder a paragraph: not what is tested)."""
-    return unicodedata.bidirectional(ch) not in ("R", "AL", "AN")
-
-
+# No strong right-to-left letter (they legitimately reorder a paragraph: not what is tested):
+# excluded from the characters drawn, not filtered out of them (issue 37: a filter draws each
+# character alone and made the catalogue's drawing half of this file's time)
+RIGHT_TO_LEFT = "".join(
+    c for c in map(chr, range(sys.maxunicode + 1)) if unicodedata.bidirectional(c) in ("R", "AL", "AN")
+)
 HOSTILE = st.one_of(
     st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=8).map("".join),
-    st.text(st.characters(exclude_categories=("Cs", "Co", "Cn")).filter(_plain), max_size=30),
+    st.text(
+        st.characters(exclude_categories=("Cs", "Co", "Cn"), exclude_characters=RIGHT_TO_LEFT), max_size=30
+    ),
     st.builds(
         lambda piece, n: piece * n, st.sampled_from(["a", "ab ", "\u202ex", "=\r\n"]), st.integers(700, 3000)
     ),

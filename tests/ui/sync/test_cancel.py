@@ -113,13 +113,16 @@ def test_cancel_while_a_worker_validates_kills_it_and_keeps_the_cached_copy(
     qtbot: Any, qloop: Any, cache_dir: Path
 ) -> None:
     store_file = cache_dir / FILE_NAME
-    with DemoServer(generate(3000, 0)) as server:
+    # 300 records: the webinars' 1.5 MB are over the worker-process threshold (256 KB), so the
+    # first sync starts the workers and the second hands its payload to them; the cancel comes in
+    # the "validating" signal itself, before the payload's ingest can end, whatever its size
+    with DemoServer(generate(300, 0)) as server:
         controller = SyncController(server.base_url, store_file)
         try:
             with qtbot.waitSignal(controller.finished, timeout=60000):
                 controller.sync([W])
             before = snapshot(store_file, W)
-            server.set_payload(W, generate(3000, 1)[W])  # ~16 MB: ingested by a worker process
+            server.set_payload(W, generate(300, 1)[W])  # 1.5 MB: ingested by a worker process
             workers: list[Any] = []
 
             def validating(kind: Kind, phase: str) -> None:

@@ -47,10 +47,12 @@ def collection_xlsx(
     about: Sequence[str],
     currency: str | None,
     notes: list[str] | None = None,
+    max_links: int = MAX_LINKS,
 ) -> bytes:
     """A collection's records (decoded models of ``kind``) as a workbook: one column per spec
     field (a date's zone in the column after it), then the unknown extra fields. ``notes`` gets
-    what the About sheet tells beyond ``about`` (links written as text past the limit)."""
+    what the About sheet tells beyond ``about`` (links written as text past ``max_links``, Excel's
+    limit unless a test lowers it)."""
     from catalogue_desktop.core.export.records import REFERENCE_FIELDS, json_lines, label
     from catalogue_desktop.core.records.decode import MODELS
 
@@ -90,7 +92,7 @@ def collection_xlsx(
             columns.append(Column(head, cell, attr(name)))
     keys = list(dict.fromkeys(k for r in records for k in (r.model_extra or {})))
     columns += [Column(k, "text", extra(k)) for k in keys]
-    book = Book(f"Catalogue: {kind.value}", currency)
+    book = Book(f"Catalogue: {kind.value}", currency, max_links)
     book.sheet(kind.value.capitalize(), columns, records)
     book.about(about)
     if notes is not None:

@@ -51,8 +51,9 @@ class Column:
 class Book:
     """A workbook in memory with the formats its cells need."""
 
-    def __init__(self, title: str, currency: str | None = None) -> None:
+    def __init__(self, title: str, currency: str | None = None, max_links: int = MAX_LINKS) -> None:
         self.data = io.BytesIO()
+        self.max_links = max_links  # hyperlinks per sheet (MAX_LINKS; fewer in a test, not more)
         self.book = xlsxwriter.Workbook(
             self.data, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False}
         )
@@ -67,7 +68,7 @@ class Book:
         self.money_cents = self.book.add_format({"num_format": f"{prefix}#,##0.00"})
         self.notes: list[str] = []  # what the reader is to know (links past the limit), also on About
         self._links = 0  # links on the sheet being written
-        self._plain_links = 0  # web links past MAX_LINKS there, written as text
+        self._plain_links = 0  # web links past ``max_links`` there, written as text
 
     def sheet(self, name: str, columns: Sequence[Column], rows: Iterable[Any]) -> int:
         """A sheet of ``rows`` (each column's ``get`` reads one row); returns the rows written."""
@@ -95,7 +96,7 @@ class Book:
             ws.autofilter(0, 0, n, len(columns) - 1)
         if self._plain_links:
             self.notes.append(
-                f"{ws.name}: {self._plain_links:,} links past the {MAX_LINKS:,} a sheet can hold "
+                f"{ws.name}: {self._plain_links:,} links past the {self.max_links:,} a sheet can hold "
                 "are written as plain text."
             )
         return n
@@ -141,7 +142,7 @@ class Book:
     def _link(self, ws: Worksheet, row: int, col: int, url: str) -> bool:
         """Write a web link as a hyperlink; False when it is to be text: past the sheet's link
         limit, or refused by XlsxWriter (a warning, or ValueError, made a refusal: none is shown)."""
-        if self._links >= MAX_LINKS:
+        if self._links >= self.max_links:
             self._plain_links += 1
             return False
         with warnings.catch_warnings():
