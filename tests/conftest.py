@@ -3,7 +3,6 @@ test folders use: the demo sample, the demo service, a fault server primed with 
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -21,15 +20,6 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 import pytest
 
 sys.dont_write_bytecode = False
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """What collection made (the modules, the test items and their parameters: about 190,000
-    objects) lives to the end of the run: keep it out of the garbage collector's sight
-    (``gc.freeze``). A full collection then walks only what the tests made since; the window tests
-    run two each (``qloop`` in ``tests/ui/conftest.py``), at about 0.2 CPU-s each over the whole heap."""
-    gc.collect()
-    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
