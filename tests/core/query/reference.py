@@ -92,6 +92,10 @@ class Reference:
             return table_of_kind(str(term.value)) == table
         if term.field == "kind" and table == "offerings":
             term = dataclasses.replace(term, value=offering_kind(term.value))
+            if term.op in ("eq", "exact") and str(term.value).strip().lower() == "webinar":
+                f = self.field_of(term, table)  # a series' session is a webinar too
+                kinds = [dataclasses.replace(term, value=v) for v in ("webinar", "session")]
+                return any(self.test(k, f, table, rec, rec) for k in kinds)
         if term.op == TIME_OP:
             return self.time_test(term.value, table, rec)
         if term.op == "word":

@@ -394,6 +394,17 @@ def test_a_kinds_plural_on_the_offerings_is_its_occasions() -> None:
         assert rows == reference.ids(f"kind:{plural} fee:<1500", "offerings")
 
 
+def test_a_webinar_on_the_offerings_is_a_series_session_too() -> None:
+    """A session is a webinar (the spec's Series holds Webinar records): ``kind:webinar`` on the
+    Dates is the webinars' and the sessions' dates, ``kind:session`` the sessions alone."""
+    facts = demo_facts()
+    finder, now = finder_of(facts), NOWS[0]
+    webinars = set(finder.evaluate("kind:webinar", "offerings", now).rows)
+    sessions = set(finder.evaluate("kind:session", "offerings", now).rows)
+    alone = set(finder.evaluate('kind:="webinar" -kind:session', "offerings", now).rows)
+    assert sessions and sessions < webinars and alone == webinars - sessions
+
+
 def test_a_kinds_own_name_on_its_tab_is_its_title() -> None:
     """ "patrick o'donnell" reads as ``expert:"o'donnell"``: on the Experts tab, the expert himself
     (it was no row: the Experts tab has no expert field), as ``name:``; a topic's, role's,

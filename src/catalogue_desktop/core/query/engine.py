@@ -298,7 +298,14 @@ class Finder:
                 return t.project(child_bits)
             raise AssertionError(f"{term} is not about {t}")  # groups hold child clauses only
         key = (term.key, self._now_key(term, run.now))
-        return self._remember(t, key, lambda: self._leaf(term, t, run.now))
+        found = self._remember(t, key, lambda: self._leaf(term, t, run.now))
+        if t.name == OFFERINGS and is_webinar_kind(term):
+            # A series' session is a webinar (the spec: a Series embeds its Webinar records in
+            # sessions): ``kind:webinar`` on the Dates is every webinar's date, a session's too
+            # ("cle webinars next 30 days" there found none of a series' webinars).
+            session = replace(term, value="session")
+            found |= self._remember(t, (session.key, None), lambda: self._leaf(session, t, run.now))
+        return found
 
     def _now_key(self, term: Term, now: datetime) -> Any:
         """What of ``now`` a clause's rows depend on (relative dates), for the cache key."""
@@ -471,6 +478,17 @@ class Finder:
     def past_index_steps(self, t: Table) -> Iterator[None]:
         """Build the index of when ``t``'s occasions ended, if ``past_steps`` left it to a scan."""
         yield from t.extra_index_steps("@ended", lambda: self._ended(t))
+
+
+def is_webinar_kind(term: Term) -> bool:
+    """Whether ``term`` is ``kind:webinar`` on the offerings (as written, or by a facet's value):
+    every webinar's date, a series' sessions too (``kind:session``: those alone)."""
+    return (
+        term.field == "kind"
+        and term.op in ("eq", "exact")
+        and isinstance(term.value, str)
+        and fold(term.value.strip()) == "webinar"
+    )
 
 
 def is_kind(term: Term, table: str, schema: Schema = SCHEMA) -> bool:

@@ -26,7 +26,8 @@ from typing import Any
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.facet_keys import ValueKeys
-from catalogue_desktop.core.query.fields import Field, FieldType
+from catalogue_desktop.core.query.fields import OFFERINGS, Field, FieldType
+from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.index import BuiltIndex, RangeIndex, TextIndex
 from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
 from catalogue_desktop.core.query.table import DateIndex, FlagIndex, Table
@@ -92,6 +93,8 @@ def facets(
         own = [c for c in clauses if _about(c, name)]
         base = [c for c in clauses if not _about(c, name)]
         values = _values(finder, table, name, base, now, keys)
+        if table == OFFERINGS and name == "kind":  # a session is a webinar too (``is_webinar_kind``)
+            values = [_webinars_counted(finder, table, base, now, v) for v in values]
         selected = _selected(own, name, parsed.text, keys)
         typed_nodes = [c for c in own if _own_values(c, name, parsed.text, keys) is None]
         typed = [parsed.text[c.start : c.end] for c in typed_nodes]
@@ -108,6 +111,16 @@ def facets(
             facet = dataclasses.replace(facet, chosen=" ".join(typed), said=words)
         out.append(facet)
     return out
+
+
+def _webinars_counted(
+    finder: Finder, table: str, base: list[Node], now: datetime, value: tuple[str, str | None, Any, int]
+) -> tuple[str, str | None, Any, int]:
+    """The Dates' kind "webinar" counted as its click shows it: the series' sessions too."""
+    label, clause, key, _count = value
+    if fold(label) != "webinar":
+        return value
+    return label, clause, key, finder.evaluate_nodes([*base, _term("kind", "webinar")], table, now).count
 
 
 _COMPARED = {"lt": "under", "le": "at most", "gt": "over", "ge": "at least", "eq": ""}

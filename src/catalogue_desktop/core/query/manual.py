@@ -67,7 +67,9 @@ open anything with Ctrl+K."""
 
 
 def syntax_markdown() -> str:
-    rows = "\n".join(f"| {write} | {finds} |" for write, finds in SYNTAX)
+    """The table of ``SYNTAX`` and the notes. A cell's examples are parted by " · ": shown, code
+    spans have no border, and "`illinois cpe next month` `texas courses under 1500`" read as one."""
+    rows = "\n".join(f"| {write.replace('` `', '` · `')} | {finds} |" for write, finds in SYNTAX)
     return (
         "**Query language** — one query for every tab (Ctrl+F); each tab's title shows its "
         f"count.\n\n| you write | it finds |\n|---|---|\n{rows}\n\n{NOTES}\n"

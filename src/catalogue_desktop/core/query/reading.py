@@ -50,7 +50,7 @@ from catalogue_desktop.core.query.syntax import (
     walk,
 )
 
-__all__ = ["Condition", "Lexicon", "Reading", "literal_query", "read"]
+__all__ = ["Condition", "Lexicon", "Reading", "literal_query", "read", "read_on_tab"]
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,20 @@ def read(
         return _literal(text, parse(text))
     except (IndexError, KeyError, ValueError):  # pragma: no cover - a rule's slip: read nothing
         return _literal(text, parse(text))
+
+
+def read_on_tab(text: str, lexicon: Lexicon, now: datetime, table: str, *, literal: bool = False) -> Reading:
+    """The window's reading of ``text`` on ``table``'s tab: the same words mean the same on every
+    tab. Read for the tab (what it adds: an expert's ``name:`` on Experts, its titles' phrases,
+    counts and orders it has), unless that leaves words free that ``find``'s reading (for any
+    table) understands: a city, a fee or a credit on a tab without one is still that place, fee
+    or credit, which this tab lacks (it shows none; the window moves to where the results are),
+    never a word searched in its text ("chicago december" on Webinars was 0 everywhere)."""
+    here = read(text, lexicon, now, literal=literal, table=table)
+    if literal or not here.words:
+        return here
+    anywhere = read(text, lexicon, now, table=None)
+    return anywhere if len(anywhere.words) < len(here.words) else here
 
 
 def _literal(text: str, parsed: Parsed, *, literal: bool = False) -> Reading:

@@ -216,12 +216,12 @@ class FinderController(QObject):
     # -- plain words read ------------------------------------------------------------------
 
     def read(self, text: str, literal: bool) -> Reading:
-        """``text`` as the query box reads it: with the catalogue's lexicon, now, for the tab
-        shown (what applies there is read: fees on tabs with fees)."""
-        from catalogue_desktop.core.query.reading import read
+        """``text`` as the query box reads it: with the catalogue's lexicon, now, the same words
+        the same way on every tab (``read_on_tab``: what the tab shown adds to it too)."""
+        from catalogue_desktop.core.query.reading import read_on_tab
 
         table = self.window.current_kind().value
-        return read(text, self.indexer.lexicon, now(), literal=literal, table=table)
+        return read_on_tab(text, self.indexer.lexicon, now(), table, literal=literal)
 
     def _lexicon_ready(self) -> None:
         """The lexicon was (re)built (a sync, a catalogue opened): the box's words read again."""

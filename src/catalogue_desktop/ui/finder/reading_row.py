@@ -108,7 +108,11 @@ class ReadingRow(QWidget):
         self.free.setObjectName("reading-free-words")
         self.free.setTextFormat(Qt.TextFormat.PlainText)
         self.free.setToolTip("Not read as a condition: looked for as words in the records' text")
-        for label in (self.hint, self.lead, self.same, self.query, self.literal, self.free):
+        # Nothing read (the query language as typed, or words no rule reads): said, never a blank line.
+        self.written = QLabel()
+        self.written.setObjectName("reading-as-written")
+        self.written.setTextFormat(Qt.TextFormat.PlainText)
+        for label in (self.hint, self.lead, self.same, self.query, self.literal, self.free, self.written):
             _mute(label)  # (muted, still readable: WCAG AA)
         self.back = RowButton("read them as a question", "reading-back", LINK_STYLE)
         self.back.setAccessibleName("Read the words as a question")
@@ -125,6 +129,7 @@ class ReadingRow(QWidget):
         layout.addWidget(self.lead)
         layout.addLayout(self._chip_layout)
         layout.addWidget(self.free)
+        layout.addWidget(self.written)
         layout.addWidget(self.literal)
         layout.addWidget(self.back)
         layout.addWidget(self.suggestion)  # (next to the chip of the word it corrects)
@@ -194,6 +199,9 @@ class ReadingRow(QWidget):
         self.same.setVisible(bool(understood))
         self.query.setToolTip(plain_tooltip(f"The same in the query language: {query}") if query else "")
         self.words.setVisible(bool(understood))
+        written = "" if not typed or understood or reading is None or reading.literal else as_written(reading)
+        self.written.setText(written)
+        self.written.setVisible(bool(written))
         self.literal.setVisible(bool(literal))
         self.back.setVisible(bool(literal))
         self.suggestion.setVisible(bool(suggestion))
@@ -220,6 +228,17 @@ class ReadingRow(QWidget):
     def focus_chain(self) -> list[QWidget]:
         """The line's buttons in Tab order (hidden ones are skipped by Qt)."""
         return [*self.chips, self.back, self.suggestion, self.words]  # (the order shown)
+
+
+def as_written(reading: Reading) -> str:
+    """What the line says of a text nothing was read in: the query language as written (its
+    free words named), or only words to find in the records' text."""
+    from catalogue_desktop.core.query.syntax import parse, walk
+
+    words = " ".join(f"“{w}”" for w in reading.words)
+    if all(t.op == "word" and t.field is None for t in walk(parse(reading.query).root)):
+        return f"Looking for the words {words} in the records' text" if words else ""
+    return "The query language, as written" + (f", and the words {words}" if words else "")
 
 
 def _mute(label: QLabel) -> None:

@@ -1,0 +1,87 @@
+"""A salesperson on the Dates tab asks for webinars in plain words ("cle webinars next 30 days
+under $300", "cle webinars by okafor"): the Dates tab (Ctrl+9 from the Webinars the words name)
+shows the webinars' dates, a
+series' sessions among them (a session is a webinar: the spec's Series embeds its Webinar
+records), and the Kind facet's "webinar" counts the same rows. Before, the sessions were left out,
+Dates showed 0 and there was nothing to offer."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from catalogue_desktop.cli.find import find
+from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.listing.rows import column_index
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
+from tests.journeys.hands import click_facet, click_tab, facet_rows, key, show_facets, type_query
+
+
+def _kinds_shown(tab: Any) -> list[str]:
+    """The Kind column of each Dates row shown (Course, Webinar, Session), folded."""
+    column = column_index(OCCASIONS, "kind")
+    return [str(tab.model.index(r, column).data()).lower() for r in range(tab.model.rowCount())]
+
+
+def _dates_found_by_find(session: Any, text: str) -> int:
+    out = io.StringIO()
+    with Store(session.store_file) as store:
+        find(store, [text], ["offerings"], as_json=True, out=out, err=io.StringIO())
+    counts = json.loads(out.getvalue())["counts"]
+    return int(counts["offerings"] or 0)
+
+
+@pytest.mark.parametrize("text", ["cle webinars next 30 days under $300", "cle webinars by okafor"])
+def test_webinars_asked_for_on_dates_are_on_dates_with_the_series_sessions(start: Any, text: str) -> None:
+    session = start()
+    window = session.window
+    window.show()
+    tab = click_tab(window, OCCASIONS)
+    type_query(window, text)
+    # the kind word shows its tab, as "texas courses" shows Courses; the status line says how back
+    assert window.current_kind() is Kind.WEBINARS
+    assert "Ctrl+9 goes back to Dates" in window.statusBar().currentMessage()
+    key(window.query_box.edit, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_kind() is OCCASIONS
+    kinds = _kinds_shown(tab)
+    assert kinds and "session" in kinds and "course" not in kinds, kinds
+    assert len(kinds) == _dates_found_by_find(session, text)  # find --kind dates agrees
+
+
+def _settle(qtbot: Any, session: Any) -> None:
+    qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=3000)
+    QApplication.processEvents()
+
+
+def _count(window: Any, label: str) -> int:
+    for shown in next(v for t, v in facet_rows(window).items() if t.startswith("Kind")):
+        text, count = shown.rsplit("  ", 1)
+        if text.lstrip("✓✗ ").lower() == label:
+            return int(count.replace(",", ""))
+    raise AssertionError(f"no {label!r} in Kind: {facet_rows(window)}")
+
+
+def test_the_kind_facet_s_webinar_counts_what_its_click_shows(start: Any, qtbot: Any) -> None:
+    session = start()
+    window = session.window
+    window.show()
+    tab = click_tab(window, OCCASIONS)
+    show_facets(qtbot, window)
+    type_query(window, "cle")
+    _settle(qtbot, session)
+    webinars, sessions = _count(window, "webinar"), _count(window, "session")
+    assert sessions and webinars >= sessions  # a session is a webinar: counted among them
+    click_facet(
+        window,
+        "Kind",
+        next(r.split("  ")[0].lstrip("✓✗ ") for r in facet_rows(window)["Kind"] if "webinar" in r.lower()),
+    )
+    _settle(qtbot, session)
+    kinds = _kinds_shown(tab)
+    assert len(kinds) == webinars and "session" in kinds, kinds
+    assert window.current_kind() is OCCASIONS
