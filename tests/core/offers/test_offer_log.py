@@ -265,6 +265,23 @@ def test_a_check_makes_only_the_quoted_occasions_and_finds_them_as_the_whole_cat
     assert {f.now for o in result.offers for f in o.findings} == {
         logged.quoted(every[k], None) for k in (CHICAGO, WASHINGTON)
     }
+    webinars = json.loads(demo_server.payload(Kind.WEBINARS))
+    webinars[0]["title"] += " (moved)"  # new data, none of it quoted: every offer found as it was
+    serve(demo_server, Kind.WEBINARS, webinars)
+    assert sync(demo_server.base_url, store_file).ok
+    written: list[str] = []
+    real_dumps = json.dumps
+
+    def dumps(value: Any, **kw: Any) -> str:
+        written.append("findings")
+        return real_dumps(value, **kw)
+
+    monkeypatch.setattr(checking.json, "dumps", dumps)
+    with Store(store_file) as s:
+        again = checking.check(s, NOW)
+        assert made == [2, 2] and not written  # checked again; only the time is written
+        assert [o.findings for o in again.offers] == [o.findings for o in result.offers]
+        assert {o.checked_at for o in logged.offers(s)} == {again.at}
 
 
 def test_a_catalogue_with_nothing_in_it_withdraws_nothing(demo_server: DemoServer, store_file: Path) -> None:

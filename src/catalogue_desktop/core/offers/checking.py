@@ -103,6 +103,7 @@ def check(
         stale = set()
     checked: dict[int, LoggedOffer] = {}
     rows: list[tuple[int, str, str]] = []
+    same: list[int] = []
     for offer in open_ones:
         if offer.id in stale:
             findings = tuple(compare(item, found.get(item.occasion), now) for item in offer.items)
@@ -112,9 +113,12 @@ def check(
             continue
         status = status_of(findings)
         checked[offer.id] = replace(offer, status=status, findings=findings, checked_at=at)
-        rows.append((offer.id, status, json.dumps([f.to_json() for f in findings], ensure_ascii=False)))
-    if rows and save and not store.read_only:
-        store.offers.set_checked(rows, at)
+        if status == offer.status and findings == offer.findings:
+            same.append(offer.id)  # (most, after most refreshes: only the time is written)
+        else:
+            rows.append((offer.id, status, json.dumps([f.to_json() for f in findings], ensure_ascii=False)))
+    if (rows or same) and save and not store.read_only:
+        store.offers.set_checked(rows, at, same)
     return Checked([checked.get(o.id, o) for o in every], at)
 
 
