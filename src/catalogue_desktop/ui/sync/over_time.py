@@ -2,7 +2,7 @@
 of the catalogue's history is kept (``store.history.set_span_days``, ``set_budget_megabytes``:
 the window and the command line share them, per catalogue). The settings are written at once;
 what they no longer keep is forgotten on a thread of its own with its own connection
-(``prune_later``), never on the window's: pruning a large history is seconds of deletes."""
+(``prune_later``), never on the window's: its deletes grow with the history kept."""
 
 from __future__ import annotations
 
