@@ -1,10 +1,12 @@
 """The offer log's check (issue 38): 1,000 offers of 3 occasions each checked against a synthetic
 catalogue of N webinars (``demo.synthetic.generate``, ingested into a real store), as the window
 does after every refresh (on a thread) and ``offers`` / ``sync`` do: ``core.offers.checking.check``,
-split into the catalogue's occasions read once (``now_occasions``) and the rest (the offers read
-and compared); and a check when nothing changed since the last one (``offers`` run again: the
-catalogue is not read). CPU time of this process (``time.process_time``: steadier than the wall
-clock on a shared machine), median of ``--rounds``; a first, cold round is left out.
+split into the catalogue's occasions read once (``now_occasions`` of the quoted ids, as the check
+reads them) and the rest (the offers read and compared); and a check when nothing changed since
+the last one (``offers`` run again: the catalogue is not read). CPU time of this process
+(``time.process_time``: steadier than the wall clock on a shared machine), median of ``--rounds``;
+a first, cold round is left out. Issue 40's budget: every open offer checked after a refresh in
+< 50 ms for 1,000 offers (``GOAL_MS``, judged on the whole check), off the GUI thread.
 
 Usage: ``python bench/offer_log_bench.py [--sizes 1000,10000] [--offers 1000] [--rounds 5]``;
 prints a Markdown table.
@@ -27,9 +29,10 @@ from catalogue_desktop.demo.synthetic import generate
 
 AT = "2026-11-20T09:30:00Z"
 NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
+GOAL_MS = 50.0  # issue 40: 1,000 offers checked after a refresh
 
 
-def figures(size: int, offers: int, rounds: int) -> tuple[float, float, float, int]:
+def figures(size: int, offers: int, rounds: int) -> tuple[float, float, float, float, int]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "catalogue.sqlite3"
         for kind, payload in generate(size, 1).items():
@@ -41,10 +44,11 @@ def figures(size: int, offers: int, rounds: int) -> tuple[float, float, float, i
             for n in range(offers):
                 items = [found[i] for i in rng.sample(ids, 3)]
                 logged.remember(store, title=f"Offer {n}", items=items, written=[], currency="USD")
+            wanted = {item.occasion for offer in logged.offers(store) for item in offer.items}
             reads, totals, quick = [], [], []
             for _ in range(rounds + 1):
                 start = time.process_time()
-                checking.now_occasions(store, NOW)
+                checking.now_occasions(store, NOW, wanted)
                 reads.append(time.process_time() - start)
                 start = time.process_time()  # every offer new (unchecked): the catalogue read
                 checked = checking.check(store, NOW, save=False)
@@ -65,13 +69,18 @@ def main() -> None:
     parser.add_argument("--offers", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    head = f"| N webinars | occasions | {args.offers:,} offers checked | catalogue read | rest | unchanged |"
-    print(head)
-    print("|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"| N webinars | occasions | {args.offers:,} offers checked | goal |"
+        " catalogue read | rest | unchanged |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for size in (int(s) for s in args.sizes.split(",")):
         total, read, rest, quick, occasions = figures(size, args.offers, args.rounds)
-        ms = [f"{t * 1000:.0f} ms" for t in (total, read, rest, quick)]
-        print(f"| {size:,} | {occasions:,} | {' | '.join(ms)} |")
+        ms = [f"{t * 1000:.0f} ms" for t in (read, rest, quick)]
+        goal = GOAL_MS * args.offers / 1000
+        verdict = "met" if total * 1000 < goal else "MISSED"
+        checked = f"{total * 1000:.0f} ms | < {goal:.0f} ms: {verdict}"
+        print(f"| {size:,} | {occasions:,} | {checked} | {' | '.join(ms)} |")
 
 
 if __name__ == "__main__":

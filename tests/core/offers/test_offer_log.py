@@ -208,9 +208,9 @@ def test_checking_a_thousand_offers_reads_the_catalogue_once(
     reads = []
     real = checking.now_occasions
 
-    def counted(store: Store, now: datetime) -> Any:
+    def counted(store: Store, now: datetime, wanted: Any = None) -> Any:
         reads.append(now)
-        return real(store, now)
+        return real(store, now, wanted)
 
     monkeypatch.setattr(checking, "now_occasions", counted)
     with Store(store_file) as s:
@@ -233,6 +233,55 @@ def test_checking_a_thousand_offers_reads_the_catalogue_once(
     with Store(store_file) as s:  # new data: read once more (the past ones are not checked again)
         checking.check(s, NOW)
         assert len(reads) == 1
+
+
+def test_a_check_makes_only_the_quoted_occasions_and_finds_them_as_the_whole_catalogue_does(
+    demo_server: DemoServer, store_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40: a check of 1,000 offers made every occasion of the catalogue (30,000+ at 10,000
+    webinars) to look ~3,000 up; now only the quoted ones (counted, not timed)."""
+    from catalogue_desktop.core.offers import occasions as made_here
+
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        every = checking.now_occasions(s, NOW)
+        assert len(every) > 10 and list(every) == [logged.occasion_id(o) for o in every.values()]
+        for n in range(100):
+            logged.remember(s, title=f"Offer {n}", items=[every[CHICAGO], every[WASHINGTON]], written=[])
+        wanted = {CHICAGO, WASHINGTON, "webinar:no-such"}
+        assert checking.now_occasions(s, NOW, wanted) == {k: every[k] for k in (CHICAGO, WASHINGTON)}
+        made: list[int] = []
+        real = made_here.occasions
+
+        def counted(found: Any, rows: Any) -> Any:
+            out = real(found, rows)
+            made.append(len(out))
+            return out
+
+        monkeypatch.setattr(made_here, "occasions", counted)
+        result = checking.check(s, NOW)
+    assert made == [2] and len(result.offers) == 100
+    assert {o.status for o in result.offers} == {"current"}
+    assert {f.now for o in result.offers for f in o.findings} == {
+        logged.quoted(every[k], None) for k in (CHICAGO, WASHINGTON)
+    }
+    webinars = json.loads(demo_server.payload(Kind.WEBINARS))
+    webinars[0]["title"] += " (moved)"  # new data, none of it quoted: every offer found as it was
+    serve(demo_server, Kind.WEBINARS, webinars)
+    assert sync(demo_server.base_url, store_file).ok
+    written: list[str] = []
+    real_dumps = json.dumps
+
+    def dumps(value: Any, **kw: Any) -> str:
+        written.append("findings")
+        return real_dumps(value, **kw)
+
+    monkeypatch.setattr(checking.json, "dumps", dumps)
+    with Store(store_file) as s:
+        again = checking.check(s, NOW)
+        assert made == [2, 2] and not written  # checked again; only the time is written
+        assert [o.findings for o in again.offers] == [o.findings for o in result.offers]
+        assert {o.checked_at for o in logged.offers(s)} == {again.at}
 
 
 def test_a_catalogue_with_nothing_in_it_withdraws_nothing(demo_server: DemoServer, store_file: Path) -> None:

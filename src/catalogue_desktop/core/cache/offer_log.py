@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
@@ -152,13 +152,15 @@ class OfferLog:
         found = self._db.execute(f"SELECT {_COLUMNS} FROM offers WHERE id = ?", (offer_id,)).fetchone()
         return None if found is None else OfferRow(*found)
 
-    def set_checked(self, findings: list[tuple[int, str, str]], at: str) -> None:
-        """Each offer's (id, status, findings JSON) as checked ``at``; the span kept."""
+    def set_checked(self, findings: list[tuple[int, str, str]], at: str, same: Sequence[int] = ()) -> None:
+        """Each offer's (id, status, findings JSON) as checked ``at``, and the offers ``same`` as
+        checked ``at`` with the status and findings they had; the span kept."""
         with self._transaction():
             self._db.executemany(
                 "UPDATE offers SET status = ?, found = ?, checked_at = ? WHERE id = ?",
                 [(status, found, at, offer_id) for offer_id, status, found in findings],
             )
+            self._db.executemany("UPDATE offers SET checked_at = ? WHERE id = ?", [(at, i) for i in same])
             self._prune(at)
 
     def _prune(self, now: str) -> int:

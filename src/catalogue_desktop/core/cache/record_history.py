@@ -455,15 +455,24 @@ class History:
     def budget_megabytes(self) -> int:
         return budget_megabytes(self._db)
 
-    def set_budget_megabytes(self, megabytes: int, now: str) -> None:
+    def set_budget_megabytes(self, megabytes: int, now: str | None) -> None:
         """Keep at most ``megabytes`` (at least 1) of history; the oldest syncs' rows over it go
-        (the space they held is given back after the next sync, off the window's thread)."""
+        (the space they held is given back after the next sync, off the window's thread). With
+        ``now`` None only the setting is written: the window prunes on a thread (``prune``)."""
         with self._transaction():
             set_budget_megabytes(self._db, megabytes)
-            prune(self._db, now)
+            if now is not None:
+                prune(self._db, now)
 
-    def set_span_days(self, days: int, now: str) -> None:
-        """Keep history for ``days`` (at least 1); what is older than that before ``now`` goes."""
+    def set_span_days(self, days: int, now: str | None) -> None:
+        """Keep history for ``days`` (at least 1); what is older than that before ``now`` goes
+        (``now`` None: only the setting is written, as ``set_budget_megabytes``)."""
         with self._transaction():
             set_span_days(self._db, days)
-            prune(self._db, now)
+            if now is not None:
+                prune(self._db, now)
+
+    def prune(self, now: str) -> int:
+        """Forget what the span and the budget no longer keep at ``now``; the rows removed."""
+        with self._transaction():
+            return prune(self._db, now)

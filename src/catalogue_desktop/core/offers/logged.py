@@ -14,13 +14,13 @@ findings are read here too. Qt-free.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from catalogue_desktop.core.formats.numbers import plain_number, within_reason
-from catalogue_desktop.core.offers.occasions import Occasion, instant, money
+from catalogue_desktop.core.offers.occasions import OFFERING_KEYS, Occasion, instant, money
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.offer_log import OfferRow
@@ -46,6 +46,9 @@ class Written:
 
     def to_json(self) -> dict[str, str]:
         return {"format": self.format, "where": self.where}
+
+
+_QUOTED_KEYS = ("occasion", "title", "start", "end", "place", "city", "fee", "currency")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,24 +78,20 @@ class Quoted:
 
     @classmethod
     def from_json(cls, data: object) -> Quoted:
-        """An item as stored; a damaged one is read as far as it goes (never raises)."""
+        """An item as stored; a damaged one is read as far as it goes (never raises). (Each
+        value tested inline: a check reads ~9,000 of them for 1,000 offers.)"""
         if not isinstance(data, dict):
             return cls("?", "?")
-
-        def text(key: str) -> str | None:
-            value = data.get(key)
-            return value if isinstance(value, str) else None
-
-        fee = data.get("fee")
+        occasion, title, start, end, place, city, fee, currency = map(data.get, _QUOTED_KEYS)
         return cls(
-            occasion=text("occasion") or "?",
-            title=text("title") or "?",
-            start=text("start"),
-            end=text("end"),
-            place=text("place") or "",
-            city=text("city"),
+            occasion=occasion if isinstance(occasion, str) and occasion else "?",
+            title=title if isinstance(title, str) and title else "?",
+            start=start if isinstance(start, str) else None,
+            end=end if isinstance(end, str) else None,
+            place=place if isinstance(place, str) else "",
+            city=city if isinstance(city, str) else None,
             fee=fee if isinstance(fee, int | str) and not isinstance(fee, bool) else None,
-            currency=text("currency"),
+            currency=currency if isinstance(currency, str) else None,
         )
 
     def over(self, now: datetime) -> bool:
@@ -200,6 +199,25 @@ def occasion_id(o: Occasion) -> str:
     if o.kind == "session" and o.series_id is not None:
         return f"session:{o.series_id}@{o.id}"
     return f"{o.kind}:{o.id}"
+
+
+def occasion_ids(found: Mapping[str, list[Any]], count: int) -> list[str]:
+    """``occasion_id`` of each of the first ``count`` offerings rows (columns as
+    ``query.offerings.columns`` makes them), read off the columns without making the occasions."""
+    none: list[Any] = [None] * count
+    kinds, ids = found.get(OFFERING_KEYS["kind"], none), found.get(OFFERING_KEYS["id"], none)
+    locations = found.get(OFFERING_KEYS["location"], none)
+    series = found.get(OFFERING_KEYS["series_id"], none)
+    out = []
+    for i in range(count):
+        kind = kinds[i]
+        if kind == "course" and locations[i] is not None:
+            out.append(f"course:{ids[i]}@{locations[i]}")
+        elif kind == "session" and series[i] is not None:
+            out.append(f"session:{series[i]}@{ids[i]}")
+        else:
+            out.append(f"{kind}:{ids[i]}")
+    return out
 
 
 def fee_value(fee: object) -> int | str | None:

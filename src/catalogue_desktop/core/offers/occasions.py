@@ -35,7 +35,8 @@ _CREDITS = (("cle", "CLE"), ("cpe", "CPE"))
 _OFFER = offer_keys()
 JSON_KEYS = tuple(_OFFER.values())
 # Where the offerings' columns keep each field (the registry's facts' keys).
-_FACT = fact_keys("offerings")
+OFFERING_KEYS = fact_keys("offerings")  # the offerings columns' keys, by field name
+_FACT = OFFERING_KEYS
 
 
 @dataclass(frozen=True)

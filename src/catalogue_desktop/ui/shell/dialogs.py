@@ -138,7 +138,10 @@ class Dialogs(QObject):
             self.parent_widget,
             catalogue=catalogues.current,
         )
-        dialog.over_time.show_history(window.search_book.history())  # (kept in the catalogue's store)
+        store = window.search_book.store()  # (the history is kept in the catalogue's store)
+        dialog.over_time.show_history(
+            None if store is None else store.history, None if store is None else store.path
+        )
         if dialog.exec():
             dialog.save()
             self.preferences_changed.emit()
