@@ -35,6 +35,9 @@ from catalogue_desktop.ui.shell.session import AppSession
 # paint: ``start_budget``) and close the window through its normal shutdown.
 EXIT_WHEN_READY = "CATALOGUE_DESKTOP_EXIT_WHEN_READY"
 _AVOIDED_AT_START = ("asyncio", "qasync", "pydantic", "httpx")
+# The start-up's own marks (time.time()), in the report: the QApplication made, the window made
+# (``AppSession.start`` returned, not yet painted); the report's ``ready_at`` is the first paint.
+_MARKS: dict[str, float] = {}
 
 
 def _release_gc() -> None:
@@ -67,6 +70,7 @@ def _report_ready_and_close(session: AppSession) -> None:
         "imported": [name for name in _AVOIDED_AT_START if name in modules],
         "modules": modules,
         "too_early": too_early(modules),
+        "marks": _MARKS,
     }
     print(json.dumps(report), flush=True)
     QTimer.singleShot(0, window.close)
@@ -83,6 +87,7 @@ def _run_window(app: QApplication, options: Options, *, release_gc: bool = False
         signal.connect(lambda: _report_ready_and_close(session), Qt.ConnectionType.SingleShotConnection)
     try:
         window = session.start()
+        _MARKS["window_made"] = time.time()
     except StoreError as exc:
         from PySide6.QtWidgets import QMessageBox
 
@@ -127,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         with explain_fatal_start():  # Qt's abort (no platform plugin) -> one paragraph, exit 2
             app = QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)  # (ours, or a test's: never a bare QCoreApplication)
+    _MARKS["qapplication"] = time.time()
     app.setApplicationName(APP_TITLE)
     app.setDesktopFileName("catalogue-desktop")  # matches packaging/linux/*.desktop
     app.setWindowIcon(app_icon())
