@@ -58,9 +58,9 @@ def _report_ready_and_close(session: AppSession) -> None:
     assert window is not None and session.loader is not None
     session.loader.stop()
     QApplication.sendPostedEvents()
+    modules = sorted(sys.modules)  # (before the report's own import)
     from catalogue_desktop.ui.shell.start_budget import too_early
 
-    modules = sorted(sys.modules)  # (before the report's own imports below)
     tab = window.current_tab()
     report = {
         "ready_at": time.time(),

@@ -1,7 +1,8 @@
 """``AppSession``: one run of the window, fed from the store and the service.
 
 Start-up order: QApplication (``app.run``), store, the current tab's first page of cached rows read,
-window shown and painted (``populated``), then the other rows read in chunks on Qt timers (the
+window shown and painted (``populated``; then the watched searches and the offer log are made:
+``ui.shell.start_budget``), then the other rows read in chunks on Qt timers (the
 tab's rows grow in, then the other collections come), ``--open`` applied, ``ready``: no network,
 no asyncio, no pydantic, no httpx until then. On the next event-loop pass, asyncio starts on the
 running Qt loop (``qt_compat.event_loop``) and the background sync begins (with the demo
