@@ -116,6 +116,7 @@ def cold_start(cache: Path, repeat: int, home: Path, commands: list[str]) -> dic
             out["wall"] = time.perf_counter() - started
             if mode.startswith("app"):
                 out["ready"] = out["ready_at"] - t0
+                out["marks_s"] = {k: v - t0 for k, v in out.pop("marks", {}).items()}
             if i:
                 sink.append(out)
     assert all(r["rows_shown"] > 0 for r in app + table), "a window showed no rows"
@@ -137,6 +138,51 @@ def cold_start(cache: Path, repeat: int, home: Path, commands: list[str]) -> dic
         "paired": [a["wall"] / b["wall"] for a, b in zip(app, bare, strict=True)],
         "bare_shown": C.median([r["shown"] for r in bare]),
         "imported": sorted({m for r in app for m in r["imported"]}),
+        # the start-up budget (ui.shell.start_budget): what was loaded when the first page was painted
+        "modules_at_paint": C.median([len(r.get("modules", [])) for r in app]),
+        "too_early": sorted({m for r in app for m in r.get("too_early", [])}),
+        "marks_s": {
+            k: C.median([r["marks_s"][k] for r in app if k in r.get("marks_s", {})])
+            for k in ("qapplication", "window_made")
+            if any(k in r.get("marks_s", {}) for r in app)
+        },
+        "imports": import_profile(cache, home, commands),
+    }
+
+
+def import_profile(cache: Path, home: Path, commands: list[str], top: int = 12) -> dict[str, Any]:
+    """One start to the first paint with ``python -X importtime``: what the imports before the
+    first paint cost (the modules the app's report lists as loaded then), the slowest by their
+    own time. Not a figure with a goal (``-X importtime`` slows the imports): the place to look
+    when the cold start grows. The budget itself is counted by tests/ui/shell/test_start_budget.py."""
+    env = {**C.isolated_env(home), "CATALOGUE_DESKTOP_EXIT_WHEN_READY": "1"}
+    args = ["--offline", "--cache-dir", str(cache), "--base-url", "http://127.0.0.1:9"]
+    commands.append(
+        f"CATALOGUE_DESKTOP_EXIT_WHEN_READY=1 {PY} -X importtime -m catalogue_desktop {' '.join(args)}"
+        "   # the imports before the first paint"
+    )
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "catalogue_desktop", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    at_paint = set(report.get("modules", []))
+    own: dict[str, int] = {}
+    for line in done.stderr.splitlines():  # "import time: SELF | CUMULATIVE | NAME"
+        parts = line.removeprefix("import time:").split("|")
+        if len(parts) == 3 and parts[0].strip().isdigit() and parts[2].strip() in at_paint:
+            own[parts[2].strip()] = own.get(parts[2].strip(), 0) + int(parts[0])
+    ours = sum(us for name, us in own.items() if name.startswith("catalogue_desktop"))
+    return {
+        "modules": len(at_paint),
+        "too_early": report.get("too_early", []),
+        "self_ms": sum(own.values()) / 1000,
+        "ours_ms": ours / 1000,
+        "slowest": [(name, us / 1000) for name, us in sorted(own.items(), key=lambda kv: -kv[1])[:top]],
     }
 
 
@@ -623,6 +669,14 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         "the first round (warm-up) is dropped. "
         f"Bare window shown at {cs['bare_shown'] * 1000:.0f} ms after spawn (median). Of asyncio, "
         f"qasync, pydantic and httpx, imported at ready: {', '.join(cs['imported']) or 'none'}.",
+        f"  * start-up budget (`ui.shell.start_budget`): {cs['modules_at_paint']:.0f} modules loaded at "
+        f"the first paint; of the list kept for after it: {', '.join(cs['too_early']) or 'none'}. The "
+        "app's marks (median, since spawn): "
+        + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in cs["marks_s"].items())
+        + f", first page painted {cs['app_ready'] * 1000:.0f} ms. Imports before the first paint "
+        f"(one run, `-X importtime`, which slows them): {cs['imports']['modules']} modules, "
+        f"{cs['imports']['self_ms']:.0f} ms, of which the app's own {cs['imports']['ours_ms']:.0f} ms; "
+        "slowest: " + ", ".join(f"{n} {ms:.1f}" for n, ms in cs["imports"]["slowest"]),
         "  * app wall ms: "
         + ", ".join(f"{x['wall'] * 1000:.0f}" for x in cs["app"])
         + "; populated ms: "
@@ -905,6 +959,11 @@ def only(args: argparse.Namespace) -> int:
                 "cpu_ms": {k: cs[f"{k}_cpu"] * 1000 for k in ("app", "table", "bare")},
                 "app_runs": [x["wall"] * 1000 for x in cs["app"]],
                 "bare_runs": [x["wall"] * 1000 for x in cs["bare"]],
+                "app_all_runs": [x["wall"] * 1000 for x in cs["app_all"]],
+                "modules_at_paint": cs["modules_at_paint"],
+                "too_early": cs["too_early"],
+                "marks_ms": {k: v * 1000 for k, v in cs["marks_s"].items()},
+                "imports": cs["imports"],
             }
         elif args.only == "sync":
             sy = sync(servers[10000][1], 3 if q else 5, commands)

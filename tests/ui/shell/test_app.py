@@ -228,7 +228,16 @@ def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     before = time.time()
     report = _exit_when_ready(filled_cache, tmp_path, "1")
     assert before < report.pop("ready_at") < time.time()
-    assert report == {"tab": ALL_KINDS[0].value, "rows_shown": 60, "rows": 60, "imported": []}
+    assert "PySide6.QtWidgets" in report.pop("modules")  # (ui.shell.start_budget's test reads them)
+    marks = report.pop("marks")  # the QApplication made, then the window, then the first paint
+    assert before < marks["qapplication"] < marks["window_made"] < time.time()
+    assert report == {
+        "tab": ALL_KINDS[0].value,
+        "rows_shown": 60,
+        "rows": 60,
+        "imported": [],
+        "too_early": [],
+    }
 
 
 class _PaintCounter(QObject):

@@ -223,7 +223,6 @@ def keep_passwords_aside(profile: Profile, notes: list[str]) -> Profile:
     """``profile`` without any password in its addresses: each kept in the keyring (the service
     address's as the catalogue's basic credentials, the proxy's under ``secrets.proxy_account``), or
     left out with a note in ``notes`` saying how to give it instead."""
-    from catalogue_desktop.core.connection.credentials import origin
     from catalogue_desktop.core.records.errors import InvalidUrl
 
     connection = profile.connection
@@ -231,6 +230,8 @@ def keep_passwords_aside(profile: Profile, notes: list[str]) -> Profile:
     if base_url and "@" in base_url:
         bare, user, password = without_user(base_url)
         if user is not None and password is not None:
+            from catalogue_desktop.core.connection.credentials import origin  # (not at every start)
+
             base_url = bare
             if connection.auth in ("none", "basic"):
                 connection = connection.but(auth="basic", username=user)

@@ -17,12 +17,13 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (concurrent.futures when the first build starts: ui.shell.start_budget)
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     from catalogue_desktop.core.query.engine import Finder
     from catalogue_desktop.core.query.reading import Lexicon
 
@@ -83,7 +84,10 @@ class LexiconBuilder(QObject):
             return
         self.stale = False
         generation = self._generation
-        self._pool = self._pool or ThreadPoolExecutor(1, thread_name_prefix="lexicon")
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="lexicon")
         self._fast_switch(True)
         future = self._future = self._pool.submit(self._build, finder)
         future.add_done_callback(lambda done: self._built.emit(done, generation))

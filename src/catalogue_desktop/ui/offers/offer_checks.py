@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,8 @@ from PySide6.QtCore import QObject, Signal
 from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from catalogue_desktop.core.offers.checking import Checked
     from catalogue_desktop.core.offers.occasions import Occasion
 
@@ -40,12 +41,22 @@ class OfferChecks(QObject):
         super().__init__(parent)
         self._store_file = store_file
         self._time_text = time_text  # how the changes write times (the window's locale)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="offer-checks")
+        self._threads: ThreadPoolExecutor | None = None  # made at the first check (after the first paint)
         self._pending = 0  # checks asked for and not yet back
         self._announce = False
         self._closed = False
         self.last: Checked | None = None
         self._done.connect(lambda then: then())
+
+    @property
+    def _pool(self) -> ThreadPoolExecutor:
+        """The checks' thread, made when first needed (concurrent.futures is not the first
+        paint's: ui.shell.start_budget)."""
+        if self._threads is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="offer-checks")
+        return self._threads
 
     @property
     def busy(self) -> bool:
@@ -114,4 +125,5 @@ class OfferChecks(QObject):
     def stop(self) -> None:
         """No more checks (the window closes): one running is waited for (its store closed)."""
         self._closed = True
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._threads is not None:
+            self._threads.shutdown(wait=True, cancel_futures=True)

@@ -18,6 +18,7 @@ from catalogue_desktop.ui.searches.watcher import Watcher, WatchFinder, WatchWin
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QObject, SignalInstance
+    from PySide6.QtGui import QAction
     from PySide6.QtWidgets import QMainWindow
 
     from catalogue_desktop.core.cache.store import Store
@@ -47,9 +48,11 @@ def connect_watch(
     finder: WatchFinder,
     session: WatchSession,
     parent: QObject,
+    action: QAction | None = None,
 ) -> Watching:
     """Make the watcher and its notifier for ``window`` (``main``: the same window, where the
-    docks, the toolbar and the status bar are); ``parent`` keeps them."""
+    docks, the toolbar and the status bar are; ``action``: its toolbar's What's new, if made
+    already); ``parent`` keeps them."""
     gone = WithdrawnTitles(lambda: loader.store)
     watcher = Watcher(
         window,
@@ -57,6 +60,7 @@ def connect_watch(
         finder,
         lambda kind, rid: loader.index.title(kind, rid) or gone.title(kind, rid),
         parent,
+        action,
     )
     notifier = Notifier(main, watcher.show, parent)
     watcher.news_arrived.connect(lambda count: notifier.say(count, watcher.news))

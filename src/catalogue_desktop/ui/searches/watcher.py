@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
+from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common import panels
 from catalogue_desktop.ui.searches.book import SearchBook, now_iso
 from catalogue_desktop.ui.searches.whats_new import WhatsNewDock
+from catalogue_desktop.ui.searches.whats_new_action import whats_new_action
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
@@ -97,9 +98,11 @@ class Watcher(QObject):
         controller: WatchFinder,
         title: Callable[[Kind, int], str | None],
         parent: QObject | None = None,
+        action: QAction | None = None,
     ) -> None:
         """``main``: the same window (its docks, toolbar and menus); ``title(kind, id)``: a
-        record's title, or None."""
+        record's title, or None; ``action``: the toolbar's What's new, if the window made it
+        already (``whats_new_action``)."""
         super().__init__(parent)
         self.window = window
         self._controller = controller  # the finder controller (its indexer and engine)
@@ -115,14 +118,8 @@ class Watcher(QObject):
         panels.place(main, self.dock, window.changes_dock, None)  # in the place of Changes
         self.dock.record_activated.connect(window.navigate)
         self.dock.visibilityChanged.connect(self._looked)
-        self.action = QAction("What's new", main)
-        self.action.setToolTip("What newly matches your watched searches")
+        self.action = action or whats_new_action(main)
         panels.toggle(self.action, self.dock, main, lambda: window.current_tab().view)
-        toolbar = main.findChild(QToolBar, "toolbar-main")
-        if toolbar is not None and len(toolbar.actions()) > 4:  # after Changes
-            toolbar.insertAction(toolbar.actions()[4], self.action)
-        elif toolbar is not None:
-            toolbar.addAction(self.action)
         self._searches_title = window.menu_actions.searches_menu.title()
         self._pump = QTimer(self, interval=0)
         self._pump.timeout.connect(self._step)

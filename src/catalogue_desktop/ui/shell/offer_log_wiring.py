@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, SignalInstance
 
 from catalogue_desktop.core.cache.store import Store
-from catalogue_desktop.core.offers.checking import Checked
 from catalogue_desktop.ui.offers.offer_checks import OfferChecks
-from catalogue_desktop.ui.offers.offer_log_window import OffersWindow
 from catalogue_desktop.ui.searches.notice import Notifier
 from catalogue_desktop.ui.searches.watcher import Watcher
 from catalogue_desktop.ui.shell.main_window import MainWindow
+
+if TYPE_CHECKING:  # (the offers' modules come after the first paint: ui.shell.start_budget)
+    from catalogue_desktop.core.offers.checking import Checked
+    from catalogue_desktop.ui.offers.offer_log_window import OffersWindow
 
 
 class OfferLogSession(Protocol):
@@ -66,6 +68,7 @@ class OfferLog(QObject):
     def show(self) -> OffersWindow:
         """Go ▸ Offers: the window shown (and the offers checked again)."""
         if self.window is None:
+            from catalogue_desktop.ui.offers.offer_log_window import OffersWindow
             from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 
             remembered = OfferSettings(self._main.settings)

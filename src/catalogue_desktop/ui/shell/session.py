@@ -1,7 +1,8 @@
 """``AppSession``: one run of the window, fed from the store and the service.
 
 Start-up order: QApplication (``app.run``), store, the current tab's first page of cached rows read,
-window shown and painted (``populated``), then the other rows read in chunks on Qt timers (the
+window shown and painted (``populated``; then the watched searches and the offer log are made:
+``ui.shell.start_budget``), then the other rows read in chunks on Qt timers (the
 tab's rows grow in, then the other collections come), ``--open`` applied, ``ready``: no network,
 no asyncio, no pydantic, no httpx until then. On the next event-loop pass, asyncio starts on the
 running Qt loop (``qt_compat.event_loop``) and the background sync begins (with the demo
@@ -36,6 +37,8 @@ from catalogue_desktop.ui.shell.syncing import CatalogueSync, ServicePlace
 if TYPE_CHECKING:
     import asyncio
     from pathlib import Path
+
+    from PySide6.QtGui import QAction
 
     from catalogue_desktop.core.connection.profiles import Profile
     from catalogue_desktop.core.listing.rowset import CatalogueIndex
@@ -93,8 +96,9 @@ class AppSession(QObject):
         self.window: MainWindow | None = None
         self.loader: CatalogueLoader | None = None
         self.finder: FinderController | None = None  # made by ``start``
-        self.watcher: Watcher | None = None  # made by ``start``
+        self.watcher: Watcher | None = None  # made once the first page is painted
         self.notifier: Notifier | None = None  # made with it
+        self._whats_new: QAction | None = None  # the toolbar's What's new, made with the window
         self.auto_sync: AutoSync | None = None  # (not --offline)
         self.offer_log: OfferLog | None = None  # the offers made, checked after each sync
         self.syncing: CatalogueSync | None = None  # made by ``start``
@@ -149,10 +153,10 @@ class AppSession(QObject):
         from catalogue_desktop.ui.finder.connect_finder import connect_finder
 
         self.finder = finder = connect_finder(window, window, loader, self.settings)
-        from catalogue_desktop.ui.searches.connect_watch import connect_watch
+        from catalogue_desktop.ui.searches.whats_new_action import whats_new_action
 
-        # watched searches: What's new, badge, notification
-        self.watcher, self.notifier = connect_watch(window, window, loader, finder, self, parent=self)
+        # the toolbar's What's new now, the watch behind it once the first page is painted
+        self._whats_new = whats_new_action(window)
         from catalogue_desktop.ui.sync.changes_dock import connect_changes
 
         connect_changes(window.changes_dock, lambda: loader.store, self.finder)  # periods, the query
@@ -162,10 +166,6 @@ class AppSession(QObject):
             self.auto_sync = connect_auto_sync(
                 self.sync, self.settings, self.ready, self.synced, window.preferences_changed, self
             )
-        from catalogue_desktop.ui.shell.offer_log_wiring import connect_offer_log
-
-        # the offers made: checked after each sync, Go ▸ Offers
-        self.offer_log = connect_offer_log(self, window, lambda: loader.store, self.watcher, self.notifier)
         window.preferences_changed.connect(self._preferences_changed)
         loader.rowset_loaded.connect(finder.take_rowset)
         loader.rowset_growing.connect(finder.take_growing)
@@ -230,7 +230,24 @@ class AppSession(QObject):
         if not self.is_populated:
             self.is_populated = True
             self.populated.emit()
+            self._connect_watch()
             self._watch_faults()
+
+    def _connect_watch(self) -> None:
+        """Once the first page is painted (not the first paint's work: ``ui.shell.start_budget``),
+        the watched searches (What's new, its badge and notification) and the offer log (checked
+        after each sync, Go ▸ Offers); both start working at ``ready``."""
+        if self.watcher is not None or self._closed:
+            return
+        assert self.window is not None and self.loader is not None and self.finder is not None
+        from catalogue_desktop.ui.searches.connect_watch import connect_watch
+        from catalogue_desktop.ui.shell.offer_log_wiring import connect_offer_log
+
+        window, loader = self.window, self.loader
+        self.watcher, self.notifier = connect_watch(
+            window, window, loader, self.finder, self, parent=self, action=self._whats_new
+        )
+        self.offer_log = connect_offer_log(self, window, lambda: loader.store, self.watcher, self.notifier)
 
     def _watch_faults(self) -> None:
         """From the first paint on (its imports are not start-up's), what breaks anyway is
