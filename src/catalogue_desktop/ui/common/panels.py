@@ -34,6 +34,10 @@ def place(
     place wins."""
     dock.setAllowedAreas(Qt.DockWidgetArea.AllDockWidgetAreas)
     dock.setProperty(_PANEL, True)
+    # A panel made after the window restored its state takes its remembered place (and stays
+    # open if it was): first, since docking it anywhere drops the place the restore kept for it.
+    if main.restoreDockWidget(dock):
+        return
     if beside is not None and main.dockWidgetArea(beside) == AREA:
         main.splitDockWidget(beside, dock, Qt.Orientation.Vertical)
     else:
@@ -41,7 +45,6 @@ def place(
         if above is not None:
             main.splitDockWidget(dock, above, Qt.Orientation.Vertical)  # ``above`` below it
     dock.hide()
-    main.restoreDockWidget(dock)  # (where the person left it: a panel made after the restore)
 
 
 def toggle(action: QAction, dock: QDockWidget, main: QMainWindow, back: Callable[[], QWidget | None]) -> None:
