@@ -40,4 +40,4 @@ def test_whats_new_left_open_is_open_after_a_restart(start: Any, qtbot: Any) -> 
     assert _news_button(again).isChecked()
     assert not again.window.changes_dock.isVisible()  # one panel at a time
     assert dock.geometry().top() >= again.window.centralWidget().geometry().bottom()  # its place
-    assert dock.tree.isVisible()  # its list made and shown, not an empty frame
+    assert dock.summary.isVisible()  # its content made and shown, not an empty frame

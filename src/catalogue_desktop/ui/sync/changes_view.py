@@ -38,7 +38,9 @@ class ChangesView(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         self.summary = QLabel("No changes recorded yet: changes appear after a refresh.")
         self.summary.setWordWrap(True)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.tree = QTreeWidget()
+        self.tree.setVisible(False)  # until there are changes to list (no blank box)
         self.tree.setHeaderLabels(["Record", "What changed"])
         self.tree.setColumnWidth(0, 280)
         self.tree.setUniformRowHeights(True)
@@ -143,6 +145,7 @@ class ChangesView(QWidget):
         else:
             text = "The last refresh changed nothing."
         self.summary.setText(text)
+        self.tree.setVisible(bool(self._items))
 
     def _count(self, kind: Kind) -> int:
         item = self._items.get(kind)
