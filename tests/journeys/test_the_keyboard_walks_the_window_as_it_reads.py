@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from tests.journeys.hands import click_tab, key
@@ -47,7 +47,8 @@ def test_tab_goes_left_to_right_and_ctrl_end_keeps_the_column(start: Any, qtbot:
     assert walked == left_to_right, [w.objectName() or w.accessibleName() for w in walked]
     assert _tab(focused) is tab.view
 
-    view = tab.view
+    view = window.current_tab().view
+    assert isinstance(view, QTableView)
     QTest.mouseClick(  # a row's Title cell, then Ctrl+End
         view.viewport(),
         Qt.MouseButton.LeftButton,
