@@ -350,6 +350,11 @@ class CollectionTab(QWidget):
         self._select_row(row, emit=emit)
         return True
 
+    def focus_order(self) -> list[QWidget]:
+        """Its Tab stops before the details, in reading order (a tab with a row of tools above the
+        table has those first)."""
+        return [self.view]
+
     def focus_rows(self) -> None:
         """The keyboard to the table, on the current row (the first when none is)."""
         if not self.view.currentIndex().isValid() and self.model.rowCount() > 0:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent
-from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from catalogue_desktop.ui.browse.table_model import RowSetTableModel
 
@@ -55,6 +55,29 @@ class TableView(QTableView):
             flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
             painter.drawText(rect, flags, note)
             painter.end()
+
+    def moveCursor(
+        self, cursorAction: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier
+    ) -> QModelIndex:
+        """Ctrl+Home and Ctrl+End go to the first and last row in the current column (Qt's went to
+        the first and last column too, scrolling the Title out of view: a row is read by its
+        title, and the row is what these keys are for)."""
+        index = super().moveCursor(cursorAction, modifiers)
+        ends = (QAbstractItemView.CursorAction.MoveHome, QAbstractItemView.CursorAction.MoveEnd)
+        if cursorAction in ends and modifiers & Qt.KeyboardModifier.ControlModifier and index.isValid():
+            current = self.currentIndex()
+            header = self.horizontalHeader()
+            column = (
+                current.column()
+                if current.isValid() and not self.isColumnHidden(current.column())
+                else header.logicalIndex(
+                    next(
+                        v for v in range(header.count()) if not header.isSectionHidden(header.logicalIndex(v))
+                    )
+                )
+            )
+            return index.siblingAtColumn(column)
+        return index
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):

@@ -55,6 +55,11 @@ class ActionRow(QWidget):
         self._arrange(self.width())
         return button
 
+    def focus_order(self) -> list[QWidget]:
+        """Its widgets in reading order, left to right (the Tab key's order): the first widgets,
+        the buttons, then "More" (made first, it came before them all)."""
+        return [*self._fixed, *self.buttons, self.more]
+
     def sizeHint(self) -> QSize:
         widgets = self._fixed + self.buttons
         width = sum(w.sizeHint().width() for w in widgets) + SPACING * max(0, len(widgets) - 1)

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 AREA = Qt.DockWidgetArea.BottomDockWidgetArea
-HEIGHT_SHARE = 0.34  # of the window's height, for a panel first opened
-HEIGHT_MIN = 180  # px
+HEIGHT_SHARE = 0.25  # of the window's height at most, for a panel opened: the table keeps most rows
 _PANEL = "panel"  # a dock's property: it is one of the window's panels (``place``)
 
 
@@ -34,6 +33,10 @@ def place(
     place wins."""
     dock.setAllowedAreas(Qt.DockWidgetArea.AllDockWidgetAreas)
     dock.setProperty(_PANEL, True)
+    # A panel made after the window restored its state takes its remembered place (and stays
+    # open if it was): first, since docking it anywhere drops the place the restore kept for it.
+    if main.restoreDockWidget(dock):
+        return
     if beside is not None and main.dockWidgetArea(beside) == AREA:
         main.splitDockWidget(beside, dock, Qt.Orientation.Vertical)
     else:
@@ -41,7 +44,6 @@ def place(
         if above is not None:
             main.splitDockWidget(dock, above, Qt.Orientation.Vertical)  # ``above`` below it
     dock.hide()
-    main.restoreDockWidget(dock)  # (where the person left it: a panel made after the restore)
 
 
 def toggle(action: QAction, dock: QDockWidget, main: QMainWindow, back: Callable[[], QWidget | None]) -> None:
@@ -51,6 +53,7 @@ def toggle(action: QAction, dock: QDockWidget, main: QMainWindow, back: Callable
     action.setChecked(dock.isVisible())
     dock.visibilityChanged.connect(action.setChecked)
     action.triggered.connect(lambda _checked=False: _flip(dock, main))
+    dock.installEventFilter(_Refit(dock, main))  # a list appearing in a short panel: room for it
     escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), dock)
     escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     escape.activated.connect(lambda: _close(dock, back))
@@ -70,13 +73,26 @@ def show(dock: QDockWidget, main: QMainWindow) -> None:
     body = dock.widget()  # the keyboard follows (Escape closes it again)
     inside = body.findChildren(QWidget) if body is not None else []
     target = next((w for w in inside if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isVisible()), None)
-    if target is not None:
-        target.setFocus(Qt.FocusReason.OtherFocusReason)
-    if first:
+    if target is None:  # nothing to list: the panel itself (Escape closes it all the same)
+        target = body if body is not None else dock
+        target.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+    target.setFocus(Qt.FocusReason.OtherFocusReason)
+    if area != AREA or dock.isFloating():
+        return
+    wanted = fitting(dock, main)
+    if first or wanted < dock.height():  # (an empty panel shrinks to its line; else the person's height)
         dock.setProperty("opened", True)
-        if area == AREA and not dock.isFloating() and dock.height() < HEIGHT_MIN:
-            height = max(HEIGHT_MIN, round(main.height() * HEIGHT_SHARE))
-            main.resizeDocks([dock], [height], Qt.Orientation.Vertical)
+        main.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
+
+
+def fitting(dock: QDockWidget, main: QMainWindow) -> int:
+    """The height the panel's content asks for (a line saying it has nothing to list is short; a
+    list its usual height), at most ``HEIGHT_SHARE`` of the window: at 1024x700 a panel at a
+    third of the height and more left the table 8 rows, and an empty one a blank box."""
+    body = dock.widget()
+    content = body.sizeHint().height() if body is not None else 0
+    title = max(0, dock.height() - body.height()) if body is not None and body.height() else 24
+    return max(dock.minimumSizeHint().height(), min(content + title, round(main.height() * HEIGHT_SHARE)))
 
 
 def _flip(dock: QDockWidget, main: QMainWindow) -> None:
@@ -91,3 +107,27 @@ def _close(dock: QDockWidget, back: Callable[[], QWidget | None]) -> None:
     target = back()
     if target is not None:
         target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+class _Refit(QObject):
+    """Grows a panel opened short (it had nothing to list) once its content asks for more room:
+    a list to show after a refresh or another period chosen; the person's own height is kept
+    otherwise."""
+
+    def __init__(self, dock: QDockWidget, main: QMainWindow) -> None:
+        super().__init__(dock)
+        self._dock, self._main = dock, main
+        self._later = QTimer(self, singleShot=True, interval=0)
+        self._later.timeout.connect(self._refit)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._later.start()
+        return False
+
+    def _refit(self) -> None:
+        dock, main = self._dock, self._main
+        if dock.isVisible() and not dock.isFloating() and main.dockWidgetArea(dock) == AREA:
+            wanted = fitting(dock, main)
+            if wanted > dock.height() + 8:
+                main.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)

@@ -288,8 +288,11 @@ def _schedule(p: Page, items: list[Schedule]) -> QWidget:
 
 
 def _certificate(p: Page, r: Certificate) -> None:
-    photo = p.pane.photo(PHOTO, r.image_url, None, r.title or "")
+    # A certificate is no person: no initials drawn for it (they read as someone's avatar), and
+    # without an image no placeholder at all.
+    photo = p.pane.photo(PHOTO, r.image_url, None, "")
     photo.setObjectName("certificate_image")
+    photo.setVisible(bool(r.image_url))
     column = QVBoxLayout()
     column.addWidget(heading(r.title or f"Certificate #{r.certificate_id}", "title", size_delta=5))
     sub = plain_label(f"Certificate #{r.certificate_id}", "subtitle")

@@ -265,6 +265,12 @@ class FacetPanel(QWidget):
         if kind is not self._kind:
             self._kind = kind
         self._remember_expanded()
+        # A facet with no values (none of these rows has one) and no clause of the query is an
+        # empty heading ("Roles" with nothing under it): left out.
+        shown = [f for f in facets if f.values or f.more or f.chosen]
+        if note is None and facets and not shown:
+            note = f"{kind.label}: none of the rows shown has a value to count."
+        facets = shown
         if note is None:
             note = (
                 f"{kind.label}: each count is the rows its value would show. Click to choose, "

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton
+from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QWidget
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.query.dates_rows import OccasionRow, occasion_row
@@ -132,6 +132,9 @@ class DatesTab(CollectionTab):
                 button.setObjectName(f"dates-offer-{what}")
                 button.setAccessibleName(text.replace("…", ""))
                 self.offer_buttons[what] = button
+
+    def focus_order(self) -> list[QWidget]:
+        return [*self.bar.focus_order(), self.view]  # Show past, the offer buttons, More, the table
 
     @property
     def desk(self) -> OfferDesk | None:

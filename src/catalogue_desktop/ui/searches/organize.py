@@ -192,7 +192,7 @@ class SavedSearches:
         )
 
         dialog = QDialog(self.parent)
-        dialog.setWindowTitle("Saved searches")
+        dialog.setWindowTitle("Organize searches")  # (the menu item's name)
         dialog.resize(620, 360)
         listing = QTreeWidget(dialog)
         listing.setObjectName("saved-searches")

@@ -36,6 +36,8 @@ class WatchActions(Protocol):
 
     @property
     def searches_menu(self) -> QMenu: ...
+    @property
+    def changes_action(self) -> QAction: ...  # (View ▸ Changes: What's new goes after it)
 
 
 class ShownTab(Protocol):
@@ -120,11 +122,25 @@ class Watcher(QObject):
         self.dock.visibilityChanged.connect(self._looked)
         self.action = action or whats_new_action(main)
         panels.toggle(self.action, self.dock, main, lambda: window.current_tab().view)
+        self._beside_changes(main, window.menu_actions.changes_action)
         self._searches_title = window.menu_actions.searches_menu.title()
         self._pump = QTimer(self, interval=0)
         self._pump.timeout.connect(self._step)
         self._wait = QTimer(self, interval=WAIT_MS)
         self._wait.timeout.connect(self._start_when_ready)
+
+    def _beside_changes(self, main: QMainWindow, changes: QAction) -> None:
+        """What's new in the View menu, after Changes (its fellow panel): only the toolbar had it."""
+        for entry in main.menuBar().actions():
+            menu = entry.menu()
+            items = menu.actions() if isinstance(menu, QMenu) else []
+            if isinstance(menu, QMenu) and changes in items:
+                after = items.index(changes) + 1
+                if after < len(items):
+                    menu.insertAction(items[after], self.action)
+                else:
+                    menu.addAction(self.action)
+                return
 
     @property
     def unseen(self) -> int:

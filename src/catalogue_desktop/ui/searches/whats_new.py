@@ -52,6 +52,7 @@ class WhatsNewDock(QDockWidget):
             self.summary = QLabel()
             self.summary.setTextFormat(Qt.TextFormat.PlainText)
             self.summary.setWordWrap(True)
+            self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
             tree = self._tree = QTreeWidget()
             tree.setHeaderHidden(True)
             tree.setAccessibleName("What's new")
@@ -116,6 +117,7 @@ class WhatsNewDock(QDockWidget):
                 group.setExpanded(True)
         if self.offers_flagged:
             self._show_offers()
+        self.tree.setVisible(self.tree.topLevelItemCount() > 0)  # (no blank box under "No …")
 
     def _show_offers(self) -> None:
         from PySide6.QtWidgets import QTreeWidgetItem

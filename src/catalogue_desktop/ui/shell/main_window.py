@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -373,10 +374,12 @@ class MainWindow(QMainWindow):
         self.query_box.edit.down_pressed.connect(lambda: self.current_tab().focus_rows())
 
     def _order_focus(self) -> None:
-        """Tab walks the query box, the facets, the current tab's table, then its details."""
+        """Tab walks in reading order: the query box, the facets, the current tab's row of
+        tools left to right (Dates: Show past, the offer buttons, More), its table, its details."""
         tab = self.current_tab()
-        QWidget.setTabOrder(self.query_box.chain_focus(), self.facet_panel.tree)
-        QWidget.setTabOrder(self.facet_panel.tree, tab.view)
+        chain = [self.query_box.chain_focus(), self.facet_panel.tree, *tab.focus_order()]
+        for before, after in pairwise(chain):
+            QWidget.setTabOrder(before, after)
 
     def save_state(self) -> None:
         from catalogue_desktop.ui.shell.window_layout import STATE_VERSION

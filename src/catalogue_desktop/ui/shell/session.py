@@ -393,6 +393,11 @@ class AppSession(QObject):
         if self._pending_open:
             self.open_target(self._pending_open)
             self._pending_open = None
+        unchanged = report is not None and all(o.status == "unchanged" for o in report.collections.values())
+        if report is not None and report.collections and unchanged and self.window and self.loader:
+            from catalogue_desktop.ui.sync.changes_dock import copy_compared
+
+            self.window.changes_dock.refreshed(copy_compared(self.loader.store))  # (Changes says so)
         self.synced.emit(report)
 
     async def _relist(self) -> None:

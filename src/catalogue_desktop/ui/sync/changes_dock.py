@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
@@ -44,6 +44,7 @@ class ChangesDock(QDockWidget):
         self._view: ChangesView | None = None
         self._pending: dict[Kind, tuple[dict[str, Any] | None, Callable[[Kind, int], str | None]]] = {}
         self._history: tuple[HistoryOf, MatchingOf] | None = None  # ``use_history``
+        self._copy: str | None = None  # ``refreshed``
         self.visibilityChanged.connect(lambda visible: visible and self.view)
 
     @property
@@ -56,6 +57,8 @@ class ChangesDock(QDockWidget):
             view.record_activated.connect(self.record_activated)
             if self._history is not None:
                 view.use_history(*self._history)
+            if self._copy is not None:
+                view.refreshed(self._copy)
             for kind, (changes, title) in self._pending.items():
                 view.set_changes(kind, changes, title)
             self._pending.clear()
@@ -73,6 +76,12 @@ class ChangesDock(QDockWidget):
             self._pending[kind] = (changes, title)
         else:
             self._view.set_changes(kind, changes, title)
+
+    def refreshed(self, copy: str) -> None:
+        """A refresh compared the catalogue with the copy ``copy`` (``ChangesView.refreshed``)."""
+        self._copy = copy
+        if self._view is not None:
+            self._view.refreshed(copy)
 
     def use_history(self, history: HistoryOf, matching: MatchingOf) -> None:
         """Let the panel show periods of the history, narrowed by the query (``ChangesView``)."""
@@ -106,3 +115,17 @@ def matching(finder: QueryFinder, kind: Kind) -> set[int] | None:
     if outcome.missing is not None:
         return set()
     return set(bits.pick(engine.tables[kind.value].ids, outcome.bits))
+
+
+def copy_compared(store: Store) -> str:
+    """The copy a refresh compared the service's catalogue with, in words: "from 2 hours ago"
+    (the oldest collection's last change)."""
+    from datetime import UTC, datetime
+
+    from catalogue_desktop.ui.sync.wording import format_age, parse_time
+
+    stamps = [when for kind in ALL_KINDS if (when := parse_time(store.state(kind).fetched_at)) is not None]
+    if not stamps:
+        return "kept before"
+    age = format_age((datetime.now(UTC) - min(stamps)).total_seconds())
+    return "made just now" if age == "just now" else f"from {age}"

@@ -38,7 +38,9 @@ class ChangesView(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         self.summary = QLabel("No changes recorded yet: changes appear after a refresh.")
         self.summary.setWordWrap(True)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.tree = QTreeWidget()
+        self.tree.setVisible(False)  # until there are changes to list (no blank box)
         self.tree.setHeaderLabels(["Record", "What changed"])
         self.tree.setColumnWidth(0, 280)
         self.tree.setUniformRowHeights(True)
@@ -54,6 +56,7 @@ class ChangesView(QWidget):
         self._title: Callable[[Kind, int], str | None] = lambda _kind, _rid: None
         self._history: HistoryOf | None = None
         self._matching: Callable[[Kind], set[int] | None] = lambda _kind: None
+        self._compared: str | None = None  # the copy a refresh compared with, in words (``refreshed``)
 
     def use_history(
         self,
@@ -91,6 +94,13 @@ class ChangesView(QWidget):
             self._summarize(None)
         else:
             self.show_period()
+
+    def refreshed(self, copy: str) -> None:
+        """A refresh compared the service's catalogue with the copy ``copy`` (in words: "from 2
+        hours ago"); with no earlier snapshot it found nothing to change, and says so."""
+        self._compared = copy
+        if self.period.span() is None:
+            self._summarize(None)
 
     def _show(self, kind: Kind, changes: dict[str, Any] | None) -> None:
         title = self._title
@@ -138,11 +148,15 @@ class ChangesView(QWidget):
             )
         elif total:
             text = f"The last refresh changed {total:,} records{narrow}."
+        elif all(c is None for c in self._changes.values()) and self._compared is not None:
+            copy = self._compared
+            text = f"The last refresh compared the service's catalogue with the copy {copy}: nothing changed."
         elif all(c is None for c in self._changes.values()):  # no earlier snapshot to compare
             text = "This is the first copy of the catalogue: nothing to compare with yet."
         else:
             text = "The last refresh changed nothing."
         self.summary.setText(text)
+        self.tree.setVisible(bool(self._items))
 
     def _count(self, kind: Kind) -> int:
         item = self._items.get(kind)
