@@ -55,7 +55,8 @@ def test_a_smaller_span_and_budget_are_pruned_off_the_windows_thread(
     assert len(shown) == 1
     assert store.history.span_days == 1 and store.history.budget_megabytes == 1  # written at once
     qtbot.waitUntil(
-        lambda: bool(pruned) and not any(t.name == "history-prune" for t in threading.enumerate()), timeout=20000
+        lambda: bool(pruned) and not any(t.name == "history-prune" for t in threading.enumerate()),
+        timeout=20000,
     )
     assert pruned == ["history-prune"]  # once, and not on the window's thread
     assert threading.main_thread().name not in pruned
