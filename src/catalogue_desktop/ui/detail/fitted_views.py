@@ -1,9 +1,10 @@
 """The detail pages' small views (a series' sessions, a certificate's levels), sized to what they
 show in a details pane of any width: every column wide enough for its heading and its text (the
-title given the room that is left, never less than a readable width), the view scrolling
-sideways when the pane is narrower, and the view as tall as its rows plus that scroll bar, so
-that no row hides behind it. (In a narrow pane the sessions' Title heading had slid out of view
-and their fees and types were cut off; the levels' last row hid under the scroll bar.)
+title given the room that is left, never less than a readable width), and the view as tall as
+its rows, so that no row hides. A pane too narrow for the columns shows them stacked in one
+wrapped column (a session's start, fee and type under its title; a level's details after its
+name): nothing to scroll sideways. (In a narrow pane the sessions' Title heading had slid out of
+view, their starts were cut to "reco…", and the levels' lines needed the sideways scroll bar.)
 
 The widths and height are worked out again whenever the view's width changes (``resizeEvent``).
 """
