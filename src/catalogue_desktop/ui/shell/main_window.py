@@ -324,7 +324,7 @@ class MainWindow(QMainWindow):
         clicked to, Back skipped that tab's record.)"""
         if self._navigating:
             return
-        shown = self.current_tab().detail.current
+        shown = self.current_tab().shown_record()  # (a pane not made yet shows none)
         if shown is not None:
             self.history.visit(Place(*shown))
 
