@@ -85,6 +85,9 @@ def test_every_certificate_tree_shows_its_columns_and_rows_whole(start: Any) -> 
             problems += header_problems(tree, where)
             header = tree.header()
             for column in range(header.count()):
+                if tree.isColumnHidden(column) or tree.wordWrap():
+                    continue  # (stacked in a narrow pane: wrapped, read whole in
+                    # test_sessions_and_levels_read_without_scrolling_sideways)
                 if header.sectionSize(column) < tree.sizeHintForColumn(column):
                     name = tree.model().headerData(column, Qt.Orientation.Horizontal)
                     has, needs = header.sectionSize(column), tree.sizeHintForColumn(column)

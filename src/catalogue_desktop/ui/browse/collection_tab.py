@@ -141,6 +141,10 @@ class CollectionTab(QWidget):
         self.view.enter_pressed.connect(lambda: self.detail.focus_record())
         self._counts_changed(0, 0)
 
+    def shown_record(self) -> tuple[Kind, int] | None:
+        """The record the details show, if any (without making the pane: see ``detail``)."""
+        return None if self._detail is None else self._detail.current
+
     @property
     def detail(self) -> DetailPane:
         """The detail pane (made on first use, in the place of the placeholder label)."""

@@ -119,6 +119,7 @@ class CertificateTreeModel(QAbstractItemModel):
         super().__init__(parent)
         self._nodes: list[_Node] = [_Node(_ROOT, -1, 0, "root", "")]
         self._problems: list[str] = []
+        self.stacked = False  # each row's details after its name, in one column (``set_stacked``)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -132,6 +133,13 @@ class CertificateTreeModel(QAbstractItemModel):
         if certificate is not None:
             self._build(certificate, course_title)
         self.endResetModel()
+
+    def set_stacked(self, stacked: bool) -> None:
+        """Each row's details after its name, in the first column (a narrow pane: one column)."""
+        if stacked != self.stacked:
+            self.stacked = stacked
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
+            self.layoutChanged.emit()
 
     def clear(self) -> None:
         self.set_certificate(None, lambda _id: None)
@@ -273,6 +281,8 @@ class CertificateTreeModel(QAbstractItemModel):
         node = self._nodes[index.internalId()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0 and self.stacked and node.details:
+                return f"{node.name} — {node.details}"
             return node.name if column == 0 else node.details
         if role == Qt.ItemDataRole.ToolTipRole:  # the whole text, for narrow panes
             return plain_tooltip(node.tooltip or " — ".join(t for t in (node.name, node.details) if t))

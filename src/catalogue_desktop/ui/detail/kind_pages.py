@@ -56,6 +56,13 @@ if TYPE_CHECKING:  # (the models only as types: the window starts without pydant
 
 __all__ = ["make_page"]
 
+# SALES ORDER: one rule for the sections of every kind that is sold: what it costs and when (the
+# form), then where and when it is held or what it takes (a course's locations and schedule, a
+# series' sessions, a certificate's levels, a webinar's series: what a sales person reads first and
+# quotes), then what it is about (description, curriculum, topics), then who teaches (experts).
+# (A course's dates came after its description, curriculum, topics and every expert's biography:
+# screens of scrolling at 1024x700.)
+
 
 def make_page(pane: PageHost, kind: Kind) -> Page:
     """``kind``'s page, shown in ``pane``: made once, then filled for each record shown."""
@@ -93,9 +100,9 @@ def _webinar(p: Page, r: Webinar) -> None:
         grid.add("Produced", p.date_text(r.production_date), "production")
     grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
     grid.add_url("Access", r.access_url, "access_url", p.pane.activate_href)
-    p.text("Description", r.description)
     series = p.ctx.index.referrers(Kind.WEBINARS, r.webinar_id).get(Kind.SERIES, [])
     p.links("Part of series", [p.record_link(Kind.SERIES, i, None) for i in series], "series")
+    p.text("Description", r.description)
     p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
     p.links("Roles", [p.record_link(Kind.ROLES, t.role_id, t.title) for t in r.roles or ()])
     p.links(
@@ -127,12 +134,12 @@ def _series(p: Page, r: Series) -> None:
         elif any(p.fmt.on_demand(s.type) for s in sessions):
             grid.add("Sessions", p.fmt.on_demand_text(), "first")
     grid.add_url("Details", r.detail_url, "detail_url", p.pane.activate_href)
-    p.text("Description", r.description)
-    p.section("Sessions", "sessions")
+    p.section("Sessions", "sessions")  # when: read first (SALES ORDER, above)
     if not sessions:
         p.plain("no_sessions", "No sessions.", lambda: plain_label("", "no_sessions"))
-        return
-    p.add(_sessions_table(p, sessions))
+    else:
+        p.add(_sessions_table(p, sessions))
+    p.text("Description", r.description)
 
 
 def _sessions_table(p: Page, sessions: list[Webinar]) -> QTableWidget:
@@ -202,11 +209,7 @@ def _course(p: Page, r: Course) -> None:
     elif fees:
         grid.add("Fee", p.fmt.money_range([min(fees), max(fees)]))
     grid.add_url("Details", r.url, "detail_url", p.pane.activate_href)
-    p.text("Description", r.description)
-    p.text("Curriculum", r.curriculum)
-    p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
-    p.expert_cards(r.experts or ())
-    locations = list(r.locations or ())
+    locations = list(r.locations or ())  # where and when: read first (SALES ORDER, above)
     if locations:
         p.section("Locations", "locations")
         for loc in sorted(locations, key=lambda x: (x.start_date is None, _ms(x.start_date) or 0)):
@@ -215,6 +218,10 @@ def _course(p: Page, r: Course) -> None:
     if schedule:
         p.section("Schedule", "schedule")
         p.add(_schedule(p, schedule))
+    p.text("Description", r.description)
+    p.text("Curriculum", r.curriculum)
+    p.links("Topics", [p.record_link(Kind.TOPICS, t.topic_id, t.title) for t in r.topics or ()])
+    p.expert_cards(r.experts or ())
 
 
 def _location(p: Page, loc: Location) -> QWidget:
@@ -305,8 +312,7 @@ def _certificate(p: Page, r: Certificate) -> None:
     grid.add("Fee", p.fmt.money(None if r.fee is None else str(r.fee)) or None)
     levels = list(r.levels or ())
     grid.add("Levels", str(len(levels)))
-    p.text("Description", r.description)
-    p.section("Levels and courses", "levels")
+    p.section("Levels and courses", "levels")  # what it takes: read first (SALES ORDER, above)
     model = CertificateTreeModel()
     model.set_certificate(r, p.ctx.course_title)
     tree = LevelsTree()  # (its columns as wide as their text: ``fitted_views``)
@@ -333,6 +339,7 @@ def _certificate(p: Page, r: Certificate) -> None:
         note = plain_label("\n".join(problems[:50]), "certificate_problems")
         muted(note)
         p.add(note)
+    p.text("Description", r.description)
 
 
 def _visible_rows(model: CertificateTreeModel) -> int:

@@ -180,7 +180,10 @@ class FormGrid(WrapBox):
         self._grid.setColumnStretch(1, 1)
         self.rows = 0
         self._cells: list[tuple[QLabel, QWidget, str | None]] = []  # key, value, value variant
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # At least the height its rows need at its width (height-for-width), never capped: a
+        # ``Maximum`` policy held it to its size hint's one wide line a value, so in a narrow pane
+        # a location card's Dates and Travel, a date's "This date", were cut, gaps left below.
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         if name:

@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.formatter = formatter
         self.history = History(parent=self)
+        self._navigating = False  # ``navigate`` is showing a tab (``_remember_shown``)
         self.setWindowTitle(APP_TITLE)
 
         self._images = images
@@ -300,7 +301,11 @@ class MainWindow(QMainWindow):
         # without a current row would make its first row current (a record nobody chose).
         tab = self.tab(kind)
         found = tab.select_record(record_id, emit=False)
-        self.show_tab(kind)
+        self._navigating = True  # (the tab shown is this record: remembered below, or not at all)
+        try:
+            self.show_tab(kind)
+        finally:
+            self._navigating = False
         if found is False:
             self.show_message(f"{kind.singular.capitalize()} #{record_id} is not in the catalogue")
             return False
@@ -312,6 +317,17 @@ class MainWindow(QMainWindow):
         if remember:
             self.history.visit(Place(kind, record_id))
         return True
+
+    def _remember_shown(self) -> None:
+        """Another tab was clicked: its details are what the person sees now, so Back returns
+        to the record shown before (the one a link was followed from), never to an older record
+        of another tab. (Only a selection was remembered: after a link followed from a tab
+        clicked to, Back skipped that tab's record.)"""
+        if self._navigating:
+            return
+        shown = self.current_tab().shown_record()  # (a pane not made yet shows none)
+        if shown is not None:
+            self.history.visit(Place(*shown))
 
     def go_back(self) -> None:
         place = self.history.back()
@@ -370,6 +386,7 @@ class MainWindow(QMainWindow):
         self.current_tab()  # made (and restored) now; the others when first shown
         self.tab_widget.currentChanged.connect(lambda index: self.tab(TAB_KINDS[index]))
         self.tab_widget.currentChanged.connect(lambda _index: self._order_focus())
+        self.tab_widget.currentChanged.connect(lambda _index: self._remember_shown())
         self._order_focus()
         self.query_box.edit.down_pressed.connect(lambda: self.current_tab().focus_rows())
 
