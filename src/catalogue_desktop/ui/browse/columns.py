@@ -34,13 +34,14 @@ WIDTH_CHARS = {
 }
 TITLE_CHARS = 40  # the title's default: it gets what the other columns leave of the view
 TITLE_READ_CHARS = 34  # ... in a narrower view, this while the columns read first stay in view
-READ_FIRST = 3  # the columns after the title read first (Dates: start, city, fee): kept in view
+READ_FIRST = 4  # the columns after the title read first (Dates: start, city, state, fee): kept in view
 TITLE_MIN_CHARS = 18  # ... down to this in a narrow view, before the table scrolls sideways
 # Columns whose values are shorter than their type's default (Dates: "Course", "IL", a city).
 WIDTH_CHARS_OF: dict[tuple[ListKind, str], int] = {
     (OCCASIONS, "kind"): 8,
-    (OCCASIONS, "city"): 14,
-    (OCCASIONS, "state"): 8,
+    (OCCASIONS, "city"): 13,  # "San Francisco" (longer ones: the tooltip)
+    (OCCASIONS, "state"): 5,  # "IL", and the heading "State"
+    (OCCASIONS, "fee"): 7,  # "1,295" (with a currency: widened to fit, ``fit_content``)
     (OCCASIONS, "venue"): 18,
     (OCCASIONS, "expert"): 18,
 }
@@ -49,7 +50,7 @@ WIDTH_CHARS_OF: dict[tuple[ListKind, str], int] = {
 HIDDEN: set[tuple[ListKind, str]] = {(OCCASIONS, "expert")}
 # The order columns are shown in, where it is not the listing's: what a person reads first first.
 SHOWN_ORDER: dict[ListKind, tuple[str, ...]] = {
-    OCCASIONS: ("title", "start", "city", "fee", "state", "kind", "venue", "cle", "cpe", "expert")
+    OCCASIONS: ("title", "start", "city", "state", "fee", "kind", "venue", "cle", "cpe", "expert")
 }
 _WIDEST_DATE_MS = 1798514400000  # 12/28/26 10:00 PM at UTC−05:00
 # A tab's order until the user sorts otherwise; the order the user chooses is remembered instead.
@@ -68,7 +69,7 @@ DEFAULT_SORT: dict[ListKind, str] = {  # a Kind or the Dates sheet -> its column
     OCCASIONS: "start",
 }
 _WIDEST_MONEY = {
-    ColumnType.MONEY: lambda f: f.money("88888.88"),
+    ColumnType.MONEY: lambda f: f.money("88888"),  # a fee's whole units (cents: rare, and short)
     ColumnType.MONEY_RANGE: lambda f: f.money_range([8888, 88888]),
 }
 _MARGIN = 24  # the vertical scroll bar and the frame, roughly
@@ -96,7 +97,7 @@ def _content_width(view: QTableView, column: Column, formatter: Formatter) -> in
     its zone, its currency and grouping, whatever they are now); 0 for other columns."""
     metrics = view.fontMetrics()
     if column.type is ColumnType.DATE:
-        return metrics.horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 16
+        return metrics.horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 10  # (its margins)
     if column.type in _WIDEST_MONEY:
         return metrics.horizontalAdvance(_WIDEST_MONEY[column.type](formatter)) + 16
     return 0
