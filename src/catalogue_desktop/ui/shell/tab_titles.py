@@ -5,7 +5,8 @@ results are on other tabs).
 The tab bar (``CountTabBar``) keeps each tab as wide as its title with the widest count it can
 show (the total's digits, each an 8): typing a query changes the counts, never the tabs' widths,
 so a click lands on the tab it was aimed at. Every tab stays in view: when the window is too
-narrow for all the titles they are shortened ("Situati…"), never scrolled out of the bar.
+narrow for all the titles they are shortened, never scrolled out of the bar: the name is cut,
+never the count ("Situ… 8", not "Situati…").
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 
 from PySide6.QtCore import QLocale, QSize, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QTabBar, QTabWidget, QWidget
+from PySide6.QtWidgets import QStyle, QStyleOptionTab, QTabBar, QTabWidget, QWidget
 
 _DIGIT = re.compile(r"\d")
 
@@ -34,6 +35,24 @@ class CountTabBar(QTabBar):
         text = f"{label} {count}" if count else label
         if self.tabText(index) != text:  # (a new title lays out the bar again and repaints it)
             self.setTabText(index, text)
+
+    def initStyleOption(self, option: QStyleOptionTab, tabIndex: int) -> None:
+        """The title as the tab draws it: shortened, the name is cut and the count kept."""
+        super().initStyleOption(option, tabIndex)
+        count, _widest = self._counts.get(tabIndex, ("", ""))
+        text = self.tabText(tabIndex)
+        if not count or not text.endswith(" " + count):
+            return
+        room = self.style().subElementRect(QStyle.SubElement.SE_TabBarTabText, option, self).width()
+        metrics, mnemonic = self.fontMetrics(), Qt.TextFlag.TextShowMnemonic
+        if metrics.size(mnemonic, text).width() <= room:
+            option.text = text
+            return
+        tail = " " + count
+        name = metrics.elidedText(
+            text[: -len(tail)], Qt.TextElideMode.ElideRight, room - metrics.size(mnemonic, tail).width()
+        )
+        option.text = (name or "…") + tail  # (a first letter beyond the room is clipped: "D… 9")
 
     def tabSizeHint(self, index: int) -> QSize:
         size = super().tabSizeHint(index)
