@@ -69,7 +69,7 @@ DEFAULT_SORT: dict[ListKind, str] = {  # a Kind or the Dates sheet -> its column
     OCCASIONS: "start",
 }
 _WIDEST_MONEY = {
-    ColumnType.MONEY: lambda f: f.money("88888"),  # a fee's whole units (cents: rare, and short)
+    ColumnType.MONEY: lambda f: f.money("8888.88"),  # a seminar's fee (a wider one: "…", by hand)
     ColumnType.MONEY_RANGE: lambda f: f.money_range([8888, 88888]),
 }
 _MARGIN = 24  # the vertical scroll bar and the frame, roughly
@@ -99,7 +99,7 @@ def _content_width(view: QTableView, column: Column, formatter: Formatter) -> in
     if column.type is ColumnType.DATE:
         return metrics.horizontalAdvance(formatter.date(_WIDEST_DATE_MS, -300)) + 10  # (its margins)
     if column.type in _WIDEST_MONEY:
-        return metrics.horizontalAdvance(_WIDEST_MONEY[column.type](formatter)) + 16
+        return metrics.horizontalAdvance(_WIDEST_MONEY[column.type](formatter)) + 8  # (its margins)
     return 0
 
 
