@@ -13,7 +13,8 @@ States split between zones list every zone in use there, the most populous first
 taken to be in its state's main zone (the address names no finer one): an offset that is only
 another part's (Dallas written −06:00 in July, Mountain time's) is doubtful like any other, said
 with that part named, and written as the offset, never as a zone's name the app guessed.
-``zoneinfo`` reads the system's zone data, or the ``tzdata`` package where there is none (Windows, the bundle: ~0.5 MB).
+``zoneinfo`` reads the system's zone data, or the ``tzdata`` package where there is none
+(Windows, the bundle: ~0.5 MB).
 """
 
 from __future__ import annotations
