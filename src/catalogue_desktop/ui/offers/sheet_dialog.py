@@ -120,10 +120,12 @@ class SheetDialog(QDialog):
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.go = buttons.addButton(action, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.go.setDefault(True)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        # Enter does the dialog's action. (Made default once the box is in the dialog: set before,
+        # the box's show made its first button, Cancel, the default, and Enter cancelled.)
+        self.go.setDefault(True)
 
     def _fill_zones(self, chosen: str | None) -> None:
         from datetime import UTC, datetime
