@@ -67,6 +67,7 @@ class OfferSource(NamedTuple):
     settings: Settings | None = None  # the currency, and what offers remember
     store: Callable[[], Store] | None = None  # the window's store: the courses' schedules
     about: Callable[[], list[str]] | None = None  # the catalogue and query (the spreadsheet's About)
+    redraw: Callable[[], None] | None = None  # every table and open details shown again (the currency)
 
 
 class Chosen(NamedTuple):
@@ -220,7 +221,10 @@ class OfferDesk:
         if self.source.settings is not None:
             self.source.settings.currency = code
             self.source.settings.sync()
-        self.tab.model.layoutChanged.emit()  # the fees shown with it at once
+        if self.source.redraw is not None:  # the fees shown with it at once, open details too
+            self.source.redraw()
+        else:
+            self.tab.model.layoutChanged.emit()
         return True
 
     @property
