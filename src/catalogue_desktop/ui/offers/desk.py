@@ -363,7 +363,13 @@ class OfferDesk:
         from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
         options = SheetDialog.ask(
-            self.tab, chosen.words, action, self.remembered, sheet=sheet, last=self.options
+            self.tab,
+            chosen.words,
+            action,
+            self.remembered,
+            sheet=sheet,
+            last=self.options,
+            time_text=self.formatter.time_text,
         )
         if options is None:
             return None
