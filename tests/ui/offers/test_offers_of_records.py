@@ -97,7 +97,9 @@ def test_selected_courses_are_offered_with_every_upcoming_location(
     )
 
 
-def test_with_nothing_selected_on_a_records_tab_the_dates_tab_is_offered(qtbot: Any, window_of: Any) -> None:
+def test_with_nothing_selected_on_a_records_tab_the_dates_tab_is_offered(
+    qtbot: Any, window_of: Any, sheet_options: dict[str, Any]
+) -> None:
     window = window_of()
     window.formatter.set_currency("USD")
     tab = window.show_tab(Kind.SERIES)
