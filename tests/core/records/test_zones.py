@@ -24,7 +24,7 @@ def test_every_region_names_zones_that_exist() -> None:
         ("2027-06-21T08:30:00.000-05:00", "Illinois", "8:30 AM CDT"),
         ("2027-01-25T13:00:00.000-08:00", " ca ", "1:00 PM PST"),
         ("2027-03-15T08:30:00.000-04:00", "ON", "8:30 AM EDT"),
-        ("2027-03-15T08:30:00.000-04:00", "TN", "8:30 AM EDT"),  # Tennessee's eastern part
+        ("2027-02-15T08:30:00.000-06:00", "TX", "8:30 AM CST"),  # Dallas in winter
         ("2027-03-15T08:30:00.000-05:00", "TN", "8:30 AM CDT"),
         ("2027-07-01T09:00:00.000-07:00", "AZ", "9:00 AM MST"),  # no daylight time
         ("2027-07-01T09:00:00.000-02:30", "NL", "9:00 AM NDT"),
@@ -49,6 +49,25 @@ def test_the_demos_san_francisco_course_is_an_hour_off() -> None:
     )
     text = zones.at_location(moment, "CA")
     assert text.startswith("8:30 AM UTC−08:00 (written UTC−08:00") and "PDT" in text
+
+
+def test_an_offset_only_part_of_the_state_uses_is_doubtful_like_any_other() -> None:
+    # Dallas written UTC−06:00 in July: Central time is CDT (UTC−05:00) then; only Texas's
+    # Mountain-time part uses UTC−06:00. Doubtful like Chicago at UTC−06:00, never called "MDT".
+    for state in ("TX", "IL"):
+        found = zones.check(datetime.fromisoformat("2027-07-16T08:30:00-06:00"), state)
+        assert found is not None and not found.ok, state
+        assert (found.zone, found.abbreviation) == ("America/Chicago", "CDT")
+    dallas = zones.check(datetime.fromisoformat("2027-07-16T08:30:00-06:00"), "TX")
+    assert dallas is not None and dallas.other == "MDT"
+    assert dallas.mismatch == (
+        "written UTC−06:00 (MDT in part of the state), but CDT on that date is UTC−05:00: "
+        "the time may be an hour off"
+    )
+    text = zones.at_location(datetime.fromisoformat("2027-07-16T08:30:00-06:00"), "TX")
+    assert text.startswith("8:30 AM UTC−06:00 (") and "MDT" not in text.split("(")[0]
+    tennessee = zones.check(datetime.fromisoformat("2027-03-15T08:30:00-04:00"), "TN")
+    assert tennessee is not None and not tennessee.ok and tennessee.other == "EDT"
 
 
 def test_unknown_places_keep_the_written_offset() -> None:

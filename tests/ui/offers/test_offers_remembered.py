@@ -17,7 +17,9 @@ from catalogue_desktop.core.offers.sheet import Letterhead
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from catalogue_desktop.ui.offers.preferences_page import OffersPage
-from tests.ui.offers.test_offers_window import select
+from tests.ui.offers.test_offers_window import select, sheet_options
+
+__all__ = ["sheet_options"]  # (the fixture, shared)
 
 FEE = column_index(OCCASIONS, "fee")
 
@@ -28,6 +30,7 @@ def test_the_currency_is_asked_once_and_remembered(
     currency_asked: list[str],
     _private_settings_and_cache: Path,
     monkeypatch: pytest.MonkeyPatch,
+    sheet_options: dict[str, Any],
 ) -> None:
     window = window_of()
     assert window.formatter.currency is None and window.settings.currency is None

@@ -228,17 +228,19 @@ def messages(window: Any) -> str:
 
 
 def test_ctrl_c_copies_the_selected_occasions_as_text_and_a_table(
-    qtbot: Any, window_of: Any, sample: dict[Kind, bytes]
+    qtbot: Any, window_of: Any, sample: dict[Kind, bytes], sheet_options: dict[str, Any]
 ) -> None:
     window = window_of()
     OfferSettings(window.settings).customer_zone = "America/New_York"  # online times for the customer
     tab = window.current_tab()
     rows = [0, 3, 5]
     select(tab, rows)
+    sheet_options["zone"] = "America/New_York"  # the customer's, chosen in the offer's dialog
     QApplication.clipboard().clear()
     qtbot.keyClick(tab.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     mime = QApplication.clipboard().mimeData()
-    lines = mime.text().splitlines()
+    head, lines = mime.text().splitlines()[:2], mime.text().splitlines()[2:]
+    assert head == ["Offer for Whitfield & Crane", ""]  # the offer's dialog, asked as for every offer
     age = offers.age_line(offers.as_of_text(window.synced_at))
     assert lines[-1] == age and lines[-2] == "" and len(lines) == len(rows) + 2
     for line, occasion in zip(lines, shown(tab, rows, sample), strict=False):
@@ -428,7 +430,9 @@ def test_a_very_long_sheet_is_asked_about_first(
 # -- old data ------------------------------------------------------------------------------------------
 
 
-def test_old_data_is_warned_about_before_an_offer(qtbot: Any, window_of: Any, warnings: Boxes) -> None:
+def test_old_data_is_warned_about_before_an_offer(
+    qtbot: Any, window_of: Any, warnings: Boxes, sheet_options: dict[str, Any]
+) -> None:
     window = window_of(days_old=12)
     tab = window.current_tab()
     select(tab, [0])
@@ -444,7 +448,9 @@ def test_old_data_is_warned_about_before_an_offer(qtbot: Any, window_of: Any, wa
     assert tab.offer("copy") == 1 and len(warnings) == 2  # asked once for this data
 
 
-def test_the_limit_is_the_preference(qtbot: Any, window_of: Any, warnings: Boxes) -> None:
+def test_the_limit_is_the_preference(
+    qtbot: Any, window_of: Any, warnings: Boxes, sheet_options: dict[str, Any]
+) -> None:
     window = window_of(days_old=12)
     window.settings.offer_max_age_days = 30
     select(window.current_tab(), [0])

@@ -31,7 +31,7 @@ from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.offers import calendar, mail
 from catalogue_desktop.core.offers.customer_text import Style, day, file_name
 from catalogue_desktop.core.offers.days import Schedule
-from catalogue_desktop.core.offers.occasions import Occasion, age_line, as_of_text, instant
+from catalogue_desktop.core.offers.occasions import Occasion, age_line, as_of_text, by_start, instant
 from catalogue_desktop.core.offers.sheet import Letterhead, Sheet
 from catalogue_desktop.core.records import zones
 
@@ -168,9 +168,11 @@ def make(
     times: str = CLOCK,
     **fields: Unpack[OfferFields],
 ) -> Offer:
-    """The offer of ``items`` (``Offer``'s other fields in ``fields``), doubtful times given as
+    """The offer of ``items`` in date order, one order for every format (on-demand ones last:
+    ``occasions.by_start``; ``Offer``'s other fields in ``fields``), doubtful times given as
     ``times`` says: each such course's start and end (and its schedule's hours) rewritten in its
     venue's zone."""
+    items = by_start(items)
     by_id = dict(schedules or {})
     found = {id(d.occasion): d for d in doubts(items)}
     out, resolved = [], []

@@ -9,9 +9,12 @@ times read "8:30 AM CST"; when it is not (the demo's San Francisco course on 29 
 written −08:00 while PDT is −07:00), ``ZoneCheck.mismatch`` says so in words, so that the row,
 the ``check`` report and the offer say it instead of giving a time an hour off.
 
-States split between zones list every zone in use there, the most populous first: the written
-offset picks among them (TN −05:00 is Eastern, −06:00 Central). ``zoneinfo`` reads the system's
-zone data, or the ``tzdata`` package where there is none (Windows, the bundle: ~0.5 MB).
+States split between zones list every zone in use there, the most populous first. A location is
+taken to be in its state's main zone (the address names no finer one): an offset that is only
+another part's (Dallas written −06:00 in July, Mountain time's) is doubtful like any other, said
+with that part named, and written as the offset, never as a zone's name the app guessed.
+``zoneinfo`` reads the system's zone data, or the ``tzdata`` package where there is none
+(Windows, the bundle: ~0.5 MB).
 """
 
 from __future__ import annotations
@@ -99,6 +102,7 @@ class ZoneCheck(NamedTuple):
     abbreviation: str  # "CST", "PDT" on that date
     expected: int  # the zone's UTC offset on that date, minutes
     written: int  # the offset the service wrote, minutes
+    other: str = ""  # another zone of the state whose offset was written ("MDT"), when not ok
 
     @property
     def ok(self) -> bool:
@@ -112,8 +116,9 @@ class ZoneCheck(NamedTuple):
             return ""
         hours = abs(self.expected - self.written) / 60
         amount = "an hour" if hours == 1 else f"{hours:g} hours"
+        part = f" ({self.other} in part of the state)" if self.other else ""
         return (
-            f"written {offset_label(self.written)}, but {self.abbreviation} on that date is "
+            f"written {offset_label(self.written)}{part}, but {self.abbreviation} on that date is "
             f"{offset_label(self.expected)}: the time may be {amount} off"
         )
 
@@ -136,23 +141,28 @@ def region_zones(state: str | None) -> tuple[str, ...]:
 
 def check(moment: datetime, state: str | None) -> ZoneCheck | None:
     """The zone of a location in ``state`` at ``moment`` (an aware datetime as the service wrote
-    it), checked against its offset; None when the state names no known zone. Where a state has
-    several zones, the one whose offset was written is taken, else the most populous."""
-    zones = region_zones(state)
+    it), checked against its offset; None when the state names no known zone.
+
+    One rule for every place: the location is taken to be in its state's main zone (the most
+    populous; the address names no finer zone), and a written offset that is not that zone's on
+    that date is doubtful, the same in Chicago as in Dallas. Where the state has another zone
+    whose offset it is (Texas's Mountain-time part at UTC−06:00 in July), ``other`` names it, so
+    the doubt says why the time may still be right; the time is then written with its offset,
+    never with that other zone's name ("MDT" for a Dallas hotel would be a guess)."""
+    zones = [zone for zone in map(_zone, region_zones(state)) if zone is not None]
     written = _minutes(moment.utcoffset())
     if not zones or written is None:
         return None
-    found = None
-    for name in zones:
-        zone = _zone(name)
-        if zone is None:
-            continue
-        local = moment.astimezone(zone)
-        result = ZoneCheck(name, local.tzname() or "", _minutes(local.utcoffset()) or 0, written)
-        if result.ok:
-            return result
-        found = found or result
-    return found
+    main = moment.astimezone(zones[0])
+    expected = _minutes(main.utcoffset()) or 0
+    other = ""
+    if expected != written:
+        for zone in zones[1:]:
+            local = moment.astimezone(zone)
+            if _minutes(local.utcoffset()) == written:
+                other = local.tzname() or ""
+                break
+    return ZoneCheck(str(zones[0].key), main.tzname() or "", expected, written, other)
 
 
 def offset_label(minutes: int) -> str:

@@ -163,6 +163,15 @@ class Formatter:
             return "" if value is None else str(value)
         return times.long(self.time_text, found[0], found[1], self.event_zones)
 
+    def date_span(self, start: object, end: object) -> str:
+        """From ``start`` to ``end`` as ``date_long`` writes them, a span within one day saying
+        the day and zone once (``times.span``); one end alone when the other is missing or the
+        same."""
+        first, last = times.moment_of(start), times.moment_of(end)
+        if first is None or last is None or first == last:
+            return self.date_long(start if first is not None else end) if (first or last) else ""
+        return times.span(self.time_text, first, last, self.event_zones)
+
     def day(self, value: object, offset: int | None = None) -> str:
         """The day alone ("3/9/27"), in the zone ``date`` would show it in."""
         found = times.moment_of(value)

@@ -92,6 +92,17 @@ def long(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> st
     return f"{text} {zone}"
 
 
+def span(writer: TimeText, start: Moment, end: Moment, event_zones: bool) -> str:
+    """ "Friday, July 16, 2027 8:30 AM – 4:30 PM UTC−06:00": a span within one day says the day
+    and zone once; else both ends whole ("Monday, December 14, 2026 8:30 AM UTC−06:00 – Tuesday,
+    December 15, 2026 4:30 PM UTC−06:00")."""
+    (first, zone), (last, last_zone) = at(*start, event_zones), at(*end, event_zones)
+    a, b = _wall(first), _wall(last)
+    if a.date() == b.date() and zone == last_zone:
+        return f"{writer.long(a)} – {writer.clock(b)} {zone}"
+    return f"{writer.long(a)} {zone} – {writer.long(b)} {last_zone}"
+
+
 def day(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
     """The day alone, in the locale's short form ("3/9/27"): for "recorded …"."""
     dt, _zone = at(ms, offset, event_zones)

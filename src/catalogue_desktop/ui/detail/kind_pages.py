@@ -248,9 +248,9 @@ def _location(p: Page, loc: Location) -> QWidget:
 
 
 def _dates_of(p: Page, loc: Location) -> str | None:
-    """A location's first and last day ("… – …"), or the one it has."""
-    start, end = p.fmt.date_long(loc.start_date), p.fmt.date_long(loc.end_date)
-    return f"{start} – {end}" if start and end and start != end else (start or end or None)
+    """A location's first and last day ("… – …", the day once for a one-day event), or the one
+    it has."""
+    return p.fmt.date_span(loc.start_date, loc.end_date) or None
 
 
 def _schedule(p: Page, items: list[Schedule]) -> QWidget:

@@ -14,10 +14,10 @@ A course's times are at its venue, in its zone, whatever the window shows (its d
 preference is the seller's); online times in the zone picked for the customer. A course time
 written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
 of one, the seller is told which occasions and chooses to keep the time as written or to move it
-to the venue's local time (``times``: remembered, Preferences ▸ Offers). Before every offer but
-the e-mail copy, the offer's dialog asks its title (the customer), note, validity and customer
-zone (``sheet_dialog``), opening with the last answers in this window; the e-mail copy (one
-keystroke, no dialog) reuses them. Fees
+to the venue's local time (``times``: remembered, Preferences ▸ Offers). Before every offer,
+the e-mail copy too, the offer's dialog asks its title (the customer), note, validity and customer
+zone (``sheet_dialog``), opening with the last answers in this window (one voice:
+dates in date order in every format). Fees
 carry the currency chosen in Preferences: when none is set, the first offer asks for it once
 (remembered). Save dialogs start in the folder last used (the documents folder the first time)
 and propose a name from the title and the months ("Offer for Acme (Dec 2026).pdf").
@@ -67,6 +67,7 @@ class OfferSource(NamedTuple):
     settings: Settings | None = None  # the currency, and what offers remember
     store: Callable[[], Store] | None = None  # the window's store: the courses' schedules
     about: Callable[[], list[str]] | None = None  # the catalogue and query (the spreadsheet's About)
+    redraw: Callable[[], None] | None = None  # every table and open details shown again (the currency)
 
 
 class Chosen(NamedTuple):
@@ -220,7 +221,10 @@ class OfferDesk:
         if self.source.settings is not None:
             self.source.settings.currency = code
             self.source.settings.sync()
-        self.tab.model.layoutChanged.emit()  # the fees shown with it at once
+        if self.source.redraw is not None:  # the fees shown with it at once, open details too
+            self.source.redraw()
+        else:
+            self.tab.model.layoutChanged.emit()
         return True
 
     @property
@@ -255,21 +259,10 @@ class OfferDesk:
         """Copy the occasions as lines of text and as an HTML table (``core.offers.mail``: one
         line or row each: title — dates and times with a zone — venue and address, or Online —
         experts — fee — credits — link), with the signature and the data's age; returns how many.
-        No dialog (one keystroke): the same offer as the other formats, with the offer dialog's
-        last answers in this window (title, note, validity, customer zone) when there are some."""
+        Like every offer, it asks the offer's dialog first (the customer's name, note, validity,
+        customer zone; opening with the last answers in this window)."""
         chosen = self._prepared()
-        last = self.options
-        remembered = self.remembered
-        zone = remembered.customer_zone if remembered else None
-        made = (
-            None
-            if chosen is None
-            else self.made(chosen, zone=zone)
-            if last is None
-            else self.made(
-                chosen, zone=last.zone, title=last.title, note=last.note, valid_until=last.valid_until
-            )
-        )
+        made = self._asked(chosen, "Copy", sheet=False)
         if chosen is None or made is None:
             return 0
         mime = QMimeData()
@@ -370,7 +363,13 @@ class OfferDesk:
         from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 
         options = SheetDialog.ask(
-            self.tab, chosen.words, action, self.remembered, sheet=sheet, last=self.options
+            self.tab,
+            chosen.words,
+            action,
+            self.remembered,
+            sheet=sheet,
+            last=self.options,
+            time_text=self.formatter.time_text,
         )
         if options is None:
             return None

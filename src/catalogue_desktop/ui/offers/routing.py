@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 
 
 class OfferWindow(Protocol):
-    """What the offers need of the window (``ui.shell.main_window.MainWindow``): its tabs."""
+    """What the offers need of the window (``ui.shell.main_window.MainWindow``): its tabs, and
+    to show every cell and detail pane again (the fees' currency chosen at the first offer)."""
 
+    def redraw(self) -> None: ...
     def current_kind(self) -> ListKind: ...
     def current_tab(self) -> CollectionTab: ...
     def tab(self, kind: ListKind) -> CollectionTab: ...
@@ -59,6 +61,7 @@ class WindowOffers:
             settings,
             lambda: loader.store,
             self._about,
+            self._window.redraw,
         )
 
     def offer(self, what: str) -> Any:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.records.zones import CUSTOMER_ZONES, zone_label
 from catalogue_desktop.ui.offers.sheet_pdf import PAPERS, default_paper
 
@@ -58,6 +59,7 @@ class SheetDialog(QDialog):
         *,
         sheet: bool = True,
         last: SheetOptions | None = None,
+        time_text: TimeText = US_ENGLISH,
     ) -> None:
         super().__init__(parent)
         self.remembered = remembered  # None: nothing remembered
@@ -88,7 +90,8 @@ class SheetDialog(QDialog):
         self.valid.setAccessibleName("The offer is valid until a date")
         self.until = QDateEdit(QDate.currentDate().addDays(30))
         self.until.setCalendarPopup(True)
-        self.until.setDisplayFormat("ddd d MMM yyyy")  # as the sheet prints it
+        # written as every date in the window and the sheet (the one writer, ``time_text``)
+        self.until.setDisplayFormat(time_text.long_date)
         self.until.setMinimumDate(QDate.currentDate())
         self.until.setEnabled(False)
         self.until.setAccessibleName("Valid until")
@@ -120,10 +123,12 @@ class SheetDialog(QDialog):
         layout.addLayout(form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.go = buttons.addButton(action, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.go.setDefault(True)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        # Enter does the dialog's action. (Made default once the box is in the dialog: set before,
+        # the box's show made its first button, Cancel, the default, and Enter cancelled.)
+        self.go.setDefault(True)
 
     def _fill_zones(self, chosen: str | None) -> None:
         from datetime import UTC, datetime
@@ -169,10 +174,12 @@ class SheetDialog(QDialog):
         *,
         sheet: bool = True,
         last: SheetOptions | None = None,
+        time_text: TimeText = US_ENGLISH,
     ) -> SheetOptions | None:
         """The options chosen (remembered), or None if cancelled; ``sheet``: the sheet's grouping
-        and paper asked too; ``last``: the answers given last in this window session."""
-        dialog = cls(parent, words, action, remembered, sheet=sheet, last=last)
+        and paper asked too; ``last``: the answers given last in this window session;
+        ``time_text``: how the window writes dates (the validity's)."""
+        dialog = cls(parent, words, action, remembered, sheet=sheet, last=last, time_text=time_text)
         try:
             if not dialog.exec():
                 return None
