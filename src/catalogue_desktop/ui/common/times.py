@@ -98,6 +98,8 @@ def span(writer: TimeText, start: Moment, end: Moment, event_zones: bool) -> str
     December 15, 2026 4:30 PM UTC−06:00")."""
     (first, zone), (last, last_zone) = at(*start, event_zones), at(*end, event_zones)
     a, b = _wall(first), _wall(last)
+    if a is None or b is None:  # (past Python's years: each end as ``long`` writes it)
+        return f"{long(writer, *start, event_zones)} – {long(writer, *end, event_zones)}"
     if a.date() == b.date() and zone == last_zone:
         return f"{writer.long(a)} – {writer.clock(b)} {zone}"
     return f"{writer.long(a)} {zone} – {writer.long(b)} {last_zone}"
