@@ -15,9 +15,12 @@ import re
 
 from PySide6.QtCore import QLocale, QSize, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QStyle, QStyleOptionTab, QTabBar, QTabWidget, QWidget
+from PySide6.QtWidgets import QStyleOptionTab, QTabBar, QTabWidget, QWidget
 
 _DIGIT = re.compile(r"\d")
+
+
+_PADDING = 24  # at least a tab's padding either side of its text (Fusion: 2 x 12)
 
 
 class CountTabBar(QTabBar):
@@ -43,8 +46,13 @@ class CountTabBar(QTabBar):
         text = self.tabText(tabIndex)
         if not count or not text.endswith(" " + count):
             return
-        room = self.style().subElementRect(QStyle.SubElement.SE_TabBarTabText, option, self).width()
         metrics, mnemonic = self.fontMetrics(), Qt.TextFlag.TextShowMnemonic
+        if metrics.size(mnemonic, text).width() + _PADDING <= option.rect.width():
+            option.text = text  # (it fits: QStyle, ~500 enum members, is not read at start-up)
+            return
+        from PySide6.QtWidgets import QStyle
+
+        room = self.style().subElementRect(QStyle.SubElement.SE_TabBarTabText, option, self).width()
         if metrics.size(mnemonic, text).width() <= room:
             option.text = text
             return
