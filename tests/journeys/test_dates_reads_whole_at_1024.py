@@ -57,16 +57,20 @@ def test_at_820_wide_shortened_tab_titles_keep_their_counts(start: Any) -> None:
     window = start().window
     _sized(window, 820, 560)
     bar = window.tab_widget.tabBar()
+    metrics = bar.fontMetrics()
     shortened = 0
     for index in range(bar.count()):
-        title = bar.tabText(index)
-        count = title.split()[-1]
-        assert count.replace(",", "").isdigit(), title
+        shown, whole = bar.tabText(index), bar.full_title(index)
+        count = whole.split()[-1]
+        assert count.replace(",", "").isdigit(), whole
+        assert shown.endswith(" " + count), (whole, shown)  # the name is cut, never the count
         option = QStyleOptionTab()
-        bar.initStyleOption(option, index)  # the title as the tab draws it
-        shown = option.text
-        assert shown.endswith(" " + count), (title, shown)  # the name is cut, never the count
-        if shown != title:
+        bar.initStyleOption(option, index)  # the title as the tab draws it: not cut again
+        assert option.text == shown, (shown, option.text)
+        assert bar.tabRect(index).width() >= metrics.horizontalAdvance(shown), shown
+        if shown != whole:
             shortened += 1
-            assert "…" in shown, (title, shown)
+            assert "…" in shown, (whole, shown)
     assert shortened, "at 820 wide some titles are shortened"
+    _sized(window, 1366, 700)  # wide again: every title whole
+    assert [bar.tabText(i) for i in range(bar.count())] == [bar.full_title(i) for i in range(bar.count())]

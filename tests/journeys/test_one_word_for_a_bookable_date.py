@@ -76,7 +76,7 @@ def test_the_window_says_dates_never_occasions_or_offerings(start: Any, qtbot: A
     seen = _everything_shown(window)
     tabs = window.tab_widget
     for index in range(tabs.count()):  # every tab's title and tooltip, and the Dates tab's own words
-        seen.setdefault(tabs.tabText(index), "tab title")
+        seen.setdefault(window.tab_bar.full_title(index), "tab title")
         seen.setdefault(tabs.tabToolTip(index), "tab tooltip")
     tab = click_tab(window, OCCASIONS)
     click_row(tab, 0)
@@ -95,11 +95,11 @@ def test_a_tab_title_counts_one_way(start: Any) -> None:
     window = start().window
     window.show()
     tab = click_tab(window, OCCASIONS)  # past dates hidden, none of them past: every row shown
-    dates = window.tab_widget.tabText(window.tab_kinds().index(OCCASIONS))
+    dates = window.tab_bar.full_title(window.tab_kinds().index(OCCASIONS))
     assert re.fullmatch(r"Dates \d[\d,]*", dates), dates  # "Dates 98", never "Dates 98 / 98"
     assert int(dates[6:].replace(",", "")) == tab.model.rowCount()
     type_query(window, "chicago")
-    titles = [window.tab_widget.tabText(i) for i in range(window.tab_widget.count())]
+    titles = [window.tab_bar.full_title(i) for i in range(window.tab_widget.count())]
     assert all(re.fullmatch(r"\w+ \d[\d,]*", t) for t in titles), titles
     tips = [window.tab_widget.tabToolTip(i) for i in range(window.tab_widget.count())]
     assert any(" of " in t for t in tips), tips  # (the total: in the tooltip)

@@ -209,7 +209,7 @@ def test_the_status_line_stays_true_while_typing(start: Any, qtbot: Any) -> None
     type_query(window, "ethics", enter=False)  # typed on: now Dates has matches too
     wanted = box.equivalent("ethics")
     qtbot.waitUntil(lambda: box.parsed is not None and box.parsed.text == wanted, timeout=3000)
-    dates_title = window.tab_widget.tabText(window.tab_kinds().index(OCCASIONS))
+    dates_title = window.tab_bar.full_title(window.tab_kinds().index(OCCASIONS))
     assert dates_title.startswith("Dates ") and dates_title != "Dates 0", dates_title
     said = window.statusBar().currentMessage()
     assert "No dates match" not in said, said

@@ -30,7 +30,7 @@ def test_city_on_webinars_moves_to_courses_and_the_user_can_go_back(start: Any, 
     # tabs without matches are dimmed, tabs with matches are not
     assert _colour(window, Kind.WEBINARS).isValid()
     assert not _colour(window, Kind.COURSES).isValid()
-    assert window.tab_widget.tabText(0) == "Webinars 0"
+    assert window.tab_bar.full_title(0) == "Webinars 0"
     # back to Webinars (the user's choice stays while the query is refined)
     key(window.query_box.edit, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     if window.current_kind() is not Kind.WEBINARS:  # (offscreen: the shortcut needs an active window)

@@ -25,7 +25,7 @@ def session(make_session: Any, filled_cache: Any, qtbot: Any) -> Any:
 
 
 def _titles(window: Any) -> list[str]:
-    return [window.tab_widget.tabText(i) for i in range(window.tab_widget.count())]
+    return [window.tab_bar.full_title(i) for i in range(window.tab_widget.count())]
 
 
 def _ids(tab: Any) -> list[int]:

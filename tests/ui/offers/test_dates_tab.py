@@ -65,7 +65,7 @@ def test_one_row_per_location_session_and_other_webinar(window: Any, sample: dic
     shared = [r for r in rows if r[RECORD] == 50420]  # a session of three series
     assert len(shared) == 1 and shared[0][series_column].count("; ") == 2
     assert by_kind["Webinar"] == len(others) - 1  # the past one is hidden
-    assert window.tab_widget.tabText(8) == f"Dates {len(rows)}"  # (of 1 more: the tooltip)
+    assert window.tab_bar.full_title(8) == f"Dates {len(rows)}"  # (of 1 more: the tooltip)
 
 
 def test_sorted_by_start_with_on_demand_last_and_said_in_words(window: Any) -> None:

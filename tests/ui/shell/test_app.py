@@ -300,7 +300,7 @@ def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
                 model.rowCount(),
                 model.loading,
                 tab.count_label.text(),
-                window.tab_widget.tabText(0),
+                window.tab_bar.full_title(0),
                 session.loaded,
             )
         )
@@ -314,7 +314,7 @@ def test_the_window_paints_the_first_page_of_its_tab_then_the_rows_grow_in(
     assert painted.rows[0] == SMALL_PAGES  # the first paint: the first page, not an empty table
     assert resets == []  # (the first page was set during start()) the other rows were appended
     assert model.rowCount() == 60 and not model.loading
-    assert tab.count_label.text() == f"60 {tab.kind.value}" and window.tab_widget.tabText(0) == title
+    assert tab.count_label.text() == f"60 {tab.kind.value}" and window.tab_bar.full_title(0) == title
     assert tab.count_label.size() == label_size  # "loading 16 of 60" fitted, as "60 webinars" does
     # then in the tab's default order (by start, upcoming first), put so without a reset
     start = column_index(tab.kind, "start")
@@ -396,7 +396,7 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
     assert session.loader._jobs  # nothing read yet: start() has just returned
     states = session.loader.states()
     tabs = window.tab_widget
-    titles = [tabs.tabText(i) for i in range(tabs.count())]
+    titles = [window.tab_bar.full_title(i) for i in range(tabs.count())]
     for kind in ALL_KINDS:
         assert window.status.status(kind) == "cached"
         count = QLocale().toString(states[kind].records)
@@ -417,7 +417,7 @@ def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothin
     assert tab.model.rowCount() > 0
     assert tab.view.mapTo(window, tab.view.rect().topLeft()) == table_at
     assert window.query_box.edit.width() == query_width  # no count's text resized the query box
-    assert [tabs.tabText(i) for i in range(tabs.count())] == titles
+    assert [window.tab_bar.full_title(i) for i in range(tabs.count())] == titles
 
 
 def test_a_count_label_keeps_its_size_whatever_it_says(

@@ -70,7 +70,7 @@ def links_in(widget: Any, kind: Kind) -> dict[int, QLabel]:
 def test_every_tab_has_rows_after_start_and_sync(make_session: Any, demo_server: Any) -> None:
     session = make_session(base_url=demo_server.base_url)
     window = session.window
-    labels = [window.tab_widget.tabText(i) for i in range(window.tab_widget.count())]
+    labels = [window.tab_bar.full_title(i) for i in range(window.tab_widget.count())]
     assert labels[:8] == [f"{k.label} {SAMPLE_COUNTS[k]}" for k in ALL_KINDS]
     assert labels[8].startswith("Dates")  # the sales desk's, made from the loaded catalogue
     for kind in ALL_KINDS:
@@ -113,7 +113,7 @@ def test_the_query_narrows_the_count_label_and_title_and_escape_clears_it(
     visible = tab.model.rowCount()
     assert 0 < visible < 60
     assert tab.count_label.text() == f"{visible} of 60"
-    assert window.tab_widget.tabText(0) == f"Webinars {visible}"
+    assert window.tab_bar.full_title(0) == f"Webinars {visible}"
     assert window.tab_widget.tabToolTip(0) == f"{visible} of 60 webinars match the query"
     for row in range(visible):
         text = " ".join(str(tab.model.index(row, c).data() or "") for c in range(tab.model.columnCount()))
@@ -121,7 +121,7 @@ def test_the_query_narrows_the_count_label_and_title_and_escape_clears_it(
     qtbot.keyClick(box, Qt.Key.Key_Escape)
     assert box.text() == ""
     qtbot.waitUntil(lambda: tab.count_label.text() == "60 webinars", timeout=2000)
-    assert window.tab_widget.tabText(0) == "Webinars 60"
+    assert window.tab_bar.full_title(0) == "Webinars 60"
 
 
 def test_sorting_by_start_date_and_fee_orders_the_rows(

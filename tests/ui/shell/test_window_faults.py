@@ -237,7 +237,7 @@ def test_one_collection_fault(
     before_ids = ids_shown(tab)
     assert sorted(before_ids) == sorted(sample_ids(sample, kind))  # (in the tab's default order)
     count_before = tab.count_label.text()
-    tab_text_before = window.tab_widget.tabText(window.tab_widget.indexOf(tab))
+    tab_text_before = window.tab_bar.full_title(window.tab_widget.indexOf(tab))
     assert count_before == f"{SAMPLE_COUNTS[kind]} {kind.value}"
 
     server.set(kind.path, case.mode, **case.params)
@@ -260,7 +260,7 @@ def test_one_collection_fault(
         assert window.status.retry_visible(kind)
         assert ids_shown(tab) == before_ids
         assert tab.count_label.text() == count_before
-        assert window.tab_widget.tabText(window.tab_widget.indexOf(tab)) == tab_text_before
+        assert window.tab_bar.full_title(window.tab_widget.indexOf(tab)) == tab_text_before
         # The reason is server-influenced text: the status line shows it literally.
         assert f"{kind.label} failed (" in window.status.headline()  # the status line says it once
         label = window.status._rows[kind].text

@@ -13,60 +13,104 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QLocale, QSize, Qt
+from PySide6.QtCore import QEvent, QLocale, QObject, QSize, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QStyleOptionTab, QTabBar, QTabWidget, QWidget
+from PySide6.QtWidgets import QTabBar, QTabWidget
 
 _DIGIT = re.compile(r"\d")
 
 
-_PADDING = 24  # at least a tab's padding either side of its text (Fusion: 2 x 12)
+_SLACK = 4  # px the titles leave free (QTabBar measures a sum of parts 1 px off)
 
 
 class CountTabBar(QTabBar):
-    """Tabs whose width does not follow their count (see the module doc)."""
+    """Tabs whose width does not follow their count (see the module doc).
 
-    def __init__(self, parent: QWidget) -> None:
+    Titles are shortened by setting shorter texts when the tab widget is resized, not while a
+    tab is drawn: overriding ``initStyleOption`` makes PySide build ``QStyle`` (its option's
+    state is a ``QStyle`` flag, ~500 enum members) before the first paint.
+    """
+
+    def __init__(self, parent: QTabWidget) -> None:
         super().__init__(parent)
-        self._counts: dict[int, tuple[str, str]] = {}  # tab -> (the count shown, its widest form)
+        self._titles: dict[int, tuple[str, str, str]] = {}  # tab -> (name, count shown, widest count)
+        self._fitting = False
         self.setUsesScrollButtons(False)  # all tabs in view: titles shortened where need be
-        self.setElideMode(Qt.TextElideMode.ElideRight)
+        self.setElideMode(Qt.TextElideMode.ElideRight)  # (a last resort: the fit below cuts names)
+        parent.installEventFilter(self)  # the tab widget's width is the room the titles share
 
     def set_count(self, index: int, label: str, count: str, widest: str) -> None:
         """Title tab ``index`` "``label`` ``count``", as wide as with ``widest`` as its count."""
-        self._counts[index] = (count, widest)
-        text = f"{label} {count}" if count else label
-        if self.tabText(index) != text:  # (a new title lays out the bar again and repaints it)
-            self.setTabText(index, text)
+        self._titles[index] = (label, count, widest)
+        self._fit()
 
-    def initStyleOption(self, option: QStyleOptionTab, tabIndex: int) -> None:
-        """The title as the tab draws it: shortened, the name is cut and the count kept."""
-        super().initStyleOption(option, tabIndex)
-        count, _widest = self._counts.get(tabIndex, ("", ""))
-        text = self.tabText(tabIndex)
-        if not count or not text.endswith(" " + count):
+    def full_title(self, index: int) -> str:
+        """Tab ``index``'s title before any shortening ("Situations 8")."""
+        label, count, _widest = self._titles.get(index, (self.tabText(index), "", ""))
+        return f"{label} {count}" if count else label
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.parent():
+            self._fit()
+        return False
+
+    def _fit(self) -> None:
+        """Give every tab its whole title if they all fit the tab widget's width; else cut the
+        longest names first (never a count) until they do."""
+        if self._fitting:
             return
+        self._fitting = True
+        try:
+            self._set_texts(self._fitted_texts())
+        finally:
+            self._fitting = False
+
+    def _fitted_texts(self) -> list[str]:
         metrics, mnemonic = self.fontMetrics(), Qt.TextFlag.TextShowMnemonic
-        if metrics.size(mnemonic, text).width() + _PADDING <= option.rect.width():
-            option.text = text  # (it fits: QStyle, ~500 enum members, is not read at start-up)
-            return
-        from PySide6.QtWidgets import QStyle
 
-        room = self.style().subElementRect(QStyle.SubElement.SE_TabBarTabText, option, self).width()
-        if metrics.size(mnemonic, text).width() <= room:
-            option.text = text
-            return
-        tail = " " + count
-        name = metrics.elidedText(
-            text[: -len(tail)], Qt.TextElideMode.ElideRight, room - metrics.size(mnemonic, tail).width()
-        )
-        option.text = (name or "…") + tail  # (a first letter beyond the room is clipped: "D… 9")
+        def width(text: str) -> int:
+            return metrics.size(mnemonic, text).width()
+
+        parts = [self._titles.get(i, (self.tabText(i), "", "")) for i in range(self.count())]
+        # a tab's width beside its text (padding, its close button): as QTabBar measures it
+        extra = [QTabBar.tabSizeHint(self, i).width() - width(self.tabText(i)) for i in range(self.count())]
+        tails = [f" {widest}" if count else "" for _label, count, widest in parts]
+        whole = [extra[i] + width(label + tails[i]) for i, (label, _c, _w) in enumerate(parts)]
+        parent = self.parentWidget()
+        room = (parent.width() if parent is not None else self.width()) - _SLACK
+        texts = [f"{label} {count}" if count else label for label, count, _widest in parts]
+        if not parent or not parent.isVisible() or sum(whole) <= room:
+            return texts
+
+        def cut(cap: int) -> tuple[list[str], int]:  # the titles no wider than cap, their sum
+            cut_texts, total = list(texts), 0
+            for i, (label, count, _widest) in enumerate(parts):
+                if whole[i] > cap and count:
+                    name_room = cap - extra[i] - width(tails[i])
+                    name = metrics.elidedText(label, Qt.TextElideMode.ElideRight, max(name_room, 0))
+                    cut_texts[i] = f"{name or '…'} {count}"  # (no room for a letter: "… 9")
+                    total += extra[i] + width(cut_texts[i][: -len(count)] + parts[i][2])
+                else:
+                    total += whole[i]
+            return cut_texts, total
+
+        # a name is cut a whole letter at a time: the largest cap whose cut titles still fit
+        low, high = _cap(whole, room), max(whole)
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if cut(middle)[1] <= room else (low, middle - 1)
+        return cut(low)[0]
+
+    def _set_texts(self, texts: list[str]) -> None:
+        for index, text in enumerate(texts):
+            if self.tabText(index) != text:  # (a new title lays out the bar again and repaints it)
+                self.setTabText(index, text)
 
     def tabSizeHint(self, index: int) -> QSize:
         size = super().tabSizeHint(index)
-        count, widest = self._counts.get(index, ("", ""))
+        _label, count, widest = self._titles.get(index, ("", "", ""))
         text = self.tabText(index)
-        if count and text.endswith(" " + count):  # (not while measured shortened)
+        if count and text.endswith(" " + count):
             # the text's width measured as QTabBar measures it (a sum of parts was 1 px off)
             metrics, mnemonic = self.fontMetrics(), Qt.TextFlag.TextShowMnemonic
             wide = text[: -len(count)] + widest
@@ -74,6 +118,19 @@ class CountTabBar(QTabBar):
                 size.width() + metrics.size(mnemonic, wide).width() - metrics.size(mnemonic, text).width()
             )
         return size
+
+
+def _cap(widths: list[int], room: int) -> int:
+    """The largest width such that the tabs, none wider than it, fit ``room`` (the widest are
+    cut first, the narrow ones keep their whole titles)."""
+    ordered = sorted(widths)
+    left = room
+    for place, width in enumerate(ordered):
+        share = left // (len(ordered) - place)  # what each tab from here on may have
+        if width > share:
+            return share
+        left -= width
+    return ordered[-1] if ordered else room
 
 
 def show_count(tabs: QTabWidget, index: int, label: str, total: int | None, matched: int | None) -> None:
