@@ -205,7 +205,7 @@ def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[.
     yield make
     for session in sessions:
         task = asyncio.ensure_future(session.aclose())
-        qtbot.waitUntil(task.done, timeout=10000)
+        qtbot.waitUntil(task.done, timeout=30000)  # (a bound: a worker cancelled mid-body, under load)
         task.result()  # aclose also deletes the window (deleteLater)
 
 

@@ -65,7 +65,7 @@ def wait_up_to_date(qtbot: Any, window: Any) -> None:
         return [window.status.text(kind) for kind in ALL_KINDS]
 
     try:
-        qtbot.waitUntil(lambda: all(t.endswith("up to date") for t in texts()), timeout=10000)
+        qtbot.waitUntil(lambda: all(t.endswith("up to date") for t in texts()), timeout=30000)
     except AssertionError:
         raise AssertionError(texts()) from None
 

@@ -20,7 +20,7 @@ def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
     make_session: Any, demo_server: Any, qtbot: Any
 ) -> None:
     settings = Settings()
-    settings.q.setValue(KEY, "0.0006")  # ~2 s
+    settings.q.setValue(KEY, "1")  # an hour: nothing is due while the window is set up
     settings.sync()
     session = make_session(base_url=demo_server.base_url)
     window = session.window
@@ -43,6 +43,9 @@ def test_the_window_refreshes_on_its_own_keeping_selection_and_query(
     webinars = json.loads(demo_server.payload(Kind.WEBINARS))
     webinars[0]["title"] = "Retitled while nobody looked"
     demo_server.set_payload(Kind.WEBINARS, json.dumps(webinars).encode())
+    assert session.auto_sync.timer.isActive() and session.auto_sync.timer.remainingTime() > 60_000
+    settings.q.setValue(KEY, "0.0006")  # ~2 s, as Preferences sets it (it restarts the count)
+    session.auto_sync.start()
     assert session.auto_sync.timer.isActive()
     with qtbot.waitSignal(session.synced, timeout=15000) as synced:
         pass  # nobody presses F5
