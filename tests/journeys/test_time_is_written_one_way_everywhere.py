@@ -15,11 +15,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QApplication,
     QFileDialog,
     QLabel,
-    QMessageBox,
     QTableWidget,
     QTreeView,
 )
@@ -30,6 +28,7 @@ from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from tests.journeys.hands import (
     ZONE,
     answer_dialogs,
+    answer_offer_dialogs,
     click_row,
     click_tab,
     key,
@@ -124,16 +123,7 @@ def test_an_offer_writes_days_as_the_details_do(start: Any) -> None:
     row = next(r for r in range(tab.model.rowCount()) if ZONE.search(tab.model.index(r, starts).data() or ""))
     click_row(tab, row)
 
-    def go_on(dialog: Any) -> None:  # the data's age ("Continue"), then the offer's own dialog
-        buttons = [b for b in dialog.findChildren(QAbstractButton) if b.text() == "Continue"]
-        if buttons:
-            buttons[0].click()
-        elif isinstance(dialog, QMessageBox) and dialog.defaultButton() is not None:
-            dialog.defaultButton().click()  # (a doubtful time: kept as written)
-        else:
-            dialog.accept()  # the customer's title as proposed
-
-    answer_dialogs(go_on)
+    answer_offer_dialogs()  # the data's age ("Continue"), then the offer's own dialog
     QTest.mouseClick(tab.offer_buttons["copy"], Qt.MouseButton.LeftButton)
     QApplication.processEvents()
     text = QGuiApplication.clipboard().text()
