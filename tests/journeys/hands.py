@@ -321,6 +321,21 @@ def show_facets(qtbot: Any, window: Any) -> None:
     )
 
 
+def open_offers(qtbot: Any, session: Any, rows: int) -> Any:
+    """Go ▸ Offers by its keys (Ctrl+Shift+O in the current tab's table); the Offers window, once
+    it shows ``rows`` offers."""
+    window = session.window
+    key(
+        window.current_tab().view,
+        Qt.Key.Key_O,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    offers = session.offer_log.window
+    assert offers is not None
+    qtbot.waitUntil(lambda: offers.isVisible() and offers.offers.rowCount() == rows, timeout=10000)
+    return offers
+
+
 def settle_facets(qtbot: Any, session: Any) -> None:
     """Wait until the facet panel's counts are for the query as it stands (none pending)."""
     qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=3000)

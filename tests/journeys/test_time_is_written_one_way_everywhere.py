@@ -31,7 +31,7 @@ from tests.journeys.hands import (
     answer_offer_dialogs,
     click_row,
     click_tab,
-    key,
+    open_offers,
     quick_open,
     status_text,
     until,
@@ -150,14 +150,7 @@ def test_the_offer_log_writes_times_with_their_zone(
     chosen = quick_open(qtbot, window, "calendar file")  # Ctrl+K: File ▸ Offer ▸ Calendar file (.ics)…
     assert chosen.title == "Calendar file (.ics)…"
     qtbot.waitUntil(lambda: status_text(window).startswith("Wrote "), timeout=10000)
-    key(
-        window.current_tab().view,
-        Qt.Key.Key_O,
-        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
-    )
-    offers = session.offer_log.window
-    assert offers is not None
-    qtbot.waitUntil(lambda: offers.isVisible() and offers.offers.rowCount() == 1, timeout=10000)
+    offers = open_offers(qtbot, session, 1)
     offers.table.selectRow(0)
     qtbot.waitUntil(lambda: offers.items.rowCount() > 0, timeout=10000)
     quoted = str(offers.items.index(0, 1).data())  # "12/11/26 8:30 AM UTC−05:00 · USD 595"
