@@ -14,6 +14,7 @@ from PySide6.QtCore import QElapsedTimer, QModelIndex, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QApplication,
     QDialog,
@@ -408,15 +409,25 @@ def answer_dialogs(act: Any, timeout_ms: int = 10000) -> list[Any]:
     return done
 
 
+def press(dialog: QWidget, text: str, *, start: bool = False) -> None:
+    """Click the dialog's button that says ``text`` (OK, Cancel, Continue...; with ``start``, the
+    first whose text starts with it: "Keep the time as written (8:30 AM)")."""
+    for button in dialog.findChildren(QAbstractButton):
+        said = button.text().replace("&", "")
+        if said == text or (start and said.startswith(text)):
+            QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+            return
+    raise AssertionError(f"no {text!r} button in {dialog.windowTitle()!r}")
+
+
 def press_continue(dialog: Any) -> bool:
     """If ``dialog`` is the warning about the data's age (a message box with Continue), click its
     Continue, as a seller who makes the offer all the same; whether it was that warning."""
     if not isinstance(dialog, QMessageBox):
         return False
-    button = next((b for b in dialog.buttons() if b.text().replace("&", "") == "Continue"), None)
-    if button is None:
+    if not any(b.text().replace("&", "") == "Continue" for b in dialog.buttons()):
         return False
-    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    press(dialog, "Continue")
     return True
 
 

@@ -26,6 +26,7 @@ from tests.journeys.hands import (
     key,
     menu_items,
     open_offers,
+    press,
     quick_open,
     status_text,
 )
@@ -42,9 +43,9 @@ def seller(dialog: Any) -> None:
         QTest.mouseClick(dialog.go, Qt.MouseButton.LeftButton)
         return
     assert isinstance(dialog, QMessageBox), dialog
-    wanted = "Keep the time as written" if dialog.objectName() == "offer-times" else "Continue"
-    button = next(b for b in dialog.buttons() if b.text().replace("&", "").startswith(wanted))
-    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    press(
+        dialog, "Keep the time as written" if dialog.objectName() == "offer-times" else "Continue", start=True
+    )
 
 
 COURSE = 6103  # Trial Advocacy Intensive: New York (7106, Mar 2027) and Chicago (7107, 13 Sep 2027), 1,995
