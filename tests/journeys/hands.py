@@ -7,12 +7,25 @@ a person sees. The fixtures that start the window are in ``conftest.py``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, QPoint, Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QModelIndex, QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QMenu,
+    QMessageBox,
+    QStyle,
+    QTableView,
+    QTreeView,
+    QWidget,
+)
 
 from catalogue_desktop.ui.finder.palette import Item, Palette
 
@@ -29,6 +42,15 @@ def click_tab(window: Any, kind: Any) -> Any:
     QApplication.processEvents()
     assert window.current_kind() is kind
     return window.current_tab()
+
+
+def screen_sized(window: Any, width: int, height: int) -> None:
+    """The window as a window manager shows it on a ``width`` x ``height`` screen, maximised."""
+    window.show()
+    window.resize(width, height)
+    QApplication.processEvents()
+    window.current_tab().fit_title_column()
+    QApplication.processEvents()
 
 
 def key(
@@ -300,6 +322,60 @@ def show_facets(qtbot: Any, window: Any) -> None:
     )
 
 
+def open_offers(qtbot: Any, session: Any, rows: int) -> Any:
+    """Go ▸ Offers by its keys (Ctrl+Shift+O in the current tab's table); the Offers window, once
+    it shows ``rows`` offers."""
+    window = session.window
+    key(
+        window.current_tab().view,
+        Qt.Key.Key_O,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    offers = session.offer_log.window
+    assert offers is not None
+    qtbot.waitUntil(lambda: offers.isVisible() and offers.offers.rowCount() == rows, timeout=10000)
+    return offers
+
+
+def settle_facets(qtbot: Any, session: Any) -> None:
+    """Wait until the facet panel's counts are for the query as it stands (none pending)."""
+    qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=3000)
+    QApplication.processEvents()
+
+
+def open_facets(qtbot: Any, session: Any, kind: Any, query: str) -> Any:
+    """Click ``kind``'s tab, show the facets (``show_facets``), type ``query`` and wait for the
+    panel's counts (``settle_facets``); returns the tab."""
+    tab = click_tab(session.window, kind)
+    show_facets(qtbot, session.window)
+    type_query(session.window, query)
+    settle_facets(qtbot, session)
+    return tab
+
+
+def choose_facet(
+    qtbot: Any,
+    session: Any,
+    title: str,
+    value: str,
+    modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+) -> None:
+    """Click facet ``title``'s value ``value`` (``click_facet``, with ``modifier`` held), then
+    wait for the panel's counts (``settle_facets``)."""
+    click_facet(session.window, title, value, modifier=modifier)
+    settle_facets(qtbot, session)
+
+
+def facet_count(window: Any, title: str, value: str) -> int:
+    """The count the facet panel shows beside facet ``title``'s value ``value`` (as shown, without
+    its ✓/✗ mark)."""
+    for shown in next(v for t, v in facet_rows(window).items() if t.startswith(title)):
+        text, count = shown.rsplit("  ", 1)
+        if text.lstrip("✓✗ ") == value:
+            return int(count.replace(",", ""))
+    raise AssertionError(f"no {value!r} in {title!r}: {facet_rows(window)}")
+
+
 def answer_dialogs(act: Any, timeout_ms: int = 10000) -> list[Any]:
     """Call ``act(dialog)`` for each modal dialog (or message box) that opens from now on, each
     once, in turn (an offer asks several: the data's age, the offer's dialog...); returns the
@@ -331,3 +407,102 @@ def answer_dialogs(act: Any, timeout_ms: int = 10000) -> list[Any]:
     timer.timeout.connect(poll)
     timer.start()
     return done
+
+
+def press(dialog: QWidget, text: str, *, start: bool = False) -> None:
+    """Click the dialog's button that says ``text`` (OK, Cancel, Continue...; with ``start``, the
+    first whose text starts with it: "Keep the time as written (8:30 AM)")."""
+    for button in dialog.findChildren(QAbstractButton):
+        said = button.text().replace("&", "")
+        if said == text or (start and said.startswith(text)):
+            QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+            return
+    raise AssertionError(f"no {text!r} button in {dialog.windowTitle()!r}")
+
+
+def press_continue(dialog: Any) -> bool:
+    """If ``dialog`` is the warning about the data's age (a message box with Continue), click its
+    Continue, as a seller who makes the offer all the same; whether it was that warning."""
+    if not isinstance(dialog, QMessageBox):
+        return False
+    if not any(b.text().replace("&", "") == "Continue" for b in dialog.buttons()):
+        return False
+    press(dialog, "Continue")
+    return True
+
+
+def answer_offer(dialog: Any) -> None:
+    """Answer one dialog an offer opens as a seller who goes on: the data's age (``press_continue``),
+    a doubtful time (its default button: kept as written), the offer's own dialog (accepted, the
+    customer's title as proposed)."""
+    if press_continue(dialog):
+        return
+    if isinstance(dialog, QMessageBox) and dialog.defaultButton() is not None:
+        dialog.defaultButton().click()
+    else:
+        dialog.accept()
+
+
+def answer_offer_dialogs(timeout_ms: int = 10000) -> list[Any]:
+    """Answer every dialog the offers made from now on open (``answer_offer``, through
+    ``answer_dialogs``); returns the dialogs answered so far."""
+    return answer_dialogs(answer_offer, timeout_ms)
+
+
+def each_row_shown(
+    window: Any, kind: Any, sizes: Iterable[tuple[int, int]], most: int | None = None
+) -> Iterator[tuple[str, Any]]:
+    """At each screen size of ``sizes`` (``screen_sized``), click ``kind``'s tab, then each of its
+    rows in turn (the first ``most``), as a person does; yields (where, the tab) with that row's
+    page shown in the details pane, where as a problem names it ("1024x700 series row 3")."""
+    for width, height in sizes:
+        screen_sized(window, width, height)
+        tab = click_tab(window, kind)
+        rows = tab.model.rowCount()
+        for row in range(rows if most is None else min(rows, most)):
+            click_row(tab, row)
+            QApplication.processEvents()
+            yield f"{width}x{height} {kind.singular} row {row}", tab
+
+
+def cell_cut(view: QAbstractItemView, index: QModelIndex, text: str) -> bool:
+    """Whether ``text`` drawn in ``index``'s cell of ``view`` (in the cell's font, within its text
+    margins, wrapped) needs more lines than the cell has."""
+    rect = view.visualRect(index)
+    margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+    font = index.data(Qt.ItemDataRole.FontRole)
+    metrics = QFontMetrics(font) if isinstance(font, QFont) else view.fontMetrics()
+    needs = metrics.boundingRect(
+        QRect(0, 0, max(1, rect.width() - 2 * margin), 100000), Qt.TextFlag.TextWordWrap, text
+    )
+    return needs.height() > rect.height()
+
+
+def rows_top_down(view: QTableView | QTreeView) -> list[QModelIndex]:
+    """The first cell of each of ``view``'s rows as a person reads them down: a table's rows, or
+    every row of a tree (children under their parent, as expanded)."""
+    model = view.model()
+    if not isinstance(view, QTreeView):
+        return [model.index(row, 0) for row in range(model.rowCount())]
+    rows = []
+    index = model.index(0, 0)
+    while index.isValid():
+        rows.append(index)
+        index = view.indexBelow(index)
+    return rows
+
+
+def cut_cells(view: QTableView | QTreeView, where: str) -> list[str]:
+    """The texts of ``view``'s cells (a table's rows, or every row of a tree top to bottom; the
+    columns not hidden) that are cut (``cell_cut``): "<where>: 'text' is cut"."""
+    model = view.model()
+    problems = []
+    for first in rows_top_down(view):
+        for column in range(model.columnCount()):
+            if view.isColumnHidden(column):
+                continue
+            cell = first.siblingAtColumn(column)
+            text = str(cell.data() or "")
+            if text and cell_cut(view, cell, text):
+                problems.append(f"{where}: {text!r} is cut")
+    return problems

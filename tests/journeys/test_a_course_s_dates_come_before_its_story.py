@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QLabel, QScrollArea, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.hands import click_row, click_tab
-from tests.journeys.test_layout import _screen_sized
+from tests.journeys.hands import each_row_shown
 
 # each kind's sections as read from the top: the when/where one first, then what, then who
 ORDER = {
@@ -36,35 +35,27 @@ def _sections(page: QWidget) -> list[tuple[int, str]]:
 
 def test_a_course_s_locations_are_in_view_before_its_story(start: Any) -> None:
     window = start().window
-    _screen_sized(window, 1024, 700)
-    tab = click_tab(window, Kind.COURSES)
     seen = 0
-    for row in range(tab.model.rowCount()):
-        click_row(tab, row)
-        QApplication.processEvents()
+    for where, tab in each_row_shown(window, Kind.COURSES, [(1024, 700)]):
         page = tab.detail.current_page()
         slugs = [slug for _, slug in _sections(page)]
         if "locations" not in slugs:
             continue
         seen += 1
-        assert slugs[0] == "locations", (row, slugs)
+        assert slugs[0] == "locations", (where, slugs)
         # at the top of the pane, unscrolled, the first place and its dates are in view
         area = page.parentWidget().parentWidget()
         assert isinstance(area, QScrollArea)
         assert area.verticalScrollBar().value() == 0
         heading = page.findChild(QLabel, "section_locations")
         top = heading.mapTo(area.viewport(), QPoint(0, 0)).y()
-        assert 0 <= top + heading.height() <= area.viewport().height(), (row, top, area.viewport().height())
+        assert 0 <= top + heading.height() <= area.viewport().height(), (where, top, area.viewport().height())
     assert seen >= 3
 
 
 def test_every_sold_kind_reads_when_and_where_before_what_and_who(start: Any) -> None:
     window = start().window
-    _screen_sized(window, 1024, 700)
     for kind, order in ORDER.items():
-        tab = click_tab(window, kind)
-        for row in range(tab.model.rowCount()):
-            click_row(tab, row)
-            QApplication.processEvents()
+        for where, tab in each_row_shown(window, kind, [(1024, 700)]):
             slugs = [slug for _, slug in _sections(tab.detail.current_page()) if slug in order]
-            assert slugs == sorted(slugs, key=order.index), (kind, row, slugs)
+            assert slugs == sorted(slugs, key=order.index), (where, slugs)

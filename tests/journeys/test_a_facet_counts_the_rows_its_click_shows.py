@@ -10,23 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_facet, click_tab, facet_rows, show_facets, type_query
-
-
-def _settle(qtbot: Any, session: Any) -> None:
-    qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=3000)
-    QApplication.processEvents()
-
-
-def _count(window: Any, title: str, label: str) -> int:
-    for shown in next(v for t, v in facet_rows(window).items() if t.startswith(title)):
-        text, count = shown.rsplit("  ", 1)
-        if text.lstrip("✓✗ ") == label:
-            return int(count.replace(",", ""))
-    raise AssertionError(f"no {label!r} in {title!r}: {facet_rows(window)}")
+from tests.journeys.hands import (
+    choose_facet,
+    facet_count,
+    facet_rows,
+    open_facets,
+    settle_facets,
+    type_query,
+)
 
 
 def _rows(window: Any) -> int:
@@ -36,18 +29,13 @@ def _rows(window: Any) -> int:
 def test_no_under_cpe_yes_shows_its_count_and_shift_adds_it(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, OCCASIONS)
-    show_facets(qtbot, window)
-    type_query(window, "cpe:yes")
-    _settle(qtbot, session)
-    yes, no = _count(window, "CPE", "Yes"), _count(window, "CPE", "No")
+    open_facets(qtbot, session, OCCASIONS, "cpe:yes")
+    yes, no = facet_count(window, "CPE", "Yes"), facet_count(window, "CPE", "No")
     assert _rows(window) == yes
-    click_facet(window, "CPE", "No")
-    _settle(qtbot, session)
+    choose_facet(qtbot, session, "CPE", "No")
     assert _rows(window) == no, facet_rows(window)["CPE"]
     assert facet_rows(window)["CPE"] == [f"Yes  {yes:,}", f"✓ No  {no:,}"]
-    click_facet(window, "CPE", "Yes", modifier=Qt.KeyboardModifier.ShiftModifier)  # beside it
-    _settle(qtbot, session)
+    choose_facet(qtbot, session, "CPE", "Yes", Qt.KeyboardModifier.ShiftModifier)  # beside it
     assert _rows(window) == yes + no
     assert sorted(facet_rows(window)["CPE"]) == [f"✓ No  {no:,}", f"✓ Yes  {yes:,}"]
 
@@ -55,16 +43,12 @@ def test_no_under_cpe_yes_shows_its_count_and_shift_adds_it(start: Any, qtbot: A
 def test_a_month_under_words_read_as_a_month_shows_its_count(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, OCCASIONS)
-    show_facets(qtbot, window)
-    type_query(window, "march")
-    _settle(qtbot, session)
+    open_facets(qtbot, session, OCCASIONS, "march")
     months = facet_rows(window)["Start month"]
     assert any(m.startswith("✓ Mar") for m in months), months
     other = next(m for m in reversed(months) if not m.startswith("✓"))
     label, count = other.rsplit("  ", 1)
-    click_facet(window, "Start month", label)
-    _settle(qtbot, session)
+    choose_facet(qtbot, session, "Start month", label)
     assert window.current_kind() is OCCASIONS
     assert _rows(window) == int(count.replace(",", "")), (label, window.query_box.text())
     assert [m for m in facet_rows(window)["Start month"] if m.startswith("✓")] == [f"✓ {other}"]
@@ -73,17 +57,13 @@ def test_a_month_under_words_read_as_a_month_shows_its_count(start: Any, qtbot: 
 def test_a_state_under_another_facet_s_choice_shows_its_count(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, Kind.COURSES)
-    show_facets(qtbot, window)
-    type_query(window, "cpe:yes state:CA")
-    _settle(qtbot, session)
+    open_facets(qtbot, session, Kind.COURSES, "cpe:yes state:CA")
     states = [s for s in facet_rows(window)["State"] if not s.startswith("✓")]
     for shown in states[:3]:
         type_query(window, "cpe:yes state:CA")
-        _settle(qtbot, session)
+        settle_facets(qtbot, session)
         label, count = shown.rsplit("  ", 1)
-        click_facet(window, "State", label)
-        _settle(qtbot, session)
+        choose_facet(qtbot, session, "State", label)
         assert _rows(window) == int(count), (shown, window.query_box.text())
 
 
@@ -91,15 +71,12 @@ def test_headings_read_as_words_and_values_as_the_rows_write_them(start: Any, qt
     session = start()
     window = session.window
     window.resize(1024, 700)
-    click_tab(window, OCCASIONS)
-    show_facets(qtbot, window)
-    type_query(window, "city:san")
-    _settle(qtbot, session)
+    open_facets(qtbot, session, OCCASIONS, "city:san")
     titles = list(facet_rows(window))
     assert "City: contains “san”" in titles, titles
     assert not any("city:" in t for t in titles), titles
     type_query(window, "")
-    _settle(qtbot, session)
+    settle_facets(qtbot, session)
     kinds = [k.rsplit("  ", 1)[0] for k in facet_rows(window)["Kind"]]
     assert sorted(kinds) == ["Course", "Session", "Webinar"], kinds
     tree = window.facet_panel.tree  # each topic's name has the room to be read whole (on more lines)

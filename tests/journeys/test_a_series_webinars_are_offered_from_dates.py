@@ -13,13 +13,20 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.cli.find import find
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_facet, click_tab, facet_rows, key, show_facets, type_query
+from tests.journeys.hands import (
+    choose_facet,
+    click_tab,
+    facet_count,
+    facet_rows,
+    key,
+    open_facets,
+    type_query,
+)
 
 
 def _kinds_shown(tab: Any) -> list[str]:
@@ -53,35 +60,19 @@ def test_webinars_asked_for_on_dates_are_on_dates_with_the_series_sessions(start
     assert len(kinds) == _dates_found_by_find(session, text)  # find --kind dates agrees
 
 
-def _settle(qtbot: Any, session: Any) -> None:
-    qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=3000)
-    QApplication.processEvents()
-
-
-def _count(window: Any, label: str) -> int:
-    for shown in next(v for t, v in facet_rows(window).items() if t.startswith("Kind")):
-        text, count = shown.rsplit("  ", 1)
-        if text.lstrip("✓✗ ").lower() == label:
-            return int(count.replace(",", ""))
-    raise AssertionError(f"no {label!r} in Kind: {facet_rows(window)}")
-
-
 def test_the_kind_facet_s_webinar_counts_what_its_click_shows(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
     window.show()
-    tab = click_tab(window, OCCASIONS)
-    show_facets(qtbot, window)
-    type_query(window, "cle")
-    _settle(qtbot, session)
-    webinars, sessions = _count(window, "webinar"), _count(window, "session")
+    tab = open_facets(qtbot, session, OCCASIONS, "cle")
+    webinars, sessions = facet_count(window, "Kind", "Webinar"), facet_count(window, "Kind", "Session")
     assert sessions and webinars >= sessions  # a session is a webinar: counted among them
-    click_facet(
-        window,
+    choose_facet(
+        qtbot,
+        session,
         "Kind",
         next(r.split("  ")[0].lstrip("✓✗ ") for r in facet_rows(window)["Kind"] if "webinar" in r.lower()),
     )
-    _settle(qtbot, session)
     kinds = _kinds_shown(tab)
     assert len(kinds) == webinars and "session" in kinds, kinds
     assert window.current_kind() is OCCASIONS

@@ -15,7 +15,15 @@ from PySide6.QtWidgets import QApplication
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.palette import Palette
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
-from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, selected_ids, status_text
+from tests.journeys.hands import (
+    answer_dialogs,
+    click_row,
+    click_tab,
+    key,
+    press_continue,
+    selected_ids,
+    status_text,
+)
 
 
 def test_a_series_selected_on_its_tab_is_copied_for_an_email_with_every_upcoming_session(
@@ -64,5 +72,4 @@ def _continue(box: Any) -> None:
     if isinstance(box, SheetDialog):
         QTest.mouseClick(box.go, Qt.MouseButton.LeftButton)
         return
-    button = next(b for b in box.buttons() if b.text().replace("&", "") == "Continue")
-    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert press_continue(box), box

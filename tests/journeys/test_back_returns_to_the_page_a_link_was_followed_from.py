@@ -13,8 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel
 
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_row, click_tab, key, until
-from tests.journeys.test_layout import _screen_sized
+from tests.journeys.hands import click_row, click_tab, key, screen_sized, until
 
 
 def _shown(window: Any) -> tuple[Any, Any]:
@@ -24,7 +23,7 @@ def _shown(window: Any) -> tuple[Any, Any]:
 
 def test_back_returns_to_the_course_the_expert_link_was_followed_from(start: Any) -> None:
     window = start().window
-    _screen_sized(window, 1366, 768)
+    screen_sized(window, 1366, 768)
     courses = click_tab(window, Kind.COURSES)
     row = next(r for r in range(courses.model.rowCount()) if r > 0)
     click_row(courses, row)

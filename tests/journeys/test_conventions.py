@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QApplication,
     QCheckBox,
     QDialogButtonBox,
@@ -25,18 +24,9 @@ from PySide6.QtWidgets import (
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.finder.palette import Palette
-from tests.journeys.hands import click_row, click_tab, key, menu_items, type_query, when_dialog_opens
+from tests.journeys.hands import click_row, click_tab, key, menu_items, press, type_query, when_dialog_opens
 
 CTRL = Qt.KeyboardModifier.ControlModifier
-
-
-def _press(dialog: Any, text: str) -> None:
-    """Click the dialog's button that says ``text`` (OK, Cancel, Open, Edit query…)."""
-    for button in dialog.findChildren(QAbstractButton):
-        if button.text().replace("&", "") == text:
-            QTest.mouseClick(button, Qt.MouseButton.LeftButton)
-            return
-    raise AssertionError(f"no {text!r} button in {dialog.windowTitle()!r}")
 
 
 def _palette_items(window: Any, text: str) -> Palette:
@@ -79,7 +69,7 @@ def test_the_currency_is_set_in_one_place_preferences(start: Any) -> None:
         field = next(e for e in dialog.findChildren(QLineEdit) if e.accessibleName() == "Currency of fees")
         field.selectAll()
         QTest.keyClicks(field, "eur")
-        _press(dialog, "OK")
+        press(dialog, "OK")
 
     assert when_dialog_opens(set_currency) is not None
     key(tab.view, Qt.Key.Key_Comma, CTRL)  # Preferences…
@@ -122,7 +112,7 @@ def _save_search(window: Any, name: str, keep_tab: bool) -> None:
         assert not box.isChecked()  # the tab is saved only if the user asks
         if keep_tab:
             QTest.mouseClick(box, Qt.MouseButton.LeftButton)
-        _press(dialog, "OK")
+        press(dialog, "OK")
 
     when_dialog_opens(fill)
     key(window.current_tab().view, Qt.Key.Key_D, CTRL)
@@ -160,12 +150,12 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
 
         def type_and_ok(d: Any) -> None:
             d.findChild(QLineEdit).setText("ethics cpe:yes")
-            _press(d, "OK")
+            press(d, "OK")
 
         when_dialog_opens(type_and_ok)
-        _press(dialog, "Edit query…")
+        press(dialog, "Edit query…")
         assert "ethics cpe:yes" in listing.topLevelItem(0).text(2)
-        _press(dialog, "Close")
+        press(dialog, "Close")
 
     opened = when_dialog_opens(edit)
     window.menu_actions.organize_searches_action.trigger()

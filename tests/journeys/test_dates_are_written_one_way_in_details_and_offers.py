@@ -9,11 +9,10 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
-from tests.journeys.hands import answer_dialogs, click_row, click_tab, pane_text, status_text
+from tests.journeys.hands import answer_dialogs, click_row, click_tab, pane_text, press_continue, status_text
 from tests.journeys.test_offers_speak_with_one_voice import _row
 
 ONE_DAY = "Friday, July 16, 2027 8:30 AM – 4:30 PM UTC−06:00"
@@ -40,10 +39,7 @@ def test_a_one_day_date_says_its_day_once_and_valid_until_reads_like_every_date(
     shown: list[tuple[str, str]] = []
 
     def person(dialog: Any) -> None:
-        if isinstance(dialog, QMessageBox):  # old data: go on
-            QTest.mouseClick(
-                next(b for b in dialog.buttons() if "Continue" in b.text()), Qt.MouseButton.LeftButton
-            )
+        if press_continue(dialog):  # old data: go on
             return
         assert isinstance(dialog, SheetDialog), dialog
         QTest.mouseClick(dialog.valid, Qt.MouseButton.LeftButton)

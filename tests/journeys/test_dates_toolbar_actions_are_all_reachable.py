@@ -10,11 +10,11 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QMessageBox, QToolBar, QToolButton
+from PySide6.QtWidgets import QAbstractButton, QApplication, QMenu, QToolBar, QToolButton
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.dates_tab import OFFER_BUTTONS
-from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, until
+from tests.journeys.hands import answer_offer_dialogs, click_row, click_tab, key, until
 
 SIZES = [(1024, 700), (1366, 768), (1920, 1080)]
 
@@ -105,16 +105,7 @@ def test_copy_for_email_from_the_more_menu_copies_the_occasion(start: Any) -> No
     assert more.isVisible()  # 1024 px: not every offer fits beside "Show past"
     QGuiApplication.clipboard().clear()
 
-    def go_on(dialog: Any) -> None:  # the data's age ("Continue"), then the offer's own dialog
-        buttons = [b for b in dialog.findChildren(QAbstractButton) if b.text() == "Continue"]
-        if buttons:
-            buttons[0].click()
-        elif isinstance(dialog, QMessageBox) and dialog.defaultButton() is not None:
-            dialog.defaultButton().click()  # (a doubtful time: kept as written)
-        else:
-            dialog.accept()  # the customer's title as proposed
-
-    answer_dialogs(go_on)
+    answer_offer_dialogs()  # the data's age ("Continue"), then the offer's own dialog
 
     def choose(menu: QMenu) -> None:
         action = next(a for a in menu.actions() if a.text() == "Copy for email")

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QInputDialog, QLineEdit, QMessageBox, QTreeWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QInputDialog, QLineEdit, QTreeWidget
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from tests.journeys.hands import (
@@ -17,6 +17,7 @@ from tests.journeys.hands import (
     choose_in_next_popup_menu,
     click_row,
     click_tab,
+    press_continue,
     type_query,
     until,
     when_dialog_opens,
@@ -42,9 +43,7 @@ def test_the_offer_zone_list_names_each_zone_once(start: Any) -> None:
     zones: list[str] = []
 
     def answer(dialog: Any) -> None:
-        if isinstance(dialog, QMessageBox):  # the data's age: make the offer all the same
-            button = next(b for b in dialog.buttons() if b.text() == "Continue")
-            QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+        if press_continue(dialog):  # the data's age: make the offer all the same
             return
         if isinstance(dialog, QInputDialog):  # the fees' currency: the one proposed
             dialog.accept()

@@ -9,11 +9,10 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
-from tests.journeys.hands import answer_dialogs, click_row, click_tab, status_text
+from tests.journeys.hands import answer_dialogs, click_row, click_tab, press_continue, status_text
 from tests.journeys.test_offers_speak_with_one_voice import _row, saved
 
 __all__ = ["saved"]  # (the fixture, shared)
@@ -28,10 +27,7 @@ def test_enter_saves_the_offer_and_the_name_is_there_next_time(
     titles: list[str] = []
 
     def person(dialog: Any) -> None:
-        if isinstance(dialog, QMessageBox):  # old data: go on
-            QTest.mouseClick(
-                next(b for b in dialog.buttons() if "Continue" in b.text()), Qt.MouseButton.LeftButton
-            )
+        if press_continue(dialog):  # old data: go on
             return
         assert isinstance(dialog, SheetDialog), dialog
         titles.append(dialog.title.text())

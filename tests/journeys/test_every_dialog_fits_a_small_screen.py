@@ -25,8 +25,15 @@ from PySide6.QtWidgets import (
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.finder.commands import menu_commands
-from tests.journeys.hands import click_row, click_tab, stop_polls, type_query, until, when_dialog_opens
-from tests.journeys.test_layout import _screen_sized
+from tests.journeys.hands import (
+    click_row,
+    click_tab,
+    screen_sized,
+    stop_polls,
+    type_query,
+    until,
+    when_dialog_opens,
+)
 
 SCREEN = QSize(1024, 700)
 TITLE_BAR = 32  # what a window manager's frame takes of the screen's height above a dialog
@@ -97,7 +104,7 @@ def _open_dialogs() -> list[QDialog]:
 
 def test_every_dialog_the_menus_open_fits_1024x700_with_its_buttons_and_headings(start: Any) -> None:
     window = start().window
-    _screen_sized(window, SCREEN.width(), SCREEN.height())
+    screen_sized(window, SCREEN.width(), SCREEN.height())
     tab = click_tab(window, OCCASIONS)
     click_row(tab, 0)  # (the offers offer the selected date)
     type_query(window, "ethics")  # (a search to save)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
-from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, status_text
+from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, press, status_text
 from tests.journeys.test_offers_speak_with_one_voice import _pdf_text, _row, saved
 
 __all__ = ["saved"]  # (the fixture, shared)
@@ -41,9 +41,7 @@ def test_the_pdf_and_the_e_mail_ask_the_name_and_agree_on_the_order(
             QTest.keyClick(dialog.title, Qt.Key.Key_Return)
             return
         assert isinstance(dialog, QMessageBox), dialog  # old data: go on; doubtful times: keep
-        wanted = "Keep" if dialog.objectName() == "offer-times" else "Continue"
-        button = next(b for b in dialog.buttons() if b.text().replace("&", "").startswith(wanted))
-        QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+        press(dialog, "Keep" if dialog.objectName() == "offer-times" else "Continue", start=True)
 
     answer_dialogs(person)
     QTest.mouseClick(tab.offer_buttons["pdf"], Qt.MouseButton.LeftButton)

@@ -5,24 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QApplication
-
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_facet, click_tab, facet_rows, show_facets, type_query
-
-
-def _settle(qtbot: Any, session: Any) -> None:
-    qtbot.waitUntil(lambda: not session.finder.panel_pending, timeout=3000)
-    QApplication.processEvents()
+from tests.journeys.hands import click_facet, click_tab, facet_rows, open_facets, show_facets
 
 
 def test_type_live_typed_is_the_type_facet_s_live_ticked_once(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, Kind.WEBINARS)
-    show_facets(qtbot, window)
-    type_query(window, "type:live")
-    _settle(qtbot, session)
+    open_facets(qtbot, session, Kind.WEBINARS, "type:live")
     types = facet_rows(window)["Type"]
     live = [t for t in types if "live" in t.lower()]
     assert len(live) == 1 and live[0].startswith("✓ Live"), types
@@ -33,10 +23,7 @@ def test_type_live_typed_is_the_type_facet_s_live_ticked_once(start: Any, qtbot:
 def test_state_illinois_is_the_ticked_il_and_a_click_on_il_takes_it_back(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, OCCASIONS)
-    show_facets(qtbot, window)
-    type_query(window, "state:illinois")
-    _settle(qtbot, session)
+    open_facets(qtbot, session, OCCASIONS, "state:illinois")
     rows = window.current_tab().model.rowCount()
     assert rows > 0
     states = facet_rows(window)["State"]
@@ -49,10 +36,7 @@ def test_state_illinois_is_the_ticked_il_and_a_click_on_il_takes_it_back(start: 
 def test_a_value_clicked_replaces_the_field_s_typed_clause(start: Any, qtbot: Any) -> None:
     session = start()
     window = session.window
-    click_tab(window, OCCASIONS)
-    show_facets(qtbot, window)
-    type_query(window, "city:dal")
-    _settle(qtbot, session)
+    open_facets(qtbot, session, OCCASIONS, "city:dal")
     assert "City: contains “dal”" in facet_rows(window)
     other = next(v for v in facet_rows(window)["City: contains “dal”"] if not v.startswith("Dallas"))
     city, count = other.rsplit("  ", 1)

@@ -12,16 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_row, click_tab, key, menu_items
-
-
-def _screen_sized(window: Any, width: int, height: int) -> None:
-    """The window as a window manager shows it on a ``width`` x ``height`` screen, maximised."""
-    window.show()
-    window.resize(width, height)
-    QApplication.processEvents()
-    window.current_tab().fit_title_column()
-    QApplication.processEvents()
+from tests.journeys.hands import click_row, click_tab, key, menu_items, screen_sized
 
 
 def _right_edges(tab: Any, keys: list[str]) -> dict[str, int]:
@@ -70,7 +61,7 @@ def test_the_window_fits_a_1024x700_screen_with_every_part_on_it(start: Any) -> 
         assert part.isVisible() and screen.contains(box), (part.objectName(), box, screen)
     hint = window.minimumSizeHint()
     assert hint.width() <= 1024 and hint.height() <= 700, hint
-    _screen_sized(window, 1024, 700)
+    screen_sized(window, 1024, 700)
     inside = QRect(0, 0, window.width(), window.height())
     tab = window.current_tab()
     click_row(tab, 0)
@@ -81,7 +72,7 @@ def test_the_window_fits_a_1024x700_screen_with_every_part_on_it(start: Any) -> 
 
 def test_dates_at_1024x700_shows_title_start_place_and_fee_without_scrolling(start: Any) -> None:
     window = start().window
-    _screen_sized(window, 1024, 700)
+    screen_sized(window, 1024, 700)
     tab = click_tab(window, OCCASIONS)
     QApplication.processEvents()
     tab.fit_title_column()
@@ -96,7 +87,7 @@ def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(start: An
 
     window = start().window
     frame = first_geometry(QRect(0, 0, 1920, 1080), (800, 600))  # as a first start opens there
-    _screen_sized(window, frame.width(), frame.height())
+    screen_sized(window, frame.width(), frame.height())
     for kind in window.tab_kinds():
         tab = click_tab(window, kind)
         QApplication.processEvents()
@@ -105,7 +96,7 @@ def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(start: An
 
 def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembered(start: Any) -> None:
     window = start().window
-    _screen_sized(window, 1280, 800)
+    screen_sized(window, 1280, 800)
     assert "Details pane" in menu_items(window, "View")
     tab = click_tab(window, Kind.WEBINARS)
     click_row(tab, 0)
@@ -117,7 +108,7 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
     assert not courses.detail.isVisible()  # one setting for every tab
     window.close()
     again = start().window
-    _screen_sized(again, 1280, 800)
+    screen_sized(again, 1280, 800)
     tab = click_tab(again, Kind.WEBINARS)
     click_row(tab, 0)
     assert not tab.detail.isVisible()
@@ -127,7 +118,7 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
 
 def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(start: Any) -> None:
     window = start().window
-    _screen_sized(window, 1280, 800)
+    screen_sized(window, 1280, 800)
     tab = click_tab(window, Kind.WEBINARS)
     handle = tab.splitter.handle(1)
     before = tab.splitter.sizes()
@@ -144,13 +135,13 @@ def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(start
     assert courses.splitter.sizes() == moved
     window.close()
     again = start().window
-    _screen_sized(again, 1280, 800)
+    screen_sized(again, 1280, 800)
     assert click_tab(again, Kind.TOPICS).splitter.sizes() == moved
 
 
 def test_the_details_reflow_to_their_width_and_never_stay_scrolled_sideways(start: Any) -> None:
     window = start().window
-    _screen_sized(window, 1024, 700)
+    screen_sized(window, 1024, 700)
     for kind in (Kind.WEBINARS, Kind.SERIES, Kind.COURSES, Kind.CERTIFICATES, Kind.EXPERTS):
         tab = click_tab(window, kind)
         for row in range(min(tab.model.rowCount(), 6)):

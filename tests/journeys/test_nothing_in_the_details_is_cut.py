@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPoint
-from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
+from PySide6.QtWidgets import QLabel, QScrollArea
 
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_row, click_tab
-from tests.journeys.test_layout import _screen_sized
+from tests.journeys.hands import each_row_shown
 
 SIZES = ((1024, 700), (820, 560))
 
@@ -45,15 +44,10 @@ def test_a_course_s_location_cards_read_whole(start: Any) -> None:
     window = start().window
     problems: list[str] = []
     cards = 0
-    for size in SIZES:
-        _screen_sized(window, *size)
-        tab = click_tab(window, Kind.COURSES)
-        for row in range(tab.model.rowCount()):
-            click_row(tab, row)
-            QApplication.processEvents()
-            page = tab.detail.current_page()
-            cards += len([w for w in page.findChildren(QLabel, "travel_info") if w.isVisibleTo(page)])
-            problems += _cut_or_gapped(tab, f"{size[0]}x{size[1]} course row {row}")
+    for where, tab in each_row_shown(window, Kind.COURSES, SIZES):
+        page = tab.detail.current_page()
+        cards += len([w for w in page.findChildren(QLabel, "travel_info") if w.isVisibleTo(page)])
+        problems += _cut_or_gapped(tab, where)
     assert cards >= 10  # (the journey saw the Travel lines it is about)
     assert not problems, problems
 
@@ -62,14 +56,9 @@ def test_a_date_s_this_date_reads_whole(start: Any) -> None:
     window = start().window
     problems: list[str] = []
     seen = 0
-    for size in SIZES:
-        _screen_sized(window, *size)
-        tab = click_tab(window, OCCASIONS)
-        for row in range(min(tab.model.rowCount(), 12)):
-            click_row(tab, row)
-            QApplication.processEvents()
-            page = tab.detail.current_page()
-            seen += page.findChild(QLabel, "value_this_date") is not None  # (a course's or a session's)
-            problems += _cut_or_gapped(tab, f"{size[0]}x{size[1]} date row {row}")
+    for where, tab in each_row_shown(window, OCCASIONS, SIZES, most=12):
+        page = tab.detail.current_page()
+        seen += page.findChild(QLabel, "value_this_date") is not None  # (a course's or a session's)
+        problems += _cut_or_gapped(tab, where)
     assert seen >= 4
     assert not problems, problems

@@ -25,6 +25,8 @@ from tests.journeys.hands import (
     click_tab,
     key,
     menu_items,
+    open_offers,
+    press,
     quick_open,
     status_text,
 )
@@ -41,9 +43,9 @@ def seller(dialog: Any) -> None:
         QTest.mouseClick(dialog.go, Qt.MouseButton.LeftButton)
         return
     assert isinstance(dialog, QMessageBox), dialog
-    wanted = "Keep the time as written" if dialog.objectName() == "offer-times" else "Continue"
-    button = next(b for b in dialog.buttons() if b.text().replace("&", "").startswith(wanted))
-    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    press(
+        dialog, "Keep the time as written" if dialog.objectName() == "offer-times" else "Continue", start=True
+    )
 
 
 COURSE = 6103  # Trial Advocacy Intensive: New York (7106, Mar 2027) and Chicago (7107, 13 Sep 2027), 1,995
@@ -107,14 +109,7 @@ def test_an_offer_is_flagged_after_a_refresh_and_reissued_from_todays_data(
     assert any(
         (c.path, c.text, c.keys) == ("Go", "Offers", "Ctrl+Shift+O") for c in menu_commands(window.menuBar())
     )
-    key(
-        window.current_tab().view,
-        Qt.Key.Key_O,
-        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
-    )
-    offers_window = session.offer_log.window
-    assert offers_window is not None
-    qtbot.waitUntil(lambda: offers_window.isVisible() and offers_window.offers.rowCount() == 1, timeout=10000)
+    offers_window = open_offers(qtbot, session, 1)
     qtbot.waitUntil(lambda: not session.offer_log.checks.busy, timeout=10000)
     model = offers_window.offers
     assert [model.index(0, c).data() for c in (0, 2, 3, 4)] == [

@@ -28,7 +28,15 @@ from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from catalogue_desktop.ui.offers.preferences_page import OffersPage
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
-from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, status_text, when_dialog_opens
+from tests.journeys.hands import (
+    answer_dialogs,
+    click_row,
+    click_tab,
+    key,
+    press,
+    status_text,
+    when_dialog_opens,
+)
 
 TITLE, CITY, START = (
     column_index(OCCASIONS, "title"),
@@ -75,9 +83,8 @@ class Seller:
         if dialog.objectName() == "offer-times":
             self.asked.append(dialog.text())
             wanted = self.times
-        button = next(b for b in dialog.buttons() if b.text().replace("&", "").startswith(wanted))
         self.buttons.append([b.text().replace("&", "") for b in dialog.buttons()])
-        QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+        press(dialog, wanted, start=True)
 
 
 def _row(tab: Any, title: str, city: str, start: str) -> int:

@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QApplication, QTableWidget, QTreeView
+from PySide6.QtWidgets import QTableWidget, QTreeView
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.hands import click_row, click_tab
+from tests.journeys.hands import each_row_shown, rows_top_down
 from tests.journeys.test_every_dialog_fits_a_small_screen import header_problems
-from tests.journeys.test_layout import _screen_sized
 
 SIZES = ((1024, 700), (1366, 768))
 
@@ -55,49 +54,33 @@ def _title_problems(table: Any) -> list[str]:
 def test_every_series_sessions_show_every_heading_and_title(start: Any) -> None:
     window = start().window
     problems: list[str] = []
-    for size in SIZES:
-        _screen_sized(window, *size)
-        tab = click_tab(window, Kind.SERIES)
-        for row in range(tab.model.rowCount()):
-            click_row(tab, row)
-            QApplication.processEvents()
-            table = tab.detail.current_page().findChild(QTableWidget, "sessions")
-            where = f"{size[0]}x{size[1]} series row {row}"
-            problems += header_problems(table, where)
-            problems += [f"{where}: {p}" for p in _title_problems(table)]
-            hidden = _rows_hidden(table, [table.rowHeight(r) for r in range(table.rowCount())], 15)
-            if hidden:
-                problems.append(f"{where}: {hidden} sessions hidden")
+    for where, tab in each_row_shown(window, Kind.SERIES, SIZES):
+        table = tab.detail.current_page().findChild(QTableWidget, "sessions")
+        problems += header_problems(table, where)
+        problems += [f"{where}: {p}" for p in _title_problems(table)]
+        hidden = _rows_hidden(table, [table.rowHeight(r) for r in range(table.rowCount())], 15)
+        if hidden:
+            problems.append(f"{where}: {hidden} sessions hidden")
     assert not problems, problems
 
 
 def test_every_certificate_tree_shows_its_columns_and_rows_whole(start: Any) -> None:
     window = start().window
     problems: list[str] = []
-    for size in SIZES:
-        _screen_sized(window, *size)
-        tab = click_tab(window, Kind.CERTIFICATES)
-        for row in range(tab.model.rowCount()):
-            click_row(tab, row)
-            QApplication.processEvents()
-            tree = tab.detail.current_page().findChild(QTreeView, "levels")
-            where = f"{size[0]}x{size[1]} certificate row {row}"
-            problems += header_problems(tree, where)
-            header = tree.header()
-            for column in range(header.count()):
-                if tree.isColumnHidden(column) or tree.wordWrap():
-                    continue  # (stacked in a narrow pane: wrapped, read whole in
-                    # test_sessions_and_levels_read_without_scrolling_sideways)
-                if header.sectionSize(column) < tree.sizeHintForColumn(column):
-                    name = tree.model().headerData(column, Qt.Orientation.Horizontal)
-                    has, needs = header.sectionSize(column), tree.sizeHintForColumn(column)
-                    problems.append(f"{where}: {name} is {has} px of its text's {needs}")
-            rows = []
-            index = tree.model().index(0, 0)
-            while index.isValid():
-                rows.append(tree.visualRect(index).height())
-                index = tree.indexBelow(index)
-            hidden = _rows_hidden(tree, rows, 30)
-            if hidden:
-                problems.append(f"{where}: {hidden} rows hidden")
+    for where, tab in each_row_shown(window, Kind.CERTIFICATES, SIZES):
+        tree = tab.detail.current_page().findChild(QTreeView, "levels")
+        problems += header_problems(tree, where)
+        header = tree.header()
+        for column in range(header.count()):
+            if tree.isColumnHidden(column) or tree.wordWrap():
+                continue  # (stacked in a narrow pane: wrapped, read whole in
+                # test_sessions_and_levels_read_without_scrolling_sideways)
+            if header.sectionSize(column) < tree.sizeHintForColumn(column):
+                name = tree.model().headerData(column, Qt.Orientation.Horizontal)
+                has, needs = header.sectionSize(column), tree.sizeHintForColumn(column)
+                problems.append(f"{where}: {name} is {has} px of its text's {needs}")
+        rows = [tree.visualRect(index).height() for index in rows_top_down(tree)]
+        hidden = _rows_hidden(tree, rows, 30)
+        if hidden:
+            problems.append(f"{where}: {hidden} rows hidden")
     assert not problems, problems

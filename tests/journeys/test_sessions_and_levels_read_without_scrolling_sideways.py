@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication, QStyle, QTableWidget, QTreeView
+from PySide6.QtWidgets import QTableWidget, QTreeView
 
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.hands import click_row, click_tab
-from tests.journeys.test_layout import _screen_sized
+from tests.journeys.hands import cut_cells, each_row_shown
 
 SIZES = ((1024, 700), (820, 560))
 
@@ -26,70 +23,32 @@ def _sideways(view: Any) -> int:
     return max(0, sum(shown) - view.viewport().width()) + view.horizontalScrollBar().maximum()
 
 
-def _cut(view: Any, index: Any, text: str) -> bool:
-    """Whether ``text`` drawn in ``index``'s cell (in its font, within the cell's text margins)
-    needs more lines than the cell has."""
-    rect = view.visualRect(index)
-    margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
-    font = index.data(Qt.ItemDataRole.FontRole)
-    metrics = QFontMetrics(font) if isinstance(font, QFont) else view.fontMetrics()
-    needs = metrics.boundingRect(
-        QRect(0, 0, max(1, rect.width() - 2 * margin), 100000), Qt.TextFlag.TextWordWrap, text
-    )
-    return needs.height() > rect.height()
-
-
 def test_a_series_sessions_read_whole_in_a_narrow_pane(start: Any) -> None:
     window = start().window
     problems: list[str] = []
-    for size in SIZES:
-        _screen_sized(window, *size)
-        tab = click_tab(window, Kind.SERIES)
-        for row in range(tab.model.rowCount()):
-            click_row(tab, row)
-            QApplication.processEvents()
-            table = tab.detail.current_page().findChild(QTableWidget, "sessions")
-            where = f"{size[0]}x{size[1]} series row {row}"
-            if _sideways(table):
-                problems.append(f"{where}: scrolls {_sideways(table)} px sideways")
-            for session in range(table.rowCount()):
-                start_text = table.item(session, 0).text()
-                seen = [
-                    table.item(session, c).text()
-                    for c in range(table.columnCount())
-                    if not table.isColumnHidden(c)
-                ]
-                if not any(start_text in text for text in seen):
-                    problems.append(f"{where}: session {session}'s start {start_text!r} is not shown")
-                for c in range(table.columnCount()):
-                    if not table.isColumnHidden(c):
-                        index = table.model().index(session, c)
-                        if _cut(table, index, table.item(session, c).text()):
-                            problems.append(f"{where}: {table.item(session, c).text()!r} is cut")
+    for where, tab in each_row_shown(window, Kind.SERIES, SIZES):
+        table = tab.detail.current_page().findChild(QTableWidget, "sessions")
+        if _sideways(table):
+            problems.append(f"{where}: scrolls {_sideways(table)} px sideways")
+        for session in range(table.rowCount()):
+            start_text = table.item(session, 0).text()
+            seen = [
+                table.item(session, c).text()
+                for c in range(table.columnCount())
+                if not table.isColumnHidden(c)
+            ]
+            if not any(start_text in text for text in seen):
+                problems.append(f"{where}: session {session}'s start {start_text!r} is not shown")
+        problems += cut_cells(table, where)
     assert not problems, problems
 
 
 def test_a_certificate_s_levels_read_whole_in_a_narrow_pane(start: Any) -> None:
     window = start().window
     problems: list[str] = []
-    for size in SIZES:
-        _screen_sized(window, *size)
-        tab = click_tab(window, Kind.CERTIFICATES)
-        for row in range(tab.model.rowCount()):
-            click_row(tab, row)
-            QApplication.processEvents()
-            tree = tab.detail.current_page().findChild(QTreeView, "levels")
-            where = f"{size[0]}x{size[1]} certificate row {row}"
-            if _sideways(tree):
-                problems.append(f"{where}: scrolls {_sideways(tree)} px sideways")
-            index = tree.model().index(0, 0)
-            while index.isValid():
-                for column in range(tree.model().columnCount()):
-                    if tree.isColumnHidden(column):
-                        continue
-                    cell = index.siblingAtColumn(column)
-                    text = str(cell.data() or "")
-                    if text and _cut(tree, cell, text):
-                        problems.append(f"{where}: {text!r} is cut")
-                index = tree.indexBelow(index)
+    for where, tab in each_row_shown(window, Kind.CERTIFICATES, SIZES):
+        tree = tab.detail.current_page().findChild(QTreeView, "levels")
+        if _sideways(tree):
+            problems.append(f"{where}: scrolls {_sideways(tree)} px sideways")
+        problems += cut_cells(tree, where)
     assert not problems, problems

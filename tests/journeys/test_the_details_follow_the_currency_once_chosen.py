@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
-from tests.journeys.hands import answer_dialogs, click_row, click_tab, pane_text
+from tests.journeys.hands import answer_dialogs, click_row, click_tab, pane_text, press_continue
 from tests.journeys.test_offers_speak_with_one_voice import _row
 
 
@@ -30,9 +30,7 @@ def test_the_open_details_show_the_currency_chosen_at_the_first_offer(start: Any
         elif isinstance(dialog, SheetDialog):
             dialog.reject()  # (the offer itself not wanted now)
         else:  # old data: go on
-            QTest.mouseClick(
-                next(b for b in dialog.buttons() if "Continue" in b.text()), Qt.MouseButton.LeftButton
-            )
+            assert press_continue(dialog), dialog
 
     answer_dialogs(person)
     QTest.mouseClick(tab.offer_buttons["xlsx"], Qt.MouseButton.LeftButton)

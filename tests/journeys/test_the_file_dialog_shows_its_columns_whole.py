@@ -11,14 +11,13 @@ from typing import Any
 from PySide6.QtWidgets import QApplication, QFileDialog, QTreeView
 
 from catalogue_desktop.ui.offers.offer_settings import OfferSettings
-from tests.journeys.hands import until, when_dialog_opens
+from tests.journeys.hands import screen_sized, until, when_dialog_opens
 from tests.journeys.test_every_dialog_fits_a_small_screen import ROOM, header_problems
-from tests.journeys.test_layout import _screen_sized
 
 
 def test_the_export_dialog_shows_every_column_whole(start: Any, tmp_path: Path) -> None:
     window = start().window
-    _screen_sized(window, 1024, 700)
+    screen_sized(window, 1024, 700)
     folder = tmp_path / "exports"
     folder.mkdir()
     (folder / "courses, the whole list for the spring season.csv").write_text("title\n")

@@ -15,11 +15,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QApplication,
     QFileDialog,
     QLabel,
-    QMessageBox,
     QTableWidget,
     QTreeView,
 )
@@ -30,9 +28,10 @@ from catalogue_desktop.ui.offers.offer_settings import OfferSettings
 from tests.journeys.hands import (
     ZONE,
     answer_dialogs,
+    answer_offer_dialogs,
     click_row,
     click_tab,
-    key,
+    open_offers,
     quick_open,
     status_text,
     until,
@@ -124,16 +123,7 @@ def test_an_offer_writes_days_as_the_details_do(start: Any) -> None:
     row = next(r for r in range(tab.model.rowCount()) if ZONE.search(tab.model.index(r, starts).data() or ""))
     click_row(tab, row)
 
-    def go_on(dialog: Any) -> None:  # the data's age ("Continue"), then the offer's own dialog
-        buttons = [b for b in dialog.findChildren(QAbstractButton) if b.text() == "Continue"]
-        if buttons:
-            buttons[0].click()
-        elif isinstance(dialog, QMessageBox) and dialog.defaultButton() is not None:
-            dialog.defaultButton().click()  # (a doubtful time: kept as written)
-        else:
-            dialog.accept()  # the customer's title as proposed
-
-    answer_dialogs(go_on)
+    answer_offer_dialogs()  # the data's age ("Continue"), then the offer's own dialog
     QTest.mouseClick(tab.offer_buttons["copy"], Qt.MouseButton.LeftButton)
     QApplication.processEvents()
     text = QGuiApplication.clipboard().text()
@@ -160,14 +150,7 @@ def test_the_offer_log_writes_times_with_their_zone(
     chosen = quick_open(qtbot, window, "calendar file")  # Ctrl+K: File ▸ Offer ▸ Calendar file (.ics)…
     assert chosen.title == "Calendar file (.ics)…"
     qtbot.waitUntil(lambda: status_text(window).startswith("Wrote "), timeout=10000)
-    key(
-        window.current_tab().view,
-        Qt.Key.Key_O,
-        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
-    )
-    offers = session.offer_log.window
-    assert offers is not None
-    qtbot.waitUntil(lambda: offers.isVisible() and offers.offers.rowCount() == 1, timeout=10000)
+    offers = open_offers(qtbot, session, 1)
     offers.table.selectRow(0)
     qtbot.waitUntil(lambda: offers.items.rowCount() > 0, timeout=10000)
     quoted = str(offers.items.index(0, 1).data())  # "12/11/26 8:30 AM UTC−05:00 · USD 595"

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QRadioButton, QTableWidget
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.hands import ZONE, answer_dialogs, click_row, click_tab, when_dialog_opens
+from tests.journeys.hands import ZONE, answer_offer_dialogs, click_row, click_tab, when_dialog_opens
 
 
 def _label(window: Any, name: str) -> str:
@@ -79,7 +79,7 @@ def test_an_offer_for_email_writes_times_as_the_window_does(start: Any) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QAbstractButton, QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
 
     from catalogue_desktop.core.records.kinds import OCCASIONS
 
@@ -90,16 +90,7 @@ def test_an_offer_for_email_writes_times_as_the_window_does(start: Any) -> None:
     click_row(tab, row)
     shown = tab.model.index(row, start).data()  # "3/9/27 8:30 AM UTC−05:00"
 
-    def go_on(dialog: Any) -> None:  # the data's age ("Continue"), then the offer's own dialog
-        buttons = [b for b in dialog.findChildren(QAbstractButton) if b.text() == "Continue"]
-        if buttons:
-            buttons[0].click()
-        elif isinstance(dialog, QMessageBox) and dialog.defaultButton() is not None:
-            dialog.defaultButton().click()  # (a doubtful time: kept as written)
-        else:
-            dialog.accept()  # the customer's title as proposed
-
-    answer_dialogs(go_on)
+    answer_offer_dialogs()  # the data's age ("Continue"), then the offer's own dialog
     QTest.mouseClick(tab.offer_buttons["copy"], Qt.MouseButton.LeftButton)
     QApplication.processEvents()
     line = next(t for t in QGuiApplication.clipboard().text().splitlines() if " — " in t)  # a date

@@ -205,6 +205,23 @@ def test_a_name_type_or_label_changed_in_the_registry_reaches_every_reader() -> 
     assert found == {"when": "starts", "header": "Begins", "kind": "text", "kind_column": "text"}
 
 
+def test_where_the_registry_keeps_a_field_is_where_a_query_finds_it() -> None:
+    """A query's field is in the record when the record's facts hold it, else in each location
+    (a course's fee: the record's is derived for the listing); with no fact, the engine derives
+    it (``@name``). Kept in the record instead, in the registry alone, both follow."""
+    courses = {f.name: f for f in FIELDS["courses"]}
+    assert (courses["fee"].scope, courses["fee"].key) == ("location", "fee")
+    assert (courses["url"].scope, courses["certificate"].key) == ("record", "@certificate")
+    assert {f.name: f.scope for f in FIELDS["series"]}["type"] == "session"
+    found = _with_registry(
+        'put("courses", "fee", fact="feeRange")\nput("courses", "certificate", fact="certificateTitles")',
+        "from catalogue_desktop.core.query.fields import SCHEMA\n    "
+        'fee, certificate = SCHEMA.field("courses", "fee"), SCHEMA.field("courses", "certificate")\n    '
+        'print(json.dumps({"fee": [fee.scope, fee.key], "certificate": certificate.key}))',
+    )
+    assert found == {"fee": ["record", "feeRange"], "certificate": "certificateTitles"}
+
+
 def test_a_field_added_to_the_registry_reaches_every_reader_or_stops_the_import() -> None:
     """Added with a facts' key, an offer key and a column, the occasions' new field is one more
     column of the offerings; an offer cannot leave it out (no writer: the import stops), nor the

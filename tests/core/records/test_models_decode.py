@@ -590,3 +590,28 @@ def check_decoded(kind: Kind, items: list[tuple[bool, Any]], decoded: Decoded) -
             assert index not in kept, f"corrupt record {index} was kept: {item!r}"
             assert mine, f"corrupt record {index} was not reported"
     assert decoded.stats.valid == len(decoded.records)
+
+
+def test_each_kind_has_one_maker_and_a_titled_record_is_read_by_its_own_id() -> None:
+    """``kinds.per_kind``: the makers of the rows, facts and details pages, one per kind in the
+    kinds' order, the titled kinds' made from their kind; a topic, role or situation gives its id
+    as ``own_id``."""
+    from catalogue_desktop.core.listing.facts import FACTS, facts
+    from catalogue_desktop.core.listing.rows import ROWS
+    from catalogue_desktop.core.records.kinds import TITLED, per_kind
+
+    told: list[Kind] = []
+
+    def titled(kind: Kind) -> str:
+        told.append(kind)
+        return f"titled {kind.value}"
+
+    made = per_kind(webinars="w", series="s", courses="c", certificates="z", experts="e", titled=titled)
+    assert list(made) == list(Kind) and told == list(TITLED) == [Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS]
+    assert [made[k] for k in Kind][:5] == ["w", "s", "c", "z", "e"] and made[Kind.ROLES] == "titled roles"
+    assert list(FACTS) == list(ROWS) == list(Kind)
+    for kind in TITLED:
+        record = decode_record(kind, json.dumps({kind.id_field: 7, "title": "T", "description": "D"}))
+        assert isinstance(record, models.Topic | models.Role | models.Situation)
+        assert record.own_id == 7
+        assert facts(kind, record) == {"id": 7, "title": "T", "description": "D"}

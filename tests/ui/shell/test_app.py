@@ -19,11 +19,12 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
-from catalogue_desktop.ui.shell.app import EXIT_WHEN_READY, run
+from catalogue_desktop.ui.shell.app import run
 from catalogue_desktop.ui.shell.main_window import MainWindow
 from catalogue_desktop.ui.shell.navigation import Place, parse_target
 from catalogue_desktop.ui.shell.session import Options
 from tests.ui.conftest import SMALL_PAGES
+from tests.ui.shell.shipped_command import exit_when_ready
 
 
 def args(**values: Any) -> argparse.Namespace:
@@ -188,37 +189,6 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def _exit_when_ready(cache: Any, home: Any, value: str) -> dict[str, Any]:
-    """The shipped command, offline on ``cache``, with ``EXIT_WHEN_READY=value``: its report."""
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        EXIT_WHEN_READY: value,
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-    }
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "catalogue_desktop",
-            "--offline",
-            "--base-url",
-            "http://127.0.0.1:9",
-            "--cache-dir",
-            str(cache),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
-    return report
-
-
 def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     filled_cache: Any, tmp_path: Any
 ) -> None:
@@ -226,7 +196,7 @@ def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
     one JSON line once the cached rows show, then a normal exit. asyncio, qasync, pydantic and
     httpx were not needed for that."""
     before = time.time()
-    report = _exit_when_ready(filled_cache, tmp_path, "1")
+    report = exit_when_ready(filled_cache, tmp_path, "1")
     assert before < report.pop("ready_at") < time.time()
     assert "PySide6.QtWidgets" in report.pop("modules")  # (ui.shell.start_budget's test reads them)
     marks = report.pop("marks")  # the QApplication made, then the window, then the first paint
@@ -260,7 +230,7 @@ def test_exit_when_ready_reports_at_the_first_page_or_once_all_rows_are_read(
 ) -> None:
     """The window is populated (``EXIT_WHEN_READY=1``) once the first page of its tab is on
     screen, and ready (``=all``) once every cached row is read."""
-    report = _exit_when_ready(paged_cache, tmp_path, exit_when)
+    report = exit_when_ready(paged_cache, tmp_path, exit_when)
     assert (report["rows_shown"], report["rows"]) == (shown, 60)
 
 

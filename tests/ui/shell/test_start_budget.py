@@ -5,49 +5,18 @@ the first paint. Counted, not timed: which modules were loaded when the rows wer
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from catalogue_desktop.ui.shell.app import EXIT_WHEN_READY
 from catalogue_desktop.ui.shell.start_budget import NOT_BEFORE_FIRST_PAINT, too_early
-
-
-def _first_paint(cache: Path, home: Path) -> dict[str, Any]:
-    """``catalogue-desktop --offline`` on ``cache``, closed once its first page is painted
-    (``EXIT_WHEN_READY=1``): its report, with every module loaded by then."""
-    env = {
-        **os.environ,
-        "QT_QPA_PLATFORM": "offscreen",
-        EXIT_WHEN_READY: "1",
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "XDG_DATA_HOME": str(home / "data"),
-    }
-    command = [sys.executable, "-m", "catalogue_desktop", "--offline", "--base-url", "http://127.0.0.1:9"]
-    result = subprocess.run(
-        [*command, "--cache-dir", str(cache)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
-    return report
+from tests.ui.shell.shipped_command import exit_when_ready
 
 
 def test_the_first_page_is_painted_before_any_module_kept_for_later(
     filled_cache: Path, tmp_path: Path
 ) -> None:
-    report = _first_paint(filled_cache, tmp_path)
+    report = exit_when_ready(filled_cache, tmp_path)  # once its first page is painted
     assert report["rows_shown"] > 0  # the first page is on screen
     modules = report["modules"]
     assert "PySide6.QtWidgets" in modules and "catalogue_desktop.ui.shell.main_window" in modules

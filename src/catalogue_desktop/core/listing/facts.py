@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.records.field_registry import CHILD_KEYS, fact_keys
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, per_kind
 
 if TYPE_CHECKING:  # (the models only as types, as in ``rows``)
     from catalogue_desktop.core.records.models import (
@@ -187,36 +187,25 @@ def _expert(r: Expert) -> dict[str, Any]:
     )
 
 
-def _titled(kind: Kind, own_id: int, title: str | None, description: str | None) -> dict[str, Any]:
-    return _put({}, _TITLED[kind], id=own_id, title=title, description=description)
+def _titled(kind: Kind) -> Callable[[Topic | Role | Situation], dict[str, Any]]:
+    """The maker of a topic's, role's or situation's facts (``kind``'s)."""
+    keys = fact_keys(kind.value)
 
+    def made(r: Topic | Role | Situation) -> dict[str, Any]:
+        return _put({}, keys, id=r.own_id, title=r.title, description=r.description)
 
-_TITLED = {kind: fact_keys(kind.value) for kind in (Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS)}
-
-
-def _topic(r: Topic) -> dict[str, Any]:
-    return _titled(Kind.TOPICS, r.topic_id, r.title, r.description)
-
-
-def _role(r: Role) -> dict[str, Any]:
-    return _titled(Kind.ROLES, r.role_id, r.title, r.description)
-
-
-def _situation(r: Situation) -> dict[str, Any]:
-    return _titled(Kind.SITUATIONS, r.situation_id, r.title, r.description)
+    return made
 
 
 # Each maker takes its kind's model (``facts`` is given a record of ``kind``'s model).
-FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = {
-    Kind.WEBINARS: _webinar,
-    Kind.SERIES: _series,
-    Kind.COURSES: _course,
-    Kind.CERTIFICATES: _certificate,
-    Kind.EXPERTS: _expert,
-    Kind.TOPICS: _topic,
-    Kind.ROLES: _role,
-    Kind.SITUATIONS: _situation,
-}
+FACTS: dict[Kind, Callable[[Any], dict[str, Any]]] = per_kind(
+    webinars=_webinar,
+    series=_series,
+    courses=_course,
+    certificates=_certificate,
+    experts=_expert,
+    titled=_titled,
+)
 
 
 def facts(kind: Kind, record: Record) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from catalogue_desktop.core.records.field_registry import FieldType, column_keys, named
-from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
+from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind, per_kind
 
 if TYPE_CHECKING:  # (the models only as types: a row is made of records decoded elsewhere)
     from catalogue_desktop.core.records.models import (
@@ -302,35 +302,27 @@ def _expert(r: Expert, now_ms: int) -> list[Any]:
     return [r.name, r.title, _one_line(r.education), r.expert_id, None, None, []]
 
 
-def _titled(title: str | None, description: str | None, own_id: int, counts: int) -> list[Any]:
-    """A topic's, role's or situation's row: its counts (``counts`` of them) are filled when listed."""
-    return [title, _one_line(description), own_id, *[None] * counts, []]
+def _titled(kind: Kind) -> Callable[[Topic | Role | Situation, int], list[Any]]:
+    """The maker of a topic's, role's or situation's row (``kind``'s): its counts (the columns
+    after its id) are filled when listed."""
+    counts = len(COLUMNS[kind]) - column_index(kind, "id") - 1
 
+    def made(r: Topic | Role | Situation, now_ms: int) -> list[Any]:
+        return [r.title, _one_line(r.description), r.own_id, *[None] * counts, []]
 
-def _topic(r: Topic, now_ms: int) -> list[Any]:
-    return _titled(r.title, r.description, r.topic_id, 2)
-
-
-def _role(r: Role, now_ms: int) -> list[Any]:
-    return _titled(r.title, r.description, r.role_id, 1)
-
-
-def _situation(r: Situation, now_ms: int) -> list[Any]:
-    return _titled(r.title, r.description, r.situation_id, 1)
+    return made
 
 
 # Each maker takes its kind's model; the table's type cannot say which (``row`` is given a record
 # of ``kind``'s model), the makers themselves are checked against the models.
-ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = {
-    Kind.WEBINARS: _webinar,
-    Kind.SERIES: _series,
-    Kind.COURSES: _course,
-    Kind.CERTIFICATES: _certificate,
-    Kind.EXPERTS: _expert,
-    Kind.TOPICS: _topic,
-    Kind.ROLES: _role,
-    Kind.SITUATIONS: _situation,
-}
+ROWS: dict[Kind, Callable[[Any, int], list[Any]]] = per_kind(
+    webinars=_webinar,
+    series=_series,
+    courses=_course,
+    certificates=_certificate,
+    experts=_expert,
+    titled=_titled,
+)
 
 
 def row(kind: Kind, record: Record, now_ms: int) -> list[Any]:

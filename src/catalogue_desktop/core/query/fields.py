@@ -3,7 +3,7 @@
 One list, read by the parser (names, aliases, value types, suggestions), the engine (where each
 value comes from) and the help: ``reference_markdown()`` writes the field table of README and the
 Help menu from it, so the documentation cannot drift from what the engine accepts. What a field
-is (its names, type, facts' key) is the registry's (``core.records.field_registry``); this list
+is (its names, type, scope, facts' key) is the registry's (``core.records.field_registry``); this list
 says which fields a query takes, in the help's order, with their help text and whether a free
 word is looked for in them.
 """
@@ -15,20 +15,11 @@ from dataclasses import dataclass
 
 from catalogue_desktop.core.query.literals import CALENDAR_WORDS
 from catalogue_desktop.core.records.field_registry import FieldType as FieldType
-from catalogue_desktop.core.records.field_registry import named
+from catalogue_desktop.core.records.field_registry import named, scopes, tables
+from catalogue_desktop.core.records.kinds import Kind
 
 OFFERINGS = "offerings"
-TABLES: tuple[str, ...] = (
-    "webinars",
-    "series",
-    "courses",
-    "certificates",
-    "experts",
-    "topics",
-    "roles",
-    "situations",
-    OFFERINGS,
-)
+TABLES: tuple[str, ...] = tables()  # the eight kinds', then OFFERINGS
 
 
 _TYPE_WORDS = {
@@ -72,32 +63,40 @@ class Field:
         return (self.name, *extra, *self.aliases)
 
 
-def _f(
-    name: str,
-    doc: str,
-    *,
-    key: str | None = None,
-    scope: str = "record",
-    searched: bool = False,
-) -> Field:
-    """A field; its type, other names and facts' key are the registry's (``_named``). ``key``:
-    only ``@name``, a value the engine derives."""
-    return Field(name, FieldType.TEXT, key or "", doc, scope=scope, searched=searched)  # (type: ``_named``)
+def _f(name: str, doc: str, *, searched: bool = False) -> Field:
+    """A field; its type, other names, scope and facts' key are the registry's (``_named``)."""
+    return Field(name, FieldType.TEXT, "", doc, searched=searched)  # (type, key, scope: ``_named``)
+
+
+def _scope(table: str, name: str) -> str:
+    """Where a query finds field ``name`` of ``table``: in the record, when its facts hold it or
+    no location or session has it (a value the engine derives); else in each location's or
+    session's facts (a course's fee: the record's is derived for the listing, a location's kept)."""
+    found = scopes(table, name)
+    if not found:
+        raise ValueError(f"{table}.{name}: the registry has no such field")
+    kept = [scope for scope in found if named(table, scope, name).fact is not None]
+    return (kept or found)[0]
 
 
 def _named(table: str, f: Field) -> Field:
     """``f`` as the registry (``core.records.field_registry``) has it: its type, the spec's
-    name, aliases and where its facts keep its value."""
-    entry = named(table, f.scope, f.name)
-    key = f.key or entry.fact
-    if key is None:
-        raise ValueError(f"{table}.{f.name}: no fact holds it and the engine derives no '@' key")
+    name, aliases, scope and where its facts keep its value (``@name``: no fact holds it, the
+    engine derives it from other tables)."""
+    scope = _scope(table, f.name)
+    entry = named(table, scope, f.name)
     if entry.type is None:
         raise ValueError(f"{table}.{f.name}: the registry gives it no type")
     # Links are nearly all distinct (100,000 texts to index): asked for rarely, indexed then.
     ahead = not (entry.spec or "").lower().endswith("url")
     return dataclasses.replace(
-        f, type=entry.type, key=key, spec=entry.spec, aliases=entry.aliases, ahead=ahead
+        f,
+        type=entry.type,
+        key=entry.fact or f"@{f.name}",
+        spec=entry.spec,
+        aliases=entry.aliases,
+        scope=scope,
+        ahead=ahead,
     )
 
 
@@ -133,8 +132,8 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
         _f("topic", "topics' titles", searched=True),
         _f("role", "roles' titles"),
         _f("situation", "situations' titles"),
-        _f("series", "titles of the series it is a session of", key="@series"),
-        _f("ondemand", "on demand (its type is marked on demand)", key="@ondemand"),
+        _f("series", "titles of the series it is a session of"),
+        _f("ondemand", "on demand (its type is marked on demand)"),
     ),
     "series": (
         _f("id", "the series' id", searched=True),
@@ -143,16 +142,12 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
         _f("fee", "the series' fee"),
         _f("url", "detail page link"),
         _f("sessions", "number of sessions"),
-        _f("webinar", "a session's webinar id", scope="session"),
-        _f("session", "a session's session id", scope="session"),
-        *(
-            dataclasses.replace(f, doc=f"a session's {f.doc}", scope="session")
-            for f in _WEBINAR_COMMON
-            if f.name != "type"
-        ),
-        _f("type", "a session's type code or label", scope="session"),
-        _f("expert", "a session's experts", scope="session"),
-        _f("topic", "a session's topics", scope="session"),
+        _f("webinar", "a session's webinar id"),
+        _f("session", "a session's session id"),
+        *(dataclasses.replace(f, doc=f"a session's {f.doc}") for f in _WEBINAR_COMMON if f.name != "type"),
+        _f("type", "a session's type code or label"),
+        _f("expert", "a session's experts"),
+        _f("topic", "a session's topics"),
     ),
     "courses": (
         _f("id", "the course's id", searched=True),
@@ -166,16 +161,16 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
         _f("expert", "experts' names", searched=True),
         _f("topic", "topics' titles", searched=True),
         _f("locations", "number of locations"),
-        _f("certificate", "titles of the certificates that include it", key="@certificate"),
-        _f("location", "a location's id", scope="location"),
-        _f("venue", "a location's venue", scope="location"),
-        _f("address", "a location's street address", scope="location"),
-        _f("city", "a location's city", scope="location", searched=True),
-        _f("state", "a location's state (code or name: IL, illinois)", scope="location"),
-        _f("zip", "a location's zip code", scope="location"),
-        _f("starts", "a location's start date", scope="location"),
-        _f("ends", "a location's end date", scope="location"),
-        _f("fee", "a location's fee", scope="location"),
+        _f("certificate", "titles of the certificates that include it"),
+        _f("location", "a location's id"),
+        _f("venue", "a location's venue"),
+        _f("address", "a location's street address"),
+        _f("city", "a location's city", searched=True),
+        _f("state", "a location's state (code or name: IL, illinois)"),
+        _f("zip", "a location's zip code"),
+        _f("starts", "a location's start date"),
+        _f("ends", "a location's end date"),
+        _f("fee", "a location's fee"),
     ),
     "certificates": (
         *_titled("certificate"),
@@ -183,7 +178,7 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
         _f("image", "image link"),
         _f("levels", "number of levels"),
         _f("courses", "number of courses named in its levels"),
-        _f("course", "titles of the courses named in its levels", key="@course"),
+        _f("course", "titles of the courses named in its levels"),
     ),
     "experts": (
         _f("id", "the expert's id", searched=True),
@@ -193,18 +188,18 @@ _FIELDS: dict[str, tuple[Field, ...]] = {
         _f("education", "education", searched=True),
         _f("image", "photo link"),
         _f("image2x", "large photo link"),
-        _f("webinars", "number of webinars naming the expert", key="@webinars"),
-        _f("courses", "number of courses naming the expert", key="@courses"),
+        _f("webinars", "number of webinars naming the expert"),
+        _f("courses", "number of courses naming the expert"),
     ),
     "topics": _titled(
         "topic",
-        _f("webinars", "number of webinars with this topic", key="@webinars"),
-        _f("courses", "number of courses with this topic", key="@courses"),
+        _f("webinars", "number of webinars with this topic"),
+        _f("courses", "number of courses with this topic"),
     ),
-    "roles": _titled("role", _f("webinars", "number of webinars for this role", key="@webinars")),
+    "roles": _titled("role", _f("webinars", "number of webinars for this role")),
     "situations": _titled(
         "situation",
-        _f("webinars", "number of webinars for this situation", key="@webinars"),
+        _f("webinars", "number of webinars for this situation"),
     ),
     OFFERINGS: (
         _f("kind", "course, webinar or session", searched=True),
@@ -238,19 +233,9 @@ FIELDS: dict[str, tuple[Field, ...]] = {
 
 # kind:VALUE names a table: every row of it (none of another); on the offerings, kind: is also the
 # offering's own kind (course, webinar, session), as it always was.
-_KIND_NAMES = {
-    "course": "courses",
-    "webinar": "webinars",
-    "series": "series",
-    "certificate": "certificates",
-    "expert": "experts",
-    "topic": "topics",
-    "role": "roles",
-    "situation": "situations",
-    "offering": OFFERINGS,
-    "date": OFFERINGS,
-    "dates": OFFERINGS,
-}
+_KIND_NAMES = {kind.singular: kind.value for kind in Kind} | dict.fromkeys(
+    ("offering", "date", "dates"), OFFERINGS
+)
 
 
 def table_of_kind(value: str) -> str | None:

@@ -43,6 +43,8 @@ __all__ = [
     "fact_keys",
     "named",
     "offer_keys",
+    "scopes",
+    "tables",
 ]
 
 
@@ -316,6 +318,17 @@ _BY_NAME = dict(_lookups())
 def named(table: str, scope: str, name: str) -> FieldEntry:
     """The field ``name`` of ``table`` in ``scope`` (KeyError: the table has no such field)."""
     return _BY_NAME[(table, scope, name)]
+
+
+def tables() -> tuple[str, ...]:
+    """Every table, in the registry's order (the eight kinds', then ``offerings``)."""
+    return tuple(dict.fromkeys(table for table, _scope in RECORD_FIELDS))
+
+
+def scopes(table: str, name: str) -> list[str]:
+    """The scopes of ``table`` that have a field ``name``, the record's first."""
+    found = [scope for (t, scope, n) in _BY_NAME if t == table and n == name]
+    return sorted(found, key=lambda scope: scope != "record")
 
 
 def fact_keys(table: str, scope: str = "record") -> dict[str, str]:

@@ -7,7 +7,8 @@ Deliberately free of pydantic: the window's cold start reads the cache without i
 from __future__ import annotations
 
 import enum
-from typing import TypeAlias
+from collections.abc import Callable
+from typing import TypeAlias, TypeVar
 
 
 class Kind(enum.Enum):
@@ -76,6 +77,36 @@ _SINGULAR = {
 }
 
 ALL_KINDS: tuple[Kind, ...] = tuple(Kind)
+
+
+# The kinds whose records are a title and a description under an id of their own (``own_id``).
+TITLED: tuple[Kind, ...] = (Kind.TOPICS, Kind.ROLES, Kind.SITUATIONS)
+
+_Made = TypeVar("_Made")
+
+
+def per_kind(
+    *,
+    webinars: _Made,
+    series: _Made,
+    courses: _Made,
+    certificates: _Made,
+    experts: _Made,
+    titled: Callable[[Kind], _Made],
+) -> dict[Kind, _Made]:
+    """One maker per kind (a record's row, its facts, its details page), in the kinds' order:
+    given for each kind with fields of its own, made by ``titled`` for each ``TITLED`` kind (one
+    maker for the three, told which). A kind added without a maker here stops the import
+    (KeyError, naming it); named here, it stops the type check until each reader gives one."""
+    given = {
+        Kind.WEBINARS: webinars,
+        Kind.SERIES: series,
+        Kind.COURSES: courses,
+        Kind.CERTIFICATES: certificates,
+        Kind.EXPERTS: experts,
+    }
+    made = given | {kind: titled(kind) for kind in TITLED}
+    return {kind: made[kind] for kind in Kind}  # (the kinds' order)
 
 
 class Derived(enum.Enum):

@@ -112,17 +112,32 @@ class Topic(Record):
     title: Str | None = None
     description: Str | None = None
 
+    @property
+    def own_id(self) -> int:
+        """Its id, read as every titled kind's is (``kinds.TITLED``)."""
+        return self.topic_id
+
 
 class Role(Record):
     role_id: RecordId
     title: Str | None = None
     description: Str | None = None
 
+    @property
+    def own_id(self) -> int:
+        """Its id, read as every titled kind's is (``kinds.TITLED``)."""
+        return self.role_id
+
 
 class Situation(Record):
     situation_id: RecordId
     title: Str | None = None
     description: Str | None = None
+
+    @property
+    def own_id(self) -> int:
+        """Its id, read as every titled kind's is (``kinds.TITLED``)."""
+        return self.situation_id
 
 
 class Webinar(Record):

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, per_kind
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
 from catalogue_desktop.ui.detail.certificate_model import CertificateTreeModel
@@ -391,47 +391,33 @@ def _italic(label: QLabel) -> QLabel:
     return label
 
 
-def _titled(p: Page, kind: Kind, record_id: int, description: str | None, title: str | None) -> None:
-    """A topic's, role's or situation's page."""
-    p.title(title, f"{kind.singular.capitalize()} #{record_id}")
-    p.subtitle(f"{kind.singular.capitalize()} #{record_id}")
-    p.changes_banner()
-    p.text("Description", description)
-    webinars = p.referrer_links(kind, record_id, Kind.WEBINARS)
-    p.links(
-        f"Webinars ({len(webinars)})",
-        webinars,
-        "webinars",
-        empty=f"No webinars carry this {kind.singular}.",
-    )
-    if kind is Kind.TOPICS:
-        courses = p.referrer_links(kind, record_id, Kind.COURSES)
-        p.links(f"Courses ({len(courses)})", courses, "courses", empty="No courses carry this topic.")
+def _titled(kind: Kind) -> Callable[[Page, Topic | Role | Situation], None]:
+    """The builder of a topic's, role's or situation's page (``kind``'s)."""
+    name = kind.singular
 
+    def build(p: Page, r: Topic | Role | Situation) -> None:
+        p.title(r.title, f"{name.capitalize()} #{r.own_id}")
+        p.subtitle(f"{name.capitalize()} #{r.own_id}")
+        p.changes_banner()
+        p.text("Description", r.description)
+        webinars = p.referrer_links(kind, r.own_id, Kind.WEBINARS)
+        p.links(f"Webinars ({len(webinars)})", webinars, "webinars", empty=f"No webinars carry this {name}.")
+        if kind is Kind.TOPICS:
+            courses = p.referrer_links(kind, r.own_id, Kind.COURSES)
+            p.links(f"Courses ({len(courses)})", courses, "courses", empty="No courses carry this topic.")
 
-def _topic(p: Page, r: Topic) -> None:
-    _titled(p, Kind.TOPICS, r.topic_id, r.description, r.title)
-
-
-def _role(p: Page, r: Role) -> None:
-    _titled(p, Kind.ROLES, r.role_id, r.description, r.title)
-
-
-def _situation(p: Page, r: Situation) -> None:
-    _titled(p, Kind.SITUATIONS, r.situation_id, r.description, r.title)
+    return build
 
 
 # Each builder takes its kind's model (the page is filled with a record of its kind).
-_BUILDERS: dict[Kind, Callable[[Page, Any], None]] = {
-    Kind.WEBINARS: _webinar,
-    Kind.SERIES: _series,
-    Kind.COURSES: _course,
-    Kind.CERTIFICATES: _certificate,
-    Kind.EXPERTS: _expert,
-    Kind.TOPICS: _topic,
-    Kind.ROLES: _role,
-    Kind.SITUATIONS: _situation,
-}
+_BUILDERS: dict[Kind, Callable[[Page, Any], None]] = per_kind(
+    webinars=_webinar,
+    series=_series,
+    courses=_course,
+    certificates=_certificate,
+    experts=_expert,
+    titled=_titled,
+)
 
 
 def _ms(value: datetime | None) -> int | None:
