@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from functools import cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from catalogue_desktop.core.query.lexicon import Lexicon
@@ -286,6 +286,7 @@ TABLES = [None, "offerings", "courses", "webinars", "series", "experts", "topics
     st.sampled_from(["", "?", " ?", "!"]),
     st.sampled_from([str.lower, str.title, str, "upper"]),
 )
+@example("courses|not in any certificate", "experts", [(0, "with")], "", str)  # (Hypothesis found it)
 def test_glue_case_and_punctuation_never_change_a_reading(
     phrase: str, table: str | None, glue: list[tuple[int, str]], end: str, case: object
 ) -> None:

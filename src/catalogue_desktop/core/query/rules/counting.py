@@ -43,6 +43,26 @@ _COUNT_AFTER = phrase_table({">=": ("or more", "and up", "plus"), "<=": ("or few
 _NONE = frozenset({"no", "zero", "without"})
 _SEVERAL = frozenset({"multiple", "several", "many", "various"})
 _WITH_SOME = frozenset({"with", "having", "has", "have", "that have"})
+# words after a counted noun that say more about it ("with courses in Dallas", "with webinars not
+# in any series"): the query cannot count only those, so the noun is read as what is asked for
+_QUALIFIED_BY = frozenset(
+    {
+        "not",
+        "in",
+        "at",
+        "near",
+        "from",
+        "without",
+        "that",
+        "which",
+        "where",
+        "on",
+        "about",
+        "by",
+        "under",
+        "over",
+    }
+)
 
 
 def _count_value(tok: Token) -> int | None:
@@ -68,7 +88,8 @@ def count(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             out.append(Match(2, "condition", f"{field}:>1", f"more than one {field}", rank=-1))
     if toks[i].key in _WITH_SOME and ctx.table is not None:  # "topics with webinars": at least one
         field = counted(toks, i + 1, ctx)
-        if field is not None and toks[i + 1].key.endswith("s"):
+        qualified = i + 2 < len(toks) and toks[i + 2].key in _QUALIFIED_BY
+        if field is not None and toks[i + 1].key.endswith("s") and not qualified:
             out.append(Match(2, "condition", f"{field}:>0", f"with {field}", rank=-1))
     if at >= len(toks):
         return out
