@@ -483,6 +483,22 @@ def _startup_stall_rows(r: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _webinars_row(sy: dict[str, Any]) -> str:
+    """Issue 40's sync figure: ``catalogue-desktop sync`` of 10,000 webinars alone (the other
+    collections empty) against a bare fetch + ``validate_json`` of the same bodies, spawn to exit."""
+    return _row(
+        f"full sync of 10,000 webinars alone (the other collections empty; median of "
+        f"{len(sy['webinars'])}): (w) `catalogue-desktop sync`, fresh process, spawn to exit",
+        f"{sy['webinars_process'] * 1000:,.0f} ms (CPU {sy['webinars_cpu'] * 1000:,.0f} ms, "
+        f"{sy['ratios']['w_cpu']:.2f}x)",
+        f"{sy['wbase_process'] * 1000:,.0f} ms (fetch + validate_json of the same bodies; "
+        f"CPU {sy['wbase_cpu'] * 1000:,.0f} ms)",
+        f"{sy['ratios']['w']:.2f}x",
+        "<= 1.5x",
+        sy["ratios"]["w"] <= 1.5,
+    )
+
+
 def write_results(r: dict[str, Any], path: Path) -> None:
     q = r["quick"]
     big = r["big"]
@@ -558,6 +574,7 @@ def write_results(r: dict[str, Any], path: Path) -> None:
                 sy["ratios"][ratio] <= 1.5,
             )
         )
+    lines.append(_webinars_row(sy))  # issue 40's figure: one big collection, nothing overlaps its ingest
     for n, st in r["stall"].items():
         goal = 50 if n <= 10_000 else 80  # issue 28: < 50 ms at 10,000, < 80 ms at 100,000
         share = (
@@ -709,8 +726,13 @@ def write_results(r: dict[str, Any], path: Path) -> None:
         + ", ".join(f"{x['process_wall']:.2f}" for x in sy["resync"])
         + "; bare of the changed version s "
         + ", ".join(f"{x['process_wall']:.2f}" for x in sy["baseline2"])
+        + "; (w) s "
+        + ", ".join(f"{x['process_wall']:.2f}" for x in sy.get("webinars", []))
+        + "; bare of the webinars alone s "
+        + ", ".join(f"{x['process_wall']:.2f}" for x in sy.get("wbaseline", []))
         + f"; CPU ratios (user + system, workers included) (b) {sy['ratios']['b_cpu']:.2f}x, "
-        f"(c) {sy['ratios']['c_cpu']:.2f}x; bare fetch {C.median([x['fetch'] for x in sy['baseline']]):.2f} s"
+        f"(c) {sy['ratios']['c_cpu']:.2f}x, (w) {sy['ratios'].get('w_cpu', 0):.2f}x; "
+        f"bare fetch {C.median([x['fetch'] for x in sy['baseline']]):.2f} s"
         f" + validate {C.median([x['validate'] for x in sy['baseline']]):.2f} s; asyncio-loop stall "
         f"during (a) max {sy['stall'] * 1000:.0f} ms; (a) RSS "
         f"{C.median([x['rss'] for x in sy['sync']]):.0f} MiB, worker RSS "
@@ -977,7 +999,10 @@ def only(args: argparse.Namespace) -> int:
                 "resync_s": sy["resync_process"],
                 "base2_process_s": sy["base2_process"],
                 "resync_ratio": sy["ratios"]["c"],
-                "cpu_ratios": {k: sy["ratios"][f"{k}_cpu"] for k in ("b", "c")},
+                "webinars_s": sy["webinars_process"],
+                "wbase_process_s": sy["wbase_process"],
+                "webinars_ratio": sy["ratios"]["w"],
+                "cpu_ratios": {k: sy["ratios"][f"{k}_cpu"] for k in ("b", "c", "w")},
                 "changed_records": sy["changed_records"],
                 "table": sync_bench.table(10000, sy),
             }

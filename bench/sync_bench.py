@@ -181,15 +181,36 @@ def serve_changed(base_url: str) -> None:
         time.sleep(3600)
 
 
+def serve_webinars(base_url: str) -> None:
+    """``--child serve-webinars URL``: serve the webinars of the catalogue at ``URL`` (the same
+    body) and every other collection empty, until killed; prints its base URL first. The figure
+    of issue 40 ("full sync of 10,000 webinars"): one big collection, so one worker's ingest is
+    the whole sync and nothing overlaps it, where the 8 collections' ingest is shared by two
+    workers and the bare side validates the 8 bodies one after the other."""
+    import urllib.request
+
+    from catalogue_desktop.core.records.kinds import Kind
+    from catalogue_desktop.demo.server import DemoServer
+
+    with urllib.request.urlopen(base_url + Kind.WEBINARS.path, timeout=600) as response:
+        webinars = response.read()
+    if hasattr(os, "nice"):
+        os.nice(10)  # as ``_common.serve``: it stands in for a remote service
+    server = DemoServer({kind: webinars if kind is Kind.WEBINARS else b"[]" for kind in Kind}).start()
+    print(f"Serving the webinars alone on {server.base_url}/v1", flush=True)
+    while True:
+        time.sleep(3600)
+
+
 def _env() -> dict[str, str]:
     """The children's environment: bytecode written and used, as after an install (any value of
     PYTHONDONTWRITEBYTECODE makes every fresh process compile each module it imports again)."""
     return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _serve_changed(base_url: str) -> tuple[subprocess.Popen[str], str]:
+def _serve_changed(base_url: str, mode: str = "serve-changed") -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--child", "serve-changed", base_url],
+        [sys.executable, __file__, "--child", mode, base_url],
         stdout=subprocess.PIPE,
         text=True,
         env=_env(),
@@ -198,7 +219,7 @@ def _serve_changed(base_url: str) -> tuple[subprocess.Popen[str], str]:
     line = proc.stdout.readline()
     if " on " not in line:
         proc.kill()
-        raise RuntimeError(f"the changed catalogue's service did not start: {line!r}")
+        raise RuntimeError(f"the {mode} service did not start: {line!r}")
     return proc, line.split(" on ", 1)[1].split("/v1", 1)[0]
 
 
@@ -266,31 +287,40 @@ def measure(url: str, repeat: int, log: list[str] | None = None) -> dict[str, An
             "catalogue-desktop sync --base-url URL --cache-dir EMPTY --max-size 2048   # (b)",
             "python bench/sync_bench.py --child serve-changed URL   # URL2: 1% of each collection changed",
             "catalogue-desktop sync --base-url URL2 --cache-dir COPY-OF-PREVIOUS --max-size 2048   # (c)",
+            "python bench/sync_bench.py --child serve-webinars URL   # URL3: the webinars alone, the rest []",
+            "python bench/sync_bench.py --child baseline URL3   # bare: fetch + validate_json, webinars",
+            "catalogue-desktop sync --base-url URL3 --cache-dir EMPTY --max-size 2048   # (w)",
         ]
     runs: dict[str, list[dict[str, float]]] = {
-        k: [] for k in ("baseline", "sync", "cli", "baseline2", "resync")
+        k: [] for k in ("baseline", "sync", "cli", "baseline2", "resync", "wbaseline", "webinars")
     }
     changed, url2 = _serve_changed(url)
+    alone, url3 = _serve_changed(url, "serve-webinars")
     try:
         with tempfile.TemporaryDirectory(prefix="sync-bench-") as tmp:
             previous = Path(tmp) / "previous"
             _cli_sync(url, previous)  # the cache a refresh finds (not timed)
-            steps = ["baseline", "sync", "cli", "baseline2", "resync"]
+            steps = ["baseline", "sync", "cli", "baseline2", "resync", "wbaseline", "webinars"]
             for r in range(repeat):
                 for step in steps[r % len(steps) :] + steps[: r % len(steps)]:
                     if step in ("baseline", "sync"):
                         runs[step].append(_child(step, url))
                     elif step == "baseline2":
                         runs[step].append(_child("baseline", url2))
+                    elif step == "wbaseline":
+                        runs[step].append(_child("baseline", url3))
                     elif step == "cli":
                         runs[step].append(_cli_sync(url, Path(tmp) / f"empty-{r}"))
+                    elif step == "webinars":
+                        runs[step].append(_cli_sync(url3, Path(tmp) / f"webinars-{r}"))
                     else:
                         copy = Path(tmp) / f"copy-{r}"
                         _copy_store(previous, copy)
                         runs[step].append(_cli_sync(url2, copy))
     finally:
-        changed.kill()
-        changed.wait()
+        for proc in (changed, alone):
+            proc.kill()
+            proc.wait()
     assert all(s["ok"] for s in runs["sync"]), "a sync did not succeed"
     assert all(x["changed_collections"] == 8 for x in runs["resync"]), (
         "a re-sync did not change all 8 collections"
@@ -311,6 +341,10 @@ def measure(url: str, repeat: int, log: list[str] | None = None) -> dict[str, An
         "cli_cpu": med("cli", "process_cpu"),
         "base2_cpu": med("baseline2", "process_cpu"),
         "resync_cpu": med("resync", "process_cpu"),
+        "wbase_process": med("wbaseline", "process_wall"),
+        "webinars_process": med("webinars", "process_wall"),
+        "wbase_cpu": med("wbaseline", "process_cpu"),
+        "webinars_cpu": med("webinars", "process_cpu"),
     }
     ratios = {
         "a": m["sync_wall"] / m["base_wall"],
@@ -319,6 +353,8 @@ def measure(url: str, repeat: int, log: list[str] | None = None) -> dict[str, An
         "a_cpu": m["sync_cpu"] / m["base_cpu"],
         "b_cpu": m["cli_cpu"] / m["base_cpu"],
         "c_cpu": m["resync_cpu"] / m["base2_cpu"],
+        "w": m["webinars_process"] / m["wbase_process"],
+        "w_cpu": m["webinars_cpu"] / m["wbase_cpu"],
     }
     return {
         **runs,
@@ -344,6 +380,8 @@ def table(size: int, r: dict[str, Any]) -> str:
         f"{r['cli_process']:>6.2f} {r['base_process']:>7.2f} {q['b']:>5.2f}x {q['b_cpu']:>8.2f}x",
         f"  {'(c) catalogue-desktop sync over the previous version (ditto)':<62} "
         f"{r['resync_process']:>6.2f} {r['base2_process']:>7.2f} {q['c']:>5.2f}x {q['c_cpu']:>8.2f}x",
+        f"  {'(w) catalogue-desktop sync of the webinars alone, empty cache (ditto)':<62} "
+        f"{r['webinars_process']:>6.2f} {r['wbase_process']:>7.2f} {q['w']:>5.2f}x {q['w_cpu']:>8.2f}x",
         f"  (c) reported {r['changed_records']:.0f} records added, removed or changed; "
         f"(a) longest loop stall {r['stall'] * 1000:.0f} ms; RSS (a) "
         f"{med(s['rss'] for s in r['sync']):.0f} MB + workers "
@@ -363,6 +401,8 @@ def main() -> int:
         mode, url = args.child
         if mode == "serve-changed":
             serve_changed(url)
+        if mode == "serve-webinars":
+            serve_webinars(url)
         print(json.dumps(run_baseline(url) if mode == "baseline" else run_sync(url)))
         return 0
     load = os.getloadavg()[0]

@@ -233,20 +233,22 @@ _NONE = (None, None)
 
 
 def _webinar(r: Webinar, now_ms: int) -> list[Any]:
+    # (the most numerous record, made at every ingest: ``_joined`` and ``epoch_ms`` written out)
+    start, end, produced, experts, topics = r.start_date, r.end_date, r.production_date, r.experts, r.topics
     return [
         r.title,
         r.type,
-        epoch_ms(r.start_date),
-        epoch_ms(r.end_date),
+        None if start is None else int(start.timestamp() * 1000),
+        None if end is None else int(end.timestamp() * 1000),
         r.fee,
         r.cle_accreditation,
         r.cpe_accreditation,
-        _joined(e.name for e in r.experts or ()),
-        _joined(t.title for t in r.topics or ()),
-        epoch_ms(r.production_date),
+        "; ".join([str(e.name) for e in experts if e.name]) if experts else None,
+        "; ".join([str(t.title) for t in topics if t.title]) if topics else None,
+        None if produced is None else int(produced.timestamp() * 1000),
         r.webinar_id,
         r.session_id,
-        [offset(r.start_date), offset(r.end_date), offset(r.production_date)],
+        [offset(start), offset(end), offset(produced)],
     ]
 
 
