@@ -16,6 +16,7 @@ fee 1,095 → 1,195". ``reissue`` makes an offer again from today's data. Qt-fre
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +32,7 @@ from catalogue_desktop.core.records.zones import offset_label
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import Store
+    from catalogue_desktop.core.query.table import Table
 
 
 class NothingLeft(CatalogueError):
@@ -56,26 +58,78 @@ class Checked:
         return found
 
 
-def now_occasions(store: Store, now: datetime, wanted: Collection[str] | None = None) -> dict[str, Occasion]:
+def now_occasions(
+    store: Store, now: datetime, wanted: Collection[str] | None = None, *, quoted_only: bool = False
+) -> dict[str, Occasion]:
     """Every occasion the catalogue lists now (past ones too), by its id (``logged.occasion_id``);
-    with ``wanted``, only those of these ids (the ids read off the columns, and only the wanted
-    rows made into occasions: a check of 1,000 offers needs ~3,000 of a catalogue's 30,000+)."""
+    with ``wanted``, only those of these ids, made of only the records they name
+    (``quoted_tables``): a check of 1,000 offers needs ~3,000 of a catalogue's 30,000+. With
+    ``quoted_only`` too, a webinar's occasion holds only what an offer quotes of it (its id,
+    title, start, end and fee: ``logged.quoted``), all a check compares."""
+    from catalogue_desktop.core.offers.occasions import SOURCES, occasions
+    from catalogue_desktop.core.query import offerings
     from catalogue_desktop.core.query.fields import OFFERINGS
-    from catalogue_desktop.core.query.syntax import parse
+    from catalogue_desktop.core.query.vocabulary import Vocabulary
     from catalogue_desktop.core.searches import stored as finding
 
-    kinds = finding.kinds_needed([OFFERINGS], [parse("")])
-    if not any(store.state(k).has_data for k in kinds):
+    if not any(store.state(k).has_data for k in SOURCES):
         return {}
-    finding.relist_stale(store, kinds, lambda _text: None)
-    catalogue = finding.load(store, kinds, [OFFERINGS])
-    table = catalogue.table(OFFERINGS)
-    from catalogue_desktop.core.offers.occasions import occasions
-
+    finding.relist_stale(store, SOURCES, lambda _text: None)
     if wanted is None:
+        table = finding.load(store, SOURCES, [OFFERINGS]).table(OFFERINGS)
         return {logged.occasion_id(o): o for o in occasions(table.columns, range(len(table.ids)))}
-    rows = [i for i, key in enumerate(logged.occasion_ids(table.columns, len(table.ids))) if key in wanted]
-    return {logged.occasion_id(o): o for o in occasions(table.columns, rows)}
+    columns = offerings.lazy_columns(
+        quoted_tables(store, wanted, quoted_only), Vocabulary()
+    )  # (the finder's own)
+    rows = [i for i, key in enumerate(logged.occasion_ids(columns, columns.n)) if key in wanted]
+    return {logged.occasion_id(o): o for o in occasions(columns, rows)}
+
+
+def quoted_tables(store: Store, wanted: Collection[str], quoted_only: bool = False) -> dict[str, Table]:
+    """The tables of courses, series and webinars the occasions ``wanted`` (their ids) are made of,
+    with only the records that can make them: the courses and webinars they name, read by id in
+    one query each, and the series that hold any webinar they name (a webinar that is a session
+    is listed as the session of its first series, never as a webinar: every such series is kept,
+    in its order, so that each occasion is made as from the whole catalogue). ``quoted_only``:
+    the webinars' facts that ``logged.quoted`` reads, no more."""
+    from catalogue_desktop.core.query.table import TableBuilder
+    from catalogue_desktop.core.records.field_registry import fact_keys
+    from catalogue_desktop.core.records.kinds import Kind
+
+    courses: set[int] = set()
+    webinars: set[int] = set()
+    for key in wanted:
+        kind, _, rest = key.partition(":")
+        head, at, tail = rest.partition("@")
+        if kind == "course":
+            _add_id(courses, head)
+        elif kind in ("session", "webinar"):
+            _add_id(webinars, tail if at else head)
+    named = fact_keys("webinars")
+    keys = [named[n] for n in ("id", "type", "title", "fee", "starts", "ends")] if quoted_only else []
+    series = [
+        f
+        for _positions, page in (store.iter_facts(Kind.SERIES) if webinars else ())
+        for f in page
+        if isinstance(f, dict)
+        and any(isinstance(s, dict) and s.get("id") in webinars for s in f.get("sessions") or ())
+    ]
+    tables = {}
+    for source, facts in (
+        (Kind.COURSES, store.facts_of(Kind.COURSES, courses)),
+        (Kind.SERIES, series),
+        (Kind.WEBINARS, store.facts_of(Kind.WEBINARS, webinars, keys)),
+    ):
+        builder = TableBuilder(source.value)
+        builder.add([f if isinstance(f, dict) else {} for f in facts])
+        tables[source.value] = builder.finish()
+    return tables
+
+
+def _add_id(ids: set[int], text: str) -> None:
+    """A record id as an occasion's id writes it (others are no record's: left out)."""
+    with contextlib.suppress(ValueError):
+        ids.add(int(text))
 
 
 def check(
@@ -101,7 +155,7 @@ def check(
     changed = data_changed_at(store)
     stale = {o.id for o in open_ones if o.checked_at is None or changed is None or o.checked_at <= changed}
     wanted = {item.occasion for o in open_ones if o.id in stale for item in o.items}
-    read = catalogue or (lambda: now_occasions(store, now, wanted))
+    read = catalogue or (lambda: now_occasions(store, now, wanted, quoted_only=True))
     found: Mapping[str, Occasion] = read() if stale else {}
     if stale and not found:  # nothing synced to check against: the last check's findings stand
         stale = set()
