@@ -208,9 +208,9 @@ def test_checking_a_thousand_offers_reads_the_catalogue_once(
     reads = []
     real = checking.now_occasions
 
-    def counted(store: Store, now: datetime, wanted: Any = None) -> Any:
+    def counted(store: Store, now: datetime, wanted: Any = None, **how: bool) -> Any:
         reads.append(now)
-        return real(store, now, wanted)
+        return real(store, now, wanted, **how)
 
     monkeypatch.setattr(checking, "now_occasions", counted)
     with Store(store_file) as s:
