@@ -21,7 +21,7 @@ import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.offers import logged
@@ -33,6 +33,7 @@ from catalogue_desktop.core.records.zones import offset_label
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.store import Store
     from catalogue_desktop.core.query.table import Table
+    from catalogue_desktop.core.records.kinds import Kind
 
 
 class NothingLeft(CatalogueError):
@@ -116,14 +117,36 @@ def quoted_tables(store: Store, wanted: Collection[str], quoted_only: bool = Fal
     ]
     tables = {}
     for source, facts in (
-        (Kind.COURSES, store.facts_of(Kind.COURSES, courses)),
+        (Kind.COURSES, _records(store, Kind.COURSES, courses)),
         (Kind.SERIES, series),
-        (Kind.WEBINARS, store.facts_of(Kind.WEBINARS, webinars, keys)),
+        (Kind.WEBINARS, _records(store, Kind.WEBINARS, webinars, keys)),
     ):
         builder = TableBuilder(source.value)
         builder.add([f if isinstance(f, dict) else {} for f in facts])
         tables[source.value] = builder.finish()
     return tables
+
+
+# Past this share of a collection, its quoted records are picked from its packed fact pages
+# rather than read by id: a page of 250 facts is unpacked several times faster than 250 rows'
+# JSON is found and decoded (1,000 webinars, 899 quoted: 5.5 ms against 13).
+_BY_ID_UP_TO = 0.25
+
+
+def _records(
+    store: Store, kind: Kind, ids: set[int], keys: Sequence[str] = ()
+) -> list[dict[str, Any] | None]:
+    """The facts of ``kind``'s records with these ids, in array order (``Store.facts_of``)."""
+    if not ids:
+        return []
+    if len(ids) <= _BY_ID_UP_TO * store.state(kind).records:
+        return store.facts_of(kind, ids, keys)
+    return [
+        f
+        for _positions, page in store.iter_facts(kind)
+        for f in page
+        if isinstance(f, dict) and f.get("id") in ids
+    ]
 
 
 def _add_id(ids: set[int], text: str) -> None:
