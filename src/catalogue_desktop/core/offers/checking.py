@@ -80,9 +80,8 @@ def now_occasions(
     if wanted is None:
         table = finding.load(store, SOURCES, [OFFERINGS]).table(OFFERINGS)
         return {logged.occasion_id(o): o for o in occasions(table.columns, range(len(table.ids)))}
-    columns = offerings.lazy_columns(
-        quoted_tables(store, wanted, quoted_only), Vocabulary()
-    )  # (the finder's own)
+    vocabulary = Vocabulary()  # (the finder's own, as ``finding.load`` makes it)
+    columns = offerings.lazy_columns(quoted_tables(store, wanted, quoted_only), vocabulary)
     rows = [i for i, key in enumerate(logged.occasion_ids(columns, columns.n)) if key in wanted]
     return {logged.occasion_id(o): o for o in occasions(columns, rows)}
 
