@@ -253,8 +253,8 @@ def test_a_check_makes_only_the_quoted_occasions_and_finds_them_as_the_whole_cat
         made: list[int] = []
         real = made_here.occasions
 
-        def counted(found: Any, rows: Any) -> Any:
-            out = real(found, rows)
+        def counted(found: Any, rows: Any, **how: bool) -> Any:
+            out = real(found, rows, **how)
             made.append(len(out))
             return out
 

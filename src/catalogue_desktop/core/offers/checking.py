@@ -66,8 +66,8 @@ def now_occasions(
     """Every occasion the catalogue lists now (past ones too), by its id (``logged.occasion_id``);
     with ``wanted``, only those of these ids, made of only the records they name
     (``quoted_tables``): a check of 1,000 offers needs ~3,000 of a catalogue's 30,000+. With
-    ``quoted_only`` too, a webinar's occasion holds only what an offer quotes of it (its id,
-    title, start, end and fee: ``logged.quoted``), all a check compares."""
+    ``quoted_only`` too, an occasion holds only what an offer quotes of it (``logged.quoted``:
+    ``occasions.QUOTED``; a webinar's facts read no further), all a check compares."""
     from catalogue_desktop.core.offers.occasions import SOURCES, occasions
     from catalogue_desktop.core.query import offerings
     from catalogue_desktop.core.query.fields import OFFERINGS
@@ -83,7 +83,7 @@ def now_occasions(
     vocabulary = Vocabulary()  # (the finder's own, as ``finding.load`` makes it)
     columns = offerings.lazy_columns(quoted_tables(store, wanted, quoted_only), vocabulary)
     rows = [i for i, key in enumerate(logged.occasion_ids(columns, columns.n)) if key in wanted]
-    return {logged.occasion_id(o): o for o in occasions(columns, rows)}
+    return {logged.occasion_id(o): o for o in occasions(columns, rows, quoted_only=quoted_only)}
 
 
 def quoted_tables(store: Store, wanted: Collection[str], quoted_only: bool = False) -> dict[str, Table]:
