@@ -42,6 +42,7 @@ def missing_modules() -> list[str]:
 import _common as C  # noqa: E402
 import churn  # noqa: E402
 import finder_bench  # noqa: E402
+import offer_log_bench  # noqa: E402
 import offers_bench  # noqa: E402
 import sync_bench  # noqa: E402
 
@@ -673,6 +674,7 @@ def write_results(r: dict[str, Any], path: Path) -> None:
     if r.get("offers"):
         for row in offers_bench.rows(r["offers"]):
             lines.append(_row(*row))
+    lines += [_row(*row) for row in offer_log_bench.rows(r.get("offer_log") or {"sizes": []})]
     lines += ["", "## Details", ""]
     lines += [
         "* Cold start: the shipped command, `python -m catalogue_desktop --offline ...`, in a fresh "
@@ -820,7 +822,7 @@ def main() -> int:
     parser.add_argument("--output", default=str(HERE / "RESULTS.md"))
     parser.add_argument(
         "--only",
-        choices=["cold", "sync", "stall", "interact", "finder", "find", "offers", "churn"],
+        choices=["cold", "sync", "stall", "interact", "finder", "find", "offers", "offer-log", "churn"],
         help="run one section only and print its figures (RESULTS.md is not "
         "written): for iterating on one goal",
     )
@@ -907,6 +909,9 @@ def main() -> int:
         print(f"sales desk N={big:,} ...", flush=True)
         r["offers"] = offers_bench.measure(big, caches[big], 3 if q else 5, home, commands)
 
+        print("offer log ...", flush=True)
+        r["offer_log"] = offer_log_bench.measure([1000, 10000], 1000, 3 if q else 5, commands)
+
         print(f"finder N={big:,} ...", flush=True)
         r["finder"] = finder(big, caches[big], q, commands, not args.no_profile)
         r["profiles"] += [tuple(p) for p in r["finder"]["profiles"]]
@@ -940,6 +945,11 @@ def main() -> int:
 def only(args: argparse.Namespace) -> int:
     """One section, figures printed as JSON (for quick before/after comparisons)."""
     q = args.quick
+    if args.only == "offer-log":  # (its own synthetic catalogues, no service)
+        found = offer_log_bench.measure(args.size or [1000, 10000], 1000, 3 if q else 5, [])
+        for row in offer_log_bench.rows(found):
+            print(_row(*row))
+        return 0
     if args.only == "churn":  # (its own service, in process: ``bench/churn.py``)
         result = churn.run(5 if q else 20, 10_000, "fresh", log=lambda text: print(text, flush=True))
         print(churn.table(result))

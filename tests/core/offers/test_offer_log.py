@@ -208,9 +208,9 @@ def test_checking_a_thousand_offers_reads_the_catalogue_once(
     reads = []
     real = checking.now_occasions
 
-    def counted(store: Store, now: datetime, wanted: Any = None) -> Any:
+    def counted(store: Store, now: datetime, wanted: Any = None, **how: bool) -> Any:
         reads.append(now)
-        return real(store, now, wanted)
+        return real(store, now, wanted, **how)
 
     monkeypatch.setattr(checking, "now_occasions", counted)
     with Store(store_file) as s:
@@ -253,8 +253,8 @@ def test_a_check_makes_only_the_quoted_occasions_and_finds_them_as_the_whole_cat
         made: list[int] = []
         real = made_here.occasions
 
-        def counted(found: Any, rows: Any) -> Any:
-            out = real(found, rows)
+        def counted(found: Any, rows: Any, **how: bool) -> Any:
+            out = real(found, rows, **how)
             made.append(len(out))
             return out
 

@@ -84,44 +84,77 @@ class Occasion:
         return ", ".join(p for p in (self.venue, self.city, self.state) if p)
 
 
-def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion]:
-    """The occasions of offerings rows ``rows`` (columns as ``query.offerings.columns`` makes)."""
+def occasions(
+    found: dict[str, list[Any]], rows: Iterable[int], *, quoted_only: bool = False
+) -> list[Occasion]:
+    """The occasions of offerings rows ``rows`` (columns as ``query.offerings.columns`` makes);
+    ``quoted_only``: holding only what an offer quotes (``QUOTED``; the other fields empty), all
+    the offer check compares (a session's list of series alone was ~15% of a check)."""
+    rows = list(rows)
+
+    def pick(name: str) -> list[Any]:  # (each column looked up once, not once a row)
+        column = None if quoted_only and name not in QUOTED else found.get(_FACT[name])
+        return [None] * len(rows) if column is None else [column[i] for i in rows]
+
+    names = (
+        "kind", "id", "title", "starts", "ends", "location", "series_id", "series", "series_ids",
+        "series_fees", "series_sessions", "venue", "address", "city", "state", "zip", "fee", "cle",
+        "cpe", "expert", "topic", "url", "ondemand",
+    )  # fmt: skip
     out = []
-    for i in rows:
-
-        def get(key: str, i: int = i) -> Any:
-            column = found.get(key)
-            return column[i] if column is not None else None
-
+    for (
+        kind, id_, title, start, end, location, series_id, series, series_ids, series_fees,
+        series_sizes, venue, address, city, state, zip_, fee, cle, cpe, experts, topics, url, ondemand,
+    ) in zip(*map(pick, names), strict=True):  # fmt: skip
         out.append(
             Occasion(
-                kind=get(_FACT["kind"]),
-                id=get(_FACT["id"]),
-                title=get(_FACT["title"]) or f"{get(_FACT['kind']).capitalize()} #{get(_FACT['id'])}",
-                start=get(_FACT["starts"]),
-                end=get(_FACT["ends"]),
-                location_id=get(_FACT["location"]),
-                series_id=get(_FACT["series_id"]),
-                series=(get(_FACT["series"]) or [None])[0],
-                all_series=tuple(get(_FACT["series"]) or ()),
-                series_ids=tuple(get(_FACT["series_ids"]) or ()),
-                series_fees=tuple(get(_FACT["series_fees"]) or ()),
-                series_sizes=tuple(get(_FACT["series_sessions"]) or ()),
-                venue=get(_FACT["venue"]),
-                address=get(_FACT["address"]),
-                city=get(_FACT["city"]),
-                state=get(_FACT["state"]),
-                zip=get(_FACT["zip"]),
-                fee=get(_FACT["fee"]),
-                cle=get(_FACT["cle"]),
-                cpe=get(_FACT["cpe"]),
-                experts=list(get(_FACT["expert"]) or ()),
-                topics=list(get(_FACT["topic"]) or ()),
-                url=get(_FACT["url"]),
-                on_demand=bool(get(_FACT["ondemand"])),
+                kind=kind,
+                id=id_,
+                title=title or f"{kind.capitalize()} #{id_}",
+                start=start,
+                end=end,
+                location_id=location,
+                series_id=series_id,
+                series=(series or [None])[0],
+                all_series=tuple(series or ()),
+                series_ids=tuple(series_ids or ()),
+                series_fees=tuple(series_fees or ()),
+                series_sizes=tuple(series_sizes or ()),
+                venue=venue,
+                address=address,
+                city=city,
+                state=state,
+                zip=zip_,
+                fee=fee,
+                cle=cle,
+                cpe=cpe,
+                experts=list(experts or ()),
+                topics=list(topics or ()),
+                url=url,
+                on_demand=bool(ondemand),
             )
         )
     return out
+
+
+# What an offer quotes of an occasion (``logged.quoted``: its id, title, start, end, place, fee)
+# and what makes it (a session's type makes it on demand, undated: ``query.offerings``).
+QUOTED = frozenset(
+    {
+        "kind",
+        "id",
+        "title",
+        "starts",
+        "ends",
+        "location",
+        "series_id",
+        "venue",
+        "city",
+        "state",
+        "fee",
+        "ondemand",
+    }
+)
 
 
 def by_start(items: Sequence[Occasion]) -> list[Occasion]:

@@ -1,6 +1,7 @@
 """The Offers window's two tables as item models: the offers of the log, newest first (customer,
 date, occasions, total, status: ``OffersModel``), and the occasions of the selected one, each
 with what was quoted, what the catalogue says now and the change in words (``ItemsModel``).
+Both are flat tables of their ``HEADERS`` over one base (``_LogTable``: rows, columns, headers).
 Text only (service text is shown as plain text, never as rich text)."""
 
 from __future__ import annotations
@@ -28,15 +29,43 @@ STATUS_WORDS = {
 ID_ROLE = Qt.ItemDataRole.UserRole  # an offer's id (``OffersModel``), an occasion's (``ItemsModel``)
 
 
-class OffersModel(QAbstractTableModel):
+class _LogTable(QAbstractTableModel):
+    """What both tables share: a flat table of ``HEADERS`` columns over the rows of ``_rows``."""
+
+    HEADERS: tuple[str, ...] = ()
+
+    def __init__(self, formatter: Formatter, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._fmt = formatter  # the window's: days and times as its tables write them
+
+    def _rows(self) -> int:
+        raise NotImplementedError
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else self._rows()
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+        return None
+
+
+class OffersModel(_LogTable):
     """The offers of the log, newest first (``set_offers``)."""
 
     HEADERS = ("Customer", "Made", "Dates", "Total", "Status")
 
     def __init__(self, formatter: Formatter, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._fmt = formatter  # the window's: days and times as its tables write them
+        super().__init__(formatter, parent)
         self._offers: list[LoggedOffer] = []
+
+    def _rows(self) -> int:
+        return len(self._offers)
 
     def set_offers(self, offers: Sequence[LoggedOffer]) -> None:
         self.beginResetModel()
@@ -48,19 +77,6 @@ class OffersModel(QAbstractTableModel):
 
     def row_of(self, offer_id: int) -> int:
         return next((i for i, o in enumerate(self._offers) if o.id == offer_id), -1)
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._offers)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
-        return None
 
     @guarded
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -90,33 +106,22 @@ class OffersModel(QAbstractTableModel):
         return STATUS_WORDS.get(offer.status, offer.status)
 
 
-class ItemsModel(QAbstractTableModel):
+class ItemsModel(_LogTable):
     """The occasions of one offer: quoted, now, the change (``set_offer``)."""
 
     HEADERS = ("Date", "Quoted", "Now", "Change")
 
     def __init__(self, formatter: Formatter, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._fmt = formatter
+        super().__init__(formatter, parent)
         self._items: list[tuple[Quoted, Finding | None]] = []
+
+    def _rows(self) -> int:
+        return len(self._items)
 
     def set_offer(self, offer: LoggedOffer | None) -> None:
         self.beginResetModel()
         self._items = [] if offer is None else [(item, offer.finding(item.occasion)) for item in offer.items]
         self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
-        return None
 
     @guarded
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
