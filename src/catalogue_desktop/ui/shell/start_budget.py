@@ -75,6 +75,10 @@ NOT_BEFORE_FIRST_PAINT: dict[str, str] = {
     "catalogue_desktop.ui.shell.fault_log": "the fault log (and platformdirs for its folder): with the "
     "fault hooks, a loop pass after the first paint",
     "email": "mail and HTTP headers are the offers' and the refresh's",
+    "dataclasses": "a dataclass is compiled at every start (~1.5 ms each): the records the start "
+    "path reads (profiles, settings, snapshots, history, searches) are named tuples or plain classes",
+    "hashlib": "OpenSSL's library loads with it: a removed record's body is hashed when a refresh "
+    "keeps it (core.cache.record_history.keep_body)",
 }
 
 
