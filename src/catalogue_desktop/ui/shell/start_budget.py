@@ -66,6 +66,8 @@ NOT_BEFORE_FIRST_PAINT: dict[str, str] = {
     "catalogue_desktop.core.query.table": "the finder's tables and indexes, built in idle time "
     "once rows are read",
     "catalogue_desktop.ui.detail": "detail panes are built when a record is first selected",
+    "catalogue_desktop.ui.finder.completion_list": "the query box's completion list (QListView, "
+    "QWindow and their enums): made when completions are first offered",
     "concurrent.futures": "worker threads and processes (indexing, the vocabulary, the refresh) "
     "start after the first paint",
     "multiprocessing": "the refresh's ingest in worker processes, after ``ready``",
