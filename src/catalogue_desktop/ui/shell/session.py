@@ -200,8 +200,8 @@ class AppSession(QObject):
         # were read, they said "not cached" until then, and the banner's arrival pushed the table
         # down and repainted the whole window a second time.)
         states = store.states()
+        window.status.set_all_cached(states)
         for kind in ALL_KINDS:
-            window.status.set_cached(kind, states[kind])
             if states[kind].has_data:
                 window.set_tab_count(kind, states[kind].records)
         if self.options.offline:

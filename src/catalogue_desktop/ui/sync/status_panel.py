@@ -19,6 +19,7 @@ nothing could be refreshed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
@@ -313,6 +314,7 @@ class StatusPanel(QWidget):
         busy: bool = False,
         tip: str = "",
         extra: str = "",
+        say: bool = True,
     ) -> None:
         row = self._rows[kind]
         self._status[kind] = status
@@ -330,11 +332,19 @@ class StatusPanel(QWidget):
         if status != "failed":
             self._causes.pop(kind, None)
         self.cancel.setVisible(any(s == "loading" for s in self._status.values()))
-        self._say()
+        if say:
+            self._say()
 
-    def set_cached(self, kind: Kind, state: CollectionState) -> None:
+    def set_cached(self, kind: Kind, state: CollectionState, *, say: bool = True) -> None:
         self._states[kind] = state
-        self._set(kind, "cached" if state.has_data else "empty", wording.cached(state, self.date_text))
+        status = "cached" if state.has_data else "empty"
+        self._set(kind, status, wording.cached(state, self.date_text), say=say)
+
+    def set_all_cached(self, states: Mapping[Kind, CollectionState]) -> None:
+        """Every collection's cached state (the window starting): the status line said once."""
+        for kind in ALL_KINDS:
+            self.set_cached(kind, states[kind], say=False)
+        self._say()
 
     def set_loading(self, kind: Kind) -> None:
         """Refreshing ``kind`` has begun: waiting for the service."""
