@@ -38,19 +38,22 @@ def test_the_status_is_one_line_with_the_age_and_details_a_click_away(start: Any
     assert _one_line(line)
     assert line.text().startswith("Catalogue from ") and " ago" in line.text(), line.text()
     assert window.status_dock.height() <= 2 * line.fontMetrics().height() + 24, window.status_dock.height()
-    names = [lbl for lbl in window.status.rows.findChildren(QLabel) if lbl.text() == "Webinars"]
-    assert names and not names[0].isVisible()
+
+    def names() -> list[QLabel]:
+        return [lbl for lbl in window.status.rows.findChildren(QLabel) if lbl.text() == "Webinars"]
+
+    assert not [lbl for lbl in names() if lbl.isVisible()]  # (not made until Details is clicked)
 
     more = window.status.findChild(QPushButton, "statusMore")
     QTest.mouseClick(more, Qt.MouseButton.LeftButton)  # the collections, one click away
     QApplication.processEvents()
-    assert names[0].isVisible() and window.status.rows.isVisible()
+    assert names() and names()[0].isVisible() and window.status.rows.isVisible()
     assert "up to date" in window.status.shown_text(ALL_KINDS[0]) or "from cache" in window.status.shown_text(
         ALL_KINDS[0]
     )
     QTest.mouseClick(more, Qt.MouseButton.LeftButton)
     QApplication.processEvents()
-    assert not names[0].isVisible()
+    assert not names()[0].isVisible()
 
 
 def test_offline_the_line_says_so_once_with_the_copy_s_date(

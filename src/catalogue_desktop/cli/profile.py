@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,7 +95,7 @@ def changed(found: Profiles, args: argparse.Namespace) -> Profile | None:
         changes["header"] = args.auth_header
     if args.secret_env is not None:
         changes["secret_env"] = args.secret_env
-    return found.put(replace(profile, connection=settings.but(**changes)))
+    return found.put(profile._replace(connection=settings.but(**changes)))
 
 
 def keep_secret(profile: Profile) -> bool:

@@ -223,11 +223,11 @@ def test_completion_offers_the_tab_s_fields_then_values(session: Any, qtbot: Any
     box = window.query_box
     box.edit.setFocus()
     qtbot.keyClicks(box.edit, "ci")
-    assert box._model.stringList() == ["city:"]
+    assert box.edit.completions.model_.stringList() == ["city:"]
     box._insert("city:")
     assert box.text() == "city:"
     qtbot.keyClicks(box.edit, "da")
-    assert box._model.stringList()[0] == "city:Dallas"
+    assert box.edit.completions.model_.stringList()[0] == "city:Dallas"
     box._insert("city:Dallas")
     assert box.text() == "city:Dallas "
     QApplication.processEvents()

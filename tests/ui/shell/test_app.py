@@ -417,8 +417,10 @@ def test_a_count_label_keeps_its_size_whatever_it_says(
 
 def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_path: Any) -> None:
     """Until the window is ready the cyclic GC is held off; dialogs, the changes view and the Qt
-    classes with the most enums (``QStyle``) are not made; closing the window does not make
-    PySide create every QtCore type (a ``destroyed`` slot taking the object did)."""
+    classes with the most enums (``QStyle``) are not made, nor the status panel's line per
+    collection (hidden until Details) or the query box's completion list (until completions are
+    offered); closing the window does not make PySide create every QtCore type (a ``destroyed``
+    slot taking the object did)."""
     seen = entry_point(
         filled_cache,
         tmp_path,
@@ -429,6 +431,8 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
                                                 "QMessageBox", "QTreeWidget")
                               if name in vars(QtWidgets))
         seen["changes_view"] = "catalogue_desktop.ui.sync.changes_view" in sys.modules
+        seen["status_lines"] = len(window.status.rows.findChildren(QtWidgets.QWidget))
+        seen["completions"] = "catalogue_desktop.ui.finder.completion_list" in sys.modules
         QTimer.singleShot(0, window.close)
     """,
         after="""
@@ -442,6 +446,8 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
         "gc_at_ready": True,
         "made": [],
         "changes_view": False,
+        "status_lines": 0,
+        "completions": False,
         "qtcore_after": [],
         "code": 0,
     }

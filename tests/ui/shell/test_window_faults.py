@@ -263,7 +263,7 @@ def test_one_collection_fault(
         assert window.tab_bar.full_title(window.tab_widget.indexOf(tab)) == tab_text_before
         # The reason is server-influenced text: the status line shows it literally.
         assert f"{kind.label} failed (" in window.status.headline()  # the status line says it once
-        label = window.status._rows[kind].text
+        label = window.status._lines()[kind].text
         assert label.textFormat() == Qt.TextFormat.PlainText
         if not window.status.more.isChecked():
             qtbot.mouseClick(window.status.more, Qt.MouseButton.LeftButton)  # Details: the collections

@@ -211,7 +211,7 @@ def test_a_long_reason_is_shortened_on_screen_and_whole_in_the_tooltip_and_the_d
     assert whole.startswith("service error: the service answered HTTP 502") and "THE END" in whole
     shown = panel.shown_text(T)
     assert shown.endswith("…") and len(shown) <= 100 and whole.startswith(shown[:-1])
-    assert wrapped(panel._rows[T].text.toolTip(), whole)  # whole, in lines that stay on screen
+    assert wrapped(panel._lines()[T].text.toolTip(), whole)  # whole, in lines that stay on screen
     panel.more.click()  # the collections are one click away from the status line
     button = panel.findChild(QPushButton, f"details-{T.value}")
     assert button is not None and button.isVisible()

@@ -23,16 +23,14 @@ current snapshots it holds (``seed``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalogue_desktop.core.records.diff import diff_snapshots
 from catalogue_desktop.core.records.kinds import Kind
@@ -93,20 +91,19 @@ def install(db: sqlite3.Connection) -> None:
 _INDEX = re.compile(r"\[([^\]]*)\]")
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One change to one record, as a sync saw it."""
+class Event(NamedTuple):
+    """One change to one record, as a sync saw it (``fields`` is never changed in place). A named
+    tuple, not a dataclass: a dataclass is compiled at every start (docs/decisions.md)."""
 
     at: str
     change: str  # added | removed | changed
-    fields: dict[str, list[Any]] = field(default_factory=dict)
+    fields: dict[str, list[Any]] = {}  # noqa: RUF012  # (never changed in place)
 
     def to_json(self) -> dict[str, Any]:
         return {"at": self.at, "change": self.change, "fields": self.fields}
 
 
-@dataclass(frozen=True, slots=True)
-class Withdrawn:
+class Withdrawn(NamedTuple):
     """A record the service no longer lists: when it went, and what it last was."""
 
     record_id: int
@@ -166,6 +163,8 @@ def size(db: sqlite3.Connection) -> int:
 
 def keep_body(db: sqlite3.Connection, data: bytes) -> int:
     """The id of ``data`` in ``bodies``: the row already holding this JSON, or a new one."""
+    import hashlib  # (here: OpenSSL's library loads with it, and a start from the cache writes nothing)
+
     digest = hashlib.sha256(data).digest()
     row = db.execute("SELECT id FROM bodies WHERE digest = ?", (digest,)).fetchone()
     if row is not None:

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS saved_searches (
@@ -24,15 +24,17 @@ CREATE TABLE IF NOT EXISTS saved_searches (
 """
 
 
-@dataclass(frozen=True, slots=True)
-class SavedSearch:
+class SavedSearch(NamedTuple):
+    """A saved search, as kept (``baseline`` is never changed in place). A named tuple, not a
+    dataclass: a dataclass is compiled at every start (docs/decisions.md)."""
+
     name: str
     query: str
     kind: str | None = None  # the kind it was saved on; None: every kind
     watched: bool = False
     seen_at: str | None = None  # when its news were last looked at (ISO 8601 UTC)
     seen_mark: int = 0  # the history's ``History.mark()`` then: later entries are news
-    baseline: dict[str, list[int]] = field(default_factory=dict)  # kind -> ids it matched then
+    baseline: dict[str, list[int]] = {}  # noqa: RUF012  # kind -> ids it matched then
 
 
 class SavedSearches:

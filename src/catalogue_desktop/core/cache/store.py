@@ -17,7 +17,6 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -70,14 +69,14 @@ class Entry(NamedTuple):
     values: tuple[list[Any], list[Any], Any] | None = None  # row, links, facts as values: pages from them
 
 
-@dataclass(frozen=True)
-class SnapshotInfo:
+class SnapshotInfo(NamedTuple):
     """What a collection's current snapshot recorded beyond its records (``Store.snapshot_info``):
     its problems (the first ``_MAX_PROBLEMS`` of ``problem_count``), its changes against the one
-    before, the decode's statistics and when it was made; blank when there is no snapshot."""
+    before, the decode's statistics and when it was made; blank when there is no snapshot.
+    (A named tuple, not a dataclass: a dataclass is compiled at every start, docs/decisions.md.)"""
 
-    problem_count: int = 0
-    problems: list[dict[str, Any]] = field(default_factory=list)
+    problem_count: int
+    problems: list[dict[str, Any]]
     changes: dict[str, Any] | None = None
     stats: dict[str, Any] | None = None
     created_at: str | None = None
@@ -331,7 +330,7 @@ class Store:
             (kind.value,),
         )
         if not rows:
-            return SnapshotInfo()
+            return SnapshotInfo(0, [])
         count, problems, changes, stats, created = rows[0]
         return SnapshotInfo(
             problem_count=count,

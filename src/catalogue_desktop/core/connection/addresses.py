@@ -14,7 +14,7 @@ path's: ``https://host/a@b`` has no user info.)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from catalogue_desktop.core.records.errors import InvalidUrl
@@ -43,18 +43,24 @@ def redact(text: str) -> str:
     return _IN_TEXT.sub(lambda m: f"{m['head']}{m['user']}:{HIDDEN}@", text)
 
 
-@dataclass(frozen=True)
-class Address:
+class Address(NamedTuple):
     """An address read by :func:`parse_address`: ``user`` and ``password`` percent-decoded
     (None when absent), ``host`` without brackets, ``port`` (None: the scheme's),
-    ``rest`` the path, query and fragment as written."""
+    ``rest`` the path, query and fragment as written. A named tuple, not a dataclass: a dataclass
+    is compiled at every start (docs/decisions.md)."""
 
     scheme: str
     host: str
     port: int | None = None
     rest: str = ""
     user: str | None = None
-    password: str | None = field(default=None, repr=False)
+    password: str | None = None
+
+    def __repr__(self) -> str:  # (never the password)
+        return (
+            f"Address(scheme={self.scheme!r}, host={self.host!r}, port={self.port!r}, "
+            f"rest={self.rest!r}, user={self.user!r})"
+        )
 
     @property
     def netloc(self) -> str:

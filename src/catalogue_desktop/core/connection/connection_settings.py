@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 AUTH_KINDS = ("none", "bearer", "basic", "header")
 AUTH_NAMES = {
@@ -15,12 +14,12 @@ AUTH_NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class ConnectionSettings:
+class ConnectionSettings(NamedTuple):
     """``ca_file``: an extra CA certificate file (PEM) trusted besides the system's store;
     ``proxy``: "" (the environment's / system's), ``none`` (direct) or a proxy URL;
     ``auth``: one of :data:`AUTH_KINDS`; ``username`` (basic), ``header`` (the custom header's
-    name); ``secret_env``: an environment variable holding the secret (used before the keyring)."""
+    name); ``secret_env``: an environment variable holding the secret (used before the keyring).
+    (A named tuple, not a dataclass: a dataclass is compiled at every start, docs/decisions.md.)"""
 
     ca_file: str = ""
     proxy: str = ""
@@ -30,21 +29,21 @@ class ConnectionSettings:
     secret_env: str = ""
 
     def to_json(self) -> dict[str, str]:
-        return {k: v for k, v in asdict(self).items() if v and not (k == "auth" and v == "none")}
+        return {k: v for k, v in self._asdict().items() if v and not (k == "auth" and v == "none")}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> ConnectionSettings:
         """Tolerant: unknown keys and values that are not text are left out."""
         if not isinstance(data, Mapping):
             return cls()
-        known = {f: str(data[f]) for f in cls.__dataclass_fields__ if isinstance(data.get(f), str)}
+        known = {f: str(data[f]) for f in cls._fields if isinstance(data.get(f), str)}
         if known.get("auth") not in AUTH_KINDS:
             known.pop("auth", None)
         return cls(**known)
 
     def but(self, **changes: str) -> ConnectionSettings:
         """A copy with ``changes``."""
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 # The command line's connection options (the window's and every command's), by attribute name.

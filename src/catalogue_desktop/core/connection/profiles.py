@@ -17,9 +17,8 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalogue_desktop.core.connection import secrets
 from catalogue_desktop.core.connection.addresses import parse_address, redact, without_user
@@ -40,16 +39,16 @@ class ProfileError(CatalogueError):
     """A profile that does not exist, or a name or address that cannot be used."""
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     """A catalogue: ``base_url`` (None for the demo, served in-process), ``cache`` (its folder
-    under the cache directory: "" the directory itself), ``connection``."""
+    under the cache directory: "" the directory itself), ``connection``.
+    (A named tuple, not a dataclass: a dataclass is compiled at every start, docs/decisions.md.)"""
 
     name: str
     base_url: str | None = None
     demo: bool = False
     cache: str = ""
-    connection: ConnectionSettings = field(default_factory=ConnectionSettings)
+    connection: ConnectionSettings = ConnectionSettings()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "cache": self.cache}
@@ -114,15 +113,33 @@ def legacy_base_url(settings_file: Path) -> str | None:
     return value or None
 
 
-@dataclass
 class Profiles:
     """Every profile, and which the window opens; ``problem``: why the file read was not used
-    (one line naming the file, what is wrong and where it was kept aside), else None."""
+    (one line naming the file, what is wrong and where it was kept aside), else None. (A plain
+    class, not a dataclass: a dataclass is compiled at every start, docs/decisions.md.)"""
 
-    profiles: list[Profile]
-    current: str
-    path: Path | None = None
-    problem: str | None = None
+    __slots__ = ("current", "path", "problem", "profiles")
+
+    def __init__(
+        self, profiles: list[Profile], current: str, path: Path | None = None, problem: str | None = None
+    ) -> None:
+        self.profiles = profiles
+        self.current = current
+        self.path = path
+        self.problem = problem
+
+    def __repr__(self) -> str:
+        return f"Profiles({self.profiles!r}, {self.current!r}, {self.path!r}, {self.problem!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Profiles):
+            return NotImplemented
+        return (self.profiles, self.current, self.path, self.problem) == (
+            other.profiles,
+            other.current,
+            other.path,
+            other.problem,
+        )
 
     @classmethod
     def load(cls, path: Path, legacy_url: str | None = None) -> Profiles:
@@ -216,7 +233,7 @@ class Profiles:
             found = self.get(name)
         except ProfileError:
             return self.add(name, base_url)
-        return self.put(replace(found, base_url=base_url))
+        return self.put(found._replace(base_url=base_url))
 
 
 def keep_passwords_aside(profile: Profile, notes: list[str]) -> Profile:
@@ -257,7 +274,7 @@ def keep_passwords_aside(profile: Profile, notes: list[str]) -> Profile:
                   "HTTPS_PROXY=http://user:password@proxy:port")  # fmt: skip
     if base_url == profile.base_url and connection == profile.connection:
         return profile
-    return replace(profile, base_url=base_url, connection=connection)
+    return profile._replace(base_url=base_url, connection=connection)
 
 
 def _keep(account: str, password: str, shown: str, notes: list[str], instead: str) -> None:

@@ -14,8 +14,8 @@ h hh H HH, m mm, s ss, AP ap Ap A a, 't' (a zone: left out, the caller writes it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, time
+from typing import NamedTuple
 
 __all__ = ["US_ENGLISH", "TimeText"]
 
@@ -24,22 +24,24 @@ _MONTHS = (
     "July", "August", "September", "October", "November", "December",
 )  # fmt: skip
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_SHORT_MONTHS = tuple(m[:3] for m in _MONTHS)
+_SHORT_DAYS = tuple(d[:3] for d in _DAYS)
 _TOKEN = re.compile(
     r"'(?:[^']|'')*'|d{1,4}|M{1,4}|y{4}|y{2}|h{1,2}|H{1,2}|m{1,2}|s{1,2}|AP|Ap|ap|aP|A|a|t+|.", re.S
 )
 
 
-@dataclass(frozen=True)
-class TimeText:
-    """A locale's way of writing days and times (US English unless given)."""
+class TimeText(NamedTuple):
+    """A locale's way of writing days and times (US English unless given). A named tuple, not a
+    dataclass: a dataclass is compiled at every start (docs/decisions.md)."""
 
     short_date: str = "M/d/yy"
     long_date: str = "dddd, MMMM d, yyyy"
     clock_pattern: str = "h:mm AP"
     months: tuple[str, ...] = _MONTHS  # January first
-    short_months: tuple[str, ...] = tuple(m[:3] for m in _MONTHS)
+    short_months: tuple[str, ...] = _SHORT_MONTHS
     days: tuple[str, ...] = _DAYS  # Monday first
-    short_days: tuple[str, ...] = tuple(d[:3] for d in _DAYS)
+    short_days: tuple[str, ...] = _SHORT_DAYS
     am: str = "AM"
     pm: str = "PM"
 

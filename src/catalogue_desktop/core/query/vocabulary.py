@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from catalogue_desktop.core.records.kinds import OccasionKind
@@ -11,13 +10,23 @@ from catalogue_desktop.core.records.kinds import OccasionKind
 _OCCASION_KINDS = {kind.code: kind.value for kind in OccasionKind}
 
 
-@dataclass(frozen=True, eq=False)
 class Vocabulary:
     """What the spec leaves to the user: labels of ``Webinar.type`` codes and which codes mean
-    on demand. The default follows the demo catalogue's convention (1 on demand, 2 live)."""
+    on demand. The default follows the demo catalogue's convention (1 on demand, 2 live).
+    (A plain class, not a dataclass: a dataclass is compiled at every start, docs/decisions.md.)"""
 
-    type_labels: Mapping[str, str] = field(default_factory=lambda: {"1": "On demand", "2": "Live"})
-    on_demand: frozenset[str] = frozenset({"1"})
+    __slots__ = ("on_demand", "type_labels")
+
+    def __init__(
+        self, type_labels: Mapping[str, str] | None = None, on_demand: frozenset[str] = frozenset({"1"})
+    ) -> None:
+        self.type_labels: Mapping[str, str] = (
+            {"1": "On demand", "2": "Live"} if type_labels is None else type_labels
+        )
+        self.on_demand = on_demand
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({dict(self.type_labels)!r}, {set(self.on_demand)!r})"
 
     def label(self, field_name: str, code: object) -> str:
         """A code in words: its label, else "Type 7" (never a bare number)."""

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -39,6 +38,10 @@ from catalogue_desktop.core.formats.drawn_text import SHORT_LIMIT, one_line
 from catalogue_desktop.qt_compat.item_models import guarded
 
 if TYPE_CHECKING:
+    # (a type only: imported, the class and its 9 enums were made at start-up; Qt hands one to
+    # ``_Wrapped.sizeHint`` once facets show)
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
     from catalogue_desktop.core.query.facets import Facet
     from catalogue_desktop.core.records.kinds import ListKind
 

@@ -18,7 +18,6 @@ from PySide6.QtCore import QObject, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
 from catalogue_desktop.ui.common.plain_text import plain_tooltip
-from catalogue_desktop.ui.finder.completion_list import CompletionList
 from catalogue_desktop.ui.finder.reading_row import ReadingRow
 
 if TYPE_CHECKING:
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
 
     from catalogue_desktop.core.query.reading import Reading
     from catalogue_desktop.core.query.syntax import Parsed
+    from catalogue_desktop.ui.finder.completion_list import CompletionList
 
 Reader = Callable[[str, bool], "Reading"]  # (text, literal) -> its reading
 
@@ -39,17 +39,38 @@ class QueryEdit(QLineEdit):
     Down goes to the results (``down_pressed``). While completions are offered (``completions``)
     Up/Down choose one, Enter or Tab insert it and Escape closes the list.
 
-    A ``keyPressEvent`` override, not an event filter (``qt_compat``'s notes)."""
+    A ``keyPressEvent`` override, not an event filter (``qt_compat``'s notes). The list is made
+    when completions are first offered (not at start-up: nothing is typed before the first paint)."""
 
     escape_pressed = Signal()
     down_pressed = Signal()
+    completion_chosen = Signal(str)  # the list's ``chosen``
 
     def __init__(self, placeholder: str) -> None:
         super().__init__(placeholderText=placeholder, clearButtonEnabled=True)
-        self.completions = CompletionList(self)
+        self._completions: CompletionList | None = None
+
+    @property
+    def completions(self) -> CompletionList:
+        """The completion list (made now if it was not yet)."""
+        if self._completions is None:
+            # (its module too: importing QListView and QWindow makes their enums, ~9 of them)
+            from catalogue_desktop.ui.finder.completion_list import CompletionList
+
+            self._completions = CompletionList(self)
+            self._completions.chosen.connect(self.completion_chosen)
+        return self._completions
+
+    def offering(self) -> bool:
+        """Whether completions are shown."""
+        return self._completions is not None and self._completions.isVisible()
+
+    def hide_completions(self) -> None:
+        if self._completions is not None:
+            self._completions.hide()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        offering = self.completions.isVisible()
+        offering = self.offering()
         if offering and self._drive_completions(event):
             event.accept()
             return
@@ -83,7 +104,8 @@ class QueryEdit(QLineEdit):
 
     def focusNextPrevChild(self, next: bool) -> bool:
         """Tab while a completion is chosen inserts it (the focus stays)."""
-        chosen = self.completions.current_text() if next else None
+        listed = self._completions
+        chosen = listed.current_text() if next and listed is not None else None
         if chosen is not None:
             self.completions.hide()
             self.completions.chosen.emit(chosen)
@@ -91,11 +113,11 @@ class QueryEdit(QLineEdit):
         return super().focusNextPrevChild(next)
 
     def focusOutEvent(self, event: object) -> None:
-        self.completions.hide()  # (a click in the list itself takes no focus)
+        self.hide_completions()  # (a click in the list itself takes no focus)
         super().focusOutEvent(event)  # type: ignore[arg-type]
 
     def hideEvent(self, event: object) -> None:
-        self.completions.hide()
+        self.hide_completions()
         super().hideEvent(event)  # type: ignore[arg-type]
 
 
@@ -142,8 +164,7 @@ class QueryBox(QObject):
         self.edit.escape_pressed.connect(self.clear)
         self.edit.textChanged.connect(self._hide_completions_when_empty)
         self.edit.textChanged.connect(self._words_until_changed)
-        self.edit.completions.chosen.connect(self._insert)
-        self._model = self.edit.completions.model_  # (the candidates, filtered and ranked)
+        self.edit.completion_chosen.connect(self._insert)
         self._token: tuple[int, int] = (0, 0)
 
     # -- text ----------------------------------------------------------------------------------
@@ -295,7 +316,7 @@ class QueryBox(QObject):
 
     def _hide_completions_when_empty(self, text: str) -> None:
         if not text:
-            self.edit.completions.hide()
+            self.edit.hide_completions()
 
     def _complete(self, text: str) -> None:
         cursor = self.edit.cursorPosition()
@@ -308,12 +329,11 @@ class QueryBox(QObject):
         token = text[start:cursor].lstrip("-")
         start = cursor - len(token)
         self._token = (start, cursor)
-        listed = self.edit.completions
         found = self._completions(token) if token else []
         if not found:
-            listed.hide()
+            self.edit.hide_completions()
             return
-        listed.offer(found, self._below())
+        self.edit.completions.offer(found, self._below())
 
     def _below(self) -> QRect:
         """Where the completions go: under the word typed, or under the error line while it
@@ -328,9 +348,8 @@ class QueryBox(QObject):
     def _follow_line(self) -> None:
         """The line beneath the box changed (an error came or went after the list was placed,
         the typing's pause later): the list moves to stay clear of it."""
-        listed = self.edit.completions
-        if listed.isVisible():
-            listed.place(self._below())
+        if self.edit.offering():
+            self.edit.completions.place(self._below())
 
     def _insert(self, completion: str) -> None:
         text = self.edit.text()
@@ -339,5 +358,5 @@ class QueryBox(QObject):
         spacer = "" if completion.endswith(":") or tail.startswith(" ") else " "
         self.edit.setText(text[:start] + completion + spacer + tail)
         self.edit.setCursorPosition(start + len(completion) + len(spacer))
-        self.edit.completions.hide()
+        self.edit.hide_completions()
         self._timer.start()

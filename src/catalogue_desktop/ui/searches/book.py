@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -134,7 +133,7 @@ class SearchBook:
         if found is not None:
             store.searches.remove(new)
             store.searches.remove(name)
-            store.searches.put(replace(found, name=new))
+            store.searches.put(found._replace(name=new))
 
     def set_watched(self, name: str, watched: bool, finder: Finder | None = None) -> None:
         """Watch ``name`` (its news start from what it matches now: in ``finder``'s tables when
@@ -144,7 +143,7 @@ class SearchBook:
         if store is None or found is None:
             return
         if not watched:
-            store.searches.put(replace(found, watched=False, baseline={}))
+            store.searches.put(found._replace(watched=False, baseline={}))
             return
         from catalogue_desktop.core.searches import news
         from catalogue_desktop.core.searches.stored import local_now
@@ -155,7 +154,7 @@ class SearchBook:
             baseline = matches_in(finder, found, local_now())
             mark = store.history.mark()
             store.searches.put(
-                replace(found, watched=True, seen_at=now_iso(), seen_mark=mark, baseline=baseline)
+                found._replace(watched=True, seen_at=now_iso(), seen_mark=mark, baseline=baseline)
             )
         else:
             news.watch(store, found.name, found.query, found.kind, now_iso())

@@ -263,7 +263,7 @@ class ConnectionDialog(QDialog):
                 self.secret_note.setText(str(exc))
                 self.secret_note.show()
                 return False
-        self.profile = self.profiles.put(replace(self.profile, base_url=url, connection=settings))
+        self.profile = self.profiles.put(self.profile._replace(base_url=url, connection=settings))
         notes = self.profiles.save()  # a password in the proxy's address: to the keyring, or refused
         self.profile = self.profiles.get(self.profile.name)
         if notes:

@@ -200,8 +200,8 @@ class AppSession(QObject):
         # were read, they said "not cached" until then, and the banner's arrival pushed the table
         # down and repainted the whole window a second time.)
         states = store.states()
+        window.status.set_all_cached(states)
         for kind in ALL_KINDS:
-            window.status.set_cached(kind, states[kind])
             if states[kind].has_data:
                 window.set_tab_count(kind, states[kind].records)
         if self.options.offline:
@@ -226,12 +226,14 @@ class AppSession(QObject):
 
     def _populate(self) -> None:
         """The current tab has painted rows (or, at ``ready``, all there are): ``populated``,
-        once."""
+        once. The watch and the fault hooks follow on later loop passes, one each (not the first
+        paint's work, nor the pass that paints it; ``_loaded`` makes them at once if ``ready``
+        comes first)."""
         if not self.is_populated:
             self.is_populated = True
             self.populated.emit()
-            self._connect_watch()
-            self._watch_faults()
+            QTimer.singleShot(0, self._connect_watch)
+            QTimer.singleShot(0, self._watch_faults)
 
     def _connect_watch(self) -> None:
         """Once the first page is painted (not the first paint's work: ``ui.shell.start_budget``),
@@ -362,6 +364,8 @@ class AppSession(QObject):
         if self.options.query:
             self.window.query_box.set_text(self.options.query)
         self._populate()
+        self._connect_watch()  # (at work from ``ready``: made now if the paint's passes did not yet)
+        self._watch_faults()
         self.ready.emit()
         # Next loop pass, after the first paint: asyncio, then the sync.
         QTimer.singleShot(0, self._after_ready)

@@ -66,20 +66,22 @@ class CountTabBar(QTabBar):
             self._fitting = False
 
     def _fitted_texts(self) -> list[str]:
+        parts = [self._titles.get(i, (self.tabText(i), "", "")) for i in range(self.count())]
+        texts = [f"{label} {count}" if count else label for label, count, _widest in parts]
+        parent = self.parentWidget()
+        if not parent or not parent.isVisible():  # (measured when shown: its resize fits them)
+            return texts
         metrics, mnemonic = self.fontMetrics(), Qt.TextFlag.TextShowMnemonic
 
         def width(text: str) -> int:
             return metrics.size(mnemonic, text).width()
 
-        parts = [self._titles.get(i, (self.tabText(i), "", "")) for i in range(self.count())]
         # a tab's width beside its text (padding, its close button): as QTabBar measures it
         extra = [QTabBar.tabSizeHint(self, i).width() - width(self.tabText(i)) for i in range(self.count())]
         tails = [f" {widest}" if count else "" for _label, count, widest in parts]
         whole = [extra[i] + width(label + tails[i]) for i, (label, _c, _w) in enumerate(parts)]
-        parent = self.parentWidget()
-        room = (parent.width() if parent is not None else self.width()) - _SLACK
-        texts = [f"{label} {count}" if count else label for label, count, _widest in parts]
-        if not parent or not parent.isVisible() or sum(whole) <= room:
+        room = parent.width() - _SLACK
+        if sum(whole) <= room:
             return texts
 
         def cut(cap: int) -> tuple[list[str], int]:  # the titles no wider than cap, their sum

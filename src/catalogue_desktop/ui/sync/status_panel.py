@@ -19,6 +19,7 @@ nothing could be refreshed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, Signal
@@ -83,6 +84,42 @@ class _ElidedLabel(MouseSelectableLabel):
 
 
 class _Row:
+    """A collection's line: what it says and which of its buttons and bar show. Its widgets
+    (``_RowWidgets``) are made when the lines are first shown or one needs a button or its bar
+    (a refresh, a failure): a start from the cache shows only the status line above them."""
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = kind
+        self.full_text = ""
+        self.extra = ""  # what the details add to the text (the problems)
+        self.received: int | None = None
+        self.shown = "not loaded"  # the line's text (the label shortens it to fit)
+        self.tip = ""
+        self.retry = False
+        self.details = False
+        self.busy = False
+        self.bar: tuple[int, int, int] = (0, 0, 0)  # minimum, maximum, value
+        self.widgets: _RowWidgets | None = None
+
+    def needs_widgets(self) -> bool:
+        return self.retry or self.details or self.busy
+
+    def apply(self) -> None:
+        """Show the state on the widgets, if they are made."""
+        if (w := self.widgets) is None:
+            return
+        w.text.set_whole(self.shown)
+        w.text.setToolTip(self.tip)
+        w.retry.setVisible(self.retry)
+        w.details.setVisible(self.details)
+        w.bar.setVisible(self.busy)
+        low, high, value = self.bar
+        w.bar.setRange(low, high)
+        if high:
+            w.bar.setValue(value)
+
+
+class _RowWidgets:
     def __init__(self, panel: StatusPanel, grid: QGridLayout, row: int, kind: Kind) -> None:
         self.name = QLabel(kind.label)
         self.text = _ElidedLabel("not loaded")
@@ -105,9 +142,6 @@ class _Row:
         bold = self.name.font()  # (a QFont, not a style sheet: 8 of them cost ~1 ms to polish and paint)
         bold.setBold(True)
         self.name.setFont(bold)
-        self.full_text = ""
-        self.extra = ""  # what the details add to the text (the problems)
-        self.received: int | None = None
         base = (row % 2) * _COLUMNS  # two collections per line: the panel stays four lines tall
         line = 1 + row // 2
         grid.addWidget(self.name, line, base)
@@ -156,7 +190,7 @@ class StatusPanel(QWidget):
         self.rows.setObjectName("statusRows")
         self.rows.hide()
         outer.addWidget(self.rows)
-        grid = QGridLayout(self.rows)
+        self._grid = grid = QGridLayout(self.rows)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setVerticalSpacing(2)
         top = QHBoxLayout()
@@ -179,7 +213,7 @@ class StatusPanel(QWidget):
         top.addWidget(self.dismiss, 0, right)
         head.addWidget(self.cancel, 0, right)
         outer.insertLayout(0, top)
-        self._rows = {kind: _Row(self, grid, i, kind) for i, kind in enumerate(ALL_KINDS)}
+        self._rows = {kind: _Row(kind) for kind in ALL_KINDS}  # (their widgets: ``_lines``)
         self._states: dict[Kind, CollectionState] = {}
         self._status: dict[Kind, str] = {}
         self._causes: dict[Kind, Cause | None] = {}
@@ -210,7 +244,18 @@ class StatusPanel(QWidget):
         if any(self._states.get(kind) is not None for kind in ALL_KINDS) and not self._ageing.isActive():
             self._ageing.start()
 
+    def _lines(self) -> dict[Kind, _RowWidgets]:
+        """Each collection's widgets, made now if they were not yet (docs/decisions.md,
+        "Start-up and Qt")."""
+        for i, row in enumerate(self._rows.values()):
+            if row.widgets is None:
+                row.widgets = _RowWidgets(self, self._grid, i, row.kind)
+                row.apply()
+        return {kind: row.widgets for kind, row in self._rows.items() if row.widgets is not None}
+
     def _show_rows(self, shown: bool) -> None:
+        if shown:
+            self._lines()
         self.rows.setVisible(shown)
         self.more.setText("Hide details" if shown else "Details")
         self.updateGeometry()
@@ -221,17 +266,17 @@ class StatusPanel(QWidget):
 
     def shown_text(self, kind: Kind) -> str:
         """What ``kind``'s line shows (shortened if it is long)."""
-        return self._rows[kind].text.text()
+        return self._lines()[kind].text.text()
 
     def status(self, kind: Kind) -> str:
         """``loading`` / ``current`` / ``cached`` / ``failed`` / ``empty``."""
         return self._status.get(kind, "empty")
 
     def retry_visible(self, kind: Kind) -> bool:
-        return not self._rows[kind].retry.isHidden()
+        return self._rows[kind].retry
 
     def details_visible(self, kind: Kind) -> bool:
-        return not self._rows[kind].details.isHidden()
+        return self._rows[kind].details
 
     def details_text(self, kind: Kind) -> str:
         """Everything about ``kind``'s status: its whole line, then any problems, one a line."""
@@ -269,26 +314,37 @@ class StatusPanel(QWidget):
         busy: bool = False,
         tip: str = "",
         extra: str = "",
+        say: bool = True,
     ) -> None:
         row = self._rows[kind]
         self._status[kind] = status
-        row.full_text = text
+        row.full_text = row.shown = text
         row.extra = extra
-        row.text.set_whole(text)
-        row.text.setToolTip(plain_tooltip(tip or text))
-        row.retry.setVisible(retry)
-        row.details.setVisible(bool(extra) or status == "failed" or len(text) > _SHOWN)
-        row.bar.setVisible(busy)
+        row.tip = plain_tooltip(tip or text)
+        row.retry = retry
+        row.details = bool(extra) or status == "failed" or len(text) > _SHOWN
+        row.busy = busy
         if busy:
-            row.bar.setRange(0, 0)
+            row.bar = (0, 0, 0)
+        if row.widgets is None and row.needs_widgets():
+            self._lines()
+        row.apply()
         if status != "failed":
             self._causes.pop(kind, None)
         self.cancel.setVisible(any(s == "loading" for s in self._status.values()))
-        self._say()
+        if say:
+            self._say()
 
-    def set_cached(self, kind: Kind, state: CollectionState) -> None:
+    def set_cached(self, kind: Kind, state: CollectionState, *, say: bool = True) -> None:
         self._states[kind] = state
-        self._set(kind, "cached" if state.has_data else "empty", wording.cached(state, self.date_text))
+        status = "cached" if state.has_data else "empty"
+        self._set(kind, status, wording.cached(state, self.date_text), say=say)
+
+    def set_all_cached(self, states: Mapping[Kind, CollectionState]) -> None:
+        """Every collection's cached state (the window starting): the status line said once."""
+        for kind in ALL_KINDS:
+            self.set_cached(kind, states[kind], say=False)
+        self._say()
 
     def set_loading(self, kind: Kind) -> None:
         """Refreshing ``kind`` has begun: waiting for the service."""
@@ -300,12 +356,10 @@ class StatusPanel(QWidget):
         if self._status.get(kind) != "loading":
             return
         row.received = received
-        row.full_text = wording.receiving(received, total)
-        row.text.set_whole(row.full_text)
-        row.text.setToolTip(row.full_text)
+        row.full_text = row.shown = row.tip = wording.receiving(received, total)
         if total:
-            row.bar.setRange(0, 1000)
-            row.bar.setValue(min(1000, received * 1000 // max(total, 1)))
+            row.bar = (0, 1000, min(1000, received * 1000 // max(total, 1)))
+        row.apply()
 
     def set_phase(self, kind: Kind, phase: str) -> None:
         """``SyncController.phase``: "waiting" or "validating"."""
