@@ -91,6 +91,7 @@ class CollectionTab(QWidget):
         self._pinned: int | None = None
         self._pin_note: str | None = None  # what the status line was told of the pinned record
         self._keep: int | None = None
+        self._selected_at_close: int | None = None  # selected again once listed (``restore_state``)
         self._keep_also: list[int] = []  # the other selected records (``_keeping_selection``)
         self._emit_selection = True
         self._detail_visible = True
@@ -282,6 +283,21 @@ class CollectionTab(QWidget):
         show(*args)  # modelReset -> _reselect
         self._keep = None  # (no reset: e.g. the rows shown while read were completed in place)
         self._keep_also = []
+        self._select_as_at_close()
+
+    def _select_as_at_close(self) -> None:
+        """The record selected when the window was last closed, selected again once its row is
+        listed (the rows are read, the query applied), unless another was chosen meanwhile."""
+        record_id = self._selected_at_close
+        if record_id is None:
+            return
+        if self.selected_record_id() is not None or self._pinned is not None:
+            self._selected_at_close = None
+            return
+        row = self.model.view_row_of(record_id)
+        if row is not None and not self.model.loading:
+            self._selected_at_close = None
+            self._select_row(row, emit=True)
 
     def _reselect(self) -> None:
         keep, self._keep = self._keep, None
@@ -498,6 +514,7 @@ class CollectionTab(QWidget):
         # and a changed value rewrites the settings file at every close).
         self._header_restored = (settings.header_state(self.kind), header.saveState())
         header.sortIndicatorChanged.connect(self._header_sorted, Qt.ConnectionType.UniqueConnection)
+        self._selected_at_close = settings.selected(self.kind)
 
     def _header_sorted(self, *_sort: object) -> None:
         """The user chose an order: plain from now on, and remembered (the default is not); it
@@ -556,3 +573,5 @@ class CollectionTab(QWidget):
         if saved is not None and state == restored:
             state = saved  # unchanged since it was restored
         settings.save_tab(self.kind, state, (column, order), title_sized=not self._auto_title)
+        shown = self.selected_record_id()
+        settings.set_selected(self.kind, self._selected_at_close if shown is None else shown)
