@@ -82,11 +82,16 @@ class CollectionTab(QWidget):
         self._shown_id: int | None = None
         # (saved, as restored): ``restore_state``
         self._header_restored: tuple[QByteArray | None, QByteArray | None] = (None, None)
+        # the order before the query's words asked for another (column, order, upcoming first):
+        # shown again when they no longer ask, and the one remembered (``sort_as_words_ask``)
+        self._before_words: tuple[int, Qt.SortOrder, bool] | None = None
+        self._words_sorting = False  # the words' order being applied, not a header click
         # a record shown in the details though the query hides its row (``select_record``): it
         # stays shown while the rows change, and is selected once they list it again
         self._pinned: int | None = None
         self._pin_note: str | None = None  # what the status line was told of the pinned record
         self._keep: int | None = None
+        self._selected_at_close: int | None = None  # selected again once listed (``restore_state``)
         self._keep_also: list[int] = []  # the other selected records (``_keeping_selection``)
         self._emit_selection = True
         self._detail_visible = True
@@ -278,6 +283,21 @@ class CollectionTab(QWidget):
         show(*args)  # modelReset -> _reselect
         self._keep = None  # (no reset: e.g. the rows shown while read were completed in place)
         self._keep_also = []
+        self._select_as_at_close()
+
+    def _select_as_at_close(self) -> None:
+        """The record selected when the window was last closed, selected again once its row is
+        listed (the rows are read, the query applied), unless another was chosen meanwhile."""
+        record_id = self._selected_at_close
+        if record_id is None:
+            return
+        if self.selected_record_id() is not None or self._pinned is not None:
+            self._selected_at_close = None
+            return
+        row = self.model.view_row_of(record_id)
+        if row is not None and not self.model.loading:
+            self._selected_at_close = None
+            self._select_row(row, emit=True)
 
     def _reselect(self) -> None:
         keep, self._keep = self._keep, None
@@ -494,17 +514,64 @@ class CollectionTab(QWidget):
         # and a changed value rewrites the settings file at every close).
         self._header_restored = (settings.header_state(self.kind), header.saveState())
         header.sortIndicatorChanged.connect(self._header_sorted, Qt.ConnectionType.UniqueConnection)
+        self._selected_at_close = settings.selected(self.kind)
 
     def _header_sorted(self, *_sort: object) -> None:
-        """The user chose an order: plain from now on, and remembered (the default is not)."""
+        """The user chose an order: plain from now on, and remembered (the default is not); it
+        outlasts an order the query's words asked for."""
+        if self._words_sorting:
+            return
+        self._before_words = None
         self.model.upcoming_first = False
+
+    def sort_as_words_ask(self, column: int, order: Qt.SortOrder) -> None:
+        """The order the query's words ask for ("cheapest first"), shown while they ask for it
+        (``sort_as_before_words``) and never remembered: the order it replaces is."""
+        model = self.model
+        if self._before_words is None:
+            if (column, order) == (model.sort_column, model.sort_order):
+                return  # the tab's own order already
+            self._before_words = (model.sort_column, model.sort_order, model.upcoming_first)
+        self._sort_quietly(column, order, upcoming_first=False)
+
+    def sort_as_before_words(self) -> None:
+        """The words no longer ask for an order: the tab's order before them again (the user's
+        header click, or the tab's default)."""
+        if self._before_words is None:
+            return
+        column, order, upcoming = self._before_words
+        self._before_words = None
+        self._sort_quietly(column, order, upcoming_first=upcoming)
+
+    def _sort_quietly(self, column: int, order: Qt.SortOrder, *, upcoming_first: bool) -> None:
+        """Sort by ``column`` (the header's indicator shows it), not as the user's choice."""
+        model = self.model
+        if upcoming_first != model.upcoming_first and (column, order) == (
+            model.sort_column,
+            model.sort_order,
+        ):
+            model.sort(-1, order)  # (the same column in the other grouping: sorted afresh)
+        model.upcoming_first = upcoming_first
+        self._words_sorting = True
+        try:
+            self.view.sortByColumn(column, order)
+        finally:
+            self._words_sorting = False
 
     def save_state(self, settings: Settings) -> None:
         header = self.view.horizontalHeader()
-        order = 1 if self.model.sort_order == Qt.SortOrder.DescendingOrder else 0
-        column = -1 if self.model.upcoming_first else self.model.sort_column  # (-1: the default)
+        model = self.model
+        column, qt_order, upcoming = self._before_words or (
+            model.sort_column,
+            model.sort_order,
+            model.upcoming_first,
+        )  # (never the order the query's words asked for)
+        order = 1 if qt_order == Qt.SortOrder.DescendingOrder else 0
+        column = -1 if upcoming else column  # (-1: the default)
         state = header.saveState()
         saved, restored = self._header_restored
         if saved is not None and state == restored:
             state = saved  # unchanged since it was restored
         settings.save_tab(self.kind, state, (column, order), title_sized=not self._auto_title)
+        shown = self.selected_record_id()
+        settings.set_selected(self.kind, self._selected_at_close if shown is None else shown)

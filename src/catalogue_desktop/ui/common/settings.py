@@ -185,7 +185,25 @@ class Settings:
     def last_tab(self, index: int) -> None:
         self.put("window/last_tab", index)
 
+    @property
+    def last_query(self) -> str | None:
+        """The query the window was closed with (None: an empty box), shown again at the next start."""
+        return self._text("window/last_query")
+
+    @last_query.setter
+    def last_query(self, text: str) -> None:
+        text = text.strip()
+        self.put("window/last_query", text if len(text) <= 2000 and text.isprintable() else None)
+
     # -- per collection tab ------------------------------------------------------------------
+
+    def selected(self, kind: ListKind) -> int | None:
+        """The record selected in ``kind``'s tab when the window was closed (None: none)."""
+        record_id = self._number(f"tabs/{kind.value}/selected", -1, low=-1)
+        return None if record_id < 0 else record_id
+
+    def set_selected(self, kind: ListKind, record_id: int | None) -> None:
+        self.put(f"tabs/{kind.value}/selected", record_id)
 
     def header_state(self, kind: ListKind) -> QByteArray | None:
         return _bytes(self.q.value(f"tabs/{kind.value}/header"))

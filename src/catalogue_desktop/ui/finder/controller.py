@@ -257,13 +257,21 @@ class FinderController(QObject):
             said = self._named_text(origin, kind)
             if said is not None:
                 self._say(said, lambda: self._named_text(origin, kind))
+        # An order asked for lasts while the words ask for it: then each tab's order before it.
+        asked = None
         if sort is not None:
             from catalogue_desktop.ui.finder.reading_sort import sort_column
 
-            current = self.window.current_kind()
-            column = sort_column(current, sort)
+            asked = self.window.current_kind()
+            column = sort_column(asked, sort)
             if column is not None:  # (the header's indicator shows it)
-                self.window.show_tab(current).view.sortByColumn(*column)
+                self.window.show_tab(asked).sort_as_words_ask(*column)
+            else:
+                asked = None
+        for other in self.window.tab_kinds():
+            made = self.window.made_tab(other)
+            if made is not None and other is not asked:
+                made.sort_as_before_words()
 
     def _entered(self) -> None:
         """Enter in the box: the tab and order its words name, again (the user may have chosen

@@ -403,6 +403,7 @@ class MainWindow(QMainWindow):
 
         self.settings.save_window(self.saveGeometry(), self.saveState(STATE_VERSION))
         self.settings.last_tab = self.tab_widget.currentIndex()
+        self.settings.last_query = self.query_box.text()
         self.window_layout.save()
         for tab in self._tabs.values():
             tab.save_state(self.settings)

@@ -361,8 +361,10 @@ class AppSession(QObject):
         QTimer.singleShot(0, lambda: name_inner_buttons(window))  # after the first paints
         assert self.finder is not None
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
-        if self.options.query:
-            self.window.query_box.set_text(self.options.query)
+        # ``--query``, or the query the window was closed with
+        query = self.options.query if self.options.query is not None else self.settings.last_query
+        if query:
+            self.window.query_box.set_text(query)
         self._populate()
         self._connect_watch()  # (at work from ``ready``: made now if the paint's passes did not yet)
         self._watch_faults()
