@@ -413,28 +413,29 @@ class OfferDesk:
         chosen = remembered.times if remembered is not None else None
         if not found or chosen is not None:
             return chosen or the_offer.CLOCK
-        shown = [d.words(self.formatter.time_text) for d in found[:8]]
+        words = self.formatter.time_text
+        shown = [d.words(words) for d in found[:8]]
         if len(found) > len(shown):
             shown.append(f"… and {len(found) - len(shown):,} more")
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Course times to check",
-            f"{len(found):,} of these courses {'has' if len(found) == 1 else 'have'} a time written "
-            "in a UTC offset that is not the venue's time zone on that date:\n\n"
+            f"{len(found):,} of these courses {'has a time' if len(found) == 1 else 'have times'} "
+            "that the venue's clock does not show on that day:\n\n"
             + "\n".join(f"• {line}" for line in shown)
-            + "\n\nWhich time should offers give? Either way the customer's documents give it at the "
-            "venue, "
-            "without a warning. (Remembered; Preferences ▸ Offers can change it.)",
+            + "\n\nWhich is right? The Dates tab, the details and every offer then give that time "
+            "(remembered; Preferences ▸ Offers ▸ Doubtful times can change it).",
             QMessageBox.StandardButton.Cancel,
             self.tab,
         )
         box.setObjectName("offer-times")
         first = found[0]  # (the choices in the first one's times)
         clock = box.addButton(
-            f"{KEEP_TIME} ({first.as_written(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
+            f"{first.as_written(words)} {first.place} ({KEEP_TIME.lower()})",
+            QMessageBox.ButtonRole.AcceptRole,
         )
         moment = box.addButton(
-            f"{MOVE_TIME} ({first.at_venue(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
+            f"{first.at_venue(words)} {first.place} ({MOVE_TIME.lower()})", QMessageBox.ButtonRole.AcceptRole
         )
         box.setDefaultButton(clock)
         box.exec()
@@ -445,6 +446,11 @@ class OfferDesk:
             return None
         if remembered is not None:
             remembered.times = answer
+        self.formatter.doubtful_times = answer  # the window gives those times so too, at once
+        if self.source.redraw is not None:
+            self.source.redraw()
+        else:
+            self.tab.model.layoutChanged.emit()
         return answer
 
     def save_sheet(self) -> Path | None:
