@@ -13,8 +13,9 @@ newer data asks again when that is old too).
 A course's times are at its venue, in its zone, whatever the window shows (its display
 preference is the seller's); online times in the zone picked for the customer. A course time
 written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
-of one, the seller is told which occasions and chooses to keep the time as written or to move it
-to the venue's local time (``times``: remembered, Preferences ▸ Offers). Before every offer,
+of one, the seller is told which occasions and chooses which is right, the clock time or the
+instant written (``times``: remembered, Preferences ▸ Offers; the window then shows those times
+so too, ``Formatter.doubtful_times``). Before every offer,
 the e-mail copy too, the offer's dialog asks its title (the customer), note, validity and customer
 zone (``sheet_dialog``), opening with the last answers in this window (one voice:
 dates in date order in every format). Fees

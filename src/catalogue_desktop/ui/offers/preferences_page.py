@@ -1,7 +1,7 @@
 """Preferences ▸ Offers: the seller's letterhead (name, company, e-mail, phone, an optional logo
-image), printed at the head of every offer sheet and under the e-mail text; and which time an
-offer gives for a course whose time is written in an offset that is not its venue's zone's (keep
-the time as written, move it to the venue's local time, or ask at the next offer)."""
+image), printed at the head of every offer sheet and under the e-mail text; and which time the
+offers and the window give for a course whose time is written in an offset that is not its
+venue's zone's (the clock time is right, the instant is right, or ask at the next offer)."""
 
 from __future__ import annotations
 
