@@ -411,7 +411,7 @@ def answer_dialogs(act: Any, timeout_ms: int = 10000) -> list[Any]:
 
 def press(dialog: QWidget, text: str, *, start: bool = False) -> None:
     """Click the dialog's button that says ``text`` (OK, Cancel, Continue...; with ``start``, the
-    first whose text starts with it: "Keep the time as written (8:30 AM)")."""
+    first whose text starts with it: "Calendar file (.ics)…")."""
     for button in dialog.findChildren(QAbstractButton):
         said = button.text().replace("&", "")
         if said == text or (start and said.startswith(text)):

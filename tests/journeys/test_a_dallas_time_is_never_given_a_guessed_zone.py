@@ -36,7 +36,7 @@ def test_dallas_in_july_is_flagged_asked_and_written_with_its_offset(
     tip = tab.model.index(dallas, START).data(Qt.ItemDataRole.ToolTipRole)
     assert tip.startswith("Check the time at Dallas, TX: written UTC−06:00 (MDT in part of the state)")
     click_row(tab, dallas)
-    seller = Seller("Keep the time as written")
+    seller = Seller("the clock time is right")
 
     _offer(qtbot, window, tab, "pdf", seller)
     (question,) = seller.asked  # asked, as Preferences' "Ask at the next offer" says

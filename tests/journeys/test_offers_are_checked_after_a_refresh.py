@@ -43,9 +43,10 @@ def seller(dialog: Any) -> None:
         QTest.mouseClick(dialog.go, Qt.MouseButton.LeftButton)
         return
     assert isinstance(dialog, QMessageBox), dialog
-    press(
-        dialog, "Keep the time as written" if dialog.objectName() == "offer-times" else "Continue", start=True
-    )
+    if dialog.objectName() == "offer-times":  # "8:30 AM Chicago time (the clock time is right)"
+        QTest.mouseClick(dialog.defaultButton(), Qt.MouseButton.LeftButton)
+        return
+    press(dialog, "Continue")
 
 
 COURSE = 6103  # Trial Advocacy Intensive: New York (7106, Mar 2027) and Chicago (7107, 13 Sep 2027), 1,995

@@ -63,7 +63,7 @@ class Seller:
     into the offer's dialog, chooses ``times`` when asked about doubtful times (noting what
     the question said)."""
 
-    def __init__(self, times: str = "Move it to the venue's local time") -> None:
+    def __init__(self, times: str = "the instant is right") -> None:
         self.times = times
         self.asked: list[str] = []
         self.buttons: list[list[str]] = []
@@ -80,10 +80,12 @@ class Seller:
             return
         assert isinstance(dialog, QMessageBox), dialog
         wanted = "Continue"
-        if dialog.objectName() == "offer-times":
-            self.asked.append(dialog.text())
-            wanted = self.times
         self.buttons.append([b.text().replace("&", "") for b in dialog.buttons()])
+        if dialog.objectName() == "offer-times":  # "9:30 AM Boston time (the instant is right)"
+            self.asked.append(dialog.text())
+            (choice,) = [b for b in dialog.buttons() if b.text().replace("&", "").endswith(f"({self.times})")]
+            QTest.mouseClick(choice, Qt.MouseButton.LeftButton)
+            return
         press(dialog, wanted, start=True)
 
 
@@ -155,20 +157,17 @@ def test_a_doubtful_time_is_asked_once_and_every_format_agrees(
     boston = _row(tab, "Revenue Recognition Boot Camp", "Boston", "3/22/27")
     click_row(tab, boston)
     assert tab.model.index(boston, START).data().endswith("⚠")  # the seller's window says so
-    seller = Seller("Move it to the venue's local time")
+    seller = Seller("the instant is right")
 
     _offer(qtbot, window, tab, "pdf", seller)
     (question,) = seller.asked
-    assert "Keep the time as written (8:30 AM)" in seller.buttons[-1]  # plainly, in its times
-    assert "Move it to the venue's local time (9:30 AM EDT)" in seller.buttons[-1]
+    assert "8:30 AM Boston time (the clock time is right)" in seller.buttons[-1]  # plainly, in its times
+    assert "9:30 AM Boston time (the instant is right)" in seller.buttons[-1]
     assert "Revenue Recognition Boot Camp, Boston, MA, Monday, March 22, 2027" in question
-    assert (
-        "8:30 AM as written, 9:30 AM EDT at that instant (written UTC−05:00, but EDT on that date is "
-        "UTC−04:00)" in question
-    )
+    assert "the service gives 8:30 AM at UTC−05:00, but Boston is on EDT (UTC−04:00) then" in question
     assert OfferSettings(window.settings).times == "instant"  # remembered: Preferences ▸ Offers shows it
     page = OffersPage(window.settings)
-    assert page.times.currentText() == "Move it to the venue's local time"  # the question's words
+    assert page.times.currentText() == "The instant is right"  # the question's words
     page.deleteLater()
     _offer(qtbot, window, tab, "ics", seller)
     _offer(qtbot, window, tab, "xlsx", seller)

@@ -130,3 +130,13 @@ def test_the_zones_and_the_query_read_one_table_of_region_names() -> None:
         assert zones.region_code(written) == code, written
         assert query_regions.region_code(written) == code, written
     assert zones.region_code("  u.s. virgin   islands ") == "VI"
+
+
+@pytest.mark.parametrize(("times", "clock"), [(zones.CLOCK, "8:30 AM CDT"), (zones.INSTANT, "9:30 AM CDT")])
+def test_a_doubtful_time_is_read_at_the_venue_as_chosen(times: str, clock: str) -> None:
+    written = datetime.fromisoformat("2027-06-21T08:30:00-06:00")  # Chicago is on CDT (−05:00) then
+    found = zones.check(written, "IL")
+    assert found is not None and not found.ok
+    read = zones.read_as(written, found, times)
+    assert f"{zones.clock(read)} {read.tzname()}" == clock
+    assert (read == written) is (times == zones.INSTANT)  # the instant kept, or the clock time

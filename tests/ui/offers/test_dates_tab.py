@@ -119,7 +119,7 @@ def test_a_course_time_off_its_zone_is_marked_and_explained(window: Any) -> None
     assert start.data().endswith(" ⚠")
     assert start.data(TOOLTIP) == (
         "Check the time at San Francisco, CA: written UTC−08:00, but PDT on that date is UTC−07:00: "
-        "the time may be an hour off"
+        "the time may be an hour off. The first offer asks which is right."
     )
     window.query_box.set_text("city:chicago starts:2027-02")
     found = [r for r in range(tab.model.rowCount()) if tab.model.index(r, city).data() == "Chicago"]

@@ -34,9 +34,10 @@ from catalogue_desktop.core.offers.days import Schedule
 from catalogue_desktop.core.offers.occasions import Occasion, age_line, as_of_text, by_start, instant
 from catalogue_desktop.core.offers.sheet import Letterhead, Sheet
 from catalogue_desktop.core.records import zones
+from catalogue_desktop.core.records.zones import CLOCK as CLOCK  # how a doubtful time is given
+from catalogue_desktop.core.records.zones import INSTANT as INSTANT
+from catalogue_desktop.core.records.zones import TIMES as TIMES
 
-CLOCK, INSTANT = "clock", "instant"  # how a doubtful time is given (``doubts``)
-TIMES = (CLOCK, INSTANT)
 TITLE = "Offer"  # an offer's title when the seller gave none
 
 
@@ -54,25 +55,31 @@ class Doubt:
         return time_text.clock(begin)
 
     def at_venue(self, time_text: TimeText = US_ENGLISH) -> str:
-        """The start moved to the venue's local time ("9:30 AM EDT")."""
+        """The start's instant at the venue's clock ("9:30 AM")."""
         begin = instant(self.occasion.start)
         assert begin is not None
-        moved = begin.astimezone(zones.zone_info(self.check.zone))
-        return f"{time_text.clock(moved)} {self.check.abbreviation}"
+        return time_text.clock(zones.read_as(begin, self.check, INSTANT))
+
+    @property
+    def place(self) -> str:
+        """Whose clock the venue keeps, in plain words: "Chicago time" (its zone's abbreviation,
+        "CDT", without a city)."""
+        city = (self.occasion.city or "").strip()
+        return f"{city} time" if city else self.check.abbreviation
 
     def words(self, time_text: TimeText = US_ENGLISH) -> str:
-        """ "Revenue Recognition Boot Camp, Boston, MA, Mon 22 Mar 2027: 8:30 AM as written, 9:30
-        AM EDT at that instant (written UTC−05:00, but EDT on that date is UTC−04:00)"."""
+        """ "Revenue Recognition Boot Camp, Boston, MA, Monday, March 22, 2027: the service gives
+        8:30 AM at UTC−05:00, but Boston is on EDT (UTC−04:00) then"."""
         o = self.occasion
         begin = instant(o.start)
         assert begin is not None
-        moved = begin.astimezone(zones.zone_info(self.check.zone))
         where = ", ".join(p for p in (o.city, o.state) if p)
+        who = (o.city or "").strip() or "the venue"
+        part = f" ({self.check.other} in part of the state)" if self.check.other else ""
         return (
-            f"{o.title}, {where}, {day(begin, time_text)}: {time_text.clock(begin)} as written, "
-            f"{time_text.clock(moved)} {self.check.abbreviation} at that instant "
-            f"(written {zones.offset_label(self.check.written)}, but {self.check.abbreviation} on that "
-            f"date is {zones.offset_label(self.check.expected)})"
+            f"{o.title}, {where}, {day(begin, time_text)}: the service gives {time_text.clock(begin)} "
+            f"at {zones.offset_label(self.check.written)}{part}, but {who} is on "
+            f"{self.check.abbreviation} ({zones.offset_label(self.check.expected)}) then"
         )
 
 
@@ -190,15 +197,9 @@ def make(
 
 
 def _resolved(o: Occasion, doubt: Doubt, times: str) -> Occasion:
-    zone = zones.zone_info(doubt.check.zone)
-
     def moved(text: str | None) -> str | None:
         moment = instant(text)
-        if moment is None:
-            return text
-        if times == INSTANT:
-            return moment.astimezone(zone).isoformat()
-        return moment.replace(tzinfo=None).replace(tzinfo=zone).isoformat()  # the wall clock kept
+        return text if moment is None else zones.read_as(moment, doubt.check, times).isoformat()
 
     return replace(o, start=moved(o.start), end=moved(o.end))
 

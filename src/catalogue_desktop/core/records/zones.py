@@ -165,6 +165,22 @@ def check(moment: datetime, state: str | None) -> ZoneCheck | None:
     return ZoneCheck(str(zones[0].key), main.tzname() or "", expected, written, other)
 
 
+# How a doubtful time (``ZoneCheck`` not ok) is read, as the seller chose it (Preferences ▸ Offers,
+# or the first offer's question): one rule for the offers and the window (``read_as``).
+CLOCK, INSTANT = "clock", "instant"  # the clock time written is right; the instant written is
+TIMES = (CLOCK, INSTANT)
+
+
+def read_as(moment: datetime, found: ZoneCheck, times: str) -> datetime:
+    """A doubtful ``moment`` (``found``: its check, not ok) read as ``times`` says, in the venue's
+    zone: ``CLOCK`` keeps its clock time (8:30 AM written UTC−06:00 in a Chicago July is 8:30 AM
+    CDT), ``INSTANT`` its instant (9:30 AM CDT)."""
+    zone = zone_info(found.zone)
+    if times == INSTANT:
+        return moment.astimezone(zone)
+    return moment.replace(tzinfo=zone)  # the wall clock kept
+
+
 def offset_label(minutes: int) -> str:
     """ "UTC−05:00", "UTC+05:30" (a real minus sign)."""
     sign = "+" if minutes >= 0 else "−"

@@ -4,19 +4,26 @@ One :class:`Formatter` per window, shared by the item models and the detail pane
 locale or currency change shows everywhere. Money is a plain grouped number unless the user chose
 a currency (the spec does not say which currency fees are in). Dates and times are written by
 ``common.times`` alone: in the event's own UTC offset with the offset written out ("3/9/27 8:30 AM
-UTC−05:00"), or in the viewer's local time, labelled too (``event_zones`` False).
+UTC−05:00"), or in the viewer's local time, labelled too (``event_zones`` False). A course time
+whose written offset is not its venue's zone's on that day (``core.records.zones.check``) is
+marked "⚠"; once the user chose how such times are read (``doubtful_times``: the first offer's
+question, Preferences ▸ Offers), it is written as the offers write it, at the venue's clock
+("9:30 AM CDT ⚠"), and its note says what the service wrote and what was chosen.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import QLocale
 
 from catalogue_desktop.core.formats.drawn_text import drawn
 from catalogue_desktop.core.formats.numbers import is_number, plain_number, plain_size, within_reason
 from catalogue_desktop.core.listing.rows import Column, ColumnType
+from catalogue_desktop.core.records import zones
 from catalogue_desktop.ui.common import times
 from catalogue_desktop.ui.common.times import utc_label
 
@@ -45,6 +52,8 @@ class Formatter:
         self.time_text = times.time_text(self.locale)
         self.currency: str | None = currency or None
         self.event_zones = True  # dates in the event's own offset (False: the viewer's zone)
+        # how a doubtful course time is read (``zones.TIMES``); None: not chosen yet, as written
+        self.doubtful_times: str | None = None
         from catalogue_desktop.core.query.vocabulary import Vocabulary
 
         # the labels of Webinar.type codes and which mean on demand (the user's: Preferences)
@@ -179,6 +188,71 @@ class Formatter:
             return ""
         return times.day(self.time_text, found[0], found[1] if offset is None else offset, self.event_zones)
 
+    # -- a course's times at its venue ---------------------------------------------------------
+
+    def doubt(self, value: object, state: object) -> Doubt | None:
+        """A course's time (epoch ms with its offset, ISO text, an aware datetime) whose written
+        offset is not its venue's zone's on that day, read as the user chose (``doubtful_times``);
+        None when it is not doubtful (or has no offset, or the state no known zone)."""
+        found = value if isinstance(value, tuple) else times.moment_of(value)
+        if found is None or found[1] is None or not isinstance(state, str):
+            return None
+        checked = _checked(found[0], found[1], state)
+        if checked is None:
+            return None
+        written, check = checked
+        read = None if self.doubtful_times is None else zones.read_as(written, check, self.doubtful_times)
+        return Doubt(check, written, read)
+
+    def venue_date(self, ms: int, offset: int | None, state: object) -> str:
+        """A course's start as ``date`` writes it, or, when doubtful, marked "⚠" and read as the
+        user chose, at the venue's clock as the offers write it ("7/16/27 9:30 AM CDT ⚠")."""
+        doubt = self.doubt((ms, offset), state)
+        if doubt is None:
+            return self.date(ms, offset)
+        if doubt.read is None:
+            return f"{self.date(ms, offset)} ⚠"
+        moment, label = _moment(doubt.read)
+        return f"{times.short(self.time_text, *moment, self.event_zones, label)} ⚠"
+
+    def venue_span(self, start: object, end: object, state: object) -> str:
+        """A course location's first and last day as ``date_span`` writes them, doubtful times
+        as ``venue_date`` reads them (and marked "⚠")."""
+        first, last = (self.doubt(v, state) for v in (start, end))
+        if first is None and last is None:
+            return self.date_span(start, end)
+        if (first is not None and first.read is None) or (last is not None and last.read is None):
+            return f"{self.date_span(start, end)} ⚠"
+        begin, finish = times.moment_of(start), times.moment_of(end)
+        labels: list[str | None] = [None, None]
+        ends: list[times.Moment | None] = [begin, finish]
+        for n, doubt in enumerate((first, last)):
+            if doubt is not None and doubt.read is not None:
+                ends[n], labels[n] = _moment(doubt.read)
+        a, b = ends
+        if a is None or b is None or a == b:
+            one, label = (a, labels[0]) if a is not None else (b, labels[1])
+            text = "" if one is None else times.long(self.time_text, *one, self.event_zones, label)
+        else:
+            text = times.span(self.time_text, a, b, self.event_zones, (labels[0], labels[1]))
+        return f"{text} ⚠"
+
+    def doubt_note(self, doubt: Doubt, where: str) -> str:
+        """What a doubtful time's "⚠" says: before a choice, what is wrong ("Check the time at
+        Chicago, IL: written UTC−06:00, but CDT on that date is UTC−05:00: …"); after it, what
+        the service wrote and what was chosen."""
+        check = doubt.check
+        if doubt.read is None:
+            return f"Check the time at {where}: {check.mismatch}. The first offer asks which is right."
+        clock = self.time_text.clock
+        right = "the clock time is right" if self.doubtful_times == zones.CLOCK else "the instant is right"
+        return (
+            f"The service wrote {clock(doubt.written)} at {zones.offset_label(check.written)}, but {where} "
+            f"is on {check.abbreviation} ({zones.offset_label(check.expected)}) that day. Shown as "
+            f"chosen: {clock(doubt.read)} {check.abbreviation}, {right} (Preferences ▸ Offers ▸ "
+            "Doubtful times)."
+        )
+
     def data_time(self, iso: object) -> str | None:
         """When data was fetched: the viewer's local time, labelled (None stays None)."""
         found = times.moment_of(iso)
@@ -222,6 +296,32 @@ class Formatter:
         if type_ is ColumnType.CODE and column.key in ("type", "level"):
             return self.code(column.key, value)
         return plain_number(value)  # INT, other codes (shown as they come)
+
+
+class Doubt(NamedTuple):
+    """A course time whose written offset is not its venue's zone's on that day (``Formatter.doubt``)."""
+
+    check: zones.ZoneCheck
+    written: datetime  # as the service wrote it
+    read: datetime | None  # as the user chose to read it, at the venue; None: not chosen yet
+
+
+@lru_cache(maxsize=4096)
+def _checked(ms: int, offset: int, state: str) -> tuple[datetime, zones.ZoneCheck] | None:
+    """The moment as written and its doubtful check (``zones.check``); None when not doubtful."""
+    try:
+        written = datetime.fromtimestamp(ms / 1000, timezone(timedelta(minutes=offset)))
+    except (OverflowError, OSError, ValueError):  # (past Python's years: never doubted)
+        return None
+    check = zones.check(written, state)
+    return None if check is None or check.ok else (written, check)
+
+
+def _moment(read: datetime) -> tuple[times.Moment, str | None]:
+    """A time read at its venue as a moment and its zone's name ("CDT")."""
+    delta = read.utcoffset()
+    offset = None if delta is None else int(delta.total_seconds()) // 60
+    return (int(read.timestamp() * 1000), offset), read.tzname()
 
 
 def _whole(value: Any) -> int | None:

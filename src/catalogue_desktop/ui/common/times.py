@@ -28,11 +28,12 @@ Moment = tuple[int, int | None]  # (epoch ms, UTC offset in minutes or None)
 utc_label = offset_label
 
 
-def at(ms: int, offset: int | None, event_zones: bool) -> tuple[QDateTime, str]:
-    """The moment as a QDateTime in the zone it is shown in, and that zone's label."""
+def at(ms: int, offset: int | None, event_zones: bool, label: str | None = None) -> tuple[QDateTime, str]:
+    """The moment as a QDateTime in the zone it is shown in, and that zone's label (``label``, a
+    venue's zone's name such as "CDT", instead of the offset when given)."""
     if offset is not None and event_zones:
         written = QTimeZone.fromSecondsAheadOfUtc(offset * 60)
-        return QDateTime.fromMSecsSinceEpoch(ms, written), utc_label(offset)
+        return QDateTime.fromMSecsSinceEpoch(ms, written), label or utc_label(offset)
     local = QDateTime.fromMSecsSinceEpoch(ms)
     zone = utc_label(local.offsetFromUtc() // 60)
     abbreviation = local.timeZoneAbbreviation()
@@ -76,30 +77,38 @@ def _beyond(dt: QDateTime, form: QLocale.FormatType, *, with_time: bool = True) 
     return QLocale().toString(dt if with_time else dt.date(), form)
 
 
-def short(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
+def short(writer: TimeText, ms: int, offset: int | None, event_zones: bool, label: str | None = None) -> str:
     """ "3/9/27 8:30 AM UTC−05:00" (the locale's short date and time, then the zone)."""
-    dt, zone = at(ms, offset, event_zones)
+    dt, zone = at(ms, offset, event_zones, label)
     wall = _wall(dt)
     text = _beyond(dt, QLocale.FormatType.ShortFormat) if wall is None else writer.short(wall)
     return f"{text} {zone}"
 
 
-def long(writer: TimeText, ms: int, offset: int | None, event_zones: bool) -> str:
+def long(writer: TimeText, ms: int, offset: int | None, event_zones: bool, label: str | None = None) -> str:
     """ "Wednesday, December 9, 2026 1:00 PM UTC−05:00"."""
-    dt, zone = at(ms, offset, event_zones)
+    dt, zone = at(ms, offset, event_zones, label)
     wall = _wall(dt)
     text = _beyond(dt, QLocale.FormatType.LongFormat) if wall is None else writer.long(wall)
     return f"{text} {zone}"
 
 
-def span(writer: TimeText, start: Moment, end: Moment, event_zones: bool) -> str:
+def span(
+    writer: TimeText,
+    start: Moment,
+    end: Moment,
+    event_zones: bool,
+    labels: tuple[str | None, str | None] = (None, None),
+) -> str:
     """ "Friday, July 16, 2027 8:30 AM – 4:30 PM UTC−06:00": a span within one day says the day
     and zone once; else both ends whole ("Monday, December 14, 2026 8:30 AM UTC−06:00 – Tuesday,
     December 15, 2026 4:30 PM UTC−06:00")."""
-    (first, zone), (last, last_zone) = at(*start, event_zones), at(*end, event_zones)
+    (first, zone), (last, last_zone) = at(*start, event_zones, labels[0]), at(*end, event_zones, labels[1])
     a, b = _wall(first), _wall(last)
     if a is None or b is None:  # (past Python's years: each end as ``long`` writes it)
-        return f"{long(writer, *start, event_zones)} – {long(writer, *end, event_zones)}"
+        return (
+            f"{long(writer, *start, event_zones, labels[0])} – {long(writer, *end, event_zones, labels[1])}"
+        )
     if a.date() == b.date() and zone == last_zone:
         return f"{writer.long(a)} – {writer.clock(b)} {zone}"
     return f"{writer.long(a)} {zone} – {writer.long(b)} {last_zone}"

@@ -201,7 +201,10 @@ def _course(p: Page, r: Course) -> None:
     fees = [loc.fee for loc in r.locations or () if loc.fee is not None]
     chosen = next((loc for loc in r.locations or () if loc.location_id == p.ctx.occasion), None)
     if chosen is not None:  # shown for one of its dates (a Dates row): that date's own facts
-        grid.add("This date", _dates_of(p, chosen), "this_date")
+        note = _doubt_of(p, chosen)
+        grid.add("This date", _dates_of(p, chosen), "this_date").setToolTip(note or "")
+        if note is not None:  # (said, not only in a tooltip: the one answer for a caller)
+            grid.add("Time ⚠", note, "this_date_note")
         grid.add("Place", join_nonblank([chosen.venue, chosen.city, chosen.state], ", ") or None, "place")
         grid.add("Fee", p.fmt.money(chosen.fee) or None)
         if len(fees) > 1 and min(fees) != max(fees):
@@ -236,7 +239,10 @@ def _location(p: Page, loc: Location) -> QWidget:
     grid = FormGrid()
     city = join_nonblank([loc.city, join_nonblank([loc.state, loc.zip], " ")])
     grid.add("Address", join_nonblank([loc.address, city], "\n") or None)
-    grid.add("Dates", _dates_of(p, loc))
+    note = _doubt_of(p, loc)
+    grid.add("Dates", _dates_of(p, loc)).setToolTip(note or "")
+    if note is not None:  # (said, not only in a tooltip: the one answer for a caller)
+        grid.add("Time ⚠", note, "time_note")
     grid.add("Fee", p.fmt.money(loc.fee) or None)
     if loc.travel_info:
         grid.add("Travel", text_widget(loc.travel_info, "travel_info"))
@@ -249,8 +255,18 @@ def _location(p: Page, loc: Location) -> QWidget:
 
 def _dates_of(p: Page, loc: Location) -> str | None:
     """A location's first and last day ("… – …", the day once for a one-day event), or the one
-    it has."""
-    return p.fmt.date_span(loc.start_date, loc.end_date) or None
+    it has; a doubtful time marked "⚠" and read as the user chose (``Formatter.venue_span``)."""
+    return p.fmt.venue_span(loc.start_date, loc.end_date, loc.state) or None
+
+
+def _doubt_of(p: Page, loc: Location) -> str | None:
+    """What the "⚠" of a location's dates says (``Formatter.doubt_note``), or None."""
+    doubt = p.fmt.doubt(loc.start_date, loc.state) or p.fmt.doubt(loc.end_date, loc.state)
+    if doubt is None:
+        return None
+    return p.fmt.doubt_note(
+        doubt, join_nonblank([loc.city, loc.state], ", ") or f"location #{loc.location_id}"
+    )
 
 
 def _schedule(p: Page, items: list[Schedule]) -> QWidget:

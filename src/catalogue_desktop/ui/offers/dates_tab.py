@@ -48,7 +48,8 @@ OFFER_BUTTONS = (  # (what, text, tooltip)
 class DatesTableModel(RowSetTableModel):
     """Rows of occasions: "On demand" where an on-demand occasion has no start; a course's start
     marked "⚠" (its tooltip says why) where the offset the service wrote is not the location's
-    zone's on that date, and otherwise named in its tooltip ("CST at Chicago, IL")."""
+    zone's on that date, and read as the user chose once they did (``Formatter.venue_date``: the
+    offers' time); otherwise the zone is named in its tooltip ("CST at Chicago, IL")."""
 
     @guarded
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = DISPLAY) -> Any:
@@ -62,14 +63,16 @@ class DatesTableModel(RowSetTableModel):
             if row.start is None and row.ondemand:
                 return "On demand" if role == DISPLAY else None
             found = zone_of(row)
-            if found is not None:
-                if role == TOOLTIP:
-                    where = ", ".join(str(p) for p in (row.city, row.state) if p)
-                    if found.ok:
+            if found is not None and row.start is not None:
+                where = ", ".join(str(p) for p in (row.city, row.state) if p)
+                doubt = None if found.ok else self.formatter.doubt((row.start, row.offsets[0]), row.state)
+                if doubt is None:
+                    if role == TOOLTIP and found.ok:
                         return f"{found.abbreviation} ({found.zone.replace('_', ' ')}) at {where}"
-                    return f"Check the time at {where}: {found.mismatch}"
-                if not found.ok:
-                    return f"{super().data(index, role)} ⚠"
+                elif role == TOOLTIP:
+                    return self.formatter.doubt_note(doubt, where)
+                else:  # (read as the user chose, as the offers write it)
+                    return self.formatter.venue_date(row.start, row.offsets[0], row.state)
         return super().data(index, role)
 
 

@@ -13,8 +13,9 @@ newer data asks again when that is old too).
 A course's times are at its venue, in its zone, whatever the window shows (its display
 preference is the seller's); online times in the zone picked for the customer. A course time
 written in an offset that is not its venue's zone's is the seller's doubt: before the first offer
-of one, the seller is told which occasions and chooses to keep the time as written or to move it
-to the venue's local time (``times``: remembered, Preferences ▸ Offers). Before every offer,
+of one, the seller is told which occasions and chooses which is right, the clock time or the
+instant written (``times``: remembered, Preferences ▸ Offers; the window then shows those times
+so too, ``Formatter.doubtful_times``). Before every offer,
 the e-mail copy too, the offer's dialog asks its title (the customer), note, validity and customer
 zone (``sheet_dialog``), opening with the last answers in this window (one voice:
 dates in date order in every format). Fees
@@ -413,28 +414,29 @@ class OfferDesk:
         chosen = remembered.times if remembered is not None else None
         if not found or chosen is not None:
             return chosen or the_offer.CLOCK
-        shown = [d.words(self.formatter.time_text) for d in found[:8]]
+        words = self.formatter.time_text
+        shown = [d.words(words) for d in found[:8]]
         if len(found) > len(shown):
             shown.append(f"… and {len(found) - len(shown):,} more")
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Course times to check",
-            f"{len(found):,} of these courses {'has' if len(found) == 1 else 'have'} a time written "
-            "in a UTC offset that is not the venue's time zone on that date:\n\n"
+            f"{len(found):,} of these courses {'has a time' if len(found) == 1 else 'have times'} "
+            "that the venue's clock does not show on that day:\n\n"
             + "\n".join(f"• {line}" for line in shown)
-            + "\n\nWhich time should offers give? Either way the customer's documents give it at the "
-            "venue, "
-            "without a warning. (Remembered; Preferences ▸ Offers can change it.)",
+            + "\n\nWhich is right? The Dates tab, the details and every offer then give that time "
+            "(remembered; Preferences ▸ Offers ▸ Doubtful times can change it).",
             QMessageBox.StandardButton.Cancel,
             self.tab,
         )
         box.setObjectName("offer-times")
         first = found[0]  # (the choices in the first one's times)
         clock = box.addButton(
-            f"{KEEP_TIME} ({first.as_written(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
+            f"{first.as_written(words)} {first.place} ({KEEP_TIME.lower()})",
+            QMessageBox.ButtonRole.AcceptRole,
         )
         moment = box.addButton(
-            f"{MOVE_TIME} ({first.at_venue(self.formatter.time_text)})", QMessageBox.ButtonRole.AcceptRole
+            f"{first.at_venue(words)} {first.place} ({MOVE_TIME.lower()})", QMessageBox.ButtonRole.AcceptRole
         )
         box.setDefaultButton(clock)
         box.exec()
@@ -445,6 +447,11 @@ class OfferDesk:
             return None
         if remembered is not None:
             remembered.times = answer
+        self.formatter.doubtful_times = answer  # the window gives those times so too, at once
+        if self.source.redraw is not None:
+            self.source.redraw()
+        else:
+            self.tab.model.layoutChanged.emit()
         return answer
 
     def save_sheet(self) -> Path | None:

@@ -12,14 +12,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths, QTimeZone
 
-from catalogue_desktop.core.offers.offer import TIMES
 from catalogue_desktop.core.offers.sheet import LETTERHEAD_KEYS, Letterhead, logo_problem
+from catalogue_desktop.core.records.zones import TIMES
 from catalogue_desktop.ui.common.settings import Settings
 
-# A doubtful course time's two choices (``times``), as the offer's question and Preferences ▸
-# Offers word them: ``CLOCK`` keeps the time as written, ``INSTANT`` moves it to the venue's time.
-KEEP_TIME = "Keep the time as written"
-MOVE_TIME = "Move it to the venue's local time"
+# A doubtful course time's two readings (``times``), as the offer's question and Preferences ▸
+# Offers word them: ``CLOCK`` keeps the clock time written, ``INSTANT`` the instant written.
+KEEP_TIME = "The clock time is right"
+MOVE_TIME = "The instant is right"
 
 
 class OfferSettings:

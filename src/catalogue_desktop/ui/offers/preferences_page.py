@@ -1,7 +1,7 @@
 """Preferences ▸ Offers: the seller's letterhead (name, company, e-mail, phone, an optional logo
-image), printed at the head of every offer sheet and under the e-mail text; and which time an
-offer gives for a course whose time is written in an offset that is not its venue's zone's (keep
-the time as written, move it to the venue's local time, or ask at the next offer)."""
+image), printed at the head of every offer sheet and under the e-mail text; and which time the
+offers and the window give for a course whose time is written in an offset that is not its
+venue's zone's (the clock time is right, the instant is right, or ask at the next offer)."""
 
 from __future__ import annotations
 
@@ -69,8 +69,9 @@ class OffersPage(QGroupBox):
         self.times.setCurrentIndex(max(0, self.times.findData(self.offer_settings.times)))
         self.times.setAccessibleName("Course times written in another offset")
         self.times.setToolTip(
-            "A course time written in a UTC offset that is not the venue's time zone on that date: "
-            "which time offers give (always at the venue, without a warning to the customer)"
+            "When the service gives a course a time at a UTC offset the venue is not on that day "
+            "(8:30 AM at UTC−06:00 for Chicago in July, when Chicago is on UTC−05:00): which part "
+            "is right. The Dates tab, the details and the offers all give that time."
         )
         form.addRow("Doubtful &times:", self.times)
 
