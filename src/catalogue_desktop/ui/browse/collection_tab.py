@@ -432,6 +432,14 @@ class CollectionTab(QWidget):
         """What the record's page needs besides the record (the Dates tab adds the row's date)."""
         return self._context(kind, record_id)
 
+    def redraw(self) -> None:
+        """Show every cell again in the formatter's present words (a currency, a zone or labels
+        changed): the date and money columns widened to fit what it now writes, the title given
+        what they leave (unless the user sized it)."""
+        self.model.redraw()
+        if columns.fit_content(self.view, self.kind, self._formatter) and self._auto_title:
+            self.fit_title_column()
+
     def redraw_details(self) -> None:
         """Render the shown record again (new index, changes or currency)."""
         if self._shown_id is not None:
