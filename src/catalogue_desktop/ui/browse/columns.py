@@ -46,6 +46,12 @@ WIDTH_CHARS_OF: dict[tuple[ListKind, str], int] = {
     (OCCASIONS, "venue"): 18,
     (OCCASIONS, "expert"): 18,
 }
+# Columns as wide as the values they show (the rows of the tab, and their heading; text up to its
+# type's default): Courses' cities and fee range hold "Chicago" and "USD 1,095" under a query
+# ("Matching city", "Matching fee"), and their room goes to the titles. (A course tab's rows are
+# few: measured; Dates' are not, ``WIDTH_CHARS_OF``.)
+FITTED: set[tuple[ListKind, str]] = {(Kind.COURSES, "cities"), (Kind.COURSES, "fee")}
+FITTED_KINDS = {kind for kind, _key in FITTED}
 # Columns hidden by default beyond the listing's own choice (Dates' experts: the facets and the
 # details name them; shown, no tab of a 1920 px screen's window fitted its columns).
 HIDDEN: set[tuple[ListKind, str]] = {(OCCASIONS, "expert")}
@@ -95,7 +101,9 @@ def default_widths(view: QTableView, kind: ListKind, formatter: Formatter) -> No
     for i, column in enumerate(COLUMNS[kind]):
         chars = WIDTH_CHARS_OF.get((kind, column.key), WIDTH_CHARS[column.type])
         width = (TITLE_CHARS if i == 0 else chars) * char + 16
-        header.resizeSection(i, max(width, _content_width(view, column, formatter)))
+        if (kind, column.key) not in FITTED:  # (those: once their rows are shown, ``fit_values``)
+            width = max(width, _content_width(view, column, formatter))
+        header.resizeSection(i, width)
         header.setSectionHidden(i, not column.visible or (kind, column.key) in HIDDEN)
     for visual, key in enumerate(SHOWN_ORDER.get(kind, ())):
         header.moveSection(header.visualIndex(column_index(kind, key)), visual)
@@ -112,6 +120,24 @@ def _content_width(view: QTableView, column: Column, formatter: Formatter) -> in
     return 0
 
 
+def fit_values(view: QTableView, kind: ListKind, skip: set[int]) -> bool:
+    """Size ``kind``'s ``FITTED`` columns (but those in ``skip``: the user's) to the values and
+    heading they show (text up to its type's default width); whether one changed."""
+    header = view.horizontalHeader()
+    char = _char(view)
+    changed = False
+    for i, column in enumerate(COLUMNS[kind]):
+        if (kind, column.key) not in FITTED or i in skip or header.isSectionHidden(i):
+            continue
+        width = max(header.sectionSizeHint(i), view.sizeHintForColumn(i))
+        if column.type is ColumnType.TEXT:  # (a fee never cut; a long list of cities: its tooltip)
+            width = min(width, WIDTH_CHARS[column.type] * char + 16)
+        if width != header.sectionSize(i):
+            header.resizeSection(i, width)
+            changed = True
+    return changed
+
+
 def fit_content(view: QTableView, kind: ListKind, formatter: Formatter) -> bool:
     """Widen the date and money columns that are now too narrow for their values: restored from
     the settings (a fee column saved before a currency was chosen cut "USD 1,095" to "USD 59…"),
@@ -120,6 +146,8 @@ def fit_content(view: QTableView, kind: ListKind, formatter: Formatter) -> bool:
     header = view.horizontalHeader()
     widened = False
     for i, column in enumerate(COLUMNS[kind]):
+        if (kind, column.key) in FITTED:
+            continue  # (as wide as its values: ``fit_values``)
         needed = _content_width(view, column, formatter)
         if i < header.count() and header.sectionSize(i) < needed:
             header.resizeSection(i, needed)
