@@ -96,6 +96,8 @@ class CollectionTab(QWidget):
         self._emit_selection = True
         self._detail_visible = True
         self._fit_title = False  # fit the title column when next shown (``_default_columns``)
+        self._fitting = False  # (the tab sizes its columns: not the user)
+        self._user_sized: set[int] = set()  # columns the user sized (``columns.fit_values`` leaves them)
 
         self.count_label = CountLabel(kind.value, kind.singular, f"count-{kind.value}")
         self.model = self.make_model(kind, formatter)
@@ -113,6 +115,12 @@ class CollectionTab(QWidget):
         self._setup_view()
         self.view.resized.connect(self._view_resized)
         self.view.horizontalHeader().sectionResized.connect(self._title_resized)
+        if kind in columns.FITTED_KINDS:  # columns as wide as their values: fitted as these change
+            self._refit = QTimer(self)
+            self._refit.setSingleShot(True)
+            self._refit.timeout.connect(self.fit_values)
+            for changed in (self.model.modelReset, self.model.layoutChanged, self.model.headerDataChanged):
+                changed.connect(self._refit.start)
         self._detail: DetailPane | None = None
         article = "an" if kind.singular[0] in "aeiou" else "a"  # "an expert"
         self._placeholder = QLabel(f"Select {article} {kind.singular} to see its details.")
@@ -234,6 +242,19 @@ class CollectionTab(QWidget):
     def _title_resized(self, column: int, _old: int, _new: int) -> None:
         if column == 0 and self._auto_title and self.view.isVisible():
             self._auto_title = False  # the user's width from now on
+        elif column != 0 and not self._fitting and self.view.isVisible():
+            self._user_sized.add(column)
+
+    def fit_values(self) -> None:
+        """The columns sized to their values (``columns.FITTED``) fitted to the rows shown now,
+        and the title given what they leave (unless the user sized it)."""
+        self._fitting = True
+        try:
+            changed = columns.fit_values(self.view, self.kind, self._user_sized)
+        finally:
+            self._fitting = False
+        if changed and self._auto_title and self.view.isVisible():
+            self.fit_title_column()
 
     def _view_resized(self) -> None:
         if self._auto_title and self.view.isVisible():
@@ -245,6 +266,8 @@ class CollectionTab(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if self.kind in columns.FITTED_KINDS:
+            self._refit.start()  # (the rows read while hidden)
         if self._fit_title:
             self._fit_title = False
             QTimer.singleShot(0, self.fit_title_column)  # after the layout gave the view its width
@@ -451,6 +474,16 @@ class CollectionTab(QWidget):
     def detail_context(self, kind: Kind, record_id: int) -> DetailContext:
         """What the record's page needs besides the record (the Dates tab adds the row's date)."""
         return self._context(kind, record_id)
+
+    def redraw(self) -> None:
+        """Show every cell again in the formatter's present words (a currency, a zone or labels
+        changed): the date and money columns widened to fit what it now writes, the title given
+        what they leave (unless the user sized it)."""
+        self.model.redraw()
+        if columns.fit_content(self.view, self.kind, self._formatter) and self._auto_title:
+            self.fit_title_column()
+        if self.kind in columns.FITTED_KINDS:
+            self._refit.start()
 
     def redraw_details(self) -> None:
         """Render the shown record again (new index, changes or currency)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMenu, QTableView
+from PySide6.QtWidgets import QMenu, QStyle, QTableView
 
 from catalogue_desktop.core.listing.rows import COLUMNS, Column, ColumnType, column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
@@ -35,7 +35,8 @@ WIDTH_CHARS = {
 TITLE_CHARS = 40  # the title's default: it gets what the other columns leave of the view
 TITLE_READ_CHARS = 34  # ... in a narrower view, this while the columns read first stay in view
 READ_FIRST = 4  # the columns after the title read first (Dates: start, city, state, fee): kept in view
-TITLE_MIN_CHARS = 18  # ... down to this in a narrow view, before the table scrolls sideways
+TITLE_MIN_CHARS = 12  # ... down to this in a narrow view, before the table scrolls sideways (at
+# 1024 px with the details shown and a currency: "USD 1,295" whole and in view, the title the rest)
 # Columns whose values are shorter than their type's default (Dates: "Course", "IL", a city).
 WIDTH_CHARS_OF: dict[tuple[ListKind, str], int] = {
     (OCCASIONS, "kind"): 8,
@@ -45,6 +46,12 @@ WIDTH_CHARS_OF: dict[tuple[ListKind, str], int] = {
     (OCCASIONS, "venue"): 18,
     (OCCASIONS, "expert"): 18,
 }
+# Columns as wide as the values they show (the rows of the tab, and their heading; text up to its
+# type's default): Courses' cities and fee range hold "Chicago" and "USD 1,095" under a query
+# ("Matching city", "Matching fee"), and their room goes to the titles. (A course tab's rows are
+# few: measured; Dates' are not, ``WIDTH_CHARS_OF``.)
+FITTED: set[tuple[ListKind, str]] = {(Kind.COURSES, "cities"), (Kind.COURSES, "fee")}
+FITTED_KINDS = {kind for kind, _key in FITTED}
 # Columns hidden by default beyond the listing's own choice (Dates' experts: the facets and the
 # details name them; shown, no tab of a 1920 px screen's window fitted its columns).
 HIDDEN: set[tuple[ListKind, str]] = {(OCCASIONS, "expert")}
@@ -72,11 +79,19 @@ _WIDEST_MONEY = {
     ColumnType.MONEY: lambda f: f.money("8888.88"),  # a seminar's fee (a wider one: "…", by hand)
     ColumnType.MONEY_RANGE: lambda f: f.money_range([8888, 88888]),
 }
-_MARGIN = 24  # the vertical scroll bar and the frame, roughly
 
 
 def _char(view: QTableView) -> int:
     return max(6, view.fontMetrics().averageCharWidth())
+
+
+def _room(view: QTableView) -> int:
+    """The width the columns have: the view's, less its vertical scroll bar (as the style draws
+    it; counted whether shown or not, so that widths do not change as rows come and go).
+    (Not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
+    start-up; the view's size less the bar's extent is the same.)"""
+    bar = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+    return view.maximumViewportSize().width() - bar
 
 
 def default_widths(view: QTableView, kind: ListKind, formatter: Formatter) -> None:
@@ -86,7 +101,9 @@ def default_widths(view: QTableView, kind: ListKind, formatter: Formatter) -> No
     for i, column in enumerate(COLUMNS[kind]):
         chars = WIDTH_CHARS_OF.get((kind, column.key), WIDTH_CHARS[column.type])
         width = (TITLE_CHARS if i == 0 else chars) * char + 16
-        header.resizeSection(i, max(width, _content_width(view, column, formatter)))
+        if (kind, column.key) not in FITTED:  # (those: once their rows are shown, ``fit_values``)
+            width = max(width, _content_width(view, column, formatter))
+        header.resizeSection(i, width)
         header.setSectionHidden(i, not column.visible or (kind, column.key) in HIDDEN)
     for visual, key in enumerate(SHOWN_ORDER.get(kind, ())):
         header.moveSection(header.visualIndex(column_index(kind, key)), visual)
@@ -103,14 +120,39 @@ def _content_width(view: QTableView, column: Column, formatter: Formatter) -> in
     return 0
 
 
-def fit_content(view: QTableView, kind: ListKind, formatter: Formatter) -> None:
-    """Widen the date and money columns (restored from the settings) that are now too narrow for
-    their values: a fee column saved before a currency was chosen cut "USD 1,095" to "USD 59…"."""
+def fit_values(view: QTableView, kind: ListKind, skip: set[int]) -> bool:
+    """Size ``kind``'s ``FITTED`` columns (but those in ``skip``: the user's) to the values and
+    heading they show (text up to its type's default width); whether one changed."""
     header = view.horizontalHeader()
+    char = _char(view)
+    changed = False
     for i, column in enumerate(COLUMNS[kind]):
+        if (kind, column.key) not in FITTED or i in skip or header.isSectionHidden(i):
+            continue
+        width = max(header.sectionSizeHint(i), view.sizeHintForColumn(i))
+        if column.type is ColumnType.TEXT:  # (a fee never cut; a long list of cities: its tooltip)
+            width = min(width, WIDTH_CHARS[column.type] * char + 16)
+        if width != header.sectionSize(i):
+            header.resizeSection(i, width)
+            changed = True
+    return changed
+
+
+def fit_content(view: QTableView, kind: ListKind, formatter: Formatter) -> bool:
+    """Widen the date and money columns that are now too narrow for their values: restored from
+    the settings (a fee column saved before a currency was chosen cut "USD 1,095" to "USD 59…"),
+    or sized before the formatter changed (a currency chosen: "USD 1,…"). Whether one was
+    widened (the title then gives the room back: ``fit_title``)."""
+    header = view.horizontalHeader()
+    widened = False
+    for i, column in enumerate(COLUMNS[kind]):
+        if (kind, column.key) in FITTED:
+            continue  # (as wide as its values: ``fit_values``)
         needed = _content_width(view, column, formatter)
         if i < header.count() and header.sectionSize(i) < needed:
             header.resizeSection(i, needed)
+            widened = True
+    return widened
 
 
 def fit_title(view: QTableView) -> None:
@@ -126,9 +168,7 @@ def fit_title(view: QTableView) -> None:
     ]
     others = sum(header.sectionSize(i) for i in shown)
     first = sum(header.sectionSize(i) for i in shown[:READ_FIRST])
-    # (not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
-    # start-up; the view's size less a scroll bar's width is as good)
-    view_width = view.maximumViewportSize().width() - _MARGIN
+    view_width = _room(view)
     char = _char(view)
     readable = min(TITLE_READ_CHARS * char + 16, view_width - first)
     width = max(view_width - others, readable, TITLE_MIN_CHARS * char + 16)
@@ -141,7 +181,7 @@ def make_room(view: QTableView, width: int) -> None:
     (a narrow table then scrolls sideways: ``scroll_to``)."""
     header = view.horizontalHeader()
     shown = sum(header.sectionSize(i) for i in range(header.count()) if not header.isSectionHidden(i))
-    over = shown - (view.maximumViewportSize().width() - _MARGIN)
+    over = shown - _room(view)
     floor = TITLE_CHARS * _char(view) + 16
     if over > 0 and header.sectionSize(0) > floor:
         header.resizeSection(0, max(floor, header.sectionSize(0) - min(over, width)))

@@ -363,7 +363,7 @@ class MainWindow(QMainWindow):
     def redraw(self) -> None:
         """Show every cell and detail pane again (labels, time zones or currency changed)."""
         for tab in self._tabs.values():
-            tab.model.redraw()
+            tab.redraw()
         self.redraw_details()
 
     def changeEvent(self, event: QEvent) -> None:
