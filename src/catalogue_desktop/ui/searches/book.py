@@ -14,6 +14,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject, Signal
+
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
 from catalogue_desktop.ui.common.settings import Settings
 
@@ -49,10 +51,18 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-class SearchBook:
-    """Saved searches as the window uses them: ``{"name", "query", "tab", "watched"}`` dicts."""
+class SearchBook(QObject):
+    """Saved searches as the window uses them: ``{"name", "query", "tab", "watched"}`` dicts.
+    ``changed`` says when one was saved, renamed, deleted, watched or unwatched: What's new
+    follows at once (it kept saying "No watched searches yet" after a search was watched, until
+    a refresh)."""
 
-    def __init__(self, store: Callable[[], Store | None], settings: Settings) -> None:
+    changed = Signal()
+
+    def __init__(
+        self, store: Callable[[], Store | None], settings: Settings, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
         self._store = store  # () -> the GUI thread's Store (or None)
         self._settings = settings
         self._migrated: set[str] = set()
@@ -81,6 +91,8 @@ class SearchBook:
                 moved += 1
         set_settings_searches(self._settings, [])
         self._settings.sync()
+        if moved:
+            self.changed.emit()
         return moved
 
     def history(self) -> History | None:
@@ -111,7 +123,9 @@ class SearchBook:
         old = store.searches.get(name)
         store.searches.put(SavedSearch(name, query, tab or None))
         if old is not None and old.watched:
-            self.set_watched(name, True)
+            self.set_watched(name, True)  # (says it changed)
+        else:
+            self.changed.emit()
 
     def remove(self, name: str) -> None:
         store = self.store()
@@ -121,6 +135,7 @@ class SearchBook:
             )
         else:
             store.searches.remove(name)
+            self.changed.emit()
 
     def rename(self, name: str, new: str) -> None:
         store = self.store()
@@ -135,6 +150,7 @@ class SearchBook:
             store.searches.remove(new)
             store.searches.remove(name)
             store.searches.put(replace(found, name=new))
+            self.changed.emit()
 
     def set_watched(self, name: str, watched: bool, finder: Finder | None = None) -> None:
         """Watch ``name`` (its news start from what it matches now: in ``finder``'s tables when
@@ -145,6 +161,7 @@ class SearchBook:
             return
         if not watched:
             store.searches.put(replace(found, watched=False, baseline={}))
+            self.changed.emit()
             return
         from catalogue_desktop.core.searches import news
         from catalogue_desktop.core.searches.stored import local_now
@@ -159,3 +176,4 @@ class SearchBook:
             )
         else:
             news.watch(store, found.name, found.query, found.kind, now_iso())
+        self.changed.emit()

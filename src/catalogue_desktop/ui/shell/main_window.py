@@ -85,7 +85,7 @@ class MainWindow(QMainWindow):
 
         self._images = images
         self._loader = loader
-        self.search_book = SearchBook(lambda: loader.store, settings)  # saved searches, in the store
+        self.search_book = SearchBook(lambda: loader.store, settings, self)  # saved searches, in the store
         self.ready = False  # every cached row shown (the session says: ``mark_ready``)
         self._finder: WindowFinder | None = None  # what a tab shows under the query (``use_finder``)
         self.banner = OfflineBanner(formatter.date)
