@@ -7,12 +7,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QMenu, QToolBar
+from PySide6.QtWidgets import (
+    QDialogButtonBox,
+    QInputDialog,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QToolBar,
+    QTreeWidget,
+)
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
-from tests.journeys.hands import click_tab, screen_sized, status_text, type_query, when_dialog_opens
+from tests.journeys.hands import (
+    answer_dialogs,
+    click_tab,
+    screen_sized,
+    status_text,
+    type_query,
+    when_dialog_opens,
+)
 
 
 def _watch_item(window: Any, name: str) -> Any:
@@ -59,8 +74,26 @@ def test_whats_new_follows_the_watched_searches_at_once(start: Any, qtbot: Any) 
     assert summary == "Nothing new for the 1 watched search.", summary
     assert heads == ["Chicago dates — nothing new"], heads
 
-    window.search_book.rename("Chicago dates", "Dates in Chicago")  # (as Organize searches ▸ Rename)
-    qtbot.waitUntil(lambda: _panel(session)[1] == ["Dates in Chicago — nothing new"], timeout=5000)
+    seen: list[list[str]] = []
+
+    def organize(dialog: Any) -> None:  # Organize searches: Rename… the search, then Close
+        if isinstance(dialog, QInputDialog):
+            dialog.setTextValue("Dates in Chicago")
+            dialog.accept()
+        elif not seen:
+            seen.append(_panel(session)[1])
+            listing = dialog.findChild(QTreeWidget, "saved-searches")
+            listing.setCurrentItem(listing.topLevelItem(0))
+            rename = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Rename…")
+            QTimer.singleShot(0, lambda: QTest.mouseClick(rename, Qt.MouseButton.LeftButton))
+        else:
+            qtbot.waitUntil(lambda: _panel(session)[1] != seen[0], timeout=5000)
+            seen.append(_panel(session)[1])  # (the panel, while the dialog is still open)
+            dialog.reject()
+
+    answer_dialogs(organize)
+    window.menu_actions.organize_searches_action.trigger()  # Searches ▸ Organize searches…
+    assert seen[-1] == ["Dates in Chicago — nothing new"], seen
 
     _watch_item(window, "Dates in Chicago").trigger()  # unticked
     qtbot.waitUntil(lambda: "No watched searches yet" in _panel(session)[0], timeout=5000)
