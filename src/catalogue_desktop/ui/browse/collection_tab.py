@@ -158,6 +158,15 @@ class CollectionTab(QWidget):
         """The record the details show, if any (without making the pane: see ``detail``)."""
         return None if self._detail is None else self._detail.current
 
+    def shown_row(self) -> int | None:
+        """The row key of the row the details show (a record's id, or a date's row), if any."""
+        return None if self._detail is None else self._shown_id
+
+    def target(self, row_key: int) -> tuple[Kind, int] | None:
+        """The record a row opens: on a tab of a list of records, the row's own record (a tab of
+        a derived list says: ``DatesTab.target``)."""
+        return (self.kind, row_key) if isinstance(self.kind, Kind) else None
+
     @property
     def detail(self) -> DetailPane:
         """The detail pane (made on first use, in the place of the placeholder label)."""

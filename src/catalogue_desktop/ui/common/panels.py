@@ -60,9 +60,8 @@ def toggle(action: QAction, dock: QDockWidget, main: QMainWindow, back: Callable
 
 
 def show(dock: QDockWidget, main: QMainWindow) -> None:
-    """Open the panel in the panels' place (the other one there closes; at a readable height the
-    first time), the keyboard in it."""
-    first = dock.isHidden() and not dock.property("opened")
+    """Open the panel in the panels' place (the other one there closes), the keyboard in it; as
+    tall as its content needs (``fitting``) unless the person dragged it to a height of theirs."""
     area = main.dockWidgetArea(dock)
     for other in main.findChildren(QDockWidget):
         same_place = main.dockWidgetArea(other) == area and not (other.isFloating() or dock.isFloating())
@@ -79,20 +78,42 @@ def show(dock: QDockWidget, main: QMainWindow) -> None:
     target.setFocus(Qt.FocusReason.OtherFocusReason)
     if area != AREA or dock.isFloating():
         return
-    wanted = fitting(dock, main)
-    if first or wanted < dock.height():  # (an empty panel shrinks to its line; else the person's height)
-        dock.setProperty("opened", True)
-        main.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
+    if not _dragged(dock):  # (a height the person dragged the panel to is kept)
+        _fit(dock, main)
 
 
 def fitting(dock: QDockWidget, main: QMainWindow) -> int:
     """The height the panel's content asks for (a line saying it has nothing to list is short; a
-    list its usual height), at most ``HEIGHT_SHARE`` of the window: at 1024x700 a panel at a
-    third of the height and more left the table 8 rows, and an empty one a blank box."""
+    list of a line or two is as tall as those lines; a long list its usual height), at most
+    ``HEIGHT_SHARE`` of the window: at 1024x700 a panel at a third of the height and more left
+    the table 8 rows, an empty one a blank box, and one listing a line a quarter of the window."""
     body = dock.widget()
-    content = body.sizeHint().height() if body is not None else 0
+    if body is None:
+        content = 0
+    elif body.hasHeightForWidth() and body.width() > 0:  # (wrapped lines: as tall as at its width)
+        content = body.heightForWidth(body.width())
+    else:
+        content = body.sizeHint().height()
     title = max(0, dock.height() - body.height()) if body is not None and body.height() else 24
     return max(dock.minimumSizeHint().height(), min(content + title, round(main.height() * HEIGHT_SHARE)))
+
+
+_FITTED = "fitted"  # a dock's property: the height ``_fit`` gave it last
+
+
+def _fit(dock: QDockWidget, main: QMainWindow) -> None:
+    wanted = fitting(dock, main)
+    dock.setProperty(_FITTED, wanted)
+    main.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
+
+
+def _dragged(dock: QDockWidget) -> bool:
+    """The person gave the panel another height than the one it was fitted to."""
+    fitted = dock.property(_FITTED)
+    return isinstance(fitted, int) and abs(dock.height() - fitted) > _SLACK
+
+
+_SLACK = 8  # px a fitted panel's height may differ from what was asked (its frame, rounding)
 
 
 def _flip(dock: QDockWidget, main: QMainWindow) -> None:
@@ -110,9 +131,9 @@ def _close(dock: QDockWidget, back: Callable[[], QWidget | None]) -> None:
 
 
 class _Refit(QObject):
-    """Grows a panel opened short (it had nothing to list) once its content asks for more room:
-    a list to show after a refresh or another period chosen; the person's own height is kept
-    otherwise."""
+    """Fits a panel to its content again once the content changes (a list appearing or growing
+    after a refresh or another period chosen, or shrinking to a line), unless the person dragged
+    it to a height of their own: that height is kept."""
 
     def __init__(self, dock: QDockWidget, main: QMainWindow) -> None:
         super().__init__(dock)
@@ -127,7 +148,9 @@ class _Refit(QObject):
 
     def _refit(self) -> None:
         dock, main = self._dock, self._main
-        if dock.isVisible() and not dock.isFloating() and main.dockWidgetArea(dock) == AREA:
-            wanted = fitting(dock, main)
-            if wanted > dock.height() + 8:
-                main.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
+        if not dock.isVisible() or dock.isFloating() or main.dockWidgetArea(dock) != AREA:
+            return
+        if dock.property(_FITTED) is None or (
+            not _dragged(dock) and abs(fitting(dock, main) - dock.height()) > _SLACK
+        ):
+            _fit(dock, main)  # (first seen: open at the start, as left; fitted from now on)

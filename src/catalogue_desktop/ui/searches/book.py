@@ -13,6 +13,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject, Signal
+
 from catalogue_desktop.core.cache.saved_searches import SavedSearch
 from catalogue_desktop.ui.common.settings import Settings
 
@@ -48,10 +50,18 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-class SearchBook:
-    """Saved searches as the window uses them: ``{"name", "query", "tab", "watched"}`` dicts."""
+class SearchBook(QObject):
+    """Saved searches as the window uses them: ``{"name", "query", "tab", "watched"}`` dicts.
+    ``changed`` says when one was saved, renamed, deleted, watched or unwatched: What's new
+    follows at once (it kept saying "No watched searches yet" after a search was watched, until
+    a refresh)."""
 
-    def __init__(self, store: Callable[[], Store | None], settings: Settings) -> None:
+    changed = Signal()
+
+    def __init__(
+        self, store: Callable[[], Store | None], settings: Settings, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
         self._store = store  # () -> the GUI thread's Store (or None)
         self._settings = settings
         self._migrated: set[str] = set()
@@ -80,6 +90,8 @@ class SearchBook:
                 moved += 1
         set_settings_searches(self._settings, [])
         self._settings.sync()
+        if moved:
+            self.changed.emit()
         return moved
 
     def history(self) -> History | None:
@@ -110,7 +122,9 @@ class SearchBook:
         old = store.searches.get(name)
         store.searches.put(SavedSearch(name, query, tab or None))
         if old is not None and old.watched:
-            self.set_watched(name, True)
+            self.set_watched(name, True)  # (says it changed)
+        else:
+            self.changed.emit()
 
     def remove(self, name: str) -> None:
         store = self.store()
@@ -120,6 +134,7 @@ class SearchBook:
             )
         else:
             store.searches.remove(name)
+            self.changed.emit()
 
     def rename(self, name: str, new: str) -> None:
         store = self.store()
@@ -134,6 +149,7 @@ class SearchBook:
             store.searches.remove(new)
             store.searches.remove(name)
             store.searches.put(found._replace(name=new))
+            self.changed.emit()
 
     def set_watched(self, name: str, watched: bool, finder: Finder | None = None) -> None:
         """Watch ``name`` (its news start from what it matches now: in ``finder``'s tables when
@@ -144,6 +160,7 @@ class SearchBook:
             return
         if not watched:
             store.searches.put(found._replace(watched=False, baseline={}))
+            self.changed.emit()
             return
         from catalogue_desktop.core.searches import news
         from catalogue_desktop.core.searches.stored import local_now
@@ -158,3 +175,4 @@ class SearchBook:
             )
         else:
             news.watch(store, found.name, found.query, found.kind, now_iso())
+        self.changed.emit()

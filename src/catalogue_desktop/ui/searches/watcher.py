@@ -128,6 +128,9 @@ class Watcher(QObject):
         self._pump.timeout.connect(self._step)
         self._wait = QTimer(self, interval=WAIT_MS)
         self._wait.timeout.connect(self._start_when_ready)
+        # a search watched, unwatched, renamed or deleted: What's new follows at once, as after a
+        # refresh (nothing is announced: the person did it)
+        window.search_book.changed.connect(lambda: self.after_sync(announce=False))
 
     def _beside_changes(self, main: QMainWindow, changes: QAction) -> None:
         """What's new in the View menu, after Changes (its fellow panel): only the toolbar had it."""

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # (made when the dock first shows: start-up makes no tree widget)
-    from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+    from PySide6.QtWidgets import QTreeWidgetItem
 
     from catalogue_desktop.core.searches.news import News
 
@@ -44,8 +44,6 @@ class WhatsNewDock(QDockWidget):
     def tree(self) -> QTreeWidget:
         """The list (made on first use, with the news given meanwhile)."""
         if self._tree is None:
-            from PySide6.QtWidgets import QTreeWidget
-
             body = QWidget()
             layout = QVBoxLayout(body)
             layout.setContentsMargins(6, 6, 6, 6)
@@ -53,7 +51,7 @@ class WhatsNewDock(QDockWidget):
             self.summary.setTextFormat(Qt.TextFormat.PlainText)
             self.summary.setWordWrap(True)
             self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-            tree = self._tree = QTreeWidget()
+            tree = self._tree = _Lines()
             tree.setHeaderHidden(True)
             tree.setAccessibleName("What's new")
             tree.itemActivated.connect(self._activated)
@@ -153,6 +151,20 @@ class WhatsNewDock(QDockWidget):
                     kind, rid = row.data(0, _PLACE)
                     out.append((group.text(0).split(" (")[0], kind, rid))
         return out
+
+
+class _Lines(QTreeWidget):
+    """What's new's list: as tall as its rows (``AdjustToContents``: the panel fits a line or
+    two, ``ui.common.panels``), at least one line; a scroll area's own minimum (70 px) made one
+    line a box a quarter of the window tall at 1024x700."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSizeAdjustPolicy(QTreeWidget.SizeAdjustPolicy.AdjustToContents)
+
+    def minimumSizeHint(self) -> QSize:
+        line = self.fontMetrics().height() + 2 * self.frameWidth() + 4
+        return QSize(super().minimumSizeHint().width(), line)
 
 
 def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:

@@ -85,7 +85,7 @@ class MainWindow(QMainWindow):
 
         self._images = images
         self._loader = loader
-        self.search_book = SearchBook(lambda: loader.store, settings)  # saved searches, in the store
+        self.search_book = SearchBook(lambda: loader.store, settings, self)  # saved searches, in the store
         self.ready = False  # every cached row shown (the session says: ``mark_ready``)
         self._finder: WindowFinder | None = None  # what a tab shows under the query (``use_finder``)
         self.banner = OfflineBanner(formatter.date)
@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
                 )
                 tab.show_past_changed.connect(self._show_past)
             tab.counts_changed.connect(self._counts_changed)
-            tab.record_selected.connect(lambda k, i: self.history.visit(Place(k, i)))
+            tab.record_selected.connect(lambda k, i, tab=tab: self.history.visit(self._place(tab, k, i)))
             tab.link_activated.connect(self.navigate)
             tab.open_url.connect(self.open_url)
             tab.message.connect(self.show_message)
@@ -297,13 +297,19 @@ class MainWindow(QMainWindow):
     def navigate(self, kind: Kind, record_id: int, *, remember: bool = True) -> bool:
         """Show ``kind``'s tab with ``record_id`` selected and its details (only its details,
         with a word, when the query hides its row); False if unlisted."""
+        return self._show_row(kind, record_id, Place(kind, record_id), remember=remember)
+
+    def _show_row(self, tab_kind: ListKind, row_key: int, place: Place, *, remember: bool) -> bool:
+        """Show ``tab_kind``'s tab with the row ``row_key`` selected (on a record's own tab, its
+        id) and ``place``'s record in its details."""
+        kind, record_id = place.kind, place.record_id
         # Selected before its tab shows: shown, the tab's table takes the focus, and a table
         # without a current row would make its first row current (a record nobody chose).
-        tab = self.tab(kind)
-        found = tab.select_record(record_id, emit=False)
+        tab = self.tab(tab_kind)
+        found = tab.select_record(row_key, emit=False)
         self._navigating = True  # (the tab shown is this record: remembered below, or not at all)
         try:
-            self.show_tab(kind)
+            self.show_tab(tab_kind)
         finally:
             self._navigating = False
         if found is False:
@@ -315,8 +321,15 @@ class MainWindow(QMainWindow):
         else:
             tab.view.setFocus()
         if remember:
-            self.history.visit(Place(kind, record_id))
+            self.history.visit(place)
         return True
+
+    def _place(self, tab: CollectionTab, kind: Kind, record_id: int) -> Place:
+        """``kind``'s record ``record_id`` as ``tab`` shows it: on a row of the Dates, that row."""
+        row = tab.shown_row()
+        if tab.kind is kind or row is None or tab.target(row) != (kind, record_id):
+            return Place(kind, record_id)
+        return Place(kind, record_id, tab.kind, row)
 
     def _remember_shown(self) -> None:
         """Another tab was clicked: its details are what the person sees now, so Back returns
@@ -325,19 +338,28 @@ class MainWindow(QMainWindow):
         clicked to, Back skipped that tab's record.)"""
         if self._navigating:
             return
-        shown = self.current_tab().shown_record()  # (a pane not made yet shows none)
+        tab = self.current_tab()
+        shown = tab.shown_record()  # (a pane not made yet shows none)
         if shown is not None:
-            self.history.visit(Place(*shown))
+            self.history.visit(self._place(tab, *shown))
+
+    def _go(self, place: Place | None) -> None:
+        """Back or Forward to ``place``: the Dates row it was seen on, while that row still
+        opens its record (rows are made anew on a refresh); else the record on its own tab."""
+        if place is None:
+            return
+        if place.tab is not None and place.row is not None:
+            tab = self.tab(place.tab)
+            if tab.target(place.row) == (place.kind, place.record_id):
+                self._show_row(place.tab, place.row, place, remember=False)
+                return
+        self.navigate(place.kind, place.record_id, remember=False)
 
     def go_back(self) -> None:
-        place = self.history.back()
-        if place is not None:
-            self.navigate(place.kind, place.record_id, remember=False)
+        self._go(self.history.back())
 
     def go_forward(self) -> None:
-        place = self.history.forward()
-        if place is not None:
-            self.navigate(place.kind, place.record_id, remember=False)
+        self._go(self.history.forward())
 
     def open_url(self, url: str) -> bool:
         """Open web links in the browser; anything but http/https is refused (the same test as

@@ -7,12 +7,18 @@ from typing import NamedTuple
 
 from PySide6.QtCore import QObject, Signal
 
-from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.kinds import Kind, ListKind
 
 
 class Place(NamedTuple):
+    """A record the person saw, and where: on the tab of a list of its own (``tab``: None), or on
+    a row of another list's tab (the Dates: ``tab`` and its ``row`` key), where Back returns to
+    that row, not to the record's own tab."""
+
     kind: Kind
     record_id: int
+    tab: ListKind | None = None
+    row: int | None = None
 
 
 def parse_target(text: str) -> Place:
