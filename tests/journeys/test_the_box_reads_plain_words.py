@@ -54,7 +54,7 @@ def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(
     window.show()
     wanted = _formal_rows(window, Kind.COURSES, "state:TX fee:<1500")
     assert wanted and len(wanted) < window.current_tab().model.total_count()
-    click_tab(window, OCCASIONS)
+    click_tab(window, Kind.EXPERTS)  # (on Dates, "courses" is the courses' dates: the tab stays)
     type_query(window, "texas courses under 1500")
     assert window.current_kind() is Kind.COURSES  # the kind word chose the tab
     assert _ids(window.current_tab()) == wanted
@@ -72,7 +72,7 @@ def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(
 def test_enter_shows_the_tab_the_words_name_again(start: Any) -> None:
     window = start().window
     window.show()
-    click_tab(window, OCCASIONS)
+    click_tab(window, Kind.EXPERTS)
     type_query(window, "texas courses under 1500")
     assert window.current_kind() is Kind.COURSES
     click_tab(window, Kind.WEBINARS)  # the person's choice: it stays while the words are the same
@@ -84,7 +84,7 @@ def test_enter_shows_the_tab_the_words_name_again(start: Any) -> None:
 def test_an_order_in_words_sorts_the_tab_it_names_and_the_header_shows_it(start: Any) -> None:
     window = start().window
     window.show()
-    click_tab(window, OCCASIONS)
+    click_tab(window, Kind.EXPERTS)
     type_query(window, "most expensive courses")
     assert window.current_kind() is Kind.COURSES
     header = window.current_tab().view.horizontalHeader()
@@ -320,16 +320,17 @@ def test_words_searched_as_typed_are_saved_as_words(start: Any) -> None:
 
 
 def test_the_status_line_says_the_tab_the_words_named_and_the_way_back(start: Any) -> None:
-    """Typed on Dates, "texas courses under 1500" shows Courses: the status line says why and how
-    to go back (a new user saw the tab change and no word of it)."""
+    """Typed on Experts, "texas courses under 1500" shows Courses: the status line says why and how
+    to go back (a new user saw the tab change and no word of it). On Dates the tab stays
+    (``test_the_readme_sales_questions_stay_on_dates``)."""
     window = start().window
     window.show()
-    click_tab(window, OCCASIONS)
+    click_tab(window, Kind.EXPERTS)
     type_query(window, "texas courses under 1500")
     assert window.current_kind() is Kind.COURSES
-    back = window.tab_kinds().index(OCCASIONS) + 1
+    back = window.tab_kinds().index(Kind.EXPERTS) + 1
     said = window.statusBar().currentMessage()
-    assert said == f"Showing Courses: the words name them. Ctrl+{back} goes back to Dates.", said
+    assert said == f"Showing Courses: the words name them. Ctrl+{back} goes back to Experts.", said
 
 
 def test_texas_courses_typed_on_dates_count_their_dates_too(start: Any) -> None:

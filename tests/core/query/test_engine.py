@@ -384,7 +384,7 @@ def test_clause_counts_show_which_clause_emptied_the_result() -> None:
 
 
 def test_a_kinds_plural_on_the_offerings_is_its_occasions() -> None:
-    """``kind:courses`` (what "texas courses under 1500" reads as) on the Dates tab: the courses'
+    """``kind:courses`` (what ``find`` reads "texas courses under 1500" as) on the Dates tab: the courses'
     occasions, as ``kind:course`` (it was no row at all); ``kind:series``: the sessions."""
     facts = demo_facts()
     finder, reference, now = finder_of(facts), Reference(facts, NOWS[0]), NOWS[0]

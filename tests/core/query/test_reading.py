@@ -32,7 +32,24 @@ def reading(text: str, table: str | None = None) -> Reading:
     ("typed", "table", "query", "shown", "order"),
     [
         # the issue's examples (names and cities from resources/demo)
-        ("texas courses under 1500", "offerings", "state:TX kind:courses fee:<1500", "courses", None),
+        # on Dates, a kind of date is a filter: the tab where offers are made stays (issue 39)
+        ("texas courses under 1500", "offerings", "state:TX kind:course fee:<1500", None, None),
+        ("texas courses under 1500", None, "state:TX kind:courses fee:<1500", "courses", None),
+        (
+            "cle webinars next 30 days under $300",
+            "offerings",
+            "cle:yes kind:webinar starts:next30d fee:<300",
+            None,
+            None,
+        ),
+        (
+            "chicgo courses in spring",
+            "offerings",
+            "city:Chicago kind:course starts:2027-03..2027-05",
+            None,
+            None,
+        ),
+        ("series sessions in march", "offerings", "kind:session starts:2027-03", None, None),
         ("chicago december", "offerings", "city:Chicago starts:2026-12", None, None),
         ("cle webinars by margaret okafor", None, "cle:yes kind:webinars expert:okafor", "webinars", None),
         (
@@ -183,7 +200,7 @@ def test_words_read_as_the_query_language(
 
 def test_conditions_say_in_words_what_was_read_and_where() -> None:
     found = reading("illinois cpe courses cheapest first", "offerings")
-    assert found.query == "state:IL cpe:yes kind:courses sort:fee"
+    assert found.query == "state:IL cpe:yes kind:course sort:fee"
     assert [c.label for c in found.conditions] == ["Illinois", "CPE credit", "Courses", "cheapest first"]
     assert [found.text[slice(*c.span)] for c in found.conditions] == [
         "illinois",
@@ -192,7 +209,7 @@ def test_conditions_say_in_words_what_was_read_and_where() -> None:
         "cheapest first",
     ]
     assert found.text_without(1) == "illinois courses cheapest first"
-    assert reading(found.text_without(1), "offerings").query == "state:IL kind:courses sort:fee"
+    assert reading(found.text_without(1), "offerings").query == "state:IL kind:course sort:fee"
     assert found.understood and not found.words
 
 
@@ -215,7 +232,9 @@ def test_a_typo_one_edit_from_a_known_value_is_read_as_it_and_said() -> None:
         "state:IL",
         "Did you mean Illinois?",
     )
-    webinars = reading("webinrs next week", "offerings")  # a kind word corrected names the tab
+    webinars = reading("webinrs next week", "offerings")  # a kind word corrected: that kind's dates
+    assert (webinars.query, webinars.table) == ("kind:webinar starts:next-week", None)
+    webinars = reading("webinrs next week", "courses")  # (elsewhere it names the tab)
     assert (webinars.query, webinars.table) == ("kind:webinars starts:next-week", "webinars")
     assert reading("febuary", "offerings").query == "starts:2027-02"
 
@@ -405,9 +424,9 @@ def test_a_quoted_value_of_a_field_is_the_fields_whatever_its_operator(formal: s
 @pytest.mark.parametrize(
     ("typed", "query"),
     [
-        ("ethics webinars for CPAs", "topic:ethics kind:webinars cpe:yes"),
-        ("courses for attorneys in texas", "kind:courses cle:yes state:TX"),
-        ("webinars with both cle and cpe", "kind:webinars cle:yes cpe:yes"),
+        ("ethics webinars for CPAs", "topic:ethics kind:webinar cpe:yes"),
+        ("courses for attorneys in texas", "kind:course cle:yes state:TX"),
+        ("webinars with both cle and cpe", "kind:webinar cle:yes cpe:yes"),
     ],
 )
 def test_who_needs_a_credit_names_it_and_both_is_glue(typed: str, query: str) -> None:

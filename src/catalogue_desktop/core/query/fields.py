@@ -260,8 +260,8 @@ _OFFERING_KINDS = {"courses": "course", "webinars": "webinar", "series": "sessio
 
 def offering_kind(value: object) -> object:
     """An offering's own kind as ``kind:VALUE`` on the offerings may name it: by its table's name
-    too (``kind:courses`` is the occasions of courses, ``kind:series`` the series' sessions), as the
-    reading writes it ("texas courses" on the Dates tab)."""
+    too (``kind:courses`` is the occasions of courses, ``kind:series`` the series' sessions), as
+    ``find`` reads "texas courses" (the Dates tab's reading writes the singular: ``kind:course``)."""
     return _OFFERING_KINDS.get(value.strip().lower(), value) if isinstance(value, str) else value
 
 

@@ -113,12 +113,25 @@ def read_on_tab(text: str, lexicon: Lexicon, now: datetime, table: str, *, liter
     counts and orders it has), unless that leaves words free that ``find``'s reading (for any
     table) understands: a city, a fee or a credit on a tab without one is still that place, fee
     or credit, which this tab lacks (it shows none; the window moves to where the results are),
-    never a word searched in its text ("chicago december" on Webinars was 0 everywhere)."""
+    never a word searched in its text ("chicago december" on Webinars was 0 everywhere). On Dates,
+    a kind of date ("texas courses") stays there, the dates of that kind, unless the words need
+    that kind's own tab ("webinars with no access link": the dates have no access link)."""
     here = read(text, lexicon, now, literal=literal, table=table)
     if literal or not here.words:
         return here
-    anywhere = read(text, lexicon, now, table=None)
-    return anywhere if len(anywhere.words) < len(here.words) else here
+    others = [read(text, lexicon, now, table=t) for t in _kinds_named(here)]
+    best = here
+    for other in [*others, read(text, lexicon, now, table=None)]:
+        if len(other.words) < len(best.words):
+            best = other
+    return best
+
+
+def _kinds_named(reading: Reading) -> list[str]:
+    """The tabs of the kinds of date a reading on the Dates tab names (``kind:course``: courses)."""
+    tables = {f"kind:{value}": table for table, (value, _) in rules.DATE_KINDS.items()}
+    tables["kind:session"] = "series"
+    return [tables[c.clause] for c in reading.conditions if c.clause in tables]
 
 
 def _literal(text: str, parsed: Parsed, *, literal: bool = False) -> Reading:

@@ -22,11 +22,11 @@ from catalogue_desktop.core.query.rules.money import money, year_range
 from catalogue_desktop.core.query.rules.ordering import order
 from catalogue_desktop.core.query.rules.people import ALIASES, member, person, phrase, titled
 from catalogue_desktop.core.query.rules.places import country, place
-from catalogue_desktop.core.query.rules.tabs import kind, place_kind
+from catalogue_desktop.core.query.rules.tabs import DATE_KINDS, kind, place_kind
 from catalogue_desktop.core.query.rules.tokens import Context, Match, Rule, Token
 from catalogue_desktop.core.query.rules.when import when
 
-__all__ = ["ALIASES", "FILLER", "RULES", "Context", "Match", "Rule", "Token"]
+__all__ = ["ALIASES", "DATE_KINDS", "FILLER", "RULES", "Context", "Match", "Rule", "Token"]
 
 # in order of preference among matches of one length
 RULES: tuple[Rule, ...] = (

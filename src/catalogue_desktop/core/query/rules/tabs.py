@@ -1,5 +1,7 @@
 """Kinds: the words that name the tab to show ("webinars", "certificates", "what's on"), and
-"in person" and "online" (a filter on the Dates tab, the tab to show elsewhere)."""
+"in person" and "online" (a filter on the Dates tab, the tab to show elsewhere). On the Dates tab,
+a kind of date ("courses", "webinars", "sessions") is a filter too: the dates of that kind, on
+the tab where offers are made."""
 
 from __future__ import annotations
 
@@ -31,10 +33,21 @@ KIND_WORDS = phrase_table(
 # on the Dates tab, kind:course is the occasions of courses, as it always was).
 KIND_VALUE = {table: table for table in KIND_WORDS.values()} | {OFFERINGS: "dates"}
 KIND_LABEL = {OFFERINGS: "Dates"}
+# On the Dates tab, the kinds a date is of, as a condition: ``kind:`` in the singular (a kind, not
+# a tab: ``fields.tab_of_kind``), "webinars" with the series' sessions (``engine.is_webinar_kind``).
+DATE_KINDS = {"courses": ("course", "Courses"), "webinars": ("webinar", "Webinars")}
+_SESSIONS = phrase_table({"session": ("session,sessions", "series session", "series sessions")})
 
 
 def kind(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     found = longest_at(_KINDS, toks, i)
+    if ctx.table == OFFERINGS:
+        sessions = longest_at(_SESSIONS, toks, i)
+        if sessions is not None and (found is None or sessions[0] >= found[0]):
+            return [Match(sessions[0], "condition", "kind:session", "Sessions")]
+        if found is not None and found[1] in DATE_KINDS:  # the dates of that kind: the tab stays
+            value, label = DATE_KINDS[found[1]]
+            return [Match(found[0], "condition", f"kind:{value}", label)]
     if found is None:
         return []
     size, table = found
