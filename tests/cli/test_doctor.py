@@ -211,7 +211,7 @@ def test_a_profile_with_a_keyring_secret_syncs_into_its_own_cache(
         profiles = Profiles.load(config / "profiles.json")
         staging = profiles.add("staging", server.base_url)
         profiles.put(
-            staging.__class__(**{**staging.__dict__, "connection": ConnectionSettings(auth="bearer")})
+            staging._replace(connection=ConnectionSettings(auth="bearer"))
         )
         profiles.save()
         secrets.store(secrets.account("staging", origin(server.base_url)), TOKEN)

@@ -25,7 +25,8 @@ def test_a_one_day_date_says_its_day_once_and_valid_until_reads_like_every_date(
     tab = click_tab(window, OCCASIONS)
     click_row(tab, _row(tab, "Employment Litigation Update", "Dallas", "7/16/27"))
     qtbot.waitUntil(lambda: "This date" in pane_text(tab))
-    lines = pane_text(tab).splitlines()
+    # (a Dallas July time written UTC−06:00 is doubtful: marked ⚠, as its row is)
+    lines = [line.removesuffix(" ⚠") for line in pane_text(tab).splitlines()]
     assert lines[lines.index("This date") + 1] == ONE_DAY
     cards = [lines[i + 1] for i, line in enumerate(lines) if line == "Dates"]
     assert ONE_DAY in cards and not any(c.count("2027") > 1 and "July 16" in c for c in cards)  # cards alike

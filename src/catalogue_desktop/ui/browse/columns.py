@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMenu, QStyle, QTableView
+from PySide6.QtWidgets import QMenu, QTableView
 
 from catalogue_desktop.core.listing.rows import COLUMNS, Column, ColumnType, column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
@@ -90,8 +90,8 @@ def _room(view: QTableView) -> int:
     it; counted whether shown or not, so that widths do not change as rows come and go).
     (Not viewport(): handing Python a QWidget* made PySide create every QtWidgets type at
     start-up; the view's size less the bar's extent is the same.)"""
-    bar = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
-    return view.maximumViewportSize().width() - bar
+    bar = view.verticalScrollBar().sizeHint().width()  # (the style's extent; not QStyle itself:
+    return view.maximumViewportSize().width() - bar  # its ~500 enum members are not made at start)
 
 
 def default_widths(view: QTableView, kind: ListKind, formatter: Formatter) -> None:

@@ -279,6 +279,17 @@ class Settings:
         self.put("display/event_zones", None if value else "false")
 
     @property
+    def doubtful_times(self) -> str | None:
+        """How a course time written in an offset not its venue zone's is read, as the offers
+        chose it (``core.records.zones.TIMES``; the offers' ``OfferSettings.times`` writes it);
+        None: not chosen yet. Read here, not through ``ui.offers``: the first paint needs it and
+        not the offers' modules (``ui/shell/start_budget.py``)."""
+        from catalogue_desktop.core.records.zones import TIMES
+
+        found = str(self.q.value("offers/times") or "").strip()
+        return found if found in TIMES else None
+
+    @property
     def offer_max_age_days(self) -> int:
         """An offer made from data older than this many days is warned about first."""
         return self._number("offers/max_age_days", 7, high=36500)

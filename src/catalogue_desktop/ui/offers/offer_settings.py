@@ -69,8 +69,7 @@ class OfferSettings:
     @property
     def times(self) -> str | None:
         """How offers give such a time (``core.offers.offer.TIMES``); None: not chosen yet."""
-        found = self._get("times")
-        return found if found in TIMES else None
+        return self.settings.doubtful_times
 
     @times.setter
     def times(self, choice: str | None) -> None:

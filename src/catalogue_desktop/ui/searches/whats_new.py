@@ -5,13 +5,14 @@ at. A click opens the record in its tab; showing the dock marks the news seen (`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # (made when the dock first shows: start-up makes no tree widget)
-    from PySide6.QtWidgets import QTreeWidgetItem
+    from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
     from catalogue_desktop.core.searches.news import News
 
@@ -51,7 +52,7 @@ class WhatsNewDock(QDockWidget):
             self.summary.setTextFormat(Qt.TextFormat.PlainText)
             self.summary.setWordWrap(True)
             self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-            tree = self._tree = _Lines()
+            tree = self._tree = _lines()
             tree.setHeaderHidden(True)
             tree.setAccessibleName("What's new")
             tree.itemActivated.connect(self._activated)
@@ -153,18 +154,29 @@ class WhatsNewDock(QDockWidget):
         return out
 
 
-class _Lines(QTreeWidget):
+def _lines() -> QTreeWidget:
     """What's new's list: as tall as its rows (``AdjustToContents``: the panel fits a line or
     two, ``ui.common.panels``), at least one line; a scroll area's own minimum (70 px) made one
-    line a box a quarter of the window tall at 1024x700."""
+    line a box a quarter of the window tall at 1024x700. (Its class is made with the first
+    list: one defined at import would make ``QTreeWidget`` at start-up.)"""
+    return _lines_class()()
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.setSizeAdjustPolicy(QTreeWidget.SizeAdjustPolicy.AdjustToContents)
 
-    def minimumSizeHint(self) -> QSize:
-        line = self.fontMetrics().height() + 2 * self.frameWidth() + 4
-        return QSize(super().minimumSizeHint().width(), line)
+@cache
+def _lines_class() -> type[QTreeWidget]:
+    from PySide6.QtCore import QSize
+    from PySide6.QtWidgets import QTreeWidget
+
+    class Lines(QTreeWidget):
+        def __init__(self) -> None:
+            super().__init__()
+            self.setSizeAdjustPolicy(QTreeWidget.SizeAdjustPolicy.AdjustToContents)
+
+        def minimumSizeHint(self) -> QSize:
+            line = self.fontMetrics().height() + 2 * self.frameWidth() + 4
+            return QSize(super().minimumSizeHint().width(), line)
+
+    return Lines
 
 
 def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:

@@ -465,11 +465,9 @@ class AppSession(QObject):
     # -- settings ------------------------------------------------------------------------------
 
     def _apply_display_settings(self) -> None:
-        from catalogue_desktop.ui.offers.offer_settings import OfferSettings
-
         self.formatter.event_zones = self.settings.event_zones
         # doubtful course times read as the seller chose for the offers: one answer everywhere
-        self.formatter.doubtful_times = OfferSettings(self.settings).times
+        self.formatter.doubtful_times = self.settings.doubtful_times
         vocabulary = self.settings.vocabulary()
         if vocabulary is not None:
             self.formatter.vocabulary = vocabulary
