@@ -81,3 +81,11 @@ def fault_server(sample: dict[Any, bytes]) -> Iterator[Any]:
         for kind in Kind:
             server.set(kind.path, "json", body=sample[kind], etag=f'"{kind.value}-1"')
         yield server
+
+
+def pytest_sessionfinish() -> None:
+    """The warm processes the commands were forked from (``tests/cli_process.py``) end with the
+    session (waited for: their CPU time is the run's)."""
+    from tests.cli_process import close_warm
+
+    close_warm()

@@ -42,3 +42,4 @@ _.LockedKeyring  # tests/keyring_backend.py: named by PYTHON_KEYRING_BACKEND (te
 # configparser calls it on every key (core/connection/desktop_proxies.py: KDE's keys kept as written)
 _.optionxform
 _.dont_write_bytecode  # tests/conftest.py: read by the interpreter (and pytest) when it imports
+_.tempdir  # tests/forked_cli.py: tempfile reads it (unset in a forked command, found again)

@@ -28,6 +28,7 @@ from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.records.zones import clock
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.server import load_sample
+from tests.cli_process import run_command
 
 SAMPLE = load_sample()
 AT = "2026-11-20T09:30:00Z"  # when the cache was "synced"
@@ -108,14 +109,7 @@ def env(env: dict[str, str]) -> dict[str, str]:
 
 
 def run(env: dict[str, str], *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    result = subprocess.run(
-        [sys.executable, "-m", "catalogue_desktop", *args],
-        capture_output=True,
-        env=env,
-        timeout=120,
-        cwd=cwd,
-        check=False,
-    )
+    result = run_command(*args, env=env, cwd=cwd)
     assert b"Traceback" not in result.stderr + result.stdout, result.stderr.decode()
     return result
 
