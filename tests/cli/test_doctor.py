@@ -210,9 +210,7 @@ def test_a_profile_with_a_keyring_secret_syncs_into_its_own_cache(
             server.set(kind.path, "auth", value=f"Bearer {TOKEN}", body=sample[kind])
         profiles = Profiles.load(config / "profiles.json")
         staging = profiles.add("staging", server.base_url)
-        profiles.put(
-            staging._replace(connection=ConnectionSettings(auth="bearer"))
-        )
+        profiles.put(staging._replace(connection=ConnectionSettings(auth="bearer")))
         profiles.save()
         secrets.store(secrets.account("staging", origin(server.base_url)), TOKEN)
         cache = tmp_path / "caches"
