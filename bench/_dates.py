@@ -68,7 +68,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
     app = _gui._qapp()
     from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
-    from catalogue_desktop.core.listing.rows import DATES
+    from catalogue_desktop.core.records.kinds import OCCASIONS
     from catalogue_desktop.ui.offers import desk
     from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog, SheetOptions
     from catalogue_desktop.ui.shell.session import AppSession, Options
@@ -83,7 +83,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
         )
         ready = asyncio.ensure_future(_gui._signal(session.ready, 600))
         window = session.start()
-        window.show_tab(DATES)  # the Dates tab current: its rows are set (and sorted) as they come
+        window.show_tab(OCCASIONS)  # the Dates tab current: its rows are set (and sorted) as they come
         await ready
         out["ready_s"] = time.perf_counter() - t0
         indexer = session.finder.indexer
