@@ -125,37 +125,10 @@ def test_the_workers_start_with_the_first_big_download(tmp_path: Path) -> None:
         with DemoServer(payloads) as server:
             report = asyncio.run(main(server.base_url))
         assert started == [True]
-        assert ingestor.processes()
+        assert ingestor._pool is not None
     finally:
         ingestor.close()
     assert report.ok
-
-
-def test_one_big_payload_starts_one_worker(tmp_path: Path) -> None:
-    """Webinars alone are big (the other collections empty): one worker process is started, not
-    one per allowed worker (the second's start, ~0.5 s of CPU, did nothing)."""
-    import multiprocessing
-
-    webinars = generate(500, seed=7)[Kind.WEBINARS]
-    assert len(webinars) > 64 * 1024
-    payloads = {kind: webinars if kind is Kind.WEBINARS else b"[]" for kind in Kind}
-    ingestor = Ingestor(workers=2, threshold=64 * 1024)
-    before = set(multiprocessing.active_children())
-
-    async def main(base_url: str) -> Any:
-        async with CatalogueClient(base_url, retries=0, read_timeout=20) as client:
-            report = await sync_catalogue(client, tmp_path / "catalogue.sqlite3", ingestor=ingestor)
-            await ingestor.prewarm()  # (a later refresh's warm-up starts no other)
-            return report
-
-    try:
-        with DemoServer(payloads) as server:
-            report = asyncio.run(main(server.base_url))
-        started = set(multiprocessing.active_children()) - before
-    finally:
-        ingestor.close()
-    assert report.ok
-    assert len(started) == 1, started
 
 
 WORKER_MODULES = """
@@ -170,8 +143,7 @@ if __name__ == "__main__":
 
     ingestor = Ingestor(workers=1)
     try:
-        ingestor._first()
-        print(json.dumps(ingestor._pools[0].pool.submit(modules).result(timeout=60)))
+        print(json.dumps(ingestor._executor().submit(modules).result(timeout=60)))
     finally:
         ingestor.close()
 """

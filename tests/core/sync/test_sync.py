@@ -245,15 +245,15 @@ def test_large_payloads_go_through_a_worker_process(store_file: Path) -> None:
     try:
         with DemoServer(payloads) as server:
             report = sync(server.base_url, store_file, ingestor=ingestor)
-        processes = ingestor.processes()
-        assert processes, "no worker process was used"
-        assert all(p.is_alive() for p in processes)
+        pool = ingestor._pool
+        assert pool is not None, "no worker process was used"
+        processes = list(pool._processes.values())  # type: ignore[union-attr]
+        assert processes and all(p.is_alive() for p in processes)
         if hasattr(os, "nice"):  # workers run below the window's CPU priority
-            pool = ingestor._pools[0].pool
             assert pool.submit(os.nice, 0).result(timeout=30) == min(19, os.nice(0) + BACKGROUND_NICENESS)
     finally:
         ingestor.close()
-    assert not ingestor.processes()
+    assert ingestor._pool is None
     for process in processes:
         process.join(timeout=5)
         assert not process.is_alive()
@@ -272,4 +272,4 @@ def test_ingestor_close_without_use_is_harmless() -> None:
     ingestor = Ingestor()
     ingestor.close()
     ingestor.close()
-    assert not ingestor.processes()
+    assert ingestor._pool is None

