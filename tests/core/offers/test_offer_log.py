@@ -47,6 +47,15 @@ def offer_of(store: Store, ids: list[str], title: str, **kw: Any) -> logged.Logg
     return made
 
 
+def synced_long_ago(store_file: Path) -> None:
+    """The catalogue as synced well before the first check (a check in the sync's second would
+    count it as not checked since: times are kept to the second)."""
+    db = sqlite3.connect(store_file)
+    db.execute("UPDATE collections SET fetched_at = '2026-11-01T00:00:00Z'")
+    db.commit()
+    db.close()
+
+
 def courses_changed(sample: dict[Kind, bytes]) -> list[dict[str, Any]]:
     """The service's next courses: Chicago's fee 1,095 -> 1,195, Washington withdrawn."""
     courses = json.loads(sample[Kind.COURSES])
@@ -185,8 +194,8 @@ def test_a_schema_6_store_gets_the_offer_log_and_keeps_its_data(
     db.close()
     with Store(store_file) as s:
         assert s.recovered is None and s.state(Kind.COURSES).records > 0
-        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "7"
-        assert SCHEMA_VERSION == 7 and logged.offers(s) == []
+        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "8"
+        assert SCHEMA_VERSION == 8 and logged.offers(s) == []
         offer_of(s, [CHICAGO], "After the upgrade")
         assert [o.title for o in logged.offers(s)] == ["After the upgrade"]
 
@@ -205,16 +214,19 @@ def test_checking_a_thousand_offers_reads_the_catalogue_once(
     demo_server: DemoServer, store_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert sync(demo_server.base_url, store_file).ok
+    synced_long_ago(store_file)
+    from catalogue_desktop.core.offers import quoted_now
+
     reads = []
-    real = checking.now_occasions
+    real = quoted_now.quotes_now
 
-    def counted(store: Store, now: datetime, wanted: Any = None, **how: bool) -> Any:
-        reads.append(now)
-        return real(store, now, wanted, **how)
+    def counted(store: Store, wanted: Any) -> Any:
+        reads.append(wanted)
+        return real(store, wanted)
 
-    monkeypatch.setattr(checking, "now_occasions", counted)
+    monkeypatch.setattr(quoted_now, "quotes_now", counted)
     with Store(store_file) as s:
-        found = real(s, NOW)
+        found = checking.now_occasions(s, NOW)
         for n in range(1000):
             logged.remember(s, title=f"Offer {n}", items=[found[CHICAGO], found[MINNEAPOLIS]], written=[])
         result = checking.check(s, NOW)
@@ -239,26 +251,30 @@ def test_a_check_makes_only_the_quoted_occasions_and_finds_them_as_the_whole_cat
     demo_server: DemoServer, store_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 40: a check of 1,000 offers made every occasion of the catalogue (30,000+ at 10,000
-    webinars) to look ~3,000 up; now only the quoted ones (counted, not timed)."""
-    from catalogue_desktop.core.offers import occasions as made_here
+    webinars) to look ~3,000 up; now only the quoted ones, read by their ids (counted, not timed)."""
+    from catalogue_desktop.core.cache.offer_log import OfferLog
+    from catalogue_desktop.core.offers import quoted_now
 
     assert sync(demo_server.base_url, store_file).ok
+    synced_long_ago(store_file)
     with Store(store_file) as s:
         every = checking.now_occasions(s, NOW)
         assert len(every) > 10 and list(every) == [logged.occasion_id(o) for o in every.values()]
         for n in range(100):
             logged.remember(s, title=f"Offer {n}", items=[every[CHICAGO], every[WASHINGTON]], written=[])
         wanted = {CHICAGO, WASHINGTON, "webinar:no-such"}
-        assert checking.now_occasions(s, NOW, wanted) == {k: every[k] for k in (CHICAGO, WASHINGTON)}
+        assert quoted_now.quotes_now(s, wanted) == {
+            k: logged.quoted(every[k], None) for k in (CHICAGO, WASHINGTON)
+        }
         made: list[int] = []
-        real = made_here.occasions
+        real = quoted_now.quotes_now
 
-        def counted(found: Any, rows: Any, **how: bool) -> Any:
-            out = real(found, rows, **how)
-            made.append(len(out))
+        def counted(store: Store, wanted: Any) -> Any:
+            out = real(store, wanted)
+            made.append(len(out or ()))
             return out
 
-        monkeypatch.setattr(made_here, "occasions", counted)
+        monkeypatch.setattr(quoted_now, "quotes_now", counted)
         result = checking.check(s, NOW)
     assert made == [2] and len(result.offers) == 100
     assert {o.status for o in result.offers} == {"current"}
@@ -266,21 +282,30 @@ def test_a_check_makes_only_the_quoted_occasions_and_finds_them_as_the_whole_cat
         logged.quoted(every[k], None) for k in (CHICAGO, WASHINGTON)
     }
     webinars = json.loads(demo_server.payload(Kind.WEBINARS))
-    webinars[0]["title"] += " (moved)"  # new data, none of it quoted: every offer found as it was
+    webinars[0]["title"] += " (moved)"  # new webinars: no offer quotes one, none is read again
     serve(demo_server, Kind.WEBINARS, webinars)
     assert sync(demo_server.base_url, store_file).ok
-    written: list[str] = []
-    real_dumps = json.dumps
-
-    def dumps(value: Any, **kw: Any) -> str:
-        written.append("findings")
-        return real_dumps(value, **kw)
-
-    monkeypatch.setattr(checking.json, "dumps", dumps)
     with Store(store_file) as s:
+        assert checking.check(s, NOW).at and made == [2]
+    courses = json.loads(demo_server.payload(Kind.COURSES))
+    courses[-1]["title"] += " (new edition)"  # new courses, none of the quoted changed: found as they were
+    serve(demo_server, Kind.COURSES, courses)
+    assert sync(demo_server.base_url, store_file).ok
+    written: list[tuple[list[Any], list[int]]] = []
+    real_set = OfferLog.set_checked
+
+    def set_checked(log: OfferLog, findings: Any, at: str, same: Any = (), quoted: Any = ()) -> None:
+        written.append((list(findings), list(same)))
+        real_set(log, findings, at, same, quoted)
+
+    monkeypatch.setattr(OfferLog, "set_checked", set_checked)
+    with Store(store_file) as s:
+        before = {o.id: o.findings for o in logged.offers(s)}
         again = checking.check(s, NOW)
-        assert made == [2, 2] and not written  # checked again; only the time is written
+        assert made == [2, 2]  # checked again; only the time is written
+        assert written == [([], sorted(before, reverse=True))]
         assert [o.findings for o in again.offers] == [o.findings for o in result.offers]
+        assert {o.id: o.findings for o in logged.offers(s)} == before
         assert {o.checked_at for o in logged.offers(s)} == {again.at}
 
 

@@ -6,7 +6,10 @@ A row holds what was promised as JSON (``core.offers.logged`` reads and writes i
 formats written and where, each occasion's quoted values) and what the last check found
 (``core.offers.checking``: a status and each item's values now). A re-issued offer is a new row,
 ``version_of`` the first version's id; the old row keeps its promise and names its successor
-(``superseded_by``). Schema 7 added the table (``schema.migrate``).
+(``superseded_by``). Schema 7 added the table (``schema.migrate``); schema 8 its ``quoted``
+column: each item's compared values in a few bytes (``core.offers.logged.fingerprint``), all a
+check reads of an offer that still matches (an offer logged before it has none: its check reads
+``items`` and keeps the fingerprint, ``set_quoted``).
 """
 
 from __future__ import annotations
@@ -34,14 +37,15 @@ CREATE TABLE IF NOT EXISTS offers (
     superseded_by INTEGER,    -- re-issued as this offer
     status TEXT,              -- the last check's: current | changed | withdrawn | past | superseded
     found TEXT,               -- JSON: the last check's findings per item
-    checked_at TEXT
+    checked_at TEXT,
+    quoted TEXT               -- JSON: each item's occasion and compared values (a check's fingerprint)
 );
 CREATE INDEX IF NOT EXISTS offers_by_time ON offers (made);
 """
 
 _COLUMNS = (
     "id, made, title, note, currency, written, items, version_of, version, superseded_by, status,"
-    " found, checked_at"
+    " found, checked_at, quoted"
 )
 
 
@@ -61,6 +65,7 @@ class OfferRow(NamedTuple):
     status: str | None
     found: str | None
     checked_at: str | None
+    quoted: str | None = None  # (None: logged before schema 8, or damaged: read from ``items``)
 
 
 def statements() -> list[str]:
@@ -69,9 +74,12 @@ def statements() -> list[str]:
 
 
 def install(db: sqlite3.Connection) -> None:
-    """Make the table (an upgrade to schema 7), inside the caller's transaction."""
+    """Make the table (an upgrade to schema 7), or give it the ``quoted`` column (to schema 8),
+    inside the caller's transaction (the fingerprints are made by the next check)."""
     for statement in statements():
         db.execute(statement)
+    if "quoted" not in {r[1] for r in db.execute("PRAGMA table_info(offers)")}:
+        db.execute("ALTER TABLE offers ADD COLUMN quoted TEXT")
 
 
 class OfferLog:
@@ -94,6 +102,7 @@ class OfferLog:
         currency: str | None,
         written: str,
         items: str,
+        quoted: str | None = None,
         version_of: int | None = None,
         supersedes: int | None = None,
     ) -> int:
@@ -105,9 +114,9 @@ class OfferLog:
                 row = self._db.execute("SELECT version FROM offers WHERE id = ?", (supersedes,)).fetchone()
                 version = (int(row[0]) if row else 0) + 1
             made_id = self._db.execute(
-                "INSERT INTO offers (made, title, note, currency, written, items, version_of, version)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (made, title, note, currency, written, items, version_of, version),
+                "INSERT INTO offers (made, title, note, currency, written, items, quoted, version_of,"
+                " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (made, title, note, currency, written, items, quoted, version_of, version),
             ).lastrowid
             assert made_id is not None  # (an INSERT's row)
             if supersedes is not None:
@@ -152,15 +161,27 @@ class OfferLog:
         found = self._db.execute(f"SELECT {_COLUMNS} FROM offers WHERE id = ?", (offer_id,)).fetchone()
         return None if found is None else OfferRow(*found)
 
-    def set_checked(self, findings: list[tuple[int, str, str]], at: str, same: Sequence[int] = ()) -> None:
+    def set_checked(
+        self,
+        findings: list[tuple[int, str, str]],
+        at: str,
+        same: Sequence[int] = (),
+        quoted: Sequence[tuple[int, str]] = (),
+    ) -> None:
         """Each offer's (id, status, findings JSON) as checked ``at``, and the offers ``same`` as
-        checked ``at`` with the status and findings they had; the span kept."""
+        checked ``at`` with the status and findings they had, and the (id, fingerprint) of
+        ``quoted`` (offers logged before schema 8); the span kept."""
         with self._transaction():
             self._db.executemany(
                 "UPDATE offers SET status = ?, found = ?, checked_at = ? WHERE id = ?",
                 [(status, found, at, offer_id) for offer_id, status, found in findings],
             )
-            self._db.executemany("UPDATE offers SET checked_at = ? WHERE id = ?", [(at, i) for i in same])
+            if same:  # (most, after most refreshes: one statement)
+                self._db.execute(
+                    "UPDATE offers SET checked_at = ? WHERE id IN (SELECT value FROM json_each(?))",
+                    (at, "[" + ",".join(map(str, same)) + "]"),
+                )
+            self._db.executemany("UPDATE offers SET quoted = ? WHERE id = ?", [(q, i) for i, q in quoted])
             self._prune(at)
 
     def _prune(self, now: str) -> int:

@@ -268,6 +268,57 @@ class Store:
             return values
         return [dict(zip(keys, v, strict=True)) if isinstance(v, list) else None for v in values]
 
+    def first_linking(self, kind: Kind, linked: Iterable[int]) -> dict[int, int]:
+        """For each of the ``linked`` ids, the id of the first record of ``kind`` (in array order)
+        whose first list of links holds it (a webinar: the first series it is a session of), read
+        off the stored links in one query; an id no record links is left out."""
+        at = self.state(kind).snapshot
+        wanted = sorted({i for i in linked if type(i) is int})
+        if at is None or not wanted:
+            return {}
+        found = self._query(
+            "SELECT j.value, r.record_id FROM rows l JOIN records r ON r.snapshot = l.snapshot"
+            " AND r.pos = l.pos, json_each(l.links, '$[0]') j WHERE l.snapshot = ?"
+            " AND j.value IN (SELECT value FROM json_each(?)) ORDER BY l.pos, j.key",
+            (at, "[" + ",".join(map(str, wanted)) + "]"),
+        )
+        first: dict[int, int] = {}
+        for link, record_id in found:
+            first.setdefault(link, record_id)
+        return first
+
+    def children_of(
+        self,
+        kind: Kind,
+        record_ids: Iterable[int],
+        child: str,
+        keys: Sequence[str],
+        child_keys: Sequence[str],
+    ) -> list[tuple[list[Any], list[Any]]]:
+        """The children (the facts' list ``child``: a course's locations, a series' sessions) of
+        the current snapshot's records with these ids, in array order, each as the values of its
+        record's ``keys`` and its own ``child_keys`` (two or more each, picked by SQLite), in one
+        query: what the offer check reads of the courses and series its offers quoted."""
+        at = self.state(kind).snapshot
+        wanted = sorted({i for i in record_ids if type(i) is int})
+        if at is None or not wanted:
+            return []
+
+        def paths(of: str, names: Sequence[str]) -> str:
+            return ", ".join([of] + ["'$.\"" + k.replace("'", "''").replace('"', "") + "\"'" for k in names])
+
+        array = "'$.\"" + child.replace("'", "''").replace('"', "") + "\"'"
+        found = self._query(
+            f"SELECT json_extract({paths('l.facts', keys)}), json_extract({paths('j.value', child_keys)})"
+            f" FROM records r INDEXED BY records_by_id JOIN rows l ON l.snapshot = r.snapshot AND"
+            f" l.pos = r.pos, json_each(l.facts, {array}) j WHERE r.snapshot = ? AND r.record_id IN"
+            f" (SELECT value FROM json_each(?)) AND json_type(l.facts, {array}) = 'array'"
+            f" AND j.type = 'object' ORDER BY r.pos, j.key",
+            (at, "[" + ",".join(map(str, wanted)) + "]"),
+        )
+        values = store_pages.json_array([v for pair in found for v in pair])
+        return list(zip(values[::2], values[1::2], strict=True))
+
     def _fact_page(self, snapshot: int, page: int) -> tuple[Any, ...] | None:
         try:
             found = self._query(FACT_PAGE_SQL, (snapshot, page))

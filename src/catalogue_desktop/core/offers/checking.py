@@ -17,142 +17,110 @@ fee 1,095 → 1,195". ``reissue`` makes an offer again from today's data. Qt-fre
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
 from catalogue_desktop.core.offers import logged
 from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted, Status, Written
 from catalogue_desktop.core.offers.occasions import Occasion, instant, money
 from catalogue_desktop.core.records.errors import CatalogueError
+from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.core.records.zones import offset_label
 
 if TYPE_CHECKING:
+    from catalogue_desktop.core.cache.offer_log import OfferRow
     from catalogue_desktop.core.cache.store import Store
-    from catalogue_desktop.core.query.table import Table
-    from catalogue_desktop.core.records.kinds import Kind
 
 
 class NothingLeft(CatalogueError):
     """An offer cannot be re-issued: none of its dates is still offered."""
 
 
-@dataclass(frozen=True, slots=True)
 class Checked:
-    """What one check found: every offer (newest first), and those open that no longer match."""
+    """What one check found: every offer (newest first), and those open that no longer match.
 
-    offers: list[LoggedOffer]
-    at: str
+    The offers are made from the log's rows when first asked for (``offers``, ``flagged``; the
+    window's checks make them on their thread: ``read_offers``): a check needs only statuses."""
+
+    def __init__(
+        self, rows: Sequence[OfferRow], found: Mapping[int, tuple[Status, Findings]], at: str
+    ) -> None:
+        self.at = at
+        self._rows = rows
+        self._found = found  # each offer checked now: its status and findings
+        self._offers: list[LoggedOffer] | None = None
+        self._flagged: list[LoggedOffer] | None = None
+
+    @property
+    def offers(self) -> list[LoggedOffer]:
+        return self._every()
 
     @property
     def flagged(self) -> list[LoggedOffer]:
         """The open offers that no longer match the catalogue (changed or withdrawn)."""
-        return [o for o in self.offers if o.status in ("changed", "withdrawn")]
+        return self._no_longer_matching()
+
+    @property
+    def listed(self) -> bool:
+        """Whether every offer is made already (``offers``)."""
+        return self._offers is not None
+
+    def read_offers(self, every: bool) -> None:
+        """Make the flagged offers now (with ``every``, every offer): on a thread, before the
+        result goes to the GUI thread."""
+        if every:
+            self._every()
+        self._no_longer_matching()
 
     def counts(self) -> dict[Status, int]:
         found: dict[Status, int] = {}
-        for o in self.offers:
-            found[o.status] = found.get(o.status, 0) + 1
+        for row in self._rows:
+            status = self._status(row)
+            found[status] = found.get(status, 0) + 1
         return found
 
+    def _every(self) -> list[LoggedOffer]:
+        if self._offers is None:
+            self._offers = [self._offer(row) for row in self._rows]
+        return self._offers
 
-def now_occasions(
-    store: Store, now: datetime, wanted: Collection[str] | None = None, *, quoted_only: bool = False
-) -> dict[str, Occasion]:
-    """Every occasion the catalogue lists now (past ones too), by its id (``logged.occasion_id``);
-    with ``wanted``, only those of these ids, made of only the records they name
-    (``quoted_tables``): a check of 1,000 offers needs ~3,000 of a catalogue's 30,000+. With
-    ``quoted_only`` too, an occasion holds only what an offer quotes of it (``logged.quoted``:
-    ``occasions.QUOTED``; a webinar's facts read no further), all a check compares."""
+    def _no_longer_matching(self) -> list[LoggedOffer]:
+        if self._flagged is None:
+            if self._offers is not None:
+                self._flagged = [o for o in self._offers if o.status in ("changed", "withdrawn")]
+            else:
+                rows = [row for row in self._rows if self._status(row) in ("changed", "withdrawn")]
+                self._flagged = [self._offer(row) for row in rows]
+        return self._flagged
+
+    def _status(self, row: OfferRow) -> Status:
+        checked = self._found.get(row.id)
+        return logged.status_of_row(row) if checked is None else checked[0]
+
+    def _offer(self, row: OfferRow) -> LoggedOffer:
+        checked = self._found.get(row.id)
+        offer = logged.read(row)
+        return offer if checked is None else _checked(offer, checked[0], checked[1], self.at)
+
+
+Findings = tuple[Finding, ...]
+
+
+def now_occasions(store: Store, now: datetime) -> dict[str, Occasion]:
+    """Every occasion the catalogue lists now (past ones too), by its id (``logged.occasion_id``):
+    what a re-issue offers again (a check reads only what it compares: ``quoted_now``)."""
     from catalogue_desktop.core.offers.occasions import SOURCES, occasions
-    from catalogue_desktop.core.query import offerings
     from catalogue_desktop.core.query.fields import OFFERINGS
-    from catalogue_desktop.core.query.vocabulary import Vocabulary
     from catalogue_desktop.core.searches import stored as finding
 
     if not any(store.state(k).has_data for k in SOURCES):
         return {}
     finding.relist_stale(store, SOURCES, lambda _text: None)
-    if wanted is None:
-        table = finding.load(store, SOURCES, [OFFERINGS]).table(OFFERINGS)
-        return {logged.occasion_id(o): o for o in occasions(table.columns, range(len(table.ids)))}
-    vocabulary = Vocabulary()  # (the finder's own, as ``finding.load`` makes it)
-    columns = offerings.lazy_columns(quoted_tables(store, wanted, quoted_only), vocabulary)
-    rows = [i for i, key in enumerate(logged.occasion_ids(columns, columns.n)) if key in wanted]
-    return {logged.occasion_id(o): o for o in occasions(columns, rows, quoted_only=quoted_only)}
-
-
-def quoted_tables(store: Store, wanted: Collection[str], quoted_only: bool = False) -> dict[str, Table]:
-    """The tables of courses, series and webinars the occasions ``wanted`` (their ids) are made of,
-    with only the records that can make them: the courses and webinars they name, read by id in
-    one query each, and the series that hold any webinar they name (a webinar that is a session
-    is listed as the session of its first series, never as a webinar: every such series is kept,
-    in its order, so that each occasion is made as from the whole catalogue). ``quoted_only``:
-    the webinars' facts that ``logged.quoted`` reads, no more."""
-    from catalogue_desktop.core.query.table import TableBuilder
-    from catalogue_desktop.core.records.field_registry import fact_keys
-    from catalogue_desktop.core.records.kinds import Kind
-
-    courses: set[int] = set()
-    webinars: set[int] = set()
-    for key in wanted:
-        kind, _, rest = key.partition(":")
-        head, at, tail = rest.partition("@")
-        if kind == "course":
-            _add_id(courses, head)
-        elif kind in ("session", "webinar"):
-            _add_id(webinars, tail if at else head)
-    named = fact_keys("webinars")
-    keys = [named[n] for n in ("id", "type", "title", "fee", "starts", "ends")] if quoted_only else []
-    series = [
-        f
-        for _positions, page in (store.iter_facts(Kind.SERIES) if webinars else ())
-        for f in page
-        if isinstance(f, dict)
-        and any(isinstance(s, dict) and s.get("id") in webinars for s in f.get("sessions") or ())
-    ]
-    tables = {}
-    for source, facts in (
-        (Kind.COURSES, _records(store, Kind.COURSES, courses)),
-        (Kind.SERIES, series),
-        (Kind.WEBINARS, _records(store, Kind.WEBINARS, webinars, keys)),
-    ):
-        builder = TableBuilder(source.value)
-        builder.add([f if isinstance(f, dict) else {} for f in facts])
-        tables[source.value] = builder.finish()
-    return tables
-
-
-# Past this share of a collection, its quoted records are picked from its packed fact pages
-# rather than read by id: a page of 250 facts is unpacked several times faster than 250 rows'
-# JSON is found and decoded (1,000 webinars, 899 quoted: 5.5 ms against 13).
-_BY_ID_UP_TO = 0.25
-
-
-def _records(
-    store: Store, kind: Kind, ids: set[int], keys: Sequence[str] = ()
-) -> list[dict[str, Any] | None]:
-    """The facts of ``kind``'s records with these ids, in array order (``Store.facts_of``)."""
-    if not ids:
-        return []
-    if len(ids) <= _BY_ID_UP_TO * store.state(kind).records:
-        return store.facts_of(kind, ids, keys)
-    return [
-        f
-        for _positions, page in store.iter_facts(kind)
-        for f in page
-        if isinstance(f, dict) and f.get("id") in ids
-    ]
-
-
-def _add_id(ids: set[int], text: str) -> None:
-    """A record id as an occasion's id writes it (others are no record's: left out)."""
-    with contextlib.suppress(ValueError):
-        ids.add(int(text))
+    table = finding.load(store, SOURCES, [OFFERINGS]).table(OFFERINGS)
+    return {logged.occasion_id(o): o for o in occasions(table.columns, range(len(table.ids)))}
 
 
 def check(
@@ -167,58 +135,169 @@ def check(
     time); with ``save`` (and a store that can be written) each status and finding is kept. The
     changes are written with ``time_text`` (the window's locale; US English by default).
 
-    The catalogue is read only when an open offer was not checked since its data last changed
-    (a new offer, or a sync that changed courses, series or webinars since): otherwise only the
-    offers whose occasions are all over now become ``past``."""
+    The catalogue is read only when an open offer was not checked since the data its occasions are
+    made of last changed (a new offer, or a sync that changed its courses, or series or webinars,
+    since): otherwise only the offers whose occasions are all over now become ``past``. Each offer
+    is read as its fingerprint (``logged.fingerprint``: its items' compared values); only one whose
+    items no longer all match is read whole and compared item by item (``compare``)."""
     from catalogue_desktop.core.cache.store import utc_now
 
     at = utc_now()
-    every = logged.offers(store)
-    open_ones = [o for o in every if o.superseded_by is None and o.status != "past"]
-    changed = data_changed_at(store)
-    stale = {o.id for o in open_ones if o.checked_at is None or changed is None or o.checked_at <= changed}
-    wanted = {item.occasion for o in open_ones if o.id in stale for item in o.items}
-    read = catalogue or (lambda: now_occasions(store, now, wanted, quoted_only=True))
-    found: Mapping[str, Occasion] = read() if stale else {}
-    if stale and not found:  # nothing synced to check against: the last check's findings stand
+    rows = store.offers.rows()
+    open_rows = [row for row in rows if row.superseded_by is None and row.status != "past"]
+    compared = {row.id: logged.read_fingerprint(row.quoted) for row in open_rows}
+    made: list[tuple[int, str]] = []  # (fingerprints made of the items of an offer logged without)
+    for row in open_rows:
+        if compared[row.id] is None:
+            text = logged.fingerprint(logged.read(row).items)
+            compared[row.id] = logged.read_fingerprint(text)
+            made.append((row.id, text))
+    stale = _stale(store, open_rows, compared)
+    found = _found(store, catalogue, {p[0] for i in stale for p in compared[i] or ()}) if stale else None
+    if found is None:  # nothing synced to check against: the last check's findings stand
         stale = set()
-    checked: dict[int, LoggedOffer] = {}
-    rows: list[tuple[int, str, str]] = []
-    same: list[int] = []
     write = save and not store.read_only
-    quotes: dict[tuple[str, str | None], Quoted | None] = {}  # (an occasion quoted by many offers: once)
-    for offer in open_ones:
-        if offer.id in stale:
-            findings = tuple(
-                _compared(item, _quote(item, found, quotes), now, time_text) for item in offer.items
-            )
-        elif offer.items and all(item.over(now) for item in offer.items):
+    checking = _Check(now, time_text, found or {})
+    results: dict[int, tuple[Status, Findings]] = {}
+    rewritten: list[tuple[int, str, str]] = []
+    same: list[int] = []
+    for row in open_rows:
+        prints = compared[row.id] or []
+        if row.id in stale:
+            status, findings, text = checking.offer(row, prints, write)
+        elif prints and all(last is not None and last < checking.now_key for *_v, last in prints):
+            offer = logged.read(row)
             findings = tuple(_over(item, offer.finding(item.occasion)) for item in offer.items)
+            status, text = status_of(findings), _json(findings) if write else ""
         else:
             continue
-        status = status_of(findings)
-        checked[offer.id] = _checked(offer, status, findings, at)
+        results[row.id] = (status, findings)
         if not write:
             continue
-        if status == offer.status and findings == offer.findings:
-            same.append(offer.id)  # (most, after most refreshes: only the time is written)
+        if status == logged.status_of_row(row) and text == row.found:
+            same.append(row.id)  # (most, after most refreshes: only the time is written)
         else:
-            rows.append((offer.id, status, json.dumps([f.to_json() for f in findings], ensure_ascii=False)))
-    if rows or same:
-        store.offers.set_checked(rows, at, same)
-    return Checked([checked.get(o.id, o) for o in every], at)
+            rewritten.append((row.id, status, text))
+    if write and (rewritten or same or made):
+        store.offers.set_checked(rewritten, at, same, made)
+    return Checked(rows, results, at)
 
 
-def _quote(
-    item: Quoted, found: Mapping[str, Occasion], quotes: dict[tuple[str, str | None], Quoted | None]
-) -> Quoted | None:
-    """What an offer would quote now of ``item``'s occasion (None: not listed), made once per
-    occasion and currency in a check."""
-    key = (item.occasion, item.currency)
-    if key not in quotes:
-        there = found.get(item.occasion)
-        quotes[key] = None if there is None else logged.quoted(there, item.currency)
-    return quotes[key]
+def _stale(
+    store: Store, rows: Sequence[OfferRow], compared: Mapping[int, list[logged.Print] | None]
+) -> set[int]:
+    """The open offers not checked since the sources of their occasions last changed: a course's
+    its courses, a session's or webinar's the series and the webinars (each source's latest
+    snapshot's time; every offer when none was ever synced)."""
+    from catalogue_desktop.core.offers.occasions import SOURCES
+
+    states = store.states()
+    fetched: dict[Kind, str] = {}
+    for kind in SOURCES:
+        stamp = states[kind].fetched_at
+        if states[kind].has_data and stamp:
+            fetched[kind] = stamp
+    webinars = max((fetched[k] for k in (Kind.SERIES, Kind.WEBINARS) if k in fetched), default=None)
+    courses = fetched.get(Kind.COURSES)
+    stale = set()
+    for row in rows:
+        if row.checked_at is None or not fetched:
+            stale.add(row.id)
+            continue
+        for occasion, *_values in compared[row.id] or ():
+            changed = courses if occasion.startswith("course:") else webinars
+            if changed is not None and row.checked_at <= changed:
+                stale.add(row.id)
+                break
+    return stale
+
+
+def _found(
+    store: Store, catalogue: Callable[[], Mapping[str, Occasion]] | None, wanted: set[str]
+) -> Mapping[str, Quoted] | None:
+    """What an offer would quote now of the occasions ``wanted`` (no currency), by id; None when
+    there is nothing to check against (nothing synced)."""
+    from catalogue_desktop.core.offers.quoted_now import quotes_now
+
+    if catalogue is None:
+        return quotes_now(store, wanted)
+    every = catalogue()
+    return {k: logged.quoted(every[k], None) for k in wanted if k in every} if every else None
+
+
+class _Check:
+    """One check's comparisons: each stale offer's items against what an offer would quote now
+    (``found``), an occasion quoted by many offers made into a finding once per currency."""
+
+    def __init__(self, now: datetime, time_text: TimeText, found: Mapping[str, Quoted]) -> None:
+        self.now = now
+        self.now_key = logged.moment_key(now)
+        self._time_text = time_text
+        self._found = found
+        self._quotes: dict[tuple[str, str | None], Quoted | None] = {}
+        self._findings: dict[tuple[str, str | None, bool], tuple[Finding, str | None]] = {}
+
+    def offer(self, row: OfferRow, items: list[logged.Print], text: bool) -> tuple[Status, Findings, str]:
+        """``row``'s status and findings now, and their JSON (with ``text``; else "")."""
+        currency, now_key, found = row.currency, self.now_key, self._found
+        keys = []
+        for occasion, start, end, place, fee, last in items:
+            over = last is not None and last < now_key
+            if not over:
+                there = found.get(occasion)
+                if there is None or (there.fee, there.start, there.end, there.place) != (
+                    fee,
+                    start,
+                    end,
+                    place,
+                ):
+                    return self._compared(row, text)  # (a change, or not listed: said in words)
+            keys.append((occasion, currency, over))
+        made = [self._finding(key, text) for key in keys]
+        findings = tuple(f for f, _json in made)
+        status: Status = "past" if findings and all(f.over for f in findings) else "current"
+        return status, findings, "[" + ", ".join(j or "" for _f, j in made) + "]" if text else ""
+
+    def _finding(self, key: tuple[str, str | None, bool], text: bool) -> tuple[Finding, str | None]:
+        """The finding of an item that matches (or is over), shared by every offer quoting it."""
+        made = self._findings.get(key)
+        if made is None or (text and made[1] is None):
+            occasion, currency, over = key
+            finding = Finding(occasion, self._quote(occasion, currency), (), over)
+            made = self._findings[key] = (
+                finding,
+                json.dumps(finding.to_json(), ensure_ascii=False) if text else None,
+            )
+        return made
+
+    def _quote(self, occasion: str, currency: str | None) -> Quoted | None:
+        """What an offer in ``currency`` would quote now of ``occasion`` (None: not listed)."""
+        key = (occasion, currency)
+        if key not in self._quotes:
+            there = self._found.get(occasion)
+            self._quotes[key] = None if there is None else _in(there, currency)
+        return self._quotes[key]
+
+    def _compared(self, row: OfferRow, text: bool) -> tuple[Status, Findings, str]:
+        """An offer read whole and compared item by item (``compare``)."""
+        offer = logged.read(row)
+        findings = tuple(
+            _compared(item, self._quote(item.occasion, item.currency), self.now, self._time_text)
+            for item in offer.items
+        )
+        return status_of(findings), findings, _json(findings) if text else ""
+
+
+def _in(quote: Quoted, currency: str | None) -> Quoted:
+    """``quote`` in ``currency`` (``logged.quoted``'s, of the occasion it was made of)."""
+    return Quoted(
+        quote.occasion, quote.title, quote.start, quote.end, quote.place, quote.city, quote.fee, currency
+    )
+
+
+def _json(findings: Findings) -> str:
+    """Findings as the log keeps them."""
+    return json.dumps([f.to_json() for f in findings], ensure_ascii=False)
 
 
 def _checked(offer: LoggedOffer, status: Status, findings: tuple[Finding, ...], at: str) -> LoggedOffer:
@@ -239,16 +318,6 @@ def _checked(offer: LoggedOffer, status: Status, findings: tuple[Finding, ...], 
         findings=findings,
         checked_at=at,
     )
-
-
-def data_changed_at(store: Store) -> str | None:
-    """When the occasions' sources (courses, series, webinars) last changed in the cache (their
-    latest snapshot's time); None when none was ever synced."""
-    from catalogue_desktop.core.offers.occasions import SOURCES
-
-    states = store.states()
-    stamps = [states[k].fetched_at for k in SOURCES if states[k].has_data and states[k].fetched_at]
-    return max((s for s in stamps if s is not None), default=None)
 
 
 def _over(item: Quoted, last: Finding | None) -> Finding:

@@ -14,13 +14,13 @@ findings are read here too. Qt-free.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from catalogue_desktop.core.formats.numbers import plain_number, within_reason
-from catalogue_desktop.core.offers.occasions import OFFERING_KEYS, Occasion, instant, money
+from catalogue_desktop.core.offers.occasions import Occasion, instant, money
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.offer_log import OfferRow
@@ -201,25 +201,6 @@ def occasion_id(o: Occasion) -> str:
     return f"{o.kind}:{o.id}"
 
 
-def occasion_ids(found: Mapping[str, list[Any]], count: int) -> list[str]:
-    """``occasion_id`` of each of the first ``count`` offerings rows (columns as
-    ``query.offerings.columns`` makes them), read off the columns without making the occasions."""
-    none: list[Any] = [None] * count
-    kinds, ids = found.get(OFFERING_KEYS["kind"], none), found.get(OFFERING_KEYS["id"], none)
-    locations = found.get(OFFERING_KEYS["location"], none)
-    series = found.get(OFFERING_KEYS["series_id"], none)
-    out = []
-    for i in range(count):
-        kind = kinds[i]
-        if kind == "course" and locations[i] is not None:
-            out.append(f"course:{ids[i]}@{locations[i]}")
-        elif kind == "session" and series[i] is not None:
-            out.append(f"session:{series[i]}@{ids[i]}")
-        else:
-            out.append(f"{kind}:{ids[i]}")
-    return out
-
-
 def fee_value(fee: object) -> int | str | None:
     """A fee as the log keeps it: a whole number as is, anything else as its plain text."""
     if fee is None or isinstance(fee, bool):
@@ -285,6 +266,7 @@ def remember(
     made = made or utc_now()
     quotes = tuple(quoted(o, currency) for o in items)
     items_json = json.dumps([q.to_json() for q in quotes], ensure_ascii=False)
+    compared = fingerprint(quotes)
     if supersedes is None:
         earlier = store.offers.same(
             title=title, note=note or None, currency=currency, items=items_json, since=_before(made)
@@ -304,10 +286,54 @@ def remember(
         currency=currency,
         written=json.dumps([[w.format, w.where] for w in written], ensure_ascii=False),
         items=items_json,
+        quoted=compared,
         version_of=None if supersedes is None else supersedes.version_of or supersedes.id,
         supersedes=None if supersedes is None else supersedes.id,
     )
     return offer(store, offer_id)
+
+
+# One item of a fingerprint: its occasion, start, end, place and fee as quoted, and when it is
+# over (``moment_key`` of its end, else its start; None: on demand, never over).
+Print = tuple[str, Any, Any, Any, Any, str | None]
+
+
+def fingerprint(items: Sequence[Quoted]) -> str:
+    """What a check compares of each of an offer's ``items``, as the log keeps it (its ``quoted``
+    column): a few bytes an item, read without making the offer (``read_fingerprint``)."""
+    rows = []
+    for q in items:
+        last = instant(q.end) or instant(q.start)
+        rows.append([q.occasion, q.start, q.end, q.place, q.fee, None if last is None else moment_key(last)])
+    return json.dumps(rows, ensure_ascii=False)
+
+
+def read_fingerprint(text: str | None) -> list[Print] | None:
+    """A fingerprint as ``fingerprint`` wrote it; None when there is none (an offer logged before
+    schema 8) or it is damaged (the offer's items are read instead)."""
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(value, list):
+        return None
+    out: list[Print] = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 6:
+            return None
+        occasion, start, end, place, fee, last = item
+        if type(occasion) is not str or not (last is None or type(last) is str):
+            return None
+        out.append((occasion, start, end, place, fee, last))
+    return out
+
+
+def moment_key(moment: datetime) -> str:
+    """An aware time as text that sorts as the instants do ("2026-12-14T14:30:00.000000", UTC):
+    a fingerprint's item is over when its key is below the check's."""
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds")
 
 
 def _before(made: str) -> str:
@@ -329,6 +355,14 @@ def offers(store: Store) -> list[LoggedOffer]:
 def offer(store: Store, offer_id: int) -> LoggedOffer | None:
     row = store.offers.row(offer_id)
     return None if row is None else read(row)
+
+
+def status_of_row(row: OfferRow) -> Status:
+    """A row's status as ``read`` gives it (without reading the rest)."""
+    if row.superseded_by is not None:
+        return "superseded"
+    status: Status = row.status if row.status in STATUSES else "current"
+    return status
 
 
 def read(row: OfferRow) -> LoggedOffer:

@@ -81,19 +81,20 @@ class Occasion:
         return ", ".join(name for attr, name in _CREDITS if getattr(self, attr)) or ""
 
     def place(self) -> str:
-        return ", ".join(p for p in (self.venue, self.city, self.state) if p)
+        return place_of(self.venue, self.city, self.state)
 
 
-def occasions(
-    found: dict[str, list[Any]], rows: Iterable[int], *, quoted_only: bool = False
-) -> list[Occasion]:
-    """The occasions of offerings rows ``rows`` (columns as ``query.offerings.columns`` makes);
-    ``quoted_only``: holding only what an offer quotes (``QUOTED``; the other fields empty), all
-    the offer check compares (a session's list of series alone was ~15% of a check)."""
+def place_of(venue: str | None, city: str | None, state: str | None) -> str:
+    """Where an occasion is: "Hyatt Regency, Chicago, IL" ("" online)."""
+    return ", ".join(p for p in (venue, city, state) if p)
+
+
+def occasions(found: dict[str, list[Any]], rows: Iterable[int]) -> list[Occasion]:
+    """The occasions of offerings rows ``rows`` (columns as ``query.offerings.columns`` makes)."""
     rows = list(rows)
 
     def pick(name: str) -> list[Any]:  # (each column looked up once, not once a row)
-        column = None if quoted_only and name not in QUOTED else found.get(_FACT[name])
+        column = found.get(_FACT[name])
         return [None] * len(rows) if column is None else [column[i] for i in rows]
 
     names = (
@@ -135,26 +136,6 @@ def occasions(
             )
         )
     return out
-
-
-# What an offer quotes of an occasion (``logged.quoted``: its id, title, start, end, place, fee)
-# and what makes it (a session's type makes it on demand, undated: ``query.offerings``).
-QUOTED = frozenset(
-    {
-        "kind",
-        "id",
-        "title",
-        "starts",
-        "ends",
-        "location",
-        "series_id",
-        "venue",
-        "city",
-        "state",
-        "fee",
-        "ondemand",
-    }
-)
 
 
 def by_start(items: Sequence[Occasion]) -> list[Occasion]:

@@ -1,7 +1,8 @@
 """The offer log checked in the window, off the GUI thread: after every refresh (and when the
 catalogue is first read, and when Offers opens), a thread of its own opens the store and checks
-each open offer against the catalogue (``core.offers.checking``: the catalogue read once, a
-look-up per item); the result comes back to the GUI thread as ``checked``. A refresh's check
+each open offer against the catalogue (``core.offers.checking``: the quoted occasions read once,
+a look-up per item); the result comes back to the GUI thread as ``checked``, its flagged offers
+(and, once the Offers window is made, every offer: ``listed``) read on the thread. A refresh's check
 also says ``flagged`` with the open offers that no longer match, for What's new and the notice.
 
 Re-issue needs the catalogue's occasions now (``now_occasions``): read on the same thread, then
@@ -46,6 +47,8 @@ class OfferChecks(QObject):
         self._announce = False
         self._closed = False
         self.last: Checked | None = None
+        # every offer read with each check (the Offers window lists them); else only the flagged
+        self.listed = False
         self._done.connect(lambda then: then())
 
     @property
@@ -79,6 +82,7 @@ class OfferChecks(QObject):
         try:
             with Store(path) as store:
                 result = check(store, local_now(), time_text=self._time_text)
+            result.read_offers(every=self.listed)  # (here: the GUI thread only shows them)
         except CatalogueError as exc:
             text = str(exc)
             self._back(lambda: self._took(None, text))

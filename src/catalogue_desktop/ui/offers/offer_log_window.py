@@ -99,8 +99,9 @@ class OffersWindow(QDialog):
         checks.checked.connect(self.show_checked)
         checks.failed.connect(lambda why: self.summary.setText(f"The offers could not be checked: {why}"))
         self._selected_id: int | None = None
-        if checks.last is not None:
-            self.show_checked(checks.last)
+        checks.listed = True  # (every offer read on the checks' thread from now on)
+        if checks.last is not None and checks.last.listed:
+            self.show_checked(checks.last)  # (else the check Offers asks for shows them)
         self.table.setFocus()
 
     def _view(self, model: OffersModel | ItemsModel, name: str) -> QTableView:
