@@ -1,12 +1,16 @@
 """The offer log's check (issue 38): 1,000 offers of 3 occasions each checked against a synthetic
 catalogue of N webinars (``demo.synthetic.generate``, ingested into a real store), as the window
 does after every refresh (on a thread) and ``offers`` / ``sync`` do: ``core.offers.checking.check``,
-split into the catalogue's occasions read once (``now_occasions`` of the quoted ids, as the check
-reads them) and the rest (the offers read and compared); and a check when nothing changed since
-the last one (``offers`` run again: the catalogue is not read). CPU time of this process
+split into the catalogue's quoted occasions read once (``quoted_now.quotes_now`` of the quoted
+ids, as the check reads them) and the rest (the offers read and compared); and a check when
+nothing changed since the last one (``offers`` run again: the catalogue is not read). CPU time of this process
 (``time.process_time``: steadier than the wall clock on a shared machine), median of ``--rounds``;
-a first, cold round is left out. Issue 40's budget: every open offer checked after a refresh in
-< 50 ms for 1,000 offers (``GOAL_MS``, judged on the whole check), off the GUI thread.
+a first, cold round is left out. And (issue 40, third round) a check after a refresh when every
+offer was checked before: every offer read again, its findings found as they were, only its
+check's time written (the window's case). Each check makes its flagged offers, as the window's
+checks do on their thread (``Checked.read_offers``). Issue 40's budget: every open offer checked
+after a refresh in < 50 ms for 1,000 offers (``GOAL_MS``, judged on the worse of the new and
+the checked-before case), off the GUI thread.
 
 Usage: ``python bench/offer_log_bench.py [--sizes 1000,10000] [--offers 1000] [--rounds 5] [--json]``;
 prints a Markdown table (``--json``: the figures, for ``bench/run.py``, which runs it in a fresh
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -26,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue_desktop.core.cache.store import Store
-from catalogue_desktop.core.offers import checking, logged
+from catalogue_desktop.core.offers import checking, logged, quoted_now
 from catalogue_desktop.core.sync.ingest import ingest
 from catalogue_desktop.demo.synthetic import generate
 
@@ -35,7 +40,8 @@ NOW = datetime(2026, 11, 28, 12, tzinfo=UTC)
 GOAL_MS = 50.0  # issue 40: 1,000 offers checked after a refresh
 
 
-def figures(size: int, offers: int, rounds: int) -> tuple[float, float, float, float, int]:
+def figures(size: int, offers: int, rounds: int) -> dict[str, float]:
+    """One size's figures (CPU seconds, medians; ``occasions``: the catalogue's count)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "catalogue.sqlite3"
         for kind, payload in generate(size, 1).items():
@@ -48,22 +54,38 @@ def figures(size: int, offers: int, rounds: int) -> tuple[float, float, float, f
                 items = [found[i] for i in rng.sample(ids, 3)]
                 logged.remember(store, title=f"Offer {n}", items=items, written=[], currency="USD")
             wanted = {item.occasion for offer in logged.offers(store) for item in offer.items}
-            reads, totals, quick = [], [], []
+            reads, totals, refreshed, quick = [], [], [], []
             for _ in range(rounds + 1):
                 start = time.process_time()
-                checking.now_occasions(store, NOW, wanted, quoted_only=True)  # (as the check reads them)
+                quoted_now.quotes_now(store, wanted)  # (as the check reads them)
                 reads.append(time.process_time() - start)
                 start = time.process_time()  # every offer new (unchecked): the catalogue read
                 checked = checking.check(store, NOW, save=False)
+                checked.read_offers(every=False)  # (as the window's checks do, on their thread)
                 totals.append(time.process_time() - start)
             assert len(checked.offers) == offers
             checking.check(store, NOW)
             for _ in range(rounds + 1):
                 start = time.process_time()  # nothing changed since the last check
-                checking.check(store, NOW)
+                checking.check(store, NOW).read_offers(every=False)
                 quick.append(time.process_time() - start)
+            db = sqlite3.connect(path)  # a refresh that changed every source (and stays the latest)
+            db.execute("UPDATE collections SET fetched_at = '2099-01-01T00:00:00Z'")
+            db.commit()
+            db.close()
+            for _ in range(rounds + 1):
+                start = time.process_time()  # every offer checked before, checked again and kept
+                checking.check(store, NOW).read_offers(every=False)
+                refreshed.append(time.process_time() - start)
         read, total = statistics.median(reads[1:]), statistics.median(totals[1:])
-        return total, read, total - read, statistics.median(quick[1:]), len(found)
+        return {
+            "total": total,
+            "read": read,
+            "rest": total - read,
+            "refresh": statistics.median(refreshed[1:]),
+            "quick": statistics.median(quick[1:]),
+            "occasions": len(found),
+        }
 
 
 def measure(sizes: list[int], offers: int, rounds: int, commands: list[str]) -> dict[str, Any]:
@@ -79,20 +101,23 @@ def measure(sizes: list[int], offers: int, rounds: int, commands: list[str]) -> 
 
 
 def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str, bool]]:
-    """``bench/run.py``'s rows (what, figure, baseline, ratio, goal, met) of ``measure``'s figures."""
+    """``bench/run.py``'s rows (what, figure, baseline, ratio, goal, met) of ``measure``'s figures:
+    the goal judged on the worse of a check of new offers and one after a refresh."""
     out = []
     for size in result["sizes"]:
         parts = f"catalogue read {size['read_ms']:.0f}, rest {size['rest_ms']:.0f}"
         goal = GOAL_MS * result["offers"] / 1000
+        worst = max(size["total_ms"], size["refresh_ms"])
         out.append(
             (
                 f"offer log: every open offer checked after a refresh (`offer_log_bench.py`), "
-                f"{result['offers']:,} new offers of 3 occasions, N={size['size']:,} (CPU, median)",
-                f"{size['total_ms']:.0f} ms ({parts}; unchanged {size['quick_ms']:.0f})",
+                f"{result['offers']:,} offers of 3 occasions, N={size['size']:,} (CPU, median)",
+                f"new {size['total_ms']:.0f} ms ({parts}); checked before {size['refresh_ms']:.0f} ms;"
+                f" unchanged {size['quick_ms']:.0f} ms",
                 "—",
                 "—",
                 f"< {goal:.0f} ms, off the GUI thread",
-                size["total_ms"] < goal,
+                worst < goal,
             )
         )
     return out
@@ -105,26 +130,27 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="the figures as JSON (for bench/run.py)")
     args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
     if args.json:
         found = []
-        for size in (int(s) for s in args.sizes.split(",")):
-            total, read, rest, quick, occasions = figures(size, args.offers, args.rounds)
-            ms = {k: v * 1000 for k, v in (("total_ms", total), ("read_ms", read), ("rest_ms", rest))}
-            found.append({"size": size, "occasions": occasions, "quick_ms": quick * 1000, **ms})
+        for size in sizes:
+            got = figures(size, args.offers, args.rounds)
+            ms = {f"{k}_ms": v * 1000 for k, v in got.items() if k != "occasions"}
+            found.append({"size": size, "occasions": int(got["occasions"]), **ms})
         print(json.dumps({"offers": args.offers, "sizes": found}))
         return
     print(
-        f"| N webinars | occasions | {args.offers:,} offers checked | goal |"
-        " catalogue read | rest | unchanged |"
+        f"| N webinars | occasions | {args.offers:,} new offers checked | goal |"
+        " catalogue read | rest | checked before, after a refresh | unchanged |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for size in (int(s) for s in args.sizes.split(",")):
-        total, read, rest, quick, occasions = figures(size, args.offers, args.rounds)
-        ms = [f"{t * 1000:.0f} ms" for t in (read, rest, quick)]
-        goal = GOAL_MS * args.offers / 1000
-        verdict = "met" if total * 1000 < goal else "MISSED"
-        checked = f"{total * 1000:.0f} ms | < {goal:.0f} ms: {verdict}"
-        print(f"| {size:,} | {occasions:,} | {checked} | {' | '.join(ms)} |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    goal = GOAL_MS * args.offers / 1000
+    for size in sizes:
+        got = figures(size, args.offers, args.rounds)
+        ms = [f"{got[k] * 1000:.0f} ms" for k in ("read", "rest", "refresh", "quick")]
+        verdict = "met" if max(got["total"], got["refresh"]) * 1000 < goal else "MISSED"
+        checked = f"{got['total'] * 1000:.0f} ms | < {goal:.0f} ms: {verdict}"
+        print(f"| {size:,} | {int(got['occasions']):,} | {checked} | {' | '.join(ms)} |")
 
 
 if __name__ == "__main__":
