@@ -109,3 +109,18 @@ def test_an_offer_logged_before_fingerprints_is_checked_as_before(
         )
     assert [o.status for o in again.offers] == ["changed"] * 3
     assert [o.findings for o in again.offers] == [o.findings for o in checked.offers]
+
+
+def test_a_findings_text_is_json_dumps_own() -> None:
+    """A check tells findings found as before by their JSON text (``Finding.json_text``, written
+    out): it is exactly what ``json.dumps`` writes, whatever the service's text holds."""
+    odd = ['Tax "Law" \\ Ethics', "Zürich 東京 \u2028 \x00 \U0001f600", "\ud800", "", "x" * 300]
+    fees: list[int | str | None] = [1095, 10**30, "1,095.50", None, -0]
+    for n, text in enumerate(odd):
+        now = logged.Quoted(f"course:{n}@{text}", text, text, None, text, text or None, fees[n], "€")
+        for finding in (
+            logged.Finding(now.occasion, now),
+            logged.Finding(now.occasion, None, (f"{text}: withdrawn",)),
+            logged.Finding(now.occasion, now, (), True),
+        ):
+            assert finding.json_text() == json.dumps(finding.to_json(), ensure_ascii=False)

@@ -266,7 +266,7 @@ class _Check:
             finding = Finding(occasion, self._quote(occasion, currency), (), over)
             made = self._findings[key] = (
                 finding,
-                json.dumps(finding.to_json(), ensure_ascii=False) if text else None,
+                finding.json_text() if text else None,
             )
         return made
 

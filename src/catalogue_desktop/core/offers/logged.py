@@ -17,6 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from catalogue_desktop.core.formats.numbers import plain_number, within_reason
@@ -122,6 +123,20 @@ class Finding:
             "over": self.over,
         }
 
+    def json_text(self) -> str:
+        """``to_json`` as ``json.dumps`` writes it (``ensure_ascii=False``), written out for the
+        values a quote holds (text, whole numbers, none; anything else by ``json.dumps``): a
+        check makes one for each occasion its offers quote, to tell findings found as before."""
+        now = self.now
+        quote = "null"
+        if now is not None:
+            values = (now.occasion, now.title, now.start, now.end, now.place, now.city, now.fee, now.currency)
+            quote = _QUOTE_JSON % tuple(map(_json_value, values))
+        changes = json.dumps(list(self.changes), ensure_ascii=False) if self.changes else "[]"
+        over = "true" if self.over else "false"
+        occasion = _json_value(self.occasion)
+        return f'{{"occasion": {occasion}, "now": {quote}, "changes": {changes}, "over": {over}}}'
+
     @classmethod
     def from_json(cls, data: object) -> Finding | None:
         if not isinstance(data, dict) or not isinstance(data.get("occasion"), str):
@@ -133,6 +148,19 @@ class Finding:
             tuple(c for c in changes if isinstance(c, str)) if isinstance(changes, list) else (),
             data.get("over") is True,
         )
+
+
+_QUOTE_JSON = "{" + ", ".join(f'"{key}": %s' for key in _QUOTED_KEYS) + "}"
+
+
+def _json_value(value: object) -> str:
+    if value is None:
+        return "null"
+    if type(value) is str:
+        return encode_basestring(value)
+    if type(value) is int:
+        return int.__repr__(value)
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
