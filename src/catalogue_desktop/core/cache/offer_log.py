@@ -150,10 +150,11 @@ class OfferLog:
         """Every offer kept, newest first."""
         if not self.kept:
             return []
-        return [
-            OfferRow(*row)
-            for row in self._db.execute(f"SELECT {_COLUMNS} FROM offers ORDER BY made DESC, id DESC")
-        ]
+        return list(
+            map(
+                OfferRow._make, self._db.execute(f"SELECT {_COLUMNS} FROM offers ORDER BY made DESC, id DESC")
+            )
+        )
 
     def row(self, offer_id: int) -> OfferRow | None:
         if not self.kept:

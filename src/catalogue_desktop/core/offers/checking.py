@@ -234,40 +234,34 @@ class _Check:
         self.now_key = logged.moment_key(now)
         self._time_text = time_text
         self._found = found
+        # each occasion's values now as a fingerprint's item begins (compared whole with it)
+        self._now = {k: [k, q.start, q.end, q.place, q.fee] for k, q in found.items()}
         self._quotes: dict[tuple[str, str | None], Quoted | None] = {}
         self._findings: dict[tuple[str, str | None, bool], tuple[Finding, str | None]] = {}
 
     def offer(self, row: OfferRow, items: list[logged.Print], text: bool) -> tuple[Status, Findings, str]:
         """``row``'s status and findings now, and their JSON (with ``text``; else "")."""
-        currency, now_key, found = row.currency, self.now_key, self._found
-        keys = []
-        for occasion, start, end, place, fee, last in items:
+        currency, now_key, values, known = row.currency, self.now_key, self._now, self._findings
+        made = []
+        for item in items:
+            last = item[5]
             over = last is not None and last < now_key
-            if not over:
-                there = found.get(occasion)
-                if there is None or (there.fee, there.start, there.end, there.place) != (
-                    fee,
-                    start,
-                    end,
-                    place,
-                ):
-                    return self._compared(row, text)  # (a change, or not listed: said in words)
-            keys.append((occasion, currency, over))
-        made = [self._finding(key, text) for key in keys]
+            if not over and values.get(item[0]) != item[:5]:
+                return self._compared(row, text)  # (a change, or not listed: said in words)
+            key = (item[0], currency, over)
+            found = known.get(key)
+            if found is None or (text and found[1] is None):
+                found = self._finding(key, text)
+            made.append(found)
         findings = tuple(f for f, _json in made)
         status: Status = "past" if findings and all(f.over for f in findings) else "current"
         return status, findings, "[" + ", ".join(j or "" for _f, j in made) + "]" if text else ""
 
     def _finding(self, key: tuple[str, str | None, bool], text: bool) -> tuple[Finding, str | None]:
         """The finding of an item that matches (or is over), shared by every offer quoting it."""
-        made = self._findings.get(key)
-        if made is None or (text and made[1] is None):
-            occasion, currency, over = key
-            finding = Finding(occasion, self._quote(occasion, currency), (), over)
-            made = self._findings[key] = (
-                finding,
-                finding.json_text() if text else None,
-            )
+        occasion, currency, over = key
+        finding = Finding(occasion, self._quote(occasion, currency), (), over)
+        made = self._findings[key] = (finding, finding.json_text() if text else None)
         return made
 
     def _quote(self, occasion: str, currency: str | None) -> Quoted | None:
