@@ -1,6 +1,7 @@
 """Issue 40: after a refresh (F5) the open offers are checked against the catalogue, and never on
 the GUI thread: a seller with an offer in the log presses F5 while the service has raised its
-fee; the offer is flagged, and every check of the log ran on the offer checks' own thread."""
+fee; the offer is flagged, and every check of the log ran on the offer checks' own thread, as
+did making the flagged offer from the log's row (the window only shows it)."""
 
 from __future__ import annotations
 
@@ -32,12 +33,21 @@ def test_the_offers_are_checked_after_a_refresh_off_the_gui_thread(
         return real(*args, **kw)
 
     monkeypatch.setattr(checking, "check", watched)
+    readers: list[threading.Thread] = []  # (the offers made from the log's rows: the flagged ones)
+    read = logged.read
+
+    def read_where(row: Any) -> logged.LoggedOffer:
+        readers.append(threading.current_thread())
+        return read(row)
+
+    monkeypatch.setattr(logged, "read", read_where)
     session = make_session(base_url=demo_server.base_url)
     window = session.window
     wait_rows_loaded(qtbot, session)
     with Store(session.store_file) as store:
         occasion = checking.now_occasions(store, local_now())[f"course:{COURSE}@{LOCATION}"]
         assert logged.remember(store, title="Offer for Acme", items=[occasion], written=[], currency="USD")
+    readers.clear()
 
     courses = json.loads(demo_server.payload(Kind.COURSES))
     (course,) = [c for c in courses if c["courseId"] == COURSE]
@@ -54,3 +64,4 @@ def test_the_offers_are_checked_after_a_refresh_off_the_gui_thread(
     assert offer.changes and "fee 1,995 → 2,095" in offer.changes[0]
     assert threads and threading.main_thread() not in threads
     assert {t.name.split("_")[0] for t in threads} == {"offer-checks"}
+    assert readers and {t.name.split("_")[0] for t in readers} == {"offer-checks"}
