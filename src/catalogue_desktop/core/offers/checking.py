@@ -1,10 +1,10 @@
 """The offer log checked against the catalogue: after every refresh (the window, ``sync``) and
 by ``offers``, every open offer's occasions are looked up in the catalogue as it is now.
 
-The quoted occasions are read once per check (``now_occasions``: made as the finder's
-``offerings`` table makes them, as ``export offerings`` does, but of only the records the open
-offers quoted: ``quoted_tables``), indexed by their id, so a check of 1,000 offers costs one
-read of those records and a dictionary look-up per item. An item is
+The quoted occasions are read once per check, by their ids (``quoted_now``: what an offer
+would quote now of each, as the whole catalogue's ``offerings`` make it), and each offer as its
+fingerprint (``logged.fingerprint``), so a check of 1,000 offers costs one read of those records
+and a look-up per item; an offer is read whole only when an item no longer matches. An item is
 **over** once its end (or start) has passed; **withdrawn** when the catalogue no longer lists it;
 **changed** when its fee, start, end or place differs from the quote (times compared as instants:
 the same moment written in another offset is no change). An offer is ``past`` when all its

@@ -6,9 +6,10 @@ spreadsheet) or by ``export offerings --title`` calls ``remember`` once its docu
 when, the title (the customer: "Offer for Acme"), the note, the currency, each format written
 and where, and for each occasion what was quoted (``Quoted``: its id in ``find --kind
 offerings``' form, ``course:6107@7114``, title, start, end, place, fee, currency). The rows are
-the cache's (``core.cache.offer_log``: per catalogue, for the history's span). After each
-refresh ``core.offers.checking`` compares every open offer with the catalogue; its status and
-findings are read here too. Qt-free.
+the cache's (``core.cache.offer_log``: per catalogue, for the history's span), with a fingerprint
+of what each item quoted (``fingerprint``: all a check compares). After each refresh
+``core.offers.checking`` compares every open offer with the catalogue; its status and findings are
+read here too. Qt-free.
 """
 
 from __future__ import annotations
