@@ -124,3 +124,29 @@ def test_a_findings_text_is_json_dumps_own() -> None:
             logged.Finding(now.occasion, now, (), True),
         ):
             assert finding.json_text() == json.dumps(finding.to_json(), ensure_ascii=False)
+
+
+def test_an_offer_whose_every_occasion_was_withdrawn_is_withdrawn(
+    demo_server: DemoServer, tmp_path: Path
+) -> None:
+    """Every quoted occasion withdrawn is not "nothing synced to check against" (the check read
+    nothing then, and kept the last findings)."""
+    store_file = tmp_path / "cache" / "catalogue.sqlite3"
+    assert sync(demo_server.base_url, store_file).ok
+    washington = "course:6104@7108"  # Legal Ethics Roundtable, Washington, 11 Dec 2026
+    with Store(store_file) as s:
+        made = logged.remember(
+            s, title="Offer", items=[checking.now_occasions(s, NOW)[washington]], written=[]
+        )
+        assert made is not None and checking.check(s, NOW).counts() == {"current": 1}
+    courses = json.loads(demo_server.payload(Kind.COURSES))
+    for course in courses:
+        course["locations"] = [p for p in course["locations"] if p["locationId"] != 7108]
+    serve(demo_server, Kind.COURSES, courses)
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        (offer,) = checking.check(s, NOW).flagged
+    assert offer.status == "withdrawn"
+    assert offer.changes == [
+        "Legal Ethics Roundtable, Washington 11 Dec: withdrawn, no longer listed by the service"
+    ]
