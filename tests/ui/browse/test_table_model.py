@@ -144,6 +144,39 @@ def test_a_row_set_shown_as_it_is_read_grows_by_appended_rows(
     assert _ids(model) == [1, 3, 5]
 
 
+def test_rows_read_are_appended_when_the_view_would_show_twice_as_many(
+    qtmodeltester: Any, en_formatter: Formatter
+) -> None:
+    """Qt's table repaints its whole viewport at every change of its row count: rows read a page
+    at a time are appended when as many again were read as are shown (1 shown: at 2, 4, 8, 16),
+    the last ones with the complete row set; the counts are said at each append only."""
+    first = hand_items()[0]
+    id_column = listing.column_index(Kind.WEBINARS, "id")
+    items = []
+    for pos in range(20):
+        row = list(first[1])
+        row[id_column] = 1000 + pos
+        items.append([pos, row, first[2]])
+    model = RowSetTableModel(Kind.WEBINARS, en_formatter)
+    inserted: list[tuple[int, int]] = []
+    counts: list[tuple[int, int]] = []
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    model.counts_changed.connect(lambda visible, total: counts.append((visible, total)))
+    rowset = _read_so_far(items[:1])
+    model.show_growing(rowset, 20)
+    qtmodeltester.check(model)
+    for item in items[1:]:  # a page of one row per pass
+        rowset.extend([item])
+        model.show_growing(rowset, 20)
+        assert model.rowCount() <= len(rowset)
+    assert inserted == [(1, 1), (2, 3), (4, 7), (8, 15)]
+    assert counts == [(1, 20), (2, 20), (4, 20), (8, 20), (16, 20)]
+    assert model.loading and model.view_row_of(1016) is None and model.view_row_of(1015) == 15
+    model.set_rowset(rowset)  # complete: the rest, at once
+    assert inserted[-1] == (16, 19) and not model.loading and model.rowCount() == 20
+    assert counts[-1] == (20, 20)
+
+
 def test_a_sort_asked_for_while_rows_are_read_applies_once_all_are(
     qtmodeltester: Any, en_formatter: Formatter
 ) -> None:

@@ -73,3 +73,44 @@ def test_a_cell_the_window_could_not_show_is_in_the_log(tmp_path: Path, qapp: ob
         faults.uninstall()
     text = (tmp_path / "log" / fault_log.LOG_NAME).read_text(encoding="utf-8")
     assert "Broken.data() failed" in text and "ValueError: a fee the formatter cannot write" in text
+
+
+HOOKS_THEN_FOLDER = """
+import json, os, sys
+from PySide6.QtCore import QCoreApplication
+from catalogue_desktop.ui.shell.faults import Faults
+
+app = QCoreApplication([])
+faults = Faults(lambda: None)
+faults.install()
+installed = "platformdirs" in sys.modules
+path = str(faults.log.path)
+print(json.dumps({"installed": installed, "then": "platformdirs" in sys.modules, "path": path}))
+faults.uninstall()
+"""
+
+
+def test_the_hooks_are_installed_without_finding_the_log_folder(tmp_path: Path) -> None:
+    """The hooks go in on the window's way to showing every cached row: the log's folder (and
+    platformdirs, which finds it) when a fault is first written or the folder shown."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != fault_log.ENV_LOG_DIR}
+    env["XDG_STATE_HOME"] = str(tmp_path / "state")
+    done = subprocess.run(
+        [sys.executable, "-c", HOOKS_THEN_FOLDER],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report == {
+        "installed": False,
+        "then": True,
+        "path": str(tmp_path / "state" / "catalogue-desktop" / "log" / fault_log.LOG_NAME),
+    }

@@ -156,6 +156,16 @@ class OfferLog:
             )
         )
 
+    def any_open(self) -> bool:
+        """Whether an offer is kept that a check looks at (not superseded, not past): one indexed
+        step, not the rows."""
+        if not self.kept:
+            return False
+        found = self._db.execute(
+            "SELECT 1 FROM offers WHERE superseded_by IS NULL AND status IS NOT 'past' LIMIT 1"
+        ).fetchone()
+        return found is not None
+
     def row(self, offer_id: int) -> OfferRow | None:
         if not self.kept:
             return None

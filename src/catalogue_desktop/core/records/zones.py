@@ -123,6 +123,12 @@ class ZoneCheck(NamedTuple):
         )
 
 
+def local_now() -> datetime:
+    """Now, in the local time zone (relative dates such as ``today`` and ``next30d`` use it, and
+    the offers' checks: here, not with the searches, so a check imports no query engine)."""
+    return datetime.now().astimezone()
+
+
 def region_code(state: str | None) -> str | None:
     """The postal code of a US state or Canadian province written as a code or a name."""
     if not state or not isinstance(state, str):

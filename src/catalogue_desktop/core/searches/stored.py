@@ -33,6 +33,7 @@ from catalogue_desktop.core.query.table import Table, TableBuilder
 from catalogue_desktop.core.query.withdrawn import WithdrawnTables, attach_history
 from catalogue_desktop.core.records.errors import CatalogueError
 from catalogue_desktop.core.records.kinds import Kind
+from catalogue_desktop.core.records.zones import local_now  # (here too: what a search runs at)
 
 # A derived field's key (``fields.Field.key``) -> the kinds its values come from.
 SOURCES: dict[str, tuple[str, ...]] = {
@@ -159,11 +160,6 @@ def _id_texts(table: Table) -> list[str]:
         else:
             out.append(json.dumps(f"{kind}:{rid}"))
     return out
-
-
-def local_now() -> datetime:
-    """Now, in the local time zone (relative dates such as ``today`` and ``next30d`` use it)."""
-    return datetime.now().astimezone()
 
 
 # -- plain words ----------------------------------------------------------------------------------

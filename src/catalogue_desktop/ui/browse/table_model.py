@@ -62,6 +62,11 @@ _UNANSWERED = frozenset({BACKGROUND, CHECK_STATE})
 _ALIGN_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
+# Rows read while a row set is shown as read are appended once the view would show this many
+# times as many (2,000 shown: at 4,000, 8,000..., the last with the complete row set): Qt's table
+# repaints its whole viewport at every change of its row count (``QTableView::rowCountChanged``),
+# and a page per pass made ~5 repaints of 10,000 rows read, ~50 of 100,000, for rows off screen.
+GROWTH = 2
 
 
 class Overlay(Protocol):
@@ -149,13 +154,18 @@ class RowSetTableModel(QAbstractTableModel):
 
     def show_growing(self, rowset: RowSet, expected: int, changes: dict[str, Any] | None = None) -> None:
         """Show a row set while it is read, ``expected`` rows in all: its first rows at once (a
-        reset), then the rows read since (appended, as read). :meth:`set_rowset` with the same
-        row set says it is complete: a sort (or filter) needs every row, applied then."""
-        self._expected = expected
+        reset), then the rows read since, appended each time as many again were read as the view
+        shows (``GROWTH``). :meth:`set_rowset` with the same row set says it is complete (its
+        last rows appended): a sort (or filter) needs every row, applied then."""
         if rowset is self._rowset and self._growing is not None:
-            self._append_read_rows()
+            if len(rowset) >= self._growing * GROWTH:
+                self._append_read_rows()
+            elif expected == self._expected:
+                return  # (nothing shown changed: no counts said again)
+            self._expected = expected
             self._emit_counts()
             return
+        self._expected = expected
         self.beginResetModel()
         self.idle_work.stop()
         self._take(rowset, changes)

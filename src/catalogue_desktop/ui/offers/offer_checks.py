@@ -77,7 +77,7 @@ class OfferChecks(QObject):
         from catalogue_desktop.core.cache.store import Store
         from catalogue_desktop.core.offers.checking import check
         from catalogue_desktop.core.records.errors import CatalogueError
-        from catalogue_desktop.core.searches.stored import local_now
+        from catalogue_desktop.core.records.zones import local_now
 
         try:
             with Store(path) as store:
@@ -115,7 +115,7 @@ class OfferChecks(QObject):
         and handed to ``then`` on the GUI thread."""
         from catalogue_desktop.core.cache.store import Store
         from catalogue_desktop.core.offers.checking import now_occasions
-        from catalogue_desktop.core.searches.stored import local_now
+        from catalogue_desktop.core.records.zones import local_now
 
         path = self._store_file()
 

@@ -39,10 +39,19 @@ class FaultLog:
     """``write(what, details)`` appends a dated entry (redacted); ``last_lines(n)``."""
 
     def __init__(self, folder: Path | None = None) -> None:
-        self.path = (folder or log_dir()) / LOG_NAME
+        self._folder = folder
+        self._path: Path | None = None
         self._lock = threading.Lock()
         self._logger: logging.Logger | None = None
         self._seen: dict[str, int] = {}
+
+    @property
+    def path(self) -> Path:
+        """The log file: its folder found when first needed (platformdirs is imported then, not
+        when the hooks are installed, on the window's way to showing every cached row)."""
+        if self._path is None:
+            self._path = (self._folder or log_dir()) / LOG_NAME
+        return self._path
 
     def write(self, what: str, details: str) -> bool:
         """Log one fault; False when it was not written (the same one logged often enough

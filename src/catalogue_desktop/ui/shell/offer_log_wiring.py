@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, SignalInstance
 
 from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.ui.offers.offer_checks import OfferChecks
 from catalogue_desktop.ui.searches.notice import Notifier
 from catalogue_desktop.ui.searches.watcher import Watcher
@@ -52,12 +53,22 @@ class OfferLog(QObject):
         self._watcher = watcher
         self.checks = OfferChecks(lambda: session.store_file, window.formatter.time_text, self)
         self.window: OffersWindow | None = None
-        session.ready.connect(lambda: self.checks.check())
+        session.ready.connect(self._check_at_ready)
         session.synced.connect(lambda _report: self.checks.check(announce=True))
         self.checks.checked.connect(self._counted)
         self.checks.flagged.connect(lambda checked: notifier.say_offers(len(checked.flagged)))
         watcher.dock.offers_activated.connect(self.show)
         window.offers_requested.connect(self.show)
+
+    def _check_at_ready(self) -> None:
+        """The cached rows are read: the open offers checked, when the log holds any (none: no
+        thread is started and nothing imported for a check that finds nothing)."""
+        try:
+            open_ones = self._store().offers.any_open()
+        except StoreError:
+            open_ones = True  # (the check says what is wrong with the cache)
+        if open_ones:
+            self.checks.check()
 
     def _counted(self, checked: Checked) -> None:
         """What's new lists the open offers that no longer match, with their changes."""

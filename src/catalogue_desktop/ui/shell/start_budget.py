@@ -74,8 +74,8 @@ NOT_BEFORE_FIRST_PAINT: dict[str, str] = {
     "importlib.metadata": "the version string is read without it (~35 ms)",
     "catalogue_desktop.ui.shell.faults": "the fault hooks and their log: a loop pass after the first "
     "paint (``AppSession._populate``), not in the pass that paints it",
-    "catalogue_desktop.ui.shell.fault_log": "the fault log (and platformdirs for its folder): with the "
-    "fault hooks, a loop pass after the first paint",
+    "catalogue_desktop.ui.shell.fault_log": "the fault log: with the fault hooks, a loop pass after "
+    "the first paint (its folder, and platformdirs, when a fault is first written or the folder shown)",
     "email": "mail and HTTP headers are the offers' and the refresh's",
     "dataclasses": "a dataclass is compiled at every start (~1.5 ms each): the records the start "
     "path reads (profiles, settings, snapshots, history, searches) are named tuples or plain classes",

@@ -35,13 +35,19 @@ class CountTabBar(QTabBar):
         super().__init__(parent)
         self._titles: dict[int, tuple[str, str, str]] = {}  # tab -> (name, count shown, widest count)
         self._fitting = False
+        self._fitted_tabs = -1  # the tabs there were at the last fit (a tab added: fit again)
         self.setUsesScrollButtons(False)  # all tabs in view: titles shortened where need be
         self.setElideMode(Qt.TextElideMode.ElideRight)  # (a last resort: the fit below cuts names)
         parent.installEventFilter(self)  # the tab widget's width is the room the titles share
 
     def set_count(self, index: int, label: str, count: str, widest: str) -> None:
-        """Title tab ``index`` "``label`` ``count``", as wide as with ``widest`` as its count."""
-        self._titles[index] = (label, count, widest)
+        """Title tab ``index`` "``label`` ``count``", as wide as with ``widest`` as its count.
+        The same title again fits nothing anew: the counts are said at every page of rows read
+        and at every result, and a fit measures every title (a resize fits them anyway)."""
+        title = (label, count, widest)
+        if self._titles.get(index) == title and self._fitted_tabs == self.count():
+            return
+        self._titles[index] = title
         self._fit()
 
     def full_title(self, index: int) -> str:
@@ -60,6 +66,7 @@ class CountTabBar(QTabBar):
         if self._fitting:
             return
         self._fitting = True
+        self._fitted_tabs = self.count()
         try:
             self._set_texts(self._fitted_texts())
         finally:
