@@ -11,10 +11,9 @@ already imported costs nothing, one that is not installed is skipped.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 # What a refresh imports (``core.sync.runner``: the client, httpx and its backends; the ingest's
 # pydantic models). httpx imports its command line's click and rich when they are installed
@@ -112,6 +111,21 @@ REFRESH = (
     "catalogue_desktop.core.sync.runner",
 )
 RELIST = (*_PYDANTIC, "catalogue_desktop.core.sync.relist")
+# What the finder's indexer first builds a table with (``ui.finder.indexer``): ~30 ms in one step
+# of its first job at start-up once the window is on screen (bench/run.py --only stall).
+FINDER = (
+    "dataclasses",
+    "difflib",
+    "catalogue_desktop.core.query.literals",
+    "catalogue_desktop.core.query.fields",
+    "catalogue_desktop.core.query.index",
+    "catalogue_desktop.core.query.timeline",
+    "catalogue_desktop.core.query.table",
+    "catalogue_desktop.core.query.syntax",
+    "catalogue_desktop.core.query.leaves",
+    "catalogue_desktop.core.query.engine",
+    "catalogue_desktop.core.query.withdrawn",
+)
 
 
 _DECODE = "catalogue_desktop.core.records.decode"
@@ -122,7 +136,21 @@ async def import_in_steps(names: Iterable[str]) -> None:
     one that was not imported yet. When they name ``core.records.decode``, its validators are
     built after them, a model at a time (``core.records.models`` builds none as it is imported:
     all at once, the models step held the loop ~65 ms at a 10,000 refresh)."""
+    import asyncio  # (here: the finder's indexer imports this module before the first paint)
+
     names = list(names)
+    for _ in import_steps(names):
+        await asyncio.sleep(0)
+    if _DECODE in names:
+        from catalogue_desktop.core.records.decode import build_validators
+
+        for _ in build_validators():
+            await asyncio.sleep(0)
+
+
+def import_steps(names: Iterable[str]) -> Iterator[None]:
+    """Import ``names`` in order, yielding after each one that was not imported yet (for a job
+    run a step at a time by an idle timer: ``ui.finder.indexer``)."""
     for name in names:
         if name in sys.modules:
             continue
@@ -130,9 +158,4 @@ async def import_in_steps(names: Iterable[str]) -> None:
             importlib.import_module(name)
         except ImportError:  # an optional module that is not installed
             continue
-        await asyncio.sleep(0)
-    if _DECODE in names:
-        from catalogue_desktop.core.records.decode import build_validators
-
-        for _ in build_validators():
-            await asyncio.sleep(0)
+        yield
