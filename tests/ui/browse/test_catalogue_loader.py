@@ -264,3 +264,37 @@ def test_a_reloaded_row_set_is_sorted_as_its_tab_shows_it_before_it_is_published
         search.RowSet(Kind.WEBINARS, rows=list(rowset.rows)), start, True
     )
     assert topic_passes < 10 < len(rowset) // 2 <= passes  # in slices: a run of 2 rows per pass
+
+
+def test_series_are_settled_a_page_at_a_time_as_read_leaving_the_table_none(qtbot: Any, store: Store) -> None:
+    """Counted, not timed: with ``settle_series`` the loader settles each page of series as it
+    reads it (``series_dates.settle_rest``), so the table taking the row set asks about no code
+    (all at once, the table settled 10,000 series in one step of a start-up once on screen)."""
+    from catalogue_desktop.core.listing import series_dates
+
+    codes = frozenset({"1"})
+    asked: list[object] = []
+    read: list[int] = []
+
+    def on_demand(code: object) -> bool:
+        asked.append(code)
+        return code is not None and str(code) in codes
+
+    def settle(rowset: Any) -> None:
+        read.append(len(rowset))
+        series_dates.settle_rest(rowset, codes, on_demand)
+
+    loader = CatalogueLoader(store, chunk=2)
+    loader.settle_series = settle
+    published: list[Any] = []
+    loader.rowset_loaded.connect(lambda kind, rows, _changes: published.append(rows))
+    with qtbot.waitSignal(loader.all_loaded, timeout=5000):
+        loader.load_all([Kind.SERIES])
+    (rowset,) = published
+    assert read and read[-1] == len(rowset)  # (after each page read: the sample has one)
+    assert rowset.settled == (codes, len(rowset))
+    assert asked  # (the sample's series have typed sessions)
+    asked.clear()
+    assert not series_dates.settle_rest(rowset, codes, on_demand)  # what the table does: nothing left
+    assert asked == []
+    assert series_dates.settle_rest(rowset, frozenset(), lambda _code: False)  # other codes: all again

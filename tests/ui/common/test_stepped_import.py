@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,58 @@ def test_the_lists_end_with_what_their_callers_import() -> None:
     assert stepped_import.RELIST[-1] == "catalogue_desktop.core.sync.relist"
     for steps in (stepped_import.REFRESH, stepped_import.DECODER, stepped_import.RELIST):
         assert len(set(steps)) == len(steps)
+
+
+# Run in a fresh interpreter (this one may have built the validators already): the refresh's
+# modules imported a step at a time, as the window does; at each turn of the loop, whether the
+# models' module is imported and which models have their validators built.
+_STEPS_SCRIPT = """
+import asyncio, json, sys
+from catalogue_desktop.ui.common import stepped_import
+
+MODELS = "catalogue_desktop.core.records.models"
+ticks = []
+
+def seen():
+    models = sys.modules.get(MODELS)
+    if models is None:
+        return None
+    return sorted(n for n in models.__all__ if getattr(models, n).__pydantic_complete__ and n != "Record")
+
+async def watch():
+    while True:
+        ticks.append(seen())
+        await asyncio.sleep(0)
+
+async def main():
+    watcher = asyncio.ensure_future(watch())
+    await asyncio.sleep(0)
+    await stepped_import.import_in_steps(stepped_import.REFRESH)
+    await asyncio.sleep(0)
+    watcher.cancel()
+    print(json.dumps(ticks))
+
+asyncio.run(main())
+"""
+
+
+def test_no_import_step_builds_the_validators_and_each_build_step_builds_one_model() -> None:
+    """Counted, not timed: importing ``core.records.models`` (or any module of the refresh's
+    list) builds no pydantic validator; they are built after the imports, the loop running
+    between each model's (all in one step, the models step held the window ~65 ms)."""
+    import json
+    import subprocess
+
+    from catalogue_desktop.core.records import models
+
+    out = subprocess.run(
+        [sys.executable, "-c", _STEPS_SCRIPT], capture_output=True, text=True, check=True, timeout=120
+    )
+    ticks = json.loads(out.stdout)
+    with_models = [built for built in ticks if built is not None]
+    assert with_models, "the models were never imported"
+    assert with_models[0] == [], "importing the models built validators"
+    # the loop ran between the models' builds: each turn sees at most one model more built
+    counts = [len(built) for built in with_models]
+    assert counts[-1] == len(models.__all__) - 1  # (all but Record, their base: never validated)
+    assert all(b - a <= 1 for a, b in pairwise(counts)), counts

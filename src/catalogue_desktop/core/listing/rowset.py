@@ -91,6 +91,9 @@ class RowSet:
         # ranks: reading them from 100,000 rows at once was most of a table reset), by column;
         # emptied by ``extend``.
         self.values: dict[int, Any] = {}  # (an array of ints, or a list)
+        # A series' rows whose First and Last session are settled (``series_dates.settle_rest``):
+        # for which on-demand codes, how many rows.
+        self.settled: tuple[frozenset[str], int] | None = None
         self.id_column = column_index(kind, "id")
         self.title_column = 0
         self._indexed = 0  # rows[:_indexed] are in _by_id

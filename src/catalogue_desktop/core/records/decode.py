@@ -49,12 +49,29 @@ MODELS: dict[Kind, type[models.Record]] = {
     Kind.SITUATIONS: models.Situation,
 }
 
-# Built once: one adapter per collection (whole array) and per record.
-_LIST_ADAPTERS: dict[Kind, TypeAdapter[list[models.Record]]] = {
-    k: TypeAdapter(list[m])  # type: ignore[valid-type]  # (a list of the kind's own model)
-    for k, m in MODELS.items()
-}
-_ITEM_ADAPTERS: dict[Kind, TypeAdapter[models.Record]] = {k: TypeAdapter(m) for k, m in MODELS.items()}
+# Built once, when first needed (``build_validators``): one adapter per collection (whole array)
+# and per record.
+_LIST_ADAPTERS: dict[Kind, TypeAdapter[list[models.Record]]] = {}
+_ITEM_ADAPTERS: dict[Kind, TypeAdapter[models.Record]] = {}
+
+# Every model, each after the models it holds: a model's validator takes in those of its parts
+# already built (built first, the outer one would make them again inside its own).
+_BUILD_ORDER: tuple[type[models.Record], ...] = (
+    models.Expert,
+    models.Topic,
+    models.Role,
+    models.Situation,
+    models.Webinar,
+    models.Series,
+    models.Location,
+    models.Schedule,
+    models.Course,
+    models.Option,
+    models.Track,
+    models.LevelCourse,
+    models.Level,
+    models.Certificate,
+)
 
 # Fields whose allowed values the spec does not give: the codes seen are reported.
 CODE_FIELDS: dict[Kind, tuple[str, ...]] = {
@@ -118,11 +135,46 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def build_validators() -> Iterator[None]:
+    """Build the models' validators and the collections' adapters, yielding after each model
+    and each collection, so that a caller on an event loop's thread lets the loop run between
+    them (``ui.common.stepped_import``: ~1-3 ms each, the first ~10 ms with pydantic's plugin
+    lookup; ~100 ms all at once). What is built already is skipped. ``models`` builds nothing
+    as it is imported (``defer_build``); ``ready`` builds what is left in one go."""
+    for model in _BUILD_ORDER:
+        if not model.__pydantic_complete__:
+            model.model_rebuild()
+            yield
+    for kind, model in MODELS.items():
+        if kind not in _LIST_ADAPTERS:
+            _ITEM_ADAPTERS[kind] = TypeAdapter(model)
+            _LIST_ADAPTERS[kind] = TypeAdapter(list[model])  # type: ignore[valid-type]  # (the kind's model)
+            yield
+
+
+def ready() -> None:
+    """Build every validator not built yet, now (a worker process, a command, a first decode)."""
+    for _ in build_validators():
+        pass
+
+
+def _item_adapter(kind: Kind) -> TypeAdapter[models.Record]:
+    if kind not in _ITEM_ADAPTERS:
+        ready()
+    return _ITEM_ADAPTERS[kind]
+
+
+def _list_adapter(kind: Kind) -> TypeAdapter[list[models.Record]]:
+    if kind not in _LIST_ADAPTERS:
+        ready()
+    return _LIST_ADAPTERS[kind]
+
+
 def decode_record(kind: Kind, data: bytes | str) -> models.Record:
     """Validate one stored record (already known to be valid) back into its model."""
     if kind is Kind.CERTIFICATES:
-        return _ITEM_ADAPTERS[kind].validate_python(json.loads(data, parse_float=Decimal))
-    return _ITEM_ADAPTERS[kind].validate_json(data)
+        return _item_adapter(kind).validate_python(json.loads(data, parse_float=Decimal))
+    return _item_adapter(kind).validate_json(data)
 
 
 def decode_collection(kind: Kind, payload: bytes) -> Decoded:
@@ -137,7 +189,7 @@ def decode_collection(kind: Kind, payload: bytes) -> Decoded:
 def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[Problem], int]:
     if kind is not Kind.CERTIFICATES:  # Certificate.fee must come from the exact number text
         try:
-            valid = _LIST_ADAPTERS[kind].validate_json(payload)
+            valid = _list_adapter(kind).validate_json(payload)
             return list(enumerate(valid)), [], len(valid)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
@@ -146,7 +198,7 @@ def _validate(kind: Kind, payload: bytes) -> tuple[list[tuple[int, Any]], list[P
         except RecursionError:
             raise DecodeError(f"{kind.value}: JSON nested too deeply") from None
     items, lenient = _parse(kind, payload)
-    adapter = _ITEM_ADAPTERS[kind]
+    adapter = _item_adapter(kind)
     records: list[tuple[int, Any]] = []
     problems: list[Problem] = []
     for index, item in enumerate(items):

@@ -86,7 +86,12 @@ TypeCode = Annotated[int | str, PlainValidator(_code)]
 
 
 class Record(BaseModel):
-    """Base of every record: immutable, camelCase JSON names, extra fields kept."""
+    """Base of every record: immutable, camelCase JSON names, extra fields kept.
+
+    Its validators are built when first asked for (``defer_build``), not as the module is
+    imported: ``core.records.decode.build_validators`` builds them a model at a time, so that a
+    window importing this module on its event loop's thread never holds the loop for all of
+    them at once (docs/decisions.md, "Start-up and Qt")."""
 
     model_config = ConfigDict(
         frozen=True,
@@ -94,6 +99,7 @@ class Record(BaseModel):
         alias_generator=to_camel,
         populate_by_name=True,
         cache_strings="keys",
+        defer_build=True,
     )
 
 

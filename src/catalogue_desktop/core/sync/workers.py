@@ -78,8 +78,11 @@ def _parent_death_signal() -> None:
 
 
 def warm_up() -> None:
-    """A worker's first job: import the ingest (pydantic, the models and their validators)."""
+    """A worker's first job: import the ingest (pydantic, the models) and build the validators."""
     import catalogue_desktop.core.sync.ingest  # noqa: F401
+    from catalogue_desktop.core.records.decode import ready
+
+    ready()
 
 
 def run_ingest(

@@ -119,6 +119,10 @@ class CatalogueLoader(QObject):
         self._index_timer.timeout.connect(self.rebuild_index)
         # kind -> (column, descending) its tab is sorted by, or None (``presort_as``).
         self._sort_of: Callable[[Kind], tuple[int, bool] | None] | None = None
+        # Settles the series' rows read so far (``series_dates.settle_rest``, with the window's
+        # on-demand codes): called after each page of series read, so that their table has none
+        # left to settle when it takes the row set. None: the table settles them all then.
+        self.settle_series: Callable[[RowSet], object] | None = None
 
     def switch_store(self, store: Store) -> None:
         """Read ``store`` from now on (the one read until now is closed); ``load_all`` reads it."""
@@ -228,6 +232,8 @@ class CatalogueLoader(QObject):
             if job.kind in counts.COUNTED:
                 counts.make_room(job.kind, chunk[1])  # (rows listed before the counts existed)
             job.rowset.extend_columns(*chunk)
+            if job.kind is Kind.SERIES and self.settle_series is not None:
+                self.settle_series(job.rowset)  # (the page just read: a few ms at most)
             # These rows live as long as the window shows them. Without freezing, every ~25% growth of the
             # heap triggers a full collection walking all rows loaded so far (docs/decisions.md, "Sorting and
             # the tables"). Frozen objects are still freed by reference counting (rows hold no cycles).

@@ -111,7 +111,6 @@ class RowSetTableModel(QAbstractTableModel):
         self._changed: dict[int, str] = {}  # record id -> "fee 199 -> 219"
         self._past = PastRows(kind, formatter, int(time.time() * 1000))
         self._on_demand = OnDemandCells(kind, formatter)
-        self._settled: tuple[frozenset[str], int] | None = None  # series' rows settled: for codes, how many
         self._id_column = column_index(kind, "id")
         self._grey: QColor | None = None  # past rows' text (``colors.muted``)
         self.idle_work = IdleWork(self._rowset, self._presorted, self)
@@ -180,7 +179,6 @@ class RowSetTableModel(QAbstractTableModel):
     def _take(self, rowset: RowSet, changes: dict[str, Any] | None) -> None:
         """Hold ``rowset`` and forget what was derived from the previous one (in a reset)."""
         self._rowset = rowset
-        self._settled = None
         self._settle_series()
         self.idle_work.work_on(rowset, self._order)
         self._past.forget()
@@ -306,15 +304,12 @@ class RowSetTableModel(QAbstractTableModel):
 
     def _settle_series(self) -> bool:
         """A series' First and Last session cells set from its sessions not on demand
-        (``series_dates.settle``): the rows not settled yet, all of them when other codes are on
-        demand; True if a cell changed."""
-        codes, count = self._formatter.vocabulary.on_demand, len(self._rowset)
-        done = self._settled
-        start = done[1] if done is not None and done[0] == codes else 0
-        if self._kind is not Kind.SERIES or start >= count:
+        (``series_dates.settle_rest``): the rows not settled yet (the loader settles them as it
+        reads them), all of them when other codes are on demand; True if a cell changed."""
+        if self._kind is not Kind.SERIES:
             return False
-        self._settled = (codes, count)
-        return series_dates.settle(self._rowset, self._formatter.on_demand, start)
+        codes = self._formatter.vocabulary.on_demand
+        return series_dates.settle_rest(self._rowset, codes, self._formatter.on_demand)
 
     def _set_changes(self, changes: dict[str, Any] | None) -> None:
         self._added = set()

@@ -11,44 +11,93 @@ already imported costs nothing, one that is not installed is skipped.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 # What a refresh imports (``core.sync.runner``: the client, httpx and its backends; the ingest's
 # pydantic models). httpx imports its command line's click and rich when they are installed
 # (a development environment has them).
 _PYDANTIC = (
     "annotated_types",
+    "pydantic_core.core_schema",
     "pydantic_core",
+    "typing_inspection.introspection",
+    "pydantic.errors",
     "pydantic",
+    "zoneinfo",
+    "pydantic._internal._validators",
+    "pydantic._internal._generics",
+    "pydantic._internal._config",
+    "pydantic._internal._fields",
+    "pydantic._internal._decorators",
+    "secrets",
+    "uuid",
+    "pydantic.annotated_handlers",
+    "pydantic.plugin",
+    "pydantic._internal._mock_val_ser",
     "pydantic.types",
     "pydantic.json_schema",
+    "pydantic.functional_validators",
     "pydantic._internal._generate_schema",
     "pydantic._internal._model_construction",
+    "pydantic.fields",
+    "pydantic.main",
+    "pydantic.alias_generators",
+    "pydantic.type_adapter",
+    # pydantic looks for plugins (package metadata) as it builds its first validator
+    "email.message",
+    "importlib.resources",
+    "importlib.metadata",
+    "pydantic.plugin._loader",
     "catalogue_desktop.core.records.models",
-    "catalogue_desktop.core.records.decode",
+    "catalogue_desktop.core.records.decode",  # (then its validators, a model at a time: below)
 )
 DECODER = _PYDANTIC
 REFRESH = (
+    "email._policybase",
+    "email.feedparser",
     "email.parser",
     "http.client",
     "urllib.request",
     "h11",
+    "typing_extensions",
     "anyio",
-    "anyio._backends._asyncio",
+    "anyio._core._tasks",
+    "anyio._core._streams",
+    "anyio._core._sockets",
+    "anyio.lowlevel",
     "anyio.streams.memory",
     "anyio.streams.stapled",
     "anyio.streams.tls",
-    "anyio.lowlevel",
+    "anyio._backends._asyncio",
     "anyio.to_thread",
+    "certifi",
     "httpcore",
     "httpcore._backends.anyio",
+    "pygments.lexers._mapping",
+    "pygments.util",
     "pygments.lexers",
+    "pygments.token",
+    "pygments.filters",
+    "pygments.lexer",
+    "rich.color",
+    "rich.style",
+    "rich.default_styles",
+    "rich.themes",
+    "rich.segment",
+    "rich.text",
+    "rich.align",
+    "rich._log_render",
     "rich.console",
+    "rich.table",
+    "rich.live",
+    "rich.spinner",
     "rich.progress",
+    "rich.syntax",
     "click",
+    "http.cookiejar",
+    "idna",
     "httpx",
     *_PYDANTIC,
     "catalogue_desktop.core.sync.ingest",
@@ -62,14 +111,50 @@ REFRESH = (
     "catalogue_desktop.core.connection.resolved",
     "catalogue_desktop.core.service.failures",
     "truststore",
+    "catalogue_desktop.core.service.client",
     "catalogue_desktop.core.sync.runner",
 )
 RELIST = (*_PYDANTIC, "catalogue_desktop.core.sync.relist")
+# What the finder's indexer first builds a table with (``ui.finder.indexer``): ~30 ms in one step
+# of its first job at start-up once the window is on screen (bench/run.py --only stall).
+FINDER = (
+    "dataclasses",
+    "difflib",
+    "catalogue_desktop.core.query.literals",
+    "catalogue_desktop.core.query.fields",
+    "catalogue_desktop.core.query.index",
+    "catalogue_desktop.core.query.timeline",
+    "catalogue_desktop.core.query.table",
+    "catalogue_desktop.core.query.syntax",
+    "catalogue_desktop.core.query.leaves",
+    "catalogue_desktop.core.query.engine",
+    "catalogue_desktop.core.query.withdrawn",
+)
+
+
+_DECODE = "catalogue_desktop.core.records.decode"
 
 
 async def import_in_steps(names: Iterable[str]) -> None:
     """Import ``names`` in order on this (the loop's) thread, letting the loop run after each
-    one that was not imported yet."""
+    one that was not imported yet. When they name ``core.records.decode``, its validators are
+    built after them, a model at a time (``core.records.models`` builds none as it is imported:
+    all at once, the models step held the loop ~65 ms at a 10,000 refresh)."""
+    import asyncio  # (here: the finder's indexer imports this module before the first paint)
+
+    names = list(names)
+    for _ in import_steps(names):
+        await asyncio.sleep(0)
+    if _DECODE in names:
+        from catalogue_desktop.core.records.decode import build_validators
+
+        for _ in build_validators():
+            await asyncio.sleep(0)
+
+
+def import_steps(names: Iterable[str]) -> Iterator[None]:
+    """Import ``names`` in order, yielding after each one that was not imported yet (for a job
+    run a step at a time by an idle timer: ``ui.finder.indexer``)."""
     for name in names:
         if name in sys.modules:
             continue
@@ -77,4 +162,4 @@ async def import_in_steps(names: Iterable[str]) -> None:
             importlib.import_module(name)
         except ImportError:  # an optional module that is not installed
             continue
-        await asyncio.sleep(0)
+        yield

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
+from catalogue_desktop.ui.common.stepped_import import FINDER, import_steps
 from catalogue_desktop.ui.finder.lexicon_builder import LexiconBuilder
 
 if TYPE_CHECKING:
@@ -177,6 +178,7 @@ class FinderIndexer(QObject):
             del self._jobs[name]
 
     def _kind_job(self, kind: Kind, rowset: RowSet) -> Iterator[None]:
+        yield from import_steps(FINDER)  # (the first job: the engine's modules, a step each)
         from catalogue_desktop.core.query.table import TableBuilder
         from catalogue_desktop.core.query.withdrawn import attach_history_steps
 

@@ -21,6 +21,7 @@ from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.cache.store import Store
+from catalogue_desktop.core.listing import series_dates
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
 from catalogue_desktop.qt_compat.lifetime import delete_later
@@ -145,7 +146,10 @@ class AppSession(QObject):
         self.loader = loader = CatalogueLoader(store)
         currency = self.options.currency or self.settings.currency
         QLocale.setDefault(people_locale())  # one locale for every widget, Qt's dialogs too
-        self.formatter = Formatter(currency=currency)
+        self.formatter = formatter = Formatter(currency=currency)
+        loader.settle_series = lambda rowset: series_dates.settle_rest(
+            rowset, formatter.vocabulary.on_demand, formatter.on_demand
+        )
         self._apply_display_settings()
         self.window = window = MainWindow(self.settings, self.formatter, self.image_loader, loader)
         window.setWindowTitle(self.place.title() + (" (offline)" if self.options.offline else ""))

@@ -26,15 +26,16 @@ class Relisted(Protocol):
 
 async def relist_stale(store_file: Path, loader: Relisted, say: Callable[[str], None]) -> list[Kind]:
     """Relist every kind whose listing is older than this version's; returns them."""
+    from catalogue_desktop.core.listing.rows import LISTING_VERSION
+
+    stale = loader.store.stale_listings(LISTING_VERSION)
+    if not stale:  # (the usual case: nothing more imported, at start-up once the window shows)
+        return []
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from catalogue_desktop.core.listing.rows import LISTING_VERSION
     from catalogue_desktop.ui.common.stepped_import import RELIST, import_in_steps
 
-    stale = loader.store.stale_listings(LISTING_VERSION)
-    if not stale:
-        return []
     await import_in_steps(RELIST)  # core.sync.relist imports pydantic: a module at a time
     from catalogue_desktop.core.service.priority import lower_process
     from catalogue_desktop.core.sync.relist import relist
