@@ -38,7 +38,10 @@ the class is first used, so the first screen avoids what it does not show:
 * no Python event filter on a widget shown at start-up: override its handler (``keyPressEvent``,
   ``paintEvent``) instead; a filter receives every event, and converting each to its Python type
   made PySide create ~40 event types and their enums (``ui/finder/query_box.py``,
-  ``ui/browse/table_view.py``);
+  ``ui/browse/table_view.py``). The same for any Python method handed a plain ``QEvent``
+  (``event``, ``changeEvent``): a typed handler (``resizeEvent``) or a signal instead
+  (``ui/shell/tab_titles.CountTabs``, the window's ``paletteChanged``), a panel's filter installed
+  when it is first shown (``ui/common/panels.py``);
 * no slot taking the ``QObject*`` of ``destroyed``: PySide looks up its most derived type, which
   created every QtCore type not made yet (``lifetime.delete_later``);
 * a ``QColor``, not a ``QBrush``, for greyed rows (QBrush's constructors made QGradient's and

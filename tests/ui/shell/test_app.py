@@ -419,13 +419,15 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
     """Until the window is ready the cyclic GC is held off; dialogs, the changes view and the Qt
     classes with the most enums (``QStyle``) are not made, nor the status panel's line per
     collection (hidden until Details) or the query box's completion list (until completions are
-    offered); closing the window does not make PySide create every QtCore type (a ``destroyed``
-    slot taking the object did)."""
+    offered); no Python method is handed a plain ``QEvent`` (an event filter or ``changeEvent``
+    made PySide create every event class, ``QWheelEvent`` and ``QTabletEvent`` among them);
+    closing the window does not make PySide create every QtCore type (a ``destroyed`` slot taking
+    the object did)."""
     seen = entry_point(
         filled_cache,
         tmp_path,
         """
-        from PySide6 import QtWidgets
+        from PySide6 import QtGui, QtWidgets
         seen["gc_at_ready"] = gc.isenabled()
         seen["made"] = sorted(name for name in ("QStyle", "QFileDialog", "QInputDialog",
                                                 "QMessageBox", "QTreeWidget")
@@ -433,6 +435,7 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
         seen["changes_view"] = "catalogue_desktop.ui.sync.changes_view" in sys.modules
         seen["status_lines"] = len(window.status.rows.findChildren(QtWidgets.QWidget))
         seen["completions"] = "catalogue_desktop.ui.finder.completion_list" in sys.modules
+        seen["event_classes"] = [name for name in ("QWheelEvent", "QTabletEvent") if name in vars(QtGui)]
         QTimer.singleShot(0, window.close)
     """,
         after="""
@@ -448,6 +451,7 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
         "changes_view": False,
         "status_lines": 0,
         "completions": False,
+        "event_classes": [],
         "qtcore_after": [],
         "code": 0,
     }

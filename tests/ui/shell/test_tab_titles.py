@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from catalogue_desktop.ui.shell.tab_titles import CountTabBar, show_count
+from catalogue_desktop.ui.shell.tab_titles import CountTabBar, CountTabs, show_count
 
 NAMES = ["Webinars", "Series", "Courses", "Certificates", "Experts", "Topics", "Roles", "Situations"]
 
@@ -16,9 +16,8 @@ NAMES = ["Webinars", "Series", "Courses", "Certificates", "Experts", "Topics", "
 def _tabs(qtbot: Any, width: int) -> tuple[QTabWidget, CountTabBar, list[int]]:
     """Eight tabs ``width`` px wide (too narrow for their whole titles), and a list counting the
     fits: each measures every title."""
-    tabs = QTabWidget()
-    bar = CountTabBar(tabs)
-    tabs.setTabBar(bar)
+    tabs = CountTabs()
+    bar = tabs.count_bar
     for name in NAMES:
         tabs.addTab(QWidget(), name)
     qtbot.addWidget(tabs)

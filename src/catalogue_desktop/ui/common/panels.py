@@ -53,7 +53,8 @@ def toggle(action: QAction, dock: QDockWidget, main: QMainWindow, back: Callable
     action.setChecked(dock.isVisible())
     dock.visibilityChanged.connect(action.setChecked)
     action.triggered.connect(lambda _checked=False: _flip(dock, main))
-    dock.installEventFilter(_Refit(dock, main))  # a list appearing in a short panel: room for it
+    refit = _Refit(dock, main)  # a list appearing in a short panel: room for it
+    dock.visibilityChanged.connect(refit.watch)
     escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), dock)
     escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     escape.activated.connect(lambda: _close(dock, back))
@@ -140,6 +141,17 @@ class _Refit(QObject):
         self._dock, self._main = dock, main
         self._later = QTimer(self, singleShot=True, interval=0)
         self._later.timeout.connect(self._refit)
+        self._watching = False
+
+    def watch(self, visible: bool) -> None:
+        """The panel is shown: from now on its content's changes are watched (its event filter),
+        and it is fitted as its content needs. Not before: a Python method handed a plain
+        ``QEvent`` makes PySide create every event class it could be (~50, with their enums) at
+        the first event, and a hidden panel's content needs no room."""
+        if visible and not self._watching:
+            self._watching = True
+            self._dock.installEventFilter(self)
+            self._later.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:

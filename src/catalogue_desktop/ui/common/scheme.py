@@ -4,7 +4,8 @@ Styles that follow the system's scheme themselves (Windows, macOS, GNOME through
 nothing. Where the system says "dark" but the style kept a light palette (Fusion on a bare X11
 desktop), a dark Fusion palette is applied; and when the scheme changes while the app runs, the
 palette follows and the window re-derives its own colours (``common.colors``) from it
-(``MainWindow.changeEvent``: past rows, the banner, the query's error).
+(``MainWindow._palette_changed``, on the application's ``paletteChanged``: past rows, the banner,
+the query's error).
 """
 
 from __future__ import annotations

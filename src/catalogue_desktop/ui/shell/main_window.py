@@ -17,8 +17,9 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QVBoxLayout, QWidget
 
 from catalogue_desktop.core.formats.drawn_text import one_line
 from catalogue_desktop.core.listing.rowset import RowSet
@@ -90,9 +91,8 @@ class MainWindow(QMainWindow):
         self._finder: WindowFinder | None = None  # what a tab shows under the query (``use_finder``)
         self.banner = OfflineBanner(formatter.date)
         self.query_box = QueryBox(self)
-        self.tab_widget = QTabWidget(documentMode=True)
-        self.tab_bar = tab_titles.CountTabBar(self.tab_widget)  # (widths that stay while counts change)
-        self.tab_widget.setTabBar(self.tab_bar)
+        self.tab_widget = tab_titles.CountTabs(document_mode=True)
+        self.tab_bar = self.tab_widget.count_bar  # (widths that stay while counts change)
         self.tab_widget.setAccessibleName("Lists")
         # A tab's widgets are made when it is first shown (or asked for): start-up builds one.
         self._tabs: dict[ListKind, CollectionTab] = {}
@@ -137,6 +137,12 @@ class MainWindow(QMainWindow):
         self.searches = SavedSearches(self, self)
         self.offers = WindowOffers(self, loader, settings, self._engine, self._offer_about)
         self.menu_actions = menus.build(self, self.catalogues, self)
+        # Told by the application's signal, not by ``changeEvent``: a Python method handed a plain
+        # ``QEvent`` makes PySide create every event class it could be (~50, with their enums) at
+        # the window's first event, before its first paint.
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.paletteChanged.connect(self._palette_changed)
         self._restore()
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -388,15 +394,13 @@ class MainWindow(QMainWindow):
             tab.redraw()
         self.redraw_details()
 
-    def changeEvent(self, event: QEvent) -> None:
+    def _palette_changed(self) -> None:
         """The app's palette changed (the system went dark or light): colours chosen from it
         (past rows, the banner, the query's error) are chosen again."""
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:
-            self.banner.follow_scheme()
-            if self.query_box.has_error:
-                self.query_box.apply()  # its red again
-            self.redraw()
+        self.banner.follow_scheme()
+        if self.query_box.has_error:
+            self.query_box.apply()  # its red again
+        self.redraw()
 
     # -- window state ------------------------------------------------------------------------
 

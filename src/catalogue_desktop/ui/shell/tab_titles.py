@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QEvent, QLocale, QObject, QSize, Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QLocale, QSize, Qt
+from PySide6.QtGui import QColor, QPalette, QResizeEvent
 from PySide6.QtWidgets import QTabBar, QTabWidget
 
 _DIGIT = re.compile(r"\d")
@@ -38,7 +38,6 @@ class CountTabBar(QTabBar):
         self._fitted_tabs = -1  # the tabs there were at the last fit (a tab added: fit again)
         self.setUsesScrollButtons(False)  # all tabs in view: titles shortened where need be
         self.setElideMode(Qt.TextElideMode.ElideRight)  # (a last resort: the fit below cuts names)
-        parent.installEventFilter(self)  # the tab widget's width is the room the titles share
 
     def set_count(self, index: int, label: str, count: str, widest: str) -> None:
         """Title tab ``index`` "``label`` ``count``", as wide as with ``widest`` as its count.
@@ -48,19 +47,14 @@ class CountTabBar(QTabBar):
         if self._titles.get(index) == title and self._fitted_tabs == self.count():
             return
         self._titles[index] = title
-        self._fit()
+        self.fit()
 
     def full_title(self, index: int) -> str:
         """Tab ``index``'s title before any shortening ("Situations 8")."""
         label, count, _widest = self._titles.get(index, (self.tabText(index), "", ""))
         return f"{label} {count}" if count else label
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and watched is self.parent():
-            self._fit()
-        return False
-
-    def _fit(self) -> None:
+    def fit(self) -> None:
         """Give every tab its whole title if they all fit the tab widget's width; else cut the
         longest names first (never a count) until they do."""
         if self._fitting:
@@ -127,6 +121,25 @@ class CountTabBar(QTabBar):
                 size.width() + metrics.size(mnemonic, wide).width() - metrics.size(mnemonic, text).width()
             )
         return size
+
+
+class CountTabs(QTabWidget):
+    """A tab widget with a ``CountTabBar`` (``count_bar``) whose titles are fitted again to its
+    width whenever it is resized.
+
+    Told by its own ``resizeEvent``, not by an event filter: a Python method that is handed a
+    plain ``QEvent`` (an event filter, ``event``, ``changeEvent``) makes PySide create every
+    event class it could be (~50, with their enums) at the first event, before the first paint;
+    a ``QResizeEvent`` is only itself."""
+
+    def __init__(self, *, document_mode: bool = False) -> None:
+        super().__init__(documentMode=document_mode)
+        self.count_bar = CountTabBar(self)
+        self.setTabBar(self.count_bar)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.count_bar.fit()  # the tab widget's width is the room the titles share
 
 
 def _cap(widths: list[int], room: int) -> int:
