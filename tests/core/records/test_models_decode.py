@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -615,3 +616,53 @@ def test_each_kind_has_one_maker_and_a_titled_record_is_read_by_its_own_id() -> 
         assert isinstance(record, models.Topic | models.Role | models.Situation)
         assert record.own_id == 7
         assert facts(kind, record) == {"id": 7, "title": "T", "description": "D"}
+
+
+# A fresh interpreter (this one has built the validators already): eight threads released at once
+# each make the first decode of a collection, as small collections are ingested on threads of one
+# process; every model's validator is built once, and every collection decodes.
+_THREADS_SCRIPT = """
+import json, sys, threading
+from pydantic import BaseModel
+from catalogue_desktop.core.records import decode, models
+from catalogue_desktop.demo.server import load_sample
+
+builds = []
+for name in models.__all__:
+    model = getattr(models, name)
+    def counted(cls, *a, _real=BaseModel.model_rebuild.__func__, **k):
+        if cls.__dict__.get("__pydantic_complete__") is not True:
+            builds.append(cls.__name__)
+        return _real(cls, *a, **k)
+    model.model_rebuild = classmethod(counted)
+
+sample = load_sample()
+start = threading.Barrier(len(sample))
+decoded = {}
+
+def first_decode(kind):
+    start.wait()
+    decoded[kind.value] = len(decode.decode_collection(kind, sample[kind]).records)
+
+threads = [threading.Thread(target=first_decode, args=(kind,)) for kind in sample]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps({"builds": builds, "decoded": decoded}))
+"""
+
+
+def test_concurrent_first_decodes_build_each_validator_once() -> None:
+    import json
+    import subprocess
+
+    from catalogue_desktop.demo.server import load_sample
+
+    out = subprocess.run(
+        [sys.executable, "-c", _THREADS_SCRIPT], capture_output=True, text=True, check=True, timeout=120
+    )
+    seen = json.loads(out.stdout)
+    assert sorted(seen["builds"]) == sorted(set(seen["builds"])), seen["builds"]
+    assert set(seen["decoded"]) == {kind.value for kind in load_sample()}
+    assert all(count > 0 for count in seen["decoded"].values()), seen["decoded"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gc
 import json
 import re
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -53,6 +54,9 @@ MODELS: dict[Kind, type[models.Record]] = {
 # and per record.
 _LIST_ADAPTERS: dict[Kind, TypeAdapter[list[models.Record]]] = {}
 _ITEM_ADAPTERS: dict[Kind, TypeAdapter[models.Record]] = {}
+# Held while one model or one collection is built: small collections are ingested on several
+# threads of one process (``core.sync.runner``), each of which may be the first to decode.
+_BUILDING = threading.Lock()
 
 # Every model, each after the models it holds: a model's validator takes in those of its parts
 # already built (built first, the outer one would make them again inside its own).
@@ -143,12 +147,16 @@ def build_validators() -> Iterator[None]:
     as it is imported (``defer_build``); ``ready`` builds what is left in one go."""
     for model in _BUILD_ORDER:
         if not model.__pydantic_complete__:
-            model.model_rebuild()
+            with _BUILDING:
+                if not model.__pydantic_complete__:
+                    model.model_rebuild()
             yield
     for kind, model in MODELS.items():
         if kind not in _LIST_ADAPTERS:
-            _ITEM_ADAPTERS[kind] = TypeAdapter(model)
-            _LIST_ADAPTERS[kind] = TypeAdapter(list[model])  # type: ignore[valid-type]  # (the kind's model)
+            with _BUILDING:
+                if kind not in _LIST_ADAPTERS:
+                    _ITEM_ADAPTERS[kind] = TypeAdapter(model)
+                    _LIST_ADAPTERS[kind] = TypeAdapter(list[model])  # type: ignore[valid-type]  # (the kind's model)
             yield
 
 
