@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -54,7 +55,12 @@ def arm() -> None:
 
     point = os.environ[STOP_AT]
     kind_value, phase = point.split(":")
-    writing: list[str] = []  # the collection whose snapshot this process writes now
+    # the collection whose snapshot this thread writes now (small payloads are ingested in
+    # threads of the sync's own process, several at once)
+    local = threading.local()
+
+    def writing() -> str:
+        return getattr(local, "kind", "")
 
     def at(here: str, kind: str) -> None:
         if here == phase and kind == kind_value:
@@ -63,23 +69,23 @@ def arm() -> None:
     replace_snapshot = store.Store.replace_snapshot
 
     def replacing(self: store.Store, kind: Any, *args: Any, **kwargs: Any) -> int:
-        writing.append(kind.value)
+        local.kind = kind.value
         try:
             return replace_snapshot(self, kind, *args, **kwargs)
         finally:
-            writing.pop()
+            local.kind = ""
 
     write_batch = pages.write_batch
 
     def batch_written(*args: Any, **kwargs: Any) -> int:
-        at("writing", writing[-1] if writing else "")
+        at("writing", writing())
         return write_batch(*args, **kwargs)
 
     immediate = schema.immediate  # (the store's transactions call it by its name there)
 
     @contextmanager
     def transaction(db: Any) -> Iterator[None]:
-        kind = writing[-1] if writing else ""
+        kind = writing()
         with immediate(db):
             yield
             at("committing", kind)
