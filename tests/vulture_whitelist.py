@@ -43,3 +43,4 @@ _.LockedKeyring  # tests/keyring_backend.py: named by PYTHON_KEYRING_BACKEND (te
 _.optionxform
 _.dont_write_bytecode  # tests/conftest.py: read by the interpreter (and pytest) when it imports
 _.tempdir  # tests/forked_cli.py: tempfile reads it (unset in a forked command, found again)
+_.arm  # tests/core/cache/sync_stops.py: called by code other interpreters run (sitecustomize)

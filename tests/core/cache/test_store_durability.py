@@ -2,18 +2,20 @@
 
 The kill runs: two synthetic catalogues of the same shape (size 300; seed 0 and seed 1: the same
 ids, different content; the two big collections still go through ingest worker processes) are
-served by two demo services in this process. A first ``catalogue-desktop sync`` completes; then,
-20 times, a sync towards the other catalogue is started in its own process group (so its ingest
-worker processes die with it) and killed with SIGKILL after a delay in the i-th of 20 equal parts
-of 1.25 times a measured sync's duration (at random within each; the parts in a random order).
-The delay counts from the sync's first request to the service (the readiness signal: from then on
-it may write), not from the process's start, so no kill is spent on Python's start-up, however busy
-the machine. The killed syncs run ``python -m catalogue_desktop sync`` in processes forked from a
-warm process that has imported the package (``ZYGOTE``: the command's own code, without paying a
-second of imports each time); the complete syncs around them are the real command. After every
-kill the store must open without being moved aside, pass SQLite's quick check, and hold for every
-collection exactly one of the two catalogues - every record id, position and stored record of one
-of them, never a mix and never nothing.
+served by two demo services in this process. A first ``catalogue-desktop sync`` completes; then
+syncs towards the other catalogue are started in their own process group (so their ingest worker
+processes die with it) and killed with SIGKILL at chosen points, each once (``STOPS``): while the
+service holds the first request; for a big collection (ingested in a worker process) and a small
+one, after its body was downloaded, with its first records written, with all of
+them written before the commit, and just after the commit; and before the space is given back.
+The process that reaches the point stops itself there (``sync_stops``) and the test kills the
+group: no timing, so a busy machine neither moves nor misses a kill. The killed syncs run
+``python -m catalogue_desktop sync`` in processes forked from a warm process that has imported the
+package (``ZYGOTE``: the command's own code, without paying a second of imports each time); the
+complete syncs around them are the real command. After every kill the store must open without
+being moved aside, pass SQLite's quick check, and hold for every collection exactly one of the two
+catalogues - every record id, position and stored record of one of them, never a mix and never
+nothing - and for the collection named, the old one until its commit and the new one after it.
 
 The damaged-file cases add to ``test_store.py`` (which covers truncated, random, text, foreign and
 schema-version files and the lock held in either journal mode) only what it does not cover.
@@ -25,18 +27,15 @@ import asyncio
 import hashlib
 import json
 import os
-import random
 import select
 import signal
 import sqlite3
-import statistics
 import subprocess
 import sys
 import textwrap
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -48,11 +47,10 @@ from catalogue_desktop.core.service.client import CatalogueClient
 from catalogue_desktop.core.sync.runner import sync_catalogue
 from catalogue_desktop.demo.server import DemoServer
 from catalogue_desktop.demo.synthetic import generate
+from tests.core.cache.sync_stops import PHASES, SITECUSTOMIZE, STOP_FIFO
 from tests.sqlite_lock import lock_held
 
 SIZE = 300  # webinars 1.5 MB and series 0.7 MB: above the worker-process threshold (256 KB)
-RUNS = 20  # stratified over the sync's duration (below): no gap between kills over 10% of it
-REACH = 1.25  # the kills reach past the measured duration: a busy machine makes some syncs slower
 T = Kind.TOPICS
 
 Fingerprint = tuple[int, str]  # (record count, digest of every (pos, id, data) in order)
@@ -97,14 +95,19 @@ def group_gone(pgid: int, timeout: float = 10.0) -> bool:
 
 
 class WatchedServer(DemoServer):
-    """A demo service that signals each request it serves (``requested``): the readiness signal."""
+    """A demo service that signals each request it serves (``requested``) and, while ``holding``,
+    answers none until ``hold`` is set."""
 
     def __init__(self, payloads: dict[Kind, bytes]) -> None:
         super().__init__(payloads)
         self.requested = threading.Event()
+        self.holding = False
+        self.hold = threading.Event()
 
     def version(self, kind: Kind) -> object:  # type: ignore[override]
         self.requested.set()  # (called for every request to a collection, in the server's thread)
+        if self.holding:
+            self.hold.wait(60)
         return super().version(kind)
 
 
@@ -142,22 +145,26 @@ def cli_sync(base_url: str, cache: Path, env: dict[str, str]) -> subprocess.Pope
 
 
 # A warm process: imports the package's command-line and core modules once (no Qt, no threads),
-# then for each line on stdin (JSON: the command's arguments and a file for its stderr) forks a
-# child in a session of its own that runs ``python -m catalogue_desktop ARGS`` (runpy: the
-# command's entry point, as the interpreter runs it), prints "pid N", reaps it, prints "exit N CODE".
+# then for each line on stdin (JSON: the command's arguments, a file for its stderr and the point to
+# stop at) forks a child in a session of its own that runs ``python -m catalogue_desktop ARGS``
+# (runpy: the command's entry point, as the interpreter runs it) armed to stop at that point
+# (``sync_stops``; its ingest workers inherit the point), prints "pid N", reaps it, prints "exit N CODE".
 ZYGOTE = """
     import importlib, json, os, pkgutil, runpy, sys
     import catalogue_desktop, catalogue_desktop.cli
+    from tests.core.cache import sync_stops
     for package in ("catalogue_desktop.core", "catalogue_desktop.cli"):
         module = importlib.import_module(package)
         for info in pkgutil.walk_packages(getattr(module, "__path__", []), package + "."):
             importlib.import_module(info.name)
     print("ready", flush=True)
     for line in sys.stdin:
-        args, err = json.loads(line)
+        args, err, point = json.loads(line)
         pid = os.fork()
         if pid == 0:
             os.setsid()
+            os.environ[sync_stops.STOP_AT] = point
+            sync_stops.arm()
             null = os.open(os.devnull, os.O_RDWR)
             os.dup2(null, 0)
             os.dup2(null, 1)
@@ -196,17 +203,31 @@ class Zygote:
         assert ready, f"the warm process said nothing in {timeout} s"
         return self.proc.stdout.readline().split()
 
-    def start(self, args: list[str], err: Path) -> int:
-        """Fork a child running the command with ``args``; its pid (and process group)."""
+    def start(self, args: list[str], err: Path, point: str) -> int:
+        """Fork a child running the command with ``args``, to stop at ``point``; its pid (and
+        process group)."""
         if not self.ready:  # (its imports ran meanwhile)
             assert self.line(120) == ["ready"]
             self.ready = True
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps([args, str(err)]) + "\n")
+        self.proc.stdin.write(json.dumps([args, str(err), point]) + "\n")
         self.proc.stdin.flush()
         word, pid = self.line(30)
         assert word == "pid"
         return int(pid)
+
+    def stopped(self, fifo: int, pid: int, point: str) -> bool:
+        """Wait until a process of ``pid``'s sync stopped at ``point`` (False: the sync ended
+        without reaching it)."""
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([fifo, self.proc.stdout], [], [], 120)
+        assert ready, f"no stop at {point} in 120 s"
+        if fifo not in ready:
+            return False
+        line = os.read(fifo, 4096).decode()
+        reached, process = line.split()
+        assert reached == point and os.getpgid(int(process)) == pid, line
+        return True
 
     def ended(self, pid: int, timeout: float = 120) -> int:
         """The exit status of child ``pid`` (negative: the signal that ended it)."""
@@ -223,17 +244,34 @@ class Zygote:
 
 
 @pytest.fixture
-def zygote(env: dict[str, str]) -> Iterator[Zygote]:
-    warm = Zygote(env)
+def stops(tmp_path: Path) -> Iterator[int]:
+    """The FIFO a stopped sync writes to (``sync_stops.stop``): its read end. (The test holds a
+    write end too, so that a reader never sees the end of the file between two stops.)"""
+    fifo = tmp_path / "stops"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
     try:
-        yield warm
+        yield reader
     finally:
-        warm.close()
+        os.close(writer)
+        os.close(reader)
 
 
-@pytest.mark.slow
+# Where the kills land: the service holding the first request (nothing written yet); then, for a big
+# collection ingested by a worker process (webinars) and a small one (experts), each phase of its
+# writing (``sync_stops``); then, every collection done, before the space is given back. What the
+# store must then hold for the collection named: the catalogue it held before the sync ("old")
+# until its commit, the one the sync fetched ("new") after it; the other collections either.
+STOPS = [
+    ("", "requested"),
+    *((kind.value, phase) for kind in (Kind.WEBINARS, Kind.EXPERTS) for phase in PHASES),
+    ("", "reclaim"),
+]
+
+
 def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
-    services: list[WatchedServer], tmp_path: Path, env: dict[str, str], zygote: Zygote
+    services: list[WatchedServer], tmp_path: Path, env: dict[str, str], stops: int
 ) -> None:
     # The two catalogues as the store holds them, from clean syncs.
     expected: list[dict[Kind, Fingerprint]] = []
@@ -252,83 +290,86 @@ def test_sigkill_during_sync_leaves_old_or_new_snapshot_never_a_mix(
         _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err.decode()
     assert fingerprints(path) == expected[0]
-    durations = []
-    for seed in (1, 0):  # complete syncs from the warm process: from the first request to the end
-        services[seed].requested.clear()
-        pid = zygote.start(sync_args(services[seed].base_url, cache), errors)
-        assert services[seed].requested.wait(60), errors.read_text()
-        started = time.perf_counter()
-        assert zygote.ended(pid) == 0, errors.read_text()
-        durations.append(time.perf_counter() - started)
-        assert fingerprints(path) == expected[seed]
-    duration = statistics.median(durations)
 
-    seed_value = int.from_bytes(os.urandom(4), "big")
-    rng = random.Random(seed_value)
-    held = 0  # the catalogue the store holds in full (after the last complete sync)
-    killed_mid_sync = 0
+    # The killed syncs: forked from a warm process; they, and the ingest workers they spawn,
+    # stop at the point named in their environment (``sync_stops``, through ``sitecustomize``).
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(SITECUSTOMIZE)
+    env = {
+        **env,
+        "PYTHONPATH": os.pathsep.join([str(site), env.get("PYTHONPATH", "")]),
+        STOP_FIFO: str(tmp_path / "stops"),
+    }
+    zygote = Zygote(env)
+    held = {kind: 0 for kind in Kind}  # the catalogue each collection holds
     seen: dict[Kind, set[int]] = {kind: set() for kind in Kind}
     groups: list[int] = []
-    # Stratified: run i is killed in the i-th of RUNS equal parts of the sync (in a random order),
-    # so the kills cover it evenly (no gap between them over 2/RUNS of it; 50 uniform draws leave
-    # one of ~8% on average).
-    parts = rng.sample(range(RUNS), RUNS)
-    for run, part in enumerate(parts):
-        target = 1 - held if run % 5 else held ^ (run % 2)  # mostly towards the other catalogue
-        delay = (part + rng.random()) / RUNS * duration * REACH
-        services[target].requested.clear()
-        pid = zygote.start(sync_args(services[target].base_url, cache), errors)
-        assert services[target].requested.wait(60), errors.read_text()  # the sync has begun
-        began = time.perf_counter()
-        time.sleep(delay)
-        with suppress(ProcessLookupError):
-            os.killpg(pid, SIGKILL)
-        code = zygote.ended(pid, timeout=30)
-        if code == -SIGKILL:
-            killed_mid_sync += 1
-        elif target != held:  # a whole sync of the other catalogue: the next kills spread over
-            # the typical one (a median: one slow sync on a busy machine, taken as the length,
-            # sent later kills past the end of the faster syncs after it)
-            durations.append(time.perf_counter() - began)
-            duration = statistics.median(durations)
-        groups.append(pid)  # orphaned workers are reaped by init, slowly: checked at the end
-        err = errors.read_text()
-        assert "Traceback" not in err, err
-        where = f"run {run} (rng seed {seed_value}, delay {delay:.3f} s of {duration:.2f} s)"
+    try:
+        for run, (kind_value, phase) in enumerate(STOPS):
+            named = Kind(kind_value) if kind_value else Kind.WEBINARS
+            before, target = held[named], 1 - held[named]  # (the same: a 304, never written)
+            where = f"run {run}: killed at {kind_value or 'the sync'}'s {phase}"
+            service = services[target]
+            service.requested.clear()
+            if phase == "requested":
+                service.hold.clear()
+                service.holding = True
+            try:
+                pid = zygote.start(sync_args(service.base_url, cache), errors, f"{kind_value}:{phase}")
+                if phase == "requested":  # its first request is held by the service: kill now
+                    assert service.requested.wait(60), errors.read_text()
+                else:
+                    assert zygote.stopped(stops, pid, f"{kind_value}:{phase}"), (
+                        f"{where}: never reached; {errors.read_text()}"
+                    )
+                os.killpg(pid, SIGKILL)
+                assert zygote.ended(pid, timeout=30) == -SIGKILL, where
+            finally:
+                service.holding = False
+                service.hold.set()
+            groups.append(pid)  # orphaned workers are reaped by init, slowly: checked at the end
+            err = errors.read_text()
+            assert "Traceback" not in err, err
 
-        db = sqlite3.connect(path)
-        try:
-            assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
-        finally:
-            db.close()
-        now = fingerprints(path)
-        with Store(path) as s:
-            states = s.states()
-        for kind in Kind:
-            assert now[kind] in (expected[0][kind], expected[1][kind]), f"{kind.value}: a mix, {where}"
-            which = 0 if now[kind] == expected[0][kind] else 1
-            seen[kind].add(which)
-            assert states[kind].records == now[kind][0] > 0, where
-        if all(now[k] == expected[target][k] for k in Kind):
-            held = target
+            db = sqlite3.connect(path)
+            try:
+                assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
+            finally:
+                db.close()
+            now = fingerprints(path)
+            with Store(path) as s:
+                states = s.states()
+            for kind in Kind:
+                assert now[kind] in (expected[0][kind], expected[1][kind]), f"{kind.value}: a mix, {where}"
+                held[kind] = 0 if now[kind] == expected[0][kind] else 1
+                seen[kind].add(held[kind])
+                assert states[kind].records == now[kind][0] > 0, where
+            # the collection named keeps the old catalogue until its commit, then holds the new
+            if phase == "requested":
+                assert now == expected[before], where
+            elif phase == "reclaim":
+                assert now == expected[target], where
+            else:
+                assert held[named] == (target if phase == "committed" else before), where
+    finally:
+        zygote.close()
 
     assert all(group_gone(pgid, timeout=30) for pgid in groups), "processes outlived SIGKILL"
-    # The kills were spread over the sync: many landed mid-sync, and both outcomes happened.
-    summary = f"{killed_mid_sync} of {RUNS} killed mid-sync, seen {seen}, duration {duration:.2f} s"
-    assert killed_mid_sync >= RUNS // 2, summary
-    assert seen[Kind.WEBINARS] == {0, 1}, summary
+    assert seen[Kind.WEBINARS] == {0, 1}, seen
 
     # Killed syncs leave downloaded bodies behind; the next sync clears the stale ones.
     leftovers = list(cache.glob("body-*"))
-    assert leftovers, f"no kill landed between download and ingest: the kills were not spread; {summary}"
+    assert leftovers, "the kills after a download left no body behind"
     old = time.time() - 2 * 3600
     for p in leftovers:
         os.utime(p, (old, old))
-    with cli_sync(services[held].base_url, cache, env) as proc:
+    final = held[Kind.WEBINARS]
+    with cli_sync(services[final].base_url, cache, env) as proc:
         _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err.decode()
     assert list(cache.glob("body-*")) == []
-    assert fingerprints(path) == expected[held]
+    assert fingerprints(path) == expected[final]
 
 
 SIGKILL = signal.SIGKILL

@@ -1,0 +1,117 @@
+"""Stops a ``catalogue-desktop sync`` at a chosen point of its writing, for
+``test_store_durability``'s kills: the process that reaches the point tells the test (a line on a
+FIFO) and stops itself (SIGSTOP), frozen there until the test kills its process group with SIGKILL.
+
+The point comes in the environment (``STOP_AT``: ``"<collection>:<phase>"``; ``STOP_FIFO``: the
+FIFO's path), so the ingest worker processes the sync spawns stop there too: they import
+``sitecustomize`` (``SITECUSTOMIZE``, written into a folder on their ``PYTHONPATH``), which calls
+``arm``. The phases, in the order a collection goes through them:
+
+* ``downloaded``: its body is on disk, nothing of it written (``Ingestor.run`` begins);
+* ``writing``: its first batch of records and rows inserted, the transaction open;
+* ``committing``: all of its snapshot written, just before ``COMMIT``;
+* ``committed``: just after its ``COMMIT``;
+* ``reclaim:`` (no collection): every collection done, before the space is given back.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+STOP_AT = "CATALOGUE_TEST_STOP_AT"
+STOP_FIFO = "CATALOGUE_TEST_STOP_FIFO"
+PHASES = ("downloaded", "writing", "committing", "committed")
+
+SITECUSTOMIZE = f"""
+import os
+if os.environ.get({STOP_AT!r}):
+    from tests.core.cache.sync_stops import arm
+    arm()
+"""
+
+
+def stop(point: str) -> None:
+    """Tell the test this process reached ``point``, then stop here."""
+    fd = os.open(os.environ[STOP_FIFO], os.O_WRONLY)
+    os.write(fd, f"{point} {os.getpid()}\n".encode())  # (one short write: atomic on a FIFO)
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def arm() -> None:
+    """Wrap the store's and the sync's steps so that this process stops at ``STOP_AT``."""
+    from pathlib import Path
+
+    from catalogue_desktop.core.cache import pages, schema, store
+    from catalogue_desktop.core.records.kinds import Kind
+    from catalogue_desktop.core.service.client import Validators
+    from catalogue_desktop.core.sync import runner
+    from catalogue_desktop.core.sync.report import IngestReport
+
+    point = os.environ[STOP_AT]
+    kind_value, phase = point.split(":")
+    # the collection whose snapshot this thread writes now (small payloads are ingested in
+    # threads of the sync's own process, several at once)
+    local = threading.local()
+
+    def writing() -> str:
+        return getattr(local, "kind", "")
+
+    def at(here: str, kind: str) -> None:
+        if here == phase and kind == kind_value:
+            stop(point)
+
+    replace_snapshot = store.Store.replace_snapshot
+
+    def replacing(self: store.Store, kind: Any, *args: Any, **kwargs: Any) -> int:
+        local.kind = kind.value
+        try:
+            return replace_snapshot(self, kind, *args, **kwargs)
+        finally:
+            local.kind = ""
+
+    write_batch = pages.write_batch
+
+    def batch_written(*args: Any, **kwargs: Any) -> int:
+        at("writing", writing())
+        return write_batch(*args, **kwargs)
+
+    immediate = schema.immediate  # (the store's transactions call it by its name there)
+
+    @contextmanager
+    def transaction(db: Any) -> Iterator[None]:
+        kind = writing()
+        with immediate(db):
+            yield
+            at("committing", kind)
+        at("committed", kind)
+
+    run = runner.Ingestor.run
+
+    async def ingesting(
+        self: runner.Ingestor,
+        store_file: Path,
+        kind: Kind,
+        body: Path,
+        validators: Validators,
+        checked_at: str,
+    ) -> IngestReport:
+        at("downloaded", kind.value)
+        return await run(self, store_file, kind, body, validators, checked_at)
+
+    reclaim: Callable[[store.Store], str | None] = store.Store.reclaim
+
+    def reclaiming(self: store.Store) -> str | None:
+        at("reclaim", "")
+        return reclaim(self)
+
+    store.Store.replace_snapshot = replacing  # type: ignore[method-assign]
+    pages.write_batch = batch_written
+    store.immediate = transaction  # type: ignore[attr-defined]
+    runner.Ingestor.run = ingesting  # type: ignore[method-assign]
+    store.Store.reclaim = reclaiming  # type: ignore[method-assign]
