@@ -39,7 +39,7 @@ the class is first used, so the first screen avoids what it does not show:
   ``paintEvent``) instead; a filter receives every event, and converting each to its Python type
   made PySide create ~40 event types and their enums (``ui/finder/query_box.py``,
   ``ui/browse/table_view.py``). The same for any Python method handed a plain ``QEvent``
-  (``event``, ``changeEvent``): a typed handler (``resizeEvent``) or a signal instead
+  (``QWidget.event``, ``changeEvent``): a typed handler (``resizeEvent``) or a signal instead
   (``ui/shell/tab_titles.CountTabs``, the window's ``paletteChanged``), a panel's filter installed
   when it is first shown (``ui/common/panels.py``);
 * no slot taking the ``QObject*`` of ``destroyed``: PySide looks up its most derived type, which

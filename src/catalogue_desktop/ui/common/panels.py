@@ -55,6 +55,8 @@ def toggle(action: QAction, dock: QDockWidget, main: QMainWindow, back: Callable
     action.triggered.connect(lambda _checked=False: _flip(dock, main))
     refit = _Refit(dock, main)  # a list appearing in a short panel: room for it
     dock.visibilityChanged.connect(refit.watch)
+    if dock.isVisible():  # (open already: restored open at start-up before its toggle was made)
+        refit.watch(True)
     escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), dock)
     escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     escape.activated.connect(lambda: _close(dock, back))
