@@ -193,7 +193,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
         stale = []
         desk.ask_to_continue = lambda _parent, text: stale.append(text) or True
         desk.ask_path = lambda _p, _c, name, _f, *_remembered: tmp / name
-        SheetDialog.ask = classmethod(lambda cls, *_a: SheetOptions("Offer for ACME", "course", "A4"))
+        SheetDialog.ask = classmethod(lambda cls, *_a, **_k: SheetOptions("Offer for ACME", "course", "A4"))
         window.formatter.set_currency("USD")  # (else the first offer asks for it)
         flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
         for what, n in (("pdf", 50), ("ics", 1000), ("copy", 1000)):
