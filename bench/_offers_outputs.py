@@ -1,6 +1,7 @@
 """The offers' outputs themselves, in one process, on a synthetic catalogue: the offer sheet of 50
-occasions (layout and PDF), the calendar file of 1,000, the .xlsx of 10,000 (issue 27's Speed).
-The window's figures (with its dialogs, from the Dates tab) are ``_dates.py``'s.
+occasions (layout and PDF), the calendar file of 1,000, the .xlsx of 10,000 (issue 27's Speed),
+each rendered from an offer made by ``offer.make``, as the window makes it. The window's figures
+(with its dialogs, from the Dates tab) are ``_dates.py``'s.
 
 ``python bench/_offers_outputs.py [--size N] [--repeat R]`` prints one JSON object (milliseconds).
 """
@@ -46,29 +47,37 @@ def timed(repeat: int, work: Any) -> dict[str, Any]:
 
 
 def main(size: int, repeat: int) -> dict[str, Any]:
-    from catalogue_desktop.core.export import spreadsheet
-    from catalogue_desktop.core.offers import calendar as offer_calendar
-    from catalogue_desktop.core.offers import occasions as offers
-    from catalogue_desktop.core.offers.customer_text import Style
-    from catalogue_desktop.core.offers.sheet import Letterhead, Sheet
+    from catalogue_desktop.core.offers import offer as offers
+    from catalogue_desktop.core.offers.sheet import Letterhead
+    from catalogue_desktop.core.offers.workbook import workbook
     from catalogue_desktop.ui.offers import sheet_pdf
 
     items = occasions(size)
     dated = [o for o in items if o.start]
-    as_of = "Thu 26 Nov 2026, 5:01 PM"
-    style = Style(currency="USD", customer_zone="America/New_York")
     head = Letterhead("Jane Seller", "Whitfield Training", "jane@example.com", "+1 312 555 0100")
 
+    def offer(chosen: list[Any]) -> offers.Offer:
+        """The offer every format renders (one voice: ``offer.make``), as the window makes it."""
+        return offers.make(
+            chosen,
+            "2026-11-26T17:01:00-05:00",
+            title="Offer for Acme",
+            letterhead=head,
+            currency="USD",
+            customer_zone="America/New_York",
+        )
+
+    sheet_offer, ics_offer, book_offer = offer(dated[:50]), offer(dated[:1000]), offer((items * 2)[:10_000])
+
     def sheet() -> bytes:
-        doc = Sheet(dated[:50], as_of, title="Offer for Acme", style=style, letterhead=head)
-        return sheet_pdf.pdf_bytes(doc, "Offer for Acme", offers.age_line(as_of), "A4")
+        return sheet_pdf.pdf_bytes(offers.sheet(sheet_offer), sheet_offer.title, sheet_offer.footer, "A4")
 
     sheet_pdf.gui_application()
     return {
         "occasions": len(items),
         "sheet_50": timed(repeat, sheet),
-        "ics_1000": timed(repeat, lambda: offer_calendar.ics(dated[:1000], as_of).encode()),
-        "xlsx_10000": timed(repeat, lambda: spreadsheet.offerings_xlsx((items * 2)[:10_000], [as_of], "USD")),
+        "ics_1000": timed(repeat, lambda: offers.calendar_file(ics_offer).text.encode()),
+        "xlsx_10000": timed(repeat, lambda: workbook(book_offer)),
     }
 
 

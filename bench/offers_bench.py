@@ -152,7 +152,7 @@ def outputs_rows(o: dict[str, Any]) -> list[tuple[str, str, str, str, str, bool 
     for key, what, goal in (
         ("sheet_50", "offer sheet PDF of 50 occasions (letterhead, zones, measured fee column)", 1000),
         ("ics_1000", ".ics of 1,000 occasions (text)", 1000),
-        ("xlsx_10000", ".xlsx of 10,000 offerings (typed cells, XlsxWriter)", 3000),
+        ("xlsx_10000", "offer .xlsx of 10,000 occasions (typed cells, XlsxWriter; `workbook`)", 3000),
     ):
         r = o[key]
         out.append(
