@@ -68,6 +68,7 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
     app = _gui._qapp()
     from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
+    from catalogue_desktop.core.offers.offer import CLOCK
     from catalogue_desktop.core.records.kinds import OCCASIONS
     from catalogue_desktop.ui.offers import desk
     from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog, SheetOptions
@@ -195,6 +196,10 @@ def main(cache: str, repeat: int) -> dict[str, Any]:
         desk.ask_path = lambda _p, _c, name, _f, *_remembered: tmp / name
         SheetDialog.ask = classmethod(lambda cls, *_a, **_k: SheetOptions("Offer for ACME", "course", "A4"))
         window.formatter.set_currency("USD")  # (else the first offer asks for it)
+        offer_desk = tab.desk
+        remembered = offer_desk.remembered if offer_desk is not None else None
+        assert remembered is not None, "no offers' settings: the bench would wait on a dialog"
+        remembered.times = CLOCK  # doubtful course times as chosen once (else a modal box asks)
         flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
         for what, n in (("pdf", 50), ("ics", 1000), ("copy", 1000)):
             selection = tab.view.selectionModel()
