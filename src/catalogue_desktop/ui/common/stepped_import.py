@@ -129,6 +129,13 @@ FINDER = (
     "catalogue_desktop.core.query.leaves",
     "catalogue_desktop.core.query.engine",
     "catalogue_desktop.core.query.withdrawn",
+    # the lexicon and the reading of plain words (its rules, rapidfuzz's typo matches), first
+    # needed once the tables are built: imported in one go then, ~64 ms (thread CPU, loaded
+    # machine) in one gap of the window's loop during a 10,000 refresh (bench/run.py --only stall)
+    "catalogue_desktop.core.query.lexicon",
+    "rapidfuzz",
+    "catalogue_desktop.core.query.rules",
+    "catalogue_desktop.core.query.reading",
 )
 
 
