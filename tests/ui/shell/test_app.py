@@ -355,6 +355,35 @@ def test_what_ready_changed_is_painted_before_asyncio_starts(
     assert counter.paints
 
 
+def test_the_watch_s_modules_and_the_watch_come_on_different_loop_passes(
+    make_session: Any, paged_cache: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted (loop passes, not time): once the first page is painted, the watch's modules are
+    imported on one pass and the watch made on a later one (together they shared a gap of the
+    loop with a start-up pass and the table's repaint)."""
+    from catalogue_desktop.ui.shell.session import AppSession
+
+    passes = [0]
+    ticker = QTimer(interval=0)
+    ticker.timeout.connect(lambda: passes.__setitem__(0, passes[0] + 1))
+    seen: list[tuple[str, int]] = []
+    for name in ("_import_watch", "_connect_watch"):
+        real = getattr(AppSession, name, None)
+        assert real is not None, f"no {name}"
+
+        def spy(self: Any, real: Any = real, name: str = name) -> None:
+            seen.append((name, passes[0]))
+            real(self)
+
+        monkeypatch.setattr(AppSession, name, spy)
+    ticker.start()
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    ticker.stop()
+    assert session.watcher is not None
+    (imported, made) = (next(p for n, p in seen if n == key) for key in ("_import_watch", "_connect_watch"))
+    assert made > imported, seen
+
+
 def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothing(
     make_session: Any, filled_cache: Any, qtbot: Any
 ) -> None:

@@ -230,14 +230,25 @@ class AppSession(QObject):
 
     def _populate(self) -> None:
         """The current tab has painted rows (or, at ``ready``, all there are): ``populated``,
-        once. The watch and the fault hooks follow on later loop passes, one each (not the first
-        paint's work, nor the pass that paints it; ``_loaded`` makes them at once if ``ready``
-        comes first)."""
+        once. The watch (its modules, then itself: ``_import_watch``) and the fault hooks follow
+        on later loop passes (not the first paint's work, nor the pass that paints it;
+        ``_loaded`` makes them at once if ``ready`` comes first)."""
         if not self.is_populated:
             self.is_populated = True
             self.populated.emit()
-            QTimer.singleShot(0, self._connect_watch)
+            QTimer.singleShot(0, self._import_watch)
             QTimer.singleShot(0, self._watch_faults)
+
+    def _import_watch(self) -> None:
+        """The watch's modules, a loop pass before the watch is made (``_connect_watch``): each
+        half ~5 ms of the window's CPU, in one pass they shared a gap of the loop with the
+        start-up's reading and a repaint of the table (``bench/run.py --only stall``)."""
+        if self.watcher is not None or self._closed:
+            return
+        import catalogue_desktop.ui.searches.connect_watch
+        import catalogue_desktop.ui.shell.offer_log_wiring  # noqa: F401
+
+        QTimer.singleShot(0, self._connect_watch)
 
     def _connect_watch(self) -> None:
         """Once the first page is painted (not the first paint's work: ``ui.shell.start_budget``),
