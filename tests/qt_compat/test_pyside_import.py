@@ -66,3 +66,27 @@ def test_the_package_s_modules_are_all_listed() -> None:
         "catalogue_desktop.ui.detail.page",
     } <= names
     assert all(name in sys.modules or __import__(name) for name in names)
+
+
+_LATER = textwrap.dedent("""
+    import inspect, json, sys
+    import catalogue_desktop.ui.shell.app  # (the window's modules: PySide and its probe)
+    probed = []
+    real = inspect.getsource
+    def getsource(obj):
+        probed.append(getattr(obj, "__name__", "?"))
+        return real(obj)
+    inspect.getsource = getsource
+    import difflib, qasync  # imported after the window, as a refresh's modules are
+    table = sys.modules["PySide6.support.feature"].pyside_feature_dict
+    print(json.dumps({"probed": probed, "qasync": table.get("qasync"), "difflib": table.get("difflib")}))
+""")
+
+
+def test_modules_imported_later_are_probed_by_their_bytes_with_the_probe_s_answers() -> None:
+    """Counted: a module imported after the window (a refresh imports ~290) is not read through
+    ``inspect.getsource`` and ``linecache`` (~0.3 ms of the window's thread each); the answers
+    are the probe's own: qasync's source says "PySide6", difflib's does not."""
+    seen = _run(_LATER)
+    assert not {"qasync", "difflib"} & set(seen["probed"]), seen["probed"]
+    assert (seen["qasync"], seen["difflib"]) == (0, -1)

@@ -199,6 +199,31 @@ def test_the_early_collection_is_shown_as_it_is_read_first_page_first(qtbot: Any
     assert not [event for event in events[len(growing) :] if event[0] == "growing"]
 
 
+def test_once_the_first_page_is_painted_a_pass_reads_by_the_shorter_budget(
+    qtbot: Any, paged_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While nothing is on screen a pass reads chunks for up to ``START_PASS_S``; once the early
+    collection's first page is painted, for up to ``SHOWN_PASS_S``: a pass that grows the shown
+    table is followed by its repaint, and two long passes and that paint fell in one gap of the
+    loop. Here the first budget is a minute and the second nothing: a pass reads one chunk."""
+    monkeypatch.setattr(catalogue_loader, "START_PASS_S", 60.0)
+    monkeypatch.setattr(catalogue_loader, "SHOWN_PASS_S", 0.0, raising=False)
+    with Store(paged_cache / FILE_NAME) as store:
+        loader = CatalogueLoader(store)
+        grown: list[int] = []
+        loader.rowset_growing.connect(lambda _kind, rows, _expected, _changes: grown.append(len(rows)))
+        loader.load_all([Kind.WEBINARS, Kind.COURSES], early=Kind.WEBINARS)
+        loader._pump.stop()  # passes run by hand from here
+        loader._step()  # the pass of the paint: nothing read
+        loader.first_page_painted()
+        loader._pump.stop()
+        loader._step()
+        assert grown == [SMALL_PAGES, 2 * SMALL_PAGES]  # one chunk, not every page in one pass
+        loader._step()
+        assert grown == [SMALL_PAGES, 2 * SMALL_PAGES, 3 * SMALL_PAGES]
+        loader.stop()
+
+
 def test_without_an_early_collection_nothing_is_shown_before_it_is_read(
     qtbot: Any, paged_cache: Path
 ) -> None:

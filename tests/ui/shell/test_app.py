@@ -342,17 +342,87 @@ def test_the_ready_report_comes_once_the_rows_are_painted(
     qtbot.waitUntil(lambda: not window.isVisible())
 
 
-def test_what_ready_changed_is_painted_before_asyncio_starts(
-    make_session: Any, filled_cache: Any, qtbot: Any
+def test_after_ready_what_asyncio_imports_comes_a_module_a_timer_call_then_asyncio(
+    make_session: Any, filled_cache: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    """After ready, the banner, statuses and rows are painted before asyncio is started (~50 ms
-    on the GUI thread): the 0 ms timer that starts it may come before Qt's own paint."""
+    """Counted, not timed: after ready, what starting asyncio imports (~65-70 ms of the window's
+    CPU: ``stepped_import.ASYNC``) comes a module per timer call on later loop passes, asyncio
+    started after the last, and nothing is flushed synchronously (the rows ready showed are
+    painted on a pass of their own, not in one gap with all the imports). Stand-in modules: this
+    process has asyncio already."""
+    from catalogue_desktop.ui.common import stepped_import
+    from catalogue_desktop.ui.shell.session import AppSession
+
+    (tmp_path / "h40rec.py").write_text("EVENTS = []\n")
+    for name in ("h40a", "h40b", "h40c"):
+        (tmp_path / f"{name}.py").write_text(f"import h40rec\nh40rec.EVENTS.append('{name}')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import h40rec  # type: ignore[import-not-found]
+
     session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
-    viewport = session.window.current_tab().view.viewport()
-    counter = _PaintCounter(viewport)
-    viewport.update()
-    session._after_ready()
-    assert counter.paints
+    monkeypatch.setattr(stepped_import, "ASYNC", ("h40a", "h40b", "h40c"), raising=False)
+    real_go = getattr(AppSession, "_go_async", None)
+    monkeypatch.setattr(
+        AppSession, "_go_async", lambda self: (h40rec.EVENTS.append("go"), real_go and real_go(self))
+    )
+    calls: list[list[str]] = []  # what each timer call of the session imported
+    real_next_pass = getattr(AppSession, "_next_pass", None)
+
+    def next_pass(self: Any, call: Any) -> None:
+        def counted() -> None:
+            before = len(h40rec.EVENTS)
+            call()
+            calls.append(h40rec.EVENTS[before:])
+
+        assert real_next_pass is not None
+        real_next_pass(self, counted)
+
+    monkeypatch.setattr(AppSession, "_next_pass", next_pass, raising=False)
+    flushed = [0]
+    monkeypatch.setattr(QApplication, "sendPostedEvents", lambda *_: flushed.__setitem__(0, flushed[0] + 1))
+    try:
+        session._after_ready()
+        assert h40rec.EVENTS == []  # nothing imported in the pass after ready itself
+        qtbot.waitUntil(lambda: "go" in h40rec.EVENTS, timeout=5000)
+    finally:
+        for name in ("h40rec", "h40a", "h40b", "h40c"):
+            sys.modules.pop(name, None)
+    assert [e for e in h40rec.EVENTS if e != "go"] == ["h40a", "h40b", "h40c"]
+    # a module per timer call; asyncio started by a later call than the last one's (the chain
+    # the session began at ready, its modules all imported, may say "go" at any time)
+    imports = [c for c in calls if c and c != ["go"]]
+    assert imports == [["h40a"], ["h40b"], ["h40c"]], calls
+    assert ["go"] in calls[calls.index(["h40c"]) + 1 :], calls
+    assert flushed == [0]
+
+
+def test_the_watch_s_modules_and_the_watch_come_on_different_loop_passes(
+    make_session: Any, paged_cache: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted (loop passes, not time): once the first page is painted, the watch's modules are
+    imported on one pass and the watch made on a later one (together they shared a gap of the
+    loop with a start-up pass and the table's repaint)."""
+    from catalogue_desktop.ui.shell.session import AppSession
+
+    passes = [0]
+    ticker = QTimer(interval=0)
+    ticker.timeout.connect(lambda: passes.__setitem__(0, passes[0] + 1))
+    seen: list[tuple[str, int]] = []
+    for name in ("_import_watch", "_connect_watch"):
+        real = getattr(AppSession, name, None)
+        assert real is not None, f"no {name}"
+
+        def spy(self: Any, real: Any = real, name: str = name) -> None:
+            seen.append((name, passes[0]))
+            real(self)
+
+        monkeypatch.setattr(AppSession, name, spy)
+    ticker.start()
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    ticker.stop()
+    assert session.watcher is not None
+    (imported, made) = (next(p for n, p in seen if n == key) for key in ("_import_watch", "_connect_watch"))
+    assert made > imported, seen
 
 
 def test_the_first_paint_shows_what_the_store_says_and_loading_rows_moves_nothing(

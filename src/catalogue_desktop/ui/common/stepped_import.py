@@ -115,6 +115,10 @@ REFRESH = (
     "catalogue_desktop.core.sync.runner",
 )
 RELIST = (*_PYDANTIC, "catalogue_desktop.core.sync.relist")
+# What starting asyncio on the Qt loop imports after ``ready`` (``ui.shell.session``): ~65-70 ms of
+# the window's CPU in one pass (a loaded machine), asyncio's own package ~30 of it: its standard
+# library first, a step each, driven by Qt timers (no asyncio to await with yet).
+ASYNC = ("concurrent.futures", "socket", "selectors", "subprocess", "ssl", "asyncio", "qasync")
 # What the finder's indexer first builds a table with (``ui.finder.indexer``): ~30 ms in one step
 # of its first job at start-up once the window is on screen (bench/run.py --only stall).
 FINDER = (
@@ -129,6 +133,13 @@ FINDER = (
     "catalogue_desktop.core.query.leaves",
     "catalogue_desktop.core.query.engine",
     "catalogue_desktop.core.query.withdrawn",
+    # the lexicon and the reading of plain words (its rules, rapidfuzz's typo matches), first
+    # needed once the tables are built: imported in one go then, ~64 ms (thread CPU, loaded
+    # machine) in one gap of the window's loop during a 10,000 refresh (bench/run.py --only stall)
+    "catalogue_desktop.core.query.lexicon",
+    "rapidfuzz",
+    "catalogue_desktop.core.query.rules",
+    "catalogue_desktop.core.query.reading",
 )
 
 

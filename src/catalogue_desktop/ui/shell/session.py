@@ -18,7 +18,6 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.listing import series_dates
@@ -230,14 +229,34 @@ class AppSession(QObject):
 
     def _populate(self) -> None:
         """The current tab has painted rows (or, at ``ready``, all there are): ``populated``,
-        once. The watch and the fault hooks follow on later loop passes, one each (not the first
-        paint's work, nor the pass that paints it; ``_loaded`` makes them at once if ``ready``
-        comes first)."""
+        once. The watch (its modules, then itself: ``_import_watch``) and the fault hooks follow
+        on later loop passes (not the first paint's work, nor the pass that paints it;
+        ``_loaded`` makes them at once if ``ready`` comes first)."""
         if not self.is_populated:
             self.is_populated = True
             self.populated.emit()
-            QTimer.singleShot(0, self._connect_watch)
+            QTimer.singleShot(0, self._import_watch)
             QTimer.singleShot(0, self._watch_faults)
+
+    def _import_watch(self) -> None:
+        """The watch's modules, a loop pass before the watch is made (``_connect_watch``): each
+        half ~5 ms of the window's CPU, in one pass they shared a gap of the loop with the
+        start-up's reading and a repaint of the table (``bench/run.py --only stall``)."""
+        if self.watcher is not None or self._closed:
+            return
+        import catalogue_desktop.ui.searches.connect_watch
+        import catalogue_desktop.ui.shell.offer_log_wiring  # noqa: F401
+
+        self._next_pass(self._connect_watch)
+
+    def _next_pass(self, call: Callable[[], object]) -> None:
+        """``call`` on a later pass of the event loop, by a zero-interval timer of its own: each
+        step a timer event, the loop's other timers coming between them when due (Qt 6 makes
+        ``QTimer.singleShot(0)`` a queued call instead, delivered with the posted events)."""
+        timer = QTimer(self, singleShot=True, interval=0)
+        timer.timeout.connect(call)
+        timer.timeout.connect(lambda: delete_later(timer))
+        timer.start()
 
     def _connect_watch(self) -> None:
         """Once the first page is painted (not the first paint's work: ``ui.shell.start_budget``),
@@ -373,15 +392,29 @@ class AppSession(QObject):
         self._connect_watch()  # (at work from ``ready``: made now if the paint's passes did not yet)
         self._watch_faults()
         self.ready.emit()
-        # Next loop pass, after the first paint: asyncio, then the sync.
+        # Next loop passes, after the paint: asyncio, then the sync.
         QTimer.singleShot(0, self._after_ready)
 
     def _after_ready(self) -> None:
-        if self._closed:
-            return
-        # What ready changed (banner, statuses, rows) is painted first: a 0 ms timer may come
-        # before Qt's paint, and starting asyncio takes a while.
-        QApplication.sendPostedEvents()
+        """The passes after ``ready``: asyncio's modules imported a step per loop pass
+        (``stepped_import.ASYNC``; what ready changed is painted on its own pass meanwhile, not
+        flushed here with them: ~65-70 ms of CPU in one gap), then asyncio started and the sync
+        begun."""
+        from catalogue_desktop.ui.common.stepped_import import ASYNC, import_steps
+
+        steps = import_steps(ASYNC)
+
+        def step() -> None:
+            if self._closed:
+                return
+            if next(steps, StopIteration) is not StopIteration:
+                self._next_pass(step)
+            else:
+                self._go_async()
+
+        self._next_pass(step)
+
+    def _go_async(self) -> None:
         self._start_async()
         if self.options.offline:
             self._spawn(self._import_decoder())
