@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -160,12 +160,37 @@ def how(modifiers: Qt.KeyboardModifier) -> str:
 
 class _Wrapped(QStyledItemDelegate):
     """Rows of the names' column as tall as their names wrapped at the column's width (the
-    default hint is one line whatever the width)."""
+    default hint is one line whatever the width).
 
-    def __init__(self, tree: QTreeView) -> None:
+    Each row's hint is worked out once for its content, font and width, then kept: the tree asks
+    for every row's hint at each layout (rows of unequal heights: the scroll range is their sum),
+    and it lays its rows out several times for one set of facets (the reset, the count column
+    fitted, the names' column resized), each hint ~10 ``data`` calls and a text layout. The kept
+    hints are dropped when the model's content changes or the application's font does."""
+
+    def __init__(self, tree: QTreeView, model: QAbstractItemModel) -> None:
         super().__init__(tree)
         self._tree = tree
         self._text_margin: int | None = None
+        self._hints: dict[tuple[int, int, int, int], QSize] = {}
+        for signal in (
+            model.modelReset,
+            model.layoutChanged,
+            model.dataChanged,
+            model.rowsInserted,
+            model.rowsRemoved,
+            model.rowsMoved,
+        ):
+            signal.connect(self.forget)
+        # Told by the application's signal, not by an event: a Python ``changeEvent`` is handed a
+        # plain ``QEvent`` (qt_compat's notes); the window's own font is never set.
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.fontChanged.connect(self.forget)
+
+    def forget(self, *_args: object) -> None:
+        """Drop the kept hints (the content or the font changed)."""
+        self._hints.clear()
 
     def _margin(self) -> int:
         """The style's text margin in a cell; ``QStyle`` imported here, not at start-up (its ~500
@@ -181,13 +206,22 @@ class _Wrapped(QStyledItemDelegate):
         return self._text_margin
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        column = index.column()
+        # (the names' column wraps at its width: a hint per width; the counts' is one line)
+        width = self._tree.header().sectionSize(0) if column == 0 else -1
+        key = (int(index.internalId()), index.row(), column, width)
+        hint = self._hints.get(key)
+        if hint is None:
+            hint = self._hints[key] = self._work_out(option, index, width)
+        return hint  # (Qt takes a copy)
+
+    def _work_out(self, option: QStyleOptionViewItem, index: _Index, width: int) -> QSize:
         hint = super().sizeHint(option, index)
         text = index.data()
         if index.column() != 0 or not text:
             return hint
         depth = 2 if index.parent().isValid() else 1
-        margin = self._margin()
-        width = self._tree.header().sectionSize(0) - depth * self._tree.indentation() - 2 * margin
+        width -= depth * self._tree.indentation() + 2 * self._margin()
         font = index.data(Qt.ItemDataRole.FontRole)
         metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
         flags = int(Qt.TextFlag.TextWordWrap)
@@ -237,7 +271,7 @@ class FacetPanel(QWidget):
         # as tall as their names, laid out again when the names' column changes width.
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
-        self.tree.setItemDelegate(_Wrapped(self.tree))
+        self.tree.setItemDelegate(_Wrapped(self.tree, self.model))
         # Scrolled by pixels: a scroll by items counts rows, not their heights, so with wrapped
         # names the last values stayed below the panel's edge at the scroll bar's end.
         self.tree.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
