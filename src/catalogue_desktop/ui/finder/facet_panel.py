@@ -49,6 +49,19 @@ _Index = QModelIndex | QPersistentModelIndex
 _NO_PARENT = 0xFFFFFFFF  # internal id of a facet's own row
 _MARK = {"included": "✓ ", "excluded": "✗ "}
 _STATE_WORDS = {"included": "selected", "excluded": "left out"}
+# The roles ``FacetModel.data`` answers: the view asks each cell for ~8 (its style option's
+# foreground, background, check state, decoration...), at each paint and size hint; the others
+# are answered None before the cell is looked up.
+_ROLES = frozenset(
+    int(role)
+    for role in (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.AccessibleTextRole,
+    )
+)
 
 
 class FacetModel(QAbstractItemModel):
@@ -99,7 +112,7 @@ class FacetModel(QAbstractItemModel):
 
     @guarded
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():
             return None
         if index.internalId() == _NO_PARENT:
             facet = self.facets[index.row()]
