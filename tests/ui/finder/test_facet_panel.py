@@ -72,3 +72,44 @@ def test_a_row_is_as_tall_as_its_name_at_the_width_and_content_shown(qtbot: Any)
     panel.show_facets(Kind.WEBINARS, _facets("Tax"), None)  # the same place, a short name now
     panel.tree.doItemsLayout()
     assert _height(panel, 0) == short < narrow
+
+
+def test_facets_shown_again_with_the_same_names_lay_out_without_measuring_them(
+    qtbot: Any, counted: dict[str, int]
+) -> None:
+    """After a query the facets come back with other counts and mostly the same names: each row
+    is asked its text and font (2 ``data`` calls), not measured again (~10)."""
+    panel = _panel(qtbot, 220)
+    panel.show_facets(Kind.WEBINARS, _facets(LONG), None)
+    panel.tree.doItemsLayout()
+    tall = _height(panel, 0)
+    counted["data"] = 0
+    panel.show_facets(Kind.WEBINARS, _facets(LONG), None)  # (the same again: the tree reset)
+    panel.tree.doItemsLayout()
+    cells = 2 * sum(1 + len(f.values) for f in panel.model.facets)
+    assert counted["data"] <= 2 * cells, (counted["data"], cells)
+    assert _height(panel, 0) == tall
+
+
+def test_a_bigger_application_font_makes_the_rows_taller(qtbot: Any) -> None:
+    """The kept hints go with the font they were measured in (a guard: the counts' column widens
+    with the font too, so the names' width changes and their hints are worked out anew anyway)."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    panel = _panel(qtbot, 220)
+    panel.show_facets(Kind.WEBINARS, _facets(LONG), None)
+    short, tall = _height(panel, 1), _height(panel, 0)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    before = app.font()
+    bigger = QFont(before)
+    bigger.setPointSizeF(before.pointSizeF() * 2)
+    try:
+        app.setFont(bigger)  # (the widgets take it on the next loop pass)
+        qtbot.waitUntil(lambda: panel.tree.font().pointSizeF() == bigger.pointSizeF())
+        panel.tree.doItemsLayout()
+        assert _height(panel, 1) > short
+        assert _height(panel, 0) > tall
+    finally:
+        app.setFont(before)

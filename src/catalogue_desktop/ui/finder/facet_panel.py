@@ -171,6 +171,9 @@ def how(modifiers: Qt.KeyboardModifier) -> str:
     return "add" if modifiers & Qt.KeyboardModifier.ShiftModifier else "choose"
 
 
+_SEEN_KEPT = 4096  # hints kept by content (a few facets' values at a few widths)
+
+
 class _Wrapped(QStyledItemDelegate):
     """Rows of the names' column as tall as their names wrapped at the column's width (the
     default hint is one line whatever the width).
@@ -179,13 +182,16 @@ class _Wrapped(QStyledItemDelegate):
     for every row's hint at each layout (rows of unequal heights: the scroll range is their sum),
     and it lays its rows out several times for one set of facets (the reset, the count column
     fitted, the names' column resized), each hint ~10 ``data`` calls and a text layout. The kept
-    hints are dropped when the model's content changes or the application's font does."""
+    hints are dropped when the model's content changes or the application's font does. Behind
+    them, hints by content (the text, its font, the width, facet or value): the facets shown again
+    after a query mostly repeat the names of the ones before (2 ``data`` calls a look-up)."""
 
     def __init__(self, tree: QTreeView, model: QAbstractItemModel) -> None:
         super().__init__(tree)
         self._tree = tree
         self._text_margin: int | None = None
-        self._hints: dict[tuple[int, int, int, int], QSize] = {}
+        self._hints: dict[tuple[int, int, int, int], QSize] = {}  # by place: (facet, row, column, width)
+        self._seen: dict[tuple[Any, ...], QSize] = {}  # by content (``_by_content``)
         for signal in (
             model.modelReset,
             model.layoutChanged,
@@ -199,11 +205,15 @@ class _Wrapped(QStyledItemDelegate):
         # plain ``QEvent`` (qt_compat's notes); the window's own font is never set.
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
-            app.fontChanged.connect(self.forget)
+            app.fontChanged.connect(self._font_changed)
 
     def forget(self, *_args: object) -> None:
-        """Drop the kept hints (the content or the font changed)."""
+        """Drop the hints kept by place (the content changed)."""
         self._hints.clear()
+
+    def _font_changed(self, _font: QFont) -> None:
+        self._hints.clear()
+        self._seen.clear()
 
     def _margin(self) -> int:
         """The style's text margin in a cell; ``QStyle`` imported here, not at start-up (its ~500
@@ -225,8 +235,24 @@ class _Wrapped(QStyledItemDelegate):
         key = (int(index.internalId()), index.row(), column, width)
         hint = self._hints.get(key)
         if hint is None:
-            hint = self._hints[key] = self._work_out(option, index, width)
+            hint = self._hints[key] = self._by_content(option, index, column, width)
         return hint  # (Qt takes a copy)
+
+    def _by_content(self, option: QStyleOptionViewItem, index: _Index, column: int, width: int) -> QSize:
+        font = index.data(Qt.ItemDataRole.FontRole)
+        key = (
+            column,
+            width,
+            index.internalId() == _NO_PARENT,  # (a facet's row or a value's: their indentation)
+            index.data(),
+            font.key() if isinstance(font, QFont) else None,
+        )
+        hint = self._seen.get(key)
+        if hint is None:
+            if len(self._seen) > _SEEN_KEPT:
+                self._seen.clear()
+            hint = self._seen[key] = self._work_out(option, index, width)
+        return hint
 
     def _work_out(self, option: QStyleOptionViewItem, index: _Index, width: int) -> QSize:
         hint = super().sizeHint(option, index)
