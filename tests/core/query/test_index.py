@@ -199,3 +199,31 @@ def test_text_index_built_a_chunk_at_a_time_holds_what_a_row_at_a_time_reading_h
         w = fold(word)
         want = [i for i, r in enumerate(rows) if any(w in index.texts[t] for t in r)]
         assert bits.to_rows(index.contains(w), len(values)) == want, word
+
+
+def test_a_small_tables_bitsets_share_their_steps() -> None:
+    """Counted, not timed (issue 40): at 60 rows every text and token is "frequent" (on more than
+    1/64 of the rows) and gets a bitset; they are made a few steps in all, not a step each (a
+    window's start on the demo took ~3,000 steps to index its tables, ~2,000 of them a token's
+    bitset of a few rows), and the index answers as one built at once."""
+    values = [f"Estate planning {i} seminar{i % 7}" for i in range(60)]
+    words = TextIndex(values)
+    steps = sum(1 for _ in words.build())
+    assert steps <= 12, steps  # (132 before: a step per text and per token)
+    at_once = TextIndex(values)
+    at_once.ensure()
+    asked = ("seminar3", "planning 1", "17", "estate")
+    assert [words.contains(w) for w in asked] == [at_once.contains(w) for w in asked]
+    fees = RangeIndex(list(range(200)))  # 200 distinct values: a bucket each
+    steps = sum(1 for _ in fees.build())
+    assert steps <= 6, steps  # (43 before: a step per 4 buckets)
+    assert bits.to_rows(fees.select(10, 19), 200) == list(range(10, 20))
+
+
+def test_a_big_tables_bitsets_still_take_a_step_per_few_thousand_rows() -> None:
+    """At 100,000 rows a frequent token's bitset is still a step of its own or shares one with one
+    other: the steps stay as short as they were sized (issue 28)."""
+    n = 100_000
+    index = TextIndex([f"word{i % 40}" for i in range(n)])  # 40 texts of 2,500 rows each
+    steps = sum(1 for _ in index.build())
+    assert steps >= 20, steps  # (40 frequent texts: a step per one or two)

@@ -28,12 +28,22 @@ from catalogue_desktop.core.query.postings import Postings
 _CHUNK = 1024  # rows per build step (4096 made steps of 12-27 ms of CPU at 100,000 rows: issue 28)
 _FREQUENT = 64  # a text on more than 1/_FREQUENT of the rows keeps its own bitset
 _EXACT_BUCKETS = 256  # up to this many distinct values: one bucket each (no edge tests)
+_STEP_ROWS = _CHUNK * 4  # a step of the per-bitset loops below: about this many rows' work
 _BUCKETS = 128
 _REMEMBERED = 256  # recent answers kept per index and question
 _TEXT_CHUNK = 8192  # rows per step of a TextIndex's postings (made in C: a few ms)
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
+
+
+def _bitset_cost(n: int) -> int:
+    """What making one bitset of ``n`` rows counts for in a step, in rows: 1,000 from 16,000 rows
+    up (the figure the steps were sized by at 100,000), ``n / 16`` under it. So a small table's
+    bitsets share a step instead of taking one each: at 60 rows every text and token is "frequent"
+    and gets one, and ~2,000 of the ~3,000 steps a window's start on the demo took to index its
+    tables were a token's bitset of a few rows (issue 40)."""
+    return min(1000, n >> 4)
 
 
 class BuiltIndex:
@@ -118,10 +128,15 @@ class TextIndex(BuiltIndex):
         yield from made.once_steps()
         postings = self._postings
         limit = self.n / _FREQUENT
+        cost = _bitset_cost(self.n)
+        budget = 0
         for tid, rows in enumerate(postings):
             if len(rows) > limit:
                 self._frequent[tid] = bits.from_rows(rows, self.n)
-                yield
+                budget += len(rows) + cost
+                if budget > _STEP_ROWS:
+                    budget = 0
+                    yield
         token_ids: dict[str, int] = {}
         budget = 0
         for tid, text in enumerate(self.texts):
@@ -140,9 +155,13 @@ class TextIndex(BuiltIndex):
         self._token_total = [sum(len(postings[t]) for t in tids) for tids in self._token_texts]
         self.ready = True
         yield
+        budget = 0
         for k in range(len(self._tokens)):
             if self._token_rows(k) is not None:
-                yield
+                budget += self._token_total[k] + cost
+                if budget > _STEP_ROWS:
+                    budget = 0
+                    yield
         yield from self._row_texts_steps()
 
     @property
@@ -329,11 +348,12 @@ class RangeIndex(BuiltIndex):
                     yield
         prefix = 0
         budget = 0
+        cost = _bitset_cost(n)
         for bucket in self._rows:
             prefix |= bits.from_rows(bucket, n)
             self._prefix.append(prefix)
-            budget += len(bucket) + 1000
-            if budget > _CHUNK * 4:
+            budget += len(bucket) + cost
+            if budget > _STEP_ROWS:
                 budget = 0
                 yield
 

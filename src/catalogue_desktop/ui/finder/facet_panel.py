@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -49,6 +49,19 @@ _Index = QModelIndex | QPersistentModelIndex
 _NO_PARENT = 0xFFFFFFFF  # internal id of a facet's own row
 _MARK = {"included": "✓ ", "excluded": "✗ "}
 _STATE_WORDS = {"included": "selected", "excluded": "left out"}
+# The roles ``FacetModel.data`` answers: the view asks each cell for ~8 (its style option's
+# foreground, background, check state, decoration...), at each paint and size hint; the others
+# are answered None before the cell is looked up.
+_ROLES = frozenset(
+    int(role)
+    for role in (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.AccessibleTextRole,
+    )
+)
 
 
 class FacetModel(QAbstractItemModel):
@@ -99,7 +112,7 @@ class FacetModel(QAbstractItemModel):
 
     @guarded
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():
             return None
         if index.internalId() == _NO_PARENT:
             facet = self.facets[index.row()]
@@ -158,14 +171,49 @@ def how(modifiers: Qt.KeyboardModifier) -> str:
     return "add" if modifiers & Qt.KeyboardModifier.ShiftModifier else "choose"
 
 
+_SEEN_KEPT = 4096  # hints kept by content (a few facets' values at a few widths)
+
+
 class _Wrapped(QStyledItemDelegate):
     """Rows of the names' column as tall as their names wrapped at the column's width (the
-    default hint is one line whatever the width)."""
+    default hint is one line whatever the width).
 
-    def __init__(self, tree: QTreeView) -> None:
+    Each row's hint is worked out once for its content, font and width, then kept: the tree asks
+    for every row's hint at each layout (rows of unequal heights: the scroll range is their sum),
+    and it lays its rows out several times for one set of facets (the reset, the count column
+    fitted, the names' column resized), each hint ~10 ``data`` calls and a text layout. The kept
+    hints are dropped when the model's content changes or the application's font does. Behind
+    them, hints by content (the text, its font, the width, facet or value): the facets shown again
+    after a query mostly repeat the names of the ones before (2 ``data`` calls a look-up)."""
+
+    def __init__(self, tree: QTreeView, model: QAbstractItemModel) -> None:
         super().__init__(tree)
         self._tree = tree
         self._text_margin: int | None = None
+        self._hints: dict[tuple[int, int, int, int], QSize] = {}  # by place: (facet, row, column, width)
+        self._seen: dict[tuple[Any, ...], QSize] = {}  # by content (``_by_content``)
+        for signal in (
+            model.modelReset,
+            model.layoutChanged,
+            model.dataChanged,
+            model.rowsInserted,
+            model.rowsRemoved,
+            model.rowsMoved,
+        ):
+            signal.connect(self.forget)
+        # Told by the application's signal, not by an event: a Python ``changeEvent`` is handed a
+        # plain ``QEvent`` (qt_compat's notes); the window's own font is never set.
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.fontChanged.connect(self._font_changed)
+
+    def forget(self, *_args: object) -> None:
+        """Drop the hints kept by place (the content changed)."""
+        self._hints.clear()
+
+    def _font_changed(self, _font: QFont) -> None:
+        self._hints.clear()
+        self._seen.clear()
 
     def _margin(self) -> int:
         """The style's text margin in a cell; ``QStyle`` imported here, not at start-up (its ~500
@@ -181,13 +229,38 @@ class _Wrapped(QStyledItemDelegate):
         return self._text_margin
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        column = index.column()
+        # (the names' column wraps at its width: a hint per width; the counts' is one line)
+        width = self._tree.header().sectionSize(0) if column == 0 else -1
+        key = (int(index.internalId()), index.row(), column, width)
+        hint = self._hints.get(key)
+        if hint is None:
+            hint = self._hints[key] = self._by_content(option, index, column, width)
+        return hint  # (Qt takes a copy)
+
+    def _by_content(self, option: QStyleOptionViewItem, index: _Index, column: int, width: int) -> QSize:
+        font = index.data(Qt.ItemDataRole.FontRole)
+        key = (
+            column,
+            width,
+            index.internalId() == _NO_PARENT,  # (a facet's row or a value's: their indentation)
+            index.data(),
+            font.key() if isinstance(font, QFont) else None,
+        )
+        hint = self._seen.get(key)
+        if hint is None:
+            if len(self._seen) > _SEEN_KEPT:
+                self._seen.clear()
+            hint = self._seen[key] = self._work_out(option, index, width)
+        return hint
+
+    def _work_out(self, option: QStyleOptionViewItem, index: _Index, width: int) -> QSize:
         hint = super().sizeHint(option, index)
         text = index.data()
         if index.column() != 0 or not text:
             return hint
         depth = 2 if index.parent().isValid() else 1
-        margin = self._margin()
-        width = self._tree.header().sectionSize(0) - depth * self._tree.indentation() - 2 * margin
+        width -= depth * self._tree.indentation() + 2 * self._margin()
         font = index.data(Qt.ItemDataRole.FontRole)
         metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
         flags = int(Qt.TextFlag.TextWordWrap)
@@ -237,7 +310,7 @@ class FacetPanel(QWidget):
         # as tall as their names, laid out again when the names' column changes width.
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
-        self.tree.setItemDelegate(_Wrapped(self.tree))
+        self.tree.setItemDelegate(_Wrapped(self.tree, self.model))
         # Scrolled by pixels: a scroll by items counts rows, not their heights, so with wrapped
         # names the last values stayed below the panel's edge at the scroll bar's end.
         self.tree.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
