@@ -153,9 +153,10 @@ def check(
     from catalogue_desktop.core.cache.store import utc_now
 
     at = utc_now()
-    against = _against(store, now, time_text) if catalogue is None else None  # (read first)
     rows = store.offers.rows()
     open_rows = [row for row in rows if row.superseded_by is None and row.status != "past"]
+    # (before the catalogue is read: a sync landing meanwhile is looked at by the next check)
+    against = _against(store, now, time_text) if catalogue is None and open_rows else None
     changed = None if against is None else refreshed.since(store, store.offers.against(), against)
     now_key = logged.moment_key(now)
     stale: set[int] = set()
