@@ -347,17 +347,15 @@ class Store:
                 )
         return found
 
-    def record_ids(self, kind: Kind) -> list[int | None]:
-        """The ids of the current snapshot's records, in array order (the series' order decides
-        which series a webinar is first a session of)."""
-        return [
-            rid
-            for (rid,) in self._query(
-                "SELECT r.record_id FROM collections c JOIN records r ON r.snapshot = c.snapshot"
-                " WHERE c.name = ? ORDER BY r.pos",
-                (kind.value,),
-            )
-        ]
+    def record_order(self, kind: Kind) -> str:
+        """The ids of the current snapshot's records in array order, as one text ("501,502,...";
+        the series' order decides which series a webinar is first a session of), made by SQLite."""
+        found = self._query(
+            "SELECT group_concat(coalesce(record_id, ''), ',') FROM (SELECT r.record_id FROM collections c"
+            " JOIN records r ON r.snapshot = c.snapshot WHERE c.name = ? ORDER BY r.pos)",
+            (kind.value,),
+        )
+        return str(found[0][0] or "") if found else ""
 
     def stale_listings(self, version: int) -> list[Kind]:
         """Kinds whose current snapshot was listed (rows, links, facts) by an older version."""

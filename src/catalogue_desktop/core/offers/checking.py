@@ -156,8 +156,9 @@ def check(
     rows = store.offers.rows()
     open_rows = [row for row in rows if row.superseded_by is None and row.status != "past"]
     # (before the catalogue is read: a sync landing meanwhile is looked at by the next check)
-    against = _against(store, now, time_text) if catalogue is None and open_rows else None
-    changed = None if against is None else refreshed.since(store, store.offers.against(), against)
+    kept = store.offers.against()
+    against = _against(store, now, time_text, kept) if catalogue is None and open_rows else None
+    changed = None if against is None else refreshed.since(store, kept, against)
     now_key = logged.moment_key(now)
     stale: set[int] = set()
     stamped: list[int] = []  # open offers a refresh did not touch: only their check's time written
@@ -199,13 +200,13 @@ def check(
             rewritten.append((row.id, status, text))
     if write:
         same.extend(stamped)
-        kept = None if against is None else refreshed.text(against)
-        if rewritten or same or made or (kept is not None and kept != store.offers.against()):
-            store.offers.set_checked(rewritten, at, same, made, kept)
+        keep = None if against is None else refreshed.text(against)
+        if rewritten or same or made or (keep is not None and keep != kept):
+            store.offers.set_checked(rewritten, at, same, made, keep)
     return Checked(rows, results, at, frozenset(stamped))
 
 
-def _against(store: Store, now: datetime, time_text: TimeText) -> dict[str, Any] | None:
+def _against(store: Store, now: datetime, time_text: TimeText, kept: str | None) -> dict[str, Any] | None:
     """What this check is made against (``refreshed.now``), the catalogue's listings made first
     (as ``quoted_now`` reads them); None when the store keeps no offer log."""
     from catalogue_desktop.core.offers.occasions import SOURCES
@@ -214,7 +215,7 @@ def _against(store: Store, now: datetime, time_text: TimeText) -> dict[str, Any]
     if not store.offers.kept:
         return None
     finding.relist_stale(store, SOURCES, lambda _text: None)
-    return refreshed.now(store, now, time_text)
+    return refreshed.now(store, now, time_text, kept)
 
 
 _OCCASION = re.compile(r'\["((?:[^"\\]|\\.)*)"')  # each item's occasion in a fingerprint's text

@@ -60,19 +60,26 @@ class Changed(NamedTuple):
         return self.courses_synced if occasion.startswith("course:") else self.webinars_synced
 
 
-def now(store: Store, moment: datetime, time_text: TimeText) -> dict[str, Any]:
-    """What a check at ``moment`` is made against (read before the offers and the catalogue: a
-    sync landing meanwhile is looked at again by the next check)."""
+def now(store: Store, moment: datetime, time_text: TimeText, kept: str | None) -> dict[str, Any]:
+    """What a check at ``moment`` is made against (read before the catalogue: a sync landing
+    meanwhile is looked at again by the next check); the series' order read again only when their
+    snapshot is not the one the last check (``kept``) was made against."""
     from catalogue_desktop.core.offers.logged import moment_key
 
     marks = store.snapshot_marks(_SOURCES)
-    series = ",".join(map(str, store.record_ids(Kind.SERIES))) if marks[Kind.SERIES][0] is not None else ""
+    last = _read(kept) or {}
+    snapshots = last.get("snapshots")
+    was = snapshots.get(Kind.SERIES.value) if isinstance(snapshots, dict) else None
+    if was == [marks[Kind.SERIES][0], marks[Kind.SERIES][1]] and type(last.get("series")) is int:
+        series = last["series"]
+    else:
+        series = zlib.crc32(store.record_order(Kind.SERIES).encode())
     return {
         "version": VERSION,
         "snapshots": {k.value: [marks[k][0], marks[k][1]] for k in _SOURCES},
         "repeated": {k.value: _ids(marks[k][2]) for k in _SOURCES},
         "history": store.history.mark(),
-        "series": zlib.crc32(series.encode()),
+        "series": series,
         "now": moment_key(moment),
         "words": zlib.crc32(repr(tuple(time_text)).encode()),
     }
