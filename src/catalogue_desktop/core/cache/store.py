@@ -347,13 +347,13 @@ class Store:
                 )
         return found
 
-    def record_order(self, kind: Kind) -> str:
-        """The ids of the current snapshot's records in array order, as one text ("501,502,...";
-        the series' order decides which series a webinar is first a session of), made by SQLite."""
+    def record_order(self, snapshot: int) -> str:
+        """The ids of ``snapshot``'s records in array order, as one text ("501,502,..."; the
+        series' order decides which series a webinar is first a session of), made by SQLite."""
         found = self._query(
-            "SELECT group_concat(coalesce(record_id, ''), ',') FROM (SELECT r.record_id FROM collections c"
-            " JOIN records r ON r.snapshot = c.snapshot WHERE c.name = ? ORDER BY r.pos)",
-            (kind.value,),
+            "SELECT group_concat(coalesce(record_id, ''), ',') FROM"
+            " (SELECT record_id FROM records WHERE snapshot = ? ORDER BY pos)",
+            (snapshot,),
         )
         return str(found[0][0] or "") if found else ""
 

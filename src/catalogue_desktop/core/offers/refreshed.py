@@ -66,19 +66,21 @@ def now(store: Store, moment: datetime, time_text: TimeText, kept: str | None) -
     snapshot is not the one the last check (``kept``) was made against."""
     from catalogue_desktop.core.offers.logged import moment_key
 
+    mark = store.history.mark()  # (before the snapshots: a sync landing between is read again)
     marks = store.snapshot_marks(_SOURCES)
     last = _read(kept) or {}
     snapshots = last.get("snapshots")
     was = snapshots.get(Kind.SERIES.value) if isinstance(snapshots, dict) else None
     if was == [marks[Kind.SERIES][0], marks[Kind.SERIES][1]] and type(last.get("series")) is int:
         series = last["series"]
-    else:
-        series = zlib.crc32(store.record_order(Kind.SERIES).encode())
+    else:  # (the order of the snapshot noted: one synced meanwhile is read again by the next check)
+        at = marks[Kind.SERIES][0]
+        series = zlib.crc32(store.record_order(at).encode()) if at is not None else 0
     return {
         "version": VERSION,
         "snapshots": {k.value: [marks[k][0], marks[k][1]] for k in _SOURCES},
         "repeated": {k.value: _ids(marks[k][2]) for k in _SOURCES},
-        "history": store.history.mark(),
+        "history": mark,
         "series": series,
         "now": moment_key(moment),
         "words": zlib.crc32(repr(tuple(time_text)).encode()),
