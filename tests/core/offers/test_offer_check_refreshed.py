@@ -214,3 +214,24 @@ def test_an_occasion_over_since_the_last_check_is_found_over(
     found = next(o for o in checked.offers if o.id == both)
     assert found.status == "current" and [f.over for f in found.findings] == [False, True]
     assert status(checked, alone) == "past"
+
+
+def test_the_history_says_whether_all_it_wrote_after_a_mark_is_kept(store_file: Path) -> None:
+    """Pruning notes the newest row it forgot: rows after a mark are all there while it is below
+    the mark; forgetting the mark's own row (the table emptied: rows numbered again) says no."""
+    with Store(store_file):
+        pass
+    db = sqlite3.connect(store_file)
+    db.executemany(
+        "INSERT INTO history (collection, record_id, at, change, fields)"
+        " VALUES ('courses', ?, ?, 'changed', '{}')",
+        [(1, "2026-01-01T00:00:00Z"), (2, "2026-06-01T00:00:00Z"), (3, "2026-11-01T00:00:00Z")],
+    )
+    db.commit()
+    db.close()
+    with Store(store_file) as s:
+        assert s.history.whole_after(0) and s.history.whole_after(1) and s.history.mark() == 3
+        s.history.set_span_days(200, "2026-11-28T00:00:00Z")  # January's row forgotten
+        assert not s.history.whole_after(0) and not s.history.whole_after(1) and s.history.whole_after(2)
+        s.history.set_span_days(1, "2027-06-01T00:00:00Z")  # every row forgotten
+        assert s.history.mark() == 0 and not s.history.whole_after(3)
