@@ -294,15 +294,17 @@ def test_a_check_makes_only_the_quoted_occasions_and_finds_them_as_the_whole_cat
     written: list[tuple[list[Any], list[int]]] = []
     real_set = OfferLog.set_checked
 
-    def set_checked(log: OfferLog, findings: Any, at: str, same: Any = (), quoted: Any = ()) -> None:
+    def set_checked(
+        log: OfferLog, findings: Any, at: str, same: Any = (), quoted: Any = (), against: Any = None
+    ) -> None:
         written.append((list(findings), list(same)))
-        real_set(log, findings, at, same, quoted)
+        real_set(log, findings, at, same, quoted, against)
 
     monkeypatch.setattr(OfferLog, "set_checked", set_checked)
     with Store(store_file) as s:
         before = {o.id: o.findings for o in logged.offers(s)}
         again = checking.check(s, NOW)
-        assert made == [2, 2]  # checked again; only the time is written
+        assert made == [2]  # none of the records quoted changed: not read again, only the time written
         assert written == [([], sorted(before, reverse=True))]
         assert [o.findings for o in again.offers] == [o.findings for o in result.offers]
         assert {o.id: o.findings for o in logged.offers(s)} == before

@@ -43,6 +43,10 @@ CREATE TABLE IF NOT EXISTS offers (
 CREATE INDEX IF NOT EXISTS offers_by_time ON offers (made);
 """
 
+# The meta key of what the last check was made against (each source's snapshot, the history's
+# mark...: ``core.offers.refreshed``), one for the log: every check looks at every open offer.
+AGAINST_KEY = "offers_checked_against"
+
 _COLUMNS = (
     "id, made, title, note, currency, written, items, version_of, version, superseded_by, status,"
     " found, checked_at, quoted"
@@ -172,17 +176,29 @@ class OfferLog:
         found = self._db.execute(f"SELECT {_COLUMNS} FROM offers WHERE id = ?", (offer_id,)).fetchone()
         return None if found is None else OfferRow(*found)
 
+    def against(self) -> str | None:
+        """What the last check was made against (``core.offers.refreshed``'s text; None: no
+        check kept one)."""
+        if not self.kept:
+            return None
+        found = self._db.execute("SELECT value FROM meta WHERE key = ?", (AGAINST_KEY,)).fetchone()
+        return None if found is None else str(found[0])
+
     def set_checked(
         self,
         findings: list[tuple[int, str, str]],
         at: str,
         same: Sequence[int] = (),
         quoted: Sequence[tuple[int, str]] = (),
+        against: str | None = None,
     ) -> None:
         """Each offer's (id, status, findings JSON) as checked ``at``, and the offers ``same`` as
         checked ``at`` with the status and findings they had, and the (id, fingerprint) of
-        ``quoted`` (offers logged before schema 8); the span kept."""
+        ``quoted`` (offers logged before schema 8), and what the check was made ``against``
+        (kept for the next one: ``against``); the span kept."""
         with self._transaction():
+            if against is not None:
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (AGAINST_KEY, against))
             self._db.executemany(
                 "UPDATE offers SET status = ?, found = ?, checked_at = ? WHERE id = ?",
                 [(status, found, at, offer_id) for offer_id, status, found in findings],

@@ -40,6 +40,10 @@ SPAN_KEY = "history_days"
 INLINE_KEY = "history_inline"  # present while rows may hold schema 5's inline JSON
 DEFAULT_BUDGET_MB = 200
 BUDGET_KEY = "history_megabytes"
+# The newest history row (its rowid) pruning ever forgot: what was written after a ``mark`` is
+# all there while this is below it (rows are numbered as written; the newest is never forgotten
+# without this noting it, so a number used again is seen too).
+FORGOTTEN_KEY = "history_forgotten"
 MB = 1024 * 1024
 # What ``size`` counts for a history row beside its text (ids, time, change, three index entries)
 # and for a body beside its compressed JSON (id, digest, size, its digest's index entry).
@@ -275,10 +279,20 @@ def prune(db: sqlite3.Connection, now: str, kept: int | None = None) -> int:
 
 
 def _forget(db: sqlite3.Connection, where: str, params: tuple[Any, ...]) -> int:
-    """Delete the history rows ``where`` says, and the bodies no row refers to any more."""
-    removed = db.execute(f"DELETE FROM history WHERE {where}", params).rowcount
+    """Delete the history rows ``where`` says, and the bodies no row refers to any more; the
+    newest row ever forgotten is noted (``FORGOTTEN_KEY``: ``History.whole_after``)."""
+    removed = 0
+    newest = -1
+    for (rowid,) in db.execute(f"DELETE FROM history WHERE {where} RETURNING rowid", params):
+        removed += 1
+        newest = max(newest, rowid)
     if removed:
         db.execute("DELETE FROM bodies WHERE id NOT IN (SELECT body FROM history WHERE body IS NOT NULL)")
+        db.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value ="
+            " max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
+            (FORGOTTEN_KEY, str(newest)),
+        )
     return removed
 
 
@@ -419,6 +433,18 @@ class History:
         row = self._db.execute("SELECT coalesce(max(rowid), 0) FROM history").fetchone()
         return int(row[0])
 
+    def whole_after(self, mark: int) -> bool:
+        """Whether every row written after ``mark`` (``mark()``) is still kept: pruning (the span,
+        the budget) never forgot one of them, nor the row at ``mark`` (rows numbered again)."""
+        if not self.kept:
+            return False
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (FORGOTTEN_KEY,)).fetchone()
+        try:
+            forgotten = -1 if row is None else int(row[0])
+        except ValueError:
+            return False
+        return forgotten < mark
+
     def after(self, kind: Kind, mark: int) -> list[tuple[int, Event]]:
         """Every change to ``kind``'s records written after ``mark`` (``mark()``), oldest first."""
         if not self.kept:
@@ -431,6 +457,18 @@ class History:
                 (kind.value, mark),
             )
         ]
+
+    def written_after(self, kind: Kind, mark: int) -> list[tuple[int, str, str | None]]:
+        """Every (record id, change, fields JSON) of ``kind`` written after ``mark``, unparsed:
+        what a refresh changed (the offer check's look-up), read by the rows' numbers (the
+        newest syncs' rows only)."""
+        if not self.kept:
+            return []
+        return self._db.execute(
+            "SELECT record_id, change, fields FROM history WHERE rowid > ? AND +collection = ?"
+            " ORDER BY rowid",
+            (mark, kind.value),
+        ).fetchall()
 
     def rows(self, kind: Kind) -> list[tuple[int, str, str, str | None]]:
         """Every (record id, at, change, fields JSON) of ``kind`` kept, oldest first: what the

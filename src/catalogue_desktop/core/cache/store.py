@@ -326,6 +326,37 @@ class Store:
             return None
         return found[0] if found else None
 
+    def snapshot_marks(self, kinds: Iterable[Kind]) -> dict[Kind, tuple[int | None, int | None, str]]:
+        """Each of ``kinds``' current snapshot, the listing version its rows and facts were made
+        by, and the ids its records repeat (JSON, ``[]`` when none or unreadable): what an offer
+        check was made against."""
+        wanted = {k.value: k for k in kinds}
+        found: dict[Kind, tuple[int | None, int | None, str]] = {
+            k: (None, None, "[]") for k in wanted.values()
+        }
+        for name, snapshot, listing_version, repeated in self._query(
+            "SELECT c.name, c.snapshot, s.listing, CASE WHEN json_valid(s.stats) THEN"
+            " json_extract(s.stats, '$.duplicate_ids') END FROM collections c"
+            " LEFT JOIN snapshots s ON s.id = c.snapshot"
+        ):
+            if name in wanted:
+                found[wanted[name]] = (
+                    snapshot,
+                    listing_version,
+                    repeated if isinstance(repeated, str) else "[]",
+                )
+        return found
+
+    def record_order(self, snapshot: int) -> str:
+        """The ids of ``snapshot``'s records in array order, as one text ("501,502,..."; the
+        series' order decides which series a webinar is first a session of), made by SQLite."""
+        found = self._query(
+            "SELECT group_concat(coalesce(record_id, ''), ',') FROM"
+            " (SELECT record_id FROM records WHERE snapshot = ? ORDER BY pos)",
+            (snapshot,),
+        )
+        return str(found[0][0] or "") if found else ""
+
     def stale_listings(self, version: int) -> list[Kind]:
         """Kinds whose current snapshot was listed (rows, links, facts) by an older version."""
         found = self._query(

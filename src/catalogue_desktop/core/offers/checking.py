@@ -18,12 +18,13 @@ fee 1,095 → 1,195". ``reissue`` makes an offer again from today's data. Qt-fre
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.formats.time_text import US_ENGLISH, TimeText
-from catalogue_desktop.core.offers import logged
+from catalogue_desktop.core.offers import logged, refreshed
 from catalogue_desktop.core.offers.logged import Finding, LoggedOffer, Quoted, Status, Written
 from catalogue_desktop.core.offers.occasions import Occasion, instant, money
 from catalogue_desktop.core.records.errors import CatalogueError
@@ -46,11 +47,16 @@ class Checked:
     window's checks make them on their thread: ``read_offers``): a check needs only statuses."""
 
     def __init__(
-        self, rows: Sequence[OfferRow], found: Mapping[int, tuple[Status, Findings]], at: str
+        self,
+        rows: Sequence[OfferRow],
+        found: Mapping[int, tuple[Status, Findings]],
+        at: str,
+        stamped: frozenset[int] = frozenset(),
     ) -> None:
         self.at = at
         self._rows = rows
-        self._found = found  # each offer checked now: its status and findings
+        self._found = found  # each offer compared now: its status and findings
+        self._stamped = stamped  # each offer checked now and found as before, not compared
         self._offers: list[LoggedOffer] | None = None
         self._flagged: list[LoggedOffer] | None = None
 
@@ -103,7 +109,11 @@ class Checked:
     def _offer(self, row: OfferRow) -> LoggedOffer:
         checked = self._found.get(row.id)
         offer = logged.read(row)
-        return offer if checked is None else _checked(offer, checked[0], checked[1], self.at)
+        if checked is None:
+            return (
+                _checked(offer, offer.status, offer.findings, self.at) if row.id in self._stamped else offer
+            )
+        return _checked(offer, checked[0], checked[1], self.at)
 
 
 Findings = tuple[Finding, ...]
@@ -145,23 +155,33 @@ def check(
     at = utc_now()
     rows = store.offers.rows()
     open_rows = [row for row in rows if row.superseded_by is None and row.status != "past"]
-    compared = {row.id: logged.read_fingerprint(row.quoted) for row in open_rows}
+    # (before the catalogue is read: a sync landing meanwhile is looked at by the next check)
+    kept = store.offers.against()
+    against = _against(store, now, time_text, kept) if catalogue is None and open_rows else None
+    changed = None if against is None else refreshed.since(store, kept, against)
+    now_key = logged.moment_key(now)
+    stale: set[int] = set()
+    stamped: list[int] = []  # open offers a refresh did not touch: only their check's time written
+    looked = open_rows if changed is None else _touched(open_rows, changed, now_key, stale, stamped)
+    compared = {row.id: logged.read_fingerprint(row.quoted) for row in looked}
     made: list[tuple[int, str]] = []  # (fingerprints made of the items of an offer logged without)
-    for row in open_rows:
+    for row in looked:
         if compared[row.id] is None:
             text = logged.fingerprint(logged.read(row).items)
             compared[row.id] = logged.read_fingerprint(text)
             made.append((row.id, text))
-    stale = _stale(store, open_rows, compared)
+    if changed is None:
+        stale = _stale(store, open_rows, compared)
     found = _found(store, catalogue, {p[0] for i in stale for p in compared[i] or ()}) if stale else None
-    if found is None:  # nothing synced to check against: the last check's findings stand
+    if stale and found is None:  # nothing synced to check against: the last check's findings stand
         stale = set()
+        stamped.clear()
     write = save and not store.read_only
     checking = _Check(now, time_text, found or {})
     results: dict[int, tuple[Status, Findings]] = {}
     rewritten: list[tuple[int, str, str]] = []
     same: list[int] = []
-    for row in open_rows:
+    for row in looked:
         prints = compared[row.id] or []
         if row.id in stale:
             status, findings, text = checking.offer(row, prints, write)
@@ -178,9 +198,61 @@ def check(
             same.append(row.id)  # (most, after most refreshes: only the time is written)
         else:
             rewritten.append((row.id, status, text))
-    if write and (rewritten or same or made):
-        store.offers.set_checked(rewritten, at, same, made)
-    return Checked(rows, results, at)
+    if write:
+        same.extend(stamped)
+        keep = None if against is None else refreshed.text(against)
+        if rewritten or same or made or (keep is not None and keep != kept):
+            store.offers.set_checked(rewritten, at, same, made, keep)
+    return Checked(rows, results, at, frozenset(stamped))
+
+
+def _against(store: Store, now: datetime, time_text: TimeText, kept: str | None) -> dict[str, Any] | None:
+    """What this check is made against (``refreshed.now``), the catalogue's listings made first
+    (as ``quoted_now`` reads them); None when the store keeps no offer log."""
+    from catalogue_desktop.core.offers.occasions import SOURCES
+    from catalogue_desktop.core.searches import stored as finding
+
+    if not store.offers.kept:
+        return None
+    finding.relist_stale(store, SOURCES, lambda _text: None)
+    return refreshed.now(store, now, time_text, kept)
+
+
+# Each item's occasion in a fingerprint's text (one holding an escaped quote is read cut short:
+# no occasion the catalogue lists has one, so it is never touched, as it never matched).
+_OCCASION = re.compile(r'\["([^"]*)"')
+_LAST = re.compile(r'"([0-9T:.-]{26})"\]')  # each item's ``moment_key`` of when it is over
+
+
+def _touched(
+    rows: Sequence[OfferRow], changed: refreshed.Changed, now_key: str, stale: set[int], stamped: list[int]
+) -> list[OfferRow]:
+    """The open offers to read after what ``changed`` since the last check, told from their
+    fingerprints' text: to compare (into ``stale``) those never checked or without a fingerprint,
+    those quoting a record that changed, and those with an item over (or no longer over: the
+    clock moved back) since, of a source synced since; to read, also an offer of no source
+    synced with an item over since (``past`` when all are, as before). The other offers of a
+    source synced since go to ``stamped``, unread."""
+    low, high = sorted((changed.last_now, now_key))
+    touches, refreshed_now = changed.touches, changed.refreshed
+    looked = []
+    for row in rows:
+        text = row.quoted
+        if row.checked_at is None or not text or not text.startswith('[["'):
+            stale.add(row.id)
+            looked.append(row)
+            continue
+        occasions = _OCCASION.findall(text)
+        synced = any(map(refreshed_now, occasions))
+        over = low < high and any(low <= key < high for key in _LAST.findall(text))
+        if any(map(touches, occasions)) or (synced and over):
+            stale.add(row.id)
+            looked.append(row)
+        elif over:
+            looked.append(row)
+        elif synced:
+            stamped.append(row.id)
+    return looked
 
 
 def _stale(
