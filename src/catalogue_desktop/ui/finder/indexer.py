@@ -179,6 +179,7 @@ class FinderIndexer(QObject):
 
     def _kind_job(self, kind: Kind, rowset: RowSet) -> Iterator[None]:
         yield from import_steps(FINDER)  # (the first job: the engine's modules, a step each)
+        from catalogue_desktop.core.query.facets import prepare_steps
         from catalogue_desktop.core.query.table import TableBuilder
         from catalogue_desktop.core.query.withdrawn import attach_history_steps
 
@@ -216,6 +217,7 @@ class FinderIndexer(QObject):
             if next(steps, StopIteration) is StopIteration:
                 break
             yield
+        yield from prepare_steps(table)  # (what its facets read: their first count builds nothing)
         self.engine.set_table(table)
         self._done(kind.value)
         if kind.value in _SOURCES:
@@ -227,7 +229,7 @@ class FinderIndexer(QObject):
         then, in idle time, the offerings' other columns and their table's indexes for queries
         (one asked for meanwhile is made when asked)."""
         from catalogue_desktop.core.listing.sorting import SortJob
-        from catalogue_desktop.core.query import dates_rows, offerings
+        from catalogue_desktop.core.query import dates_rows, facets, offerings
         from catalogue_desktop.core.query.table import Table
 
         finder = self.engine
@@ -259,6 +261,7 @@ class FinderIndexer(QObject):
         yield from found.fill_steps()
         yield from finder.past_index_steps(table)  # (answered by a scan till now)
         yield from table.build()
+        yield from facets.prepare_steps(table)
         self._done(OFFERINGS)
 
     def _done(self, name: str) -> None:
