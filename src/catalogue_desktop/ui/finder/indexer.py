@@ -218,10 +218,13 @@ class FinderIndexer(QObject):
                 break
             yield
         yield from prepare_steps(table)  # (what its facets read: their first count builds nothing)
+        old = self.engine.tables.get(kind.value)
         self.engine.set_table(table)
         self._done(kind.value)
         if kind.value in _SOURCES:
             self._offerings_stale = True
+        if old is not None and old is not table:  # (once no tab reads it: freed a slice at a time)
+            self._jobs[f"{kind.value} (replaced)"] = old.dispose_steps()
 
     def _offerings_job(self) -> Iterator[None]:
         """What showing the Dates rows needs (their instants, when each occasion ended, their
