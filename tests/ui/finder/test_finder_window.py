@@ -293,3 +293,71 @@ def test_typed_queries_show_rows_at_once_and_facets_once_typing_pauses(session: 
     assert box.edit.toolTip().startswith("city:dallas  —  ")  # (each clause's count at once)
     qtbot.waitUntil(lambda: bool(shown), timeout=controller.FACETS_DELAY_MS + 5000)
     assert panel.model.rowCount() == before  # then counted for the query typed
+
+
+@pytest.mark.parametrize("kind", [Kind.WEBINARS, Kind.SERIES, Kind.COURSES, OCCASIONS])
+def test_a_table_announced_ready_leaves_its_facets_no_index_to_build(
+    session: Any, qtbot: Any, monkeypatch: Any, kind: Any
+) -> None:
+    """The facets counted when a table is announced (its tab current) read only indexes its job
+    built in steps: one built at once there, a date facet's months, was most of a refresh's
+    longest stall at 10,000 webinars (issue 40). Counted: the indexes built at once in the redraw."""
+    from catalogue_desktop.core.query.index import BuiltIndex
+    from catalogue_desktop.ui.finder.controller import FinderController
+
+    window = session.window
+    window.show_tab(kind)
+    indexer = session.finder.indexer
+    built: list[str] = []
+    redraws: list[str] = []
+    in_redraw = [False]
+    real_ensure, real_redraw = BuiltIndex.ensure, FinderController.redraw_panel
+
+    def ensure(index: BuiltIndex) -> None:
+        if in_redraw[0] and not index.ready:
+            built.append(type(index).__name__)
+        real_ensure(index)
+
+    def redraw(controller: FinderController, facets: bool = True) -> None:
+        in_redraw[0] = True
+        try:
+            real_redraw(controller, facets)
+        finally:
+            in_redraw[0] = False
+
+    monkeypatch.setattr(BuiltIndex, "ensure", ensure)
+    monkeypatch.setattr(FinderController, "redraw_panel", redraw)
+    indexer.table_ready.connect(redraws.append)  # (heard after the controller's redraw)
+    if kind is OCCASIONS:
+        indexer.rebuild_offerings()
+    else:
+        rowset = indexer.rowset_of(kind.value)
+        assert rowset is not None
+        indexer.index(kind, rowset)
+    qtbot.waitUntil(lambda: kind.value in redraws, timeout=10000)
+    assert window.facet_panel.model.rowCount() > 0  # the facets were counted in that redraw
+    assert built == []
+
+
+def test_a_replaced_table_is_freed_a_slice_at_a_time_once_its_successor_is_announced(
+    session: Any, qtbot: Any
+) -> None:
+    """A kind's table rebuilt (after a refresh) replaces the old one, which is then freed by steps
+    of the indexer's own (``Table.dispose_steps``): freed at once, in the loop pass that announced
+    the new one, 10,000 webinars' table was 35-50 ms of the GUI thread's CPU (issue 40).
+    Counted: the old table still lives when the new one is announced, and is gone after."""
+    import weakref
+
+    indexer = session.finder.indexer
+    old = weakref.ref(session.finder.engine.tables["webinars"])
+    columns = len(session.finder.engine.tables["webinars"].columns)
+    alive_when_announced: list[bool] = []
+    indexer.table_ready.connect(
+        lambda name: alive_when_announced.append(old() is not None) if name == "webinars" else None
+    )
+    rowset = indexer.rowset_of("webinars")
+    assert rowset is not None and columns > 10
+    indexer.index(Kind.WEBINARS, rowset)
+    qtbot.waitUntil(lambda: not indexer.busy, timeout=10000)
+    assert alive_when_announced == [True]
+    assert old() is None

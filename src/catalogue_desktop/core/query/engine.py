@@ -462,11 +462,7 @@ class Finder:
         them (else they are read from the dates' indexes, built first); their index then answers
         by a scan until ``t``'s ``extra_index_steps("@ended", ...)`` builds it."""
         if ended is None:
-            for name in ("starts", "ends"):
-                f = self.schema.field(t.name, name)
-                if f is not None:
-                    yield from t.index_steps(f)
-            yield from t.extra_index_steps("@ended", lambda: self._ended(t))
+            yield from self.past_index_steps(t)
         else:
             scanning = t.extra_index("@ended", RangeIndex, lambda: ScanningRangeIndex(ended))
             if isinstance(scanning, ScanningRangeIndex):  # (not if built already)
@@ -476,7 +472,13 @@ class Finder:
         yield
 
     def past_index_steps(self, t: Table) -> Iterator[None]:
-        """Build the index of when ``t``'s occasions ended, if ``past_steps`` left it to a scan."""
+        """Build the index of when ``t``'s occasions ended, if ``past_steps`` left it to a scan:
+        the dates' indexes it is made of first, a slice at a time (``_ended`` made them at once:
+        at 10,000 webinars one step of 35 ms of CPU parsing every offering's dates, issue 40)."""
+        for name in ("starts", "ends"):
+            f = self.schema.field(t.name, name)
+            if f is not None:
+                yield from t.index_steps(f)
         yield from t.extra_index_steps("@ended", lambda: self._ended(t))
 
 

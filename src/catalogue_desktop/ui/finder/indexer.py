@@ -179,6 +179,7 @@ class FinderIndexer(QObject):
 
     def _kind_job(self, kind: Kind, rowset: RowSet) -> Iterator[None]:
         yield from import_steps(FINDER)  # (the first job: the engine's modules, a step each)
+        from catalogue_desktop.core.query.facets import prepare_steps
         from catalogue_desktop.core.query.table import TableBuilder
         from catalogue_desktop.core.query.withdrawn import attach_history_steps
 
@@ -216,10 +217,14 @@ class FinderIndexer(QObject):
             if next(steps, StopIteration) is StopIteration:
                 break
             yield
+        yield from prepare_steps(table)  # (what its facets read: their first count builds nothing)
+        old = self.engine.tables.get(kind.value)
         self.engine.set_table(table)
         self._done(kind.value)
         if kind.value in _SOURCES:
             self._offerings_stale = True
+        if old is not None and old is not table:  # (once no tab reads it: freed a slice at a time)
+            self._jobs[f"{kind.value} (replaced)"] = old.dispose_steps()
 
     def _offerings_job(self) -> Iterator[None]:
         """What showing the Dates rows needs (their instants, when each occasion ended, their
@@ -227,7 +232,7 @@ class FinderIndexer(QObject):
         then, in idle time, the offerings' other columns and their table's indexes for queries
         (one asked for meanwhile is made when asked)."""
         from catalogue_desktop.core.listing.sorting import SortJob
-        from catalogue_desktop.core.query import dates_rows, offerings
+        from catalogue_desktop.core.query import dates_rows, facets, offerings
         from catalogue_desktop.core.query.table import Table
 
         finder = self.engine
@@ -259,6 +264,7 @@ class FinderIndexer(QObject):
         yield from found.fill_steps()
         yield from finder.past_index_steps(table)  # (answered by a scan till now)
         yield from table.build()
+        yield from facets.prepare_steps(table)
         self._done(OFFERINGS)
 
     def _done(self, name: str) -> None:
