@@ -17,6 +17,8 @@ and remove what is no longer needed.
 ``item_models``     roles as plain ints in ``data()``; the layout signals of a sort with their hint;
                     ``guarded``: a ``data()`` that raises marks its cell (⚠, the error as tooltip)
                     and logs, instead of leaving the error pending to end the process later
+``lazy_classes``    Qt classes a later layout makes (``QStyle``: ~500 enum members) made ahead, a
+                    class per step of an idle job
 ``icons``           toolbar icons from the theme or Qt's images, not ``QStyle`` (its enums)
 ``clipboard``       ``put_mime_data``: rich content made in Python put on the clipboard, cleared
                     by an exit handler (left there, Qt's exit handler crashed the process)

@@ -361,3 +361,28 @@ def test_a_replaced_table_is_freed_a_slice_at_a_time_once_its_successor_is_annou
     qtbot.waitUntil(lambda: not indexer.busy, timeout=10000)
     assert alive_when_announced == [True]
     assert old() is None
+
+
+def test_a_table_s_job_makes_the_qt_classes_of_the_facets_first_layout_before_it_is_announced(
+    session: Any, qtbot: Any, monkeypatch: Any
+) -> None:
+    """``QStyle`` (~500 enum members, made when its name is first read) was made by the facet
+    panel's first layout, inside a 10,000 refresh's longest stall (issue 40): each table's job
+    makes it ahead, a step of its own (``qt_compat.lazy_classes``), before the table is announced."""
+    from catalogue_desktop.qt_compat import lazy_classes
+
+    indexer = session.finder.indexer
+    heard: list[str] = []
+    real = lazy_classes.made_in_steps
+
+    def made_in_steps(names: Any) -> Any:
+        heard.append(f"made {','.join(names)}")
+        yield from real(names)
+
+    monkeypatch.setattr(lazy_classes, "made_in_steps", made_in_steps)
+    indexer.table_ready.connect(lambda name: heard.append(f"ready {name}"))
+    rowset = indexer.rowset_of(Kind.WEBINARS.value)
+    assert rowset is not None
+    indexer.index(Kind.WEBINARS, rowset)
+    qtbot.waitUntil(lambda: "ready webinars" in heard, timeout=10000)
+    assert heard.index("made QStyle") < heard.index("ready webinars"), heard

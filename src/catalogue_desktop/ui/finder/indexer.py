@@ -179,6 +179,9 @@ class FinderIndexer(QObject):
 
     def _kind_job(self, kind: Kind, rowset: RowSet) -> Iterator[None]:
         yield from import_steps(FINDER)  # (the first job: the engine's modules, a step each)
+        from catalogue_desktop.qt_compat.lazy_classes import FACETS, made_in_steps
+
+        yield from made_in_steps(FACETS)  # (and the Qt classes the facets' first layout makes)
         from catalogue_desktop.core.query.facets import prepare_steps
         from catalogue_desktop.core.query.table import TableBuilder
         from catalogue_desktop.core.query.withdrawn import attach_history_steps
