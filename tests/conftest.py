@@ -22,6 +22,15 @@ import pytest
 sys.dont_write_bytecode = False
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Before xdist starts its workers: the package and the tests compiled once (``tests/bytecode.py``)."""
+    from pathlib import Path
+
+    from tests.bytecode import compile_once
+
+    compile_once(config, Path(__file__).resolve().parent.parent)
+
+
 @pytest.fixture(autouse=True)
 def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Loopback traffic must never go through a proxy configured on the machine."""

@@ -52,7 +52,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture
 def start(request: pytest.FixtureRequest, qtbot: Any) -> Any:
     """``start()``: the window on the cached demo catalogue, every row shown and the finder's
-    tables built (as a few seconds after a start); call again for a restart (same settings)."""
+    tables built (as a few seconds after a start); call again for a restart (same settings).
+
+    ``finder_ready=False`` for a journey that reads nothing the tables make (the query box and its
+    words, facets, the palette, the Dates tab and its count, offers from Dates): the window as soon
+    as its rows are read; the tables are built meanwhile, and a short journey ends before paying
+    for them (~0.2 CPU-s a start). The journeys that need them fail without the wait."""
 
     request.getfixturevalue("filled_cache")
     new_session = request.getfixturevalue("make_session")

@@ -32,7 +32,7 @@ def test_the_window_opens_on_defaults_and_says_what_was_wrong(
         "[finder]\nsaved=" + "[" * 100_000 + "\n",
         encoding="utf-8",
     )
-    window = start().window
+    window = start(finder_ready=False).window
     assert window.isVisible()
     said = window.status.message.text()
     assert f'{folder / "profiles.json"}: its "profiles" is a number, not a list; kept aside as' in said

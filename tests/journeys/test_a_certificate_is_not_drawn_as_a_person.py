@@ -18,7 +18,7 @@ def _drawn(label: PhotoLabel) -> Any:
 
 
 def test_a_certificate_is_not_drawn_as_a_person(start: Any, qtbot: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     window.resize(1366, 768)
     QApplication.processEvents()

@@ -34,7 +34,7 @@ def _sections(page: QWidget) -> list[tuple[int, str]]:
 
 
 def test_a_course_s_locations_are_in_view_before_its_story(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     seen = 0
     for where, tab in each_row_shown(window, Kind.COURSES, [(1024, 700)]):
         page = tab.detail.current_page()
@@ -54,7 +54,7 @@ def test_a_course_s_locations_are_in_view_before_its_story(start: Any) -> None:
 
 
 def test_every_sold_kind_reads_when_and_where_before_what_and_who(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     for kind, order in ORDER.items():
         for where, tab in each_row_shown(window, kind, [(1024, 700)]):
             slugs = [slug for _, slug in _sections(tab.detail.current_page()) if slug in order]

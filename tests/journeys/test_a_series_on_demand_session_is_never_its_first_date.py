@@ -39,7 +39,7 @@ def _mark_on_demand(dialog: Any, code: str) -> None:
 
 
 def test_a_series_on_demand_session_is_never_its_first_date(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     tab = click_tab(window, Kind.SERIES)
     first, last = _cells(tab, ESTATE)
     assert not first.startswith("1/14/26"), first  # its on-demand session, recorded then

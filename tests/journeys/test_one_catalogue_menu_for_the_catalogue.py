@@ -31,7 +31,7 @@ def _open_menu(window: Any, title: str) -> list[tuple[str, bool]]:
 
 
 def test_the_catalogue_menu_is_one_menu_with_the_catalogues_refresh_and_preferences(start: Any) -> None:
-    session = start()
+    session = start(finder_ready=False)
     window = session.window
     window.show()
     titles = [a.text().replace("&", "") for a in window.menuBar().actions()]

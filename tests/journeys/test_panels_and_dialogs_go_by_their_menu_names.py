@@ -12,7 +12,7 @@ from tests.journeys.hands import answer_dialogs, menu_items
 
 
 def test_whats_new_is_in_the_view_menu_beside_changes(start: Any, qtbot: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     QApplication.processEvents()
     items = menu_items(window, "View")
@@ -20,7 +20,7 @@ def test_whats_new_is_in_the_view_menu_beside_changes(start: Any, qtbot: Any) ->
 
 
 def test_organize_searches_opens_a_dialog_of_that_name(start: Any, qtbot: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     QApplication.processEvents()
     assert "Organize searches…" in menu_items(window, "Searches")

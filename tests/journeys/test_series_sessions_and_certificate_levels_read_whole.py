@@ -52,7 +52,7 @@ def _title_problems(table: Any) -> list[str]:
 
 
 def test_every_series_sessions_show_every_heading_and_title(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     problems: list[str] = []
     for where, tab in each_row_shown(window, Kind.SERIES, SIZES):
         table = tab.detail.current_page().findChild(QTableWidget, "sessions")
@@ -65,7 +65,7 @@ def test_every_series_sessions_show_every_heading_and_title(start: Any) -> None:
 
 
 def test_every_certificate_tree_shows_its_columns_and_rows_whole(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     problems: list[str] = []
     for where, tab in each_row_shown(window, Kind.CERTIFICATES, SIZES):
         tree = tab.detail.current_page().findChild(QTreeView, "levels")

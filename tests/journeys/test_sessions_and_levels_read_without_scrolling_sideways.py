@@ -24,7 +24,7 @@ def _sideways(view: Any) -> int:
 
 
 def test_a_series_sessions_read_whole_in_a_narrow_pane(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     problems: list[str] = []
     for where, tab in each_row_shown(window, Kind.SERIES, SIZES):
         table = tab.detail.current_page().findChild(QTableWidget, "sessions")
@@ -44,7 +44,7 @@ def test_a_series_sessions_read_whole_in_a_narrow_pane(start: Any) -> None:
 
 
 def test_a_certificate_s_levels_read_whole_in_a_narrow_pane(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     problems: list[str] = []
     for where, tab in each_row_shown(window, Kind.CERTIFICATES, SIZES):
         tree = tab.detail.current_page().findChild(QTreeView, "levels")

@@ -16,7 +16,7 @@ from tests.journeys.test_every_dialog_fits_a_small_screen import ROOM, header_pr
 
 
 def test_the_export_dialog_shows_every_column_whole(start: Any, tmp_path: Path) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     screen_sized(window, 1024, 700)
     folder = tmp_path / "exports"
     folder.mkdir()

@@ -11,7 +11,7 @@ from tests.journeys.hands import when_dialog_opens
 
 
 def test_the_first_row_shows_three_questions_apart(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "Help")
     item = next(a for a in help_menu.actions() if a.text().replace("&", "").startswith("Query language"))

@@ -29,7 +29,7 @@ def _free_port() -> int:
 
 
 def test_the_status_is_one_line_with_the_age_and_details_a_click_away(start: Any, qtbot: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     window.resize(1366, 768)
     QApplication.processEvents()

@@ -24,7 +24,7 @@ def _label(window: Any, name: str) -> str:
 def test_a_series_sessions_show_their_zone_as_its_first_session_does(start: Any) -> None:
     from PySide6.QtWidgets import QApplication
 
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     window.resize(1024, 700)
     tab = click_tab(window, Kind.SERIES)
@@ -43,7 +43,7 @@ def test_a_series_sessions_show_their_zone_as_its_first_session_does(start: Any)
 
 
 def test_local_time_is_labelled_in_tables_and_details(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     when_dialog_opens(lambda d: (d.findChild(QRadioButton, "local-zone").click(), d.accept()))
     window.menu_actions.preferences_action.trigger()
     tab = click_tab(window, Kind.WEBINARS)
@@ -57,7 +57,7 @@ def test_local_time_is_labelled_in_tables_and_details(start: Any) -> None:
 
 
 def test_on_demand_webinars_say_on_demand_and_recorded_never_a_past_start(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     tab = click_tab(window, Kind.WEBINARS)
     type_column, start = column_index(Kind.WEBINARS, "type"), column_index(Kind.WEBINARS, "start")
     rows = range(tab.model.rowCount())

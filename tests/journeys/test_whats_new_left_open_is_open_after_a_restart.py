@@ -22,7 +22,7 @@ def _news_button(session: Any) -> QToolButton:
 
 
 def test_whats_new_left_open_is_open_after_a_restart(start: Any, qtbot: Any) -> None:
-    session = start()
+    session = start(finder_ready=False)
     window = session.window
     window.show()
     window.resize(1366, 768)
@@ -32,7 +32,7 @@ def test_whats_new_left_open_is_open_after_a_restart(start: Any, qtbot: Any) -> 
     key(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)  # File ▸ Quit
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)
 
-    again = start()
+    again = start(finder_ready=False)
     again.window.show()
     QApplication.processEvents()
     dock = again.watcher.dock

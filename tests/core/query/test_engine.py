@@ -193,7 +193,9 @@ def clause_pool(which: str) -> list[str]:
 
 
 def queries(which: str) -> st.SearchStrategy[str]:
-    clause = st.sampled_from(clause_pool(which))
+    # (deferred: the pool, and the catalogue it is drawn from, are made when the test runs, not
+    # when each xdist worker imports this module to collect it)
+    clause = st.deferred(lambda: st.sampled_from(clause_pool(which)))
 
     def combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         return st.one_of(

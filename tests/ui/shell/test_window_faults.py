@@ -1,9 +1,10 @@
 """The window against a misbehaving service: the CLI's fault table (tests/core/sync/test_faults.py), seen
 by a user.
 
-Every case starts the real window (``AppSession``) on a cache pre-filled with the demo sample, lets
-the first refresh run against a healthy FaultServer (every collection with an ETag, so later
-refreshes of the healthy ones answer 304), then points ONE collection at a fault and presses F5.
+Every case starts the real window (``AppSession``) on a cache pre-filled with the demo sample as a
+healthy FaultServer serves it (every collection with the ETag the server gives it, so the first
+refresh and later refreshes of the healthy ones answer 304), then points ONE collection at a fault
+and presses F5.
 The window must not crash; the faulty tab keeps its rows (the count label and the record ids do not
 move) when the refresh fails, or shows the accepted rows when the variant is accepted; the status
 panel says "failed" with a readable reason and a Retry button (or the rejected count for a partial
@@ -14,8 +15,10 @@ brings the collection back to the sample.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,11 +26,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
+from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from tests.faultserver import FaultServer, refused_port
 from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar
-from tests.ui.conftest import wait_rows_loaded
+from tests.ui.conftest import FILLED_AT, wait_rows_loaded
 
 T, W = Kind.TOPICS, Kind.WEBINARS
 RAW = Qt.ItemDataRole.UserRole
@@ -176,7 +180,32 @@ def server(sample: dict[Kind, bytes]) -> Iterator[FaultServer]:
 
 def serve_sample(server: FaultServer, sample: dict[Kind, bytes], kinds: Any = ALL_KINDS) -> None:
     for kind in kinds:
-        server.set(kind.path, "json", body=sample[kind], etag=f'"{kind.value}-1"')
+        server.set(kind.path, "json", body=sample[kind], etag=etag(kind))
+
+
+def etag(kind: Kind) -> str:
+    return f'"{kind.value}-1"'
+
+
+@pytest.fixture(scope="module")
+def served_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict[Kind, bytes]) -> Path:
+    """A store holding the demo sample with the ETags ``serve_sample`` gives it: made once, copied
+    for each test (a window's first refresh then finds it unchanged instead of storing the sample
+    again, eight collections, in every case)."""
+    from catalogue_desktop.core.sync.ingest import ingest
+
+    path = tmp_path_factory.mktemp("served") / FILE_NAME
+    for kind, payload in sample.items():
+        report = ingest(str(path), kind.value, payload, etag(kind), None, FILLED_AT)
+        assert report.status == "updated", report
+    return path
+
+
+@pytest.fixture
+def served_cache(cache_dir: Path, served_store_template: Path) -> Path:
+    """A cache dir holding ``served_store_template``."""
+    shutil.copy(served_store_template, cache_dir / FILE_NAME)
+    return cache_dir
 
 
 def ids_shown(tab: Any) -> list[int]:
@@ -220,11 +249,11 @@ def assert_others_up_to_date(window: Any, faulty: Kind | None) -> None:
         assert not window.status.retry_visible(kind)
 
 
+@pytest.mark.usefixtures("served_cache")
 @pytest.mark.parametrize("name", list(CASES))
 def test_one_collection_fault(
     name: str,
     make_session: Any,
-    filled_cache: Any,
     server: FaultServer,
     sample: dict[Kind, bytes],
     qtbot: Any,
@@ -361,8 +390,9 @@ def test_whole_service_refused_shows_offline_banner_then_recovers(
         assert_no_crash(window)
 
 
+@pytest.mark.usefixtures("served_cache")
 def test_offline_banner_shows_the_services_text_literally(
-    make_session: Any, filled_cache: Any, server: FaultServer, sample: dict[Kind, bytes], qtbot: Any
+    make_session: Any, server: FaultServer, sample: dict[Kind, bytes], qtbot: Any
 ) -> None:
     """Every collection answers a proxy's text page with markup: the banner quotes the reason as
     text (the markup is not rendered, its image never requested)."""
