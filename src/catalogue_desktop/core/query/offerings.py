@@ -15,7 +15,7 @@ finder's ``offerings`` table and the tab's rows (``dates_rows``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from catalogue_desktop.core.query.engine import Finder, Vocabulary
@@ -38,6 +38,7 @@ __all__ = [
     "upcoming",
 ]
 
+_SCAN_ROWS = 16_384  # ids looked up per step of ``lazy_columns_steps``
 _FILL_ROWS = 8192  # rows of a column made per ``fill_steps`` step (16,384: up to 12 ms on a quiet CPU)
 # The offerings' columns: the facts' keys of the registry's ``offerings`` fields.
 KEYS = tuple(fact_keys(OFFERINGS).values())
@@ -54,7 +55,23 @@ def columns(tables: Mapping[str, Table], vocabulary: Vocabulary) -> OfferingColu
 
 def lazy_columns(tables: Mapping[str, Table], vocabulary: Vocabulary) -> OfferingColumns:
     """The offerings' columns, each made when first asked for (``OfferingColumns``)."""
-    return OfferingColumns(list(_parts(tables, vocabulary)))
+    steps = lazy_columns_steps(tables, vocabulary)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            found: OfferingColumns = done.value
+            return found
+
+
+def lazy_columns_steps(
+    tables: Mapping[str, Table], vocabulary: Vocabulary
+) -> Generator[None, None, OfferingColumns]:
+    """``lazy_columns`` a step at a time (the indexer's job): the scans of the sessions' and
+    webinars' ids that find which rows are listed take ``_SCAN_ROWS`` ids a step (in one step,
+    54-76 ms of a 100,000 refresh's GUI thread: bench/run.py --only stall --size 100000)."""
+    parts = yield from _parts(tables, vocabulary)
+    return OfferingColumns(parts)
 
 
 def table(tables: Mapping[str, Table], vocabulary: Vocabulary) -> Table:
@@ -138,20 +155,36 @@ class OfferingColumns(dict[str, list[Any]]):
         self._parts = []
 
 
-def _parts(tables: Mapping[str, Table], vocabulary: Vocabulary) -> Iterator[tuple[int, Part]]:
-    """Each source's row count and columns, as functions making them."""
+def _parts(
+    tables: Mapping[str, Table], vocabulary: Vocabulary
+) -> Generator[None, None, list[tuple[int, Part]]]:
+    """Each source's row count and columns, as functions making them (in steps: the scans of
+    ids a slice at a time)."""
     courses, series, webinars = tables.get("courses"), tables.get("series"), tables.get("webinars")
     on_demand = vocabulary.on_demand
+    parts: list[tuple[int, Part]] = []
     if courses is not None and courses.child is not None:
-        yield courses.child.n, _locations(courses)
+        parts.append((courses.child.n, _locations(courses)))
     listed: set[Any] = set()
     if series is not None and series.child is not None:
-        listed = set(series.child.ids)
-        keep, others = _first_sessions(series.child.ids, listed)
-        yield (series.child.n if keep is None else len(keep)), _sessions(series, on_demand, keep, others)
+        ids = series.child.ids
+        for lo in range(0, len(ids), _SCAN_ROWS):
+            listed.update(ids[lo : lo + _SCAN_ROWS])
+            yield
+        keep, others = _first_sessions(ids, listed)
+        yield
+        parts.append(
+            ((series.child.n if keep is None else len(keep)), _sessions(series, on_demand, keep, others))
+        )
     if webinars is not None:
-        keep = [i for i, rid in enumerate(webinars.ids) if rid not in listed] if listed else None
-        yield (webinars.n if keep is None else len(keep)), _webinars(webinars, keep, on_demand)
+        kept: list[int] | None = None
+        if listed:
+            kept, ids = [], webinars.ids
+            for lo in range(0, len(ids), _SCAN_ROWS):
+                kept += [i for i in range(lo, min(len(ids), lo + _SCAN_ROWS)) if ids[i] not in listed]
+                yield
+        parts.append(((webinars.n if kept is None else len(kept)), _webinars(webinars, kept, on_demand)))
+    return parts
 
 
 def _locations(courses: Table) -> Part:

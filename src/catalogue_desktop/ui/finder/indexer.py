@@ -239,7 +239,7 @@ class FinderIndexer(QObject):
         from catalogue_desktop.core.query.table import Table
 
         finder = self.engine
-        found = offerings.lazy_columns(finder.tables, finder.vocabulary)
+        found = yield from offerings.lazy_columns_steps(finder.tables, finder.vocabulary)
         yield
         if len(self._moments) > _MOMENTS_KEPT:
             self._moments = {}
