@@ -90,3 +90,25 @@ def test_while_the_thread_builds_the_gui_thread_waits_less_for_the_gil(qtbot: An
     qtbot.waitUntil(lambda: not builder.busy, timeout=5000)
     assert sys.getswitchinterval() == before and builder.lexicon.cities == {"Chicago"}
     builder.stop()
+
+
+def test_a_build_finishing_after_stop_is_not_handed_over(qtbot: Any) -> None:
+    """The window closed (``stop``) while the thread built: once ``stop`` returns the builder may
+    be deleted, and the build's done callback emitted on it from its thread, a segfault in the
+    suite. Counted: the signal that hands a lexicon over, never emitted after ``stop``."""
+    threads: list[int] = []
+    gate = threading.Event()
+    builder = LexiconBuilder(_build_on(threads, gate))
+    handed: list[object] = []
+    builder._built.connect(lambda *args: handed.append(args))
+    builder.tables_changed()
+    builder.build(_Tables("Chicago"))  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: bool(threads), timeout=5000)  # the thread builds
+    future = builder._future
+    assert future is not None
+    builder.stop()
+    gate.set()
+    future.result(timeout=5)
+    qtbot.wait(50)  # (a queued emission would be delivered by now)
+    assert handed == []
+    assert builder.lexicon.cities == frozenset()

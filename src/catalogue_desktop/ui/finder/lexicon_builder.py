@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,8 @@ class LexiconBuilder(QObject):
         self.stale = False  # a table changed since the lexicon was built
         self._finder: Finder | None = None
         self._switch: float | None = None  # the switch interval to restore once built
+        self._handing = threading.Lock()  # (``_hand_over`` against ``stop``)
+        self._token = object()  # a build hands its lexicon over only while this is its own
         self._built.connect(self._take)
 
     @property
@@ -90,7 +93,16 @@ class LexiconBuilder(QObject):
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="lexicon")
         self._fast_switch(True)
         future = self._future = self._pool.submit(self._build, finder)
-        future.add_done_callback(lambda done: self._built.emit(done, generation))
+        token = self._token
+        future.add_done_callback(lambda done: self._hand_over(done, generation, token))
+
+    def _hand_over(self, done: Future[Lexicon], generation: int, token: object) -> None:
+        """(The build's thread.) The lexicon to the window's thread, unless the builder was
+        stopped since: the window may have deleted it, and a signal emitted on a deleted object
+        crashed the process (a segfault in the suite, a window closed mid-build)."""
+        with self._handing:
+            if token is self._token:
+                self._built.emit(done, generation)
 
     def _fast_switch(self, on: bool) -> None:
         if on and self._switch is None:
@@ -133,7 +145,10 @@ class LexiconBuilder(QObject):
             self.ready.emit()
 
     def stop(self) -> None:
-        """The window closes: a build under way is let go of."""
+        """The window closes: a build under way is let go of (its result never handed over:
+        once this returns, the builder may be deleted)."""
+        with self._handing:
+            self._token = object()
         self._future = None
         self._fast_switch(False)
         self.stale = False
