@@ -4,12 +4,10 @@ Each runs in a fresh process (a QApplication and its event loop of its own)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 from typing import Any
+
+from tests.fresh_python import run_json
 
 _LATE = textwrap.dedent("""
     import json, sys, threading
@@ -66,16 +64,7 @@ _LATE = textwrap.dedent("""
 
 
 def _run(code: str) -> tuple[dict[str, Any], str]:
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1]), result.stderr
+    return run_json(code)
 
 
 def test_the_late_loop_runs_coroutines_on_the_running_qt_loop_then_is_released() -> None:

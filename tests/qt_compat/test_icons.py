@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
+
+from tests.fresh_python import run_json
 
 
 def test_an_icon_without_a_theme_comes_from_qt_s_images_without_qstyle() -> None:
@@ -24,16 +22,7 @@ def test_an_icon_without_a_theme_comes_from_qt_s_images_without_qstyle() -> None
         seen["qstyle_made_by_the_standard_icon_route"] = "QStyle" in vars(QtWidgets)
         print(json.dumps(seen))
     """)
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    seen, _ = run_json(code)
     assert seen == {
         "null": False,
         "width": 16,

@@ -3,11 +3,9 @@ still there, and the steps make each class once, then nothing."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
+
+from tests.fresh_python import run_json
 
 
 def test_a_class_is_made_at_its_first_read_and_the_steps_make_each_once() -> None:
@@ -25,16 +23,7 @@ def test_a_class_is_made_at_its_first_read_and_the_steps_make_each_once() -> Non
         seen["steps_again"] = len(list(made_in_steps(FACETS)))
         print(json.dumps(seen))
     """)
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    seen, _ = run_json(code)
     # not made by the import nor by the application (else the workaround is moot: remove it)
     assert seen["made_before"] == []
     # a step per class, each made by its own step

@@ -3,38 +3,42 @@ its answers for the modules the window starts with: the answers the probe itself
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import textwrap
 import types
 from typing import Any
 
 from catalogue_desktop.qt_compat import pyside_import
+from tests.fresh_python import run_json
 
-_PROBED = textwrap.dedent("""
-    import inspect, json, sys
+# counts each ``inspect.getsource`` (PySide's probe) from where it is put in a script
+_COUNT_PROBES = """
     probed = []
     real = inspect.getsource
     def getsource(obj):
         probed.append(getattr(obj, "__name__", "?"))
         return real(obj)
     inspect.getsource = getsource
-    import catalogue_desktop.ui.shell.app
+"""
+
+_PROBED = textwrap.dedent(
+    """
+    import inspect, json, sys
+"""
+    + _COUNT_PROBES
+    + """    import catalogue_desktop.ui.shell.app
     table = sys.modules["PySide6.support.feature"].pyside_feature_dict
     print(json.dumps({"probed": probed,
                       "ui": table.get("catalogue_desktop.ui.shell.main_window"),
                       "core": table.get("catalogue_desktop.core.cache.store"),
                       "stdlib": table.get("sqlite3")}))
-""")
+"""
+)
 
 
 def _run(code: str) -> dict[str, Any]:
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    seen, _ = run_json(code, offscreen=False)
+    return seen
 
 
 def test_the_window_modules_are_not_read_for_the_probe() -> None:
@@ -68,19 +72,17 @@ def test_the_package_s_modules_are_all_listed() -> None:
     assert all(name in sys.modules or __import__(name) for name in names)
 
 
-_LATER = textwrap.dedent("""
+_LATER = textwrap.dedent(
+    """
     import inspect, json, sys
     import catalogue_desktop.ui.shell.app  # (the window's modules: PySide and its probe)
-    probed = []
-    real = inspect.getsource
-    def getsource(obj):
-        probed.append(getattr(obj, "__name__", "?"))
-        return real(obj)
-    inspect.getsource = getsource
-    import difflib, qasync  # imported after the window, as a refresh's modules are
+"""
+    + _COUNT_PROBES
+    + """    import difflib, qasync  # imported after the window, as a refresh's modules are
     table = sys.modules["PySide6.support.feature"].pyside_feature_dict
     print(json.dumps({"probed": probed, "qasync": table.get("qasync"), "difflib": table.get("difflib")}))
-""")
+"""
+)
 
 
 def test_modules_imported_later_are_probed_by_their_bytes_with_the_probe_s_answers() -> None:

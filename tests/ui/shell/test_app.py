@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import subprocess
 import sys
 import textwrap
 import time
@@ -23,6 +21,7 @@ from catalogue_desktop.ui.shell.app import run
 from catalogue_desktop.ui.shell.main_window import MainWindow
 from catalogue_desktop.ui.shell.navigation import Place, parse_target
 from catalogue_desktop.ui.shell.session import Options
+from tests.fresh_python import run_json
 from tests.ui.conftest import SMALL_PAGES
 from tests.ui.shell.shipped_command import exit_when_ready
 
@@ -105,16 +104,7 @@ def test_cold_start_shows_cached_rows_before_importing_pydantic_or_httpx(
         with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
             print(json.dumps(runner.run(main())))
     """)
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    rows, loaded = json.loads(result.stdout.strip().splitlines()[-1])
+    (rows, loaded), _ = run_json(code)
     assert rows == 60
     assert loaded == []
 
@@ -177,16 +167,8 @@ def entry_point(cache: Any, settings_dir: Any, on_ready: str, after: str = "") -
         .replace("{body}", body)
         .replace("{after}", textwrap.dedent(after).strip())
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    found, _ = run_json(code)
+    return found
 
 
 def test_exit_when_ready_reports_the_rows_shown_without_asyncio_and_exits(
