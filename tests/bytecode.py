@@ -10,6 +10,12 @@ read: ``__pycache__/*.pyc`` for the package and the tests' helpers, pytest's own
 Only speed depends on this: a file written here is the one the import system or pytest would
 write (pytest's own functions make it, and both check it against the source before using it);
 if pytest's private functions change, test modules are left to the workers to rewrite, as before.
+
+The same goes for Hypothesis's constants: at a worker's first property test, Hypothesis reads every
+module of the package for the literals it then draws among (about 1.8 CPU-seconds for ``src/``),
+keeping them in ``.hypothesis/constants`` by each file's digest, which a clean clone lacks: the
+three workers would each read the whole package. They are written here by Hypothesis's own
+function, keyed as it keys them; if that function changes, the workers read the modules, as before.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import contextlib
 import multiprocessing
 import os
 import py_compile
+import types
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -40,6 +48,8 @@ def compile_once(config: pytest.Config, root: Path) -> None:
     cores = min(os.cpu_count() or 1, workers)
     chunks = [files[i::cores] for i in range(cores)]
     _config = config
+    with contextlib.suppress(Exception):  # (imported once, before the processes fork)
+        import hypothesis.internal.constants_ast  # noqa: F401
     try:
         # (fork: the processes have ``config`` without pickling it; nothing else runs yet)
         with ProcessPoolExecutor(cores, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -56,6 +66,24 @@ def _compile(paths: Sequence[str]) -> None:
         else:
             with contextlib.suppress(py_compile.PyCompileError, OSError):  # (the import reports it)
                 py_compile.compile(path, doraise=True)
+            if f"{os.sep}tests{os.sep}" not in path:  # (Hypothesis reads no test's constants)
+                _constants(path)
+
+
+def _constants(path: str) -> None:
+    """Write the cache of Hypothesis's constants of the module at ``path`` (its own function; the
+    warning it gives when called while pytest starts is about this very cost, paid here once)."""
+    try:
+        from hypothesis.errors import HypothesisSideeffectWarning
+        from hypothesis.internal.constants_ast import constants_from_module
+
+        module = types.ModuleType(os.path.basename(path)[:-3])
+        module.__file__ = path
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", HypothesisSideeffectWarning)
+            constants_from_module(module)
+    except Exception:  # (another Hypothesis: the worker reads the module)
+        return
 
 
 def _rewrite(path: Path) -> None:

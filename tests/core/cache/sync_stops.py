@@ -21,7 +21,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 STOP_AT = "CATALOGUE_TEST_STOP_AT"
 STOP_FIFO = "CATALOGUE_TEST_STOP_FIFO"
@@ -35,12 +35,24 @@ if os.environ.get({STOP_AT!r}):
 """
 
 
-def stop(point: str) -> None:
-    """Tell the test this process reached ``point``, then stop here."""
+STOP_RETURNED = 86  # the exit status of a process whose stop did not hold (the test expects SIGKILL)
+
+
+def stop(point: str) -> NoReturn:
+    """Tell the test this process reached ``point``, then stop here; never returns (the test
+    kills the process group).
+
+    The stop is sent to the calling thread (``pthread_kill``), not to the process: a SIGSTOP sent
+    to the process from a thread of a small payload's ingest went to the main thread, and the
+    calling thread ran on until the main thread got a CPU and stopped the whole process; on a
+    busy machine that was long enough for it to commit the snapshot it was stopped before
+    (``test_store_durability``: "run 7: killed at experts's committing" held the new catalogue).
+    A thread-directed SIGSTOP stops the whole process before the call returns to its thread."""
     fd = os.open(os.environ[STOP_FIFO], os.O_WRONLY)
     os.write(fd, f"{point} {os.getpid()}\n".encode())  # (one short write: atomic on a FIFO)
     os.close(fd)
-    os.kill(os.getpid(), signal.SIGSTOP)
+    signal.pthread_kill(threading.get_ident(), signal.SIGSTOP)
+    os._exit(STOP_RETURNED)  # (only a SIGCONT gets here: never let the write go on)
 
 
 def arm() -> None:

@@ -28,6 +28,7 @@ from catalogue_desktop.core.sync.runner import cause_of
 from tests.connection_servers import tls_server
 
 OS_CA_FOLDER = Path("/usr/local/share/ca-certificates")
+ETC_CERTS = Path("/etc/ssl/certs")  # the links and the bundle update-ca-certificates makes
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +142,20 @@ def ca_in_os_store(ca: trustme.CA) -> Iterator[Path]:
         yield target
     finally:
         target.unlink(missing_ok=True)
-        subprocess.run(["update-ca-certificates", "--fresh"], check=False, capture_output=True, timeout=120)
+        # The bundle made again without it; not ``--fresh``, which links every CA of the system
+        # again (3.3 CPU-s against 1.3), so its two links are removed here: its ``.pem`` and the
+        # hash link to that (``openssl rehash``), dangling once it is gone.
+        subprocess.run(["update-ca-certificates"], check=False, capture_output=True, timeout=120)
+        for link in _links_to(target):
+            link.unlink()
+
+
+def _links_to(ca_file: Path) -> list[Path]:
+    """The links ``update-ca-certificates`` made in /etc/ssl/certs for ``ca_file``."""
+    pem = f"{ca_file.stem}.pem"
+    if not ETC_CERTS.is_dir():
+        return []
+    return [p for p in ETC_CERTS.iterdir() if p.is_symlink() and os.readlink(p) in (str(ca_file), pem)]
 
 
 def test_a_ca_in_the_system_store_is_trusted_where_certifi_alone_refuses(
@@ -161,6 +175,9 @@ def test_a_ca_in_the_system_store_is_trusted_where_certifi_alone_refuses(
 def test_the_os_store_test_leaves_no_ca_behind() -> None:
     leftovers = list(OS_CA_FOLDER.glob("catalogue-desktop-test-*.crt")) if OS_CA_FOLDER.is_dir() else []
     assert leftovers == []
+    links = [p for p in ETC_CERTS.iterdir() if p.is_symlink()] if ETC_CERTS.is_dir() else []
+    assert [p.name for p in links if "catalogue-desktop-test-" in os.readlink(p)] == []
+    assert [p.name for p in links if p.name.startswith("catalogue-desktop-test-")] == []
 
 
 def test_the_certificate_reads_the_same_without_cryptography(
