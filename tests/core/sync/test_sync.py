@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -266,6 +268,27 @@ def test_large_payloads_go_through_a_worker_process(store_file: Path) -> None:
         first = json.loads(s.record_data(Kind.WEBINARS, webinars[0]["webinarId"]) or b"")
         assert first["title"] == webinars[0]["title"]
     assert not list(store_file.parent.glob("incoming-*"))  # no spooled bodies left behind
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own niceness: Linux")
+def test_ingest_workers_are_born_below_normal_priority() -> None:
+    """The thread that starts the workers runs below normal priority, so that each worker is born
+    there (on Linux a process inherits the niceness of the thread that started it): its
+    interpreter's start and imports before the initializer run low too. Lowered once, not twice."""
+    ingestor = Ingestor(workers=1)
+    try:
+        asyncio.run(ingestor.prewarm())
+        assert ingestor._starter is not None and ingestor._pool is not None
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        starter = ingestor._starter.submit(
+            lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        ).result(timeout=30)
+        assert starter == min(19, own + BACKGROUND_NICENESS)
+        assert ingestor._pool.submit(os.nice, 0).result(timeout=60) == min(19, own + BACKGROUND_NICENESS)
+        (worker,) = ingestor._pool._processes.values()  # type: ignore[union-attr]
+        assert os.getpriority(os.PRIO_PROCESS, worker.pid) == min(19, own + BACKGROUND_NICENESS)
+    finally:
+        ingestor.close()
 
 
 def test_ingestor_close_without_use_is_harmless() -> None:

@@ -150,3 +150,42 @@ def test_the_finders_steps_import_the_reading_of_plain_words_a_part_at_a_time() 
     # each step brought at most one of them: never rapidfuzz, the rules and the reading at once
     brought = [len(b) - len(a) for a, b in pairwise([[], *steps])]
     assert max(brought) == 1, steps
+
+
+# Run in a fresh interpreter with what the window has imported when a refresh starts: each step of
+# the refresh's list, the app's own modules it brought (packages' ``__init__`` aside).
+_OWN_SCRIPT = """
+import importlib, json, sys
+import catalogue_desktop.ui.shell.session, catalogue_desktop.ui.shell.syncing
+from catalogue_desktop.ui.common import stepped_import
+
+steps = {}
+for name in stepped_import.REFRESH:
+    if name in sys.modules:
+        continue
+    before = set(sys.modules)
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        continue
+    new = set(sys.modules) - before
+    steps[name] = sorted(
+        m for m in new if m.startswith("catalogue_desktop.") and not hasattr(sys.modules[m], "__path__")
+    )
+print(json.dumps(steps))
+"""
+
+
+def test_each_step_of_the_refresh_imports_one_module_of_the_app() -> None:
+    """Counted, not timed: a step of the refresh's imports brings at most one of the app's own
+    modules, so that none is a handful at once (the client's step brought five, the
+    connection's four: up to ~28 ms of the window's thread in one step on the loaded machine)."""
+    import json
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-c", _OWN_SCRIPT], capture_output=True, text=True, check=True, timeout=120
+    )
+    steps = json.loads(out.stdout)
+    assert "catalogue_desktop.core.sync.runner" in steps  # (the window had not imported it)
+    assert {name: own for name, own in steps.items() if len(own) > 1} == {}

@@ -45,6 +45,7 @@ from catalogue_desktop.core.records.errors import (
 )
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.core.service.client import CatalogueClient, Validators
+from catalogue_desktop.core.service.priority import lower_thread
 from catalogue_desktop.core.sync.report import Cause, IngestReport, Status
 from catalogue_desktop.core.sync.workers import init_worker, run_ingest, warm_up
 
@@ -111,7 +112,8 @@ class Ingestor:
 
     The workers run below normal priority and end when this process does, however it ends
     (``core.sync.workers``); they are started from a thread of the ingestor's own, alive as long as
-    the pool (on Linux a worker's parent-death signal comes when the thread that started it ends).
+    the pool (on Linux a worker's parent-death signal comes when the thread that started it ends),
+    itself below normal priority, so that they are born there (``lower_process``).
     """
 
     def __init__(self, workers: int = 2, threshold: int = PROCESS_THRESHOLD) -> None:
@@ -136,7 +138,10 @@ class Ingestor:
         ms, kept off the event loop's thread."""
         with self._lock:
             if self._starter is None:
-                self._starter = ThreadPoolExecutor(1, thread_name_prefix="catalogue-ingest-start")
+                # (below normal priority: the workers it starts are born there, see ``lower_process``)
+                self._starter = ThreadPoolExecutor(
+                    1, thread_name_prefix="catalogue-ingest-start", initializer=lower_thread
+                )
             starter = self._starter
         return await asyncio.get_running_loop().run_in_executor(starter, self._executor)
 
