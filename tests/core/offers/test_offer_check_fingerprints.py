@@ -57,6 +57,18 @@ def test_the_quoted_occasions_read_by_id_are_the_whole_catalogues(
         assert found == {k: logged.quoted(o, None) for k, o in every.items()}
         some = sorted(every)[::7]
         assert quotes_now(s, some) == {k: logged.quoted(every[k], None) for k in some}
+        # one location of a course of several, one session of a series of several (SQLite reads
+        # only the quoted ones), and the session of two series (its first series' only)
+        courses = {o.id: [] for o in every.values() if o.kind == "course"}
+        for key, o in every.items():
+            if o.kind == "course":
+                courses[o.id].append(key)
+        sessions = [
+            k for k, o in every.items() if o.kind == "session" and o.series_id == series[2]["seriesId"]
+        ]
+        assert len(sessions) > 1 and max(len(keys) for keys in courses.values()) > 1
+        last = {max(courses.values(), key=len)[-1], sessions[-1], f"session:{series[0]['seriesId']}@{twice}"}
+        assert quotes_now(s, last | not_listed) == {k: logged.quoted(every[k], None) for k in last}
 
 
 def test_an_offer_logged_before_fingerprints_is_checked_as_before(

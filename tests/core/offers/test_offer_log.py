@@ -194,10 +194,49 @@ def test_a_schema_6_store_gets_the_offer_log_and_keeps_its_data(
     db.close()
     with Store(store_file) as s:
         assert s.recovered is None and s.state(Kind.COURSES).records > 0
-        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "8"
-        assert SCHEMA_VERSION == 8 and logged.offers(s) == []
+        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "9"
+        assert SCHEMA_VERSION == 9 and logged.offers(s) == []
         offer_of(s, [CHICAGO], "After the upgrade")
         assert [o.title for o in logged.offers(s)] == ["After the upgrade"]
+
+
+def test_a_schema_8_store_finds_records_by_id_off_the_index_and_keeps_its_offer_log(
+    demo_server: DemoServer, store_file: Path
+) -> None:
+    """Schema 9: ``records_by_id`` holds each record's position, so the offer check's reads by id
+    never read a page of ``records`` (kilobytes of JSON) for it; a schema-8 store is upgraded
+    in place, its offers and their checks kept, and checked as before."""
+    assert sync(demo_server.base_url, store_file).ok
+    synced_long_ago(store_file)
+    with Store(store_file) as s:
+        offer_of(s, [CHICAGO, WASHINGTON], "December")
+        offer_of(s, [MINNEAPOLIS], "January")
+        before = checking.check(s, NOW).offers
+    db = sqlite3.connect(store_file)  # what schema 8 wrote: the index without the positions
+    db.execute("DROP INDEX records_by_id")
+    db.execute("CREATE INDEX records_by_id ON records (snapshot, record_id)")
+    db.execute("UPDATE meta SET value = '8' WHERE key = 'schema_version'")
+    db.commit()
+    db.close()
+    with Store(store_file) as s:
+        assert s.recovered is None and s.state(Kind.COURSES).records > 0
+        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "9"
+        columns = [r[2] for r in s._db.execute("PRAGMA index_info(records_by_id)")]
+        assert columns == ["snapshot", "record_id", "pos"]
+        plan = " ".join(
+            str(r[3])
+            for r in s._db.execute(
+                "EXPLAIN QUERY PLAN SELECT r.pos FROM records r INDEXED BY records_by_id"
+                " WHERE r.snapshot = 1 AND r.record_id = 6107"
+            )
+        )
+        assert "COVERING INDEX records_by_id" in plan
+        assert logged.offers(s) == before  # (kept as the last check left them)
+        again = checking.check(s, NOW, catalogue=lambda: checking.now_occasions(s, NOW))
+        assert [(o.title, o.status, o.findings) for o in again.offers] == [
+            (o.title, o.status, o.findings) for o in before
+        ]
+        assert checking.check(s, NOW).counts() == {"current": 2}
 
 
 def test_damaged_rows_are_read_without_raising(store_file: Path) -> None:

@@ -271,16 +271,20 @@ class Store:
     def first_linking(self, kind: Kind, linked: Iterable[int]) -> dict[int, int]:
         """For each of the ``linked`` ids, the id of the first record of ``kind`` (in array order)
         whose first list of links holds it (a webinar: the first series it is a session of), read
-        off the stored links in one query; an id no record links is left out."""
+        off the stored links in one query; an id no record links is left out. (The records' ids
+        by position off ``records_by_id`` alone, for the rows found: not a page of ``records``,
+        kilobytes of JSON, for every row.)"""
         at = self.state(kind).snapshot
         wanted = sorted({i for i in linked if type(i) is int})
         if at is None or not wanted:
             return {}
         found = self._query(
-            "SELECT j.value, r.record_id FROM rows l JOIN records r ON r.snapshot = l.snapshot"
-            " AND r.pos = l.pos, json_each(l.links, '$[0]') j WHERE l.snapshot = ?"
-            " AND j.value IN (SELECT value FROM json_each(?)) ORDER BY l.pos, j.key",
-            (at, "[" + ",".join(map(str, wanted)) + "]"),
+            "WITH found AS MATERIALIZED (SELECT l.pos, j.key, j.value FROM rows l,"
+            " json_each(l.links, '$[0]') j WHERE l.snapshot = ? AND j.value IN"
+            " (SELECT value FROM json_each(?)))"
+            " SELECT f.value, r.record_id FROM found f JOIN records r INDEXED BY records_by_id"
+            " ON r.snapshot = ? AND r.pos = f.pos ORDER BY f.pos, f.key",
+            (at, "[" + ",".join(map(str, wanted)) + "]", at),
         )
         first: dict[int, int] = {}
         for link, record_id in found:
@@ -298,7 +302,9 @@ class Store:
         """The children (the facts' list ``child``: a course's locations, a series' sessions) of
         the current snapshot's records with these ids, in array order, each as the values of its
         record's ``keys`` and its own ``child_keys`` (two or more each, picked by SQLite), in one
-        query: what the offer check reads of the courses and series its offers quoted."""
+        query: what the offer check reads of the courses and series its offers quoted. (A row a
+        record, its children's values gathered by SQLite: its own values picked once, not once
+        a child.)"""
         at = self.state(kind).snapshot
         wanted = sorted({i for i in record_ids if type(i) is int})
         if at is None or not wanted:
@@ -309,15 +315,15 @@ class Store:
 
         array = "'$.\"" + child.replace("'", "''").replace('"', "") + "\"'"
         found = self._query(
-            f"SELECT json_extract({paths('l.facts', keys)}), json_extract({paths('j.value', child_keys)})"
+            f"SELECT json_extract({paths('l.facts', keys)}), (SELECT json_group_array(json_extract("
+            f"{paths('j.value', child_keys)})) FROM json_each(l.facts, {array}) j WHERE j.type = 'object')"
             f" FROM records r INDEXED BY records_by_id JOIN rows l ON l.snapshot = r.snapshot AND"
-            f" l.pos = r.pos, json_each(l.facts, {array}) j WHERE r.snapshot = ? AND r.record_id IN"
-            f" (SELECT value FROM json_each(?)) AND json_type(l.facts, {array}) = 'array'"
-            f" AND j.type = 'object' ORDER BY r.pos, j.key",
-            (at, "[" + ",".join(map(str, wanted)) + "]"),
+            f" l.pos = r.pos WHERE r.snapshot = ? AND r.record_id IN (SELECT value FROM json_each(?))"
+            f" AND json_type(l.facts, {array}) = 'array' ORDER BY r.pos",
+            (at, "[" + ",".join(map(str, wanted)) + "]"),  # (whole numbers: a JSON array)
         )
         values = store_pages.json_array([v for pair in found for v in pair])
-        return list(zip(values[::2], values[1::2], strict=True))
+        return [(of, one) for of, children in zip(values[::2], values[1::2], strict=True) for one in children]
 
     def _fact_page(self, snapshot: int, page: int) -> tuple[Any, ...] | None:
         try:
@@ -352,7 +358,7 @@ class Store:
         series' order decides which series a webinar is first a session of), made by SQLite."""
         found = self._query(
             "SELECT group_concat(coalesce(record_id, ''), ',') FROM"
-            " (SELECT record_id FROM records WHERE snapshot = ? ORDER BY pos)",
+            " (SELECT record_id FROM records INDEXED BY records_by_id WHERE snapshot = ? ORDER BY pos)",
             (snapshot,),
         )
         return str(found[0][0] or "") if found else ""

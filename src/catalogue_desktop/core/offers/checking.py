@@ -52,11 +52,13 @@ class Checked:
         found: Mapping[int, tuple[Status, Findings]],
         at: str,
         stamped: frozenset[int] = frozenset(),
+        read: dict[int, LoggedOffer] | None = None,
     ) -> None:
         self.at = at
         self._rows = rows
         self._found = found  # each offer compared now: its status and findings
         self._stamped = stamped  # each offer checked now and found as before, not compared
+        self._read = {} if read is None else read  # offers the check read whole (made once)
         self._offers: list[LoggedOffer] | None = None
         self._flagged: list[LoggedOffer] | None = None
 
@@ -108,7 +110,7 @@ class Checked:
 
     def _offer(self, row: OfferRow) -> LoggedOffer:
         checked = self._found.get(row.id)
-        offer = logged.read(row)
+        offer = self._read.pop(row.id, None) or logged.read(row)
         if checked is None:
             return (
                 _checked(offer, offer.status, offer.findings, self.at) if row.id in self._stamped else offer
@@ -178,6 +180,7 @@ def check(
         stamped.clear()
     write = save and not store.read_only
     checking = _Check(now, time_text, found or {})
+    read = checking.read  # (each offer read whole, kept for ``Checked``: not read twice)
     results: dict[int, tuple[Status, Findings]] = {}
     rewritten: list[tuple[int, str, str]] = []
     same: list[int] = []
@@ -186,7 +189,7 @@ def check(
         if row.id in stale:
             status, findings, text = checking.offer(row, prints, write)
         elif prints and all(last is not None and last < checking.now_key for *_v, last in prints):
-            offer = logged.read(row)
+            offer = read[row.id] = logged.read(row)
             findings = tuple(_over(item, offer.finding(item.occasion)) for item in offer.items)
             status, text = status_of(findings), _json(findings) if write else ""
         else:
@@ -203,7 +206,7 @@ def check(
         keep = None if against is None else refreshed.text(against)
         if rewritten or same or made or (keep is not None and keep != kept):
             store.offers.set_checked(rewritten, at, same, made, keep)
-    return Checked(rows, results, at, frozenset(stamped))
+    return Checked(rows, results, at, frozenset(stamped), read)
 
 
 def _against(store: Store, now: datetime, time_text: TimeText, kept: str | None) -> dict[str, Any] | None:
@@ -310,6 +313,7 @@ class _Check:
         self._now = {k: [k, q.start, q.end, q.place, q.fee] for k, q in found.items()}
         self._quotes: dict[tuple[str, str | None], Quoted | None] = {}
         self._findings: dict[tuple[str, str | None, bool], tuple[Finding, str | None]] = {}
+        self.read: dict[int, LoggedOffer] = {}  # each offer read whole, by id
 
     def offer(self, row: OfferRow, items: list[logged.Print], text: bool) -> tuple[Status, Findings, str]:
         """``row``'s status and findings now, and their JSON (with ``text``; else "")."""
@@ -346,7 +350,7 @@ class _Check:
 
     def _compared(self, row: OfferRow, text: bool) -> tuple[Status, Findings, str]:
         """An offer read whole and compared item by item (``compare``)."""
-        offer = logged.read(row)
+        offer = self.read[row.id] = logged.read(row)
         findings = tuple(
             _compared(item, self._quote(item.occasion, item.currency), self.now, self._time_text)
             for item in offer.items
