@@ -78,6 +78,20 @@ def type_query(window: Any, text: str, *, enter: bool = True) -> None:
     QApplication.processEvents()
 
 
+def each_case(cases: Iterable[Any], check: Callable[[Any], None]) -> None:
+    """Cases that drive the same path with different data, in one window (a start costs more than
+    most cases): ``check(case)`` for each in turn, and every case that fails is reported with its
+    own message, not only the first. ``check`` begins by putting the window back where a fresh
+    start has it, and asserts it is."""
+    failed = []
+    for case in cases:
+        try:
+            check(case)
+        except AssertionError as error:
+            failed.append(f"{case!r}: {error}")
+    assert not failed, "\n\n".join(failed)
+
+
 def until(condition: Callable[[], object], timeout_ms: int = 5000) -> None:
     """Let the event loop run until ``condition()`` holds (qtbot.waitUntil, for helpers that have
     no qtbot); fails after ``timeout_ms``."""

@@ -64,7 +64,7 @@ def test_each_tab_opens_in_a_sensible_order(start: Any, qtbot: Any) -> None:
 
 
 def test_the_sort_a_person_chooses_is_remembered(start: Any, qtbot: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     click_tab(window, Kind.WEBINARS)
     tab = window.current_tab()
     fee = column_index(Kind.WEBINARS, "fee")
@@ -79,7 +79,7 @@ def test_the_sort_a_person_chooses_is_remembered(start: Any, qtbot: Any) -> None
     assert chosen[0] == fee
     window.close()
 
-    again = start().window
+    again = start(finder_ready=False).window
     assert again.current_kind() is Kind.WEBINARS
     tab = again.current_tab()
     assert _indicator(tab) == chosen

@@ -56,7 +56,7 @@ def _naming(session: Any, source: Kind, target: Kind) -> Counter[int]:
 
 
 def test_topics_experts_roles_situations_show_webinar_and_course_counts(start: Any, qtbot: Any) -> None:
-    session = start()
+    session = start(finder_ready=False)
     window = session.window
     for kind, sources in (
         (Kind.TOPICS, (Kind.WEBINARS, Kind.COURSES)),

@@ -39,7 +39,7 @@ def _palette_items(window: Any, text: str) -> Palette:
 
 
 def test_the_edit_menu_copies_and_selects_all_rows_with_the_platforms_keys(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     assert menu_items(window, "Edit") == ["Copy", "Select All", "Find…"]
     for act, standard in (
         (window.menu_actions.copy_action, QKeySequence.StandardKey.Copy),
@@ -58,7 +58,7 @@ def test_the_edit_menu_copies_and_selects_all_rows_with_the_platforms_keys(start
 
 
 def test_the_currency_is_set_in_one_place_preferences(start: Any) -> None:
-    session = start()
+    session = start(finder_ready=False)
     window = session.window
     assert not any("Currency" in item for item in menu_items(window, "Catalogue"))
     tab = click_tab(window, Kind.WEBINARS)
@@ -164,7 +164,7 @@ def test_a_saved_search_keeps_its_tab_only_when_asked_and_organize_edits_its_que
 
 
 def test_certificates_speak_in_words_not_codes(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     tab = click_tab(window, Kind.CERTIFICATES)
     seen_problem = False
     for row in range(tab.model.rowCount()):
@@ -203,7 +203,7 @@ def test_preferences_speak_plainly_and_an_unknown_code_shows_its_label(start: An
 
 
 def test_money_has_one_format_and_is_never_cut(start: Any) -> None:
-    session = start(currency="USD")
+    session = start(finder_ready=False, currency="USD")
     window = session.window
     tab = click_tab(window, Kind.CERTIFICATES)
     fee = column_index(Kind.CERTIFICATES, "fee")

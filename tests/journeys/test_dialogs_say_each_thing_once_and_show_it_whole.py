@@ -65,7 +65,7 @@ def test_the_offer_zone_list_names_each_zone_once(start: Any) -> None:
 
 
 def test_add_a_catalogue_shows_its_hints_and_an_address_whole(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     seen: dict[str, tuple[int, int]] = {}
 

@@ -26,7 +26,7 @@ def _right_edges(tab: Any, keys: list[str]) -> dict[str, int]:
 
 
 def test_a_first_start_fills_most_of_the_screen_and_a_restart_restores_the_size(start: Any) -> None:
-    session = start()
+    session = start(finder_ready=False)
     window = session.window
     window.show()
     QApplication.processEvents()
@@ -38,7 +38,7 @@ def test_a_first_start_fills_most_of_the_screen_and_a_restart_restores_the_size(
     window.setGeometry(QRect(40, 30, 700, 560))  # the person makes it smaller
     QApplication.processEvents()
     window.close()
-    again = start().window
+    again = start(finder_ready=False).window
     assert again.geometry().size() == window.geometry().size()
 
 
@@ -95,7 +95,7 @@ def test_at_1920x1080_no_tab_scrolls_sideways_with_its_default_columns(start: An
 
 
 def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembered(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     screen_sized(window, 1280, 800)
     assert "Details pane" in menu_items(window, "View")
     tab = click_tab(window, Kind.WEBINARS)
@@ -107,7 +107,7 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
     click_row(courses, 0)
     assert not courses.detail.isVisible()  # one setting for every tab
     window.close()
-    again = start().window
+    again = start(finder_ready=False).window
     screen_sized(again, 1280, 800)
     tab = click_tab(again, Kind.WEBINARS)
     click_row(tab, 0)
@@ -117,7 +117,7 @@ def test_the_details_pane_hides_and_shows_from_the_view_menu_and_its_key_remembe
 
 
 def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     screen_sized(window, 1280, 800)
     tab = click_tab(window, Kind.WEBINARS)
     handle = tab.splitter.handle(1)
@@ -134,13 +134,13 @@ def test_the_table_detail_split_is_one_setting_for_all_tabs_and_remembered(start
     courses = click_tab(window, Kind.COURSES)
     assert courses.splitter.sizes() == moved
     window.close()
-    again = start().window
+    again = start(finder_ready=False).window
     screen_sized(again, 1280, 800)
     assert click_tab(again, Kind.TOPICS).splitter.sizes() == moved
 
 
 def test_the_details_reflow_to_their_width_and_never_stay_scrolled_sideways(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     screen_sized(window, 1024, 700)
     for kind in (Kind.WEBINARS, Kind.SERIES, Kind.COURSES, Kind.CERTIFICATES, Kind.EXPERTS):
         tab = click_tab(window, kind)
@@ -162,7 +162,7 @@ def test_dialogs_fit_the_screen_with_their_buttons_on_it(start: Any) -> None:
 
     from tests.journeys.hands import when_dialog_opens
 
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     screen = window.screen().availableGeometry()
     seen: list[str] = []

@@ -41,7 +41,7 @@ def _cut_or_gapped(tab: Any, where: str) -> list[str]:
 
 
 def test_a_course_s_location_cards_read_whole(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     problems: list[str] = []
     cards = 0
     for where, tab in each_row_shown(window, Kind.COURSES, SIZES):

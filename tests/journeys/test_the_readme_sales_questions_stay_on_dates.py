@@ -12,13 +12,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 
 from catalogue_desktop.cli.find import find
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_tab, type_query
+from tests.journeys.hands import click_tab, each_case, type_query
 
 README = Path(__file__).parents[2] / "README.md"
 # the README's sales examples (checked below to be there), and what a customer asks the same way
@@ -58,27 +57,36 @@ def _kinds_shown(tab: Any) -> set[str]:
     return {model.index(r, column).data() for r in range(model.rowCount())}
 
 
-@pytest.mark.parametrize("text", [*EXAMPLES, *MORE])
-def test_a_readme_sales_question_typed_on_dates_stays_on_dates(start: Any, text: str) -> None:
+def test_a_readme_sales_question_typed_on_dates_stays_on_dates(start: Any) -> None:
+    """Each question in one window (``each_case``): the query box emptied, the Dates tab showing
+    every date before each."""
     session = start()
     window = session.window
     window.show()
     tab = click_tab(window, OCCASIONS)
-    understood, count = _dates_found(session, text)
-    type_query(window, text)
-    # the tab stays Dates, nothing says to go back to it
-    assert window.current_kind() is OCCASIONS, (text, window.current_kind())
-    assert "goes back to Dates" not in window.statusBar().currentMessage()
-    reading = window.query_box.reading
-    assert reading.query == understood and not reading.words, (text, reading)
-    # the rows find gives on the dates, of the kind named
-    assert count, (text, understood)
-    assert tab.model.rowCount() == count, (text, understood)
-    named = next((k for k in KIND_SHOWN if k in text), None)
-    if named is not None:
-        assert _kinds_shown(tab) <= KIND_SHOWN[named], (text, _kinds_shown(tab))
-    # the offers are at hand: every offer button ready for all the dates the query shows
-    assert tab.offer_buttons and all(b.isEnabled() for b in tab.offer_buttons.values())
+    every = tab.model.rowCount()
+
+    def check(text: str) -> None:
+        type_query(window, "")
+        click_tab(window, OCCASIONS)
+        assert window.query_box.text() == "" and tab.model.rowCount() == every  # as a fresh start
+        understood, count = _dates_found(session, text)
+        type_query(window, text)
+        # the tab stays Dates, nothing says to go back to it
+        assert window.current_kind() is OCCASIONS, (text, window.current_kind())
+        assert "goes back to Dates" not in window.statusBar().currentMessage()
+        reading = window.query_box.reading
+        assert reading.query == understood and not reading.words, (text, reading)
+        # the rows find gives on the dates, of the kind named
+        assert count, (text, understood)
+        assert tab.model.rowCount() == count, (text, understood)
+        named = next((k for k in KIND_SHOWN if k in text), None)
+        if named is not None:
+            assert _kinds_shown(tab) <= KIND_SHOWN[named], (text, _kinds_shown(tab))
+        # the offers are at hand: every offer button ready for all the dates the query shows
+        assert tab.offer_buttons and all(b.isEnabled() for b in tab.offer_buttons.values())
+
+    each_case([*EXAMPLES, *MORE], check)
 
 
 def test_from_another_tab_a_kind_word_still_shows_its_tab(start: Any) -> None:

@@ -48,7 +48,7 @@ def _page_label(window: Any, name: str) -> QLabel | None:
 
 
 def test_a_course_schedule_writes_its_times_in_the_tables_clock(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     tab = click_tab(window, Kind.COURSES)
     click_row(tab, 0)
@@ -63,7 +63,7 @@ def test_a_course_schedule_writes_its_times_in_the_tables_clock(start: Any) -> N
 
 
 def test_a_series_first_session_is_never_an_on_demand_recording(start: Any) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     tab = click_tab(window, Kind.SERIES)
     for row in range(tab.model.rowCount()):
@@ -86,7 +86,7 @@ def test_a_series_first_session_is_never_an_on_demand_recording(start: Any) -> N
 
 
 def test_the_file_dialog_shows_whole_dates_sizes_and_types(start: Any, tmp_path: Path) -> None:
-    window = start().window
+    window = start(finder_ready=False).window
     window.show()
     (tmp_path / "README.md").write_text("x" * 44_000)  # "43.0 KiB", "Markdown document"
     OfferSettings(window.settings).folder = str(tmp_path)  # (where Export proposes to save)

@@ -5,7 +5,8 @@ requests, ``file:`` / ``javascript:`` links in the URL fields, control character
 overrides and 1 MB strings are served by a FaultServer and go through the real sync (stored, read
 back) into the real window. The window shows and selects each of them (table, tooltips, detail
 pane): the loopback server sees no request, no link of those schemes is offered or opened, the text
-reads back literally, the window stays responsive and the query still works.
+reads back literally, the window stays responsive and the query still works. The first test makes
+the sync; the others start on a copy of the store it leaves (made once per module).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +27,7 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QTableWidget, QToolTip, QWidget
 
 import tests.ui.conftest as ui_conftest
+from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.formats.drawn_text import DRAWN_LIMIT, visible
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
@@ -31,7 +35,7 @@ from catalogue_desktop.ui.common.plain_text import TIP_TEXT
 from catalogue_desktop.ui.detail.photo import PhotoLabel
 from catalogue_desktop.ui.detail.plain_labels import LONG_TEXT
 from tests.faultserver import FaultServer
-from tests.ui.conftest import OFFSCREEN_NOISE, loop_passes, wait_rows_loaded
+from tests.ui.conftest import FILLED_AT, OFFSCREEN_NOISE, loop_passes, wait_rows_loaded
 
 # Showing a real tooltip on the offscreen platform: it cannot raise the tooltip window. (A marker
 # per test: the closest qt_log_ignore wins over the one tests/ui/conftest.py adds.)
@@ -217,12 +221,32 @@ def pixels() -> Iterator[FaultServer]:
         yield server
 
 
+def etag(kind: Kind) -> str:
+    return f'"hostile-{kind.value}-1"'
+
+
 @pytest.fixture
 def catalogue(sample: dict[Kind, bytes], pixels: FaultServer) -> Iterator[FaultServer]:
     with FaultServer() as server:
         for kind, payload in hostile_payloads(sample, pixels.url("/x.png")).items():
-            server.set(kind.path, "json", body=payload, gzip=True)
+            server.set(kind.path, "json", body=payload, gzip=True, etag=etag(kind))
         yield server
+
+
+@pytest.fixture(scope="module")
+def hostile_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict[Kind, bytes]) -> Path:
+    """The store the sync of ``catalogue`` leaves, with the ETags it serves (its pixel on a port
+    nobody serves): made once per module and copied for the tests that read the hostile rows, whose
+    first refresh then finds every collection unchanged instead of storing the megabytes again (each
+    sync and its ingest processes cost ~2 CPU-s). The sync itself is the first test's
+    (``synced_session``)."""
+    from catalogue_desktop.core.sync.ingest import ingest
+
+    path = tmp_path_factory.mktemp("hostile") / FILE_NAME
+    for kind, payload in hostile_payloads(sample, "http://127.0.0.1:9/x.png").items():
+        report = ingest(str(path), kind.value, payload, etag(kind), None, FILLED_AT)
+        assert report.status == "updated", report
+    return path
 
 
 @pytest.fixture
@@ -250,11 +274,30 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
-def session(make_session: Any, catalogue: FaultServer, image_requests: list[str]) -> Any:
+def synced_session(make_session: Any, catalogue: FaultServer, image_requests: list[str]) -> Any:
+    """The window on an empty cache, after the real sync of the hostile catalogue."""
     session = make_session(base_url=catalogue.base_url, client_options={"retries": 0, "read_timeout": 20.0})
     report = session.sync_controller.last_report
     for kind, outcome in report.collections.items():
         assert outcome.status == "updated", (kind, outcome.error, outcome.problems[:3])
+    return session
+
+
+@pytest.fixture
+def session(
+    make_session: Any,
+    catalogue: FaultServer,
+    image_requests: list[str],
+    cache_dir: Path,
+    hostile_store_template: Path,
+) -> Any:
+    """The window on a cache holding what that sync stores (``hostile_store_template``), after
+    its refresh (every collection unchanged)."""
+    shutil.copy(hostile_store_template, cache_dir / FILE_NAME)
+    session = make_session(base_url=catalogue.base_url, client_options={"retries": 0, "read_timeout": 20.0})
+    report = session.sync_controller.last_report
+    for kind, outcome in report.collections.items():
+        assert outcome.status == "unchanged", (kind, outcome.status, outcome.error)
     return session
 
 
@@ -270,8 +313,9 @@ def show_tooltip(qtbot: Any, tab: Any, row: int, column: int) -> str:
 
 @TOOLTIP_NOISE
 def test_hostile_records_are_shown_inert_and_fetch_nothing(
-    session: Any, pixels: FaultServer, image_requests: list[str], opened: list[str], qtbot: Any
+    synced_session: Any, pixels: FaultServer, image_requests: list[str], opened: list[str], qtbot: Any
 ) -> None:
+    session = synced_session
     window = session.window
     for kind, record_id in TARGETS:
         tab = window.tab(kind)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,7 @@ from catalogue_desktop.core.cache.store import FILE_NAME, Store
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from tests.faultserver import FaultServer, refused_port
-from tests.ui.conftest import POPUP_NOISE, loop_passes, wait_rows_loaded
+from tests.ui.conftest import FILLED_AT, POPUP_NOISE, loop_passes, wait_rows_loaded
 
 RAW = Qt.ItemDataRole.UserRole
 SAMPLE_COUNTS = {
@@ -67,6 +69,33 @@ def links_in(widget: Any, kind: Kind) -> dict[int, QLabel]:
 # -- start, rows, counts ---------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def served_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict[Kind, bytes]) -> Path:
+    """A store holding the demo sample with the ETags the demo service gives it (a digest of each
+    payload): made once, copied for the tests about what the window does with a catalogue it has,
+    whose first refresh then finds every collection unchanged instead of storing all eight again
+    (the first sync into an empty cache is ``test_every_tab_has_rows_after_start_and_sync``'s)."""
+    from catalogue_desktop.core.sync.ingest import ingest
+    from catalogue_desktop.demo.server import DemoServer
+
+    served = DemoServer(sample)
+    path = tmp_path_factory.mktemp("served") / FILE_NAME
+    for kind, payload in sample.items():
+        report = ingest(str(path), kind.value, payload, served.etag(kind), None, FILLED_AT)
+        assert report.status == "updated", report
+    return path
+
+
+@pytest.fixture
+def served_session(make_session: Any, demo_server: Any, cache_dir: Path, served_store_template: Path) -> Any:
+    """The window on ``served_store_template``'s copy, after its first refresh from the demo service."""
+    shutil.copy(served_store_template, cache_dir / FILE_NAME)
+    session = make_session(base_url=demo_server.base_url)
+    statuses = {kind: o.status for kind, o in session.sync_controller.last_report.collections.items()}
+    assert set(statuses.values()) == {"unchanged"}, statuses
+    return session
+
+
 def test_every_tab_has_rows_after_start_and_sync(make_session: Any, demo_server: Any) -> None:
     session = make_session(base_url=demo_server.base_url)
     window = session.window
@@ -94,9 +123,9 @@ def test_demo_mode_without_a_service_uses_its_own_store(make_session: Any, cache
 
 @POPUP_NOISE  # typing "e" offers the fields that start with it
 def test_the_query_narrows_the_count_label_and_title_and_escape_clears_it(
-    make_session: Any, demo_server: Any, qtbot: Any
+    served_session: Any, qtbot: Any
 ) -> None:
-    session = make_session(base_url=demo_server.base_url)
+    session = served_session
     window = session.window
     tab = window.tab(Kind.WEBINARS)
     box = window.query_box.edit
@@ -124,10 +153,8 @@ def test_the_query_narrows_the_count_label_and_title_and_escape_clears_it(
     assert window.tab_bar.full_title(0) == "Webinars 60"
 
 
-def test_sorting_by_start_date_and_fee_orders_the_rows(
-    make_session: Any, demo_server: Any, qtbot: Any
-) -> None:
-    tab = make_session(base_url=demo_server.base_url).window.tab(Kind.WEBINARS)
+def test_sorting_by_start_date_and_fee_orders_the_rows(served_session: Any, qtbot: Any) -> None:
+    tab = served_session.window.tab(Kind.WEBINARS)
     for key in ("start", "fee"):
         column = column_index(Kind.WEBINARS, key)
         click_header(qtbot, tab, column)
@@ -142,10 +169,8 @@ def test_sorting_by_start_date_and_fee_orders_the_rows(
             click_header(qtbot, tab, column)
 
 
-def test_cross_link_from_webinar_to_expert_then_back_and_forward(
-    make_session: Any, demo_server: Any, qtbot: Any
-) -> None:
-    window = make_session(base_url=demo_server.base_url).window
+def test_cross_link_from_webinar_to_expert_then_back_and_forward(served_session: Any, qtbot: Any) -> None:
+    window = served_session.window
     webinars = window.tab(Kind.WEBINARS)
     assert window.navigate(Kind.WEBINARS, 50007)
     links = links_in(webinars.detail, Kind.EXPERTS)
@@ -167,9 +192,9 @@ def test_cross_link_from_webinar_to_expert_then_back_and_forward(
 
 
 def test_navigation_to_a_record_the_query_hides_shows_its_details_and_says_so(
-    make_session: Any, demo_server: Any, qtbot: Any
+    served_session: Any, qtbot: Any
 ) -> None:
-    session = make_session(base_url=demo_server.base_url)
+    session = served_session
     window = session.window
     experts = window.show_tab(Kind.EXPERTS)
     session.finder.indexer.finish_now()
@@ -181,8 +206,8 @@ def test_navigation_to_a_record_the_query_hides_shows_its_details_and_says_so(
     assert "the query hides its row" in window.statusBar().currentMessage()
 
 
-def test_certificate_details_show_the_level_tree(make_session: Any, demo_server: Any) -> None:
-    window = make_session(base_url=demo_server.base_url).window
+def test_certificate_details_show_the_level_tree(served_session: Any, demo_server: Any) -> None:
+    window = served_session.window
     assert window.navigate(Kind.CERTIFICATES, 901)
     trees = window.tab(Kind.CERTIFICATES).detail.findChildren(QTreeView)
     assert trees, "the certificate page has a tree of levels"
