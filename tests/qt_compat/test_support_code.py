@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import marshal
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -40,6 +41,8 @@ _START = textwrap.dedent("""
     print(json.dumps({
         "support": sorted(n for n in compiled if n.startswith(support_code.PREFIX)),
         "reused": len(support_code.last.reused),
+        "patterns": support_code.last.patterns_compiled,
+        "patterns_reused": support_code.last.patterns_reused,
         "compile_back": builtins.compile is counting,
         "error": error,
     }))
@@ -71,6 +74,8 @@ def test_a_second_start_compiles_none_of_pyside_s_support_files(tmp_path: Path) 
     second = _start(cache)
     assert second["support"] == []
     assert second["reused"] == len(first["support"])
+    assert first["patterns"] >= 3 and second["patterns"] == 0  # (16 with PySide 6.11.3)
+    assert second["patterns_reused"] == first["patterns"]
     assert second["compile_back"] and first["compile_back"]  # the real compile put back
     assert second["error"] == first["error"]
     assert "Supported signatures:\n  PySide6.QtCore.QObject.setObjectName(name: str, /)" in second["error"]
@@ -98,10 +103,25 @@ def test_nothing_is_written_without_bytecode(tmp_path: Path) -> None:
         b"\x01",
         marshal.dumps((2, {})),
         marshal.dumps((1, {"x": 3})),
-        marshal.dumps((1, {"x": (1, 2, 3)})),
+        marshal.dumps((2, ("3.0", 1), {}, {("a", 0): (0, [], 0, {}, ())})),  # (another Python)
     ],
 )
 def test_an_unreadable_cache_holds_nothing(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "c.bin"
     path.write_bytes(content)
-    assert support_code._read(path) == {}
+    assert support_code._read(path) == ({}, {})
+
+
+def test_a_kept_pattern_is_the_pattern_re_makes(tmp_path: Path) -> None:
+    """Every pattern PySide's support modules compiled, made again from what was kept, is the one
+    re makes: CPython's patterns are equal when their flags, text and compiled code are."""
+    cache = tmp_path / "support.bin"
+    _start(cache)
+    entries, patterns = support_code._read(cache)
+    assert entries and len(patterns) >= 3
+    for (pattern, flags), steps in patterns.items():
+        made = support_code._sre.compile(pattern, *steps)  # type: ignore[union-attr]
+        expected = re.compile(pattern, flags)
+        assert made == expected
+        assert (made.groups, made.groupindex) == (expected.groups, expected.groupindex)
+    assert re.compile("a(b)") != re.compile("a(c)")  # (equality looks at the code)
