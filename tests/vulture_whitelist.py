@@ -44,3 +44,4 @@ _.optionxform
 _.dont_write_bytecode  # tests/conftest.py: read by the interpreter (and pytest) when it imports
 _.tempdir  # tests/forked_cli.py: tempfile reads it (unset in a forked command, found again)
 _.arm  # tests/core/cache/sync_stops.py: called by code other interpreters run (sitecustomize)
+_.patterns_reused  # qt_compat/support_code.py: a child's script reads it (tests/qt_compat)

@@ -9,6 +9,8 @@ and remove what is no longer needed.
 
 ==================  ============================================================================
 ``pyside_import``   PySide's source probe answered for the modules already loaded
+``support_code``    PySide's own support modules (compiled from source at every first import
+                    of PySide, ~130 M instructions) compiled once, their code kept beside ours
 ``lifetime``        parentless Qt objects deleted on the GUI thread (``delete_later``), and
                     ``is_alive`` (the one use of shiboken6)
 ``event_loop``      asyncio joined to the running Qt loop late (``LateEventLoop``), closing a qasync

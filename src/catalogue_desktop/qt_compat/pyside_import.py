@@ -48,14 +48,20 @@ import catalogue_desktop.core.query.vocabulary
 import catalogue_desktop.core.records.diff
 import catalogue_desktop.core.records.zones  # (the window's times label offsets with it)
 import catalogue_desktop.paths  # noqa: F401
+from catalogue_desktop.qt_compat.support_code import compiled_once
 
 _QT_PACKAGES = ("catalogue_desktop.ui", "catalogue_desktop.qt_compat")
 NOT_PYSIDE, PYSIDE = -1, 0  # the probe's answers: the source does not / does say "PySide6"
 
 
 def import_pyside() -> None:
-    """Import PySide6.QtCore and give its probe the answers for the modules known now."""
-    import PySide6.QtCore  # noqa: F401
+    """Import PySide6.QtCore (its support modules' code kept from the last start:
+    ``qt_compat.support_code``) and give its probe the answers for the modules known now."""
+    if "shiboken6" in sys.modules:
+        import PySide6.QtCore  # (imported already: nothing to compile)
+    else:
+        with compiled_once():
+            import PySide6.QtCore  # noqa: F401
 
     table = getattr(sys.modules.get("PySide6.support.feature"), "pyside_feature_dict", None)
     if not isinstance(table, dict):
