@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QTreeView,
     QWidget,
 )
+from pytestqt.exceptions import TimeoutError as WaitTimedOut
 
 from catalogue_desktop.ui.finder.palette import Item, Palette
 
@@ -87,7 +88,7 @@ def each_case(cases: Iterable[Any], check: Callable[[Any], None]) -> None:
     for case in cases:
         try:
             check(case)
-        except AssertionError as error:
+        except (AssertionError, WaitTimedOut) as error:  # (pytest-qt's waitUntil raises its own)
             failed.append(f"{case!r}: {error}")
     assert not failed, "\n\n".join(failed)
 

@@ -63,3 +63,33 @@ def test_a_changed_count_or_another_tab_fits_the_titles_again(qtbot: Any) -> Non
     tabs.resize(2000, 300)  # room for every whole title
     qtbot.waitUntil(lambda: bar.tabText(0) == "Webinars 12")
     assert [bar.tabText(i) for i in range(1, len(NAMES))] == [f"{n} 100" for n in NAMES[1:]]
+
+
+def test_a_query_s_new_counts_measure_the_names_once_and_cut_them_as_a_fresh_fit(qtbot: Any) -> None:
+    """Counted: a tab is measured with its widest count, so the eight new counts of a query (each
+    a fit) measure the names once; the titles are those a fit measured anew gives."""
+    tabs, bar, _fits = _tabs(qtbot, 420)
+    for index, name in enumerate(NAMES):
+        show_count(tabs, index, name, 10_000 + index, None)
+    measures: list[int] = []
+    measure = bar._measure
+
+    def counted(*args: Any) -> list[str]:
+        measures.append(1)
+        return measure(*args)
+
+    bar._measure = counted  # type: ignore[method-assign]
+    for query in range(3):  # three queries, each a new count on every tab
+        for index, name in enumerate(NAMES):
+            show_count(tabs, index, name, 10_000 + index, 7 * index + query)
+    assert len(measures) == 0  # (the same names, widest counts and room as before the queries)
+    shown = [bar.tabText(i) for i in range(bar.count())]
+    assert any("…" in text for text in shown), shown  # (narrow: names are cut, never the counts)
+    assert shown[3].endswith(f" {QLocale().toString(21 + 2)}"), shown
+    bar.fit(anew=True)
+    assert len(measures) == 1
+    assert [bar.tabText(i) for i in range(bar.count())] == shown
+    show_count(tabs, 0, "Webinars", 10_000, None)  # the query cleared on one tab: still its names
+    assert len(measures) == 1
+    show_count(tabs, 0, "Webinars", None, None)  # no count at all: measured again
+    assert len(measures) == 2

@@ -36,6 +36,7 @@ class CountTabBar(QTabBar):
         self._titles: dict[int, tuple[str, str, str]] = {}  # tab -> (name, count shown, widest count)
         self._fitting = False
         self._fitted_tabs = -1  # the tabs there were at the last fit (a tab added: fit again)
+        self._measured: tuple[object, list[str]] | None = None  # (what the names fit, the names)
         self.setUsesScrollButtons(False)  # all tabs in view: titles shortened where need be
         self.setElideMode(Qt.TextElideMode.ElideRight)  # (a last resort: the fit below cuts names)
 
@@ -54,9 +55,12 @@ class CountTabBar(QTabBar):
         label, count, _widest = self._titles.get(index, (self.tabText(index), "", ""))
         return f"{label} {count}" if count else label
 
-    def fit(self) -> None:
+    def fit(self, *, anew: bool = False) -> None:
         """Give every tab its whole title if they all fit the tab widget's width; else cut the
-        longest names first (never a count) until they do."""
+        longest names first (never a count) until they do. ``anew``: every title measured again
+        (a resize: the style or the screen may have changed too)."""
+        if anew:
+            self._measured = None
         if self._fitting:
             return
         self._fitting = True
@@ -68,10 +72,29 @@ class CountTabBar(QTabBar):
 
     def _fitted_texts(self) -> list[str]:
         parts = [self._titles.get(i, (self.tabText(i), "", "")) for i in range(self.count())]
-        texts = [f"{label} {count}" if count else label for label, count, _widest in parts]
         parent = self.parentWidget()
         if not parent or not parent.isVisible():  # (measured when shown: its resize fits them)
-            return texts
+            names = [label for label, _count, _widest in parts]
+        else:
+            names = self._names(parts, parent.width() - _SLACK)
+        return [
+            f"{name} {count}" if count else name for name, (_l, count, _w) in zip(names, parts, strict=True)
+        ]
+
+    def _names(self, parts: list[tuple[str, str, str]], room: int) -> list[str]:
+        """Each tab's name as it fits ``room`` (whole, or cut: "Situ…"). A tab is measured with
+        its widest count, not the count it shows, so the names do not change with the counts:
+        they are measured again only when a name, a widest count, whether a count is shown, the
+        room or the font change, not at each of a query's eight new counts (a fit measures every
+        title, ~100 text widths)."""
+        key = (tuple((label, bool(count), widest) for label, count, widest in parts), room, self.font().key())
+        if self._measured is not None and self._measured[0] == key:
+            return self._measured[1]
+        names = self._measure(parts, room)
+        self._measured = (key, names)
+        return names
+
+    def _measure(self, parts: list[tuple[str, str, str]], room: int) -> list[str]:
         metrics, mnemonic = self.fontMetrics(), Qt.TextFlag.TextShowMnemonic
 
         def width(text: str) -> int:
@@ -81,21 +104,21 @@ class CountTabBar(QTabBar):
         extra = [QTabBar.tabSizeHint(self, i).width() - width(self.tabText(i)) for i in range(self.count())]
         tails = [f" {widest}" if count else "" for _label, count, widest in parts]
         whole = [extra[i] + width(label + tails[i]) for i, (label, _c, _w) in enumerate(parts)]
-        room = parent.width() - _SLACK
+        labels = [label for label, _count, _widest in parts]
         if sum(whole) <= room:
-            return texts
+            return labels
 
-        def cut(cap: int) -> tuple[list[str], int]:  # the titles no wider than cap, their sum
-            cut_texts, total = list(texts), 0
+        def cut(cap: int) -> tuple[list[str], int]:  # the names of titles no wider than cap, their sum
+            names, total = list(labels), 0
             for i, (label, count, _widest) in enumerate(parts):
                 if whole[i] > cap and count:
                     name_room = cap - extra[i] - width(tails[i])
                     name = metrics.elidedText(label, Qt.TextElideMode.ElideRight, max(name_room, 0))
-                    cut_texts[i] = f"{name or '…'} {count}"  # (no room for a letter: "… 9")
-                    total += extra[i] + width(cut_texts[i][: -len(count)] + parts[i][2])
+                    names[i] = name or "…"  # (no room for a letter: "… 9")
+                    total += extra[i] + width(names[i] + tails[i])
                 else:
                     total += whole[i]
-            return cut_texts, total
+            return names, total
 
         # a name is cut a whole letter at a time: the largest cap whose cut titles still fit
         low, high = _cap(whole, room), max(whole)
@@ -139,7 +162,7 @@ class CountTabs(QTabWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self.count_bar.fit()  # the tab widget's width is the room the titles share
+        self.count_bar.fit(anew=True)  # the tab widget's width is the room the titles share
 
 
 def _cap(widths: list[int], room: int) -> int:
