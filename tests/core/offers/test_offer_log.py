@@ -183,18 +183,31 @@ def test_offers_over_are_past_and_offers_older_than_the_span_are_forgotten(
         assert [o.title for o in logged.offers(s)] == ["Today"]
 
 
+def as_schema(store_file: Path, version: int, *statements: str) -> None:
+    """Make the synced store at ``store_file`` what schema ``version`` wrote (``statements``)."""
+    db = sqlite3.connect(store_file)
+    for statement in statements:
+        db.execute(statement)
+    db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(version),))
+    db.commit()
+    db.close()
+
+
+def assert_upgraded(s: Store) -> None:
+    """Opened, ``s`` was upgraded in place to this schema, its catalogue kept."""
+    assert s.recovered is None and s.state(Kind.COURSES).records > 0
+    assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(
+        SCHEMA_VERSION
+    )
+
+
 def test_a_schema_6_store_gets_the_offer_log_and_keeps_its_data(
     demo_server: DemoServer, store_file: Path
 ) -> None:
     assert sync(demo_server.base_url, store_file).ok
-    db = sqlite3.connect(store_file)
-    db.execute("DROP TABLE offers")
-    db.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
-    db.commit()
-    db.close()
+    as_schema(store_file, 6, "DROP TABLE offers")
     with Store(store_file) as s:
-        assert s.recovered is None and s.state(Kind.COURSES).records > 0
-        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "9"
+        assert_upgraded(s)
         assert SCHEMA_VERSION == 9 and logged.offers(s) == []
         offer_of(s, [CHICAGO], "After the upgrade")
         assert [o.title for o in logged.offers(s)] == ["After the upgrade"]
@@ -212,15 +225,14 @@ def test_a_schema_8_store_finds_records_by_id_off_the_index_and_keeps_its_offer_
         offer_of(s, [CHICAGO, WASHINGTON], "December")
         offer_of(s, [MINNEAPOLIS], "January")
         before = checking.check(s, NOW).offers
-    db = sqlite3.connect(store_file)  # what schema 8 wrote: the index without the positions
-    db.execute("DROP INDEX records_by_id")
-    db.execute("CREATE INDEX records_by_id ON records (snapshot, record_id)")
-    db.execute("UPDATE meta SET value = '8' WHERE key = 'schema_version'")
-    db.commit()
-    db.close()
+    as_schema(  # what schema 8 wrote: the index without the positions
+        store_file,
+        8,
+        "DROP INDEX records_by_id",
+        "CREATE INDEX records_by_id ON records (snapshot, record_id)",
+    )
     with Store(store_file) as s:
-        assert s.recovered is None and s.state(Kind.COURSES).records > 0
-        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "9"
+        assert_upgraded(s)
         columns = [r[2] for r in s._db.execute("PRAGMA index_info(records_by_id)")]
         assert columns == ["snapshot", "record_id", "pos"]
         plan = " ".join(
