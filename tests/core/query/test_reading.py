@@ -306,6 +306,8 @@ TABLES = [None, "offerings", "courses", "webinars", "series", "experts", "topics
     st.sampled_from([str.lower, str.title, str, "upper"]),
 )
 @example("courses|not in any certificate", "experts", [(0, "with")], "", str)  # (Hypothesis found it)
+@example("courses|new york|april 2027", "experts", [(0, "with")], "", str)  # (and these two)
+@example("live|webinars|this week", "experts", [(1, "with")], "", str.lower)
 def test_glue_case_and_punctuation_never_change_a_reading(
     phrase: str, table: str | None, glue: list[tuple[int, str]], end: str, case: object
 ) -> None:

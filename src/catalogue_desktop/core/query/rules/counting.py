@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType
 from catalogue_desktop.core.query.lexicon import keys, singular
+from catalogue_desktop.core.query.rules.places import place
 from catalogue_desktop.core.query.rules.tabs import KIND_WORDS
 from catalogue_desktop.core.query.rules.tokens import (
     Context,
@@ -18,7 +20,7 @@ from catalogue_desktop.core.query.rules.tokens import (
     longest_at,
     phrase_table,
 )
-from catalogue_desktop.core.query.rules.when import NUMBER_WORDS
+from catalogue_desktop.core.query.rules.when import NUMBER_WORDS, when
 
 _COUNTED = {
     "webinar": "webinars",
@@ -65,6 +67,16 @@ _QUALIFIED_BY = frozenset(
 )
 
 
+def _qualifies(toks: Sequence[Token], i: int, ctx: Context) -> bool:
+    """Whether the words at ``i``, after a counted noun, say more about it: a word of
+    ``_QUALIFIED_BY``, a place or a time ("with courses new york april 2027", "live with webinars
+    this week": those courses or webinars, not experts with one)."""
+    if toks[i].key in _QUALIFIED_BY:
+        return True
+    anywhere = replace(ctx, table=None)
+    return bool(place(toks, i, anywhere) or when(toks, i, anywhere))
+
+
 def _count_value(tok: Token) -> int | None:
     key = tok.key.rstrip("+")
     if key.isdigit():
@@ -88,7 +100,7 @@ def count(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
             out.append(Match(2, "condition", f"{field}:>1", f"more than one {field}", rank=-1))
     if toks[i].key in _WITH_SOME and ctx.table is not None:  # "topics with webinars": at least one
         field = counted(toks, i + 1, ctx)
-        qualified = i + 2 < len(toks) and toks[i + 2].key in _QUALIFIED_BY
+        qualified = i + 2 < len(toks) and _qualifies(toks, i + 2, ctx)
         if field is not None and toks[i + 1].key.endswith("s") and not qualified:
             out.append(Match(2, "condition", f"{field}:>0", f"with {field}", rank=-1))
     if at >= len(toks):
