@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Generator
+from typing import Any, TypeVar
 
 import pytest
 
@@ -11,10 +12,23 @@ from catalogue_desktop.core.query import dates_rows, offerings
 from catalogue_desktop.core.query.engine import Vocabulary
 from tests.core.query.catalogues import demo_facts, finder_of, synthetic_facts
 
+T = TypeVar("T")
+
 
 def _rows(catalogue: dict, vocabulary: Vocabulary | None = None) -> list[dict]:
     finder = finder_of({k: v for k, v in catalogue.items() if k != offerings.OFFERINGS}, vocabulary)
     return offerings.as_facts(offerings.columns(finder.tables, finder.vocabulary))
+
+
+def _stepped(steps: Generator[None, None, T]) -> tuple[int, T]:
+    """Run a job's steps to the end: how many it took, and what it made."""
+    count = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return count, done.value
+        count += 1
 
 
 def test_one_row_per_location_session_and_other_webinar() -> None:
@@ -116,15 +130,7 @@ def test_the_dates_rows_made_column_wise_are_the_offerings_row_by_row() -> None:
         found = offerings.lazy_columns(finder.tables, finder.vocabulary)
         assert found.has("@startMs") is built
         found["experts"][0] = ["A", "", None, "B"]  # names the service left blank are skipped
-        steps = dates_rows.rows_steps(found)
-        count = 0
-        while True:
-            try:
-                next(steps)
-                count += 1
-            except StopIteration as done:
-                rows = done.value
-                break
+        count, rows = _stepped(dates_rows.rows_steps(found))
         assert count >= 2  # in slices
         for i, row in enumerate(rows):
             (b, bz), (e, ez) = moment(found["startDate"][i]), moment(found["endDate"][i])
@@ -234,15 +240,7 @@ def test_the_offerings_columns_are_made_in_steps_of_a_slice_of_ids(monkeypatch: 
     assert sessions is not None and sessions.n > 0 and webinars.n > 0
     whole = offerings.lazy_columns(tables, finder.vocabulary)
     monkeypatch.setattr(offerings, "_SCAN_ROWS", 7)
-    steps = offerings.lazy_columns_steps(tables, finder.vocabulary)
-    count = 0
-    while True:
-        try:
-            next(steps)
-            count += 1
-        except StopIteration as done:
-            stepped = done.value
-            break
+    count, stepped = _stepped(offerings.lazy_columns_steps(tables, finder.vocabulary))
     shared = len(set(sessions.ids)) < sessions.n  # (a webinar in several series: grouped too)
     assert shared
     slices = -(-sessions.n // 7) * 2 + -(-webinars.n // 7)
