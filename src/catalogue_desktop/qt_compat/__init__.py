@@ -29,6 +29,8 @@ and remove what is no longer needed.
 ``fault_hooks``     exceptions PySide hands to ``sys.excepthook`` (a slot's, an override's: it
                     goes on after them), other threads' and Qt's critical messages
                     (``qInstallMessageHandler``) sent to one function, chained and put back
+``paint_threads``   Qt's raster fills on the painting thread (``QT_NO_GUI_THREADPOOL``): the first
+                    paint handed tall fills to two pool threads and waited on them ~400 times
 ``platform_check``  a platform plugin that cannot load (no display, missing xcb libraries): one
                     paragraph and exit 2 instead of Qt's abort; checked before Qt is imported
                     (no child process; ``shared_libs`` reads the plugin's ELF needs) and

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.paths import resource_path
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop
+from catalogue_desktop.qt_compat.paint_threads import serial_fills
 from catalogue_desktop.qt_compat.platform_check import explain_fatal_start
 from catalogue_desktop.ui.shell.main_window import APP_TITLE
 from catalogue_desktop.ui.shell.options import Options
@@ -32,7 +33,7 @@ from catalogue_desktop.ui.shell.session import AppSession
 # ``all``: once every cached row is read, ``ready``), print one JSON line to stdout (``ready_at``:
 # time.time(), the tab shown, its rows shown and in all, which of the modules start-up avoids were
 # imported, the modules loaded and those of them the start-up budget keeps for after the first
-# paint: ``start_budget``) and close the window through its normal shutdown.
+# paint: ``start_budget``; the process's threads) and close the window through its normal shutdown.
 EXIT_WHEN_READY = "CATALOGUE_DESKTOP_EXIT_WHEN_READY"
 _AVOIDED_AT_START = ("asyncio", "qasync", "pydantic", "httpx")
 # The start-up's own marks (time.time()), in the report: the QApplication made, the window made
@@ -45,6 +46,14 @@ def _release_gc() -> None:
     and let the cyclic GC run again."""
     gc.freeze()
     gc.enable()
+
+
+def _threads() -> int | None:
+    """The process's threads, Qt's and Python's (Linux: ``/proc/self/task``; else None)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return None
 
 
 def _report_ready_and_close(session: AppSession) -> None:
@@ -70,6 +79,7 @@ def _report_ready_and_close(session: AppSession) -> None:
         "imported": [name for name in _AVOIDED_AT_START if name in modules],
         "modules": modules,
         "too_early": too_early(modules),
+        "threads": _threads(),
         "marks": _MARKS,
     }
     print(json.dumps(report), flush=True)
@@ -129,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     gc_held = not gc.isenabled()
     app = QApplication.instance()
     if app is None:
+        serial_fills()  # Qt's fills on this thread: no pool threads to wait for
         with explain_fatal_start():  # Qt's abort (no platform plugin) -> one paragraph, exit 2
             app = QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)  # (ours, or a test's: never a bare QCoreApplication)
