@@ -29,8 +29,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--cache", type=Path, default=C.OUT / "cache-10000", help="a pre-filled cache")
     args = parser.parse_args()
+    # a home per mode: sharing one, a start closed at another moment than the one before it
+    # rewrote the settings file at its close (run.py's cold_start says why)
     home = C.OUT / "home-ab"
-    env = C.isolated_env(home)
     app = [
         "-m",
         "catalogue_desktop",
@@ -44,7 +45,7 @@ def main() -> None:
     load_start = os.getloadavg()
     for i in range(args.rounds + 1):
         for mode in ("bare", "before", "after", "before_all", "after_all"):
-            run_env = {**env, "BENCH_T0": repr(time.time())}
+            run_env = {**C.isolated_env(home / mode), "BENCH_T0": repr(time.time())}
             argv = [str(HERE / "_coldstart.py"), "bare"] if mode == "bare" else app
             if mode != "bare":
                 run_env["CATALOGUE_DESKTOP_EXIT_WHEN_READY"] = "all" if mode.endswith("_all") else "1"
