@@ -96,7 +96,7 @@ def test_only_the_offers_quoting_what_a_refresh_changed_are_compared_the_rest_st
         others = [offer(s, [WASHINGTON, WEBINAR], "Washington"), offer(s, [SESSION], "Session")]
         checking.check(s, NOW)
     db = sqlite3.connect(store_file)  # (checked a while ago: told apart from the next check)
-    db.execute("UPDATE offers SET checked_at = '2026-11-01T00:00:00Z'")
+    db.execute("UPDATE offer_checks SET checked_at = '2026-11-01T00:00:00Z'")
     db.commit()
     db.close()
     courses = json.loads(sample[Kind.COURSES])
