@@ -122,18 +122,23 @@ def refreshed_payloads(payloads: dict[Kind, bytes], quoted: set[str], share: flo
     return out
 
 
-def _log(path: Path, kept: tuple[list[Any], Any] | None = None) -> tuple[list[Any], Any]:
-    """The offer log's checked state and what its last check was made against (``kept``: put
-    back as it was)."""
+def _log(
+    path: Path, kept: tuple[list[Any], Any, list[Any]] | None = None
+) -> tuple[list[Any], Any, list[Any]]:
+    """The offer log's checked state (each offer's status and findings, its check's time) and
+    what its last check was made against (``kept``: put back as it was)."""
     db = sqlite3.connect(path)
     try:
         if kept is not None:
-            db.executemany("UPDATE offers SET status = ?, found = ?, checked_at = ? WHERE id = ?", kept[0])
+            db.executemany("UPDATE offers SET status = ?, found = ? WHERE id = ?", kept[0])
             db.execute("UPDATE meta SET value = ? WHERE key = 'offers_checked_against'", (kept[1],))
+            db.execute("DELETE FROM offer_checks")
+            db.executemany("INSERT INTO offer_checks (offer, checked_at) VALUES (?, ?)", kept[2])
             db.commit()
-        rows = db.execute("SELECT status, found, checked_at, id FROM offers").fetchall()
+        rows = db.execute("SELECT status, found, id FROM offers").fetchall()
         against = db.execute("SELECT value FROM meta WHERE key = 'offers_checked_against'").fetchone()
-        return rows, against[0] if against else None
+        stamps = db.execute("SELECT offer, checked_at FROM offer_checks").fetchall()
+        return rows, against[0] if against else None, stamps
     finally:
         db.close()
 

@@ -36,9 +36,9 @@ def test_the_offers_are_checked_after_a_refresh_off_the_gui_thread(
     readers: list[threading.Thread] = []  # (the offers made from the log's rows: the flagged ones)
     read = logged.read
 
-    def read_where(row: Any) -> logged.LoggedOffer:
+    def read_where(row: Any, findings: bool = True) -> logged.LoggedOffer:
         readers.append(threading.current_thread())
-        return read(row)
+        return read(row, findings)
 
     monkeypatch.setattr(logged, "read", read_where)
     session = make_session(base_url=demo_server.base_url)

@@ -108,10 +108,8 @@ def test_an_offer_logged_before_fingerprints_is_checked_as_before(
         assert all(logged.read_fingerprint(r.quoted) for r in rows)  # kept by the check
         assert [r.quoted for r in rows] == [logged.fingerprint(logged.read(r).items) for r in rows]
     db = sqlite3.connect(store_file)  # one fingerprint damaged, every offer to be checked again
-    db.execute(
-        "UPDATE offers SET checked_at = NULL, quoted = CASE id WHEN ? THEN '[x' ELSE quoted END",
-        (rows[0].id,),
-    )
+    db.execute("DELETE FROM offer_checks")
+    db.execute("UPDATE offers SET quoted = CASE id WHEN ? THEN '[x' ELSE quoted END", (rows[0].id,))
     db.commit()
     db.close()
     with Store(store_file) as s:

@@ -96,7 +96,7 @@ def test_only_the_offers_quoting_what_a_refresh_changed_are_compared_the_rest_st
         others = [offer(s, [WASHINGTON, WEBINAR], "Washington"), offer(s, [SESSION], "Session")]
         checking.check(s, NOW)
     db = sqlite3.connect(store_file)  # (checked a while ago: told apart from the next check)
-    db.execute("UPDATE offers SET checked_at = '2026-11-01T00:00:00Z'")
+    db.execute("UPDATE offer_checks SET checked_at = '2026-11-01T00:00:00Z'")
     db.commit()
     db.close()
     courses = json.loads(sample[Kind.COURSES])
@@ -113,6 +113,47 @@ def test_only_the_offers_quoting_what_a_refresh_changed_are_compared_the_rest_st
     assert when[others[1]] == "2026-11-01T00:00:00Z"  # no course: as before
     with Store(store_file) as s:
         assert {o.id: o.checked_at for o in logged.offers(s)} == when
+
+
+def test_an_occasion_no_refresh_touched_is_as_the_last_check_found_it(
+    demo_server: DemoServer, sample: dict[Kind, bytes], store_file: Path
+) -> None:
+    """An offer quoting a record a refresh changed is compared whole, but of its other occasions
+    (no record synced since touched them) what the last check found is taken, not read from the
+    catalogue again: a value as found, one withdrawn still withdrawn; read again when the offer's
+    findings do not say (damaged)."""
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        both = offer(s, [CHICAGO, WASHINGTON], "Both")
+        washington = offer(s, [WASHINGTON], "Washington")
+        checking.check(s, NOW)
+    courses = json.loads(sample[Kind.COURSES])
+    for course in (c for c in courses if c["courseId"] == 6104):  # Washington withdrawn
+        course["locations"] = [loc for loc in course["locations"] if loc["locationId"] != 7108]
+    serve(demo_server, Kind.COURSES, courses)
+    assert sync(demo_server.base_url, store_file).ok
+    checked, read = check_both(store_file)
+    assert read == [1]  # Washington's alone: Chicago as the last check found it
+    assert status(checked, both) == status(checked, washington) == "withdrawn"
+    chicago = [loc for c in courses for loc in c["locations"] if loc["locationId"] == 7114]
+    for n, fee in enumerate((1195, 1295)):
+        for loc in chicago:
+            loc["fee"] = fee
+        serve(demo_server, Kind.COURSES, courses)
+        assert sync(demo_server.base_url, store_file).ok
+        if n == 1:  # (the offer's findings damaged: Washington read from the catalogue again)
+            db = sqlite3.connect(store_file)
+            db.execute("UPDATE offers SET found = '[{\"occasion\": [1]}, 2' WHERE id = ?", (both,))
+            db.commit()
+            db.close()
+        checked, read = check_both(store_file)
+        assert read == [[1], [2]][n]  # Chicago's (and Washington's when the findings do not say)
+        changes = next(o.changes for o in checked.offers if o.id == both)
+        assert changes == [
+            f"Federal Tax Institute, Chicago 14 Dec: fee 1,095 → {fee:,}",
+            "Legal Ethics Roundtable, Washington 11 Dec: withdrawn, no longer listed by the service",
+        ]
+        assert status(checked, both) == "withdrawn" and status(checked, washington) == "withdrawn"
 
 
 def test_a_series_change_reaches_its_sessions(

@@ -181,6 +181,16 @@ def test_offers_over_are_past_and_offers_older_than_the_span_are_forgotten(
         s.history.set_span_days(1, "2026-12-30T00:00:00Z")
         offer_of(s, [MINNEAPOLIS], "Today", made="2026-12-30T00:00:00Z")
         assert [o.title for o in logged.offers(s)] == ["Today"]
+        orphans = "SELECT count(*) FROM offer_checks WHERE offer NOT IN (SELECT id FROM offers)"
+        assert s._db.execute(orphans).fetchone()[0] == 0  # (their checks' times forgotten too)
+
+
+# What schema 9 wrote of the offer log: each offer's check's time in its row.
+SCHEMA_9 = (
+    "ALTER TABLE offers ADD COLUMN checked_at TEXT",
+    "UPDATE offers SET checked_at = (SELECT c.checked_at FROM offer_checks c WHERE c.offer = offers.id)",
+    "DROP TABLE offer_checks",
+)
 
 
 def as_schema(store_file: Path, version: int, *statements: str) -> None:
@@ -205,10 +215,10 @@ def test_a_schema_6_store_gets_the_offer_log_and_keeps_its_data(
     demo_server: DemoServer, store_file: Path
 ) -> None:
     assert sync(demo_server.base_url, store_file).ok
-    as_schema(store_file, 6, "DROP TABLE offers")
+    as_schema(store_file, 6, "DROP TABLE offers", "DROP TABLE offer_checks")
     with Store(store_file) as s:
         assert_upgraded(s)
-        assert SCHEMA_VERSION == 9 and logged.offers(s) == []
+        assert SCHEMA_VERSION == 10 and logged.offers(s) == []
         offer_of(s, [CHICAGO], "After the upgrade")
         assert [o.title for o in logged.offers(s)] == ["After the upgrade"]
 
@@ -228,6 +238,7 @@ def test_a_schema_8_store_finds_records_by_id_off_the_index_and_keeps_its_offer_
     as_schema(  # what schema 8 wrote: the index without the positions
         store_file,
         8,
+        *SCHEMA_9,
         "DROP INDEX records_by_id",
         "CREATE INDEX records_by_id ON records (snapshot, record_id)",
     )
@@ -249,6 +260,63 @@ def test_a_schema_8_store_finds_records_by_id_off_the_index_and_keeps_its_offer_
             (o.title, o.status, o.findings) for o in before
         ]
         assert checking.check(s, NOW).counts() == {"current": 2}
+
+
+def test_a_schema_9_store_moves_each_offers_check_time_apart_and_keeps_its_offer_log(
+    demo_server: DemoServer, store_file: Path
+) -> None:
+    """Schema 10: each offer's last check's time is kept in ``offer_checks``, apart from the
+    offer's row; a schema-9 log (the time in each row) is upgraded in place, every time kept,
+    and checked as before."""
+    assert sync(demo_server.base_url, store_file).ok
+    synced_long_ago(store_file)
+    with Store(store_file) as s:
+        december = offer_of(s, [CHICAGO, WASHINGTON], "December")
+        checking.check(s, NOW)
+        january = offer_of(s, [MINNEAPOLIS], "January")  # (never checked)
+        before = logged.offers(s)
+    assert {o.id: o.checked_at is not None for o in before} == {december.id: True, january.id: False}
+    as_schema(store_file, 9, *SCHEMA_9)
+    with Store(store_file) as s:
+        assert_upgraded(s)
+        assert "checked_at" not in {r[1] for r in s._db.execute("PRAGMA table_info(offers)")}
+        assert logged.offers(s) == before  # (every time kept: none made up)
+        again = checking.check(s, NOW)
+        assert {o.id: o.status for o in again.offers} == {december.id: "current", january.id: "current"}
+        assert [o.findings for o in again.offers if o.id == december.id] == [
+            o.findings for o in before if o.id == december.id
+        ]
+        stamped = {o.id: o.checked_at for o in logged.offers(s)}  # (nothing synced: December as it was)
+        assert stamped == {
+            december.id: next(o.checked_at for o in before if o.id == december.id),
+            january.id: again.at,
+        }
+
+
+def test_a_check_that_finds_every_offer_as_before_writes_no_offers_row(
+    demo_server: DemoServer, sample: dict[Kind, bytes], store_file: Path
+) -> None:
+    """A check after a refresh that changed nothing an offer quotes stamps each offer's check's
+    time and writes nothing else: every row of ``offers`` (its ~2 KB of JSON) stays as it was
+    (SQLite writes a whole row again on any change to it)."""
+    assert sync(demo_server.base_url, store_file).ok
+    synced_long_ago(store_file)
+    with Store(store_file) as s:
+        offer_of(s, [CHICAGO, WASHINGTON], "December")
+        offer_of(s, [MINNEAPOLIS], "January")
+        ids = [o.id for o in checking.check(s, NOW).offers]
+        s.offers.set_checked([], "2026-11-01T00:00:00Z", ids)  # (checked a while ago)
+        rows = s._db.execute("SELECT * FROM offers ORDER BY id").fetchall()
+    courses = json.loads(sample[Kind.COURSES])
+    courses[0]["title"] += " (renamed)"  # (no course an offer quotes)
+    assert courses[0]["courseId"] not in (6104, 6107)
+    serve(demo_server, Kind.COURSES, courses)
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        again = checking.check(s, NOW)
+        assert again.counts() == {"current": 2}
+        assert s._db.execute("SELECT * FROM offers ORDER BY id").fetchall() == rows
+        assert {o.checked_at for o in logged.offers(s)} == {again.at}
 
 
 def test_damaged_rows_are_read_without_raising(store_file: Path) -> None:

@@ -9,7 +9,9 @@ formats written and where, each occasion's quoted values) and what the last chec
 (``superseded_by``). Schema 7 added the table (``schema.migrate``); schema 8 its ``quoted``
 column: each item's compared values in a few bytes (``core.offers.logged.fingerprint``), all a
 check reads of an offer that still matches (an offer logged before it has none: its check reads
-``items`` and keeps the fingerprint, ``set_quoted``).
+``items`` and keeps the fingerprint, ``set_quoted``). Schema 10 keeps each offer's last check's
+time apart, in ``offer_checks``: most checks change nothing of most offers but that time, and
+SQLite writes a whole row again (~2 KB of JSON an offer) on any change to it.
 """
 
 from __future__ import annotations
@@ -37,10 +39,13 @@ CREATE TABLE IF NOT EXISTS offers (
     superseded_by INTEGER,    -- re-issued as this offer
     status TEXT,              -- the last check's: current | changed | withdrawn | past | superseded
     found TEXT,               -- JSON: the last check's findings per item
-    checked_at TEXT,
     quoted TEXT               -- JSON: each item's occasion and compared values (a check's fingerprint)
 );
 CREATE INDEX IF NOT EXISTS offers_by_time ON offers (made);
+CREATE TABLE IF NOT EXISTS offer_checks (
+    offer INTEGER PRIMARY KEY,  -- offers.id
+    checked_at TEXT NOT NULL    -- its last check's time (none: never checked)
+);
 """
 
 # The meta key of what the last check was made against (each source's snapshot, the history's
@@ -48,8 +53,9 @@ CREATE INDEX IF NOT EXISTS offers_by_time ON offers (made);
 AGAINST_KEY = "offers_checked_against"
 
 _COLUMNS = (
-    "id, made, title, note, currency, written, items, version_of, version, superseded_by, status,"
-    " found, checked_at, quoted"
+    "o.id, o.made, o.title, o.note, o.currency, o.written, o.items, o.version_of, o.version,"
+    " o.superseded_by, o.status, o.found, c.checked_at, o.quoted"
+    " FROM offers o LEFT JOIN offer_checks c ON c.offer = o.id"
 )
 
 
@@ -78,12 +84,20 @@ def statements() -> list[str]:
 
 
 def install(db: sqlite3.Connection) -> None:
-    """Make the table (an upgrade to schema 7), or give it the ``quoted`` column (to schema 8),
-    inside the caller's transaction (the fingerprints are made by the next check)."""
+    """Make the tables (an upgrade to schema 7), or give ``offers`` the ``quoted`` column (to
+    schema 8: the fingerprints are made by the next check), or move each offer's check's time to
+    ``offer_checks`` (to schema 10), inside the caller's transaction."""
     for statement in statements():
         db.execute(statement)
-    if "quoted" not in {r[1] for r in db.execute("PRAGMA table_info(offers)")}:
+    columns = {r[1] for r in db.execute("PRAGMA table_info(offers)")}
+    if "quoted" not in columns:
         db.execute("ALTER TABLE offers ADD COLUMN quoted TEXT")
+    if "checked_at" in columns:
+        db.execute(
+            "INSERT OR REPLACE INTO offer_checks (offer, checked_at)"
+            " SELECT id, checked_at FROM offers WHERE checked_at IS NOT NULL"
+        )
+        db.execute("ALTER TABLE offers DROP COLUMN checked_at")
 
 
 class OfferLog:
@@ -155,9 +169,7 @@ class OfferLog:
         if not self.kept:
             return []
         return list(
-            map(
-                OfferRow._make, self._db.execute(f"SELECT {_COLUMNS} FROM offers ORDER BY made DESC, id DESC")
-            )
+            map(OfferRow._make, self._db.execute(f"SELECT {_COLUMNS} ORDER BY o.made DESC, o.id DESC"))
         )
 
     def any_open(self) -> bool:
@@ -173,7 +185,7 @@ class OfferLog:
     def row(self, offer_id: int) -> OfferRow | None:
         if not self.kept:
             return None
-        found = self._db.execute(f"SELECT {_COLUMNS} FROM offers WHERE id = ?", (offer_id,)).fetchone()
+        found = self._db.execute(f"SELECT {_COLUMNS} WHERE o.id = ?", (offer_id,)).fetchone()
         return None if found is None else OfferRow(*found)
 
     def against(self) -> str | None:
@@ -200,13 +212,15 @@ class OfferLog:
             if against is not None:
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (AGAINST_KEY, against))
             self._db.executemany(
-                "UPDATE offers SET status = ?, found = ?, checked_at = ? WHERE id = ?",
-                [(status, found, at, offer_id) for offer_id, status, found in findings],
+                "UPDATE offers SET status = ?, found = ? WHERE id = ?",
+                [(status, found, offer_id) for offer_id, status, found in findings],
             )
-            if same:  # (most, after most refreshes: one statement)
+            stamped = [*(f[0] for f in findings), *same]
+            if stamped:  # (most, after most refreshes, only this: one statement, rows of a few bytes)
                 self._db.execute(
-                    "UPDATE offers SET checked_at = ? WHERE id IN (SELECT value FROM json_each(?))",
-                    (at, "[" + ",".join(map(str, same)) + "]"),
+                    "INSERT OR REPLACE INTO offer_checks (offer, checked_at)"
+                    " SELECT o.id, ? FROM offers o WHERE o.id IN (SELECT value FROM json_each(?))",
+                    (at, "[" + ",".join(map(str, stamped)) + "]"),
                 )
             self._db.executemany("UPDATE offers SET quoted = ? WHERE id = ?", [(q, i) for i, q in quoted])
             self._prune(at)
@@ -221,4 +235,7 @@ class OfferLog:
             moment = moment.replace(tzinfo=UTC)
         cutoff = (moment - timedelta(days=span_days(self._db))).astimezone(UTC)
         stamp = cutoff.isoformat(timespec="seconds").replace("+00:00", "Z")
+        self._db.execute(
+            "DELETE FROM offer_checks WHERE offer IN (SELECT id FROM offers WHERE made < ?)", (stamp,)
+        )
         return self._db.execute("DELETE FROM offers WHERE made < ?", (stamp,)).rowcount

@@ -1,6 +1,6 @@
 """The store file's schema: creating it, checking a file is ours, upgrading it, moving it aside.
 
-``open_db`` opens a store file: a new one gets the schema, a version-2 to -8 one is upgraded in
+``open_db`` opens a store file: a new one gets the schema, a version-2 to -9 one is upgraded in
 place (``migrate``), current snapshots without readable packed pages are packed again (``repack``),
 and a file that is not a store of this app raises ``Unusable`` (the store then moves it aside with
 ``move_aside`` and starts a fresh one): corrupt, foreign, of another version, or tampered with (a
@@ -32,12 +32,12 @@ from catalogue_desktop.core.cache.guarded import (
 )
 from catalogue_desktop.core.records.errors import StoreError
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 # Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version;
 # 4: no history, no saved searches; 5: removed records' JSON in each history row, uncompressed;
 # 6: no offer log; 7: no fingerprint of what each offer quoted; 8: ``records_by_id`` without
-# the records' positions).
-MIGRATED = {2, 3, 4, 5, 6, 7, 8}
+# the records' positions; 9: each offer's check's time in its row).
+MIGRATED = {2, 3, 4, 5, 6, 7, 8, 9}
 
 # Bytes per page of a new store file (a file keeps the page size it was made with). At SQLite's
 # default, 4096, a ``rows`` row over ~1,000 bytes (a webinar's row, links and facts: ~1,300)
@@ -250,14 +250,15 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:
-    """Upgrade a version-2 to -8 store in place: add ``row_pages`` (``repack`` fills it), then
+    """Upgrade a version-2 to -9 store in place: add ``row_pages`` (``repack`` fills it), then
     the facts and each snapshot's listing version (left empty: ``core.sync.relist`` lists its
     snapshots again, from their records, when the app next reads them), then each record's
     history, begun with the difference between the previous and current snapshots held; a
     version-5 history keeps its rows, its inline JSON moved later (``history.compact``); then
     the offer log's table (``offer_log``) and its fingerprints' column; then ``records_by_id``
-    made again with the records' positions (one pass over ``records``). The file keeps its
-    auto-vacuum mode until space is given back (``space.reclaim``)."""
+    made again with the records' positions (one pass over ``records``); then each offer's
+    check's time moved to ``offer_checks``. The file keeps its auto-vacuum mode until space is
+    given back (``space.reclaim``)."""
     with immediate(db):
         if version < 3:
             db.execute(ROW_PAGES)
@@ -270,7 +271,7 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
         if version < 5:
             db.execute(saved_searches.SCHEMA)
             record_history.seed(db)
-        offer_log.install(db)  # (schema 7: the offer log; 8: its ``quoted`` column)
+        offer_log.install(db)  # (7: the offer log; 8: its ``quoted`` column; 10: ``offer_checks``)
         if version < 9:
             db.execute("DROP INDEX IF EXISTS records_by_id")
             db.execute(RECORDS_BY_ID)

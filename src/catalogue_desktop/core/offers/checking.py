@@ -174,7 +174,11 @@ def check(
             made.append((row.id, text))
     if changed is None:
         stale = _stale(store, open_rows, compared)
-    found = _found(store, catalogue, {p[0] for i in stale for p in compared[i] or ()}) if stale else None
+    known = {} if changed is None else _untouched(looked, stale, compared, changed)
+    wanted = {p[0] for i in stale for p in compared[i] or ()} - known.keys()
+    found = _found(store, catalogue, wanted) if stale else None
+    if found is not None and known:  # (the occasions no record synced since touched: as found then)
+        found = {**{k: q for k, q in known.items() if q is not None}, **found}
     if stale and found is None:  # nothing synced to check against: the last check's findings stand
         stale = set()
         stamped.clear()
@@ -256,6 +260,45 @@ def _touched(
         elif synced:
             stamped.append(row.id)
     return looked
+
+
+def _untouched(
+    rows: Sequence[OfferRow],
+    stale: set[int],
+    compared: Mapping[int, list[logged.Print] | None],
+    changed: refreshed.Changed,
+) -> dict[str, Quoted | None]:
+    """The occasions of the offers to compare (``stale``) that no record synced since the last
+    check touched, with what an offer would quote of each now: what the last check that compared
+    an offer quoting it found (its findings' values, the catalogue's then and so now; None: not
+    listed then, nor now). An occasion of offers never checked, or whose findings do not say, is
+    left to be read from the catalogue."""
+    known: dict[str, Quoted | None] = {}
+    touches = changed.touches
+    for row in rows:
+        if row.id not in stale or row.checked_at is None or not row.found:
+            continue
+        needed = {p[0] for p in compared[row.id] or () if p[0] not in known and not touches(p[0])}
+        if needed:
+            known.update(_last_found(row.found, needed))
+    return known
+
+
+def _last_found(text: str, occasions: set[str]) -> dict[str, Quoted | None]:
+    """What a check found of each of ``occasions`` now (``LoggedOffer.findings``' values as the
+    log keeps them; None: not listed), by occasion; what does not read as a finding is left out."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    out: dict[str, Quoted | None] = {}
+    for item in value if isinstance(value, list) else ():
+        if not isinstance(item, dict) or "now" not in item:
+            continue
+        occasion, now = item.get("occasion"), item["now"]
+        if type(occasion) is str and occasion in occasions and (now is None or isinstance(now, dict)):
+            out[occasion] = None if now is None else _in(Quoted.from_json(now), None)
+    return out
 
 
 def _stale(
@@ -350,7 +393,7 @@ class _Check:
 
     def _compared(self, row: OfferRow, text: bool) -> tuple[Status, Findings, str]:
         """An offer read whole and compared item by item (``compare``)."""
-        offer = self.read[row.id] = logged.read(row)
+        offer = self.read[row.id] = logged.read(row, findings=False)  # (its findings made anew)
         findings = tuple(
             _compared(item, self._quote(item.occasion, item.currency), self.now, self._time_text)
             for item in offer.items

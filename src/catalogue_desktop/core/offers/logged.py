@@ -392,12 +392,14 @@ def status_of_row(row: OfferRow) -> Status:
     return status
 
 
-def read(row: OfferRow) -> LoggedOffer:
-    """A row of the log as a ``LoggedOffer`` (damaged JSON read as empty, never raising)."""
+def read(row: OfferRow, findings: bool = True) -> LoggedOffer:
+    """A row of the log as a ``LoggedOffer`` (damaged JSON read as empty, never raising); without
+    ``findings``, the last check's left unread (none: a check that compares it makes them anew)."""
     written = tuple(
         Written(str(w[0]), str(w[1])) for w in _json_list(row.written) if isinstance(w, list) and len(w) == 2
     )
-    findings = tuple(f for f in (Finding.from_json(x) for x in _json_list(row.found)) if f is not None)
+    found = _json_list(row.found) if findings else []
+    last = tuple(f for f in (Finding.from_json(x) for x in found) if f is not None)
     status: Status = row.status if row.status in STATUSES else "current"
     if row.superseded_by is not None:
         status = "superseded"
@@ -413,7 +415,7 @@ def read(row: OfferRow) -> LoggedOffer:
         version_of=row.version_of,
         superseded_by=row.superseded_by,
         status=status,
-        findings=findings,
+        findings=last,
         checked_at=row.checked_at,
     )
 
