@@ -21,6 +21,7 @@ function, keyed as it keys them; if that function changes, the workers read the 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import multiprocessing
 import os
 import py_compile
@@ -64,10 +65,31 @@ def _compile(paths: Sequence[str]) -> None:
         if name == "conftest.py" or (name.startswith("test_") and name.endswith(".py")):
             _rewrite(Path(path))
         else:
-            with contextlib.suppress(py_compile.PyCompileError, OSError):  # (the import reports it)
-                py_compile.compile(path, doraise=True)
+            if not _compiled(path):
+                with contextlib.suppress(py_compile.PyCompileError, OSError):  # (the import reports it)
+                    py_compile.compile(path, doraise=True)
             if f"{os.sep}tests{os.sep}" not in path:  # (Hypothesis reads no test's constants)
                 _constants(path)
+
+
+def _compiled(path: str) -> bool:
+    """Whether ``path``'s bytecode is already the one the import system would use: its header
+    names this Python's magic number and the source's modification time and size, as the import
+    system checks (a warm run compiles nothing again)."""
+    try:
+        source = os.stat(path)
+        with open(importlib.util.cache_from_source(path), "rb") as pyc:
+            header = pyc.read(16)
+    except (OSError, NotImplementedError, ValueError):
+        return False
+    return header == b"".join(
+        (
+            importlib.util.MAGIC_NUMBER,
+            (0).to_bytes(4, "little"),  # (flags: checked against the source's time and size)
+            (int(source.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little"),
+            (source.st_size & 0xFFFFFFFF).to_bytes(4, "little"),
+        )
+    )
 
 
 def _constants(path: str) -> None:

@@ -1,15 +1,17 @@
 """The house's import contracts (pyproject.toml's ``[tool.importlinter]``, docs/architecture.md):
 they hold, and they fail when someone breaks them.
 
-``lint-imports`` runs in a fresh process, on this tree, then on copies of the package with one
-forbidden import added: the Qt layer's features import each other only downwards (shell on top,
-qt_compat at the bottom), detail and sync not at all; core and demo import no Qt; shiboken6
-and qasync come only through qt_compat; no import cycle.
+``lint-imports`` runs in a fresh process, on this tree, then on a copy of the package with the
+forbidden imports below added (one run: each is reported under its own contract): the Qt layer's
+features import each other only downwards (shell on top, qt_compat at the bottom), detail and
+sync not at all; core and demo import no Qt; shiboken6 and qasync come only through qt_compat;
+no import cycle.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -82,17 +84,35 @@ VIOLATIONS = {
 }
 
 
-@pytest.mark.parametrize("case", list(VIOLATIONS))
-def test_a_broken_contract_fails_the_check(tmp_path: Path, case: str) -> None:
-    module, line, contract, where = VIOLATIONS[case]
-    source = tmp_path / "src"
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """``lint-imports``'s report on a copy of the package with every violation above added at once
+    (one run for all: each breaks its own contract with its own import, named in the report)."""
+    project = tmp_path_factory.mktemp("broken")
+    source = project / "src"
     shutil.copytree(
         PACKAGE, source / "catalogue_desktop", ignore=shutil.ignore_patterns("__pycache__", "resources")
     )
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    target = source / "catalogue_desktop" / module
-    target.write_text(target.read_text(encoding="utf-8") + f"\n{line}  # noqa\n", encoding="utf-8")
-    result = lint_imports(tmp_path, source)
+    shutil.copy(ROOT / "pyproject.toml", project / "pyproject.toml")
+    for module, line, _, _ in VIOLATIONS.values():
+        target = source / "catalogue_desktop" / module
+        target.write_text(target.read_text(encoding="utf-8") + f"\n{line}  # noqa\n", encoding="utf-8")
+    result = lint_imports(project, source)
     assert result.returncode == 1, result.stdout + result.stderr
-    broken = result.stdout.split("Broken contracts", 1)[-1]
-    assert contract in broken and where in broken, result.stdout
+    return _broken_contracts(result.stdout)
+
+
+@pytest.mark.parametrize("case", list(VIOLATIONS))
+def test_a_broken_contract_fails_the_check(broken: dict[str, str], case: str) -> None:
+    """Each violation is reported under its own contract, by the import it added."""
+    _, _, contract, where = VIOLATIONS[case]
+    sections = [text for title, text in broken.items() if contract in title]
+    assert sections and where in sections[0], (case, broken)
+
+
+def _broken_contracts(report: str) -> dict[str, str]:
+    """A ``lint-imports`` report's broken contracts: each one's title, and what it says of it."""
+    broken = report.split("Broken contracts\n----------------\n", 1)[-1]
+    # (each contract is its title, underlined with dashes, then its illegal imports)
+    parts = re.split(r"^(.+)\n-+\n", broken, flags=re.MULTILINE)
+    return {title: text for title, text in zip(parts[1::2], parts[2::2], strict=True)}
