@@ -8,6 +8,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from catalogue_desktop.qt_compat.paint_threads import serial_fills
+
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_QUICK_BACKEND", "software")
 # A run starts hundreds of Python processes (the xdist workers, every command a test runs). Without
@@ -20,6 +22,10 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 import pytest
 
 sys.dont_write_bytecode = False
+# The windows the tests make paint as the app's do: Qt's raster fills on the painting thread, no GUI
+# thread pool to hand them to and wait on (``qt_compat.paint_threads``, set by ``ui.shell.app.run``,
+# which the tests' windows do not go through). Read by Qt when the pool is first asked for.
+serial_fills()
 
 
 def pytest_configure(config: pytest.Config) -> None:
