@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from catalogue_desktop.core.cache.store import ENV_CACHE_DIR
@@ -99,6 +99,13 @@ def qtbot_of(request: pytest.FixtureRequest) -> Any:
     return QtBot(request)
 
 
+def close_popups() -> None:
+    """Hide the popups a test left open (the query box's completions)."""
+    for widget in QApplication.topLevelWidgets():
+        if widget.isVisible() and widget.windowType() == Qt.WindowType.Popup:
+            widget.hide()
+
+
 def window_state(session: Any) -> dict[str, Any]:
     """What a test of a shared window may change and a reset must bring back: the tab shown, the
     query, each made tab's rows (ids in order), selection, sort and details, the collections'
@@ -137,3 +144,23 @@ def window_state(session: Any) -> dict[str, Any]:
         "open": others,
         "settings": {key: settings.value(key) for key in settings.allKeys()},
     }
+
+
+def assert_as_started(session: Any, fresh: dict[str, Any]) -> None:
+    """The window's state (``window_state``) is ``fresh``, the state its start left; else each
+    difference is said."""
+    state = window_state(session)
+    said = []
+    for key, value in fresh.items():
+        if key == "tabs":
+            for kind, facts in value.items():
+                now = state["tabs"].get(kind, {})
+                said += [
+                    f"{kind} {fact}: {now.get(fact)!r:.300} (at the start: {was!r:.300})"
+                    for fact, was in facts.items()
+                    if now.get(fact) != was
+                ]
+            said += [f"{kind} tab made" for kind in state["tabs"] if kind not in value]
+        elif state[key] != value:
+            said.append(f"{key}: {state[key]!r:.500} (at the start: {value!r:.500})")
+    assert not said, "the shared window is not as its start left it:\n" + "\n".join(said)

@@ -35,7 +35,7 @@ from tests.faultserver import FaultServer, refused_port
 from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar
 from tests.ui.conftest import FILLED_AT, wait_rows_loaded
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import module_session, qtbot_of, window_state
+from tests.ui.shared_window import assert_as_started, module_session, qtbot_of, window_state
 
 T, W = Kind.TOPICS, Kind.WEBINARS
 RAW = Qt.ItemDataRole.UserRole
@@ -268,10 +268,10 @@ def put_back(
     for kind in window.tab_kinds():
         tab = window.made_tab(kind)
         if tab is not None:
-            tab.view.clearSelection()
+            tab.view.selectionModel().clear()  # (the current row too)
             tab.detail.clear()
     window.show_tab(fresh["tab"])
-    assert window_state(session) == fresh
+    assert_as_started(session, fresh)
 
 
 @pytest.fixture
