@@ -92,6 +92,29 @@ def module_session(request: pytest.FixtureRequest, **options: Any) -> Iterator[A
         close_session(bot, session)
 
 
+def put_back(session: Any, fresh: dict[str, Any]) -> None:
+    """An offline window as its start showed it (``fresh``, its ``window_state`` then): the query
+    box emptied, the finder's tables built, no popup (completions) shown, each tab whose rows
+    differ shown once (a tab follows the query when shown), no row selected, the first tab shown.
+    The caller asserts it (``assert_as_started``)."""
+    window = session.window
+    window.query_box.clear()
+    session.finder.indexer.finish_now()
+    close_popups()
+    QApplication.processEvents()  # (the rows the query kept, then the selection kept on them)
+    for kind, facts in window_state(session)["tabs"].items():
+        if facts["rows"] != fresh["tabs"][kind]["rows"]:  # a tab follows the query when shown
+            window.show_tab(kind)
+            QApplication.processEvents()
+    for kind in window.tab_kinds():
+        tab = window.made_tab(kind)
+        if tab is not None:
+            tab.view.selectionModel().clear()  # (the current row too)
+            tab.detail.clear()
+    window.show_tab(window.tab_kinds()[0])
+    QApplication.processEvents()
+
+
 def qtbot_of(request: pytest.FixtureRequest) -> Any:
     """pytest-qt's ``qtbot`` for a module fixture (its waits; ``qtbot`` itself is a test's)."""
     from pytestqt.qtbot import QtBot

@@ -19,7 +19,7 @@ from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
 from catalogue_desktop.ui.searches.book import settings_searches
 from tests.ui.conftest import POPUP_NOISE
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import assert_as_started, close_popups, module_session, window_state
+from tests.ui.shared_window import assert_as_started, module_session, put_back, window_state
 
 
 @pytest.fixture(scope="module")
@@ -43,32 +43,12 @@ def shared_window(
 
 @pytest.fixture
 def session(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
-    """The shared window as its start showed it: the query box emptied, the finder's tables
-    built, no popup (completions) shown, no row selected, the first tab shown; asserted equal to the
-    window's state after its start."""
+    """The shared window as its start showed it (``put_back``), asserted equal to the window's
+    state after its start."""
     found, fresh = shared_window
     put_back(found, fresh)
     assert_as_started(found, fresh)
     return found
-
-
-def put_back(session: Any, fresh: dict[str, Any]) -> None:
-    window = session.window
-    window.query_box.clear()
-    session.finder.indexer.finish_now()
-    close_popups()
-    QApplication.processEvents()  # (the rows the query kept, then the selection kept on them)
-    for kind, facts in window_state(session)["tabs"].items():
-        if facts["rows"] != fresh["tabs"][kind]["rows"]:  # a tab follows the query when shown
-            window.show_tab(kind)
-            QApplication.processEvents()
-    for kind in window.tab_kinds():
-        tab = window.made_tab(kind)
-        if tab is not None:
-            tab.view.selectionModel().clear()  # (the current row too)
-            tab.detail.clear()
-    window.show_tab(window.tab_kinds()[0])
-    QApplication.processEvents()
 
 
 @pytest.fixture
