@@ -71,31 +71,43 @@ def _no_keys_held() -> Iterator[None]:
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     """A qasync loop on the already running Qt loop: qtbot.wait* drives coroutines."""
+    loop = open_loop(qapp)
+    try:
+        yield loop
+    finally:
+        close_loop(qapp, loop)
+
+
+def open_loop(qapp: Any) -> asyncio.AbstractEventLoop:
+    """A qasync loop on the running Qt loop, made the current one (``qloop``; a module's shared
+    window has one for the module: ``tests/ui/shared_window.py``)."""
     import qasync
 
     gc.collect()  # garbage of earlier tests (Qt objects with timers) is freed here, not in a worker
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        for task in asyncio.all_tasks(loop):
-            task.cancel()
-        qapp.processEvents()
-        asyncio.events._set_running_loop(None)
-        loop._QEventLoop__is_running = False
-        loop.close()
-        asyncio.set_event_loop(None)
-        # The loop's timer object still holds Qt timers (qasync kills them lazily). Kill them
-        # here and keep the loop alive: if the garbage collector freed it later from a worker
-        # thread (an ingest thread of the next test), Qt would stop the timers from the wrong
-        # thread ("Timers cannot be stopped from another thread") and crash.
-        timer = loop._timer
-        for timer_id in list(timer._SimpleTimer__callbacks):
-            timer.killTimer(timer_id)
-        timer._SimpleTimer__callbacks.clear()
-        _CLOSED_LOOPS.append(loop)
-        gc.collect()  # free this test's Qt objects now, on the GUI thread
+    return loop
+
+
+def close_loop(qapp: Any, loop: Any) -> None:
+    """Cancel the loop's tasks, close it and kill its Qt timers; the loop is kept alive."""
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+    qapp.processEvents()
+    asyncio.events._set_running_loop(None)
+    loop._QEventLoop__is_running = False
+    loop.close()
+    asyncio.set_event_loop(None)
+    # The loop's timer object still holds Qt timers (qasync kills them lazily). Kill them
+    # here and keep the loop alive: if the garbage collector freed it later from a worker
+    # thread (an ingest thread of the next test), Qt would stop the timers from the wrong
+    # thread ("Timers cannot be stopped from another thread") and crash.
+    timer = loop._timer
+    for timer_id in list(timer._SimpleTimer__callbacks):
+        timer.killTimer(timer_id)
+    timer._SimpleTimer__callbacks.clear()
+    _CLOSED_LOOPS.append(loop)
+    gc.collect()  # free this test's Qt objects now, on the GUI thread
 
 
 def loop_passes(qtbot: Any, passes: int = 3) -> None:
@@ -176,37 +188,47 @@ async def no_images(url: str, max_bytes: int) -> bytes:
 def make_session(qtbot: Any, qloop: Any, cache_dir: Path) -> Iterator[Callable[..., Any]]:
     """``make_session(base_url=..., offline=..., open=..., wait="ready"|"synced"|None)``:
     a started ``AppSession`` on ``cache_dir``; closed (client, store, window) after the test."""
-    from catalogue_desktop.ui.shell.options import Options
-    from catalogue_desktop.ui.shell.session import AppSession
-
     sessions: list[Any] = []
 
-    def make(
-        *, wait: str | None = "synced", client_options: dict[str, Any] | None = None, **options: Any
-    ) -> Any:
+    def make(**options: Any) -> Any:
         options.setdefault("cache_dir", str(cache_dir))
-        session = AppSession(
-            Options(**options),
-            client_options=client_options or {"retries": 0, "connect_timeout": 2.0, "read_timeout": 10.0},
-            image_fetch=no_images,
-        )
+        session = started_session(qtbot, **options)
         sessions.append(session)
-        if wait == "synced":
-            with qtbot.waitSignal(session.synced, timeout=20000):
-                session.start()
-            wait_rows_loaded(qtbot, session)
-        elif wait == "ready":
-            with qtbot.waitSignal(session.ready, timeout=10000):
-                session.start()
-        else:
-            session.start()
         return session
 
     yield make
     for session in sessions:
-        task = asyncio.ensure_future(session.aclose())
-        qtbot.waitUntil(task.done, timeout=30000)  # (a bound: a worker cancelled mid-body, under load)
-        task.result()  # aclose also deletes the window (deleteLater)
+        close_session(qtbot, session)
+
+
+def started_session(
+    qtbot: Any, *, wait: str | None = "synced", client_options: dict[str, Any] | None = None, **options: Any
+) -> Any:
+    """A started ``AppSession`` (``make_session``'s, or a module's shared window's)."""
+    from catalogue_desktop.ui.shell.options import Options
+    from catalogue_desktop.ui.shell.session import AppSession
+
+    session = AppSession(
+        Options(**options),
+        client_options=client_options or {"retries": 0, "connect_timeout": 2.0, "read_timeout": 10.0},
+        image_fetch=no_images,
+    )
+    if wait == "synced":
+        with qtbot.waitSignal(session.synced, timeout=20000):
+            session.start()
+        wait_rows_loaded(qtbot, session)
+    elif wait == "ready":
+        with qtbot.waitSignal(session.ready, timeout=10000):
+            session.start()
+    else:
+        session.start()
+    return session
+
+
+def close_session(qtbot: Any, session: Any) -> None:
+    task = asyncio.ensure_future(session.aclose())
+    qtbot.waitUntil(task.done, timeout=30000)  # (a bound: a worker cancelled mid-body, under load)
+    task.result()  # aclose also deletes the window (deleteLater)
 
 
 def wait_rows_loaded(qtbot: Any, session: Any) -> None:

@@ -4,24 +4,82 @@ errors that say what to fix, facets that write the query, saved searches, the pa
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
 from catalogue_desktop.ui.searches.book import settings_searches
 from tests.ui.conftest import POPUP_NOISE
+from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
+from tests.ui.shared_window import assert_as_started, module_session, put_back, window_state
+
+
+@pytest.fixture(scope="module")
+def shared_window(
+    request: pytest.FixtureRequest, filled_store_template: Path, module_folder: Path
+) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The window most tests here share (``tests/ui/shared_window.py``): offline on the demo
+    sample, its finder ready, every tab made; and its state then (``window_state``)."""
+    cache = module_folder / "cache"
+    cache.mkdir()
+    shutil.copy(filled_store_template, cache / FILE_NAME)
+    with module_session(
+        request, base_url="http://127.0.0.1:9", offline=True, wait="ready", cache_dir=str(cache)
+    ) as found:
+        found.finder.indexer.finish_now()
+        for kind in found.window.tab_kinds():  # (as a test's first look at a tab makes it)
+            found.window.tab(kind)
+        QApplication.processEvents()
+        yield found, window_state(found)
 
 
 @pytest.fixture
-def session(make_session: Any, filled_cache: Any, qtbot: Any) -> Any:
-    """An offline session on the demo sample, its finder ready."""
+def session(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
+    """The shared window as its start showed it (``put_back``), asserted equal to the window's
+    state after its start."""
+    found, fresh = shared_window
+    put_back(found, fresh)
+    assert_as_started(found, fresh)
+    return found
+
+
+@pytest.fixture
+def own_session(make_session: Any, filled_cache: Any, qtbot: Any) -> Any:
+    """A window of the test's own (for a test that leaves what ``put_back`` cannot undo):
+    offline on the demo sample, its finder ready."""
     found = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
     found.finder.indexer.finish_now()
     return found
+
+
+@POPUP_NOISE
+def test_a_test_s_query_tab_selection_and_completions_are_put_back(
+    session: Any, shared_window: tuple[Any, dict[str, Any]], qtbot: Any
+) -> None:
+    """What the tests here leave in the shared window is put back before the next (``put_back``):
+    a query typed with its completions open, another tab shown with a row selected. Each differs
+    from the start's state (the check can fail), and the state after ``put_back`` is the start's."""
+    fresh = shared_window[1]
+    window = session.window
+    window.show_tab(Kind.COURSES)
+    box = window.query_box
+    box.edit.setFocus()
+    qtbot.keyClicks(box.edit, "ci")
+    qtbot.waitUntil(lambda: window_state(session)["open"] != fresh["open"])  # the completions
+    window.tab(Kind.COURSES).view.selectRow(1)
+    left = window_state(session)
+    assert left["tab"] != fresh["tab"] and left["query"] != fresh["query"]
+    assert left["tabs"][Kind.COURSES] != fresh["tabs"][Kind.COURSES]
+    put_back(session, fresh)
+    assert_as_started(session, fresh)
 
 
 def _titles(window: Any) -> list[str]:
@@ -161,8 +219,8 @@ def test_the_facet_model_passes_the_model_tester(session: Any, qtmodeltester: An
     qtmodeltester.check(window.facet_panel.model)
 
 
-def test_saved_searches_are_remembered_and_open_their_tab(session: Any, monkeypatch: Any) -> None:
-    window = session.window
+def test_saved_searches_are_remembered_and_open_their_tab(own_session: Any, monkeypatch: Any) -> None:
+    window = own_session.window
     window.show_tab(Kind.COURSES)
     window.query_box.set_text("city:dallas fee:<1300")
     from PySide6.QtCore import QTimer
@@ -250,10 +308,11 @@ def test_a_query_on_the_command_line_opens_the_window_with_it(
     )
 
 
-def test_the_detail_pane_follows_the_query(session: Any) -> None:
+def test_the_detail_pane_follows_the_query(own_session: Any) -> None:
     """The selected record stays shown while the query keeps it; when the query drops it (or
-    nothing matches) the pane says so instead of showing a record the table no longer lists."""
-    window = session.window
+    nothing matches) the pane says so instead of showing a record the table no longer lists.
+    (A window of its own: the tab keeps the record it showed, selected again once listed.)"""
+    window = own_session.window
     tab = window.show_tab(Kind.WEBINARS)
     kept = tab.model.record_id(0)
     tab.view.selectRow(0)
@@ -271,10 +330,10 @@ def test_the_detail_pane_follows_the_query(session: Any) -> None:
 
 
 @POPUP_NOISE
-def test_typed_queries_show_rows_at_once_and_facets_once_typing_pauses(session: Any, qtbot: Any) -> None:
+def test_typed_queries_show_rows_at_once_and_facets_once_typing_pauses(own_session: Any, qtbot: Any) -> None:
     from catalogue_desktop.ui.finder import controller
 
-    window = session.window
+    window = own_session.window
     tab = window.show_tab(Kind.COURSES)
     window.facet_dock.show()
     panel, box = window.facet_panel, window.query_box

@@ -4,14 +4,18 @@ unless asked, the finder's query applied; a row opens its course, webinar or ser
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
+from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
+from tests.ui.shared_window import assert_as_started, module_session, put_back, window_state
 
 START = column_index(OCCASIONS, "start")
 KIND = column_index(OCCASIONS, "kind")
@@ -19,11 +23,13 @@ RECORD = column_index(OCCASIONS, "record")
 PAST_WEBINAR = 50035  # moved into 2025 below: over, live
 
 
-@pytest.fixture
-def dated_cache(cache_dir: Path, sample: dict[Kind, bytes]) -> Path:
+@pytest.fixture(scope="module")
+def dated_cache(module_folder: Path, sample: dict[Kind, bytes]) -> Path:
     """The demo sample with one live webinar (no series' session) moved into the past."""
     from catalogue_desktop.core.sync.ingest import ingest
 
+    cache_dir = module_folder / "cache"
+    cache_dir.mkdir()
     webinars = json.loads(sample[Kind.WEBINARS])
     in_series = {w["webinarId"] for s in json.loads(sample[Kind.SERIES]) for w in s["sessions"]}
     assert PAST_WEBINAR not in in_series
@@ -40,11 +46,46 @@ def dated_cache(cache_dir: Path, sample: dict[Kind, bytes]) -> Path:
     return cache_dir
 
 
+@pytest.fixture(scope="module")
+def shared_window(request: pytest.FixtureRequest, dated_cache: Path) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The window the tests here share (``tests/ui/shared_window.py``): offline on
+    ``dated_cache``, its finder ready, every tab made; and its state then (``window_state``)."""
+    with module_session(
+        request, base_url="http://127.0.0.1:9", offline=True, wait="ready", cache_dir=str(dated_cache)
+    ) as session:
+        session.finder.indexer.finish_now()
+        for kind in session.window.tab_kinds():  # (as a test's first look at a tab makes it)
+            session.window.tab(kind)
+        QApplication.processEvents()
+        yield session, window_state(session)
+
+
 @pytest.fixture
-def window(make_session: Any, dated_cache: Path) -> Any:
-    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
-    session.finder.indexer.finish_now()
+def window(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
+    """The shared window as its start showed it (``put_back``, past dates hidden again),
+    asserted equal to the window's state after its start."""
+    session, fresh = shared_window
+    session.window.tab(OCCASIONS).show_past.setChecked(False)
+    put_back(session, fresh)
+    assert_as_started(session, fresh)
     return session.window
+
+
+def test_the_window_is_put_back_between_tests(shared_window: tuple[Any, dict[str, Any]], window: Any) -> None:
+    """What the tests here leave is put back before the next: past dates shown, a query, a row
+    of the Dates selected. Each differs from the start's state (the check can fail)."""
+    session, fresh = shared_window
+    tab = window.show_tab(OCCASIONS)
+    tab.show_past.setChecked(True)
+    assert window_state(session)["tabs"][OCCASIONS]["rows"] != fresh["tabs"][OCCASIONS]["rows"]
+    window.query_box.set_text("kind:session")
+    tab.view.selectRow(0)
+    left = window_state(session)
+    assert left["query"] != fresh["query"] and left["tabs"][OCCASIONS]["details"] is not None
+    assert left["tab"] != fresh["tab"]
+    tab.show_past.setChecked(False)
+    put_back(session, fresh)
+    assert_as_started(session, fresh)
 
 
 def _rows(tab: Any) -> list[list[Any]]:

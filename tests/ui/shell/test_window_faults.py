@@ -1,10 +1,12 @@
 """The window against a misbehaving service: the CLI's fault table (tests/core/sync/test_faults.py), seen
 by a user.
 
-Every case starts the real window (``AppSession``) on a cache pre-filled with the demo sample as a
-healthy FaultServer serves it (every collection with the ETag the server gives it, so the first
-refresh and later refreshes of the healthy ones answer 304), then points ONE collection at a fault
-and presses F5.
+The cases share one real window (``AppSession``, ``tests/ui/shared_window.py``: a start and its
+close cost more than a case), started on a cache pre-filled with the demo sample as a healthy
+FaultServer serves it (every collection with the ETag the server gives it, so the first refresh
+and later refreshes of the healthy ones answer 304). Each case begins with the service healthy and
+the window as its start showed it (put back if a case before failed half-way, and asserted), then
+points ONE collection at a fault and presses F5.
 The window must not crash; the faulty tab keeps its rows (the count label and the record ids do not
 move) when the refresh fails, or shows the accepted rows when the variant is accepted; the status
 panel says "failed" with a readable reason and a Retry button (or the rejected count for a partial
@@ -32,6 +34,8 @@ from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from tests.faultserver import FaultServer, refused_port
 from tests.records import BAD_UTF8, DATES, DEEP, NEW_TOPICS, topics, webinar
 from tests.ui.conftest import FILLED_AT, wait_rows_loaded
+from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
+from tests.ui.shared_window import assert_as_started, module_session, qtbot_of, window_state
 
 T, W = Kind.TOPICS, Kind.WEBINARS
 RAW = Qt.ItemDataRole.UserRole
@@ -201,6 +205,75 @@ def served_store_template(tmp_path_factory: pytest.TempPathFactory, sample: dict
     return path
 
 
+@pytest.fixture(scope="module")
+def shared_server(sample: dict[Kind, bytes]) -> Iterator[FaultServer]:
+    """The service of the shared window (``fault_window``)."""
+    with FaultServer() as s:
+        serve_sample(s, sample)
+        yield s
+
+
+@pytest.fixture(scope="module")
+def shared_window(
+    request: pytest.FixtureRequest,
+    shared_server: FaultServer,
+    served_store_template: Path,
+    module_folder: Path,
+) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The window the cases share, started on ``served_store_template`` (its first refresh
+    answered 304), every tab made, and its state then (``window_state``)."""
+    cache = module_folder / "cache"
+    cache.mkdir()
+    shutil.copy(served_store_template, cache / FILE_NAME)
+    with module_session(
+        request, base_url=shared_server.base_url, client_options=CLIENT, cache_dir=str(cache)
+    ) as session:
+        for kind in session.window.tab_kinds():  # every tab made (as a case's first look makes one)
+            session.window.tab(kind)
+        wait_rows_loaded(qtbot_of(request), session)
+        yield session, window_state(session)
+
+
+@pytest.fixture
+def fault_window(
+    shared_window: tuple[Any, dict[str, Any]],
+    shared_server: FaultServer,
+    sample: dict[Kind, bytes],
+    qtbot: Any,
+    qloop: Any,
+) -> Any:
+    """The shared window as its start showed it, its service healthy (``put_back``)."""
+    session, fresh = shared_window
+    put_back(qtbot, session, shared_server, sample, fresh)
+    return session
+
+
+def put_back(
+    qtbot: Any, session: Any, server: FaultServer, sample: dict[Kind, bytes], fresh: dict[str, Any]
+) -> None:
+    """The service healthy again and the window as its start showed it: a case that failed
+    half-way is refreshed from the healthy service, the status details folded, the first tab
+    shown and no row selected; asserted equal to the window's state after its start."""
+    window = session.window
+    serve_sample(server, sample)
+    state = window_state(session)
+    if (
+        state["statuses"] != fresh["statuses"]
+        or state["banner"]
+        or any(state["tabs"][kind]["rows"] != fresh["tabs"][kind]["rows"] for kind in fresh["tabs"])
+    ):
+        refresh(qtbot, session)
+    if window.status.more.isChecked():
+        qtbot.mouseClick(window.status.more, Qt.MouseButton.LeftButton)
+    for kind in window.tab_kinds():
+        tab = window.made_tab(kind)
+        if tab is not None:
+            tab.view.selectionModel().clear()  # (the current row too)
+            tab.detail.clear()
+    window.show_tab(fresh["tab"])
+    assert_as_started(session, fresh)
+
+
 @pytest.fixture
 def served_cache(cache_dir: Path, served_store_template: Path) -> Path:
     """A cache dir holding ``served_store_template``."""
@@ -249,18 +322,17 @@ def assert_others_up_to_date(window: Any, faulty: Kind | None) -> None:
         assert not window.status.retry_visible(kind)
 
 
-@pytest.mark.usefixtures("served_cache")
 @pytest.mark.parametrize("name", list(CASES))
 def test_one_collection_fault(
     name: str,
-    make_session: Any,
-    server: FaultServer,
+    fault_window: Any,
+    shared_server: FaultServer,
     sample: dict[Kind, bytes],
     qtbot: Any,
 ) -> None:
     case = CASES[name]
     kind = case.kind
-    session = make_session(base_url=server.base_url, client_options=CLIENT)
+    session, server = fault_window, shared_server
     window = session.window
     tab = window.tab(kind)
     before_ids = ids_shown(tab)
@@ -350,6 +422,33 @@ def test_one_collection_fault(
     assert tab.count_label.text() == count_before
     assert_others_up_to_date(window, kind)
     assert_no_crash(window)
+
+
+def test_a_case_left_half_way_is_put_back(
+    fault_window: Any,
+    shared_window: tuple[Any, dict[str, Any]],
+    shared_server: FaultServer,
+    sample: dict[Kind, bytes],
+    qtbot: Any,
+) -> None:
+    """The cases' window is put back as its start showed it after a case stopped anywhere: its
+    collection failed and still faulty, the status details open, another tab shown with a record
+    selected (``put_back``, which every case begins with). The state compared is the start's, and
+    it differs at each of these steps (the check can fail)."""
+    session, fresh = shared_window
+    window = session.window
+    assert window_state(session) == fresh
+    shared_server.set(T.path, "status", status=500)
+    refresh(qtbot, session)
+    assert window_state(session)["statuses"] != fresh["statuses"]
+    qtbot.mouseClick(window.status.more, Qt.MouseButton.LeftButton)
+    assert window_state(session)["status details"] != fresh["status details"]
+    assert window.navigate(Kind.EXPERTS, json.loads(sample[Kind.EXPERTS])[3]["expertId"])
+    moved = window_state(session)
+    assert moved["tab"] != fresh["tab"] and moved["tabs"][Kind.EXPERTS] != fresh["tabs"][Kind.EXPERTS]
+    put_back(qtbot, session, shared_server, sample, fresh)
+    assert window_state(session) == fresh
+    assert window.status.status(T) == "current" and window.tab(T).model.rowCount() == SAMPLE_COUNTS[T]
 
 
 def test_whole_service_refused_shows_offline_banner_then_recovers(
