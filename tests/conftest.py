@@ -32,8 +32,15 @@ def pytest_configure(config: pytest.Config) -> None:
     """Before xdist starts its workers: the package and the tests compiled once (``tests/bytecode.py``)."""
     from pathlib import Path
 
+    from hypothesis import settings
+
     from tests.bytecode import compile_once
 
+    # No property test is held to Hypothesis's 200 ms deadline per example: it is a timed assert,
+    # and a loaded machine (three workers on two cores) fails it for nothing the test checks. The
+    # rest is the profile in force (Hypothesis's own "ci" where CI is set: derandomized).
+    settings.register_profile("suite", settings(), deadline=None)
+    settings.load_profile("suite")
     compile_once(config, Path(__file__).resolve().parent.parent)
 
 
