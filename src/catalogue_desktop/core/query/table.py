@@ -141,6 +141,7 @@ class FlagIndex(BuiltIndex):
                 false += compress(span, map(is_, values[start:end], repeat(False)))
             yield
         self.true = bits.from_rows(true, n)
+        yield  # (each bitset a step: both in one were steps of ~30 ms of CPU at 100,000 rows, loaded)
         self.false = bits.from_rows(false, n)
         self.present = self.true | self.false
         self._values = ()
