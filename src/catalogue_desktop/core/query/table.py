@@ -159,12 +159,14 @@ class Table:
         n: int,
         child: Table | None = None,
         parent_of: list[int] | None = None,
+        *,
+        compacted: bool = False,
     ) -> None:
         self.name = name
         self.scope = scope  # record, location or session
         self.n = n
         self.columns = columns
-        if "id" in columns:
+        if "id" in columns and not compacted:  # (``TableBuilder`` compacts them a chunk at a time)
             columns["id"] = _compact(columns["id"])
         self.child = child
         self.parent_of = parent_of  # a child table: each row's parent row
@@ -407,6 +409,10 @@ class TableBuilder:
         chunk = facts if isinstance(facts, list) else list(facts)
         for key, column in self.columns.items():
             column.extend(map(dict.get, chunk, repeat(key)))  # (in C: facts are dicts)
+        # The chunk's ids compacted here (``_compact``), not all of them in ``finish``: at 100,000 rows
+        # that was most of a step of ~40 ms of CPU on the loaded machine (issue 40).
+        ids = self.columns["id"]
+        ids[self.n :] = _compact(ids[self.n :])
         if parents is not None:
             self.parent_of.extend(parents)
         if self.child is not None:
@@ -430,6 +436,7 @@ class TableBuilder:
             self.n,
             child,
             self.parent_of if self.scope != "record" else None,
+            compacted=True,
         )
 
 
