@@ -189,8 +189,20 @@ def test_fact_pages_read_ahead_on_a_thread_are_the_same_pages(
     def pages(store: Store, **how: Any) -> list[tuple[list[int], list[Any]]]:
         return list(store.iter_facts(Kind.WEBINARS, **how))
 
+    running: list[int] = []  # the reading threads not ended
+    read = read_ahead._read
+
+    def counted(*args: Any) -> None:
+        running.append(1)
+        try:
+            read(*args)
+        finally:
+            running.pop()
+
+    monkeypatch.setattr(read_ahead, "_read", counted)
+
     def readers() -> int:
-        return sum(t.name == "catalogue-fact-pages" for t in threading.enumerate())
+        return len(running)
 
     with Store(path) as store:
         here = pages(store)
@@ -247,3 +259,46 @@ def test_a_listing_2_cache_gets_its_series_sessions_when_listed_again(filled: Pa
     with Store(filled) as store:
         assert store.stale_listings(listing.LISTING_VERSION) == []
         assert [r for part in store.iter_rows(Kind.SERIES) for r in part] == want
+
+
+def test_the_window_never_waits_for_the_thread_reading_facts_ahead(
+    tmp_path: Path, sample: dict[Kind, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``facts_ahead`` (the window's indexer) gives None while the thread has not read the next page,
+    instead of waiting for it, and the pages once it has; the thread is started without waiting for
+    it to run (``threading.Thread.start`` waits until it has: on a loaded machine the indexer's steps
+    waited 50-90 ms there, with ~1 ms of CPU, during a refresh; issue 40)."""
+    import threading
+
+    from catalogue_desktop.core.cache import pages as store_pages
+    from catalogue_desktop.core.cache import read_ahead
+
+    monkeypatch.setattr(store_pages, "PAGE_ROWS", 20)
+    monkeypatch.setattr(store_pages, "FACT_PAGE_ROWS", 7)
+    path = tmp_path / "catalogue.sqlite3"
+    assert ingest(str(path), Kind.WEBINARS.value, sample[Kind.WEBINARS], '"w"', None, AT).status == "updated"
+    go = threading.Event()
+    read = read_ahead._read
+
+    def held(*args: Any) -> None:  # a thread not given a CPU yet
+        go.wait()
+        read(*args)
+
+    monkeypatch.setattr(read_ahead, "_read", held)
+    starts = 0
+    start = threading.Thread.start
+
+    def counted_start(thread: threading.Thread) -> None:
+        nonlocal starts
+        starts += 1
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted_start)
+    with Store(path) as store:
+        want = list(store.iter_facts(Kind.WEBINARS))
+        pages = store.facts_ahead(Kind.WEBINARS, None, wait=0.001)
+        assert [next(pages) for _ in range(3)] == [None, None, None]  # (asked again, not waited for)
+        assert starts == 0
+        go.set()
+        assert [p for p in pages if p is not None] == want
+        assert len(want) > 3

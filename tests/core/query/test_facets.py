@@ -211,3 +211,34 @@ def test_a_whole_value_typed_is_the_facet_value_and_a_part_is_not() -> None:
     assert toggle("-city:dal cle:yes", "city", '="Houston"', keys=keys) == 'cle:yes city:="Houston"'
     part = next(f for f in facets(finder, "city:dal", "offerings", NOW) if f.field == "city")
     assert not any(v.state for v in part.values) and part.chosen == "city:dal"
+
+
+def test_a_date_facet_s_months_gather_the_rows_days_a_slice_a_step() -> None:
+    """Counted, not timed (issue 40): the months of a date facet are found from its rows' days a
+    slice of rows a step (every row's day in one step: ~30 ms of CPU at 100,000 rows, loaded), so
+    their steps grow with the rows; the months and their rows are the same."""
+    from catalogue_desktop.core.query import facets as facets_module
+    from catalogue_desktop.core.query.table import DateIndex
+
+    def months(n: int) -> tuple[int, list[tuple[str, str, int]]]:
+        dates = DateIndex(
+            [f"2027-{1 + i % 3:02d}-{1 + i % 28:02d}T10:00:00Z" if i % 7 else None for i in range(n)]
+        )
+        dates.ensure()
+        found = facets_module._Months(dates)
+        steps = sum(1 for _ in found.build())
+        return steps, found.options
+
+    few_steps, few = months(300)
+    many_steps, many = months(100_000)
+    assert [(label, clause) for label, clause, _rows in many] == [
+        ("Jan 2027", "2027-01"),
+        ("Feb 2027", "2027-02"),
+        ("Mar 2027", "2027-03"),
+    ]
+    assert [(label, clause) for label, clause, _rows in few] == [
+        (label, clause) for label, clause, _rows in many
+    ]
+    assert many_steps - few_steps >= 5, (few_steps, many_steps)  # (a step per 16,384 rows)
+    jan = many[0][2]
+    assert jan.bit_count() == sum(1 for i in range(100_000) if i % 7 and i % 3 == 0)

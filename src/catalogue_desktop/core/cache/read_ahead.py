@@ -6,10 +6,17 @@ The indexer builds the finder's tables on the window's thread, a page of facts p
 bytes a few pages ahead (SQLite lets go of the GIL while it reads); the caller unpacks them. A thread
 that cannot open the file, or that waited long for its pages to be taken, ends; the caller then reads
 the next page itself (``read_here``), so the pages come in order whatever happens to the thread.
+
+The window's thread never waits for the reader long (``wait``): a page not read yet is ``PENDING``
+(the indexer's step ends, the loop has its turn, the page is asked for again), and the thread is
+started without waiting for it to run (``threading.Thread.start`` waits until the new thread has
+run: on a loaded machine that is the time the scheduler takes to give it a CPU, 50-90 ms of a
+refresh's event loop gaps with ~1 ms of the window's CPU in them, issue 40).
 """
 
 from __future__ import annotations
 
+import _thread
 import itertools
 import queue
 import sqlite3
@@ -30,24 +37,37 @@ _POLL_S = 0.1
 Page = tuple[Any, ...] | None  # (format, crc, data) as stored, or None: no such page
 
 
-def fact_pages(path: Path, snapshot: int, read_here: Callable[[int], Page]) -> Generator[Page, None, None]:
+class Pending:
+    """(The type of ``PENDING``.)"""
+
+
+PENDING = Pending()  # the next page is not read yet (``fact_pages`` with a ``wait``)
+
+
+def fact_pages(
+    path: Path, snapshot: int, read_here: Callable[[int], Page], wait: float | None = None
+) -> Generator[Page | Pending, None, None]:
     """Snapshot ``snapshot``'s fact pages in order, then None (no more): read on a thread;
-    ``read_here(page)`` reads one on the caller's thread when the thread cannot. Closing the
+    ``read_here(page)`` reads one on the caller's thread when the thread cannot. With ``wait``
+    (seconds), a page the thread has not read by then is ``PENDING``: ask again. Closing the
     iterator ends the thread."""
     pages: queue.Queue[Page] = queue.Queue(AHEAD)
-    stop = threading.Event()
-    thread = threading.Thread(
-        target=_read, args=(path, snapshot, pages, stop), name="catalogue-fact-pages", daemon=True
-    )
-    thread.start()
+    stop, ended = threading.Event(), threading.Event()
+    # (not threading.Thread: its start waits until the new thread runs; see the module's doc)
+    _thread.start_new_thread(_read, (path, snapshot, pages, stop, ended))
     try:
-        for page in itertools.count():
-            found = _next(pages, thread)
+        page = 0
+        while True:
+            found = _next(pages, ended, wait)
+            if found is PENDING:
+                yield PENDING
+                continue
             if found is _GONE:
                 found = read_here(page)
             yield found
             if found is None:
                 return
+            page += 1
     finally:
         stop.set()
 
@@ -55,18 +75,30 @@ def fact_pages(path: Path, snapshot: int, read_here: Callable[[int], Page]) -> G
 _GONE: Any = object()  # the thread ended with no page left for the caller
 
 
-def _next(pages: queue.Queue[Page], thread: threading.Thread) -> Page:
-    """The thread's next page (waiting while it reads it), or ``_GONE`` if it ended."""
+def _next(pages: queue.Queue[Page], ended: threading.Event, wait: float | None) -> Any:
+    """The thread's next page (waiting while it reads it, at most ``wait`` seconds if given:
+    then ``PENDING``), or ``_GONE`` if it ended."""
     while True:
-        alive = thread.is_alive()  # (before looking: a page put just before it ended is taken)
+        alive = not ended.is_set()  # (before looking: a page put just before it ended is taken)
         try:
-            return pages.get(timeout=_POLL_S) if alive else pages.get_nowait()
+            return pages.get(timeout=_POLL_S if wait is None else wait) if alive else pages.get_nowait()
         except queue.Empty:
             if not alive:
-                return _GONE  # type: ignore[no-any-return]
+                return _GONE
+            if wait is not None:
+                return PENDING
 
 
-def _read(path: Path, snapshot: int, pages: queue.Queue[Page], stop: threading.Event) -> None:
+def _read(
+    path: Path, snapshot: int, pages: queue.Queue[Page], stop: threading.Event, ended: threading.Event
+) -> None:
+    try:
+        _read_pages(path, snapshot, pages, stop)
+    finally:
+        ended.set()
+
+
+def _read_pages(path: Path, snapshot: int, pages: queue.Queue[Page], stop: threading.Event) -> None:
     try:
         db = connect(path)  # (bounded, as the store's own connection)
         db.execute("PRAGMA query_only = ON")

@@ -12,6 +12,7 @@ a bad file aside are ``schema``; the packed pages of the start-up read are ``pag
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import sqlite3
@@ -25,7 +26,7 @@ from catalogue_desktop.core.cache import pages as store_pages
 from catalogue_desktop.core.cache import space
 from catalogue_desktop.core.cache.guarded import BoundedConnection, Unusable
 from catalogue_desktop.core.cache.offer_log import OfferLog
-from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, fact_pages
+from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, Pending, fact_pages
 from catalogue_desktop.core.cache.record_history import History, record_sync
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
 from catalogue_desktop.core.cache.schema import immediate, move_aside, open_db, open_read_only
@@ -223,18 +224,39 @@ class Store:
         """The facts of the current snapshot (or of ``snapshot``) in array order, a page at a time as
         (positions, facts): from ``fact_pages`` while sound (``read_ahead``: read on a thread), then
         from ``rows``. A record listed before facts existed has None (see ``stale_listings``)."""
+        for page in self._facts(kind, snapshot, read_ahead, None):
+            assert page is not None  # (only a wait gives None)
+            yield page
+
+    def facts_ahead(
+        self, kind: Kind, snapshot: int | None, *, wait: float
+    ) -> Iterator[tuple[list[int], list[dict[str, Any] | None]] | None]:
+        """As ``iter_facts(read_ahead=True)``, waiting at most ``wait`` seconds for the thread's next
+        page: None when it is not read yet (ask again; the window's indexer then lets the event
+        loop run, ``read_ahead``)."""
+        return self._facts(kind, snapshot, True, wait)
+
+    def _facts(
+        self, kind: Kind, snapshot: int | None, read_ahead: bool, wait: float | None
+    ) -> Iterator[tuple[list[int], list[dict[str, Any] | None]] | None]:
         at = self.state(kind).snapshot if snapshot is None else snapshot
         if at is None:
             return
         last, here = -1, (self._fact_page(at, page) for page in itertools.count())
-        pages = fact_pages(self.path, at, lambda page: self._fact_page(at, page)) if read_ahead else here
-        for blob in pages:
-            unpacked = store_pages.unpack_fact_page(*blob) if blob else None
-            if unpacked is None or unpacked[0][0] <= last:
-                break
-            yield unpacked
-            last = unpacked[0][-1]
-        pages.close()  # (the thread reading ahead ends)
+        read_here = functools.partial(self._fact_page, at)
+        pages = fact_pages(self.path, at, read_here, wait) if read_ahead else here
+        try:
+            for blob in pages:
+                if isinstance(blob, Pending):
+                    yield None
+                    continue
+                unpacked = store_pages.unpack_fact_page(*blob) if blob else None
+                if unpacked is None or unpacked[0][0] <= last:
+                    break
+                yield unpacked
+                last = unpacked[0][-1]
+        finally:
+            pages.close()  # (the thread reading ahead ends)
         while found := self._query(
             "SELECT pos, coalesce(facts, 'null') FROM rows WHERE snapshot = ? AND pos > ?"
             " ORDER BY pos LIMIT ?",

@@ -329,6 +329,9 @@ def _options(finder: Finder, t: Table, f: Field, now: datetime) -> list[tuple[st
     return []
 
 
+_DAYS_A_STEP = 16_384  # the rows' days gathered a step (``_Months``)
+
+
 class _Months(BuiltIndex):
     """A date field's months with their rows (the start month facet's values), made once per
     table like an index: they do not depend on the query."""
@@ -340,7 +343,11 @@ class _Months(BuiltIndex):
 
     def _build(self) -> Iterator[None]:
         index = self._index
-        days = {day for day in index.days if day is not None}
+        seen: set[int | None] = set()
+        for start in range(0, len(index.days), _DAYS_A_STEP):  # (at once: ~30 ms at 100,000 rows, loaded)
+            seen.update(index.days[start : start + _DAYS_A_STEP])
+            yield
+        days = [day for day in seen if day is not None]  # (the distinct days: a few thousand at most)
         months = sorted({(d.year, d.month) for d in map(date.fromordinal, days)})
         for year, month in months:
             first = date(year, month, 1).toordinal()

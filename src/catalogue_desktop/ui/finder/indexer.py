@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.query.vocabulary import Vocabulary
 
 PASS_S = 0.004  # work per event-loop pass
+PAGE_WAIT_S = 0.002  # a step waits this long at most for the thread reading the facts ahead
 _MOMENTS_KEPT = 200_000  # parsed date texts kept for the next build of the Dates rows
 _SOURCES = frozenset({"courses", "series", "webinars"})  # what the offerings are made of
 OFFERINGS = OCCASIONS.value
@@ -190,12 +191,14 @@ class FinderIndexer(QObject):
         store = self._store()
         read = 0
         # The pages are read by a thread of their own (``read_ahead``: the first read after a sync's
-        # writes was a step of 17 ms of CPU here), unpacked in one step and added to the table in another.
-        pages = store.iter_facts(kind, rowset.snapshot, read_ahead=True)
-        while (page := next(pages, None)) is not None:
+        # writes was a step of 17 ms of CPU here), unpacked in one step and added to the table in another;
+        # a page the thread has not read yet is asked for again at the next step, not waited for.
+        for page in store.facts_ahead(kind, rowset.snapshot, wait=PAGE_WAIT_S):
             yield
             if self._store() is not store:  # another catalogue is shown: this one's job ends
                 return
+            if page is None:
+                continue
             positions, facts = page
             # (a record listed before facts existed has none yet: the listing is redone soon)
             builder.add(
