@@ -11,14 +11,14 @@ the jobs are served in turn (one that waited goes first: a later one cannot star
 job in line of a pass found spent before any step waits once, then runs, however the pass is spent
 (a repaint, asyncio's callbacks): every job gets a pass at least every other one of its turns.
 
-When the pass began: the event dispatcher's ``aboutToBlock`` marks it while jobs wait (Qt's glib
-and Unix dispatchers, the ones this runs on under Linux, offscreen or not and under qasync alike,
-emit it once per pass before the pass's posted events, repaints among them, and its timers;
-``tests/ui/common/test_pass_budget.py`` holds it), so what the pass spent before the jobs' turn
-counts; a pass with a zero-interval timer pending never blocks, so the mark is not a wait. Where no
-mark came since the last turn (a dispatcher that emits it only before it really blocks), the pass
-began, as far as the budget knows, at its turn: the jobs then share what is left of ``PASS_S``
-between them, the rest of the pass uncounted.
+When the pass began: when the jobs' last turn ended. The loop runs their timer once per pass, so
+what the thread did since (the timers after theirs, the next pass's posted events, the repaints
+among them, the timers before theirs) is the pass as their turn finds it, on any event dispatcher;
+and a pass with a zero-interval timer pending does not block, so none of it is a wait. (The
+dispatcher's ``aboutToBlock`` was tried as the mark: the glib dispatcher emits it once per pass
+before the posted events, but the Unix one, ``QT_NO_GLIB``, after them, so a repaint went
+uncounted there; ``tests/ui/common/test_pass_budget.py`` runs the real loop.) The first turn after
+the line was empty begins its pass itself.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractEventDispatcher, QCoreApplication, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 from catalogue_desktop.qt_compat.lifetime import is_alive
 
@@ -84,8 +84,7 @@ class PassBudget(QObject):
         self._line: list[Pump] = []  # the started pumps, in turn order
         self._timer = QTimer(self, interval=0)
         self._timer.timeout.connect(self.run_pass)
-        self._dispatcher: QAbstractEventDispatcher | None = None  # heard while a pump is started
-        self._began: float | None = None  # when the dispatcher said a pass began (since the last turn)
+        self._yielded: float | None = None  # when the last turn ended (None: none since the line filled)
         self._start: float | None = None  # the pass's start, while the jobs take their turns
 
     def pump(self, owner: QObject, call: Callable[[], object]) -> Pump:
@@ -96,10 +95,6 @@ class PassBudget(QObject):
         """``call`` once, on a later pass: its turn in line with the jobs'."""
         Pump(self, owner, call, once=True).start()
 
-    def begin_pass(self) -> None:
-        """A pass of the loop begins (the dispatcher's ``aboutToBlock``; a test's hand)."""
-        self._began = self._clock()
-
     def left(self) -> float:
         """Seconds left of the pass whose turns run now (0 or less: spent); outside them, all."""
         if self._start is None:
@@ -109,8 +104,7 @@ class PassBudget(QObject):
     def run_pass(self) -> None:
         """One pass's turns (its timer's slot): the pumps in line, one step each at most, until
         the pass is spent; the first in line runs anyway if it waited already."""
-        self._start = self._began if self._began is not None else self._clock()
-        self._began = None
+        self._start = self._yielded if self._yielded is not None else self._clock()
         line = list(self._line)
         ran: list[Pump] = []
         try:
@@ -131,13 +125,14 @@ class PassBudget(QObject):
                 pump.call()
         finally:
             self._start = None
+            self._yielded = self._clock()  # the loop's from here to the next turn
             for pump in line:  # (not one started meanwhile: it has not waited)
                 if pump.active and pump not in ran:
                     pump.waited = True
 
     def _join(self, pump: Pump) -> None:
         if not self._line:
-            self._hear_passes(True)
+            self._yielded = None  # (the loop may have waited since the last turn)
             self._timer.start()
         self._line.append(pump)
 
@@ -145,19 +140,6 @@ class PassBudget(QObject):
         self._line.remove(pump)
         if not self._line:
             self._timer.stop()
-            self._hear_passes(False)
-
-    def _hear_passes(self, on: bool) -> None:
-        """Mark each pass's start while pumps are started (a slot called per pass: not when idle)."""
-        if on and self._dispatcher is None:
-            self._dispatcher = QAbstractEventDispatcher.instance()
-            if self._dispatcher is not None:
-                self._dispatcher.aboutToBlock.connect(self.begin_pass)
-        elif not on and self._dispatcher is not None:
-            if is_alive(self._dispatcher):
-                self._dispatcher.aboutToBlock.disconnect(self.begin_pass)
-            self._dispatcher = None
-        self._began = None
 
 
 _SHARED: list[PassBudget] = []  # the GUI thread's (one event loop: one budget), made on first use
