@@ -68,9 +68,10 @@ class Pump:
             self._budget._leave(self)
 
 
-class PassBudget(QObject):
+class PassBudget:
     """The jobs' turns at the event loop, ``seconds`` of each pass between them (``clock``:
-    seconds, monotonic; a test's fake)."""
+    seconds, monotonic; a test's fake); its timer a child of ``parent`` (it needs no Qt class of
+    its own)."""
 
     def __init__(
         self,
@@ -78,14 +79,18 @@ class PassBudget(QObject):
         clock: Callable[[], float] = time.perf_counter,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
         self.seconds = seconds
         self._clock = clock
         self._line: list[Pump] = []  # the started pumps, in turn order
-        self._timer = QTimer(self, interval=0)
+        self._timer = QTimer(parent, interval=0)
         self._timer.timeout.connect(self.run_pass)
         self._yielded: float | None = None  # when the last turn ended (None: none since the line filled)
         self._start: float | None = None  # the pass's start, while the jobs take their turns
+
+    @property
+    def alive(self) -> bool:
+        """Its timer is still there (it goes with its parent)."""
+        return is_alive(self._timer)
 
     def pump(self, owner: QObject, call: Callable[[], object]) -> Pump:
         """A job's pump (stopped): ``call`` is its step."""
@@ -147,6 +152,6 @@ _SHARED: list[PassBudget] = []  # the GUI thread's (one event loop: one budget),
 
 def loop_budget() -> PassBudget:
     """The budget the window's jobs share (a child of the application: it goes with it)."""
-    if not _SHARED or not is_alive(_SHARED[0]):
+    if not _SHARED or not _SHARED[0].alive:
         _SHARED[:] = [PassBudget(parent=QCoreApplication.instance())]
     return _SHARED[0]
