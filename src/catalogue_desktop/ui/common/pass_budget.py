@@ -11,14 +11,16 @@ the jobs are served in turn (one that waited goes first: a later one cannot star
 job in line of a pass found spent before any step waits once, then runs, however the pass is spent
 (a repaint, asyncio's callbacks): every job gets a pass at least every other one of its turns.
 
-When the pass began: when the jobs' last turn ended. The loop runs their timer once per pass, so
-what the thread did since (the timers after theirs, the next pass's posted events, the repaints
-among them, the timers before theirs) is the pass as their turn finds it, on any event dispatcher;
-and a pass with a zero-interval timer pending does not block, so none of it is a wait. (The
-dispatcher's ``aboutToBlock`` was tried as the mark: the glib dispatcher emits it once per pass
-before the posted events, but the Unix one, ``QT_NO_GLIB``, after them, so a repaint went
-uncounted there; ``tests/ui/common/test_pass_budget.py`` runs the real loop.) The first turn after
-the line was empty begins its pass itself.
+When the pass began: on Qt's glib dispatcher (Linux, offscreen or not, under ``exec()`` or qasync
+alike), its ``aboutToBlock``, heard while a job waits: emitted once per pass before the pass's
+posted events (the repaints among them) and timers, and a pass with a zero-interval timer pending
+does not block, so the mark is the pass's start. Elsewhere, when the jobs' last turn ended: what the
+thread did since (the timers after theirs, the next pass's posted events, the timers before theirs)
+is the pass as their turn finds it. (The Unix dispatcher, ``QT_NO_GLIB``, emits ``aboutToBlock``
+after the posted events: the repaint would go uncounted. Windows' and macOS's were not checked.
+``tests/ui/common/test_pass_budget.py`` runs the real loop. On glib, the bench's longest start-up
+gap was shorter with the mark than with the last turn's end: docs/decisions.md.) The first turn
+after the line was empty begins its pass itself.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtCore import QAbstractEventDispatcher, QCoreApplication, QObject, QTimer
 
 from catalogue_desktop.qt_compat.lifetime import is_alive
 
+# The dispatchers whose aboutToBlock comes once per pass before its posted events and timers.
+_MARKING = frozenset({"QEventDispatcherGlib", "QPAEventDispatcherGlib"})
 # A pass's time: a frame (a pass that repaints the window spends 10-20 ms of it on that repaint).
 PASS_S = 0.016
 
@@ -85,6 +89,8 @@ class PassBudget:
         self._timer = QTimer(parent, interval=0)
         self._timer.timeout.connect(self.run_pass)
         self._yielded: float | None = None  # when the last turn ended (None: none since the line filled)
+        self._began: float | None = None  # when the dispatcher said this pass began (glib)
+        self._dispatcher: QAbstractEventDispatcher | None = None  # heard while a pump is started
         self._start: float | None = None  # the pass's start, while the jobs take their turns
 
     @property
@@ -100,6 +106,10 @@ class PassBudget:
         """``call`` once, on a later pass: its turn in line with the jobs'."""
         Pump(self, owner, call, once=True).start()
 
+    def begin_pass(self) -> None:
+        """A pass of the loop begins (the glib dispatcher's ``aboutToBlock``)."""
+        self._began = self._clock()
+
     def left(self) -> float:
         """Seconds left of the pass whose turns run now (0 or less: spent); outside them, all."""
         if self._start is None:
@@ -109,7 +119,10 @@ class PassBudget:
     def run_pass(self) -> None:
         """One pass's turns (its timer's slot): the pumps in line, one step each at most, until
         the pass is spent; the first in line runs anyway if it waited already."""
-        self._start = self._yielded if self._yielded is not None else self._clock()
+        began, self._began = self._began, None
+        self._start = (
+            began if began is not None else self._yielded if self._yielded is not None else self._clock()
+        )
         line = list(self._line)
         ran: list[Pump] = []
         try:
@@ -137,7 +150,8 @@ class PassBudget:
 
     def _join(self, pump: Pump) -> None:
         if not self._line:
-            self._yielded = None  # (the loop may have waited since the last turn)
+            self._yielded = self._began = None  # (the loop may have waited since the last turn)
+            self._hear_passes(True)
             self._timer.start()
         self._line.append(pump)
 
@@ -145,6 +159,20 @@ class PassBudget:
         self._line.remove(pump)
         if not self._line:
             self._timer.stop()
+            self._hear_passes(False)
+
+    def _hear_passes(self, on: bool) -> None:
+        """Hear the glib dispatcher mark each pass while pumps are started (a slot per pass: not
+        while idle)."""
+        if on and self._dispatcher is None:
+            dispatcher = QAbstractEventDispatcher.instance()
+            if dispatcher is not None and dispatcher.metaObject().className() in _MARKING:
+                dispatcher.aboutToBlock.connect(self.begin_pass)
+                self._dispatcher = dispatcher
+        elif not on and self._dispatcher is not None:
+            if is_alive(self._dispatcher):
+                self._dispatcher.aboutToBlock.disconnect(self.begin_pass)
+            self._dispatcher = None
 
 
 _SHARED: list[PassBudget] = []  # the GUI thread's (one event loop: one budget), made on first use
