@@ -141,7 +141,7 @@ def small_slices(qtbot: Any, store: Store, monkeypatch: pytest.MonkeyPatch) -> C
 
 def reload_and_settle(qtbot: Any, loader: CatalogueLoader) -> None:
     loader.reload(Kind.WEBINARS)
-    qtbot.waitUntil(lambda: loader.idle and not loader._pump.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: loader.idle and not loader._pump.active, timeout=5000)
 
 
 def test_replaced_rows_are_freed_a_slice_at_a_time(
@@ -274,8 +274,7 @@ def test_a_reloaded_row_set_is_sorted_as_its_tab_shows_it_before_it_is_published
         real_step()
 
     monkeypatch.setattr(loader, "_step", step)
-    loader._pump.timeout.disconnect()
-    loader._pump.timeout.connect(step)
+    loader._pump.call = step
     loader.reload(Kind.TOPICS)
     qtbot.waitUntil(lambda: loader.idle, timeout=5000)
     topic_passes, passes = passes, 0

@@ -379,6 +379,52 @@ def test_after_ready_what_asyncio_imports_comes_a_module_a_timer_call_then_async
     assert flushed == [0]
 
 
+def test_the_start_up_s_jobs_take_their_turns_from_one_budget_per_pass(
+    make_session: Any, paged_cache: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted: from the window's first paint on, the start-up's jobs (the loader's chunks, the
+    finder's indexer, the current table's idle work, the session's later steps) run only in the
+    turns of the one budget of the event loop's passes (``ui.common.pass_budget.loop_budget``),
+    none from a timer of its own (on their own timers, several fell in one pass: issue 40)."""
+    from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
+    from catalogue_desktop.ui.browse.idle_work import IdleWork
+    from catalogue_desktop.ui.common.pass_budget import PassBudget, loop_budget
+    from catalogue_desktop.ui.finder.indexer import FinderIndexer
+    from catalogue_desktop.ui.shell.session import AppSession
+
+    turns = getattr(PassBudget, "run_pass", None)
+    calls: list[tuple[str, Any]] = []  # (the job, the budget whose turn ran it, or None)
+
+    def turn_of() -> Any:
+        frame: Any = sys._getframe(2)
+        while frame is not None and (turns is None or frame.f_code is not turns.__code__):
+            frame = frame.f_back
+        return None if frame is None else frame.f_locals["self"]
+
+    jobs = [
+        (CatalogueLoader, "_step"),
+        (FinderIndexer, "_pass"),
+        (IdleWork, "step"),
+        (AppSession, "_import_watch"),
+        (AppSession, "_watch_faults"),
+        (AppSession, "_after_ready"),
+    ]
+    for cls, name in jobs:
+        real = getattr(cls, name)
+
+        def spy(self: Any, real: Any = real, name: str = f"{cls.__name__}.{name}") -> Any:
+            calls.append((name, turn_of()))
+            return real(self)
+
+        monkeypatch.setattr(cls, name, spy)
+    session = make_session(base_url="http://127.0.0.1:9", offline=True, wait="ready")
+    model = session.window.current_tab().model
+    qtbot.waitUntil(lambda: not session.finder.indexer.busy and not model.idle_work.pending, timeout=10000)
+    assert {name for name, _ in calls} == {f"{cls.__name__}.{name}" for cls, name in jobs}
+    assert [name for name, budget in calls if budget is not loop_budget()] == []
+    assert len([name for name, _ in calls if name == "CatalogueLoader._step"]) > 4  # (chunks: pages of 16)
+
+
 def test_the_watch_s_modules_and_the_watch_come_on_different_loop_passes(
     make_session: Any, paged_cache: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

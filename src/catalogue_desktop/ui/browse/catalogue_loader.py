@@ -27,6 +27,7 @@ from catalogue_desktop.core.listing.rowset import CatalogueIndex, RowSet
 from catalogue_desktop.core.listing.sorting import SortJob
 from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
+from catalogue_desktop.ui.common.pass_budget import PassBudget, loop_budget
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.record_history import Event
@@ -96,6 +97,7 @@ class CatalogueLoader(QObject):
         chunk: int = CHUNK,
         parent: QObject | None = None,
         reload_chunk: int = RELOAD_CHUNK,
+        budget: PassBudget | None = None,
     ) -> None:
         super().__init__(parent)
         self.store = store
@@ -114,8 +116,9 @@ class CatalogueLoader(QObject):
         self._counting: Iterator[None] | None = None  # the counts being filled (``_count_step``)
         self._counts_due = False  # rows were published since the counts were last filled
         self._counted: list[Kind] = []
-        self._pump = QTimer(self, interval=0)  # one chunk of work per event-loop pass
-        self._pump.timeout.connect(self._step)
+        # one chunk of work per event-loop pass, in turn with the window's other jobs
+        self._budget = budget or loop_budget()
+        self._pump = self._budget.pump(self, self._step)
         # After an early collection's first page, reading pauses until the window painted it
         # (``first_page_painted``), or this long: how many loop passes a first paint takes
         # depends on the platform and on the window's widgets (one pass was not always enough).
@@ -199,6 +202,7 @@ class CatalogueLoader(QObject):
                 and self._jobs
                 and not self._first_page_read
                 and time.perf_counter() - started < (SHOWN_PASS_S if self._shown else START_PASS_S)
+                and self._budget.left() > 0
             ):
                 self._read_chunk(next(iter(self._jobs.values())))
         elif packed := next((r for r in self.rowsets.values() if r.packed_links), None):

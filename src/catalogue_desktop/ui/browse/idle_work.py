@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer
 
 from catalogue_desktop.core.listing.sorting import prepare_sort_keys
+from catalogue_desktop.ui.common.pass_budget import PassBudget, loop_budget
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.listing.rowset import RowSet
@@ -32,12 +33,17 @@ class IdleWork:
     """Idle-time building for one table: the sort keys of ``presorted`` columns, then the
     positions in the sort order, of the row set and order last given (``work_on``)."""
 
-    def __init__(self, rowset: RowSet, presorted: list[int], parent: QObject) -> None:
+    def __init__(
+        self, rowset: RowSet, presorted: list[int], parent: QObject, budget: PassBudget | None = None
+    ) -> None:
         self.rowset = rowset
         self._presorted = presorted  # the columns whose sort keys are built ahead
         self._order: RowOrder | None = None
-        self._timer = QTimer(parent, singleShot=False, interval=0)  # interval 0 once started
-        self._timer.timeout.connect(self.step)
+        self._later = QTimer(parent, singleShot=True, interval=_PREPARE_DELAY_MS)
+        # its passes in turn with the window's other jobs
+        self._budget = budget or loop_budget()
+        self._pump = self._budget.pump(parent, self.step)
+        self._later.timeout.connect(self._pump.start)
 
     def work_on(self, rowset: RowSet, order: RowOrder | None) -> None:
         """Build for ``rowset`` in ``order`` (None: as sent) from now on."""
@@ -46,7 +52,7 @@ class IdleWork:
     @property
     def pending(self) -> bool:
         """Work is left (a pass is due)."""
-        return self._timer.isActive()
+        return self._later.isActive() or self._pump.active
 
     def start_later(self) -> None:
         """Build in idle time, a few milliseconds per event-loop pass, the sort keys of the date, fee
@@ -55,24 +61,27 @@ class IdleWork:
         gains: docs/decisions.md, "Sorting and the tables"). It starts ``_PREPARE_DELAY_MS`` from now (if
         there are rows), not amid the window's start-up."""
         if len(self.rowset):
-            self._timer.start(_PREPARE_DELAY_MS)
+            self._pump.stop()
+            self._later.start()
 
     def stop(self) -> None:
-        self._timer.stop()
+        self._later.stop()
+        self._pump.stop()
 
     def finish(self) -> None:
         """Build at once what idle time has not built yet (for tests)."""
-        while self._timer.isActive():
+        while self.pending:
             self.step()
 
     def step(self) -> None:
         """One event-loop pass of idle work: slices until ``_PREPARE_PASS_S`` is spent."""
-        self._timer.setInterval(0)
-        deadline = time.perf_counter() + _PREPARE_PASS_S
+        self._later.stop()
+        deadline = time.perf_counter() + min(_PREPARE_PASS_S, self._budget.left())
         while not self._slice():
             if time.perf_counter() >= deadline:
+                self._pump.start()  # (the next pass: started already, unless a test steps by hand)
                 return
-        self._timer.stop()
+        self._pump.stop()
 
     def _slice(self) -> bool:
         """One slice of idle work; True when nothing is left."""

@@ -16,10 +16,11 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from catalogue_desktop.core.listing.rowset import RowSet
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
+from catalogue_desktop.ui.common.pass_budget import PassBudget, loop_budget
 from catalogue_desktop.ui.common.stepped_import import FINDER, import_steps
 from catalogue_desktop.ui.finder.lexicon_builder import LexiconBuilder
 
@@ -49,6 +50,7 @@ class FinderIndexer(QObject):
         store: Callable[[], Store],
         sort_of: Callable[[ListKind], tuple[int, bool] | None] = lambda _kind: None,
         parent: QObject | None = None,
+        budget: PassBudget | None = None,
     ) -> None:
         super().__init__(parent)
         self._vocabulary = vocabulary
@@ -66,8 +68,8 @@ class FinderIndexer(QObject):
         # (kind) -> (column, descending) its tab is sorted by, or None: the Dates rows are put in
         # that order before they are shown (the window's ``sort_of``)
         self.sort_of = sort_of
-        self._pump = QTimer(self, interval=0)
-        self._pump.timeout.connect(self._pass)
+        self._budget = budget or loop_budget()  # its passes in turn with the window's other jobs
+        self._pump = self._budget.pump(self, self._pass)
 
     @property
     def engine(self) -> Finder:
@@ -158,7 +160,8 @@ class FinderIndexer(QObject):
                 self._step()
                 # (a table announced ends the pass: what its signal's slots do, the facets of the tab
                 # shown among it, is not added to other steps)
-                if time.perf_counter() - started >= PASS_S or self._built != built:
+                spent = time.perf_counter() - started >= PASS_S or self._budget.left() <= 0
+                if spent or self._built != built:
                     return
             self._pump.stop()
             self.lexicon_builder.build(self.engine)  # every table built: the lexicon, on its thread

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from catalogue_desktop.core.records.kinds import Kind
 from catalogue_desktop.ui.common import panels
+from catalogue_desktop.ui.common.pass_budget import loop_budget
 from catalogue_desktop.ui.searches.book import SearchBook, now_iso
 from catalogue_desktop.ui.searches.whats_new import WhatsNewDock
 from catalogue_desktop.ui.searches.whats_new_action import whats_new_action
@@ -124,8 +125,7 @@ class Watcher(QObject):
         panels.toggle(self.action, self.dock, main, lambda: window.current_tab().view)
         self._beside_changes(main, window.menu_actions.changes_action)
         self._searches_title = window.menu_actions.searches_menu.title()
-        self._pump = QTimer(self, interval=0)
-        self._pump.timeout.connect(self._step)
+        self._pump = loop_budget().pump(self, self._step)  # in turn with the window's other jobs
         self._wait = QTimer(self, interval=WAIT_MS)
         self._wait.timeout.connect(self._start_when_ready)
         # a search watched, unwatched, renamed or deleted: What's new follows at once, as after a

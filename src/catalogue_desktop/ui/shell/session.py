@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QLocale, QObject, Qt, Signal
 
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.listing import series_dates
@@ -27,6 +27,7 @@ from catalogue_desktop.qt_compat.lifetime import delete_later
 from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.formatting import Formatter, people_locale
+from catalogue_desktop.ui.common.pass_budget import loop_budget
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.shell import profile_choice
 from catalogue_desktop.ui.shell.main_window import MainWindow
@@ -235,8 +236,8 @@ class AppSession(QObject):
         if not self.is_populated:
             self.is_populated = True
             self.populated.emit()
-            QTimer.singleShot(0, self._import_watch)
-            QTimer.singleShot(0, self._watch_faults)
+            self._next_pass(self._import_watch)
+            self._next_pass(self._watch_faults)
 
     def _import_watch(self) -> None:
         """The watch's modules, a loop pass before the watch is made (``_connect_watch``): each
@@ -250,13 +251,11 @@ class AppSession(QObject):
         self._next_pass(self._connect_watch)
 
     def _next_pass(self, call: Callable[[], object]) -> None:
-        """``call`` on a later pass of the event loop, by a zero-interval timer of its own: each
-        step a timer event, the loop's other timers coming between them when due (Qt 6 makes
-        ``QTimer.singleShot(0)`` a queued call instead, delivered with the posted events)."""
-        timer = QTimer(self, singleShot=True, interval=0)
-        timer.timeout.connect(call)
-        timer.timeout.connect(lambda: delete_later(timer))
-        timer.start()
+        """``call`` on a later pass of the event loop, in turn with the start-up's other jobs (the
+        loader's chunks, the finder's indexer, the tables' idle work: ``ui.common.pass_budget``),
+        on a pass with time left (a ``QTimer.singleShot(0)``, a queued call in Qt 6, came with the
+        posted events, in any pass, beside the jobs' own timers)."""
+        loop_budget().once(self, call)
 
     def _connect_watch(self) -> None:
         """Once the first page is painted (not the first paint's work: ``ui.shell.start_budget``),
@@ -381,7 +380,7 @@ class AppSession(QObject):
         self.loaded = True
         window = self.window
         window.mark_ready()
-        QTimer.singleShot(0, lambda: name_inner_buttons(window))  # after the first paints
+        self._next_pass(lambda: name_inner_buttons(window))  # after the first paints
         assert self.finder is not None
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
         # ``--query``, or the query the window was closed with
@@ -393,7 +392,7 @@ class AppSession(QObject):
         self._watch_faults()
         self.ready.emit()
         # Next loop passes, after the paint: asyncio, then the sync.
-        QTimer.singleShot(0, self._after_ready)
+        self._next_pass(self._after_ready)
 
     def _after_ready(self) -> None:
         """The passes after ``ready``: asyncio's modules imported a step per loop pass
