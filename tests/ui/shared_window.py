@@ -92,6 +92,20 @@ def module_session(request: pytest.FixtureRequest, **options: Any) -> Iterator[A
         close_session(bot, session)
 
 
+@contextmanager
+def offline_ready(request: pytest.FixtureRequest, cache_dir: Path) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """For a module fixture: a window offline on ``cache_dir``, its finder ready, every tab made
+    (as a test's first look at a tab makes it); and its state then (``window_state``)."""
+    with module_session(
+        request, base_url="http://127.0.0.1:9", offline=True, wait="ready", cache_dir=str(cache_dir)
+    ) as session:
+        session.finder.indexer.finish_now()
+        for kind in session.window.tab_kinds():
+            session.window.tab(kind)
+        QApplication.processEvents()
+        yield session, window_state(session)
+
+
 def put_back(session: Any, fresh: dict[str, Any]) -> None:
     """An offline window as its start showed it (``fresh``, its ``window_state`` then): the query
     box emptied, the finder's tables built, no popup (completions) shown, each tab whose rows

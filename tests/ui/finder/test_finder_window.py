@@ -19,7 +19,7 @@ from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
 from catalogue_desktop.ui.searches.book import settings_searches
 from tests.ui.conftest import POPUP_NOISE
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import assert_as_started, module_session, put_back, window_state
+from tests.ui.shared_window import assert_as_started, offline_ready, put_back, window_state
 
 
 @pytest.fixture(scope="module")
@@ -31,14 +31,8 @@ def shared_window(
     cache = module_folder / "cache"
     cache.mkdir()
     shutil.copy(filled_store_template, cache / FILE_NAME)
-    with module_session(
-        request, base_url="http://127.0.0.1:9", offline=True, wait="ready", cache_dir=str(cache)
-    ) as found:
-        found.finder.indexer.finish_now()
-        for kind in found.window.tab_kinds():  # (as a test's first look at a tab makes it)
-            found.window.tab(kind)
-        QApplication.processEvents()
-        yield found, window_state(found)
+    with offline_ready(request, cache) as shared:
+        yield shared
 
 
 @pytest.fixture

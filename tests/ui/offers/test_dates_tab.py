@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import assert_as_started, module_session, put_back, window_state
+from tests.ui.shared_window import assert_as_started, offline_ready, put_back, window_state
 
 START = column_index(OCCASIONS, "start")
 KIND = column_index(OCCASIONS, "kind")
@@ -50,14 +49,8 @@ def dated_cache(module_folder: Path, sample: dict[Kind, bytes]) -> Path:
 def shared_window(request: pytest.FixtureRequest, dated_cache: Path) -> Iterator[tuple[Any, dict[str, Any]]]:
     """The window the tests here share (``tests/ui/shared_window.py``): offline on
     ``dated_cache``, its finder ready, every tab made; and its state then (``window_state``)."""
-    with module_session(
-        request, base_url="http://127.0.0.1:9", offline=True, wait="ready", cache_dir=str(dated_cache)
-    ) as session:
-        session.finder.indexer.finish_now()
-        for kind in session.window.tab_kinds():  # (as a test's first look at a tab makes it)
-            session.window.tab(kind)
-        QApplication.processEvents()
-        yield session, window_state(session)
+    with offline_ready(request, dated_cache) as shared:
+        yield shared
 
 
 @pytest.fixture
