@@ -45,6 +45,17 @@ def offer(store: Store, ids: list[str], title: str, now: datetime = NOW) -> int:
     return made.id
 
 
+def synced_with_both_and_washington(demo_server: DemoServer, store_file: Path) -> tuple[int, int]:
+    """The sample synced, two offers made and checked: "Both" (Chicago and Washington) and
+    "Washington" alone; their ids."""
+    assert sync(demo_server.base_url, store_file).ok
+    with Store(store_file) as s:
+        both = offer(s, [CHICAGO, WASHINGTON], "Both")
+        washington = offer(s, [WASHINGTON], "Washington")
+        checking.check(s, NOW)
+    return both, washington
+
+
 def log_of(store_file: Path) -> list[tuple[Any, ...]]:
     db = sqlite3.connect(store_file)
     try:
@@ -122,11 +133,7 @@ def test_an_occasion_no_refresh_touched_is_as_the_last_check_found_it(
     (no record synced since touched them) what the last check found is taken, not read from the
     catalogue again: a value as found, one withdrawn still withdrawn; read again when the offer's
     findings do not say (damaged)."""
-    assert sync(demo_server.base_url, store_file).ok
-    with Store(store_file) as s:
-        both = offer(s, [CHICAGO, WASHINGTON], "Both")
-        washington = offer(s, [WASHINGTON], "Washington")
-        checking.check(s, NOW)
+    both, washington = synced_with_both_and_washington(demo_server, store_file)
     courses = json.loads(sample[Kind.COURSES])
     for course in (c for c in courses if c["courseId"] == 6104):  # Washington withdrawn
         course["locations"] = [loc for loc in course["locations"] if loc["locationId"] != 7108]
@@ -241,11 +248,7 @@ def test_an_occasion_over_since_the_last_check_is_found_over(
 ) -> None:
     """Washington (11 Dec) is over by 12 Dec; Chicago (14-15 Dec) is not: the offer quoting both
     stays open with one item over, though the refresh changed neither."""
-    assert sync(demo_server.base_url, store_file).ok
-    with Store(store_file) as s:
-        both = offer(s, [CHICAGO, WASHINGTON], "Both")
-        alone = offer(s, [WASHINGTON], "Washington")
-        checking.check(s, NOW)
+    both, alone = synced_with_both_and_washington(demo_server, store_file)
     courses = json.loads(sample[Kind.COURSES])
     courses[-1]["title"] += " (new edition)"  # courses synced; neither quoted course changed
     serve(demo_server, Kind.COURSES, courses)
