@@ -5,15 +5,65 @@ The rows are always those of the formal query written by hand."""
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
+from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab, key, type_query, when_dialog_opens
+from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
+from tests.ui.shared_window import assert_as_started, offline_ready, put_back, window_state
+
+
+@pytest.fixture(scope="module")
+def shared_window(
+    request: pytest.FixtureRequest, filled_store_template: Path, module_folder: Path
+) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The window the tests here share (``tests/ui/shared_window.py``, issue 37): offline on the
+    demo sample, its finder ready, every tab made, shown; and its state then (``window_state``)."""
+    cache = module_folder / "cache"
+    cache.mkdir()
+    shutil.copy(filled_store_template, cache / FILE_NAME)
+    with offline_ready(request, cache) as (found, _fresh):
+        found.window.show()
+        QApplication.processEvents()
+        yield found, window_state(found)
+
+
+@pytest.fixture
+def session(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
+    """The shared window as its start showed it (``put_back``), asserted equal to the window's
+    state after its start. (The two tests that save a search keep a window of their own: the
+    book is the store's.)"""
+    found, fresh = shared_window
+    put_back(found, fresh)
+    assert_as_started(found, fresh)
+    return found
+
+
+def test_what_a_test_leaves_is_put_back(session: Any, shared_window: tuple[Any, dict[str, Any]]) -> None:
+    """What the tests here leave in the shared window is put back before the next: the tab the
+    words named with the status line saying so, a sort in words, the words searched as typed.
+    Each differs from the start's state (the check can fail), and ``put_back`` undoes them."""
+    fresh = shared_window[1]
+    window = session.window
+    click_tab(window, Kind.EXPERTS)
+    type_query(window, "most expensive courses")
+    assert window.statusBar().currentMessage()
+    _click(_link(window, "reading-words"))
+    left = window_state(session)
+    for fact in ("tab", "query", "status line", "words as typed"):
+        assert left[fact] != fresh[fact], fact
+    put_back(session, fresh)
+    assert_as_started(session, fresh)
 
 
 def _ids(tab: Any) -> list[int]:
@@ -49,8 +99,8 @@ def _formal_rows(window: Any, kind: Any, query: str) -> list[int]:
     return _ids(tab)
 
 
-def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(start: Any) -> None:
-    window = start().window
+def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(session: Any) -> None:
+    window = session.window
     window.show()
     wanted = _formal_rows(window, Kind.COURSES, "state:TX fee:<1500")
     assert wanted and len(wanted) < window.current_tab().model.total_count()
@@ -69,8 +119,8 @@ def test_texas_courses_under_1500_shows_the_courses_tab_with_its_rows_and_chips(
     assert window.query_box.text() == "texas courses under 1500"  # the box keeps what was typed
 
 
-def test_enter_shows_the_tab_the_words_name_again(start: Any) -> None:
-    window = start().window
+def test_enter_shows_the_tab_the_words_name_again(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, Kind.EXPERTS)
     type_query(window, "texas courses under 1500")
@@ -81,8 +131,8 @@ def test_enter_shows_the_tab_the_words_name_again(start: Any) -> None:
     assert window.current_kind() is Kind.COURSES
 
 
-def test_an_order_in_words_sorts_the_tab_it_names_and_the_header_shows_it(start: Any) -> None:
-    window = start().window
+def test_an_order_in_words_sorts_the_tab_it_names_and_the_header_shows_it(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, Kind.EXPERTS)
     type_query(window, "most expensive courses")
@@ -96,8 +146,8 @@ def test_an_order_in_words_sorts_the_tab_it_names_and_the_header_shows_it(start:
     assert header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
 
 
-def test_removing_a_chip_widens_the_result(start: Any) -> None:
-    window = start().window
+def test_removing_a_chip_widens_the_result(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, Kind.COURSES)
     type_query(window, "texas courses under 1500")
@@ -114,8 +164,8 @@ def test_removing_a_chip_widens_the_result(start: Any) -> None:
     assert len(_ids(window.current_tab())) > len(narrow)
 
 
-def test_the_chips_are_reached_with_tab_and_removed_with_space_or_enter(start: Any) -> None:
-    window = start().window
+def test_the_chips_are_reached_with_tab_and_removed_with_space_or_enter(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, Kind.COURSES)
     type_query(window, "texas courses under 1500")
@@ -136,8 +186,8 @@ def test_the_chips_are_reached_with_tab_and_removed_with_space_or_enter(start: A
     assert window.query_box.text() == "" and not _chips(window)
 
 
-def test_search_these_words_instead_searches_the_words_as_typed(start: Any) -> None:
-    window = start().window
+def test_search_these_words_instead_searches_the_words_as_typed(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, Kind.COURSES)
     type_query(window, "texas courses under 1500")
@@ -158,9 +208,9 @@ def test_search_these_words_instead_searches_the_words_as_typed(start: Any) -> N
     assert _ids(window.current_tab()) == read_rows and len(_chips(window)) == 3
 
 
-def test_cpe_typed_on_dates_stays_on_dates(start: Any) -> None:
+def test_cpe_typed_on_dates_stays_on_dates(session: Any) -> None:
     """One situation's description says CPE: that is no reason to leave Dates."""
-    window = start().window
+    window = session.window
     window.show()
     for typed in ("cpe", "illinois"):
         click_tab(window, OCCASIONS)
@@ -170,8 +220,8 @@ def test_cpe_typed_on_dates_stays_on_dates(start: Any) -> None:
         assert "; showing " not in said, said
 
 
-def test_words_found_only_in_other_tabs_are_said_and_the_tab_stays(start: Any) -> None:
-    window = start().window
+def test_words_found_only_in_other_tabs_are_said_and_the_tab_stays(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, OCCASIONS)
     type_query(window, "cpe")
@@ -181,11 +231,11 @@ def test_words_found_only_in_other_tabs_are_said_and_the_tab_stays(start: Any) -
     assert said == "No dates match; the words are found on Situations (1: Ctrl+8).", said
 
 
-def test_a_tab_clicked_reads_the_words_for_it_and_stays(start: Any) -> None:
+def test_a_tab_clicked_reads_the_words_for_it_and_stays(session: Any) -> None:
     """Places are read where the kind has them: on Webinars "chicago" stays a word (no webinar's
     text holds it; courses' do) and "under 1500" is a fee. The tab the person clicked is not
     left for the courses."""
-    window = start().window
+    window = session.window
     window.show()
     click_tab(window, OCCASIONS)
     type_query(window, "chicago under 1500")
@@ -197,8 +247,8 @@ def test_a_tab_clicked_reads_the_words_for_it_and_stays(start: Any) -> None:
     assert window.current_kind() is Kind.WEBINARS
 
 
-def test_the_status_line_stays_true_while_typing(start: Any, qtbot: Any) -> None:
-    window = start().window
+def test_the_status_line_stays_true_while_typing(session: Any, qtbot: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, OCCASIONS)
     type_query(window, "name:o'donnell")  # dates have no name: the results are on Experts
@@ -221,8 +271,8 @@ def test_the_status_line_stays_true_while_typing(start: Any, qtbot: Any) -> None
     assert "showing Experts" not in said, said
 
 
-def test_a_suggestion_click_replaces_the_typo(start: Any) -> None:
-    window = start().window
+def test_a_suggestion_click_replaces_the_typo(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, Kind.COURSES)
     type_query(window, "chicgo")
@@ -267,8 +317,8 @@ def test_a_saved_search_from_plain_words_keeps_its_equivalent_query(start: Any) 
     assert window.current_kind() is Kind.COURSES and _ids(window.current_tab()) == wanted
 
 
-def test_the_line_under_the_box_never_moves_the_tables(start: Any) -> None:
-    window = start().window
+def test_the_line_under_the_box_never_moves_the_tables(session: Any) -> None:
+    window = session.window
     window.show()
     click_tab(window, Kind.COURSES)
     bar = window.tab_widget
@@ -319,11 +369,11 @@ def test_words_searched_as_typed_are_saved_as_words(start: Any) -> None:
     assert not _chips(window)
 
 
-def test_the_status_line_says_the_tab_the_words_named_and_the_way_back(start: Any) -> None:
+def test_the_status_line_says_the_tab_the_words_named_and_the_way_back(session: Any) -> None:
     """Typed on Experts, "texas courses under 1500" shows Courses: the status line says why and how
     to go back (a new user saw the tab change and no word of it). On Dates the tab stays
     (``test_the_readme_sales_questions_stay_on_dates``)."""
-    window = start().window
+    window = session.window
     window.show()
     click_tab(window, Kind.EXPERTS)
     type_query(window, "texas courses under 1500")
@@ -333,10 +383,10 @@ def test_the_status_line_says_the_tab_the_words_named_and_the_way_back(start: An
     assert said == f"Showing Courses: the words name them. Ctrl+{back} goes back to Experts.", said
 
 
-def test_texas_courses_typed_on_dates_count_their_dates_too(start: Any) -> None:
+def test_texas_courses_typed_on_dates_count_their_dates_too(session: Any) -> None:
     """The Dates tab's title counts the Texas courses' occasions under 1,500 (it said 0: the
     tab's kind word meant no occasion there)."""
-    window = start().window
+    window = session.window
     window.show()
     dates = click_tab(window, OCCASIONS)
     type_query(window, "state:TX kind:course fee:<1500")
@@ -348,9 +398,9 @@ def test_texas_courses_typed_on_dates_count_their_dates_too(start: Any) -> None:
     assert _ids(dates) == wanted
 
 
-def test_words_left_as_words_are_said_beside_the_chips(start: Any) -> None:
+def test_words_left_as_words_are_said_beside_the_chips(session: Any) -> None:
     """What was not read is said too ("and the words “2” “day”"), not only in the query."""
-    window = start().window
+    window = session.window
     window.show()
     click_tab(window, OCCASIONS)
     type_query(window, "2 day courses in spring")

@@ -109,7 +109,8 @@ def offline_ready(request: pytest.FixtureRequest, cache_dir: Path) -> Iterator[t
 def put_back(session: Any, fresh: dict[str, Any]) -> None:
     """An offline window as its start showed it (``fresh``, its ``window_state`` then): the query
     box emptied, the finder's tables built, no popup (completions) shown, each tab whose rows
-    differ shown once (a tab follows the query when shown), no row selected, the first tab shown.
+    differ shown once (a tab follows the query when shown), no row selected, the first tab shown,
+    the status bar's line the start's.
     The caller asserts it (``assert_as_started``)."""
     window = session.window
     window.query_box.clear()
@@ -126,6 +127,8 @@ def put_back(session: Any, fresh: dict[str, Any]) -> None:
             tab.view.selectionModel().clear()  # (the current row too)
             tab.detail.clear()
     window.show_tab(window.tab_kinds()[0])
+    if window.statusBar().currentMessage() != fresh["status line"]:  # (the start's, as it showed it)
+        window.show_message(fresh["status line"], 0)
     QApplication.processEvents()
 
 
@@ -146,7 +149,8 @@ def close_popups() -> None:
 def window_state(session: Any) -> dict[str, Any]:
     """What a test of a shared window may change and a reset must bring back: the tab shown, the
     query, each made tab's rows (ids in order), selection, sort and details, the collections'
-    statuses, the banner, the docks, the windows open besides it and the settings' values. (Not the
+    statuses, the status bar's line and details, whether the box's words are searched as typed,
+    the banner, the docks, the windows open besides it and the settings' values. (Not the
     back/forward history: a test that reads it keeps a window of its own.)"""
     window = session.window
     tabs = {}
@@ -176,6 +180,8 @@ def window_state(session: Any) -> dict[str, Any]:
         "tabs": tabs,
         "statuses": statuses,
         "status details": window.status.more.isChecked(),
+        "status line": window.statusBar().currentMessage(),
+        "words as typed": window.query_box.words_as_typed,
         "banner": window.banner.isVisible(),
         "docks": {d.objectName(): d.isVisible() for d in window.findChildren(QDockWidget)},
         "open": others,
