@@ -5,9 +5,7 @@ The rows are always those of the formal query written by hand."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,27 +13,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 
-from catalogue_desktop.core.cache.store import FILE_NAME
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab, key, type_query, when_dialog_opens
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import assert_as_started, offline_ready, put_back, window_state
+from tests.ui.shared_window import assert_as_started, put_back, shown_on_demo, window_state
 
 
 @pytest.fixture(scope="module")
-def shared_window(
-    request: pytest.FixtureRequest, filled_store_template: Path, module_folder: Path
-) -> Iterator[tuple[Any, dict[str, Any]]]:
+def shared_window(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, Any]]]:
     """The window the tests here share (``tests/ui/shared_window.py``, issue 37): offline on the
     demo sample, its finder ready, every tab made, shown; and its state then (``window_state``)."""
-    cache = module_folder / "cache"
-    cache.mkdir()
-    shutil.copy(filled_store_template, cache / FILE_NAME)
-    with offline_ready(request, cache) as (found, _fresh):
-        found.window.show()
-        QApplication.processEvents()
-        yield found, window_state(found)
+    with shown_on_demo(request) as shared:
+        yield shared
 
 
 @pytest.fixture

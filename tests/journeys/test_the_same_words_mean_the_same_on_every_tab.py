@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,6 +18,8 @@ from catalogue_desktop.cli.find import find
 from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab, type_query
+from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
+from tests.ui.shared_window import assert_as_started, put_back, shown_on_demo, window_state
 
 README_QUESTIONS = (
     "chicago december",
@@ -27,6 +30,40 @@ README_QUESTIONS = (
     "tax this quarter",
 )
 _COUNT = re.compile(r"^([\d,]+) of ")
+
+
+@pytest.fixture(scope="module")
+def shared_window(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The window the tests here share (``tests/ui/shared_window.py``, issue 37): offline on the
+    demo sample, its finder ready, every tab made, shown; and its state then (``window_state``)."""
+    with shown_on_demo(request) as shared:
+        yield shared
+
+
+@pytest.fixture
+def session(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
+    """The shared window as its start showed it (``put_back``), asserted equal to the window's
+    state after its start."""
+    found, fresh = shared_window
+    put_back(found, fresh)
+    assert_as_started(found, fresh)
+    return found
+
+
+def test_a_question_typed_on_every_tab_is_put_back(
+    session: Any, shared_window: tuple[Any, dict[str, Any]]
+) -> None:
+    """What a case leaves (the question in the box, the tab its words named, the status line
+    saying so) differs from the start's state, and ``put_back`` undoes it."""
+    fresh = shared_window[1]
+    window = session.window
+    click_tab(window, Kind.EXPERTS)
+    type_query(window, "chicago december")  # shows Courses and says so
+    left = window_state(session)
+    for fact in ("tab", "query", "status line"):
+        assert left[fact] != fresh[fact], fact
+    put_back(session, fresh)
+    assert_as_started(session, fresh)
 
 
 def _found_by_find(session: Any, text: str) -> tuple[str, dict[str, int]]:
@@ -57,8 +94,7 @@ def _chips(window: Any) -> list[str]:
     return [c.text() for c in window.findChildren(QToolButton, "reading-chip") if c.isVisible()]
 
 
-def test_chicago_december_from_the_first_screen_shows_the_chicago_course(start: Any) -> None:
-    session = start()
+def test_chicago_december_from_the_first_screen_shows_the_chicago_course(session: Any) -> None:
     window = session.window
     window.show()
     assert window.current_kind() is Kind.WEBINARS  # where the app opens
@@ -75,8 +111,7 @@ def test_chicago_december_from_the_first_screen_shows_the_chicago_course(start: 
 
 
 @pytest.mark.parametrize("text", README_QUESTIONS)
-def test_the_readme_questions_read_the_same_from_every_tab(start: Any, text: str) -> None:
-    session = start()
+def test_the_readme_questions_read_the_same_from_every_tab(session: Any, text: str) -> None:
     window = session.window
     window.show()
     understood, counts = _found_by_find(session, text)

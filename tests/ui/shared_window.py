@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -102,6 +103,23 @@ def offline_ready(request: pytest.FixtureRequest, cache_dir: Path) -> Iterator[t
         session.finder.indexer.finish_now()
         for kind in session.window.tab_kinds():
             session.window.tab(kind)
+        QApplication.processEvents()
+        yield session, window_state(session)
+
+
+@contextmanager
+def shown_on_demo(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """For a journeys module's fixture: ``offline_ready`` on a copy of the demo sample's store
+    (``filled_store_template``) in the module's folder, the window shown, as a journey's
+    ``start()`` has it; and its state then (``window_state``)."""
+    from catalogue_desktop.core.cache.store import FILE_NAME
+
+    template = request.getfixturevalue("filled_store_template")
+    cache = request.getfixturevalue("module_folder") / "cache"
+    cache.mkdir()
+    shutil.copy(template, cache / FILE_NAME)
+    with offline_ready(request, cache) as (session, _before_shown):
+        session.window.show()
         QApplication.processEvents()
         yield session, window_state(session)
 
