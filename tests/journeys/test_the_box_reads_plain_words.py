@@ -398,3 +398,20 @@ def test_words_left_as_words_are_said_beside_the_chips(session: Any) -> None:
     assert free.isVisible() and "“2”" in free.text() and "“day”" in free.text(), free.text()
     type_query(window, "texas courses under 1500")
     assert not free.isVisible()
+
+
+def test_a_tab_clicked_after_words_that_name_another_stays_shown(session: Any) -> None:
+    """Words typed on Dates that name a kind ("texas courses under 1500": those courses' dates)
+    stay on Dates; a click on another tab then shows that tab, the words read for it, and not the
+    tab the words name (a click on Experts showed Courses). Enter shows the words' tab again."""
+    window = session.window
+    window.show()
+    click_tab(window, OCCASIONS)
+    type_query(window, "texas courses under 1500")
+    assert window.current_kind() is OCCASIONS and window.current_tab().model.rowCount() > 0
+    for clicked in (Kind.EXPERTS, Kind.WEBINARS):
+        click_tab(window, clicked)
+        QApplication.processEvents()
+        assert window.current_kind() is clicked
+    key(window.query_box.edit, Qt.Key.Key_Return)
+    assert window.current_kind() is Kind.COURSES

@@ -251,7 +251,10 @@ class FinderController(QObject):
         kinds = {k.value: k for k in self.window.tab_kinds()}
         kind = kinds.get(table) if table is not None else None
         origin = self.window.current_kind()
-        if kind is not None and kind is not origin:
+        # Read again for a tab the person chose (or a new lexicon), the words' tab is remembered
+        # but not shown: a click on Experts after "texas courses" typed on Dates stays on Experts
+        # (it showed Courses). Enter shows the words' tab again (``_entered``).
+        if kind is not None and kind is not origin and not self._rereading:
             self._moved_from.discard(kind)
             self._switch(kind)
             said = self._named_text(origin, kind)
