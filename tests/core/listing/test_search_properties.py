@@ -4,6 +4,7 @@ over remembered results."""
 
 from __future__ import annotations
 
+from array import array
 from decimal import Decimal
 from typing import Any
 
@@ -54,6 +55,33 @@ def test_integer_columns_sort_like_the_exact_values(
         assert sorted_rows(rowset, column, descending) == _reference(values, int, descending)  # cached
         keys = rowset.sort_keys[column]
         assert keys is False or list(keys) == [float(v) for v in values]  # complete when kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**64), 2**64)
+        | INTS
+        | st.floats(allow_nan=False)
+        | st.text(),
+        max_size=30,
+    )
+)
+def test_packed_arrays_are_the_arrays_of_the_same_values(values: list[Any]) -> None:
+    """The sort's int and float columns packed through ``struct`` (``sorting._packed``) are the
+    arrays ``array(code, values)`` makes, and refuse what they refuse, with the same error."""
+    for code in ("q", "d"):
+        try:
+            expected: Any = array(code, values)
+        except (TypeError, OverflowError) as exc:
+            expected = type(exc)
+        try:
+            got: Any = search._packed(code, values)
+        except (TypeError, OverflowError) as exc:
+            got = type(exc)
+        assert got == expected
 
 
 def test_ints_beyond_exact_floats_keep_their_order() -> None:

@@ -527,7 +527,8 @@ def test_a_count_label_keeps_its_size_whatever_it_says(
 
 def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_path: Any) -> None:
     """Until the window is ready the cyclic GC is held off; dialogs, the changes view and the Qt
-    classes with the most enums (``QStyle``) are not made, nor the status panel's line per
+    classes with the most enums (``QStyle``) are not made, nor the tray icon (until the watch has
+    news to tell), nor the status panel's line per
     collection (hidden until Details) or the query box's completion list (until completions are
     offered); no Python method is handed a plain ``QEvent`` (an event filter or ``changeEvent``
     made PySide create every event class, ``QWheelEvent`` and ``QTabletEvent`` among them);
@@ -540,7 +541,7 @@ def test_start_up_makes_only_what_the_first_screen_shows(filled_cache: Any, tmp_
         from PySide6 import QtGui, QtWidgets
         seen["gc_at_ready"] = gc.isenabled()
         seen["made"] = sorted(name for name in ("QStyle", "QFileDialog", "QInputDialog",
-                                                "QMessageBox", "QTreeWidget")
+                                                "QMessageBox", "QTreeWidget", "QSystemTrayIcon")
                               if name in vars(QtWidgets))
         seen["changes_view"] = "catalogue_desktop.ui.sync.changes_view" in sys.modules
         seen["status_lines"] = len(window.status.rows.findChildren(QtWidgets.QWidget))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
@@ -30,6 +30,48 @@ class TableView(QTableView):
     enter_pressed = Signal()  # Enter on a row: its details get the focus
     resized = Signal()  # the view got another size (the title column may take the room)
     _painted_rows = False
+    # The layout Qt has pending (``doItemsLayout``) is for rows appended below the last row on
+    # screen alone (``rowsInserted``); any other change of the model's shape since the last
+    # layout (``_shape_changed``) makes it a full one.
+    _appended_below = False
+    _layout_pending = False
+
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        super().setModel(model)
+        if model is not None:
+            for changed in (
+                model.modelReset,
+                model.layoutChanged,
+                model.rowsRemoved,
+                model.rowsMoved,
+                model.columnsInserted,
+                model.columnsRemoved,
+                model.columnsMoved,
+            ):
+                changed.connect(self._shape_changed)
+
+    def _shape_changed(self) -> None:
+        self._appended_below, self._layout_pending = False, True
+
+    def rowsInserted(self, parent: QModelIndex | QPersistentModelIndex, start: int, end: int) -> None:
+        """Rows appended below the last row on screen (a growing tab's rows as they are read)
+        change the scroll bar, not a cell on screen: the layout they cause repaints nothing
+        (``doItemsLayout``; Qt's repainted the whole viewport: ~30 M instructions at 10,000)."""
+        super().rowsInserted(parent, start, end)
+        # the viewport's height, or more (scroll bars not taken off): ``viewport()`` from Python
+        # made PySide make four wrapper classes and their enums (~15 M instructions)
+        last = self.rowAt(self.maximumViewportSize().height() - 1)  # (-1: the rows end above it)
+        below = not parent.isValid() and 0 <= last < start
+        self._appended_below = below and (self._appended_below or not self._layout_pending)
+        self._layout_pending = True
+
+    def doItemsLayout(self) -> None:
+        appended_below = self._appended_below
+        self._appended_below = self._layout_pending = False
+        if appended_below:
+            self.updateGeometries()  # the scroll bars' ranges; no cell on screen changed
+            return
+        super().doItemsLayout()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -9,9 +9,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSystemTrayIcon
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
 if TYPE_CHECKING:
+    # (named at the first word said, not at import: the import made PySide make its two enums,
+    # ~1.6 M instructions of the start-up before every cached row is read)
+    from PySide6.QtWidgets import QSystemTrayIcon
+
     from catalogue_desktop.core.searches.news import News
 
 
@@ -37,6 +41,8 @@ class Notifier(QObject):
 
     @staticmethod
     def tray_available() -> bool:
+        from PySide6.QtWidgets import QSystemTrayIcon
+
         return QSystemTrayIcon.isSystemTrayAvailable()
 
     def say(self, count: int, news: Sequence[News]) -> None:
@@ -57,6 +63,8 @@ class Notifier(QObject):
         text = "; ".join(t for t in (self._news, self._offers) if t)
         self.last = text
         if self.tray_available():
+            from PySide6.QtWidgets import QSystemTrayIcon
+
             if self._tray is None:
                 self._tray = QSystemTrayIcon(self._icon(), self)
                 self._tray.messageClicked.connect(self.open)
