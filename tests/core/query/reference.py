@@ -11,12 +11,14 @@ import dataclasses
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from catalogue_desktop.core.query import literals
 from catalogue_desktop.core.query.engine import Vocabulary
 from catalogue_desktop.core.query.fields import SCHEMA, Field, FieldType, offering_kind, table_of_kind
 from catalogue_desktop.core.query.folding import fold
+from catalogue_desktop.core.query.literals import Bounds, DateSpec
 from catalogue_desktop.core.query.syntax import And, Not, Or, Term, parse, walk
 from catalogue_desktop.core.query.timeline import TIME_OP, TimedEvent
 
@@ -37,6 +39,7 @@ class Reference:
         self.vocabulary = vocabulary or Vocabulary()
         self.history = history or {}  # table -> record id -> its events (the time clauses)
         self.kept = _kept_for(facts, self.vocabulary)
+        self._bounds: dict[DateSpec, Bounds] = {}  # (at this clock: see ``bounds``)
 
     @property
     def now(self) -> datetime:
@@ -44,6 +47,16 @@ class Reference:
         answer computed without it is the answer at any other clock."""
         self.read_the_clock = True
         return self._now
+
+    def bounds(self, spec: DateSpec) -> Any:
+        """``spec.bounds(now)``, worked out once per spec: a plain function of the spec and the
+        clock, which is this Reference's for its whole life (the clock is read, as noted, each time).
+        (A ``Bounds``, read as the callers read the specs they hold: open ends where they allow.)"""
+        now = self.now
+        found = self._bounds.get(spec)
+        if found is None:
+            found = self._bounds[spec] = spec.bounds(now)
+        return found
 
     def ids(self, query: str, table: str) -> list[int] | None:
         """Row numbers matching, in row order; None if the table lacks a field of the query."""
@@ -126,10 +139,9 @@ class Reference:
     def kids(self, table: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
         return [k for k in rec.get(CHILD_KEY.get(table, ""), ()) if isinstance(k, dict)]
 
-    def field_of(self, term: Term, table: str) -> Field:
-        f = SCHEMA.field(table, term.field or "starts")
-        assert f is not None
-        return f
+    @staticmethod
+    def field_of(term: Term, table: str) -> Field:
+        return _field(table, term.field or "starts")
 
     def time_test(self, spec: Any, table: str, rec: dict[str, Any]) -> bool:
         """A record's events: one of the change asked (a change of the field asked) in the window;
@@ -151,7 +163,7 @@ class Reference:
 
     def edges(self, spec: Any) -> tuple[int, int]:
         """The first and last millisecond a date spec covers, days in the viewer's zone."""
-        b = spec.bounds(self.now)
+        b = self.bounds(spec)
         if b.mode == "instant":
             return b.lo, b.hi
         zone = self.now.tzinfo
@@ -305,22 +317,19 @@ class Reference:
     def date(text: Any) -> datetime | None:
         if not isinstance(text, str):
             return None
-        try:
-            moment = datetime.fromisoformat(text)
-        except ValueError:
-            return None
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        read = _moment(text)
+        return None if read is None else read[0]
 
     def date_test(self, term: Term, text: Any) -> bool:
-        moment = self.date(text)
-        if moment is None:
+        read = _moment(text) if isinstance(text, str) else None
+        if read is None:
             return False
-        day, ms = moment.toordinal(), int(moment.timestamp() * 1000)
+        _, day, ms = read
         now = self.now
         if term.op == "range":
             lo_spec, hi_spec = term.value
-            lo_b = lo_spec.bounds(now) if lo_spec else None
-            hi_b = hi_spec.bounds(now) if hi_spec else None
+            lo_b = self.bounds(lo_spec) if lo_spec else None
+            hi_b = self.bounds(hi_spec) if hi_spec else None
             if {b.mode for b in (lo_b, hi_b) if b} == {"local"}:
                 return (lo_b is None or day >= lo_b.lo) and (hi_b is None or day <= hi_b.hi)
             lo = (
@@ -338,7 +347,7 @@ class Reference:
                 else literals.local_day_bounds_ms(hi_b.lo, hi_b.hi, now)[1]
             )
             return (lo is None or ms >= lo) and (hi is None or ms <= hi)
-        b = term.value.bounds(now)
+        b = self.bounds(term.value)
         x = day if b.mode == "local" else ms
         if term.op == "eq":
             return (b.lo is None or x >= b.lo) and (b.hi is None or x <= b.hi)
@@ -402,6 +411,28 @@ class Reference:
 
 
 _Searched = tuple[list[tuple[str, str]], list[str], list[str]]
+
+
+@cache
+def _field(table: str, name: str) -> Field:
+    """The field ``name`` of ``table`` (the schema is fixed: looked up once per pair)."""
+    f = SCHEMA.field(table, name)
+    assert f is not None
+    return f
+
+
+@cache
+def _moment(text: str) -> tuple[datetime, int, int] | None:
+    """A date-time as the facts write it (UTC if it names no zone), with its day ordinal and
+    epoch milliseconds; None if it is no date-time. Read once per text."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment, moment.toordinal(), int(moment.timestamp() * 1000)
+
+
 _KEPT: list[tuple[Any, Vocabulary, dict[tuple[str, int, str], tuple[dict[str, Any], Any]]]] = []
 
 
