@@ -310,17 +310,17 @@ class Store:
         )
         if any(count is None or count < 0 for _name, _at, count in kept):
             return None
-        at = {Kind(name): snapshot for name, snapshot, _count in kept}
+        at = {name: snapshot for name, snapshot, _count in kept}
         wanted = set(occasions)
-        asked: dict[Kind, list[str]] = {Kind.COURSES: [], Kind.SERIES: [], Kind.WEBINARS: []}
-        for key in wanted:
+        courses, sessions, webinars = [], [], []  # (by source; lists, not a dict by ``Kind``: hashing
+        for key in wanted:  # an enum is a Python call, and a check asks for ~3,000 occasions)
             if key.startswith("course:"):
-                asked[Kind.COURSES].append(key)
+                courses.append(key)
             elif key.startswith("session:"):
-                asked[Kind.SERIES].append(key)
+                sessions.append(key)
             elif key.startswith("webinar:"):
-                asked[Kind.WEBINARS].append(key)
-                asked[Kind.SERIES].append("linked:" + key[8:])
+                webinars.append(key)
+                sessions.append("linked:" + key[8:])
         sql = (
             "SELECT occasion, " + ", ".join(occasion_values.COLUMNS) + " FROM occasion_values"
             " WHERE snapshot = ? AND occasion IN (SELECT value FROM json_each(?))"
@@ -328,16 +328,18 @@ class Store:
         out: dict[str, occasion_values.Row] = {}
         linked = set()
         valid = occasion_values.valid
-        for kind, keys in asked.items():
-            if not keys or kind not in at:
+        for kind, keys in ((Kind.COURSES, courses), (Kind.SERIES, sessions), (Kind.WEBINARS, webinars)):
+            snapshot = at.get(kind.value)
+            if not keys or snapshot is None:
                 continue
-            for row in self._query(sql, (at[kind], json.dumps(keys))):
+            for row in self._query(sql, (snapshot, json.dumps(keys))):
                 if not valid(row):
                     return None
-                if kind is Kind.SERIES and row[0].startswith("linked:"):
-                    linked.add("webinar:" + row[0][7:])
+                key = row[0]
+                if key[0] == "l":  # linked:
+                    linked.add("webinar:" + key[7:])
                 else:
-                    out[row[0]] = row
+                    out[key] = row
         for key in linked:
             out.pop(key, None)  # (a series' session: listed as such, not as a webinar)
         if len(out) + len(linked & wanted) < len(wanted) and not self._occasions_whole(kept):
