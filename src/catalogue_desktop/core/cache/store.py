@@ -351,15 +351,18 @@ class Store:
         webinars that keeps none yet (one written before schema 11, or listed again) from its
         stored facts and links, in one transaction: the offer check, on its thread, once. False
         when there was none to make, or it cannot be written now (read-only, busy)."""
+        missing_sql = (
+            "SELECT c.name, c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+            " WHERE c.name IN (?, ?, ?) AND s.occasions IS NULL AND s.listing IS NOT NULL"
+        )
+        kinds = [k.value for k in occasion_values.KINDS]
         if self.read_only:
             return False
         try:
+            if not self._db.execute(missing_sql, kinds).fetchall():
+                return False  # (none to make: no write lock taken)
             with self._transaction():
-                missing = self._db.execute(
-                    "SELECT c.name, c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
-                    " WHERE c.name IN (?, ?, ?) AND s.occasions IS NULL AND s.listing IS NOT NULL",
-                    [k.value for k in occasion_values.KINDS],
-                ).fetchall()
+                missing = self._db.execute(missing_sql, kinds).fetchall()
                 for name, snapshot in missing:
                     ids = dict(
                         self._db.execute(
