@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from catalogue_desktop.core.cache import offer_log, record_history, saved_searches
+from catalogue_desktop.core.cache import occasion_values, offer_log, record_history, saved_searches
 from catalogue_desktop.core.cache import pages as pages
 from catalogue_desktop.core.cache.guarded import (
     BoundedConnection,
@@ -32,12 +32,12 @@ from catalogue_desktop.core.cache.guarded import (
 )
 from catalogue_desktop.core.records.errors import StoreError
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 # Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version;
 # 4: no history, no saved searches; 5: removed records' JSON in each history row, uncompressed;
 # 6: no offer log; 7: no fingerprint of what each offer quoted; 8: ``records_by_id`` without
-# the records' positions; 9: each offer's check's time in its row).
-MIGRATED = {2, 3, 4, 5, 6, 7, 8, 9}
+# the records' positions; 9: each offer's check's time in its row; 10: no ``occasion_values``).
+MIGRATED = {2, 3, 4, 5, 6, 7, 8, 9, 10}
 
 # Bytes per page of a new store file (a file keeps the page size it was made with). At SQLite's
 # default, 4096, a ``rows`` row over ~1,000 bytes (a webinar's row, links and facts: ~1,300)
@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS collections (
     last_error TEXT,
     last_error_at TEXT
 );
+-- ``occasions``: a snapshot's rows in ``occasion_values`` (NULL: none yet; -1: none, facts read).
 CREATE TABLE IF NOT EXISTS snapshots (
     id INTEGER PRIMARY KEY,
     collection TEXT NOT NULL,
@@ -75,6 +76,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     problems TEXT NOT NULL,
     changes TEXT,
     stats TEXT,
+    occasions INTEGER,
     listing INTEGER  -- the ``listing.LISTING_VERSION`` its rows, links and facts were made by
 );
 -- The listing (row and links, a few hundred bytes) apart from the full JSON (kilobytes): the
@@ -113,7 +115,15 @@ FACT_PAGES = _PAGES.format("fact_pages")
 
 # Every table of the current schema with its columns: what an opened file must hold.
 TABLES = layout(
-    [SCHEMA, ROW_PAGES, FACT_PAGES, record_history.SCHEMA, saved_searches.SCHEMA, offer_log.SCHEMA]
+    [
+        SCHEMA,
+        ROW_PAGES,
+        FACT_PAGES,
+        record_history.SCHEMA,
+        saved_searches.SCHEMA,
+        offer_log.SCHEMA,
+        occasion_values.SCHEMA,
+    ]
 )
 
 
@@ -145,6 +155,8 @@ def open_db(path: Path, busy_timeout: float) -> BoundedConnection:
                 + saved_searches.SCHEMA
                 + ";"
                 + offer_log.SCHEMA
+                + ";"
+                + occasion_values.SCHEMA
             )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif version in MIGRATED:
@@ -250,15 +262,16 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:
-    """Upgrade a version-2 to -9 store in place: add ``row_pages`` (``repack`` fills it), then
+    """Upgrade a version-2 to -10 store in place: add ``row_pages`` (``repack`` fills it), then
     the facts and each snapshot's listing version (left empty: ``core.sync.relist`` lists its
     snapshots again, from their records, when the app next reads them), then each record's
     history, begun with the difference between the previous and current snapshots held; a
     version-5 history keeps its rows, its inline JSON moved later (``history.compact``); then
     the offer log's table (``offer_log``) and its fingerprints' column; then ``records_by_id``
     made again with the records' positions (one pass over ``records``); then each offer's
-    check's time moved to ``offer_checks``. The file keeps its auto-vacuum mode until space is
-    given back (``space.reclaim``)."""
+    check's time moved to ``offer_checks``; then ``occasion_values``, empty (the next offer
+    check makes each snapshot's from its facts, on its thread). The file keeps its auto-vacuum
+    mode until space is given back (``space.reclaim``)."""
     with immediate(db):
         if version < 3:
             db.execute(ROW_PAGES)
@@ -275,6 +288,10 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
         if version < 9:
             db.execute("DROP INDEX IF EXISTS records_by_id")
             db.execute(RECORDS_BY_ID)
+        if version < 11:
+            if "occasions" not in {r[1] for r in db.execute("PRAGMA table_info(snapshots)")}:
+                db.execute("ALTER TABLE snapshots ADD COLUMN occasions INTEGER")
+            db.execute(occasion_values.SCHEMA)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
 
 

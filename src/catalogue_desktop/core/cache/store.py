@@ -22,8 +22,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from catalogue_desktop.core.cache import occasion_values, space
 from catalogue_desktop.core.cache import pages as store_pages
-from catalogue_desktop.core.cache import space
 from catalogue_desktop.core.cache.guarded import BoundedConnection, Unusable
 from catalogue_desktop.core.cache.offer_log import OfferLog
 from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, Pending, fact_pages
@@ -68,6 +68,14 @@ class Entry(NamedTuple):
     data: bytes
     facts: str | None = None
     values: tuple[list[Any], list[Any], Any] | None = None  # row, links, facts as values: pages from them
+
+
+def _links(text: str) -> Any:
+    """A record's links from their JSON (a value that is not JSON: none)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 class SnapshotInfo(NamedTuple):
@@ -290,6 +298,96 @@ class Store:
             return values
         return [dict(zip(keys, v, strict=True)) if isinstance(v, list) else None for v in values]
 
+    def occasion_values(self, occasions: Iterable[str]) -> dict[str, occasion_values.Row] | None:
+        """The kept values (``occasion_values``) of each of ``occasions`` the current courses,
+        series and webinars list (a webinar a series lists is left out, as a session); None
+        when a current snapshot of theirs keeps none (written before, listed again) or what it
+        keeps does not read as written (a row damaged, or missing): the facts say then."""
+        kept = self._query(
+            "SELECT c.name, c.snapshot, s.occasions FROM collections c JOIN snapshots s"
+            " ON s.id = c.snapshot WHERE c.name IN (?, ?, ?)",
+            [k.value for k in occasion_values.KINDS],
+        )
+        if any(count is None or count < 0 for _name, _at, count in kept):
+            return None
+        at = {name: snapshot for name, snapshot, _count in kept}
+        wanted = set(occasions)
+        courses, sessions, webinars = [], [], []  # (by source; lists, not a dict by ``Kind``: hashing
+        for key in wanted:  # an enum is a Python call, and a check asks for ~3,000 occasions)
+            if key.startswith("course:"):
+                courses.append(key)
+            elif key.startswith("session:"):
+                sessions.append(key)
+            elif key.startswith("webinar:"):
+                webinars.append(key)
+                sessions.append("linked:" + key[8:])
+        sql = (
+            "SELECT occasion, " + ", ".join(occasion_values.COLUMNS) + " FROM occasion_values"
+            " WHERE snapshot = ? AND occasion IN (SELECT value FROM json_each(?))"
+        )
+        out: dict[str, occasion_values.Row] = {}
+        linked = set()
+        valid = occasion_values.valid
+        for kind, keys in ((Kind.COURSES, courses), (Kind.SERIES, sessions), (Kind.WEBINARS, webinars)):
+            snapshot = at.get(kind.value)
+            if not keys or snapshot is None:
+                continue
+            for row in self._query(sql, (snapshot, json.dumps(keys))):
+                if not valid(row):
+                    return None
+                key = row[0]
+                if key[0] == "l":  # linked:
+                    linked.add("webinar:" + key[7:])
+                else:
+                    out[key] = row
+        for key in linked:
+            out.pop(key, None)  # (a series' session: listed as such, not as a webinar)
+        if len(out) + len(linked & wanted) < len(wanted) and not self._occasions_whole(kept):
+            return None  # (an occasion not found: withdrawn, unless rows are missing)
+        return out
+
+    def keep_occasion_values(self) -> bool:
+        """Make the ``occasion_values`` of each current snapshot of the courses, series and
+        webinars that keeps none yet (one written before schema 11, or listed again) from its
+        stored facts and links, in one transaction: the offer check, on its thread, once. False
+        when there was none to make, or it cannot be written now (read-only, busy)."""
+        missing_sql = (
+            "SELECT c.name, c.snapshot FROM collections c JOIN snapshots s ON s.id = c.snapshot"
+            " WHERE c.name IN (?, ?, ?) AND s.occasions IS NULL AND s.listing IS NOT NULL"
+        )
+        kinds = [k.value for k in occasion_values.KINDS]
+        if self.read_only:
+            return False
+        try:
+            if not self._db.execute(missing_sql, kinds).fetchall():
+                return False  # (none to make: no write lock taken)
+            with self._transaction():
+                missing = self._db.execute(missing_sql, kinds).fetchall()
+                for name, snapshot in missing:
+                    ids = dict(
+                        self._db.execute(
+                            "SELECT pos, record_id FROM records INDEXED BY records_by_id WHERE snapshot = ?",
+                            (snapshot,),
+                        ).fetchall()
+                    )
+                    quoted = occasion_values.Collector(Kind(name))
+                    for pos, links, facts in self._db.execute(
+                        "SELECT pos, links, facts FROM rows WHERE snapshot = ? ORDER BY pos", (snapshot,)
+                    ):
+                        quoted.add(ids.get(pos), None, _links(links), facts)
+                    occasion_values.write(self._db, snapshot, quoted.rows)
+        except (sqlite3.Error, StoreError):
+            return False
+        return bool(missing)
+
+    def _occasions_whole(self, kept: list[tuple[Any, ...]]) -> bool:
+        """Whether each snapshot keeps the rows it wrote (none deleted since)."""
+        for _name, snapshot, count in kept:
+            (found,) = self._query("SELECT count(*) FROM occasion_values WHERE snapshot = ?", (snapshot,))[0]
+            if found != count:
+                return False
+        return True
+
     def first_linking(self, kind: Kind, linked: Iterable[int]) -> dict[int, int]:
         """For each of the ``linked`` ids, the id of the first record of ``kind`` (in array order)
         whose first list of links holds it (a webinar: the first series it is a session of), read
@@ -507,9 +605,16 @@ class Store:
                 pages += 1
                 batch.clear()
 
+            quoted = occasion_values.Collector(kind) if kind in occasion_values.KINDS else None
             for e in entries:
                 count += 1
                 batch.append(e)
+                if quoted is not None:  # (each occasion's values, from the facts written: issue 40)
+                    values = e.values
+                    if values is None:
+                        quoted.add(e.record_id, None, _links(e.links), e.facts)
+                    else:
+                        quoted.add(e.record_id, values[2], values[1], None)
                 if len(batch) >= page_rows:
                     flush()
             if batch:
@@ -528,6 +633,9 @@ class Store:
             if current is not None:  # only the current snapshot is read page-wise
                 self._db.execute("DELETE FROM row_pages WHERE snapshot = ?", (current,))
                 self._db.execute("DELETE FROM fact_pages WHERE snapshot = ?", (current,))
+                self._db.execute("DELETE FROM occasion_values WHERE snapshot = ?", (current,))
+            if quoted is not None and listing is not None:
+                occasion_values.write(self._db, new, quoted.rows)
             self._db.execute(
                 "INSERT INTO collections (name, snapshot, previous, etag, last_modified,"
                 " fetched_at, checked_at, last_status, last_error, last_error_at)"
@@ -566,6 +674,7 @@ class Store:
                 store_pages.write_page(self._db, snapshot, page, found[start : start + page_rows])
             store_pages.write_fact_pages(self._db, snapshot)
             self._db.execute("UPDATE snapshots SET listing = ? WHERE id = ?", (listing, snapshot))
+            occasion_values.forget(self._db, snapshot)  # (made of the facts before: none now)
         return True
 
     def mark_unchanged(

@@ -19,8 +19,10 @@ import contextlib
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from catalogue_desktop.core.formats.numbers import within_reason
 from catalogue_desktop.core.offers.logged import Quoted, fee_value
 from catalogue_desktop.core.offers.occasions import SOURCES, place_of
+from catalogue_desktop.core.records.errors import StoreError
 from catalogue_desktop.core.records.field_registry import CHILD_KEYS, fact_keys
 from catalogue_desktop.core.records.kinds import Kind
 
@@ -42,6 +44,12 @@ def quotes_now(store: Store, wanted: Collection[str]) -> dict[str, Quoted] | Non
     if not any(store.state(k).has_data for k in SOURCES):
         return None
     finding.relist_stale(store, SOURCES, lambda _text: None)
+    on_demand = Vocabulary().on_demand  # (the finder's own, as ``offerings`` is made with it)
+    kept = _kept(store, wanted, on_demand)
+    if kept is None and store.keep_occasion_values():  # (a store from before: made once)
+        kept = _kept(store, wanted, on_demand)
+    if kept is not None:
+        return kept
     courses: set[int] = set()
     sessions: set[int] = set()  # the webinars quoted as sessions
     webinars: set[int] = set()  # those quoted as webinars
@@ -54,12 +62,38 @@ def quotes_now(store: Store, wanted: Collection[str]) -> dict[str, Quoted] | Non
             _add_id(sessions, tail)
         elif kind == "webinar" and not at:
             _add_id(webinars, head)
-    on_demand = Vocabulary().on_demand  # (the finder's own, as ``offerings`` is made with it)
     out: dict[str, Quoted] = {}
     _courses(store, courses, wanted, out)
     first = store.first_linking(Kind.SERIES, sessions | webinars) if sessions or webinars else {}
     _sessions(store, {first[w] for w in sessions if w in first}, first, wanted, on_demand, out)
     _webinars(store, webinars - first.keys(), wanted, on_demand, out)
+    return out
+
+
+def _kept(store: Store, wanted: Collection[str], on_demand: frozenset[str]) -> dict[str, Quoted] | None:
+    """The quoted occasions as the ingest kept their values (``Store.occasion_values``: the
+    facts' values), made into quotes as below; None when they are not kept (the facts are read)."""
+    try:
+        found = store.occasion_values(wanted)
+    except StoreError:
+        return None
+    if found is None:
+        return None
+    out: dict[str, Quoted] = {}
+    for key, (_key, title, start, end, venue, city, state, fee, kind) in found.items():
+        fee = fee if fee is None or within_reason(fee) else fee_value(fee)  # (an int: see ``valid``)
+        if key[0] == "c":  # course:
+            place = place_of(venue, city, state)
+            out[key] = Quoted(
+                key, title or f"Course #{key[7:].partition('@')[0]}", start, end, place, city, fee
+            )
+            continue
+        live = kind is None or str(kind) not in on_demand
+        if key[0] == "s":  # session:
+            title = title or f"Session #{key.partition('@')[2]}"
+        else:
+            title = title or f"Webinar #{key[8:]}"
+        out[key] = Quoted(key, title, start if live else None, end if live else None, "", None, fee)
     return out
 
 
