@@ -180,16 +180,19 @@ class _Wrapped(QStyledItemDelegate):
 
     Each row's hint is worked out once for its content, font and width, then kept: the tree asks
     for every row's hint at each layout (rows of unequal heights: the scroll range is their sum),
-    and it lays its rows out several times for one set of facets (the reset, the count column
-    fitted, the names' column resized), each hint ~10 ``data`` calls and a text layout. The kept
-    hints are dropped when the model's content changes or the application's font does. Behind
-    them, hints by content (the text, its font, the width, facet or value): the facets shown again
-    after a query mostly repeat the names of the ones before (2 ``data`` calls a look-up)."""
+    and it lays its rows out again when the names' column changes width. The kept hints are
+    dropped when the model's content changes or the application's font does. Behind them, hints
+    by content (the text, its font, the width, facet or value): the facets shown again after a
+    query mostly repeat the names of the ones before (2 ``data`` calls a look-up). A hint worked
+    out is the text's width and its height wrapped at the column's width, at least a line: the
+    style's hint of a one-line cell (~10 ``data`` calls and a text layout) is asked once a font."""
 
     def __init__(self, tree: QTreeView, model: QAbstractItemModel) -> None:
         super().__init__(tree)
         self._tree = tree
         self._text_margin: int | None = None
+        # a one-line cell's hint by font (the style's: ~8 ``data`` calls and a text layout)
+        self._lines: dict[str | None, QSize] = {}
         self._hints: dict[tuple[int, int, int, int], QSize] = {}  # by place: (facet, row, column, width)
         self._seen: dict[tuple[Any, ...], QSize] = {}  # by content (``_by_content``)
         for signal in (
@@ -214,6 +217,7 @@ class _Wrapped(QStyledItemDelegate):
     def _font_changed(self, _font: QFont) -> None:
         self._hints.clear()
         self._seen.clear()
+        self._lines.clear()
 
     def _margin(self) -> int:
         """The style's text margin in a cell; ``QStyle`` imported here, not at start-up (its ~500
@@ -255,17 +259,23 @@ class _Wrapped(QStyledItemDelegate):
         return hint
 
     def _work_out(self, option: QStyleOptionViewItem, index: _Index, width: int) -> QSize:
-        hint = super().sizeHint(option, index)
         text = index.data()
-        if index.column() != 0 or not text:
-            return hint
+        font = index.data(Qt.ItemDataRole.FontRole)
+        line = self._lines.get(font.key() if isinstance(font, QFont) else None)
+        if line is None or not text:  # (a cell's one-line height in its font: the style's, once)
+            line = super().sizeHint(option, index)
+            if not text:
+                return line
+            self._lines[font.key() if isinstance(font, QFont) else None] = line
+        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
+        wide = metrics.horizontalAdvance(str(text)) + 2 * self._margin()
+        if index.column() != 0:  # (the counts: one line)
+            return QSize(wide, line.height())
         depth = 2 if index.parent().isValid() else 1
         width -= depth * self._tree.indentation() + 2 * self._margin()
-        font = index.data(Qt.ItemDataRole.FontRole)
-        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
         flags = int(Qt.TextFlag.TextWordWrap)
         height = metrics.boundingRect(QRect(0, 0, max(width, 20), 10_000), flags, str(text)).height()
-        return QSize(hint.width(), max(hint.height(), height + 4))
+        return QSize(wide, max(line.height(), height + 4))
 
 
 def _focus_margin() -> Any:
