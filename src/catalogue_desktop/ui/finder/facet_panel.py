@@ -297,12 +297,13 @@ class _FacetTree(QTreeView):
 
     activated_value = Signal(QModelIndex, str)  # index, how (``how``)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._held = False
-        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
+    _held = False
+    _heard = False  # its range heard (connected when first held: ``QScrollBar`` not made at start-up)
 
     def hold_scroll_bar(self, held: bool) -> None:
+        if held and not self._heard:
+            self._heard = True
+            self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         if held != self._held:
             self._held = held
             self.setVerticalScrollBarPolicy(
@@ -390,10 +391,11 @@ class FacetPanel(QWidget):
         metrics = QFontMetrics(font) if font is not None else self.tree.fontMetrics()
         texts = [f"{v.count:,}" for f in facets for v in f.values]
         texts += [f"+{f.more} more" for f in facets if f.more]
-        margin = 2 * (self.tree.style().pixelMetric(_focus_margin(), None, self.tree) + 1)
-        widest = max((metrics.horizontalAdvance(t) for t in set(texts)), default=0)
         header = self.tree.header()
-        width = max(widest + margin, header.sectionSizeHint(1))
+        width = header.sectionSizeHint(1)
+        if texts:  # (none while the finder prepares: the style's enum not made at start-up)
+            margin = 2 * (self.tree.style().pixelMetric(_focus_margin(), None, self.tree) + 1)
+            width = max(width, max(metrics.horizontalAdvance(t) for t in set(texts)) + margin)
         if header.sectionSize(1) != width:
             header.resizeSection(1, width)
 
@@ -402,9 +404,10 @@ class FacetPanel(QWidget):
 
     def _fits(self, facets: list[Facet], expanded: int) -> bool:
         """Whether the rows may fit the tree's height without a scroll bar: each is at least a
-        line tall (``expanded``: the values shown under their facets)."""
+        line tall (``expanded``: the values shown under their facets). (The tree's height, not
+        its viewport's: ``viewport()`` made PySide make dialogs' classes at start-up.)"""
         rows = len(facets) + expanded
-        return rows * self.tree.fontMetrics().height() <= self.tree.viewport().height()
+        return rows * self.tree.fontMetrics().height() <= self.tree.height()
 
     def show_facets(self, kind: ListKind, facets: list[Facet], note: str | None) -> None:
         """Show ``kind``'s facets (``note``: why there are none, e.g. still preparing)."""
