@@ -180,16 +180,19 @@ class _Wrapped(QStyledItemDelegate):
 
     Each row's hint is worked out once for its content, font and width, then kept: the tree asks
     for every row's hint at each layout (rows of unequal heights: the scroll range is their sum),
-    and it lays its rows out several times for one set of facets (the reset, the count column
-    fitted, the names' column resized), each hint ~10 ``data`` calls and a text layout. The kept
-    hints are dropped when the model's content changes or the application's font does. Behind
-    them, hints by content (the text, its font, the width, facet or value): the facets shown again
-    after a query mostly repeat the names of the ones before (2 ``data`` calls a look-up)."""
+    and it lays its rows out again when the names' column changes width. The kept hints are
+    dropped when the model's content changes or the application's font does. Behind them, hints
+    by content (the text, its font, the width, facet or value): the facets shown again after a
+    query mostly repeat the names of the ones before (2 ``data`` calls a look-up). A hint worked
+    out is the text's width and its height wrapped at the column's width, at least a line: the
+    style's hint of a one-line cell (~10 ``data`` calls and a text layout) is asked once a font."""
 
     def __init__(self, tree: QTreeView, model: QAbstractItemModel) -> None:
         super().__init__(tree)
         self._tree = tree
         self._text_margin: int | None = None
+        # a one-line cell's hint by font (the style's: ~8 ``data`` calls and a text layout)
+        self._lines: dict[str | None, QSize] = {}
         self._hints: dict[tuple[int, int, int, int], QSize] = {}  # by place: (facet, row, column, width)
         self._seen: dict[tuple[Any, ...], QSize] = {}  # by content (``_by_content``)
         for signal in (
@@ -214,6 +217,7 @@ class _Wrapped(QStyledItemDelegate):
     def _font_changed(self, _font: QFont) -> None:
         self._hints.clear()
         self._seen.clear()
+        self._lines.clear()
 
     def _margin(self) -> int:
         """The style's text margin in a cell; ``QStyle`` imported here, not at start-up (its ~500
@@ -255,24 +259,60 @@ class _Wrapped(QStyledItemDelegate):
         return hint
 
     def _work_out(self, option: QStyleOptionViewItem, index: _Index, width: int) -> QSize:
-        hint = super().sizeHint(option, index)
         text = index.data()
-        if index.column() != 0 or not text:
-            return hint
+        font = index.data(Qt.ItemDataRole.FontRole)
+        line = self._lines.get(font.key() if isinstance(font, QFont) else None)
+        if line is None or not text:  # (a cell's one-line height in its font: the style's, once)
+            line = super().sizeHint(option, index)
+            if not text:
+                return line
+            self._lines[font.key() if isinstance(font, QFont) else None] = line
+        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
+        wide = metrics.horizontalAdvance(str(text)) + 2 * self._margin()
+        if index.column() != 0:  # (the counts: one line)
+            return QSize(wide, line.height())
         depth = 2 if index.parent().isValid() else 1
         width -= depth * self._tree.indentation() + 2 * self._margin()
-        font = index.data(Qt.ItemDataRole.FontRole)
-        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
         flags = int(Qt.TextFlag.TextWordWrap)
         height = metrics.boundingRect(QRect(0, 0, max(width, 20), 10_000), flags, str(text)).height()
-        return QSize(hint.width(), max(hint.height(), height + 4))
+        return QSize(wide, max(line.height(), height + 4))
+
+
+def _focus_margin() -> Any:
+    """The style's metric of a cell's text margin (``QStyle`` imported when first needed, not at
+    start-up: ``_Wrapped._margin``)."""
+    from PySide6.QtWidgets import QStyle
+
+    return QStyle.PixelMetric.PM_FocusFrameHMargin
 
 
 class _FacetTree(QTreeView):
     """The facet tree: Enter chooses the current value, Shift+Enter adds it, Ctrl+Enter leaves
-    it out (a ``keyPressEvent`` override, not an event filter: ``qt_compat``'s notes)."""
+    it out (a ``keyPressEvent`` override, not an event filter: ``qt_compat``'s notes).
+
+    ``hold_scroll_bar``: the vertical scroll bar shown ahead of the new rows' layout
+    (``FacetPanel`` knows they will not fit), then left to show as needed again once it has a
+    range to scroll: the rows laid out once, at the width they keep, not once at the width
+    without it and again when it appears."""
 
     activated_value = Signal(QModelIndex, str)  # index, how (``how``)
+
+    _held = False
+    _heard = False  # its range heard (connected when first held: ``QScrollBar`` not made at start-up)
+
+    def hold_scroll_bar(self, held: bool) -> None:
+        if held and not self._heard:
+            self._heard = True
+            self.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        if held != self._held:
+            self._held = held
+            self.setVerticalScrollBarPolicy(
+                Qt.ScrollBarPolicy.ScrollBarAlwaysOn if held else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+            )
+
+    def _range_changed(self, low: int, high: int) -> None:
+        if self._held and high > low:  # (as needed from now on: it stays)
+            self.hold_scroll_bar(False)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
@@ -320,12 +360,18 @@ class FacetPanel(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        # The counts' column as wide as its widest text, worked out from the texts as the facets
+        # are set (``_fit_counts``), not fitted to the rows' hints by the header after each layout
+        # (which laid the names out at one width, then again at the one left to them).
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         header.sectionResized.connect(self._names_resized)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
         layout.addWidget(self.tree, 1)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):  # (the counts' column fitted to the new font's texts)
+            app.fontChanged.connect(self._font_changed)
         self.tree.clicked.connect(self._clicked)
         self.tree.activated_value.connect(self._activate)
         self._expanded: set[str] = set()
@@ -334,7 +380,34 @@ class FacetPanel(QWidget):
 
     def _names_resized(self, column: int, _old: int, _new: int) -> None:
         if column == 0:  # the names wrap at another width: rows as tall as they now are
-            self.tree.doItemsLayout()
+            # (laid out once the pass's changes are made: the counts' column, the scroll bar
+            # and the model's reset each resize the names' column in one call of ``show_facets``)
+            self.tree.scheduleDelayedItemsLayout()
+
+    def _fit_counts(self, facets: list[Facet], font: QFont | None = None) -> None:
+        """The counts' column as wide as the widest of ``facets``' counts (and "+N more", and its
+        title): the width the header's fit to the rows' contents gave, from the texts alone
+        (measured in ``font``: the application's new one, before the tree is given it)."""
+        metrics = QFontMetrics(font) if font is not None else self.tree.fontMetrics()
+        texts = [f"{v.count:,}" for f in facets for v in f.values]
+        texts += [f"+{f.more} more" for f in facets if f.more]
+        header = self.tree.header()
+        width = header.sectionSizeHint(1)
+        if texts:  # (none while the finder prepares: the style's enum not made at start-up)
+            margin = 2 * (self.tree.style().pixelMetric(_focus_margin(), None, self.tree) + 1)
+            width = max(width, max(metrics.horizontalAdvance(t) for t in set(texts)) + margin)
+        if header.sectionSize(1) != width:
+            header.resizeSection(1, width)
+
+    def _font_changed(self, font: QFont) -> None:
+        self._fit_counts(self.model.facets, font)
+
+    def _fits(self, facets: list[Facet], expanded: int) -> bool:
+        """Whether the rows may fit the tree's height without a scroll bar: each is at least a
+        line tall (``expanded``: the values shown under their facets). (The tree's height, not
+        its viewport's: ``viewport()`` made PySide make dialogs' classes at start-up.)"""
+        rows = len(facets) + expanded
+        return rows * self.tree.fontMetrics().height() <= self.tree.height()
 
     def show_facets(self, kind: ListKind, facets: list[Facet], note: str | None) -> None:
         """Show ``kind``'s facets (``note``: why there are none, e.g. still preparing)."""
@@ -357,11 +430,21 @@ class FacetPanel(QWidget):
         self.heading.setText(note)
         current = self.tree.currentIndex()
         where = (current.parent().row(), current.row()) if current.isValid() else None
+        opened = [
+            row
+            for row, facet in enumerate(facets)
+            if facet.field in self._expanded
+            or facet.chosen
+            or any(v.state for v in facet.values)
+            or (not self._expanded and row < 4)
+        ]
+        # The rows laid out once, at the names' width they keep: the counts' column and the scroll
+        # bar set first (each resizes the names' column), the layout after them.
+        self._fit_counts(facets)
+        self.tree.hold_scroll_bar(not self._fits(facets, sum(len(facets[row].values) for row in opened)))
         self.model.set_facets(facets)
-        for row, facet in enumerate(facets):
-            selected = facet.chosen or any(v.state for v in facet.values)
-            if facet.field in self._expanded or selected or (not self._expanded and row < 4):
-                self.tree.expand(self.model.index(row, 0))
+        for row in opened:
+            self.tree.expand(self.model.index(row, 0))
         if where is not None:  # keyboard users keep their place
             parent = self.model.index(where[0], 0) if where[0] >= 0 else QModelIndex()
             index = self.model.index(where[1], 0, parent)
