@@ -5,7 +5,6 @@ The rows are always those of the formal query written by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,33 +16,22 @@ from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab, key, type_query, when_dialog_opens
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import assert_as_started, put_back, shown_on_demo, window_state
-
-
-@pytest.fixture(scope="module")
-def shared_window(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """The window the tests here share (``tests/ui/shared_window.py``, issue 37): offline on the
-    demo sample, its finder ready, every tab made, shown; and its state then (``window_state``)."""
-    with shown_on_demo(request) as shared:
-        yield shared
+from tests.ui.shared_window import as_started, assert_as_started, put_back, window_state
 
 
 @pytest.fixture
-def session(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
+def session(demo_shown: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
     """The shared window as its start showed it (``put_back``), asserted equal to the window's
     state after its start. (The two tests that save a search keep a window of their own: the
     book is the store's.)"""
-    found, fresh = shared_window
-    put_back(found, fresh)
-    assert_as_started(found, fresh)
-    return found
+    return as_started(demo_shown)
 
 
-def test_what_a_test_leaves_is_put_back(session: Any, shared_window: tuple[Any, dict[str, Any]]) -> None:
+def test_what_a_test_leaves_is_put_back(session: Any, demo_shown: tuple[Any, dict[str, Any]]) -> None:
     """What the tests here leave in the shared window is put back before the next: the tab the
     words named with the status line saying so, a sort in words, the words searched as typed.
     Each differs from the start's state (the check can fail), and ``put_back`` undoes them."""
-    fresh = shared_window[1]
+    fresh = demo_shown[1]
     window = session.window
     click_tab(window, Kind.EXPERTS)
     type_query(window, "most expensive courses")

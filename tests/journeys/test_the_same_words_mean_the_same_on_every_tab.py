@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from tests.journeys.hands import click_tab, type_query
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import assert_as_started, put_back, shown_on_demo, window_state
+from tests.ui.shared_window import as_started, assert_as_started, put_back, window_state
 
 README_QUESTIONS = (
     "chicago december",
@@ -32,30 +31,19 @@ README_QUESTIONS = (
 _COUNT = re.compile(r"^([\d,]+) of ")
 
 
-@pytest.fixture(scope="module")
-def shared_window(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """The window the tests here share (``tests/ui/shared_window.py``, issue 37): offline on the
-    demo sample, its finder ready, every tab made, shown; and its state then (``window_state``)."""
-    with shown_on_demo(request) as shared:
-        yield shared
-
-
 @pytest.fixture
-def session(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
+def session(demo_shown: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
     """The shared window as its start showed it (``put_back``), asserted equal to the window's
     state after its start."""
-    found, fresh = shared_window
-    put_back(found, fresh)
-    assert_as_started(found, fresh)
-    return found
+    return as_started(demo_shown)
 
 
 def test_a_question_typed_on_every_tab_is_put_back(
-    session: Any, shared_window: tuple[Any, dict[str, Any]]
+    session: Any, demo_shown: tuple[Any, dict[str, Any]]
 ) -> None:
     """What a case leaves (the question in the box, the tab its words named, the status line
     saying so) differs from the start's state, and ``put_back`` undoes it."""
-    fresh = shared_window[1]
+    fresh = demo_shown[1]
     window = session.window
     click_tab(window, Kind.EXPERTS)
     type_query(window, "chicago december")  # shows Courses and says so

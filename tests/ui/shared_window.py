@@ -32,7 +32,7 @@ from catalogue_desktop.core.cache.store import ENV_CACHE_DIR
 from catalogue_desktop.core.records.kinds import ALL_KINDS
 from tests.ui.conftest import close_loop, close_session, open_loop, started_session
 
-__all__ = ["module_folder", "module_loop", "qloop"]
+__all__ = ["demo_shown", "module_folder", "module_loop", "qloop"]
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +122,23 @@ def shown_on_demo(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[st
         session.window.show()
         QApplication.processEvents()
         yield session, window_state(session)
+
+
+@pytest.fixture(scope="module")
+def demo_shown(request: pytest.FixtureRequest) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """A journeys module's shared window (``shown_on_demo``): offline on the demo sample, its
+    finder ready, every tab made, shown; and its state then (``window_state``)."""
+    with shown_on_demo(request) as shared:
+        yield shared
+
+
+def as_started(shared: tuple[Any, dict[str, Any]]) -> Any:
+    """For a module's ``session`` fixture: the shared window as its start showed it
+    (``put_back``), asserted equal to the window's state after its start; its session."""
+    found, fresh = shared
+    put_back(found, fresh)
+    assert_as_started(found, fresh)
+    return found
 
 
 def put_back(session: Any, fresh: dict[str, Any]) -> None:

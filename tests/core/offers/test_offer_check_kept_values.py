@@ -68,6 +68,14 @@ def _synced(demo_server: DemoServer, store_file: Path, payloads: dict[Kind, byte
     assert report.ok, {k: o.error for k, o in report.collections.items() if o.error}
 
 
+@pytest.fixture
+def crafted(demo_server: DemoServer, tmp_path: Path) -> Path:
+    """The crafted catalogue synced into a new store; the store's file."""
+    store_file = tmp_path / "cache" / "catalogue.sqlite3"
+    _synced(demo_server, store_file, _crafted())
+    return store_file
+
+
 def _whole(s: Store) -> dict[str, logged.Quoted]:
     return {k: logged.quoted(o, None) for k, o in checking.now_occasions(s, NOW).items()}
 
@@ -76,11 +84,9 @@ NOT_LISTED = {"course:1@2", "session:x@y", "webinar:", "linked:1", "webinar:9999
 
 
 def test_the_kept_values_are_the_whole_catalogues_and_no_facts_are_read(
-    demo_server: DemoServer, tmp_path: Path, reads: list[str]
+    crafted: Path, reads: list[str]
 ) -> None:
-    store_file = tmp_path / "cache" / "catalogue.sqlite3"
-    _synced(demo_server, store_file, _crafted())
-    with Store(store_file) as s:
+    with Store(crafted) as s:
         whole = _whole(s)
         assert any(q.title == "Repeated, its last copy" for q in whole.values())
         reads.clear()
@@ -168,45 +174,41 @@ def _unsaid(db: sqlite3.Connection, _key: str) -> None:
 
 @pytest.mark.parametrize("damage", [_damage_fee, _damage_start, _lose_row, _unsaid])
 def test_a_damaged_or_missing_row_falls_back_to_the_facts(
-    demo_server: DemoServer, tmp_path: Path, reads: list[str], damage: Any
+    crafted: Path, reads: list[str], damage: Any
 ) -> None:
-    store_file = tmp_path / "cache" / "catalogue.sqlite3"
-    _synced(demo_server, store_file, _crafted())
-    with Store(store_file) as s:
+    with Store(crafted) as s:
         whole = _whole(s)
         keys = _dated(whole, "session:")[:4] + _dated(whole, "webinar:")[:4]
         _offers(s, whole, keys)
-    db = sqlite3.connect(store_file)
+    db = sqlite3.connect(crafted)
     damage(db, keys[0])
     damage(db, keys[-1])
     db.commit()
     db.close()
     reads.clear()
-    with Store(store_file) as s:
+    with Store(crafted) as s:
         assert quotes_now(s, set(whole) | NOT_LISTED) == whole
         assert reads  # (the facts read: the kept values were not trusted)
         assert {status for _t, status, _f in _results(s)} == {"current"}
 
 
 def test_a_schema_10_store_is_upgraded_and_its_values_made_by_its_next_check(
-    demo_server: DemoServer, tmp_path: Path, reads: list[str]
+    crafted: Path, reads: list[str]
 ) -> None:
-    store_file = tmp_path / "cache" / "catalogue.sqlite3"
-    _synced(demo_server, store_file, _crafted())
-    with Store(store_file) as s:
+    with Store(crafted) as s:
         whole = _whole(s)
         _offers(s, whole, _dated(whole, "course:")[:3] + _dated(whole, "session:")[:3])
         checking.check(s, NOW)
         _offers(s, whole, _dated(whole, "webinar:")[:2])  # (never checked)
         before = logged.offers(s)
     assert [o.checked_at is None for o in before] == [True, False, False, False]
-    db = sqlite3.connect(store_file)  # what schema 10 wrote
+    db = sqlite3.connect(crafted)  # what schema 10 wrote
     db.execute("DROP TABLE occasion_values")
     db.execute("ALTER TABLE snapshots DROP COLUMN occasions")
     db.execute("UPDATE meta SET value = '10' WHERE key = 'schema_version'")
     db.commit()
     db.close()
-    with Store(store_file) as s:
+    with Store(crafted) as s:
         assert s.recovered is None and SCHEMA_VERSION == 11
         assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "11"
         assert s._db.execute("SELECT count(*) FROM occasion_values").fetchone()[0] == 0

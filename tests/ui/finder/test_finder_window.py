@@ -19,7 +19,7 @@ from catalogue_desktop.core.records.kinds import ALL_KINDS, OCCASIONS, Kind
 from catalogue_desktop.ui.searches.book import settings_searches
 from tests.ui.conftest import POPUP_NOISE
 from tests.ui.shared_window import *  # noqa: F403 (the shared window's fixtures)
-from tests.ui.shared_window import assert_as_started, offline_ready, put_back, window_state
+from tests.ui.shared_window import as_started, assert_as_started, offline_ready, put_back, window_state
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +39,7 @@ def shared_window(
 def session(shared_window: tuple[Any, dict[str, Any]], qloop: Any) -> Any:
     """The shared window as its start showed it (``put_back``), asserted equal to the window's
     state after its start."""
-    found, fresh = shared_window
-    put_back(found, fresh)
-    assert_as_started(found, fresh)
-    return found
+    return as_started(shared_window)
 
 
 @pytest.fixture
