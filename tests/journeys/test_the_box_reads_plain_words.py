@@ -403,3 +403,22 @@ def test_a_tab_clicked_after_words_that_name_another_stays_shown(session: Any) -
         assert window.current_kind() is clicked
     key(window.query_box.edit, Qt.Key.Key_Return)
     assert window.current_kind() is Kind.COURSES
+
+
+def test_escape_empties_the_box_and_ctrl_z_brings_the_words_back(session: Any, qtbot: Any) -> None:
+    """Escape in the box empties it and shows every row; Ctrl+Z brings the question back, read
+    and applied again (Escape wiped it for good)."""
+    window = session.window
+    window.show()
+    tab = click_tab(window, Kind.COURSES)
+    every = tab.model.rowCount()
+    type_query(window, "texas courses under 1500")
+    edit = window.query_box.edit
+    matched = tab.model.rowCount()
+    assert 0 < matched < every
+    key(edit, Qt.Key.Key_Escape)
+    assert edit.text() == "" and tab.model.rowCount() == every
+    key(edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert edit.text() == "texas courses under 1500"
+    qtbot.waitUntil(lambda: tab.model.rowCount() == matched)
+    assert window.current_kind() is Kind.COURSES

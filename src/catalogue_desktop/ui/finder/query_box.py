@@ -178,7 +178,11 @@ class QueryBox(QObject):
         self.apply()
 
     def clear(self) -> None:
-        self.set_text("")
+        """Empty the box and apply it (Escape). An edit, not a reset: Ctrl+Z in the box brings
+        the words back (``setText`` forgot them)."""
+        self.edit.selectAll()
+        self.edit.del_()
+        self.apply()
 
     def focus(self) -> None:
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
