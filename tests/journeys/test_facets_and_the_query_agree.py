@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
-from tests.journeys.hands import click_facet, click_tab, facet_rows, open_facets, show_facets
+from tests.journeys.hands import (
+    choose_facet,
+    click_facet,
+    click_tab,
+    facet_rows,
+    open_facets,
+    settle_facets,
+    show_facets,
+    type_query,
+)
 
 
 def test_type_live_typed_is_the_type_facet_s_live_ticked_once(start: Any, qtbot: Any) -> None:
@@ -58,3 +67,19 @@ def test_more_values_shows_the_facet_s_other_values(start: Any, qtbot: Any) -> N
     click_facet(window, facet.title, None, column=1)
     widened = next(f for f in model.facets if f.field == facet.field)
     assert widened.more == 0 and len(widened.values) == before + more
+
+
+def test_only_a_chosen_value_is_highlighted_after_the_facets_change(start: Any, qtbot: Any) -> None:
+    """A value clicked, then other words typed: the facets are drawn again for them, and no row
+    stays highlighted that is not what is chosen (the row at the clicked value's old place was:
+    "IL" highlighted while "✓ TX" was the choice)."""
+    session = start()
+    window = session.window
+    open_facets(qtbot, session, OCCASIONS, "")
+    choose_facet(qtbot, session, "State", "IL")
+    type_query(window, "texas courses under 1500")
+    settle_facets(qtbot, session)
+    tree = window.facet_panel.tree
+    highlighted = [str(i.data()) for i in tree.selectionModel().selectedIndexes() if i.column() == 0]
+    assert all(text.startswith("✓") for text in highlighted), (highlighted, facet_rows(window))
+    assert any(text.startswith("✓ TX") for text in facet_rows(window)["State"])

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QItemSelectionModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -445,11 +446,13 @@ class FacetPanel(QWidget):
         self.model.set_facets(facets)
         for row in opened:
             self.tree.expand(self.model.index(row, 0))
-        if where is not None:  # keyboard users keep their place
+        # Keyboard users keep their place, but not as a highlight: the row now at that place holds
+        # another value, which looked chosen ("IL" highlighted while "✓ TX" was the choice).
+        if where is not None:
             parent = self.model.index(where[0], 0) if where[0] >= 0 else QModelIndex()
             index = self.model.index(where[1], 0, parent)
             if index.isValid():
-                self.tree.setCurrentIndex(index)
+                self.tree.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.NoUpdate)
 
     def _remember_expanded(self) -> None:
         for row, facet in enumerate(self.model.facets):
