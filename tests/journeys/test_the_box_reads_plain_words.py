@@ -140,6 +140,12 @@ def test_removing_a_chip_widens_the_result(session: Any) -> None:
     _click(_chip(window, "Texas"))
     assert window.query_box.text() == "courses under 1500"
     assert len(_ids(window.current_tab())) > len(narrow)
+    type_query(window, "courses in chicago in december")  # the glue before the words goes too
+    _click(_chip(window, "Chicago"))
+    assert window.query_box.text() == "courses in december"  # (it was "courses in in december")
+    type_query(window, "courses in chicago in december")
+    _click(_chip(window, "Dec"))
+    assert window.query_box.text() == "courses in chicago"
 
 
 def test_the_chips_are_reached_with_tab_and_removed_with_space_or_enter(session: Any) -> None:

@@ -209,6 +209,12 @@ def test_conditions_say_in_words_what_was_read_and_where() -> None:
         "cheapest first",
     ]
     assert found.text_without(1) == "illinois courses cheapest first"
+    placed = reading("courses in chicago in december", None)  # the glue before them goes too
+    assert [placed.text_without(i) for i in range(3)] == [
+        "in chicago in december",
+        "courses in december",
+        "courses in chicago",
+    ]
     assert reading(found.text_without(1), "offerings").query == "state:IL kind:course sort:fee"
     assert found.understood and not found.words
 

@@ -39,6 +39,7 @@ from rapidfuzz.process import extractOne
 from catalogue_desktop.core.query import literals, rules
 from catalogue_desktop.core.query.fields import tab_of_kind
 from catalogue_desktop.core.query.lexicon import Lexicon, keys
+from catalogue_desktop.core.query.rules.glue import GLUE
 from catalogue_desktop.core.query.syntax import (
     FIELD_CLAUSE,
     Parsed,
@@ -87,9 +88,14 @@ class Reading:
         return bool(self.conditions) or self.table is not None or self.sort is not None
 
     def text_without(self, index: int) -> str:
-        """The typed text less the words condition ``index`` was read from."""
+        """The typed text less the words condition ``index`` was read from, and the glue just
+        before them ("in" of "in chicago": "courses in chicago in december" less Chicago is
+        "courses in december", not "courses in in december")."""
         start, end = self.conditions[index].span
-        return " ".join((self.text[:start] + " " + self.text[end:]).split())
+        before = self.text[:start].split()
+        while before and (before[-1].lower(),) in GLUE:
+            before.pop()
+        return " ".join([*before, *self.text[end:].split()])
 
 
 def read(
