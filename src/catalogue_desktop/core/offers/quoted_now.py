@@ -83,18 +83,43 @@ def _kept(store: Store, wanted: Collection[str], on_demand: frozenset[str]) -> d
     for key, (_key, title, start, end, venue, city, state, fee, kind) in found.items():
         fee = fee if fee is None or within_reason(fee) else fee_value(fee)  # (an int: see ``valid``)
         if key[0] == "c":  # course:
-            place = place_of(venue, city, state)
-            out[key] = Quoted(
-                key, title or f"Course #{key[7:].partition('@')[0]}", start, end, place, city, fee
-            )
-            continue
-        live = kind is None or str(kind) not in on_demand
-        if key[0] == "s":  # session:
-            title = title or f"Session #{key.partition('@')[2]}"
+            course = key[7:].partition("@")[0]
+            out[key] = _location_quote(key, title, course, start, end, venue, city, state, fee)
+        elif key[0] == "s":  # session:
+            named = title or f"Session #{key.partition('@')[2]}"
+            out[key] = _webinar_quote(key, named, kind, start, end, fee, on_demand)
         else:
-            title = title or f"Webinar #{key[8:]}"
-        out[key] = Quoted(key, title, start if live else None, end if live else None, "", None, fee)
+            out[key] = _webinar_quote(key, title or f"Webinar #{key[8:]}", kind, start, end, fee, on_demand)
     return out
+
+
+def _location_quote(
+    key: str,
+    title: str | None,
+    course: object,
+    start: str | None,
+    end: str | None,
+    venue: str | None,
+    city: str | None,
+    state: str | None,
+    fee: int | str | None,
+) -> Quoted:
+    """A course location quoted (a course without a title: "Course #ID")."""
+    return Quoted(key, title or f"Course #{course}", start, end, place_of(venue, city, state), city, fee)
+
+
+def _webinar_quote(
+    key: str,
+    title: str,
+    kind: object,
+    start: str | None,
+    end: str | None,
+    fee: int | str | None,
+    on_demand: frozenset[str],
+) -> Quoted:
+    """A session or a webinar quoted: online (no place); on demand (its type): no times."""
+    live = kind is None or str(kind) not in on_demand
+    return Quoted(key, title, start if live else None, end if live else None, "", None, fee)
 
 
 def _courses(store: Store, ids: set[int], wanted: Collection[str], out: dict[str, Quoted]) -> None:
@@ -108,8 +133,7 @@ def _courses(store: Store, ids: set[int], wanted: Collection[str], out: dict[str
         location_id, start, end, venue, city, state, fee = location
         key = f"course:{course_id}" if location_id is None else f"course:{course_id}@{location_id}"
         if key in wanted:
-            place = place_of(venue, city, state)
-            out[key] = Quoted(key, title or f"Course #{course_id}", start, end, place, city, fee_value(fee))
+            out[key] = _location_quote(key, title, course_id, start, end, venue, city, state, fee_value(fee))
 
 
 def _sessions(
@@ -129,16 +153,9 @@ def _sessions(
         key = f"session:{series_id}@{webinar}"
         if first.get(webinar) != series_id or key not in wanted or key in out:
             continue
-        live = kind is None or str(kind) not in on_demand
-        out[key] = Quoted(
-            key,
-            (title if title is not None else series_title) or f"Session #{webinar}",
-            start if live else None,
-            end if live else None,
-            "",
-            None,
-            fee_value(fee if fee is not None else series_fee),
-        )
+        named = (title if title is not None else series_title) or f"Session #{webinar}"
+        fee = fee_value(fee if fee is not None else series_fee)
+        out[key] = _webinar_quote(key, named, kind, start, end, fee, on_demand)
 
 
 def _webinars(
@@ -152,15 +169,8 @@ def _webinars(
         webinar, kind, title, fee, start, end = (facts.get(k) for k in keys)
         key = f"webinar:{webinar}"
         if key in wanted:
-            live = kind is None or str(kind) not in on_demand
-            out[key] = Quoted(
-                key,
-                title or f"Webinar #{webinar}",
-                start if live else None,
-                end if live else None,
-                "",
-                None,
-                fee_value(fee),
+            out[key] = _webinar_quote(
+                key, title or f"Webinar #{webinar}", kind, start, end, fee_value(fee), on_demand
             )
 
 
