@@ -83,3 +83,19 @@ def test_only_a_chosen_value_is_highlighted_after_the_facets_change(start: Any, 
     highlighted = [str(i.data()) for i in tree.selectionModel().selectedIndexes() if i.column() == 0]
     assert all(text.startswith("✓") for text in highlighted), (highlighted, facet_rows(window))
     assert any(text.startswith("✓ TX") for text in facet_rows(window)["State"])
+
+
+def test_a_value_clicked_after_plain_words_takes_their_glue_with_them(start: Any, qtbot: Any) -> None:
+    """Plain words, then a facet value of the field they named: the words are written as the
+    field's clause and replaced, with the glue before them ("courses in chicago in december",
+    then City "Washington" clicked, was "courses in in december city:=Washington")."""
+    session = start()
+    window = session.window
+    open_facets(qtbot, session, Kind.COURSES, "courses in chicago in december")
+    assert window.query_box.reading is not None and window.query_box.reading.conditions
+    cities = facet_rows(window)["City"]
+    other = next(v.rsplit("  ", 1)[0] for v in cities if "Chicago" not in v)
+    click_facet(window, "City", other)
+    text = window.query_box.text()
+    assert text.split()[:3] == ["courses", "in", "december"], text
+    assert text.count(" in ") == 1 and other.replace(" ", "") in text.replace('"', "").replace(" ", ""), text

@@ -215,6 +215,7 @@ def test_conditions_say_in_words_what_was_read_and_where() -> None:
         "courses in december",
         "courses in chicago",
     ]
+    assert [placed.glued_span(i) for i in range(3)] == [(0, 7), (8, 18), (19, 30)]  # "in chicago"
     assert reading(found.text_without(1), "offerings").query == "state:IL kind:course sort:fee"
     assert found.understood and not found.words
 

@@ -91,11 +91,21 @@ class Reading:
         """The typed text less the words condition ``index`` was read from, and the glue just
         before them ("in" of "in chicago": "courses in chicago in december" less Chicago is
         "courses in december", not "courses in in december")."""
+        start, end = self.glued_span(index)
+        return " ".join([*self.text[:start].split(), *self.text[end:].split()])
+
+    def glued_span(self, index: int) -> tuple[int, int]:
+        """The span of condition ``index``'s words with the glue words just before them ("in
+        chicago" for Chicago), never reaching into an earlier condition's words: what goes
+        with them when they are taken out or written as their clause."""
         start, end = self.conditions[index].span
-        before = self.text[:start].split()
-        while before and (before[-1].lower(),) in GLUE:
-            before.pop()
-        return " ".join([*before, *self.text[end:].split()])
+        floor = max((e for _, e in (c.span for c in self.conditions) if e <= start), default=0)
+        while (glue := _LAST_WORD.search(self.text, floor, start)) and (glue[1].lower(),) in GLUE:
+            start = glue.start()
+        return start, end
+
+
+_LAST_WORD = re.compile(r"(\S+)\s*$")  # the last word of a stretch of text, and the space after it
 
 
 def read(

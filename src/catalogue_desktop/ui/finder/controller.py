@@ -530,7 +530,8 @@ class FinderController(QObject):
     def toggle_facet(self, field: str, clause: str, how: str) -> None:
         """A facet value clicked: written into the query text, ``how`` "choose" (the facet's one
         choice: the rows are then its count), "add" (Shift: beside the others) or "exclude"
-        (Ctrl). Words read as the field's clause ("march") are written as that clause first."""
+        (Ctrl). Words read as the field's clause ("march") are written as that clause first, with
+        the glue before them ("in chicago" is ``city:=Chicago``: the click leaves no "in" behind)."""
         from catalogue_desktop.core.query.facet_keys import ValueKeys
         from catalogue_desktop.core.query.facets import spelled_out, toggle
 
@@ -538,7 +539,8 @@ class FinderController(QObject):
         text = box.text()
         reading = box.reading
         if reading is not None and not reading.literal and reading.text == text:
-            text = spelled_out(text, [(c.span, c.clause) for c in reading.conditions], field)
+            read = [(reading.glued_span(i), c.clause) for i, c in enumerate(reading.conditions)]
+            text = spelled_out(text, read, field)
         keys = ValueKeys(self.engine, self.window.current_kind().value, now())
         toggled = toggle(text, field, clause, exclude=how == "exclude", add=how == "add", keys=keys)
         if toggled is not None:
