@@ -178,6 +178,8 @@ def reading(text: str, table: str | None = None) -> Reading:
         ("hipaa", "offerings", "hipaa", None, None),
         ("partners", "experts", "partner", None, None),  # a plain plural: its singular, found in both
         ("business", "experts", "business", None, None),
+        ("experts in dallas", None, "kind:experts dallas", "experts", None),  # a city's word, as typed
+        ("rogers", "webinars", "roger", None, None),  # no one of that name: a plain plural
         (
             "state:IL cpe:yes kind:courses sort:fee",
             "offerings",

@@ -28,7 +28,7 @@ its clause.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -239,7 +239,7 @@ def _read(text: str, lexicon: Lexicon, now: datetime, table: str | None) -> Read
         used = [p for run in placed for p in run if p.corrected]
         if used:
             suggestion = f"Did you mean {used[0].match.label}?"
-    return _assemble(text, tokens, runs, placed, words, suggestion, shown)
+    return _assemble(text, tokens, runs, placed, words, suggestion, shown, lexicon.index.known)
 
 
 def _scan_all(
@@ -480,10 +480,11 @@ def _corrections(runs: list[_Run], placed: list[list[_Read]], lexicon: Lexicon) 
 _PLURAL = re.compile(r"[A-Za-z]{4,}[^sueiSUEI][sS]")
 
 
-def _plain(word: str) -> str:
+def _plain(word: str, known: Container[str] = ()) -> str:
     """A free word as looked for: a plain plural without its s ("partners" finds "Partner", and
-    "partners" too: a word is found inside longer ones)."""
-    return word[:-1] if _PLURAL.fullmatch(word) else word
+    "partners" too: a word is found inside longer ones), unless it is a ``known`` word ("dallas"
+    stays Dallas, not "dalla")."""
+    return word[:-1] if _PLURAL.fullmatch(word) and word.lower() not in known else word
 
 
 def _negated(clause: str) -> str:
@@ -507,9 +508,11 @@ def _assemble(
     words: dict[int, str],
     suggestion: str | None,
     shown: str | None,
+    known: Container[str],
 ) -> Reading:
     """The equivalent query: the typed text, each read word replaced by its clause (glue and
-    repeated kinds and orders dropped), and the conditions read."""
+    repeated kinds and orders dropped), and the conditions read (``known``: the words of cities,
+    states and names, which free words keep as typed)."""
     replaced: dict[int, str | None] = {}  # a bare word's start -> its replacement (None: dropped)
     conditions: list[Condition] = []
     kind_done = sort_done = False
@@ -547,7 +550,7 @@ def _assemble(
                 continue
             for k, s in enumerate(starts):
                 replaced[s] = clause if k == 0 else None
-    query = _written(text, tokens, replaced, words)
+    query = _written(text, tokens, replaced, words, known)
     parsed = parse(query)
     if parsed.error is not None:
         return _literal(text, parse(text))
@@ -563,9 +566,16 @@ def _assemble(
     )
 
 
-def _written(text: str, tokens: Sequence[Any], replaced: dict[int, str | None], words: dict[int, str]) -> str:
+def _written(
+    text: str,
+    tokens: Sequence[Any],
+    replaced: dict[int, str | None],
+    words: dict[int, str],
+    known: Container[str] = (),
+) -> str:
     """The typed text with the read words replaced (``replaced``: by a word's start) and the free
-    words' edge punctuation dropped; the language's own tokens as typed."""
+    words' edge punctuation dropped; the language's own tokens as typed. A free word of a city,
+    a state or a name (``known``) is looked for as it is, never as a plural."""
     pieces: list[str] = []
     pos = 0
     for tok in tokens:
@@ -581,7 +591,7 @@ def _written(text: str, tokens: Sequence[Any], replaced: dict[int, str | None], 
             piece = value
         elif start in words:
             bare = _EDGE.sub("", words[start].replace("’", "'")) or ""
-            piece = _plain(bare[:-2] if len(bare) > 3 and bare[-2:].lower() == "'s" else bare)
+            piece = _plain(bare[:-2] if len(bare) > 3 and bare[-2:].lower() == "'s" else bare, known)
             if not piece:
                 pos = end
                 continue
