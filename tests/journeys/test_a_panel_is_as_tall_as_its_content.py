@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QToolBar
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from tests.journeys.hands import click_tab, key, screen_sized
+from tests.ui.conftest import loop_passes
 
 
 def _rows_seen(tab: Any) -> int:
@@ -37,7 +38,7 @@ def _lines_need(dock: Any) -> int:
 
 def _settled(qtbot: Any, dock: Any) -> None:
     qtbot.waitUntil(lambda: dock.tree.isVisible() and dock.tree.topLevelItemCount() == 1, timeout=10000)
-    QTest.qWait(50)  # (the refit is posted: a layout request, then a resize)
+    loop_passes(qtbot)  # (the refit is posted: a layout request, then a resize)
     qtbot.waitUntil(lambda: dock.height() <= _lines_need(dock) + 60, timeout=3000)
 
 
@@ -89,5 +90,5 @@ def test_what_s_new_is_as_tall_as_its_lines(make_session: Any, demo_server: Any,
     )  # closed, and opened again: the person's height
     qtbot.waitUntil(lambda: not dock.isVisible(), timeout=2000)
     _open_news(session, qtbot)
-    QTest.qWait(50)
+    loop_passes(qtbot)  # (a refit posted on opening has run)
     assert abs(dock.height() - dragged) <= 4, (dock.height(), dragged)

@@ -10,6 +10,7 @@ import pytest
 
 from catalogue_desktop.core.query.reading import Lexicon
 from catalogue_desktop.ui.finder.lexicon_builder import LexiconBuilder
+from tests.ui.conftest import loop_passes
 
 
 class _Tables:
@@ -109,6 +110,9 @@ def test_a_build_finishing_after_stop_is_not_handed_over(qtbot: Any) -> None:
     builder.stop()
     gate.set()
     future.result(timeout=5)
-    qtbot.wait(50)  # (a queued emission would be delivered by now)
+    thread = next((t for t in threading.enumerate() if t.ident == threads[0]), None)
+    if thread is not None:  # its done callback (the hand-over) has run once the thread ended
+        thread.join(timeout=5)
+    loop_passes(qtbot)  # (a queued emission would be delivered by now)
     assert handed == []
     assert builder.lexicon.cities == frozenset()

@@ -23,6 +23,7 @@ whole number) means none: the check reads the facts, as before. Qt-free.
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 from catalogue_desktop.core.records.field_registry import CHILD_KEYS, fact_keys
@@ -200,7 +201,7 @@ class Collector:
         )
 
 
-def write(db: Any, snapshot: int, rows: list[Row] | None) -> None:
+def write(db: sqlite3.Connection, snapshot: int, rows: list[Row] | None) -> None:
     """``snapshot``'s rows (None: its facts cannot be said so, marked ``UNSAID``), in the
     caller's transaction."""
     db.execute("DELETE FROM occasion_values WHERE snapshot = ?", (snapshot,))
@@ -214,7 +215,7 @@ def write(db: Any, snapshot: int, rows: list[Row] | None) -> None:
     db.execute("UPDATE snapshots SET occasions = ? WHERE id = ?", (count, snapshot))
 
 
-def forget(db: Any, snapshot: int) -> None:
+def forget(db: sqlite3.Connection, snapshot: int) -> None:
     """``snapshot`` keeps no rows (NULL: made again from its facts by the next check)."""
     db.execute("DELETE FROM occasion_values WHERE snapshot = ?", (snapshot,))
     db.execute("UPDATE snapshots SET occasions = NULL WHERE id = ?", (snapshot,))

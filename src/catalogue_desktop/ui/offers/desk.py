@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.ui.common.formatting import Formatter
     from catalogue_desktop.ui.common.settings import Settings
     from catalogue_desktop.ui.offers.offer_settings import OfferSettings
+    from catalogue_desktop.ui.offers.sheet_dialog import SheetOptions
 
 _TITLE = column_index(OCCASIONS, "title")
 _RECORD = column_index(OCCASIONS, "record")
@@ -88,7 +89,7 @@ class OfferDesk:
         self._accepted: set[str | None] = set()  # data times the user chose to offer from anyway
         self._preview_printer: object = None  # the last print preview's QPrinter, kept alive with it
         self._records: tuple[str, list[int]] | None = None  # (table, ids): an offer of whole records
-        self.options: Any = None  # the offer dialog's last answers (``sheet_dialog.SheetOptions``)
+        self.options: SheetOptions | None = None  # the offer dialog's last answers
 
     # -- what an offer is made of -------------------------------------------------------------
 
@@ -460,6 +461,7 @@ class OfferDesk:
         if chosen is None or made is None:
             return None
         options = self.options
+        assert options is not None  # (``_asked`` keeps the answers of the offer it made)
         path = ask_path(
             self.tab,
             f"Offer sheet of {chosen.words}",
@@ -492,6 +494,7 @@ class OfferDesk:
         if chosen is None or made is None:
             return None
         options = self.options
+        assert options is not None  # (``_asked`` keeps the answers of the offer it made)
         from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 
         from catalogue_desktop.ui.offers import sheet_pdf
