@@ -18,12 +18,14 @@ from catalogue_desktop.core.query.fields import OFFERINGS
 from catalogue_desktop.core.query.reading import Reading
 from catalogue_desktop.core.query.syntax import Parsed, QueryError, has_removed
 from catalogue_desktop.core.query.table import Table
+from catalogue_desktop.core.records.field_registry import fact_keys
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.searches.stored import StoredTables
 
 SHOWN = 10  # matches listed per kind in text mode
 _TITLE = {"experts": "name"}  # the others: "title"
+_DATE = fact_keys(OFFERINGS)  # a date's keys by field name (the registry's: ``starts`` is ``startDate``)
 
 
 def withdrawn(
@@ -170,8 +172,8 @@ def _title(table: Table, row: int) -> str:
     if table.name != OFFERINGS:
         return str(title)
     columns = table.columns
-    where = columns["city"][row] or columns["venue"][row]
-    start = columns["startDate"][row]
-    when = str(start)[:10] if start else ("on demand" if columns["ondemand"][row] else "")
+    where = columns[_DATE["city"]][row] or columns[_DATE["venue"]][row]
+    start = columns[_DATE["starts"]][row]
+    when = str(start)[:10] if start else ("on demand" if columns[_DATE["ondemand"]][row] else "")
     extra = ", ".join(str(p) for p in (where, when) if p)
     return f"{title} — {extra}" if extra else str(title)

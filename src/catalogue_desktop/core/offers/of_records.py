@@ -14,8 +14,10 @@ from datetime import datetime
 from typing import Any
 
 from catalogue_desktop.core.offers.occasions import instant
+from catalogue_desktop.core.records.field_registry import fact_keys
 
 # The tabs whose records an offer can be made of, and the offerings kinds each one's ids name.
+_DATE = fact_keys("offerings")  # a date's keys by field name (the registry's: ``starts`` is ``startDate``)
 OFFERED_KINDS = {"series": ("session",), "courses": ("course",), "webinars": ("webinar", "session")}
 
 
@@ -27,7 +29,7 @@ def rows_of(found: Mapping[str, Sequence[Any]], table: str, ids: Collection[Any]
         return []
     wanted = set(ids)
     kind, record, series, end, start, on_demand = (
-        found.get(key) or [] for key in ("kind", "id", "seriesIds", "endDate", "startDate", "ondemand")
+        found.get(_DATE[name]) or [] for name in ("kind", "id", "series_ids", "ends", "starts", "ondemand")
     )
     rows = []
     for row in range(len(kind)):

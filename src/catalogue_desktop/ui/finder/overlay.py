@@ -14,18 +14,23 @@ from typing import Any, TypeGuard
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.listing.rowset import Rows
 from catalogue_desktop.core.query.table import Table, parse_date
+from catalogue_desktop.core.records.field_registry import fact_keys
 from catalogue_desktop.core.records.kinds import Kind, ListKind
 
+# The child rows' keys by field name (the registry's: ``starts`` is ``startDate``).
+_LOCATION, _SESSION = fact_keys("courses", "location"), fact_keys("series", "session")
 # kind -> (column key, child column, what): what the row shows from the matched child row
 _SHOWN = {
     Kind.COURSES: (
-        ("next", "startDate", "date"),
-        ("last", "endDate", "date"),
-        ("cities", "city", "text"),
-        ("fee", "fee", "range"),
+        ("next", _LOCATION["starts"], "date"),
+        ("last", _LOCATION["ends"], "date"),
+        ("cities", _LOCATION["city"], "text"),
+        ("fee", _LOCATION["fee"], "range"),
     ),
-    Kind.SERIES: (("first", "startDate", "date"), ("last", "startDate", "date")),
+    Kind.SERIES: (("first", _SESSION["starts"], "date"), ("last", _SESSION["starts"], "date")),
 }
+# kind -> the child rows' start column (the matching occasion is picked by it)
+_STARTS = {Kind.COURSES: _LOCATION["starts"], Kind.SERIES: _SESSION["starts"]}
 # kind -> column key -> its heading while the column shows the matched child rows' values
 HEADINGS = {
     Kind.COURSES: {
@@ -99,7 +104,7 @@ class ChildOverlay:
 
     def _pick(self, child: Table, hits: list[int]) -> int:
         """The next matching occasion from now, else the last one."""
-        starts = child.column("startDate")
+        starts = child.column(_STARTS[self._kind])
         dated = sorted((m[1], c) for c in hits if (m := parse_date(starts[c])) is not None)
         upcoming = [c for ms, c in dated if ms >= self._now_ms]
         return upcoming[0] if upcoming else (dated[-1][1] if dated else hits[0])
@@ -107,7 +112,7 @@ class ChildOverlay:
     def _first_and_last(self, child: Table, hits: list[int]) -> dict[int, tuple[Any, int | None]]:
         """A series' first and last matching sessions' starts (its columns' meaning, among the
         sessions that match)."""
-        starts = child.column("startDate")
+        starts = child.column(_STARTS[self._kind])
         dated = sorted((m[1], c) for c in hits if (m := parse_date(starts[c])) is not None)
         if not dated:
             return {}
