@@ -428,3 +428,24 @@ def test_escape_empties_the_box_and_ctrl_z_brings_the_words_back(session: Any, q
     assert edit.text() == "texas courses under 1500"
     qtbot.waitUntil(lambda: tab.model.rowCount() == matched)
     assert window.current_kind() is Kind.COURSES
+
+
+def test_tax_seminars_are_the_tax_courses_and_webinars_dates(session: Any) -> None:
+    """ "Seminars" (and "training") are any of the catalogue's dates, a course's or a webinar's: a
+    fresh-eyes sales user asked "tax seminars this quarter" on Courses and got the courses only,
+    missing the tax webinar; "online ethics training in december" found nothing ("training" was
+    looked for as a word)."""
+    window = session.window
+    window.show()
+    wanted = _formal_rows(window, OCCASIONS, "topic:tax")
+    kinds = column_index(OCCASIONS, "kind")
+    dates = window.current_tab()
+    shown = {dates.model.index(r, kinds).data() for r in range(dates.model.rowCount())}
+    assert shown >= {"Course", "Webinar"}, shown
+    click_tab(window, Kind.COURSES)
+    type_query(window, "tax seminars")
+    assert window.current_kind() is OCCASIONS  # the dates of both kinds
+    assert _ids(window.current_tab()) == wanted
+    online = _formal_rows(window, OCCASIONS, "no:location topic:ethics")
+    type_query(window, "online ethics training")
+    assert _ids(window.current_tab()) == online and online

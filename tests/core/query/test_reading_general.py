@@ -117,7 +117,9 @@ CASES = [
     ("courses texas cheap", "courses", "kind:courses state:TX sort:fee", None),
     ("inexpensive cpe", "offerings", "sort:fee cpe:yes", None),
     ("affordable webinars", "webinars", "sort:fee kind:webinars", None),
-    ("low cost seminars in chicago", "courses", "sort:fee kind:courses city:Chicago", None),
+    # (a seminar is any date, a course's or a webinar's: a fresh-eyes sales user missed the tax
+    # webinar under "tax seminars", stop 51; the dates tab shows them)
+    ("low cost seminars in chicago", "courses", "sort:fee kind:dates city:Chicago", "offerings"),
     ("premium courses", "courses", "sort:-fee kind:courses", None),
     ("expensive", "courses", "sort:-fee", None),
     ("free webinars", "webinars", "fee:0 kind:webinars", None),
@@ -213,6 +215,10 @@ def test_there_are_sixty_new_phrasings_and_more() -> None:
         ("cle/cpe", "webinars", "cle:yes cpe:yes"),
         ("ca/ny", "offerings", "state:CA OR state:NY"),
         ("webinars without a session id", "webinars", "no:session"),
+        # a fresh-eyes sales user's questions (stop 51) and what they meant
+        ("tax seminars this quarter", "offerings", "topic:tax starts:this-quarter"),
+        ("tax seminars", "courses", "topic:tax"),
+        ("online ethics training in december", "offerings", "no:location topic:ethics starts:2026-12"),
     ],
 )
 def test_what_the_reading_finds_is_what_was_meant(typed: str, table: str, meant: str) -> None:
@@ -256,3 +262,18 @@ def test_the_lexicon_keeps_the_titles_phrases() -> None:
     assert phrases["offerings"][("lease", "accounting")] == "lease accounting"
     assert phrases["webinars"][("year", "end", "close")] == "year-end close"
     assert ("boot", "camp") in phrases["series"]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "courses with more than 2 days in new york",  # a fresh-eyes sales user's question (stop 51)
+        "webinars with 2 cpe credits",
+        "under 3 hours",
+        "between 2 and 3 days",
+        "over 20 attendees",
+    ],
+)
+def test_a_number_that_counts_something_else_is_not_a_fee(typed: str) -> None:
+    found = reading(typed, "offerings")
+    assert "fee:" not in found.query and not any("$" in c.label for c in found.conditions), found.query

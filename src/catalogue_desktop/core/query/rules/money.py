@@ -38,6 +38,25 @@ _AFTER = phrase_table(
 )
 
 
+# Words after a number that say it counts something else than money: "more than 2 days" is not a
+# fee over $2, "8 cpe credits" not a fee of $8.
+_UNITS = frozenset(
+    {
+        *("day", "days", "hour", "hours", "hr", "hrs", "minute", "minutes", "min", "mins"),
+        *("week", "weeks", "month", "months", "year", "years", "night", "nights"),
+        *("session", "sessions", "level", "levels", "module", "modules", "part", "parts"),
+        *("credit", "credits", "cpe", "cle", "ce", "cpd", "pdh", "pdhs", "unit", "units", "points"),
+        *("people", "person", "persons", "seat", "seats", "attendee", "attendees", "participants"),
+        *("student", "students", "times", "percent"),
+    }
+)
+
+
+def _counts_else(toks: Sequence[Token], j: int) -> bool:
+    """Whether the word at ``j``, right after a number, says the number counts something else."""
+    return j < len(toks) and toks[j].key in _UNITS
+
+
 _ABOUT_MONEY = frozenset(
     {"around", "about", "approximately", "approx", "roughly", "circa", "~", "ca", "near"}
 )
@@ -99,6 +118,8 @@ def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     if below is not None:
         size, op = below
         value = amount(toks[i + size] if i + size < len(toks) else None)
+        if _counts_else(toks, i + size + 1):
+            value = None
         if value is not None and not (op == ">=" and toks[i].key == "from" and _is_range(toks, i + size + 1)):
             end = _with_currency(toks, i + size + 1)
             words = {"<": "under", "<=": "up to", ">": "over", ">=": "at least"}[op]
@@ -118,7 +139,7 @@ def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
                 )
             )
     value = amount(toks[i])
-    if value is not None:
+    if value is not None and not _counts_else(toks, i + 1):
         j = _with_currency(toks, i + 1)
         after = longest_at(_AFTER, toks, j)
         if toks[i].raw.rstrip().endswith("+"):
@@ -151,8 +172,10 @@ def money(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         j = _with_currency(toks, i + 2)
         if low is not None and j < len(toks) and toks[j].key in RANGE_JOIN:
             high = amount(toks[j + 1] if j + 1 < len(toks) else None)
-            if high is not None and not (
-                year_of(toks[i + 1]) and year_of(toks[j + 1]) and has(ctx, "starts")
+            if (
+                high is not None
+                and not _counts_else(toks, j + 2)
+                and not (year_of(toks[i + 1]) and year_of(toks[j + 1]) and has(ctx, "starts"))
             ):
                 end = _with_currency(toks, j + 2)
                 out.append(_range(end - i, low, high))

@@ -12,7 +12,7 @@ from catalogue_desktop.core.query.rules.tokens import Context, Match, Token, lon
 
 KIND_WORDS = phrase_table(
     {
-        "courses": ("course,courses,class,classes,seminar,seminars", "in person courses"),
+        "courses": ("course,courses,class,classes", "in person courses"),
         "webinars": ("webinar,webinars", "web seminar", "web seminars", "online webinars"),
         "series": ("series", "webinar series"),
         "certificates": (
@@ -26,7 +26,12 @@ KIND_WORDS = phrase_table(
         "topics": ("topic,topics,subject,subjects",),
         "roles": ("role,roles",),
         "situations": ("situation,situations",),
-        OFFERINGS: ("date,dates,offering,offerings,schedule,calendar,events", "whats on", "what on"),
+        # (a seminar is any of the catalogue's dates, a course's or a webinar's: "tax seminars")
+        OFFERINGS: (
+            "date,dates,offering,offerings,schedule,calendar,events,seminar,seminars,training,trainings",
+            "whats on",
+            "what on",
+        ),
     }
 )
 # The value ``kind:`` takes to name each tab: the table's own name, plural (``fields.tab_of_kind``;
