@@ -449,3 +449,19 @@ def test_tax_seminars_are_the_tax_courses_and_webinars_dates(session: Any) -> No
     online = _formal_rows(window, OCCASIONS, "no:location topic:ethics")
     type_query(window, "online ethics training")
     assert _ids(window.current_tab()) == online and online
+
+
+def test_a_tab_s_title_counts_what_a_click_on_it_shows(session: Any) -> None:
+    """On Dates, "online ethics in december" is ``no:location``, which webinars do not have: the
+    Webinars tab said "Webinars 0", dimmed, and showed 2 when clicked ("online" is the webinars
+    there). A fresh-eyes sales user met it; a tab's title counts what its click shows."""
+    window = session.window
+    window.show()
+    click_tab(window, OCCASIONS)
+    type_query(window, "online ethics in december")
+    bar = window.tab_widget.tabBar()
+    webinars = window.tab_kinds().index(Kind.WEBINARS)
+    titled = bar.full_title(webinars)
+    tab = click_tab(window, Kind.WEBINARS)
+    assert tab.model.rowCount() > 0
+    assert titled == f"Webinars {tab.model.rowCount():,}", titled

@@ -432,6 +432,8 @@ class FinderController(QObject):
         matched = None
         if self._filters(kind) and total is not None and self._ready(kind):
             outcome = self.engine.evaluate(self._effective(kind), kind.value, now())
+            if outcome.missing is not None and (again := self._read_for(kind)) is not None:
+                outcome = self.engine.evaluate(self._effective(kind, again), kind.value, now())
             matched = outcome.count
         self.window.set_tab_count(kind, total, matched)
         # Whatever changed a tab's matches (the query, rows read again, a table built, the Dates
@@ -472,13 +474,33 @@ class FinderController(QObject):
         note = None if outcome.bits else self.withdrawn.note(self.parsed, kind.value, when)
         return outcome, overlay, note  # (a Matches)
 
-    def _effective(self, kind: ListKind) -> Parsed:
-        """The query as ``kind``'s tab applies it: the Dates tab leaves out past occasions unless
-        asked (``past``, any date clause, or its "Show past" toggle)."""
+    def _read_for(self, kind: ListKind) -> Parsed | None:
+        """The box's plain words as ``kind``'s tab reads them when it is clicked (``read_on_tab``),
+        when that is another query than the one shown: a tab's title counts what a click on it
+        shows ("online ethics" on Dates is ``no:location``, which webinars lack: Webinars said 0,
+        dimmed, and showed 2 when clicked, "online" read there as the webinars). None: the same."""
+        from catalogue_desktop.core.query.reading import read_on_tab
+        from catalogue_desktop.core.query.syntax import parse
+
+        box = self.window.query_box
+        reading = box.reading
+        if reading is None or reading.literal or not reading.understood or box.has_error:
+            return None
+        if kind is self.window.current_kind() or reading.text != box.text():
+            return None
+        again = parse(read_on_tab(reading.text, self.indexer.lexicon, now(), kind.value).query)
+        if again.error is not None or self.parsed is None or again.text == self.parsed.text:
+            return None
+        return again
+
+    def _effective(self, kind: ListKind, parsed: Parsed | None = None) -> Parsed:
+        """The query (``parsed``: another reading of the words, else the query shown) as
+        ``kind``'s tab applies it: the Dates tab leaves out past occasions unless asked
+        (``past``, any date clause, or its "Show past" toggle)."""
         from catalogue_desktop.core.query.offerings import upcoming
         from catalogue_desktop.core.query.syntax import parse
 
-        parsed = self.parsed or parse("")
+        parsed = parsed or self.parsed or parse("")
         if kind is not OCCASIONS or self.show_past:
             return parsed
         dates: Parsed = upcoming(parsed)
