@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QToolBar, QToolButton, QWidget
 
 from catalogue_desktop.qt_compat.icons import theme_icon
@@ -315,10 +315,10 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
     help_menu.addSeparator()
     help_menu.addAction("About", dialogs.about)
 
-    toolbar = main.addToolBar("Main")
+    toolbar = MainToolBar(main)
+    main.addToolBar(toolbar)
     toolbar.setObjectName("toolbar-main")
     toolbar.setMovable(False)
-    toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     for act, icon in (
         (back_action, "back"),
         (forward_action, "forward"),
@@ -328,9 +328,8 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
     ):
         act.setIcon(toolbar_icon(icon))
         toolbar.addAction(act)
-        button = toolbar.widgetForAction(act)
-        if icon in ("back", "forward") and isinstance(button, QToolButton):  # arrows say it (and
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)  # tips): room for the query
+        if icon in ("back", "forward"):  # arrows say it (and tips): room for the query
+            toolbar.keep_icon_only(act)
     export_action.setIconText("Export")
     toolbar.addSeparator()
     toolbar.addWidget(w.query_box.edit)
@@ -365,6 +364,45 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
         copy_action=copy_action,
         select_all_action=select_all_action,
     )
+
+
+class MainToolBar(QToolBar):
+    """The main toolbar: its buttons say their names beside their icons while the window is wide
+    enough for them and the query box, and show their icons alone when it is not (their tips still
+    name them), so the query box never goes behind the toolbar's » (in a narrow window it did:
+    Ctrl+F then focused a box out of sight, and the words typed went to the table)."""
+
+    def __init__(self, main: QMainWindow) -> None:
+        super().__init__("Main", main)
+        self._with_text = 0  # the width the toolbar needs with the buttons' names (0: not measured)
+        self._icons_only: list[QAction] = []  # buttons that never show their names
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        # (queued: the buttons' own connections, made as each is added, run after this one's)
+        self.toolButtonStyleChanged.connect(self._keep_icons_only, Qt.ConnectionType.QueuedConnection)
+
+    def keep_icon_only(self, action: QAction) -> None:
+        """``action``'s button shows its icon alone, whatever the others show."""
+        self._icons_only.append(action)
+        self._keep_icons_only()
+
+    def _keep_icons_only(self) -> None:
+        for action in self._icons_only:
+            button = self.widgetForAction(action)
+            if isinstance(button, QToolButton):
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        texts = self.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+        if texts:
+            self._with_text = self.sizeHint().width()
+        room = event.size().width() >= self._with_text
+        if room != texts:
+            style = (
+                Qt.ToolButtonStyle.ToolButtonTextBesideIcon if room else Qt.ToolButtonStyle.ToolButtonIconOnly
+            )
+            self.setToolButtonStyle(style)
+            self._keep_icons_only()
 
 
 def _reading_bar(main: QMainWindow, query_box: QueryBox) -> None:
