@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QTableWidget
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import Kind
-from tests.journeys.hands import click_tab, until, when_dialog_opens
+from tests.journeys.hands import click_tab, type_query, until, when_dialog_opens
 
 ESTATE, AUDIT = 805, 807  # sessions of types 1, 1, 1, 2 and of 1, 1, 1, 2, 3 (the demo's)
 FIRST, LAST = column_index(Kind.SERIES, "first"), column_index(Kind.SERIES, "last")
@@ -55,3 +55,18 @@ def test_a_series_on_demand_session_is_never_its_first_date(start: Any) -> None:
     assert not tab.model.is_past(tab.model.view_row_of(ESTATE))  # bookable whenever: never past
     assert _ids_in_view(tab)[0] == AUDIT  # re-sorted: the one series with a live session first
     window.close()
+
+
+def test_under_a_query_a_series_first_matching_session_is_never_an_on_demand_one(start: Any) -> None:
+    """Under a query on its sessions, a series' First and Last matching session skip its on-demand
+    sessions too: "webinar series about privacy" showed 2/25/26 and 10/21/26, recording dates that
+    look like sessions already past (a fresh-eyes sales user met it). A series whose matching
+    sessions are all on demand shows no date there."""
+    window = start().window
+    tab = click_tab(window, Kind.SERIES)
+    own = {804: _cells(tab, 804), 801: _cells(tab, 801)}
+    type_query(window, "webinar series about privacy")
+    assert sorted(_ids_in_view(tab)) == [801, 804]
+    first, last = _cells(tab, 804)
+    assert first == last == "1/13/27 1:00 PM UTC−05:00", (first, last, own[804])  # its one live match
+    assert _cells(tab, 801) == ["", ""], own[801]  # only its on-demand session is about privacy

@@ -38,7 +38,9 @@ def test_the_query_box_stays_in_view_and_takes_the_words_at_the_smallest_width(s
     assert _in_view(window), window.width()
     assert not _named(toolbar)  # icons alone: room for the box
     key(window.current_tab().view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-    QTest.keyClicks(QApplication.focusWidget(), "ethics")
+    focused = QApplication.focusWidget()
+    assert focused is not None
+    QTest.keyClicks(focused, "ethics")
     assert window.query_box.edit.text() == "ethics"
     window.resize(1366, 768)
     QApplication.processEvents()

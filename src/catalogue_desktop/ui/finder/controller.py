@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from catalogue_desktop.core.query.syntax import Parsed
     from catalogue_desktop.core.query.vocabulary import Vocabulary
     from catalogue_desktop.ui.browse.collection_tab import CollectionTab
+    from catalogue_desktop.ui.common.formatting import Formatter
     from catalogue_desktop.ui.finder.facet_panel import FacetPanel
     from catalogue_desktop.ui.finder.overlay import ChildOverlay
     from catalogue_desktop.ui.finder.query_box import QueryBox
@@ -60,6 +61,8 @@ class FinderWindow(Protocol):
     def query_box(self) -> QueryBox: ...
     @property
     def facet_panel(self) -> FacetPanel: ...
+    @property
+    def formatter(self) -> Formatter: ...
     @property
     def tab_widget(self) -> QTabWidget: ...
     def current_kind(self) -> ListKind: ...
@@ -467,7 +470,11 @@ class FinderController(QObject):
         overlay = None
         if outcome.child_bits and ChildOverlay.applies(kind):
             overlay = ChildOverlay(
-                kind, self.engine.tables[kind.value], outcome.child_bits, int(when.timestamp() * 1000)
+                kind,
+                self.engine.tables[kind.value],
+                outcome.child_bits,
+                int(when.timestamp() * 1000),
+                self.window.formatter.on_demand,
             )
         if outcome.everything:
             return None, None, None

@@ -9,6 +9,7 @@ of the row's own, by column: made for the rows the view paints, and remembered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from catalogue_desktop.core.listing.rows import column_index
@@ -46,8 +47,11 @@ HEADINGS = {
 class ChildOverlay:
     """The matched child rows of a result, shown in their parents' rows."""
 
-    def __init__(self, kind: Kind, table: Table, child_bits: int, now_ms: int) -> None:
+    def __init__(
+        self, kind: Kind, table: Table, child_bits: int, now_ms: int, on_demand: Callable[[object], bool]
+    ) -> None:
         self._kind = kind
+        self._on_demand = on_demand  # whether a session's type code is on demand (Preferences)
         self._table = table
         self._bits = child_bits
         self._now_ms = now_ms
@@ -111,12 +115,16 @@ class ChildOverlay:
 
     def _first_and_last(self, child: Table, hits: list[int]) -> dict[int, tuple[Any, int | None]]:
         """A series' first and last matching sessions' starts (its columns' meaning, among the
-        sessions that match)."""
+        sessions that match): never an on-demand session, whose start is when it was recorded
+        (as the series' own First and Last session: ``core.listing.series_dates``); blank when
+        only on-demand sessions match."""
+        types = child.column(_SESSION["type"])
+        kept = [c for c in hits if not self._on_demand(types[c])]
         starts = child.column(_STARTS[self._kind])
-        dated = sorted((m[1], c) for c in hits if (m := parse_date(starts[c])) is not None)
-        if not dated:
-            return {}
+        dated = sorted((m[1], c) for c in kept if (m := parse_date(starts[c])) is not None)
         (first, _key, _what), (last, _key2, _what2) = self._columns
+        if not dated:
+            return {first: (None, None), last: (None, None)} if len(kept) < len(hits) else {}
         return {first: _moment(starts[dated[0][1]]), last: _moment(starts[dated[-1][1]])}
 
     def _shown(self, child: Table, c: int) -> dict[int, tuple[Any, int | None]]:
