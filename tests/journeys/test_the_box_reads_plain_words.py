@@ -465,3 +465,24 @@ def test_a_tab_s_title_counts_what_a_click_on_it_shows(session: Any) -> None:
     tab = click_tab(window, Kind.WEBINARS)
     assert tab.model.rowCount() > 0
     assert titled == f"Webinars {tab.model.rowCount():,}", titled
+
+
+def test_a_word_read_one_way_offers_the_other_reading_one_click_away(session: Any) -> None:
+    """A word that is both (Washington the city and the state) is read as what the data has and
+    the other is offered beside the chips: "Or Washington (state)?" (a fresh-eyes sales user
+    found the state offered only in a chip's tooltip, and never saw it); its chip says which."""
+    window = session.window
+    window.show()
+    dates = click_tab(window, OCCASIONS)
+    type_query(window, "anything in washington")
+    assert [c.text() for c in _chips(window)] == ["Washington ×"]
+    link = _link(window, "reading-other")
+    assert link.isVisible() and link.text() == "Or Washington (state)?", link.text()
+    wanted = _formal_rows(window, OCCASIONS, "state:WA")
+    type_query(window, "anything in washington")
+    _click(_link(window, "reading-other"))
+    assert window.query_box.text() == "anything in state:WA"
+    assert _ids(dates) == wanted and wanted
+    type_query(window, "washington state")
+    assert [c.text() for c in _chips(window)] == ["Washington (state) ×"]
+    assert not _link(window, "reading-other").isVisible()

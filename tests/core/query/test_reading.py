@@ -230,6 +230,15 @@ def test_a_word_both_ways_takes_the_reading_the_data_has_and_offers_the_other() 
     assert tax.query == "topic:tax" and tax.conditions[0].other == "tax"
 
 
+def test_the_other_reading_of_a_place_or_a_series_is_offered_in_words() -> None:
+    washington = reading("anything in washington", "offerings")
+    assert washington.offered_other() == (0, "Washington (state)")
+    assert washington.with_other(0) == "anything in state:WA"
+    assert reading("washington state", "offerings").conditions[0].label == "Washington (state)"
+    assert reading("boot camp", "offerings").offered_other() == (0, "the series “boot camp”")
+    assert reading("tax", "webinars").offered_other() is None  # a topic's word: "these words instead"
+
+
 def test_a_typo_one_edit_from_a_known_value_is_read_as_it_and_said() -> None:
     found = reading("chicgo cpe", "offerings")
     assert found.query == "city:Chicago cpe:yes"

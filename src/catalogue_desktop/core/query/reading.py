@@ -36,7 +36,7 @@ from typing import Any
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
-from catalogue_desktop.core.query import literals, rules
+from catalogue_desktop.core.query import literals, region_codes, rules
 from catalogue_desktop.core.query.fields import tab_of_kind
 from catalogue_desktop.core.query.lexicon import Lexicon, keys
 from catalogue_desktop.core.query.rules.glue import GLUE
@@ -93,6 +93,31 @@ class Reading:
         "courses in december", not "courses in in december")."""
         start, end = self.glued_span(index)
         return " ".join([*self.text[:start].split(), *self.text[end:].split()])
+
+    def offered_other(self) -> tuple[int, str] | None:
+        """The first condition read one way that the data also has another way, offered to the
+        person ("Washington" read as the city: "Washington (state)"), as (its index, the other
+        in words); None if none. Only a place or a series: a topic's other reading, its word, is
+        what "search these words instead" gives."""
+        for index, condition in enumerate(self.conditions):
+            other = condition.other
+            if other is None:
+                continue
+            field, _, value = other.partition(":")
+            value = value.strip('"')
+            if field == "state" and (name := region_codes.name_of(value)):
+                return index, f"{name} (state)"
+            if field == "city" and value:
+                return index, f"{value} (city)"
+            if field == "series" and value:
+                return index, f"the series “{value}”"
+        return None
+
+    def with_other(self, index: int) -> str:
+        """The typed text with condition ``index``'s words written as its other reading."""
+        condition = self.conditions[index]
+        start, end = condition.span
+        return f"{self.text[:start]}{condition.other or ''}{self.text[end:]}"
 
     def glued_span(self, index: int) -> tuple[int, int]:
         """The span of condition ``index``'s words with the glue words just before them ("in

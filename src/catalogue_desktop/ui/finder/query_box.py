@@ -150,6 +150,7 @@ class QueryBox(QObject):
         self.line.words_requested.connect(lambda: self._read_words(True))
         self.line.reading_requested.connect(lambda: self._read_words(False))
         self.line.suggestion_chosen.connect(self._take_suggestion)
+        self.line.other_chosen.connect(self._take_other)
         self.parsed: Parsed | None = None  # the last valid query (the parser: at the first one)
         self.reading: Reading | None = None  # what the text of ``parsed`` was read as
         self._reader: Reader | None = None  # ``read_with`` (none: the text is the query)
@@ -263,6 +264,14 @@ class QueryBox(QObject):
         if reading is None or not reading.suggestion:
             return
         self.set_text(corrected(reading.text, reading.suggestion))
+        self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _take_other(self, index: int) -> None:
+        """ "Or Washington (state)?": the words of condition ``index`` written as its other reading."""
+        reading = self.reading
+        if reading is None or not 0 <= index < len(reading.conditions) or not reading.conditions[index].other:
+            return
+        self.set_text(reading.with_other(index))
         self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _apply_typed(self) -> None:

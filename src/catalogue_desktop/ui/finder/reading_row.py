@@ -65,6 +65,7 @@ class ReadingRow(QWidget):
     words_requested = Signal()  # "search these words instead"
     reading_requested = Signal()  # "read them as a question" (back from the words as typed)
     suggestion_chosen = Signal()  # "Did you mean …?"
+    other_chosen = Signal(int)  # "Or Washington (state)?": the condition's other reading, by index
 
     def __init__(self, error: QLabel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,6 +98,11 @@ class ReadingRow(QWidget):
         self.query.setFont(small)
         self.suggestion = RowButton("", "reading-suggestion", LINK_STYLE)
         self.suggestion.clicked.connect(self.suggestion_chosen)
+        # A word read one way that the data also has another way (Washington: the city, or the
+        # state): the other offered beside the chips, one click away.
+        self._other_index = -1  # the condition whose other reading ``other`` offers
+        self.other = RowButton("", "reading-other", LINK_STYLE)
+        self.other.clicked.connect(lambda _checked=False: self.other_chosen.emit(self._other_index))
         self.words = RowButton("search these words instead", "reading-words", LINK_STYLE)
         self.words.setAccessibleName("Search these words instead")
         self.words.setToolTip("Turn the reading off for this text: find the words as typed")
@@ -133,6 +139,7 @@ class ReadingRow(QWidget):
         layout.addWidget(self.literal)
         layout.addWidget(self.back)
         layout.addWidget(self.suggestion)  # (next to the chip of the word it corrects)
+        layout.addWidget(self.other)
         layout.addWidget(self.same)
         layout.addWidget(self.query, 100)  # (the room left, less the links)
         layout.addWidget(self.words)
@@ -205,6 +212,13 @@ class ReadingRow(QWidget):
         self.literal.setVisible(bool(literal))
         self.back.setVisible(bool(literal))
         self.suggestion.setVisible(bool(suggestion))
+        other = reading.offered_other() if understood and not suggestion and reading is not None else None
+        self.other.setVisible(other is not None)
+        if other is not None:
+            self._other_index, said = other
+            self.other.setText(f"Or {said}?")
+            self.other.setAccessibleName(f"Read it as {said} instead")
+            self.other.setToolTip(plain_tooltip(f"Read it as {said} instead"))
         if suggestion:
             from catalogue_desktop.ui.finder.suggestion import suggested
 

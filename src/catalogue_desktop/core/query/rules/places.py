@@ -3,7 +3,7 @@ Canada", "US")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from catalogue_desktop.core.query import region_codes
 from catalogue_desktop.core.query.lexicon import keys
@@ -95,13 +95,13 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
     is read as the city, the state offered: the data has the city)."""
     out = []
     named = _state_at(toks, i)
+    index = ctx.lexicon.index
     if named is not None:  # "washington state", "the state of texas": the state, never the city
         size, code = named
         if has(ctx, "state"):
-            return [Match(size, "condition", f"state:{code}", region_codes.name_of(code) or code, rank=-1)]
+            return [Match(size, "condition", f"state:{code}", _state_label(code, index.cities), rank=-1)]
         return []
     state = _state_name(toks, i)
-    index = ctx.lexicon.index
     city = None
     for size in range(1, min(index.city_words, len(toks) - i) + 1):
         found = index.cities.get(tuple(t.key for t in toks[i : i + size]))
@@ -117,7 +117,7 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
                 state[0],
                 "condition",
                 state_clause or "",
-                region_codes.name_of(state[1]) or state[1],
+                _state_label(state[1], index.cities),
                 other,
                 rank=rank,
             )
@@ -126,6 +126,13 @@ def place(toks: Sequence[Token], i: int, ctx: Context) -> list[Match]:
         other = state_clause if state and state[0] == city[0] and has(ctx, "state") else None
         out.append(Match(city[0], "condition", city_clause or "", city[1], other))
     return out
+
+
+def _state_label(code: str, cities: Mapping[tuple[str, ...], str]) -> str:
+    """A state's name, said to be the state when a city of the data has that name ("Washington
+    (state)" beside the city of Washington)."""
+    name = region_codes.name_of(code) or code
+    return f"{name} (state)" if tuple(keys(name)) in cities else name
 
 
 _CANADA = tuple(list(CODES)[list(CODES).index("AB") :])  # the provinces and territories
