@@ -3,12 +3,13 @@ preview), a calendar file (.ics), a spreadsheet (.xlsx), and the rows copied for
 text and an HTML table). Each is one offer (``core.offers.offer.make``) rendered in its format.
 
 Each acts on the selected rows, or on every row the query shows when none is selected, and says
-which ("3 selected dates", "all 57 dates the query shows"). The occasions are read from
-the offerings' columns the tab's rows were made from (``OfferSource.engine``: the finder's
-``offerings`` table). Every output names the data's age (``core.offers.occasions.age_line``); when the data
-is older than the limit set in Preferences (``offer_max_age_days``, 7 days by default), a message
-box asks before the first offer made from it (once per copy of the data: a refresh that brings
-newer data asks again when that is old too).
+which ("3 selected dates", "all 57 dates the query shows"; while the query box's text has an error
+the tables show the last valid query, and the offer names it: ``OfferSource.shown_query``). The
+occasions are read from the offerings' columns the tab's rows were made from
+(``OfferSource.engine``: the finder's ``offerings`` table). Every output names the data's age
+(``core.offers.occasions.age_line``); when the data is older than the limit set in Preferences
+(``offer_max_age_days``, 7 days by default), a message box asks before the first offer made from it
+(once per copy of the data: a refresh that brings newer data asks again when that is old too).
 
 A course's times are at its venue, in its zone, whatever the window shows (its display
 preference is the seller's); online times in the zone picked for the customer. A course time
@@ -70,6 +71,8 @@ class OfferSource(NamedTuple):
     store: Callable[[], Store] | None = None  # the window's store: the courses' schedules
     about: Callable[[], list[str]] | None = None  # the catalogue and query (the spreadsheet's About)
     redraw: Callable[[], None] | None = None  # every table and open details shown again (the currency)
+    # while the query box's text has an error: the last valid query, which the tables show
+    shown_query: Callable[[], str | None] | None = None
 
 
 class Chosen(NamedTuple):
@@ -124,10 +127,20 @@ class OfferDesk:
         words = (
             f"{n:,} selected date{'s' if n != 1 else ''}"
             if selected
-            else f"all {n:,} date{'s' if n != 1 else ''} the query shows"
+            else f"all {n:,} date{'s' if n != 1 else ''} {self._query_words()}"
         )
         items = offers.occasions(table.columns, keys)
         return Chosen(items, words, offers.data_as_of(self.source.states()))
+
+    def _query_words(self) -> str:
+        """Which query the rows shown come from: "the query shows", or, while the box's text has
+        an error (the tables keep the last valid query), that query named."""
+        shown = self.source.shown_query() if self.source.shown_query is not None else None
+        if shown is None:
+            return "the query shows"
+        if not shown:
+            return "shown with no query (the query in the box has an error and is not used)"
+        return f"of the last valid query, “{shown}” (the query in the box has an error and is not used)"
 
     def _chosen_of_records(self, table: str, ids: list[int]) -> Chosen | None:
         """The upcoming occasions of the selected series, courses or webinars
