@@ -215,23 +215,41 @@ class OfferDesk:
 
     def currency_known(self) -> bool:
         """True once fees have a currency: when none is set, asks for it (once: remembered, as
-        in Preferences); False if the user cancels."""
+        in Preferences), an ISO 4217 code only (``core.formats.currencies``: "dollars" is asked
+        again, with the codes it may mean; a value stored before that is none is named); False
+        if the user cancels."""
         if self.formatter.currency:
             return True
+        from catalogue_desktop.core.formats import currencies
+
         suggested = (
             self.formatter.locale.currencySymbol(QLocale.CurrencySymbolFormat.CurrencyIsoCode) or "USD"
         )
-        code, ok = QInputDialog.getText(
-            self.tab,
-            "Currency of fees",
-            "The catalogue does not say which currency its fees are in.\n"
-            "Which currency should offers show? (Remembered; Preferences can change it.)",
-            text=suggested,
-        )
-        code = " ".join(code.split()).upper()[:8] if ok else ""
-        if not code:
-            self.say("No offer made: offers need the fees' currency")
-            return False
+        stored = self.source.settings.currency if self.source.settings is not None else None
+        problem = currencies.read(stored).problem if stored else ""
+        if problem:
+            problem = f"The currency set before is not used: {problem}."
+        text = suggested
+        while True:
+            question = (
+                "The catalogue does not say which currency its fees are in.\n"
+                "Which currency should offers show? An ISO 4217 code: USD, EUR, GBP, CAD…\n"
+                "(Remembered; Preferences can change it.)"
+            )
+            typed, ok = QInputDialog.getText(
+                self.tab,
+                "Currency of fees",
+                f"{problem}\n\n{question}" if problem else question,
+                text=text,
+            )
+            if not ok or not typed.strip():
+                self.say("No offer made: offers need the fees' currency")
+                return False
+            reading = currencies.read(typed)
+            if reading.code is not None:
+                break
+            problem, text = f"{reading.problem}.", typed
+        code = reading.code
         self.formatter.set_currency(code)
         if self.source.settings is not None:
             self.source.settings.currency = code
