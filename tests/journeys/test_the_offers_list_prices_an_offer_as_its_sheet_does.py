@@ -84,5 +84,5 @@ def test_the_offers_window_prices_a_series_and_a_courses_dates_as_their_sheets_d
         model.index(r, 0).data(): model.index(r, model.HEADERS.index("Total")).data()
         for r in range(model.rowCount())
     }
-    assert shown == {"Offer for Acme": "USD 995 – 1,095", "Offer for Gamma": "USD 699"}
+    assert shown == {"Acme": "USD 995 – 1,095", "Gamma": "USD 699"}
     key(offers, Qt.Key.Key_Escape)

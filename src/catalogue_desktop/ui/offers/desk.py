@@ -547,7 +547,7 @@ class OfferDesk:
 
     def _log(self, made: the_offer.Offer, chosen: Chosen, fmt: str, where: str) -> None:
         """Remember the offer just made in the catalogue's offer log (``core.offers.logged``:
-        Go ▸ Offers checks it after every sync): its title, note and currency, and its occasions
+        Go ▸ Offers checks it after every sync): its title, note, currency and validity, and its occasions
         as the catalogue gave them (what the check compares with the catalogue later)."""
         if self.source.store is None:
             return
@@ -562,6 +562,7 @@ class OfferDesk:
                 written=[Written(fmt, where)],
                 currency=made.currency,
                 note=made.note or None,
+                valid_until=made.valid_until,
             )
         except CatalogueError as exc:  # (a locked or damaged cache: the offer itself is made)
             self.say(f"The offer was made but not logged in Go ▸ Offers: {exc}")
