@@ -51,6 +51,7 @@ def test_an_exported_offer_is_logged_and_checked_after_the_sync_that_changed_it(
         (offer,) = json.loads(listed.stdout)
         assert (offer["id"], offer["title"], offer["status"]) == (1, "Offer for Acme", "current")
         assert offer["made"].endswith("Z") and offer["currency"] == "USD"
+        assert offer["total"] == "USD 3,790"  # two dates of each course are alternatives: never 7,580
         assert offer["written"] == [{"format": "ics", "where": str(ics)}]
         occasions = [item["occasion"] for item in offer["items"]]
         assert set(occasions) == {
@@ -86,7 +87,9 @@ def test_an_exported_offer_is_logged_and_checked_after_the_sync_that_changed_it(
     text = run("offers", "--cache-dir", cache)
     first = text.stdout.splitlines()[0].split("\t")
     assert first[0] == "#1" and first[1] == "Offer for Acme" and first[-1] == "withdrawn"
-    assert first[3] == "4 dates" and first[4] == "USD 7,580"  # 1,995 * 2 + 1,795 * 2, as quoted
+    assert (
+        first[3] == "4 dates" and first[4] == "USD 3,790"
+    )  # a date of each course: 1,995 + 1,795 (as the sheet prices it)
 
     shown = run("offers", "show", "1", "--json", "--cache-dir", cache)
     assert shown.returncode == 0, shown.stderr

@@ -484,6 +484,21 @@ def test_a_remembered_currency_that_cannot_be_one_is_left_out_with_a_note(
     assert b"]0;t" not in result.stdout
 
 
+def test_a_remembered_word_that_is_no_currency_code_is_left_out_with_a_note(
+    env: dict[str, str], cache: Path, tmp_path: Path
+) -> None:
+    settings = Path(env["XDG_CONFIG_HOME"]) / "catalogue-desktop" / "catalogue-desktop.ini"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("[display]\ncurrency=DOLLARS\n", encoding="utf-8")  # (an earlier version's)
+    result = export(env, cache, tmp_path, "--format", "email", "--query", "city:dallas")
+    assert result.returncode == 0, result.stderr
+    (line,) = [x for x in result.stderr.decode().splitlines() if str(settings) in x]
+    assert line.endswith(
+        "display/currency = 'DOLLARS' is not a currency code; none is used (Preferences ▸ General sets one)"
+    )
+    assert b"DOLLARS" not in result.stdout
+
+
 def test_a_collection_as_a_spreadsheet(env: dict[str, str], cache: Path, tmp_path: Path) -> None:
     import openpyxl
 

@@ -64,13 +64,13 @@ def test_the_same_customer_in_three_formats_is_one_offer(start: Any, qtbot: Any,
         assert status_text(window).startswith("Wrote"), status_text(window)
     assert seller.opened == [
         ("Offer for ", "", ""),
-        ("Offer for Acme", "Offer for Acme", "Two seats, as agreed"),  # typing replaces them
+        ("Offer for Acme", "Acme", "Two seats, as agreed"),  # typing replaces them ("Offer for " kept)
     ]
     key(tab.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)  # copy for e-mail: asks too
     qtbot.waitUntil(lambda: status_text(window).startswith("Copied"), timeout=10000)
     assert seller.opened[2] == (
         "Offer for Acme",
-        "Offer for Acme",
+        "Acme",
         "Two seats, as agreed",
     )  # the last answers
 

@@ -108,6 +108,8 @@ def shown_text(offer: LoggedOffer) -> str:
     lines = listed_text(offer)[:1]
     if offer.note:
         lines.append(f"Note: {offer.note}")
+    if offer.valid_until is not None:
+        lines.append(f"Valid until: {offer.valid_until.isoformat()}")
     for written in offer.written:
         lines.append(f"Written: {written.format} to {written.where}")
     if offer.superseded_by is not None:

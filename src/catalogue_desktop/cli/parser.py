@@ -144,7 +144,11 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     )
     parser.add_argument("--cache-dir", help=CACHE_HELP + "; the demo catalogue's data is in its demo/ folder")
     parser.add_argument("--open", metavar="KIND:ID", help="select a record on start, e.g. webinar:50007")
-    parser.add_argument("--currency", help="currency for fees, e.g. USD (default: plain numbers)")
+    parser.add_argument(
+        "--currency",
+        type=currency_code,
+        help="currency for fees, an ISO 4217 code, e.g. USD (default: plain numbers)",
+    )
     parser.add_argument(
         "--query",
         metavar="Q",
@@ -238,8 +242,9 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         "--currency",
         dest="export_currency",
         metavar="CODE",
-        help="the fees' currency, e.g. USD, in a spreadsheet, the offer sheet and the calendar "
-        "(default: the one the window remembers, else plain numbers)",
+        type=currency_code,
+        help="the fees' currency, an ISO 4217 code, e.g. USD, in a spreadsheet, the offer sheet and the "
+        "calendar (default: the one the window remembers, else plain numbers)",
     )
     p.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
     p.add_argument("--cache-dir", dest="sync_cache_dir", metavar="DIR", help=CACHE_HELP)
@@ -395,6 +400,17 @@ def _add_timeout(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="give up on a collection after this long in all, retries included (default 60)",
     )
+
+
+def currency_code(text: str) -> str:
+    """``--currency``: an ISO 4217 code ("usd", "euro" read as USD, EUR:
+    ``core.formats.currencies``); "" for none; anything else refused, with the codes it may mean."""
+    from catalogue_desktop.core.formats import currencies
+
+    reading = currencies.read(text)
+    if reading.code is None and reading.problem:
+        raise argparse.ArgumentTypeError(reading.problem)
+    return reading.code or ""
 
 
 def _seconds(text: str) -> float:

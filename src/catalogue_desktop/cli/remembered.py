@@ -59,15 +59,20 @@ def _unescaped(text: str) -> str:
 
 
 def currency() -> str | None:
-    """The fees' currency the window remembers (Preferences, or asked at the first offer); a
-    value that cannot be one (longer than 8 characters, control characters) is left out, with
-    a note on stderr."""
+    """The fees' currency the window remembers (Preferences, or asked at the first offer) as an
+    ISO 4217 code (``core.formats.currencies``); a value that is none ("DOLLARS", control
+    characters) is left out, with a note on stderr."""
+    from catalogue_desktop.core.formats import currencies
+
     found = value("display", "currency")
-    if found is None or (len(found) <= 8 and found.isprintable()):
-        return found
+    if found is None:
+        return None
+    reading = currencies.read(found if found.isprintable() else "?")
+    if reading.code is not None:
+        return reading.code
     say(
-        f"catalogue-desktop: {settings_path()}: display/currency = {found[:60]!r} is not a currency; "
-        "none is used",
+        f"catalogue-desktop: {settings_path()}: display/currency = {found[:60]!r} is not a currency "
+        f"code; none is used (Preferences ▸ General sets one)",
         sys.stderr,
     )
     return None

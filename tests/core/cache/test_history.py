@@ -172,7 +172,7 @@ def test_an_upgrade_from_schema_4_keeps_the_data_and_begins_history_with_the_las
         assert event.change == "changed" and event.fields["title"][1] == "Renamed"
         assert event.at == s.state(Kind.COURSES).fetched_at
         version = s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
-    assert version == str(SCHEMA_VERSION) == "11"
+    assert version == str(SCHEMA_VERSION) == "12"
 
 
 def test_slash_paths() -> None:

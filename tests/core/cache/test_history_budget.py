@@ -189,8 +189,8 @@ def test_a_schema_5_store_upgrades_in_place_and_gives_its_space_back_after_a_syn
         assert s.recovered is None
         assert {w.record_id: w.data for w in s.history.withdrawn(Kind.WEBINARS)} == withdrawn
         assert s.history.since(Kind.WEBINARS, "2000-01-01T00:00:00Z") == events
-        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "11"
-    assert SCHEMA_VERSION == 11
+        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "12"
+    assert SCHEMA_VERSION == 12
     before = on_disk(store_file)
 
     # the next sync compacts the history (its JSON once, compressed) and gives the space back

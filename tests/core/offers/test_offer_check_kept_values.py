@@ -209,8 +209,8 @@ def test_a_schema_10_store_is_upgraded_and_its_values_made_by_its_next_check(
     db.commit()
     db.close()
     with Store(crafted) as s:
-        assert s.recovered is None and SCHEMA_VERSION == 11
-        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "11"
+        assert s.recovered is None and SCHEMA_VERSION == 12
+        assert s._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "12"
         assert s._db.execute("SELECT count(*) FROM occasion_values").fetchone()[0] == 0
         assert logged.offers(s) == before  # (every offer and check's time kept)
         reads.clear()

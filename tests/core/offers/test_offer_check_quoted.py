@@ -115,8 +115,9 @@ def test_a_checked_offer_keeps_everything_else_of_the_offer() -> None:
         status="changed",
         findings=(logged.Finding("webinar:1", None),),
         checked_at="2026-11-21T09:30:00Z",
+        terms_text='{"price": null, "validUntil": "2026-12-29"}',
     )
-    assert len(fields(logged.LoggedOffer)) == 13  # (each one set above)
+    assert len(fields(logged.LoggedOffer)) == 14  # (each one set above)
     found = (logged.Finding("webinar:1", logged.Quoted("webinar:1", "Ethics", fee=100)),)
     assert checking._checked(offer, "current", found, "2026-11-28T12:00:00Z") == replace(
         offer, status="current", findings=found, checked_at="2026-11-28T12:00:00Z"

@@ -218,7 +218,7 @@ def test_a_schema_6_store_gets_the_offer_log_and_keeps_its_data(
     as_schema(store_file, 6, "DROP TABLE offers", "DROP TABLE offer_checks")
     with Store(store_file) as s:
         assert_upgraded(s)
-        assert SCHEMA_VERSION == 11 and logged.offers(s) == []
+        assert SCHEMA_VERSION == 12 and logged.offers(s) == []
         offer_of(s, [CHICAGO], "After the upgrade")
         assert [o.title for o in logged.offers(s)] == ["After the upgrade"]
 

@@ -44,13 +44,15 @@ def test_offers_model_passes_the_model_tester(qtmodeltester: Any, qapp: Any, fil
         checked = _log(store)
     model.set_offers(checked.offers)
     qtmodeltester.check(model)
-    assert model.rowCount() == 2 and model.columnCount() == 5
-    cells = [[model.index(r, c).data() for c in range(5)] for r in range(2)]
-    assert cells[0][0] == "Offer for ␛[31mGlobex "  # (controls shown, not obeyed)
-    assert cells[0][2:] == ["1", "USD 995", "Current"]
-    assert cells[1][0] == "Offer for Acme" and cells[1][2:] == ["2", "USD 1,690", "Withdrawn"]
+    assert model.rowCount() == 2 and model.columnCount() == 7
+    cells = [[model.index(r, c).data() for c in range(7)] for r in range(2)]
+    assert cells[0][0] == "␛[31mGlobex "  # (controls shown, not obeyed; "Offer for " not shown)
+    assert cells[0][1] == "Federal Tax Institute" and cells[0][3:] == ["1", "USD 995", "", "Current"]
+    assert cells[1][0] == "Acme" and cells[1][1] == "Federal Tax Institute + 1 more"
+    assert cells[1][3:] == ["2", "USD 1,690", "", "Withdrawn"]
+    assert model.index(1, 0).data(Qt.ItemDataRole.ToolTipRole).splitlines()[0] == "Offer for Acme"
     assert (
-        model.index(1, 4)
+        model.index(1, 6)
         .data(Qt.ItemDataRole.ToolTipRole)
         .endswith("withdrawn, no longer listed by the service")
     )

@@ -11,7 +11,9 @@ column: each item's compared values in a few bytes (``core.offers.logged.fingerp
 check reads of an offer that still matches (an offer logged before it has none: its check reads
 ``items`` and keeps the fingerprint, ``set_quoted``). Schema 10 keeps each offer's last check's
 time apart, in ``offer_checks``: most checks change nothing of most offers but that time, and
-SQLite writes a whole row again (~2 KB of JSON an offer) on any change to it.
+SQLite writes a whole row again (~2 KB of JSON an offer) on any change to it. Schema 12 added
+``terms``: what the offer's documents said of it as a whole (its price as the sheet prices it, its
+validity), so that the log says the same (an offer logged before has none: read from ``items``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ CREATE TABLE IF NOT EXISTS offers (
     superseded_by INTEGER,    -- re-issued as this offer
     status TEXT,              -- the last check's: current | changed | withdrawn | past | superseded
     found TEXT,               -- JSON: the last check's findings per item
-    quoted TEXT               -- JSON: each item's occasion and compared values (a check's fingerprint)
+    quoted TEXT,              -- JSON: each item's occasion and compared values (a check's fingerprint)
+    terms TEXT                -- JSON: the offer's price and validity, as its documents said them
 );
 CREATE INDEX IF NOT EXISTS offers_by_time ON offers (made);
 CREATE TABLE IF NOT EXISTS offer_checks (
@@ -54,7 +57,7 @@ AGAINST_KEY = "offers_checked_against"
 
 _COLUMNS = (
     "o.id, o.made, o.title, o.note, o.currency, o.written, o.items, o.version_of, o.version,"
-    " o.superseded_by, o.status, o.found, c.checked_at, o.quoted"
+    " o.superseded_by, o.status, o.found, c.checked_at, o.quoted, o.terms"
     " FROM offers o LEFT JOIN offer_checks c ON c.offer = o.id"
 )
 
@@ -76,6 +79,7 @@ class OfferRow(NamedTuple):
     found: str | None
     checked_at: str | None
     quoted: str | None = None  # (None: logged before schema 8, or damaged: read from ``items``)
+    terms: str | None = None  # (None: logged before schema 12)
 
 
 def statements() -> list[str]:
@@ -86,12 +90,15 @@ def statements() -> list[str]:
 def install(db: sqlite3.Connection) -> None:
     """Make the tables (an upgrade to schema 7), or give ``offers`` the ``quoted`` column (to
     schema 8: the fingerprints are made by the next check), or move each offer's check's time to
-    ``offer_checks`` (to schema 10), inside the caller's transaction."""
+    ``offer_checks`` (to schema 10), or give ``offers`` the ``terms`` column (to schema 12),
+    inside the caller's transaction."""
     for statement in statements():
         db.execute(statement)
     columns = {r[1] for r in db.execute("PRAGMA table_info(offers)")}
     if "quoted" not in columns:
         db.execute("ALTER TABLE offers ADD COLUMN quoted TEXT")
+    if "terms" not in columns:
+        db.execute("ALTER TABLE offers ADD COLUMN terms TEXT")
     if "checked_at" in columns:
         db.execute(
             "INSERT OR REPLACE INTO offer_checks (offer, checked_at)"
@@ -121,6 +128,7 @@ class OfferLog:
         written: str,
         items: str,
         quoted: str | None = None,
+        terms: str | None = None,
         version_of: int | None = None,
         supersedes: int | None = None,
     ) -> int:
@@ -132,9 +140,9 @@ class OfferLog:
                 row = self._db.execute("SELECT version FROM offers WHERE id = ?", (supersedes,)).fetchone()
                 version = (int(row[0]) if row else 0) + 1
             made_id = self._db.execute(
-                "INSERT INTO offers (made, title, note, currency, written, items, quoted, version_of,"
-                " version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (made, title, note, currency, written, items, quoted, version_of, version),
+                "INSERT INTO offers (made, title, note, currency, written, items, quoted, terms,"
+                " version_of, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (made, title, note, currency, written, items, quoted, terms, version_of, version),
             ).lastrowid
             assert made_id is not None  # (an INSERT's row)
             if supersedes is not None:
@@ -146,16 +154,24 @@ class OfferLog:
         return made_id
 
     def same(
-        self, *, title: str, note: str | None, currency: str | None, items: str, since: str
+        self,
+        *,
+        title: str,
+        note: str | None,
+        currency: str | None,
+        items: str,
+        since: str,
+        terms: str | None = None,
     ) -> int | None:
-        """The newest offer made at or after ``since`` with this title, note, currency and these
-        quoted items that is not superseded (the same offer written again in another format)."""
+        """The newest offer made at or after ``since`` with this title, note, currency, terms
+        (its validity) and these quoted items that is not superseded (the same offer written
+        again in another format)."""
         if not self.kept:
             return None
         found = self._db.execute(
             "SELECT id FROM offers WHERE made >= ? AND title = ? AND note IS ? AND currency IS ?"
-            " AND items = ? AND superseded_by IS NULL ORDER BY made DESC, id DESC LIMIT 1",
-            (since, title, note, currency, items),
+            " AND items = ? AND terms IS ? AND superseded_by IS NULL ORDER BY made DESC, id DESC LIMIT 1",
+            (since, title, note, currency, items, terms),
         ).fetchone()
         return None if found is None else int(found[0])
 

@@ -32,12 +32,13 @@ from catalogue_desktop.core.cache.guarded import (
 )
 from catalogue_desktop.core.records.errors import StoreError
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 # Older versions this one upgrades in place (2: no ``row_pages``; 3: no facts, no listing version;
 # 4: no history, no saved searches; 5: removed records' JSON in each history row, uncompressed;
 # 6: no offer log; 7: no fingerprint of what each offer quoted; 8: ``records_by_id`` without
-# the records' positions; 9: each offer's check's time in its row; 10: no ``occasion_values``).
-MIGRATED = {2, 3, 4, 5, 6, 7, 8, 9, 10}
+# the records' positions; 9: each offer's check's time in its row; 10: no ``occasion_values``;
+# 11: no offer terms, price and validity).
+MIGRATED = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 
 # Bytes per page of a new store file (a file keeps the page size it was made with). At SQLite's
 # default, 4096, a ``rows`` row over ~1,000 bytes (a webinar's row, links and facts: ~1,300)
@@ -262,7 +263,7 @@ def immediate(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def migrate(db: sqlite3.Connection, version: int) -> None:
-    """Upgrade a version-2 to -10 store in place: add ``row_pages`` (``repack`` fills it), then
+    """Upgrade a version-2 to -11 store in place: add ``row_pages`` (``repack`` fills it), then
     the facts and each snapshot's listing version (left empty: ``core.sync.relist`` lists its
     snapshots again, from their records, when the app next reads them), then each record's
     history, begun with the difference between the previous and current snapshots held; a
@@ -284,7 +285,7 @@ def migrate(db: sqlite3.Connection, version: int) -> None:
         if version < 5:
             db.execute(saved_searches.SCHEMA)
             record_history.seed(db)
-        offer_log.install(db)  # (7: the offer log; 8: its ``quoted`` column; 10: ``offer_checks``)
+        offer_log.install(db)  # (7: the offer log; 8: ``quoted``; 10: ``offer_checks``; 12: ``terms``)
         if version < 9:
             db.execute("DROP INDEX IF EXISTS records_by_id")
             db.execute(RECORDS_BY_ID)

@@ -6,7 +6,8 @@ An occasion is one event however many rows named it: a webinar that is a session
 series is one offerings row (``query.offerings``) with one UID (``Occasion.uid``); a day's UID is
 its occasion's with the day's number. Each event says what a customer needs (``text``): the
 day's times with a zone, the place or "Online", the fee with its currency, credits, experts, the
-series a session belongs to and its price, the link, and the data's age (no warning: a doubtful
+series a session belongs to and its price, the link, the offer's own terms (how long it is valid,
+as every format of the offer says it: ``terms``) and the data's age (no warning: a doubtful
 offset was resolved before, ``offer.make``). Qt-free.
 """
 
@@ -50,12 +51,14 @@ def calendar_file(
     *,
     style: Style | None = None,
     schedules: Mapping[int, Schedule] | None = None,
+    terms: Sequence[str] = (),
 ) -> ics_format.Calendar:
     """The calendar of ``items`` with what was left out or changed to write it
     (``formats.ics.Calendar``); fees as ``fee_text`` writes them (else ``style``'s), a course's
-    days from ``schedules`` (course id -> its days' hours)."""
+    days from ``schedules`` (course id -> its days' hours); ``terms``: lines every event says of
+    the offer ("This offer is valid until …")."""
     style = style or Style(fee_text=fee_text)
-    return ics_format.calendar(events(items, as_of, style, schedules), now or datetime.now(UTC))
+    return ics_format.calendar(events(items, as_of, style, schedules, terms), now or datetime.now(UTC))
 
 
 def events(
@@ -63,13 +66,14 @@ def events(
     as_of: str | None,
     style: Style,
     schedules: Mapping[int, Schedule] | None = None,
+    terms: Sequence[str] = (),
 ) -> list[ics_format.Event]:
     out = []
     for o in items:
         found = days(o, (schedules or {}).get(o.id) if o.kind == "course" else None)
         if not found:
             continue
-        about = _about(o, style, as_of)
+        about = _about(o, style, as_of, terms)
         placed = o.kind != "course" or any((o.venue, o.address, o.city, o.state, o.zip))
         location = ", ".join(place_lines(o)) if placed else None
         for day in found:
@@ -110,7 +114,7 @@ def _when(o: Occasion, day: Day, style: Style) -> str:
     return f"Day {day.number} of {day.of}: {hours} ({', '.join(when_lines(o, style))})"
 
 
-def _about(o: Occasion, style: Style, as_of: str | None) -> list[str]:
+def _about(o: Occasion, style: Style, as_of: str | None, terms: Sequence[str] = ()) -> list[str]:
     fee = style.fee(o.fee)
     return [
         p
@@ -120,6 +124,7 @@ def _about(o: Occasion, style: Style, as_of: str | None) -> list[str]:
             f"Experts: {experts_text(o.experts)}" if o.experts else "",
             *series_notes(o, style),
             o.url or "",
+            *terms,
             age_line(as_of),
         )
         if p

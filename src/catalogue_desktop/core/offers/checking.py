@@ -430,6 +430,7 @@ def _checked(offer: LoggedOffer, status: Status, findings: tuple[Finding, ...], 
         status=status,
         findings=findings,
         checked_at=at,
+        terms_text=offer.terms_text,
     )
 
 

@@ -5,7 +5,9 @@ Every offer made from the window's offer actions (sheet as PDF, print, calendar,
 spreadsheet) or by ``export offerings --title`` calls ``remember`` once its document is written:
 when, the title (the customer: "Offer for Acme"), the note, the currency, each format written
 and where, and for each occasion what was quoted (``Quoted``: its id in ``find --kind
-offerings``' form, ``course:6107@7114``, title, start, end, place, fee, currency). The rows are
+offerings``' form, ``course:6107@7114``, title, start, end, place, fee, currency), and its terms
+as its documents said them (``Terms``: the price as the sheet prices it, ``core.offers.price``:
+a whole series at its price, one date of each course; how long it is valid). The rows are
 the cache's (``core.cache.offer_log``: per catalogue, for the history's span), with a fingerprint
 of what each item quoted (``fingerprint``: all a check compares). After each refresh
 ``core.offers.checking`` compares every open offer with the catalogue; its status and findings are
@@ -17,12 +19,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from catalogue_desktop.core.formats.numbers import plain_number, within_reason
-from catalogue_desktop.core.offers.occasions import Occasion, instant, money
+from catalogue_desktop.core.offers.occasions import Occasion, instant
+from catalogue_desktop.core.offers.price import Price, price
 
 if TYPE_CHECKING:
     from catalogue_desktop.core.cache.offer_log import OfferRow
@@ -165,6 +168,41 @@ def _json_value(value: object) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Terms:
+    """What an offer's documents said of it as a whole: its price (``core.offers.price``) and
+    how long it is valid."""
+
+    price: Price | None = None
+    valid_until: date | None = None
+
+    def to_text(self) -> str:
+        """As the log keeps it (JSON; one text for one set of terms: ``same`` compares it)."""
+        data = {
+            "price": None if self.price is None else self.price.to_json(),
+            "validUntil": None if self.valid_until is None else self.valid_until.isoformat(),
+        }
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_text(cls, text: str | None) -> Terms | None:
+        """As ``to_text`` wrote them; None when there are none (or damaged)."""
+        if not text:
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        until = data.get("validUntil")
+        try:
+            valid = date.fromisoformat(until) if isinstance(until, str) else None
+        except ValueError:
+            valid = None
+        return cls(Price.from_json(data.get("price")), valid)
+
+
+@dataclass(frozen=True, slots=True)
 class LoggedOffer:
     """One offer of the log, with what its last check found."""
 
@@ -181,6 +219,7 @@ class LoggedOffer:
     status: Status = "current"
     findings: tuple[Finding, ...] = field(default=())
     checked_at: str | None = None
+    terms_text: str | None = None  # its ``Terms`` as kept (None: logged before the log kept them)
 
     @property
     def open(self) -> bool:
@@ -188,9 +227,30 @@ class LoggedOffer:
         return self.status in OPEN
 
     @property
+    def terms(self) -> Terms | None:
+        """Its terms (read when asked: a check reads ~1,000 offers and needs none)."""
+        return Terms.from_text(self.terms_text)
+
+    @property
+    def price(self) -> Price:
+        """What the offer costs, as its sheet priced it (``core.offers.price``); for an offer
+        logged before its terms were kept, priced from its items by the same rule (a series
+        there is priced by its sessions: the series' own price was not kept)."""
+        terms = self.terms
+        if terms is not None and terms.price is not None:
+            return terms.price
+        return price([_occasion(item) for item in self.items])
+
+    @property
     def total(self) -> str:
-        """The quoted fees added up ("USD 2,290"); "" when none has a fee."""
-        return total(self.items, self.currency)
+        """The price as the sheet gives it ("USD 699", one date of each course: "USD 995 –
+        1,095"); "" when no fee is known."""
+        return self.price.text(self.currency)
+
+    @property
+    def valid_until(self) -> date | None:
+        terms = self.terms
+        return None if terms is None else terms.valid_until
 
     @property
     def changes(self) -> list[str]:
@@ -213,6 +273,7 @@ class LoggedOffer:
             "note": self.note,
             "currency": self.currency,
             "total": self.total,
+            "validUntil": None if self.valid_until is None else self.valid_until.isoformat(),
             "written": [w.to_json() for w in self.written],
             "checkedAt": self.checked_at,
             "items": [item.to_json() for item in self.items],
@@ -253,22 +314,13 @@ def quoted(o: Occasion, currency: str | None) -> Quoted:
     )
 
 
-def total(items: Sequence[Quoted], currency: str | None) -> str:
-    """The fees of ``items`` added up, as ``occasions.money`` writes a fee ("" without any)."""
-    numbers: list[float | int] = []
-    for item in items:
-        if isinstance(item.fee, int):
-            numbers.append(item.fee)
-        elif isinstance(item.fee, str):
-            try:
-                numbers.append(float(item.fee))
-            except ValueError:
-                continue
-    if not numbers:
-        return ""
-    whole = sum(numbers)
-    value: int | float = int(whole) if float(whole).is_integer() else round(whole, 2)
-    return money(value, currency)
+def _occasion(item: Quoted) -> Occasion:
+    """A quoted item as the occasion ``price`` groups (its kind, course or series, fee)."""
+    kind, _, key = item.occasion.partition(":")
+    first, _, second = key.partition("@")
+    if kind == "session":
+        return Occasion("session", second, item.title, item.start, item.end, series_id=first, fee=item.fee)
+    return Occasion(kind, first, item.title, item.start, item.end, location_id=second or None, fee=item.fee)
 
 
 def remember(
@@ -279,14 +331,16 @@ def remember(
     written: Sequence[Written],
     currency: str | None = None,
     note: str | None = None,
+    valid_until: date | None = None,
     made: str | None = None,
     supersedes: LoggedOffer | None = None,
 ) -> LoggedOffer | None:
     """Log the offer of ``items`` just written as ``written`` (``supersedes``: the offer it
-    re-issues); None when the store cannot be written (a cache opened read-only).
+    re-issues), with its terms (``Terms``: its price as the sheet gives it, ``valid_until``);
+    None when the store cannot be written (a cache opened read-only).
 
-    The same offer written again in another format (same title, note, currency and quoted
-    occasions, within ``SAME_OFFER_WITHIN`` of its newest version, which is not superseded) is
+    The same offer written again in another format (same title, note, currency, validity and
+    quoted occasions, within ``SAME_OFFER_WITHIN`` of its newest version, which is not superseded) is
     not another offer: the new formats and where they went are added to it."""
     from catalogue_desktop.core.cache.store import utc_now
 
@@ -296,9 +350,15 @@ def remember(
     quotes = tuple(quoted(o, currency) for o in items)
     items_json = json.dumps([q.to_json() for q in quotes], ensure_ascii=False)
     compared = fingerprint(quotes)
+    terms = Terms(price(items), valid_until).to_text()
     if supersedes is None:
         earlier = store.offers.same(
-            title=title, note=note or None, currency=currency, items=items_json, since=_before(made)
+            title=title,
+            note=note or None,
+            currency=currency,
+            items=items_json,
+            since=_before(made),
+            terms=terms,
         )
         if earlier is not None:
             found = offer(store, earlier)
@@ -316,6 +376,7 @@ def remember(
         written=json.dumps([[w.format, w.where] for w in written], ensure_ascii=False),
         items=items_json,
         quoted=compared,
+        terms=terms,
         version_of=None if supersedes is None else supersedes.version_of or supersedes.id,
         supersedes=None if supersedes is None else supersedes.id,
     )
@@ -417,6 +478,7 @@ def read(row: OfferRow, findings: bool = True) -> LoggedOffer:
         status=status,
         findings=last,
         checked_at=row.checked_at,
+        terms_text=row.terms,
     )
 
 

@@ -226,9 +226,15 @@ def sheet(offer: Offer, group: str = "course") -> Sheet:
 
 
 def calendar_file(offer: Offer, now: datetime | None = None) -> ics_format.Calendar:
-    """The calendar file: an event per day a course meets, one per other dated occasion."""
+    """The calendar file: an event per day a course meets, one per other dated occasion, each
+    saying how long the offer is valid (as the sheet, the e-mail and the spreadsheet say it)."""
     return calendar.calendar_file(
-        offer.items, offer.as_of_text, now, style=offer.style, schedules=offer.schedules
+        offer.items,
+        offer.as_of_text,
+        now,
+        style=offer.style,
+        schedules=offer.schedules,
+        terms=[offer.validity] if offer.validity else [],
     )
 
 

@@ -36,6 +36,7 @@ from catalogue_desktop.core.offers.customer_text import (
     whole_series,
 )
 from catalogue_desktop.core.offers.occasions import Occasion, by_start, instant
+from catalogue_desktop.core.offers.price import group_key
 
 HEADS = ("When", "Where", "Fee", "Credits")
 WIDTHS = (46, 30, 12, 12)  # % of the page's width; the renderer measures the fee column
@@ -133,9 +134,7 @@ class Sheet:
         if self.by_month:
             moment = instant(o.start)
             return f"{moment:%B %Y}" if moment is not None else "On demand"
-        if o.kind == "session" and o.series_id is not None:
-            return ("series", o.series_id)
-        return (o.kind, o.id)
+        return group_key(o)  # (the item ``price.price`` prices: one voice with the offer log)
 
     def fee_texts(self) -> list[str]:
         """Every text the fee column holds (the renderer measures the widest)."""

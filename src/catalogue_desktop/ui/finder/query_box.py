@@ -309,6 +309,16 @@ class QueryBox(QObject):
     def has_error(self) -> bool:
         return self.error.isVisible() or bool(self.error.text())
 
+    @property
+    def shown_query(self) -> str | None:
+        """While the box's text has an error, the text of the last valid query, which the tables
+        still show ("" for none: every row); None when the box holds the query shown."""
+        if not self.has_error:
+            return None
+        if self.reading is not None and self.reading.text.strip():
+            return self.reading.text.strip()
+        return self.parsed.text.strip() if self.parsed is not None else ""
+
     def chain_focus(self) -> QWidget:
         """Tab from the box walks the line's chips and links; the last of them (or the box)."""
         previous: QWidget = self.edit

@@ -3,12 +3,13 @@ preview), a calendar file (.ics), a spreadsheet (.xlsx), and the rows copied for
 text and an HTML table). Each is one offer (``core.offers.offer.make``) rendered in its format.
 
 Each acts on the selected rows, or on every row the query shows when none is selected, and says
-which ("3 selected dates", "all 57 dates the query shows"). The occasions are read from
-the offerings' columns the tab's rows were made from (``OfferSource.engine``: the finder's
-``offerings`` table). Every output names the data's age (``core.offers.occasions.age_line``); when the data
-is older than the limit set in Preferences (``offer_max_age_days``, 7 days by default), a message
-box asks before the first offer made from it (once per copy of the data: a refresh that brings
-newer data asks again when that is old too).
+which ("3 selected dates", "all 57 dates the query shows"; while the query box's text has an error
+the tables show the last valid query, and the offer names it: ``OfferSource.shown_query``). The
+occasions are read from the offerings' columns the tab's rows were made from
+(``OfferSource.engine``: the finder's ``offerings`` table). Every output names the data's age
+(``core.offers.occasions.age_line``); when the data is older than the limit set in Preferences
+(``offer_max_age_days``, 7 days by default), a message box asks before the first offer made from it
+(once per copy of the data: a refresh that brings newer data asks again when that is old too).
 
 A course's times are at its venue, in its zone, whatever the window shows (its display
 preference is the seller's); online times in the zone picked for the customer. A course time
@@ -70,6 +71,8 @@ class OfferSource(NamedTuple):
     store: Callable[[], Store] | None = None  # the window's store: the courses' schedules
     about: Callable[[], list[str]] | None = None  # the catalogue and query (the spreadsheet's About)
     redraw: Callable[[], None] | None = None  # every table and open details shown again (the currency)
+    # while the query box's text has an error: the last valid query, which the tables show
+    shown_query: Callable[[], str | None] | None = None
 
 
 class Chosen(NamedTuple):
@@ -124,10 +127,20 @@ class OfferDesk:
         words = (
             f"{n:,} selected date{'s' if n != 1 else ''}"
             if selected
-            else f"all {n:,} date{'s' if n != 1 else ''} the query shows"
+            else f"all {n:,} date{'s' if n != 1 else ''} {self._query_words()}"
         )
         items = offers.occasions(table.columns, keys)
         return Chosen(items, words, offers.data_as_of(self.source.states()))
+
+    def _query_words(self) -> str:
+        """Which query the rows shown come from: "the query shows", or, while the box's text has
+        an error (the tables keep the last valid query), that query named."""
+        shown = self.source.shown_query() if self.source.shown_query is not None else None
+        if shown is None:
+            return "the query shows"
+        if not shown:
+            return "shown with no query (the query in the box has an error and is not used)"
+        return f"of the last valid query, “{shown}” (the query in the box has an error and is not used)"
 
     def _chosen_of_records(self, table: str, ids: list[int]) -> Chosen | None:
         """The upcoming occasions of the selected series, courses or webinars
@@ -202,23 +215,41 @@ class OfferDesk:
 
     def currency_known(self) -> bool:
         """True once fees have a currency: when none is set, asks for it (once: remembered, as
-        in Preferences); False if the user cancels."""
+        in Preferences), an ISO 4217 code only (``core.formats.currencies``: "dollars" is asked
+        again, with the codes it may mean; a value stored before that is none is named); False
+        if the user cancels."""
         if self.formatter.currency:
             return True
+        from catalogue_desktop.core.formats import currencies
+
         suggested = (
             self.formatter.locale.currencySymbol(QLocale.CurrencySymbolFormat.CurrencyIsoCode) or "USD"
         )
-        code, ok = QInputDialog.getText(
-            self.tab,
-            "Currency of fees",
-            "The catalogue does not say which currency its fees are in.\n"
-            "Which currency should offers show? (Remembered; Preferences can change it.)",
-            text=suggested,
-        )
-        code = " ".join(code.split()).upper()[:8] if ok else ""
-        if not code:
-            self.say("No offer made: offers need the fees' currency")
-            return False
+        stored = self.source.settings.currency if self.source.settings is not None else None
+        problem = currencies.read(stored).problem if stored else ""
+        if problem:
+            problem = f"The currency set before is not used: {problem}."
+        text = suggested
+        while True:
+            question = (
+                "The catalogue does not say which currency its fees are in.\n"
+                "Which currency should offers show? An ISO 4217 code: USD, EUR, GBP, CAD…\n"
+                "(Remembered; Preferences can change it.)"
+            )
+            typed, ok = QInputDialog.getText(
+                self.tab,
+                "Currency of fees",
+                f"{problem}\n\n{question}" if problem else question,
+                text=text,
+            )
+            if not ok or not typed.strip():
+                self.say("No offer made: offers need the fees' currency")
+                return False
+            reading = currencies.read(typed)
+            if reading.code is not None:
+                break
+            problem, text = f"{reading.problem}.", typed
+        code = reading.code
         self.formatter.set_currency(code)
         if self.source.settings is not None:
             self.source.settings.currency = code
@@ -516,7 +547,7 @@ class OfferDesk:
 
     def _log(self, made: the_offer.Offer, chosen: Chosen, fmt: str, where: str) -> None:
         """Remember the offer just made in the catalogue's offer log (``core.offers.logged``:
-        Go ▸ Offers checks it after every sync): its title, note and currency, and its occasions
+        Go ▸ Offers checks it after every sync): its title, note, currency and validity, and its occasions
         as the catalogue gave them (what the check compares with the catalogue later)."""
         if self.source.store is None:
             return
@@ -531,6 +562,7 @@ class OfferDesk:
                 written=[Written(fmt, where)],
                 currency=made.currency,
                 note=made.note or None,
+                valid_until=made.valid_until,
             )
         except CatalogueError as exc:  # (a locked or damaged cache: the offer itself is made)
             self.say(f"The offer was made but not logged in Go ▸ Offers: {exc}")

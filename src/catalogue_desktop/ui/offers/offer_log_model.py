@@ -1,6 +1,7 @@
 """The Offers window's two tables as item models: the offers of the log, newest first (customer,
-date, occasions, total, status: ``OffersModel``), and the occasions of the selected one, each
-with what was quoted, what the catalogue says now and the change in words (``ItemsModel``).
+what was offered, date, occasions, total, validity, status: ``OffersModel``), and the occasions
+of the selected one, each with what was quoted, what the catalogue says now and the change in
+words (``ItemsModel``).
 Both are flat tables of their ``HEADERS`` over one base (``_LogTable``: rows, columns, headers).
 Text only (service text is shown as plain text, never as rich text)."""
 
@@ -58,7 +59,8 @@ class _LogTable(QAbstractTableModel):
 class OffersModel(_LogTable):
     """The offers of the log, newest first (``set_offers``)."""
 
-    HEADERS = ("Customer", "Made", "Dates", "Total", "Status")
+    HEADERS = ("Customer", "Offered", "Made", "Dates", "Total", "Valid until", "Status")
+    TITLE = "Offer for "  # (the offer dialog's title before the customer's name: not shown)
 
     def __init__(self, formatter: Formatter, parent: QObject | None = None) -> None:
         super().__init__(formatter, parent)
@@ -87,22 +89,36 @@ class OffersModel(_LogTable):
             return None
         if role == ID_ROLE:
             return offer.id
+        column = self.HEADERS[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column in ("Customer", "Offered"):  # the whole title, note, every date's title
+                lines = [offer.title, offer.note or "", *dict.fromkeys(i.title for i in offer.items)]
+                return "\n".join(one_line(x) for x in lines if x) or None
             return "\n".join(offer.changes) or None
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in (2, 3):
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("Dates", "Total"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return None
-        column = index.column()
-        if column == 0:
+        if column == "Customer":  # "Beta Corp", the title without "Offer for "
             version = f" (version {offer.version})" if offer.version > 1 else ""
-            return one_line(offer.title) + version
-        if column == 1:
+            title = offer.title
+            customer = (
+                title[len(self.TITLE) :] if title.startswith(self.TITLE) and title != self.TITLE else title
+            )
+            return one_line(customer) + version
+        if column == "Offered":  # "Revenue Recognition Boot Camp + 1 more": two offers told apart
+            titles = list(dict.fromkeys(item.title for item in offer.items))
+            more = f" + {len(titles) - 1} more" if len(titles) > 1 else ""
+            return one_line(titles[0]) + more if titles else ""
+        if column == "Made":
             return self._fmt.day(offer.made)
-        if column == 2:
+        if column == "Dates":
             return str(len(offer.items))
-        if column == 3:
+        if column == "Total":
             return one_line(offer.total)
+        if column == "Valid until":
+            until = offer.valid_until
+            return self._fmt.day(until.isoformat()) if until is not None else ""
         return STATUS_WORDS.get(offer.status, offer.status)
 
 

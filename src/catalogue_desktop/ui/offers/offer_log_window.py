@@ -1,4 +1,5 @@
-"""Go ▸ Offers: the offer log, newest first (customer, date, occasions, total, status), the
+"""Go ▸ Offers: the offer log, newest first (customer, what was offered, date, occasions, total,
+validity, status), the
 selected offer's occasions below it (quoted, now, the change), its changes in words, and
 **Re-issue** (the same offer from today's data, logged as a new version; the old one kept and
 marked superseded). Opening it checks the offers again (off the GUI thread, ``OfferChecks``);
@@ -66,7 +67,8 @@ class OffersWindow(QDialog):
         self.summary.setWordWrap(True)
         self.table = self._view(self.offers, "Offers made, newest first")
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (0, 1):  # the customer and what was offered share the room
+            self.table.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.occasions = self._view(self.items, "The selected offer's dates: quoted, now, the change")
         header = self.occasions.horizontalHeader()  # (an offer's few rows: measured whole)
         for column, mode in enumerate(("Stretch", "ResizeToContents", "ResizeToContents", "Stretch")):

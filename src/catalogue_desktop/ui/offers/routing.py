@@ -39,15 +39,18 @@ class WindowOffers:
         settings: Settings,
         engine: Callable[[], Finder | None],
         about: Callable[[], list[str]],
+        shown_query: Callable[[], str | None] = lambda: None,
     ) -> None:
         """``engine()``: the finder's engine, if made (its ``offerings`` table's columns);
         ``about()``: where the occasions come from, the catalogue and the query (a spreadsheet's
-        About sheet)."""
+        About sheet); ``shown_query()``: while the query box's text has an error, the last valid
+        query, which the tables show (None: the box's)."""
         self._window = window
         self._loader = loader
         self._settings = settings
         self._engine = engine
         self._about = about
+        self._shown_query = shown_query
 
     def source(self) -> OfferSource:
         """What the Dates tab's offers need besides its rows (``ui.offers.desk``)."""
@@ -62,6 +65,7 @@ class WindowOffers:
             lambda: loader.store,
             self._about,
             self._window.redraw,
+            self._shown_query,
         )
 
     def offer(self, what: str) -> Any:

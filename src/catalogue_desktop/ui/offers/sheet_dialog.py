@@ -3,15 +3,18 @@
 too), a short personal note, an optional "valid until" date, the zone online times are given in
 for the customer (the seller's own by default); for the sheet also the grouping (by course or by
 month) and the paper (A4 or Letter; the last used, else the locale's). The paper, grouping and
-zone are remembered (``offer_settings``); the title and note given last in this window session
-open the next dialog, selected so that typing replaces them (a restart: a new customer)."""
+zone are remembered (``offer_settings``); the title, note and validity given last in this window
+session open the next dialog (a restart: a new customer), the customer's name after "Offer for "
+and the note selected so that typing replaces them and keeps "Offer for ": one offer in several
+formats says one validity. While the title names no customer ("Offer for " left as it is), a
+line under it says the offer will be titled just "Offer"."""
 
 from __future__ import annotations
 
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
-from PySide6.QtCore import QDate
+from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -75,8 +78,15 @@ class SheetDialog(QDialog):
         self.title.setCursorPosition(len(TITLE))  # the customer's name is typed after it
         if last is not None and last.title and last.title != "Offer":  # the same customer again?
             self.title.setText(last.title)
-            self.title.selectAll()  # (typing replaces it)
+            # (typing replaces the customer's name, "Offer for " kept; a title of one's own, whole)
+            start = len(TITLE) if last.title.startswith(TITLE) and len(last.title) > len(TITLE) else 0
+            self.title.setSelection(start, len(last.title) - start)
         form.addRow("&Title:", self.title)
+        self.untitled = QLabel("")
+        self.untitled.setObjectName("offer-untitled")
+        self.untitled.setWordWrap(True)
+        self.untitled.setTextFormat(Qt.TextFormat.PlainText)
+        form.addRow("", self.untitled)
         self.note = QPlainTextEdit()
         self.note.setPlaceholderText("optional: a short personal note, printed under the title")
         self.note.setAccessibleName("Personal note")
@@ -96,6 +106,9 @@ class SheetDialog(QDialog):
         self.until.setEnabled(False)
         self.until.setAccessibleName("Valid until")
         self.valid.toggled.connect(self.until.setEnabled)
+        if last is not None and last.valid_until is not None:  # (the same offer in another format)
+            self.valid.setChecked(True)
+            self.until.setDate(QDate(last.valid_until.year, last.valid_until.month, last.valid_until.day))
         row = QHBoxLayout()
         row.addWidget(self.valid)
         row.addWidget(self.until, 1)
@@ -121,6 +134,8 @@ class SheetDialog(QDialog):
         form.setRowVisible(self.group, sheet)  # (the sheet's alone: not a calendar's or spreadsheet's)
         form.setRowVisible(self.paper, sheet)
         layout.addLayout(form)
+        self._say_untitled()
+        self.title.textChanged.connect(lambda _text: self._say_untitled())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.go = buttons.addButton(action, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
@@ -129,6 +144,17 @@ class SheetDialog(QDialog):
         # Enter does the dialog's action. (Made default once the box is in the dialog: set before,
         # the box's show made its first button, Cancel, the default, and Enter cancelled.)
         self.go.setDefault(True)
+
+    def _say_untitled(self) -> None:
+        """Under the title, while it names no customer: what the offer will be titled."""
+        shown = self.options().title == "Offer"
+        self.untitled.setText(
+            "No customer named: the offer will be titled just “Offer” (type the customer's name "
+            "after “Offer for ”: it titles the offer and names its files)"
+            if shown
+            else ""
+        )
+        self.untitled.setVisible(shown)
 
     def _fill_zones(self, chosen: str | None) -> None:
         from datetime import UTC, datetime

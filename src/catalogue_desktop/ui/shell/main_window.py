@@ -135,7 +135,9 @@ class MainWindow(QMainWindow):
         self.dialogs.base_url_chosen.connect(self.base_url_chosen)
         self.dialogs.preferences_changed.connect(self.preferences_changed)
         self.searches = SavedSearches(self, self)
-        self.offers = WindowOffers(self, loader, settings, self._engine, self._offer_about)
+        self.offers = WindowOffers(
+            self, loader, settings, self._engine, self._offer_about, lambda: self.query_box.shown_query
+        )
         self.menu_actions = menus.build(self, self.catalogues, self)
         # Told by the application's signal, not by ``changeEvent``: a Python method handed a plain
         # ``QEvent`` makes PySide create every event class it could be (~50, with their enums) at
@@ -221,7 +223,9 @@ class MainWindow(QMainWindow):
     def _offer_about(self) -> list[str]:
         """Where an offer's occasions come from (its spreadsheet's About sheet)."""
         catalogue = self.menu_actions.catalogue_menu.current or self.settings.base_url or "demo"
-        return [f"Catalogue: {catalogue}", f"Query: {self.query_box.text() or '(all)'}"]
+        shown = self.query_box.shown_query  # (the box's text has an error: the last valid query)
+        query = self.query_box.text() if shown is None else shown
+        return [f"Catalogue: {catalogue}", f"Query: {query or '(all)'}"]
 
     def _detail_context(self, kind: Kind, record_id: int) -> DetailContext:
         """What ``kind``'s detail page needs to show ``record_id``, besides the record: the

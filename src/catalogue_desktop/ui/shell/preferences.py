@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -37,6 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalogue_desktop.core.formats import currencies
+from catalogue_desktop.ui.common.colors import error as error_color
 from catalogue_desktop.ui.common.settings import Settings
 from catalogue_desktop.ui.sync.over_time import OverTimeBox
 
@@ -66,7 +69,7 @@ class Preferences(QDialog):
         layout = QVBoxLayout(self)
         # Three tabs, so that the dialog fits a 1024x700 screen with its buttons on it (all in one
         # column it was 731 px tall): how things show, offers, refreshing and history.
-        tabs = QTabWidget()
+        self.tabs = tabs = QTabWidget()
         tabs.setObjectName("preferences-tabs")
         general_page, offers_page, refresh_page = QWidget(), QWidget(), QWidget()
         general, offers_box, refresh = (QVBoxLayout(w) for w in (general_page, offers_page, refresh_page))
@@ -115,6 +118,17 @@ class Preferences(QDialog):
         self.currency.setPlaceholderText("e.g. USD, EUR; empty: plain numbers")
         self.currency.setAccessibleName("Currency of fees")
         form.addRow("Currency of fees:", self.currency)
+        # Only an ISO 4217 code reaches a customer's document (``core.formats.currencies``): what
+        # is typed is read at once, and a value stored before that is none is shown, said so.
+        self.currency_problem = QLabel()
+        self.currency_problem.setObjectName("currency-problem")
+        self.currency_problem.setWordWrap(True)
+        self.currency_problem.setTextFormat(Qt.TextFormat.PlainText)
+        red = error_color(self.palette()).name()
+        self.currency_problem.setStyleSheet(f"QLabel {{ color: {red}; }}")
+        form.addRow("", self.currency_problem)
+        self.currency.textChanged.connect(self._check_currency)
+        self._check_currency(self.currency.text(), stored=True)
         general.addLayout(form)
         offer_form = QFormLayout()
         self.max_age = QSpinBox()
@@ -154,6 +168,25 @@ class Preferences(QDialog):
         bottom.addWidget(connection)
         bottom.addWidget(buttons, 1)
         layout.addLayout(bottom)
+
+    def _check_currency(self, text: str, *, stored: bool = False) -> str:
+        """Say under the field why ``text`` is not a currency (``stored``: the value set before,
+        which the window does not use); the problem, "" for none."""
+        problem = currencies.read(text).problem
+        if problem and stored:
+            problem += ". Until one is set, fees are shown as plain numbers and offers ask for it"
+        self.currency_problem.setText(f"{problem}." if problem and not problem.endswith(".") else problem)
+        self.currency_problem.setVisible(bool(problem))
+        return problem
+
+    def accept(self) -> None:
+        """OK, unless the currency typed is none (said under it, the field given the focus)."""
+        if self._check_currency(self.currency.text()):
+            self.tabs.setCurrentIndex(0)
+            self.currency.setFocus()
+            self.currency.selectAll()
+            return
+        super().accept()
 
     def connection_dialog(self) -> None:
         """The connection of the catalogue open in the window (``catalogue``)."""
@@ -197,7 +230,7 @@ class Preferences(QDialog):
         labels, on_demand = self.values()
         self.settings.set_vocabulary(labels, on_demand)
         self.settings.event_zones = self.event_zone.isChecked()
-        self.settings.currency = self.currency.text().strip().upper() or None
+        self.settings.currency = currencies.read(self.currency.text()).code  # ("euro": EUR)
         self.settings.offer_max_age_days = self.max_age.value()
         self.offers.save()
         self.over_time.save()

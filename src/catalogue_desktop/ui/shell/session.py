@@ -144,7 +144,7 @@ class AppSession(QObject):
         """Open the store, show the window and start reading the cache (returns at once)."""
         store = Store(self.store_file)
         self.loader = loader = CatalogueLoader(store)
-        currency = self.options.currency or self.settings.currency
+        currency = _currency(self.options.currency or self.settings.currency)
         QLocale.setDefault(people_locale())  # one locale for every widget, Qt's dialogs too
         self.formatter = formatter = Formatter(currency=currency)
         loader.settle_series = lambda rowset: series_dates.settle_rest(
@@ -512,7 +512,7 @@ class AppSession(QObject):
         """Preferences were saved: show them everywhere (labels, past rows, offerings, zones)."""
         assert self.window is not None and self.finder is not None
         self._apply_display_settings()
-        self.formatter.set_currency(self.settings.currency)
+        self.formatter.set_currency(_currency(self.settings.currency))
         self.finder.set_vocabulary(self.formatter.vocabulary)
         self.window.redraw()
 
@@ -574,3 +574,13 @@ class AppSession(QObject):
             await self._images.aclose()
         self._close_window_and_store()
         self._restore_asyncgen_hooks()  # generators started meanwhile keep the loop's finalizer
+
+
+def _currency(stored: str | None) -> str | None:
+    """The fees' currency the window uses: an ISO 4217 code only (a stored "DOLLARS" is shown in
+    Preferences, said, and never used); read only when one is set (not at every start-up)."""
+    if not stored:
+        return None
+    from catalogue_desktop.core.formats import currencies
+
+    return currencies.read(stored).code
