@@ -45,3 +45,8 @@ _.dont_write_bytecode  # tests/conftest.py: read by the interpreter (and pytest)
 _.tempdir  # tests/forked_cli.py: tempfile reads it (unset in a forked command, found again)
 _.arm  # tests/core/cache/sync_stops.py: called by code other interpreters run (sitecustomize)
 _.patterns_reused  # qt_compat/support_code.py: a child's script reads it (tests/qt_compat)
+# qt_compat/quick_enums.py: Python's enum reads them (the masks and iteration of a Flag class)
+_._flag_mask_
+_._singles_mask_
+_._all_bits_
+_._iter_member_

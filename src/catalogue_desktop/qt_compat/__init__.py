@@ -11,6 +11,8 @@ and remove what is no longer needed.
 ``pyside_import``   PySide's source probe answered for the modules already loaded
 ``support_code``    PySide's own support modules (compiled from source at every first import
                     of PySide, ~130 M instructions) compiled once, their code kept beside ours
+``quick_enums``     PySide's Python enums (made at a Qt class's first use, ~190 classes and
+                    ~3,000 members before the first paint) made in one pass, as Python makes them
 ``lifetime``        parentless Qt objects deleted on the GUI thread (``delete_later``), and
                     ``is_alive`` (the one use of shiboken6)
 ``event_loop``      asyncio joined to the running Qt loop late (``LateEventLoop``), closing a qasync

@@ -48,6 +48,7 @@ import catalogue_desktop.core.query.vocabulary
 import catalogue_desktop.core.records.diff
 import catalogue_desktop.core.records.zones  # (the window's times label offsets with it)
 import catalogue_desktop.paths  # noqa: F401
+from catalogue_desktop.qt_compat.quick_enums import install as quick_enums
 from catalogue_desktop.qt_compat.support_code import compiled_once
 
 _QT_PACKAGES = ("catalogue_desktop.ui", "catalogue_desktop.qt_compat")
@@ -56,7 +57,9 @@ NOT_PYSIDE, PYSIDE = -1, 0  # the probe's answers: the source does not / does sa
 
 def import_pyside() -> None:
     """Import PySide6.QtCore (its support modules' code kept from the last start:
-    ``qt_compat.support_code``) and give its probe the answers for the modules known now."""
+    ``qt_compat.support_code``; its enums made in one pass: ``qt_compat.quick_enums``) and give
+    its probe the answers for the modules known now."""
+    quick_enums()
     if "shiboken6" in sys.modules:
         import PySide6.QtCore  # (imported already: nothing to compile)
     else:
