@@ -50,7 +50,8 @@ if TYPE_CHECKING:
 
 
 class CollectionTab(QWidget):
-    """Rows of one kind with filter, sorting, column choice and the selected record's details."""
+    """Rows of one kind, the record chosen among them and its details; its columns (``columns``),
+    its order (``order``) and the chosen record kept across new rows are objects it holds."""
 
     counts_changed = Signal(object, int, int)  # Kind, visible, total
     record_selected = Signal(object, int)  # Kind, record id (user or program selection)
