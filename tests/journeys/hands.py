@@ -50,7 +50,7 @@ def screen_sized(window: Any, width: int, height: int) -> None:
     window.show()
     window.resize(width, height)
     QApplication.processEvents()
-    window.current_tab().fit_title_column()
+    window.current_tab().columns.fit_title()
     QApplication.processEvents()
 
 

@@ -75,7 +75,7 @@ def test_dates_at_1024x700_shows_title_start_place_and_fee_without_scrolling(sta
     screen_sized(window, 1024, 700)
     tab = click_tab(window, OCCASIONS)
     QApplication.processEvents()
-    tab.fit_title_column()
+    tab.columns.fit_title()
     width = tab.view.viewport().width()
     edges = _right_edges(tab, ["title", "start", "city", "fee"])
     assert all(0 < edge <= width for edge in edges.values()), (edges, width)

@@ -34,7 +34,7 @@ def _room(tab: Any) -> int:
 def test_titles_get_the_room_and_every_value_fits(window: Any, kind: Kind) -> None:
     tab = window.show_tab(kind)
     QApplication.processEvents()
-    tab.fit_title_column()
+    tab.columns.fit_title()
     header = tab.view.horizontalHeader()
     shown = _shown(header)
     widths = {i: header.sectionSize(i) for i in shown}
@@ -54,12 +54,12 @@ def test_titles_get_the_room_and_every_value_fits(window: Any, kind: Kind) -> No
 def test_an_added_column_lands_in_view(window: Any) -> None:
     tab = window.show_tab(Kind.WEBINARS)
     QApplication.processEvents()
-    tab.fit_title_column()
+    tab.columns.fit_title()
     header = tab.view.horizontalHeader()
     topics = column_index(Kind.WEBINARS, "topic")
     assert header.isSectionHidden(topics)
     title_before = header.sectionSize(0)
-    tab.set_column_visible(topics, True)
+    tab.columns.set_visible(topics, True)
     QApplication.processEvents()
     assert not header.isSectionHidden(topics)
     assert header.sectionSize(0) < title_before  # the title gave room
@@ -73,7 +73,7 @@ def test_in_a_narrow_window_an_added_column_is_scrolled_into_view(window: Any) -
     QApplication.processEvents()
     header = tab.view.horizontalHeader()
     topics = column_index(Kind.WEBINARS, "topic")
-    tab.set_column_visible(topics, True)
+    tab.columns.set_visible(topics, True)
     QApplication.processEvents()
     left = header.sectionViewportPosition(topics)
     assert left >= 0 and left + header.sectionSize(topics) <= _room(tab) + 1

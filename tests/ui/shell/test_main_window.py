@@ -392,7 +392,7 @@ def test_layout_sort_and_tab_are_remembered_across_two_windows(
     fee = column_index(Kind.COURSES, "fee")
     cities = column_index(Kind.COURSES, "cities")
     tab.view.sortByColumn(fee, Qt.SortOrder.DescendingOrder)
-    tab.set_column_visible(cities, False)
+    tab.columns.set_visible(cities, False)
     tab.view.horizontalHeader().resizeSection(0, 333)
     tab.splitter.setSizes([400, 300])
     sizes = tab.splitter.sizes()

@@ -1,5 +1,6 @@
 """A table's column widths: sensible defaults per column type, the title given the room the
-others leave, and an added column making its room from the title (and scrolled into view).
+others leave, and an added column making its room from the title (and scrolled into view);
+``TabColumns``, a tab's columns as they change (shown, sized by the user or fitted, saved).
 
 Widths come from the view's font, not from the rows (measuring 100,000 cells is no option):
 an average character's width per type, and for dates the width of the widest date the formatter
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, QPoint, Qt, QTimer
 from PySide6.QtWidgets import QMenu, QTableView
 
 from catalogue_desktop.core.listing.rows import COLUMNS, Column, ColumnType, column_index
@@ -19,6 +20,7 @@ from catalogue_desktop.core.records.kinds import OCCASIONS, Kind, ListKind
 
 if TYPE_CHECKING:
     from catalogue_desktop.ui.browse.table_model import RowSetTableModel
+    from catalogue_desktop.ui.browse.table_view import TableView
     from catalogue_desktop.ui.common.formatting import Formatter
     from catalogue_desktop.ui.common.settings import Settings
 
@@ -246,6 +248,132 @@ def restore_header(view: QTableView, settings: Settings, kind: ListKind, model: 
         column, order = column_index(kind, DEFAULT_SORT[kind]), 0
     qt_order = Qt.SortOrder.DescendingOrder if order else Qt.SortOrder.AscendingOrder
     header.setSortIndicator(column, qt_order)
-    model.upcoming_first = default  # until the user sorts (the tab's ``_header_sorted``)
+    model.upcoming_first = default  # until the user sorts (``row_order.TabOrder``)
     model.sort(column, qt_order)
     return state is not None
+
+
+class TabColumns:
+    """A tab's columns: their default widths and order, the title given the room the others
+    leave until the user sizes it, the ``FITTED`` columns fitted to the rows shown, the header's
+    menu (show/hide, Reset columns), and the header saved and restored."""
+
+    def __init__(
+        self, view: TableView, model: RowSetTableModel, kind: ListKind, formatter: Formatter
+    ) -> None:
+        self._view = view
+        self._model = model
+        self._kind = kind
+        self._formatter = formatter
+        # (saved, as restored): ``restore``
+        self._header_restored: tuple[QByteArray | None, QByteArray | None] = (None, None)
+        self._fit_title = False  # fit the title column when next shown (``default``)
+        self._fitting = False  # (the tab sizes its columns: not the user)
+        self._user_sized: set[int] = set()  # columns the user sized (``fit_values`` leaves them)
+        self.auto_title = False  # the title takes the room the others leave (the user did not size it)
+        header = view.horizontalHeader()
+        header.customContextMenuRequested.connect(self._header_menu)
+        self.default()
+        view.resized.connect(self._view_resized)
+        header.sectionResized.connect(self._resized)
+        if kind in FITTED_KINDS:  # columns as wide as their values: fitted as these change
+            self._refit = QTimer(view)
+            self._refit.setSingleShot(True)
+            self._refit.timeout.connect(self.fit_values)
+            for changed in (model.modelReset, model.layoutChanged, model.headerDataChanged):
+                changed.connect(self._refit.start)
+
+    def default(self) -> None:
+        """Every column at its default width, shown or hidden and in its place as by default."""
+        self.auto_title = False
+        default_widths(self._view, self._kind, self._formatter)
+        self._fit_title = True  # once the view has its width (``shown``)
+        self.auto_title = True  # and again whenever it gets another, until the user sizes it
+
+    def fit_title(self) -> None:
+        """The title column given the width the others leave (``fit_title``), not as the user's."""
+        auto, self.auto_title = self.auto_title, False
+        try:
+            fit_title(self._view)
+        finally:
+            self.auto_title = auto
+
+    def _resized(self, column: int, _old: int, _new: int) -> None:
+        if column == 0 and self.auto_title and self._view.isVisible():
+            self.auto_title = False  # the user's width from now on
+        elif column != 0 and not self._fitting and self._view.isVisible():
+            self._user_sized.add(column)
+
+    def fit_values(self) -> None:
+        """The columns sized to their values (``FITTED``) fitted to the rows shown now, and the
+        title given what they leave (unless the user sized it)."""
+        self._fitting = True
+        try:
+            changed = fit_values(self._view, self._kind, self._user_sized)
+        finally:
+            self._fitting = False
+        if changed and self.auto_title and self._view.isVisible():
+            self.fit_title()
+
+    def _view_resized(self) -> None:
+        if self.auto_title and self._view.isVisible():
+            self.fit_title()
+
+    def shown(self) -> None:
+        """The tab is shown: the fitted columns fitted to the rows read while hidden, and the
+        title to the view's width once the layout gave it (``default``)."""
+        if self._kind in FITTED_KINDS:
+            self._refit.start()  # (the rows read while hidden)
+        if self._fit_title:
+            self._fit_title = False
+            QTimer.singleShot(0, self.fit_title)  # after the layout gave the view its width
+
+    def redraw(self) -> None:
+        """The cells are written in other words (a currency, a zone): the date and money columns
+        widened to fit them, the title given what they leave (unless the user sized it)."""
+        if fit_content(self._view, self._kind, self._formatter) and self.auto_title:
+            self.fit_title()
+        if self._kind in FITTED_KINDS:
+            self._refit.start()
+
+    def add_actions(self, menu: QMenu) -> None:
+        """Add one checkable action per column to ``menu`` (show/hide), and Reset columns."""
+        add_column_actions(menu, self._view, COLUMNS[self._kind], self.set_visible)
+        menu.addAction("Reset columns", self.reset)
+
+    def set_visible(self, column: int, visible: bool) -> None:
+        """Show or hide a column (``set_column_visible``)."""
+        set_column_visible(self._view, column, visible)
+
+    def reset(self) -> None:
+        """The columns in their own order, at their default widths, shown as by default."""
+        reset_order(self._view)
+        self.default()
+
+    def _header_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self._view)
+        self.add_actions(menu)
+        menu.exec(self._view.horizontalHeader().mapToGlobal(pos))
+
+    def restore(self, settings: Settings) -> None:
+        """The saved header (widths, order, shown columns) and sort (``restore_header``)."""
+        if restore_header(self._view, settings, self._kind, self._model):
+            # The user's widths, each still wide enough for its values (the currency or the
+            # zone may have changed since); the title takes the room the others leave, as on
+            # a first start, unless the user sized it (a title width fitted to a narrower
+            # window, restored, kept titles cut).
+            fit_content(self._view, self._kind, self._formatter)
+            self._fit_title = self.auto_title = not settings.title_sized(self._kind)
+        # The state as restored, in this process's bytes: ``saved_header`` keeps the saved one while
+        # the header is unchanged (its hidden columns come out in a different order in each process,
+        # and a changed value rewrites the settings file at every close).
+        header = self._view.horizontalHeader()
+        self._header_restored = (settings.header_state(self._kind), header.saveState())
+
+    def saved_header(self) -> QByteArray:
+        """The header's state to save: the one restored while it is unchanged since."""
+        state = self._view.horizontalHeader().saveState()
+        saved, restored = self._header_restored
+        if saved is not None and state == restored:
+            state = saved  # unchanged since it was restored
+        return state

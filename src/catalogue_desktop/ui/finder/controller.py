@@ -271,13 +271,13 @@ class FinderController(QObject):
             asked = self.window.current_kind()
             column = sort_column(asked, sort)
             if column is not None:  # (the header's indicator shows it)
-                self.window.show_tab(asked).sort_as_words_ask(*column)
+                self.window.show_tab(asked).order.words_ask(*column)
             else:
                 asked = None
         for other in self.window.tab_kinds():
             made = self.window.made_tab(other)
             if made is not None and other is not asked:
-                made.sort_as_before_words()
+                made.order.before_words()
 
     def _entered(self) -> None:
         """Enter in the box: the tab and order its words name, again (the user may have chosen

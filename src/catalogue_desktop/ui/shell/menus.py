@@ -278,7 +278,7 @@ def build(window: MenuWindow, catalogues: CatalogueMenu, main: QMainWindow) -> W
 
     def fill_columns() -> None:  # the current tab's
         columns_menu.clear()
-        w.current_tab().column_actions(columns_menu)
+        w.current_tab().columns.add_actions(columns_menu)
 
     columns_menu.aboutToShow.connect(fill_columns)
     go_menu = bar.addMenu("&Go")
