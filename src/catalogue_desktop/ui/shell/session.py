@@ -23,7 +23,7 @@ from catalogue_desktop.core.cache.store import Store
 from catalogue_desktop.core.listing import series_dates
 from catalogue_desktop.core.records.kinds import ALL_KINDS, Kind
 from catalogue_desktop.qt_compat.event_loop import LateEventLoop, install_asyncgen_finalizer
-from catalogue_desktop.qt_compat.lifetime import delete_later
+from catalogue_desktop.qt_compat.lifetime import delete_later, is_alive
 from catalogue_desktop.ui.browse.catalogue_loader import CatalogueLoader
 from catalogue_desktop.ui.common.a11y import name_inner_buttons
 from catalogue_desktop.ui.common.formatting import Formatter, people_locale
@@ -380,7 +380,12 @@ class AppSession(QObject):
         self.loaded = True
         window = self.window
         window.mark_ready()
-        self._next_pass(lambda: name_inner_buttons(window))  # after the first paints
+
+        def name_buttons() -> None:  # after the first paints, if the window was not closed by then
+            if is_alive(window):
+                name_inner_buttons(window)
+
+        self._next_pass(name_buttons)
         assert self.finder is not None
         self.finder.indexer.start()  # the finder's tables, in idle time from now on
         # ``--query``, or the query the window was closed with
