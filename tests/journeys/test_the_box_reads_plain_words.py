@@ -392,6 +392,9 @@ def test_words_left_as_words_are_said_beside_the_chips(session: Any) -> None:
     assert free.isVisible() and "“2”" in free.text() and "“day”" in free.text(), free.text()
     type_query(window, "texas courses under 1500")
     assert not free.isVisible()
+    type_query(window, "revenue recognition")  # a title's phrase: its chip, not said twice
+    assert [c.text() for c in _chips(window)] == ['"revenue recognition" ×']
+    assert not free.isVisible(), free.text()
 
 
 def test_a_tab_clicked_after_words_that_name_another_stays_shown(session: Any) -> None:

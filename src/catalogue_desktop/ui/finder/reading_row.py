@@ -198,6 +198,9 @@ class ReadingRow(QWidget):
         for chip in self.chips:
             chip.setVisible(bool(understood))
         free = reading.words if understood and reading is not None else ()
+        if free and reading is not None:  # (a title phrase read is its chip: not said twice)
+            phrases = {c.clause for c in reading.conditions}
+            free = tuple(w for w in free if f'"{w}"' not in phrases)
         self.free.setText(("and the words " + " ".join(f"“{w}”" for w in free)) if free else "")
         self.free.setVisible(bool(free))
         query = reading.query if understood and reading is not None else ""
