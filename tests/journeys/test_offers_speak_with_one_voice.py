@@ -231,3 +231,22 @@ def test_three_rows_selected_are_the_three_rows_of_the_exported_spreadsheet(
     assert any(a.startswith("Catalogue: ") for a in about) and "Query: (all)" not in about
     assert "Offered: 3 selected dates" in about  # what was offered
     assert status_text(window) == f"Wrote the spreadsheet of 3 selected dates to {path}"
+
+
+def test_the_doubtful_times_question_says_one_answer_is_for_all_the_courses_listed(
+    start: Any, qtbot: Any, saved: list[Path]
+) -> None:
+    """Two courses with doubtful times: the question lists both and says its one answer is for
+    all of them, its buttons showing the first one's times (a fresh-eyes seller read the buttons'
+    "Boston time" as a question about Boston alone, with Atlanta listed too)."""
+    window = start(currency="USD").window
+    tab = click_tab(window, OCCASIONS)
+    boston = _row(tab, "Revenue Recognition Boot Camp", "Boston", "3/22/27")
+    atlanta = _row(tab, "Revenue Recognition Boot Camp", "Atlanta", "6/7/27")
+    click_row(tab, boston)
+    click_row(tab, atlanta, Qt.KeyboardModifier.ControlModifier)
+    seller = Seller("the clock time is right")
+    _offer(qtbot, window, tab, "pdf", seller)
+    (question,) = seller.asked
+    assert "Boston" in question and "Atlanta" in question, question
+    assert "One answer for all 2: the buttons show the first one's, in Boston time." in question, question

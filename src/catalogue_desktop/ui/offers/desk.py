@@ -456,7 +456,13 @@ class OfferDesk:
             f"{len(found):,} of these courses {'has a time' if len(found) == 1 else 'have times'} "
             "that the venue's clock does not show on that day:\n\n"
             + "\n".join(f"• {line}" for line in shown)
-            + "\n\nWhich is right? The Dates tab, the details and every offer then give that time "
+            + "\n\nWhich is right? "
+            + (
+                f"One answer for all {len(found):,}: the buttons show the first one's, in {found[0].place}. "
+                if len(found) > 1
+                else ""
+            )
+            + "The Dates tab, the details and every offer then give that time "
             "(remembered; Preferences ▸ Offers ▸ Doubtful times can change it).",
             QMessageBox.StandardButton.Cancel,
             self.tab,
