@@ -99,3 +99,15 @@ def test_a_value_clicked_after_plain_words_takes_their_glue_with_them(start: Any
     text = window.query_box.text()
     assert text.split()[:3] == ["courses", "in", "december"], text
     assert text.count(" in ") == 1 and other.replace(" ", "") in text.replace('"', "").replace(" ", ""), text
+
+
+def test_words_naming_the_dates_tab_are_no_value_of_its_kind_facet(start: Any, qtbot: Any) -> None:
+    """On Dates, "what's on next week" is read as ``kind:dates starts:next-week``: the Kind facet
+    listed "✓ dates" as a chosen kind beside Course and Webinar (a fresh-eyes user met it). The
+    words name the tab, every date; the facet lists the kinds of the dates shown."""
+    session = start()
+    window = session.window
+    open_facets(qtbot, session, OCCASIONS, "what's on next week")
+    assert "kind:dates" in window.query_box.reading.query
+    kinds = facet_rows(window)["Kind"]
+    assert not any(k.startswith("✓") for k in kinds) and all("dates" not in k for k in kinds), kinds

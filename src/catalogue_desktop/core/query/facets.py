@@ -27,7 +27,7 @@ from typing import Any
 from catalogue_desktop.core.query import bits
 from catalogue_desktop.core.query.engine import Finder
 from catalogue_desktop.core.query.facet_keys import ValueKeys
-from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, Field, FieldType, Schema
+from catalogue_desktop.core.query.fields import OFFERINGS, SCHEMA, Field, FieldType, Schema, tab_of_kind
 from catalogue_desktop.core.query.folding import fold
 from catalogue_desktop.core.query.index import BuiltIndex, RangeIndex, TextIndex
 from catalogue_desktop.core.query.syntax import Node, Not, Or, Parsed, Term, parse, quote, top_clauses
@@ -107,7 +107,8 @@ def facets(
     for name, title in available(finder, table):
         if wanted is not None and name not in wanted:
             continue
-        own = [c for c in clauses if _about(c, name)]
+        # (``kind:dates`` on the Dates tab names the tab, every date: no value of its Kind facet)
+        own = [c for c in clauses if _about(c, name) and not _names_tab(c, table)]
         base = [c for c in clauses if not _about(c, name)]
         values = _values(finder, table, name, base, now, keys)
         if table == OFFERINGS and name == "kind":  # a session is a webinar too (``is_webinar_kind``)
@@ -197,6 +198,17 @@ def _facet(
 
 def _rank(value: tuple[str, str | None, Any, int]) -> tuple[int, str]:
     return -value[3], value[0].casefold()
+
+
+def _names_tab(node: Node, table: str) -> bool:
+    """``node`` is ``kind:`` naming ``table``'s own tab (``kind:dates`` on the Dates tab: what the
+    plain words "what's on" or "seminars" are read as), which every row of it matches."""
+    return (
+        isinstance(node, Term)
+        and node.field == "kind"
+        and node.op in ("contains", "exact", "eq")
+        and tab_of_kind(str(node.value)) == table
+    )
 
 
 def _about(node: Node, name: str) -> bool:
