@@ -111,3 +111,14 @@ def test_words_naming_the_dates_tab_are_no_value_of_its_kind_facet(start: Any, q
     assert "kind:dates" in window.query_box.reading.query
     kinds = facet_rows(window)["Kind"]
     assert not any(k.startswith("✓") for k in kinds) and all("dates" not in k for k in kinds), kinds
+
+
+def test_a_typed_month_range_is_listed_in_the_start_month_facet_as_months(start: Any, qtbot: Any) -> None:
+    """ "in the spring" is ``starts:2027-03..2027-05``: the Start month facet listed it as typed,
+    cut to "✓ 2027-03..20…" (a fresh-eyes user met it); it says the months, as the facet does."""
+    session = start()
+    window = session.window
+    open_facets(qtbot, session, OCCASIONS, "courses in the spring")
+    months = facet_rows(window)["Start month"]
+    chosen = [m for m in months if m.startswith("✓")]
+    assert [m.rsplit("  ", 1)[0] for m in chosen] == ["✓ Mar 2027 – May 2027"], months

@@ -120,7 +120,7 @@ def facets(
         for key, (clause, _state) in selected.items():  # typed values no listed one equals
             if key not in listed:
                 count = finder.evaluate_nodes([*base, _term(name, clause)], table, now).count
-                values.append((clause.lstrip("=").strip('"'), clause, key, count))
+                values.append((_typed_label(clause), clause, key, count))
         f = finder.schema.field(table, name)
         ordered = f is not None and f.type in (FieldType.DATE, FieldType.MONEY, FieldType.BOOL)
         facet = _facet(name, title, values, selected, (limits or {}).get(name, limit), ordered)
@@ -198,6 +198,29 @@ def _facet(
 
 def _rank(value: tuple[str, str | None, Any, int]) -> tuple[int, str]:
     return -value[3], value[0].casefold()
+
+
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
+
+
+def _typed_label(clause: str) -> str:
+    """A value typed in the query as its facet lists it: a month as the facet's months are said
+    ("Mar 2027"), a range with a dash ("Mar 2027 – May 2027", "500 – 999"), not as typed
+    ("2027-03..2027-05" was listed, cut to "2027-03..20…")."""
+    raw = clause.lstrip("=").strip('"')
+
+    def said(part: str) -> str:
+        found = _MONTH.fullmatch(part)
+        if found is None or not 1 <= int(found[2]) <= 12:
+            return part
+        return f"{calendar.month_abbr[int(found[2])]} {found[1]}"
+
+    if ".." not in raw:
+        return said(raw)
+    low, _, high = raw.partition("..")
+    if low and high:
+        return f"{said(low)} – {said(high)}"
+    return f"from {said(low)}" if low else f"up to {said(high)}"
 
 
 def _names_tab(node: Node, table: str) -> bool:
