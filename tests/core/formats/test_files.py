@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from catalogue_desktop.core.formats.drawn_text import BIDI_CONTROLS
 from catalogue_desktop.core.formats.files import NAME_BYTES, proposed_name, write_file
 from catalogue_desktop.core.offers.customer_text import file_name
+from tests.fresh_python import run_json
 
 RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)), *(f"LPT{n}" for n in range(10))}
 
@@ -115,3 +116,17 @@ def test_an_offer_name_keeps_its_months_and_drops_bidi_and_controls() -> None:
     assert file_name("CON", [], ".ics") == "CON_.ics"
     long = file_name("Offer for " + "Ü" * 300, [], ".pdf")
     assert len(long.encode()) <= NAME_BYTES and long.endswith("Ü.pdf")
+
+
+def test_the_table_of_what_a_name_leaves_out_is_not_made_at_start() -> None:
+    """The window imports this module before its first paint: the 2,000-odd-entry table is made
+    at the first name proposed, not then."""
+    code = (
+        "import json, catalogue_desktop.ui.shell.app\n"
+        "from catalogue_desktop.core.formats import files\n"
+        "made = files._left_out.cache_info().currsize\n"
+        "files.proposed_name('a/b')\n"
+        "print(json.dumps([made, files._left_out.cache_info().currsize]))\n"
+    )
+    seen, _ = run_json(code)
+    assert seen == [0, 1]

@@ -27,7 +27,6 @@ from catalogue_desktop.core.cache.guarded import (
     Unusable,
     check_tables,
     connect,
-    layout,
     refuse_planted,
 )
 from catalogue_desktop.core.records.errors import StoreError
@@ -114,18 +113,81 @@ ROW_PAGES = _PAGES.format("row_pages")
 # The current snapshot's facts, packed the same way (read in idle time, after the rows).
 FACT_PAGES = _PAGES.format("fact_pages")
 
-# Every table of the current schema with its columns: what an opened file must hold.
-TABLES = layout(
-    [
-        SCHEMA,
-        ROW_PAGES,
-        FACT_PAGES,
-        record_history.SCHEMA,
-        saved_searches.SCHEMA,
-        offer_log.SCHEMA,
-        occasion_values.SCHEMA,
-    ]
+# The statements that make the current schema's tables (``TABLES`` is what they make).
+STATEMENTS = (
+    SCHEMA,
+    ROW_PAGES,
+    FACT_PAGES,
+    record_history.SCHEMA,
+    saved_searches.SCHEMA,
+    offer_log.SCHEMA,
+    occasion_values.SCHEMA,
 )
+# Every table of the current schema with its columns: what an opened file must hold. Written out,
+# not derived at import (``layout`` of ``STATEMENTS`` made an in-memory database at every start:
+# ~5.7 M instructions of ~705 M to the first paint); tests/core/cache/test_schema_layout.py keeps
+# it equal to what ``STATEMENTS`` make.
+TABLES: dict[str, frozenset[str]] = {
+    "meta": frozenset(["key", "value"]),
+    "collections": frozenset(
+        [
+            "checked_at",
+            "etag",
+            "fetched_at",
+            "last_error",
+            "last_error_at",
+            "last_modified",
+            "last_status",
+            "name",
+            "previous",
+            "snapshot",
+        ]
+    ),
+    "snapshots": frozenset(
+        [
+            "changes",
+            "collection",
+            "created_at",
+            "id",
+            "listing",
+            "occasions",
+            "problem_count",
+            "problems",
+            "record_count",
+            "rejected_count",
+            "stats",
+        ]
+    ),
+    "rows": frozenset(["facts", "links", "pos", "row", "snapshot"]),
+    "records": frozenset(["data", "pos", "record_id", "snapshot"]),
+    "row_pages": frozenset(["crc", "data", "format", "page", "snapshot"]),
+    "fact_pages": frozenset(["crc", "data", "format", "page", "snapshot"]),
+    "history": frozenset(["at", "body", "change", "collection", "data", "fields", "record_id"]),
+    "bodies": frozenset(["data", "digest", "id", "size"]),
+    "saved_searches": frozenset(["baseline", "kind", "name", "query", "seen_at", "seen_mark", "watched"]),
+    "offers": frozenset(
+        [
+            "currency",
+            "found",
+            "id",
+            "items",
+            "made",
+            "note",
+            "quoted",
+            "status",
+            "superseded_by",
+            "terms",
+            "title",
+            "version",
+            "version_of",
+            "written",
+        ]
+    ),
+    "offer_checks": frozenset(["checked_at", "offer"]),
+    "occasion_values": frozenset(
+        ["city", "ends", "fee", "occasion", "snapshot", "starts", "state", "title", "type", "venue"]
+    ),
+}
 
 
 def open_db(path: Path, busy_timeout: float) -> BoundedConnection:

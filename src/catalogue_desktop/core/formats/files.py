@@ -23,6 +23,7 @@ file systems allow 255).
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import os
 import stat
@@ -110,18 +111,25 @@ _RESERVED = frozenset(
     {"CON", "PRN", "AUX", "NUL"}
     | {f"{port}{n}" for port in ("COM", "LPT") for n in (*"0123456789", "¹", "²", "³")}
 )
-_LEFT_OUT: dict[int, str | None] = dict.fromkeys(map(ord, '<>:"/\\|?*'), " ")
-_LEFT_OUT.update(dict.fromkeys((*range(0x20), *range(0x7F, 0xA0)), " "))
-_LEFT_OUT.update(dict.fromkeys((*map(ord, BIDI_CONTROLS), 0x2028, 0x2029), None))
-_LEFT_OUT.update(dict.fromkeys(range(0xD800, 0xE000), None))  # lone surrogates: not text
+
+
+@functools.cache
+def _left_out() -> dict[int, str | None]:
+    """What a proposed name leaves out (``str.translate``): made at the first name proposed, not
+    at every start (2,000-odd entries; the window imports this module before its first paint)."""
+    table: dict[int, str | None] = dict.fromkeys(map(ord, '<>:"/\\|?*'), " ")
+    table.update(dict.fromkeys((*range(0x20), *range(0x7F, 0xA0)), " "))
+    table.update(dict.fromkeys((*map(ord, BIDI_CONTROLS), 0x2028, 0x2029), None))
+    table.update(dict.fromkeys(range(0xD800, 0xE000), None))  # lone surrogates: not text
+    return table
 
 
 def proposed_name(stem: str, suffix: str = "", fallback: str = "Untitled") -> str:
     """``stem`` + ``suffix`` (e.g. ".pdf") as a name any file system takes (see the module);
     ``fallback`` when nothing of ``stem`` is left."""
-    suffix = " ".join(suffix.translate(_LEFT_OUT).split())
+    suffix = " ".join(suffix.translate(_left_out()).split())
     room = NAME_BYTES - 1 - len(suffix.encode("utf-8"))  # (1: the "_" a reserved name may get)
-    clean = _trimmed(" ".join(stem.translate(_LEFT_OUT).split()))
+    clean = _trimmed(" ".join(stem.translate(_left_out()).split()))
     cut = _trimmed(clean.encode("utf-8")[:room].decode("utf-8", "ignore")) or fallback
     device, dot, rest = cut.partition(".")
     if device.rstrip(" ").upper() in _RESERVED:  # "con", "CON.report", "Com1 .x": a device on Windows
