@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -721,3 +722,108 @@ def test_a_store_whose_rows_cannot_be_packed_still_opens_and_reads(path: Path) -
     with Store(path) as s:  # packing fails; opening does not, and nothing is moved aside
         assert s.recovered is None and s.state(T).snapshot == snap
         assert _page_count(path, snap) == 0
+
+
+def test_row_pages_after_the_first_are_read_ahead_on_a_thread_and_are_the_same(
+    path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``iter_columns(read_ahead=True)`` (the window's loader): the first page is read here, the
+    pages after it by a thread started once it is read (none for a snapshot of one page); the
+    same chunks as read here, damaged pages and a thread that cannot open the file included; a
+    page the thread has not read yet is read here rather than waited for; closing the iterator
+    early ends the thread."""
+    import threading
+
+    from catalogue_desktop.core.cache import read_ahead
+
+    monkeypatch.setattr(read_ahead, "AHEAD", 8)
+    started: list[int] = []  # the first page of each thread reading rows
+    done: list[int] = []  # one item per reading thread ended
+    go = threading.Event()  # (cleared: threads not given a CPU yet)
+    go.set()
+    pages_ahead, read = store_module.pages_ahead, read_ahead._read
+
+    def counted_start(*args: Any, **kw: Any) -> Any:
+        started.append(kw["first"])
+        return pages_ahead(*args, **kw)
+
+    def counted(*args: Any) -> None:
+        try:
+            go.wait()
+            read(*args)
+        finally:
+            done.append(1)
+
+    monkeypatch.setattr(store_module, "pages_ahead", counted_start)
+    monkeypatch.setattr(read_ahead, "_read", counted)
+    here: list[int] = []  # the pages read on this thread
+    row_page = Store._row_page
+
+    def read_here(self: Store, snapshot: int, page: int) -> Any:
+        here.append(page)
+        return row_page(self, snapshot, page)
+
+    monkeypatch.setattr(Store, "_row_page", read_here)
+
+    def ended() -> bool:
+        for _ in range(100):
+            if len(done) == len(started):
+                return True
+            threading.Event().wait(0.02)
+        return False
+
+    def unpacked(found: Any) -> list[tuple[list[int], list[Any], list[Any]]]:
+        return [(p, rows, ls.unpack() if isinstance(ls, PackedLinks) else ls) for p, rows, ls in found]
+
+    def chunks(**how: Any) -> list[tuple[list[int], list[Any], list[Any]]]:
+        return unpacked(store.iter_columns(T, chunk=700, packed_links=True, **how))
+
+    put(store, T, [_linked_entry(i) for i in range(3)])
+    assert chunks(read_ahead=True) == chunks()
+    assert started == []  # one page: nothing to read ahead
+    entries = [_linked_entry(i) for i in range(3 * PAGE_ROWS + 3)]
+    put(store, T, entries)
+    whole = chunks()
+    assert [len(p) for p, _, _ in whole] == [PAGE_ROWS, PAGE_ROWS, PAGE_ROWS, 3]
+    here.clear()
+    crc32, checked_here = zlib.crc32, []  # (the pages whose CRC-32 this thread worked out)
+
+    def crc_here(data: bytes, *args: Any) -> int:
+        if threading.get_ident() == threading.main_thread().ident:
+            checked_here.append(len(data))
+        return crc32(data, *args)
+
+    monkeypatch.setattr(zlib, "crc32", crc_here)
+    ahead = store.iter_columns(T, chunk=700, packed_links=True, read_ahead=True)
+    first = next(ahead)
+    assert started == [1] and here == [0] and len(checked_here) == 1
+    assert ended()  # it read every page after the first (and that there is none after them)
+    rest = list(ahead)
+    assert here == [0] and len(checked_here) == 1  # none of them read, nor checked, here
+    assert [first[0], *(p for p, _, _ in rest)] == [p for p, _, _ in whole]
+    monkeypatch.setattr(zlib, "crc32", crc32)
+    go.clear()  # the thread gets no CPU: nothing waits for it
+    here.clear()
+    assert chunks(read_ahead=True) == whole
+    assert here == [0, 1, 2, 3, 4]
+    go.set()
+    assert ended()
+    early = store.iter_columns(T, packed_links=True, read_ahead=True)
+    assert next(early)[0] == whole[0][0]
+    early.close()
+    assert ended()
+    snapshot = store.state(T).snapshot
+    _execute(path, f"UPDATE row_pages SET crc = crc + 1 WHERE snapshot = {snapshot} AND page >= 2")
+    ahead = store.iter_columns(T, chunk=700, packed_links=True, read_ahead=True)
+    first = next(ahead)
+    assert ended()  # the thread read the damaged pages, and they are refused
+    damaged = unpacked([first, *ahead])
+    assert damaged == chunks(read_ahead=True) == chunks()
+    assert [len(p) for p, _, _ in damaged] == [PAGE_ROWS, PAGE_ROWS, 700, 303]  # then from ``rows``
+    assert [link for _, _, links in damaged for link in links] == [json.loads(e.links) for e in entries]
+
+    def cannot_open(*_args: Any, **_kw: Any) -> Any:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(read_ahead.sqlite3, "connect", cannot_open)  # the thread reads nothing
+    assert chunks(read_ahead=True) == damaged
