@@ -727,8 +727,8 @@ def test_a_store_whose_rows_cannot_be_packed_still_opens_and_reads(path: Path) -
 def test_row_pages_after_the_first_are_read_ahead_on_a_thread_and_are_the_same(
     path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``iter_columns(read_ahead=True)`` (the window's loader): the first page is read here, the
-    pages after it by a thread started once it is read (none for a snapshot of one page); the
+    """``iter_columns(read_ahead=True)`` (the window's loader): the first two pages are read here,
+    those after them by a thread started when the second is asked for (none for fewer pages); the
     same chunks as read here, damaged pages and a thread that cannot open the file included; a
     page the thread has not read yet is read here rather than waited for; closing the iterator
     early ends the thread."""
@@ -796,11 +796,13 @@ def test_row_pages_after_the_first_are_read_ahead_on_a_thread_and_are_the_same(
     monkeypatch.setattr(zlib, "crc32", crc_here)
     ahead = store.iter_columns(T, chunk=700, packed_links=True, read_ahead=True)
     first = next(ahead)
-    assert started == [1] and here == [0] and len(checked_here) == 1
-    assert ended()  # it read every page after the first (and that there is none after them)
+    assert started == [] and here == [0]  # (a caller that stops here starts no thread)
+    second = next(ahead)
+    assert started == [2] and here == [0, 1] and len(checked_here) == 2
+    assert ended()  # it read every page after the second (and that there is none after them)
     rest = list(ahead)
-    assert here == [0] and len(checked_here) == 1  # none of them read, nor checked, here
-    assert [first[0], *(p for p, _, _ in rest)] == [p for p, _, _ in whole]
+    assert here == [0, 1] and len(checked_here) == 2  # none of them read, nor checked, here
+    assert [first[0], second[0], *(p for p, _, _ in rest)] == [p for p, _, _ in whole]
     monkeypatch.setattr(zlib, "crc32", crc32)
     go.clear()  # the thread gets no CPU: nothing waits for it
     here.clear()
@@ -815,9 +817,9 @@ def test_row_pages_after_the_first_are_read_ahead_on_a_thread_and_are_the_same(
     snapshot = store.state(T).snapshot
     _execute(path, f"UPDATE row_pages SET crc = crc + 1 WHERE snapshot = {snapshot} AND page >= 2")
     ahead = store.iter_columns(T, chunk=700, packed_links=True, read_ahead=True)
-    first = next(ahead)
+    first, second = next(ahead), next(ahead)
     assert ended()  # the thread read the damaged pages, and they are refused
-    damaged = unpacked([first, *ahead])
+    damaged = unpacked([first, second, *ahead])
     assert damaged == chunks(read_ahead=True) == chunks()
     assert [len(p) for p, _, _ in damaged] == [PAGE_ROWS, PAGE_ROWS, 700, 303]  # then from ``rows``
     assert [link for _, _, links in damaged for link in links] == [json.loads(e.links) for e in entries]

@@ -8,11 +8,12 @@ bytes a few pages ahead (SQLite lets go of the GIL while it reads); the caller u
 that cannot open the file, or that waited long for its pages to be taken, ends; the caller then reads
 the next page itself (``read_here``), so the pages come in order whatever happens to the thread.
 
-The window's loader reads a snapshot's first row page itself (the first paint shows it) and a thread the
-pages after it, started right then, with their CRC-32s: fetching and checking them was ~4-5 ms of the
-~40-50 ms of the window's CPU between its first paint and every row read (10,000 webinars, issue 40). The
-loader never waits for that thread (``never_wait``): a page it has not read yet is read here, and the
-thread reads on after it; its connection keeps few pages in memory (each is read once).
+The window's loader reads a snapshot's first two row pages itself (the first paint shows the first) and a
+thread the pages after them, with their CRC-32s, started when the second is asked for (so not for a start
+closed at its first paint): fetching and checking them was ~4-5 ms of the ~40-50 ms of the window's CPU
+between its first paint and every row read (10,000 webinars, issue 40). The loader never waits for that
+thread (``never_wait``): a page it has not read yet is read here, and the thread reads on after it; its
+connection keeps few pages in memory (each is read once).
 
 The window's thread never waits for the reader long (``wait``): a page not read yet is ``PENDING``
 (the indexer's step ends, the loop has its turn, the page is asked for again), and the thread is

@@ -182,8 +182,8 @@ class Store:
         window's loader reads them this way. With ``packed_links`` a chunk is a stored page as it is
         (``PAGE_ROWS`` rows, or ``chunk`` rows read from ``rows``), and its links may come as
         ``PackedLinks``, unpacked when needed: unpacking them is half the cost of reading a page. With
-        ``read_ahead``, the pages after the first are fetched by a thread of their own (``read_ahead``),
-        started once the first is read."""
+        ``read_ahead``, the pages after the second are fetched by a thread of their own (``read_ahead``),
+        started when the second is asked for."""
         if snapshot is None:
             snapshot = self.state(kind).snapshot
         if snapshot is None:
@@ -209,25 +209,26 @@ class Store:
     ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
         """A snapshot's rows in array order, a page at a time: from ``row_pages`` while its pages
         are sound, then (a snapshot written before pages existed, a damaged or foreign page) from
-        ``rows``, after the last position read. ``read_ahead``: the pages after the first, if there
-        are any, are fetched by a thread, from once the first is read."""
+        ``rows``, after the last position read. ``read_ahead``: the pages after the second, if there
+        are any, are fetched by a thread started when the second is asked for (the window's loader
+        asks for it once the first is painted: nothing is started for a start closed then)."""
         last, ahead = -1, None
         try:
             for page in itertools.count():
-                blob = self._row_page(snapshot, page) if ahead is None else next(ahead)
-                unpacked = store_pages.unpack_page(*blob) if isinstance(blob, tuple) else None
-                if unpacked is None or unpacked[0][0] <= last:
-                    break
-                if read_ahead and ahead is None and self._has_row_page(snapshot, page + 1):
+                if read_ahead and page == 1 and self._has_row_page(snapshot, 2):
                     ahead = pages_ahead(
                         self.path,
                         ROW_PAGE_SQL,
                         snapshot,
                         functools.partial(self._row_page, snapshot),
-                        first=page + 1,
+                        first=2,
                         never_wait=True,
                         crc=True,
                     )
+                blob = self._row_page(snapshot, page) if ahead is None or page < 2 else next(ahead)
+                unpacked = store_pages.unpack_page(*blob) if isinstance(blob, tuple) else None
+                if unpacked is None or unpacked[0][0] <= last:
+                    break
                 yield unpacked
                 last = unpacked[0][-1]
         finally:
