@@ -724,7 +724,7 @@ def test_a_store_whose_rows_cannot_be_packed_still_opens_and_reads(path: Path) -
         assert _page_count(path, snap) == 0
 
 
-def test_row_pages_after_the_first_are_read_ahead_on_a_thread_and_are_the_same(
+def test_row_pages_after_the_second_are_read_ahead_on_a_thread_and_are_the_same(
     path: Path, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``iter_columns(read_ahead=True)`` (the window's loader): the first two pages are read here,

@@ -224,7 +224,7 @@ def test_once_the_first_page_is_painted_a_pass_reads_by_the_shorter_budget(
         loader.stop()
 
 
-def test_the_pages_after_the_first_are_read_by_a_thread_while_the_window_paints(
+def test_the_pages_after_the_second_are_read_by_a_thread_once_the_first_is_painted(
     qtbot: Any, paged_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The early collection's first page is read in ``load_all`` (the first paint shows it), and
