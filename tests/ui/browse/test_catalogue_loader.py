@@ -224,40 +224,6 @@ def test_once_the_first_page_is_painted_a_pass_reads_by_the_shorter_budget(
         loader.stop()
 
 
-def test_the_pages_after_the_second_are_read_by_a_thread_once_the_first_is_painted(
-    qtbot: Any, paged_cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The early collection's first page is read in ``load_all`` (the first paint shows it), and
-    nothing else is started until it is painted (a start closed then, ``EXIT_WHEN_READY=1``, paid
-    for a thread's reads and their ~600 page faults); its pages after the second are then fetched
-    by a thread (``core.cache.read_ahead``), as are those of the collections read after it: the
-    same rows, fewer of them read on the window's thread (fetching and checking them was ~4.5 ms of
-    its ~40-50 ms between the first paint and ``ready``, issue 40)."""
-    from catalogue_desktop.core.cache import store as store_module
-
-    started: list[tuple[int, int]] = []  # (snapshot, first page) of each thread reading rows
-    pages_ahead = store_module.pages_ahead
-
-    def counted(path: Path, sql: str, snapshot: int, *args: Any, **kw: Any) -> Any:
-        started.append((snapshot, kw["first"]))
-        return pages_ahead(path, sql, snapshot, *args, **kw)
-
-    monkeypatch.setattr(store_module, "pages_ahead", counted)
-    with Store(paged_cache / FILE_NAME) as store:
-        loader = CatalogueLoader(store)
-        loader.load_all([Kind.WEBINARS, Kind.EXPERTS], early=Kind.WEBINARS)
-        loader._pump.stop()  # passes run by hand from here
-        loader._step()  # the pass of the paint: nothing read
-        assert started == []
-        with qtbot.waitSignal(loader.all_loaded, timeout=5000):
-            loader.first_page_painted()
-        # (the experts' two pages are both read here: nothing after the second to read ahead)
-        assert started == [(store.state(Kind.WEBINARS).snapshot, 2)]
-        for kind in (Kind.WEBINARS, Kind.EXPERTS):
-            assert loader.rowsets[kind].rows == stored_rows(store, kind)
-            assert len(loader.rowsets[kind]) > SMALL_PAGES
-
-
 def test_without_an_early_collection_nothing_is_shown_before_it_is_read(
     qtbot: Any, paged_cache: Path
 ) -> None:

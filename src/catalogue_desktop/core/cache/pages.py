@@ -133,17 +133,9 @@ class PackedLinks:
         return links
 
 
-def unpack_page(
-    fmt: bytes, crc: int, data: bytes, found_crc: int | None = None
-) -> tuple[list[int], list[list[Any]], PackedLinks] | None:
-    """A page's (positions, rows, links), or None if it is not one this app wrote intact.
-    ``found_crc``: ``data``'s CRC-32, if worked out already (``read_ahead``: by the thread that
-    read it)."""
-    if (
-        fmt != _PAGE_FORMAT_BYTES
-        or not isinstance(data, bytes)
-        or (zlib.crc32(data) if found_crc is None else found_crc) != crc
-    ):
+def unpack_page(fmt: bytes, crc: int, data: bytes) -> tuple[list[int], list[list[Any]], PackedLinks] | None:
+    """A page's (positions, rows, links), or None if it is not one this app wrote intact."""
+    if fmt != _PAGE_FORMAT_BYTES or not isinstance(data, bytes) or zlib.crc32(data) != crc:
         return None
     try:
         value = marshal.loads(data)

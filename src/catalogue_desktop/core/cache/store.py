@@ -26,13 +26,7 @@ from catalogue_desktop.core.cache import occasion_values, space
 from catalogue_desktop.core.cache import pages as store_pages
 from catalogue_desktop.core.cache.guarded import BoundedConnection, Unusable
 from catalogue_desktop.core.cache.offer_log import OfferLog
-from catalogue_desktop.core.cache.read_ahead import (
-    FACT_PAGE_SQL,
-    ROW_PAGE_SQL,
-    Pending,
-    fact_pages,
-    pages_ahead,
-)
+from catalogue_desktop.core.cache.read_ahead import FACT_PAGE_SQL, Pending, fact_pages
 from catalogue_desktop.core.cache.record_history import History, record_sync
 from catalogue_desktop.core.cache.saved_searches import SavedSearches
 from catalogue_desktop.core.cache.schema import immediate, move_aside, open_db, open_read_only
@@ -169,32 +163,24 @@ class Store:
         return {kind: self.state(kind) for kind in Kind}
 
     def iter_columns(
-        self,
-        kind: Kind,
-        chunk: int = 5000,
-        *,
-        packed_links: bool = False,
-        snapshot: int | None = None,
-        read_ahead: bool = False,
+        self, kind: Kind, chunk: int = 5000, *, packed_links: bool = False, snapshot: int | None = None
     ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
         """The current snapshot's rows (or those of ``snapshot``, the one the caller noted as current) in
         array order, ``chunk`` at a time, each chunk as three parallel lists (positions, rows, links): the
         window's loader reads them this way. With ``packed_links`` a chunk is a stored page as it is
         (``PAGE_ROWS`` rows, or ``chunk`` rows read from ``rows``), and its links may come as
-        ``PackedLinks``, unpacked when needed: unpacking them is half the cost of reading a page. With
-        ``read_ahead``, the pages after the second are fetched by a thread of their own (``read_ahead``),
-        started when the second is asked for."""
+        ``PackedLinks``, unpacked when needed: unpacking them is half the cost of reading a page."""
         if snapshot is None:
             snapshot = self.state(kind).snapshot
         if snapshot is None:
             return
         if packed_links:
-            yield from self._pages(snapshot, chunk, read_ahead)
+            yield from self._pages(snapshot, chunk)
             return
         positions: list[int] = []
         rows: list[list[Any]] = []
         links: list[list[list[int]]] = []
-        for page in self._pages(snapshot, chunk, read_ahead):
+        for page in self._pages(snapshot, chunk):
             positions += page[0]
             rows += page[1]
             links += page[2].unpack() if isinstance(page[2], store_pages.PackedLinks) else page[2]
@@ -204,36 +190,26 @@ class Store:
         if positions:
             yield positions, rows, links
 
-    def _pages(
-        self, snapshot: int, chunk: int, read_ahead: bool = False
-    ) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
+    def _pages(self, snapshot: int, chunk: int) -> Iterator[tuple[list[int], list[list[Any]], Any]]:
         """A snapshot's rows in array order, a page at a time: from ``row_pages`` while its pages
         are sound, then (a snapshot written before pages existed, a damaged or foreign page) from
-        ``rows``, after the last position read. ``read_ahead``: the pages after the second, if there
-        are any, are fetched by a thread started when the second is asked for (the window's loader
-        asks for it once the first is painted: nothing is started for a start closed then)."""
-        last, ahead = -1, None
-        try:
-            for page in itertools.count():
-                if read_ahead and page == 1 and self._has_row_page(snapshot, 2):
-                    ahead = pages_ahead(
-                        self.path,
-                        ROW_PAGE_SQL,
-                        snapshot,
-                        functools.partial(self._row_page, snapshot),
-                        first=2,
-                        never_wait=True,
-                        crc=True,
-                    )
-                blob = self._row_page(snapshot, page) if ahead is None or page < 2 else next(ahead)
-                unpacked = store_pages.unpack_page(*blob) if isinstance(blob, tuple) else None
-                if unpacked is None or unpacked[0][0] <= last:
-                    break
-                yield unpacked
-                last = unpacked[0][-1]
-        finally:
-            if ahead is not None:
-                ahead.close()  # (its thread ends)
+        ``rows``, after the last position read."""
+        last = -1
+        for page in itertools.count():
+            try:
+                found = self._query(
+                    # as blobs: a damaged value may have become text that is not even UTF-8
+                    "SELECT CAST(format AS BLOB), crc, CAST(data AS BLOB) FROM row_pages"
+                    " WHERE snapshot = ? AND page = ?",
+                    (snapshot, page),
+                )
+            except StoreError:  # a damaged page of the file itself: ``rows`` may still be sound
+                break
+            unpacked = store_pages.unpack_page(*found[0]) if found else None
+            if unpacked is None or unpacked[0][0] <= last:
+                break
+            yield unpacked
+            last = unpacked[0][-1]
         while found := self._query(
             "SELECT pos, row, links FROM rows WHERE snapshot = ? AND pos > ? ORDER BY pos LIMIT ?",
             (snapshot, last, chunk),
@@ -244,23 +220,6 @@ class Store:
                 store_pages.json_array([links for _pos, _row, links in found]),
             )
             last = found[-1][0]
-
-    def _has_row_page(self, snapshot: int, page: int) -> bool:
-        """Whether ``snapshot`` has a row page ``page`` (its key looked up; its bytes not read)."""
-        try:
-            found = self._query("SELECT 1 FROM row_pages WHERE snapshot = ? AND page = ?", (snapshot, page))
-        except StoreError:
-            return False
-        return bool(found)
-
-    def _row_page(self, snapshot: int, page: int) -> tuple[Any, ...] | None:
-        """Page ``page`` of ``snapshot``'s rows as stored, or None (none, or a damaged page of the
-        file itself: ``rows`` may still be sound)."""
-        try:
-            found = self._query(ROW_PAGE_SQL, (snapshot, page))
-        except StoreError:
-            return None
-        return found[0] if found else None
 
     def iter_rows(self, kind: Kind, chunk: int = 5000) -> Iterator[list[list[Any]]]:
         """The same chunks as ``iter_columns``, as ``[pos, row, links]`` items."""

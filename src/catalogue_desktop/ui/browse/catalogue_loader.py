@@ -230,9 +230,8 @@ class CatalogueLoader(QObject):
             job.snapshot = state.snapshot
             job.rowset = RowSet(job.kind)
             job.rowset.snapshot = state.snapshot
-            # (the pages after the first fetched by a thread meanwhile: ``core.cache.read_ahead``)
             job.chunks = self.store.iter_columns(
-                job.kind, job.chunk, packed_links=True, snapshot=job.snapshot, read_ahead=True
+                job.kind, job.chunk, packed_links=True, snapshot=job.snapshot
             )
             job.sort = None
             if job.early:
