@@ -68,6 +68,25 @@ def test_a_row_without_its_sessions_keeps_its_cells(tmp_path: Path, sample: dict
     assert all(len(row) == len(COLUMNS[Kind.SERIES]) + 1 for row in rowset.rows)
 
 
+def test_a_row_whose_sessions_are_not_three_lists_of_one_length_keeps_its_cells(
+    tmp_path: Path, sample: dict[Kind, bytes]
+) -> None:
+    """``settle`` reads a row's sessions inline (a call per row was a third of its loop): the rows it
+    leaves as they are, hostile or damaged shapes, are those ``only_on_demand`` finds no sessions in,
+    and a sound row beside them is still settled."""
+    rowset = _series(tmp_path, sample)
+    shapes = [None, "text", [], [[1], [0]], [[1], [0], "2"], [[1, 2], [0], [1]], [(1,), [0], [1]], {"a": 1}]
+    for row, shape in zip(rowset.rows, shapes, strict=False):
+        row[SESSIONS_AT] = shape  # type: ignore[index]
+        row[series_dates.FIRST] = row[series_dates.LAST] = "kept"  # type: ignore[index]
+    before = [list(row) for row in rowset.rows[: len(shapes)]]
+    rowset.rows[len(shapes)][series_dates.FIRST] = "stale"  # type: ignore[index]
+    assert series_dates.settle(rowset, _codes("2"))
+    assert [list(row) for row in rowset.rows[: len(shapes)]] == before
+    assert not any(series_dates.only_on_demand(row, _codes("2")) for row in rowset.rows[: len(shapes)])
+    assert rowset.rows[len(shapes)][series_dates.FIRST] != "stale"
+
+
 def test_settle_from_a_row_on_sets_only_the_rows_after_it(tmp_path: Path, sample: dict[Kind, bytes]) -> None:
     rowset = _series(tmp_path, sample)
     estate = rowset.rows_by_id()[805]

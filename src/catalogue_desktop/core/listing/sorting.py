@@ -191,6 +191,8 @@ _MERGE_SLICE = 4096  # rows a ``SortJob`` slice takes from the merge of its runs
 # finds the runs and merges them in C, stable as ``heapq.merge`` is: ~2.5 ms for 10,000 rows in
 # two runs, where the merge in Python took ~6.5 ms in three slices)
 _MERGED_AT_ONCE = 2
+# (``_TAIL``) The rows left after a run, up to a quarter of ``_RUN``, are sorted into it: 10,000 rows are
+# one run, sorted in ~1.4 ms, where 8,192 and 1,808 sorted and merged took ~1.8 ms
 
 
 class SortJob:
@@ -244,6 +246,8 @@ class SortJob:
         total = len(keys) if present is None else len(present)
         if self._next < total:
             start, stop = self._next, min(total, self._next + _RUN)
+            if total - stop <= _RUN // 4:
+                stop = total  # a short rest joins this run: not a run of its own to merge (``_TAIL``)
             rows = range(start, stop) if present is None else present[start:stop]
             try:
                 self._runs.append(sorted(rows, key=keys.__getitem__, reverse=self.descending))
