@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from tests.ui.conftest import (  # noqa: F401  (fixtures shared with the window tests)
     OFFSCREEN_NOISE,
@@ -70,3 +70,16 @@ def start(request: pytest.FixtureRequest, qtbot: Any) -> Any:
         return session
 
     return started
+
+
+@pytest.fixture
+def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[Path]:
+    """The save dialogs answer the name they propose, in the test's folder; the paths noted."""
+    paths: list[Path] = []
+
+    def save(parent: Any, caption: str, name: str, filters: str, *rest: Any) -> tuple[str, str]:
+        paths.append(tmp_path / Path(name).name)
+        return str(paths[-1]), filters.split(";;")[-1]
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
+    return paths

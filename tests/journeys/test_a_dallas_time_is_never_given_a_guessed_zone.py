@@ -19,9 +19,7 @@ from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from tests.journeys.hands import click_row, click_tab, key, status_text
-from tests.journeys.test_offers_speak_with_one_voice import START, Seller, _offer, _pdf_text, _row, saved
-
-__all__ = ["saved"]  # (the fixture, shared)
+from tests.journeys.test_offers_speak_with_one_voice import START, Seller, _offer, _pdf_text, _row
 
 
 def test_dallas_in_july_is_flagged_asked_and_written_with_its_offset(

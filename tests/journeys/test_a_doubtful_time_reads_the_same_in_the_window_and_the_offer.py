@@ -18,9 +18,7 @@ from PySide6.QtWidgets import QLabel
 
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from tests.journeys.hands import click_row, click_tab, pane_text
-from tests.journeys.test_offers_speak_with_one_voice import START, Seller, _offer, _pdf_text, _row, saved
-
-__all__ = ["saved"]  # (the fixture, shared)
+from tests.journeys.test_offers_speak_with_one_voice import START, Seller, _offer, _pdf_text, _row
 
 
 def _detail(tab: Any, name: str) -> str:

@@ -13,9 +13,7 @@ from PySide6.QtTest import QTest
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 from tests.journeys.hands import answer_dialogs, click_row, click_tab, press_continue, status_text
-from tests.journeys.test_offers_speak_with_one_voice import _row, saved
-
-__all__ = ["saved"]  # (the fixture, shared)
+from tests.journeys.test_offers_speak_with_one_voice import _row
 
 
 def test_enter_saves_the_offer_and_the_name_is_there_next_time(

@@ -14,9 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, press, status_text
-from tests.journeys.test_offers_speak_with_one_voice import _pdf_text, _row, saved
-
-__all__ = ["saved"]  # (the fixture, shared)
+from tests.journeys.test_offers_speak_with_one_voice import _pdf_text, _row
 
 JULY, APRIL = "Employment Litigation Update", "Advanced Lease Accounting Workshop (ASC 842)"
 

@@ -18,10 +18,9 @@ from typing import Any
 import icalendar
 import openpyxl
 import pypdf
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox, QRadioButton
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox, QRadioButton
 
 from catalogue_desktop.core.listing.rows import column_index
 from catalogue_desktop.core.records.kinds import OCCASIONS
@@ -43,19 +42,6 @@ TITLE, CITY, START = (
     column_index(OCCASIONS, "city"),
     column_index(OCCASIONS, "start"),
 )
-
-
-@pytest.fixture
-def saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[Path]:
-    """The save dialogs answer the name they propose, in the test's folder; the paths noted."""
-    paths: list[Path] = []
-
-    def save(parent: Any, caption: str, name: str, filters: str, *rest: Any) -> tuple[str, str]:
-        paths.append(tmp_path / Path(name).name)
-        return str(paths[-1]), filters.split(";;")[-1]
-
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
-    return paths
 
 
 class Seller:

@@ -19,9 +19,7 @@ from catalogue_desktop.core.offers import logged
 from catalogue_desktop.core.records.kinds import OCCASIONS
 from catalogue_desktop.ui.offers.sheet_dialog import SheetDialog
 from tests.journeys.hands import answer_dialogs, click_row, click_tab, key, status_text
-from tests.journeys.test_offers_speak_with_one_voice import TITLE, Seller, _row, saved
-
-__all__ = ["saved"]  # (the fixture, shared)
+from tests.journeys.test_offers_speak_with_one_voice import TITLE, Seller, _row
 
 
 class FirstSeller(Seller):

@@ -14,10 +14,9 @@ from typing import Any
 import icalendar
 import openpyxl
 import pypdf
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication
 
 from catalogue_desktop.core.offers.customer_text import day
 from catalogue_desktop.core.records.kinds import OCCASIONS
@@ -34,15 +33,8 @@ from tests.journeys.hands import (
 
 
 def test_one_offer_in_four_formats_says_one_validity_and_the_log_names_its_customer(
-    start: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    start: Any, qtbot: Any, saved: list[Path]
 ) -> None:
-    saved: list[Path] = []
-
-    def save(_parent: Any, _caption: str, name: str, _filters: str) -> tuple[str, str]:
-        saved.append(tmp_path / Path(name).name)
-        return str(saved[-1]), ""
-
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
     session = start(currency="USD", finder_ready=False)
     window = session.window
     dates = click_tab(window, OCCASIONS)

@@ -10,10 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pypdf
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog
 
 from catalogue_desktop.core.records.kinds import OCCASIONS, Kind
 from catalogue_desktop.ui.finder.palette import Palette
@@ -51,15 +49,8 @@ def customer(names: list[str]) -> Any:
 
 
 def test_the_offers_window_prices_a_series_and_a_courses_dates_as_their_sheets_do(
-    start: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    start: Any, qtbot: Any, saved: list[Path]
 ) -> None:
-    saved: list[Path] = []
-
-    def save(_parent: Any, _caption: str, name: str, _filters: str) -> tuple[str, str]:
-        saved.append(tmp_path / Path(name).name)
-        return str(saved[-1]), ""
-
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", save)
     session = start(currency="USD")
     window = session.window
     tab = click_tab(window, Kind.SERIES)

@@ -150,13 +150,13 @@ def test_a_sort_job_in_slices_gives_the_order_of_one_sort(
     assert sorted(got) == list(range(len(values)))
 
 
-def test_two_runs_are_merged_in_one_slice() -> None:
-    """Rows of up to two runs are merged by one ``sorted`` (Timsort merges the runs in C, stable
-    as ``heapq.merge``), not a merge slice at a time: the presort of 10,000 webinars at start-up
-    (two runs) spent ~6.5 ms of CPU in the Python merge. Counted: the slices a job takes."""
-    values = [5, 1, 5, 3, 1, 5, None, 2, 1, 3]  # ties across the two runs, a blank
+def _slices(values: list[int | None], run: int, merge: int) -> list[int]:
+    """The slices a ``SortJob`` of ``values`` (fees of webinars) takes, ascending and descending,
+    with runs of ``run`` rows and merge slices of ``merge`` (each order checked against
+    ``sorted_rows``)."""
     old = search._KEY_SLICE, search._RUN, search._MERGE_SLICE
-    search._KEY_SLICE, search._RUN, search._MERGE_SLICE = 100, 5, 2
+    search._KEY_SLICE, search._RUN, search._MERGE_SLICE = 100, run, merge
+    counted = []
     try:
         for descending in (False, True):
             rowset, column = _rowset(Kind.WEBINARS, "fee", values)
@@ -166,11 +166,20 @@ def test_two_runs_are_merged_in_one_slice() -> None:
                 slices += 1
             fresh, _ = _rowset(Kind.WEBINARS, "fee", values)
             assert list(rowset.sort_cache[(column, descending)]) == sorted_rows(fresh, column, descending)
-            # keys (one slice), two runs of 5, the merge in one slice (before: 5 slices of 2 rows),
-            # then the columns the default order reads (none for a fee sort)
-            assert slices == 4, (descending, slices)
+            counted.append(slices)
     finally:
         search._KEY_SLICE, search._RUN, search._MERGE_SLICE = old
+    return counted
+
+
+def test_two_runs_are_merged_in_one_slice() -> None:
+    """Rows of up to two runs are merged by one ``sorted`` (Timsort merges the runs in C, stable
+    as ``heapq.merge``), not a merge slice at a time: the presort of 10,000 webinars at start-up
+    (two runs) spent ~6.5 ms of CPU in the Python merge. Counted: the slices a job takes."""
+    values = [5, 1, 5, 3, 1, 5, None, 2, 1, 3]  # ties across the two runs, a blank
+    # keys (one slice), two runs of 5, the merge in one slice (before: 5 slices of 2 rows), then
+    # the columns the default order reads (none for a fee sort)
+    assert _slices(values, run=5, merge=2) == [4, 4]
 
 
 def test_a_short_rest_of_rows_is_sorted_into_the_run_before_it() -> None:
@@ -178,18 +187,5 @@ def test_a_short_rest_of_rows_is_sorted_into_the_run_before_it() -> None:
     to merge (10,000 webinars at start-up: one run, not 8,192 + 1,808 merged; -0.45 ms of the
     window's CPU before ``ready``). Counted: the slices a job takes."""
     values = [5, 1, 5, 3, 1, 5, None, 2, 1, 3]  # ties, a blank
-    old = search._KEY_SLICE, search._RUN, search._MERGE_SLICE
-    search._KEY_SLICE, search._RUN, search._MERGE_SLICE = 100, 8, 100
-    try:
-        for descending in (False, True):
-            rowset, column = _rowset(Kind.WEBINARS, "fee", values)
-            job = SortJob(rowset, column, descending)
-            slices = 1
-            while not job.step():
-                slices += 1
-            fresh, _ = _rowset(Kind.WEBINARS, "fee", values)
-            assert list(rowset.sort_cache[(column, descending)]) == sorted_rows(fresh, column, descending)
-            # keys, one run of the 9 rows with a fee (not 8 and 1 merged), its order taken
-            assert slices == 3, (descending, slices)
-    finally:
-        search._KEY_SLICE, search._RUN, search._MERGE_SLICE = old
+    # keys, one run of the 9 rows with a fee (not 8 and 1 merged), its order taken
+    assert _slices(values, run=8, merge=100) == [3, 3]
