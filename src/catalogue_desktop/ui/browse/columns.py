@@ -326,7 +326,9 @@ class TabColumns:
             self._refit.start()  # (the rows read while hidden)
         if self._fit_title:
             self._fit_title = False
-            QTimer.singleShot(0, self.fit_title)  # after the layout gave the view its width
+            # after the layout gave the view its width (the view as the call's context: a tab
+            # closed meanwhile takes the call with it, as when the tab itself made it)
+            QTimer.singleShot(0, self._view, self.fit_title)
 
     def redraw(self) -> None:
         """The cells are written in other words (a currency, a zone): the date and money columns
