@@ -97,14 +97,24 @@ def _differences(python: Any, quick: Any) -> list[str]:
 
 
 def test_every_pyside_enum_made_in_one_pass_is_the_class_python_makes() -> None:
-    pyside = list(_pyside_enums())
-    assert len(pyside) > 600  # (QtCore, QtGui and QtWidgets: ~700 enums)
-    different = {}
-    for made in pyside:
-        found = _differences(_made(made, quick=False), _made(made, quick=True))
-        if found:
-            different[made.__qualname__] = found
-    assert different == {}
+    """In a fresh interpreter: making every class of QtCore, QtGui and QtWidgets (PySide makes a
+    type when first used) is kept out of the test workers, whose later tests process Qt events
+    (a worker of a full run crashed twice in pytest-qt's event processing, ~80% into the suite,
+    after this test had run in it in-process; not shown to be the cause)."""
+    script = textwrap.dedent("""
+        import json
+        from tests.qt_compat.test_quick_enums import _differences, _made, _pyside_enums
+        pyside = list(_pyside_enums())
+        different = {}
+        for made in pyside:
+            found = _differences(_made(made, quick=False), _made(made, quick=True))
+            if found:
+                different[made.__qualname__] = found
+        print(json.dumps({"count": len(pyside), "different": different}))
+    """)
+    seen, _ = run_json(script, timeout=120)
+    assert seen["count"] > 600  # (QtCore, QtGui and QtWidgets: ~700 enums)
+    assert seen["different"] == {}
 
 
 @pytest.mark.parametrize(
