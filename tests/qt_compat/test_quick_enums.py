@@ -96,22 +96,24 @@ def _differences(python: Any, quick: Any) -> list[str]:
     return found
 
 
+def compared() -> dict[str, Any]:
+    """Every PySide enum made both ways and compared: how many, and the differences found. Run in
+    a fresh interpreter (``python -m tests.qt_compat.test_quick_enums``): see the test below."""
+    pyside = list(_pyside_enums())
+    different = {}
+    for made in pyside:
+        found = _differences(_made(made, quick=False), _made(made, quick=True))
+        if found:
+            different[made.__qualname__] = found
+    return {"count": len(pyside), "different": different}
+
+
 def test_every_pyside_enum_made_in_one_pass_is_the_class_python_makes() -> None:
     """In a fresh interpreter: making every class of QtCore, QtGui and QtWidgets (PySide makes a
     type when first used) is kept out of the test workers, whose later tests process Qt events
     (a worker of a full run crashed twice in pytest-qt's event processing, ~80% into the suite,
     after this test had run in it in-process; not shown to be the cause)."""
-    script = textwrap.dedent("""
-        import json
-        from tests.qt_compat.test_quick_enums import _differences, _made, _pyside_enums
-        pyside = list(_pyside_enums())
-        different = {}
-        for made in pyside:
-            found = _differences(_made(made, quick=False), _made(made, quick=True))
-            if found:
-                different[made.__qualname__] = found
-        print(json.dumps({"count": len(pyside), "different": different}))
-    """)
+    script = "import runpy; runpy.run_module('tests.qt_compat.test_quick_enums', run_name='__main__')"
     seen, _ = run_json(script, timeout=120)
     assert seen["count"] > 600  # (QtCore, QtGui and QtWidgets: ~700 enums)
     assert seen["different"] == {}
@@ -155,3 +157,9 @@ def test_the_windows_start_makes_pysides_enums_in_one_pass() -> None:
     seen, _ = run_json(script)
     assert len(seen["namespace"]) > 90
     assert set(seen["namespace"]) <= set(seen["made"])
+
+
+if __name__ == "__main__":  # (the comparison in a fresh interpreter: ``compared``)
+    import json
+
+    print(json.dumps(compared()))
