@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
+from catalogue_desktop.qt_compat.lifetime import is_alive
 from catalogue_desktop.ui.shell.fault_log import FaultLog
 
 if TYPE_CHECKING:
@@ -61,7 +62,9 @@ class Faults(QObject):
 
     def _show(self, what: str, details: str) -> None:
         window = self._window_of()
-        if window is None or not window.isVisible():
+        # (a fault that arrives after its window was closed and deleted is in the log, not shown:
+        # asking the deleted window raised in the fault's own display, a fault of its own)
+        if window is None or not is_alive(window) or not window.isVisible():
             return
         self.count += 1
         if self.dialog is None:
